@@ -1,0 +1,246 @@
+"""Pydantic models for everything the engine persists or reports.
+
+These are a contract: storage serialises them, the controller and the UI read them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Role = Literal["system", "user", "assistant"]
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class EngineConfig(BaseModel):
+    """Budget and compaction settings of one chat (``context_size`` is Ollama's num_ctx)."""
+
+    model_config = ConfigDict(validate_assignment=True)
+
+    context_size: int = Field(8192, ge=512, le=2_097_152)
+    usable_ratio: float = Field(0.85, gt=0.1, le=1.0)
+    trigger_ratio: float = Field(0.80, gt=0.1, le=1.0)
+    preserve_recent_tokens: int = Field(2048, ge=0)
+    summary_max_tokens: int = Field(1024, ge=32)
+    preserve_user_messages: bool = True
+    user_message_share: float = Field(0.25, ge=0.0, le=1.0)
+    strategy: Literal["summarize", "truncate"] = "summarize"
+    min_messages: int = Field(6, ge=1)
+    # Ollama's tokenizers differ from cl100k; the backend learns this factor per model.
+    estimate_scale: float = Field(1.0, gt=0.2, le=5.0)
+    # Turns to wait after a failed summary before trying again.
+    retry_after_messages: int = Field(2, ge=0)
+    # Undo depth kept in the persisted state.
+    undo_depth: int = Field(5, ge=1, le=50)
+
+
+class Message(BaseModel):
+    """One message of the display history; never deleted by compaction."""
+
+    id: str = Field(default_factory=new_id)
+    role: Role
+    content: str
+    pinned: bool = False
+    tokens: int = 0
+    exact_tokens: bool = False  # True when Ollama reported the count
+    created_at: datetime = Field(default_factory=utcnow)
+    partial: bool = False  # a streamed reply not finished (or cut by a crash)
+    model: str | None = None
+
+
+class AgingStep(BaseModel):
+    """One re-summarisation of a checkpoint (aging or merge), for the Summary tab."""
+
+    at: datetime = Field(default_factory=utcnow)
+    kind: Literal["created", "aged", "merged", "relabelled"]
+    from_level: int | None = None
+    to_level: int
+    tokens_before: int
+    tokens_after: int
+
+
+class CompressedGroup(BaseModel):
+    """A checkpoint: a summary standing in for a range of the display history."""
+
+    id: str = Field(default_factory=new_id)
+    summary: str
+    level: Literal[1, 2, 3] = 3
+    message_ids: list[str]  # messages the summary replaces in the API context
+    span_ids: list[str] = Field(default_factory=list)  # every message in the range, in order
+    original_tokens: int
+    current_tokens: int
+    compression_count: int = 1
+    created_at: datetime = Field(default_factory=utcnow)
+    aged_at: datetime | None = None
+    key_decisions: list[str] = Field(default_factory=list)
+    files: list[str] = Field(default_factory=list)
+    next_steps: list[str] = Field(default_factory=list)
+    key_references: list[str] = Field(default_factory=list)
+    recall: float = 1.0  # share of critical identifiers the model kept by itself
+    focus: str | None = None
+    merged_from: list[str] = Field(default_factory=list)
+    history: list[AgingStep] = Field(default_factory=list)
+    sequence: int = 1  # compaction number that created it
+
+    @property
+    def preserved_ids(self) -> list[str]:
+        """Messages of the range still sent verbatim (user messages, pins)."""
+        replaced = set(self.message_ids)
+        return [i for i in self.span_ids if i not in replaced]
+
+    @property
+    def ratio(self) -> float:
+        return self.current_tokens / self.original_tokens if self.original_tokens else 0.0
+
+
+class GoalCheckpoint(BaseModel):
+    description: str
+    status: Literal["completed", "in-progress", "pending"] = "pending"
+
+
+class GoalDecision(BaseModel):
+    description: str
+    locked: bool = False
+
+
+class GoalArtifact(BaseModel):
+    action: str = "Modified"  # Created / Modified / Deleted / ...
+    path: str
+
+
+class GoalState(BaseModel):
+    """The active goal: never compressed, rendered into the system part of the context."""
+
+    description: str = ""
+    priority: Literal["high", "medium", "low"] = "medium"
+    status: Literal["active", "paused", "completed"] = "active"
+    checkpoints: list[GoalCheckpoint] = Field(default_factory=list)
+    decisions: list[GoalDecision] = Field(default_factory=list)
+    artifacts: list[GoalArtifact] = Field(default_factory=list)
+    next_steps: list[str] = Field(default_factory=list)
+    updated_at: datetime | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return not (
+            self.description
+            or self.checkpoints
+            or self.decisions
+            or self.artifacts
+            or self.next_steps
+        )
+
+
+class UndoEntry(BaseModel):
+    """The compaction state before one compaction (messages are never part of it)."""
+
+    groups: list[CompressedGroup]
+    dropped_ids: list[str]
+    compaction_count: int
+    at: datetime = Field(default_factory=utcnow)
+
+
+class EngineState(BaseModel):
+    """Everything needed to rebuild an engine whose ``api_messages()`` is identical."""
+
+    version: int = 1
+    system_prompt: str = ""
+    messages: list[Message] = Field(default_factory=list)
+    groups: list[CompressedGroup] = Field(default_factory=list)
+    dropped_ids: list[str] = Field(default_factory=list)  # truncation fallback
+    goal: GoalState = Field(default_factory=GoalState)
+    compaction_count: int = 0
+    undo_stack: list[UndoEntry] = Field(default_factory=list)
+    retry_after_index: int | None = None  # failed summary: retry once messages pass this count
+    config: EngineConfig | None = None
+
+
+class Tier(StrEnum):
+    """Context tiers by size (seed 002)."""
+
+    MINIMAL = "1"
+    BASIC = "2"
+    STANDARD = "3"
+    PREMIUM = "4"
+    ULTRA = "5"
+
+
+class ContextUsage(BaseModel):
+    """Where the context budget goes; what the context meter shows."""
+
+    context_size: int
+    usable: int
+    system: int
+    goal: int
+    checkpoints: int
+    preserved: int  # pinned + user messages kept verbatim outside the recent window
+    pinned: int
+    recent: int
+    total: int  # tokens of api_messages()
+    available: int  # usable - system - goal - checkpoints - preserved
+    trigger: int  # recent above this needs compaction
+    tier: int
+    tier_name: str
+    percent: float  # total / usable
+    compaction_count: int
+    checkpoint_count: int
+    dropped_messages: int  # unpinned messages left out of the API context
+    over_budget: bool  # pins alone do not fit: said, never hidden
+    note: str = ""
+
+
+class Reliability(BaseModel):
+    score: float
+    level: Literal["high", "medium", "low", "critical"]
+    model_factor: float
+    compression_penalty: float
+    context_confidence: float
+    warning: bool  # show the low-reliability warning
+    explanation: str
+    recommendations: list[str] = Field(default_factory=list)
+
+
+class CompactionReport(BaseModel):
+    """What a call to ``compact()`` did, including when it did nothing."""
+
+    status: Literal["compacted", "skipped", "failed", "truncated"]
+    reason: str = ""
+    group_id: str | None = None
+    compacted_messages: int = 0
+    folded_user_messages: int = 0
+    tokens_before: int = 0
+    tokens_after: int = 0
+    summary_tokens: int = 0
+    original_tokens: int = 0
+    aged_groups: int = 0
+    merged_groups: int = 0
+    summarizer_calls: int = 0
+    summarizer_input_tokens: int = 0
+    retried: bool = False
+    trimmed: bool = False
+    recall: float | None = None
+    missing_references: list[str] = Field(default_factory=list)
+    pins_over_budget: bool = False
+    dropped_messages: int = 0
+    tier: int = 0
+    error: str | None = None
+
+
+class EngineEvent(BaseModel):
+    """An event sent to ``subscribe`` callbacks (names follow the seeds)."""
+
+    name: str
+    stage: str | None = None
+    progress: float | None = None  # 0..100 during compaction
+    data: dict[str, Any] = Field(default_factory=dict)

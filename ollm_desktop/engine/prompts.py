@@ -1,0 +1,159 @@
+"""Every prompt the engine sends to the summarizer (goal-aware, LobeChat-style sections).
+
+The engine owns these prompts; the caller only runs the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.models import GoalState, Message
+
+LEVEL_GUIDANCE = {
+    3: "DETAILED: keep key decisions, facts, code references and short essential snippets",
+    2: "MODERATE: keep main points, decisions and code references only",
+    1: "COMPACT: keep only critical facts, locked decisions and next steps",
+}
+
+_RULES = """\
+MUST: write in the language of the conversation; copy every technical term, code identifier, \
+file path, URL, number with its unit and user-defined name exactly; stay factually accurate; \
+stay within {target} tokens.
+SHOULD: use bullet points in chronological order; merge repeated information; {guidance}.
+MAY: drop greetings, filler and pleasantries; abbreviate obvious context.
+Output only the summary: do not answer the user, do not continue the conversation."""
+
+SUMMARY_SYSTEM = """\
+You compress chat history into a checkpoint that replaces it in an assistant's context window. \
+Whoever reads the checkpoint must be able to continue the conversation seamlessly from it alone.
+
+Write Markdown with these sections, omitting empty ones:
+## Context (1-2 sentences)
+## Key Information (facts, specs, names, file paths, URLs)
+## Decisions & Conclusions
+## Action Items (next steps, open questions)
+## Code & Technical (only essential snippets, in code blocks)
+
+""" + _RULES
+
+CONDENSE_SYSTEM = """\
+You shorten an existing conversation checkpoint so it takes less room in an assistant's context \
+window. Keep its Markdown sections where they still have content.
+
+""" + _RULES
+
+_TAG = re.compile(r"</?(chat_history|checkpoint|previous_checkpoint|goal|focus)\b", re.IGNORECASE)
+
+
+def _neutralise(text: str) -> str:
+    """Keep message text from closing our XML-ish wrappers."""
+    return _TAG.sub(lambda m: m.group(0).replace("<", "‹"), text)
+
+
+def goal_context(goal: GoalState) -> str:
+    if goal.is_empty:
+        return ""
+    lines = [f"ACTIVE GOAL: {goal.description or '(unnamed)'}",
+             f"Priority: {goal.priority}", f"Status: {goal.status}"]
+    for title, status in (("COMPLETED", "completed"), ("IN PROGRESS", "in-progress"),
+                          ("PENDING", "pending")):
+        items = [c.description for c in goal.checkpoints if c.status == status]
+        if items:
+            lines.append(f"{title}: " + "; ".join(items))
+    locked = [d.description for d in goal.decisions if d.locked]
+    if locked:
+        lines.append("LOCKED DECISIONS: " + "; ".join(locked))
+    if goal.artifacts:
+        lines.append("ARTIFACTS: " + "; ".join(f"{a.action} {a.path}" for a in goal.artifacts))
+    lines.append(
+        "Preserve decisions, completed checkpoints, files, blockers and next steps toward the "
+        "goal; summarise off-topic and exploratory parts aggressively."
+    )
+    return "<goal>\n" + "\n".join(lines) + "\n</goal>\n"
+
+
+def format_history(messages: list[Message], verbatim_ids: set[str]) -> str:
+    parts = ["<chat_history>"]
+    for message in messages:
+        attr = ' kept="verbatim"' if message.id in verbatim_ids else ""
+        parts.append(f"<{message.role}{attr}>{_neutralise(message.content)}</{message.role}>")
+    parts.append("</chat_history>")
+    return "\n".join(parts)
+
+
+def summary_prompt(
+    messages: list[Message],
+    *,
+    verbatim_ids: set[str],
+    target: int,
+    level: int,
+    goal: GoalState,
+    focus: str | None,
+    previous: str | None = None,
+    stricter: str | None = None,
+) -> list[dict[str, str]]:
+    """Prompt for a new checkpoint of ``messages`` (optionally folding ``previous`` into it)."""
+    system = SUMMARY_SYSTEM.format(target=target, guidance=LEVEL_GUIDANCE[level])
+    body = goal_context(goal)
+    if focus:
+        body += f"<focus>The user asked this summary to focus on: {_neutralise(focus)}. " \
+                "Keep everything related to it in detail.</focus>\n"
+    if previous:
+        body += ("<previous_checkpoint>\n" + _neutralise(previous) +
+                 "\n</previous_checkpoint>\nFold the previous checkpoint into the new one.\n")
+    body += format_history(messages, verbatim_ids)
+    if verbatim_ids:
+        body += ("\nMessages marked kept=\"verbatim\" stay in the context word for word: use them "
+                 "to understand the rest, do not repeat them.")
+    body += f"\nCompress the chat history above into a checkpoint of at most {target} tokens."
+    if stricter:
+        body += "\n" + stricter
+    return [{"role": "system", "content": system}, {"role": "user", "content": body}]
+
+
+def condense_prompt(
+    text: str, *, target: int, level: int, stricter: str | None = None
+) -> list[dict[str, str]]:
+    """Prompt to age or merge checkpoints: re-summarise their own text, never the history."""
+    system = CONDENSE_SYSTEM.format(target=target, guidance=LEVEL_GUIDANCE[level])
+    body = f"<checkpoint>\n{_neutralise(text)}\n</checkpoint>\n" \
+           f"Rewrite this checkpoint in at most {target} tokens."
+    if stricter:
+        body += "\n" + stricter
+    return [{"role": "system", "content": system}, {"role": "user", "content": body}]
+
+
+def stricter_note(previous_tokens: int, target: int) -> str:
+    return (f"Your previous attempt was rejected ({previous_tokens} tokens). Stay strictly under "
+            f"{target} tokens: fewer bullets, shorter phrases, no code unless essential.")
+
+
+_THINK = re.compile(r"<think>.*?</think>|<thinking>.*?</thinking>", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"^```(?:markdown|md)?\s*\n(.*)\n```\s*$", re.DOTALL)
+
+
+def clean_summary(text: str) -> str:
+    """Strip reasoning blocks and a wrapping code fence some models add."""
+    text = _THINK.sub("", text or "").strip()
+    match = _FENCE.match(text)
+    return match.group(1).strip() if match else text
+
+
+_SECTION = re.compile(r"^#{1,4}\s*(.+?)\s*$", re.MULTILINE)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+)$")
+
+
+def section_items(summary: str, *names: str) -> list[str]:
+    """Bullet items under the first section whose title starts with one of ``names``."""
+    matches = list(_SECTION.finditer(summary))
+    for i, match in enumerate(matches):
+        title = match.group(1).lower()
+        if any(title.startswith(n.lower()) for n in names):
+            end = matches[i + 1].start() if i + 1 < len(matches) else len(summary)
+            items = []
+            for line in summary[match.end():end].splitlines():
+                bullet = _BULLET.match(line)
+                if bullet:
+                    items.append(bullet.group(1).strip())
+            return items[:12]
+    return []

@@ -1,0 +1,117 @@
+"""Token counting with tiktoken's cl100k vocabulary loaded from the shipped file.
+
+Never calls ``tiktoken.get_encoding``: that downloads the vocabulary, which fails
+offline and leaks a network request from a local app.
+
+Known bias: cl100k is OpenAI's tokenizer. Llama 3, Qwen and Gemma vocabularies
+are of similar size and land within about 10-20 % on English prose and code, but
+small-vocabulary models (Llama 2, Mistral 7B v0.1) and non-Latin scripts can count
+noticeably more tokens. The engine therefore keeps a 15 % reserve (``usable_ratio``),
+prefers counts reported by Ollama, and applies the per-model ``estimate_scale``
+learned from ``prompt_eval_count``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import threading
+from functools import cache
+from pathlib import Path
+
+import tiktoken
+
+from ollm_desktop.resources_path import resource
+
+VOCAB_FILE = "cl100k_base.tiktoken"
+VOCAB_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+PAT_STR = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+|"""
+    r""" ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+SPECIAL_TOKENS = {
+    "<|endoftext|>": 100257,
+    "<|fim_prefix|>": 100258,
+    "<|fim_middle|>": 100259,
+    "<|fim_suffix|>": 100260,
+    "<|endofprompt|>": 100276,
+}
+# Chat templates wrap every message in role markers; Llama 3 uses 4-5 tokens.
+MESSAGE_OVERHEAD = 4
+
+
+class VocabularyError(RuntimeError):
+    """The shipped vocabulary is missing or altered."""
+
+
+def _parse_ranks(data: bytes) -> dict[bytes, int]:
+    ranks: dict[bytes, int] = {}
+    for line in data.splitlines():
+        if not line:
+            continue
+        token, rank = line.split()
+        ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+def load_vocabulary(path: Path | None = None) -> dict[bytes, int]:
+    """Read and verify the vocabulary; parsing ourselves avoids tiktoken's temp cache."""
+    path = path or resource(VOCAB_FILE)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise VocabularyError(f"Tokenizer vocabulary not readable at {path}: {exc}") from exc
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != VOCAB_SHA256:
+        raise VocabularyError(
+            f"Tokenizer vocabulary at {path} is damaged (SHA-256 {digest[:12]}…, "
+            f"expected {VOCAB_SHA256[:12]}…). Reinstall the app."
+        )
+    return _parse_ranks(data)
+
+
+_lock = threading.Lock()
+
+
+@cache
+def _encoding_cached() -> tiktoken.Encoding:
+    return tiktoken.Encoding(
+        name="cl100k_base_offline",
+        pat_str=PAT_STR,
+        mergeable_ranks=load_vocabulary(),
+        special_tokens=SPECIAL_TOKENS,
+    )
+
+
+def encoding() -> tiktoken.Encoding:
+    with _lock:
+        return _encoding_cached()
+
+
+def count_tokens(text: str) -> int:
+    """Tokens of ``text`` (special-token strings in chat text count as plain text)."""
+    if not text:
+        return 0
+    return len(encoding().encode(text, disallowed_special=()))
+
+
+def count_message_tokens(text: str, scale: float = 1.0) -> int:
+    """Estimated tokens of one chat message including the template overhead."""
+    raw = count_tokens(text)
+    return int(raw * scale + 0.999) + MESSAGE_OVERHEAD
+
+
+def truncate_to_tokens(text: str, max_tokens: int) -> str:
+    """The longest prefix of ``text`` within ``max_tokens``, cut at a line or word if possible."""
+    if max_tokens <= 0:
+        return ""
+    enc = encoding()
+    ids = enc.encode(text, disallowed_special=())
+    if len(ids) <= max_tokens:
+        return text
+    prefix = enc.decode(ids[:max_tokens])
+    for sep in ("\n", ". ", " "):
+        cut = prefix.rfind(sep)
+        if cut > len(prefix) * 0.6:
+            return prefix[: cut + (1 if sep != "\n" else 0)].rstrip()
+    return prefix.rstrip()

@@ -1,0 +1,91 @@
+"""User preferences in a small JSON file; a damaged file is backed up, never fatal."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ollm_desktop.storage.models import StartupNotice
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    ollama_host: str | None = None
+    default_model: str | None = None
+    context_size: int = Field(8192, ge=1024, le=1_048_576)
+    trigger_ratio: float = Field(0.80, ge=0.3, le=0.95)
+    preserve_recent_tokens: int = Field(2048, ge=0, le=262_144)
+    preserve_user_messages: bool = True
+    summarization_model: str | None = None  # None: the chat's own model
+    keep_alive: str = "10m"
+    snapshot_retention: int = Field(20, ge=1, le=1000)
+    theme: Literal["system", "light", "dark"] = "system"
+    start_ollama: Literal["ask", "always", "never"] = "ask"
+    request_timeout: float = Field(10.0, ge=1.0, le=600.0)
+    system_prompt: str = ""
+    window_geometry: str | None = None  # base64 QByteArray
+    window_state: str | None = None
+    splitter_state: str | None = None
+    last_chat_id: str | None = None
+
+
+def _backup(path: Path) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{stamp}.bak")
+    os.replace(path, target)
+    return target
+
+
+def load_settings(path: Path) -> tuple[Settings, list[StartupNotice]]:
+    """Defaults when missing; a corrupt or invalid file is set aside with a notice."""
+    if not path.exists():
+        return Settings(), []
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict):
+            raise ValueError("settings file is not a JSON object")
+        settings = Settings.model_validate(raw)
+    except (OSError, UnicodeDecodeError, ValueError, ValidationError) as exc:
+        try:
+            backup = str(_backup(path))
+        except OSError:
+            backup = None
+        reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
+        return Settings(), [
+            StartupNotice(
+                text=f"Your settings file could not be read ({reason}); defaults are in use.",
+                backup_path=backup,
+            )
+        ]
+    unknown = sorted(set(raw) - set(Settings.model_fields))
+    notices = []
+    if unknown:
+        notices.append(
+            StartupNotice(level="info", text=f"Ignored unknown settings: {', '.join(unknown)}.")
+        )
+    return settings, notices
+
+
+def save_settings(path: Path, settings: Settings) -> None:
+    """Atomic: a crash mid-write leaves the old file, never half of a new one."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=".settings-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(settings.model_dump_json(indent=2))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
