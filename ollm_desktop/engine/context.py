@@ -46,6 +46,8 @@ SUMMARY_CLOSE = "</compressed_history_summary>"
 EARLIER_OPEN = "<earlier_user_message>"
 EARLIER_CLOSE = "</earlier_user_message>"
 SUMMARY_TIMEOUT = 600.0
+# Room for the summary prompt's instructions, goal and focus around the chat history.
+PROMPT_RESERVE = 900
 
 # Stage boundaries in percent (issue contract).
 STAGES = {
@@ -127,6 +129,7 @@ class ContextEngine:
         self._recent_pinned_tokens = 0
         self._api: list[dict[str, str]] | None = None
         self._api_meta = (0, 0, False)  # total tokens, dropped count, over budget
+        self._api_fitted = False  # _fit left something out or cut the tail
         self._api_ids: set[str] = set()
         self._dropped_live: set[str] = set()
 
@@ -245,9 +248,9 @@ class ContextEngine:
         """Keep the cached API list current in O(1) while nothing has to be dropped."""
         if self._api is None:
             return
-        total, dropped, over = self._api_meta
+        total, _, over = self._api_meta
         new_total = total + message.tokens
-        if dropped or over or new_total > self.usable:
+        if self._api_fitted or over or new_total > self.usable:
             self._api = None
             return
         if self._api and self._api[-1]["role"] == message.role and message.role != "system":
@@ -258,6 +261,22 @@ class ContextEngine:
             self._api.append({"role": message.role, "content": message.content})
         self._api_ids.add(message.id)
         self._api_meta = (new_total, 0, False)
+
+    def remove_last(self, message_id: str) -> bool:
+        """Take back the newest message (a send that got no reply); False if not allowed."""
+        if not self._messages or self._messages[-1].id != message_id or self._compacting:
+            return False
+        self._ensure_region()
+        if len(self._messages) - 1 < self._boundary:
+            return False
+        message = self._messages.pop()
+        del self._index[message_id]
+        if message.pinned:
+            self._recent_pinned_tokens -= message.tokens
+        else:
+            self._recent_tokens -= message.tokens
+        self._api = None
+        return True
 
     def set_pinned(self, message_id: str, pinned: bool) -> Message:
         position = self._index.get(message_id)
@@ -434,13 +453,20 @@ class ContextEngine:
         if self._api is not None:
             return
         assert self._region is not None
-        items = self._items(self._region, self._boundary)
-        items, dropped, over = self._fit(items)
+        full = self._items(self._region, self._boundary)
+        items, dropped, over = self._fit(full)
+        # A fitted list (items left out, tail truncated) must be rebuilt, never appended to:
+        # appending would freeze today's cuts and differ from a rebuild (from_state).
+        self._api_fitted = items is not full
         self._api = _merge_roles(items)
         self._api_ids = {i.message_id for i in items if i.message_id and i.kind != "summary"}
         recent_ids = {m.id for m in self._messages[self._boundary:]}
         region_ids = {i.message_id for i in self._region if i.kind == "preserved"}
         self._dropped_live = (recent_ids | region_ids) - self._api_ids
+        sent_groups = {i.message_id for i in items if i.kind == "summary"}
+        for group in self._groups:
+            if group.id not in sent_groups:  # its summary was left out to fit
+                self._dropped_live.update(set(group.message_ids) - self._api_ids)
         self._api_meta = (sum(i.tokens for i in items), dropped, over)
 
     def _fit(self, items: list[_Item]) -> tuple[list[_Item], int, bool]:
@@ -463,7 +489,10 @@ class ContextEngine:
                 continue
             removed.add(index)
             total -= items[index].tokens
-        dropped_messages = sum(1 for i in removed if items[i].kind != "summary")
+        # A checkpoint left out takes every message it stands for out of the context.
+        replaced = {g.id: len(g.message_ids) for g in self._groups}
+        dropped_messages = sum(replaced.get(items[i].message_id or "", 0)
+                               if items[i].kind == "summary" else 1 for i in removed)
         kept = [it for i, it in enumerate(items) if i not in removed]
         if removed:
             note = (f"[{dropped_messages} earlier messages were left out to fit the context "
@@ -529,7 +558,10 @@ class ContextEngine:
         pinned_total = self._recent_pinned_tokens + self._region_tokens["pinned"]
         tier = self.tier
         note = ""
-        if over:
+        if over and prompt_tokens + goal_tokens >= usable:
+            note = ("The system prompt and goal alone exceed the usable context: shorten the "
+                    "system prompt or choose a larger context size.")
+        elif over:
             note = "Pinned messages alone exceed the usable context: unpin some to continue."
         elif dropped:
             note = f"{dropped} older messages are left out of the context to fit."
@@ -563,14 +595,15 @@ class ContextEngine:
                                    failed_summary=self._retry_after is not None)
 
     # ------------------------------------------------------------ compaction
-    def needs_compaction(self) -> bool:
+    def needs_compaction(self, ahead_tokens: int = 0) -> bool:
+        """True when recent messages (plus ``ahead_tokens`` expected next) pass the trigger."""
         if self._compacting or len(self._messages) < 2:
             return False
         if self._retry_after is not None and len(self._messages) < self._retry_after:
             return False
         usage = self.usage()
         raw_total = self._raw_total()
-        if usage.recent <= usage.trigger and raw_total <= usage.usable:
+        if usage.recent + ahead_tokens <= usage.trigger and raw_total <= usage.usable:
             return False
         return self._plan(force=False, overflow=raw_total > usage.usable) is not None
 
@@ -607,6 +640,7 @@ class ContextEngine:
             if not (force or overflow):
                 return None
             split = user_positions[-1]  # keep only the last exchange
+        split = self._cap_span(start, split, user_positions)
         span = self._messages[start:split]
         if len(span) < self.config.min_messages and not overflow:
             return None
@@ -618,6 +652,24 @@ class ContextEngine:
         if not plan.summarized:
             return None
         return plan
+
+    def _cap_span(self, start: int, split: int, user_positions: list[int]) -> int:
+        """Move the split back until the summary request itself fits in the context.
+
+        The rest is compacted by the next compaction; no request may exceed num_ctx.
+        """
+        rolling_extra = self._groups[-1].current_tokens if self.tier.rolling and self._groups \
+            else 0
+        limit = self.usable - PROMPT_RESERVE - rolling_extra - self._system()[2]
+        tokens = sum(m.tokens for m in self._messages[start:split] if not m.pinned)
+        if tokens <= limit:
+            return split
+        candidates = [p for p in user_positions if p < split]
+        while candidates and tokens > limit:
+            new_split = candidates.pop()
+            tokens -= sum(m.tokens for m in self._messages[new_split:split] if not m.pinned)
+            split = new_split
+        return split
 
     def _fold_users(self, plan: _Plan, usage: ContextUsage) -> None:
         """User messages beyond ``user_message_share`` of the budget join the summaries."""
@@ -644,22 +696,30 @@ class ContextEngine:
             plan.folded_span += 1
             total -= message.tokens + self._wrap_tokens()
 
-    async def compact(self, *, focus: str | None = None, force: bool = False) -> CompactionReport:
-        """Run the six stages; always returns a report, never leaves half a state."""
+    async def compact(
+        self, *, focus: str | None = None, force: bool = False, ahead_tokens: int = 0
+    ) -> CompactionReport:
+        """Run the six stages; always returns a report, never leaves half a state.
+
+        ``ahead_tokens`` lets the caller compact early, while the user reads, when the next
+        exchange would cross the trigger.
+        """
         async with self._lock:
             self._compacting = True
             try:
-                return await self._compact(focus=focus, force=force)
+                return await self._compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
             finally:
                 self._compacting = False
 
-    async def _compact(self, *, focus: str | None, force: bool) -> CompactionReport:
+    async def _compact(self, *, focus: str | None, force: bool,
+                       ahead_tokens: int) -> CompactionReport:
         tier = self.tier
         before = self.api_tokens()
         report = CompactionReport(status="skipped", tokens_before=before, tokens_after=before,
                                   tier=tier.tier)
         overflow = self._raw_total() > self.usable
-        if not force and not overflow and self.usage().recent <= self.usage().trigger:
+        usage = self.usage()
+        if not force and not overflow and usage.recent + ahead_tokens <= usage.trigger:
             report.reason = "The context is below the compaction threshold."
             self._emit("compression-skipped", data={"reason": report.reason})
             return report
@@ -725,7 +785,7 @@ class ContextEngine:
             focus=focus,
             key_decisions=prompts.section_items(summary, "Decision"),
             next_steps=prompts.section_items(summary, "Action", "Next"),
-            files=[r for r in kept_refs if "/" in r or "." in r.rsplit("/", 1)[-1]][:20],
+            files=[r for r in kept_refs if references.looks_like_path(r)][:20],
             key_references=kept_refs,
             recall=recall,
             sequence=self._compaction_count + 1,

@@ -10,7 +10,7 @@ from ollm_desktop.engine.tokens import count_tokens
 _URL = re.compile(r"\bhttps?://[^\s<>()\"'`\]]+[^\s<>()\"'`\].,;:!?]")
 _BACKTICK = re.compile(r"`([^`\n]{2,80})`")
 _PATH = re.compile(
-    r"(?<![\w/.:-])(?:~?/|\./|\.\./)?(?:[\w.-]+/)+[\w.-]+"  # a/b/c.ext, /etc/x
+    r"(?<![\w/.:-])(?:~?/|\./|\.\./)?(?:[\w.-]+/)+[\w.-]*[\w-]"  # a/b/c.ext, not its full stop
     r"|(?<![\w/.-])[\w-]+\.(?:py|ts|tsx|js|jsx|rs|go|java|kt|c|h|cpp|hpp|cs|rb|php|md|json|ya?ml"
     r"|toml|ini|cfg|txt|csv|sql|sh|html|css|scss|xml|lock|env|dockerfile|proto)\b",
     re.IGNORECASE,
@@ -49,6 +49,13 @@ def extract_references(texts: list[str]) -> list[str]:
         if len(kept) >= MAX_REFERENCES:
             break
     return kept
+
+
+def looks_like_path(ref: str) -> bool:
+    """A file path or file name (not a URL, not a number with a unit)."""
+    if " " in ref or ref.startswith(("http://", "https://")):
+        return False
+    return bool(_PATH.fullmatch(ref))
 
 
 def missing_references(summary: str, references: list[str]) -> list[str]:

@@ -1,0 +1,117 @@
+"""Typed events and the six-stage progress of a compaction."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine import EngineConfig, EngineEvent
+from ollm_desktop.engine.context import STAGES
+from tests.engine_fakes import EmptySummarizer, chat, compact, exchange
+
+STAGE_ORDER = list(STAGES)
+
+
+def _record(config: EngineConfig, **kwargs: object) -> tuple[list[EngineEvent], object]:
+    engine, _ = chat(config, **kwargs)  # type: ignore[arg-type]
+    events: list[EngineEvent] = []
+    engine.subscribe(events.append)
+    return events, engine
+
+
+def test_stage_boundaries_match_the_issue() -> None:
+    assert STAGES == {
+        "identification": (0, 15),
+        "preparation": (15, 25),
+        "summarization": (25, 70),
+        "checkpoint creation": (70, 80),
+        "context update": (80, 90),
+        "validation": (90, 100),
+    }
+
+
+def test_compaction_events_and_monotonic_progress() -> None:
+    engine, _ = chat(EngineConfig(context_size=16384, min_messages=2), turns=12)
+    assert compact(engine, force=True).status == "compacted"
+    for turn in range(12, 24):
+        exchange(engine, turn)
+    events: list[EngineEvent] = []
+    engine.subscribe(events.append)
+    report = compact(engine, force=True)
+    assert report.status == "compacted" and report.aged_groups == 1
+    names = [e.name for e in events]
+    for name in (
+        "compression-triggered",
+        "llm-summarizing",
+        "checkpoint-created",
+        "checkpoints-aged",
+        "budget-recalculated",
+        "compressed",
+        "tier3-compressed",
+    ):
+        assert name in names, name
+    assert (
+        names.index("compression-triggered")
+        < names.index("llm-summarizing")
+        < names.index("checkpoint-created")
+        < names.index("checkpoints-aged")
+        < names.index("compressed")
+    )
+    staged = [e for e in events if e.progress is not None]
+    progress = [e.progress for e in staged]
+    assert progress[0] == 0 and progress[-1] == 100
+    assert progress == sorted(progress)
+    stages_seen = []
+    for event in staged:
+        low, high = STAGES[event.stage or ""]
+        assert low <= (event.progress or 0) <= high, event
+        if not stages_seen or stages_seen[-1] != event.stage:
+            stages_seen.append(event.stage)
+    assert stages_seen == STAGE_ORDER
+    compressed = next(e for e in events if e.name == "compressed")
+    assert compressed.data["status"] == "compacted"
+    assert compressed.data["group_id"] == engine.groups[-1].id
+
+
+def test_skipped_and_error_events() -> None:
+    events, engine = _record(EngineConfig(context_size=131072), turns=3)
+    assert compact(engine).status == "skipped"  # type: ignore[arg-type]
+    assert [e.name for e in events] == ["compression-skipped"]
+    assert events[0].data["reason"]
+
+    events, engine = _record(
+        EngineConfig(context_size=8192, min_messages=2), summarizer=EmptySummarizer(), turns=10
+    )
+    assert compact(engine, force=True).status == "failed"  # type: ignore[arg-type]
+    names = [e.name for e in events]
+    assert "compression-error" in names and "compressed" not in names
+    assert names.index("compression-triggered") < names.index("compression-error")
+
+
+def test_rollover_event_in_small_tiers() -> None:
+    events, engine = _record(EngineConfig(context_size=4096, min_messages=2), turns=8)
+    assert compact(engine, force=True).status == "compacted"  # type: ignore[arg-type]
+    assert "rollover-complete" in [e.name for e in events]
+
+
+def test_unsubscribe_and_broken_listeners() -> None:
+    engine, _ = chat(EngineConfig(context_size=8192, min_messages=2), turns=8)
+    seen: list[str] = []
+
+    def broken(event: EngineEvent) -> None:
+        raise RuntimeError("listener bug")
+
+    engine.subscribe(broken)
+    unsubscribe = engine.subscribe(lambda e: seen.append(e.name))
+    engine.add("user", "hello")
+    assert seen == ["message-added"]
+    unsubscribe()
+    assert compact(engine, force=True).status == "compacted"
+    assert seen == ["message-added"]
+
+
+def test_pin_and_goal_events() -> None:
+    engine, _ = chat(turns=2)
+    names: list[str] = []
+    engine.subscribe(lambda e: names.append(e.name))
+    engine.set_pinned(engine.display_messages()[0].id, True)
+    engine.add("assistant", "[GOAL] Write the report")
+    assert names[:2] == ["pin-changed", "budget-recalculated"]
+    assert "goal-updated" in names
