@@ -9,6 +9,8 @@ os.environ.setdefault("QT_API", "pyside6")
 
 import pytest
 
+pytest_plugins = ["tests.ollama_server"]
+
 
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
@@ -17,3 +19,26 @@ def data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("OLLM_DATA_DIR", str(folder))
     return folder
 
+
+
+@pytest.fixture
+def qloop(qapp):
+    """A qasync event loop on the test's QApplication, as the app runs (platform-facts.md).
+
+    Drive coroutines with ``qloop.run_until_complete``; Qt signals and asyncio callbacks
+    both run while it waits.
+    """
+    import asyncio
+
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    yield loop
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.close()
+    asyncio.set_event_loop(None)

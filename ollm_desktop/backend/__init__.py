@@ -1,0 +1,31 @@
+"""Ollama access without Qt: async client wrapper, error kinds, calibration, managed server."""
+
+from ollm_desktop.backend.calibration import TokenCalibration
+from ollm_desktop.backend.client import DEFAULT_HOST, OllamaBackend
+from ollm_desktop.backend.errors import BackendError, ErrorKind
+from ollm_desktop.backend.managed import ManagedOllama
+from ollm_desktop.backend.models import (
+    ChatChunk,
+    ChatDone,
+    ModelDetails,
+    ModelInfo,
+    PullProgress,
+    RunningModel,
+    parse_parameter_billions,
+)
+
+__all__ = [
+    "DEFAULT_HOST",
+    "BackendError",
+    "ChatChunk",
+    "ChatDone",
+    "ErrorKind",
+    "ManagedOllama",
+    "ModelDetails",
+    "ModelInfo",
+    "OllamaBackend",
+    "PullProgress",
+    "RunningModel",
+    "TokenCalibration",
+    "parse_parameter_billions",
+]

@@ -1,0 +1,255 @@
+"""Async access to one Ollama server through the official ``ollama`` client.
+
+Every call returns our own value types and raises only :class:`BackendError`. Stopping a reply
+is done by cancelling the task that iterates :meth:`OllamaBackend.chat_stream`: the
+cancellation travels into the client's ``async with`` block and closes the HTTP connection,
+which is the only way to make Ollama stop generating.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import os
+import urllib.parse
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+import httpx
+import ollama
+
+from ollm_desktop.backend.errors import BackendError, map_exception, stream_cut
+from ollm_desktop.backend.models import (
+    ChatChunk,
+    ChatDone,
+    ModelDetails,
+    ModelInfo,
+    PullProgress,
+    RunningModel,
+)
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+DEFAULT_PORT = 11434
+
+Messages = Sequence[Mapping[str, Any]]
+
+
+def _client_address(hostname: str) -> str:
+    """A listen-on-all address (what people put in OLLAMA_HOST for the server) -> loopback."""
+    try:
+        address = ipaddress.ip_address(hostname)
+    except ValueError:
+        return hostname
+    if address.is_unspecified:
+        return "[::1]" if address.version == 6 else "127.0.0.1"
+    return f"[{hostname}]" if address.version == 6 else hostname
+
+
+class OllamaBackend:
+    """One connection pool to one Ollama host."""
+
+    def __init__(self, host: str | None = None, *, timeout: float = 10.0,
+                 keep_alive: str | None = "10m") -> None:
+        self.host = self.resolve_host(host)
+        self.timeout = timeout
+        self.keep_alive = keep_alive or None
+        # read=None: a model load before the first token can take minutes; short calls
+        # (version, tags, show, ps) get an overall deadline of ``timeout`` instead.
+        self._client = ollama.AsyncClient(
+            self.host, timeout=httpx.Timeout(timeout, read=None), trust_env=False
+        )
+
+    # ------------------------------------------------------------------ host
+    @staticmethod
+    def resolve_host(host: str | None) -> str:
+        """Explicit host, else ``$OLLAMA_HOST``, else the default, as ``scheme://host:port``.
+
+        Accepts the forms people write ("localhost:11434", ":11434", "0.0.0.0",
+        "http://[::1]:11434/") and turns listen-on-all addresses into loopback.
+        """
+        raw = (host or "").strip() or os.environ.get("OLLAMA_HOST", "").strip()
+        if not raw:
+            return DEFAULT_HOST
+        scheme, sep, rest = raw.partition("://")
+        port = DEFAULT_PORT
+        if not sep:
+            scheme, rest = "http", raw
+        else:
+            scheme = scheme.lower()
+            port = 443 if scheme == "https" else 80
+        split = urllib.parse.urlsplit(f"{scheme}://{rest}")
+        with contextlib.suppress(ValueError):  # "host:notaport" keeps the default port
+            port = split.port or port
+        hostname = _client_address(split.hostname or "127.0.0.1")
+        path = split.path.strip("/")
+        url = f"{scheme}://{hostname}:{port}"
+        return f"{url}/{path}" if path else url
+
+    # ---------------------------------------------------------------- errors
+    def _error(self, exc: BaseException, model: str | None = None,
+               timeout: float | None = None) -> BackendError:
+        return map_exception(exc, host=self.host, model=model, timeout=timeout)
+
+    @contextlib.asynccontextmanager
+    async def _short_call(self, model: str | None = None) -> AsyncIterator[None]:
+        """Deadline + error mapping for calls that should answer quickly."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                yield
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            raise self._error(exc, model, self.timeout) from exc
+
+    @staticmethod
+    def _check_model(model: str) -> None:
+        if not model or not model.strip():
+            raise BackendError("invalid", "Choose a model first.")
+
+    # ----------------------------------------------------------------- calls
+    async def version(self) -> str:
+        async with self._short_call():
+            # The client has no version() method; _request_raw maps HTTP and connect errors.
+            response = await self._client._request_raw("GET", "/api/version")
+            return str(response.json().get("version", ""))
+
+    async def list_models(self) -> list[ModelInfo]:
+        async with self._short_call():
+            listing = await self._client.list()
+        models = []
+        for entry in listing.models:
+            details = entry.details
+            models.append(ModelInfo(
+                name=entry.model or "",
+                size=int(entry.size) if entry.size is not None else None,
+                parameter_size=details.parameter_size if details else None,
+                family=details.family if details else None,
+                quantization=details.quantization_level if details else None,
+                modified_at=entry.modified_at,
+                digest=entry.digest,
+            ))
+        return [m for m in models if m.name]
+
+    async def show(self, model: str) -> ModelDetails:
+        self._check_model(model)
+        async with self._short_call(model):
+            info = await self._client.show(model)
+        modelinfo = dict(info.modelinfo or {})
+        architecture = modelinfo.get("general.architecture")
+        context_length = None
+        if architecture:
+            value = modelinfo.get(f"{architecture}.context_length")
+            if isinstance(value, int | float) and value > 0:
+                context_length = int(value)
+        details = info.details
+        return ModelDetails(
+            name=model,
+            context_length=context_length,
+            parameter_size=details.parameter_size if details else None,
+            family=(details.family if details else None) or architecture,
+            quantization=details.quantization_level if details else None,
+            architecture=architecture,
+            capabilities=list(info.capabilities or []),
+        )
+
+    async def running(self) -> list[RunningModel]:
+        async with self._short_call():
+            response = await self._client.ps()
+        return [
+            RunningModel(
+                name=entry.model or entry.name or "",
+                context_length=entry.context_length,
+                size=int(entry.size) if entry.size is not None else None,
+                size_vram=int(entry.size_vram) if entry.size_vram is not None else None,
+                expires_at=entry.expires_at,
+            )
+            for entry in response.models
+        ]
+
+    async def chat_stream(self, model: str, messages: Messages, *, num_ctx: int,
+                          options: Mapping[str, Any] | None = None,
+                          ) -> AsyncIterator[ChatChunk | ChatDone]:
+        """Yield ChatChunk per piece, then exactly one ChatDone; raise BackendError otherwise.
+
+        ``num_ctx`` always wins over ``options["num_ctx"]``: a silently different context
+        would reload the model and change how much Ollama keeps.
+        """
+        self._check_model(model)
+        sent_options = {**(options or {}), "num_ctx": int(num_ctx)}
+        parts: list[str] = []
+        thinking: list[str] = []
+        try:
+            stream = await self._client.chat(
+                model=model, messages=list(messages), stream=True, options=sent_options,
+                keep_alive=self.keep_alive,
+            )
+            async with contextlib.aclosing(stream):
+                async for part in stream:
+                    text = part.message.content or ""
+                    thought = part.message.thinking or ""
+                    if part.done:
+                        if text:
+                            parts.append(text)
+                            yield ChatChunk(text, thought)
+                        thinking.append(thought)
+                        done = ChatDone(
+                            content="".join(parts),
+                            prompt_eval_count=part.prompt_eval_count,
+                            eval_count=part.eval_count,
+                            done_reason=part.done_reason,
+                            total_duration=part.total_duration,
+                            load_duration=part.load_duration,
+                            prompt_eval_duration=part.prompt_eval_duration,
+                            eval_duration=part.eval_duration,
+                            model=part.model,
+                            thinking="".join(thinking),
+                        )
+                        break
+                    if text or thought:
+                        parts.append(text)
+                        thinking.append(thought)
+                        yield ChatChunk(text, thought)
+                else:
+                    raise stream_cut("the stream ended without a final 'done' line")
+        except (asyncio.CancelledError, GeneratorExit, BackendError):
+            raise
+        except Exception as exc:
+            raise self._error(exc, model) from exc
+        yield done
+
+    async def chat(self, model: str, messages: Messages, *, num_ctx: int,
+                   options: Mapping[str, Any] | None = None) -> ChatDone:
+        """A whole reply at once (summaries). Streamed underneath so a cut is detected."""
+        async with contextlib.aclosing(
+            self.chat_stream(model, messages, num_ctx=num_ctx, options=options)
+        ) as stream:
+            async for event in stream:
+                if isinstance(event, ChatDone):
+                    return event
+        raise stream_cut("no final chunk")  # pragma: no cover - chat_stream raises first
+
+    async def pull(self, model: str) -> AsyncIterator[PullProgress]:
+        """Progress lines of ``/api/pull``; ends after the "success" line."""
+        self._check_model(model)
+        succeeded = False
+        try:
+            stream = await self._client.pull(model, stream=True)
+            async with contextlib.aclosing(stream):
+                async for part in stream:
+                    status = part.status or ""
+                    yield PullProgress(status=status, completed=part.completed,
+                                       total=part.total, digest=part.digest)
+                    if status == "success":
+                        succeeded = True
+                        break
+        except (asyncio.CancelledError, GeneratorExit, BackendError):
+            raise
+        except Exception as exc:
+            raise self._error(exc, model) from exc
+        if not succeeded:
+            raise stream_cut("the pull ended without 'success'")
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._client.close()

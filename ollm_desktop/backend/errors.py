@@ -1,0 +1,108 @@
+"""One exception type for everything that can go wrong talking to Ollama.
+
+The ollama client and httpx raise a zoo of exceptions (builtin ``ConnectionError`` for plain
+calls but raw ``httpx.ConnectError`` for streams, ``ResponseError`` with ``status_code == -1``
+for an error line mid-stream, ...). The UI needs a small set of kinds it can react to and a
+sentence it can show, so they are folded here in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Literal
+
+import httpx
+import ollama
+import pydantic
+
+ErrorKind = Literal[
+    "unreachable", "model_not_found", "http", "stream_error", "stream_cut", "timeout", "invalid"
+]
+
+
+class BackendError(Exception):
+    """A failed Ollama call: ``kind`` drives the UI's reaction, ``message`` is shown as is."""
+
+    def __init__(self, kind: ErrorKind, message: str, *, detail: str | None = None,
+                 status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.kind: ErrorKind = kind
+        self.message = message
+        self.detail = detail  # the raw error text, for logs
+        self.status_code = status_code
+
+    def __repr__(self) -> str:
+        return f"BackendError({self.kind!r}, {self.message!r})"
+
+
+def unreachable(host: str) -> BackendError:
+    return BackendError(
+        "unreachable",
+        f"Ollama is not reachable at {host}. Start it with `ollama serve`, then Retry.",
+    )
+
+
+def model_not_found(model: str, detail: str | None = None) -> BackendError:
+    return BackendError("model_not_found", f"The model '{model}' is not installed. Pull it?",
+                        detail=detail, status_code=404)
+
+
+def stream_cut(detail: str | None = None) -> BackendError:
+    return BackendError(
+        "stream_cut",
+        "The connection to Ollama broke before the reply was complete. Retry?",
+        detail=detail,
+    )
+
+
+def _is_not_found(error: str) -> bool:
+    text = error.lower()
+    return "not found" in text or "file does not exist" in text
+
+
+def map_exception(exc: BaseException, *, host: str, model: str | None = None,
+                  timeout: float | None = None) -> BackendError:
+    """Translate any exception raised by an ollama/httpx call into a :class:`BackendError`.
+
+    Order matters: ``httpx.ConnectTimeout`` is both a timeout and a connect failure (timeout
+    wins), and builtin ``ConnectionResetError`` is a ``ConnectionError`` that means the stream
+    was cut, not that the server is down.
+    """
+    if isinstance(exc, BackendError):
+        return exc
+    if isinstance(exc, ollama.ResponseError):
+        error = str(exc.error)
+        status = exc.status_code
+        if status == -1:
+            if model and _is_not_found(error):
+                return model_not_found(model, error)
+            return BackendError("stream_error",
+                                f"Ollama stopped with an error while answering: {error}",
+                                detail=error, status_code=status)
+        if status == 404 or (status >= 400 and _is_not_found(error) and model):
+            return model_not_found(model or "?", error)
+        return BackendError("http", f"Ollama answered with an error (HTTP {status}): {error}",
+                            detail=error, status_code=status)
+    if isinstance(exc, httpx.TimeoutException | TimeoutError | asyncio.TimeoutError):
+        after = f" within {timeout:g} seconds" if timeout else ""
+        return BackendError("timeout", f"Ollama at {host} did not answer{after}. Retry?",
+                            detail=str(exc) or type(exc).__name__)
+    if isinstance(exc, httpx.ConnectError):
+        return unreachable(host)
+    if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError
+                  | ConnectionResetError | BrokenPipeError | json.JSONDecodeError):
+        return stream_cut(str(exc) or type(exc).__name__)
+    if isinstance(exc, ConnectionError):  # the ollama client's wrapper of httpx.ConnectError
+        return unreachable(host)
+    if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
+        return BackendError("invalid", f"The Ollama address {host} is not a valid URL.",
+                            detail=str(exc))
+    if isinstance(exc, pydantic.ValidationError):
+        if model is not None and not model.strip():
+            return BackendError("invalid", "Choose a model first.", detail=str(exc))
+        return BackendError("invalid", f"Ollama sent or was sent malformed data: {exc}",
+                            detail=str(exc))
+    if isinstance(exc, httpx.HTTPError | OSError):
+        return unreachable(host)
+    return BackendError("http", f"Unexpected error talking to Ollama: {exc}", detail=repr(exc))

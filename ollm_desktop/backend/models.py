@@ -1,0 +1,117 @@
+"""Value types the backend hands to the controller, free of ollama client classes.
+
+Keeping our own types means the controller and UI never import ``ollama`` and the field names
+stay stable if the client renames things again (``model_info`` vs ``modelinfo``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import BaseModel
+
+_SIZE = re.compile(r"^\s*([\d.]+)\s*([KMBT])?\s*$", re.IGNORECASE)
+_UNIT = {"K": 1e-6, "M": 1e-3, "B": 1.0, "T": 1e3}
+
+
+def parse_parameter_billions(text: str | None) -> float | None:
+    """"7B" -> 7.0, "8.0B" -> 8.0, "270M" -> 0.27; None when Ollama's text is unusable."""
+    if not text:
+        return None
+    match = _SIZE.match(text)
+    if not match:
+        return None
+    try:
+        value = float(match.group(1))
+    except ValueError:
+        return None
+    unit = (match.group(2) or "B").upper()
+    return value * _UNIT[unit]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatChunk:
+    """One streamed piece of the assistant's reply."""
+
+    text: str
+    thinking: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatDone:
+    """End of a reply: the full text plus Ollama's metrics (durations in nanoseconds)."""
+
+    content: str
+    prompt_eval_count: int | None = None
+    eval_count: int | None = None
+    done_reason: str | None = None
+    total_duration: int | None = None
+    load_duration: int | None = None
+    prompt_eval_duration: int | None = None
+    eval_duration: int | None = None
+    model: str | None = None
+    thinking: str = ""
+
+    @property
+    def tokens_per_second(self) -> float | None:
+        if not self.eval_count or not self.eval_duration:
+            return None
+        return self.eval_count / (self.eval_duration / 1e9)
+
+
+@dataclass(frozen=True, slots=True)
+class PullProgress:
+    status: str
+    completed: int | None = None
+    total: int | None = None
+    digest: str | None = None
+
+    @property
+    def fraction(self) -> float | None:
+        if not self.total or self.completed is None:
+            return None
+        return min(1.0, self.completed / self.total)
+
+
+class ModelInfo(BaseModel):
+    """A row of ``/api/tags``."""
+
+    name: str
+    size: int | None = None
+    parameter_size: str | None = None
+    family: str | None = None
+    quantization: str | None = None
+    modified_at: datetime | None = None
+    digest: str | None = None
+
+    @property
+    def parameter_billions(self) -> float | None:
+        return parse_parameter_billions(self.parameter_size)
+
+
+class ModelDetails(BaseModel):
+    """What ``/api/show`` says about one model."""
+
+    name: str
+    context_length: int | None = None  # trained context, not the loaded num_ctx
+    parameter_size: str | None = None
+    family: str | None = None
+    quantization: str | None = None
+    architecture: str | None = None
+    capabilities: list[str] = []
+
+    @property
+    def parameter_billions(self) -> float | None:
+        return parse_parameter_billions(self.parameter_size)
+
+
+class RunningModel(BaseModel):
+    """A row of ``/api/ps``: a loaded model and the context it was loaded with."""
+
+    name: str
+    context_length: int | None = None
+    size: int | None = None
+    size_vram: int | None = None
+    expires_at: datetime | None = None
