@@ -1,0 +1,286 @@
+"""Preferences: edits a copy of Settings; OK stays disabled while pydantic rejects the input."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ollm_desktop.engine.budget import tier_for
+from ollm_desktop.settings import Settings
+from ollm_desktop.ui.context_meter import format_context_size
+from ollm_desktop.ui.theme import status_color
+
+CONTEXT_SIZES = (2048, 4096, 8192, 16384, 32768, 65536, 131072)
+# Go duration ("10m", "1h30m", "-1m") or plain seconds ("300", "-1", "0"), as Ollama accepts.
+_KEEP_ALIVE = re.compile(r"^-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$|^-?\d+$")
+_SIZE_TEXT = re.compile(r"^\s*([\d][\d,_ ]*)\s*([kKmM]?)")
+
+
+def context_size_label(size: int) -> str:
+    return f"{size:,} — Tier {tier_for(size).tier} · {format_context_size(size)}"
+
+
+def parse_context_size(text: str) -> int | None:
+    """"8,192 — Tier 2 · 8K" -> 8192; "16K" -> 16384; "12000" -> 12000; junk -> None."""
+    match = _SIZE_TEXT.match(text)
+    if not match:
+        return None
+    digits = re.sub(r"[,_ ]", "", match.group(1))
+    if not digits:
+        return None
+    value = int(digits)
+    unit = match.group(2).lower()
+    return value * 1024 if unit == "k" else value * 1_048_576 if unit == "m" else value
+
+
+class PreferencesDialog(QDialog):
+    def __init__(self, settings: Settings, models: list[str],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("preferencesDialog")
+        self.setAccessibleName(self.tr("Preferences"))
+        self.setWindowTitle(self.tr("Preferences"))
+        self._original = settings.model_copy(deep=True)
+        self._result: Settings | None = self._original.model_copy(deep=True)
+        self.errors: list[str] = []
+
+        # --- Ollama
+        self.host_edit = QLineEdit(settings.ollama_host or "")
+        self.host_edit.setPlaceholderText(self.tr("http://127.0.0.1:11434 (default)"))
+        self.start_combo = QComboBox()
+        for value, label in (("ask", self.tr("Ask first")), ("always", self.tr("Always")),
+                             ("never", self.tr("Never"))):
+            self.start_combo.addItem(label, value)
+        self.start_combo.setCurrentIndex(self.start_combo.findData(settings.start_ollama))
+        self.timeout_spin = QDoubleSpinBox()
+        self.timeout_spin.setRange(1.0, 600.0)
+        self.timeout_spin.setDecimals(0)
+        self.timeout_spin.setSuffix(self.tr(" s"))
+        self.timeout_spin.setValue(settings.request_timeout)
+        self.keep_alive_edit = QLineEdit(settings.keep_alive)
+        self.keep_alive_edit.setPlaceholderText(self.tr("10m, 1h, 0 or -1 (forever)"))
+
+        # --- Models
+        names = list(dict.fromkeys(m for m in models if m))
+        self.model_combo = QComboBox()
+        self.model_combo.setEditable(True)
+        self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.model_combo.addItems(names)
+        self.model_combo.setCurrentText(settings.default_model or "")
+        self.model_combo.lineEdit().setPlaceholderText(self.tr("Choose or type a model name"))
+        self.summary_combo = QComboBox()
+        self.summary_combo.setEditable(True)
+        self.summary_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.summary_combo.addItems(["", *names])
+        self.summary_combo.setCurrentText(settings.summarization_model or "")
+        self.summary_combo.lineEdit().setPlaceholderText(self.tr("Same as the chat model"))
+
+        # --- Context
+        self.context_combo = QComboBox()
+        self.context_combo.setEditable(True)
+        self.context_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for size in CONTEXT_SIZES:
+            self.context_combo.addItem(context_size_label(size), size)
+        index = self.context_combo.findData(settings.context_size)
+        if index >= 0:
+            self.context_combo.setCurrentIndex(index)
+        else:
+            self.context_combo.setCurrentText(str(settings.context_size))
+        self.context_combo.setToolTip(self.tr(
+            "Tokens the model reads per request (num_ctx). Pick a tier or type a number; "
+            "larger contexts need more memory."))
+        self.trigger_spin = QSpinBox()
+        self.trigger_spin.setRange(30, 95)
+        self.trigger_spin.setSuffix("%")
+        self.trigger_spin.setValue(round(settings.trigger_ratio * 100))
+        self.trigger_spin.setToolTip(self.tr("Compact when recent messages fill this share of "
+                                             "the available context."))
+        self.preserve_spin = QSpinBox()
+        self.preserve_spin.setRange(0, 262_144)
+        self.preserve_spin.setSingleStep(256)
+        self.preserve_spin.setGroupSeparatorShown(True)
+        self.preserve_spin.setSuffix(self.tr(" tokens"))
+        self.preserve_spin.setValue(settings.preserve_recent_tokens)
+        self.preserve_spin.setToolTip(self.tr("The newest messages up to this many tokens are "
+                                              "never compressed."))
+        self.preserve_user_check = QCheckBox(self.tr("Keep my own messages word for word"))
+        self.preserve_user_check.setChecked(settings.preserve_user_messages)
+        self.retention_spin = QSpinBox()
+        self.retention_spin.setRange(1, 1000)
+        self.retention_spin.setValue(settings.snapshot_retention)
+        self.retention_spin.setSuffix(self.tr(" automatic snapshots per chat"))
+
+        # --- Appearance
+        self.theme_combo = QComboBox()
+        for value, label in (("system", self.tr("Follow the system")),
+                             ("light", self.tr("Light")), ("dark", self.tr("Dark"))):
+            self.theme_combo.addItem(label, value)
+        self.theme_combo.setCurrentIndex(self.theme_combo.findData(settings.theme))
+
+        self.prompt_edit = QPlainTextEdit(settings.system_prompt)
+        self.prompt_edit.setPlaceholderText(self.tr("Instructions sent at the start of every "
+                                                    "chat (optional)"))
+        self.prompt_edit.setMinimumHeight(80)
+
+        self.error_label = QLabel()
+        self.error_label.setObjectName("preferencesError")
+        self.error_label.setAccessibleName(self.tr("Input problems"))
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet(f"color: {status_color('over').name()};")
+        self.error_label.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        self._labels: dict[str, str] = {}
+        ollama = self._group(self.tr("Ollama"), [
+            ("ollama_host", self.tr("Host:"), self.host_edit),
+            ("start_ollama", self.tr("Start Ollama if needed:"), self.start_combo),
+            ("request_timeout", self.tr("Connect timeout:"), self.timeout_spin),
+            ("keep_alive", self.tr("Keep model loaded:"), self.keep_alive_edit),
+        ])
+        models_box = self._group(self.tr("Models"), [
+            ("default_model", self.tr("Default model:"), self.model_combo),
+            ("summarization_model", self.tr("Summarisation model:"), self.summary_combo),
+        ])
+        context = self._group(self.tr("Context"), [
+            ("context_size", self.tr("Context size:"), self.context_combo),
+            ("trigger_ratio", self.tr("Compact at:"), self.trigger_spin),
+            ("preserve_recent_tokens", self.tr("Keep recent tokens:"), self.preserve_spin),
+            ("preserve_user_messages", "", self.preserve_user_check),
+            ("snapshot_retention", self.tr("Keep:"), self.retention_spin),
+        ])
+        appearance = self._group(self.tr("Appearance"), [
+            ("theme", self.tr("Theme:"), self.theme_combo),
+        ])
+        prompt_box = QGroupBox(self.tr("System prompt"))
+        prompt_layout = QVBoxLayout(prompt_box)
+        prompt_layout.addWidget(self.prompt_edit)
+        self.prompt_edit.setAccessibleName(self.tr("System prompt"))
+        self._labels["system_prompt"] = self.tr("System prompt")
+
+        columns = QHBoxLayout()
+        left, right = QVBoxLayout(), QVBoxLayout()
+        left.addWidget(ollama)
+        left.addWidget(models_box)
+        left.addStretch(1)
+        right.addWidget(context)
+        right.addWidget(appearance)
+        right.addStretch(1)
+        columns.addLayout(left, 1)
+        columns.addLayout(right, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(columns)
+        layout.addWidget(prompt_box, 1)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.buttons)
+
+        for edit in (self.host_edit, self.keep_alive_edit, self.preserve_spin):
+            edit.textChanged.connect(self.validate)
+        for combo in (self.model_combo, self.summary_combo, self.context_combo):
+            combo.currentTextChanged.connect(self.validate)
+        for combo in (self.start_combo, self.theme_combo):
+            combo.currentIndexChanged.connect(self.validate)
+        self.timeout_spin.valueChanged.connect(self.validate)
+        self.trigger_spin.valueChanged.connect(self.validate)
+        self.retention_spin.valueChanged.connect(self.validate)
+        self.preserve_spin.valueChanged.connect(self.validate)
+        self.preserve_user_check.toggled.connect(self.validate)
+        self.prompt_edit.textChanged.connect(self.validate)
+        self.validate()
+
+    def sizeHint(self) -> QSize:
+        return QSize(820, 560)
+
+    def _group(self, title: str, rows: list[tuple[str, str, QWidget]]) -> QGroupBox:
+        box = QGroupBox(title)
+        form = QFormLayout(box)
+        for field, label, widget in rows:
+            name = label.rstrip(":") or widget.property("text") or field
+            widget.setObjectName(f"pref_{field}")
+            widget.setAccessibleName(name)
+            self._labels[field] = name
+            if label:
+                form.addRow(label, widget)
+            else:
+                form.addRow(widget)
+        return box
+
+    # ------------------------------------------------------------ validation
+    def _values(self) -> tuple[dict[str, Any], list[str]]:
+        """Field values from the widgets, plus problems pydantic cannot see (parsing)."""
+        problems: list[str] = []
+        host = self.host_edit.text().strip()
+        if host and (any(ch.isspace() for ch in host) or ("://" in host
+                     and not re.match(r"^https?://", host))):
+            problems.append(self.tr("Host: use a URL like http://127.0.0.1:11434."))
+        keep_alive = self.keep_alive_edit.text().strip()
+        if not _KEEP_ALIVE.match(keep_alive):
+            problems.append(self.tr("Keep model loaded: use a duration like 10m, 1h, 0 or -1."))
+        size = parse_context_size(self.context_combo.currentText())
+        if size is None:
+            problems.append(self.tr("Context size: type a number of tokens, e.g. 8192."))
+            size = self._original.context_size
+        values = {
+            "ollama_host": host or None,
+            "default_model": self.model_combo.currentText().strip() or None,
+            "context_size": size,
+            "trigger_ratio": self.trigger_spin.value() / 100,
+            "preserve_recent_tokens": self.preserve_spin.value(),
+            "preserve_user_messages": self.preserve_user_check.isChecked(),
+            "summarization_model": self.summary_combo.currentText().strip() or None,
+            "keep_alive": keep_alive,
+            "snapshot_retention": self.retention_spin.value(),
+            "theme": self.theme_combo.currentData(),
+            "start_ollama": self.start_combo.currentData(),
+            "request_timeout": float(self.timeout_spin.value()),
+            "system_prompt": self.prompt_edit.toPlainText(),
+        }
+        return values, problems
+
+    def validate(self) -> bool:
+        values, problems = self._values()
+        try:
+            candidate = Settings.model_validate({**self._original.model_dump(), **values})
+        except ValidationError as exc:
+            candidate = None
+            for error in exc.errors():
+                field = str(error["loc"][0]) if error["loc"] else ""
+                problems.append(f"{self._labels.get(field, field)}: {error['msg']}")
+        self.errors = problems
+        self._result = candidate if not problems else None
+        self.error_label.setText("\n".join(problems))
+        self.error_label.setVisible(bool(problems))
+        self.ok_button.setEnabled(not problems)
+        return not problems
+
+    def accept(self) -> None:
+        if self.validate():
+            super().accept()
+
+    def result_settings(self) -> Settings:
+        """A validated copy; the Settings passed in are never changed here."""
+        if self._result is None:
+            raise ValueError("; ".join(self.errors) or "invalid preferences")
+        return self._result.model_copy(deep=True)
