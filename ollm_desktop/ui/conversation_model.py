@@ -1,0 +1,309 @@
+"""The conversation as a flat list model: messages plus compaction boundary markers.
+
+Long chats hold thousands of rows and QListView re-lays out every row on each insert or
+``dataChanged``; so appends are single-row inserts, updates touch one row found through an
+id -> row dict, and streamed chunks are batched on a timer (one ``dataChanged`` per flush).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QCoreApplication,
+    QLocale,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
+
+from ollm_desktop.engine.models import CompressedGroup, Message
+from ollm_desktop.ui.roles import (
+    DIMMED_VISIBILITIES,
+    KIND_MARKER,
+    KIND_MESSAGE,
+    VERBATIM,
+    GroupIdRole,
+    GroupRole,
+    KindRole,
+    LayoutRevisionRole,
+    MessageIdRole,
+    MessageRole,
+    PartialRole,
+    PinnedRole,
+    RevisionRole,
+    VisibilityRole,
+)
+
+__all__ = [
+    "STREAM_FLUSH_MS",
+    "ConversationModel",
+    "ConversationRow",
+    "MessageIdRole",
+    "PinnedRole",
+    "format_count",
+]
+
+STREAM_FLUSH_MS = 70
+
+# Revisions are unique across models and resets so a (id, revision) cache key never lies.
+_revisions = itertools.count(1)
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+def format_count(value: int) -> str:
+    """Thousands separators even under the C locale (which omits them)."""
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        return f"{value:,}"
+    return locale.toString(value)
+
+
+@dataclass(slots=True)
+class ConversationRow:
+    kind: str
+    key: str  # message id, or group id for a marker
+    message: Message | None = None
+    group: CompressedGroup | None = None
+    visibility: str = VERBATIM
+    revision: int = 0  # any visible change (content, pin, visibility, partial)
+    layout_revision: int = 0  # only changes that can alter the height (content, partial)
+
+
+class ConversationModel(QAbstractListModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[ConversationRow] = []
+        self._message_rows: dict[str, int] = {}
+        self._marker_rows: dict[str, int] = {}
+        self._pending: dict[str, list[str]] = {}
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(STREAM_FLUSH_MS)
+        self._flush_timer.timeout.connect(self.flush_stream)
+
+    # ------------------------------------------------------------ Qt model API
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        row_number = index.row()
+        if not index.isValid() or row_number >= len(self.rows):
+            return None
+        row = self.rows[row_number]
+        message = row.message
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            return message.content if message is not None else self.marker_text(row.group)
+        if role == MessageIdRole:
+            return row.key if message is not None else None
+        if role == PinnedRole:
+            return bool(message is not None and message.pinned)
+        if role == KindRole:
+            return row.kind
+        if role == GroupIdRole:
+            return row.key if row.kind == KIND_MARKER else None
+        if role == VisibilityRole:
+            return row.visibility
+        if role == RevisionRole:
+            return row.revision
+        if role == LayoutRevisionRole:
+            return row.layout_revision
+        if role == MessageRole:
+            return message
+        if role == GroupRole:
+            return row.group
+        if role == PartialRole:
+            return bool(message is not None and message.partial)
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self._accessible_text(row)
+        return None
+
+    # ------------------------------------------------------------ public API
+    def set_history(self, messages: list[Message], groups: list[CompressedGroup],
+                    visibility: dict[str, str]) -> None:
+        """Full reset; rows whose text did not change keep their layout revision (cache)."""
+        previous = {r.key: r for r in self.rows if r.message is not None}
+        self._pending.clear()
+        self._flush_timer.stop()
+        positions = {m.id: i for i, m in enumerate(messages)}
+        anchors: dict[str, list[CompressedGroup]] = {}
+        for group in groups:
+            present = [i for i in (group.span_ids or group.message_ids) if i in positions]
+            if present:
+                anchors.setdefault(max(present, key=positions.__getitem__), []).append(group)
+        rows: list[ConversationRow] = []
+        for message in messages:
+            vis = visibility.get(message.id, VERBATIM)
+            old = previous.get(message.id)
+            row = ConversationRow(KIND_MESSAGE, message.id, message, visibility=vis)
+            if old is not None and old.message is not None and \
+                    old.message.content == message.content and \
+                    old.message.partial == message.partial:
+                row.layout_revision = old.layout_revision
+                same = old.message.pinned == message.pinned and old.visibility == vis
+                row.revision = old.revision if same else next(_revisions)
+            else:
+                row.layout_revision = next(_revisions)
+                row.revision = next(_revisions)
+            rows.append(row)
+            for group in anchors.get(message.id, ()):
+                rows.append(ConversationRow(KIND_MARKER, group.id, group=group,
+                                            revision=next(_revisions),
+                                            layout_revision=next(_revisions)))
+        self.beginResetModel()
+        self.rows = rows
+        self._reindex(0)
+        self.endResetModel()
+
+    def append_message(self, message: Message) -> None:
+        if message.id in self._message_rows:
+            self.update_message(message)
+            return
+        position = len(self.rows)
+        self.beginInsertRows(QModelIndex(), position, position)
+        self.rows.append(ConversationRow(KIND_MESSAGE, message.id, message,
+                                         revision=next(_revisions),
+                                         layout_revision=next(_revisions)))
+        self._message_rows[message.id] = position
+        self.endInsertRows()
+
+    def update_message(self, message: Message) -> None:
+        """Replace a message (content, pin, partial, tokens); pending stream text is dropped."""
+        position = self._message_rows.get(message.id)
+        if position is None:
+            return
+        self._pending.pop(message.id, None)
+        row = self.rows[position]
+        old = row.message
+        assert old is not None
+        row.message = message
+        if old.content != message.content or old.partial != message.partial:
+            row.layout_revision = next(_revisions)
+        row.revision = next(_revisions)
+        index = self.index(position)
+        self.dataChanged.emit(index, index)
+
+    def append_stream_text(self, message_id: str, text: str) -> None:
+        """Queue a streamed chunk; chunks are applied together every STREAM_FLUSH_MS."""
+        if not text:
+            return
+        self._pending.setdefault(message_id, []).append(text)
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def flush_stream(self) -> None:
+        """Apply queued chunks now: one ``dataChanged`` for all rows they touch."""
+        self._flush_timer.stop()
+        pending, self._pending = self._pending, {}
+        touched: list[int] = []
+        for message_id, parts in pending.items():
+            position = self._message_rows.get(message_id)
+            if position is None:
+                continue
+            row = self.rows[position]
+            assert row.message is not None
+            row.message = row.message.model_copy(
+                update={"content": row.message.content + "".join(parts)})
+            row.layout_revision = next(_revisions)
+            row.revision = next(_revisions)
+            touched.append(position)
+        if touched:
+            self.dataChanged.emit(self.index(min(touched)), self.index(max(touched)))
+
+    def remove_message(self, message_id: str) -> None:
+        position = self._message_rows.get(message_id)
+        if position is None:
+            return
+        self._pending.pop(message_id, None)
+        self.beginRemoveRows(QModelIndex(), position, position)
+        del self.rows[position]
+        del self._message_rows[message_id]
+        self._reindex(position)
+        self.endRemoveRows()
+
+    def set_visibility(self, visibility: dict[str, str]) -> None:
+        changed: list[int] = []
+        for position, row in enumerate(self.rows):
+            if row.message is None:
+                continue
+            vis = visibility.get(row.key, VERBATIM)
+            if vis != row.visibility:
+                row.visibility = vis
+                row.revision = next(_revisions)
+                changed.append(position)
+        if changed:
+            self.dataChanged.emit(self.index(changed[0]), self.index(changed[-1]),
+                                  [VisibilityRole, RevisionRole])
+
+    # ------------------------------------------------------------ lookups
+    def row_of_message(self, message_id: str) -> int | None:
+        return self._message_rows.get(message_id)
+
+    def row_of_group(self, group_id: str) -> int | None:
+        return self._marker_rows.get(group_id)
+
+    def message(self, message_id: str) -> Message | None:
+        position = self._message_rows.get(message_id)
+        return None if position is None else self.rows[position].message
+
+    def has_pending_stream(self) -> bool:
+        return bool(self._pending)
+
+    def marker_text(self, group: CompressedGroup | None) -> str:
+        if group is None:
+            return ""
+        count = len(group.message_ids)
+        summarised = (self.tr("1 message summarised") if count == 1
+                      else self.tr("{0} messages summarised").format(format_count(count)))
+        return self.tr("Context compacted · {0} · {1} → {2} tokens · level {3}").format(
+            summarised, format_count(group.original_tokens),
+            format_count(group.current_tokens), group.level)
+
+    # ------------------------------------------------------------ internals
+    def _reindex(self, start: int) -> None:
+        if start == 0:
+            self._message_rows.clear()
+            self._marker_rows.clear()
+        for position in range(start, len(self.rows)):
+            row = self.rows[position]
+            target = self._message_rows if row.kind == KIND_MESSAGE else self._marker_rows
+            target[row.key] = position
+
+    def _accessible_text(self, row: ConversationRow) -> str:
+        message = row.message
+        if message is None:
+            return self.marker_text(row.group)
+        parts = [role_label(message.role)]
+        if message.pinned:
+            parts.append(self.tr("pinned"))
+        if row.visibility in DIMMED_VISIBILITIES:
+            parts.append(visibility_label(row.visibility))
+        return ", ".join(parts) + ": " + message.content[:500]
+
+
+def role_label(role: str) -> str:
+    labels = {
+        "user": QCoreApplication.translate("ConversationModel", "You"),
+        "assistant": QCoreApplication.translate("ConversationModel", "Assistant"),
+        "system": QCoreApplication.translate("ConversationModel", "System"),
+    }
+    return labels.get(role, role.title())
+
+
+def visibility_label(visibility: str) -> str:
+    labels = {
+        "summarized": QCoreApplication.translate("ConversationModel", "summarised"),
+        "dropped": QCoreApplication.translate("ConversationModel", "not in context"),
+        "preserved": QCoreApplication.translate("ConversationModel", "kept verbatim"),
+    }
+    return labels.get(visibility, "")

@@ -1,0 +1,407 @@
+"""Paints messages as Markdown cards and compaction markers as bands, with cached sizes.
+
+QListView asks every row's size on each relayout, so ``sizeHint`` must be O(1): sizes are
+cached per message id with the (layout revision, width) they were computed for. Rows never
+painted get a cheap estimate; a painted (or prefetched) row gets its exact height, and the
+view is told when an estimate was wrong so it can relayout while keeping its anchor.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import Signal as _Signal
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+)
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from ollm_desktop.ui.conversation_model import (
+    ConversationModel,
+    ConversationRow,
+    role_label,
+    visibility_label,
+)
+from ollm_desktop.ui.markdown import VIEW_CHAR_LIMIT, SafeTextDocument, make_document
+from ollm_desktop.ui.roles import DIMMED_VISIBILITIES, KIND_MARKER, PRESERVED
+
+# Geometry (logical pixels).
+OUTER_H = 14  # card to viewport edge
+OUTER_V = 5  # card to row edge
+PAD_H = 14  # text to card edge
+PAD_V = 10
+HEADER_GAP = 6
+MAX_CARD_WIDTH = 980
+PIN_SIZE = 16
+RADIUS = 9.0
+STREAM_SLACK_LINES = 3  # a streaming row grows in steps: fewer full relayouts
+DOC_CACHE_SIZE = 300
+
+
+def blend(a: QColor, b: QColor, amount: float) -> QColor:
+    """``a`` moved towards ``b`` by ``amount`` (0..1): palette-relative colours."""
+    return QColor.fromRgbF(
+        a.redF() + (b.redF() - a.redF()) * amount,
+        a.greenF() + (b.greenF() - a.greenF()) * amount,
+        a.blueF() + (b.blueF() - a.blueF()) * amount,
+        1.0,
+    )
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MessageDelegate", text)
+
+
+class MessageDelegate(QStyledItemDelegate):
+    sizeMismatch = _Signal()  # an estimated height proved wrong: relayout needed
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._model: ConversationModel | None = None
+        self._width = 640
+        self._sizes: dict[str, tuple[int, int, QSize, bool]] = {}
+        self._docs: OrderedDict[str, tuple[int, SafeTextDocument]] = OrderedDict()
+        self.read_only = False
+        self.set_font(QFont())
+
+    # ------------------------------------------------------------ configuration
+    def set_model(self, model: ConversationModel | None) -> None:
+        self._model = model
+        self.clear_caches()
+
+    def set_font(self, font: QFont) -> None:
+        self._font = QFont(font)
+        self._bold = QFont(font)
+        self._bold.setWeight(QFont.Weight.DemiBold)
+        self._small = QFont(font)
+        size = font.pointSizeF()
+        if size > 0:
+            self._small.setPointSizeF(max(6.0, size * 0.88))
+        self._fm = QFontMetrics(self._font)
+        self._small_fm = QFontMetrics(self._small)
+        self._bold_fm = QFontMetrics(self._bold)
+        self._line = self._fm.lineSpacing()
+        self._char_w = max(1.0, self._fm.averageCharWidth() * 1.04)
+        self._header_h = max(self._bold_fm.height(), self._small_fm.height() + 6, PIN_SIZE)
+        self.clear_caches()
+
+    def set_width(self, width: int) -> bool:
+        """The viewport width rows are laid out for; True when it changed."""
+        width = max(120, int(width))
+        if width == self._width:
+            return False
+        self._width = width
+        return True
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    def clear_caches(self) -> None:
+        self._sizes.clear()
+        self._docs.clear()
+
+    # ------------------------------------------------------------ geometry
+    def card_rect(self, row_rect: QRect) -> QRect:
+        width = min(self._width - 2 * OUTER_H, MAX_CARD_WIDTH)
+        left = row_rect.left() + max(OUTER_H, (row_rect.width() - width) // 2)
+        return QRect(left, row_rect.top() + OUTER_V, width, row_rect.height() - 2 * OUTER_V)
+
+    def text_width(self) -> int:
+        return max(40, min(self._width - 2 * OUTER_H, MAX_CARD_WIDTH) - 2 * PAD_H)
+
+    def pin_rect(self, row_rect: QRect) -> QRect:
+        card = self.card_rect(row_rect)
+        top = card.top() + PAD_V + (self._header_h - PIN_SIZE) // 2
+        return QRect(card.right() - PAD_H - PIN_SIZE + 1, top, PIN_SIZE, PIN_SIZE)
+
+    def pin_hit_rect(self, row_rect: QRect) -> QRect:
+        return self.pin_rect(row_rect).adjusted(-6, -6, 6, 6)
+
+    def marker_height(self) -> int:
+        return 2 * OUTER_V + 12 + self._small_fm.height() * 2 + 14
+
+    def _height_for_body(self, body: float, partial: bool) -> int:
+        if partial:
+            step = STREAM_SLACK_LINES * self._line
+            body = math.ceil((body + 1) / step) * step
+        return int(2 * OUTER_V + 2 * PAD_V + self._header_h + HEADER_GAP + math.ceil(body))
+
+    # ------------------------------------------------------------ sizes
+    def _row(self, index: QModelIndex) -> ConversationRow | None:
+        model = self._model
+        if model is None:
+            return None
+        position = index.row()
+        return model.rows[position] if 0 <= position < len(model.rows) else None
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        row = self._row(index)
+        if row is None:
+            return super().sizeHint(option, index)
+        if row.kind == KIND_MARKER:
+            return QSize(self._width, self.marker_height())
+        entry = self._sizes.get(row.key)
+        if entry is not None and entry[0] == row.layout_revision and entry[1] == self._width:
+            return entry[2]
+        size = self._estimate(row)
+        self._sizes[row.key] = (row.layout_revision, self._width, size, False)
+        return size
+
+    def _estimate(self, row: ConversationRow) -> QSize:
+        """Line count from length and newlines: no text layout, ~1 us per message."""
+        assert row.message is not None
+        text = row.message.content
+        length = min(len(text), VIEW_CHAR_LIMIT)
+        per_line = max(8, int(self.text_width() / self._char_w))
+        lines = text.count("\n", 0, length) + 1 + length // per_line
+        if not text:
+            lines = 1
+        return QSize(self._width, self._height_for_body(lines * self._line, row.message.partial))
+
+    def exact_size(self, row: ConversationRow) -> tuple[QSize, bool]:
+        """The laid-out size of a message row and whether it differs from the cached one."""
+        assert row.message is not None
+        entry = self._sizes.get(row.key)
+        if entry is not None and entry[3] and entry[0] == row.layout_revision and \
+                entry[1] == self._width:
+            return entry[2], False
+        doc = self.document(row)
+        size = QSize(self._width,
+                     self._height_for_body(doc.size().height(), row.message.partial))
+        changed = entry is None or entry[2] != size
+        self._sizes[row.key] = (row.layout_revision, self._width, size, True)
+        return size, changed
+
+    def ensure_exact(self, position: int) -> bool:
+        """Make row ``position`` exact; True when its height changed."""
+        model = self._model
+        if model is None or not 0 <= position < len(model.rows):
+            return False
+        row = model.rows[position]
+        if row.kind == KIND_MARKER:
+            return False
+        return self.exact_size(row)[1]
+
+    def cached_height(self, position: int) -> int:
+        model = self._model
+        if model is None or not 0 <= position < len(model.rows):
+            return 0
+        row = model.rows[position]
+        if row.kind == KIND_MARKER:
+            return self.marker_height()
+        entry = self._sizes.get(row.key)
+        if entry is not None and entry[0] == row.layout_revision and entry[1] == self._width:
+            return entry[2].height()
+        return self._estimate(row).height()
+
+    def document(self, row: ConversationRow) -> SafeTextDocument:
+        """The row's laid-out document, from a bounded LRU cache keyed by (id, revision)."""
+        assert row.message is not None
+        entry = self._docs.get(row.key)
+        if entry is not None and entry[0] == row.layout_revision:
+            self._docs.move_to_end(row.key)
+            doc = entry[1]
+        else:
+            doc = make_document(row.message.content, self._font)
+            self._docs[row.key] = (row.layout_revision, doc)
+            while len(self._docs) > DOC_CACHE_SIZE:
+                self._docs.popitem(last=False)
+        width = self.text_width()
+        if doc.textWidth() != width:
+            doc.setTextWidth(width)
+        return doc
+
+    # ------------------------------------------------------------ painting
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex) -> None:
+        row = self._row(index)
+        if row is None:
+            super().paint(painter, option, index)
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setClipRect(option.rect)
+        try:
+            if row.kind == KIND_MARKER:
+                self._paint_marker(painter, option, row)
+            else:
+                self._paint_message(painter, option, row)
+        finally:
+            painter.restore()
+
+    def _paint_message(self, painter: QPainter, option: QStyleOptionViewItem,
+                       row: ConversationRow) -> None:
+        message = row.message
+        assert message is not None
+        exact, _ = self.exact_size(row)
+        if exact.height() != option.rect.height():
+            self.sizeMismatch.emit()  # laid out with an estimate: relayout (anchored)
+        palette: QPalette = option.palette
+        base = palette.color(QPalette.ColorRole.Base)
+        text = palette.color(QPalette.ColorRole.Text)
+        highlight = palette.color(QPalette.ColorRole.Highlight)
+        dimmed = row.visibility in DIMMED_VISIBILITIES
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        text_colour = blend(text, base, 0.5) if dimmed else text
+        muted = blend(text, base, 0.45 if not dimmed else 0.62)
+
+        card = self.card_rect(option.rect)
+        if message.role == "user":
+            background = blend(base, highlight, 0.09)
+        elif message.role == "system":
+            background = blend(base, text, 0.06)
+        else:
+            background = blend(base, text, 0.025)
+        if dimmed:
+            background = blend(background, base, 0.6)
+        border = highlight if selected else blend(base, text, 0.13 if not dimmed else 0.08)
+        painter.setPen(QPen(border, 1.6 if selected else 1.0))
+        painter.setBrush(background)
+        painter.drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), RADIUS, RADIUS)
+
+        # Header: role, time, state tags; pin badge and pin toggle on the right.
+        x = card.left() + PAD_H
+        top = card.top() + PAD_V
+        header = QRect(x, top, card.width() - 2 * PAD_H, self._header_h)
+        painter.setFont(self._bold)
+        role_colour = highlight if message.role == "user" and not dimmed else text_colour
+        painter.setPen(role_colour)
+        label = role_label(message.role)
+        painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         label)
+        x += self._bold_fm.horizontalAdvance(label) + 10
+        painter.setFont(self._small)
+        painter.setPen(muted)
+        details = [message.created_at.astimezone().strftime("%H:%M")]
+        if row.visibility in DIMMED_VISIBILITIES or row.visibility == PRESERVED:
+            details.append(visibility_label(row.visibility))
+        if message.partial:
+            details.append(_tr("writing…"))
+        detail = " · ".join(details)
+        pin = self.pin_rect(option.rect)
+        right_limit = pin.left() - 8
+        if message.pinned:
+            badge_text = _tr("Pinned")
+            badge_w = self._small_fm.horizontalAdvance(badge_text) + 14
+            badge = QRect(pin.left() - 6 - badge_w, header.center().y() - 9, badge_w, 18)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(highlight)
+            painter.drawRoundedRect(QRectF(badge), 9, 9)
+            painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, badge_text)
+            right_limit = badge.left() - 8
+        painter.setPen(muted)
+        detail_rect = QRect(x, top, max(0, right_limit - x), self._header_h)
+        painter.drawText(detail_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         self._small_fm.elidedText(detail, Qt.TextElideMode.ElideRight,
+                                                   detail_rect.width()))
+        if message.pinned or not self.read_only:
+            pin_colour = highlight if message.pinned else blend(text, base, 0.6)
+            draw_pin(painter, pin, pin_colour, filled=message.pinned)
+
+        # Body.
+        body_top = top + self._header_h + HEADER_GAP
+        doc = self.document(row)
+        painter.save()
+        painter.translate(card.left() + PAD_H, body_top)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        body_palette = QPalette(palette)
+        body_palette.setColor(QPalette.ColorRole.Text, text_colour)
+        body_palette.setColor(QPalette.ColorRole.WindowText, text_colour)
+        context.palette = body_palette
+        context.clip = QRectF(0, 0, self.text_width(), card.bottom() - body_top)
+        if message.content:
+            doc.documentLayout().draw(painter, context)
+        else:
+            painter.setFont(self._font)
+            painter.setPen(muted)
+            painter.drawText(QPointF(0, self._fm.ascent()), "…")
+        if message.partial and message.content:
+            self._paint_cursor(painter, doc, highlight)
+        painter.restore()
+
+    def _paint_cursor(self, painter: QPainter, doc: SafeTextDocument, colour: QColor) -> None:
+        block = doc.lastBlock()
+        layout = block.layout()
+        if layout is None or layout.lineCount() == 0:
+            return
+        line = layout.lineAt(layout.lineCount() - 1)
+        rect = doc.documentLayout().blockBoundingRect(block)
+        x = rect.left() + line.x() + line.naturalTextWidth() + 3
+        y = rect.top() + line.y() + 2
+        cursor_colour = QColor(colour)
+        cursor_colour.setAlphaF(0.7)
+        painter.fillRect(QRectF(x, y, 7, max(4.0, line.height() - 4)), cursor_colour)
+
+    def _paint_marker(self, painter: QPainter, option: QStyleOptionViewItem,
+                      row: ConversationRow) -> None:
+        palette: QPalette = option.palette
+        base = palette.color(QPalette.ColorRole.Base)
+        text = palette.color(QPalette.ColorRole.Text)
+        highlight = palette.color(QPalette.ColorRole.Highlight)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        model = self._model
+        label = model.marker_text(row.group) if model is not None else ""
+        card = self.card_rect(option.rect)
+        fm = self._small_fm
+        pill_h = fm.height() + 10
+        label = fm.elidedText(label, Qt.TextElideMode.ElideMiddle, card.width() - 80)
+        pill_w = fm.horizontalAdvance(label) + 28
+        pill = QRect(card.center().x() - pill_w // 2, card.top() + 4, pill_w, pill_h)
+        line_colour = blend(base, highlight, 0.45)
+        painter.setPen(QPen(line_colour, 1.2, Qt.PenStyle.DashLine))
+        y = pill.center().y() + 0.5
+        painter.drawLine(QPointF(card.left(), y), QPointF(pill.left() - 8, y))
+        painter.drawLine(QPointF(pill.right() + 8, y), QPointF(card.right(), y))
+        painter.setPen(QPen(highlight if selected else blend(base, highlight, 0.55),
+                            1.8 if selected else 1.0))
+        painter.setBrush(blend(base, highlight, 0.12))
+        painter.drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5),
+                                pill_h / 2, pill_h / 2)
+        painter.setFont(self._small)
+        painter.setPen(text)
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
+        link_font = QFont(self._small)
+        link_font.setUnderline(True)
+        painter.setFont(link_font)
+        painter.setPen(palette.color(QPalette.ColorRole.Link))
+        link = QRect(card.left(), pill.bottom() + 4, card.width(), fm.height() + 2)
+        painter.drawText(link, Qt.AlignmentFlag.AlignCenter, _tr("Show summary / history"))
+
+
+def draw_pin(painter: QPainter, rect: QRect, colour: QColor, filled: bool) -> None:
+    """A push-pin glyph (no icon font needed, scales with the rect)."""
+    painter.save()
+    painter.translate(QRectF(rect).center())
+    painter.rotate(35)
+    s = rect.width() / 16.0
+    painter.scale(s, s)
+    head = QPainterPath()
+    head.moveTo(-3.5, -7)
+    head.lineTo(3.5, -7)
+    head.lineTo(2.5, -5.5)
+    head.lineTo(2.5, -1.5)
+    head.lineTo(5, 1.5)
+    head.lineTo(-5, 1.5)
+    head.lineTo(-2.5, -1.5)
+    head.lineTo(-2.5, -5.5)
+    head.closeSubpath()
+    pen = QPen(colour, 1.3)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    painter.setPen(pen)
+    painter.setBrush(colour if filled else Qt.BrushStyle.NoBrush)
+    painter.drawPath(head)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    painter.setPen(pen)
+    painter.drawLine(QPointF(0, 1.5), QPointF(0, 7.5))
+    painter.restore()
