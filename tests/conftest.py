@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
@@ -34,11 +35,17 @@ def qloop(qapp):
 
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
+    # qasync installs no async-generator hooks; the app does this too (see app.py).
+    old_hooks = sys.get_asyncgen_hooks()
+    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,
+                           finalizer=loop._asyncgen_finalizer_hook)
     yield loop
     pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
     for task in pending:
         task.cancel()
     if pending:
         loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    sys.set_asyncgen_hooks(*old_hooks)
     loop.close()
     asyncio.set_event_loop(None)

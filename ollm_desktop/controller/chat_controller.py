@@ -1,0 +1,761 @@
+"""ChatController: the only place where async work (engine, Ollama, store) meets Qt.
+
+Widgets call its methods and listen to its signals; they hold no business logic.
+Every long operation runs as an asyncio task on the qasync loop; the handles are kept
+here (qasync does not keep them alive, and Stop needs them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from ollm_desktop.backend import (
+    BackendError,
+    ChatChunk,
+    ChatDone,
+    ManagedOllama,
+    OllamaBackend,
+    TokenCalibration,
+)
+from ollm_desktop.controller.status import OllamaStatus, ReplyInfo
+from ollm_desktop.engine import (
+    CompactionReport,
+    ContextEngine,
+    EngineConfig,
+    EngineEvent,
+    GoalState,
+    Message,
+    count_message_tokens,
+    parse_parameter_size,
+)
+from ollm_desktop.settings import Settings
+from ollm_desktop.storage import ChatStore, StorageError
+from ollm_desktop.storage.export import export_json, export_markdown, import_json
+from ollm_desktop.storage.models import ChatRecord, SearchHit, Snapshot, SnapshotInfo
+
+log = logging.getLogger(__name__)
+
+SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
+AUTO_SNAPSHOT_RATIO = 0.80
+
+
+class ChatController(QObject):
+    """Owns the open chat's engine, the store and the Ollama backend."""
+
+    chatsChanged = Signal()
+    chatOpened = Signal(object)  # ChatRecord
+    historyReset = Signal()  # reload messages, groups and visibility from the controller
+    messageAdded = Signal(object)  # Message
+    messageUpdated = Signal(object)  # Message
+    replyStarted = Signal(str)  # id of the assistant message being streamed
+    replyChunk = Signal(str, str)  # message id, text
+    replyFinished = Signal(object, object)  # Message, ReplyInfo
+    sendFailed = Signal(str, str)  # the user's text (back into the input), error text
+    usageChanged = Signal(object)  # ContextUsage
+    reliabilityChanged = Signal(object)  # Reliability
+    reliabilityWarning = Signal(object)  # Reliability: once per chat when it turns critical
+    visibilityChanged = Signal(object)  # dict[message id, visibility]
+    groupsChanged = Signal(object)  # list[CompressedGroup]
+    goalChanged = Signal(object)  # GoalState
+    compactionStarted = Signal()
+    compactionProgress = Signal(str, float)  # stage, percent
+    compactionFinished = Signal(object)  # CompactionReport
+    compactionFailed = Signal(object)  # CompactionReport
+    snapshotsChanged = Signal()
+    busyChanged = Signal(bool)  # a reply is streaming
+    ollamaStatus = Signal(object)  # OllamaStatus
+    modelsChanged = Signal(object)  # list[ModelInfo]
+    pullProgress = Signal(str, object, object)  # status, completed, total
+    error = Signal(str, str)  # kind, user-facing text
+    notice = Signal(str)  # informational text for the status bar
+
+    def __init__(
+        self,
+        store: ChatStore,
+        settings: Settings,
+        backend: OllamaBackend | None = None,
+        *,
+        model: str | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.settings = settings
+        self.backend = backend or OllamaBackend(
+            settings.ollama_host, timeout=settings.request_timeout, keep_alive=settings.keep_alive
+        )
+        self.managed = ManagedOllama()
+        self.chat: ChatRecord | None = None
+        self.engine: ContextEngine | None = None
+        self.model: str | None = model or settings.default_model
+        self.models: list[Any] = []
+        self.model_details: Any = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._reply_task: asyncio.Task[Any] | None = None
+        self._compaction_task: asyncio.Task[Any] | None = None
+        self._streaming = False
+        self._warned_critical: set[str] = set()
+        self._calibration: dict[str, TokenCalibration] = {}
+        self._unsubscribe: Any = None
+        self._last_exchange_tokens = 0
+        self.turn_waits = {"turns": 0, "waited": 0}  # sends that waited on compaction
+
+    # ----------------------------------------------------------------- tasks
+    def _spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        task.set_name(name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("task %s failed", task.get_name(), exc_info=exc)
+            self.error.emit("internal", self.tr("Unexpected error: {0}").format(exc))
+
+    @property
+    def busy(self) -> bool:
+        return self._streaming
+
+    @property
+    def compacting(self) -> bool:
+        return self._compaction_task is not None and not self._compaction_task.done()
+
+    async def shutdown(self) -> None:
+        """Cancel work, save what was streamed, close sockets and the database."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self.backend.close()
+        with contextlib.suppress(Exception):
+            await self.managed.stop()
+        self.store.close()
+
+    # ------------------------------------------------------------------ chats
+    def list_chats(self) -> list[ChatRecord]:
+        return self.store.list_chats()
+
+    def new_chat(self, title: str | None = None) -> ChatRecord:
+        chat = self.store.create_chat(
+            title or self.tr("New chat"), model=self.model, context_size=self._context_size(),
+            system_prompt=self.settings.system_prompt or None,
+        )
+        self.chatsChanged.emit()
+        self.open_chat(chat.id)
+        return chat
+
+    def open_chat(self, chat_id: str) -> None:
+        if self._streaming:
+            self.stop()
+        chat = self.store.get_chat(chat_id)
+        if chat is None:
+            self.error.emit("storage", self.tr("That chat no longer exists."))
+            return
+        state = self.store.load_engine_state(chat_id)
+        config = self._config_for(chat)
+        if state is None:
+            engine = ContextEngine(config, self._summarize, self.settings.system_prompt)
+        else:
+            engine = ContextEngine.from_state(state, config, self._summarize)
+        self._attach(engine)
+        self.chat = chat
+        if chat.model:
+            self.model = chat.model
+        self.settings.last_chat_id = chat.id
+        self.chatOpened.emit(chat)
+        self.historyReset.emit()
+        self._emit_context()
+        if self.model:
+            self._spawn(self._load_model_details(self.model), "model-details")
+
+    def rename_chat(self, chat_id: str, title: str) -> None:
+        title = title.strip()
+        if not title:
+            self.error.emit("input", self.tr("A chat needs a name."))
+            return
+        self.store.rename_chat(chat_id, title)
+        if self.chat and self.chat.id == chat_id:
+            self.chat = self.store.get_chat(chat_id)
+        self.chatsChanged.emit()
+
+    def delete_chat(self, chat_id: str) -> None:
+        if self.chat and self.chat.id == chat_id:
+            if self._streaming or self.compacting:
+                self.error.emit("busy", self.tr("Wait for the reply or compaction to finish."))
+                return
+            self.chat = None
+            self._attach(None)
+        self.store.delete_chat(chat_id)
+        self.chatsChanged.emit()
+        self.historyReset.emit()
+
+    def search(self, text: str) -> list[SearchHit]:
+        return self.store.search(text) if text.strip() else []
+
+    def _context_size(self) -> int:
+        size = self.settings.context_size
+        trained = getattr(self.model_details, "context_length", None)
+        return min(size, trained) if trained else size
+
+    def _config_for(self, chat: ChatRecord) -> EngineConfig:
+        config = EngineConfig(
+            context_size=chat.context_size,
+            trigger_ratio=self.settings.trigger_ratio,
+            preserve_recent_tokens=self.settings.preserve_recent_tokens,
+            preserve_user_messages=self.settings.preserve_user_messages,
+        )
+        model = chat.model or self.model
+        stored = self.store.get_calibration(model) if model else None
+        if stored:
+            config.estimate_scale = stored[0]
+        return config
+
+    def _attach(self, engine: ContextEngine | None) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.engine = engine
+        if engine is not None:
+            self._unsubscribe = engine.subscribe(self._on_engine_event)
+            billions = getattr(self.model_details, "parameter_billions", None)
+            engine.set_model_info(billions)
+
+    def _on_engine_event(self, event: EngineEvent) -> None:
+        if event.name == "compaction-progress" and event.stage is not None:
+            self.compactionProgress.emit(event.stage, float(event.progress or 0.0))
+        elif event.name == "goal-updated" and self.engine is not None:
+            self.goalChanged.emit(self.engine.goal)
+
+    def _emit_context(self) -> None:
+        engine = self.engine
+        if engine is None:
+            return
+        usage = engine.usage()
+        self.usageChanged.emit(usage)
+        reliability = engine.reliability()
+        self.reliabilityChanged.emit(reliability)
+        self.visibilityChanged.emit(engine.visibility())
+        self.groupsChanged.emit(engine.groups)
+        self.goalChanged.emit(engine.goal)
+        chat_id = self.chat.id if self.chat else ""
+        if reliability.warning and chat_id not in self._warned_critical:
+            self._warned_critical.add(chat_id)
+            self.reliabilityWarning.emit(reliability)
+
+    def _save_state(self) -> None:
+        if self.chat and self.engine:
+            try:
+                self.store.save_engine_state(self.chat.id, self.engine.state())
+            except StorageError as exc:
+                self._storage_failed(exc)
+
+    # ------------------------------------------------------------------ model
+    def set_model(self, model: str) -> None:
+        model = model.strip()
+        if not model or model == self.model:
+            return
+        self.model = model
+        if self.chat:
+            self.store.set_chat_model(self.chat.id, model)
+            self.chat = self.store.get_chat(self.chat.id)
+        self._spawn(self._load_model_details(model), "model-details")
+
+    async def _load_model_details(self, model: str) -> None:
+        try:
+            details = await self.backend.show(model)
+        except BackendError as exc:
+            if exc.kind == "model_not_found":
+                self.error.emit("model_not_found", exc.message)
+            return
+        if model != self.model:
+            return
+        self.model_details = details
+        if self.engine is not None:
+            billions = details.parameter_billions or parse_parameter_size(
+                getattr(details, "parameter_size", None))
+            self.engine.set_model_info(billions)
+            trained = details.context_length
+            if trained and self.engine.config.context_size > trained:
+                self.notice.emit(self.tr(
+                    "{0} was trained for {1:,} tokens; the chat's context of {2:,} is larger and "
+                    "the model may lose track beyond that.").format(
+                        model, trained, self.engine.config.context_size))
+            self._emit_context()
+
+    def set_context_size(self, size: int, *, apply_now: bool = False) -> None:
+        """New chats use ``size``; the open chat changes only when asked (it reloads the model)."""
+        self.settings.context_size = size
+        if apply_now and self.chat and self.engine:
+            if self._streaming or self.compacting:
+                self.error.emit("busy", self.tr("Wait for the reply or compaction to finish."))
+                return
+            self.store.set_chat_context_size(self.chat.id, size)
+            self.chat = self.store.get_chat(self.chat.id)
+            self.engine.config.context_size = size
+            self.engine.load_state(self.engine.state())
+            self._save_state()
+            self._emit_context()
+
+    # ---------------------------------------------------------------- ollama
+    def refresh_ollama(self) -> asyncio.Task[Any]:
+        return self._spawn(self._refresh_ollama(), "refresh-ollama")
+
+    async def _refresh_ollama(self) -> OllamaStatus:
+        host = self.backend.host
+        try:
+            version = await self.backend.version()
+            models = await self.backend.list_models()
+        except BackendError as exc:
+            status = OllamaStatus(reachable=False, host=host, error=exc.message,
+                                  can_start=self.managed.find_executable() is not None)
+            self.ollamaStatus.emit(status)
+            return status
+        self.models = models
+        names = [m.name for m in models]
+        if self.model is None and names:
+            self.set_model(names[0])
+        status = OllamaStatus(reachable=True, host=host, version=version, models=names,
+                              model_missing=bool(self.model and self.model not in names))
+        self.modelsChanged.emit(models)
+        self.ollamaStatus.emit(status)
+        return status
+
+    def start_ollama(self) -> asyncio.Task[Any]:
+        async def run() -> None:
+            started = await self.managed.start(self.backend.host)
+            if not started:
+                self.error.emit("unreachable", self.tr("Ollama could not be started."))
+            await self._refresh_ollama()
+
+        return self._spawn(run(), "start-ollama")
+
+    def pull_model(self, model: str) -> asyncio.Task[Any]:
+        async def run() -> None:
+            try:
+                async for progress in self.backend.pull(model):
+                    self.pullProgress.emit(progress.status, progress.completed, progress.total)
+            except BackendError as exc:
+                self.error.emit(str(exc.kind), exc.message)
+                return
+            self.notice.emit(self.tr("{0} is ready.").format(model))
+            await self._refresh_ollama()
+            if self.model == model:
+                await self._load_model_details(model)
+
+        return self._spawn(run(), "pull")
+
+    def apply_settings(self) -> None:
+        """Preferences changed: reconnect if the host moved, then probe Ollama again."""
+        host = OllamaBackend.resolve_host(self.settings.ollama_host)
+        if host != self.backend.host:
+            old = self.backend
+            self.backend = OllamaBackend(self.settings.ollama_host,
+                                         timeout=self.settings.request_timeout,
+                                         keep_alive=self.settings.keep_alive)
+            self._spawn(old.close(), "close-backend")
+        self.refresh_ollama()
+
+    async def _summarize(self, prompt: list[dict[str, str]]) -> str:
+        model = self.settings.summarization_model or self.model
+        if not model:
+            raise RuntimeError("no model selected")
+        num_ctx = self.engine.config.context_size if self.engine else self._context_size()
+        done = await self.backend.chat(model, prompt, num_ctx=num_ctx)
+        return done.content
+
+    # ----------------------------------------------------------------- turns
+    def send(self, text: str) -> asyncio.Task[Any] | None:
+        """Start a turn; returns None (and says why) when it cannot start."""
+        text = text.strip()
+        if not text:
+            return None
+        if self._streaming:
+            self.sendFailed.emit(text, self.tr("A reply is still streaming; stop it first."))
+            return None
+        if not self.model:
+            self.sendFailed.emit(text, self.tr("Choose a model first (Ollama must be running)."))
+            return None
+        if self.chat is None:
+            self.new_chat(self._title_from(text))
+        elif self.engine is not None and not self.engine.display_messages():
+            self.rename_chat(self.chat.id, self._title_from(text))
+        assert self.engine is not None
+        usage = self.engine.usage()
+        tokens = count_message_tokens(text, self.engine.config.estimate_scale)
+        room = usage.usable - usage.system - usage.goal - usage.pinned
+        if tokens > room * 0.9:
+            self.sendFailed.emit(text, self.tr(
+                "This message is about {0:,} tokens but the model's context leaves room for "
+                "{1:,}. Shorten it, or choose a larger context size.").format(tokens, room))
+            return None
+        self._streaming = True
+        self.busyChanged.emit(True)
+        self._reply_task = self._spawn(self._turn(text), "turn")
+        return self._reply_task
+
+    @staticmethod
+    def _title_from(text: str) -> str:
+        line = text.strip().splitlines()[0] if text.strip() else "New chat"
+        return line[:60] + ("…" if len(line) > 60 else "")
+
+    def stop(self) -> None:
+        """Stop = cancel the task consuming the stream; the connection closes with it."""
+        if self._reply_task and not self._reply_task.done():
+            self._reply_task.cancel()
+
+    async def _turn(self, text: str) -> None:
+        engine, chat = self.engine, self.chat
+        assert engine is not None and chat is not None
+        user = engine.add("user", text)
+        try:
+            self.store.append_message(chat.id, user)
+        except StorageError as exc:
+            # Not on disk means not sent: the text goes back to the input, nothing is half-kept.
+            engine.remove_last(user.id)
+            self._streaming = False
+            self._reply_task = None
+            self.busyChanged.emit(False)
+            self.sendFailed.emit(text, str(exc))
+            return
+        self.messageAdded.emit(user.model_copy())
+        self._emit_context()
+        self._maybe_auto_snapshot()
+        try:
+            self.turn_waits["turns"] += 1
+            if self.compacting:
+                self.turn_waits["waited"] += 1
+                self.compactionStarted.emit()
+                await asyncio.shield(self._compaction_task)  # type: ignore[arg-type]
+            if engine.needs_compaction():
+                self.turn_waits["waited"] += 1
+                await self._run_compaction(focus=None, force=False, reason="before-compaction")
+            await self._stream_reply(user)
+        finally:
+            self._streaming = False
+            self._reply_task = None
+            self.busyChanged.emit(False)
+        self._schedule_background_compaction()
+
+    async def _stream_reply(self, user: Message) -> None:
+        engine, chat = self.engine, self.chat
+        assert engine is not None and chat is not None
+        messages = engine.api_messages()
+        estimate = engine.api_tokens()
+        num_ctx = engine.config.context_size
+        model = self.model or ""
+        reply = Message(role="assistant", content="", partial=True, model=model, tokens=1)
+        self.replyStarted.emit(reply.id)
+        self.messageAdded.emit(reply.model_copy())
+        parts: list[str] = []
+        saved_at = 0.0
+        stored = False
+        done: ChatDone | None = None
+        failure: BackendError | None = None
+        stopped = False
+        options = {"num_ctx": num_ctx}
+        try:
+            async for event in self.backend.chat_stream(model, messages, num_ctx=num_ctx,
+                                                        options=options):
+                if isinstance(event, ChatChunk):
+                    if not event.text:
+                        continue
+                    parts.append(event.text)
+                    self.replyChunk.emit(reply.id, event.text)
+                    now = time.monotonic()
+                    if now - saved_at >= SAVE_INTERVAL:
+                        reply.content = "".join(parts)
+                        stored = self._save_reply(chat.id, reply, stored)
+                        saved_at = now
+                elif isinstance(event, ChatDone):
+                    done = event
+        except asyncio.CancelledError:
+            stopped = True
+        except BackendError as exc:
+            failure = exc
+        content = "".join(parts) if done is None or not done.content else done.content
+        if not content:
+            # Nothing arrived: take the user's message back so a retry does not duplicate it.
+            if stored:
+                self.store.delete_message(reply.id)
+            self.messageUpdated.emit(reply.model_copy(update={"content": "", "partial": False}))
+            info = ReplyInfo(stopped=stopped, error=failure.message if failure else None,
+                             removed=True, user_message_id=user.id)
+            if failure is not None and self._take_back(user):
+                self.sendFailed.emit(user.content, failure.message)
+            self.replyFinished.emit(reply, info)
+            if stopped:
+                raise asyncio.CancelledError
+            return
+        reply.content = content
+        reply.partial = done is None
+        exact = done.eval_count if done is not None and done.eval_count else None
+        reply.tokens = (exact + 4) if exact else count_message_tokens(
+            content, engine.config.estimate_scale)
+        reply.exact_tokens = exact is not None
+        engine.add_message(reply)
+        self._save_reply(chat.id, reply, stored)
+        self._last_exchange_tokens = user.tokens + reply.tokens
+        info = ReplyInfo(stopped=stopped, error=failure.message if failure else None)
+        if done is not None:
+            info.prompt_tokens = done.prompt_eval_count
+            info.reply_tokens = done.eval_count
+            info.truncated = self._calibrate(model, estimate, done.prompt_eval_count, num_ctx)
+            if info.truncated:
+                self.notice.emit(self.tr(
+                    "Ollama reported fewer prompt tokens than were sent: it may have dropped "
+                    "part of the context. The token estimate has been recalibrated."))
+        self._save_state()  # goal markers may have changed
+        self.messageUpdated.emit(reply.model_copy())
+        self.replyFinished.emit(reply.model_copy(), info)
+        if failure is not None:
+            self.error.emit(str(failure.kind), failure.message)
+        self._emit_context()
+        self._maybe_auto_snapshot()
+        if stopped:
+            raise asyncio.CancelledError
+
+    def _save_reply(self, chat_id: str, reply: Message, stored: bool) -> bool:
+        """Append or update the reply row; True once it is on disk.
+
+        A failed write (disk full) is reported but does not stop the stream: the reply stays
+        in memory and the next save, or the final one, writes it.
+        """
+        try:
+            if stored:
+                self.store.update_message(chat_id, reply)
+            else:
+                self.store.append_message(chat_id, reply)
+        except StorageError as exc:
+            self._storage_failed(exc)
+            return stored
+        return True
+
+    def _storage_failed(self, exc: StorageError) -> None:
+        log.error("storage write failed: %s", exc)
+        self.error.emit("storage", self.tr("Could not save: {0}").format(exc))
+
+    def _take_back(self, user: Message) -> bool:
+        """Remove a just-sent user message that got no reply; its text goes back to the input."""
+        engine, chat = self.engine, self.chat
+        if engine is None or chat is None or not engine.remove_last(user.id):
+            return False
+        self.store.delete_message(user.id)
+        self.historyReset.emit()
+        self._emit_context()
+        return True
+
+    def _calibrate(self, model: str, estimate: int, actual: int | None, num_ctx: int) -> bool:
+        if not actual or self.engine is None:
+            return False
+        calibration = self._calibration.get(model)
+        if calibration is None:
+            stored = self.store.get_calibration(model)
+            calibration = TokenCalibration(factor=stored[0], samples=stored[1]) if stored \
+                else TokenCalibration()
+            self._calibration[model] = calibration
+        scale = self.engine.config.estimate_scale
+        raw_estimate = int(estimate / scale) if scale else estimate
+        truncated = calibration.truncation_suspected(estimate, actual, num_ctx)
+        factor = calibration.observe(raw_estimate, actual)
+        if abs(factor - scale) >= 0.05:
+            self.engine.set_estimate_scale(factor)
+        self.store.set_calibration(model, calibration.factor, calibration.samples)
+        return truncated
+
+    # ------------------------------------------------------------ compaction
+    def _schedule_background_compaction(self) -> None:
+        """After a reply, compact while the user reads if the next exchange would cross."""
+        engine = self.engine
+        if engine is None or self.compacting:
+            return
+        ahead = self._last_exchange_tokens
+        if engine.needs_compaction(ahead_tokens=ahead):
+            self._compaction_task = self._spawn(
+                self._run_compaction(focus=None, force=False, reason="before-compaction",
+                                     ahead_tokens=ahead), "background-compaction")
+
+    def compact(self, focus: str | None = None) -> asyncio.Task[Any] | None:
+        """Manual compaction ("Compact now…"), with an optional focus text."""
+        if self.engine is None:
+            return None
+        if self._streaming or self.compacting:
+            self.error.emit("busy", self.tr("Wait for the reply or compaction to finish."))
+            return None
+        self._compaction_task = self._spawn(
+            self._run_compaction(focus=focus or None, force=True, reason="before-compaction"),
+            "compaction")
+        return self._compaction_task
+
+    async def _run_compaction(self, *, focus: str | None, force: bool, reason: str,
+                              ahead_tokens: int = 0) -> CompactionReport:
+        engine, chat = self.engine, self.chat
+        assert engine is not None and chat is not None
+        self.compactionStarted.emit()
+        self._snapshot(reason)
+        report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
+        if engine is not self.engine:  # the chat changed meanwhile
+            return report
+        if report.status in ("compacted", "truncated"):
+            self._save_state()
+            self.compactionFinished.emit(report)
+        elif report.status == "failed":
+            self._save_state()  # the retry point is part of the state
+            self.compactionFailed.emit(report)
+            self.error.emit("compaction", report.reason)
+        else:
+            self.compactionFinished.emit(report)
+        self._emit_context()
+        return report
+
+    def undo_last_compaction(self) -> bool:
+        engine = self.engine
+        if engine is None or not engine.can_undo:
+            self.error.emit("undo", self.tr("There is no compaction to undo."))
+            return False
+        if self._streaming or self.compacting:
+            self.error.emit("busy", self.tr("Wait for the reply or compaction to finish."))
+            return False
+        self._snapshot("before-undo")
+        result = engine.undo_last_compaction()
+        if not result.ok:
+            self.error.emit("undo", result.reason)
+            return False
+        self._save_state()
+        self.notice.emit(result.reason)
+        self._emit_context()
+        return True
+
+    def set_pinned(self, message_id: str, pinned: bool) -> None:
+        if self.engine is None:
+            return
+        try:
+            message = self.engine.set_pinned(message_id, pinned)
+        except KeyError:
+            return  # a reply still streaming: pin it once it is complete
+        self.store.set_pinned(message_id, pinned)
+        self.messageUpdated.emit(message.model_copy())
+        self._emit_context()
+
+    def toggle_pin(self, message_id: str) -> None:
+        message = self.engine.message(message_id) if self.engine else None
+        if message is not None:
+            self.set_pinned(message_id, not message.pinned)
+
+    def set_goal_description(self, text: str) -> None:
+        if self.engine is None:
+            return
+        goal = self.engine.goal.model_copy(deep=True)
+        goal.description = text.strip()
+        self.engine.set_goal(goal)
+        self._save_state()
+        self._emit_context()
+
+    def set_goal(self, goal: GoalState) -> None:
+        if self.engine is not None:
+            self.engine.set_goal(goal)
+            self._save_state()
+            self._emit_context()
+
+    # -------------------------------------------------------------- snapshots
+    def _snapshot(self, reason: str, label: str = "") -> SnapshotInfo | None:
+        if not (self.chat and self.engine):
+            return None
+        info = self.store.create_snapshot(
+            self.chat.id, self.engine.state(), reason=reason, label=label, model=self.model,
+            tier=self.engine.tier.tier, keep_auto=self.settings.snapshot_retention)
+        self.snapshotsChanged.emit()
+        return info
+
+    def _maybe_auto_snapshot(self) -> None:
+        engine = self.engine
+        if engine is None:
+            return
+        percent = engine.usage().percent
+        crossed = percent >= AUTO_SNAPSHOT_RATIO and getattr(self, "_last_percent", 0.0) \
+            < AUTO_SNAPSHOT_RATIO
+        self._last_percent = percent
+        if crossed:
+            self._snapshot("auto-threshold")
+
+    def create_snapshot(self, label: str = "") -> SnapshotInfo | None:
+        return self._snapshot("manual", label.strip())
+
+    def list_snapshots(self) -> list[SnapshotInfo]:
+        return self.store.list_snapshots(self.chat.id) if self.chat else []
+
+    def get_snapshot(self, snapshot_id: str) -> Snapshot:
+        return self.store.get_snapshot(snapshot_id)
+
+    def delete_snapshot(self, snapshot_id: str) -> None:
+        self.store.delete_snapshot(snapshot_id)
+        self.snapshotsChanged.emit()
+
+    def restore_snapshot(self, snapshot_id: str) -> bool:
+        """Restore a snapshot; the state before it is snapshotted first, so it can be undone."""
+        if not (self.chat and self.engine):
+            return False
+        if self._streaming or self.compacting:
+            self.error.emit("busy", self.tr("Wait for the reply or compaction to finish."))
+            return False
+        try:
+            snapshot = self.store.get_snapshot(snapshot_id)
+        except KeyError:
+            self.error.emit("snapshot", self.tr("That snapshot no longer exists."))
+            return False
+        if snapshot.info.chat_id != self.chat.id:
+            self.error.emit("snapshot", self.tr("That snapshot belongs to another chat."))
+            return False
+        self._snapshot("before-restore")
+        self.engine.load_state(snapshot.state)
+        self.store.replace_chat_state(self.chat.id, self.engine.state())
+        self.chat = self.store.get_chat(self.chat.id)
+        self.historyReset.emit()
+        self._emit_context()
+        self.notice.emit(self.tr("Snapshot restored. Undo it with Conversation ▸ Undo restore."))
+        return True
+
+    def undo_restore(self) -> bool:
+        """Go back to the state saved just before the newest restore."""
+        snapshots = [s for s in self.list_snapshots() if s.reason == "before-restore"]
+        if not snapshots:
+            self.error.emit("snapshot", self.tr("There is no restore to undo."))
+            return False
+        return self.restore_snapshot(snapshots[0].id)
+
+    # ------------------------------------------------------------ export/import
+    def export_markdown(self, path: Path) -> None:
+        if self.chat and self.engine:
+            path.write_text(export_markdown(self.chat, self.engine.state(),
+                                            self.engine.api_messages()), encoding="utf-8")
+
+    def export_json(self, path: Path) -> None:
+        if self.chat and self.engine:
+            path.write_text(export_json(self.chat, self.engine.state(),
+                                        self.engine.api_messages()), encoding="utf-8")
+
+    def import_json(self, path: Path) -> ChatRecord | None:
+        try:
+            title, state, model, context_size = import_json(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            self.error.emit("import", self.tr("Could not import {0}: {1}").format(path.name, exc))
+            return None
+        chat = self.store.create_chat(title, model=model, context_size=context_size)
+        self.store.replace_chat_state(chat.id, state)
+        self.chatsChanged.emit()
+        self.open_chat(chat.id)
+        self._snapshot("import")
+        return chat

@@ -1,0 +1,81 @@
+"""The EngineState without its messages, in three independently written parts.
+
+Checkpoints (``groups`` with ``dropped_ids``) and the undo stack hold the ids of every
+compacted message, so they grow with the chat; the rest (goal, config, counters) is small and
+changes often (goal markers). Keeping them apart means a goal change writes a few hundred
+bytes, not megabytes, and equality against the cached objects (cheap: the id strings are
+shared between copies) tells which parts changed without serialising them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from pydantic import TypeAdapter
+
+from ollm_desktop.engine.models import CompressedGroup, EngineState, Message, UndoEntry
+
+_GROUPS = TypeAdapter(list[CompressedGroup])
+_UNDO = TypeAdapter(list[UndoEntry])
+_SPLIT_OUT = {"messages", "groups", "dropped_ids", "undo_stack"}
+
+
+@dataclass
+class StateParts:
+    meta: str  # JSON of every small field
+    groups: list[CompressedGroup]
+    dropped_ids: list[str]
+    undo: list[UndoEntry]
+
+    @classmethod
+    def of(cls, state: EngineState) -> StateParts:
+        return cls(state.model_dump_json(exclude=_SPLIT_OUT), state.groups, state.dropped_ids,
+                   state.undo_stack)
+
+    def copy(self) -> StateParts:
+        """A private copy for the cache (callers may mutate the state they passed)."""
+        return StateParts(self.meta, [g.model_copy(deep=True) for g in self.groups],
+                          list(self.dropped_ids), [u.model_copy(deep=True) for u in self.undo])
+
+    def merged_into(self, cached: StateParts | None,
+                    which: tuple[bool, bool, bool]) -> StateParts:
+        """The cache after writing: deep-copies only the parts that changed (copies are slow)."""
+        if cached is None:
+            return self.copy()
+        meta, groups, undo = which
+        return StateParts(
+            self.meta if meta else cached.meta,
+            [g.model_copy(deep=True) for g in self.groups] if groups else cached.groups,
+            list(self.dropped_ids) if groups else cached.dropped_ids,
+            [u.model_copy(deep=True) for u in self.undo] if undo else cached.undo,
+        )
+
+    def groups_json(self) -> str:
+        return json.dumps({"groups": _GROUPS.dump_python(self.groups, mode="json"),
+                           "dropped_ids": self.dropped_ids})
+
+    def undo_json(self) -> str:
+        return _UNDO.dump_json(self.undo).decode("utf-8")
+
+    def changes(self, cached: StateParts | None) -> tuple[bool, bool, bool]:
+        """(meta, groups, undo) changed compared with ``cached``."""
+        if cached is None:
+            return True, True, True
+        return (self.meta != cached.meta,
+                self.groups != cached.groups or self.dropped_ids != cached.dropped_ids,
+                self.undo != cached.undo)
+
+    @classmethod
+    def parse(cls, meta: str, groups: str, undo: str) -> StateParts:
+        stored = json.loads(groups)
+        return cls(meta, _GROUPS.validate_python(stored["groups"]),
+                   [str(i) for i in stored["dropped_ids"]], _UNDO.validate_json(undo))
+
+    def state(self, messages: list[Message]) -> EngineState:
+        state = EngineState.model_validate_json(self.meta)
+        state.messages = messages
+        state.groups = [g.model_copy(deep=True) for g in self.groups]
+        state.dropped_ids = list(self.dropped_ids)
+        state.undo_stack = [u.model_copy(deep=True) for u in self.undo]
+        return state

@@ -1,0 +1,102 @@
+"""Builds a real ChatController (real store, real backend) against the loopback fake Ollama.
+
+Nothing here is a mock of the app: the controller talks through the official ``ollama`` client
+to ``tests.ollama_server.FakeOllama``, stores into SQLite under a temporary folder, and its
+summaries come from the fake server too, answered by ``scripted_model``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from ollm_desktop.controller import ChatController
+from ollm_desktop.engine.tokens import truncate_to_tokens
+from ollm_desktop.paths import app_paths
+from ollm_desktop.settings import Settings
+from ollm_desktop.storage import ChatStore
+from tests.engine_fakes import prompt_target, words
+from tests.ollama_server import FakeOllama, Reply
+
+MODEL = "llama3.2:3b"
+
+
+def is_summary_request(body: dict[str, Any]) -> bool:
+    """The engine's summary and condense prompts carry a token target; chat turns do not."""
+    messages = body.get("messages") or []
+    return bool(messages) and "at most" in str(messages[-1].get("content", "")) and (
+        "<chat_history>" in str(messages[-1].get("content", ""))
+        or "<checkpoint" in str(messages[-1].get("content", ""))
+        or "<previous_checkpoint" in str(messages[-1].get("content", "")))
+
+
+def scripted_model(reply_words: int = 150) -> Callable[[dict[str, Any]], str]:
+    """A well-behaved model: short structured summaries, ``reply_words``-word chat replies."""
+    counter = {"n": 0}
+
+    def answer(body: dict[str, Any]) -> str:
+        counter["n"] += 1
+        if is_summary_request(body):
+            target = prompt_target(body["messages"])
+            head = f"## Context\nSummary {counter['n']} of the chat.\n## Key Information\n"
+            return head + truncate_to_tokens(words(target, counter["n"]), max(8, target // 3))
+        return f"Reply {counter['n']}: " + words(reply_words, counter["n"])
+
+    return answer
+
+
+def make_settings(server: FakeOllama, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {"ollama_host": server.url, "default_model": MODEL,
+                              "context_size": 4096, "preserve_recent_tokens": 600}
+    values.update(overrides)
+    return Settings(**values)
+
+
+def make_controller(data_dir: Path, server: FakeOllama, **overrides: Any) -> ChatController:
+    paths = app_paths(data_dir)
+    paths.ensure()
+    store, _notices = ChatStore.open(paths)
+    return ChatController(store, make_settings(server, **overrides))
+
+
+def run(loop: asyncio.AbstractEventLoop, scenario: Awaitable[Any]) -> Any:
+    """Run a whole test scenario in ONE pass of the qasync loop, as the app runs.
+
+    Stopping and restarting a qasync loop while an httpx request is in flight breaks anyio's
+    task detection, so a test never leaves the loop between its steps.
+    """
+    return loop.run_until_complete(scenario)
+
+
+async def turn(controller: ChatController, text: str) -> None:
+    """Send one message and wait for the reply and any background compaction."""
+    task = controller.send(text)
+    if task is not None:
+        await asyncio.gather(task, return_exceptions=True)
+    await settle(controller)
+
+
+async def settle(controller: ChatController) -> None:
+    """Wait for every task the controller started (background compaction, probes)."""
+    while pending := [t for t in list(controller._tasks) if not t.done()]:
+        await asyncio.gather(*pending, return_exceptions=True)
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Yield to the loop until ``predicate`` holds (the asyncio twin of qtbot.waitUntil)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.005)
+
+
+def shutdown(loop: asyncio.AbstractEventLoop, controller: ChatController) -> None:
+    loop.run_until_complete(controller.shutdown())
+
+
+__all__ = ["MODEL", "FakeOllama", "Reply", "is_summary_request", "make_controller",
+           "make_settings", "run", "scripted_model", "settle", "shutdown", "turn", "until"]
