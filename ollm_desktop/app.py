@@ -1,41 +1,189 @@
-"""Command line entry point (placeholder until the window lands; the CLI is a contract)."""
+"""Command line entry point: ``ollm-desktop [--data-dir DIR] [--host URL] [--model NAME]
+[--version] [--self-test]`` (a contract used by packaging checks)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
+import logging.handlers
 import os
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
-from ollm_desktop import __version__
+from ollm_desktop import APP_ID, APP_NAME, __version__
+from ollm_desktop.paths import AppPaths, app_paths
+
+log = logging.getLogger("ollm_desktop")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ollm-desktop", description="Local chat for Ollama.")
-    parser.add_argument("--data-dir", help="folder for chats, snapshots and settings")
+    parser.add_argument("--data-dir", help="folder for chats, snapshots, settings and logs")
     parser.add_argument("--host", help="Ollama URL (default: settings, $OLLAMA_HOST, 127.0.0.1)")
     parser.add_argument("--model", help="model to select at start")
     parser.add_argument("--version", action="version", version=f"ollm-desktop {__version__}")
-    parser.add_argument("--self-test", action="store_true", help="start, check, exit 0")
+    parser.add_argument("--self-test", action="store_true",
+                        help="start offscreen-capable, check tokenizer, window and snapshot "
+                             "browser, exit 0")
     return parser
+
+
+def _setup_logging(paths: AppPaths) -> None:
+    handler: logging.Handler
+    try:
+        handler = logging.handlers.RotatingFileHandler(
+            paths.log_dir / "ollm-desktop.log", maxBytes=1_000_000, backupCount=3,
+            encoding="utf-8")
+    except OSError:
+        handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    scratch: str | None = None
     if args.self_test:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from ollm_desktop.engine.tokens import count_tokens
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        if not args.data_dir and not os.environ.get("OLLM_DATA_DIR"):
+            # Never touch the user's real chats from a packaging check.
+            args.data_dir = scratch = tempfile.mkdtemp(prefix="ollm-self-test-")
+    paths = app_paths(args.data_dir)
+    try:
+        paths.ensure()
+    except OSError as exc:
+        print(f"ollm-desktop: cannot create the data folder {paths.data_dir}: {exc}",
+              file=sys.stderr)
+        return 2
+    _setup_logging(paths)
 
-        assert count_tokens("self test") > 0
-        from PySide6.QtWidgets import QApplication, QMainWindow
+    # PySide6 must be imported before qasync so qasync picks the right binding.
+    import qasync
+    from PySide6.QtGui import QGuiApplication, QIcon
+    from PySide6.QtWidgets import QApplication
 
-        app = QApplication.instance() or QApplication(sys.argv[:1])
-        window = QMainWindow()
-        window.setObjectName("mainWindow")
-        window.show()
-        app.processEvents()
-        window.close()
-        print("ollm-desktop self-test: ok")
-        return 0
-    print("window not implemented yet", file=sys.stderr)
-    return 1
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setApplicationDisplayName("ollm-desktop")
+    app.setApplicationVersion(__version__)
+    QGuiApplication.setDesktopFileName(APP_ID)
+    icon_path = _icon_path()
+    if icon_path is not None:
+        app.setWindowIcon(QIcon(str(icon_path)))
+    app.setQuitOnLastWindowClosed(False)
+    try:
+        return asyncio.run(_run(app, args, paths), loop_factory=qasync.QEventLoop)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if scratch is not None:
+            logging.shutdown()
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _icon_path() -> Path | None:
+    from ollm_desktop.resources_path import resources_dir
+
+    for candidate in ("icons/ollm-desktop.svg",
+                      f"icons/hicolor/256x256/apps/{APP_ID}.png"):
+        path = resources_dir() / candidate
+        if path.is_file():
+            return path
+    return None
+
+
+async def _run(app, args: argparse.Namespace, paths: AppPaths) -> int:
+    from PySide6.QtWidgets import QMessageBox
+
+    from ollm_desktop.controller import ChatController
+    from ollm_desktop.engine.tokens import VocabularyError, count_tokens
+    from ollm_desktop.settings import load_settings, save_settings
+    from ollm_desktop.storage import ChatStore, StorageError
+    from ollm_desktop.ui.main_window import MainWindow
+    from ollm_desktop.ui.theme import apply_theme
+
+    loop = asyncio.get_running_loop()
+    # qasync does not install these; without them an abandoned stream keeps its socket open.
+    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
+                           finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+    try:
+        count_tokens("ollm-desktop")
+    except VocabularyError as exc:
+        QMessageBox.critical(None, "ollm-desktop", str(exc))
+        return 2
+    settings, notices = load_settings(paths.settings_file)
+    if args.host:
+        settings.ollama_host = args.host
+    try:
+        store, store_notices = ChatStore.open(paths)
+    except StorageError as exc:
+        if args.self_test:
+            print(f"ollm-desktop self-test: storage failed: {exc}", file=sys.stderr)
+        else:
+            QMessageBox.critical(None, "ollm-desktop", str(exc))
+        return 2
+    apply_theme(app, settings.theme)
+    controller = ChatController(store, settings, model=args.model)
+    window = MainWindow(controller, settings, paths)
+    closed = asyncio.Event()
+    window.closed.connect(closed.set)
+    window.restore_window_state()
+    window.show()
+    window.show_notices([*notices, *store_notices])
+    window.open_initial_chat()
+    controller.refresh_ollama()
+    code = 0
+    if args.self_test:
+        code = await _self_test(app, window)
+    else:
+        await closed.wait()
+    window.save_window_state()
+    try:
+        save_settings(paths.settings_file, settings)
+    except OSError as exc:
+        log.warning("settings not saved: %s", exc)
+    await controller.shutdown()
+    window.deleteLater()
+    stuck = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+    if stuck:
+        # asyncio.run would wait for these forever; everything is saved and closed already.
+        log.error("exiting with %d task(s) that would not stop: %s", len(stuck),
+                  ", ".join(t.get_name() for t in stuck))
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+async def _self_test(app, window) -> int:
+    """Open the window and the snapshot browser, then close both; report on stdout."""
+    from ollm_desktop.engine.tokens import count_tokens
+
+    checks: list[tuple[str, bool]] = [("tokenizer offline", count_tokens("self test") == 2)]
+    await asyncio.sleep(0.05)  # let the first paint and Ollama probe start (not a sync point)
+    checks.append(("main window shown", window.isVisible()))
+    dialog = window.open_snapshot_browser(modal=False)
+    # Never app.processEvents() inside a coroutine: it runs qasync's callbacks re-entrantly,
+    # and a task step dropped that way never runs again. Yield to the loop instead.
+    await asyncio.sleep(0.05)
+    checks.append(("snapshot browser shown", dialog is not None and dialog.isVisible()))
+    if dialog is not None:
+        dialog.close()
+    window.close()
+    await asyncio.sleep(0)
+    ok = all(passed for _, passed in checks)
+    for name, passed in checks:
+        print(f"  {'ok' if passed else 'FAILED'}: {name}")
+    print(f"ollm-desktop self-test: {'ok' if ok else 'FAILED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

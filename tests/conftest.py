@@ -22,13 +22,10 @@ def data_dir(tmp_path, monkeypatch):
 
 
 
-@pytest.fixture
-def qloop(qapp):
-    """A qasync event loop on the test's QApplication, as the app runs (platform-facts.md).
-
-    Drive coroutines with ``qloop.run_until_complete``; Qt signals and asyncio callbacks
-    both run while it waits.
-    """
+@pytest.fixture(scope="session")
+def _session_qloop(qapp):
+    """One qasync loop for the whole run, as the app has one: creating and closing a loop per
+    test leaves Qt timers and socket notifiers of dead loops behind (seen as rare crashes)."""
     import asyncio
 
     import qasync
@@ -40,12 +37,23 @@ def qloop(qapp):
     sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,
                            finalizer=loop._asyncgen_finalizer_hook)
     yield loop
-    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-    for task in pending:
-        task.cancel()
-    if pending:
-        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
     loop.run_until_complete(loop.shutdown_asyncgens())
     sys.set_asyncgen_hooks(*old_hooks)
     loop.close()
     asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def qloop(_session_qloop):
+    """The qasync loop; drive coroutines with ``qloop.run_until_complete`` (Qt signals and
+    asyncio callbacks both run while it waits). Tasks a test leaves behind are cancelled."""
+    import asyncio
+
+    asyncio.set_event_loop(_session_qloop)
+    yield _session_qloop
+    pending = [t for t in asyncio.all_tasks(_session_qloop) if not t.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        _session_qloop.run_until_complete(
+            asyncio.wait(pending, timeout=5))

@@ -150,6 +150,7 @@ class FakeOllama:
 
     # --------------------------------------------------------------- control
     def start(self, port: int = 0, host: str = "127.0.0.1") -> FakeOllama:
+        self._stopping.clear()  # a server can be stopped and started again ("Ollama is back")
         self._httpd = _Server((host, port), _Handler, self)
         self._thread = threading.Thread(target=self._httpd.serve_forever,
                                         kwargs={"poll_interval": 0.05}, name="fake-ollama",

@@ -44,6 +44,9 @@ from ollm_desktop.storage.models import ChatRecord, SearchHit, Snapshot, Snapsho
 log = logging.getLogger(__name__)
 
 SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
+PROBE_TASKS = frozenset({"refresh-ollama", "model-details", "close-backend"})
+PROBE_GRACE = 1.5  # seconds a probe may take to end by itself at shutdown
+CANCEL_GRACE = 3.0  # seconds cancelled tasks get to unwind at shutdown
 AUTO_SNAPSHOT_RATIO = 0.80
 
 
@@ -100,6 +103,7 @@ class ChatController(QObject):
         self.model_details: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reply_task: asyncio.Task[Any] | None = None
+        self._unsent_text: str | None = None  # a send whose text is not saved yet
         self._compaction_task: asyncio.Task[Any] | None = None
         self._streaming = False
         self._warned_critical: set[str] = set()
@@ -118,6 +122,8 @@ class ChatController(QObject):
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
+        if task is self._reply_task:
+            self._turn_ended()
         if task.cancelled():
             return
         exc = task.exception()
@@ -134,11 +140,25 @@ class ChatController(QObject):
         return self._compaction_task is not None and not self._compaction_task.done()
 
     async def shutdown(self) -> None:
-        """Cancel work, save what was streamed, close sockets and the database."""
+        """Cancel work, save what was streamed, close sockets and the database.
+
+        Replies, compactions and pulls are cancelled at once (the stream's task owns its
+        connection, so cancelling closes it). Short probes are first given a moment to end by
+        themselves: cancelling an httpx connect that is still in progress can strand anyio's
+        connect task on the qasync loop, and the process would then never exit. Whatever is
+        still running after the grace periods is logged and left behind, never waited for.
+        """
+        probes = [t for t in self._tasks if t.get_name() in PROBE_TASKS]
+        for task in set(self._tasks) - set(probes):
+            task.cancel()
+        if probes:
+            await asyncio.wait(probes, timeout=PROBE_GRACE)
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+            _done, stuck = await asyncio.wait(list(self._tasks), timeout=CANCEL_GRACE)
+            for task in stuck:
+                log.warning("task %s did not stop at shutdown", task.get_name())
         with contextlib.suppress(Exception):
             await self.backend.close()
         with contextlib.suppress(Exception):
@@ -403,6 +423,7 @@ class ChatController(QObject):
                 "{1:,}. Shorten it, or choose a larger context size.").format(tokens, room))
             return None
         self._streaming = True
+        self._unsent_text = text
         self.busyChanged.emit(True)
         self._reply_task = self._spawn(self._turn(text), "turn")
         return self._reply_task
@@ -411,6 +432,19 @@ class ChatController(QObject):
     def _title_from(text: str) -> str:
         line = text.strip().splitlines()[0] if text.strip() else "New chat"
         return line[:60] + ("…" if len(line) > 60 else "")
+
+    def _turn_ended(self) -> None:
+        """Reset the busy state; a turn stopped before it could save the text gives it back.
+
+        (A task cancelled before its first step never runs its own ``finally``.)
+        """
+        self._reply_task = None
+        text, self._unsent_text = self._unsent_text, None
+        if self._streaming:
+            self._streaming = False
+            self.busyChanged.emit(False)
+        if text is not None:
+            self.sendFailed.emit(text, self.tr("Stopped before the message was sent."))
 
     def stop(self) -> None:
         """Stop = cancel the task consuming the stream; the connection closes with it."""
@@ -426,11 +460,12 @@ class ChatController(QObject):
         except StorageError as exc:
             # Not on disk means not sent: the text goes back to the input, nothing is half-kept.
             engine.remove_last(user.id)
+            self._unsent_text = None
             self._streaming = False
-            self._reply_task = None
             self.busyChanged.emit(False)
             self.sendFailed.emit(text, str(exc))
             return
+        self._unsent_text = None
         self.messageAdded.emit(user.model_copy())
         self._emit_context()
         self._maybe_auto_snapshot()
