@@ -356,3 +356,50 @@ def test_the_store_rebuilds_the_engine_the_controller_has(qloop, controller, ser
     rebuilt = ContextEngine.from_state(state, controller.engine.config.model_copy(),
                                        controller._summarize)
     assert rebuilt.api_messages() == controller.engine.api_messages()
+
+
+def test_sending_to_a_missing_model_offers_the_pull_and_keeps_the_text(
+        qloop, tmp_path, server):
+    c = make_controller(tmp_path / "data", server, default_model="not-installed:1b")
+    failed, errors = [], []
+    c.sendFailed.connect(lambda text, reason: failed.append((text, reason)))
+    c.error.connect(lambda kind, text: errors.append(kind))
+    try:
+        run(qloop, turn(c, "Hello?"))
+        assert failed and failed[-1][0] == "Hello?"
+        assert "not-installed:1b" in failed[-1][1]
+        assert "model_not_found" in errors
+        assert not c.engine.display_messages()
+    finally:
+        shutdown(qloop, c)
+
+
+def test_ollama_is_started_once_remembered_and_stopped_at_exit(
+        qloop, tmp_path, monkeypatch, server):
+    from tests.ollama_server import free_port
+    from tests.test_backend_managed import _fake_ollama, _server_script
+
+    bin_dir = tmp_path / "bin"
+    _fake_ollama(bin_dir, _server_script())
+    monkeypatch.setenv("PATH", f"{bin_dir}:{__import__('os').environ.get('PATH', '')}")
+    host = f"http://127.0.0.1:{free_port()}"
+    c = make_controller(tmp_path / "data", server, ollama_host=host)
+    try:
+        status = run(qloop, c.refresh_ollama())
+        assert not status.reachable and status.can_start  # "ask": nothing started by itself
+        assert not c.managed.started
+        run(qloop, c.start_ollama(remember=True))
+        assert c.managed.started and c.settings.start_ollama == "always"
+        status = run(qloop, c.refresh_ollama())
+        assert status.reachable
+    finally:
+        shutdown(qloop, c)
+    assert not c.managed.started  # it started it, so it stops it
+
+    again = make_controller(tmp_path / "data", server, ollama_host=host,
+                            start_ollama="always")
+    try:
+        status = run(qloop, again.refresh_ollama())
+        assert status.reachable and again.managed.started  # remembered: started by itself
+    finally:
+        shutdown(qloop, again)

@@ -370,3 +370,30 @@ def _all_text(widget: QWidget) -> str:
             parts.append(child.text())
     return "\n".join(parts)
 
+
+
+def test_chat_list_new_rename_search_delete(app, server):
+    from PySide6.QtWidgets import QListWidget
+
+    chat_list = app.find(QListWidget, "chatList")
+    run(app.loop, app.type_and_send("The first chat is about sqlite pragmas"))
+    first = app.controller.chat.id
+    app.window.action_new_chat.trigger()
+    run(app.loop, app.type_and_send("The second chat is about qasync"))
+    second = app.controller.chat.id
+    assert first != second
+    titles = [chat_list.item(i).text() for i in range(chat_list.count())]
+    assert titles[0].startswith("The second chat") and titles[1].startswith("The first chat")
+    app.controller.rename_chat(first, "Pragmas")
+    assert "Pragmas" in [chat_list.item(i).text() for i in range(chat_list.count())]
+    app.window.chat_search.setText("PRAGMAS")
+    hits = [chat_list.item(i).text() for i in range(chat_list.count())]
+    assert len(hits) == 1 and hits[0].startswith("Pragmas")
+    # Opening a hit shows that chat's history.
+    app.window._chat_item_activated(chat_list.item(0))
+    assert app.controller.chat.id == first
+    assert app.window.conversation_model.rowCount() == 2
+    app.window.chat_search.setText("")
+    app.controller.delete_chat(second)
+    ids = [chat_list.item(i).data(Qt.ItemDataRole.UserRole + 1) for i in range(chat_list.count())]
+    assert ids == [first]

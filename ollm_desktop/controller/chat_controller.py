@@ -104,6 +104,7 @@ class ChatController(QObject):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reply_task: asyncio.Task[Any] | None = None
         self._unsent_text: str | None = None  # a send whose text is not saved yet
+        self._auto_start_tried = False
         self._compaction_task: asyncio.Task[Any] | None = None
         self._streaming = False
         self._warned_critical: set[str] = set()
@@ -340,8 +341,15 @@ class ChatController(QObject):
             version = await self.backend.version()
             models = await self.backend.list_models()
         except BackendError as exc:
+            can_start = self.managed.find_executable() is not None
+            if (can_start and self.settings.start_ollama == "always"
+                    and not self._auto_start_tried):
+                # The user chose once to let the app start Ollama; do it without asking.
+                self._auto_start_tried = True
+                if await self.managed.start(host):
+                    return await self._refresh_ollama()
             status = OllamaStatus(reachable=False, host=host, error=exc.message,
-                                  can_start=self.managed.find_executable() is not None)
+                                  can_start=can_start)
             self.ollamaStatus.emit(status)
             return status
         self.models = models
@@ -354,11 +362,17 @@ class ChatController(QObject):
         self.ollamaStatus.emit(status)
         return status
 
-    def start_ollama(self) -> asyncio.Task[Any]:
+    def start_ollama(self, remember: bool | None = None) -> asyncio.Task[Any]:
+        """Start ``ollama serve`` (stopped again at exit); ``remember`` answers "next time?"."""
+        if remember is not None:
+            self.settings.start_ollama = "always" if remember else "never"
+
         async def run() -> None:
             started = await self.managed.start(self.backend.host)
             if not started:
-                self.error.emit("unreachable", self.tr("Ollama could not be started."))
+                reason = self.managed.error or self.tr("unknown reason")
+                self.error.emit("unreachable",
+                                self.tr("Ollama could not be started: {0}").format(reason))
             await self._refresh_ollama()
 
         return self._spawn(run(), "start-ollama")

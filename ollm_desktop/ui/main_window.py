@@ -278,7 +278,7 @@ class MainWindow(QMainWindow):
         self.group_panel.closed.connect(self._close_group)
         self.goal_panel.goalEdited.connect(c.set_goal_description)
         self.banner.retryRequested.connect(c.refresh_ollama)
-        self.banner.startOllamaRequested.connect(c.start_ollama)
+        self.banner.startOllamaRequested.connect(self._start_ollama)
         self.banner.pullRequested.connect(c.pull_model)
 
         c.chatsChanged.connect(self.refresh_chat_list)
@@ -524,6 +524,18 @@ class MainWindow(QMainWindow):
             self.banner.show_model_missing(self.controller.model)
         else:
             self.banner.hide_banner()
+
+    def _start_ollama(self) -> None:
+        """Start Ollama; the first time, ask whether to do so on every start (remembered)."""
+        remember = None
+        if self.settings.start_ollama == "ask":
+            answer = QMessageBox.question(
+                self, self.tr("Start Ollama"),
+                self.tr("Start Ollama automatically whenever ollm-desktop opens and it is not "
+                        "running? (It is stopped again when you quit. You can change this in "
+                        "Preferences.)"))
+            remember = answer == QMessageBox.StandardButton.Yes
+        self.controller.start_ollama(remember)
 
     def _models_changed(self, models) -> None:
         names = [m.name for m in models]
