@@ -14,15 +14,8 @@ ROOT="$(dirname "$HERE")"
 # shellcheck source=packaging/find-python.sh
 source "$HERE/find-python.sh"
 
-APP_ID="io.github.ollm_desktop.OllmDesktop"
-DATA_HOME="${XDG_DATA_HOME:-$HOME/.local/share}"
-BIN_HOME="${XDG_BIN_HOME:-$HOME/.local/bin}"
-APP_DIR="$DATA_HOME/ollm-desktop"
-VENV="$APP_DIR/venv"
-MANIFEST="$APP_DIR/install-manifest.txt"
-APPS_DIR="$DATA_HOME/applications"
-ICONS_DIR="$DATA_HOME/icons/hicolor"
-LAUNCHER="$BIN_HOME/ollm-desktop"
+# shellcheck source=packaging/user-paths.sh
+source "$HERE/user-paths.sh"
 
 [[ -f "$ROOT/pyproject.toml" && -d "$ROOT/ollm_desktop" ]] || {
     echo "install-user: run this from an ollm-desktop source checkout ($ROOT)" >&2

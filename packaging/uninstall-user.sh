@@ -5,15 +5,9 @@
 # ~/.local/state/ollm-desktop; delete those folders yourself to erase your data.
 set -euo pipefail
 
-APP_ID="io.github.ollm_desktop.OllmDesktop"
-DATA_HOME="${XDG_DATA_HOME:-$HOME/.local/share}"
-BIN_HOME="${XDG_BIN_HOME:-$HOME/.local/bin}"
-APP_DIR="$DATA_HOME/ollm-desktop"
-VENV="$APP_DIR/venv"
-MANIFEST="$APP_DIR/install-manifest.txt"
-APPS_DIR="$DATA_HOME/applications"
-ICONS_DIR="$DATA_HOME/icons/hicolor"
-LAUNCHER="$BIN_HOME/ollm-desktop"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=packaging/user-paths.sh
+source "$HERE/user-paths.sh"
 
 # What install-user.sh wrote, from its manifest, plus the fixed names in case it is lost.
 targets=("$APPS_DIR/$APP_ID.desktop")
