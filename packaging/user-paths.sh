@@ -1,6 +1,6 @@
+# shellcheck shell=bash
 # Where the per-user install lives; sourced by install-user.sh and uninstall-user.sh so both
 # always agree on what is theirs.
-# shellcheck shell=bash
 APP_ID="io.github.ollm_desktop.OllmDesktop"
 DATA_HOME="${XDG_DATA_HOME:-$HOME/.local/share}"
 BIN_HOME="${XDG_BIN_HOME:-$HOME/.local/bin}"

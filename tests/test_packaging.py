@@ -159,8 +159,10 @@ def test_shell_scripts_parse_and_are_strict(script: str) -> None:
 def test_user_scripts_honour_xdg_data_home_and_keep_user_data() -> None:
     install = (PACKAGING / "install-user.sh").read_text(encoding="utf-8")
     uninstall = (PACKAGING / "uninstall-user.sh").read_text(encoding="utf-8")
+    paths = (PACKAGING / "user-paths.sh").read_text(encoding="utf-8")
+    assert '${XDG_DATA_HOME:-$HOME/.local/share}' in paths
     for text in (install, uninstall):
-        assert '${XDG_DATA_HOME:-$HOME/.local/share}' in text
+        assert 'source "$HERE/user-paths.sh"' in text
     # The data folder holds the user's chats: only the venv inside it may be deleted wholesale.
     assert 'rm -rf -- "$VENV"' in uninstall
     assert 'rm -rf -- "$APP_DIR"' not in uninstall
