@@ -18,7 +18,12 @@ import re
 import statistics
 import sys
 import time
+from pathlib import Path
 
+if __package__ in (None, ""):  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import Result
 from ollm_desktop.engine import ContextEngine, EngineConfig
 from ollm_desktop.engine.tokens import truncate_to_tokens
 
@@ -63,54 +68,62 @@ def build(context_size: int, messages: int) -> ContextEngine:
     return engine
 
 
-def measure(engine: ContextEngine, turns: int) -> list[float]:
-    """Milliseconds per turn; compactions in between are run untimed."""
-    samples = []
-    start_index = len(engine.display_messages())
+def timed_turn(engine: ContextEngine, index: int) -> float:
+    """Milliseconds of one turn; a compaction it triggers runs untimed afterwards."""
+    began = time.perf_counter()
+    add_turn(engine, index)
+    engine.api_messages()
+    engine.usage()
+    elapsed = (time.perf_counter() - began) * 1000
+    if engine.needs_compaction():
+        asyncio.run(engine.compact())
+    return elapsed
+
+
+def measure_sizes(context_size: int, sizes: tuple[int, ...], turns: int,
+                  ) -> tuple[dict[int, list[float]], dict[int, ContextEngine]]:
+    """Samples per size, taken alternately turn by turn so machine noise hits all sizes alike."""
+    engines = {size: build(context_size, size) for size in sizes}
+    samples: dict[int, list[float]] = {size: [] for size in sizes}
     for step in range(turns):
-        index = start_index + step
-        began = time.perf_counter()
-        add_turn(engine, index)
-        engine.api_messages()
-        engine.usage()
-        samples.append((time.perf_counter() - began) * 1000)
-        if engine.needs_compaction():
-            asyncio.run(engine.compact())
-    return samples
+        for size in sizes:
+            samples[size].append(timed_turn(engines[size], size + step))
+    return samples, engines
+
+
+def run_p2(turns: int = 400, sizes: tuple[int, ...] = SIZES,
+           contexts: tuple[int, ...] = CONTEXTS) -> list[Result]:
+    """P2 rows: one per context size; baseline = the same turn at the smallest size."""
+    results = []
+    for context_size in contexts:
+        samples, engines = measure_sizes(context_size, sizes, turns)
+        medians = {size: statistics.median(samples[size]) for size in sizes}
+        small, large = sizes[0], sizes[-1]
+        ratio = medians[large] / medians[small]
+        details = [
+            f"{size:,} msgs: median {medians[size]:.3f} ms, p95 "
+            f"{statistics.quantiles(samples[size], n=20)[-1]:.3f} ms, "
+            f"{engines[size].compaction_count} compactions, "
+            f"{len(engines[size].api_messages())} api messages"
+            for size in sizes]
+        results.append(Result(
+            "P2", f"engine turn at {large:,} msgs, {context_size // 1024}K context",
+            f"{medians[large]:.3f} ms", f"{medians[small]:.3f} ms at {small:,} msgs", ratio,
+            f"<= {GOAL_RATIO:g}x and < {GOAL_MS:g} ms",
+            ratio <= GOAL_RATIO and medians[large] < GOAL_MS, details))
+    return results
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=400, help="timed turns per size")
     args = parser.parse_args()
-    failed = False
-    print(
-        f"{'context':>8} {'messages':>9} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} "
-        f"{'compactions':>12} {'checkpoints':>12} {'api msgs':>9}"
-    )
-    for context_size in CONTEXTS:
-        medians = {}
-        for size in SIZES:
-            built = time.perf_counter()
-            engine = build(context_size, size)
-            build_s = time.perf_counter() - built
-            samples = measure(engine, args.turns)
-            median = statistics.median(samples)
-            p95 = statistics.quantiles(samples, n=20)[-1]
-            medians[size] = median
-            print(
-                f"{context_size:>8} {size:>9,} {median:>10.3f} {p95:>8.3f} {max(samples):>8.2f} "
-                f"{engine.compaction_count:>12} {len(engine.groups):>12} "
-                f"{len(engine.api_messages()):>9}   (built in {build_s:.1f} s)"
-            )
-        ratio = medians[SIZES[-1]] / medians[SIZES[0]]
-        ok = ratio <= GOAL_RATIO and medians[SIZES[-1]] < GOAL_MS
-        failed |= not ok
-        print(
-            f"{context_size:>8} ratio 10,000/100 = {ratio:.2f} "
-            f"(goal <= {GOAL_RATIO:g}x and < {GOAL_MS:g} ms): {'met' if ok else 'MISSED'}"
-        )
-    return 1 if failed else 0
+    results = run_p2(args.turns)
+    for result in results:
+        print(result.line())
+        for detail in result.details:
+            print("     ", detail)
+    return 0 if all(r.met for r in results) else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Benchmarks against the performance goals; ``run_all.py`` runs them all."""
