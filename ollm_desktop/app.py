@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
-import logging.handlers
 import os
 import shutil
 import sys
@@ -32,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _setup_logging(paths: AppPaths) -> None:
+    import logging.handlers
+
     handler: logging.Handler
     try:
         handler = logging.handlers.RotatingFileHandler(
@@ -61,10 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ollm-desktop: cannot create the data folder {paths.data_dir}: {exc}",
               file=sys.stderr)
         return 2
-    _setup_logging(paths)
 
-    # PySide6 must be imported before qasync so qasync picks the right binding.
-    import qasync
     from PySide6.QtGui import QGuiApplication, QIcon
     from PySide6.QtWidgets import QApplication
 
@@ -77,14 +74,57 @@ def main(argv: list[str] | None = None) -> int:
     if icon_path is not None:
         app.setWindowIcon(QIcon(str(icon_path)))
     app.setQuitOnLastWindowClosed(False)
+    window = _show_window(app, paths)
+    # Only now what the painted window does not need: logging, asyncio and qasync (imported
+    # after PySide6 so that it picks this binding), then the engine, store and Ollama client.
+    _setup_logging(paths)
+    import asyncio
+
+    import qasync
+
     try:
-        return asyncio.run(_run(app, args, paths), loop_factory=qasync.QEventLoop)
+        return asyncio.run(_run(app, window, args, paths), loop_factory=qasync.QEventLoop)
     except KeyboardInterrupt:
         return 130
     finally:
         if scratch is not None:
             logging.shutdown()
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _show_window(app, paths: AppPaths, paint_timeout: float = 0.5):
+    """Show the main window's light shell and let it paint before anything heavy loads.
+
+    No event loop runs yet, so processing events here is safe (inside a coroutine it would
+    run qasync's callbacks re-entrantly).
+    """
+    from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject
+
+    from ollm_desktop.startup_prefs import read_startup_prefs
+    from ollm_desktop.ui.main_window import MainWindow
+    from ollm_desktop.ui.theme import apply_theme
+
+    prefs = read_startup_prefs(paths.settings_file)
+    apply_theme(app, prefs.theme)  # type: ignore[arg-type]
+    window = MainWindow()
+    window.restore_geometry(prefs.window_geometry)
+    painted: list[bool] = []
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append(True)
+            return False
+
+    watcher = FirstPaint()
+    window.installEventFilter(watcher)
+    window.show()
+    clock = QElapsedTimer()
+    clock.start()
+    while not painted and clock.elapsed() < paint_timeout * 1000:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    window.removeEventFilter(watcher)
+    return window
 
 
 def _icon_path() -> Path | None:
@@ -98,24 +138,27 @@ def _icon_path() -> Path | None:
     return None
 
 
-async def _run(app, args: argparse.Namespace, paths: AppPaths) -> int:
+async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
+    import asyncio
+
     from PySide6.QtWidgets import QMessageBox
 
-    from ollm_desktop.controller import ChatController
-    from ollm_desktop.engine.tokens import VocabularyError, count_tokens
-    from ollm_desktop.settings import load_settings, save_settings
-    from ollm_desktop.storage import ChatStore, StorageError
-    from ollm_desktop.ui.main_window import MainWindow
     from ollm_desktop.ui.theme import apply_theme
 
     loop = asyncio.get_running_loop()
     # qasync does not install these; without them an abandoned stream keeps its socket open.
     sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
                            finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+
+    from ollm_desktop.controller import ChatController
+    from ollm_desktop.engine.tokens import VocabularyError, count_tokens
+    from ollm_desktop.settings import load_settings, save_settings
+    from ollm_desktop.storage import ChatStore, StorageError
+
     try:
-        count_tokens("ollm-desktop")
+        await loop.run_in_executor(None, count_tokens, "ollm-desktop")  # loads the vocabulary
     except VocabularyError as exc:
-        QMessageBox.critical(None, "ollm-desktop", str(exc))
+        QMessageBox.critical(window, "ollm-desktop", str(exc))
         return 2
     settings, notices = load_settings(paths.settings_file)
     if args.host:
@@ -126,15 +169,17 @@ async def _run(app, args: argparse.Namespace, paths: AppPaths) -> int:
         if args.self_test:
             print(f"ollm-desktop self-test: storage failed: {exc}", file=sys.stderr)
         else:
-            QMessageBox.critical(None, "ollm-desktop", str(exc))
+            QMessageBox.critical(window, "ollm-desktop", str(exc))
         return 2
     apply_theme(app, settings.theme)
     controller = ChatController(store, settings, model=args.model)
-    window = MainWindow(controller, settings, paths)
+    window.attach(controller, settings, paths)
     closed = asyncio.Event()
     window.closed.connect(closed.set)
-    window.restore_window_state()
-    window.show()
+    if window.isVisible():
+        window.restore_window_state()
+    else:  # closed while loading
+        closed.set()
     window.show_notices([*notices, *store_notices])
     window.open_initial_chat()
     controller.refresh_ollama()
@@ -164,6 +209,8 @@ async def _run(app, args: argparse.Namespace, paths: AppPaths) -> int:
 
 async def _self_test(app, window) -> int:
     """Open the window and the snapshot browser, then close both; report on stdout."""
+    import asyncio
+
     from ollm_desktop.engine.tokens import count_tokens
 
     checks: list[tuple[str, bool]] = [("tokenizer offline", count_tokens("self test") == 2)]

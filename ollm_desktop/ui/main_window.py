@@ -4,48 +4,24 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QApplication,
-    QComboBox,
-    QFileDialog,
-    QHBoxLayout,
-    QInputDialog,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QListWidgetItem,
-    QMainWindow,
-    QMenu,
-    QMessageBox,
-    QPlainTextEdit,
-    QPushButton,
-    QSplitter,
-    QStatusBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
 from ollm_desktop import __version__
-from ollm_desktop.controller import ChatController, OllamaStatus, ReplyInfo
-from ollm_desktop.engine import CompactionReport, CompressedGroup, ContextUsage, Message
-from ollm_desktop.paths import AppPaths
-from ollm_desktop.settings import Settings
-from ollm_desktop.storage.models import ChatRecord, StartupNotice
-from ollm_desktop.ui import dialogs
-from ollm_desktop.ui.compaction_progress import CompactionProgress
-from ollm_desktop.ui.context_meter import ContextMeter
-from ollm_desktop.ui.conversation_model import ConversationModel
-from ollm_desktop.ui.conversation_view import ConversationView
-from ollm_desktop.ui.goal_panel import GoalPanel
-from ollm_desktop.ui.group_panel import GroupPanel
-from ollm_desktop.ui.ollama_banner import OllamaBanner
-from ollm_desktop.ui.preferences import PreferencesDialog
-from ollm_desktop.ui.reliability import ReliabilityIndicator
-from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
 from ollm_desktop.ui.theme import apply_theme
+
+if TYPE_CHECKING:  # the rest is imported by attach(), after the window has painted once
+    from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+    from PySide6.QtWidgets import QListWidgetItem
+
+    from ollm_desktop.controller import ChatController, OllamaStatus, ReplyInfo
+    from ollm_desktop.engine import CompactionReport, CompressedGroup, ContextUsage, Message
+    from ollm_desktop.paths import AppPaths
+    from ollm_desktop.settings import Settings
+    from ollm_desktop.storage.models import ChatRecord, StartupNotice
+    from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
 
 CHAT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -58,30 +34,37 @@ def _unb64(text: str | None) -> QByteArray:
     return QByteArray(base64.b64decode(text)) if text else QByteArray()
 
 
-class MessageInput(QPlainTextEdit):
-    """Ctrl+Enter sends, Esc stops; plain Enter inserts a new line."""
-
-    submitted = Signal()
-    escaped = Signal()
-
-    def keyPressEvent(self, event) -> None:
-        key = event.key()
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and \
-                event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            self.submitted.emit()
-            return
-        if key == Qt.Key.Key_Escape:
-            self.escaped.emit()
-            return
-        super().keyPressEvent(event)
-
-
 class MainWindow(QMainWindow):
+    """Built in two steps so that it paints before the heavy modules are imported.
+
+    ``MainWindow()`` is a light shell (title, size, a placeholder); ``attach(controller,
+    settings, paths)`` builds the real content. ``MainWindow(controller, settings, paths)``
+    does both at once.
+    """
+
     closed = Signal()
 
-    def __init__(self, controller: ChatController, settings: Settings, paths: AppPaths,
+    def __init__(self, controller: ChatController | None = None,
+                 settings: Settings | None = None, paths: AppPaths | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.controller: ChatController | None = None
+        self.setObjectName("mainWindow")
+        self.setAccessibleName(self.tr("ollm-desktop main window"))
+        self.setWindowTitle("ollm-desktop")
+        self.resize(1180, 780)
+        placeholder = QLabel(self.tr("Opening your chats…"))
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        placeholder.setEnabled(False)
+        self.setCentralWidget(placeholder)
+        if controller is not None:
+            assert settings is not None and paths is not None
+            self.attach(controller, settings, paths)
+
+    def attach(self, controller: ChatController, settings: Settings, paths: AppPaths) -> None:
+        """Build the widgets, actions and menus, and wire them to the controller."""
+        from ollm_desktop.controller import OllamaStatus
+
         self.controller = controller
         self.settings = settings
         self.paths = paths
@@ -89,10 +72,6 @@ class MainWindow(QMainWindow):
         self._open_group_id: str | None = None
         self._groups: list[CompressedGroup] = []
         self._status = OllamaStatus(reachable=False, host=controller.backend.host)
-        self.setObjectName("mainWindow")
-        self.setAccessibleName(self.tr("ollm-desktop main window"))
-        self.setWindowTitle("ollm-desktop")
-        self.resize(1180, 780)
         self._build_widgets()
         self._build_actions()
         self._build_menus()
@@ -101,6 +80,27 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ build
     def _build_widgets(self) -> None:
+        from PySide6.QtWidgets import (
+            QComboBox,
+            QHBoxLayout,
+            QLineEdit,
+            QListWidget,
+            QPushButton,
+            QSplitter,
+            QStatusBar,
+            QVBoxLayout,
+        )
+
+        from ollm_desktop.ui.compaction_progress import CompactionProgress
+        from ollm_desktop.ui.context_meter import ContextMeter
+        from ollm_desktop.ui.conversation_model import ConversationModel
+        from ollm_desktop.ui.conversation_view import ConversationView
+        from ollm_desktop.ui.goal_panel import GoalPanel
+        from ollm_desktop.ui.group_panel import GroupPanel
+        from ollm_desktop.ui.message_input import MessageInput
+        from ollm_desktop.ui.ollama_banner import OllamaBanner
+        from ollm_desktop.ui.reliability import ReliabilityIndicator
+
         # Left: chats.
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -192,6 +192,8 @@ class MainWindow(QMainWindow):
 
     def _action(self, name: str, text: str, shortcut: QKeySequence | str | None = None,
                 slot=None) -> QAction:
+        from PySide6.QtGui import QAction, QKeySequence
+
         action = QAction(text, self)
         action.setObjectName(name)
         if shortcut is not None:
@@ -202,6 +204,8 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_actions(self) -> None:
+        from PySide6.QtGui import QKeySequence, QShortcut
+
         c = self.controller
         self.action_new_chat = self._action("actionNewChat", self.tr("&New chat"),
                                             QKeySequence.StandardKey.New, self._new_chat)
@@ -333,6 +337,8 @@ class MainWindow(QMainWindow):
             self._reload_history()
 
     def show_notices(self, notices: list[StartupNotice]) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         for notice in notices:
             text = notice.text + (f"\n\n{self.tr('Backup:')} {notice.backup_path}"
                                   if notice.backup_path else "")
@@ -344,6 +350,11 @@ class MainWindow(QMainWindow):
                 box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
                 box.open()
 
+    def restore_geometry(self, geometry: str | None) -> None:
+        """Size and place the shell before it is shown (the rest waits for attach())."""
+        if geometry:
+            self.restoreGeometry(_unb64(geometry))
+
     def closeEvent(self, event: QCloseEvent) -> None:
         self.closed.emit()
         super().closeEvent(event)
@@ -353,6 +364,8 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ chats
     def refresh_chat_list(self) -> None:
+        from PySide6.QtWidgets import QListWidgetItem
+
         if self.chat_search.text().strip():
             self._search_changed(self.chat_search.text())
             return
@@ -371,6 +384,8 @@ class MainWindow(QMainWindow):
         self.chat_list.blockSignals(False)
 
     def _search_changed(self, text: str) -> None:
+        from PySide6.QtWidgets import QListWidgetItem
+
         if not text.strip():
             self.refresh_chat_list()
             return
@@ -387,6 +402,8 @@ class MainWindow(QMainWindow):
             self.controller.open_chat(chat_id)
 
     def _chat_menu(self, pos) -> None:
+        from PySide6.QtWidgets import QInputDialog, QMenu
+
         item = self.chat_list.itemAt(pos)
         if item is None:
             return
@@ -511,6 +528,8 @@ class MainWindow(QMainWindow):
         self.compaction_progress.finish(report.reason)
 
     def _reliability_warning(self, reliability) -> None:
+        from ollm_desktop.ui import dialogs
+
         dialogs.show_reliability_warning(self, reliability, self.controller.model or "?",
                                          self.controller.engine.compaction_count
                                          if self.controller.engine else 0)
@@ -527,6 +546,8 @@ class MainWindow(QMainWindow):
 
     def _start_ollama(self) -> None:
         """Start Ollama; the first time, ask whether to do so on every start (remembered)."""
+        from PySide6.QtWidgets import QMessageBox
+
         remember = None
         if self.settings.start_ollama == "ask":
             answer = QMessageBox.question(
@@ -571,6 +592,8 @@ class MainWindow(QMainWindow):
     # --------------------------------------------------------------- dialogs
     def open_snapshot_browser(self, modal: bool = False) -> SnapshotBrowser | None:
         if self._snapshot_browser is None:
+            from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
+
             browser = SnapshotBrowser(self.controller, self)
             browser.restoreRequested.connect(self.controller.restore_snapshot)
             browser.deleteRequested.connect(self.controller.delete_snapshot)
@@ -586,18 +609,26 @@ class MainWindow(QMainWindow):
             self._snapshot_browser.refresh()
 
     def _create_snapshot(self) -> None:
+        from ollm_desktop.ui import dialogs
+
         label = dialogs.ask_snapshot_label(self)
         if label is not None:
             self.controller.create_snapshot(label)
 
     def _compact_now(self) -> None:
+        from ollm_desktop.ui import dialogs
+
         focus = dialogs.ask_compact_focus(self)
         if focus is not None:
             self.controller.compact(focus)
 
     def _preferences(self) -> None:
+        from PySide6.QtWidgets import QApplication
+
         models = [self.model_selector.itemText(i) for i in range(self.model_selector.count())
                   if self.model_selector.itemData(i) is None]  # not the "(not installed)" rows
+        from ollm_desktop.ui.preferences import PreferencesDialog
+
         dialog = PreferencesDialog(self.settings, models, self)
         if dialog.exec():
             new = dialog.result_settings()
@@ -618,6 +649,8 @@ class MainWindow(QMainWindow):
         import pydantic
         import PySide6
 
+        from ollm_desktop.ui import dialogs
+
         versions = {"ollm-desktop": __version__, "PySide6": PySide6.__version__,
                     "pydantic": pydantic.VERSION}
         paths = {self.tr("Data"): str(self.paths.data_dir),
@@ -626,6 +659,8 @@ class MainWindow(QMainWindow):
         dialogs.show_about(self, versions, paths)
 
     def _export(self, suffix: str, caption: str, write) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         if self.controller.chat is None:
             return
         name = self.controller.chat.title.replace("/", "-")[:60] or "chat"
@@ -645,12 +680,16 @@ class MainWindow(QMainWindow):
         self._export(".json", self.tr("Export as JSON"), self.controller.export_json)
 
     def _import_json(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import chat"), str(Path.home()),
                                               self.tr("Chat exports (*.json)"))
         if path:
             self.controller.import_json(Path(path))
 
     def _confirm(self, title: str, text: str) -> bool:
+        from PySide6.QtWidgets import QMessageBox
+
         answer = QMessageBox.question(self, title, text)
         return answer == QMessageBox.StandardButton.Yes
 

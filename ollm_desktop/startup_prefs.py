@@ -1,0 +1,33 @@
+"""The few preferences needed before the first paint, read without pydantic.
+
+Theme and window geometry must be applied before the window is shown (or it flashes and
+jumps); everything else waits for the full, validated ``settings.load_settings`` after the
+first paint. Anything odd here is ignored: the full load reports it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class StartupPrefs:
+    theme: str = "system"
+    window_geometry: str | None = None
+
+
+def read_startup_prefs(path: Path) -> StartupPrefs:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return StartupPrefs()
+    if not isinstance(raw, dict):
+        return StartupPrefs()
+    theme = raw.get("theme")
+    geometry = raw.get("window_geometry")
+    return StartupPrefs(
+        theme=theme if theme in ("system", "light", "dark") else "system",
+        window_geometry=geometry if isinstance(geometry, str) else None,
+    )
