@@ -397,3 +397,14 @@ def test_chat_list_new_rename_search_delete(app, server):
     app.controller.delete_chat(second)
     ids = [chat_list.item(i).data(Qt.ItemDataRole.UserRole + 1) for i in range(chat_list.count())]
     assert ids == [first]
+
+
+def test_an_empty_chat_explains_what_to_do(app):
+    view = app.window.conversation_view
+    assert app.window.conversation_model.rowCount() == 0
+    with_hint = view.grab().toImage()
+    text, view.empty_text = view.empty_text, ""
+    without_hint = view.grab().toImage()
+    view.empty_text = text
+    assert "Ctrl+Enter" in text
+    assert with_hint != without_hint  # the hint is actually drawn

@@ -25,6 +25,9 @@ from PySide6.QtGui import (
     QKeyEvent,
     QKeySequence,
     QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QStyle, QToolTip, QWidget
@@ -55,6 +58,10 @@ class ConversationView(QListView):
         self._stick = True
         self._adjusting = False
         super().__init__(parent)
+        self.empty_text = self.tr(
+            "Type a message below and press Ctrl+Enter.\n\nWhen the conversation outgrows the "
+            "model's context, older turns are summarised into checkpoints; every message stays "
+            "here, and pinned ones are always sent word for word.")
         self.setObjectName("conversationView")
         self.setAccessibleName(self.tr("Conversation"))
         self.setAccessibleDescription(self.tr(
@@ -98,6 +105,8 @@ class ConversationView(QListView):
         """No pin toggling (the History tab shows pins but cannot change them)."""
         self._read_only = read_only
         self._delegate.read_only = read_only
+        if read_only:
+            self.empty_text = ""
         self.viewport().update()
 
     def is_at_bottom(self) -> bool:
@@ -339,6 +348,18 @@ class ConversationView(QListView):
                 QToolTip.showText(event.globalPos(), tip, self.viewport())
                 return True
         return super().viewportEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        if model is None or model.rowCount() or not self.empty_text:
+            return
+        painter = QPainter(self.viewport())  # an empty chat says what to do, not nothing
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        painter.drawText(self.viewport().rect().adjusted(24, 24, -24, -24),
+                         int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap),
+                         self.empty_text)
+        painter.end()
 
     # ------------------------------------------------------------ helpers
     def _pin_hit(self, position) -> bool:
