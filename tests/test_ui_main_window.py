@@ -324,8 +324,12 @@ def test_html_and_file_images_in_a_reply_are_shown_as_text(app, server):
     shown = make_document(hostile).toPlainText()
     assert "<script>alert(1)</script>" in shown and "<b>bold?</b>" in shown
     assert '<img src="file:///etc/passwd">' in shown
-    # Whatever Qt asks for is refused: the document class serves nothing.
-    assert SafeTextDocument().loadResource(2, "file:///etc/passwd") is None
+    # Whatever Qt asks for is served a blank, never the file (None would let Qt load it).
+    from PySide6.QtGui import QImage, QTextDocument
+
+    blank = SafeTextDocument().loadResource(QTextDocument.ResourceType.ImageResource,
+                                            "file:///etc/passwd")
+    assert isinstance(blank, QImage) and blank.size().width() == 1
 
 
 def test_restart_on_the_same_folder_shows_the_same_chat_and_sends_the_same_context(

@@ -257,6 +257,19 @@ class ChatStore:
         conn.execute("INSERT INTO message_search (rowid, body) VALUES (?, ?)",
                      (cursor.lastrowid, message.content.casefold()))
 
+    @staticmethod
+    def _renumber(conn: sqlite3.Connection, chat_id: str, order: list[str]) -> None:
+        """Put the chat's rows in ``order`` (rows not in it, e.g. a reply still streaming,
+        keep their relative order after it). Rare, so O(n) is fine."""
+        rows = [r[0] for r in conn.execute(
+            "SELECT id FROM messages WHERE chat_id = ? ORDER BY seq", (chat_id,))]
+        wanted = set(order)
+        final = [i for i in order if i is not None] + [i for i in rows if i not in wanted]
+        # Two passes: (chat_id, seq) is unique, so first move every row out of the way.
+        conn.execute("UPDATE messages SET seq = -1 - seq WHERE chat_id = ?", (chat_id,))
+        conn.executemany("UPDATE messages SET seq = ? WHERE id = ?",
+                         [(position, message_id) for position, message_id in enumerate(final)])
+
     def _next_seq(self, conn: sqlite3.Connection, chat_id: str) -> int:
         # Uses the (chat_id, seq) index: O(log n).
         row = conn.execute("SELECT MAX(seq) FROM messages WHERE chat_id = ?",
@@ -364,14 +377,18 @@ class ChatStore:
         changed: list[tuple[Message, bool]] = []
         new: list[Message] = []
         stored = prints.get
+        out_of_order = False  # a new message before a stored one (a reply saved late)
         for message in state.messages:  # the hot loop at 10,000 messages: kept inline
             current = (message.tokens, message.exact_tokens, message.pinned, message.partial,
                        message.content)
             old = stored(message.id)
             if old is None:
                 new.append(message)
-            elif old != current:
-                changed.append((message, old[4] != current[4]))
+            else:
+                if new:
+                    out_of_order = True
+                if old != current:
+                    changed.append((message, old[4] != current[4]))
         parts = StateParts.of(state)
         cached = self._parts.get(chat_id)
         which = parts.changes(cached)
@@ -400,6 +417,8 @@ class ChatStore:
                 seq = self._next_seq(conn, chat_id)
                 for offset, message in enumerate(new):
                     self._insert_message(conn, chat_id, message, seq + offset)
+                if out_of_order:
+                    self._renumber(conn, chat_id, [m.id for m in state.messages])
             if state_changed:
                 self._write_state(conn, chat_id, parts, None if cached is None else which)
             conn.execute("UPDATE chats SET message_count = message_count + ?, updated_at = ? "

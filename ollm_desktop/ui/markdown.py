@@ -2,18 +2,20 @@
 
 Model output and pasted text are untrusted: an ``<img src="file:///...">`` or a remote
 image must never make the app read a file or open a connection, so every document used
-for display is a :class:`SafeTextDocument` whose ``loadResource`` answers nothing.
+for display is a :class:`SafeTextDocument` whose ``loadResource`` serves blanks.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QCoreApplication, QObject, QUrl
+from PySide6.QtCore import QByteArray, QCoreApplication, QObject, QUrl
 from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
+    QImage,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -41,8 +43,21 @@ class SafeTextDocument(QTextDocument):
     load_attempts: ClassVar[int] = 0  # every request, for tests
 
     def loadResource(self, type_: int, url: QUrl | str) -> Any:
+        """Serve a blank for everything: ``None`` would let Qt load the URL itself (it opens
+        ``file:`` images, so a path to a pipe or device could hang the window)."""
         SafeTextDocument.load_attempts += 1
-        return None
+        if type_ == QTextDocument.ResourceType.ImageResource:
+            return _blank_image()
+        if type_ == QTextDocument.ResourceType.StyleSheetResource:
+            return ""
+        return QByteArray()
+
+
+@cache
+def _blank_image() -> QImage:
+    image = QImage(1, 1, QImage.Format.Format_ARGB32)
+    image.fill(0)
+    return image
 
 
 def truncation_note() -> str:

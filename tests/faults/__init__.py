@@ -1,0 +1,1 @@
+"""Fault-injection suite: kills, Ollama faults, bad summaries, hostile content, bad data."""
