@@ -35,7 +35,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import MODEL, Result, prose, qapp, qasync_loop, quiet_server
+from bench.common import MODEL, Result, prose, qapp, qasync_loop, quiet_server, report
 
 CONTEXT = 8192
 P6_GOAL = 1.5
@@ -228,11 +228,7 @@ def main() -> int:
     parser.add_argument("--p7-turns", type=int, default=120)
     args = parser.parse_args()
     results = run_p6_p7(args.turns, args.p7_turns)
-    for result in results:
-        print(result.line())
-        for detail in result.details:
-            print("     ", detail)
-    return 0 if all(r.met for r in results) else 1
+    return report(results)
 
 
 if __name__ == "__main__":

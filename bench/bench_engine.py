@@ -23,7 +23,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import Result
+from bench.common import Result, report
 from ollm_desktop.engine import ContextEngine, EngineConfig
 from ollm_desktop.engine.tokens import truncate_to_tokens
 
@@ -119,11 +119,7 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=400, help="timed turns per size")
     args = parser.parse_args()
     results = run_p2(args.turns)
-    for result in results:
-        print(result.line())
-        for detail in result.details:
-            print("     ", detail)
-    return 0 if all(r.met for r in results) else 1
+    return report(results)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import ROOT, Result, build_state, make_data_dir, median, quiet_server
+from bench.common import ROOT, Result, build_state, make_data_dir, median, quiet_server, report
 
 LAUNCHER = Path(__file__).resolve().parent / "launch.py"
 P1_GOAL = 1.5
@@ -137,11 +137,7 @@ def main() -> int:
     parser.add_argument("--messages", type=int, default=10_000)
     args = parser.parse_args()
     results = [run_p1(args.runs), run_p8(3, args.messages)]
-    for result in results:
-        print(result.line())
-        for detail in result.details:
-            print("     ", detail)
-    return 0 if all(r.met for r in results) else 1
+    return report(results)
 
 
 if __name__ == "__main__":

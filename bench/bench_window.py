@@ -45,6 +45,7 @@ from bench.common import (
     qapp,
     qasync_loop,
     quiet_server,
+    report,
 )
 
 P4_GOAL = 3.0
@@ -296,11 +297,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     results = [run_p4(args.runs), run_p4_view_only(), run_p5()]
-    for result in results:
-        print(result.line())
-        for detail in result.details:
-            print("     ", detail)
-    return 0 if all(r.met is not False for r in results) else 1
+    return report(results)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,15 @@ class Result:
                 f"ratio {ratio} | goal {self.goal} | {verdict}")
 
 
+def report(results: list[Result]) -> int:
+    """Print each result with its details; exit status 1 when a goal is missed."""
+    for result in results:
+        print(result.line())
+        for detail in result.details:
+            print("     ", detail)
+    return 0 if all(r.met is not False for r in results) else 1
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
