@@ -485,13 +485,15 @@ class ChatController(QObject):
         self._maybe_auto_snapshot()
         try:
             self.turn_waits["turns"] += 1
+            waited = False
             if self.compacting:
-                self.turn_waits["waited"] += 1
+                waited = True
                 self.compactionStarted.emit()
                 await asyncio.shield(self._compaction_task)  # type: ignore[arg-type]
             if engine.needs_compaction():
-                self.turn_waits["waited"] += 1
+                waited = True
                 await self._run_compaction(focus=None, force=False, reason="before-compaction")
+            self.turn_waits["waited"] += waited  # a turn counts once, however long it waited
             await self._stream_reply(user)
         finally:
             self._streaming = False
