@@ -403,3 +403,51 @@ def test_ollama_is_started_once_remembered_and_stopped_at_exit(
         assert status.reachable and again.managed.started  # remembered: started by itself
     finally:
         shutdown(qloop, again)
+
+
+def test_export_and_import_round_trip_through_the_controller(qloop, controller, server, tmp_path):
+    async def build():
+        for i in range(12):
+            await turn(controller, f"Topic {i}: {LONG_QUESTION}")
+
+    run(qloop, build())
+    controller.set_pinned(controller.engine.display_messages()[1].id, True)
+    original = controller.engine
+    markdown, exported = tmp_path / "chat.md", tmp_path / "chat.json"
+    controller.export_markdown(markdown)
+    controller.export_json(exported)
+    text = markdown.read_text(encoding="utf-8")
+    assert all(m.content.splitlines()[0] in text for m in original.display_messages())
+    imported = controller.import_json(exported)
+    assert imported is not None and controller.chat.id == imported.id
+    assert [(m.role, m.content, m.pinned) for m in controller.engine.display_messages()] == [
+        (m.role, m.content, m.pinned) for m in original.display_messages()]
+    assert len(controller.engine.groups) == len(original.groups)
+    assert [m["content"] for m in controller.engine.api_messages()] == [
+        m["content"] for m in original.api_messages()]
+    # A damaged file is refused with a message and creates nothing.
+    errors = []
+    controller.error.connect(lambda kind, text: errors.append((kind, text)))
+    exported.write_text("{not json", encoding="utf-8")
+    chats_before = len(controller.list_chats())
+    assert controller.import_json(exported) is None
+    assert errors and errors[-1][0] == "import" and "chat.json" in errors[-1][1]
+    assert len(controller.list_chats()) == chats_before
+
+
+def test_summaries_can_use_their_own_model(qloop, tmp_path, server):
+    c = make_controller(tmp_path / "data", server, summarization_model="gemma3:270m")
+
+    async def build():
+        for i in range(16):
+            await turn(c, f"Part {i}: {LONG_QUESTION}")
+
+    try:
+        run(qloop, build())
+        summaries = [b for b in server.chat_requests() if is_summary_request(b)]
+        chats = [b for b in server.chat_requests() if not is_summary_request(b)]
+        assert summaries and {b["model"] for b in summaries} == {"gemma3:270m"}
+        assert {b["model"] for b in chats} == {MODEL}
+        assert {b["options"]["num_ctx"] for b in summaries} == {4096}
+    finally:
+        shutdown(qloop, c)
