@@ -143,7 +143,7 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
 
     from PySide6.QtWidgets import QMessageBox
 
-    from ollm_desktop.ui.theme import apply_theme
+    from ollm_desktop.ui.theme import apply_theme, current_theme
 
     loop = asyncio.get_running_loop()
     # qasync does not install these; without them an abandoned stream keeps its socket open.
@@ -171,7 +171,8 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
         else:
             QMessageBox.critical(window, "ollm-desktop", str(exc))
         return 2
-    apply_theme(app, settings.theme)
+    if settings.theme != current_theme():  # the shell used the unvalidated startup prefs
+        apply_theme(app, settings.theme)
     controller = ChatController(store, settings, model=args.model)
     window.attach(controller, settings, paths)
     closed = asyncio.Event()
