@@ -6,10 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import shutil
 import sys
-import tempfile
-from pathlib import Path
 
 from ollm_desktop import APP_ID, APP_NAME, __version__
 from ollm_desktop.paths import AppPaths, app_paths
@@ -53,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
         if not args.data_dir and not os.environ.get("OLLM_DATA_DIR"):
             # Never touch the user's real chats from a packaging check.
+            import tempfile
+
             args.data_dir = scratch = tempfile.mkdtemp(prefix="ollm-self-test-")
     paths = app_paths(args.data_dir)
     try:
@@ -62,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
 
-    from PySide6.QtGui import QGuiApplication, QIcon
+    from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -70,9 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName("ollm-desktop")
     app.setApplicationVersion(__version__)
     QGuiApplication.setDesktopFileName(APP_ID)
-    icon_path = _icon_path()
-    if icon_path is not None:
-        app.setWindowIcon(QIcon(str(icon_path)))
+    icon = _app_icon()
+    if not icon.isNull():
+        app.setWindowIcon(icon)
     app.setQuitOnLastWindowClosed(False)
     window = _show_window(app, paths)
     # Only now what the painted window does not need: logging, asyncio and qasync (imported
@@ -88,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         if scratch is not None:
+            import shutil
+
             logging.shutdown()
             shutil.rmtree(scratch, ignore_errors=True)
 
@@ -127,15 +128,22 @@ def _show_window(app, paths: AppPaths, paint_timeout: float = 0.5):
     return window
 
 
-def _icon_path() -> Path | None:
+def _app_icon():
+    """The window icon from the shipped PNG sizes (loading the SVG engine would delay the
+    first paint); the SVG only if no PNG is there."""
+    from PySide6.QtGui import QIcon
+
     from ollm_desktop.resources_path import resources_dir
 
-    for candidate in ("icons/ollm-desktop.svg",
-                      f"icons/hicolor/256x256/apps/{APP_ID}.png"):
-        path = resources_dir() / candidate
-        if path.is_file():
-            return path
-    return None
+    icons = resources_dir() / "icons"
+    icon = QIcon()
+    for size in (16, 32, 48, 64, 128, 256, 512):
+        png = icons / "hicolor" / f"{size}x{size}" / "apps" / f"{APP_ID}.png"
+        if png.is_file():
+            icon.addFile(str(png))
+    if icon.isNull() and (icons / "ollm-desktop.svg").is_file():
+        icon = QIcon(str(icons / "ollm-desktop.svg"))
+    return icon
 
 
 async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
