@@ -451,3 +451,27 @@ def test_summaries_can_use_their_own_model(qloop, tmp_path, server):
         assert {b["options"]["num_ctx"] for b in summaries} == {4096}
     finally:
         shutdown(qloop, c)
+
+
+def test_snapshots_are_taken_at_the_threshold_and_before_each_compaction(
+        qloop, tmp_path, server):
+    c = make_controller(tmp_path / "data", server, trigger_ratio=0.95, snapshot_retention=3)
+
+    async def build():
+        for i in range(26):
+            await turn(c, f"Step {i}: {LONG_QUESTION}")
+
+    try:
+        run(qloop, build())
+        reasons = [s.reason for s in c.list_snapshots()]
+        assert "auto-threshold" in reasons
+        assert c.engine.compaction_count >= 1 and "before-compaction" in reasons
+        assert len(reasons) <= 3  # retention keeps the newest automatic ones only
+        manual = c.create_snapshot("keep me")
+        for _ in range(4):
+            c._snapshot("before-compaction")
+        kept = c.list_snapshots()
+        assert manual.id in [s.id for s in kept]  # manual snapshots are never pruned
+        assert sum(1 for s in kept if s.reason != "manual") == 3
+    finally:
+        shutdown(qloop, c)

@@ -12,7 +12,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -25,6 +24,7 @@ from ollm_desktop.backend import (
     OllamaBackend,
     TokenCalibration,
 )
+from ollm_desktop.controller.snapshot_actions import SnapshotActions
 from ollm_desktop.controller.status import OllamaStatus, ReplyInfo
 from ollm_desktop.engine import (
     CompactionReport,
@@ -38,8 +38,7 @@ from ollm_desktop.engine import (
 )
 from ollm_desktop.settings import Settings
 from ollm_desktop.storage import ChatStore, StorageError
-from ollm_desktop.storage.export import export_json, export_markdown, import_json
-from ollm_desktop.storage.models import ChatRecord, SearchHit, Snapshot, SnapshotInfo
+from ollm_desktop.storage.models import ChatRecord, SearchHit
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +46,9 @@ SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
 PROBE_TASKS = frozenset({"refresh-ollama", "model-details", "close-backend"})
 PROBE_GRACE = 1.5  # seconds a probe may take to end by itself at shutdown
 CANCEL_GRACE = 3.0  # seconds cancelled tasks get to unwind at shutdown
-AUTO_SNAPSHOT_RATIO = 0.80
 
 
-class ChatController(QObject):
+class ChatController(QObject, SnapshotActions):
     """Owns the open chat's engine, the store and the Ollama backend."""
 
     chatsChanged = Signal()
@@ -105,6 +103,7 @@ class ChatController(QObject):
         self._reply_task: asyncio.Task[Any] | None = None
         self._unsent_text: str | None = None  # a send whose text is not saved yet
         self._auto_start_tried = False
+        self._last_percent = 0.0  # context use at the last check (auto snapshot on crossing)
         self._compaction_task: asyncio.Task[Any] | None = None
         self._streaming = False
         self._warned_critical: set[str] = set()
@@ -720,93 +719,3 @@ class ChatController(QObject):
             self.engine.set_goal(goal)
             self._save_state()
             self._emit_context()
-
-    # -------------------------------------------------------------- snapshots
-    def _snapshot(self, reason: str, label: str = "") -> SnapshotInfo | None:
-        if not (self.chat and self.engine):
-            return None
-        info = self.store.create_snapshot(
-            self.chat.id, self.engine.state(), reason=reason, label=label, model=self.model,
-            tier=self.engine.tier.tier, keep_auto=self.settings.snapshot_retention)
-        self.snapshotsChanged.emit()
-        return info
-
-    def _maybe_auto_snapshot(self) -> None:
-        engine = self.engine
-        if engine is None:
-            return
-        percent = engine.usage().percent
-        crossed = percent >= AUTO_SNAPSHOT_RATIO and getattr(self, "_last_percent", 0.0) \
-            < AUTO_SNAPSHOT_RATIO
-        self._last_percent = percent
-        if crossed:
-            self._snapshot("auto-threshold")
-
-    def create_snapshot(self, label: str = "") -> SnapshotInfo | None:
-        return self._snapshot("manual", label.strip())
-
-    def list_snapshots(self) -> list[SnapshotInfo]:
-        return self.store.list_snapshots(self.chat.id) if self.chat else []
-
-    def get_snapshot(self, snapshot_id: str) -> Snapshot:
-        return self.store.get_snapshot(snapshot_id)
-
-    def delete_snapshot(self, snapshot_id: str) -> None:
-        self.store.delete_snapshot(snapshot_id)
-        self.snapshotsChanged.emit()
-
-    def restore_snapshot(self, snapshot_id: str) -> bool:
-        """Restore a snapshot; the state before it is snapshotted first, so it can be undone."""
-        if not (self.chat and self.engine):
-            return False
-        if self._streaming or self.compacting:
-            self.error.emit("busy", self.tr("Wait for the reply or compaction to finish."))
-            return False
-        try:
-            snapshot = self.store.get_snapshot(snapshot_id)
-        except KeyError:
-            self.error.emit("snapshot", self.tr("That snapshot no longer exists."))
-            return False
-        if snapshot.info.chat_id != self.chat.id:
-            self.error.emit("snapshot", self.tr("That snapshot belongs to another chat."))
-            return False
-        self._snapshot("before-restore")
-        self.engine.load_state(snapshot.state)
-        self.store.replace_chat_state(self.chat.id, self.engine.state())
-        self.chat = self.store.get_chat(self.chat.id)
-        self.historyReset.emit()
-        self._emit_context()
-        self.notice.emit(self.tr("Snapshot restored. Undo it with Conversation ▸ Undo restore."))
-        return True
-
-    def undo_restore(self) -> bool:
-        """Go back to the state saved just before the newest restore."""
-        snapshots = [s for s in self.list_snapshots() if s.reason == "before-restore"]
-        if not snapshots:
-            self.error.emit("snapshot", self.tr("There is no restore to undo."))
-            return False
-        return self.restore_snapshot(snapshots[0].id)
-
-    # ------------------------------------------------------------ export/import
-    def export_markdown(self, path: Path) -> None:
-        if self.chat and self.engine:
-            path.write_text(export_markdown(self.chat, self.engine.state(),
-                                            self.engine.api_messages()), encoding="utf-8")
-
-    def export_json(self, path: Path) -> None:
-        if self.chat and self.engine:
-            path.write_text(export_json(self.chat, self.engine.state(),
-                                        self.engine.api_messages()), encoding="utf-8")
-
-    def import_json(self, path: Path) -> ChatRecord | None:
-        try:
-            title, state, model, context_size = import_json(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            self.error.emit("import", self.tr("Could not import {0}: {1}").format(path.name, exc))
-            return None
-        chat = self.store.create_chat(title, model=model, context_size=context_size)
-        self.store.replace_chat_state(chat.id, state)
-        self.chatsChanged.emit()
-        self.open_chat(chat.id)
-        self._snapshot("import")
-        return chat
