@@ -14,6 +14,25 @@ pytest_plugins = ["tests.ollama_server"]
 
 
 @pytest.fixture
+def paths(tmp_path):
+    """AppPaths of a fresh data folder (storage tests)."""
+    from ollm_desktop.paths import app_paths
+
+    return app_paths(tmp_path / "data")
+
+
+@pytest.fixture
+def store(paths):
+    """A ChatStore on a fresh folder; opening it must raise no notice."""
+    from ollm_desktop.storage import ChatStore
+
+    opened, notices = ChatStore.open(paths)
+    assert notices == []
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
 def data_dir(tmp_path, monkeypatch):
     """A fresh data folder; OLLM_DATA_DIR points at it."""
     folder = tmp_path / "data"

@@ -15,11 +15,6 @@ from ollm_desktop.paths import AppPaths, app_paths
 from ollm_desktop.storage import APPLICATION_ID, LATEST_VERSION, ChatStore, StorageError, schema
 
 
-@pytest.fixture
-def paths(tmp_path: Path) -> AppPaths:
-    return app_paths(tmp_path / "data")
-
-
 def _pragma(path: Path, name: str) -> int | str:
     conn = sqlite3.connect(path)
     try:

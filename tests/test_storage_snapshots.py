@@ -14,18 +14,6 @@ from ollm_desktop.storage import ChatStore, schema
 from tests.engine_fakes import GoodSummarizer, chat, compact, exchange
 
 
-@pytest.fixture
-def paths(tmp_path: Path) -> AppPaths:
-    return app_paths(tmp_path / "data")
-
-
-@pytest.fixture
-def store(paths: AppPaths) -> Iterator[ChatStore]:
-    opened, _ = ChatStore.open(paths)
-    yield opened
-    opened.close()
-
-
 def _engine_chat(store: ChatStore, turns: int) -> tuple[str, ContextEngine]:
     record = store.create_chat("c", context_size=4096)
     engine, _ = chat(EngineConfig(context_size=4096, min_messages=2), turns=0)

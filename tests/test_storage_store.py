@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from ollm_desktop.engine import ContextEngine, EngineConfig, EngineState, Message
-from ollm_desktop.paths import AppPaths, app_paths
+from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage import ChatStore, StorageError
 from tests.engine_fakes import GoodSummarizer, chat, compact, exchange
-
-
-@pytest.fixture
-def paths(tmp_path: Path) -> AppPaths:
-    return app_paths(tmp_path / "data")
-
-
-@pytest.fixture
-def store(paths: AppPaths) -> Iterator[ChatStore]:
-    opened, notices = ChatStore.open(paths)
-    assert notices == []
-    yield opened
-    opened.close()
 
 
 def _reopen(store: ChatStore, paths: AppPaths) -> ChatStore:
