@@ -14,6 +14,18 @@ pytest_plugins = ["tests.ollama_server"]
 
 
 @pytest.fixture
+def screenshot_dir(tmp_path):
+    """Where screenshots go: $OLLM_SCREENSHOT_DIR (docs/screenshots when refreshing the docs),
+    else the test's temporary folder; either way each one is really written."""
+    from pathlib import Path
+
+    target = os.environ.get("OLLM_SCREENSHOT_DIR")
+    folder = Path(target) if target else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
 def paths(tmp_path):
     """AppPaths of a fresh data folder (storage tests)."""
     from ollm_desktop.paths import app_paths

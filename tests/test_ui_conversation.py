@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -26,7 +24,6 @@ from ollm_desktop.ui.roles import (
     VisibilityRole,
 )
 
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 T0 = datetime(2025, 3, 4, 9, 15, tzinfo=UTC)
 
 
@@ -303,7 +300,7 @@ def test_huge_single_line_does_not_freeze(qtbot, view):
     assert QGuiApplication.clipboard().text() == huge
 
 
-def test_screenshots(qtbot, tmp_path):
+def test_screenshots(qtbot, screenshot_dir):
     messages = [
         msg("user", "How do I read a file line by line in Python?", 0),
         msg("assistant", "Use a `with` block and iterate:\n\n```python\nwith open(path) as fh:\n"
@@ -336,9 +333,4 @@ def test_screenshots(qtbot, tmp_path):
     widget.setCurrentIndex(model.index(6))
     image = widget.grab()
     assert not image.isNull()
-    targets = [tmp_path]
-    if os.environ.get("OLLM_SAVE_SCREENSHOTS"):
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        targets.append(SCREENSHOTS)
-    for folder in targets:
-        assert image.save(str(folder / "conversation.png"))
+    assert image.save(str(screenshot_dir / "conversation.png"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 
 from PySide6.QtWidgets import QTabWidget
@@ -11,7 +10,6 @@ from ollm_desktop.engine.models import AgingStep, CompressedGroup, Message
 from ollm_desktop.ui.group_panel import GroupPanel
 from ollm_desktop.ui.markdown import SafeTextDocument
 from ollm_desktop.ui.roles import MessageIdRole, PinnedRole, VisibilityRole
-from tests.test_ui_conversation import SCREENSHOTS
 
 
 def sample() -> tuple[CompressedGroup, list[Message]]:
@@ -35,7 +33,7 @@ def sample() -> tuple[CompressedGroup, list[Message]]:
     return group, originals
 
 
-def test_tabs_and_summary_content(qtbot, tmp_path):
+def test_tabs_and_summary_content(qtbot, screenshot_dir):
     panel = GroupPanel()
     qtbot.addWidget(panel)
     group, originals = sample()
@@ -70,12 +68,7 @@ def test_tabs_and_summary_content(qtbot, tmp_path):
     panel.show()
     qtbot.waitExposed(panel)
     image = panel.grab()
-    targets = [tmp_path]
-    if os.environ.get("OLLM_SAVE_SCREENSHOTS"):
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        targets.append(SCREENSHOTS)
-    for folder in targets:
-        assert image.save(str(folder / "group-panel.png"))
+    assert image.save(str(screenshot_dir / "group-panel.png"))
     assert SafeTextDocument.load_attempts == 0
 
 

@@ -1,13 +1,12 @@
 """The real main window over the real controller, store and backend (loopback fake Ollama).
 
 Every scenario runs in one pass of the qasync loop (see ``controller_harness.run``). Screenshots
-of the main states go to ``$OLLM_SCREENSHOT_DIR`` when it is set (docs/screenshots in the repo).
+of the main states go to the ``screenshot_dir`` fixture ($OLLM_SCREENSHOT_DIR when set).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import pytest
@@ -33,11 +32,8 @@ from tests.ollama_server import FakeModel
 LONG = "Let us talk about the storage layer, its migrations and the search index. " * 3
 
 
-def save_shot(widget: QWidget, name: str) -> None:
-    folder = os.environ.get("OLLM_SCREENSHOT_DIR")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        assert widget.grab().save(str(Path(folder) / name))
+def save_shot(folder: Path, widget: QWidget, name: str) -> None:
+    assert widget.grab().save(str(folder / name))
 
 
 class App:
@@ -114,7 +110,7 @@ def test_stop_right_after_send_gives_the_text_back(app, server):
     assert app.controller.engine is None or not app.controller.engine.display_messages()
 
 
-def test_send_streams_into_the_view_and_stop_cancels(app, server, qtbot):
+def test_send_streams_into_the_view_and_stop_cancels(app, server, qtbot, screenshot_dir):
     server.script(Reply(text="First answer, streamed word by word.", delay_per_chunk=0.01))
 
     async def scenario():
@@ -142,10 +138,10 @@ def test_send_streams_into_the_view_and_stop_cancels(app, server, qtbot):
     assert last.role == "assistant" and last.content.startswith("w0 w1")
     assert app.find(QPushButton, "sendButton").isEnabled()
     assert app.window.message_input.toPlainText() == ""
-    save_shot(app.window, "main-window-chat.png")
+    save_shot(screenshot_dir, app.window, "main-window-chat.png")
 
 
-def test_two_compactions_show_markers_tabs_and_the_dimmed_set(app, server):
+def test_two_compactions_show_markers_tabs_and_the_dimmed_set(app, server, screenshot_dir):
     async def scenario():
         for i in range(34):
             await app.type_and_send(f"Step {i}: {LONG}")
@@ -189,7 +185,7 @@ def test_two_compactions_show_markers_tabs_and_the_dimmed_set(app, server):
     assert [h for h in history_ids if h] == expected
     marker_row = app.window.conversation_model.row_of_group(newest.id)
     app.window.conversation_view.scrollTo(app.window.conversation_model.index(marker_row))
-    save_shot(app.window, "main-window.png")
+    save_shot(screenshot_dir, app.window, "main-window.png")
 
 
 def test_pin_and_unpin_change_the_next_request_and_the_meter(app, server):
@@ -241,7 +237,8 @@ def test_undo_compaction_from_the_menu_restores_the_previous_context(app, server
     assert "before-undo" in kinds
 
 
-def test_snapshot_create_restore_and_undo_restore_from_the_browser(app, server):
+def test_snapshot_create_restore_and_undo_restore_from_the_browser(app, server,
+                                                                   screenshot_dir):
     run(app.loop, app.type_and_send("Remember the number 42"))
     app.window.action_snapshots.trigger()
     browser = app.window._snapshot_browser
@@ -258,7 +255,7 @@ def test_snapshot_create_restore_and_undo_restore_from_the_browser(app, server):
     browser.findChild(QPushButton, "restoreSnapshotButton").click()
     assert len(app.controller.engine.display_messages()) == 2
     assert app.window.conversation_model.rowCount() == 2
-    save_shot(browser, "snapshot-browser-live.png")
+    save_shot(screenshot_dir, browser, "snapshot-browser-live.png")
     # The restore itself is undoable: the state before it was snapshotted.
     app.window.action_undo_restore.trigger()
     contents = [m.content for m in app.controller.engine.display_messages()]
@@ -266,7 +263,8 @@ def test_snapshot_create_restore_and_undo_restore_from_the_browser(app, server):
     browser.close()
 
 
-def test_ollama_down_then_back_shows_the_banner_and_retry_works(qloop, qtbot, tmp_path, server):
+def test_ollama_down_then_back_shows_the_banner_and_retry_works(qloop, qtbot, tmp_path, server,
+                                                                screenshot_dir):
     port, host = server.port, server.url
     server.stop()
     a = App(qloop, qtbot, tmp_path / "data", server, ollama_host=host)
@@ -275,7 +273,7 @@ def test_ollama_down_then_back_shows_the_banner_and_retry_works(qloop, qtbot, tm
         banner = a.window.banner
         assert banner.isVisible()
         assert f"127.0.0.1:{port}" in _all_text(banner)
-        save_shot(a.window, "main-window-ollama-down.png")
+        save_shot(screenshot_dir, a.window, "main-window-ollama-down.png")
         a.window.message_input.setPlainText("Hello?")
         run(qloop, a.type_and_send("Hello?"))
         assert a.window.message_input.toPlainText() == "Hello?"

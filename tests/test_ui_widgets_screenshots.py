@@ -6,7 +6,6 @@ folder; either way each must be a non-trivial image.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -28,12 +27,10 @@ from tests.test_ui_widgets import make_reliability, make_usage
 
 
 @pytest.fixture(params=["light", "dark"])
-def shots(request, qapp, tmp_path):
+def shots(request, qapp, screenshot_dir):
     style, palette = qapp.style().name(), qapp.palette()
     theme.apply_theme(qapp, request.param)
-    target = os.environ.get("OLLM_SCREENSHOT_DIR")
-    folder = Path(target) if target else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = screenshot_dir
     suffix = "" if request.param == "light" else "-dark"
     yield lambda name: folder / f"{name}{suffix}.png"
     theme.apply_theme(qapp, "system")
