@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import ContextEngine, EngineConfig
+from ollm_desktop.engine import ContextEngine, EngineConfig, PinsOverBudget
 from tests.engine_fakes import (
     RaisingSummarizer,
     api_text,
@@ -64,21 +64,40 @@ def test_pinning_a_summarised_message_brings_it_back_verbatim() -> None:
 
 
 def test_pins_alone_over_budget_are_reported_never_dropped() -> None:
+    """Nothing over the context is sent: the request is refused, naming the pins to unpin."""
     engine = ContextEngine(EngineConfig(context_size=2048), RaisingSummarizer())
     pins = [
-        engine.add("user" if i % 2 == 0 else "assistant", f"PIN{i} " + words(500, i), pinned=True)
+        engine.add("user" if i % 2 == 0 else "assistant", f"PIN{i} " + words(500 + 10 * i, i),
+                   pinned=True)
         for i in range(4)
     ]
-    engine.add("user", "unpinned question")
+    question = engine.add("user", "unpinned question")
     usage = engine.usage()
     assert usage.over_budget
-    assert "Pinned" in usage.note
-    assert all(p.content in api_text(engine) for p in pins)
-    assert "unpinned question" in api_text(engine)  # the message being answered stays
+    assert "Pinned" in usage.note and "unpin some to continue" in usage.note
+    largest_first = sorted(pins, key=lambda m: -m.tokens)
+    assert usage.blocking_pins == [p.id for p in largest_first]
+    assert largest_first[0].content[:30] in usage.note
+    with pytest.raises(PinsOverBudget) as refused:
+        engine.api_messages()
+    assert str(refused.value) == usage.note
+    visible = engine.visibility()
+    assert all(visible[p.id] == "verbatim" for p in pins)  # never dropped, never clipped
     report = compact(engine, force=True)
-    assert report.status in ("skipped", "failed")
-    assert all(p.content in api_text(engine) for p in pins)
+    assert report.status == "skipped"  # nothing unpinned to summarise
     assert engine.usage().over_budget
+    with pytest.raises(PinsOverBudget):
+        engine.api_messages()
+    # Unpinning what the note names first makes the request fit again: the remaining pins
+    # and the message being answered are sent word for word.
+    for pin_id in usage.blocking_pins[:2]:
+        engine.set_pinned(pin_id, False)
+    after = engine.usage()
+    assert not after.over_budget and after.blocking_pins == []
+    assert api_token_total(engine) <= engine.usable
+    text = api_text(engine)
+    assert all(p.content in text for p in largest_first[2:])
+    assert engine.api_messages()[-1] == {"role": "user", "content": question.content}
 
 
 def test_over_budget_clears_once_pins_are_released() -> None:
@@ -94,12 +113,16 @@ def test_over_budget_clears_once_pins_are_released() -> None:
 def test_compaction_report_flags_pins_over_budget() -> None:
     config = EngineConfig(context_size=2048, min_messages=2)
     engine, _ = chat(config, turns=4, user_words=10, assistant_words=60)
-    engine.add("user", "PINNED " + words(1900), pinned=True)
+    pin = engine.add("user", "PINNED " + words(1900), pinned=True)
     engine.add("assistant", "ok")
     report = compact(engine, force=True)
     assert report.status == "compacted"
     assert report.pins_over_budget
-    assert "PINNED" in api_text(engine)
+    assert "unpin some to continue" in report.reason
+    assert engine.usage().blocking_pins == [pin.id]
+    assert engine.visibility()[pin.id] == "verbatim"  # kept whole, never clipped or dropped
+    with pytest.raises(PinsOverBudget, match="PINNED"):
+        engine.api_messages()
 
 
 def test_set_pinned_unknown_message() -> None:
@@ -114,6 +137,9 @@ def test_oversized_system_prompt_is_reported_as_such() -> None:
     )
     engine.add("user", "hi")
     usage = engine.usage()
-    assert usage.over_budget and usage.pinned == 0
+    assert usage.over_budget and usage.pinned == 0 and usage.blocking_pins == []
     assert "system prompt" in usage.note and "Pinned" not in usage.note
+    with pytest.raises(PinsOverBudget, match="system prompt"):
+        engine.api_messages()
+    engine.set_system_prompt("Be brief.")
     assert engine.api_messages()[-1] == {"role": "user", "content": "hi"}

@@ -11,6 +11,7 @@ from tests.engine_fakes import (
     api_text,
     chat,
     compact,
+    exchange,
     prompt_target,
     roles_valid,
 )
@@ -75,16 +76,23 @@ def test_message_text_cannot_close_the_history_wrapper() -> None:
     assert "<goal>evil" not in body
 
 
-def test_summary_is_wrapped_as_a_user_message_and_roles_alternate() -> None:
+def test_summary_is_in_the_one_system_message_and_roles_alternate() -> None:
+    """Checkpoints live in the system message after the prompt, never in a user turn."""
     engine, _ = _compacted()
     assert compact(engine, force=True).status == "compacted"
     api = engine.api_messages()
     assert api[0]["role"] == "system"
+    assert [m["role"] for m in api].count("system") == 1
     wrapped = [m for m in api if SUMMARY_OPEN in m["content"]]
-    assert len(wrapped) == 1 and wrapped[0]["role"] == "user"
-    content = wrapped[0]["content"]
+    assert wrapped == [api[0]]
+    content = api[0]["content"]
+    assert content.startswith(engine.system_prompt)
+    assert content.count(SUMMARY_OPEN) == 1 and content.count(SUMMARY_CLOSE) == 1
     start, end = content.index(SUMMARY_OPEN), content.index(SUMMARY_CLOSE)
+    assert content.index(engine.system_prompt) < start
     assert engine.groups[0].summary in content[start:end]
+    assert content.rstrip().endswith(SUMMARY_CLOSE)  # nothing after the block
+    assert api[1]["role"] == "user"
     assert roles_valid(api)
 
 
@@ -122,13 +130,19 @@ def test_structured_fields_are_parsed_from_the_summary() -> None:
     engine, _ = chat(
         EngineConfig(context_size=8192, min_messages=2),
         summarizer=GoodSummarizer(extra=extra),
-        turns=20,
     )
+    engine.add("user", "Where do the settings live?")
+    engine.add("assistant", "They are read from config/settings.toml at start-up.")
+    for turn in range(20):
+        exchange(engine, turn)
     assert compact(engine, force=True).status == "compacted"
     group = engine.groups[0]
     assert group.key_decisions == [decision]
     assert group.next_steps == ["write the importer"]
-    assert "src/module_0.py" in group.files
+    # Files come from the summarised messages; the user's own paths stay word for word.
+    assert "config/settings.toml" in group.files
     assert group.level == 3 and group.compression_count == 1
     assert group.original_tokens > group.current_tokens > 0
-    assert "src/module_0.py" in api_text(engine)
+    assert "config/settings.toml" not in group.summary
+    assert "config/settings.toml" in api_text(engine)  # through the reference ledger
+    assert "src/module_0.py" in api_text(engine)  # quoted earlier request

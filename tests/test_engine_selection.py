@@ -5,7 +5,15 @@ from __future__ import annotations
 from ollm_desktop.engine import ContextEngine, EngineConfig, Message
 from ollm_desktop.engine.budget import effective_preserve
 from ollm_desktop.engine.tokens import count_message_tokens
-from tests.engine_fakes import GoodSummarizer, api_text, chat, compact, exchange, words
+from tests.engine_fakes import (
+    GoodSummarizer,
+    api_text,
+    api_token_total,
+    chat,
+    compact,
+    exchange,
+    words,
+)
 
 
 def verbatim_suffix(engine: ContextEngine) -> list[Message]:
@@ -70,17 +78,28 @@ def test_pending_user_message_is_the_last_exchange() -> None:
     assert engine.api_messages()[-1]["content"].endswith(pending.content)
 
 
+def _three_long_turns(min_messages: int) -> tuple[ContextEngine, GoodSummarizer]:
+    summarizer = GoodSummarizer()
+    engine = ContextEngine(EngineConfig(context_size=4096, min_messages=min_messages), summarizer)
+    for turn in range(3):
+        engine.add("user", f"q{turn} " + words(60, turn))
+        engine.add("assistant", words(900, turn))
+    return engine, summarizer
+
+
 def test_fewer_than_min_messages_is_skipped_with_reason() -> None:
-    config = EngineConfig(context_size=131072, min_messages=6)
-    engine, summarizer = chat(config, turns=3, user_words=5, assistant_words=5)
-    report = compact(engine, force=True)
+    """Over the trigger, but the span before the recent window is too short to summarise."""
+    engine, summarizer = _three_long_turns(min_messages=6)
+    usage = engine.usage()
+    assert usage.recent > usage.trigger and usage.total <= usage.usable  # no overflow
+    assert not engine.needs_compaction()
+    report = compact(engine)
     assert report.status == "skipped"
     assert "6" in report.reason and "older messages" in report.reason
     assert summarizer.calls == 0 and not engine.groups
-    engine2, _ = chat(
-        config.model_copy(update={"min_messages": 4}), turns=3, user_words=5, assistant_words=5
-    )
-    assert compact(engine2, force=True).status == "compacted"
+    engine2, _ = _three_long_turns(min_messages=4)
+    assert engine2.needs_compaction()
+    assert compact(engine2).status == "compacted"
 
 
 def test_below_threshold_is_skipped_without_force() -> None:
@@ -96,16 +115,36 @@ def test_overflow_compacts_even_below_min_messages() -> None:
     config = EngineConfig(context_size=4096, min_messages=6)
     engine = ContextEngine(config, GoodSummarizer())
     engine.add("user", "short question")
-    engine.add("assistant", words(3600))
+    engine.add("assistant", words(1700))  # each part under the one-message cap,
+    engine.add("assistant", words(1800, 5))  # together over the usable context
     engine.add("user", "and then?")
     assert engine.usage().dropped_messages >= 1  # the safety net already acts
     assert engine.needs_compaction()
     report = compact(engine)
     assert report.status == "compacted"
-    assert report.compacted_messages == 1
+    assert report.compacted_messages == 2
     usage = engine.usage()
     assert usage.dropped_messages == 0 and usage.total <= usage.usable
     assert "short question" in api_text(engine)
+
+
+def test_one_huge_reply_is_clipped_not_a_reason_to_leave_messages_out() -> None:
+    """A reply larger than the message cap is sent head + tail; nothing else is left out."""
+    config = EngineConfig(context_size=4096, min_messages=6)
+    engine = ContextEngine(config, GoodSummarizer())
+    question = engine.add("user", "short question")
+    reply = engine.add("assistant", words(3600))
+    follow_up = engine.add("user", "and then?")
+    assert reply.tokens > engine.usable
+    usage = engine.usage()
+    assert usage.dropped_messages == 0 and usage.clipped_messages == 1
+    assert usage.total <= usage.usable and api_token_total(engine) <= usage.usable
+    assert engine.visibility() == {question.id: "verbatim", reply.id: "clipped",
+                                   follow_up.id: "verbatim"}
+    text = api_text(engine)
+    assert reply.content[:200] in text and reply.content[-200:] in text
+    assert reply.content not in text
+    assert question.content in text and follow_up.content in text
 
 
 def test_span_never_exceeds_what_one_summary_request_can_hold() -> None:

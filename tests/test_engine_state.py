@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-import ollm_desktop.engine.context as context_module
 from ollm_desktop.engine import ContextEngine, EngineConfig, EngineState
+from ollm_desktop.engine.assembly import BLOCK_INTRO, SUMMARY_CLOSE, SUMMARY_OPEN
 from ollm_desktop.engine.tokens import (
     MESSAGE_OVERHEAD,
     count_message_tokens,
@@ -13,6 +15,8 @@ from ollm_desktop.engine.tokens import (
     truncate_to_tokens,
 )
 from tests.engine_fakes import GoodSummarizer, RaisingSummarizer, chat, compact, exchange, words
+
+MARKER = "tokens of this message are left out here to fit the context"  # tokens.CLIP_MARKER
 
 
 def _rebuilt(engine: ContextEngine) -> ContextEngine:
@@ -44,15 +48,33 @@ def test_from_state_gives_identical_api_messages_after_everything() -> None:
     assert rebuilt.api_messages() == engine.api_messages()
 
 
-def test_from_state_keeps_a_failed_compaction_pending() -> None:
-    engine, _ = chat(
+def test_from_state_keeps_the_summarizer_backoff() -> None:
+    """A model that keeps failing is paused (circuit breaker); a reload keeps the pause."""
+    engine, summarizer = chat(
         EngineConfig(context_size=4096, min_messages=2), summarizer=RaisingSummarizer(), turns=40
     )
-    assert compact(engine).status == "failed"
-    rebuilt = _rebuilt(engine)
+    calls = 0
+    for _ in range(2):  # two compactions in a row in which the model failed
+        report = compact(engine, force=True)
+        assert report.status == "compacted" and report.extractive
+        assert report.summarizer_calls == 2 * report.chunks  # per request: a call, a retry
+        calls += report.summarizer_calls
+        exchange(engine, 100 + engine.compaction_count)
+    assert summarizer.calls == calls > 0
+    breaker = engine.state().breaker
+    assert breaker.failures == 2 and breaker.open_until is not None
+    assert breaker.open_until > len(engine.display_messages())
+    fresh = GoodSummarizer()
+    state = EngineState.model_validate_json(engine.state().model_dump_json())
+    rebuilt = ContextEngine.from_state(state, None, fresh)
+    assert rebuilt.state().breaker == breaker
     assert rebuilt.api_messages() == engine.api_messages()
-    assert rebuilt.usage().dropped_messages == engine.usage().dropped_messages > 0
-    assert rebuilt.needs_compaction() == engine.needs_compaction() is False
+    assert rebuilt.usage() == engine.usage()
+    assert rebuilt.needs_compaction() == engine.needs_compaction()
+    # While the pause lasts, the rebuilt engine builds checkpoints without asking the model.
+    report = compact(rebuilt, force=True)
+    assert report.status == "compacted" and report.extractive
+    assert report.summarizer_calls == 0 and fresh.calls == 0
 
 
 def test_from_state_config_argument_wins() -> None:
@@ -75,7 +97,9 @@ def test_exact_token_counts_win_over_estimates() -> None:
     assert engine.message(estimated.id).tokens == count_message_tokens(  # type: ignore[union-attr]
         "hello world", 2.0
     )
-    assert engine.usage().recent == 54 + count_message_tokens("hello world", 2.0)
+    assert engine.usage().recent == 50 + MESSAGE_OVERHEAD + count_message_tokens(
+        "hello world", 2.0
+    )
 
 
 def test_token_counts_are_cached_per_message(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,8 +111,15 @@ def test_token_counts_are_cached_per_message(monkeypatch: pytest.MonkeyPatch) ->
     def refuse(*args: object) -> int:
         raise AssertionError("a message was re-tokenised")
 
-    monkeypatch.setattr(context_module, "count_message_tokens", refuse)
-    monkeypatch.setattr(context_module, "count_tokens", refuse)
+    # Every engine module that can count (each imported the counters by name).
+    patched = 0
+    for name, module in list(sys.modules.items()):
+        if name.startswith("ollm_desktop.engine"):
+            for counter in ("count_tokens", "count_message_tokens"):
+                if hasattr(module, counter):
+                    monkeypatch.setattr(module, counter, refuse)
+                    patched += 1
+    assert patched >= 3
     for turn in range(50, 60):
         engine.add("user", f"q{turn}", token_count=10)
         engine.add("assistant", f"a{turn}", token_count=20)
@@ -131,26 +162,47 @@ def test_load_state_replaces_everything() -> None:
 
 
 def test_a_cut_context_is_rebuilt_not_extended() -> None:
-    """Regression: a message added after the safety net cut the tail must not freeze the cut."""
+    """Regression: a message added after the safety net cut the tail must not freeze the cut.
+
+    Pins alone fit here (about 2,500 of 3,481 tokens): the unpinned question is cut to fit,
+    and once answered the request is fitted again from scratch, still within the budget.
+    """
     engine = ContextEngine(EngineConfig(context_size=4096), RaisingSummarizer())
-    engine.add("user", "PINNED " + words(2500), pinned=True)
-    engine.add("user", "long question " + words(1500))
-    assert "[message truncated" in engine.api_messages()[-1]["content"]
+    pin = engine.add("user", "PINNED " + words(2500), pinned=True)
+    question = engine.add("user", "long question " + words(1500))
+    assert pin.tokens < engine.usable
+    assert MARKER in engine.api_messages()[-1]["content"]
+    assert engine.visibility()[question.id] == "clipped"
     engine.add("assistant", "short answer")
+    usage = engine.usage()
+    assert not usage.over_budget, usage.note  # pins alone fit: nothing to unpin
     api = engine.api_messages()
     assert api == _rebuilt(engine).api_messages()
-    assert all("[message truncated" not in m["content"] for m in api)
-    assert engine.usage().total <= engine.usable
+    assert usage.total <= engine.usable
+    text = "\n".join(m["content"] for m in api)
+    assert pin.content in text and api[-1] == {"role": "assistant", "content": "short answer"}
 
 
 def test_a_checkpoint_left_out_counts_its_messages_as_dropped() -> None:
     """Regression: leaving a summary out must not report zero messages left out."""
-    engine, _ = chat(EngineConfig(context_size=4096, min_messages=2), turns=8, assistant_words=60)
+    engine, _ = chat(
+        EngineConfig(context_size=4096, min_messages=2),
+        summarizer=GoodSummarizer(fill=0.9),
+        turns=8,
+        assistant_words=60,
+    )
     assert compact(engine, force=True).status == "compacted"
     group = engine.groups[0]
     before = engine.usage()
-    # Pins that leave room for the marker and the reply, but not for the checkpoint too.
-    room = before.usable - before.system - before.checkpoints // 2 - 40
+    config = engine.config
+    # Pins that leave room for the system prompt, the block's note and the reply, but not for
+    # the checkpoint too (the note's count is a 2-digit placeholder).
+    note = ("[99 earlier messages are left out to fit the context window; they stay in the "
+            "chat history.]")
+    head = f"{engine.system_prompt}\n\n{SUMMARY_OPEN}\n{BLOCK_INTRO}\n\n{note}\n{SUMMARY_CLOSE}"
+    fixed = config.request_overhead + count_message_tokens(head) + count_message_tokens("ok")
+    room = before.usable - fixed - config.message_overhead - before.checkpoints // 2
+    assert before.checkpoints // 2 > 16  # a clear margin either way
     engine.add("user", truncate_to_tokens(words(2 * room), room), pinned=True)
     engine.add("assistant", "ok")
     usage = engine.usage()
@@ -160,4 +212,4 @@ def test_a_checkpoint_left_out_counts_its_messages_as_dropped() -> None:
     visible = engine.visibility()
     assert all(visible[mid] == "dropped" for mid in group.message_ids)
     assert usage.dropped_messages >= len(group.message_ids)
-    assert f"[{usage.dropped_messages} earlier messages were left out" in text
+    assert f"[{usage.dropped_messages} earlier messages are left out" in text

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ollm_desktop.engine import EngineConfig
-from tests.engine_fakes import api_text, chat, compact, exchange
+from ollm_desktop.engine import ContextEngine, EngineConfig
+from tests.engine_fakes import GoodSummarizer, api_text, api_token_total, chat, compact, exchange
 
 
 def test_undo_restores_previous_state_and_keeps_new_messages() -> None:
@@ -41,8 +41,11 @@ def test_undo_goes_back_one_compaction_at_a_time() -> None:
     assert engine.compaction_count == 1
 
 
-def test_undo_is_refused_when_the_result_would_not_fit() -> None:
+def test_undo_that_would_not_fit_leaves_the_oldest_out_visibly() -> None:
+    """Undo is never refused for size: the oldest messages are left out, said so, and the
+    earlier state can be opened as a new chat (a branch) instead."""
     engine, _ = chat(EngineConfig(context_size=8192, min_messages=2), turns=20)
+    at_compaction = len(engine.display_messages())
     assert compact(engine, force=True).status == "compacted"
     turn = 20
     while engine.usage().system + sum(m.tokens for m in engine.display_messages()) <= engine.usable:
@@ -50,9 +53,42 @@ def test_undo_is_refused_when_the_result_would_not_fit() -> None:
         turn += 1
     usage = engine.usage()
     assert usage.total <= usage.usable and usage.dropped_messages == 0
-    groups, api = engine.groups, engine.api_messages()
+    branch = engine.state_before_last_compaction()
+    assert branch is not None
     result = engine.undo_last_compaction()
-    assert not result.ok
-    assert "fit" in result.reason and f"{engine.usable:,}" in result.reason
-    assert engine.groups == groups and engine.api_messages() == api
-    assert engine.can_undo  # nothing was consumed by the refusal
+    assert result.ok, result.reason
+    after = engine.usage()
+    assert result.left_out == after.dropped_messages > 0
+    assert f"{result.left_out} older messages" in result.reason and "new chat" in result.reason
+    assert not engine.groups and engine.compaction_count == 0 and not engine.can_undo
+    assert after.total <= after.usable and api_token_total(engine) <= engine.usable
+    # The oldest go first, and they are shown as left out, not silently missing.
+    visible = engine.visibility()
+    messages = engine.display_messages()
+    dropped = [i for i, m in enumerate(messages) if visible[m.id] == "dropped"]
+    assert dropped == list(range(len(dropped)))
+    text = api_text(engine)
+    assert f"[{after.dropped_messages} earlier messages are left out" in text
+    assert all(messages[i].content not in text for i in dropped)
+    assert messages[-1].content in text
+    # The branch is the chat as it was when the compaction ran, before it.
+    assert [m.id for m in branch.messages] == [m.id for m in messages[:at_compaction]]
+    assert branch.groups == [] and branch.compaction_count == 0 and branch.undo_stack == []
+    opened = ContextEngine.from_state(branch, None, GoodSummarizer())
+    assert opened.usage().dropped_messages == 0
+    assert all(m.content in api_text(opened) for m in branch.messages)
+
+
+def test_undo_goes_three_compactions_deep() -> None:
+    engine, _ = chat(EngineConfig(context_size=8192, min_messages=2))
+    states = []
+    for round_ in range(3):
+        for turn in range(10 * round_, 10 * round_ + 10):
+            exchange(engine, turn)
+        states.append([g.model_dump() for g in engine.groups])
+        assert compact(engine, force=True).status == "compacted"
+    for expected in reversed(states):
+        result = engine.undo_last_compaction()
+        assert result.ok, result.reason
+        assert [g.model_dump() for g in engine.groups] == expected
+    assert engine.compaction_count == 0 and not engine.can_undo

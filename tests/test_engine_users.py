@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from ollm_desktop.engine import ContextEngine, EngineConfig
-from ollm_desktop.engine.context import EARLIER_OPEN
+from ollm_desktop.engine.context import SUMMARY_CLOSE, SUMMARY_OPEN
 from tests.engine_fakes import GoodSummarizer, api_text, chat, compact, words
+
+EARLIER_REQUEST = "Earlier request from the user (word for word, already answered):"
+
+
+def summary_block(engine: ContextEngine) -> str:
+    """The compressed-history block of the system message (where earlier requests are quoted)."""
+    system = engine.api_messages()[0]
+    assert system["role"] == "system"
+    text = system["content"]
+    return text[text.index(SUMMARY_OPEN):text.index(SUMMARY_CLOSE) + len(SUMMARY_CLOSE)]
 
 
 def test_user_messages_stay_verbatim_and_are_shown_to_the_summarizer() -> None:
@@ -19,11 +29,14 @@ def test_user_messages_stay_verbatim_and_are_shown_to_the_summarizer() -> None:
         m for m in engine.display_messages() if m.id in group.span_ids and m.role == "user"
     ]
     assert span_users
+    block = summary_block(engine)
+    turns = [m["content"] for m in engine.api_messages()[1:]]
     for message in span_users:
-        assert message.content in text
+        # Word for word, quoted as an earlier request inside the block, not as a bare turn.
+        assert f"{EARLIER_REQUEST}\n> {message.content}" in block
+        assert not any(message.content in turn for turn in turns)
         assert f'<user kept="verbatim">{message.content}</user>' in prompt
         assert message.id not in group.message_ids
-    assert EARLIER_OPEN in text
     for mid in group.message_ids:
         message = engine.message(mid)
         assert message is not None and message.role == "assistant"
@@ -37,7 +50,8 @@ def test_without_preservation_user_messages_are_summarised() -> None:
     group = engine.groups[0]
     users = [engine.message(mid) for mid in group.message_ids]
     assert any(m is not None and m.role == "user" for m in users)
-    assert EARLIER_OPEN not in api_text(engine)
+    assert EARLIER_REQUEST not in api_text(engine)
+    assert all(m.content not in api_text(engine) for m in users if m is not None)
     assert 'kept="verbatim"' not in summarizer.prompts[0][-1]["content"]
 
 
@@ -50,7 +64,7 @@ def test_user_messages_over_their_share_are_folded_oldest_first() -> None:
     report = compact(engine, force=True)
     assert report.status == "compacted"
     assert report.folded_user_messages > 0
-    assert "folded" in report.reason
+    assert f"{report.folded_user_messages} user messages summarised too" in report.reason
     usage = engine.usage()
     limit = 0.25 * (usage.usable - usage.system - usage.goal - usage.checkpoints)
     visible = engine.visibility()
@@ -70,21 +84,32 @@ def test_user_messages_over_their_share_are_folded_oldest_first() -> None:
     assert all(m.content not in text for m in folded)
 
 
-def test_earlier_folded_region_users_join_their_own_checkpoint() -> None:
-    """A later compaction folds users preserved by an earlier one, into that earlier group."""
+def test_earlier_region_users_over_their_share_are_summarised_by_the_next_checkpoint() -> None:
+    """A later compaction folds users kept by an earlier one: they are summarised, not lost.
+
+    They join the new checkpoint's material (the summarizer reads them) and its
+    ``message_ids``; before issue 11 they joined an old group and reached no summarizer.
+    """
     config = EngineConfig(context_size=16384, min_messages=2, user_message_share=0.25)
-    engine = ContextEngine(config, GoodSummarizer())
+    summarizer = GoodSummarizer()
+    engine = ContextEngine(config, summarizer)
     for turn in range(12):
         engine.add("user", f"U{turn:02d} " + words(200, turn))
         engine.add("assistant", f"A{turn:02d} " + words(20, turn))
     assert compact(engine, force=True).status == "compacted"
     first_group = engine.groups[0]
+    oldest_user = engine.display_messages()[0]
+    assert oldest_user.id not in first_group.message_ids  # kept word for word at first
+    assert f"{EARLIER_REQUEST}\n> {oldest_user.content}" in summary_block(engine)
     for turn in range(12, 30):
         engine.add("user", f"U{turn:02d} " + words(200, turn))
         engine.add("assistant", f"A{turn:02d} " + words(20, turn))
+    calls = summarizer.calls
     report = compact(engine, force=True)
     assert report.status == "compacted" and report.folded_user_messages > 0
-    oldest_user = engine.display_messages()[0]
     assert oldest_user.content not in api_text(engine)
+    assert engine.visibility()[oldest_user.id] == "summarized"
     owner = [g for g in engine.groups if oldest_user.id in g.message_ids]
-    assert owner and (owner[0].id == first_group.id or first_group.id in owner[0].merged_from)
+    assert [g.id for g in owner] == [report.group_id]
+    new_prompts = [p[-1]["content"] for p in summarizer.prompts[calls:]]
+    assert any(f"<user>{oldest_user.content}</user>" in p for p in new_prompts)

@@ -1,7 +1,13 @@
 """The context-compression engine: pure Python, no Qt (a test checks ``sys.modules``)."""
 
 from ollm_desktop.engine.budget import TIERS, TierSpec, level_targets, tier_for, usable_tokens
-from ollm_desktop.engine.context import ContextEngine, Summarize, SummaryFailed, UndoResult
+from ollm_desktop.engine.context import (
+    ContextEngine,
+    PinsOverBudget,
+    Summarize,
+    SummaryFailed,
+    UndoResult,
+)
 from ollm_desktop.engine.goals import apply_goal_markers, render_goal_block
 from ollm_desktop.engine.models import (
     AgingStep,
@@ -15,6 +21,7 @@ from ollm_desktop.engine.models import (
     GoalCheckpoint,
     GoalDecision,
     GoalState,
+    LedgerEntry,
     Message,
     Reliability,
     UndoEntry,
@@ -36,7 +43,9 @@ __all__ = [
     "GoalCheckpoint",
     "GoalDecision",
     "GoalState",
+    "LedgerEntry",
     "Message",
+    "PinsOverBudget",
     "Reliability",
     "Summarize",
     "SummaryFailed",

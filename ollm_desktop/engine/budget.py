@@ -46,18 +46,56 @@ def usable_tokens(config: EngineConfig) -> int:
     return int(config.context_size * config.usable_ratio)
 
 
+# A checkpoint below this cannot be written by a small model (135M-8B overshoot every time and
+# drop every identifier): targets never go lower; the reference ledger carries exact facts.
+MIN_TARGET = 128
+# Shares of the usable budget for the parts that never shrink by compaction.
+GOAL_SHARE = 0.12
+LEDGER_SHARE = 0.10
+MESSAGE_SHARE = 0.6  # one unpinned message (a huge paste) is clipped beyond this
+
+
 def level_targets(config: EngineConfig) -> dict[int, int]:
     """Token targets per checkpoint level: 3 detailed, 2 moderate (1/2), 1 compact (1/4).
 
     About 8 % of the usable context for a fresh checkpoint, capped by
-    ``summary_max_tokens`` (raised for 64K+ contexts so rich tiers stay rich).
+    ``summary_max_tokens`` (raised for 64K+ contexts so rich tiers stay rich), never below
+    ``MIN_TARGET``.
     """
     usable = usable_tokens(config)
     cap = config.summary_max_tokens * max(1, config.context_size // 32768)
-    detailed = max(96, min(int(usable * 0.08), cap))
-    return {3: detailed, 2: max(64, detailed // 2), 1: max(48, detailed // 4)}
+    detailed = max(MIN_TARGET, min(int(usable * 0.08), cap))
+    return {3: detailed, 2: max(MIN_TARGET, detailed // 2), 1: max(MIN_TARGET, detailed // 4)}
 
 
 def effective_preserve(config: EngineConfig, available: int) -> int:
-    """Recent tokens kept verbatim; small contexts keep less so compaction frees room."""
-    return max(0, min(config.preserve_recent_tokens, int(config.trigger_ratio * available * 0.5)))
+    """Recent tokens kept verbatim after a compaction.
+
+    Automatic (``preserve_recent_tokens`` 0): a quarter of what is available, so it scales
+    with the context (2,048 at every size kept 1.8 % of a 128K window). An explicit value is
+    honoured up to half of the trigger, so compaction still frees room and the next one is
+    several turns away, not every other turn.
+    """
+    ceiling = int(config.trigger_ratio * available * 0.5)
+    if config.preserve_recent_tokens <= 0:
+        return max(0, min(int(available * 0.25), ceiling))
+    return max(0, min(config.preserve_recent_tokens, ceiling))
+
+
+def goal_cap(config: EngineConfig) -> int:
+    return max(64, int(usable_tokens(config) * GOAL_SHARE))
+
+
+def ledger_budget(config: EngineConfig) -> int:
+    return max(48, int(usable_tokens(config) * LEDGER_SHARE))
+
+
+def message_cap(config: EngineConfig, fixed: int) -> int:
+    """The most one unpinned message may take in a request (head + tail beyond it)."""
+    return max(96, int((usable_tokens(config) - fixed) * MESSAGE_SHARE))
+
+
+def summary_predict(config: EngineConfig, target: int) -> int:
+    """num_predict for a summary request: room to overshoot a little, never unlimited."""
+    wanted = int(target * config.estimate_scale * 1.5) + 32
+    return max(64, min(wanted, config.summary_max_tokens * max(1, config.context_size // 32768)))

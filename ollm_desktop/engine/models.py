@@ -31,7 +31,8 @@ class EngineConfig(BaseModel):
     context_size: int = Field(8192, ge=512, le=2_097_152)
     usable_ratio: float = Field(0.85, gt=0.1, le=1.0)
     trigger_ratio: float = Field(0.80, gt=0.1, le=1.0)
-    preserve_recent_tokens: int = Field(2048, ge=0)
+    # Recent tokens kept verbatim (0: automatic, scaled with the context size).
+    preserve_recent_tokens: int = Field(0, ge=0)
     summary_max_tokens: int = Field(1024, ge=32)
     preserve_user_messages: bool = True
     user_message_share: float = Field(0.25, ge=0.0, le=1.0)
@@ -43,6 +44,15 @@ class EngineConfig(BaseModel):
     retry_after_messages: int = Field(2, ge=0)
     # Undo depth kept in the persisted state.
     undo_depth: int = Field(5, ge=1, le=50)
+    # Chat-template tokens Ollama adds per message and per request (learned per model).
+    message_overhead: int = Field(8, ge=0, le=64)
+    request_overhead: int = Field(16, ge=0, le=256)
+    # Time limits (contract names): one summarizer call, and one whole compaction run
+    # (aging and merging included). Generous enough for an 8B model on a slow CPU.
+    summary_timeout_s: float = Field(180.0, gt=0, le=3600)
+    compaction_timeout_s: float = Field(480.0, gt=0, le=7200)
+    # "Keep the last N turns verbatim" (0: automatic, scaled with the context size).
+    keep_recent_turns: int = Field(0, ge=0, le=200)
 
 
 class Message(BaseModel):
@@ -92,6 +102,8 @@ class CompressedGroup(BaseModel):
     merged_from: list[str] = Field(default_factory=list)
     history: list[AgingStep] = Field(default_factory=list)
     sequence: int = 1  # compaction number that created it
+    extractive: bool = False  # built by code: the model's summaries were unusable
+    dropped_references: list[str] = Field(default_factory=list)  # ledger entries given up
 
     @property
     def preserved_ids(self) -> list[str]:
@@ -142,19 +154,45 @@ class GoalState(BaseModel):
         )
 
 
+class LedgerEntry(BaseModel):
+    """An exact identifier from a summarised message, kept in the reference ledger.
+
+    Only strings that occur in the compacted messages enter the ledger: the model's own
+    inventions are never carried forward.
+    """
+
+    text: str
+    kind: str = "code"
+    label: str = ""  # a few words that preceded it ("port", "budget"): what it is
+    source: Literal["user", "assistant", "summary"] = "assistant"
+    group_id: str | None = None
+    sequence: int = 0  # compaction that last saw it: the least recent go first
+
+
 class UndoEntry(BaseModel):
     """The compaction state before one compaction (messages are never part of it)."""
 
     groups: list[CompressedGroup]
     dropped_ids: list[str]
     compaction_count: int
+    ledger: list[LedgerEntry] = Field(default_factory=list)
+    # The message count when the compaction ran: a branch opened from here ends there.
+    message_count: int | None = None
     at: datetime = Field(default_factory=utcnow)
+
+
+class BreakerState(BaseModel):
+    """Backoff after summarizer failures (circuit breaker), persisted with the chat."""
+
+    failures: int = 0  # consecutive compactions in which the model failed
+    open_until: int | None = None  # message count before which the model is not asked
 
 
 class EngineState(BaseModel):
     """Everything needed to rebuild an engine whose ``api_messages()`` is identical."""
 
-    version: int = 1
+    # 2: counts include config.message_overhead; 1: they included 4 tokens.
+    version: int = 2
     system_prompt: str = ""
     messages: list[Message] = Field(default_factory=list)
     groups: list[CompressedGroup] = Field(default_factory=list)
@@ -164,6 +202,8 @@ class EngineState(BaseModel):
     undo_stack: list[UndoEntry] = Field(default_factory=list)
     retry_after_index: int | None = None  # failed summary: retry once messages pass this count
     config: EngineConfig | None = None
+    ledger: list[LedgerEntry] = Field(default_factory=list)
+    breaker: BreakerState = Field(default_factory=BreakerState)
 
 
 class Tier(StrEnum):
@@ -198,6 +238,11 @@ class ContextUsage(BaseModel):
     dropped_messages: int  # unpinned messages left out of the API context
     over_budget: bool  # pins alone do not fit: said, never hidden
     note: str = ""
+    ledger: int = 0  # the reference ledger's tokens
+    clipped_messages: int = 0  # messages sent as head + tail (too long for the context)
+    goal_condensed: int = 0  # locked decisions condensed to keep the goal block in its cap
+    request_overhead: int = 0
+    blocking_pins: list[str] = Field(default_factory=list)  # unpin these to send again
 
 
 class Reliability(BaseModel):
@@ -235,6 +280,12 @@ class CompactionReport(BaseModel):
     dropped_messages: int = 0
     tier: int = 0
     error: str | None = None
+    extractive: bool = False  # the checkpoint was built by code (the model failed twice)
+    chunks: int = 0  # summary requests the span was split into
+    timed_out: bool = False  # the compaction's time limit cut aging or summarising short
+    ledger_added: int = 0
+    ledger_dropped: int = 0
+    gate_rejections: list[str] = Field(default_factory=list)  # why model answers were refused
 
 
 class EngineEvent(BaseModel):

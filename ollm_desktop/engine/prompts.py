@@ -21,6 +21,8 @@ file path, URL, number with its unit and user-defined name exactly; stay factual
 stay within {target} tokens.
 SHOULD: use bullet points in chronological order; merge repeated information; {guidance}.
 MAY: drop greetings, filler and pleasantries; abbreviate obvious context.
+Keep goal marker lines exactly as written ([GOAL] ..., [DECISION] ... - LOCKED, \
+[CHECKPOINT] ... - STATUS, [NEXT] ...): they track the conversation's goal.
 Output only the summary: do not answer the user, do not continue the conversation."""
 
 SUMMARY_SYSTEM = """\
@@ -42,7 +44,8 @@ window. Keep its Markdown sections where they still have content.
 
 """ + _RULES
 
-_TAG = re.compile(r"</?(chat_history|checkpoint|previous_checkpoint|goal|focus)\b", re.IGNORECASE)
+_TAG = re.compile(r"</?(chat_history|checkpoint|previous_checkpoint|goal|focus|user|assistant"
+                  r"|system|compressed_history_summary|active_goal)\b", re.IGNORECASE)
 
 
 def _neutralise(text: str) -> str:
@@ -121,6 +124,13 @@ def condense_prompt(
     if stricter:
         body += "\n" + stricter
     return [{"role": "system", "content": system}, {"role": "user", "content": body}]
+
+
+def retry_note(problem: str, target: int) -> str:
+    """Why the previous answer was refused, so a small model can do better on its one retry."""
+    return (f"Your previous answer could not be used ({problem[:160]}). Write only the "
+            f"checkpoint itself, in at most {target} tokens, with the Markdown sections above: "
+            "no reply to the user, no refusal, no reasoning, no instructions.")
 
 
 def stricter_note(previous_tokens: int, target: int) -> str:

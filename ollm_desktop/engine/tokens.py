@@ -36,8 +36,11 @@ SPECIAL_TOKENS = {
     "<|fim_suffix|>": 100260,
     "<|endofprompt|>": 100276,
 }
-# Chat templates wrap every message in role markers; Llama 3 uses 4-5 tokens.
-MESSAGE_OVERHEAD = 4
+# Chat templates wrap every message in role markers (Llama 3: 5 tokens) and every request in
+# a few more (begin-of-text, the generation header). Defaults err high; the backend learns
+# each model's real overhead from Ollama's prompt_eval_count.
+MESSAGE_OVERHEAD = 8
+REQUEST_OVERHEAD = 16
 
 
 class VocabularyError(RuntimeError):
@@ -95,10 +98,14 @@ def count_tokens(text: str) -> int:
     return len(encoding().encode(text, disallowed_special=()))
 
 
-def count_message_tokens(text: str, scale: float = 1.0) -> int:
+def scaled(raw: int, scale: float = 1.0) -> int:
+    """A cl100k count converted to the model's tokens (rounded up: never under-count)."""
+    return int(raw * scale + 0.999)
+
+
+def count_message_tokens(text: str, scale: float = 1.0, overhead: int = MESSAGE_OVERHEAD) -> int:
     """Estimated tokens of one chat message including the template overhead."""
-    raw = count_tokens(text)
-    return int(raw * scale + 0.999) + MESSAGE_OVERHEAD
+    return scaled(count_tokens(text), scale) + overhead
 
 
 def truncate_to_tokens(text: str, max_tokens: int) -> str:
@@ -115,3 +122,33 @@ def truncate_to_tokens(text: str, max_tokens: int) -> str:
         if cut > len(prefix) * 0.6:
             return prefix[: cut + (1 if sep != "\n" else 0)].rstrip()
     return prefix.rstrip()
+
+
+CLIP_MARKER = "\n\n[... {omitted:,} tokens of this message are left out here to fit the context; " \
+    "the full text stays in the chat history ...]\n\n"
+
+
+def clip_middle(text: str, max_tokens: int) -> str:
+    """Head and tail of ``text`` within ``max_tokens``, with a visible marker where it was cut.
+
+    A long paste keeps its beginning (what it is) and its end (usually the question).
+    """
+    enc = encoding()
+    ids = enc.encode(text, disallowed_special=())
+    if len(ids) <= max_tokens:
+        return text
+    marker_tokens = count_tokens(CLIP_MARKER.format(omitted=len(ids)))
+    room = max(0, max_tokens - marker_tokens - 2)
+    if room <= 0:
+        return truncate_to_tokens(text, max_tokens)
+    head_n = (room * 2) // 3
+    tail_n = room - head_n
+    head = enc.decode(ids[:head_n])
+    tail = enc.decode(ids[len(ids) - tail_n:]) if tail_n else ""
+    omitted = len(ids) - head_n - tail_n
+    clipped = head.rstrip() + CLIP_MARKER.format(omitted=omitted) + tail.lstrip()
+    while count_tokens(clipped) > max_tokens and head_n > 0:  # decode seams can add a token
+        head_n = max(0, head_n - 4)
+        head = enc.decode(ids[:head_n])
+        clipped = head.rstrip() + CLIP_MARKER.format(omitted=omitted) + tail.lstrip()
+    return clipped

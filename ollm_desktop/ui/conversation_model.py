@@ -23,6 +23,7 @@ from PySide6.QtCore import (
 
 from ollm_desktop.engine.models import CompressedGroup, Message
 from ollm_desktop.ui.roles import (
+    CLIPPED,
     DIMMED_VISIBILITIES,
     KIND_MARKER,
     KIND_MESSAGE,
@@ -286,7 +287,7 @@ class ConversationModel(QAbstractListModel):
         parts = [role_label(message.role)]
         if message.pinned:
             parts.append(self.tr("pinned"))
-        if row.visibility in DIMMED_VISIBILITIES:
+        if row.visibility in DIMMED_VISIBILITIES or row.visibility == CLIPPED:
             parts.append(visibility_label(row.visibility))
         return ", ".join(parts) + ": " + message.content[:500]
 
@@ -305,5 +306,7 @@ def visibility_label(visibility: str) -> str:
         "summarized": QCoreApplication.translate("ConversationModel", "summarised"),
         "dropped": QCoreApplication.translate("ConversationModel", "not in context"),
         "preserved": QCoreApplication.translate("ConversationModel", "kept verbatim"),
+        "clipped": QCoreApplication.translate("ConversationModel",
+                                              "shortened in context (beginning and end sent)"),
     }
     return labels.get(visibility, "")

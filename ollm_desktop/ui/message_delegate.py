@@ -32,7 +32,7 @@ from ollm_desktop.ui.conversation_model import (
     visibility_label,
 )
 from ollm_desktop.ui.markdown import VIEW_CHAR_LIMIT, SafeTextDocument, make_document
-from ollm_desktop.ui.roles import DIMMED_VISIBILITIES, KIND_MARKER, PRESERVED
+from ollm_desktop.ui.roles import CLIPPED, DIMMED_VISIBILITIES, KIND_MARKER, PRESERVED
 
 # Geometry (logical pixels).
 OUTER_H = 14  # card to viewport edge
@@ -283,7 +283,7 @@ class MessageDelegate(QStyledItemDelegate):
         painter.setFont(self._small)
         painter.setPen(muted)
         details = [message.created_at.astimezone().strftime("%H:%M")]
-        if row.visibility in DIMMED_VISIBILITIES or row.visibility == PRESERVED:
+        if row.visibility in DIMMED_VISIBILITIES or row.visibility in (PRESERVED, CLIPPED):
             details.append(visibility_label(row.visibility))
         if message.partial:
             details.append(_tr("writing…"))

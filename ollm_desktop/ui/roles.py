@@ -24,4 +24,5 @@ VERBATIM = "verbatim"
 PRESERVED = "preserved"
 SUMMARIZED = "summarized"
 DROPPED = "dropped"
+CLIPPED = "clipped"  # sent as its beginning and end (too long for the context)
 DIMMED_VISIBILITIES = frozenset({SUMMARIZED, DROPPED})

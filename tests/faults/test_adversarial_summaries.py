@@ -15,12 +15,13 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ollm_desktop.engine import context as engine_context
+from ollm_desktop.controller import ChatController
 from ollm_desktop.engine import count_message_tokens
 from tests.controller_harness import is_summary_request, make_controller, run, settle
 from tests.engine_fakes import prompt_target, words
@@ -86,10 +87,17 @@ def shared_ollama() -> Iterator[FakeOllama]:
 
 @pytest.fixture(scope="module")
 def short_summary_timeout() -> Iterator[None]:
-    saved = engine_context.SUMMARY_TIMEOUT
-    engine_context.SUMMARY_TIMEOUT = SUMMARY_TIMEOUT
-    yield
-    engine_context.SUMMARY_TIMEOUT = saved
+    """Every chat's engine gets short time limits (settings allow no less than 1 s)."""
+    original = ChatController._config_for
+
+    def config_for(self: ChatController, chat: Any) -> Any:
+        config = original(self, chat)
+        config.summary_timeout_s = SUMMARY_TIMEOUT
+        config.compaction_timeout_s = SUMMARY_TIMEOUT * 4
+        return config
+
+    with mock.patch.object(ChatController, "_config_for", config_for):
+        yield
 
 
 def reset(server: FakeOllama, behaviour: Behaviour) -> None:

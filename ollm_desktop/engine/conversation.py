@@ -1,0 +1,125 @@
+"""The engine's data for one chat: the display history and the compaction state.
+
+One plain object shared by the stages (assembly, compaction, aging) so each stage is a small
+module of its own, while ``ContextEngine`` stays the one public front. Counts live here
+because they depend on the model's calibration (tokenizer factor, template overhead), and a
+change of calibration must rescale every stored count, including after a reload.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ollm_desktop.engine.models import (
+    BreakerState,
+    CompressedGroup,
+    EngineConfig,
+    EngineState,
+    GoalState,
+    LedgerEntry,
+    Message,
+    UndoEntry,
+)
+from ollm_desktop.engine.tokens import count_tokens, scaled
+
+LEGACY_OVERHEAD = 4  # what state version 1 added to every message count
+
+
+@dataclass
+class Conversation:
+    config: EngineConfig
+    system_prompt: str = ""
+    messages: list[Message] = field(default_factory=list)
+    index: dict[str, int] = field(default_factory=dict)
+    groups: list[CompressedGroup] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)  # truncate strategy: left out for good
+    goal: GoalState = field(default_factory=GoalState)
+    ledger: list[LedgerEntry] = field(default_factory=list)
+    compaction_count: int = 0
+    undo: list[UndoEntry] = field(default_factory=list)
+    breaker: BreakerState = field(default_factory=BreakerState)
+    retry_after: int | None = None
+    # Token counts of region parts by (message id, kind): the region is rebuilt after every
+    # compaction and pin change, and re-tokenising thousands of quoted requests is not free.
+    part_tokens: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- counts
+    def count(self, text: str) -> int:
+        """Tokens of ``text`` in the model's units (no template overhead)."""
+        return scaled(count_tokens(text), self.config.estimate_scale)
+
+    def message_tokens(self, text: str) -> int:
+        return self.count(text) + self.config.message_overhead
+
+    def reported_tokens(self, token_count: int) -> int:
+        """A count Ollama reported (already in the model's units) plus the template."""
+        return token_count + self.config.message_overhead
+
+    def recount(self, old_scale: float, old_overhead: int) -> None:
+        """Rescale every stored count after the calibration changed (or on load)."""
+        scale, overhead = self.config.estimate_scale, self.config.message_overhead
+        for message in self.messages:
+            if message.exact_tokens:
+                message.tokens = max(0, message.tokens - old_overhead) + overhead
+            elif abs(scale - old_scale) >= 1e-9 or message.tokens <= 0:
+                message.tokens = self.message_tokens(message.content)
+            else:
+                message.tokens = message.tokens - old_overhead + overhead
+        self.part_tokens.clear()
+        if abs(scale - old_scale) >= 1e-9:
+            for group in self.groups:
+                group.current_tokens = self.count(group.summary)
+
+    # -------------------------------------------------------------- history
+    def reindex(self) -> None:
+        self.index = {m.id: i for i, m in enumerate(self.messages)}
+
+    def position(self, message_id: str) -> int | None:
+        return self.index.get(message_id)
+
+    # ---------------------------------------------------------------- state
+    @classmethod
+    def from_state(cls, state: EngineState, config: EngineConfig) -> Conversation:
+        data = cls(
+            config=config,
+            system_prompt=state.system_prompt,
+            messages=[m.model_copy() for m in state.messages],
+            groups=[g.model_copy(deep=True) for g in state.groups],
+            dropped=list(state.dropped_ids),
+            goal=state.goal.model_copy(deep=True),
+            ledger=[e.model_copy() for e in state.ledger],
+            compaction_count=state.compaction_count,
+            undo=[u.model_copy(deep=True) for u in state.undo_stack],
+            breaker=state.breaker.model_copy(),
+            retry_after=state.retry_after_index,
+        )
+        saved = state.config or config
+        old_overhead = saved.message_overhead if state.version >= 2 else LEGACY_OVERHEAD
+        if (old_overhead != config.message_overhead
+                or abs(saved.estimate_scale - config.estimate_scale) >= 1e-9):
+            data.recount(saved.estimate_scale, old_overhead)
+        data.reindex()
+        return data
+
+    def state(self) -> EngineState:
+        return EngineState(
+            system_prompt=self.system_prompt,
+            messages=[m.model_copy() for m in self.messages],
+            groups=[g.model_copy(deep=True) for g in self.groups],
+            dropped_ids=list(self.dropped),
+            goal=self.goal.model_copy(deep=True),
+            compaction_count=self.compaction_count,
+            undo_stack=[u.model_copy(deep=True) for u in self.undo],
+            retry_after_index=self.retry_after,
+            config=self.config.model_copy(),
+            ledger=[e.model_copy() for e in self.ledger],
+            breaker=self.breaker.model_copy(),
+        )
+
+    def push_undo(self) -> None:
+        self.undo.append(UndoEntry(groups=[g.model_copy(deep=True) for g in self.groups],
+                                   dropped_ids=list(self.dropped),
+                                   compaction_count=self.compaction_count,
+                                   ledger=[e.model_copy() for e in self.ledger],
+                                   message_count=len(self.messages)))
+        del self.undo[: -self.config.undo_depth]

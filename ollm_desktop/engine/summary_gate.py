@@ -1,0 +1,483 @@
+"""The check a model's summary must pass before it becomes a checkpoint.
+
+Built for the 135M-8B models this app runs: they answer the user instead of summarising,
+refuse, think aloud, echo the prompt, loop on one sentence, or, steered by text in the chat,
+write the engine's wrapper tags and fake system turns. A checkpoint is part of every later
+request, so a bad one costs every later turn: the gate rejects it, and the engine retries or
+builds an extractive checkpoint by code.
+
+Injection policy: every text is neutralised (wrapper tags and chat-template tokens broken,
+role lines prefixed with ``(quoted)``). In a summary, a role or override line whose words do
+not occur in ``material`` was invented by the model (or planted through it) and is dropped, as
+is a line holding nothing but wrapper tags; if the rest is a real summary the verdict is ok
+with that text, if nothing else remains it is ``injection_only``. An injected line that does
+occur in the material (the chat discussed prompt injection) is kept, defused.
+
+Pure and fast: regular expressions and one n-gram set per call, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+REASONS = ("empty", "refusal", "reply", "reasoning", "echo", "repetition", "structureless",
+           "injection_only")
+QUOTED = "(quoted) "
+
+
+@dataclass(frozen=True, slots=True)
+class GateVerdict:
+    ok: bool
+    text: str  # the cleaned, neutralised text (use it when ok)
+    reason: str | None  # None when ok; else one of REASONS
+    detail: str = ""  # human-readable, for logs and the report
+
+
+# ------------------------------------------------------------------ neutralising
+_TAG_NAMES = ("compressed_history_summary", "earlier_user_message", "chat_history",
+              "active_goal", "reference_ledger", "previous_checkpoint", "checkpoint", "system",
+              "goal", "focus", "user", "assistant", "instructions")
+# Our tag names plus any snake_case tag (<key_references>, <start_of_turn>): never Markdown.
+_TAG = re.compile(r"<(?=[ \t]*/?[ \t]*(?:" + "|".join(_TAG_NAMES)
+                  + r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b)", re.IGNORECASE)
+_SPECIAL = re.compile(r"<\|([^|<>\n]{1,40})\|>")  # <|im_start|>, <|eot_id|>, ...
+_BRACKET = re.compile(r"\[(/?(?:INST|SYS|SYSTEM_PROMPT|TOOL_CALLS|AVAILABLE_TOOLS"
+                      r"|TOOL_RESULTS))\]", re.IGNORECASE)
+_LLAMA2_SYS = re.compile(r"<<(/?SYS)>>", re.IGNORECASE)
+_BOS_EOS = re.compile(r"<(?=/?s>)")
+_TURN_TAG = re.compile(r"<(?=[ \t]*/?[ \t]*(?:start_of_turn|end_of_turn)\b)", re.IGNORECASE)
+_ROLE_LINE = re.compile(
+    r"^[ \t]*(?:(?:\*\*|__)?(?:system|developer)(?:[ \t]+(?:prompt|message|instructions?|note"
+    r"|override))?[ \t]*(?:\*\*|__)?[ \t]*:"
+    r"|#{1,6}[ \t]*(?:system|developer)(?:[ \t]+(?:prompt|message|instructions?))?[ \t]*:?"
+    r"[ \t]*$|\[(?:system|sys)\])", re.IGNORECASE)
+_OVERRIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+"
+    r"|my\s+)?(?:previous|prior|above|earlier|preceding|existing|system|original)\s+"
+    r"(?:instructions?|prompts?|rules|messages|directions|guidelines)\b", re.IGNORECASE)
+_LIST_MARK = r"^(\s*(?:[-*+>]\s+|\d+[.)]\s+)?)"
+_DEFUSED = re.compile(_LIST_MARK + re.escape(QUOTED))
+_TAG_ONLY = re.compile(r"^\s*(?:‹[ \t]*/?[ \t]*[\w-]+[^>\n]*>\s*)+$")
+
+
+def _neutralise_line(line: str) -> tuple[str, bool]:
+    """(harmless line, whether it posed as a role turn or an instruction override)."""
+    before = line
+    line = _TAG.sub("‹", line)
+    line = _TURN_TAG.sub("‹", line)
+    line = _SPECIAL.sub(r"‹|\1|›", line)
+    line = _BRACKET.sub(r"‹\1›", line)
+    line = _LLAMA2_SYS.sub(r"‹‹\1››", line)
+    line = _BOS_EOS.sub("‹", line)
+    tokens = any(p.search(before) for p in (_SPECIAL, _BRACKET, _LLAMA2_SYS, _TURN_TAG))
+    flagged = tokens or bool(_ROLE_LINE.match(line) or _OVERRIDE.search(line))
+    if flagged and not _DEFUSED.match(line):
+        line = re.sub(_LIST_MARK, lambda m: m.group(1) + QUOTED, line, count=1)
+    return line, flagged
+
+
+def neutralise(text: str) -> str:
+    """Make untrusted text harmless inside the engine's API context; Markdown stays intact.
+
+    Wrapper tags (any case, open or close, with attributes) get ``‹`` for ``<`` so they cannot
+    close ``<compressed_history_summary>``; chat-template tokens are broken up; lines posing as
+    a system turn or telling the model to ignore its instructions get a ``(quoted)`` prefix.
+    Idempotent.
+    """
+    return "\n".join(_neutralise_line(line)[0] for line in text.split("\n"))
+
+
+# ------------------------------------------------------------------ cleaning
+_THINK_CLOSED = re.compile(r"<(think|thinking|reasoning)>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_WRAP_FENCE = re.compile(r"^```[ \t]*(?:markdown|md|text|txt)?[ \t]*\n(.*?)\n?```[ \t]*$",
+                         re.DOTALL | re.IGNORECASE)
+_CHATTER = re.compile(
+    r"^[\s*_#>]*(?:(?:sure|certainly|of course|okay|ok|alright|absolutely|great|gladly)\b"
+    r"[\s,!.]*)?(?:here(?:'s|’s| is| are)|below is|the following is|voici|hier ist)\b"
+    r"[^\n]{0,120}?\b(?:summary|summari[sz]ed|checkpoint|recap|condensed|compressed|shortened"
+    r"|rewritten|shorter version|zusammenfassung|résumé|conversation|discussion|so far"
+    r"|what we (?:discussed|covered|did))\b[^\n:]{0,80}(?::[ \t]*(?P<rest>.*))?$",
+    re.IGNORECASE)
+_WRAP_TAG = re.compile(r"^\s*</?(?:summary|checkpoint|compressed_history_summary|output|answer"
+                       r"|response)>\s*$", re.IGNORECASE)
+_SIGN_OFF = re.compile(r"^[\s*_]*(?:let me know|i hope this helps|hope this helps|feel free to"
+                       r"|is there anything else|would you like me to)\b", re.IGNORECASE)
+
+
+def _clean(raw: str) -> tuple[str, bool]:
+    """(text without reasoning, wrapper fence and chatter; whether an open think was cut)."""
+    text = _CONTROL.sub("", (raw or "").replace("\r\n", "\n"))
+    text = _THINK_CLOSED.sub("", text)
+    closes = list(_THINK_CLOSE.finditer(text))
+    if closes:  # "...reasoning</think> answer": the opening tag was in the chat template
+        text = text[closes[-1].end():]
+    opened = _THINK_OPEN.search(text)
+    if opened:
+        text = text[:opened.start()]
+    text = _strip_chatter(text)
+    fence = _WRAP_FENCE.match(text)
+    if fence:
+        text = _strip_chatter(fence.group(1))
+    return text, opened is not None
+
+
+def _strip_chatter(text: str) -> str:
+    """Without "Here is the summary:" lines before it and "Let me know..." lines after it."""
+    lines = text.strip().split("\n")
+    while lines and _WRAP_TAG.match(lines[0]):
+        lines.pop(0)
+    while lines and _WRAP_TAG.match(lines[-1]):
+        lines.pop()
+    for _ in range(2):
+        first = next((i for i, line in enumerate(lines) if line.strip()), None)
+        if first is None:
+            break
+        chatter = _CHATTER.match(lines[first].strip())
+        if not chatter:
+            break
+        rest = (chatter.group("rest") or "").strip()
+        lines[first:first + 1] = [rest] if rest else []
+    while lines and (not lines[-1].strip() or _SIGN_OFF.match(lines[-1])):
+        lines.pop()
+    return "\n".join(lines).strip()
+
+
+# ------------------------------------------------------------------ text shape
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_FENCE_LINE = re.compile(r"^\s*(```|~~~)")
+_CODE_LINE = re.compile(
+    r"^\s*(?:(?:def|class|import|from|return|async|await|for|while|if|elif|else|try|except|with"
+    r"|fn|let|const|var|function|public|private|package|using|#include|SELECT|INSERT|UPDATE"
+    r"|CREATE)\b.*[():=\[\]{};<>].*|.*[;{]\s*|\s*[})\]];?,?\s*|\s{4,}\S.*|\$ \S.*)$")
+_PUNCT = "`'\"“”‘’()[]{}<>*_.,;:!?#~"
+_WORD_CORE = re.compile(r"[\w'’./:@+#%=-]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _blocks(text: str) -> list[tuple[str, bool]]:
+    """Each line with whether it is code (inside a fence, a fence marker, or code-like)."""
+    result, fenced = [], False
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+            result.append((line, True))
+        else:
+            result.append((line, fenced or (not _BULLET.match(line)
+                                            and bool(_CODE_LINE.match(line)))))
+    return result
+
+
+def _is_word(token: str) -> bool:
+    core = token.strip(_PUNCT)
+    return (sum(c.isalpha() for c in core) >= 2 and bool(_WORD_CORE.fullmatch(core))) or \
+        sum(0x2E80 <= ord(c) <= 0x9FFF for c in core) >= 2  # CJK text has no spaces
+
+
+def _sentences(line: str) -> list[str]:
+    parts: list[str] = []
+    for piece in _SENTENCE_END.split(line.strip()):
+        if parts and piece[:1].islower():
+            parts[-1] += " " + piece
+        elif piece:
+            parts.append(piece)
+    return parts
+
+
+def _prose(text: str) -> list[str]:
+    """Sentences outside code and headings, bullet marks removed."""
+    units: list[str] = []
+    for line, code in _blocks(text):
+        if code or _HEADING.match(line) or not line.strip():
+            continue
+        units.extend(_sentences(_BULLET.sub("", line)))
+    return units
+
+
+def _word_count(text: str) -> int:
+    return sum(1 for token in text.split() if _is_word(token))
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+# ------------------------------------------------------------------ repetition
+def _loop_key(unit: str) -> str:
+    return _norm(_BULLET.sub("", unit))
+
+
+def _repeated(keys: list[str], texts: list[str], total_chars: int, min_words: int) -> set[str]:
+    counts = Counter(k for k in keys if k)
+    chars: Counter[str] = Counter()
+    for key, text in zip(keys, texts, strict=True):
+        chars[key] += len(text)
+    found = set()
+    for key, n in counts.items():
+        words = len(key.split())
+        if (n >= 3 and words >= min_words) or n >= 5 or \
+                (n >= 2 and words >= min_words and chars[key] > 0.4 * total_chars):
+            found.add(key)
+    return found
+
+
+_NGRAM_LOOP = re.compile(r"((?:\S+[ \t]+){1,8}?)\1{3,}")
+
+
+def collapse_repetition(text: str) -> tuple[str, bool]:
+    """Keep the first of each looped line or sentence; fold runs of a repeated phrase.
+
+    A loop is a line or sentence seen 3+ times, 5+ times if it is short, or 2+ times when its
+    copies make up over 40 % of the text; code blocks are left alone. Returns (text, changed).
+    """
+    total = max(1, len(text))
+    blocks = _blocks(text)
+    lines: list[str | None] = [line for line, _ in blocks]
+    prose = [i for i, (line, code) in enumerate(blocks) if not code and line.strip()]
+    keys = [_loop_key(blocks[i][0]) for i in prose]
+    loops = _repeated(keys, [blocks[i][0] for i in prose], total, 4)
+    seen: set[str] = set()
+    for i, key in zip(prose, keys, strict=True):
+        if key in loops:
+            if key in seen:
+                lines[i] = None
+            seen.add(key)
+    kept = [i for i in prose if lines[i] is not None]
+    split = {i: _sentences(_BULLET.sub("", blocks[i][0])) for i in kept}
+    units = [s for i in kept for s in split[i]]
+    loops = _repeated([_loop_key(s) for s in units], units, total, 3)
+    seen = set()
+    for i in kept:
+        if not any(_loop_key(s) in loops for s in split[i]):
+            continue
+        out = []
+        for sentence in split[i]:
+            key = _loop_key(sentence)
+            if key not in loops or key not in seen:
+                out.append(sentence)
+            seen.add(key)
+        mark = _BULLET.match(blocks[i][0])
+        lines[i] = ((mark.group(0) if mark else "") + " ".join(out)) if out else None
+    for i in kept:
+        line = lines[i]
+        if line is not None and not line.lstrip().startswith("|"):  # tables repeat cells
+            lines[i] = _NGRAM_LOOP.sub(r"\1", line + " ")[:-1]
+    result = re.sub(r"\n{3,}", "\n\n", "\n".join(x for x in lines if x is not None)).strip()
+    return result, result != text.strip()
+
+
+# ------------------------------------------------------------------ the checks
+_REFUSAL = re.compile(
+    r"^\W*(?:(?:i'?m|i am) (?:sorry|afraid)\b|sorry,? (?:but )?i\b|unfortunately,? i\b|as an ai\b"
+    r"|i (?:can(?:no|')t|cannot|won'?t|will not|(?:am|'m) (?:not able|unable)) (?:to )?(?:help"
+    r"|assist|summari[sz]e|comply|provide|do|fulfil|complete|create|produce|process|continue"
+    r"|access|write|generate|condense|compress)"
+    r"|es tut mir leid|leider kann ich|entschuldigung|désolé|je suis désolée?|je ne peux pas"
+    r"|lo siento)", re.IGNORECASE)
+_SHORT_REFUSAL = re.compile(r"\b(?:i can(?:no|')t|i cannot|i(?:'m| am) unable to|i won'?t be "
+                            r"able to|as an ai(?: language model)?)\b", re.IGNORECASE)
+_MONOLOGUE_START = re.compile(
+    r"^\W*(?:(?:okay|ok|alright|all right|hmm+|so|well|right)\b[,.!]?\s*(?:so\b,?\s*)?"
+    r"(?:let me|let's|i need|i should|i'll|i will|i have to|i must|i think|first,? i|we need"
+    r"|the user (?:wants|asked|is asking|has asked) (?:me|a summary|for a summary))\b"
+    r"|(?:let me|let's) (?:think|see|start|begin|break|analy[sz]e|figure|look|summari[sz]e|go "
+    r"through|read|review|recap|tackle|process|work)"
+    r"|i (?:need|have|want) to (?:summari[sz]e|write|create|produce|condense|compress|figure"
+    r"|think|look|go|make|read)"
+    r"|first,? i(?:'ll| will| need| should)\b|the user (?:wants|asked|is asking|has asked) me\b"
+    r"|(?:thinking|reasoning|thought process|my thoughts)\s*:)", re.IGNORECASE)
+_MONOLOGUE_CUE = re.compile(r"\b(?:let me|let's see|i need to|i should|i think|i'll|wait[,!]"
+                            r"|hmm+|maybe i|step by step|actually,|wants me to)\b", re.IGNORECASE)
+_REPLY_START = re.compile(
+    r"^\W*(?:(?:\*\*)?(?:assistant|ai)(?:\*\*)?\s*:\s*)?(?:(?:sure|certainly|of course|absolutely"
+    r"|no problem|gladly|great question"
+    r"|good question)\b|(?:hi|hello|hey)\b[\s,!]|(?:yes|no)[,!]"
+    r"|here(?:'s|’s| is| are) (?:how|what|the (?:code|steps|answer|solution|updated|fixed"
+    r"|corrected|script|function)|an? (?:example|updated|fixed|simple|quick|complete)|some)\b"
+    r"|(?:to|in order to) [^.\n]{1,80}, (?:you|simply|just)\b|you (?:can|could|should|need to"
+    r"|will need|might|may want)\b|follow these steps|step 1\b|i'?d be (?:happy|glad)\b"
+    r"|i'?ll (?:help|show|explain|write|walk)\b|let me (?:help|show|explain|walk)\b"
+    r"|i(?: have|'ve) (?:updated|fixed|changed|rewritten|written|created|added)\b)",
+    re.IGNORECASE)
+_YOU = re.compile(r"\b(?:you|your|yours|you're|you'll|you've|you'd|yourself)\b", re.IGNORECASE)
+_ECHO_MARKERS = tuple(re.compile(p, f) for p, f in (
+    (r"rewrite this checkpoint in at most", re.I),
+    (r"compress the chat history above", re.I),
+    (r"into a checkpoint of at most \d+ tokens", re.I),
+    (r"^\s*(?:MUST|SHOULD|MAY):", re.M),
+    (r"output only the summary", re.I),
+    (r"your previous (?:attempt|answer) (?:was rejected|could not be used)", re.I),
+    (r"stay strictly under \d+ tokens", re.I),
+    (r"write only the checkpoint itself", re.I),
+    (r"fold the previous checkpoint into the new one", re.I),
+    (r"messages marked kept=", re.I),
+    (r"you (?:compress chat history|shorten an existing conversation checkpoint)", re.I),
+    (r"do not answer the user, do not continue the conversation", re.I),
+))
+# Parts of the prompt that carry chat content, not instructions: not echo material.
+_PROMPT_CONTENT = re.compile(r"<(goal|focus|previous_checkpoint|checkpoint|chat_history)>.*?"
+                             r"</\1>", re.DOTALL)
+NGRAM = 8
+
+
+def _echo(text: str, material: str, prompt: str) -> str:
+    """Why ``text`` repeats the engine's instructions, or ""."""
+    for marker in _ECHO_MARKERS:
+        found = marker.search(text)
+        if found and not marker.search(material):
+            return f"repeats the instruction {found.group(0).strip()!r}"
+    words = _norm(text).split()
+    if len(words) < NGRAM:
+        return ""
+    instructions = _norm(_PROMPT_CONTENT.sub(" ", prompt)).split()
+    mat = _norm(material).split()
+    grams = {" ".join(instructions[i:i + NGRAM]) for i in range(len(instructions) - NGRAM + 1)}
+    grams -= {" ".join(mat[i:i + NGRAM]) for i in range(len(mat) - NGRAM + 1)}
+    covered = bytearray(len(words))
+    for i in range(len(words) - NGRAM + 1):
+        if " ".join(words[i:i + NGRAM]) in grams:
+            covered[i:i + NGRAM] = b"\x01" * NGRAM
+    share = sum(covered) / len(words)
+    run = max((len(r) for r in bytes(covered).split(b"\x00")), default=0)
+    if (share >= 0.5 and sum(covered) >= 16) or run >= 40:
+        return f"{share:.0%} of its words copy the prompt"
+    return ""
+
+
+def _code_share(text: str) -> tuple[float, int]:
+    code = prose = 0
+    for line, is_code in _blocks(text):
+        if not line.strip() or _HEADING.match(line):
+            continue
+        if is_code:
+            code += 0 if _FENCE_LINE.match(line) else len(line.strip())
+        else:
+            prose += len(line.strip())
+    return code / max(1, code + prose), _word_count(" ".join(_prose(text)))
+
+
+def _reply(text: str, prose: list[str]) -> str:
+    head = " ".join(prose[:1]) if prose else text.strip()
+    if _REPLY_START.match(head):
+        return "starts like an answer to the user"
+    share, words = _code_share(text)
+    if share > 0.6 or (share > 0.35 and words < 20):
+        return f"mostly code ({share:.0%}), not a summary"
+    you = sum(1 for s in prose if _YOU.search(s))
+    if you >= 2 and you >= 0.5 * len(prose):
+        return f"addresses the user in {you} of {len(prose)} sentences"
+    return ""
+
+
+def _reasoning(prose: list[str], text: str) -> str:
+    head = prose[0] if prose else text.strip()
+    if _MONOLOGUE_START.match(head):
+        return "starts with the model's reasoning"
+    cues = sum(1 for s in prose if _MONOLOGUE_CUE.search(s))
+    if cues >= 3 and cues >= 0.3 * len(prose):
+        return f"{cues} of {len(prose)} sentences are reasoning"
+    return ""
+
+
+def _refusal(prose: list[str], text: str) -> str:
+    head = " ".join(prose[:2])[:300].replace("’", "'") if prose else text[:300]
+    if _REFUSAL.match(head) or (_word_count(text) < 40 and _SHORT_REFUSAL.search(head)):
+        return "refuses the task"
+    return ""
+
+
+def _structureless(text: str) -> str:
+    visible = [c for c in text if not c.isspace()]
+    letters = sum(c.isalnum() for c in visible)
+    if letters < 0.5 * max(1, len(visible)):
+        return "mostly symbols"
+    lines = [line for line, code in _blocks(text) if line.strip() and not code]
+    if not any(_word_count(_BULLET.sub("", line)) >= 3 and not _HEADING.match(line)
+               for line in lines):
+        return "no sentence-like content"
+    return ""
+
+
+_ROLE_WORD = re.compile(r"^\W*(?:system|user|assistant|developer|model)\b", re.IGNORECASE)
+
+
+def _role_rest(raw_line: str) -> str:
+    """What a role line says besides its role marker and template tokens."""
+    rest = _ROLE_LINE.sub("", raw_line)
+    for pattern in (_SPECIAL, _BRACKET, _LLAMA2_SYS, _BOS_EOS):
+        rest = pattern.sub(" ", rest)
+    rest = re.sub(r"</?\s*(?:start_of_turn|end_of_turn)>", " ", rest, flags=re.IGNORECASE)
+    return _norm(_ROLE_WORD.sub("", rest))
+
+
+def _drop_injections(text: str, material: str) -> tuple[str, int]:
+    """Neutralised text without tag-only lines and invented role turns.
+
+    A role header with nothing after it (``SYSTEM:``, ``### System``, ``<|im_start|>system``)
+    opens a turn that runs to the next blank line or heading. A role or override line, or a
+    line of such a turn, stays (defused) only if what it says occurs in the material.
+    """
+    known = f" {_norm(material)} "
+    kept, dropped, turn = [], 0, False
+    for raw_line in text.split("\n"):
+        line, flagged = _neutralise_line(raw_line)
+        if not raw_line.strip() or (_HEADING.match(raw_line) and not flagged):
+            turn = False
+        if _TAG_ONLY.match(line):
+            dropped += 1
+            continue
+        if flagged or turn:
+            rest = _role_rest(raw_line)
+            if flagged and not rest:
+                turn = True
+            if not rest or f" {rest} " not in known:
+                dropped += 1
+                continue
+        kept.append(line)
+    return "\n".join(kept).strip(), dropped
+
+
+def _reject(reason: str, text: str, detail: str) -> GateVerdict:
+    return GateVerdict(False, neutralise(text), reason, detail)
+
+
+def inspect_summary(raw: str, *, material: str, prompt: str, target: int) -> GateVerdict:
+    """Clean a model's summary and decide whether it may become a checkpoint.
+
+    ``material`` is what was summarised, ``prompt`` the whole prompt sent (system + user),
+    ``target`` the token target (informational: size is the engine's business).
+    """
+    text, cut_think = _clean(raw)
+    if not any(c.isalnum() for c in text):
+        if cut_think:
+            return _reject("reasoning", text, "an unclosed <think> block and nothing else")
+        return _reject("empty", text, "no text left after cleaning")
+    text, dropped = _drop_injections(text, material)
+    if not any(c.isalnum() for c in text):
+        return _reject("injection_only", text, f"only {dropped} injected line(s)")
+    prose = _prose(text)
+    checks = (("reasoning", lambda: _reasoning(prose, text)),
+              ("refusal", lambda: _refusal(prose, text)),
+              ("echo", lambda: _echo(text, material, prompt)))
+    for reason, check in checks:
+        detail = check()
+        if detail:
+            return _reject(reason, text, detail)
+    notes = [f"dropped {dropped} injected line(s)"] if dropped else []
+    collapsed, changed = collapse_repetition(text)
+    if changed:
+        rest = _prose(collapsed)
+        if len(rest) < 3 or _word_count(" ".join(rest)) < 15:
+            return _reject("repetition", collapsed, "the same sentence repeated")
+        text, prose = collapsed, rest
+        notes.append("collapsed repeated lines")
+    for reason, detail in (("reply", _reply(text, prose)),
+                           ("structureless", _structureless(text))):
+        if detail:
+            return _reject(reason, text, detail)
+    return GateVerdict(True, text, None, "; ".join(notes))
