@@ -8,11 +8,24 @@ import os
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ollm_desktop.storage.models import StartupNotice
+
+SETTINGS_VERSION = 2
+LEGACY_PRESERVE_DEFAULT = 2048  # forced at every context size before version 2
+
+
+def _upgrade(raw: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 wrote every default into the file, so its 2048 is not a choice: automatic."""
+    version = raw.get("settings_version")
+    if not isinstance(version, int) or version < 2:
+        if raw.get("preserve_recent_tokens") == LEGACY_PRESERVE_DEFAULT:
+            raw = {**raw, "preserve_recent_tokens": 0}
+        raw = {**raw, "settings_version": SETTINGS_VERSION}
+    return raw
 
 
 class Settings(BaseModel):
@@ -22,8 +35,15 @@ class Settings(BaseModel):
     default_model: str | None = None
     context_size: int = Field(8192, ge=1024, le=1_048_576)
     trigger_ratio: float = Field(0.80, ge=0.3, le=0.95)
-    preserve_recent_tokens: int = Field(2048, ge=0, le=262_144)
+    # Recent tokens kept verbatim; 0 = automatic (the engine scales it with the context size).
+    preserve_recent_tokens: int = Field(0, ge=0, le=262_144)
+    # "Keep the last N turns verbatim"; 0 = automatic.
+    keep_recent_turns: int = Field(0, ge=0, le=200)
     preserve_user_messages: bool = True
+    # Time limits of one summarizer call and of one whole compaction run (seconds): generous
+    # enough for an 8B model on a slow CPU, short enough that a hung model is given up.
+    summary_timeout_s: float = Field(180.0, ge=1.0, le=3600.0)
+    compaction_timeout_s: float = Field(480.0, ge=1.0, le=7200.0)
     summarization_model: str | None = None  # None: the chat's own model
     keep_alive: str = "10m"
     snapshot_retention: int = Field(20, ge=1, le=1000)
@@ -35,6 +55,8 @@ class Settings(BaseModel):
     window_state: str | None = None
     splitter_state: str | None = None
     last_chat_id: str | None = None
+    # 2: preserve_recent_tokens 0 means automatic (version 1 saved its old default, 2048).
+    settings_version: int = SETTINGS_VERSION
 
 
 def _backup(path: Path) -> Path:
@@ -52,7 +74,7 @@ def load_settings(path: Path) -> tuple[Settings, list[StartupNotice]]:
         raw = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(raw, dict):
             raise ValueError("settings file is not a JSON object")
-        settings = Settings.model_validate(raw)
+        settings = Settings.model_validate(_upgrade(raw))
     except (OSError, UnicodeDecodeError, ValueError, ValidationError) as exc:
         try:
             backup = str(_backup(path))

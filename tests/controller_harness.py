@@ -25,6 +25,8 @@ MODEL = "llama3.2:3b"
 
 def is_summary_request(body: dict[str, Any]) -> bool:
     """The engine's summary and condense prompts carry a token target; chat turns do not."""
+    if not isinstance(body, dict):  # a client killed mid-request sent no readable body
+        return False
     messages = body.get("messages") or []
     return bool(messages) and "at most" in str(messages[-1].get("content", "")) and (
         "<chat_history>" in str(messages[-1].get("content", ""))

@@ -18,6 +18,7 @@ from ollm_desktop.backend import (
     PullProgress,
     TokenCalibration,
 )
+from ollm_desktop.backend import client as client_module
 from tests.ollama_server import FakeModel, FakeOllama, Reply, free_port, ollama_server
 
 __all__ = ["ollama_server"]  # the fixture, imported for this module
@@ -317,10 +318,57 @@ async def test_pull_of_unknown_name(backend: OllamaBackend) -> None:
     assert caught.value.kind == "model_not_found"
 
 
+# -------------------------------------------------------- no silent cuts
+@pytest.mark.asyncio
+async def test_every_chat_refuses_silent_truncation_and_window_shift(
+        backend: OllamaBackend, ollama_server: FakeOllama) -> None:
+    await collect(backend, num_ctx=4096)
+    await backend.chat("llama3.2:3b", USER, num_ctx=4096, options={"num_predict": 300})
+    turn, summary = ollama_server.chat_requests()[-2:]
+    for body in (turn, summary):
+        assert body["truncate"] is False and body["shift"] is False
+        assert body["options"]["num_ctx"] == 4096
+    assert summary["options"]["num_predict"] == 300
+
+
+LONG = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i} " * 60}
+        for i in range(9)]
+
+
+@pytest.mark.asyncio
+async def test_an_over_length_prompt_is_a_context_overflow_not_a_silent_cut(
+        backend: OllamaBackend, ollama_server: FakeOllama) -> None:
+    assert ollama_server.full_count(LONG) > 512
+    for attempt in (lambda: collect(backend, messages=LONG, num_ctx=512),
+                    lambda: backend.chat("llama3.2:3b", LONG, num_ctx=512)):
+        with pytest.raises(BackendError) as caught:
+            await attempt()
+        error = caught.value
+        assert error.kind == "context_overflow" and error.status_code == 400
+        assert error.num_ctx == 512  # Ollama's wording names no numbers: the window we sent
+        assert "context" in error.message and "512" in error.message
+    assert len(ollama_server.rejected) == 2
+    assert not ollama_server.streams  # nothing was generated from a cut prompt
+
+
+@pytest.mark.asyncio
+async def test_an_overflow_message_that_names_the_counts_is_parsed(
+        backend: OllamaBackend, ollama_server: FakeOllama) -> None:
+    ollama_server.script(Reply(http_status=400, error=(
+        "the request (9,312 tokens) exceeds the available context size (8,192 tokens)")))
+    with pytest.raises(BackendError) as caught:
+        await collect(backend, num_ctx=8192)
+    assert caught.value.kind == "context_overflow"
+    assert (caught.value.prompt_tokens, caught.value.num_ctx) == (9312, 8192)
+    assert "9,312" in caught.value.message
+
+
 # -------------------------------------------------------------- truncation
 @pytest.mark.asyncio
-async def test_silent_truncation_is_detected(backend: OllamaBackend,
-                                             ollama_server: FakeOllama) -> None:
+async def test_silent_truncation_is_detected(backend: OllamaBackend, ollama_server: FakeOllama,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # An older Ollama ignores "truncate": false and cuts silently: as if it was never sent.
+    monkeypatch.setattr(client_module, "NO_SILENT_CUTS", {})
     messages = [{"role": "system", "content": "Be brief."}] + [
         {"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i} " * 60}
         for i in range(9)]

@@ -9,8 +9,8 @@ import ollama
 import pydantic
 import pytest
 
-from ollm_desktop.backend import BackendError
-from ollm_desktop.backend.errors import map_exception
+from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError
+from ollm_desktop.backend.errors import map_exception, overflow_numbers
 
 HOST = "http://127.0.0.1:11434"
 
@@ -73,3 +73,36 @@ def test_backend_errors_pass_through() -> None:
     original = BackendError("stream_cut", "Cut.")
     assert map_exception(original, host=HOST) is original
     assert str(original) == "Cut."
+
+
+@pytest.mark.parametrize(("error", "prompt", "window"), [
+    ("the input length exceeds the context length", None, 4096),
+    ("the request exceeds the available context size (4,096 tokens), try increasing it",
+     None, 4096),
+    ("request (5,120 tokens) exceeds the available context size (4,096 tokens)", 5120, 4096),
+    ('{"error":"prompt is too long for qwen2.5:3b: 5120 tokens, num_ctx 4096"}', 5120, 4096),
+    ("input length 5120, exceeds the context length", 5120, 4096),
+])
+def test_an_over_length_prompt_is_a_context_overflow_with_its_numbers(
+        error: str, prompt: int | None, window: int) -> None:
+    mapped = map_exception(ollama.ResponseError(error, 400), host=HOST, model="qwen2.5:3b",
+                           num_ctx=4096)
+    assert mapped.kind == "context_overflow" == CONTEXT_OVERFLOW
+    assert (mapped.prompt_tokens, mapped.num_ctx) == (prompt, window)
+    assert mapped.status_code == 400
+    assert mapped.message[0].isupper() and "context" in mapped.message
+    assert mapped.detail == (json.loads(error)["error"] if error.startswith("{") else error)
+
+
+@pytest.mark.parametrize("error", ["bad request", "model requires more system memory (5.2 GiB) "
+                                   "than is available (3 GiB)", "invalid options"])
+def test_other_client_errors_are_not_overflows(error: str) -> None:
+    assert map_exception(ollama.ResponseError(error, 400), host=HOST,
+                         num_ctx=4096).kind == "http"
+
+
+def test_overflow_numbers_without_the_window_we_sent() -> None:
+    assert overflow_numbers("request (9,000 tokens) exceeds the context (8,192 tokens)") == (
+        9000, 8192)
+    assert overflow_numbers("the input length exceeds the context length") == (None, None)
+    assert overflow_numbers("llama3.2:3b: 9000 > 8192", 8192) == (9000, 8192)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from ollm_desktop.settings import Settings
+from ollm_desktop.settings import Settings, load_settings, save_settings
 from ollm_desktop.ui.preferences import PreferencesDialog, parse_context_size
 
 MODELS = ["llama3.2:3b", "qwen2.5:14b"]
@@ -123,3 +125,60 @@ def test_accept_with_valid_input(dialog, qtbot):
 ])
 def test_parse_context_size(text, expected):
     assert parse_context_size(text) == expected
+
+
+def test_time_limits_and_verbatim_turns_are_shown_and_edited(dialog, settings):
+    assert dialog.summary_timeout_spin.value() == 180
+    assert dialog.compaction_timeout_spin.value() == 480
+    assert dialog.keep_turns_spin.value() == 0
+    assert dialog.keep_turns_spin.text() == "Automatic"
+    assert dialog.preserve_spin.text() == "Automatic"  # 0: scaled with the context size
+    labels = dialog._labels
+    assert labels["summary_timeout_s"] == "Summary time limit"
+    assert labels["compaction_timeout_s"] == "Compaction time limit"
+    assert labels["keep_recent_turns"] == "Keep the last N turns verbatim"
+    dialog.summary_timeout_spin.setValue(60)
+    dialog.compaction_timeout_spin.setValue(300)
+    dialog.keep_turns_spin.setValue(4)
+    result = dialog.result_settings()
+    assert (result.summary_timeout_s, result.compaction_timeout_s) == (60.0, 300.0)
+    assert result.keep_recent_turns == 4
+    assert settings.summary_timeout_s == 180.0  # the input is never changed
+
+
+def test_a_compaction_limit_below_the_summary_limit_is_refused(dialog):
+    dialog.summary_timeout_spin.setValue(600)
+    dialog.compaction_timeout_spin.setValue(300)
+    assert not dialog.ok_button.isEnabled()
+    assert "Compaction time limit" in dialog.error_label.text()
+    dialog.compaction_timeout_spin.setValue(900)
+    assert dialog.ok_button.isEnabled()
+    assert dialog.result_settings().compaction_timeout_s == 900.0
+
+
+def test_new_preferences_persist(tmp_path, dialog):
+    dialog.summary_timeout_spin.setValue(90)
+    dialog.compaction_timeout_spin.setValue(240)
+    dialog.keep_turns_spin.setValue(3)
+    dialog.preserve_spin.setValue(1024)
+    path = tmp_path / "settings.json"
+    save_settings(path, dialog.result_settings())
+    loaded, notices = load_settings(path)
+    assert notices == []
+    assert (loaded.summary_timeout_s, loaded.compaction_timeout_s) == (90.0, 240.0)
+    assert (loaded.keep_recent_turns, loaded.preserve_recent_tokens) == (3, 1024)
+
+
+def test_recent_tokens_default_to_automatic_and_old_files_drop_the_forced_2048(tmp_path):
+    assert Settings().preserve_recent_tokens == 0
+    path = tmp_path / "settings.json"
+    # A file written before the automatic default held 2048 whether or not it was chosen.
+    path.write_text(json.dumps({"preserve_recent_tokens": 2048, "context_size": 32768}))
+    loaded, notices = load_settings(path)
+    assert notices == []
+    assert loaded.preserve_recent_tokens == 0 and loaded.context_size == 32768
+    # Any other value was a choice and is kept; so is 2048 once saved by this version.
+    path.write_text(json.dumps({"preserve_recent_tokens": 3000}))
+    assert load_settings(path)[0].preserve_recent_tokens == 3000
+    save_settings(path, Settings(preserve_recent_tokens=2048))
+    assert load_settings(path)[0].preserve_recent_tokens == 2048

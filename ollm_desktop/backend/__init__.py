@@ -1,8 +1,12 @@
 """Ollama access without Qt: async client wrapper, error kinds, calibration, managed server."""
 
-from ollm_desktop.backend.calibration import TokenCalibration
+from ollm_desktop.backend.calibration import (
+    TokenCalibration,
+    load_calibration,
+    save_calibration,
+)
 from ollm_desktop.backend.client import DEFAULT_HOST, OllamaBackend
-from ollm_desktop.backend.errors import BackendError, ErrorKind
+from ollm_desktop.backend.errors import CONTEXT_OVERFLOW, BackendError, ErrorKind
 from ollm_desktop.backend.managed import ManagedOllama
 from ollm_desktop.backend.models import (
     ChatChunk,
@@ -15,6 +19,7 @@ from ollm_desktop.backend.models import (
 )
 
 __all__ = [
+    "CONTEXT_OVERFLOW",
     "DEFAULT_HOST",
     "BackendError",
     "ChatChunk",
@@ -27,5 +32,7 @@ __all__ = [
     "PullProgress",
     "RunningModel",
     "TokenCalibration",
+    "load_calibration",
     "parse_parameter_billions",
+    "save_calibration",
 ]

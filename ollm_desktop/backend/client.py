@@ -4,6 +4,13 @@ Every call returns our own value types and raises only :class:`BackendError`. St
 is done by cancelling the task that iterates :meth:`OllamaBackend.chat_stream`: the
 cancellation travels into the client's ``async with`` block and closes the HTTP connection,
 which is the only way to make Ollama stop generating.
+
+Every ``/api/chat`` says ``"truncate": false`` and ``"shift": false``: a prompt over num_ctx is
+then an HTTP 400 (``context_overflow``) instead of Ollama silently dropping the oldest
+messages, and generation stops at the window instead of shifting it. The client's ``chat()``
+has no such parameters, so the request goes through its lower-level ``_request`` with the same
+body plus those two fields; replies are still parsed into the client's ``ChatResponse``.
+Servers that predate the fields ignore them.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from typing import Any
 
 import httpx
 import ollama
+from ollama._types import ChatRequest  # not re-exported; the model AsyncClient.chat() sends
 
 from ollm_desktop.backend.errors import BackendError, map_exception, stream_cut
 from ollm_desktop.backend.models import (
@@ -33,6 +41,8 @@ DEFAULT_HOST = "http://127.0.0.1:11434"
 DEFAULT_PORT = 11434
 
 Messages = Sequence[Mapping[str, Any]]
+# Sent on every chat: refuse over-long prompts (HTTP 400) and never shift the window.
+NO_SILENT_CUTS: dict[str, bool] = {"truncate": False, "shift": False}
 
 
 def _client_address(hostname: str) -> str:
@@ -88,8 +98,8 @@ class OllamaBackend:
 
     # ---------------------------------------------------------------- errors
     def _error(self, exc: BaseException, model: str | None = None,
-               timeout: float | None = None) -> BackendError:
-        return map_exception(exc, host=self.host, model=model, timeout=timeout)
+               timeout: float | None = None, num_ctx: int | None = None) -> BackendError:
+        return map_exception(exc, host=self.host, model=model, timeout=timeout, num_ctx=num_ctx)
 
     @contextlib.asynccontextmanager
     async def _short_call(self, model: str | None = None) -> AsyncIterator[None]:
@@ -180,10 +190,9 @@ class OllamaBackend:
         parts: list[str] = []
         thinking: list[str] = []
         try:
-            stream = await self._client.chat(
-                model=model, messages=list(messages), stream=True, options=sent_options,
-                keep_alive=self.keep_alive,
-            )
+            stream = await self._client._request(
+                ollama.ChatResponse, "POST", "/api/chat",
+                json=self._chat_body(model, messages, sent_options), stream=True)
             async with contextlib.aclosing(stream):
                 async for part in stream:
                     text = part.message.content or ""
@@ -215,8 +224,17 @@ class OllamaBackend:
         except (asyncio.CancelledError, GeneratorExit, BackendError):
             raise
         except Exception as exc:
-            raise self._error(exc, model) from exc
+            raise self._error(exc, model, num_ctx=int(num_ctx)) from exc
         yield done
+
+    def _chat_body(self, model: str, messages: Messages,
+                   options: Mapping[str, Any]) -> dict[str, Any]:
+        """The body ``AsyncClient.chat`` would send, plus ``truncate``/``shift`` set to false."""
+        body = ChatRequest(
+            model=model, messages=list(messages), stream=True, options=dict(options),
+            keep_alive=self.keep_alive,
+        ).model_dump(exclude_none=True)
+        return {**body, **NO_SILENT_CUTS}
 
     async def chat(self, model: str, messages: Messages, *, num_ctx: int,
                    options: Mapping[str, Any] | None = None) -> ChatDone:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Literal
 
 import httpx
@@ -17,20 +18,32 @@ import ollama
 import pydantic
 
 ErrorKind = Literal[
-    "unreachable", "model_not_found", "http", "stream_error", "stream_cut", "timeout", "invalid"
+    "unreachable", "model_not_found", "http", "stream_error", "stream_cut", "timeout", "invalid",
+    "context_overflow",
 ]
+# The prompt is longer than num_ctx and the request said ``truncate: false``: Ollama refused it
+# instead of silently dropping the oldest messages. The controller fits and retries once.
+CONTEXT_OVERFLOW: ErrorKind = "context_overflow"
+
+# Integers that stand alone (not part of a model name such as "llama3.2:3b" or "qwen2.5").
+_NUMBER = re.compile(r"(?<![\w.])(?<!\d,)(?:\d{1,3}(?:,\d{3})+|\d+)(?![\w.]|,\d)")
 
 
 class BackendError(Exception):
     """A failed Ollama call: ``kind`` drives the UI's reaction, ``message`` is shown as is."""
 
     def __init__(self, kind: ErrorKind, message: str, *, detail: str | None = None,
-                 status_code: int | None = None) -> None:
+                 status_code: int | None = None, prompt_tokens: int | None = None,
+                 num_ctx: int | None = None) -> None:
         super().__init__(message)
         self.kind: ErrorKind = kind
         self.message = message
         self.detail = detail  # the raw error text, for logs
         self.status_code = status_code
+        # context_overflow only: the model's count of the refused prompt and the window, when
+        # the server's message names them (Ollama's own wording does not; llama.cpp's does).
+        self.prompt_tokens = prompt_tokens
+        self.num_ctx = num_ctx
 
     def __repr__(self) -> str:
         return f"BackendError({self.kind!r}, {self.message!r})"
@@ -56,13 +69,60 @@ def stream_cut(detail: str | None = None) -> BackendError:
     )
 
 
+def is_context_overflow(error: str) -> bool:
+    """Does a server error say the prompt is longer than the context? (Matched loosely.)
+
+    Ollama: "the input length exceeds the context length"; llama.cpp: "the request exceeds the
+    available context size"; others say "prompt is too long" or "too many tokens".
+    """
+    text = error.lower()
+    about_input = any(word in text for word in ("context", "input", "prompt", "token",
+                                                "request"))
+    too_big = any(word in text for word in ("exceed", "too long", "too large", "too many",
+                                            "larger than", "context length", "input length"))
+    return about_input and too_big
+
+
+def overflow_numbers(error: str, num_ctx: int | None = None) -> tuple[int | None, int | None]:
+    """(prompt tokens, num_ctx) named in an overflow message; None where it names none.
+
+    A refused prompt is by definition larger than the window, so of two numbers the larger is
+    the prompt; a single number is the prompt only when it is above the ``num_ctx`` we sent.
+    """
+    numbers = [int(n.replace(",", "")) for n in _NUMBER.findall(error)]
+    numbers = [n for n in numbers if n > 0]
+    if num_ctx and num_ctx in numbers:
+        above = [n for n in numbers if n > num_ctx]
+        return (max(above) if above else None), num_ctx
+    if len(numbers) >= 2 and max(numbers) > min(numbers):
+        return max(numbers), min(numbers)
+    if len(numbers) == 1 and num_ctx and numbers[0] > num_ctx:
+        return numbers[0], num_ctx
+    return None, num_ctx
+
+
+def context_overflow(error: str, *, num_ctx: int | None = None,
+                     status_code: int | None = None) -> BackendError:
+    prompt, window = overflow_numbers(error, num_ctx)
+    if prompt and window:
+        size = f" ({prompt:,} tokens for a context of {window:,})"
+    elif window:
+        size = f" (the context holds {window:,} tokens)"
+    else:
+        size = ""
+    return BackendError(
+        CONTEXT_OVERFLOW,
+        f"The conversation is longer than the model's context{size}, so Ollama refused it.",
+        detail=error, status_code=status_code, prompt_tokens=prompt, num_ctx=window)
+
+
 def _is_not_found(error: str) -> bool:
     text = error.lower()
     return "not found" in text or "file does not exist" in text
 
 
 def map_exception(exc: BaseException, *, host: str, model: str | None = None,
-                  timeout: float | None = None) -> BackendError:
+                  timeout: float | None = None, num_ctx: int | None = None) -> BackendError:
     """Translate any exception raised by an ollama/httpx call into a :class:`BackendError`.
 
     Order matters: ``httpx.ConnectTimeout`` is both a timeout and a connect failure (timeout
@@ -82,6 +142,8 @@ def map_exception(exc: BaseException, *, host: str, model: str | None = None,
                                 detail=error, status_code=status)
         if status == 404 or (status >= 400 and _is_not_found(error) and model):
             return model_not_found(model or "?", error)
+        if status >= 400 and is_context_overflow(error):
+            return context_overflow(error, num_ctx=num_ctx, status_code=status)
         return BackendError("http", f"Ollama answered with an error (HTTP {status}): {error}",
                             detail=error, status_code=status)
     if isinstance(exc, httpx.TimeoutException | TimeoutError | asyncio.TimeoutError):

@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ollm_desktop.backend import (
+    CONTEXT_OVERFLOW,
     BackendError,
     ChatChunk,
     ChatDone,
@@ -24,6 +25,7 @@ from ollm_desktop.backend import (
     OllamaBackend,
     TokenCalibration,
 )
+from ollm_desktop.controller.counting import CountingActions
 from ollm_desktop.controller.snapshot_actions import SnapshotActions
 from ollm_desktop.controller.status import OllamaStatus, ReplyInfo
 from ollm_desktop.engine import (
@@ -33,6 +35,7 @@ from ollm_desktop.engine import (
     EngineEvent,
     GoalState,
     Message,
+    PinsOverBudget,
     count_message_tokens,
     parse_parameter_size,
 )
@@ -46,9 +49,10 @@ SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
 PROBE_TASKS = frozenset({"refresh-ollama", "model-details", "close-backend"})
 PROBE_GRACE = 1.5  # seconds a probe may take to end by itself at shutdown
 CANCEL_GRACE = 3.0  # seconds cancelled tasks get to unwind at shutdown
+SUMMARY_PREDICT_CAP = 1024  # num_predict of a summary when the engine names no target
 
 
-class ChatController(QObject, SnapshotActions):
+class ChatController(QObject, SnapshotActions, CountingActions):
     """Owns the open chat's engine, the store and the Ollama backend."""
 
     chatsChanged = Signal()
@@ -232,16 +236,23 @@ class ChatController(QObject, SnapshotActions):
         return min(size, trained) if trained else size
 
     def _config_for(self, chat: ChatRecord) -> EngineConfig:
+        """The chat's engine settings: the user's preferences plus what the model counts."""
+        settings = self.settings
         config = EngineConfig(
             context_size=chat.context_size,
-            trigger_ratio=self.settings.trigger_ratio,
-            preserve_recent_tokens=self.settings.preserve_recent_tokens,
-            preserve_user_messages=self.settings.preserve_user_messages,
+            trigger_ratio=settings.trigger_ratio,
+            preserve_recent_tokens=settings.preserve_recent_tokens,
+            keep_recent_turns=settings.keep_recent_turns,
+            preserve_user_messages=settings.preserve_user_messages,
+            summary_timeout_s=settings.summary_timeout_s,
+            compaction_timeout_s=settings.compaction_timeout_s,
         )
         model = chat.model or self.model
-        stored = self.store.get_calibration(model) if model else None
-        if stored:
-            config.estimate_scale = stored[0]
+        if model:
+            calibration = self._calibration_for(model)
+            config.estimate_scale = calibration.factor
+            config.message_overhead = calibration.per_message
+            config.request_overhead = calibration.per_request
         return config
 
     def _attach(self, engine: ContextEngine | None) -> None:
@@ -400,14 +411,49 @@ class ChatController(QObject, SnapshotActions):
                                          timeout=self.settings.request_timeout,
                                          keep_alive=self.settings.keep_alive)
             self._spawn(old.close(), "close-backend")
+        self._apply_engine_settings()
         self.refresh_ollama()
 
-    async def _summarize(self, prompt: list[dict[str, str]]) -> str:
+    def _apply_engine_settings(self) -> None:
+        """Preferences that concern the open chat's engine take effect now.
+
+        The time limits are read at the start of each call and run, so they are simply set;
+        the verbatim window changes what is sent, so the engine rebuilds its context (only
+        when idle: a running compaction or reply keeps the old window until the next open).
+        """
+        engine, settings = self.engine, self.settings
+        if engine is None:
+            return
+        config = engine.config
+        config.summary_timeout_s = settings.summary_timeout_s
+        config.compaction_timeout_s = settings.compaction_timeout_s
+        window = (settings.preserve_recent_tokens, settings.keep_recent_turns)
+        if window != (config.preserve_recent_tokens, config.keep_recent_turns) and not (
+                self._streaming or self.compacting or engine.compacting):
+            config.preserve_recent_tokens, config.keep_recent_turns = window
+            engine.load_state(engine.state())
+            self._emit_context()
+
+    async def _summarize(self, prompt: list[dict[str, str]],
+                         max_tokens: int | None = None) -> str:
+        """The engine's summarizer: one capped, never-truncated request to Ollama.
+
+        ``max_tokens`` (the engine's output budget for this summary) becomes ``num_predict``:
+        without it a small model can write thousands of tokens for minutes.
+        """
         model = self.settings.summarization_model or self.model
         if not model:
             raise RuntimeError("no model selected")
         num_ctx = self.engine.config.context_size if self.engine else self._context_size()
-        done = await self.backend.chat(model, prompt, num_ctx=num_ctx)
+        predict = max_tokens if max_tokens and max_tokens > 0 else SUMMARY_PREDICT_CAP
+        try:
+            done = await self.backend.chat(model, prompt, num_ctx=num_ctx,
+                                           options={"num_predict": int(predict)})
+        except BackendError as exc:
+            if exc.kind == CONTEXT_OVERFLOW:
+                self._learn_overflow(model, prompt, exc)
+            raise
+        self._observe_counts(model, prompt, None, done.prompt_eval_count, num_ctx)
         return done.content
 
     # ----------------------------------------------------------------- turns
@@ -428,7 +474,8 @@ class ChatController(QObject, SnapshotActions):
             self.rename_chat(self.chat.id, self._title_from(text))
         assert self.engine is not None
         usage = self.engine.usage()
-        tokens = count_message_tokens(text, self.engine.config.estimate_scale)
+        tokens = count_message_tokens(text, self.engine.config.estimate_scale,
+                                      self.engine.config.message_overhead)
         room = usage.usable - usage.system - usage.goal - usage.pinned
         if tokens > room * 0.9:
             self.sendFailed.emit(text, self.tr(
@@ -480,30 +527,85 @@ class ChatController(QObject, SnapshotActions):
             return
         self._unsent_text = None
         self.messageAdded.emit(user.model_copy())
+        self._sync_calibration()
         self._emit_context()
         self._maybe_auto_snapshot()
         try:
             self.turn_waits["turns"] += 1
-            waited = False
-            if self.compacting:
-                waited = True
-                self.compactionStarted.emit()
-                await asyncio.shield(self._compaction_task)  # type: ignore[arg-type]
-            if engine.needs_compaction():
-                waited = True
-                await self._run_compaction(focus=None, force=False, reason="before-compaction")
+            waited = await self._make_room(engine)
             self.turn_waits["waited"] += waited  # a turn counts once, however long it waited
-            await self._stream_reply(user)
+            refused = await self._stream_reply(user, may_retry=True)
+            if refused is not None:
+                # Ollama counted more than we did: learn, fit again (bounded), resend once.
+                await self._fit_after_overflow(engine)
+                self.notice.emit(self.tr(
+                    "The model counted more tokens than estimated; the context was fitted "
+                    "again and the message resent."))
+                await self._stream_reply(user, may_retry=False)
         finally:
             self._streaming = False
             self._reply_task = None
             self.busyChanged.emit(False)
         self._schedule_background_compaction()
 
-    async def _stream_reply(self, user: Message) -> None:
+    def _request_fits(self, engine: ContextEngine) -> bool:
+        """Would the request go out whole as things stand (nothing left out to fit)?"""
+        usage = engine.usage()
+        return (not usage.over_budget and usage.dropped_messages == 0
+                and usage.total <= usage.usable)
+
+    async def _make_room(self, engine: ContextEngine) -> bool:
+        """Compact before sending only when the request does not fit; True if the send waited.
+
+        A request that fits is sent at once, even while a compaction runs or one is due (it
+        then runs after the reply, while the user reads). One that does not fit waits for the
+        running compaction (at most ``compaction_timeout_s``), then, if it still does not fit,
+        runs one that counts the new message (bounded by the engine); whatever is still too
+        large after that is fitted visibly by the engine for this turn.
+        """
+        if self._request_fits(engine):
+            return False
+        waited = False
+        if self.compacting:
+            waited = True
+            self.compactionStarted.emit()
+            await self._wait_for_compaction(engine.config.compaction_timeout_s)
+            if self.compacting or self._request_fits(engine):
+                return True  # a hung compaction is not waited for any longer
+        if engine.needs_compaction():
+            await self._run_compaction(focus=None, force=False, reason="before-compaction")
+            return True
+        return waited
+
+    async def _wait_for_compaction(self, timeout: float) -> None:
+        """Wait for the running compaction, at most ``timeout`` seconds; never cancel it."""
+        task = self._compaction_task
+        if task is not None and not task.done():
+            await asyncio.wait({task}, timeout=timeout)
+
+    async def _fit_after_overflow(self, engine: ContextEngine) -> None:
+        """After a refused request: apply what was learned, then compact or fit visibly."""
+        if self.compacting:
+            await self._wait_for_compaction(engine.config.compaction_timeout_s)
+        self._sync_calibration(force=True)
+        if not self.compacting and engine.needs_compaction():
+            await self._run_compaction(focus=None, force=False, reason="before-compaction")
+        self._emit_context()
+
+    async def _stream_reply(self, user: Message, *, may_retry: bool) -> BackendError | None:
+        """Send the request and stream the reply; the refusal when it may be fitted and resent.
+
+        Returns the ``context_overflow`` error when Ollama refused the request as longer than
+        its context and ``may_retry``; the user's message is then kept for the resend.
+        Otherwise every outcome is handled here and None is returned.
+        """
         engine, chat = self.engine, self.chat
         assert engine is not None and chat is not None
-        messages = engine.api_messages()
+        try:
+            messages = engine.api_messages()
+        except PinsOverBudget as exc:
+            await self._give_back(user, str(exc) or engine.usage().note)
+            return None
         estimate = engine.api_tokens()
         num_ctx = engine.config.context_size
         model = self.model or ""
@@ -542,20 +644,34 @@ class ChatController(QObject, SnapshotActions):
             if stored:
                 self.store.delete_message(reply.id)
             self.messageUpdated.emit(reply.model_copy(update={"content": "", "partial": False}))
-            info = ReplyInfo(stopped=stopped, error=failure.message if failure else None,
-                             removed=True, user_message_id=user.id)
-            if failure is not None and self._take_back(user):
-                self.sendFailed.emit(user.content, failure.message)
+            overflow = failure is not None and failure.kind == CONTEXT_OVERFLOW
+            if overflow:
+                assert failure is not None
+                self._learn_overflow(model, messages, failure)
+            if overflow and may_retry and not stopped:
+                self.replyFinished.emit(reply, ReplyInfo(removed=True, user_message_id=user.id,
+                                                         retried=True))
+                return failure
+            reason = failure.message if failure else None
+            if overflow:
+                reason = self.tr(
+                    "Even after fitting the context again, the model counted this request as "
+                    "longer than its context. Your message is back in the input: shorten it, "
+                    "unpin messages, or choose a larger context size.")
+            info = ReplyInfo(stopped=stopped, error=reason, removed=True,
+                             user_message_id=user.id)
             self.replyFinished.emit(reply, info)
             if stopped:
                 raise asyncio.CancelledError
-            return
+            if failure is not None:
+                await self._give_back(user, reason or failure.message, kind=str(failure.kind))
+            return None
         reply.content = content
         reply.partial = done is None
-        exact = done.eval_count if done is not None and done.eval_count else None
-        reply.tokens = (exact + 4) if exact else count_message_tokens(
-            content, engine.config.estimate_scale)
-        reply.exact_tokens = exact is not None
+        # Counted like every other message (tokens=0: the engine counts it with the learned
+        # factor and template), not by eval_count: the calibration maps contents to what a
+        # prompt costs, and eval_count also counts thinking that is never sent back.
+        reply.tokens, reply.exact_tokens = 0, False
         engine.add_message(reply)
         self._save_reply(chat.id, reply, stored)
         self._last_exchange_tokens = user.tokens + reply.tokens
@@ -563,7 +679,9 @@ class ChatController(QObject, SnapshotActions):
         if done is not None:
             info.prompt_tokens = done.prompt_eval_count
             info.reply_tokens = done.eval_count
-            info.truncated = self._calibrate(model, estimate, done.prompt_eval_count, num_ctx)
+            info.truncated = self._observe_counts(model, messages, estimate,
+                                                  done.prompt_eval_count, num_ctx)
+            self._sync_calibration()
             if info.truncated:
                 self.notice.emit(self.tr(
                     "Ollama reported fewer prompt tokens than were sent: it may have dropped "
@@ -577,6 +695,7 @@ class ChatController(QObject, SnapshotActions):
         self._maybe_auto_snapshot()
         if stopped:
             raise asyncio.CancelledError
+        return None
 
     def _save_reply(self, chat_id: str, reply: Message, stored: bool) -> bool:
         """Append or update the reply row; True once it is on disk.
@@ -608,23 +727,20 @@ class ChatController(QObject, SnapshotActions):
         self._emit_context()
         return True
 
-    def _calibrate(self, model: str, estimate: int, actual: int | None, num_ctx: int) -> bool:
-        if not actual or self.engine is None:
-            return False
-        calibration = self._calibration.get(model)
-        if calibration is None:
-            stored = self.store.get_calibration(model)
-            calibration = TokenCalibration(factor=stored[0], samples=stored[1]) if stored \
-                else TokenCalibration()
-            self._calibration[model] = calibration
-        scale = self.engine.config.estimate_scale
-        raw_estimate = int(estimate / scale) if scale else estimate
-        truncated = calibration.truncation_suspected(estimate, actual, num_ctx)
-        factor = calibration.observe(raw_estimate, actual)
-        if abs(factor - scale) >= 0.05:
-            self.engine.set_estimate_scale(factor)
-        self.store.set_calibration(model, calibration.factor, calibration.samples)
-        return truncated
+    async def _give_back(self, user: Message, reason: str, kind: str = "send") -> None:
+        """A send that got no reply: its message leaves the chat, its text goes back to the input.
+
+        A running compaction holds the history (the engine refuses to take a message back
+        then), so it is waited for, bounded; if the message still cannot be taken back it
+        stays in the chat and the reason is shown as an error instead.
+        """
+        engine = self.engine
+        if engine is not None and engine.compacting:
+            await self._wait_for_compaction(engine.config.compaction_timeout_s)
+        if self._take_back(user):
+            self.sendFailed.emit(user.content, reason)
+        else:
+            self.error.emit(kind, reason)
 
     # ------------------------------------------------------------ compaction
     def _schedule_background_compaction(self) -> None:
@@ -659,6 +775,7 @@ class ChatController(QObject, SnapshotActions):
         report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
         if engine is not self.engine:  # the chat changed meanwhile
             return report
+        self._sync_calibration()  # what turns learned while it ran
         if report.status in ("compacted", "truncated"):
             self._save_state()
             self.compactionFinished.emit(report)
@@ -685,7 +802,9 @@ class ChatController(QObject, SnapshotActions):
             self.error.emit("undo", result.reason)
             return False
         self._save_state()
-        self.notice.emit(result.reason)
+        self.notice.emit(result.reason if not result.left_out else self.tr(
+            "{0} (Conversation ▸ Open state before compaction as a new chat keeps every "
+            "message in context instead.)").format(result.reason))
         self._emit_context()
         return True
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ollm_desktop.storage.export import export_json, export_markdown, import_json
+from ollm_desktop.engine import PinsOverBudget
+from ollm_desktop.storage.export import export_json, export_markdown, import_json, with_fresh_ids
 from ollm_desktop.storage.models import ChatRecord, Snapshot, SnapshotInfo
 
 if TYPE_CHECKING:
@@ -86,15 +87,42 @@ class SnapshotActions:
         return self.restore_snapshot(snapshots[0].id)
 
     # ------------------------------------------------------------ export/import
+    def _sent_view(self: ChatController) -> list[dict[str, str]]:
+        """What would be sent now; empty while pins alone exceed the context."""
+        assert self.engine is not None
+        try:
+            return self.engine.api_messages()
+        except PinsOverBudget:
+            return []
+
     def export_markdown(self: ChatController, path: Path) -> None:
         if self.chat and self.engine:
-            path.write_text(export_markdown(self.chat, self.engine.state(),
-                                            self.engine.api_messages()), encoding="utf-8")
+            path.write_text(export_markdown(self.chat, self.engine.state(), self._sent_view()),
+                            encoding="utf-8")
 
     def export_json(self: ChatController, path: Path) -> None:
         if self.chat and self.engine:
-            path.write_text(export_json(self.chat, self.engine.state(),
-                                        self.engine.api_messages()), encoding="utf-8")
+            path.write_text(export_json(self.chat, self.engine.state(), self._sent_view()),
+                            encoding="utf-8")
+
+    def open_before_compaction_as_chat(self: ChatController) -> ChatRecord | None:
+        """The chat as it was when its newest compaction ran, as a new chat (a branch).
+
+        Offered when undoing would leave older messages out: the earlier state then gets a
+        context of its own instead.
+        """
+        state = self.engine.state_before_last_compaction() if self.engine else None
+        if state is None or self.chat is None:
+            self.error.emit("undo", self.tr("There is no compaction to go back before."))
+            return None
+        title = self.tr("{0} (before compaction {1})").format(
+            self.chat.title, self.engine.compaction_count if self.engine else "")
+        chat = self.store.create_chat(title, model=self.chat.model,
+                                      context_size=self.chat.context_size)
+        self.store.replace_chat_state(chat.id, with_fresh_ids(state))
+        self.chatsChanged.emit()
+        self.open_chat(chat.id)
+        return chat
 
     def import_json(self: ChatController, path: Path) -> ChatRecord | None:
         try:

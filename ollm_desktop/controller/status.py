@@ -23,3 +23,4 @@ class ReplyInfo(BaseModel):
     prompt_tokens: int | None = None
     reply_tokens: int | None = None
     truncated: bool = False  # Ollama's prompt count suggests it dropped context
+    retried: bool = False  # refused as too long: fitted again and resent (a new reply follows)

@@ -124,7 +124,7 @@ def import_json(text: str) -> tuple[str, EngineState, str | None, int]:
         where = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"the conversation is invalid ({where}: {first['msg']})") from exc
     _check_references(state)
-    return title, _with_fresh_ids(state), model, size
+    return title, with_fresh_ids(state), model, size
 
 
 def _check_references(state: EngineState) -> None:
@@ -138,7 +138,7 @@ def _check_references(state: EngineState) -> None:
             raise ValueError("a checkpoint refers to messages that are not in the file")
 
 
-def _with_fresh_ids(state: EngineState) -> EngineState:
+def with_fresh_ids(state: EngineState) -> EngineState:
     """Same conversation, new message and checkpoint ids (references follow)."""
     mapping = {m.id: new_id() for m in state.messages}
     group_ids = {g.id for g in state.groups} | {
@@ -161,4 +161,6 @@ def _with_fresh_ids(state: EngineState) -> EngineState:
             fix_group(group)
         entry["dropped_ids"] = [mapping.get(i, i) for i in entry["dropped_ids"]]
     data["dropped_ids"] = [mapping.get(i, i) for i in data["dropped_ids"]]
+    for entry in [*data["ledger"], *(e for u in data["undo_stack"] for e in u["ledger"])]:
+        entry["group_id"] = mapping.get(entry["group_id"], entry["group_id"])
     return EngineState.model_validate(data)

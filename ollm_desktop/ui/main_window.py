@@ -223,6 +223,10 @@ class MainWindow(QMainWindow):
         self.action_undo_compaction = self._action(
             "actionUndoCompaction", self.tr("&Undo last compaction"), "Ctrl+Shift+Z",
             c.undo_last_compaction)
+        self.action_branch_before = self._action(
+            "actionBranchBeforeCompaction",
+            self.tr("Open state before compaction as a &new chat"), None,
+            c.open_before_compaction_as_chat)
         self.action_undo_restore = self._action("actionUndoRestore", self.tr("Undo &restore"),
                                                 None, c.undo_restore)
         self.action_snapshots = self._action("actionSnapshots", self.tr("&Snapshots…"),
@@ -253,7 +257,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.action_quit)
         conv = bar.addMenu(self.tr("&Conversation"))
-        conv.addActions([self.action_compact, self.action_undo_compaction])
+        conv.addActions([self.action_compact, self.action_undo_compaction,
+                         self.action_branch_before])
         conv.addSeparator()
         conv.addActions([self.action_snapshots, self.action_create_snapshot,
                          self.action_undo_restore])
@@ -703,3 +708,4 @@ class MainWindow(QMainWindow):
         self.action_compact.setEnabled(has_chat and not busy)
         self.action_undo_compaction.setEnabled(has_chat and not busy and c.engine is not None
                                                and c.engine.can_undo)
+        self.action_branch_before.setEnabled(self.action_undo_compaction.isEnabled())

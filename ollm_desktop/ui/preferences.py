@@ -119,9 +119,27 @@ class PreferencesDialog(QDialog):
         self.preserve_spin.setSingleStep(256)
         self.preserve_spin.setGroupSeparatorShown(True)
         self.preserve_spin.setSuffix(self.tr(" tokens"))
+        self.preserve_spin.setSpecialValueText(self.tr("Automatic"))
         self.preserve_spin.setValue(settings.preserve_recent_tokens)
-        self.preserve_spin.setToolTip(self.tr("The newest messages up to this many tokens are "
-                                              "never compressed."))
+        self.preserve_spin.setToolTip(self.tr(
+            "The newest messages up to this many tokens are never compressed. Automatic "
+            "scales it with the context size."))
+        self.keep_turns_spin = QSpinBox()
+        self.keep_turns_spin.setRange(0, 200)
+        self.keep_turns_spin.setSpecialValueText(self.tr("Automatic"))
+        self.keep_turns_spin.setSuffix(self.tr(" turns"))
+        self.keep_turns_spin.setValue(settings.keep_recent_turns)
+        self.keep_turns_spin.setToolTip(self.tr(
+            "Your last N questions and their answers are sent word for word, never summarised. "
+            "Automatic chooses by the context size."))
+        self.summary_timeout_spin = self._seconds_spin(settings.summary_timeout_s, 3600)
+        self.summary_timeout_spin.setToolTip(self.tr(
+            "How long one summary may take before the model is given up on (slow CPUs and "
+            "large models need minutes)."))
+        self.compaction_timeout_spin = self._seconds_spin(settings.compaction_timeout_s, 7200)
+        self.compaction_timeout_spin.setToolTip(self.tr(
+            "How long one whole compaction may take, all its summaries included. After it, "
+            "the chat is compacted without the model."))
         self.preserve_user_check = QCheckBox(self.tr("Keep my own messages word for word"))
         self.preserve_user_check.setChecked(settings.preserve_user_messages)
         self.retention_spin = QSpinBox()
@@ -168,7 +186,12 @@ class PreferencesDialog(QDialog):
             ("context_size", self.tr("Context size:"), self.context_combo),
             ("trigger_ratio", self.tr("Compact at:"), self.trigger_spin),
             ("preserve_recent_tokens", self.tr("Keep recent tokens:"), self.preserve_spin),
+            ("keep_recent_turns", self.tr("Keep the last N turns verbatim:"),
+             self.keep_turns_spin),
             ("preserve_user_messages", "", self.preserve_user_check),
+            ("summary_timeout_s", self.tr("Summary time limit:"), self.summary_timeout_spin),
+            ("compaction_timeout_s", self.tr("Compaction time limit:"),
+             self.compaction_timeout_spin),
             ("snapshot_retention", self.tr("Keep:"), self.retention_spin),
         ])
         appearance = self._group(self.tr("Appearance"), [
@@ -205,10 +228,22 @@ class PreferencesDialog(QDialog):
         self.timeout_spin.valueChanged.connect(self.validate)
         self.trigger_spin.valueChanged.connect(self.validate)
         self.retention_spin.valueChanged.connect(self.validate)
+        for spin in (self.keep_turns_spin, self.summary_timeout_spin,
+                     self.compaction_timeout_spin):
+            spin.valueChanged.connect(self.validate)
         self.preserve_spin.valueChanged.connect(self.validate)
         self.preserve_user_check.toggled.connect(self.validate)
         self.prompt_edit.textChanged.connect(self.validate)
         self.validate()
+
+    def _seconds_spin(self, value: float, maximum: int) -> QSpinBox:
+        spin = QSpinBox()
+        spin.setRange(1, maximum)
+        spin.setSingleStep(30)
+        spin.setGroupSeparatorShown(True)
+        spin.setSuffix(self.tr(" seconds"))
+        spin.setValue(round(value))
+        return spin
 
     def sizeHint(self) -> QSize:
         return QSize(820, 560)
@@ -242,12 +277,18 @@ class PreferencesDialog(QDialog):
         if size is None:
             problems.append(self.tr("Context size: type a number of tokens, e.g. 8192."))
             size = self._original.context_size
+        if self.compaction_timeout_spin.value() < self.summary_timeout_spin.value():
+            problems.append(self.tr("Compaction time limit: a compaction includes its "
+                                    "summaries, so allow at least the summary time limit."))
         values = {
             "ollama_host": host or None,
             "default_model": self.model_combo.currentText().strip() or None,
             "context_size": size,
             "trigger_ratio": self.trigger_spin.value() / 100,
             "preserve_recent_tokens": self.preserve_spin.value(),
+            "keep_recent_turns": self.keep_turns_spin.value(),
+            "summary_timeout_s": float(self.summary_timeout_spin.value()),
+            "compaction_timeout_s": float(self.compaction_timeout_spin.value()),
             "preserve_user_messages": self.preserve_user_check.isChecked(),
             "summarization_model": self.summary_combo.currentText().strip() or None,
             "keep_alive": keep_alive,
