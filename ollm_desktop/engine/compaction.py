@@ -227,7 +227,7 @@ class CompactionRun:
             return report
         generation = engine._generation
         if data.config.strategy == "truncate":
-            return engine._commit_truncation(plan, report)
+            return self.truncate(plan)
 
         # Stage 2: preparation.
         targets = budget.level_targets(data.config)
@@ -308,9 +308,47 @@ class CompactionRun:
         engine._invalidate(region=True)
         engine.last_error = None if model_ok else report.error
         engine.stats["compactions"] += 1
-        report.ledger_dropped = engine._prune_ledger(sequence)
+        report.ledger_dropped = self.prune_ledger(sequence)
         engine._progress("context update", 1.0)
         return self.validate(plan, group, original)
+
+    def prune_ledger(self, sequence: int) -> int:
+        """Drop ledger entries that no longer fit its budget; their groups record them."""
+        data = self.data
+        _, _, left = ledger.render(data.ledger, budget=budget.ledger_budget(data.config),
+                                   present=self.engine._assembly().present, count=data.count,
+                                   keep_sequence=sequence)
+        if not left:
+            return 0
+        gone = {e.text for e in left}
+        by_group = {g.id: g for g in data.groups}
+        newest = data.groups[-1] if data.groups else None
+        for entry in left:
+            group = by_group.get(entry.group_id or "") or newest
+            if group is not None and entry.text not in group.dropped_references:
+                group.dropped_references.append(entry.text)
+        data.ledger = [e for e in data.ledger if e.text not in gone]
+        self.engine._invalidate()
+        return len(gone)
+
+    def truncate(self, plan: Plan) -> CompactionReport:
+        """``strategy="truncate"``: the span is left out of the context, no model is asked."""
+        engine, data, report = self.engine, self.data, self.report
+        data.push_undo()
+        left_out = [*plan.folded, *plan.summarized]
+        data.dropped = [*data.dropped, *left_out]
+        data.compaction_count += 1
+        engine._invalidate(region=True)
+        usage = engine.usage()
+        report.status = "truncated"
+        report.compacted_messages = len(left_out)
+        report.tokens_after = usage.total
+        report.dropped_messages = len(left_out)
+        report.reason = (f"{len(left_out)} older messages left out of the context "
+                         "(truncate strategy); they stay in the history.")
+        engine._emit("budget-recalculated", data=usage.model_dump())
+        engine._emit("compressed", data=report.model_dump())
+        return report
 
     def validate(self, plan: Plan, group: CompressedGroup, original: int) -> CompactionReport:
         engine, report = self.engine, self.report

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ollm_desktop.engine import budget, goals, ledger
+from ollm_desktop.engine import budget, goals, undo
 from ollm_desktop.engine.assembly import (
     SUMMARY_CLOSE,
     SUMMARY_OPEN,
@@ -22,7 +22,7 @@ from ollm_desktop.engine.assembly import (
     Region,
     build_region,
 )
-from ollm_desktop.engine.compaction import CompactionRun, Plan
+from ollm_desktop.engine.compaction import CompactionRun
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.models import (
     CompactionReport,
@@ -39,6 +39,7 @@ from ollm_desktop.engine.models import (
 )
 from ollm_desktop.engine.reliability import compute_reliability
 from ollm_desktop.engine.summarizer import Summarize, SummaryCaller, SummaryFailed
+from ollm_desktop.engine.usage import build_usage, visibility
 
 log = logging.getLogger(__name__)
 
@@ -313,66 +314,10 @@ class ContextEngine:
 
     def visibility(self) -> dict[str, str]:
         """Per message: verbatim | preserved | summarized | dropped | clipped (for the UI)."""
-        assembly, region = self._assembly(), self._region_now()
-        dropped = set(self._data.dropped)
-        result: dict[str, str] = {}
-        for position, message in enumerate(self._data.messages):
-            mid = message.id
-            if mid in assembly.dropped_ids:
-                result[mid] = "dropped"
-            elif mid in assembly.clipped_ids:
-                result[mid] = "clipped"
-            elif message.role == "system":
-                result[mid] = "preserved"
-            elif position >= region.boundary:
-                result[mid] = "verbatim"
-            elif message.pinned:
-                result[mid] = "preserved"
-            elif mid in dropped:
-                result[mid] = "dropped"
-            elif mid in region.replaced:
-                result[mid] = "summarized"
-            else:
-                result[mid] = "preserved"
-        return result
+        return visibility(self._data, self._region_now(), self._assembly())
 
     def usage(self) -> ContextUsage:
-        a = self._assembly()
-        config = self.config
-        usable = self.usable
-        fixed = a.system + a.goal + a.checkpoints + a.ledger + a.preserved + a.recent_pinned
-        available = max(0, usable - config.request_overhead - fixed)
-        note = ""
-        if a.over_budget:
-            if a.system + a.goal >= usable:
-                note = ("The system prompt and goal alone exceed the usable context: shorten the "
-                        "system prompt or choose a larger context size.")
-            else:
-                names = [self._data.messages[self._data.index[i]] for i in a.blocking_pins[:3]]
-                listed = "; ".join(f"{m.role} message “{m.content[:40].strip()}…” "
-                                   f"({m.tokens:,} tokens)" for m in names)
-                note = (f"Pinned messages alone exceed the usable context ({usable:,} tokens): "
-                        f"unpin some to continue, largest first: {listed}.")
-        elif a.dropped_count:
-            note = f"{a.dropped_count} older messages are left out of the context to fit."
-        elif a.clipped_ids:
-            note = (f"{len(a.clipped_ids)} long messages are sent as their beginning and end "
-                    "(the full text stays in the history).")
-        if a.goal_condensed and not note:
-            note = f"{a.goal_condensed} older locked decisions are condensed in the goal block."
-        tier = self.tier
-        return ContextUsage(
-            context_size=config.context_size, usable=usable, system=a.system, goal=a.goal,
-            checkpoints=a.checkpoints, preserved=a.preserved, pinned=a.pinned, recent=a.recent,
-            total=a.total, available=available,
-            trigger=int(config.trigger_ratio * available), tier=tier.tier,
-            tier_name=tier.name, percent=round(a.total / usable, 4) if usable else 1.0,
-            compaction_count=self._data.compaction_count,
-            checkpoint_count=len(self._data.groups), dropped_messages=a.dropped_count,
-            over_budget=a.over_budget, note=note, ledger=a.ledger,
-            clipped_messages=len(a.clipped_ids), goal_condensed=a.goal_condensed,
-            request_overhead=config.request_overhead, blocking_pins=a.blocking_pins,
-        )
+        return build_usage(self._assembly(), self._data, self.tier)
 
     def _usage_data(self) -> dict:
         return self.usage().model_dump()
@@ -417,43 +362,6 @@ class ContextEngine:
             finally:
                 self._compacting = False
 
-    def _prune_ledger(self, sequence: int) -> int:
-        """Drop ledger entries that no longer fit its budget; their groups record them."""
-        data = self._data
-        _, _, left = ledger.render(data.ledger, budget=budget.ledger_budget(data.config),
-                                   present=self._assembly().present, count=data.count,
-                                   keep_sequence=sequence)
-        if not left:
-            return 0
-        gone = {e.text for e in left}
-        by_group = {g.id: g for g in data.groups}
-        newest = data.groups[-1] if data.groups else None
-        for entry in left:
-            group = by_group.get(entry.group_id or "") or newest
-            if group is not None and entry.text not in group.dropped_references:
-                group.dropped_references.append(entry.text)
-        data.ledger = [e for e in data.ledger if e.text not in gone]
-        self._invalidate()
-        return len(gone)
-
-    def _commit_truncation(self, plan: Plan, report: CompactionReport) -> CompactionReport:
-        data = self._data
-        data.push_undo()
-        left_out = [*plan.folded, *plan.summarized]
-        data.dropped = [*data.dropped, *left_out]
-        data.compaction_count += 1
-        self._invalidate(region=True)
-        usage = self.usage()
-        report.status = "truncated"
-        report.compacted_messages = len(left_out)
-        report.tokens_after = usage.total
-        report.dropped_messages = len(left_out)
-        report.reason = (f"{len(left_out)} older messages left out of the context "
-                         "(truncate strategy); they stay in the history.")
-        self._emit("budget-recalculated", data=usage.model_dump())
-        self._emit("compressed", data=report.model_dump())
-        return report
-
     def _fail(self, report: CompactionReport, reason: str) -> CompactionReport:
         self.last_error = reason
         self._invalidate()
@@ -474,21 +382,14 @@ class ContextEngine:
         oldest recent messages are left out visibly until the next compaction (and
         ``state_before_last_compaction`` can open that state as a new chat instead).
         """
-        data = self._data
         if self._compacting:
             return UndoResult(False, "A compaction is running; wait for it to finish.")
-        if not data.undo:
+        if not undo.restore_previous(self._data):
             return UndoResult(False, "There is no compaction to undo.")
-        entry = data.undo.pop()
-        data.groups = [g.model_copy(deep=True) for g in entry.groups]
-        data.dropped = list(entry.dropped_ids)
-        data.ledger = [e.model_copy() for e in entry.ledger]
-        data.compaction_count = entry.compaction_count
-        data.retry_after = None
         self._generation += 1
         self._invalidate(region=True)
         usage = self.usage()
-        self._emit("compaction-undone", data={"compaction_count": data.compaction_count})
+        self._emit("compaction-undone", data={"compaction_count": self._data.compaction_count})
         self._emit("budget-recalculated", data=usage.model_dump())
         if usage.dropped_messages:
             return UndoResult(True, (
@@ -499,16 +400,4 @@ class ContextEngine:
 
     def state_before_last_compaction(self) -> EngineState | None:
         """The chat as it was when the newest compaction ran: to open as a new chat (branch)."""
-        data = self._data
-        if not data.undo:
-            return None
-        entry = data.undo[-1]
-        state = data.state()
-        end = entry.message_count if entry.message_count is not None else len(data.messages)
-        state.messages = state.messages[:end]
-        state.groups = [g.model_copy(deep=True) for g in entry.groups]
-        state.dropped_ids = list(entry.dropped_ids)
-        state.ledger = [e.model_copy() for e in entry.ledger]
-        state.compaction_count = entry.compaction_count
-        state.undo_stack = [u.model_copy(deep=True) for u in data.undo[:-1]]
-        return state
+        return undo.state_before_last(self._data)
