@@ -13,7 +13,7 @@ yet kept, newest first; then the other user requests, newest first; then the res
 sentences; then the rest of the previous checkpoint's identifier lines; then action items;
 then its other lines; then, in the room left, bare identifiers. The most
 recent material wins; the previous checkpoint is shortened before recent facts are dropped.
-Every text is untrusted: each line goes through ``summary_gate.neutralise``.
+Every text is untrusted: each line goes through ``sanitise.neutralise``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine.references import extract_references
-from ollm_desktop.engine.summary_gate import neutralise
+from ollm_desktop.engine.sanitise import neutralise
+from ollm_desktop.engine.sanitise import sentences as split_sentences
 from ollm_desktop.engine.tokens import count_tokens
 
 HEADER = "## Context (extracted, the model's summary was unusable)"
@@ -49,7 +50,6 @@ _ACTION = re.compile(r"\b(?:next|then|will|going to|plan(?:s|ned)? to|need to|af
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
 _BULLET = re.compile(r"^\s*(?:[-*+•>]|\d+[.)])\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _MARKER = re.compile(r"\[(?:GOAL|DECISION|CHECKPOINT|NEXT)\]")
 _OWN_HEADERS = {HEADER, SHORT_HEADER}
 
@@ -62,16 +62,6 @@ class _Unit:
     refs: tuple[str, ...]
     cost: int = 0
     key: bool = False  # a previous checkpoint's line with identifiers or a goal marker
-
-
-def _sentences(line: str) -> list[str]:
-    parts: list[str] = []
-    for piece in _SENTENCE_END.split(line.strip()):
-        if parts and piece[:1].islower():
-            parts[-1] += " " + piece
-        elif piece:
-            parts.append(piece)
-    return parts
 
 
 def _refs_in(text: str, refs: Sequence[str]) -> tuple[str, ...]:
@@ -129,7 +119,7 @@ def _message_units(index: int, role: str, content: str, request_words: int) -> l
             continue
         if _HEADING.match(line) and len(line.split()) < 6:
             continue
-        for sentence in _sentences(_BULLET.sub("", _HEADING.sub("", line))):
+        for sentence in split_sentences(_BULLET.sub("", _HEADING.sub("", line))):
             sentences.extend((piece, False) for piece in _pieces(sentence, refs))
     if role == "user" and sentences:
         first = next((s for s, code in sentences if not code and len(s.split()) >= 3),

@@ -6,12 +6,9 @@ write the engine's wrapper tags and fake system turns. A checkpoint is part of e
 request, so a bad one costs every later turn: the gate rejects it, and the engine retries or
 builds an extractive checkpoint by code.
 
-Injection policy: every text is neutralised (wrapper tags and chat-template tokens broken,
-role lines prefixed with ``(quoted)``). In a summary, a role or override line whose words do
-not occur in ``material`` was invented by the model (or planted through it) and is dropped, as
-is a line holding nothing but wrapper tags; if the rest is a real summary the verdict is ok
-with that text, if nothing else remains it is ``injection_only``. An injected line that does
-occur in the material (the chat discussed prompt injection) is kept, defused.
+Injection policy (see ``sanitise``): injected role lines and tag-only lines are dropped; if
+the rest is a real summary the verdict is ok with that text, if nothing else remains it is
+``injection_only``. Cleaning and neutralising live in ``sanitise`` and are re-exported here.
 
 Pure and fast: regular expressions and one n-gram set per call, no I/O.
 """
@@ -22,9 +19,21 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from ollm_desktop.engine.sanitise import (
+    HEADING,
+    QUOTED,
+    clean,
+    drop_injections,
+    neutralise,
+    norm,
+    sentences,
+)
+
+__all__ = ["NGRAM", "QUOTED", "REASONS", "GateVerdict", "collapse_repetition", "inspect_summary",
+           "neutralise"]
+
 REASONS = ("empty", "refusal", "reply", "reasoning", "echo", "repetition", "structureless",
            "injection_only")
-QUOTED = "(quoted) "
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,120 +44,7 @@ class GateVerdict:
     detail: str = ""  # human-readable, for logs and the report
 
 
-# ------------------------------------------------------------------ neutralising
-_TAG_NAMES = ("compressed_history_summary", "earlier_user_message", "chat_history",
-              "active_goal", "reference_ledger", "previous_checkpoint", "checkpoint", "system",
-              "goal", "focus", "user", "assistant", "instructions")
-# Our tag names plus any snake_case tag (<key_references>, <start_of_turn>): never Markdown.
-_TAG = re.compile(r"<(?=[ \t]*/?[ \t]*(?:" + "|".join(_TAG_NAMES)
-                  + r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b)", re.IGNORECASE)
-_SPECIAL = re.compile(r"<\|([^|<>\n]{1,40})\|>")  # <|im_start|>, <|eot_id|>, ...
-_BRACKET = re.compile(r"\[(/?(?:INST|SYS|SYSTEM_PROMPT|TOOL_CALLS|AVAILABLE_TOOLS"
-                      r"|TOOL_RESULTS))\]", re.IGNORECASE)
-_LLAMA2_SYS = re.compile(r"<<(/?SYS)>>", re.IGNORECASE)
-_BOS_EOS = re.compile(r"<(?=/?s>)")
-_TURN_TAG = re.compile(r"<(?=[ \t]*/?[ \t]*(?:start_of_turn|end_of_turn)\b)", re.IGNORECASE)
-_ROLE_LINE = re.compile(
-    r"^[ \t]*(?:(?:\*\*|__)?(?:system|developer)(?:[ \t]+(?:prompt|message|instructions?|note"
-    r"|override))?[ \t]*(?:\*\*|__)?[ \t]*:"
-    r"|#{1,6}[ \t]*(?:system|developer)(?:[ \t]+(?:prompt|message|instructions?))?[ \t]*:?"
-    r"[ \t]*$|\[(?:system|sys)\])", re.IGNORECASE)
-_OVERRIDE = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+"
-    r"|my\s+)?(?:previous|prior|above|earlier|preceding|existing|system|original)\s+"
-    r"(?:instructions?|prompts?|rules|messages|directions|guidelines)\b", re.IGNORECASE)
-_LIST_MARK = r"^(\s*(?:[-*+>]\s+|\d+[.)]\s+)?)"
-_DEFUSED = re.compile(_LIST_MARK + re.escape(QUOTED))
-_TAG_ONLY = re.compile(r"^\s*(?:‹[ \t]*/?[ \t]*[\w-]+[^>\n]*>\s*)+$")
-
-
-def _neutralise_line(line: str) -> tuple[str, bool]:
-    """(harmless line, whether it posed as a role turn or an instruction override)."""
-    before = line
-    line = _TAG.sub("‹", line)
-    line = _TURN_TAG.sub("‹", line)
-    line = _SPECIAL.sub(r"‹|\1|›", line)
-    line = _BRACKET.sub(r"‹\1›", line)
-    line = _LLAMA2_SYS.sub(r"‹‹\1››", line)
-    line = _BOS_EOS.sub("‹", line)
-    tokens = any(p.search(before) for p in (_SPECIAL, _BRACKET, _LLAMA2_SYS, _TURN_TAG))
-    flagged = tokens or bool(_ROLE_LINE.match(line) or _OVERRIDE.search(line))
-    if flagged and not _DEFUSED.match(line):
-        line = re.sub(_LIST_MARK, lambda m: m.group(1) + QUOTED, line, count=1)
-    return line, flagged
-
-
-def neutralise(text: str) -> str:
-    """Make untrusted text harmless inside the engine's API context; Markdown stays intact.
-
-    Wrapper tags (any case, open or close, with attributes) get ``‹`` for ``<`` so they cannot
-    close ``<compressed_history_summary>``; chat-template tokens are broken up; lines posing as
-    a system turn or telling the model to ignore its instructions get a ``(quoted)`` prefix.
-    Idempotent.
-    """
-    return "\n".join(_neutralise_line(line)[0] for line in text.split("\n"))
-
-
-# ------------------------------------------------------------------ cleaning
-_THINK_CLOSED = re.compile(r"<(think|thinking|reasoning)>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
-_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_WRAP_FENCE = re.compile(r"^```[ \t]*(?:markdown|md|text|txt)?[ \t]*\n(.*?)\n?```[ \t]*$",
-                         re.DOTALL | re.IGNORECASE)
-_CHATTER = re.compile(
-    r"^[\s*_#>]*(?:(?:sure|certainly|of course|okay|ok|alright|absolutely|great|gladly)\b"
-    r"[\s,!.]*)?(?:here(?:'s|’s| is| are)|below is|the following is|voici|hier ist)\b"
-    r"[^\n]{0,120}?\b(?:summary|summari[sz]ed|checkpoint|recap|condensed|compressed|shortened"
-    r"|rewritten|shorter version|zusammenfassung|résumé|conversation|discussion|so far"
-    r"|what we (?:discussed|covered|did))\b[^\n:]{0,80}(?::[ \t]*(?P<rest>.*))?$",
-    re.IGNORECASE)
-_WRAP_TAG = re.compile(r"^\s*</?(?:summary|checkpoint|compressed_history_summary|output|answer"
-                       r"|response)>\s*$", re.IGNORECASE)
-_SIGN_OFF = re.compile(r"^[\s*_]*(?:let me know|i hope this helps|hope this helps|feel free to"
-                       r"|is there anything else|would you like me to)\b", re.IGNORECASE)
-
-
-def _clean(raw: str) -> tuple[str, bool]:
-    """(text without reasoning, wrapper fence and chatter; whether an open think was cut)."""
-    text = _CONTROL.sub("", (raw or "").replace("\r\n", "\n"))
-    text = _THINK_CLOSED.sub("", text)
-    closes = list(_THINK_CLOSE.finditer(text))
-    if closes:  # "...reasoning</think> answer": the opening tag was in the chat template
-        text = text[closes[-1].end():]
-    opened = _THINK_OPEN.search(text)
-    if opened:
-        text = text[:opened.start()]
-    text = _strip_chatter(text)
-    fence = _WRAP_FENCE.match(text)
-    if fence:
-        text = _strip_chatter(fence.group(1))
-    return text, opened is not None
-
-
-def _strip_chatter(text: str) -> str:
-    """Without "Here is the summary:" lines before it and "Let me know..." lines after it."""
-    lines = text.strip().split("\n")
-    while lines and _WRAP_TAG.match(lines[0]):
-        lines.pop(0)
-    while lines and _WRAP_TAG.match(lines[-1]):
-        lines.pop()
-    for _ in range(2):
-        first = next((i for i, line in enumerate(lines) if line.strip()), None)
-        if first is None:
-            break
-        chatter = _CHATTER.match(lines[first].strip())
-        if not chatter:
-            break
-        rest = (chatter.group("rest") or "").strip()
-        lines[first:first + 1] = [rest] if rest else []
-    while lines and (not lines[-1].strip() or _SIGN_OFF.match(lines[-1])):
-        lines.pop()
-    return "\n".join(lines).strip()
-
-
 # ------------------------------------------------------------------ text shape
-_HEADING = re.compile(r"^\s*#{1,6}\s")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)")
 _CODE_LINE = re.compile(
@@ -157,7 +53,6 @@ _CODE_LINE = re.compile(
     r"|CREATE)\b.*[():=\[\]{};<>].*|.*[;{]\s*|\s*[})\]];?,?\s*|\s{4,}\S.*|\$ \S.*)$")
 _PUNCT = "`'\"“”‘’()[]{}<>*_.,;:!?#~"
 _WORD_CORE = re.compile(r"[\w'’./:@+#%=-]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _blocks(text: str) -> list[tuple[str, bool]]:
@@ -179,23 +74,14 @@ def _is_word(token: str) -> bool:
         sum(0x2E80 <= ord(c) <= 0x9FFF for c in core) >= 2  # CJK text has no spaces
 
 
-def _sentences(line: str) -> list[str]:
-    parts: list[str] = []
-    for piece in _SENTENCE_END.split(line.strip()):
-        if parts and piece[:1].islower():
-            parts[-1] += " " + piece
-        elif piece:
-            parts.append(piece)
-    return parts
-
 
 def _prose(text: str) -> list[str]:
     """Sentences outside code and headings, bullet marks removed."""
     units: list[str] = []
     for line, code in _blocks(text):
-        if code or _HEADING.match(line) or not line.strip():
+        if code or HEADING.match(line) or not line.strip():
             continue
-        units.extend(_sentences(_BULLET.sub("", line)))
+        units.extend(sentences(_BULLET.sub("", line)))
     return units
 
 
@@ -203,13 +89,10 @@ def _word_count(text: str) -> int:
     return sum(1 for token in text.split() if _is_word(token))
 
 
-def _norm(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
-
 
 # ------------------------------------------------------------------ repetition
 def _loop_key(unit: str) -> str:
-    return _norm(_BULLET.sub("", unit))
+    return norm(_BULLET.sub("", unit))
 
 
 def _repeated(keys: list[str], texts: list[str], total_chars: int, min_words: int) -> set[str]:
@@ -248,7 +131,7 @@ def collapse_repetition(text: str) -> tuple[str, bool]:
                 lines[i] = None
             seen.add(key)
     kept = [i for i in prose if lines[i] is not None]
-    split = {i: _sentences(_BULLET.sub("", blocks[i][0])) for i in kept}
+    split = {i: sentences(_BULLET.sub("", blocks[i][0])) for i in kept}
     units = [s for i in kept for s in split[i]]
     loops = _repeated([_loop_key(s) for s in units], units, total, 3)
     seen = set()
@@ -331,11 +214,11 @@ def _echo(text: str, material: str, prompt: str) -> str:
         found = marker.search(text)
         if found and not marker.search(material):
             return f"repeats the instruction {found.group(0).strip()!r}"
-    words = _norm(text).split()
+    words = norm(text).split()
     if len(words) < NGRAM:
         return ""
-    instructions = _norm(_PROMPT_CONTENT.sub(" ", prompt)).split()
-    mat = _norm(material).split()
+    instructions = norm(_PROMPT_CONTENT.sub(" ", prompt)).split()
+    mat = norm(material).split()
     grams = {" ".join(instructions[i:i + NGRAM]) for i in range(len(instructions) - NGRAM + 1)}
     grams -= {" ".join(mat[i:i + NGRAM]) for i in range(len(mat) - NGRAM + 1)}
     covered = bytearray(len(words))
@@ -352,7 +235,7 @@ def _echo(text: str, material: str, prompt: str) -> str:
 def _code_share(text: str) -> tuple[float, int]:
     code = prose = 0
     for line, is_code in _blocks(text):
-        if not line.strip() or _HEADING.match(line):
+        if not line.strip() or HEADING.match(line):
             continue
         if is_code:
             code += 0 if _FENCE_LINE.match(line) else len(line.strip())
@@ -397,49 +280,11 @@ def _structureless(text: str) -> str:
     if letters < 0.5 * max(1, len(visible)):
         return "mostly symbols"
     lines = [line for line, code in _blocks(text) if line.strip() and not code]
-    if not any(_word_count(_BULLET.sub("", line)) >= 3 and not _HEADING.match(line)
+    if not any(_word_count(_BULLET.sub("", line)) >= 3 and not HEADING.match(line)
                for line in lines):
         return "no sentence-like content"
     return ""
 
-
-_ROLE_WORD = re.compile(r"^\W*(?:system|user|assistant|developer|model)\b", re.IGNORECASE)
-
-
-def _role_rest(raw_line: str) -> str:
-    """What a role line says besides its role marker and template tokens."""
-    rest = _ROLE_LINE.sub("", raw_line)
-    for pattern in (_SPECIAL, _BRACKET, _LLAMA2_SYS, _BOS_EOS):
-        rest = pattern.sub(" ", rest)
-    rest = re.sub(r"</?\s*(?:start_of_turn|end_of_turn)>", " ", rest, flags=re.IGNORECASE)
-    return _norm(_ROLE_WORD.sub("", rest))
-
-
-def _drop_injections(text: str, material: str) -> tuple[str, int]:
-    """Neutralised text without tag-only lines and invented role turns.
-
-    A role header with nothing after it (``SYSTEM:``, ``### System``, ``<|im_start|>system``)
-    opens a turn that runs to the next blank line or heading. A role or override line, or a
-    line of such a turn, stays (defused) only if what it says occurs in the material.
-    """
-    known = f" {_norm(material)} "
-    kept, dropped, turn = [], 0, False
-    for raw_line in text.split("\n"):
-        line, flagged = _neutralise_line(raw_line)
-        if not raw_line.strip() or (_HEADING.match(raw_line) and not flagged):
-            turn = False
-        if _TAG_ONLY.match(line):
-            dropped += 1
-            continue
-        if flagged or turn:
-            rest = _role_rest(raw_line)
-            if flagged and not rest:
-                turn = True
-            if not rest or f" {rest} " not in known:
-                dropped += 1
-                continue
-        kept.append(line)
-    return "\n".join(kept).strip(), dropped
 
 
 def _reject(reason: str, text: str, detail: str) -> GateVerdict:
@@ -452,12 +297,12 @@ def inspect_summary(raw: str, *, material: str, prompt: str, target: int) -> Gat
     ``material`` is what was summarised, ``prompt`` the whole prompt sent (system + user),
     ``target`` the token target (informational: size is the engine's business).
     """
-    text, cut_think = _clean(raw)
+    text, cut_think = clean(raw)
     if not any(c.isalnum() for c in text):
         if cut_think:
             return _reject("reasoning", text, "an unclosed <think> block and nothing else")
         return _reject("empty", text, "no text left after cleaning")
-    text, dropped = _drop_injections(text, material)
+    text, dropped = drop_injections(text, material)
     if not any(c.isalnum() for c in text):
         return _reject("injection_only", text, f"only {dropped} injected line(s)")
     prose = _prose(text)

@@ -1,0 +1,298 @@
+"""What counts as a reference: the word tables, the checks and the rule table ``references`` runs.
+
+Split from ``references`` so that the matching and ranking code stays short; this module only
+describes patterns. Order in :data:`RULES` is the tie-break between spans of equal length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _alt(words: Sequence[str]) -> str:
+    """A regex alternation, longest first so that ``seconds`` is tried before ``s``."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+_EXT = _alt(_words("""\
+py pyi ipynb ts tsx js jsx mjs cjs rs go java kt kts scala swift c h cc cpp hpp cs
+rb php pl lua dart ex exs erl hs ml clj vue svelte md rst txt adoc json jsonl yaml yml toml ini cfg
+conf env properties xml html htm css scss sass less sql sh bash zsh ps1 bat lock log csv tsv
+parquet proto graphql tf tfvars hcl gradle mk cmake pdf png jpg jpeg gif svg webp ico zip tar gz
+tgz bz2 xz 7z whl deb rpm dmg exe msi dll so dylib wasm db sqlite sqlite3 bak pem crt key pub
+service timer plist desktop qml qrc ui dockerfile patch diff"""))
+_UNIT = _alt(_words("""\
+ns µs μs us ms s sec secs second seconds min mins minute minutes h hr hrs hour
+hours day days week weeks month months year years yr yrs B KB kB MB GB TB PB KiB MiB GiB TiB Kb Mb
+Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
+fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
+tonnes ml mL USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dollars euros pounds cents
+requests request req reqs queries users connections workers threads cores vCPUs CPUs GPUs replicas
+nodes pods shards partitions rows records tokens retries attempts events messages jobs
+transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS"""))
+_PER = _alt(_words("""\
+s sec second min minute h hr hour day week month mo year yr request req user seat
+node core instance GB TB MB"""))
+_PRODUCTS = _alt(_words("""\
+python py node nodejs node.js deno bun npm pnpm yarn pip java jdk jre openjdk
+kotlin scala go golang rust rustc cargo ruby rails php perl swift dotnet .net gcc clang llvm cmake
+postgres postgresql mysql mariadb sqlite redis mongodb mongo elasticsearch kafka rabbitmq nginx
+apache tomcat docker kubernetes k8s helm terraform ansible ubuntu debian fedora centos rhel alpine
+windows macos ios android linux kernel chrome chromium firefox safari electron react vue angular
+svelte next.js nuxt django flask fastapi spring laravel qt pyside6 pyqt5 pyqt6 numpy pandas
+pytorch torch tensorflow cuda cudnn ollama llama qwen gemma mistral phi openssl openssh git bash
+zsh powershell typescript ecmascript unicode http tls ssl oauth sdk ndk protobuf grpc version
+release"""))
+_STOP = _alt(_words("""\
+a an the it its this that these those them they him her he she me you your us we
+our i my mine yours ours theirs one ones day days night quits done good bad fine even off back now
+later today tomorrow tonight again first last next twice once please something anything everything
+nothing whatever what who how why when where success finished complete completed ready there here
+so too also then and or but with from for to of in on at by as if is are was were be been out up
+down over into after before directly instead immediately manually always never just only simply
+really all any some each every more less most many much other another same such own new old
+function method endpoint api service server script command tool hook callback handler class
+module file folder directory variable value thing stuff way time times home name names called
+named uses use"""))
+_PREP = _alt(_words("""\
+with from to in on at by for into onto via using through over under after before
+when if and or but every each all some any more twice once again then as is are was"""))
+_NUM = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+(?:,\d+)?"
+        r"|\d{1,3}(?:[\u00a0\u202f']\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?!\d)")
+_MULT = r"(?:[kKMB](?![A-Za-z])|\s?(?:million|billion|thousand|bn|mn)\b)"
+_RATE = rf"(?:\s?/\s?(?:{_PER})|\s+per\s+(?:{_PER}))(?![A-Za-z])"
+_UNIT_END = r"(?![A-Za-z0-9_])"
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November"
+          r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?")
+_TICKET_STOP = _alt(_words("""\
+UTF ISO SHA AES RSA GPT COVID TLS SSL HTTP IPV MD CRC DES ES ECMA PCI WPA
+IEEE AVX ARM SMB NTLM PBKDF BLAKE BASE MPEG DDR LPDDR USB PCIE WIFI WCAG EN DIN UN"""))
+_SECTIONS = _alt(_words("""\
+Section Sections Figure Fig Table Chapter Step Page Item Part Appendix
+Rule Article Clause Paragraph Verse Listing Exercise"""))
+_KNOWN_DIRS = set(_words("""\
+src lib app apps tests test docs bin etc var usr opt home config scripts pkg
+cmd internal build dist packages assets static public include tools data feature fix bugfix
+hotfix release origin refs"""))
+_QUOTE = (r"(?:[\"“”`]|(?<![A-Za-z])')(?P<q>[^\"“”`'\n]{2,60}?)(?:[\"“”`]|'(?![A-Za-z]))")
+_TOKEN = r"[A-Za-z0-9](?:[\w.-]*[A-Za-z0-9])?(?!\w)"
+_X = rf"(?:{_QUOTE}|(?!(?i:{_STOP})\b)(?P<ref>[A-Z][\w-]*(?:[ ][A-Z][\w-]*){{0,3}}|{_TOKEN}))"
+_END = (r"(?=[ \t]*(?:[.,;:!?)\]}\"”\n]|$)|[ \t]+(?i:and|or|but|so|from|for|because|since|then"
+        r"|going|instead|when|while|until|as|in|on|to|too|now|here|please|with|which|that)\b)")
+_NAME_VERB = r"(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing)|dub(?:s|bed)?)"
+
+Check = Callable[[re.Match[str]], tuple[str, str] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    pattern: re.Pattern[str]
+    kind: str
+    whole: bool = False  # the overlap span is the whole match, not just the reference group
+    check: Check | None = None
+
+
+def match_text(match: re.Match[str]) -> str:
+    for group in ("q", "ref"):
+        if group in match.re.groupindex and match.group(group) is not None:
+            return match.group(group)
+    return match.group(0)
+
+
+def _rule(pattern: str, kind: str, *, whole: bool = False, check: Check | None = None) -> Rule:
+    return Rule(re.compile(pattern), kind, whole, check)
+
+
+def _has_letter(text: str) -> bool:
+    return any(c.isalpha() for c in text)
+
+
+def _check_path(match: re.Match[str]) -> tuple[str, str] | None:
+    text = match.group(0).rstrip(".,:;!?")
+    if not _has_letter(text):
+        return None
+    if "/" in text and not text.startswith(("/", "~/", "./", "../")):
+        parts = [p for p in text.split("/") if p]
+        special = any(c in "._-@+" or c.isdigit() for c in text)
+        if len(parts) == 2 and any(p.isdigit() for p in parts):
+            return None
+        if not (len(parts) >= 3 or text.endswith("/") or special or parts[0] in _KNOWN_DIRS):
+            return None
+    elif text.startswith("/") and len(text.strip("/").split("/")[0]) < 3:
+        return None
+    if re.fullmatch(r"[A-Z][a-z]+\.js", text):
+        return text, "name"  # Node.js, Vue.js: products, not files
+    return text, "path"
+
+
+def _check_windows(match: re.Match[str]) -> tuple[str, str] | None:
+    text = match.group(0).rstrip(".,:;!?)")
+    return (text, "path") if len(text) > 3 else None
+
+
+def _check_function(match: re.Match[str]) -> tuple[str, str] | None:
+    name, args = match.group("ref"), match.group("args").strip()
+    if len(name) < 2 or args in {"s", "es", "ies", "ren", "e"}:
+        return None  # "file(s)" is prose
+    return name + "()", "function"
+
+
+def _check_class(match: re.Match[str]) -> tuple[str, str] | None:
+    word = match.group(0)
+    if word.isupper() or re.fullmatch(r"[A-Z]+s", word) or not any(c.islower() for c in word):
+        return None
+    humps = any(
+        (word[i].isupper() and (word[i - 1].islower() or word[i - 1].isdigit()))
+        or (word[i].isupper() and word[i - 1].isupper() and i + 1 < len(word)
+            and word[i + 1].islower())
+        for i in range(1, len(word))
+    )
+    return (word, "class") if humps else None
+
+
+def _check_min(length: int) -> Check:
+    def check(match: re.Match[str]) -> tuple[str, str] | None:
+        text = match_text(match)
+        return (text, "") if len(text) >= length else None
+    return check
+
+
+def _check_hash(match: re.Match[str]) -> tuple[str, str] | None:
+    text = match.group(0)
+    ok = any(c.isdigit() for c in text) and any(c.isalpha() for c in text)
+    return (text, "hash") if ok else None
+
+
+def _check_ip(match: re.Match[str]) -> tuple[str, str] | None:
+    text = match.group(0)
+    octets = text.split("/")[0].split(".")
+    return (text, "url") if all(int(o) <= 255 for o in octets) else None
+
+
+_ENDS_WITH_EXT = re.compile(rf"\.(?i:{_EXT})$")
+
+
+def _check_port(match: re.Match[str]) -> tuple[str, str] | None:
+    host = match.groupdict().get("host")
+    if host is not None and not _has_letter(host) and host.count(".") != 3:
+        return None  # 14:30 is a time
+    if host is not None and _ENDS_WITH_EXT.search(host):
+        return None  # main.py:42 is a line number
+    text = match.group("ref")
+    return (text, "port") if 1 <= int(text) <= 65535 else None
+
+
+def _check_host(match: re.Match[str]) -> tuple[str, str] | None:
+    host = match.group("ref")
+    if _ENDS_WITH_EXT.search(host) or len(host) < 3 or host[0].isupper():
+        return None
+    return host, "url"
+
+
+def _check_number(match: re.Match[str]) -> tuple[str, str] | None:
+    text = match.group("ref")
+    if match.group("bare") is not None and not re.fullmatch(
+        r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?"
+        r"|\d{1,3}(?:[\u00a0\u202f']\d{3})+(?:[.,]\d+)?", text):
+        return None  # a bare number is kept only when its separators make it a figure
+    return text, "number"
+
+
+def _check_product(match: re.Match[str]) -> tuple[str, str] | None:
+    text = match.group("ref")
+    product = match.group("product")
+    if product.lower() not in _PRODUCT_SET and "." not in text[len(product):]:
+        return None
+    return text, "version"
+
+
+_PRODUCT_SET = set(_PRODUCTS.replace("\\", "").split("|"))
+_NB = r"(?<![\w.,$€£¥₹])"  # a number starts here, not inside 1.234,56
+
+BACKTICK = _rule(r"(?<!`)`(?P<ref>[^`\n]{2,100})`(?!`)", "code", whole=True)
+# Order is the tie-break between spans of equal length: earlier rules win.
+RULES: tuple[Rule, ...] = (
+    _rule(r"\b(?:https?|wss?|s?ftp|file|s3|gs|ssh|git|postgres(?:ql)?|mysql|redis"
+          r"|mongodb(?:\+srv)?|amqp)://[^\s<>()\"'`\]]*[^\s<>()\"'`\].,;:!?]", "url"),
+    _rule(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b", "url"),
+    _rule(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?(?!\.?\w)", "url", check=_check_ip),
+    BACKTICK,
+    _rule(r"(?<![\w.-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+          r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])", "date"),
+    _rule(r"(?<![\w./])\d{1,2}([./])\d{1,2}\1\d{4}(?![\w./])", "date"),
+    _rule(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b", "date"),
+    _rule(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
+    _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\.?)?"
+          r"(?:\s?(?:UTC|GMT|CET|CEST|EST|EDT|PST|PDT|Z))?(?![\w:])", "time"),
+    _rule(r"\b(?:1[0-2]|0?[1-9])\s?(?:am|pm|AM|PM)\b", "time"),
+    _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
+          r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
+    _rule(rf"(?<![\w.\\-])(?:[\w.-]+\\)+[\w.-]+\.(?i:{_EXT})(?![\w-])", "path"),
+    _rule(r"(?<![\w/.~\\@+:-])(?:(?:~|\.{1,2})?/(?:[\w.@+-]+/)*[\w.@+-]+/?"
+          r"|[\w.@+-]+(?:/[\w.@+-]+)+/?)", "path", check=_check_path),
+    _rule(rf"(?<![\w/.\\@+-])\w[\w.+-]*\.(?i:{_EXT})(?![\w-])", "path", check=_check_path),
+    _rule(r"(?<![\w/.\\-])(?:\.(?:env(?:\.[\w-]+)?|gitignore|gitattributes|gitmodules|dockerignore"
+          r"|editorconfig|bashrc|zshrc|profile|npmrc|pypirc|netrc|ssh|github|vscode|venv)"
+          r"|Dockerfile|Containerfile|Makefile|Justfile|Procfile|Gemfile|Jenkinsfile"
+          r"|Vagrantfile|Rakefile|CODEOWNERS)(?![\w-])", "path"),
+    _rule(r"(?<![\w.])[vV]\d+(?:\.(?:\d+|x))*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w]|\.\w)",
+          "version"),
+    _rule(r"(?<![\w.])\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?"
+          r"(?:\+[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w]|\.\w)", "version"),
+    _rule(rf"(?<![\w.])(?P<ref>(?P<product>(?i:{_PRODUCTS})|(?=[A-Za-z]*?[a-z][A-Z])[A-Za-z]++"
+          rf"|(?!(?:{_SECTIONS})\b)[A-Z][A-Za-z]+(?=\s\d+\.\d+\.\d))"
+          rf"[ ]?v?\d+(?:\.(?:\d+|x))*(?:-[0-9A-Za-z]+)?)"
+          rf"(?![\w]|\.\w)(?!\s?(?:{_UNIT}){_UNIT_END})", "version", check=_check_product),
+    _rule(r"(?<![\w.@/-])@?[\w.-]+(?:/[\w.-]+)?(?:==|>=|<=|~=|@|\^)v?\d+(?:\.(?:\d+|x))+"
+          r"(?![\w]|\.\w)", "version"),
+    _rule(r"(?<![\w.$])(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
+          r"(?=(?P<args>(?:[^()\n]|\([^()\n]*\)){0,200})\))", "function", whole=True,
+          check=_check_function),
+    _rule(rf"\b{_NAME_VERB}\s+(?i:it|this|that|them|these|those)\s+(?:(?i:simply|just)\s+)?{_X}",
+          "name"),
+    _rule(rf"\b{_NAME_VERB}\s+(?i:the|this|that|our|my|your|their|its|an?)\s+"
+          rf"(?:(?!(?i:{_PREP})\b)[A-Za-z][\w-]*\s+){{1,3}}?(?![a-z]+ly\b){_X}{_END}", "name"),
+    _rule(r"\b(?i:named|called|code[- ]?name[sd]?|nicknamed|dubbed|aka|a\.k\.a\.|alias(?:ed)?"
+          rf"|(?:its|the|our|my|his|her|their) name is)\s*:?\s+(?:(?i:is|was|will be)\s+)?{_X}",
+          "name"),
+    _rule(r"\b(?i:(?:refer(?:s|red|ring)?\s+to|think\s+of)\s+(?:(?:it|this|that|them)\s+"
+          r"|(?:the|this|that|our|my)\s+(?:[A-Za-z][\w-]*\s+){1,3}?)|known\s+|goes\s+by\s+)"
+          rf"(?i:as)\s+(?:(?i:the|an?|our)\s+)?(?:{_QUOTE}|(?!(?i:{_STOP})\b)"
+          rf"(?P<ref>[A-Za-z0-9][\w-]*(?:[ ][A-Za-z0-9][\w-]*){{0,3}}?){_END})", "name"),
+    _rule(r"(?<![\w-])[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}(?![\w-])", "hash"),
+    _rule(r"(?<![\w-])(?:[0-9a-f]{64}|[0-9a-f]{7,40}|[0-9A-F]{7,40})(?![\w-])", "hash",
+          check=_check_hash),
+    _rule(r"\bCVE-\d{4}-\d{4,7}\b", "ticket"),
+    _rule(rf"(?<![\w-])(?!(?:{_TICKET_STOP})-)[A-Z][A-Z0-9]{{1,9}}-\d{{1,6}}(?![\w-]|\.\d)",
+          "ticket"),
+    _rule(r"(?<![\w&#/])#\d{1,7}(?!\w)", "ticket"),
+    _rule(r"(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)", "env", check=_check_min(5)),
+    _rule(r"(?<![\w$])\$\{?[A-Z][A-Z0-9]{1,}\}?(?![\w])", "env"),
+    _rule(rf"(?P<ref>(?:(?<![^\s(\[])[-−+~≈])?(?:(?<!\w)[$€£¥₹]\s?{_NUM}{_MULT}?"
+          rf"(?:\s?(?:{_UNIT}){_UNIT_END})?(?:{_RATE})?"
+          rf"|(?<!\w)(?:USD|EUR|GBP|CHF)\s{_NUM}{_MULT}?(?:{_RATE})?"
+          rf"|{_NB}{_NUM}(?:(?:\s?[-–]\s?|\s+to\s+){_NUM})?"
+          rf"(?:{_MULT}?[ \u00a0\u202f]?(?:{_UNIT}){_UNIT_END}|{_MULT}|[x×](?!\w))(?:{_RATE})?"
+          rf"|{_NB}(?P<bare>{_NUM})))(?!\w)", "number", check=_check_number),
+    _rule(r"(?<![A-Za-z])(?i:ports?)\s*(?:(?i:number|no\.?|num)\s*)?[:=#]?\s*"
+          r"(?P<ref>\d{2,5})(?![\d,.]\d|\w)", "port", check=_check_port),
+    _rule(r"(?<![\w.-])(?P<host>\[[0-9A-Fa-f:]+\]|(?:\d{1,3}\.){3}\d{1,3}"
+          r"|[A-Za-z0-9.-]+):(?P<ref>\d{2,5})(?![\d:]|\.\d|\w)", "port",
+          check=_check_port),
+    _rule(r"(?<![\w:\].-]):(?P<ref>\d{2,5})(?![\d:]|\.\d|\w)", "port", check=_check_port),
+    _rule(r"(?<![\w.@/-])(?P<ref>[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*)"
+          r"(?=:\d{2,5}(?![\d:]|\.\d|\w))", "url", check=_check_host),
+    _rule(r"(?<![\w.@/-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:com|org|net|io|dev|ai"
+          r"|co|app|cloud|internal|local|lan|corp|example|test|de|uk|fr|eu|us|info|tech)"
+          r"(?![\w-]|\.\w)", "url"),
+    _rule(r"(?<![\w.$])[A-Z][A-Za-z0-9]{3,}(?!\w)", "class", check=_check_class),
+    _rule(r"(?<![\w.$])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?!\w)", "code", check=_check_min(5)),
+    _rule(r"(?<![\w.$])_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+_{0,2}(?!\w)", "code",
+          check=_check_min(5)),
+)
