@@ -7,6 +7,15 @@ streams, delays, Ollama's silent prompt truncation) and then asserts on what the
 (``requests``) and on what happened to each stream (``streams``: finished, cut, or the client
 hung up, which is how Stop must look from the server's side).
 
+Prompts are counted independently of the app (``model_tokens``: a tokenizer approximation that
+lands at about 1.2x cl100k on chat text, plus Llama-3-like template overhead per message and per
+request), so a test can catch the app under-counting. A request with ``"truncate": false`` whose
+prompt exceeds ``options.num_ctx`` is refused with Ollama's 400 error, as a real server does.
+
+With ``--llama-cpp URL`` the server becomes an Ollama-API adapter in front of a llama.cpp server
+(its OpenAI-compatible ``/v1/chat/completions``): a real small model for benchmarks, with
+llama.cpp's own prompt token count reported as ``prompt_eval_count``.
+
 Use the ``ollama_server`` fixture (``pytest_plugins = ["tests.ollama_server"]``) or run
 ``python -m tests.ollama_server --port N`` (without ``--port`` the port of $OLLAMA_HOST is used,
 so a fake ``ollama`` executable can simply exec this module).
@@ -17,6 +26,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import dataclasses
 import datetime as _dt
 import json
 import os
@@ -32,16 +42,49 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx
 import pytest
 
 VERSION = "0.12.6"
 _WORD = re.compile(r"\w+|[^\w\s]")
 _PIECE = re.compile(r"\s*\S+|\s+")
+_UNIT = re.compile(r"[^\W\d_]+|\d+|[^\w\s]+|_|\n")
+# Ollama's wording when a prompt does not fit and truncation is off. The same error string
+# (errInputTooLong, "the input length exceeds the context length") answers /api/embed with
+# truncate=false; /api/chat gained the same `truncate` field with the context-shift rework
+# (ollama PR #17944, issue #17889; shared/notes/platform-facts.md), answered with HTTP 400.
+INPUT_TOO_LONG = "the input length exceeds the context length"
+# Llama 3's chat template: <|start_header_id|>role<|end_header_id|>\n\n ... <|eot_id|> around
+# every message; <|begin_of_text|> plus the assistant header added for generation per request.
+PER_MESSAGE = 5
+PER_REQUEST = 6
 
 
 def estimate_tokens(text: str) -> int:
-    """A crude tokenizer (words and punctuation) standing in for the model's own."""
+    """A crude tokenizer (words and punctuation): the legacy ``counter = "words"``."""
     return len(_WORD.findall(text))
+
+
+def model_tokens(text: str) -> int:
+    """The fake model's tokenizer: about 1.2x cl100k on English chat text and code.
+
+    Not the app's tokenizer on purpose (a shared counter hides under-counting). Letters: the
+    first 6 one piece, then one per further 4 (``deployment`` -> 2); every digit one piece (as
+    SmolLM2 and Llama 2 split numbers); a run of punctuation one piece per 2 characters;
+    newlines and underscores one each; spaces are free (merged into the next piece).
+    """
+    count = 0
+    for unit in _UNIT.findall(text):
+        first = unit[0]
+        if first.isalpha():
+            count += 1 + (len(unit) - 3) // 4 if len(unit) > 6 else 1
+        elif first.isdigit():
+            count += len(unit)
+        elif first in "\n_":
+            count += 1
+        else:
+            count += (len(unit) + 1) // 2
+    return count
 
 
 def split_pieces(text: str) -> list[str]:
@@ -61,6 +104,7 @@ class FakeModel:
     context_length: int | None = 131072
     quantization: str = "Q4_K_M"
     size: int = 4_920_000_000
+    parameter_count: int = 8_030_261_248
 
     def tag(self) -> dict[str, Any]:
         return {
@@ -89,7 +133,7 @@ class Reply:
     end_without_done: bool = False  # close the body properly but never send done
     delay_before: float = 0.0
     delay_per_chunk: float = 0.0
-    done_reason: str = "stop"
+    done_reason: str = "stop"  # "length" when options.num_predict cut the reply
     prompt_eval_count: int | None = None  # override the computed count
     trailing_chunks: int = 0  # (misbehaving server) more content lines after done
 
@@ -114,7 +158,17 @@ class StreamRecord:
     outcome: str = "running"  # done | disconnected | cut | error | stopped
     prompt_eval_count: int | None = None
     truncated: bool = False
+    num_predict: int | None = None  # options.num_predict of the request, if any
     finished: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
+class Rejection:
+    """A chat request refused because its prompt exceeded num_ctx with ``truncate: false``."""
+
+    model: str
+    prompt_tokens: int
+    num_ctx: int
 
 
 class _Disconnected(Exception):
@@ -134,7 +188,14 @@ class FakeOllama:
         self.reply_fn: Callable[[dict[str, Any]], str | Reply] | None = None
         self.default_reply = Reply()
         self.truncate_to_num_ctx = False  # simulate Ollama dropping the oldest messages
-        self.prompt_scale = 1.0  # the "model tokenizer" counts this much more than ours
+        self.prompt_scale = 1.0  # multiplies every count (a model with a hungrier tokenizer)
+        # "model": model_tokens + template overhead; "words": the legacy word count + 4 per
+        # message (only for tests that script exact prompt numbers and are about something else).
+        self.counter = "model"
+        self.per_message = PER_MESSAGE
+        self.per_request = PER_REQUEST
+        self.rejected: list[Rejection] = []
+        self.llama_cpp: LlamaCppBackend | None = None  # forward /api/chat to llama.cpp
         self.version = VERSION
         self.path_delays: dict[str, float] = {}
         self.path_failures: dict[str, collections.deque[tuple[int, str]]] = {}
@@ -226,18 +287,31 @@ class FakeOllama:
             queue = self.path_failures.get(path)
             return queue.popleft() if queue else None
 
+    def message_counts(self, messages: list[dict[str, Any]]) -> tuple[list[int], int]:
+        """Tokens of each message (template included) and of the per-request overhead."""
+        if self.counter == "words":
+            return [round((estimate_tokens(str(m.get("content", ""))) + 4) * self.prompt_scale)
+                    for m in messages], 0
+        counts = [round((model_tokens(str(m.get("content", ""))) + self.per_message)
+                        * self.prompt_scale) for m in messages]
+        return counts, round(self.per_request * self.prompt_scale)
+
+    def full_count(self, messages: list[dict[str, Any]]) -> int:
+        """The prompt's size before any truncation."""
+        counts, extra = self.message_counts(messages)
+        return sum(counts) + extra
+
     def prompt_count(self, messages: list[dict[str, Any]], num_ctx: int | None,
                      ) -> tuple[int, bool]:
         """Ollama's prompt_eval_count for ``messages``; truncates like Ollama when enabled."""
-        counts = [round((estimate_tokens(str(m.get("content", ""))) + 4) * self.prompt_scale)
-                  for m in messages]
-        total = sum(counts)
+        counts, extra = self.message_counts(messages)
+        total = sum(counts) + extra
         if not (self.truncate_to_num_ctx and num_ctx and total > num_ctx):
             return total, False
         # Keep system messages and the newest message, then newer-to-older while they fit.
         keep = {i for i, m in enumerate(messages) if m.get("role") == "system"}
         keep.add(len(messages) - 1)
-        used = sum(counts[i] for i in keep)
+        used = extra + sum(counts[i] for i in keep)
         for i in range(len(messages) - 2, -1, -1):
             if i in keep:
                 continue
@@ -439,7 +513,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": f"model '{name}' not found"})
             return
         info: dict[str, Any] = {"general.architecture": model.family,
-                                "general.parameter_count": 8_030_261_248}
+                                "general.parameter_count": model.parameter_count}
         if model.context_length is not None:
             info[f"{model.family}.context_length"] = model.context_length
         self._json(200, {
@@ -454,6 +528,17 @@ class _Handler(BaseHTTPRequestHandler):
         if fake._model(name) is None:
             self._json(404, {"error": f"model '{name}' not found"})
             return
+        options = body.get("options") or {}
+        num_ctx = options.get("num_ctx")
+        with fake._lock:
+            fake.loaded[name] = int(num_ctx) if num_ctx else 4096
+        if fake.llama_cpp is not None:
+            fake.llama_cpp.chat(self, name, body)
+            return
+        messages = body.get("messages") or []
+        if body.get("truncate") is False and num_ctx and fake.full_count(messages) > num_ctx:
+            self._reject(name, fake.full_count(messages), int(num_ctx))
+            return
         reply = fake._next_reply(body)
         if fake.wait(reply.delay_before):
             self.close_connection = True
@@ -461,16 +546,16 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.http_status is not None:
             self._json(reply.http_status, {"error": reply.error})
             return
-        options = body.get("options") or {}
-        num_ctx = options.get("num_ctx")
-        with fake._lock:
-            fake.loaded[name] = int(num_ctx) if num_ctx else 4096
-        messages = body.get("messages") or []
         prompt, truncated = fake.prompt_count(messages, num_ctx)
         if reply.prompt_eval_count is not None:
             prompt = reply.prompt_eval_count
         pieces = reply.pieces()
-        record = StreamRecord(name, len(pieces), prompt_eval_count=prompt, truncated=truncated)
+        num_predict = _positive_int(options.get("num_predict"))
+        if num_predict is not None and len(pieces) > num_predict:
+            pieces = pieces[:num_predict]
+            reply = dataclasses.replace(reply, chunks=pieces, done_reason="length")
+        record = StreamRecord(name, len(pieces), prompt_eval_count=prompt, truncated=truncated,
+                              num_predict=num_predict)
         with fake._lock:
             fake.streams.append(record)
         try:
@@ -480,6 +565,12 @@ class _Handler(BaseHTTPRequestHandler):
                 self._chat_whole(name, reply, pieces, prompt, record)
         finally:
             record.finished.set()
+
+    def _reject(self, name: str, prompt_tokens: int, num_ctx: int) -> None:
+        """Ollama's answer to an over-length prompt sent with ``truncate: false``."""
+        with self.fake._lock:
+            self.fake.rejected.append(Rejection(name, prompt_tokens, num_ctx))
+        self._json(400, {"error": INPUT_TOO_LONG})
 
     def _metrics(self, prompt: int, evals: int) -> dict[str, Any]:
         return {"total_duration": 5_000_000 + evals * 1_000_000, "load_duration": 1_000_000,
@@ -601,6 +692,204 @@ class _Handler(BaseHTTPRequestHandler):
                 self.fake.models.append(model)
 
 
+# ------------------------------------------------------------ llama.cpp adapter
+class LlamaCppBackend:
+    """Answers ``/api/chat`` with a llama.cpp server: a real small model behind Ollama's API.
+
+    Forwards to llama.cpp's OpenAI-compatible ``/v1/chat/completions`` and reports its
+    ``usage.prompt_tokens`` / ``usage.completion_tokens`` as ``prompt_eval_count`` /
+    ``eval_count``, so counts are the model's own. ``options.num_ctx`` is enforced here (the
+    llama.cpp slot may be larger): the prompt is counted with llama.cpp's ``/apply-template`` and
+    ``/tokenize`` first; over num_ctx it is refused (``truncate: false``) or cut oldest-first
+    like Ollama. Durations are wall time.
+    """
+
+    def __init__(self, url: str, timeout: float = 900.0) -> None:
+        self.url = url.rstrip("/")
+        self._http = httpx.Client(base_url=self.url, trust_env=False,
+                                  timeout=httpx.Timeout(10.0, read=timeout))
+        self._can_count = True
+
+    def close(self) -> None:
+        self._http.close()
+
+    def count(self, messages: list[dict[str, Any]]) -> int | None:
+        """Tokens of the templated prompt as llama.cpp will see it; None if it cannot say."""
+        if not self._can_count:
+            return None
+        try:
+            templated = self._http.post("/apply-template", json={"messages": messages})
+            if templated.status_code == 404:
+                self._can_count = False
+                return None
+            templated.raise_for_status()
+            tokens = self._http.post("/tokenize", json={
+                "content": templated.json()["prompt"], "add_special": True})
+            tokens.raise_for_status()
+            return len(tokens.json()["tokens"])
+        except (httpx.HTTPError, KeyError, ValueError):
+            return None
+
+    def fit(self, messages: list[dict[str, Any]], num_ctx: int,
+            ) -> tuple[list[dict[str, Any]], bool]:
+        """Ollama's silent truncation: drop the oldest non-system messages but the last."""
+        kept = list(messages)
+        while True:
+            total = self.count(kept)
+            droppable = [i for i, m in enumerate(kept[:-1]) if m.get("role") != "system"]
+            if total is None or total <= num_ctx or not droppable:
+                return kept, len(kept) != len(messages)
+            del kept[droppable[0]]
+
+    def payload(self, body: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+        options = body.get("options") or {}
+        payload: dict[str, Any] = {"messages": [{"role": str(m.get("role", "user")),
+                                                 "content": str(m.get("content", ""))}
+                                                for m in messages],
+                                   "stream": bool(body.get("stream", True))}
+        predict = _positive_int(options.get("num_predict"))
+        if predict is not None:
+            payload["max_tokens"] = predict
+        for key in ("temperature", "seed", "top_p"):
+            if options.get(key) is not None:
+                payload[key] = options[key]
+        if payload["stream"]:
+            payload["stream_options"] = {"include_usage": True}
+        return payload
+
+    def chat(self, handler: _Handler, name: str, body: dict[str, Any]) -> None:
+        fake = handler.fake
+        messages = list(body.get("messages") or [])
+        num_ctx = _positive_int((body.get("options") or {}).get("num_ctx"))
+        truncated = False
+        if num_ctx is not None:
+            total = self.count(messages)
+            if total is not None and total > num_ctx:
+                if body.get("truncate") is False:
+                    handler._reject(name, total, num_ctx)
+                    return
+                messages, truncated = self.fit(messages, num_ctx)
+        record = StreamRecord(name, 0, truncated=truncated,
+                              num_predict=_positive_int((body.get("options") or {})
+                                                        .get("num_predict")))
+        with fake._lock:
+            fake.streams.append(record)
+        try:
+            payload = self.payload(body, messages)
+            no_truncate = body.get("truncate") is False
+            if payload["stream"]:
+                self._stream(handler, name, payload, record, no_truncate)
+            else:
+                self._whole(handler, name, payload, record, no_truncate)
+        except httpx.HTTPError as exc:
+            record.outcome = "error"
+            with contextlib.suppress(OSError):
+                handler._json(502, {"error": f"llama.cpp server: {exc}"})
+        finally:
+            record.finished.set()
+
+    @staticmethod
+    def _metrics(usage: dict[str, Any], started: float, first: float | None) -> dict[str, Any]:
+        now = time.monotonic()
+        prompt_ns = int(((first or now) - started) * 1e9)
+        total_ns = int((now - started) * 1e9)
+        return {"total_duration": total_ns, "load_duration": 0,
+                "prompt_eval_count": int(usage.get("prompt_tokens") or 0),
+                "prompt_eval_duration": prompt_ns,
+                "eval_count": int(usage.get("completion_tokens") or 0),
+                "eval_duration": max(0, total_ns - prompt_ns)}
+
+    def _error(self, handler: _Handler, name: str, response: httpx.Response,
+               no_truncate: bool) -> None:
+        text = response.text
+        if response.status_code == 400 and "exceed" in text and "context" in text:
+            if no_truncate:  # llama.cpp's own context error, seen when counting was not possible
+                with handler.fake._lock:
+                    handler.fake.rejected.append(Rejection(name, -1, -1))
+            handler._json(400, {"error": INPUT_TOO_LONG})
+            return
+        handler._json(response.status_code if response.status_code >= 400 else 502,
+                      {"error": f"llama.cpp server: {text[:300]}"})
+
+    def _whole(self, handler: _Handler, name: str, payload: dict[str, Any],
+               record: StreamRecord, no_truncate: bool) -> None:
+        started = time.monotonic()
+        response = self._http.post("/v1/chat/completions", json=payload)
+        if response.status_code != 200:
+            record.outcome = "error"
+            self._error(handler, name, response, no_truncate)
+            return
+        data = response.json()
+        choice = (data.get("choices") or [{}])[0]
+        content = str((choice.get("message") or {}).get("content") or "")
+        metrics = self._metrics(data.get("usage") or {}, started, None)
+        record.prompt_eval_count = metrics["prompt_eval_count"]
+        record.planned = record.sent = metrics["eval_count"]
+        record.outcome = "done"
+        handler._json(200, {"model": name, "created_at": _now(),
+                            "message": {"role": "assistant", "content": content}, "done": True,
+                            "done_reason": _done_reason(choice.get("finish_reason")),
+                            **metrics})
+
+    def _stream(self, handler: _Handler, name: str, payload: dict[str, Any],
+                record: StreamRecord, no_truncate: bool) -> None:
+        started, first = time.monotonic(), None
+        usage: dict[str, Any] = {}
+        finish: str | None = None
+        with self._http.stream("POST", "/v1/chat/completions", json=payload) as response:
+            if response.status_code != 200:
+                response.read()
+                record.outcome = "error"
+                self._error(handler, name, response, no_truncate)
+                return
+            handler._start_stream()
+            try:
+                for line in response.iter_lines():
+                    if not line.startswith("data:") or line.strip() == "data: [DONE]":
+                        continue
+                    event = json.loads(line[5:])
+                    if event.get("error"):
+                        handler._chunk({"error": str(event["error"])})
+                        handler._end_stream()
+                        record.outcome = "error"
+                        return
+                    usage = event.get("usage") or usage
+                    for choice in event.get("choices") or []:
+                        finish = choice.get("finish_reason") or finish
+                        piece = (choice.get("delta") or {}).get("content")
+                        if piece:
+                            first = first or time.monotonic()
+                            handler._chunk({"model": name, "created_at": _now(),
+                                            "message": {"role": "assistant", "content": piece},
+                                            "done": False})
+                            record.sent += 1
+                metrics = self._metrics(usage, started, first)
+                record.prompt_eval_count = metrics["prompt_eval_count"]
+                record.planned = record.sent
+                handler._chunk({"model": name, "created_at": _now(),
+                                "message": {"role": "assistant", "content": ""}, "done": True,
+                                "done_reason": _done_reason(finish), **metrics})
+                handler._end_stream()
+                record.outcome = "done"
+            except _Disconnected:  # Stop: leaving the block closes llama.cpp's stream too
+                record.outcome = "disconnected"
+                handler.close_connection = True
+                handler.fake.disconnected.set()
+
+
+def _done_reason(finish: Any) -> str:
+    return "length" if finish == "length" else "stop"
+
+
+def _positive_int(value: Any) -> int | None:
+    """``options`` values arrive as JSON numbers; Ollama treats <= 0 / -1 as "no limit"."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
 # ------------------------------------------------------------------ helpers
 def free_port() -> int:
     """A port nothing listens on (bound then released)."""
@@ -631,24 +920,53 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--models", help="JSON file: list of FakeModel fields")
     parser.add_argument("--ignore-term", action="store_true", help="ignore SIGTERM (tests)")
+    parser.add_argument("--llama-cpp", metavar="URL",
+                        help="answer /api/chat with this llama.cpp server (a real model)")
+    parser.add_argument("--model-name", default="smollm2:135m",
+                        help="with --llama-cpp: the model name to list")
+    parser.add_argument("--context-length", type=int, default=8192,
+                        help="with --llama-cpp: the model's context length to report")
+    parser.add_argument("--parameter-size", default="135M",
+                        help="with --llama-cpp: the parameter size to report")
     parser.add_argument("command", nargs="?", help="ignored ('serve' when run as ollama)")
     args = parser.parse_args(argv)
     models = None
     if args.models:
         with open(args.models, encoding="utf-8") as handle:
             models = [FakeModel(**row) for row in json.load(handle)]
+    elif args.llama_cpp:
+        models = [llama_cpp_model(args.model_name, args.context_length, args.parameter_size)]
     fake = FakeOllama(models)
+    if args.llama_cpp:
+        fake.llama_cpp = LlamaCppBackend(args.llama_cpp)
     port = args.port if args.port is not None else _port_from_env()
     stop = threading.Event()
     signal.signal(signal.SIGTERM,
                   signal.SIG_IGN if args.ignore_term else (lambda *_: stop.set()))
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     fake.start(port)
-    print(f"Listening on 127.0.0.1:{fake.port} (version {fake.version})", flush=True)
+    backend = f", chat from llama.cpp at {args.llama_cpp}" if args.llama_cpp else ""
+    print(f"Listening on 127.0.0.1:{fake.port} (version {fake.version}{backend})", flush=True)
     stop.wait()
     fake.stop()
+    if fake.llama_cpp is not None:
+        fake.llama_cpp.close()
     print("stopped", file=sys.stderr, flush=True)
     return 0
+
+
+def llama_cpp_model(name: str, context_length: int, parameter_size: str = "135M") -> FakeModel:
+    """The listing of a model served by llama.cpp (``/api/tags``, ``/api/show``)."""
+    return FakeModel(name, "llama", parameter_size, context_length, "Q4_1", 98_362_432,
+                     parameter_count=_parameter_count(parameter_size))
+
+
+def _parameter_count(size: str) -> int:
+    match = re.fullmatch(r"\s*([\d.]+)\s*([KMB]?)\s*", size, re.IGNORECASE)
+    if not match:
+        return 0
+    scale = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9}[match.group(2).upper()]
+    return int(float(match.group(1)) * scale)
 
 
 if __name__ == "__main__":

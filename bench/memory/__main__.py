@@ -1,0 +1,7 @@
+"""Entry point: ``python -m bench.memory``."""
+
+import sys
+
+from bench.memory.cli import main
+
+sys.exit(main())

@@ -1,0 +1,140 @@
+"""Talks to the Ollama-API host: summaries, turn sends and probe questions, all measured.
+
+Every request goes through the official ``ollama.AsyncClient`` (``trust_env=False``, a connect
+timeout, no read timeout) but posts the JSON itself, because ``chat()`` cannot send Ollama's
+top-level ``truncate: false`` / ``shift: false``: with them an over-length prompt is an HTTP 400
+instead of a silent cut, so overflows are counted, not hidden.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import ollama
+
+from bench.memory.tokens import cl100k_messages, cl100k_text
+
+
+class Overflow(RuntimeError):
+    """The host refused the prompt: longer than num_ctx (``truncate: false``)."""
+
+
+@dataclass
+class Answer:
+    content: str
+    prompt_eval_count: int | None
+    eval_count: int | None
+    done_reason: str | None
+    seconds: float
+
+
+@dataclass
+class Usage:
+    """What one strategy's requests cost, as the host reports it."""
+
+    summary_calls: int = 0
+    summary_failures: int = 0
+    summary_input_tokens: int = 0  # cl100k, every message of every summary request
+    summary_output_tokens: int = 0  # eval_count as reported (cl100k if the host gives none)
+    summary_seconds: list[float] = field(default_factory=list)
+    turn_requests: int = 0
+    turn_errors: int = 0  # sends that failed for another reason than length
+    overflows: int = 0  # requests refused or reported over num_ctx (summaries included)
+    prompt_eval_max: int = 0
+    prompt_eval_ratio_max: float = 0.0  # prompt_eval_count / num_ctx, worst request
+
+    def observe(self, answer: Answer | None, num_ctx: int, refused: bool) -> None:
+        if refused:
+            self.overflows += 1
+            self.prompt_eval_ratio_max = max(self.prompt_eval_ratio_max, 1.0)
+            return
+        if answer is None or not answer.prompt_eval_count:
+            return
+        count = answer.prompt_eval_count
+        self.prompt_eval_max = max(self.prompt_eval_max, count)
+        self.prompt_eval_ratio_max = max(self.prompt_eval_ratio_max, count / num_ctx)
+        if count > num_ctx:
+            self.overflows += 1
+
+
+class Host:
+    """One model on one Ollama-API server."""
+
+    def __init__(self, url: str, model: str, *, seed: int = 1, predict_cap: int = 1024,
+                 read_timeout: float | None = 900.0) -> None:
+        self.url, self.model, self.seed, self.predict_cap = url, model, seed, predict_cap
+        self.client = ollama.AsyncClient(host=url, trust_env=False,
+                                         timeout=httpx.Timeout(10.0, read=read_timeout))
+
+    async def close(self) -> None:
+        await self.client._client.aclose()
+
+    async def chat(self, messages: list[dict[str, str]], *, num_ctx: int,
+                   num_predict: int | None) -> Answer:
+        """A non-streaming ``/api/chat``; raises ``Overflow`` on Ollama's over-length 400."""
+        options: dict[str, Any] = {"num_ctx": int(num_ctx), "seed": self.seed}
+        if num_predict is not None:
+            options["num_predict"] = int(num_predict)
+        body = {"model": self.model, "messages": messages, "stream": False,
+                "options": options, "truncate": False, "shift": False}
+        started = time.monotonic()
+        response = await self.client._client.post("/api/chat", json=body)
+        seconds = time.monotonic() - started
+        if response.status_code == 400 and "exceeds the context length" in response.text:
+            raise Overflow(response.text)
+        if response.status_code >= 400:
+            raise ollama.ResponseError(response.text, response.status_code)
+        data = ollama.ChatResponse.model_validate(response.json())
+        return Answer(data.message.content or "", data.prompt_eval_count, data.eval_count,
+                      data.done_reason, seconds)
+
+    async def models(self) -> list[str]:
+        listing = await self.client.list()
+        return [m.model for m in listing.models if m.model]
+
+    async def context_length(self) -> int | None:
+        """The model's trained context (``/api/show``), if the host says."""
+        info = await self.client.show(self.model)
+        for key, value in (info.modelinfo or {}).items():
+            if key.endswith(".context_length") and isinstance(value, int):
+                return value
+        return None
+
+
+class Summarizer:
+    """The ``summarize`` callable every summarising strategy uses, with its own bookkeeping.
+
+    ``max_tokens`` (the newer engine passes it) becomes ``options.num_predict``; every request
+    is capped at the bench guard ``predict_cap`` too, so a runaway small model cannot take
+    minutes. The guard is the same for every strategy.
+    """
+
+    def __init__(self, host: Host, num_ctx: int, usage: Usage) -> None:
+        self.host, self.num_ctx, self.usage = host, num_ctx, usage
+
+    async def __call__(self, prompt: list[dict[str, str]], max_tokens: int | None = None,
+                       ) -> str:
+        cap = self.host.predict_cap
+        predict = min(max_tokens, cap) if max_tokens else cap
+        self.usage.summary_calls += 1
+        self.usage.summary_input_tokens += cl100k_messages(prompt)
+        started = time.monotonic()
+        try:
+            answer = await self.host.chat(prompt, num_ctx=self.num_ctx, num_predict=predict)
+        except Overflow:
+            self.usage.summary_failures += 1
+            self.usage.observe(None, self.num_ctx, refused=True)
+            self.usage.summary_seconds.append(time.monotonic() - started)
+            raise
+        except Exception:
+            self.usage.summary_failures += 1
+            self.usage.summary_seconds.append(time.monotonic() - started)
+            raise
+        self.usage.summary_seconds.append(answer.seconds)
+        self.usage.observe(answer, self.num_ctx, refused=False)
+        self.usage.summary_output_tokens += (answer.eval_count if answer.eval_count
+                                             else cl100k_text(answer.content))
+        return answer.content
