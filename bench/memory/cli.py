@@ -148,6 +148,8 @@ async def _run_all(args: argparse.Namespace, host: Host, options: Options, param
                 for strategy in args.strategies:
                     host.seed = seed
                     log(f"start {kind} seed {seed} ctx {ctx} {strategy}")
+                    options.on_probe = lambda run: _save(params, [*results, run], out_dir,
+                                                         name, partial=True)
                     result = await play(conversation, strategy, ctx, host, options,
                                         model_context)
                     results.append(result)

@@ -38,7 +38,17 @@ def aggregate(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     for (strategy, ctx), items in sorted(groups.items()):
         final = [row for run in items for row in run["probes"][-1]["facts"]]
         every = [row for run in items for probe in run["probes"] for row in probe["facts"]]
-        costs = [run["cost"] for run in items]
+        costs = [run["cost"] for run in items if run["cost"]]
+        if not costs:  # a run stopped early: its probes so far, no cost yet
+            summary.setdefault(strategy, {})[str(ctx)] = {
+                "final": _retention(final), "all_probes": _retention(every),
+                "conversations": len(items),
+                "partial_turns": items[0]["probes"][-1]["turn"] + 1 if items[0]["probes"] else 0,
+                **dict.fromkeys(("summarizer_calls", "summary_input_ratio",
+                                 "summarizer_output_tokens", "compaction_s_median",
+                                 "compaction_s_p95", "waited_share", "qa_accuracy")),
+                "overflow_requests": "-", "turn_requests": "-"}
+            continue
         seconds = [s for c in costs for s in c.get("compaction_seconds", [])]
         turns = sum(c["turns"] for c in costs)
         qa = [row for run in items for row in run.get("qa", []) if row["asked"]]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,9 @@ class Options:
     qa: bool = False
     probe_every: int = 25
     label: str = ""
+    # Called with the run so far after each probe point: a long run that is stopped early
+    # still leaves its probes on disk (its ``cost`` is filled only at the end).
+    on_probe: Callable[[RunResult], None] | None = None
 
 
 @dataclass
@@ -129,6 +133,8 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
             pending = background
         if probing:
             result.probes.append(probe(conversation, strategy.messages(), turn.index))
+            if options.on_probe is not None and turn.index != last:
+                options.on_probe(result)
         if turn.index % 10 == 9 or turn.index == last:
             log(f"{tag}: turn {turn.index + 1}/{len(conversation.turns)}, compactions "
                 f"{len(strategy.compaction_seconds)}, summary calls {usage.summary_calls}, "

@@ -25,6 +25,7 @@ from ollm_desktop.engine.summarizer import (
 from ollm_desktop.engine.tokens import clip_middle, count_tokens
 
 if TYPE_CHECKING:
+    from ollm_desktop.engine.assembly import Part
     from ollm_desktop.engine.context import ContextEngine
 
 TAG_TOKENS = 6  # <role kept="verbatim"> ... </role> around each message in the prompt
@@ -96,7 +97,7 @@ class CompactionRun:
             return None
         return plan
 
-    def _fold_users(self, plan: Plan, parts: list) -> None:
+    def _fold_users(self, plan: Plan, parts: list[Part]) -> None:
         """User messages beyond ``user_message_share`` of the budget are summarised too."""
         config = self.data.config
         if not config.preserve_user_messages:

@@ -32,6 +32,7 @@ from ollm_desktop.engine.models import (
     EngineEvent,
     EngineState,
     GoalState,
+    LedgerEntry,
     Message,
     Reliability,
     Role,
@@ -258,7 +259,7 @@ class ContextEngine:
         return list(self._data.groups)
 
     @property
-    def ledger(self) -> list:
+    def ledger(self) -> list[LedgerEntry]:
         return list(self._data.ledger)
 
     @property
