@@ -252,7 +252,8 @@ class CompactionRun:
         # Stage 4: checkpoint creation.
         summarised_messages = [m for m in material if m.id in summarized_set]
         sources = [(m.role, m.content) for m in summarised_messages]
-        refs = [r.text for r in references.extract_ranked(sources)]
+        ranked = references.extract_ranked(sources)
+        refs = [r.text for r in ranked]
         recall = references.recall(summary, refs)
         sequence = data.compaction_count + 1
         group = CompressedGroup(
@@ -296,7 +297,8 @@ class CompactionRun:
         engine._progress("context update", 0.9)
         if generation != engine._generation:
             return engine._fail(report, "the conversation was replaced during compaction")
-        new_ledger = ledger.merge(data.ledger, ledger.collect(sources, group.id, sequence))
+        new_ledger = ledger.merge(data.ledger, ledger.collect(sources, group.id, sequence,
+                                                                 ranked))
         report.ledger_added = len(new_ledger) - len(data.ledger)
         data.push_undo()
         data.groups = new_groups

@@ -45,11 +45,14 @@ def label_for(text: str, start: int, max_words: int = 3) -> str:
     return " ".join(words[-max_words:])
 
 
-def collect(messages: Sequence[tuple[str, str]], group_id: str | None,
-            sequence: int) -> list[LedgerEntry]:
-    """Ledger entries for the identifiers of ``messages`` ((role, content), oldest first)."""
+def collect(messages: Sequence[tuple[str, str]], group_id: str | None, sequence: int,
+            ranked: Sequence[references.Reference] | None = None) -> list[LedgerEntry]:
+    """Ledger entries for the identifiers of ``messages`` ((role, content), oldest first).
+
+    ``ranked`` is ``references.extract_ranked(messages)`` when the caller has it already.
+    """
     entries: list[LedgerEntry] = []
-    for ref in references.extract_ranked(messages):
+    for ref in ranked if ranked is not None else references.extract_ranked(messages):
         content = messages[ref.position][1]
         where = references.locate(ref.text, content)
         label = label_for(content, where) if where >= 0 else ""
