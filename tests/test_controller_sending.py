@@ -293,7 +293,8 @@ def test_a_send_waits_at_most_the_compaction_time_limit(qloop, tmp_path, server)
 
     try:
         elapsed, still_compacting = run(qloop, scenario())
-        assert 1.0 <= elapsed < 6.0, elapsed
+        # Qt timers have millisecond granularity and may fire a little early, hence 0.9.
+        assert 0.9 <= elapsed < 6.0, elapsed
         assert still_compacting  # the reply went out while the compaction still hung
         assert c.turn_waits["waited"] == 1
         messages = [m for m in c.engine.display_messages() if m.role != "system"]
