@@ -136,7 +136,7 @@ def converse(turns: int, seed: int = 11, pauses: tuple[float, float] | None = No
     from ollm_desktop.controller import ChatController
     from ollm_desktop.engine import count_message_tokens
     from ollm_desktop.paths import app_paths
-    from ollm_desktop.settings import Settings
+    from ollm_desktop.session import Settings
     from ollm_desktop.storage import ChatStore
     from tests.ollama_server import FakeOllama
 

@@ -58,7 +58,7 @@ class RealApp:
     def __init__(self, data_dir: Path, host: str) -> None:
         from ollm_desktop.controller import ChatController
         from ollm_desktop.paths import app_paths
-        from ollm_desktop.settings import load_settings
+        from ollm_desktop.session import load_settings
         from ollm_desktop.storage import ChatStore
         from ollm_desktop.ui.main_window import MainWindow
         from ollm_desktop.ui.theme import apply_theme
@@ -70,7 +70,7 @@ class RealApp:
         store, _ = ChatStore.open(paths)
         apply_theme(self.app, settings.theme)
         self.controller = ChatController(store, settings, model=MODEL)
-        self.window = MainWindow(self.controller, settings, paths)
+        self.window = MainWindow(self.controller, paths)
         self.window.restore_window_state()
 
     async def close(self) -> None:

@@ -171,7 +171,7 @@ def make_data_dir(folder: Path, state: Any | None, *, context_size: int = 8192,
                   title: str = "Long chat") -> str | None:
     """An app data folder holding ``state`` as its only chat (opened at start); its id."""
     from ollm_desktop.paths import app_paths
-    from ollm_desktop.settings import Settings, save_settings
+    from ollm_desktop.session import Settings, save_settings
     from ollm_desktop.storage import ChatStore
 
     paths = app_paths(folder)

@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName("ollm-desktop")
     app.setApplicationVersion(__version__)
@@ -160,7 +161,7 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
 
     from ollm_desktop.controller import ChatController
     from ollm_desktop.engine.tokens import VocabularyError, count_tokens
-    from ollm_desktop.settings import load_settings, save_settings
+    from ollm_desktop.session import load_settings, save_settings
     from ollm_desktop.storage import ChatStore, StorageError
 
     try:
@@ -169,8 +170,6 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
         QMessageBox.critical(window, "ollm-desktop", str(exc))
         return 2
     settings, notices = load_settings(paths.settings_file)
-    if args.host:
-        settings.ollama_host = args.host
     try:
         store, store_notices = ChatStore.open(paths)
     except StorageError as exc:
@@ -181,8 +180,9 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
         return 2
     if settings.theme != current_theme():  # the shell used the unvalidated startup prefs
         apply_theme(app, settings.theme)
-    controller = ChatController(store, settings, model=args.model)
-    window.attach(controller, settings, paths)
+    # --host and --model apply to this run only: the session never writes them to settings.
+    controller = ChatController(store, settings, model=args.model, host=args.host)
+    window.attach(controller, paths)
     closed = asyncio.Event()
     window.closed.connect(closed.set)
     if window.isVisible():
@@ -199,7 +199,7 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
         await closed.wait()
     window.save_window_state()
     try:
-        save_settings(paths.settings_file, settings)
+        save_settings(paths.settings_file, controller.settings)
     except OSError as exc:
         log.warning("settings not saved: %s", exc)
     await controller.shutdown()
@@ -225,7 +225,7 @@ async def _self_test(app, window) -> int:
     checks: list[tuple[str, bool]] = [("tokenizer offline", count_tokens("self test") == 2)]
     await asyncio.sleep(0.05)  # let the first paint and Ollama probe start (not a sync point)
     checks.append(("main window shown", window.isVisible()))
-    dialog = window.open_snapshot_browser(modal=False)
+    dialog = window.open_snapshot_browser()
     # Never app.processEvents() inside a coroutine: it runs qasync's callbacks re-entrantly,
     # and a task step dropped that way never runs again. Yield to the loop instead.
     await asyncio.sleep(0.05)

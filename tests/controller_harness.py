@@ -15,7 +15,7 @@ from typing import Any
 from ollm_desktop.controller import ChatController
 from ollm_desktop.engine.tokens import truncate_to_tokens
 from ollm_desktop.paths import app_paths
-from ollm_desktop.settings import Settings
+from ollm_desktop.session import Settings
 from ollm_desktop.storage import ChatStore
 from tests.engine_fakes import prompt_target, words
 from tests.ollama_server import FakeOllama, Reply

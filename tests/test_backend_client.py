@@ -19,11 +19,19 @@ from ollm_desktop.backend import (
     TokenCalibration,
 )
 from ollm_desktop.backend import client as client_module
+from ollm_desktop.engine import parse_parameter_size
 from tests.ollama_server import FakeModel, FakeOllama, Reply, free_port, ollama_server
 
 __all__ = ["ollama_server"]  # the fixture, imported for this module
 
 USER = [{"role": "user", "content": "Hello, who are you?"}]
+
+
+def test_model_sizes_use_the_engine_parser() -> None:
+    # One parser of Ollama's parameter_size for every layer: the engine's (the lowest one).
+    for text in ("8.0B", "268.10M", "7", "1.5T", "lots", None):
+        info = ModelInfo(name="m", parameter_size=text)
+        assert info.parameter_billions == parse_parameter_size(text)
 
 
 @pytest_asyncio.fixture

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from ollm_desktop.backend.calibration import fit_counts, save_calibration
-from ollm_desktop.controller.counting import raw_tokens
+from ollm_desktop.session.calibrations import raw_tokens
 from tests.controller_harness import (
     MODEL,
     Reply,
@@ -75,7 +75,7 @@ def test_every_chat_and_summary_refuses_silent_cuts_and_summaries_are_capped(
     for body in bodies:
         assert body["truncate"] is False and body["shift"] is False
         assert body["options"]["num_ctx"] == 4096
-    limit = controller.engine.config.summary_max_tokens
+    limit = controller.session.engine.config.summary_max_tokens
     for body in summaries:
         assert 0 < body["options"]["num_predict"] <= limit
     assert not any("num_predict" in b["options"] for b in turns)  # replies are not capped
@@ -87,7 +87,7 @@ def test_a_summary_without_a_target_is_capped_too(qloop, controller, server):
 
     async def scenario():
         controller.new_chat("x")
-        return await controller._summarize(prompt)
+        return await controller.session.ollama.summarize(prompt)
 
     assert run(qloop, scenario()) == "A short summary."
     body = server.chat_requests()[-1]
@@ -105,20 +105,20 @@ def test_a_refused_request_is_learned_from_fitted_and_resent_once(qloop, control
 
     def fitting() -> None:  # the compaction that makes room starts after the learning
         if "refused" not in learned and infos and infos[-1].retried:
-            messages, calibration = last_turn(), controller._calibration[MODEL]
+            messages, calibration = last_turn(), controller.session.calibrations.for_model(MODEL)
             learned["refused"] = calibration.estimate(raw_tokens(messages), len(messages))
             learned["factor"] = calibration.factor
-            learned["scale"] = controller.engine.config.estimate_scale
+            learned["scale"] = controller.session.engine.config.estimate_scale
 
     def resending(text: str) -> None:  # the notice comes after fitting, before the resend
         if "resent" in text:
-            at_resend["planned"] = controller.engine.api_tokens()
+            at_resend["planned"] = controller.session.engine.api_tokens()
 
     controller.compactionStarted.connect(fitting)
     controller.notice.connect(resending)
 
     async def scenario():
-        while controller.engine is None or controller.engine.api_tokens() < 2300:
+        while controller.session.engine is None or controller.session.engine.api_tokens() < 2300:
             await build(controller, 1, start=len(server.chat_requests()))
         before = len(server.chat_requests())
         # A server that names its count: the model counted 4,400 where we planned ~2,300.
@@ -137,16 +137,17 @@ def test_a_refused_request_is_learned_from_fitted_and_resent_once(qloop, control
     # model's count of it; the engine compacted to make room and planned within its budget.
     assert learned["refused"] > 4400
     assert learned["scale"] == learned["factor"] > 1.5  # the engine counts with it
-    assert at_resend["planned"] <= controller.engine.usable
+    assert at_resend["planned"] <= controller.session.engine.usable
     between = bodies[bodies.index(refused) + 1:bodies.index(resent)]
     assert any(is_summary_request(b) for b in between)
     assert raw_tokens(resent["messages"]) < raw_tokens(refused["messages"])
     assert [info.retried for info in infos[-2:]] == [True, False] and not failed
-    contents = [m.content for m in controller.engine.display_messages()]
+    contents = [m.content for m in controller.session.engine.display_messages()]
     assert contents.count("And the next step?") == 1
     assert contents[-1].startswith("Reply")
-    stored = controller.store.get_calibration(MODEL)
-    assert stored is not None and stored[0] == controller._calibration[MODEL].factor
+    stored = controller.session.store.get_calibration(MODEL)
+    learned = controller.session.calibrations.for_model(MODEL)
+    assert stored is not None and stored[0] == learned.factor
 
 
 def test_a_request_refused_twice_gives_the_text_back(qloop, controller, server):
@@ -160,8 +161,8 @@ def test_a_request_refused_twice_gives_the_text_back(qloop, controller, server):
     assert len(sent) == 2  # one resend, never a third
     assert failed and failed[-1][0] == "Will this fit?"
     assert "context" in failed[-1][1]
-    assert "Will this fit?" not in [m.content for m in controller.engine.display_messages()]
-    stored = controller.store.load_engine_state(controller.chat.id)
+    assert "Will this fit?" not in [m.content for m in controller.session.engine.display_messages()]
+    stored = controller.session.store.load_engine_state(controller.chat.id)
     assert "Will this fit?" not in [m.content for m in stored.messages]
     assert not controller.busy
 
@@ -175,7 +176,7 @@ def test_a_model_that_counts_far_more_is_caught_by_refusals_and_no_text_is_lost(
     texts = [f"Question {i}: {LONG_QUESTION}".strip() for i in range(14)]
 
     async def scenario():
-        while controller.engine is None or controller.engine.api_tokens() < 2100:
+        while controller.session.engine is None or controller.session.engine.api_tokens() < 2100:
             await build(controller, 1, start=len(server.chat_requests()) + 100)
         server.prompt_scale = 2.0  # now over num_ctx by the model's count
         for text in texts:
@@ -188,24 +189,24 @@ def test_a_model_that_counts_far_more_is_caught_by_refusals_and_no_text_is_lost(
     assert server.rejected, "the scenario never crossed the window"
     assert len(server.rejected) <= 3
     assert all(r.num_ctx == 4096 for r in server.rejected)
-    contents = [m.content for m in controller.engine.display_messages()]
+    contents = [m.content for m in controller.session.engine.display_messages()]
     for text in texts:
         assert contents.count(text) == 1
     # Once learned, requests fit the model's own count again.
     last = [b for b in server.chat_requests() if not is_summary_request(b)][-3:]
     assert all(server.full_count(b["messages"]) <= 4096 for b in last)
-    assert controller._calibration[MODEL].factor >= 2.0
+    assert controller.session.calibrations.for_model(MODEL).factor >= 2.0
 
 
 # ----------------------------------------------------- sends and compaction
 def test_a_send_that_fits_goes_out_during_a_slow_compaction(qloop, controller, server):
     seen: list[tuple[bool, int]] = []
     controller.replyFinished.connect(lambda m, info: seen.append(
-        (controller.compacting, controller.engine.compaction_count)))
+        (controller.compacting, controller.session.engine.compaction_count)))
 
     async def scenario():
         await build(controller, 6)
-        assert controller.engine.compaction_count == 0
+        assert controller.session.engine.compaction_count == 0
         server.reply_fn = slow_summaries(1.5)
         before = len(server.chat_requests())
         assert controller.compact() is not None
@@ -224,8 +225,8 @@ def test_a_send_that_fits_goes_out_during_a_slow_compaction(qloop, controller, s
     bodies = server.chat_requests()[before:]
     assert is_summary_request(bodies[0])
     assert bodies[-1]["messages"][-1]["content"] == "A short question while it compacts"
-    assert controller.engine.compaction_count == 1
-    assert controller.engine.display_messages()[-1].role == "assistant"
+    assert controller.session.engine.compaction_count == 1
+    assert controller.session.engine.display_messages()[-1].role == "assistant"
 
 
 def test_a_send_that_does_not_fit_waits_for_the_compaction(qloop, controller, server):
@@ -235,9 +236,9 @@ def test_a_send_that_does_not_fit_waits_for_the_compaction(qloop, controller, se
     controller.replyStarted.connect(lambda _id: events.append("reply"))
 
     async def scenario():
-        while controller.engine is None or controller.engine.usage().total < 1800:
+        while controller.session.engine is None or controller.session.engine.usage().total < 1800:
             await build(controller, 1, start=len(server.chat_requests()))
-        assert controller.engine.compaction_count == 0
+        assert controller.session.engine.compaction_count == 0
         server.reply_fn = slow_summaries(0.5)
         before = len(server.chat_requests())
         assert controller.compact() is not None
@@ -267,9 +268,9 @@ def test_a_send_waits_at_most_the_compaction_time_limit(qloop, tmp_path, server)
     release = asyncio.Event()
 
     async def scenario():
-        while c.engine is None or c.engine.usage().total < 1600:
+        while c.session.engine is None or c.session.engine.usage().total < 1600:
             await build(c, 1, start=len(server.chat_requests()))
-        engine = c.engine
+        engine = c.session.engine
         compact = engine.compact
 
         async def hung(**kwargs: Any) -> Any:
@@ -297,7 +298,7 @@ def test_a_send_waits_at_most_the_compaction_time_limit(qloop, tmp_path, server)
         assert 0.9 <= elapsed < 6.0, elapsed
         assert still_compacting  # the reply went out while the compaction still hung
         assert c.turn_waits["waited"] == 1
-        messages = [m for m in c.engine.display_messages() if m.role != "system"]
+        messages = [m for m in c.session.engine.display_messages() if m.role != "system"]
         assert messages[-2].content == big
         assert messages[-1].role == "assistant" and messages[-1].content.startswith("Reply")
     finally:
@@ -309,21 +310,23 @@ def test_the_engine_gets_the_time_limits_and_the_learned_counts(qloop, tmp_path,
     c = make_controller(tmp_path / "data", server, summary_timeout_s=42.0,
                         compaction_timeout_s=99.0, keep_recent_turns=3)
     try:
-        calibration = c._calibration_for(MODEL)
+        calibration = c.session.calibrations.for_model(MODEL)
         calibration.factor, calibration.per_message, calibration.per_request = 1.25, 5, 6
-        save_calibration(c.store, MODEL, calibration)
-        c._calibration.clear()  # as after a restart: read back from the store
+        save_calibration(c.session.store, MODEL, calibration)
+        c.session.calibrations._by_model.clear()  # as after a restart: read back from the store
         c.new_chat("limits")
-        config = c.engine.config
+        config = c.session.engine.config
         assert (config.summary_timeout_s, config.compaction_timeout_s) == (42.0, 99.0)
         assert config.keep_recent_turns == 3 and config.preserve_recent_tokens == 600
         assert (config.estimate_scale, config.message_overhead, config.request_overhead) == (
             1.25, 5, 6)
-        c.settings.summary_timeout_s, c.settings.compaction_timeout_s = 60.0, 300.0
-        c.settings.keep_recent_turns = 5
-        c.apply_settings()
+        new = c.settings  # a copy: preferences change only through apply_settings
+        new.summary_timeout_s, new.compaction_timeout_s = 60.0, 300.0
+        new.keep_recent_turns = 5
+        assert c.session.settings.keep_recent_turns == 3
+        c.apply_settings(new)
         assert (config.summary_timeout_s, config.compaction_timeout_s) == (60.0, 300.0)
-        assert c.engine.config.keep_recent_turns == 5
+        assert c.session.engine.config.keep_recent_turns == 5
         run(qloop, settle(c))
     finally:
         shutdown(qloop, c)
@@ -331,8 +334,8 @@ def test_the_engine_gets_the_time_limits_and_the_learned_counts(qloop, tmp_path,
 
 def test_learned_overhead_reaches_the_engine_after_turns(qloop, controller, server):
     run(qloop, build(controller, 14))
-    calibration = controller._calibration[MODEL]
-    config = controller.engine.config
+    calibration = controller.session.calibrations.for_model(MODEL)
+    config = controller.session.engine.config
     assert calibration.samples >= 14
     # Every request (turns and summaries) was a sample with its message count: a real fit.
     fit = fit_counts(calibration._window)

@@ -63,12 +63,12 @@ def test_a_turn_saves_the_user_message_first_then_streams_and_saves_the_reply(
     body = server.chat_requests()[-1]
     assert body["options"]["num_ctx"] == 4096
     assert body["messages"][-1] == {"role": "user", "content": "Hi, who are you?"}
-    state = controller.store.load_engine_state(controller.chat.id)
+    state = controller.session.store.load_engine_state(controller.chat.id)
     assert [(m.role, m.content, m.partial) for m in state.messages] == [
         ("user", "Hi, who are you?", False),
         ("assistant", "Hello there, how can I help?", False)]
     # Counted as a prompt part, like every message: with the learned factor and template.
-    config = controller.engine.config
+    config = controller.session.engine.config
     assert message.tokens == count_message_tokens(message.content, config.estimate_scale,
                                                   config.message_overhead)
     assert not message.exact_tokens
@@ -88,13 +88,13 @@ def test_num_ctx_is_constant_and_no_request_exceeds_the_context_over_many_turns(
     assert {b["options"]["num_ctx"] for b in bodies} == {4096}
     assert sum(1 for b in bodies if is_summary_request(b)) >= 2
     assert len([r for r in compactions if r.status == "compacted"]) >= 2
-    engine = controller.engine
+    engine = controller.session.engine
     for body in bodies:
         sent = sum(count_message_tokens(m["content"]) for m in body["messages"])
         assert sent <= engine.usable, (sent, engine.usable)
     # Every message ever written is still displayed and stored, in order.
     assert len(engine.display_messages()) == 60
-    stored = controller.store.load_engine_state(controller.chat.id)
+    stored = controller.session.store.load_engine_state(controller.chat.id)
     assert [m.id for m in stored.messages] == [m.id for m in engine.display_messages()]
 
 
@@ -120,21 +120,21 @@ def test_a_new_controller_on_the_same_database_sends_the_identical_context(
             await turn(first, f"Turn {i}: we keep discussing the database schema {LONG_QUESTION}")
 
     run(qloop, build())
-    pinned = first.engine.display_messages()[3]
+    pinned = first.session.engine.display_messages()[3]
     first.set_pinned(pinned.id, True)
     chat_id = first.chat.id
-    expected = first.engine.api_messages()
-    groups = [g.id for g in first.engine.groups]
+    expected = first.session.engine.api_messages()
+    groups = [g.id for g in first.session.engine.groups]
     assert groups
     shutdown(qloop, first)
 
     second = make_controller(tmp_path / "data", server)
     try:
         second.open_chat(chat_id)
-        assert second.engine.api_messages() == expected
-        assert [g.id for g in second.engine.groups] == groups
-        assert second.engine.message(pinned.id).pinned
-        assert not second.engine.needs_compaction()
+        assert second.session.engine.api_messages() == expected
+        assert [g.id for g in second.session.engine.groups] == groups
+        assert second.session.engine.message(pinned.id).pinned
+        assert not second.session.engine.needs_compaction()
         before = len(server.chat_requests())
         server.script("Resumed fine.")
         run(qloop, turn(second, "And now?"))
@@ -170,7 +170,7 @@ def test_stop_closes_the_connection_and_keeps_what_arrived(qloop, controller, se
     message, info = finished[-1]
     assert info.stopped and message.content.startswith("w0 w1")
     assert not controller.busy
-    state = controller.store.load_engine_state(controller.chat.id)
+    state = controller.session.store.load_engine_state(controller.chat.id)
     assert state.messages[-1].content == message.content
 
 
@@ -194,12 +194,12 @@ def test_a_failed_turn_gives_its_message_and_gives_the_text_back(
     assert failed[-1][1].strip()
     # The failed message is not left behind: a retry does not duplicate it.
     assert "The question that fails" not in [m.content for m in
-                                             controller.engine.display_messages()]
-    stored = controller.store.load_engine_state(controller.chat.id)
+                                             controller.session.engine.display_messages()]
+    stored = controller.session.store.load_engine_state(controller.chat.id)
     assert "The question that fails" not in [m.content for m in stored.messages]
     server.script("Now it works.")
     run(qloop, turn(controller, "The question that fails"))
-    contents = [m.content for m in controller.engine.display_messages()]
+    contents = [m.content for m in controller.session.engine.display_messages()]
     assert contents.count("The question that fails") == 1
     assert contents[-1] == "Now it works."
 
@@ -210,7 +210,7 @@ def test_an_error_after_some_text_keeps_the_partial_reply_and_says_so(
     controller.error.connect(lambda kind, text: errors.append(kind))
     server.script(Reply(text="one two three four five six", error_after=3))
     run(qloop, turn(controller, "Go"))
-    last = controller.engine.display_messages()[-1]
+    last = controller.session.engine.display_messages()[-1]
     assert last.role == "assistant" and last.content.startswith("one two")
     assert "stream_error" in errors
 
@@ -233,7 +233,7 @@ def test_unreachable_ollama_says_so_and_keeps_the_text(qloop, tmp_path, server):
         assert status.error and "ollama" in status.error.lower()
         assert failed and failed[-1][0] == "Are you there?"
         assert "reach" in failed[-1][1].lower()
-        assert c.engine is None or not c.engine.display_messages()
+        assert c.session.engine is None or not c.session.engine.display_messages()
     finally:
         shutdown(qloop, c)
 
@@ -243,7 +243,7 @@ def test_a_missing_model_is_reported_and_can_be_pulled(qloop, controller, server
     errors = []
     controller.error.connect(lambda kind, text: errors.append(kind))
     progress = []
-    controller.pullProgress.connect(lambda s, c, t: progress.append((s, c, t)))
+    controller.pullProgress.connect(lambda p: progress.append((p.status, p.completed, p.total)))
 
     async def scenario():
         controller.set_model("qwen3:4b")
@@ -276,9 +276,9 @@ def test_truncation_by_ollama_is_detected_and_recalibrates(qloop, tmp_path, serv
 
     async def scenario():
         # Calibrate on a model whose tokenizer counts like ours, filling about 60% of the window.
-        while c.engine is None or c.engine.api_tokens() < 0.6 * 2048:
+        while c.session.engine is None or c.session.engine.api_tokens() < 0.6 * 2048:
             await turn(c, f"Item {len(infos)}: a few words about the plan and its details")
-        calibrated = c.store.get_calibration(MODEL)
+        calibrated = c.session.store.get_calibration(MODEL)
         # Now the model counts twice as much (another model under the same name): the next
         # prompt overflows num_ctx and Ollama silently keeps only what fits.
         server.prompt_scale = 2.0
@@ -291,9 +291,9 @@ def test_truncation_by_ollama_is_detected_and_recalibrates(qloop, tmp_path, serv
         assert calibrated is not None and 0.5 <= calibrated[0] <= 1.6
         assert any(info.truncated for info in infos)
         assert any("dropped" in n for n in notices)
-        factor, _samples = c.store.get_calibration(MODEL)
+        factor, _samples = c.session.store.get_calibration(MODEL)
         assert factor > 1.6 * calibrated[0]
-        assert c.engine.config.estimate_scale == pytest.approx(factor, abs=0.05)
+        assert c.session.engine.config.estimate_scale == pytest.approx(factor, abs=0.05)
         # Once recalibrated, the requests fit again: the last turns were not truncated.
         truncated_turns = sum(1 for info in infos if info.truncated)
         assert truncated_turns <= 4, truncated_turns
@@ -309,10 +309,11 @@ def test_pins_change_the_next_request(qloop, controller, server):
             await turn(controller, f"Point {i}: some detail about the migration {LONG_QUESTION}")
 
     run(qloop, build())
-    assert controller.engine.groups
-    summarized = [mid for mid, v in controller.engine.visibility().items() if v == "summarized"]
-    target = controller.engine.message(summarized[0])
-    assert not any(target.content in m["content"] for m in controller.engine.api_messages())
+    assert controller.session.engine.groups
+    engine = controller.session.engine
+    summarized = [mid for mid, v in engine.visibility().items() if v == "summarized"]
+    target = engine.message(summarized[0])
+    assert not any(target.content in m["content"] for m in engine.api_messages())
     controller.set_pinned(target.id, True)
     run(qloop, turn(controller, "Next"))
     assert any(target.content in m["content"] for m in chat_turns(server)[-1]["messages"])
@@ -332,9 +333,9 @@ def test_the_store_rebuilds_the_engine_the_controller_has(qloop, controller, ser
         state = store.load_engine_state(controller.chat.id)
     finally:
         store.close()
-    rebuilt = ContextEngine.from_state(state, controller.engine.config.model_copy(),
-                                       controller._summarize)
-    assert rebuilt.api_messages() == controller.engine.api_messages()
+    rebuilt = ContextEngine.from_state(state, controller.session.engine.config.model_copy(),
+                                       controller.session.ollama.summarize)
+    assert rebuilt.api_messages() == controller.session.engine.api_messages()
 
 
 def test_sending_to_a_missing_model_offers_the_pull_and_keeps_the_text(
@@ -348,7 +349,7 @@ def test_sending_to_a_missing_model_offers_the_pull_and_keeps_the_text(
         assert failed and failed[-1][0] == "Hello?"
         assert "not-installed:1b" in failed[-1][1]
         assert "model_not_found" in errors
-        assert not c.engine.display_messages()
+        assert not c.session.engine.display_messages()
     finally:
         shutdown(qloop, c)
 
@@ -366,20 +367,20 @@ def test_ollama_is_started_once_remembered_and_stopped_at_exit(
     try:
         status = run(qloop, c.refresh_ollama())
         assert not status.reachable and status.can_start  # "ask": nothing started by itself
-        assert not c.managed.started
+        assert not c.session.managed.started
         run(qloop, c.start_ollama(remember=True))
-        assert c.managed.started and c.settings.start_ollama == "always"
+        assert c.session.managed.started and c.settings.start_ollama == "always"
         status = run(qloop, c.refresh_ollama())
         assert status.reachable
     finally:
         shutdown(qloop, c)
-    assert not c.managed.started  # it started it, so it stops it
+    assert not c.session.managed.started  # it started it, so it stops it
 
     again = make_controller(tmp_path / "data", server, ollama_host=host,
                             start_ollama="always")
     try:
         status = run(qloop, again.refresh_ollama())
-        assert status.reachable and again.managed.started  # remembered: started by itself
+        assert status.reachable and again.session.managed.started  # remembered: started by itself
     finally:
         shutdown(qloop, again)
 
@@ -390,8 +391,8 @@ def test_export_and_import_round_trip_through_the_controller(qloop, controller, 
             await turn(controller, f"Topic {i}: {LONG_QUESTION}")
 
     run(qloop, build())
-    controller.set_pinned(controller.engine.display_messages()[1].id, True)
-    original = controller.engine
+    controller.set_pinned(controller.session.engine.display_messages()[1].id, True)
+    original = controller.session.engine
     markdown, exported = tmp_path / "chat.md", tmp_path / "chat.json"
     controller.export_markdown(markdown)
     controller.export_json(exported)
@@ -399,10 +400,11 @@ def test_export_and_import_round_trip_through_the_controller(qloop, controller, 
     assert all(m.content.splitlines()[0] in text for m in original.display_messages())
     imported = controller.import_json(exported)
     assert imported is not None and controller.chat.id == imported.id
-    assert [(m.role, m.content, m.pinned) for m in controller.engine.display_messages()] == [
+    shown = controller.session.engine.display_messages()
+    assert [(m.role, m.content, m.pinned) for m in shown] == [
         (m.role, m.content, m.pinned) for m in original.display_messages()]
-    assert len(controller.engine.groups) == len(original.groups)
-    assert [m["content"] for m in controller.engine.api_messages()] == [
+    assert len(controller.session.engine.groups) == len(original.groups)
+    assert [m["content"] for m in controller.session.engine.api_messages()] == [
         m["content"] for m in original.api_messages()]
     # A damaged file is refused with a message and creates nothing.
     errors = []
@@ -444,11 +446,11 @@ def test_snapshots_are_taken_at_the_threshold_and_before_each_compaction(
         run(qloop, build())
         reasons = [s.reason for s in c.list_snapshots()]
         assert "auto-threshold" in reasons
-        assert c.engine.compaction_count >= 1 and "before-compaction" in reasons
+        assert c.session.engine.compaction_count >= 1 and "before-compaction" in reasons
         assert len(reasons) <= 3  # retention keeps the newest automatic ones only
         manual = c.create_snapshot("keep me")
         for _ in range(4):
-            c._snapshot("before-compaction")
+            c.session.take_snapshot("before-compaction")
         kept = c.list_snapshots()
         assert manual.id in [s.id for s in kept]  # manual snapshots are never pruned
         assert sum(1 for s in kept if s.reason != "manual") == 3
@@ -468,18 +470,18 @@ def test_the_state_before_a_compaction_opens_as_a_new_chat(qloop, controller, se
 
     run(qloop, scenario())
     original = controller.chat
-    engine = controller.engine
+    engine = controller.session.engine
     assert original is not None and engine is not None and engine.can_undo
     earlier = engine.state_before_last_compaction()
     assert earlier is not None
     branch = controller.open_before_compaction_as_chat()
     assert branch is not None and controller.chat is not None
     assert controller.chat.id == branch.id != original.id
-    opened = controller.engine
+    opened = controller.session.engine
     assert opened is not None
     assert [m.content for m in opened.display_messages()] == [
         m.content for m in earlier.messages]
     assert len(opened.groups) == len(earlier.groups)
     assert not {m.id for m in opened.display_messages()} & {m.id for m in earlier.messages}
     assert opened.api_messages()  # the branch has a context of its own that fits
-    assert controller.store.get_chat(original.id) is not None  # the original stays
+    assert controller.session.store.get_chat(original.id) is not None  # the original stays

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import re
+from typing import get_type_hints
 
 import pytest
+from pydantic import ValidationError
 
 from ollm_desktop.engine import (
+    CONTEXT_SIZE_MAX,
+    CONTEXT_SIZE_MIN,
+    CompactionTimeout,
     ContextEngine,
+    ContextSize,
     EngineConfig,
+    KeepRecentTurns,
+    PreserveRecentTokens,
+    SummaryTimeout,
+    TriggerRatio,
     ledger,
     level_targets,
     render_goal_block,
@@ -33,6 +43,26 @@ def test_defaults_match_the_issue() -> None:
     assert config.preserve_user_messages is True
     assert config.user_message_share == 0.25
     assert (config.strategy, config.min_messages) == ("summarize", 6)
+
+
+def test_setting_limits_have_one_source() -> None:
+    # The app's settings reuse these types; EngineConfig enforces exactly them.
+    config = EngineConfig(context_size=CONTEXT_SIZE_MIN)
+    assert EngineConfig(context_size=CONTEXT_SIZE_MAX).context_size == CONTEXT_SIZE_MAX
+    for field, bad in [("context_size", CONTEXT_SIZE_MIN - 1),
+                       ("context_size", CONTEXT_SIZE_MAX + 1), ("trigger_ratio", 0.1),
+                       ("trigger_ratio", 1.01), ("preserve_recent_tokens", -1),
+                       ("keep_recent_turns", 201), ("summary_timeout_s", 0),
+                       ("summary_timeout_s", 3601), ("compaction_timeout_s", 7201)]:
+        with pytest.raises(ValidationError):
+            setattr(config, field, bad)
+    hints = get_type_hints(EngineConfig, include_extras=True)
+    assert hints["context_size"] == ContextSize
+    assert (hints["trigger_ratio"], hints["preserve_recent_tokens"],
+            hints["keep_recent_turns"], hints["summary_timeout_s"],
+            hints["compaction_timeout_s"]) == (TriggerRatio, PreserveRecentTokens,
+                                               KeepRecentTurns, SummaryTimeout,
+                                               CompactionTimeout)
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
-from ollm_desktop.engine import ContextEngine, EngineConfig, EngineEvent
+import pytest
+from pydantic import ValidationError
+
+from ollm_desktop.engine import (
+    TIERS,
+    CompactionStage,
+    ContextEngine,
+    EngineConfig,
+    EngineEvent,
+    EventName,
+)
+from ollm_desktop.engine.compaction import TIER_COMPRESSED
 from ollm_desktop.engine.context import STAGES
 from tests.engine_fakes import EmptySummarizer, GoodSummarizer, chat, compact, exchange
 
@@ -27,6 +38,25 @@ def test_stage_boundaries_match_the_issue() -> None:
         "context update": (80, 90),
         "validation": (90, 100),
     }
+
+
+def test_event_names_and_stages_are_a_closed_set() -> None:
+    assert list(get_args(CompactionStage)) == STAGE_ORDER
+    assert set(TIER_COMPRESSED) == set(TIERS)
+    assert set(TIER_COMPRESSED.values()) <= set(get_args(EventName))
+    with pytest.raises(ValidationError):
+        EngineEvent(name="no-such-event")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        EngineEvent(name="compaction-progress", stage="no-such-stage")  # type: ignore[arg-type]
+
+
+def test_every_event_sent_is_a_known_name() -> None:
+    events, engine = _record(EngineConfig(context_size=4096, min_messages=2), turns=12)
+    assert compact(engine, force=True).status == "compacted"
+    names = {e.name for e in events}
+    assert {"compression-triggered", "compressed", "tier1-compressed",
+            "rollover-complete"} <= names
+    assert names <= set(get_args(EventName))
 
 
 def test_compaction_events_and_monotonic_progress() -> None:

@@ -85,6 +85,23 @@ def test_parameter_sizes() -> None:
     assert parse_parameter_size("") is None and parse_parameter_size("big") is None
 
 
+@pytest.mark.parametrize(("text", "billions"), [
+    # What both former parsers (engine and backend) accepted: unchanged.
+    ("8.0B", 8.0), ("7B", 7.0), (" 7 b ", 7.0), ("3.2B", 3.2), ("268.10M", 0.2681),
+    ("270M", 0.27), ("135M", 0.135), (".5B", 0.5), ("7.B", 7.0), ("1K", 1e-6),
+    # Only the backend's: a bare number is billions; trillions.
+    ("7", 7.0), ("1.5T", 1500.0),
+    # Only the engine's: a size inside longer text, when it has its unit.
+    ("Llama 8B", 8.0), ("7 billion", 7.0),
+    # Neither: unusable text is None (the engine's parser used to raise on "1.2.3B").
+    (None, None), ("", None), ("big", None), ("lots", None), ("1.2.3B", None), ("..B", None),
+])
+def test_one_parameter_size_parser_for_every_layer(text: str | None,
+                                                   billions: float | None) -> None:
+    parsed = parse_parameter_size(text)
+    assert parsed == (None if billions is None else pytest.approx(billions))
+
+
 def test_engine_reliability_follows_compactions() -> None:
     engine, _ = chat(EngineConfig(context_size=8192, min_messages=2), turns=10)
     engine.set_model_info(13.0)

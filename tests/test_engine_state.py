@@ -102,6 +102,20 @@ def test_exact_token_counts_win_over_estimates() -> None:
     )
 
 
+def test_a_reply_cut_mid_stream_is_counted_from_its_text_on_load() -> None:
+    """A streamed reply is saved with the count it started with while its text grows; after a
+    crash it must be counted as it was cut, or the next request is under-counted."""
+    engine = ContextEngine(EngineConfig(context_size=2048), GoodSummarizer())
+    engine.add("user", "Tell me everything about the schema.")
+    text = words(600, 3)
+    engine.add("assistant", text, partial=True)
+    state = engine.state()
+    state.messages[-1].tokens = 1  # as the store holds it: the row's count from the first save
+    loaded = ContextEngine.from_state(state, EngineConfig(context_size=2048), GoodSummarizer())
+    assert loaded.display_messages()[-1].tokens == count_message_tokens(text)
+    assert loaded.api_tokens() >= count_tokens(text)
+
+
 def test_token_counts_are_cached_per_message(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = ContextEngine(EngineConfig(context_size=131072), GoodSummarizer(), system_prompt="sys")
     for turn in range(50):

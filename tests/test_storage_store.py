@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
-from ollm_desktop.engine import ContextEngine, EngineConfig, EngineState, Message
+from ollm_desktop.engine import (
+    CONTEXT_SIZE_MAX,
+    CONTEXT_SIZE_MIN,
+    ContextEngine,
+    EngineConfig,
+    EngineState,
+    Message,
+)
 from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage import ChatStore, StorageError
 from tests.engine_fakes import GoodSummarizer, chat, compact, exchange
@@ -45,6 +54,28 @@ def test_rename_model_context_size(store: ChatStore) -> None:
     assert got is not None
     assert (got.title, got.model, got.context_size) == ("new", "qwen3:8b", 32768)
     assert store.get_chat("missing") is None
+
+
+def test_context_size_limits_are_the_engines(store: ChatStore) -> None:
+    # Written values are checked against EngineConfig's limits (one source of truth) ...
+    for size in (CONTEXT_SIZE_MIN - 1, CONTEXT_SIZE_MAX + 1, 0):
+        with pytest.raises(ValueError):
+            store.create_chat("c", context_size=size)
+    record = store.create_chat("c", context_size=CONTEXT_SIZE_MIN)
+    with pytest.raises(ValueError):
+        store.set_chat_context_size(record.id, CONTEXT_SIZE_MAX + 1)
+    store.set_chat_context_size(record.id, CONTEXT_SIZE_MAX)
+    assert [c.id for c in store.list_chats()] == [record.id]
+    # ... and a row written before that (or by hand) still loads, at the nearest valid size.
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE chats SET context_size = 256 WHERE id = ?", (record.id,))
+    listed = store.list_chats()
+    assert [(c.id, c.context_size) for c in listed] == [(record.id, CONTEXT_SIZE_MIN)]
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE chats SET context_size = ? WHERE id = ?", (10**9, record.id))
+    got = store.get_chat(record.id)
+    assert got is not None and got.context_size == CONTEXT_SIZE_MAX
+    assert EngineConfig(context_size=got.context_size).context_size == CONTEXT_SIZE_MAX
 
 
 def test_delete_chat_cascades(store: ChatStore) -> None:

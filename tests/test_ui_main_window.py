@@ -42,7 +42,7 @@ class App:
     def __init__(self, qloop, qtbot, data: Path, server, **settings) -> None:
         self.loop = qloop
         self.controller = make_controller(data, server, **settings)
-        self.window = MainWindow(self.controller, self.controller.settings, app_paths(data))
+        self.window = MainWindow(self.controller, app_paths(data))
         qtbot.addWidget(self.window)
         self.window.resize(1280, 820)
         self.window.show()
@@ -107,7 +107,8 @@ def test_stop_right_after_send_gives_the_text_back(app, server):
     assert not app.controller.busy
     assert app.find(QPushButton, "sendButton").isEnabled()
     assert app.window.message_input.toPlainText() == "Never mind"
-    assert app.controller.engine is None or not app.controller.engine.display_messages()
+    engine = app.controller.session.engine
+    assert engine is None or not engine.display_messages()
 
 
 def test_send_streams_into_the_view_and_stop_cancels(app, server, qtbot, screenshot_dir):
@@ -134,7 +135,7 @@ def test_send_streams_into_the_view_and_stop_cancels(app, server, qtbot, screens
     texts = [model.index(r).data(Qt.ItemDataRole.DisplayRole) for r in range(model.rowCount())]
     assert any("First answer, streamed word by word." in (t or "") for t in texts)
     assert server.streams[-1].outcome == "disconnected"
-    last = app.controller.engine.display_messages()[-1]
+    last = app.controller.session.engine.display_messages()[-1]
     assert last.role == "assistant" and last.content.startswith("w0 w1")
     assert app.find(QPushButton, "sendButton").isEnabled()
     assert app.window.message_input.toPlainText() == ""
@@ -145,12 +146,12 @@ def test_two_compactions_show_markers_tabs_and_the_dimmed_set(app, server, scree
     async def scenario():
         for i in range(34):
             await app.type_and_send(f"Step {i}: {LONG}")
-            if len(app.controller.engine.groups) >= 2 and app.controller.engine.compaction_count \
-                    >= 2:
+            engine = app.controller.session.engine
+            if len(engine.groups) >= 2 and engine.compaction_count >= 2:
                 break
 
     run(app.loop, scenario())
-    engine = app.controller.engine
+    engine = app.controller.session.engine
     assert engine.compaction_count >= 2
     groups = engine.groups
     markers = [r for r in app.rows() if r[0] == "marker"]
@@ -194,7 +195,7 @@ def test_pin_and_unpin_change_the_next_request_and_the_meter(app, server):
             await app.type_and_send(f"Point {i}: {LONG}")
 
     run(app.loop, build())
-    engine = app.controller.engine
+    engine = app.controller.session.engine
     summarized = [mid for mid, v in engine.visibility().items() if v == "summarized"]
     assert summarized
     target = engine.message(summarized[0])
@@ -224,10 +225,10 @@ def test_undo_compaction_from_the_menu_restores_the_previous_context(app, server
             await app.type_and_send(f"Idea {i}: {LONG}")
 
     run(app.loop, build())
-    engine = app.controller.engine
+    engine = app.controller.session.engine
     assert engine.compaction_count >= 1 and engine.can_undo
     before_groups = [g.id for g in engine.groups]
-    app.window._update_actions()
+    app.window.content.update_actions()
     assert app.window.action_undo_compaction.isEnabled()
     app.window.action_undo_compaction.trigger()
     assert [g.id for g in engine.groups] != before_groups
@@ -241,7 +242,7 @@ def test_snapshot_create_restore_and_undo_restore_from_the_browser(app, server,
                                                                    screenshot_dir):
     run(app.loop, app.type_and_send("Remember the number 42"))
     app.window.action_snapshots.trigger()
-    browser = app.window._snapshot_browser
+    browser = app.window.content.snapshot_browser
     assert browser is not None and browser.isVisible()
     assert browser.objectName() == "snapshotBrowser"
     browser.ask_label = lambda: "after 42"
@@ -249,16 +250,16 @@ def test_snapshot_create_restore_and_undo_restore_from_the_browser(app, server,
     assert browser.create_snapshot()
     manual = next(s for s in app.controller.list_snapshots() if s.reason == "manual")
     run(app.loop, app.type_and_send("Now forget it and think of 7"))
-    assert len(app.controller.engine.display_messages()) == 4
+    assert len(app.controller.session.engine.display_messages()) == 4
     browser.refresh()
     assert browser.select(manual.id)
     browser.findChild(QPushButton, "restoreSnapshotButton").click()
-    assert len(app.controller.engine.display_messages()) == 2
+    assert len(app.controller.session.engine.display_messages()) == 2
     assert app.window.conversation_model.rowCount() == 2
     save_shot(screenshot_dir, browser, "snapshot-browser-live.png")
     # The restore itself is undoable: the state before it was snapshotted.
     app.window.action_undo_restore.trigger()
-    contents = [m.content for m in app.controller.engine.display_messages()]
+    contents = [m.content for m in app.controller.session.engine.display_messages()]
     assert "Now forget it and think of 7" in contents and len(contents) == 4
     browser.close()
 
@@ -286,7 +287,7 @@ def test_ollama_down_then_back_shows_the_banner_and_retry_works(qloop, qtbot, tm
         assert statuses and statuses[-1].reachable, statuses
         assert not banner.isVisible()
         run(qloop, a.type_and_send(a.window.message_input.toPlainText()))
-        assert a.controller.engine.display_messages()[-1].role == "assistant"
+        assert a.controller.session.engine.display_messages()[-1].role == "assistant"
     finally:
         a.close()
 
@@ -300,7 +301,7 @@ def test_a_missing_model_offers_pull_with_progress(qloop, qtbot, tmp_path, serve
         banner = a.window.banner
         assert banner.isVisible() and "qwen3:4b" in _all_text(banner)
         seen = []
-        a.controller.pullProgress.connect(lambda s, c, t: seen.append(s))
+        a.controller.pullProgress.connect(lambda p: seen.append(p.status))
         banner.pullRequested.emit("qwen3:4b")
         run(qloop, settle(a.controller))
         assert seen and seen[-1] == "success"
@@ -318,7 +319,7 @@ def test_html_and_file_images_in_a_reply_are_shown_as_text(app, server):
     server.script(hostile)
     run(app.loop, app.type_and_send("Show me HTML"))
     app.window.grab()  # paint: the delegate lays the message out
-    assert app.controller.engine.display_messages()[-1].content == hostile
+    assert app.controller.session.engine.display_messages()[-1].content == hostile
     shown = make_document(hostile).toPlainText()
     assert "<script>alert(1)</script>" in shown and "<b>bold?</b>" in shown
     assert '<img src="file:///etc/passwd">' in shown
@@ -340,7 +341,7 @@ def test_restart_on_the_same_folder_shows_the_same_chat_and_sends_the_same_conte
 
     run(qloop, build())
     rows = first.rows()
-    expected = first.controller.engine.api_messages()
+    expected = first.controller.session.engine.api_messages()
     chat_id = first.controller.chat.id
     first.window.save_window_state()
     first.close()
@@ -349,8 +350,8 @@ def test_restart_on_the_same_folder_shows_the_same_chat_and_sends_the_same_conte
     try:
         assert second.controller.chat is not None and second.controller.chat.id == chat_id
         assert second.rows() == rows
-        assert second.controller.engine.api_messages() == expected
-        assert not second.controller.engine.needs_compaction()
+        assert second.controller.session.engine.api_messages() == expected
+        assert not second.controller.session.engine.needs_compaction()
         before = len(server.chat_requests())
         run(qloop, second.type_and_send("Continue"))
         sent = next(b for b in server.chat_requests()[before:] if not is_summary_request(b))
@@ -392,7 +393,7 @@ def test_chat_list_new_rename_search_delete(app, server):
     hits = [chat_list.item(i).text() for i in range(chat_list.count())]
     assert len(hits) == 1 and hits[0].startswith("Pragmas")
     # Opening a hit shows that chat's history.
-    app.window._chat_item_activated(chat_list.item(0))
+    app.window.chat_panel.item_activated(chat_list.item(0))
     assert app.controller.chat.id == first
     assert app.window.conversation_model.rowCount() == 2
     app.window.chat_search.setText("")

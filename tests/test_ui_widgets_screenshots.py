@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QStatusBar, QVBoxLayout, QWidget
 
 from ollm_desktop.engine.models import GoalArtifact, GoalCheckpoint, GoalDecision, GoalState
-from ollm_desktop.settings import Settings
+from ollm_desktop.session import Settings
 from ollm_desktop.ui import theme
 from ollm_desktop.ui.compaction_progress import CompactionProgress
 from ollm_desktop.ui.context_meter import ContextMeter

@@ -74,12 +74,12 @@ async def _converse(controller: Any, relay: _Relay, conversation: Conversation, 
             raise RuntimeError("the controller refused a send")
         await task
         if turn.user_pinned:
-            users = [m for m in controller.engine.display_messages() if m.role == "user"]
+            users = [m for m in controller.session.engine.display_messages() if m.role == "user"]
             controller.set_pinned(users[-1].id, True)
         if think_s > 0:
             await asyncio.sleep(think_s)
         if turn.index % probe_every == probe_every - 1 or turn.index == last:
-            probes.append(probe(conversation, controller.engine.api_messages(), turn.index))
+            probes.append(probe(conversation, controller.session.engine.api_messages(), turn.index))
             log(f"[app] turn {turn.index + 1}/{len(conversation.turns)}: waited "
                 f"{controller.turn_waits['waited']}/{controller.turn_waits['turns']}")
     while controller.compacting:
@@ -92,7 +92,7 @@ def run_app(args: argparse.Namespace) -> int:
     from bench.common import qasync_loop
     from ollm_desktop.controller import ChatController
     from ollm_desktop.paths import app_paths
-    from ollm_desktop.settings import Settings
+    from ollm_desktop.session import Settings
     from ollm_desktop.storage import ChatStore
     from tests.ollama_server import FakeModel, FakeOllama
 

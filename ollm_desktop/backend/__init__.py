@@ -15,7 +15,6 @@ from ollm_desktop.backend.models import (
     ModelInfo,
     PullProgress,
     RunningModel,
-    parse_parameter_billions,
 )
 
 __all__ = [
@@ -33,6 +32,5 @@ __all__ = [
     "RunningModel",
     "TokenCalibration",
     "load_calibration",
-    "parse_parameter_billions",
     "save_calibration",
 ]

@@ -20,7 +20,7 @@ import contextlib
 import ipaddress
 import os
 import urllib.parse
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import httpx
@@ -43,6 +43,13 @@ DEFAULT_PORT = 11434
 Messages = Sequence[Mapping[str, Any]]
 # Sent on every chat: refuse over-long prompts (HTTP 400) and never shift the window.
 NO_SILENT_CUTS: dict[str, bool] = {"truncate": False, "shift": False}
+
+
+def _generator[T](stream: AsyncIterator[T]) -> AsyncGenerator[T, None]:
+    """The client's streams, typed as iterators, are async generators: closable at once."""
+    if not isinstance(stream, AsyncGenerator):
+        raise TypeError(f"expected an async generator from ollama, got {type(stream).__name__}")
+    return stream
 
 
 def _client_address(hostname: str) -> str:
@@ -179,7 +186,7 @@ class OllamaBackend:
 
     async def chat_stream(self, model: str, messages: Messages, *, num_ctx: int,
                           options: Mapping[str, Any] | None = None,
-                          ) -> AsyncIterator[ChatChunk | ChatDone]:
+                          ) -> AsyncGenerator[ChatChunk | ChatDone, None]:
         """Yield ChatChunk per piece, then exactly one ChatDone; raise BackendError otherwise.
 
         ``num_ctx`` always wins over ``options["num_ctx"]``: a silently different context
@@ -190,9 +197,9 @@ class OllamaBackend:
         parts: list[str] = []
         thinking: list[str] = []
         try:
-            stream = await self._client._request(
+            stream = _generator(await self._client._request(
                 ollama.ChatResponse, "POST", "/api/chat",
-                json=self._chat_body(model, messages, sent_options), stream=True)
+                json=self._chat_body(model, messages, sent_options), stream=True))
             async with contextlib.aclosing(stream):
                 async for part in stream:
                     text = part.message.content or ""
@@ -247,12 +254,12 @@ class OllamaBackend:
                     return event
         raise stream_cut("no final chunk")  # pragma: no cover - chat_stream raises first
 
-    async def pull(self, model: str) -> AsyncIterator[PullProgress]:
+    async def pull(self, model: str) -> AsyncGenerator[PullProgress, None]:
         """Progress lines of ``/api/pull``; ends after the "success" line."""
         self._check_model(model)
         succeeded = False
         try:
-            stream = await self._client.pull(model, stream=True)
+            stream = _generator(await self._client.pull(model, stream=True))
             async with contextlib.aclosing(stream):
                 async for part in stream:
                     status = part.status or ""

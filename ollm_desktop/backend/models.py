@@ -6,29 +6,12 @@ stay stable if the client renames things again (``model_info`` vs ``modelinfo``)
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import BaseModel
 
-_SIZE = re.compile(r"^\s*([\d.]+)\s*([KMBT])?\s*$", re.IGNORECASE)
-_UNIT = {"K": 1e-6, "M": 1e-3, "B": 1.0, "T": 1e3}
-
-
-def parse_parameter_billions(text: str | None) -> float | None:
-    """"7B" -> 7.0, "8.0B" -> 8.0, "270M" -> 0.27; None when Ollama's text is unusable."""
-    if not text:
-        return None
-    match = _SIZE.match(text)
-    if not match:
-        return None
-    try:
-        value = float(match.group(1))
-    except ValueError:
-        return None
-    unit = (match.group(2) or "B").upper()
-    return value * _UNIT[unit]
+from ollm_desktop.engine.reliability import parse_parameter_size
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +71,7 @@ class ModelInfo(BaseModel):
 
     @property
     def parameter_billions(self) -> float | None:
-        return parse_parameter_billions(self.parameter_size)
+        return parse_parameter_size(self.parameter_size)
 
 
 class ModelDetails(BaseModel):
@@ -104,7 +87,7 @@ class ModelDetails(BaseModel):
 
     @property
     def parameter_billions(self) -> float | None:
-        return parse_parameter_billions(self.parameter_size)
+        return parse_parameter_size(self.parameter_size)
 
 
 class RunningModel(BaseModel):

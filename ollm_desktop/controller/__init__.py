@@ -1,6 +1,8 @@
-"""Async orchestration: engine, store and Ollama on the qasync loop, Qt signals for the UI."""
+"""The Qt adapter between the window and the Qt-free chat session."""
 
-from ollm_desktop.controller.chat_controller import ChatController
-from ollm_desktop.controller.status import OllamaStatus, ReplyInfo
+from ollm_desktop.controller.chat_controller import ChatController, context_tier
+from ollm_desktop.session import ContextSnapshot, OllamaStatus, ReplyInfo, Settings
 
-__all__ = ["ChatController", "OllamaStatus", "ReplyInfo"]
+__all__ = [
+    "ChatController", "ContextSnapshot", "OllamaStatus", "ReplyInfo", "Settings", "context_tier",
+]

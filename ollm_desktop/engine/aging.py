@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ollm_desktop.engine import budget, prompts
-from ollm_desktop.engine.models import AgingStep, CompactionReport, CompressedGroup, utcnow
+from ollm_desktop.engine.models import (
+    AgingKind,
+    AgingStep,
+    CheckpointLevel,
+    CompactionReport,
+    CompressedGroup,
+    utcnow,
+)
 from ollm_desktop.engine.summarizer import Deadline, SummaryCaller, SummaryFailed, trim
 
 
@@ -89,9 +96,10 @@ async def age_and_merge(caller: SummaryCaller, groups: list[CompressedGroup],
     for group in groups[:-1]:
         if group.id in merged_ids or group.level <= 1:
             continue
-        new_level = group.level - 1
+        new_level: CheckpointLevel = 2 if group.level == 3 else 1
         target = targets[new_level]
         before = group.current_tokens
+        kind: AgingKind
         if before > target:
             if deadline.expired:
                 report.timed_out = True
@@ -106,7 +114,7 @@ async def age_and_merge(caller: SummaryCaller, groups: list[CompressedGroup],
             kind = "aged"
         else:
             kind = "relabelled"
-        group.level = new_level  # type: ignore[assignment]
+        group.level = new_level
         group.compression_count += 1
         group.aged_at = utcnow()
         group.history.append(AgingStep(kind=kind, from_level=new_level + 1, to_level=new_level,

@@ -17,6 +17,7 @@ alone do not fit, the assembly is marked over budget and ``blocking_pins`` names
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ollm_desktop.engine import budget, goals, ledger
 from ollm_desktop.engine.conversation import Conversation
@@ -30,13 +31,14 @@ BLOCK_INTRO = ("Earlier turns of this conversation were compressed into the note
                "the latest user message.")
 CONTINUE_STUB = "(The conversation continues from the notes above.)"
 MIN_CLIP = 64  # a message is never cut below this: its beginning, the marker and its end
+PartKind = Literal["checkpoint", "request", "pin", "orphan"]
 
 
 @dataclass(slots=True)
 class Part:
     """One piece of the compressed-history block."""
 
-    kind: str  # checkpoint | request | pin | orphan
+    kind: PartKind
     text: str
     tokens: int
     message_id: str | None = None  # group id for checkpoints
@@ -118,11 +120,11 @@ def build_region(data: Conversation) -> Region:
     total = len(data.groups)
     cap = budget.message_cap(data.config, 0) // 2  # a quoted earlier message
     for message in data.messages[:boundary]:
-        g_index = owner.get(message.id)
-        if g_index is not None and g_index not in emitted:
-            emitted.add(g_index)
-            text = checkpoint_text(data.groups[g_index], g_index + 1, total)
-            parts.append(Part("checkpoint", text, data.count(text) + 2, data.groups[g_index].id))
+        owning = owner.get(message.id)
+        if owning is not None and owning not in emitted:
+            emitted.add(owning)
+            text = checkpoint_text(data.groups[owning], owning + 1, total)
+            parts.append(Part("checkpoint", text, data.count(text) + 2, data.groups[owning].id))
         if message.role == "system":
             continue
         if message.pinned:

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING
 
 from ollm_desktop.engine import budget, extractive, goals, ledger, prompts, references
 from ollm_desktop.engine.aging import age_and_merge
-from ollm_desktop.engine.models import AgingStep, CompactionReport, CompressedGroup, Message
+from ollm_desktop.engine.models import (
+    AgingStep,
+    CheckpointLevel,
+    CompactionReport,
+    CompressedGroup,
+    EventName,
+    Message,
+)
 from ollm_desktop.engine.summarizer import (
     Deadline,
     SummaryCaller,
@@ -29,6 +36,11 @@ if TYPE_CHECKING:
     from ollm_desktop.engine.context import ContextEngine
 
 TAG_TOKENS = 6  # <role kept="verbatim"> ... </role> around each message in the prompt
+# The event each tier sends after a compaction (budget.TIERS).
+TIER_COMPRESSED: dict[int, EventName] = {
+    1: "tier1-compressed", 2: "tier2-compressed", 3: "tier3-compressed",
+    4: "tier4-compressed", 5: "tier5-compressed",
+}
 
 
 @dataclass
@@ -111,6 +123,8 @@ class CompactionRun:
         for part in region_users:
             if total <= limit:
                 return
+            if part.message_id is None:  # pragma: no cover - requests always name a message
+                continue
             plan.folded.append(part.message_id)
             plan.folded_users += 1
             total -= part.tokens
@@ -126,8 +140,8 @@ class CompactionRun:
     def material(self, plan: Plan) -> list[Message]:
         """What the summarizer reads, oldest first: folded older messages, then the span."""
         data = self.data
-        folded = [data.messages[p] for p in sorted(
-            data.position(mid) for mid in plan.folded if data.position(mid) is not None)]
+        positions = (data.position(mid) for mid in plan.folded)
+        folded = [data.messages[p] for p in sorted(p for p in positions if p is not None)]
         return folded + [m for m in plan.span if not m.pinned and m.role != "system"]
 
     def chunks(self, material: list[Message], verbatim: set[str], target: int, level: int,
@@ -233,7 +247,7 @@ class CompactionRun:
         # Stage 2: preparation.
         targets = budget.level_targets(data.config)
         previous = data.groups[-1] if self.tier.rolling and data.groups else None
-        level = 1 if self.tier.tier == 1 else 3
+        level: CheckpointLevel = 1 if self.tier.tier == 1 else 3
         material = self.material(plan)
         summarized_set = set(plan.summarized) | set(plan.folded)
         verbatim = {m.id for m in material if m.id not in summarized_set}
@@ -257,7 +271,7 @@ class CompactionRun:
         recall = references.recall(summary, refs)
         sequence = data.compaction_count + 1
         group = CompressedGroup(
-            summary=summary, level=level,  # type: ignore[arg-type]
+            summary=summary, level=level,
             message_ids=[m.id for m in summarised_messages], span_ids=[m.id for m in plan.span],
             original_tokens=original, current_tokens=data.count(summary), focus=self.focus,
             key_decisions=prompts.section_items(summary, "Decision"),
@@ -386,7 +400,7 @@ class CompactionRun:
         engine._emit("budget-recalculated", stage="validation", progress=100.0,
                      data=usage.model_dump())
         engine._emit("compressed", data=report.model_dump())
-        engine._emit(f"tier{self.tier.tier}-compressed", data={"group_id": group.id})
+        engine._emit(TIER_COMPRESSED[self.tier.tier], data={"group_id": group.id})
         if self.tier.rolling:
             engine._emit("rollover-complete", data={"group_id": group.id})
         return report

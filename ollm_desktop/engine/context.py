@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ollm_desktop.engine import budget, goals, undo
 from ollm_desktop.engine.assembly import (
@@ -26,16 +27,19 @@ from ollm_desktop.engine.compaction import CompactionRun
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.models import (
     CompactionReport,
+    CompactionStage,
     CompressedGroup,
     ContextUsage,
     EngineConfig,
     EngineEvent,
     EngineState,
+    EventName,
     GoalState,
     LedgerEntry,
     Message,
     Reliability,
     Role,
+    Visibility,
     utcnow,
 )
 from ollm_desktop.engine.reliability import compute_reliability
@@ -49,7 +53,7 @@ __all__ = ["SUMMARY_CLOSE", "SUMMARY_OPEN", "ContextEngine", "PinsOverBudget", "
            "SummaryFailed", "UndoResult"]
 
 # Stage boundaries in percent (issue contract).
-STAGES = {
+STAGES: dict[CompactionStage, tuple[int, int]] = {
     "identification": (0, 15),
     "preparation": (15, 25),
     "summarization": (25, 70),
@@ -133,8 +137,8 @@ class ContextEngine:
         self._listeners.append(callback)
         return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
-    def _emit(self, name: str, *, stage: str | None = None, progress: float | None = None,
-              data: dict | None = None) -> None:
+    def _emit(self, name: EventName, *, stage: CompactionStage | None = None,
+              progress: float | None = None, data: dict[str, Any] | None = None) -> None:
         event = EngineEvent(name=name, stage=stage, progress=progress, data=data or {})
         for listener in list(self._listeners):
             try:
@@ -142,7 +146,7 @@ class ContextEngine:
             except Exception:  # a broken listener must not break the engine
                 log.exception("engine listener failed on %s", name)
 
-    def _progress(self, stage: str, fraction: float = 0.0) -> None:
+    def _progress(self, stage: CompactionStage, fraction: float = 0.0) -> None:
         low, high = STAGES[stage]
         self._emit("compaction-progress", stage=stage, progress=low + (high - low) * fraction)
 
@@ -313,14 +317,14 @@ class ContextEngine:
     def api_tokens(self) -> int:
         return self._assembly().total
 
-    def visibility(self) -> dict[str, str]:
+    def visibility(self) -> dict[str, Visibility]:
         """Per message: verbatim | preserved | summarized | dropped | clipped (for the UI)."""
         return visibility(self._data, self._region_now(), self._assembly())
 
     def usage(self) -> ContextUsage:
         return build_usage(self._assembly(), self._data, self.tier)
 
-    def _usage_data(self) -> dict:
+    def _usage_data(self) -> dict[str, Any]:
         return self.usage().model_dump()
 
     def reliability(self) -> Reliability:

@@ -98,6 +98,11 @@ class Conversation:
         if (old_overhead != config.message_overhead
                 or abs(saved.estimate_scale - config.estimate_scale) >= 1e-9):
             data.recount(saved.estimate_scale, old_overhead)
+        for message in data.messages:
+            # A reply saved while it streamed kept the count it started with (its text grew
+            # after); after a crash it is loaded as it was cut, so it is counted now.
+            if message.partial and not message.exact_tokens:
+                message.tokens = data.message_tokens(message.content)
         data.reindex()
         return data
 

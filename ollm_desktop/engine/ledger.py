@@ -57,7 +57,7 @@ def collect(messages: Sequence[tuple[str, str]], group_id: str | None, sequence:
         where = references.locate(ref.text, content)
         label = label_for(content, where) if where >= 0 else ""
         entries.append(LedgerEntry(text=ref.text, kind=ref.kind, label=label,
-                                   source=ref.source,  # type: ignore[arg-type]
+                                   source=ref.source,
                                    group_id=group_id, sequence=sequence))
     return entries
 

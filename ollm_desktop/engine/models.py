@@ -8,11 +8,56 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Role = Literal["system", "user", "assistant"]
+# Per message, what the model sees of it (``ContextEngine.visibility()``).
+Visibility = Literal["verbatim", "preserved", "summarized", "dropped", "clipped"]
+# Compaction stages, in order; ``compaction-progress`` events carry one as ``stage``.
+CompactionStage = Literal[
+    "identification", "preparation", "summarization", "checkpoint creation", "context update",
+    "validation",
+]
+# Names of the events sent to ``ContextEngine.subscribe`` callbacks (names follow the seeds).
+EventName = Literal[
+    "message-added",
+    "pin-changed",
+    "goal-updated",
+    "budget-recalculated",
+    "compression-triggered",
+    "compression-skipped",
+    "compression-error",
+    "compaction-progress",
+    "llm-summarizing",
+    "checkpoint-created",
+    "checkpoints-aged",
+    "compressed",
+    "tier1-compressed",
+    "tier2-compressed",
+    "tier3-compressed",
+    "tier4-compressed",
+    "tier5-compressed",
+    "rollover-complete",
+    "compaction-undone",
+]
+CheckpointLevel = Literal[1, 2, 3]  # 3: detailed, 1: most condensed
+AgingKind = Literal["created", "aged", "merged", "relabelled"]
+ReferenceSource = Literal["user", "assistant", "summary"]
+ReliabilityLevel = Literal["high", "medium", "low", "critical"]
+
+# Limits of the settings a user can change: one source of truth for EngineConfig and the
+# app's preferences (a value saved there is always one the engine accepts).
+CONTEXT_SIZE_MIN = 512
+CONTEXT_SIZE_MAX = 2_097_152
+ContextSize = Annotated[int, Field(ge=CONTEXT_SIZE_MIN, le=CONTEXT_SIZE_MAX)]
+TriggerRatio = Annotated[float, Field(gt=0.1, le=1.0)]
+# 0: automatic (scaled with the context size).
+PreserveRecentTokens = Annotated[int, Field(ge=0)]
+KeepRecentTurns = Annotated[int, Field(ge=0, le=200)]
+SummaryTimeout = Annotated[float, Field(gt=0, le=3600)]  # seconds, one summarizer call
+CompactionTimeout = Annotated[float, Field(gt=0, le=7200)]  # seconds, one compaction run
 
 
 def new_id() -> str:
@@ -28,11 +73,11 @@ class EngineConfig(BaseModel):
 
     model_config = ConfigDict(validate_assignment=True)
 
-    context_size: int = Field(8192, ge=512, le=2_097_152)
+    context_size: ContextSize = 8192
     usable_ratio: float = Field(0.85, gt=0.1, le=1.0)
-    trigger_ratio: float = Field(0.80, gt=0.1, le=1.0)
+    trigger_ratio: TriggerRatio = 0.80
     # Recent tokens kept verbatim (0: automatic, scaled with the context size).
-    preserve_recent_tokens: int = Field(0, ge=0)
+    preserve_recent_tokens: PreserveRecentTokens = 0
     summary_max_tokens: int = Field(1024, ge=32)
     preserve_user_messages: bool = True
     user_message_share: float = Field(0.25, ge=0.0, le=1.0)
@@ -49,10 +94,10 @@ class EngineConfig(BaseModel):
     request_overhead: int = Field(16, ge=0, le=256)
     # Time limits (contract names): one summarizer call, and one whole compaction run
     # (aging and merging included). Generous enough for an 8B model on a slow CPU.
-    summary_timeout_s: float = Field(180.0, gt=0, le=3600)
-    compaction_timeout_s: float = Field(480.0, gt=0, le=7200)
+    summary_timeout_s: SummaryTimeout = 180.0
+    compaction_timeout_s: CompactionTimeout = 480.0
     # "Keep the last N turns verbatim" (0: automatic, scaled with the context size).
-    keep_recent_turns: int = Field(0, ge=0, le=200)
+    keep_recent_turns: KeepRecentTurns = 0
 
 
 class Message(BaseModel):
@@ -73,7 +118,7 @@ class AgingStep(BaseModel):
     """One re-summarisation of a checkpoint (aging or merge), for the Summary tab."""
 
     at: datetime = Field(default_factory=utcnow)
-    kind: Literal["created", "aged", "merged", "relabelled"]
+    kind: AgingKind
     from_level: int | None = None
     to_level: int
     tokens_before: int
@@ -85,7 +130,7 @@ class CompressedGroup(BaseModel):
 
     id: str = Field(default_factory=new_id)
     summary: str
-    level: Literal[1, 2, 3] = 3
+    level: CheckpointLevel = 3
     message_ids: list[str]  # messages the summary replaces in the API context
     span_ids: list[str] = Field(default_factory=list)  # every message in the range, in order
     original_tokens: int
@@ -164,7 +209,7 @@ class LedgerEntry(BaseModel):
     text: str
     kind: str = "code"
     label: str = ""  # a few words that preceded it ("port", "budget"): what it is
-    source: Literal["user", "assistant", "summary"] = "assistant"
+    source: ReferenceSource = "assistant"
     group_id: str | None = None
     sequence: int = 0  # compaction that last saw it: the least recent go first
 
@@ -247,7 +292,7 @@ class ContextUsage(BaseModel):
 
 class Reliability(BaseModel):
     score: float
-    level: Literal["high", "medium", "low", "critical"]
+    level: ReliabilityLevel
     model_factor: float
     compression_penalty: float
     context_confidence: float
@@ -291,7 +336,8 @@ class CompactionReport(BaseModel):
 class EngineEvent(BaseModel):
     """An event sent to ``subscribe`` callbacks (names follow the seeds)."""
 
-    name: str
-    stage: str | None = None
+    name: EventName
+    stage: CompactionStage | None = None
     progress: float | None = None  # 0..100 during compaction
+    # JSON-like payload: a model_dump() of ContextUsage / CompactionReport, or a few ids.
     data: dict[str, Any] = Field(default_factory=dict)

@@ -12,12 +12,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ollm_desktop.engine.models import ReferenceSource
 from ollm_desktop.engine.reference_patterns import BACKTICK, RULES, match_text
 from ollm_desktop.engine.tokens import count_tokens
 
 KINDS = ("url", "path", "code", "function", "version", "env", "port", "number", "name",
          "ticket", "hash", "class", "date", "time")
-SOURCE_RANK = {"user": 0, "assistant": 1, "summary": 2}
+SOURCE_RANK: dict[ReferenceSource, int] = {"user": 0, "assistant": 1, "summary": 2}
 MAX_REFERENCES = 40  # only for extract_references (old callers); extract_ranked has no cap
 KEY_REFERENCES_PREFIX = "Key references: "
 
@@ -26,7 +27,7 @@ KEY_REFERENCES_PREFIX = "Key references: "
 class Reference:
     text: str
     kind: str  # one of KINDS
-    source: str  # "user" | "assistant" | "summary": the best source it appeared in
+    source: ReferenceSource  # the best source it appeared in
     position: int  # index of the message it first appeared in (any source)
 
 
@@ -158,10 +159,11 @@ def extract_ranked(messages: Sequence[tuple[str, str]]) -> list[Reference]:
     counts as assistant); within a source, order of first appearance. Deduplicated; a reference
     contained in a longer one of the same message is dropped. No cap: the engine budgets.
     """
-    best: dict[str, tuple[tuple[int, int, int], str, str]] = {}
+    best: dict[str, tuple[tuple[int, int, int], str, ReferenceSource]] = {}
     first: dict[str, int] = {}
     for index, (role, content) in enumerate(messages):
-        source = role if role in SOURCE_RANK else "assistant"
+        source: ReferenceSource = (
+            "user" if role == "user" else "summary" if role == "summary" else "assistant")
         refs = find_references(content)
         if source == "summary":
             known = {r for r, _ in refs}

@@ -4,21 +4,33 @@ from __future__ import annotations
 
 import re
 
-from ollm_desktop.engine.models import ContextUsage, Reliability
+from ollm_desktop.engine.models import ContextUsage, Reliability, ReliabilityLevel
 
-_SIZE = re.compile(r"([\d.]+)\s*([BMK])", re.IGNORECASE)
+# The whole text: a number and an optional unit ("8.0B", "137M", "1.5T", "7": billions);
+# else the first number followed by K, M or B anywhere in it ("Llama 8B").
+_NUMBER = r"(?<![\d.])(\d+(?:\.\d*)?|\.\d+)"
+_WHOLE = re.compile(_NUMBER + r"\s*([KMBT])?", re.IGNORECASE)
+_WITHIN = re.compile(_NUMBER + r"\s*([KMB])", re.IGNORECASE)
 
 
 def parse_parameter_size(text: str | None) -> float | None:
-    """Billions of parameters from Ollama's ``parameter_size`` ("8.0B", "137M")."""
+    """Billions of parameters from Ollama's ``parameter_size``; None when it is unusable.
+
+    "8.0B" -> 8.0, "137M" -> 0.137, "1.5T" -> 1500.0; a bare number is billions ("7" -> 7.0).
+    A size inside longer text needs its unit ("Llama 8B" -> 8.0).
+    """
     if not text:
         return None
-    match = _SIZE.search(text)
-    if not match:
+    match = _WHOLE.fullmatch(text.strip()) or _WITHIN.search(text)
+    if match is None:
         return None
     value = float(match.group(1))
-    unit = match.group(2).upper()
-    return value if unit == "B" else value / 1000 if unit == "M" else value / 1_000_000
+    unit = (match.group(2) or "B").upper()
+    if unit == "K":
+        return value / 1_000_000
+    if unit == "M":
+        return value / 1000
+    return value * 1000 if unit == "T" else value
 
 
 def model_factor(billions: float | None) -> float:
@@ -43,7 +55,7 @@ def recommended_compressions(billions: float | None) -> int:
     return 3
 
 
-def level_for(score: float) -> str:
+def level_for(score: float) -> ReliabilityLevel:
     if score >= 0.85:
         return "high"
     if score >= 0.60:
@@ -93,7 +105,7 @@ def compute_reliability(
     )
     return Reliability(
         score=round(score, 4),
-        level=level,  # type: ignore[arg-type]
+        level=level,
         model_factor=factor,
         compression_penalty=round(penalty, 4),
         context_confidence=round(confidence, 4),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ollm_desktop.engine import budget
 from ollm_desktop.engine.assembly import Assembly, Region
 from ollm_desktop.engine.conversation import Conversation
-from ollm_desktop.engine.models import ContextUsage
+from ollm_desktop.engine.models import ContextUsage, Visibility
 
 
 def usage_note(a: Assembly, data: Conversation, usable: int) -> str:
@@ -51,10 +51,10 @@ def build_usage(a: Assembly, data: Conversation, tier: budget.TierSpec) -> Conte
     )
 
 
-def visibility(data: Conversation, region: Region, a: Assembly) -> dict[str, str]:
+def visibility(data: Conversation, region: Region, a: Assembly) -> dict[str, Visibility]:
     """Per message: verbatim | preserved | summarized | dropped | clipped (for the UI)."""
     dropped = set(data.dropped)
-    result: dict[str, str] = {}
+    result: dict[str, Visibility] = {}
     for position, message in enumerate(data.messages):
         mid = message.id
         if mid in a.dropped_ids:

@@ -9,25 +9,32 @@ chat it was exported from (message ids are unique across the database).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
 
-from ollm_desktop.engine.models import EngineConfig, EngineState, new_id
+from ollm_desktop.engine.models import (
+    CONTEXT_SIZE_MAX,
+    CONTEXT_SIZE_MIN,
+    CompressedGroup,
+    EngineState,
+    new_id,
+)
 from ollm_desktop.storage.models import ChatRecord
 
 FORMAT = "ollm-desktop-chat"
 VERSION = 1
 _ROLE_NAMES = {"user": "User", "assistant": "Assistant", "system": "System"}
-_CONTEXT_FIELD = EngineConfig.model_fields["context_size"]
 
 
 def _when(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def export_markdown(chat: ChatRecord, state: EngineState, api_messages: list[dict]) -> str:
+def export_markdown(chat: ChatRecord, state: EngineState,
+                    api_messages: Sequence[Mapping[str, str]]) -> str:
     """The full history; pins marked; each checkpoint's summary where its range ends."""
     lines = [f"# {chat.title}", ""]
     lines.append(f"- Model: {chat.model or 'not set'}")
@@ -44,7 +51,7 @@ def export_markdown(chat: ChatRecord, state: EngineState, api_messages: list[dic
                   for d in state.goal.decisions]
     if state.system_prompt.strip():
         lines += ["", "## System prompt", "", state.system_prompt.strip()]
-    ends: dict[str, list[tuple[int, Any]]] = {}
+    ends: dict[str, list[tuple[int, CompressedGroup]]] = {}
     for number, group in enumerate(state.groups, 1):
         span = group.span_ids or group.message_ids
         if span:
@@ -76,14 +83,15 @@ def export_markdown(chat: ChatRecord, state: EngineState, api_messages: list[dic
     return "\n".join(lines).rstrip() + "\n"
 
 
-def export_json(chat: ChatRecord, state: EngineState, api_messages: list[dict]) -> str:
+def export_json(chat: ChatRecord, state: EngineState,
+                api_messages: Sequence[Mapping[str, str]]) -> str:
     document = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": datetime.now(UTC).isoformat(),
         "chat": chat.model_dump(mode="json"),
         "state": state.model_dump(mode="json"),
-        "compacted_view": api_messages,
+        "compacted_view": [dict(m) for m in api_messages],
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
 
@@ -111,10 +119,7 @@ def import_json(text: str) -> tuple[str, EngineState, str | None, int]:
     if model is not None and not isinstance(model, str):
         raise ValueError("the chat's model is not a text")
     size = chat.get("context_size", 8192)
-    low, high = 512, 2_097_152
-    for rule in _CONTEXT_FIELD.metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
+    low, high = CONTEXT_SIZE_MIN, CONTEXT_SIZE_MAX
     if not isinstance(size, int) or isinstance(size, bool) or not low <= size <= high:
         raise ValueError(f"the context size must be a whole number from {low} to {high}")
     try:
@@ -146,7 +151,7 @@ def with_fresh_ids(state: EngineState) -> EngineState:
     mapping.update({gid: new_id() for gid in group_ids})
     data = state.model_dump()
 
-    def fix_group(group: dict) -> None:
+    def fix_group(group: dict[str, Any]) -> None:
         group["id"] = mapping.get(group["id"], group["id"])
         group["message_ids"] = [mapping[i] for i in group["message_ids"]]
         group["span_ids"] = [mapping[i] for i in group["span_ids"]]

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ollm_desktop.engine.models import EngineState
+from ollm_desktop.engine.models import ContextSize, EngineState
 
 SnapshotReason = Literal[
     "auto-threshold", "before-compaction", "before-undo", "before-restore", "manual", "import"
@@ -18,7 +18,7 @@ class ChatRecord(BaseModel):
     id: str
     title: str
     model: str | None = None
-    context_size: int = 8192
+    context_size: ContextSize = 8192
     created_at: datetime
     updated_at: datetime
     message_count: int = 0

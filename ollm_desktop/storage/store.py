@@ -16,188 +16,61 @@ Used from one thread (the Qt/asyncio thread): no locking here.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import sqlite3
-from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from ollm_desktop.engine.models import EngineState, Message, new_id
-from ollm_desktop.paths import AppPaths
-from ollm_desktop.storage import schema
+from ollm_desktop.engine.models import (
+    EngineState,
+    Message,
+    new_id,
+)
 from ollm_desktop.storage.models import (
     ChatRecord,
-    SearchHit,
-    Snapshot,
-    SnapshotInfo,
-    StartupNotice,
+)
+from ollm_desktop.storage.rows import (
+    CHAT_COLUMNS,
+    CONTEXT_SIZE_ADAPTER,
+    MESSAGE_COLUMNS,
+    Fingerprint,
+    chat_from_row,
+    fingerprint,
+    iso,
+    message_from_row,
+    now,
 )
 from ollm_desktop.storage.schema import StorageError
-from ollm_desktop.storage.snapshots import (
-    INFO_COLUMNS,
-    decode_state,
-    encode_state,
-    info_from_row,
-    state_tokens,
-)
+from ollm_desktop.storage.side_tables import SideTables
 from ollm_desktop.storage.state_parts import StateParts
 
 log = logging.getLogger(__name__)
 
-SEARCH_LIMIT = 200
-SNIPPET_BEFORE = 60
-SNIPPET_AFTER = 100
 
-_MESSAGE_COLUMNS = "id, role, content, pinned, tokens, exact_tokens, created_at, partial, model"
-_CHAT_COLUMNS = "id, title, model, context_size, created_at, updated_at, message_count"
-
-# tokens, exact_tokens, pinned, partial, content. The content is the same str object the
-# caller holds (no copy): comparing an unchanged message is an identity check.
-Fingerprint = tuple[int, bool, bool, bool, str]
-
-
-def _now() -> str:
-    return _iso(datetime.now(UTC))
-
-
-def _iso(moment: datetime) -> str:
-    # Fixed width (always microseconds) so text order is time order.
-    return moment.isoformat(timespec="microseconds")
-
-
-def _fingerprint(message: Message) -> Fingerprint:
-    return (message.tokens, message.exact_tokens, message.pinned, message.partial,
-            message.content)
-
-
-def _message_from_row(row: tuple) -> Message:
-    mid, role, content, pinned, tokens, exact, created, partial, model = row
-    return Message(id=mid, role=role, content=content, pinned=bool(pinned), tokens=tokens,
-                   exact_tokens=bool(exact), created_at=datetime.fromisoformat(created),
-                   partial=bool(partial), model=model)
-
-
-def _chat_from_row(row: tuple) -> ChatRecord:
-    cid, title, model, size, created, updated, count = row
-    return ChatRecord(id=cid, title=title, model=model, context_size=size,
-                      created_at=datetime.fromisoformat(created),
-                      updated_at=datetime.fromisoformat(updated), message_count=count)
-
-
-def _like_pattern(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _snippet(content: str, needle: str) -> str:
-    position = content.casefold().find(needle)
-    position = max(0, min(position, len(content)))  # casefold may change lengths slightly
-    start = max(0, position - SNIPPET_BEFORE)
-    end = min(len(content), position + len(needle) + SNIPPET_AFTER)
-    text = " ".join(content[start:end].split())
-    return ("…" if start > 0 else "") + text + ("…" if end < len(content) else "")
-
-
-class ChatStore:
+class ChatStore(SideTables):
     """The app's database; open it with :meth:`open`."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        self._conn = conn
-        self.path = path
-        kind = conn.execute("SELECT value FROM ollm_meta WHERE key = 'search'").fetchone()
-        self.search_kind = kind[0] if kind else "like"
+        super().__init__(conn, path)
         # Per chat: what each stored message row holds, to find changed rows without reading.
         self._prints: dict[str, dict[str, Fingerprint]] = {}
         self._parts: dict[str, StateParts] = {}  # what chat_state holds, per loaded chat
 
-    # ------------------------------------------------------------------ opening
-    @classmethod
-    def open(cls, paths: AppPaths) -> tuple[ChatStore, list[StartupNotice]]:
-        """Open (creating, migrating or setting aside a bad file); StorageError if impossible."""
-        schema.make_private_dir(paths.data_dir)
-        path = paths.database
-        notices: list[StartupNotice] = []
-        verdict = schema.inspect(path)
-        if verdict.kind == "newer":
-            raise StorageError(
-                f"The chat database {path} was written by a newer ollm-desktop (schema version "
-                f"{verdict.version}; this version knows up to {schema.LATEST_VERSION}). It was "
-                f"not changed. Update ollm-desktop, or start with --data-dir to use another "
-                f"folder."
-            )
-        if verdict.kind == "bad":
-            backup = schema.set_aside(path, paths.backup_dir)
-            notices.append(StartupNotice(
-                level="warning",
-                text=(f"The chat database could not be used because {verdict.reason}. It was "
-                      f"moved to {backup} and a new, empty database was started."),
-                backup_path=str(backup),
-                extra={"reason": verdict.reason, "database": str(path)},
-            ))
-        schema.create_private_file(path)
-        conn: sqlite3.Connection | None = None
-        try:
-            conn = sqlite3.connect(path, isolation_level=None)
-            conn.execute("PRAGMA busy_timeout = 3000")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                log.warning("journal_mode is %s, not WAL", mode)
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            schema.migrate(conn)
-            store = cls(conn, path)
-        except sqlite3.Error as exc:
-            if conn is not None:
-                conn.close()
-            raise StorageError(schema.describe_os_error(exc, path)) from exc
-        schema.tighten(path)
-        return store, notices
-
-    def close(self) -> None:
-        with contextlib.suppress(sqlite3.Error):
-            self._conn.execute("PRAGMA optimize")
-        self._conn.close()
-
-    # ------------------------------------------------------------ transactions
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One transaction; SQLite errors become StorageError with a readable message."""
-        conn = self._conn
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-            raise StorageError(schema.describe_os_error(exc, self.path)) from exc
-
-    @contextlib.contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        try:
-            yield self._conn
-        except sqlite3.Error as exc:
-            raise StorageError(schema.describe_os_error(exc, self.path)) from exc
-
     # -------------------------------------------------------------------- chats
     def create_chat(self, title: str, *, model: str | None = None, context_size: int = 8192,
                     system_prompt: str | None = None) -> ChatRecord:
-        """``system_prompt``, when given, is saved as the chat's first engine state."""
-        now = _now()
+        """``system_prompt``, when given, is saved as the chat's first engine state.
+
+        ``context_size`` outside the engine's limits raises ``ValidationError`` (a ValueError).
+        """
+        context_size = CONTEXT_SIZE_ADAPTER.validate_python(context_size)
+        stamp = now()
         chat_id = new_id()
         with self._write() as conn:
             conn.execute(
-                f"INSERT INTO chats ({_CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 0)",
-                (chat_id, title, model, context_size, now, now),
+                f"INSERT INTO chats ({CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 0)",
+                (chat_id, title, model, context_size, stamp, stamp),
             )
             parts = None
             if system_prompt is not None:
@@ -211,16 +84,16 @@ class ChatStore:
 
     def get_chat(self, chat_id: str) -> ChatRecord | None:
         with self._read() as conn:
-            row = conn.execute(f"SELECT {_CHAT_COLUMNS} FROM chats WHERE id = ?",
+            row = conn.execute(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?",
                                (chat_id,)).fetchone()
-        return _chat_from_row(row) if row else None
+        return chat_from_row(row) if row else None
 
     def list_chats(self) -> list[ChatRecord]:
         with self._read() as conn:
             rows = conn.execute(
-                f"SELECT {_CHAT_COLUMNS} FROM chats ORDER BY updated_at DESC, rowid DESC"
+                f"SELECT {CHAT_COLUMNS} FROM chats ORDER BY updated_at DESC, rowid DESC"
             ).fetchall()
-        return [_chat_from_row(r) for r in rows]
+        return [chat_from_row(r) for r in rows]
 
     def rename_chat(self, chat_id: str, title: str) -> None:
         with self._write() as conn:
@@ -231,6 +104,8 @@ class ChatStore:
             conn.execute("UPDATE chats SET model = ? WHERE id = ?", (model, chat_id))
 
     def set_chat_context_size(self, chat_id: str, size: int) -> None:
+        """``size`` outside the engine's limits raises ``ValidationError`` (a ValueError)."""
+        size = CONTEXT_SIZE_ADAPTER.validate_python(size)
         with self._write() as conn:
             conn.execute("UPDATE chats SET context_size = ? WHERE id = ?", (size, chat_id))
 
@@ -251,7 +126,7 @@ class ChatStore:
             "INSERT INTO messages (id, chat_id, seq, role, content, pinned, tokens, "
             "exact_tokens, partial, created_at, model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (message.id, chat_id, seq, message.role, message.content, message.pinned,
-             message.tokens, message.exact_tokens, message.partial, _iso(message.created_at),
+             message.tokens, message.exact_tokens, message.partial, iso(message.created_at),
              message.model),
         )
         conn.execute("INSERT INTO message_search (rowid, body) VALUES (?, ?)",
@@ -281,10 +156,10 @@ class ChatStore:
         with self._write() as conn:
             self._insert_message(conn, chat_id, message, self._next_seq(conn, chat_id))
             conn.execute("UPDATE chats SET message_count = message_count + 1, updated_at = ? "
-                         "WHERE id = ?", (_now(), chat_id))
+                         "WHERE id = ?", (now(), chat_id))
         prints = self._prints.get(chat_id)
         if prints is not None:
-            prints[message.id] = _fingerprint(message)
+            prints[message.id] = fingerprint(message)
 
     def update_message(self, chat_id: str, message: Message) -> None:
         """Rewrite one stored message (a streamed reply growing); appends it if missing."""
@@ -298,14 +173,14 @@ class ChatStore:
             if row is None:
                 self._insert_message(conn, chat_id, message, self._next_seq(conn, chat_id))
                 conn.execute("UPDATE chats SET message_count = message_count + 1, "
-                             "updated_at = ? WHERE id = ?", (_now(), chat_id))
+                             "updated_at = ? WHERE id = ?", (now(), chat_id))
             else:
                 conn.execute("UPDATE message_search SET body = ? WHERE rowid = ?",
                              (message.content.casefold(), row[0]))
-                conn.execute("UPDATE chats SET updated_at = ? WHERE id = ?", (_now(), chat_id))
+                conn.execute("UPDATE chats SET updated_at = ? WHERE id = ?", (now(), chat_id))
         prints = self._prints.get(chat_id)
         if prints is not None:
-            prints[message.id] = _fingerprint(message)
+            prints[message.id] = fingerprint(message)
 
     def delete_message(self, message_id: str) -> None:
         with self._write() as conn:
@@ -313,7 +188,7 @@ class ChatStore:
                                (message_id,)).fetchone()
             if row is not None:
                 conn.execute("UPDATE chats SET message_count = message_count - 1, "
-                             "updated_at = ? WHERE id = ?", (_now(), row[0]))
+                             "updated_at = ? WHERE id = ?", (now(), row[0]))
         if row is not None:
             self._prints.get(row[0], {}).pop(message_id, None)
 
@@ -329,9 +204,9 @@ class ChatStore:
     def messages(self, chat_id: str) -> list[Message]:
         """The chat's full display history, in order."""
         with self._read() as conn:
-            rows = conn.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE chat_id = ? "
+            rows = conn.execute(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE chat_id = ? "
                                 "ORDER BY seq", (chat_id,)).fetchall()
-        return [_message_from_row(r) for r in rows]
+        return [message_from_row(r) for r in rows]
 
     # ------------------------------------------------------------- engine state
     def _write_state(self, conn: sqlite3.Connection, chat_id: str, parts: StateParts,
@@ -343,7 +218,7 @@ class ChatStore:
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id) DO UPDATE SET meta = excluded.meta,"
                 " groups = excluded.groups, undo = excluded.undo, "
                 "updated_at = excluded.updated_at",
-                (chat_id, parts.meta, parts.groups_json(), parts.undo_json(), _now()),
+                (chat_id, parts.meta, parts.groups_json(), parts.undo_json(), now()),
             )
             return True
         meta, groups, undo = which
@@ -354,7 +229,7 @@ class ChatStore:
             columns["undo"] = parts.undo_json()
         if not columns:
             return False
-        columns["updated_at"] = _now()
+        columns["updated_at"] = now()
         assignments = ", ".join(f"{name} = ?" for name in columns)
         conn.execute(f"UPDATE chat_state SET {assignments} WHERE chat_id = ?",
                      (*columns.values(), chat_id))
@@ -363,7 +238,7 @@ class ChatStore:
     def _load_prints(self, chat_id: str) -> dict[str, Fingerprint]:
         prints = self._prints.get(chat_id)
         if prints is None:  # first save of a chat not loaded in this process: read it once
-            prints = {m.id: _fingerprint(m) for m in self.messages(chat_id)}
+            prints = {m.id: fingerprint(m) for m in self.messages(chat_id)}
             self._prints[chat_id] = prints
         return prints
 
@@ -422,11 +297,11 @@ class ChatStore:
             if state_changed:
                 self._write_state(conn, chat_id, parts, None if cached is None else which)
             conn.execute("UPDATE chats SET message_count = message_count + ?, updated_at = ? "
-                         "WHERE id = ?", (len(new), _now(), chat_id))
+                         "WHERE id = ?", (len(new), now(), chat_id))
         for message, _ in changed:
-            prints[message.id] = _fingerprint(message)
+            prints[message.id] = fingerprint(message)
         for message in new:
-            prints[message.id] = _fingerprint(message)
+            prints[message.id] = fingerprint(message)
         if state_changed:
             self._parts[chat_id] = parts.merged_into(cached, which)
 
@@ -448,7 +323,7 @@ class ChatStore:
                 # Keep the chat usable: the full history is sent again until it compacts.
                 log.exception("stored engine state of chat %s is invalid; using messages only",
                               chat_id)
-        self._prints[chat_id] = {m.id: _fingerprint(m) for m in messages}
+        self._prints[chat_id] = {m.id: fingerprint(m) for m in messages}
         return state
 
     def replace_chat_state(self, chat_id: str, state: EngineState) -> None:
@@ -464,7 +339,7 @@ class ChatStore:
                     self._insert_message(conn, chat_id, message, seq)
                 self._write_state(conn, chat_id, parts, None)
                 conn.execute("UPDATE chats SET message_count = ?, updated_at = ? WHERE id = ?",
-                             (len(ids), _now(), chat_id))
+                             (len(ids), now(), chat_id))
         except StorageError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise StorageError(
@@ -472,93 +347,6 @@ class ChatStore:
                     "get fresh ids)."
                 ) from exc
             raise
-        self._prints[chat_id] = {m.id: _fingerprint(m) for m in state.messages}
+        self._prints[chat_id] = {m.id: fingerprint(m) for m in state.messages}
         self._parts[chat_id] = parts.copy()
 
-    # ---------------------------------------------------------------- snapshots
-    def create_snapshot(self, chat_id: str, state: EngineState, *, reason: str, label: str = "",
-                        model: str | None = None, tier: int | None = None,
-                        keep_auto: int = 20) -> SnapshotInfo:
-        """Store an immutable copy; keeps the newest ``keep_auto`` automatic ones per chat."""
-        info = SnapshotInfo.model_validate({
-            "id": new_id(), "chat_id": chat_id, "created_at": datetime.now(UTC),
-            "reason": reason, "label": label, "auto": reason != "manual",
-            "message_count": len(state.messages), "tokens": state_tokens(state),
-            "checkpoint_count": len(state.groups), "model": model, "tier": tier,
-        })
-        with self._write() as conn:
-            conn.execute(
-                f"INSERT INTO snapshots ({INFO_COLUMNS}, state) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (info.id, chat_id, _iso(info.created_at), info.reason, info.label, info.auto,
-                 info.message_count, info.tokens, info.checkpoint_count, model, tier,
-                 encode_state(state)),
-            )
-            conn.execute(
-                "DELETE FROM snapshots WHERE chat_id = ? AND auto = 1 AND id NOT IN ("
-                "SELECT id FROM snapshots WHERE chat_id = ? AND auto = 1 "
-                "ORDER BY created_at DESC, rowid DESC LIMIT ?)",
-                (chat_id, chat_id, max(0, keep_auto)),
-            )
-        return info
-
-    def list_snapshots(self, chat_id: str) -> list[SnapshotInfo]:
-        with self._read() as conn:
-            rows = conn.execute(
-                f"SELECT {INFO_COLUMNS} FROM snapshots WHERE chat_id = ? "
-                "ORDER BY created_at DESC, rowid DESC", (chat_id,)).fetchall()
-        return [info_from_row(r) for r in rows]
-
-    def get_snapshot(self, snapshot_id: str) -> Snapshot:
-        """KeyError when it does not exist (deleted, or pruned by retention)."""
-        with self._read() as conn:
-            row = conn.execute(f"SELECT {INFO_COLUMNS}, state FROM snapshots WHERE id = ?",
-                               (snapshot_id,)).fetchone()
-        if row is None:
-            raise KeyError(snapshot_id)
-        return Snapshot(info=info_from_row(row[:-1]), state=decode_state(row[-1]))
-
-    def delete_snapshot(self, snapshot_id: str) -> None:
-        with self._write() as conn:
-            conn.execute("DELETE FROM snapshots WHERE id = ?", (snapshot_id,))
-
-    # ------------------------------------------------------------------- search
-    def search(self, text: str) -> list[SearchHit]:
-        """Case-insensitive substring search over every message, newest first."""
-        needle = text.strip().casefold()
-        if not needle:
-            return []
-        base = ("SELECT m.chat_id, c.title, m.id, m.role, m.content, m.created_at "
-                "FROM message_search s JOIN messages m ON m.rowid = s.rowid "
-                "JOIN chats c ON c.id = m.chat_id WHERE ")
-        order = " ORDER BY m.created_at DESC, m.rowid DESC LIMIT ?"
-        if self.search_kind == "fts5-trigram" and len(needle) >= 3:
-            query = base + "message_search MATCH ?" + order
-            argument = '"' + needle.replace('"', '""') + '"'
-        else:  # short needles are below the trigram size: scan
-            query = base + "s.body LIKE ? ESCAPE '\\'" + order
-            argument = _like_pattern(needle)
-        with self._read() as conn:
-            rows = conn.execute(query, (argument, SEARCH_LIMIT)).fetchall()
-        return [
-            SearchHit(chat_id=chat_id, chat_title=title, message_id=mid, role=role,
-                      snippet=_snippet(content, needle),
-                      created_at=datetime.fromisoformat(created))
-            for chat_id, title, mid, role, content, created in rows
-        ]
-
-    # -------------------------------------------------------------- calibration
-    def get_calibration(self, model: str) -> tuple[float, int] | None:
-        with self._read() as conn:
-            row = conn.execute("SELECT factor, samples FROM calibration WHERE model = ?",
-                               (model,)).fetchone()
-        return (float(row[0]), int(row[1])) if row else None
-
-    def set_calibration(self, model: str, factor: float, samples: int) -> None:
-        with self._write() as conn:
-            conn.execute(
-                "INSERT INTO calibration (model, factor, samples, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (model) DO UPDATE SET factor = "
-                "excluded.factor, samples = excluded.samples, updated_at = excluded.updated_at",
-                (model, factor, samples, _now()),
-            )

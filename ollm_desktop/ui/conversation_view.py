@@ -8,6 +8,8 @@ repaints that row. And rows start with estimated heights, so every relayout keep
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import (
     QAbstractItemModel,
     QEvent,
@@ -179,13 +181,14 @@ class ConversationView(QListView):
             if self._stick:
                 bar.setValue(bar.maximum())
             elif anchor is not None and anchor[0].isValid():
-                moved = self.visualRect(QModelIndex(anchor[0])).top() - anchor[1]
+                moved = self.visualRect(self._index_of(anchor[0])).top() - anchor[1]
                 bar.setValue(bar.value() + moved)
         finally:
             self._adjusting = False
 
-    def dataChanged(self, top_left: QModelIndex, bottom_right: QModelIndex,
-                    roles: list[int] | tuple[int, ...] = ()) -> None:
+    def dataChanged(self, top_left: QModelIndex | QPersistentModelIndex,
+                    bottom_right: QModelIndex | QPersistentModelIndex,
+                    roles: Sequence[int] = ()) -> None:
         """Repaint one row in place unless its height changed (a full relayout is costly)."""
         if top_left.isValid() and top_left.row() == bottom_right.row() and \
                 not self._delegate.ensure_exact(top_left.row()):
@@ -382,7 +385,11 @@ class ConversationView(QListView):
             index = selected[0] if selected else QModelIndex()
         return index.data(MessageIdRole) if index.isValid() else None
 
+    def _index_of(self, persistent: QPersistentModelIndex) -> QModelIndex:
+        model = self.model()
+        return model.index(persistent.row(), persistent.column()) if model else QModelIndex()
+
     def _copy_index(self, index: QPersistentModelIndex) -> None:
         if index.isValid():
-            self.setCurrentIndex(QModelIndex(index))
+            self.setCurrentIndex(self._index_of(index))
             self.copy_selected()

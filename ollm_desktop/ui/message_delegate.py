@@ -11,7 +11,17 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import (
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPointF,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+)
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
@@ -137,14 +147,15 @@ class MessageDelegate(QStyledItemDelegate):
         return int(2 * OUTER_V + 2 * PAD_V + self._header_h + HEADER_GAP + math.ceil(body))
 
     # ------------------------------------------------------------ sizes
-    def _row(self, index: QModelIndex) -> ConversationRow | None:
+    def _row(self, index: QModelIndex | QPersistentModelIndex) -> ConversationRow | None:
         model = self._model
         if model is None:
             return None
         position = index.row()
         return model.rows[position] if 0 <= position < len(model.rows) else None
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+    def sizeHint(self, option: QStyleOptionViewItem,
+                 index: QModelIndex | QPersistentModelIndex) -> QSize:
         row = self._row(index)
         if row is None:
             return super().sizeHint(option, index)
@@ -223,7 +234,7 @@ class MessageDelegate(QStyledItemDelegate):
 
     # ------------------------------------------------------------ painting
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
-              index: QModelIndex) -> None:
+              index: QModelIndex | QPersistentModelIndex) -> None:
         row = self._row(index)
         if row is None:
             super().paint(painter, option, index)

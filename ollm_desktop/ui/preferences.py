@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ollm_desktop.engine.budget import tier_for
-from ollm_desktop.settings import Settings
+from ollm_desktop.controller import Settings, context_tier
 from ollm_desktop.ui.context_meter import format_context_size
 from ollm_desktop.ui.theme import status_color
 
@@ -35,8 +34,14 @@ _KEEP_ALIVE = re.compile(r"^-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$|^-?\d+$")
 _SIZE_TEXT = re.compile(r"^\s*([\d][\d,_ ]*)\s*([kKmM]?)")
 
 
+def _placeholder(combo: QComboBox, text: str) -> None:
+    edit = combo.lineEdit()
+    if edit is not None:
+        edit.setPlaceholderText(text)
+
+
 def context_size_label(size: int) -> str:
-    return f"{size:,} — Tier {tier_for(size).tier} · {format_context_size(size)}"
+    return f"{size:,} — Tier {context_tier(size)} · {format_context_size(size)}"
 
 
 def parse_context_size(text: str) -> int | None:
@@ -86,13 +91,13 @@ class PreferencesDialog(QDialog):
         self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model_combo.addItems(names)
         self.model_combo.setCurrentText(settings.default_model or "")
-        self.model_combo.lineEdit().setPlaceholderText(self.tr("Choose or type a model name"))
+        _placeholder(self.model_combo, self.tr("Choose or type a model name"))
         self.summary_combo = QComboBox()
         self.summary_combo.setEditable(True)
         self.summary_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.summary_combo.addItems(["", *names])
         self.summary_combo.setCurrentText(settings.summarization_model or "")
-        self.summary_combo.lineEdit().setPlaceholderText(self.tr("Same as the chat model"))
+        _placeholder(self.summary_combo, self.tr("Same as the chat model"))
 
         # --- Context
         self.context_combo = QComboBox()

@@ -219,7 +219,7 @@ class SnapshotBrowser(QDialog):
     def _find_item(self, snapshot_id: str) -> QTreeWidgetItem | None:
         for row in range(self.list.topLevelItemCount()):
             item = self.list.topLevelItem(row)
-            if item.data(0, ID_ROLE) == snapshot_id:
+            if item is not None and item.data(0, ID_ROLE) == snapshot_id:
                 return item
         return None
 

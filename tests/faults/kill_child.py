@@ -28,9 +28,9 @@ os.environ.setdefault("QT_API", "pyside6")
 import qasync
 from PySide6.QtCore import QCoreApplication  # before qasync (platform facts)
 
-from ollm_desktop.controller import ChatController, chat_controller
+from ollm_desktop.controller import ChatController
 from ollm_desktop.paths import app_paths
-from ollm_desktop.settings import Settings
+from ollm_desktop.session import Settings, turns
 from ollm_desktop.storage import ChatStore
 
 MODEL = "llama3.2:3b"
@@ -39,7 +39,7 @@ PRESERVE = 300
 MAX_PINS = 3
 
 # Save a streamed reply every 50 ms instead of every second: more writes for kills to hit.
-chat_controller.SAVE_INTERVAL = 0.05
+turns.SAVE_INTERVAL = 0.05
 
 
 def settings_for(port: int) -> Settings:
@@ -107,7 +107,7 @@ async def chat(args: argparse.Namespace) -> int:
                 emit(ev="refused")
                 return 3
             await asyncio.gather(task, return_exceptions=True)
-            engine = controller.engine
+            engine = controller.session.engine
             assert engine is not None
             pinned = [m for m in engine.display_messages() if m.pinned]
             users = [m for m in engine.display_messages() if m.role == "user" and not m.pinned]

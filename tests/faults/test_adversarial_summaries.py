@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ollm_desktop.controller import ChatController
 from ollm_desktop.engine import count_message_tokens
+from ollm_desktop.session.core import SessionCore
 from tests.controller_harness import is_summary_request, make_controller, run, settle
 from tests.engine_fakes import prompt_target, words
 from tests.faults import tally
@@ -87,16 +87,16 @@ def shared_ollama() -> Iterator[FakeOllama]:
 
 @pytest.fixture(scope="module")
 def short_summary_timeout() -> Iterator[None]:
-    """Every chat's engine gets short time limits (settings allow no less than 1 s)."""
-    original = ChatController._config_for
+    """Every chat's engine gets short time limits."""
+    original = SessionCore.config_for
 
-    def config_for(self: ChatController, chat: Any) -> Any:
+    def config_for(self: SessionCore, chat: Any) -> Any:
         config = original(self, chat)
         config.summary_timeout_s = SUMMARY_TIMEOUT
         config.compaction_timeout_s = SUMMARY_TIMEOUT * 4
         return config
 
-    with mock.patch.object(ChatController, "_config_for", config_for):
+    with mock.patch.object(SessionCore, "config_for", config_for):
         yield
 
 
@@ -134,18 +134,18 @@ async def converse(server: FakeOllama, folder: Path, case: dict[str, Any]) -> li
     problems: list[str] = []
     try:
         for index, (share, pin) in enumerate(case["turns"]):
-            engine = c.engine
+            engine = c.session.engine
             if pin is not None and engine is not None and engine.display_messages():
                 shown = engine.display_messages()
                 c.set_pinned(shown[pin % len(shown)].id, True)
-            pinned = [m.content for m in c.engine.display_messages() if m.pinned] \
-                if c.engine else []
+            pinned = [m.content for m in c.session.engine.display_messages() if m.pinned] \
+                if c.session.engine else []
             before = len(server.chat_requests())
             task = c.send(f"Question {index}: " + words(max(1, int(share * context)), index))
             if task is not None:
                 await task
             await settle(c)
-            usable = c.engine.usable if c.engine else context
+            usable = c.session.engine.usable if c.session.engine else context
             for body in server.chat_requests()[before:]:
                 sent = prompt_tokens(body["messages"])
                 tally.note("hypothesis", "requests checked")

@@ -259,9 +259,9 @@ def test_full_disk_when_sending_gives_the_text_back_and_keeps_the_chat(qloop, tm
     async def scenario() -> None:
         server.script("First answer.")
         await turn(c, "First question")
-        fill_disk(c.store)
+        fill_disk(c.session.store)
         await turn(c, big)
-        free_disk(c.store)
+        free_disk(c.session.store)
         server.script("Second answer.")
         await turn(c, big)
         await settle(c)
@@ -270,7 +270,7 @@ def test_full_disk_when_sending_gives_the_text_back_and_keeps_the_chat(qloop, tm
         run(qloop, scenario())
         assert failed and failed[0][0] == big.strip()
         assert failed[0][1].strip() and "Traceback" not in failed[0][1]
-        contents = [m.content for m in c.engine.display_messages()]
+        contents = [m.content for m in c.session.engine.display_messages()]
         assert contents == ["First question", "First answer.", big.strip(), "Second answer."]
         chat_id = c.chat.id
     finally:
@@ -297,12 +297,12 @@ def full_disk_mid_stream(qloop, data: Path, server: FakeOllama,
     async def scenario() -> list[str]:
         server.script("First answer.")
         await turn(c, "First question")
-        fill_disk(c.store, spare_pages=2)
+        fill_disk(c.session.store, spare_pages=2)
         server.script(Reply(text=LONG_REPLY, chunks=[LONG_REPLY[i:i + 2000] for i in
                                                      range(0, len(LONG_REPLY), 2000)]))
         await turn(c, "Write a lot")
-        during = [m.content for m in c.engine.display_messages()]
-        free_disk(c.store)
+        during = [m.content for m in c.session.engine.display_messages()]
+        free_disk(c.session.store)
         server.script("You are welcome.")
         await turn(c, "Thanks")  # the next turn's saves must also write what was missed
         return during
@@ -311,7 +311,7 @@ def full_disk_mid_stream(qloop, data: Path, server: FakeOllama,
         during = run(qloop, scenario())
         assert during[-1] == LONG_REPLY  # nothing streamed was dropped while the disk was full
         chat_id = c.chat.id
-        shown = [m.content for m in c.engine.display_messages()]
+        shown = [m.content for m in c.session.engine.display_messages()]
     finally:
         shutdown(qloop, c)
     store, _ = ChatStore.open(app_paths(data))

@@ -116,7 +116,7 @@ def raw_server() -> Iterator[RawBytesOllama]:
 @pytest.fixture
 def app(qloop, qtbot, tmp_path, raw_server) -> Iterator[tuple[ChatController, MainWindow]]:
     controller = make_controller(tmp_path / "data", raw_server)
-    window = MainWindow(controller, controller.settings, app_paths(tmp_path / "data"))
+    window = MainWindow(controller, app_paths(tmp_path / "data"))
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
@@ -182,7 +182,7 @@ def test_markup_and_remote_images_show_as_text_and_connect_nowhere(qloop, app, r
     served = doc.resource(QTextDocument.ResourceType.ImageResource, url)
     assert (served.width(), served.height()) == (1, 1)  # the blank, not the URL's content
     assert listener.count == 0, "the view opened a connection"
-    stored = controller.store.load_engine_state(controller.chat.id).messages[-1]
+    stored = controller.session.store.load_engine_state(controller.chat.id).messages[-1]
     assert stored.content == text  # kept character for character, only displayed safely
 
 
@@ -212,10 +212,10 @@ def test_a_500kb_single_line_streams_without_freezing(qloop, app, raw_server):
     window.grab()
     meter.stop()
     assert meter.max_gap < MAX_GAP, f"the event loop stalled {meter.max_gap:.2f} s"
-    assert controller.engine.display_messages()[-1].content == line
+    assert controller.session.engine.display_messages()[-1].content == line
     doc = reply_document(window)
     assert len(doc.toPlainText()) < 30_000  # only a capped view is laid out
-    stored = controller.store.load_engine_state(controller.chat.id).messages[-1]
+    stored = controller.session.store.load_engine_state(controller.chat.id).messages[-1]
     assert stored.content == line
 
 
@@ -239,7 +239,7 @@ def test_invalid_utf8_from_the_server_is_shown_not_fatal(qloop, app, raw_server)
     meter.stop()
     assert meter.max_gap < MAX_GAP
     raw_server.raw_lines = []
-    messages = controller.engine.display_messages()
+    messages = controller.session.engine.display_messages()
     assert messages[0].content == "Send me broken bytes"  # the user's text is kept
     if failed:
         # Rejected as a whole: said so in words, the text given back.
@@ -256,4 +256,4 @@ def test_invalid_utf8_from_the_server_is_shown_not_fatal(qloop, app, raw_server)
     # The app still works afterwards.
     raw_server.script(Reply(text="clean answer"))
     run(qloop, send_from_window(controller, window, "And now a normal one"))
-    assert controller.engine.display_messages()[-1].content == "clean answer"
+    assert controller.session.engine.display_messages()[-1].content == "clean answer"

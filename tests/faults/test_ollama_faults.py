@@ -79,12 +79,12 @@ def controller(qloop, tmp_path, ollama_server) -> Iterator[ChatController]:
 
 
 def contents(c: ChatController) -> list[str]:
-    return [m.content for m in c.engine.display_messages()] if c.engine else []
+    return [m.content for m in c.session.engine.display_messages()] if c.session.engine else []
 
 
 def stored_contents(c: ChatController) -> list[str]:
     assert c.chat is not None
-    state = c.store.load_engine_state(c.chat.id)
+    state = c.session.store.load_engine_state(c.chat.id)
     return [m.content for m in state.messages] if state else []
 
 

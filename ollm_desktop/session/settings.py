@@ -1,4 +1,8 @@
-"""User preferences in a small JSON file; a damaged file is backed up, never fatal."""
+"""User preferences in a small JSON file; a damaged file is backed up, never fatal.
+
+The limits of the settings the engine uses are the engine's own (``EngineConfig``'s field
+types): one source of truth, so a value saved here is always one the engine accepts.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ollm_desktop.engine import (
+    CompactionTimeout,
+    ContextSize,
+    KeepRecentTurns,
+    PreserveRecentTokens,
+    SummaryTimeout,
+    TriggerRatio,
+)
 from ollm_desktop.storage.models import StartupNotice
 
 SETTINGS_VERSION = 2
@@ -33,17 +45,17 @@ class Settings(BaseModel):
 
     ollama_host: str | None = None
     default_model: str | None = None
-    context_size: int = Field(8192, ge=1024, le=1_048_576)
-    trigger_ratio: float = Field(0.80, ge=0.3, le=0.95)
+    context_size: ContextSize = 8192
+    trigger_ratio: TriggerRatio = 0.80
     # Recent tokens kept verbatim; 0 = automatic (the engine scales it with the context size).
-    preserve_recent_tokens: int = Field(0, ge=0, le=262_144)
+    preserve_recent_tokens: PreserveRecentTokens = 0
     # "Keep the last N turns verbatim"; 0 = automatic.
-    keep_recent_turns: int = Field(0, ge=0, le=200)
+    keep_recent_turns: KeepRecentTurns = 0
     preserve_user_messages: bool = True
     # Time limits of one summarizer call and of one whole compaction run (seconds): generous
     # enough for an 8B model on a slow CPU, short enough that a hung model is given up.
-    summary_timeout_s: float = Field(180.0, ge=1.0, le=3600.0)
-    compaction_timeout_s: float = Field(480.0, ge=1.0, le=7200.0)
+    summary_timeout_s: SummaryTimeout = 180.0
+    compaction_timeout_s: CompactionTimeout = 480.0
     summarization_model: str | None = None  # None: the chat's own model
     keep_alive: str = "10m"
     snapshot_retention: int = Field(20, ge=1, le=1000)

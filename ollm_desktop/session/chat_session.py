@@ -1,0 +1,235 @@
+"""ChatSession: every operation on the open chat, without Qt.
+
+Synchronous operations return a :class:`Change`; the caller (the Qt adapter's operation
+helper, or a test) saves when ``change.save`` and refreshes what it names. Long operations
+(a turn, a compaction, an Ollama probe) are coroutines that publish events as they go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+from ollm_desktop.backend import ManagedOllama, OllamaBackend
+from ollm_desktop.engine import CompressedGroup, ContextEngine, GoalState, Message
+from ollm_desktop.session.compactions import Compactions
+from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.events import NOTHING, Change
+from ollm_desktop.session.ollama_link import OllamaLink
+from ollm_desktop.session.settings import Settings
+from ollm_desktop.session.snapshots import Snapshots
+from ollm_desktop.session.turns import Turns
+from ollm_desktop.storage import ChatStore, StorageError
+from ollm_desktop.storage.models import ChatRecord, SearchHit
+
+NEW_CHAT = "New chat"
+
+
+def title_from(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else NEW_CHAT
+    return line[:60] + ("…" if len(line) > 60 else "")
+
+
+class ChatSession(SessionCore):
+    """The open chat and everything done to it; see the module docstring."""
+
+    def __init__(self, store: ChatStore, settings: Settings, backend: OllamaBackend | None = None,
+                 *, model: str | None = None, host: str | None = None,
+                 managed: ManagedOllama | None = None) -> None:
+        super().__init__(store, settings, backend, model=model, host=host, managed=managed)
+        self.ollama = OllamaLink(self)
+        self.compactions = Compactions(self)
+        self.turns = Turns(self, self.compactions)
+        self.snapshots = Snapshots(self)
+
+    # ------------------------------------------------------------------ chats
+    def list_chats(self) -> list[ChatRecord]:
+        return self.store.list_chats()
+
+    def search(self, text: str) -> list[SearchHit]:
+        return self.store.search(text) if text.strip() else []
+
+    def new_chat(self, title: str | None = None) -> Change:
+        try:
+            chat = self.store.create_chat(
+                title or NEW_CHAT, model=self.model, context_size=self.context_size_for_new_chat(),
+                system_prompt=self.settings.system_prompt or None)
+        except StorageError as exc:
+            return self.storage_failed(exc)
+        return Change(chats=True) | self.open_chat(chat.id)
+
+    def open_chat(self, chat_id: str) -> Change:
+        """Open a stored chat (a streaming reply of the previous one is the caller's to stop)."""
+        chat = self.store.get_chat(chat_id)
+        if chat is None:
+            return Change.problem("storage", "That chat no longer exists.")
+        state = self.store.load_engine_state(chat_id)
+        config = self.config_for(chat)
+        summarize = self.ollama.summarize
+        engine = (ContextEngine(config, summarize, self.settings.system_prompt) if state is None
+                  else ContextEngine.from_state(state, config, summarize))
+        self.attach(engine)
+        self.chat = chat
+        if chat.model and chat.model != self.model:
+            self.model = chat.model
+            self.model_details = None
+        self.settings.last_chat_id = chat.id
+        if self.model:
+            self.spawn(self.ollama.load_model_details_published(self.model), "model-details")
+        return Change(opened=chat, history=True, context=True)
+
+    def rename_chat(self, chat_id: str, title: str) -> Change:
+        title = title.strip()
+        if not title:
+            return Change.problem("input", "A chat needs a name.")
+        self.store.rename_chat(chat_id, title)
+        if self.chat and self.chat.id == chat_id:
+            self.chat = self.store.get_chat(chat_id)
+        return Change(chats=True)
+
+    def delete_chat(self, chat_id: str) -> Change:
+        if self.chat and self.chat.id == chat_id:
+            if self.busy:
+                return self.busy_problem()
+            self.chat = None
+            self.attach(None)
+        self.store.delete_chat(chat_id)
+        return Change(chats=True, history=True, context=True)
+
+    # ------------------------------------------------------------------ model
+    def set_model(self, model: str) -> Change:
+        if self.choose_model(model):
+            self.spawn(self.ollama.load_model_details_published(self.model or model),
+                       "model-details")
+            return Change(context=True)
+        return NOTHING
+
+    def set_context_size(self, size: int, *, apply_now: bool = False) -> Change:
+        """New chats use ``size``; the open chat changes only when asked (the model reloads)."""
+        self.settings.context_size = size
+        if not (apply_now and self.chat and self.engine):
+            return NOTHING
+        if self.busy:
+            return self.busy_problem()
+        self.store.set_chat_context_size(self.chat.id, size)
+        self.chat = self.store.get_chat(self.chat.id)
+        self.engine.config.context_size = size
+        self.engine.load_state(self.engine.state())
+        return Change(save=True, context=True)
+
+    def apply_settings(self, new: Settings | None = None) -> Change:
+        """Preferences changed: reconnect if the host moved; the open chat's engine follows.
+
+        The time limits are read at the start of each call and run, so they are simply set;
+        the verbatim window changes what is sent, so the engine rebuilds its context (only
+        when idle: a running compaction or reply keeps the old window until the next open).
+        """
+        if new is not None:
+            for name in type(new).model_fields:
+                setattr(self.settings, name, getattr(new, name))
+        self.ollama.reconnect_if_moved()
+        engine, settings = self.engine, self.settings
+        if engine is None:
+            return NOTHING
+        config = engine.config
+        config.summary_timeout_s = settings.summary_timeout_s
+        config.compaction_timeout_s = settings.compaction_timeout_s
+        window = (settings.preserve_recent_tokens, settings.keep_recent_turns)
+        if window != (config.preserve_recent_tokens, config.keep_recent_turns) and not (
+                self.busy or engine.compacting):
+            config.preserve_recent_tokens, config.keep_recent_turns = window
+            engine.load_state(engine.state())
+            return Change(context=True)
+        return NOTHING
+
+    # ------------------------------------------------------------ pins, goal
+    def set_pinned(self, message_id: str, pinned: bool) -> Change:
+        if self.engine is None:
+            return NOTHING
+        try:
+            message = self.engine.set_pinned(message_id, pinned)
+        except KeyError:
+            return NOTHING  # a reply still streaming: pin it once it is complete
+        try:
+            self.store.set_pinned(message_id, pinned)
+        except StorageError as exc:
+            return self.storage_failed(exc)
+        return Change(updated=(message.model_copy(),), context=True)
+
+    def toggle_pin(self, message_id: str) -> Change:
+        message = self.engine.message(message_id) if self.engine else None
+        return NOTHING if message is None else self.set_pinned(message_id, not message.pinned)
+
+    def set_goal(self, goal: GoalState) -> Change:
+        if self.engine is None:
+            return NOTHING
+        self.engine.set_goal(goal)
+        return Change(save=True, context=True)
+
+    def set_goal_description(self, text: str) -> Change:
+        if self.engine is None:
+            return NOTHING
+        goal = self.engine.goal.model_copy(deep=True)
+        goal.description = text.strip()
+        return self.set_goal(goal)
+
+    # ------------------------------------------------------------------ turns
+    def start_turn(self, text: str) -> tuple[Change, str | None]:
+        """Validate a send and prepare its chat (created, or named after its first message).
+
+        Returns what preparing changed and, when the text cannot be sent, why (it then goes
+        back to the input). When the reason is None the turn has begun: the caller runs
+        ``turns.run(text)`` as a task and calls ``turns.ended()`` when that task is over.
+        """
+        reason = self.turns.check(text)
+        if reason is not None:
+            return NOTHING, reason
+        change = NOTHING
+        if self.chat is None:
+            change = self.new_chat(title_from(text))
+        elif self.engine is not None and not self.engine.display_messages():
+            change = self.rename_chat(self.chat.id, title_from(text))
+        if self.engine is None:
+            return change, "The chat could not be opened."
+        reason = self.turns.check(text)  # a new chat's context may be smaller
+        if reason is not None:
+            return change, reason
+        self.turns.begin(text)
+        return change, None
+
+    # ------------------------------------------------------------- read side
+    def group_view(self, group_id: str) -> tuple[CompressedGroup, list[Message], bool] | None:
+        """A compressed group, its original messages and whether it is the newest undoable."""
+        engine = self.engine
+        if engine is None:
+            return None
+        groups = engine.groups
+        group = next((g for g in groups if g.id == group_id), None)
+        if group is None:
+            return None
+        originals = [m.model_copy() for mid in (group.span_ids or group.message_ids)
+                     if (m := engine.message(mid)) is not None]
+        newest = group.id == groups[-1].id and engine.can_undo
+        return group.model_copy(deep=True), originals, newest
+
+    def export(self, path: Path, kind: str) -> None:
+        """Write the open chat as Markdown or JSON (OSError when the file cannot be written)."""
+        if kind == "json":
+            self.snapshots.export_json(path)
+        else:
+            self.snapshots.export_markdown(path)
+
+    # ------------------------------------------------------------------ close
+    async def close(self) -> None:
+        """Close the backend, the Ollama this app started, and the store."""
+        with contextlib.suppress(Exception):
+            await self.backend.close()
+        with contextlib.suppress(Exception):
+            await self.managed.stop()
+        self.store.close()
+
+    async def drain(self, timeout: float = 3.0) -> None:
+        """Tests and scripts without an adapter: wait for the session's own background tasks."""
+        if self._own_tasks:
+            await asyncio.wait(set(self._own_tasks), timeout=timeout)

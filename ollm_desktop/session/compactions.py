@@ -1,0 +1,82 @@
+"""Compaction runs of the open chat: background, manual, waited for (bounded), undone."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ollm_desktop.engine import CompactionReport
+from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.events import Change, CompactionEnded, CompactionStarted
+
+UNDO_LEFT_OUT_HINT = ("{0} (Conversation ▸ Open state before compaction as a new chat keeps "
+                      "every message in context instead.)")
+
+
+class Compactions:
+    def __init__(self, core: SessionCore) -> None:
+        self._core = core
+        self.last_exchange_tokens = 0  # the newest exchange: how much the next one may add
+
+    def schedule_background(self) -> None:
+        """After a reply, compact while the user reads if the next exchange would cross."""
+        core = self._core
+        engine = core.engine
+        if engine is None or core.compacting:
+            return
+        ahead = self.last_exchange_tokens
+        if engine.needs_compaction(ahead_tokens=ahead):
+            core.compaction_task = core.spawn(
+                self.run(focus=None, force=False, ahead_tokens=ahead), "background-compaction")
+
+    def start_manual(self, focus: str | None = None) -> asyncio.Task[Any] | Change:
+        """"Compact now…", with an optional focus text; a problem when it cannot start."""
+        core = self._core
+        if core.engine is None:
+            return Change.problem("compaction", "Open a chat first.")
+        if core.busy:
+            return core.busy_problem()
+        core.compaction_task = core.spawn(self.run(focus=focus or None, force=True),
+                                          "compaction")
+        return core.compaction_task
+
+    async def run(self, *, focus: str | None, force: bool,
+                  ahead_tokens: int = 0) -> CompactionReport:
+        core = self._core
+        engine, chat = core.engine, core.chat
+        assert engine is not None and chat is not None
+        core.publish(CompactionStarted())
+        core.take_snapshot("before-compaction")
+        report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
+        if engine is not core.engine:  # the chat changed meanwhile
+            return report
+        core.sync_calibration()  # what turns learned while it ran
+        change = Change(context=True)
+        if report.status in ("compacted", "truncated", "failed"):
+            change = change | core.save_state()  # a failure's retry point is state too
+        if report.status == "failed":
+            change = change | Change.problem("compaction", report.reason)
+        core.publish(CompactionEnded(report))
+        core.publish(change)
+        return report
+
+    async def wait(self, timeout: float) -> None:
+        """Wait for the running compaction, at most ``timeout`` seconds; never cancel it."""
+        task = self._core.compaction_task
+        if task is not None and not task.done():
+            await asyncio.wait({task}, timeout=timeout)
+
+    def undo_last(self) -> Change:
+        core = self._core
+        engine = core.engine
+        if engine is None or not engine.can_undo:
+            return Change.problem("undo", "There is no compaction to undo.")
+        if core.busy:
+            return core.busy_problem()
+        core.take_snapshot("before-undo")
+        result = engine.undo_last_compaction()
+        if not result.ok:
+            return Change.problem("undo", result.reason)
+        notice = UNDO_LEFT_OUT_HINT.format(result.reason) if result.left_out else result.reason
+        return Change(save=True, context=True, notices=(notice,))
+

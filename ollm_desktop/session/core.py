@@ -1,0 +1,220 @@
+"""The session's shared state and the steps every operation repeats (save, snapshot, publish).
+
+``ChatSession`` is this plus its services (turns, compactions, snapshots, Ollama); the
+services get the core, never the facade, so nothing imports its host back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from types import MappingProxyType
+from typing import Any
+
+from ollm_desktop.backend import ManagedOllama, ModelDetails, ModelInfo, OllamaBackend
+from ollm_desktop.engine import (
+    ContextEngine,
+    EngineConfig,
+    EngineEvent,
+    Message,
+)
+from ollm_desktop.session.calibrations import ApiMessages, Calibrations
+from ollm_desktop.session.events import (
+    NOTHING,
+    Change,
+    CompactionProgress,
+    ContextSnapshot,
+    SessionEvent,
+)
+from ollm_desktop.session.settings import Settings
+from ollm_desktop.storage import ChatStore, StorageError
+from ollm_desktop.storage.models import ChatRecord, SnapshotInfo
+
+log = logging.getLogger(__name__)
+
+Spawn = Callable[[Coroutine[Any, Any, Any], str], "asyncio.Task[Any]"]
+Publish = Callable[[SessionEvent], None]
+SummaryCall = Callable[[ApiMessages, int | None], Coroutine[Any, Any, str]]
+
+AUTO_SNAPSHOT_RATIO = 0.80
+BUSY_TEXT = "Wait for the reply or compaction to finish."
+
+
+def _default_spawn(tasks: set[asyncio.Task[Any]]) -> Spawn:
+    def spawn(coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        task.set_name(name)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        return task
+
+    return spawn
+
+
+class SessionCore:
+    """Owns the open chat (record + engine), the store, the backend and the preferences.
+
+    ``publish`` receives what happens while an operation runs (stream chunks, progress);
+    ``spawn`` starts background work (the Qt adapter passes its own, so it keeps every task
+    handle for Stop and shutdown).
+    """
+
+    def __init__(self, store: ChatStore, settings: Settings, backend: OllamaBackend | None = None,
+                 *, model: str | None = None, host: str | None = None,
+                 managed: ManagedOllama | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        # A command-line host is used for this run only; it is never written to the settings.
+        self.host_override = host
+        self.backend = backend or OllamaBackend(
+            host or settings.ollama_host, timeout=settings.request_timeout,
+            keep_alive=settings.keep_alive)
+        self.managed = managed or ManagedOllama()
+        self.chat: ChatRecord | None = None
+        self.engine: ContextEngine | None = None
+        self.model: str | None = model or settings.default_model
+        self.models: list[ModelInfo] = []
+        self.model_details: ModelDetails | None = None
+        self.calibrations = Calibrations(store)
+        self.streaming = False
+        self.compaction_task: asyncio.Task[Any] | None = None
+        self.publish: Publish = lambda event: None
+        self._own_tasks: set[asyncio.Task[Any]] = set()
+        self.spawn: Spawn = _default_spawn(self._own_tasks)
+        self.summarize: SummaryCall | None = None  # set by the facade (its Ollama service)
+        self._unsubscribe: Callable[[], None] | None = None
+        self._warned_critical: set[str] = set()
+        self._last_percent = 0.0  # context use at the last check (auto snapshot on crossing)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def compacting(self) -> bool:
+        return self.compaction_task is not None and not self.compaction_task.done()
+
+    @property
+    def busy(self) -> bool:
+        return self.streaming or self.compacting
+
+    def busy_problem(self) -> Change:
+        return Change.problem("busy", BUSY_TEXT)
+
+    def context_size_for_new_chat(self) -> int:
+        size = self.settings.context_size
+        trained = self.model_details.context_length if self.model_details else None
+        return min(size, trained) if trained else size
+
+    def config_for(self, chat: ChatRecord) -> EngineConfig:
+        """The chat's engine settings: the user's preferences plus what the model counts."""
+        s = self.settings
+        config = EngineConfig(
+            context_size=chat.context_size, trigger_ratio=s.trigger_ratio,
+            preserve_recent_tokens=s.preserve_recent_tokens,
+            keep_recent_turns=s.keep_recent_turns,
+            preserve_user_messages=s.preserve_user_messages,
+            summary_timeout_s=s.summary_timeout_s, compaction_timeout_s=s.compaction_timeout_s)
+        model = chat.model or self.model
+        if model:
+            calibration = self.calibrations.for_model(model)
+            config.estimate_scale = calibration.factor
+            config.message_overhead = calibration.per_message
+            config.request_overhead = calibration.per_request
+        return config
+
+    def attach(self, engine: ContextEngine | None) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.engine = engine
+        if engine is not None:
+            self._unsubscribe = engine.subscribe(self._on_engine_event)
+            engine.set_model_info(self.parameter_billions())
+
+    def parameter_billions(self) -> float | None:
+        return self.model_details.parameter_billions if self.model_details else None
+
+    def _on_engine_event(self, event: EngineEvent) -> None:
+        if event.name == "compaction-progress" and event.stage is not None:
+            self.publish(CompactionProgress(event.stage, float(event.progress or 0.0)))
+        elif event.name == "goal-updated":
+            self.publish(Change(context=True))
+
+    def sync_calibration(self, *, force: bool = False) -> None:
+        self.calibrations.sync(self.engine, self.model, force=force)
+
+    # ------------------------------------------------------------ read side
+    def context_snapshot(self) -> ContextSnapshot:
+        """One immutable picture of the open chat's context (copies, never live objects)."""
+        engine, chat = self.engine, self.chat
+        if engine is None:
+            return ContextSnapshot(chat=chat, model=self.model)
+        reliability = engine.reliability()
+        chat_id = chat.id if chat else ""
+        warn = bool(reliability.warning) and chat_id not in self._warned_critical
+        if warn:
+            self._warned_critical.add(chat_id)
+        return ContextSnapshot(
+            chat=chat, model=self.model, usage=engine.usage(), reliability=reliability,
+            visibility=MappingProxyType(dict(engine.visibility())),
+            groups=tuple(g.model_copy(deep=True) for g in engine.groups),
+            goal=engine.goal.model_copy(deep=True), can_undo=engine.can_undo,
+            compaction_count=engine.compaction_count, warn=warn)
+
+    def display_messages(self) -> list[Message]:
+        return [m.model_copy() for m in self.engine.display_messages()] if self.engine else []
+
+    def message(self, message_id: str) -> Message | None:
+        found = self.engine.message(message_id) if self.engine else None
+        return found.model_copy() if found is not None else None
+
+    # ------------------------------------------------------------ write side
+    def choose_model(self, model: str) -> bool:
+        """Select ``model`` (for the open chat too); False when nothing changed."""
+        model = model.strip()
+        if not model or model == self.model:
+            return False
+        self.model = model
+        self.model_details = None
+        if self.chat:
+            try:
+                self.store.set_chat_model(self.chat.id, model)
+            except StorageError as exc:
+                self.publish(self.storage_failed(exc))
+            self.chat = self.store.get_chat(self.chat.id) or self.chat
+        return True
+
+    def save_state(self) -> Change:
+        """Write the open chat's engine state; a failed write is reported, never raised."""
+        if self.chat and self.engine:
+            try:
+                self.store.save_engine_state(self.chat.id, self.engine.state())
+            except StorageError as exc:
+                return self.storage_failed(exc)
+        return NOTHING
+
+    def storage_failed(self, exc: StorageError) -> Change:
+        log.error("storage write failed: %s", exc)
+        return Change.problem("storage", f"Could not save: {exc}")
+
+    def take_snapshot(self, reason: str, label: str = "") -> SnapshotInfo | None:
+        if not (self.chat and self.engine):
+            return None
+        try:
+            info = self.store.create_snapshot(
+                self.chat.id, self.engine.state(), reason=reason, label=label, model=self.model,
+                tier=self.engine.tier.tier, keep_auto=self.settings.snapshot_retention)
+        except StorageError as exc:
+            self.publish(self.storage_failed(exc))
+            return None
+        self.publish(Change(snapshots=True))
+        return info
+
+    def maybe_auto_snapshot(self) -> None:
+        """Snapshot once when context use crosses 80 % (a restore point before compaction)."""
+        if self.engine is None:
+            return
+        percent = self.engine.usage().percent
+        crossed = percent >= AUTO_SNAPSHOT_RATIO > self._last_percent
+        self._last_percent = percent
+        if crossed:
+            self.take_snapshot("auto-threshold")

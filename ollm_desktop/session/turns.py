@@ -1,0 +1,309 @@
+"""One turn: the user's message, room made if needed, the reply streamed, counts learned.
+
+A request that fits goes at once (a due compaction then runs while the user reads); one that
+does not waits for the running compaction, bounded by ``compaction_timeout_s``. A request
+Ollama refuses as too long is learned from, fitted again and resent once. A send that gets
+no reply leaves the chat and its text goes back to the input: nothing is half-kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError, ChatChunk, ChatDone
+from ollm_desktop.engine import ContextEngine, Message, PinsOverBudget, count_message_tokens
+from ollm_desktop.session.compactions import Compactions
+from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.events import (
+    BusyChanged,
+    Change,
+    CompactionStarted,
+    ReplyChunk,
+    ReplyFinished,
+    ReplyInfo,
+    ReplyStarted,
+    SendFailed,
+)
+from ollm_desktop.storage import StorageError
+
+SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
+STILL_STREAMING = "A reply is still streaming; stop it first."
+NO_MODEL = "Choose a model first (Ollama must be running)."
+TOO_LONG = ("This message is about {0:,} tokens but the model's context leaves room for {1:,}. "
+            "Shorten it, or choose a larger context size.")
+REFITTED = ("The model counted more tokens than estimated; the context was fitted again and "
+            "the message resent.")
+STILL_OVERFLOW = ("Even after fitting the context again, the model counted this request as "
+                  "longer than its context. Your message is back in the input: shorten it, "
+                  "unpin messages, or choose a larger context size.")
+TRUNCATION_SUSPECTED = ("Ollama reported fewer prompt tokens than were sent: it may have dropped "
+                        "part of the context. The token estimate has been recalibrated.")
+
+
+class Turns:
+    def __init__(self, core: SessionCore, compactions: Compactions) -> None:
+        self._core = core
+        self._compactions = compactions
+        self._unsent_text: str | None = None  # a send whose text is not saved yet
+        self.waits = {"turns": 0, "waited": 0}  # sends that waited on a compaction
+
+    def check(self, text: str) -> str | None:
+        """Why ``text`` cannot be sent now (None: it can)."""
+        core = self._core
+        if core.streaming:
+            return STILL_STREAMING
+        if not core.model:
+            return NO_MODEL
+        engine = core.engine
+        if engine is None:
+            return None
+        usage = engine.usage()
+        tokens = count_message_tokens(text, engine.config.estimate_scale,
+                                      engine.config.message_overhead)
+        room = usage.usable - usage.system - usage.goal - usage.pinned
+        if tokens > room * 0.9:
+            return TOO_LONG.format(tokens, room)
+        return None
+
+    def begin(self, text: str) -> None:
+        """Mark the turn as started (the adapter then runs ``run`` as a task)."""
+        self._core.streaming = True
+        self._unsent_text = text
+        self._core.publish(BusyChanged(True))
+
+    def ended(self) -> None:
+        """The turn's task is over: reset the busy state; a turn stopped before it could save
+        its text gives it back (a task cancelled before its first step never runs its own
+        ``finally``)."""
+        core = self._core
+        text, self._unsent_text = self._unsent_text, None
+        if core.streaming:
+            core.streaming = False
+            core.publish(BusyChanged(False))
+        if text is not None:
+            core.publish(SendFailed(text, "Stopped before the message was sent."))
+
+    async def run(self, text: str) -> None:
+        core = self._core
+        engine, chat = core.engine, core.chat
+        assert engine is not None and chat is not None
+        user = engine.add("user", text)
+        try:
+            core.store.append_message(chat.id, user)
+        except StorageError as exc:
+            # Not on disk means not sent: the text goes back to the input, nothing is half-kept.
+            engine.remove_last(user.id)
+            self._unsent_text = None
+            core.streaming = False
+            core.publish(BusyChanged(False))
+            core.publish(SendFailed(text, str(exc)))
+            return
+        self._unsent_text = None
+        core.publish(Change(added=(user.model_copy(),)))
+        core.sync_calibration()
+        core.publish(Change(context=True))
+        core.maybe_auto_snapshot()
+        try:
+            self.waits["turns"] += 1
+            waited = await self._make_room(engine)
+            self.waits["waited"] += waited  # a turn counts once, however long it waited
+            refused = await self._stream_reply(user, may_retry=True)
+            if refused is not None:
+                # Ollama counted more than we did: learn, fit again (bounded), resend once.
+                await self._fit_after_overflow(engine)
+                core.publish(Change.notice(REFITTED))
+                await self._stream_reply(user, may_retry=False)
+        finally:
+            core.streaming = False
+            core.publish(BusyChanged(False))
+        self._compactions.schedule_background()
+
+    @staticmethod
+    def _fits(engine: ContextEngine) -> bool:
+        """Would the request go out whole as things stand (nothing left out to fit)?"""
+        usage = engine.usage()
+        return (not usage.over_budget and usage.dropped_messages == 0
+                and usage.total <= usage.usable)
+
+    async def _make_room(self, engine: ContextEngine) -> bool:
+        """Compact before sending only when the request does not fit; True if the send waited.
+
+        A request that fits is sent at once, even while a compaction runs or one is due. One
+        that does not waits for the running compaction (at most ``compaction_timeout_s``),
+        then, if it still does not fit, runs one that counts the new message (bounded by the
+        engine); whatever is still too large after that is fitted visibly by the engine.
+        """
+        if self._fits(engine):
+            return False
+        core = self._core
+        waited = False
+        if core.compacting:
+            waited = True
+            core.publish(CompactionStarted())
+            await self._compactions.wait(engine.config.compaction_timeout_s)
+            if core.compacting or self._fits(engine):
+                return True  # a hung compaction is not waited for any longer
+        if engine.needs_compaction():
+            await self._compactions.run(focus=None, force=False)
+            return True
+        return waited
+
+    async def _fit_after_overflow(self, engine: ContextEngine) -> None:
+        """After a refused request: apply what was learned, then compact or fit visibly."""
+        core = self._core
+        if core.compacting:
+            await self._compactions.wait(engine.config.compaction_timeout_s)
+        core.sync_calibration(force=True)
+        if not core.compacting and engine.needs_compaction():
+            await self._compactions.run(focus=None, force=False)
+        core.publish(Change(context=True))
+
+    async def _stream_reply(self, user: Message, *, may_retry: bool) -> BackendError | None:
+        """Send the request and stream the reply; the refusal when it may be fitted and resent.
+
+        Returns the ``context_overflow`` error when Ollama refused the request as longer than
+        its context and ``may_retry``; the user's message is then kept for the resend.
+        Otherwise every outcome is handled here and None is returned.
+        """
+        core = self._core
+        engine, chat = core.engine, core.chat
+        assert engine is not None and chat is not None
+        try:
+            messages = engine.api_messages()
+        except PinsOverBudget as exc:
+            await self._give_back(user, str(exc) or engine.usage().note)
+            return None
+        estimate = engine.api_tokens()
+        num_ctx = engine.config.context_size
+        model = core.model or ""
+        reply = Message(role="assistant", content="", partial=True, model=model, tokens=1)
+        core.publish(ReplyStarted(reply.model_copy()))
+        parts: list[str] = []
+        saved_at = 0.0
+        stored = False
+        done: ChatDone | None = None
+        failure: BackendError | None = None
+        stopped = False
+        try:
+            async for event in core.backend.chat_stream(model, messages, num_ctx=num_ctx,
+                                                        options={"num_ctx": num_ctx}):
+                if isinstance(event, ChatChunk):
+                    if not event.text:
+                        continue
+                    parts.append(event.text)
+                    core.publish(ReplyChunk(reply.id, event.text))
+                    now = time.monotonic()
+                    if now - saved_at >= SAVE_INTERVAL:
+                        reply.content = "".join(parts)
+                        stored = self._save_reply(chat.id, reply, stored)
+                        saved_at = now
+                elif isinstance(event, ChatDone):
+                    done = event
+        except asyncio.CancelledError:
+            stopped = True
+        except BackendError as exc:
+            failure = exc
+        content = "".join(parts) if done is None or not done.content else done.content
+        if not content:
+            return await self._no_reply(user, reply, messages, failure, stored=stored,
+                                        stopped=stopped, may_retry=may_retry)
+        reply.content = content
+        reply.partial = done is None
+        # Counted like every other message (tokens=0: the engine counts it with the learned
+        # factor and template), not by eval_count: the calibration maps contents to what a
+        # prompt costs, and eval_count also counts thinking that is never sent back.
+        reply.tokens, reply.exact_tokens = 0, False
+        engine.add_message(reply)
+        self._save_reply(chat.id, reply, stored)
+        self._compactions.last_exchange_tokens = user.tokens + reply.tokens
+        info = ReplyInfo(stopped=stopped, error=failure.message if failure else None)
+        change = Change(updated=(reply.model_copy(),), context=True)
+        if done is not None:
+            info.prompt_tokens = done.prompt_eval_count
+            info.reply_tokens = done.eval_count
+            info.truncated = core.calibrations.observe(model, messages, estimate,
+                                                       done.prompt_eval_count, num_ctx)
+            core.sync_calibration()
+            if info.truncated:
+                change = change | Change.notice(TRUNCATION_SUSPECTED)
+        change = change | core.save_state()  # goal markers may have changed
+        core.publish(Change(updated=change.updated))
+        core.publish(ReplyFinished(reply.model_copy(), info))
+        if failure is not None:
+            change = change | Change.problem(str(failure.kind), failure.message)
+        core.publish(Change(context=True, notices=change.notices, problems=change.problems))
+        core.maybe_auto_snapshot()
+        if stopped:
+            raise asyncio.CancelledError
+        return None
+
+    async def _no_reply(self, user: Message, reply: Message, messages: list[dict[str, str]],
+                        failure: BackendError | None, *, stored: bool, stopped: bool,
+                        may_retry: bool) -> BackendError | None:
+        """Nothing arrived: take the user's message back so a retry does not duplicate it."""
+        core = self._core
+        if stored:
+            core.store.delete_message(reply.id)
+        core.publish(Change(updated=(reply.model_copy(update={"content": "",
+                                                              "partial": False}),)))
+        overflow = failure is not None and failure.kind == CONTEXT_OVERFLOW
+        if overflow:
+            assert failure is not None
+            num_ctx = core.engine.config.context_size if core.engine else 0
+            core.calibrations.learn_overflow(core.model or "", messages, failure, num_ctx)
+        if overflow and may_retry and not stopped:
+            core.publish(ReplyFinished(reply, ReplyInfo(removed=True, user_message_id=user.id,
+                                                        retried=True)))
+            return failure
+        reason = STILL_OVERFLOW if overflow else (failure.message if failure else None)
+        core.publish(ReplyFinished(reply, ReplyInfo(stopped=stopped, error=reason, removed=True,
+                                                    user_message_id=user.id)))
+        if stopped:
+            raise asyncio.CancelledError
+        if failure is not None:
+            await self._give_back(user, reason or failure.message, kind=str(failure.kind))
+        return None
+
+    def _save_reply(self, chat_id: str, reply: Message, stored: bool) -> bool:
+        """Append or update the reply row; True once it is on disk.
+
+        A failed write (disk full) is reported but does not stop the stream: the reply stays
+        in memory and the next save, or the final one, writes it.
+        """
+        core = self._core
+        try:
+            if stored:
+                core.store.update_message(chat_id, reply)
+            else:
+                core.store.append_message(chat_id, reply)
+        except StorageError as exc:
+            core.publish(core.storage_failed(exc))
+            return stored
+        return True
+
+    def _take_back(self, user: Message) -> bool:
+        """Remove a just-sent user message that got no reply; its text goes back to the input."""
+        core = self._core
+        engine, chat = core.engine, core.chat
+        if engine is None or chat is None or not engine.remove_last(user.id):
+            return False
+        core.store.delete_message(user.id)
+        core.publish(Change(history=True, context=True))
+        return True
+
+    async def _give_back(self, user: Message, reason: str, kind: str = "send") -> None:
+        """A send that got no reply: its message leaves the chat, its text goes back to the input.
+
+        A running compaction holds the history (the engine refuses to take a message back
+        then), so it is waited for, bounded; if the message still cannot be taken back it
+        stays in the chat and the reason is shown as an error instead.
+        """
+        core = self._core
+        engine = core.engine
+        if engine is not None and engine.compacting:
+            await self._compactions.wait(engine.config.compaction_timeout_s)
+        if self._take_back(user):
+            core.publish(SendFailed(user.content, reason))
+        else:
+            core.publish(Change.problem(kind, reason))

@@ -1,0 +1,106 @@
+"""The SQLite connection under the store: opening (create, migrate, set aside), transactions.
+
+See ``store.py`` for the durability and cost model.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Self
+
+from ollm_desktop.paths import AppPaths
+from ollm_desktop.storage import schema
+from ollm_desktop.storage.models import StartupNotice
+from ollm_desktop.storage.schema import StorageError
+
+log = logging.getLogger(__name__)
+
+
+class Database:
+    """One connection, used from one thread (the Qt/asyncio thread): no locking here."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+        kind = conn.execute("SELECT value FROM ollm_meta WHERE key = 'search'").fetchone()
+        self.search_kind = kind[0] if kind else "like"
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def open(cls, paths: AppPaths) -> tuple[Self, list[StartupNotice]]:
+        """Open (creating, migrating or setting aside a bad file); StorageError if impossible."""
+        schema.make_private_dir(paths.data_dir)
+        path = paths.database
+        notices: list[StartupNotice] = []
+        verdict = schema.inspect(path)
+        if verdict.kind == "newer":
+            raise StorageError(
+                f"The chat database {path} was written by a newer ollm-desktop (schema version "
+                f"{verdict.version}; this version knows up to {schema.LATEST_VERSION}). It was "
+                f"not changed. Update ollm-desktop, or start with --data-dir to use another "
+                f"folder."
+            )
+        if verdict.kind == "bad":
+            backup = schema.set_aside(path, paths.backup_dir)
+            notices.append(StartupNotice(
+                level="warning",
+                text=(f"The chat database could not be used because {verdict.reason}. It was "
+                      f"moved to {backup} and a new, empty database was started."),
+                backup_path=str(backup),
+                extra={"reason": verdict.reason, "database": str(path)},
+            ))
+        schema.create_private_file(path)
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = sqlite3.connect(path, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout = 3000")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                log.warning("journal_mode is %s, not WAL", mode)
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            schema.migrate(conn)
+            store = cls(conn, path)
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            raise StorageError(schema.describe_os_error(exc, path)) from exc
+        schema.tighten(path)
+        return store, notices
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.execute("PRAGMA optimize")
+        self._conn.close()
+
+    # ------------------------------------------------------------ transactions
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction; SQLite errors become StorageError with a readable message."""
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise StorageError(schema.describe_os_error(exc, self.path)) from exc
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        try:
+            yield self._conn
+        except sqlite3.Error as exc:
+            raise StorageError(schema.describe_os_error(exc, self.path)) from exc
+

@@ -1,0 +1,108 @@
+"""Snapshots, search and token calibrations: the store's tables beside chats and messages."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from ollm_desktop.engine.models import EngineState, new_id
+from ollm_desktop.storage.database import Database
+from ollm_desktop.storage.models import SearchHit, Snapshot, SnapshotInfo
+from ollm_desktop.storage.rows import SEARCH_LIMIT, iso, like_pattern, now, snippet
+from ollm_desktop.storage.snapshots import (
+    INFO_COLUMNS,
+    decode_state,
+    encode_state,
+    info_from_row,
+    state_tokens,
+)
+
+
+class SideTables(Database):
+    # ---------------------------------------------------------------- snapshots
+    def create_snapshot(self, chat_id: str, state: EngineState, *, reason: str, label: str = "",
+                        model: str | None = None, tier: int | None = None,
+                        keep_auto: int = 20) -> SnapshotInfo:
+        """Store an immutable copy; keeps the newest ``keep_auto`` automatic ones per chat."""
+        info = SnapshotInfo.model_validate({
+            "id": new_id(), "chat_id": chat_id, "created_at": datetime.now(UTC),
+            "reason": reason, "label": label, "auto": reason != "manual",
+            "message_count": len(state.messages), "tokens": state_tokens(state),
+            "checkpoint_count": len(state.groups), "model": model, "tier": tier,
+        })
+        with self._write() as conn:
+            conn.execute(
+                f"INSERT INTO snapshots ({INFO_COLUMNS}, state) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (info.id, chat_id, iso(info.created_at), info.reason, info.label, info.auto,
+                 info.message_count, info.tokens, info.checkpoint_count, model, tier,
+                 encode_state(state)),
+            )
+            conn.execute(
+                "DELETE FROM snapshots WHERE chat_id = ? AND auto = 1 AND id NOT IN ("
+                "SELECT id FROM snapshots WHERE chat_id = ? AND auto = 1 "
+                "ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+                (chat_id, chat_id, max(0, keep_auto)),
+            )
+        return info
+
+    def list_snapshots(self, chat_id: str) -> list[SnapshotInfo]:
+        with self._read() as conn:
+            rows = conn.execute(
+                f"SELECT {INFO_COLUMNS} FROM snapshots WHERE chat_id = ? "
+                "ORDER BY created_at DESC, rowid DESC", (chat_id,)).fetchall()
+        return [info_from_row(r) for r in rows]
+
+    def get_snapshot(self, snapshot_id: str) -> Snapshot:
+        """KeyError when it does not exist (deleted, or pruned by retention)."""
+        with self._read() as conn:
+            row = conn.execute(f"SELECT {INFO_COLUMNS}, state FROM snapshots WHERE id = ?",
+                               (snapshot_id,)).fetchone()
+        if row is None:
+            raise KeyError(snapshot_id)
+        return Snapshot(info=info_from_row(row[:-1]), state=decode_state(row[-1]))
+
+    def delete_snapshot(self, snapshot_id: str) -> None:
+        with self._write() as conn:
+            conn.execute("DELETE FROM snapshots WHERE id = ?", (snapshot_id,))
+
+    # ------------------------------------------------------------------- search
+    def search(self, text: str) -> list[SearchHit]:
+        """Case-insensitive substring search over every message, newest first."""
+        needle = text.strip().casefold()
+        if not needle:
+            return []
+        base = ("SELECT m.chat_id, c.title, m.id, m.role, m.content, m.created_at "
+                "FROM message_search s JOIN messages m ON m.rowid = s.rowid "
+                "JOIN chats c ON c.id = m.chat_id WHERE ")
+        order = " ORDER BY m.created_at DESC, m.rowid DESC LIMIT ?"
+        if self.search_kind == "fts5-trigram" and len(needle) >= 3:
+            query = base + "message_search MATCH ?" + order
+            argument = '"' + needle.replace('"', '""') + '"'
+        else:  # short needles are below the trigram size: scan
+            query = base + "s.body LIKE ? ESCAPE '\\'" + order
+            argument = like_pattern(needle)
+        with self._read() as conn:
+            rows = conn.execute(query, (argument, SEARCH_LIMIT)).fetchall()
+        return [
+            SearchHit(chat_id=chat_id, chat_title=title, message_id=mid, role=role,
+                      snippet=snippet(content, needle),
+                      created_at=datetime.fromisoformat(created))
+            for chat_id, title, mid, role, content, created in rows
+        ]
+
+    # -------------------------------------------------------------- calibration
+    def get_calibration(self, model: str) -> tuple[float, int] | None:
+        with self._read() as conn:
+            row = conn.execute("SELECT factor, samples FROM calibration WHERE model = ?",
+                               (model,)).fetchone()
+        return (float(row[0]), int(row[1])) if row else None
+
+    def set_calibration(self, model: str, factor: float, samples: int) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO calibration (model, factor, samples, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (model) DO UPDATE SET factor = "
+                "excluded.factor, samples = excluded.samples, updated_at = excluded.updated_at",
+                (model, factor, samples, now()),
+            )
+

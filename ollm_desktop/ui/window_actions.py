@@ -1,0 +1,113 @@
+"""Menu actions that ask the user first (a dialog, a file chooser), then call the controller.
+
+Each opens its dialog only because the user chose the action; none runs on its own while
+async work streams.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pydantic
+import PySide6
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QWidget
+
+from ollm_desktop import __version__
+from ollm_desktop.controller import ChatController
+from ollm_desktop.paths import AppPaths
+from ollm_desktop.storage.models import StartupNotice
+from ollm_desktop.ui import dialogs
+from ollm_desktop.ui.preferences import PreferencesDialog
+from ollm_desktop.ui.theme import apply_theme
+
+START_OLLAMA_TEXT = ("Start Ollama automatically whenever ollm-desktop opens and it is not "
+                     "running? (It is stopped again when you quit. You can change this in "
+                     "Preferences.)")
+APPLY_SIZE_TEXT = ("Apply the new context size to the open chat now? (The model reloads; "
+                   "otherwise it applies to new chats.)")
+
+
+def confirm(parent: QWidget, title: str, text: str) -> bool:
+    return QMessageBox.question(parent, title, text) == QMessageBox.StandardButton.Yes
+
+
+def preferences(parent: QWidget, controller: ChatController, models: list[str]) -> None:
+    current = controller.settings
+    dialog = PreferencesDialog(current, models, parent)
+    if not dialog.exec():
+        return
+    new = dialog.result_settings()
+    app = QApplication.instance()
+    if new.theme != current.theme and isinstance(app, QApplication):
+        apply_theme(app, new.theme)
+    if new.context_size != current.context_size:
+        apply_now = controller.chat is not None and confirm(
+            parent, parent.tr("Context size"), parent.tr(APPLY_SIZE_TEXT))
+        controller.set_context_size(new.context_size, apply_now=apply_now)
+    controller.apply_settings(new)
+
+
+def start_ollama(parent: QWidget, controller: ChatController) -> None:
+    """Start Ollama; the first time, ask whether to do so on every start (remembered)."""
+    remember = None
+    if controller.settings.start_ollama == "ask":
+        remember = confirm(parent, parent.tr("Start Ollama"), parent.tr(START_OLLAMA_TEXT))
+    controller.start_ollama(remember)
+
+
+def export_chat(parent: QWidget, controller: ChatController, kind: str) -> str | None:
+    """Ask where, write the open chat as Markdown or JSON; the path written, or None."""
+    chat = controller.chat
+    if chat is None:
+        return None
+    suffix, caption = ((".json", parent.tr("Export as JSON")) if kind == "json"
+                       else (".md", parent.tr("Export as Markdown")))
+    name = chat.title.replace("/", "-")[:60] or "chat"
+    path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path.home() / f"{name}{suffix}"))
+    if not path:
+        return None
+    write = controller.export_json if kind == "json" else controller.export_markdown
+    write(Path(path))  # OSError: the caller says so in the window
+    return path
+
+
+def import_chat(parent: QWidget, controller: ChatController) -> None:
+    path, _ = QFileDialog.getOpenFileName(parent, parent.tr("Import chat"), str(Path.home()),
+                                          parent.tr("Chat exports (*.json)"))
+    if path:
+        controller.import_json(Path(path))
+
+
+def compact_now(parent: QWidget, controller: ChatController) -> None:
+    focus = dialogs.ask_compact_focus(parent)
+    if focus is not None:
+        controller.compact(focus)
+
+
+def create_snapshot(parent: QWidget, controller: ChatController) -> None:
+    label = dialogs.ask_snapshot_label(parent)
+    if label is not None:
+        controller.create_snapshot(label)
+
+
+def about(parent: QWidget, paths: AppPaths) -> None:
+    versions = {"ollm-desktop": __version__, "PySide6": PySide6.__version__,
+                "pydantic": pydantic.VERSION}
+    folders = {parent.tr("Data"): str(paths.data_dir), parent.tr("Config"): str(paths.config_dir),
+               parent.tr("Logs"): str(paths.log_dir)}
+    dialogs.show_about(parent, versions, folders)
+
+
+def show_notices(window: QMainWindow, notices: list[StartupNotice]) -> None:
+    """Startup notices: information in the status bar, warnings in a non-blocking box."""
+    for notice in notices:
+        if notice.level == "info":
+            window.statusBar().showMessage(notice.text, 10000)
+            continue
+        text = notice.text + (f"\n\n{window.tr('Backup:')} {notice.backup_path}"
+                              if notice.backup_path else "")
+        box = QMessageBox(QMessageBox.Icon.Warning, "ollm-desktop", text,
+                          QMessageBox.StandardButton.Ok, window)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
