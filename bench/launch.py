@@ -1,12 +1,26 @@
-"""Subprocess launcher for P1 (cold start) and P8 (memory): prints ``painted`` at first paint.
+"""Subprocess launcher for P1/P1b (cold start) and P8 (memory): prints ``painted`` and ``ready``.
 
 ``bare``: a plain PySide6 QMainWindow (the baseline). ``app``: the real entry point,
-``ollm_desktop.app.main(["--data-dir", D, "--host", URL])``, unchanged; the launcher only
-creates the QApplication first (``main`` reuses an existing one) so an application-wide event
-filter can see the main window's first paint event. The filter is removed at that paint.
+``ollm_desktop.app.main(["--data-dir", D, "--host", URL])``, unchanged; the launcher creates
+the QApplication first (``main`` reuses an existing one) and wraps ``MainWindow.__init__`` so
+an event filter on the main window sees its first paint event (``painted``, P1); the bare
+window gets the same filter. The filter is removed at that paint. It watches the window only:
+an application-wide Python filter would make PySide wrap every object that gets an event, and
+a window with child widgets then paid about 100-150 ms for it that the bare window did not.
 
-With ``--rss-after MS`` the process keeps running its event loop for MS milliseconds after the
-first paint (the chat's rows get measured and painted), then prints ``rss <MB>`` and exits.
+``ready`` (P1b, app mode): the moment a user can type into the chat they left. The launcher
+wraps ``MainWindow.open_initial_chat`` (the last step of the app's start) and then the
+conversation view's ``paintEvent``; it prints ``ready <seconds>`` when the first paint of the
+conversation's viewport has finished drawing at which all of these hold: the window's content
+is attached, the message input is visible, enabled and writable, the chat opened is
+``--expect-chat`` and the conversation model holds ``--expect-messages`` message rows. Then it
+prints ``ready-info`` (focus, last row on screen). The app itself is not changed.
+
+Without ``--rss-after`` the process exits at ``painted`` (bare) or ``ready`` (app). With
+``--rss-after MS`` it keeps running its event loop for MS milliseconds after ``ready`` (app;
+the shell paints before the chat is loaded, so the first paint would be too early) or the
+first paint (bare), then prints ``rss <MB>`` and exits.
+``--trace`` prints ``mark <step> <seconds>`` at each step of the app's start (diagnostics).
 
 Run: ``QT_QPA_PLATFORM=offscreen python bench/launch.py app --data-dir D --host URL``.
 """
@@ -18,8 +32,11 @@ import gc
 import os
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 STARTED = time.perf_counter()
+READY_TIMEOUT_MS = 60_000
 
 
 def _rss_mb() -> float:
@@ -30,12 +47,21 @@ def _rss_mb() -> float:
     raise RuntimeError("no VmRSS")
 
 
+def _since_start() -> str:
+    return f"{time.perf_counter() - STARTED:.4f}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mode", choices=("bare", "app"))
     parser.add_argument("--data-dir")
     parser.add_argument("--host")
-    parser.add_argument("--rss-after", type=int, default=None, help="ms after the first paint")
+    parser.add_argument("--rss-after", type=int, default=None,
+                        help="ms after ready (app) or the first paint (bare)")
+    parser.add_argument("--expect-chat", help="ready only once this chat id is open")
+    parser.add_argument("--expect-messages", type=int, default=None,
+                        help="ready only once the conversation shows this many messages")
+    parser.add_argument("--trace", action="store_true", help="print a mark at each step")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -50,24 +76,29 @@ def main() -> int:
             print(f"rss {_rss_mb():.1f}", flush=True)
         os._exit(0)
 
+    def settled() -> None:  # the start is over: exit now, or measure memory a bit later
+        if args.rss_after is None:
+            finish()
+        QTimer.singleShot(args.rss_after, finish)
+
     class FirstPaint(QObject):
         def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint and isinstance(obj, QMainWindow):
-                app.removeEventFilter(self)
-                print(f"painted {time.perf_counter() - STARTED:.4f}", flush=True)
-                if args.rss_after is None:
-                    finish()
-                QTimer.singleShot(args.rss_after, finish)
+            if event.type() == QEvent.Type.Paint:
+                obj.removeEventFilter(self)
+                print(f"painted {_since_start()}", flush=True)
+                if args.mode == "bare":
+                    settled()
             return False
 
     watcher = FirstPaint()
-    app.installEventFilter(watcher)
     if args.mode == "bare":
         window = QMainWindow()
+        window.installEventFilter(watcher)
         window.setWindowTitle("bare")
         window.resize(1180, 780)
         window.show()
         return app.exec()
+    _watch_ready(args, watcher, settled)
     from ollm_desktop.app import main as app_main
 
     argv = []
@@ -76,6 +107,116 @@ def main() -> int:
     if args.host:
         argv += ["--host", args.host]
     return app_main(argv)
+
+
+def _watch_ready(args: argparse.Namespace, first_paint: Any,
+                 on_ready: Callable[[], None]) -> None:
+    """Watch the app's main window for its first paint, and arm the P1b watch when the app
+    calls ``MainWindow.open_initial_chat`` (the app itself is unchanged).
+
+    ``ollm_desktop.ui.main_window`` is the shell module the app imports before its first paint
+    anyway; importing it here only moves that cost a little earlier.
+    """
+    from PySide6.QtCore import QTimer
+
+    from ollm_desktop.ui import main_window
+
+    state: dict[str, Any] = {"window": None, "done": False}
+
+    def mark(step: str) -> None:
+        if args.trace:
+            print(f"mark {step} {_since_start()}", flush=True)
+
+    def chat_ready(window: Any) -> bool:
+        content = getattr(window, "content", None)
+        if content is None:
+            return False
+        box = window.message_input
+        if not (box.isVisible() and box.isEnabled() and not box.isReadOnly()):
+            return False
+        chat = window.controller.chat
+        if args.expect_chat is not None and (chat is None or chat.id != args.expect_chat):
+            return False
+        if args.expect_messages is not None:
+            from ollm_desktop.ui.conversation_model import MessageIdRole
+
+            model = window.conversation_model
+            shown = sum(1 for row in range(model.rowCount())
+                        if model.data(model.index(row, 0), MessageIdRole) is not None)
+            if shown != args.expect_messages:
+                return False
+        return True
+
+    def report(window: Any) -> None:
+        print(f"ready {_since_start()}", flush=True)
+        view, model = window.conversation_view, window.conversation_model
+        last = model.index(model.rowCount() - 1, 0) if model.rowCount() else None
+        on_screen = last is not None and view.visualRect(last).intersects(
+            view.viewport().rect())
+        focus = type(window.focusWidget()).__name__ if window.focusWidget() else "none"
+        print(f"ready-info focus={int(window.message_input.hasFocus())} focus_widget={focus} "
+              f"active={int(window.isActiveWindow())} last_row_on_screen={int(on_screen)} "
+              f"rows={model.rowCount()}", flush=True)
+        on_ready()
+
+    def timeout() -> None:
+        print("ready-timeout", flush=True)
+        os._exit(3)
+
+    original_init = main_window.MainWindow.__init__
+    original_attach = main_window.MainWindow.attach
+    original_restore = main_window.MainWindow.restore_window_state
+    original_open = main_window.MainWindow.open_initial_chat
+
+    def init(self: Any, *a: Any, **k: Any) -> None:
+        original_init(self, *a, **k)
+        self.installEventFilter(first_paint)  # before the app shows the window
+
+    def attach(self: Any, controller: Any, paths: Any) -> None:
+        mark("attach-start")
+        original_attach(self, controller, paths)
+        mark("attach-end")
+
+    def restore_window_state(self: Any) -> None:
+        original_restore(self)
+        mark("restore-end")
+
+    def open_initial_chat(self: Any) -> None:
+        mark("open-start")
+        original_open(self)
+        mark("open-end")
+        if state["window"] is None:
+            state["window"] = self
+            view_class = type(self.conversation_view)
+            original_paint = view_class.paintEvent
+
+            def paint_event(view: Any, event: Any) -> None:
+                window = state["window"]
+                watching = not state["done"] and view is window.conversation_view
+                if watching:
+                    mark("viewport-paint-start")
+                original_paint(view, event)
+                if watching and chat_ready(window):  # the chat's rows are drawn now
+                    state["done"] = True
+                    report(window)
+
+            view_class.paintEvent = paint_event
+            QTimer.singleShot(READY_TIMEOUT_MS, timeout)
+
+    main_window.MainWindow.__init__ = init  # type: ignore[method-assign]
+    main_window.MainWindow.attach = attach  # type: ignore[method-assign]
+    main_window.MainWindow.restore_window_state = restore_window_state  # type: ignore[method-assign]
+    main_window.MainWindow.open_initial_chat = open_initial_chat  # type: ignore[method-assign]
+    if args.trace:
+        import ollm_desktop.app as app_module
+
+        original_run = app_module._run
+
+        async def run(*a: Any, **k: Any) -> int:
+            mark("run-start")
+            return await original_run(*a, **k)
+
+        app_module._run = run  # type: ignore[assignment]
 
 
 if __name__ == "__main__":

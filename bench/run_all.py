@@ -62,7 +62,7 @@ class States:
 def _p1(p: dict[str, Any], _s: States) -> list[Result]:
     from bench.bench_startup import run_p1
 
-    return [run_p1(p["p1_runs"])]
+    return run_p1(p["p1_runs"])  # P1 and P1b, from the same launches
 
 
 def _p2(p: dict[str, Any], _s: States) -> list[Result]:

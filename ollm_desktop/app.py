@@ -159,16 +159,16 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
                            finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
 
-    from ollm_desktop.controller import ChatController
     from ollm_desktop.engine.tokens import VocabularyError, count_tokens
+
+    # The vocabulary loads in a worker while the rest is imported, the store opens and the last
+    # chat is shown (a count needed meanwhile waits for it); a bad file is reported below.
+    vocabulary = loop.run_in_executor(None, count_tokens, "ollm-desktop")
+
+    from ollm_desktop.controller import ChatController
     from ollm_desktop.session import load_settings, save_settings
     from ollm_desktop.storage import ChatStore, StorageError
 
-    try:
-        await loop.run_in_executor(None, count_tokens, "ollm-desktop")  # loads the vocabulary
-    except VocabularyError as exc:
-        QMessageBox.critical(window, "ollm-desktop", str(exc))
-        return 2
     settings, notices = load_settings(paths.settings_file)
     try:
         store, store_notices = ChatStore.open(paths)
@@ -190,7 +190,13 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     else:  # closed while loading
         closed.set()
     window.show_notices([*notices, *store_notices])
-    window.open_initial_chat()
+    try:
+        window.open_initial_chat()
+        await vocabulary
+    except VocabularyError as exc:
+        QMessageBox.critical(window, "ollm-desktop", str(exc))
+        await controller.shutdown()
+        return 2
     controller.refresh_ollama()
     code = 0
     if args.self_test:

@@ -21,11 +21,10 @@ import ipaddress
 import os
 import urllib.parse
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
-import ollama
-from ollama._types import ChatRequest  # not re-exported; the model AsyncClient.chat() sends
+if TYPE_CHECKING:  # imported on first use: ollama and httpx cost ~1 s of a cold start
+    import ollama
 
 from ollm_desktop.backend.errors import BackendError, map_exception, stream_cut
 from ollm_desktop.backend.models import (
@@ -71,11 +70,21 @@ class OllamaBackend:
         self.host = self.resolve_host(host)
         self.timeout = timeout
         self.keep_alive = keep_alive or None
-        # read=None: a model load before the first token can take minutes; short calls
-        # (version, tags, show, ps) get an overall deadline of ``timeout`` instead.
-        self._client = ollama.AsyncClient(
-            self.host, timeout=httpx.Timeout(timeout, read=None), trust_env=False
-        )
+        self._client_instance: ollama.AsyncClient | None = None
+
+    @property
+    def _client(self) -> ollama.AsyncClient:
+        """The official client, created (and imported) on first use, after the window has
+        shown the chat: nothing on the way to the first usable window needs it."""
+        if self._client_instance is None:
+            import httpx
+            import ollama
+
+            # read=None: a model load before the first token can take minutes; short calls
+            # (version, tags, show, ps) get an overall deadline of ``timeout`` instead.
+            self._client_instance = ollama.AsyncClient(
+                self.host, timeout=httpx.Timeout(self.timeout, read=None), trust_env=False)
+        return self._client_instance
 
     # ------------------------------------------------------------------ host
     @staticmethod
@@ -197,6 +206,8 @@ class OllamaBackend:
         parts: list[str] = []
         thinking: list[str] = []
         try:
+            import ollama
+
             stream = _generator(await self._client._request(
                 ollama.ChatResponse, "POST", "/api/chat",
                 json=self._chat_body(model, messages, sent_options), stream=True))
@@ -237,6 +248,8 @@ class OllamaBackend:
     def _chat_body(self, model: str, messages: Messages,
                    options: Mapping[str, Any]) -> dict[str, Any]:
         """The body ``AsyncClient.chat`` would send, plus ``truncate``/``shift`` set to false."""
+        from ollama._types import ChatRequest  # not re-exported; what AsyncClient.chat() sends
+
         body = ChatRequest(
             model=model, messages=list(messages), stream=True, options=dict(options),
             keep_alive=self.keep_alive,
@@ -276,5 +289,7 @@ class OllamaBackend:
             raise stream_cut("the pull ended without 'success'")
 
     async def close(self) -> None:
+        if self._client_instance is None:
+            return
         with contextlib.suppress(Exception):
-            await self._client.close()
+            await self._client_instance.close()

@@ -13,10 +13,6 @@ import json
 import re
 from typing import Literal
 
-import httpx
-import ollama
-import pydantic
-
 ErrorKind = Literal[
     "unreachable", "model_not_found", "http", "stream_error", "stream_cut", "timeout", "invalid",
     "context_overflow",
@@ -131,6 +127,10 @@ def map_exception(exc: BaseException, *, host: str, model: str | None = None,
     """
     if isinstance(exc, BackendError):
         return exc
+    import httpx  # loaded by then: only a call through the client raises what is mapped here
+    import ollama
+    import pydantic
+
     if isinstance(exc, ollama.ResponseError):
         error = str(exc.error)
         status = exc.status_code

@@ -17,8 +17,6 @@ import urllib.parse
 from pathlib import Path
 from typing import IO
 
-import httpx
-
 from ollm_desktop.backend.client import OllamaBackend
 
 log = logging.getLogger(__name__)
@@ -63,6 +61,8 @@ class ManagedOllama:
 
     @staticmethod
     async def _answers(url: str) -> bool:
+        import httpx
+
         try:
             async with httpx.AsyncClient(timeout=2.0, trust_env=False) as client:
                 response = await client.get(f"{url}/api/version")

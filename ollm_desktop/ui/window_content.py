@@ -248,6 +248,7 @@ class WindowContent(QObject):
             self.controller.open_chat(target.id)
         else:
             self.reload_history()
+        self.message_input.setFocus()  # typing goes to the input at once
 
     def show_notices(self, notices: list[StartupNotice]) -> None:
         window_actions.show_notices(self.window, notices)
