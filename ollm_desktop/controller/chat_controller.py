@@ -146,6 +146,10 @@ class ChatController(QObject):
         return not change.problems
 
     def _apply(self, change: Change) -> None:
+        # The snapshot first: historyReset's handlers read it (groups, visibility) at once.
+        fresh = change.context or change.history
+        if fresh:
+            self._snapshot = self.session.context_snapshot()
         if change.chats:
             self.chatsChanged.emit()
         if change.opened is not None:
@@ -156,8 +160,7 @@ class ChatController(QObject):
             self.messageAdded.emit(message)
         for message in change.updated:
             self.messageUpdated.emit(message)
-        if change.context:
-            self._snapshot = self.session.context_snapshot()
+        if fresh:
             self.contextChanged.emit(self._snapshot)
             if self._snapshot.warn:
                 self.reliabilityWarning.emit(self._snapshot)
@@ -367,10 +370,10 @@ class ChatController(QObject):
         return self._op(self.session.snapshots.undo_restore, idle=True)
 
     def export_markdown(self, path: Path) -> None:
-        self.session.export(path, "markdown")
+        self.session.snapshots.export_markdown(path)
 
     def export_json(self, path: Path) -> None:
-        self.session.export(path, "json")
+        self.session.snapshots.export_json(path)
 
     def import_json(self, path: Path) -> ChatRecord | None:
         chat = self._open_new(self.session.snapshots.import_json(path))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from pathlib import Path
 
 from ollm_desktop.backend import ManagedOllama, OllamaBackend
 from ollm_desktop.engine import CompressedGroup, ContextEngine, GoalState, Message
@@ -212,13 +211,6 @@ class ChatSession(SessionCore):
                      if (m := engine.message(mid)) is not None]
         newest = group.id == groups[-1].id and engine.can_undo
         return group.model_copy(deep=True), originals, newest
-
-    def export(self, path: Path, kind: str) -> None:
-        """Write the open chat as Markdown or JSON (OSError when the file cannot be written)."""
-        if kind == "json":
-            self.snapshots.export_json(path)
-        else:
-            self.snapshots.export_markdown(path)
 
     # ------------------------------------------------------------------ close
     async def close(self) -> None:
