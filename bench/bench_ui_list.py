@@ -125,6 +125,7 @@ def stream_lag(app: QApplication, count: int, seconds: float, rate: int) -> list
     view.scrollToBottom()
     settle(app)
     reply = Message(role="assistant", content="", partial=True)
+    model.set_streaming(reply.id)  # as the window does on replyStarted
     model.append_message(reply)
     view.scrollToBottom()
     settle(app)

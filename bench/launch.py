@@ -62,6 +62,10 @@ def main() -> int:
     parser.add_argument("--expect-messages", type=int, default=None,
                         help="ready only once the conversation shows this many messages")
     parser.add_argument("--trace", action="store_true", help="print a mark at each step")
+    parser.add_argument("--stall", action="store_true",
+                        help="after ready, keep going until the full content has opened the "
+                             "chat; print when (attached) and the longest gap between 5 ms "
+                             "timer ticks meanwhile (stall-ms: how long typing could wait)")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -121,26 +125,33 @@ def _watch_ready(args: argparse.Namespace, first_paint: Any,
 
     from ollm_desktop.ui import main_window
 
-    state: dict[str, Any] = {"window": None, "done": False}
+    state: dict[str, Any] = {"window": None, "done": False, "opened": 0.0}
 
     def mark(step: str) -> None:
         if args.trace:
             print(f"mark {step} {_since_start()}", flush=True)
 
+    def pane(window: Any) -> tuple[Any, Any, Any] | None:
+        """(input, model, view) on screen: the full content's, else the shell's first picture
+        of the stored chat (drawn before the engine loads; the content adopts the same ones)."""
+        if getattr(window, "content", None) is not None:
+            return window.message_input, window.conversation_model, window.conversation_view
+        preview = getattr(window, "preview", None)
+        return None if preview is None else (preview.input, preview.model, preview.view)
+
     def chat_ready(window: Any) -> bool:
-        content = getattr(window, "content", None)
-        if content is None:
+        shown = pane(window)
+        if shown is None:
             return False
-        box = window.message_input
+        box, model, _view = shown
         if not (box.isVisible() and box.isEnabled() and not box.isReadOnly()):
             return False
-        chat = window.controller.chat
-        if args.expect_chat is not None and (chat is None or chat.id != args.expect_chat):
+        chat_id = getattr(window, "shown_chat_id", None)
+        if args.expect_chat is not None and chat_id != args.expect_chat:
             return False
         if args.expect_messages is not None:
             from ollm_desktop.ui.conversation_model import MessageIdRole
 
-            model = window.conversation_model
             shown = sum(1 for row in range(model.rowCount())
                         if model.data(model.index(row, 0), MessageIdRole) is not None)
             if shown != args.expect_messages:
@@ -149,15 +160,38 @@ def _watch_ready(args: argparse.Namespace, first_paint: Any,
 
     def report(window: Any) -> None:
         print(f"ready {_since_start()}", flush=True)
-        view, model = window.conversation_view, window.conversation_model
+        box, model, view = pane(window)  # type: ignore[misc]
         last = model.index(model.rowCount() - 1, 0) if model.rowCount() else None
         on_screen = last is not None and view.visualRect(last).intersects(
             view.viewport().rect())
         focus = type(window.focusWidget()).__name__ if window.focusWidget() else "none"
-        print(f"ready-info focus={int(window.message_input.hasFocus())} focus_widget={focus} "
+        stage = "content" if getattr(window, "content", None) is not None else "first-picture"
+        print(f"ready-info focus={int(box.hasFocus())} focus_widget={focus} "
               f"active={int(window.isActiveWindow())} last_row_on_screen={int(on_screen)} "
-              f"rows={model.rowCount()}", flush=True)
-        on_ready()
+              f"rows={model.rowCount()} stage={stage}", flush=True)
+        if args.stall:
+            watch_stalls()
+        else:
+            on_ready()
+
+    def watch_stalls() -> None:
+        ticks = {"last": time.perf_counter(), "worst": 0.0}
+        timer = QTimer()
+        timer.setInterval(5)
+
+        def tick() -> None:
+            now = time.perf_counter()
+            ticks["worst"] = max(ticks["worst"], now - ticks["last"])
+            ticks["last"] = now
+            if state["opened"]:
+                timer.stop()
+                print(f"attached {state['opened']:.4f}", flush=True)
+                print(f"stall-ms {ticks['worst'] * 1000:.0f}", flush=True)
+                on_ready()
+
+        timer.timeout.connect(tick)
+        timer.start()
+        state["timer"] = timer
 
     def timeout() -> None:
         print("ready-timeout", flush=True)
@@ -181,32 +215,48 @@ def _watch_ready(args: argparse.Namespace, first_paint: Any,
         original_restore(self)
         mark("restore-end")
 
+    def arm(window: Any, view_class: type) -> None:
+        """Watch the conversation viewport's paints (once: the first picture or the content)."""
+        if state["window"] is not None:
+            return
+        state["window"] = window
+        original_paint = view_class.paintEvent
+
+        def paint_event(view: Any, event: Any) -> None:
+            shown = pane(state["window"])
+            watching = not state["done"] and shown is not None and view is shown[2]
+            if watching:
+                mark("viewport-paint-start")
+            original_paint(view, event)
+            if watching and chat_ready(state["window"]):  # the chat's rows are drawn now
+                state["done"] = True
+                report(state["window"])
+
+        view_class.paintEvent = paint_event
+        QTimer.singleShot(READY_TIMEOUT_MS, timeout)
+
+    original_preview = main_window.MainWindow.show_preview
+
+    def show_preview(self: Any, chat: Any, *a: Any) -> None:
+        mark("preview-start")
+        from ollm_desktop.ui.conversation_view import ConversationView
+
+        arm(self, ConversationView)
+        original_preview(self, chat, *a)
+        mark("preview-end")
+
     def open_initial_chat(self: Any) -> None:
         mark("open-start")
         original_open(self)
         mark("open-end")
-        if state["window"] is None:
-            state["window"] = self
-            view_class = type(self.conversation_view)
-            original_paint = view_class.paintEvent
-
-            def paint_event(view: Any, event: Any) -> None:
-                window = state["window"]
-                watching = not state["done"] and view is window.conversation_view
-                if watching:
-                    mark("viewport-paint-start")
-                original_paint(view, event)
-                if watching and chat_ready(window):  # the chat's rows are drawn now
-                    state["done"] = True
-                    report(window)
-
-            view_class.paintEvent = paint_event
-            QTimer.singleShot(READY_TIMEOUT_MS, timeout)
+        state["opened"] = time.perf_counter() - STARTED
+        arm(self, type(self.conversation_view))
 
     main_window.MainWindow.__init__ = init  # type: ignore[method-assign]
     main_window.MainWindow.attach = attach  # type: ignore[method-assign]
     main_window.MainWindow.restore_window_state = restore_window_state  # type: ignore[method-assign]
     main_window.MainWindow.open_initial_chat = open_initial_chat  # type: ignore[method-assign]
+    main_window.MainWindow.show_preview = show_preview  # type: ignore[method-assign]
     if args.trace:
         import ollm_desktop.app as app_module
 

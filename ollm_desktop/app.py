@@ -7,9 +7,12 @@ import argparse
 import logging
 import os
 import sys
+import traceback
+from collections.abc import Callable
 
-from ollm_desktop import APP_ID, APP_NAME, __version__
+from ollm_desktop import APP_ID, APP_NAME, __version__, single_instance, startup_failure
 from ollm_desktop.paths import AppPaths, app_paths
+from ollm_desktop.startup_failure import StartupFailure
 
 log = logging.getLogger("ollm_desktop")
 
@@ -43,7 +46,13 @@ def _setup_logging(paths: AppPaths) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.host is not None:  # checked as Preferences checks it; never saved (see _run)
+        from ollm_desktop.host_check import EXAMPLE, host_problem
+
+        if problem := host_problem(args.host):
+            parser.error(f"--host {args.host!r}: {problem}; use a URL like {EXAMPLE}")
     scratch: str | None = None
     if args.self_test:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
@@ -55,17 +64,45 @@ def main(argv: list[str] | None = None) -> int:
             args.data_dir = scratch = tempfile.mkdtemp(prefix="ollm-self-test-")
     paths = app_paths(args.data_dir)
     try:
+        return _main(args, paths)
+    except StartupFailure as failure:
+        return startup_failure.report(paths, str(failure), traceback.format_exc(),
+                                      code=failure.code, dialog=not args.self_test)
+    except Exception as exc:
+        traceback.print_exc()  # stderr keeps the traceback of the unexpected
+        return startup_failure.report(paths, f"stopped by an unexpected error: {exc!r}",
+                                      traceback.format_exc(), code=1,
+                                      dialog=not args.self_test)
+    finally:
+        if scratch is not None:
+            import shutil
+
+            logging.shutdown()
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _main(args: argparse.Namespace, paths: AppPaths) -> int:
+    try:
         paths.ensure()
     except OSError as exc:
-        print(f"ollm-desktop: cannot create the data folder {paths.data_dir}: {exc}",
-              file=sys.stderr)
-        return 2
+        raise StartupFailure(f"cannot create the data folder {paths.data_dir}: {exc}") from exc
+    try:
+        from PySide6.QtGui import QGuiApplication
+        from PySide6.QtWidgets import QApplication
+    except ImportError as exc:
+        raise StartupFailure(f"{startup_failure.QT_LIBRARIES_HINT} ({exc})", code=1) from exc
 
-    from PySide6.QtGui import QGuiApplication
-    from PySide6.QtWidgets import QApplication
-
+    # One copy per data folder; the self-test never takes it (nor is stopped by it).
+    instance = None if args.self_test else single_instance.Instance.claim(paths.data_dir)
+    if instance is None and not args.self_test:
+        return single_instance.hand_over(paths, dialog=True)
     existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    if isinstance(existing, QApplication):
+        app = existing
+    else:
+        done_watching = startup_failure.watch_qt_start(paths, dialog=not args.self_test)
+        app = QApplication(sys.argv[:1])
+        done_watching()
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName("ollm-desktop")
     app.setApplicationVersion(__version__)
@@ -75,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         app.setWindowIcon(icon)
     app.setQuitOnLastWindowClosed(False)
     window = _show_window(app, paths)
+    if instance is not None:
+        instance.serve(window)
     # Only now what the painted window does not need: logging, asyncio and qasync (imported
     # after PySide6 so that it picks this binding), then the engine, store and Ollama client.
     _setup_logging(paths)
@@ -87,11 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     finally:
-        if scratch is not None:
-            import shutil
-
-            logging.shutdown()
-            shutil.rmtree(scratch, ignore_errors=True)
+        if instance is not None:
+            instance.release()
 
 
 def _show_window(app, paths: AppPaths, paint_timeout: float = 0.5):
@@ -118,14 +154,27 @@ def _show_window(app, paths: AppPaths, paint_timeout: float = 0.5):
                 painted.append(True)
             return False
 
-    watcher = FirstPaint()
-    window.installEventFilter(watcher)
-    window.show()
-    clock = QElapsedTimer()
-    clock.start()
-    while not painted and clock.elapsed() < paint_timeout * 1000:
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
-    window.removeEventFilter(watcher)
+    def paint(widget: QObject, show: Callable[[], None]) -> None:
+        painted.clear()
+        watcher = FirstPaint()
+        widget.installEventFilter(watcher)
+        show()
+        clock = QElapsedTimer()
+        clock.start()
+        while not painted and clock.elapsed() < paint_timeout * 1000:
+            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        widget.removeEventFilter(watcher)
+
+    paint(window, window.show)
+    # Then the chat the user left, from a plain read-only query: it is on screen and the
+    # input takes typing while the engine, store and client load (they adopt it).
+    from ollm_desktop.quick_history import read_last_chat
+
+    chat = read_last_chat(paths.database, paths.settings_file)
+    if chat is not None:
+        window.show_preview(chat, prefs.send_key)
+        if window.preview is not None:
+            paint(window.preview.view.viewport(), lambda: None)
     return window
 
 
@@ -150,8 +199,6 @@ def _app_icon():
 async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     import asyncio
 
-    from PySide6.QtWidgets import QMessageBox
-
     from ollm_desktop.ui.theme import apply_theme, current_theme
 
     loop = asyncio.get_running_loop()
@@ -165,6 +212,9 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     # chat is shown (a count needed meanwhile waits for it); a bad file is reported below.
     vocabulary = loop.run_in_executor(None, count_tokens, "ollm-desktop")
 
+    # The engine, store, client and window content import in a worker while the loop runs:
+    # the stored chat is already on screen, and typing into it is not held up meanwhile.
+    await loop.run_in_executor(None, _import_layers)
     from ollm_desktop.controller import ChatController
     from ollm_desktop.session import load_settings, save_settings
     from ollm_desktop.storage import ChatStore, StorageError
@@ -173,11 +223,8 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     try:
         store, store_notices = ChatStore.open(paths)
     except StorageError as exc:
-        if args.self_test:
-            print(f"ollm-desktop self-test: storage failed: {exc}", file=sys.stderr)
-        else:
-            QMessageBox.critical(window, "ollm-desktop", str(exc))
-        return 2
+        window.close()  # main() logs it and shows it once the loop has stopped
+        raise StartupFailure(str(exc)) from exc
     if settings.theme != current_theme():  # the shell used the unvalidated startup prefs
         apply_theme(app, settings.theme)
     # --host and --model apply to this run only: the session never writes them to settings.
@@ -194,9 +241,9 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
         window.open_initial_chat()
         await vocabulary
     except VocabularyError as exc:
-        QMessageBox.critical(window, "ollm-desktop", str(exc))
         await controller.shutdown()
-        return 2
+        window.close()
+        raise StartupFailure(str(exc)) from exc
     controller.refresh_ollama()
     code = 0
     if args.self_test:
@@ -222,6 +269,14 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     return code
 
 
+def _import_layers() -> None:
+    import importlib
+
+    for name in ("ollm_desktop.controller", "ollm_desktop.storage",
+                 "ollm_desktop.ui.window_content"):
+        importlib.import_module(name)
+
+
 async def _self_test(app, window) -> int:
     """Open the window and the snapshot browser, then close both; report on stdout."""
     import asyncio
@@ -241,6 +296,7 @@ async def _self_test(app, window) -> int:
     window.close()
     await asyncio.sleep(0)
     ok = all(passed for _, passed in checks)
+    print(f"  info: Ollama at {window.controller.host}")  # --host, settings, $OLLAMA_HOST
     for name, passed in checks:
         print(f"  {'ok' if passed else 'FAILED'}: {name}")
     print(f"ollm-desktop self-test: {'ok' if ok else 'FAILED'}")

@@ -16,6 +16,7 @@ from pathlib import Path
 class StartupPrefs:
     theme: str = "system"
     window_geometry: str | None = None
+    send_key: str = "enter"
 
 
 def read_startup_prefs(path: Path) -> StartupPrefs:
@@ -27,7 +28,9 @@ def read_startup_prefs(path: Path) -> StartupPrefs:
         return StartupPrefs()
     theme = raw.get("theme")
     geometry = raw.get("window_geometry")
+    send_key = raw.get("send_key")
     return StartupPrefs(
         theme=theme if theme in ("system", "light", "dark") else "system",
         window_geometry=geometry if isinstance(geometry, str) else None,
+        send_key=send_key if send_key in ("enter", "ctrl-enter") else "enter",
     )

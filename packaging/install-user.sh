@@ -89,6 +89,19 @@ if command -v gtk-update-icon-cache >/dev/null 2>&1 && [[ -f "$ICONS_DIR/index.t
 fi
 
 version="$("$APP_BIN" --version 2>/dev/null || true)"
+# --version proves only that Python imports the package. The self-test starts Qt, the
+# tokenizer, the window and the snapshot browser (offscreen without a display, in a scratch
+# data folder: no chats are touched), so missing Qt system libraries show up now, not as a
+# menu entry that silently does nothing.
+limit=()
+command -v timeout >/dev/null 2>&1 && limit=(timeout 180)
+if ! selftest="$(${limit[@]+"${limit[@]}"} "$APP_BIN" --self-test 2>&1)"; then
+    printf '%s\n' "$selftest" >&2
+    echo "install-user: the installed app failed its self-test (output above). Missing Qt" \
+         "system libraries are the usual cause: see README.md, \"System libraries\"." >&2
+    exit 1
+fi
+echo "install-user: self-test passed"
 echo "install-user: installed ${version:-ollm-desktop} ($APP_BIN)"
 echo "install-user: start it from the application menu or with: ollm-desktop"
 case ":$PATH:" in

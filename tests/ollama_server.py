@@ -573,9 +573,12 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(400, {"error": INPUT_TOO_LONG})
 
     def _metrics(self, prompt: int, evals: int) -> dict[str, Any]:
-        return {"total_duration": 5_000_000 + evals * 1_000_000, "load_duration": 1_000_000,
-                "prompt_eval_count": prompt, "prompt_eval_duration": prompt * 100_000,
-                "eval_count": evals, "eval_duration": max(1, evals) * 1_000_000}
+        """Ollama's figures (nanoseconds) as a 3B model on a laptop gives them: the prompt
+        read at 250 tokens/s, the reply written at 25 tokens/s, a model already loaded."""
+        load, reading, writing = 20_000_000, prompt * 4_000_000, max(1, evals) * 40_000_000
+        return {"total_duration": load + reading + writing + 2_000_000, "load_duration": load,
+                "prompt_eval_count": prompt, "prompt_eval_duration": reading,
+                "eval_count": evals, "eval_duration": writing}
 
     def _chat_whole(self, name: str, reply: Reply, pieces: list[str], prompt: int,
                     record: StreamRecord) -> None:

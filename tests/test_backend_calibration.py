@@ -147,6 +147,23 @@ def test_factor_only_while_samples_cannot_separate_the_overhead() -> None:
     assert fit_counts([Sample(1000, 3, 1221)] * 12) is None
 
 
+def test_a_template_smaller_than_assumed_never_makes_a_long_prompt_under_counted() -> None:
+    # The model counts exactly cl100k plus 4 per message: less overhead than the 8 + 16 held
+    # fixed until a fit. Short early turns must not teach a factor below 1 that then
+    # under-counts a long prompt (seen: 1,772 tokens sent where 1,687 were estimated).
+    calibration = TokenCalibration()
+    for raw, messages in ((120, 2), (300, 4), (520, 6)):
+        calibration.observe(raw, raw + 4 * messages, messages=messages)
+    assert calibration.samples < MIN_FIT_SAMPLES  # still the factor-only phase
+    assert calibration.estimate(1700, 10) >= 1700 + 4 * 10
+    # A model that really counts fewer tokens is still followed, never below what it proves.
+    fewer = TokenCalibration()
+    for raw in (400, 800, 1200):
+        fewer.observe(raw, round(0.7 * raw), messages=2)
+    assert fewer.factor < 0.8
+    assert fewer.estimate(2000, 2) >= round(0.7 * 2000)
+
+
 def test_a_fit_needs_enough_samples() -> None:
     assert fit_counts(_chat_samples(0)[:MIN_FIT_SAMPLES - 1]) is None
     assert fit_counts(_chat_samples(0)[:12]) is not None

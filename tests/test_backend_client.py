@@ -103,7 +103,7 @@ async def test_streamed_chat_yields_pieces_then_one_done(backend: OllamaBackend,
     assert done.done_reason == "stop"
     assert done.prompt_eval_count == ollama_server.streams[-1].prompt_eval_count > 0
     assert done.total_duration and done.eval_duration
-    assert done.tokens_per_second == pytest.approx(1000.0)
+    assert done.tokens_per_second == pytest.approx(25.0)
 
 
 @pytest.mark.asyncio
@@ -118,6 +118,22 @@ async def test_request_carries_num_ctx_keep_alive_and_messages(
     assert sent["stream"] is True
     assert sent["messages"] == messages
     assert sent["model"] == "llama3.2:3b"
+
+
+@pytest.mark.asyncio
+async def test_a_requests_own_keep_alive_wins_and_the_final_figures_become_reply_stats(
+        backend: OllamaBackend, ollama_server: FakeOllama) -> None:
+    events = await collect(backend, keep_alive="45m")
+    assert ollama_server.chat_requests()[-1]["keep_alive"] == "45m"
+    done = events[-1]
+    assert isinstance(done, ChatDone)
+    stats = done.reply_stats()
+    assert (stats.prompt_tokens, stats.reply_tokens) == (done.prompt_eval_count,
+                                                         done.eval_count)
+    assert stats.reply_duration_ns == done.eval_duration
+    assert stats.total_duration_ns == done.total_duration
+    assert stats.tokens_per_second == pytest.approx(25.0)
+    assert ChatDone("x", eval_count=-1).reply_stats().reply_tokens is None
 
 
 @pytest.mark.asyncio

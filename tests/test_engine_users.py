@@ -113,3 +113,27 @@ def test_earlier_region_users_over_their_share_are_summarised_by_the_next_checkp
     assert [g.id for g in owner] == [report.group_id]
     new_prompts = [p[-1]["content"] for p in summarizer.prompts[calls:]]
     assert any(f"<user>{oldest_user.content}</user>" in p for p in new_prompts)
+
+
+def test_usage_reports_the_share_the_folding_keeps_to() -> None:
+    """The window explains a summarised user message with this figure: it is the limit the
+    compaction kept to (issue 14), and 0 when user messages are not kept word for word."""
+    config = EngineConfig(context_size=8192, min_messages=2, user_message_share=0.25)
+    engine = ContextEngine(config, GoodSummarizer())
+    for turn in range(16):
+        engine.add("user", f"U{turn:02d} " + words(230, turn))
+        engine.add("assistant", f"A{turn:02d} " + words(40, turn))
+    before = engine.usage()
+    assert before.user_share == int(0.25 * (before.usable - before.system - before.goal
+                                            - before.checkpoints))
+    report = compact(engine, force=True)
+    assert report.folded_user_messages > 0
+    usage = engine.usage()
+    visible = engine.visibility()
+    kept = [m for m in engine.display_messages()
+            if m.role == "user" and visible[m.id] == "preserved"]
+    assert 0 < sum(m.tokens for m in kept) <= usage.user_share
+    off = ContextEngine(EngineConfig(context_size=8192, preserve_user_messages=False),
+                        GoodSummarizer())
+    off.add("user", "Hello")
+    assert off.usage().user_share == 0

@@ -215,3 +215,35 @@ def test_wheel_ships_the_resources_package_with_every_icon() -> None:
     needed = [p for p in (RES / "icons").rglob("*") if p.is_file()]
     needed += [RES / "cl100k_base.tiktoken", DESKTOP, METAINFO]
     assert needed and set(needed) <= shipped
+
+
+def _self_test_step() -> str:
+    """install-user.sh's last step, from the --version line to "self-test passed"."""
+    text = (PACKAGING / "install-user.sh").read_text(encoding="utf-8")
+    start = text.index('version="$("$APP_BIN" --version')
+    end = text.index('echo "install-user: self-test passed"')
+    return text[start:end] + 'echo "install-user: self-test passed"\n'
+
+
+@pytest.mark.parametrize("passes", [True, False])
+def test_install_user_runs_the_self_test_and_fails_the_install_when_it_fails(
+        tmp_path: Path, passes: bool) -> None:
+    """--version only proves Python imports; a missing Qt library shows in the self-test."""
+    app = tmp_path / "ollm-desktop"
+    app.write_text("#!/usr/bin/env bash\n"
+                   'echo "$1" >> "$(dirname "$0")/calls"\n'
+                   '[[ "$1" == --version ]] && { echo "ollm-desktop 0.1.0"; exit 0; }\n'
+                   'echo "libxcb-cursor.so.0: cannot open shared object file" >&2\n'
+                   f"exit {0 if passes else 1}\n")
+    app.chmod(0o755)
+    script = f"set -euo pipefail\nAPP_BIN={app}\n" + _self_test_step()
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                            check=False)
+    assert (tmp_path / "calls").read_text().split() == ["--version", "--self-test"]
+    if passes:
+        assert result.returncode == 0, result.stderr
+        assert "self-test passed" in result.stdout
+    else:
+        assert result.returncode == 1
+        assert "libxcb-cursor.so.0" in result.stderr  # the app's own words are shown
+        assert "System libraries" in result.stderr and "self-test passed" not in result.stdout

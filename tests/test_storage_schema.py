@@ -31,12 +31,12 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-def _fresh_store_works(paths: AppPaths) -> None:
+def _fresh_store_works(paths: AppPaths, kept: tuple[str, ...] = ()) -> None:
     store, notices = ChatStore.open(paths)
     assert notices == []  # the second open finds a healthy file
     record = store.create_chat("after")
     store.append_message(record.id, Message(role="user", content="still works"))
-    assert [c.title for c in store.list_chats()] == ["after"]
+    assert sorted(c.title for c in store.list_chats()) == sorted(["after", *kept])
     store.close()
 
 
@@ -133,6 +133,8 @@ def _damaged_pages(path: Path) -> None:
 @pytest.mark.parametrize("make", [_garbage, _foreign, _ours_without_marker, _truncated,
                                   _damaged_pages])
 def test_bad_database_is_set_aside(paths: AppPaths, make) -> None:
+    """Garbage, foreign and unmarked files start empty; damaged ones of ours keep what reads
+    (tests/test_storage_salvage.py checks the rows themselves)."""
     paths.data_dir.mkdir(parents=True)
     make(paths.database)
     original = _digest(paths.database)
@@ -146,7 +148,11 @@ def test_bad_database_is_set_aside(paths: AppPaths, make) -> None:
     assert _digest(backup) == original  # moved as it was, not rewritten
     assert str(backup) in notice.text
     assert _pragma(paths.database, "user_version") == LATEST_VERSION
-    _fresh_store_works(paths)
+    damaged = make in (_truncated, _damaged_pages)
+    assert (notice.salvage is not None and notice.salvage.messages > 0) == damaged
+    # _damaged_pages hits the chats table's page: the chat comes back through its messages.
+    kept = {_truncated: ("big",), _damaged_pages: ("Recovered chat 1",)}.get(make, ())
+    _fresh_store_works(paths, kept)
 
 
 def test_side_files_move_with_the_database(paths: AppPaths) -> None:

@@ -26,10 +26,11 @@ def _reopen(store: ChatStore, paths: AppPaths) -> ChatStore:
 
 
 def test_message_fields_are_all_stored() -> None:
-    # A new Message field must get a column: fail loudly instead of silently dropping it.
+    # A new Message field must get a column (or a key of messages.meta, like ``stats``): fail
+    # loudly instead of silently dropping it.
     assert set(Message.model_fields) == {
         "id", "role", "content", "pinned", "tokens", "exact_tokens", "created_at", "partial",
-        "model",
+        "model", "stats",
     }
 
 

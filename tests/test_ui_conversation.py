@@ -214,7 +214,7 @@ def test_pin_click_copy_and_context_menu(qtbot, view):
 
     menu = widget.build_context_menu(model.index(0))
     texts = [a.text() for a in menu.actions()]
-    assert texts == ["Pin", "Copy text"]
+    assert texts == ["Pin", "Copy message"]
     with qtbot.waitSignal(widget.pinToggled) as blocker:
         menu.findChild(type(menu.actions()[0]), "actionPinMessage").trigger()
     assert blocker.args == [messages[0].id]
@@ -333,4 +333,4 @@ def test_screenshots(qtbot, screenshot_dir):
     widget.setCurrentIndex(model.index(6))
     image = widget.grab()
     assert not image.isNull()
-    assert image.save(str(screenshot_dir / "conversation.png"))
+    assert image.save(str(screenshot_dir / "t-conversation.png"))

@@ -43,7 +43,11 @@ def test_tabs_and_summary_content(qtbot, screenshot_dir):
     assert tabs is not None
     assert tabs.accessibleName()
     assert [tabs.tabText(i) for i in range(tabs.count())] == ["Summary", "History"]
-    assert panel.title.text() == "Compressed group 4"
+    # Numbered as the conversation's markers show it, not by the compaction (4) that made it.
+    assert panel.title.text() == "Compressed group"
+    panel.numbering = lambda group_id: (2, 3) if group_id == group.id else None
+    panel.show_group(group, originals, is_newest=True)
+    assert panel.title.text() == "Compressed group 2 of 3"
     text = panel.summary_document.toPlainText()
     for expected in ("Read big UTF-8 files.", "with open(p) as fh:", "Target Python 3.12",
                      "src/reader_v2.py", "Benchmark a 2 GB file", "file I/O", "2 groups",
@@ -62,13 +66,13 @@ def test_tabs_and_summary_content(qtbot, screenshot_dir):
     assert [history.index(r).data(VisibilityRole) for r in range(3)] == [
         "summarized", "summarized", "preserved"]
     assert panel.history_view.build_context_menu(history.index(0)).actions()[0].text() \
-        == "Copy text"  # read-only: no Pin action
+        == "Copy message"  # read-only: no Pin action
 
     panel.resize(420, 760)
     panel.show()
     qtbot.waitExposed(panel)
     image = panel.grab()
-    assert image.save(str(screenshot_dir / "group-panel.png"))
+    assert image.save(str(screenshot_dir / "t-group-panel.png"))
     assert SafeTextDocument.load_attempts == 0
 
 

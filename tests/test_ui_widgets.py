@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from ollm_desktop.engine.models import (
     ContextUsage,
@@ -302,30 +302,37 @@ def test_goal_panel_emits_edit_and_keeps_draft(qtbot):
 
 
 # ------------------------------------------------------------------ dialogs
-def test_reliability_warning_follows_seed(qtbot):
-    parent = QWidget()
-    qtbot.addWidget(parent)
+def test_reliability_warning_bar_follows_seed(qtbot):
+    from ollm_desktop.ui.warning_bar import ReliabilityWarningBar
+
+    bar = ReliabilityWarningBar()
+    qtbot.addWidget(bar)
     reliability = make_reliability("critical", 0.21, ["Continue if making good progress",
                                                       "Use a larger model for complex tasks"])
-    box = dialogs.show_reliability_warning(parent, reliability, "llama3.2:3b", 3)
-    try:
-        assert box.isVisible()  # opened without a modal loop
-        assert box.windowTitle() == "Context Compression Warning"
-        assert "Your model (llama3.2:3b) has compressed the conversation 3 times" in box.text()
-        info = box.informativeText()
-        assert "Small models may lose context accuracy" in info
-        assert "Recommendations" in info
-        assert "Use a larger model for complex tasks" in info
-        assert "21%" in info
-    finally:
-        box.close()
+    bar.show_warning(reliability, "llama3.2:3b", 3)
+    text = bar.text.text()
+    assert bar.isVisible()
+    assert "Your model (llama3.2:3b) has compressed this conversation 3 times" in text
+    assert "small models may lose context accuracy" in text and "21%" in text
+    assert "Use a larger model for complex tasks" in text
+    bar.update_figures(make_reliability("critical", 0.3), "m", 1)
+    assert "compressed this conversation once" in bar.text.text() and "30%" in bar.text.text()
+    assert "Start a new conversation if you see hallucinations" in bar.text.text()
+    with qtbot.waitSignal(bar.dismissed, timeout=1000):
+        bar.close_button.click()
+    assert not bar.isVisible()
 
 
-def test_reliability_warning_falls_back_to_seed_recommendations(qtbot):
-    box = dialogs.reliability_warning_box(None, make_reliability("critical", 0.3), "m", 1)
-    qtbot.addWidget(box)
-    assert "compressed the conversation once" in box.text()
-    assert "Start a new conversation if you see hallucinations" in box.informativeText()
+def test_reliability_before_any_compression_is_neutral(qtbot):
+    indicator = ReliabilityIndicator()
+    qtbot.addWidget(indicator)
+    fresh = make_reliability("critical", 0.3).model_copy(update={"context_confidence": 1.0})
+    indicator.set_reliability(fresh, compressions=0)
+    assert "Critical" not in indicator.label.text()
+    assert indicator.dot.color.name() == theme.status_color("idle").name()
+    assert "Nothing has been compressed yet" in indicator.toolTip()
+    indicator.set_reliability(fresh, compressions=1)
+    assert "Critical" in indicator.label.text()
 
 
 def test_compact_dialog_focus_text(qtbot):

@@ -167,6 +167,9 @@ def write(payload: dict[str, Any], out_dir: Path, name: str) -> Path:
     return path
 
 
+ENGINE_FREE = frozenset({"truncate", "rolling", "full"})  # the peers' strategies
+
+
 def compare(before_path: Path, after_path: Path) -> str:
     """A side-by-side Markdown table of two runs (e.g. before/after an engine change)."""
     before = json.loads(before_path.read_text(encoding="utf-8"))
@@ -179,17 +182,25 @@ def compare(before_path: Path, after_path: Path) -> str:
              f"calls {b_label} | calls {a_label} | in/conv {b_label} | in/conv {a_label} | "
              f"overflow {b_label} | overflow {a_label} |", "|" + "---|" * 14]
     strategies = _ordered({**before["summary"], **after["summary"]})
+    shared_used = partial_used = False
     for strategy in strategies:
         ctxs = sorted({*before["summary"].get(strategy, {}), *after["summary"].get(strategy, {})},
                       key=int)
         for ctx in ctxs:
             b = before["summary"].get(strategy, {}).get(ctx)
             a = after["summary"].get(strategy, {}).get(ctx)
+            if strategy in ENGINE_FREE and (a is None) != (b is None):
+                a = b = a or b  # the peers do not use our engine: one run serves both sides
+                shared_used = True
 
             def cell(f: dict[str, Any] | None, key: str) -> str:
+                nonlocal partial_used
                 if f is None:
                     return "-"
                 if key == "overall":
+                    if f.get("partial_turns"):
+                        partial_used = True
+                        return f"{_pct(f['final']['overall'])}*{f['partial_turns']}"
                     return _pct(f["final"]["overall"])
                 if key == "100+":
                     return _pct(f["final"]["by_depth"]["100+"])
@@ -204,6 +215,12 @@ def compare(before_path: Path, after_path: Path) -> str:
                         "summary_input_ratio", "overflow"):
                 row += [cell(b, key), cell(a, key)]
             lines.append("| " + " | ".join(row) + " |")
+    if shared_used:
+        lines += ["", f"{', '.join(sorted(ENGINE_FREE))} do not use our engine: where one side "
+                  "has the run, it is shown on both."]
+    if partial_used:
+        lines += ["", "`40%*124`: a run stopped early; retention at its last probe (turn 124), "
+                  "no cost figures yet."]
     return "\n".join(lines)
 
 

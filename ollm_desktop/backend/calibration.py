@@ -164,7 +164,12 @@ class TokenCalibration(BaseModel):
                 return self.factor
             if overhead >= raw_estimate:
                 return self.factor  # the template dominates: the ratio says little
-        ratio = _clamp((actual - overhead) / raw_estimate)
+        # Until a fit separates content from template, the overhead held fixed may be larger
+        # than the model's: the whole shortfall would then be blamed on the content, and a
+        # longer prompt under-counted. ``actual / raw`` bounds the true factor from above
+        # (the overhead is never negative), so the factor only drops below 1 as far as that
+        # bound proves: erring high, as the fixed overhead does.
+        ratio = _clamp(max((actual - overhead) / raw_estimate, min(1.0, actual / raw_estimate)))
         alpha = max(MIN_ALPHA, 1.0 / self.samples)
         self.factor = round(_clamp(self.factor + alpha * (ratio - self.factor)), 4)
         return self.factor

@@ -195,11 +195,13 @@ class OllamaBackend:
 
     async def chat_stream(self, model: str, messages: Messages, *, num_ctx: int,
                           options: Mapping[str, Any] | None = None,
+                          keep_alive: str | None = None,
                           ) -> AsyncGenerator[ChatChunk | ChatDone, None]:
         """Yield ChatChunk per piece, then exactly one ChatDone; raise BackendError otherwise.
 
         ``num_ctx`` always wins over ``options["num_ctx"]``: a silently different context
-        would reload the model and change how much Ollama keeps.
+        would reload the model and change how much Ollama keeps. ``keep_alive``: this
+        request's (a chat's own), else the backend's.
         """
         self._check_model(model)
         sent_options = {**(options or {}), "num_ctx": int(num_ctx)}
@@ -210,7 +212,8 @@ class OllamaBackend:
 
             stream = _generator(await self._client._request(
                 ollama.ChatResponse, "POST", "/api/chat",
-                json=self._chat_body(model, messages, sent_options), stream=True))
+                json=self._chat_body(model, messages, sent_options, keep_alive),
+                stream=True))
             async with contextlib.aclosing(stream):
                 async for part in stream:
                     text = part.message.content or ""
@@ -245,22 +248,24 @@ class OllamaBackend:
             raise self._error(exc, model, num_ctx=int(num_ctx)) from exc
         yield done
 
-    def _chat_body(self, model: str, messages: Messages,
-                   options: Mapping[str, Any]) -> dict[str, Any]:
+    def _chat_body(self, model: str, messages: Messages, options: Mapping[str, Any],
+                   keep_alive: str | None = None) -> dict[str, Any]:
         """The body ``AsyncClient.chat`` would send, plus ``truncate``/``shift`` set to false."""
         from ollama._types import ChatRequest  # not re-exported; what AsyncClient.chat() sends
 
         body = ChatRequest(
             model=model, messages=list(messages), stream=True, options=dict(options),
-            keep_alive=self.keep_alive,
+            keep_alive=keep_alive or self.keep_alive,
         ).model_dump(exclude_none=True)
         return {**body, **NO_SILENT_CUTS}
 
     async def chat(self, model: str, messages: Messages, *, num_ctx: int,
-                   options: Mapping[str, Any] | None = None) -> ChatDone:
+                   options: Mapping[str, Any] | None = None,
+                   keep_alive: str | None = None) -> ChatDone:
         """A whole reply at once (summaries). Streamed underneath so a cut is detected."""
         async with contextlib.aclosing(
-            self.chat_stream(model, messages, num_ctx=num_ctx, options=options)
+            self.chat_stream(model, messages, num_ctx=num_ctx, options=options,
+                             keep_alive=keep_alive)
         ) as stream:
             async for event in stream:
                 if isinstance(event, ChatDone):

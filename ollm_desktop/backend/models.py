@@ -11,6 +11,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from ollm_desktop.engine.models import ReplyStats
 from ollm_desktop.engine.reliability import parse_parameter_size
 
 
@@ -42,6 +43,19 @@ class ChatDone:
         if not self.eval_count or not self.eval_duration:
             return None
         return self.eval_count / (self.eval_duration / 1e9)
+
+    def reply_stats(self) -> ReplyStats:
+        """The figures stored with the reply and shown on it (negative values, which no
+        Ollama sends, are left out rather than refused)."""
+        def valid(value: int | None) -> int | None:
+            return value if isinstance(value, int) and value >= 0 else None
+
+        return ReplyStats(
+            prompt_tokens=valid(self.prompt_eval_count), reply_tokens=valid(self.eval_count),
+            prompt_duration_ns=valid(self.prompt_eval_duration),
+            reply_duration_ns=valid(self.eval_duration),
+            total_duration_ns=valid(self.total_duration),
+            load_duration_ns=valid(self.load_duration))
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,8 +38,9 @@ from ollm_desktop.session import (
     StatusChanged,
 )
 from ollm_desktop.session.events import BusyChanged
+from ollm_desktop.session.reply_edits import EditKind
 from ollm_desktop.storage import ChatStore
-from ollm_desktop.storage.models import ChatRecord, SearchHit, Snapshot, SnapshotInfo
+from ollm_desktop.storage.models import ChatRecord, ChatSettings, SearchHit, Snapshot, SnapshotInfo
 
 log = logging.getLogger(__name__)
 
@@ -288,6 +289,10 @@ class ChatController(QObject):
     def set_context_size(self, size: int, *, apply_now: bool = False) -> None:
         self._op(self.session.set_context_size, size, apply_now=apply_now)
 
+    def apply_chat_settings(self, settings: ChatSettings, context_size: int | None = None) -> bool:
+        """The open chat's own settings (None size: the default); False when refused."""
+        return self._op(self.session.chat_settings.apply, settings, context_size)
+
     def apply_settings(self, new: Settings | None = None) -> None:
         """New preferences take effect (saved at exit by the app), then Ollama is probed."""
         self._op(self.session.apply_settings, new)
@@ -389,3 +394,21 @@ class ChatController(QObject):
         self.chatsChanged.emit()
         self.open_chat(result.id)
         return result
+
+    # ----------------------------------------- regenerate, continue (issue 14)
+    def regenerate(self) -> asyncio.Task[Any] | None:
+        return self._edit_reply("regenerate")
+
+    def continue_reply(self) -> asyncio.Task[Any] | None:
+        return self._edit_reply("continue")
+
+    def _edit_reply(self, kind: EditKind) -> asyncio.Task[Any] | None:
+        """Started like ``send`` (the handle is kept: Stop works), or refused with a reason."""
+        change = self.session.start_reply_edit(kind)
+        if change.problems:
+            self._apply(change)
+            return None
+        edits = self.session.reply_edits
+        coro = edits.regenerate() if kind == "regenerate" else edits.continue_reply()
+        self._reply_task = self._spawn(coro, kind)
+        return self._reply_task

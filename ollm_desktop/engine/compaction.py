@@ -114,9 +114,7 @@ class CompactionRun:
         config = self.data.config
         if not config.preserve_user_messages:
             return
-        usage = self.engine.usage()
-        base = usage.usable - usage.system - usage.goal - usage.checkpoints
-        limit = int(config.user_message_share * max(0, base))
+        limit = self.engine.usage().user_share  # the figure the window explains rows with
         region_users = [p for p in parts if p.kind == "request"]
         span_users = [m for m in plan.span if m.id in set(plan.kept)]
         total = sum(p.tokens for p in region_users) + sum(m.tokens + 12 for m in span_users)
@@ -381,7 +379,12 @@ class CompactionRun:
         report.pins_over_budget = usage.over_budget
         report.recall = group.recall
         report.missing_references = [r for r in group.key_references if r not in group.summary]
-        parts = [f"{report.compacted_messages} messages summarised: {original:,} -> "
+        # The figures of the checkpoint as its marker shows them (a rolling merge includes the
+        # previous checkpoint's messages): one set of figures wherever the result is shown.
+        total = len(group.message_ids)
+        merged = (f" ({report.compacted_messages} new, merged with the previous checkpoint)"
+                  if total != report.compacted_messages else "")
+        parts = [f"{total:,} messages summarised{merged}: {group.original_tokens:,} → "
                  f"{group.current_tokens:,} tokens"]
         if report.extractive:
             parts.append("the model's summary was unusable, so the checkpoint was built from "

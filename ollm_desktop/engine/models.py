@@ -100,6 +100,30 @@ class EngineConfig(BaseModel):
     keep_recent_turns: KeepRecentTurns = 0
 
 
+class ReplyStats(BaseModel):
+    """What Ollama reported about one reply (its final chunk): shown on the reply, stored
+    with it, never counted in the context. Durations are nanoseconds, as Ollama gives them."""
+
+    model_config = ConfigDict(frozen=True)
+
+    prompt_tokens: int | None = Field(None, ge=0)  # prompt_eval_count
+    reply_tokens: int | None = Field(None, ge=0)  # eval_count
+    prompt_duration_ns: int | None = Field(None, ge=0)  # prompt_eval_duration
+    reply_duration_ns: int | None = Field(None, ge=0)  # eval_duration
+    total_duration_ns: int | None = Field(None, ge=0)  # total_duration (load included)
+    load_duration_ns: int | None = Field(None, ge=0)
+
+    @property
+    def tokens_per_second(self) -> float | None:
+        if not self.reply_tokens or not self.reply_duration_ns:
+            return None
+        return self.reply_tokens / (self.reply_duration_ns / 1e9)
+
+    @property
+    def total_seconds(self) -> float | None:
+        return None if self.total_duration_ns is None else self.total_duration_ns / 1e9
+
+
 class Message(BaseModel):
     """One message of the display history; never deleted by compaction."""
 
@@ -112,6 +136,7 @@ class Message(BaseModel):
     created_at: datetime = Field(default_factory=utcnow)
     partial: bool = False  # a streamed reply not finished (or cut by a crash)
     model: str | None = None
+    stats: ReplyStats | None = None  # an assistant reply's figures from Ollama (not sent)
 
 
 class AgingStep(BaseModel):
@@ -288,6 +313,10 @@ class ContextUsage(BaseModel):
     goal_condensed: int = 0  # locked decisions condensed to keep the goal block in its cap
     request_overhead: int = 0
     blocking_pins: list[str] = Field(default_factory=list)  # unpin these to send again
+    # Tokens the user's own messages may keep word for word (``user_message_share`` of what
+    # is left after the system prompt, goal and checkpoints); past it the oldest are
+    # summarised. 0 when ``preserve_user_messages`` is off.
+    user_share: int = 0
 
 
 class Reliability(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ollm_desktop.engine import budget
 from ollm_desktop.engine.assembly import Assembly, Region
 from ollm_desktop.engine.conversation import Conversation
-from ollm_desktop.engine.models import ContextUsage, Visibility
+from ollm_desktop.engine.models import ContextUsage, EngineConfig, Visibility
 
 
 def usage_note(a: Assembly, data: Conversation, usable: int) -> str:
@@ -48,7 +48,15 @@ def build_usage(a: Assembly, data: Conversation, tier: budget.TierSpec) -> Conte
         note=usage_note(a, data, usable), ledger=a.ledger,
         clipped_messages=len(a.clipped_ids), goal_condensed=a.goal_condensed,
         request_overhead=config.request_overhead, blocking_pins=a.blocking_pins,
+        user_share=user_share(config, usable - a.system - a.goal - a.checkpoints),
     )
+
+
+def user_share(config: EngineConfig, base: int) -> int:
+    """What kept user messages may take of ``base`` (0: they are not kept word for word)."""
+    if not config.preserve_user_messages:
+        return 0
+    return int(config.user_message_share * max(0, base))
 
 
 def visibility(data: Conversation, region: Region, a: Assembly) -> dict[str, Visibility]:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 
 from ollm_desktop.backend import ManagedOllama, OllamaBackend
 from ollm_desktop.engine import CompressedGroup, ContextEngine, GoalState, Message
+from ollm_desktop.session.chat_settings import ChatSettingsService
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import NOTHING, Change
 from ollm_desktop.session.ollama_link import OllamaLink
+from ollm_desktop.session.reply_edits import EditKind, ReplyEdits
 from ollm_desktop.session.settings import Settings
 from ollm_desktop.session.snapshots import Snapshots
 from ollm_desktop.session.turns import Turns
@@ -23,6 +26,7 @@ from ollm_desktop.storage import ChatStore, StorageError
 from ollm_desktop.storage.models import ChatRecord, SearchHit
 
 NEW_CHAT = "New chat"
+STILL_EMPTY = "This chat has no messages yet, so it is the new chat."
 
 
 def title_from(text: str) -> str:
@@ -38,9 +42,11 @@ class ChatSession(SessionCore):
                  managed: ManagedOllama | None = None) -> None:
         super().__init__(store, settings, backend, model=model, host=host, managed=managed)
         self.ollama = OllamaLink(self)
+        self.before_send = self.ollama.before_send
         self.compactions = Compactions(self)
         self.turns = Turns(self, self.compactions)
         self.snapshots = Snapshots(self)
+        self.chat_settings = ChatSettingsService(self)
 
     # ------------------------------------------------------------------ chats
     def list_chats(self) -> list[ChatRecord]:
@@ -50,6 +56,8 @@ class ChatSession(SessionCore):
         return self.store.search(text) if text.strip() else []
 
     def new_chat(self, title: str | None = None) -> Change:
+        if self._open_chat_is_empty():
+            return self._reuse_empty_chat(title)
         try:
             chat = self.store.create_chat(
                 title or NEW_CHAT, model=self.model, context_size=self.context_size_for_new_chat(),
@@ -66,7 +74,10 @@ class ChatSession(SessionCore):
         state = self.store.load_engine_state(chat_id)
         config = self.config_for(chat)
         summarize = self.ollama.summarize
-        engine = (ContextEngine(config, summarize, self.settings.system_prompt) if state is None
+        prompt = self.system_prompt_for(chat)  # the chat's own, or the Preferences' default
+        if state is not None:
+            state.system_prompt = prompt
+        engine = (ContextEngine(config, summarize, prompt) if state is None
                   else ContextEngine.from_state(state, config, summarize))
         self.attach(engine)
         self.chat = chat
@@ -131,6 +142,7 @@ class ChatSession(SessionCore):
         engine, settings = self.engine, self.settings
         if engine is None:
             return NOTHING
+        prompt = NOTHING if self.busy else self.sync_system_prompt()  # a default prompt moved
         config = engine.config
         config.summary_timeout_s = settings.summary_timeout_s
         config.compaction_timeout_s = settings.compaction_timeout_s
@@ -139,8 +151,8 @@ class ChatSession(SessionCore):
                 self.busy or engine.compacting):
             config.preserve_recent_tokens, config.keep_recent_turns = window
             engine.load_state(engine.state())
-            return Change(context=True)
-        return NOTHING
+            return Change(context=True) | prompt
+        return prompt
 
     # ------------------------------------------------------------ pins, goal
     def set_pinned(self, message_id: str, pinned: bool) -> Change:
@@ -225,3 +237,45 @@ class ChatSession(SessionCore):
         """Tests and scripts without an adapter: wait for the session's own background tasks."""
         if self._own_tasks:
             await asyncio.wait(set(self._own_tasks), timeout=timeout)
+
+    # ------------------------------------------- regenerate, continue (issue 14)
+    @functools.cached_property
+    def reply_edits(self) -> ReplyEdits:
+        return ReplyEdits(self, self.turns, self.compactions)
+
+    def start_reply_edit(self, kind: EditKind) -> Change:
+        """Begin a Regenerate or a Continue of the newest reply, or say why not (a problem).
+
+        Without a problem it has begun: the caller runs ``reply_edits.regenerate()`` or
+        ``reply_edits.continue_reply()`` as a task and calls ``turns.ended()`` after it.
+        """
+        refusal = self.reply_edits.check(kind)
+        if refusal is not None:
+            return Change.problem(*refusal)
+        self.turns.begin(None)
+        return NOTHING
+
+    # ------------------------------------------------ an empty chat is reused
+    def _open_chat_is_empty(self) -> bool:
+        return (self.chat is not None and self.engine is not None and not self.busy
+                and not self.engine.display_messages())
+
+    def _reuse_empty_chat(self, title: str | None) -> Change:
+        """New chat while the open chat has no message: that chat becomes the new one (a
+        second empty row would only be clutter), with the size a new chat would get."""
+        chat, engine = self.chat, self.engine
+        assert chat is not None and engine is not None
+        change = Change(history=True, context=True, notices=(STILL_EMPTY,))
+        size = self.context_size_for_new_chat()
+        try:
+            if size != chat.context_size:
+                self.store.set_chat_context_size(chat.id, size)
+                engine.config.context_size = size
+                engine.load_state(engine.state())
+                change = change | Change(save=True, chats=True)
+        except StorageError as exc:
+            return self.storage_failed(exc)
+        if title and title != chat.title:
+            change = change | self.rename_chat(chat.id, title)
+        self.chat = self.store.get_chat(chat.id) or chat
+        return change | Change(opened=self.chat)

@@ -28,6 +28,7 @@ from ollm_desktop.session.events import (
     SessionEvent,
 )
 from ollm_desktop.session.settings import Settings
+from ollm_desktop.session.snapshot_labels import auto_label
 from ollm_desktop.storage import ChatStore, StorageError
 from ollm_desktop.storage.models import ChatRecord, SnapshotInfo
 
@@ -38,7 +39,17 @@ Publish = Callable[[SessionEvent], None]
 SummaryCall = Callable[[ApiMessages, int | None], Coroutine[Any, Any, str]]
 
 AUTO_SNAPSHOT_RATIO = 0.80
+WARNED_MARK = "compression-warning-shown"
 BUSY_TEXT = "Wait for the reply or compaction to finish."
+LOWERED_TO_TRAINED = ("{0} was trained for {1:,} tokens, so this chat now sends {1:,} (it was "
+                      "set to {2:,}). To go beyond, allow it in Preferences.")
+BEYOND_TRAINED = ("This chat sends {2:,} tokens of context, beyond the {1:,} {0} was trained "
+                  "for (allowed in Preferences): past {1:,} tokens the model may lose track, and "
+                  "Ollama needs more memory and time for each request.")
+
+
+async def _nothing() -> None:
+    return None
 
 
 def _default_spawn(tasks: set[asyncio.Task[Any]]) -> Spawn:
@@ -83,6 +94,9 @@ class SessionCore:
         self._own_tasks: set[asyncio.Task[Any]] = set()
         self.spawn: Spawn = _default_spawn(self._own_tasks)
         self.summarize: SummaryCall | None = None  # set by the facade (its Ollama service)
+        # Awaited by a turn before its request (the facade: load the model's details, fit).
+        self.before_send: Callable[[], Coroutine[Any, Any, None]] = _nothing
+        self._beyond_noted: set[tuple[str, int]] = set()
         self._unsubscribe: Callable[[], None] | None = None
         self._warned_critical: set[str] = set()
         self._last_percent = 0.0  # context use at the last check (auto snapshot on crossing)
@@ -104,6 +118,34 @@ class SessionCore:
         trained = self.model_details.context_length if self.model_details else None
         return min(size, trained) if trained else size
 
+    def fit_to_trained(self, *, in_turn: bool = False) -> Change:
+        """Never send more than the model was trained for, unless the user allowed it.
+
+        The open chat's context is lowered to the model's trained length (its budget and meter
+        follow). While a reply streams the change waits for the next turn (``in_turn``: the
+        turn itself calls this before its request); a running compaction keeps it too.
+        """
+        chat, engine = self.chat, self.engine
+        trained = self.model_details.context_length if self.model_details else None
+        if chat is None or engine is None or not trained or engine.config.context_size <= trained:
+            return NOTHING
+        size, model = engine.config.context_size, self.model or "The model"
+        if self.settings.allow_beyond_trained:
+            if (chat.id, size) in self._beyond_noted:
+                return NOTHING
+            self._beyond_noted.add((chat.id, size))
+            return Change.notice(BEYOND_TRAINED.format(model, trained, size))
+        if engine.compacting or (self.streaming and not in_turn):
+            return NOTHING
+        try:
+            self.store.set_chat_context_size(chat.id, trained)
+        except StorageError as exc:
+            return self.storage_failed(exc)
+        self.chat = self.store.get_chat(chat.id) or chat
+        engine.config.context_size = trained
+        engine.load_state(engine.state())
+        return Change(context=True) | Change.notice(LOWERED_TO_TRAINED.format(model, trained, size))
+
     def config_for(self, chat: ChatRecord) -> EngineConfig:
         """The chat's engine settings: the user's preferences plus what the model counts."""
         s = self.settings
@@ -120,6 +162,25 @@ class SessionCore:
             config.message_overhead = calibration.per_message
             config.request_overhead = calibration.per_request
         return config
+
+    def system_prompt_for(self, chat: ChatRecord) -> str:
+        """The chat's own system prompt, else the Preferences' default (read when used, so a
+        chat that follows the default follows its changes)."""
+        own = chat.settings.system_prompt
+        return self.settings.system_prompt if own is None else own
+
+    def sync_system_prompt(self) -> Change:
+        """Make the open chat's engine send the prompt it should (the system message counts
+        in the budget, so the context is figured again). Not during a compaction, which
+        planned with the old one: the next send or open catches up."""
+        chat, engine = self.chat, self.engine
+        if chat is None or engine is None or engine.compacting:
+            return NOTHING
+        prompt = self.system_prompt_for(chat)
+        if engine.system_prompt == prompt:
+            return NOTHING
+        engine.set_system_prompt(prompt)
+        return Change(save=True, context=True)
 
     def attach(self, engine: ContextEngine | None) -> None:
         if self._unsubscribe:
@@ -149,16 +210,27 @@ class SessionCore:
         if engine is None:
             return ContextSnapshot(chat=chat, model=self.model)
         reliability = engine.reliability()
-        chat_id = chat.id if chat else ""
-        warn = bool(reliability.warning) and chat_id not in self._warned_critical
-        if warn:
-            self._warned_critical.add(chat_id)
+        warn = bool(reliability.warning) and chat is not None and self._first_warning(chat.id)
         return ContextSnapshot(
             chat=chat, model=self.model, usage=engine.usage(), reliability=reliability,
             visibility=MappingProxyType(dict(engine.visibility())),
             groups=tuple(g.model_copy(deep=True) for g in engine.groups),
             goal=engine.goal.model_copy(deep=True), can_undo=engine.can_undo,
-            compaction_count=engine.compaction_count, warn=warn)
+            compaction_count=engine.compaction_count, warn=warn,
+            trained_context=self.model_details.context_length if self.model_details else None)
+
+    def _first_warning(self, chat_id: str) -> bool:
+        """True once per chat, ever: the warning's having been shown is stored with the chat."""
+        if chat_id in self._warned_critical:
+            return False
+        self._warned_critical.add(chat_id)
+        try:
+            if self.store.has_chat_mark(chat_id, WARNED_MARK):
+                return False
+            self.store.set_chat_mark(chat_id, WARNED_MARK)
+        except StorageError as exc:
+            log.error("could not store the warning mark: %s", exc)
+        return True
 
     def display_messages(self) -> list[Message]:
         return [m.model_copy() for m in self.engine.display_messages()] if self.engine else []
@@ -199,6 +271,7 @@ class SessionCore:
     def take_snapshot(self, reason: str, label: str = "") -> SnapshotInfo | None:
         if not (self.chat and self.engine):
             return None
+        label = label or auto_label(reason, self.engine)  # tells same-second ones apart
         try:
             info = self.store.create_snapshot(
                 self.chat.id, self.engine.state(), reason=reason, label=label, model=self.model,

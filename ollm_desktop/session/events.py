@@ -121,6 +121,7 @@ class ContextSnapshot:
     can_undo: bool = False
     compaction_count: int = 0
     warn: bool = False  # reliability turned critical: say so once per chat
+    trained_context: int | None = None  # what the model was trained for, when known
 
 
 @dataclass(frozen=True)

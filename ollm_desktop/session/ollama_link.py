@@ -3,8 +3,11 @@ the engine's summarizer call."""
 
 from __future__ import annotations
 
+import asyncio
+
 from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError, OllamaBackend
 from ollm_desktop.session.calibrations import ApiMessages
+from ollm_desktop.session.chat_settings import keep_alive_for
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import (
     NOTHING,
@@ -16,8 +19,7 @@ from ollm_desktop.session.events import (
 )
 
 SUMMARY_PREDICT_CAP = 1024  # num_predict of a summary when the engine names no target
-TRAINED_SHORTER = ("{0} was trained for {1:,} tokens; the chat's context of {2:,} is larger and "
-                   "the model may lose track beyond that.")
+DETAILS_WAIT = 5.0  # seconds a send waits for the model's details (its trained context)
 
 
 class OllamaLink:
@@ -55,6 +57,9 @@ class OllamaLink:
         names = [m.name for m in models]
         if core.model is None and names and core.choose_model(names[0]):
             core.spawn(self.load_model_details_published(names[0]), "model-details")
+        elif core.model in names and core.model_details is None:
+            # New chats take the model's trained context into account from the first one.
+            core.spawn(self.load_model_details_published(core.model), "model-details")
         status = OllamaStatus(reachable=True, host=host, version=version, models=names,
                               model_missing=bool(core.model and core.model not in names))
         core.publish(ModelsChanged(tuple(models)))
@@ -100,12 +105,21 @@ class OllamaLink:
         if engine is None:
             return NOTHING
         engine.set_model_info(core.parameter_billions())
-        trained = details.context_length
-        change = Change(context=True)
-        if trained and engine.config.context_size > trained:
-            change = change | Change.notice(
-                TRAINED_SHORTER.format(model, trained, engine.config.context_size))
-        return change
+        return Change(context=True) | core.fit_to_trained()
+
+    async def before_send(self) -> None:
+        """Before a request: know the model's trained context (bounded wait), fit to it; the
+        system prompt catches up with a Preferences change made while the chat was busy."""
+        core = self._core
+        core.publish(core.sync_system_prompt())
+        if core.model and core.model_details is None:
+            try:
+                change = await asyncio.wait_for(self.load_model_details(core.model),
+                                                DETAILS_WAIT)
+            except TimeoutError:
+                change = NOTHING
+            core.publish(change)
+        core.publish(core.fit_to_trained(in_turn=True))
 
     def reconnect_if_moved(self) -> None:
         """Preferences changed: a new backend when the host moved (the old one is closed)."""
@@ -124,6 +138,13 @@ class OllamaLink:
 
         ``max_tokens`` (the engine's output budget for this summary) becomes ``num_predict``:
         without it a small model can write thousands of tokens for minutes.
+
+        Of the chat's own settings a summary takes the context size (the same num_ctx as its
+        turns: a different one would reload the model) and keep_alive, never the sampling
+        ones: a summary must be faithful, not creative, so a high temperature or top_p chosen
+        for the chat's replies would only make it invent; a fixed seed would make the retry
+        of a refused summary likely to give the same refused answer again; and the chat's
+        num_predict is sized for replies, while a summary has its own target (above).
         """
         core = self._core
         model = core.settings.summarization_model or core.model
@@ -135,7 +156,8 @@ class OllamaLink:
         messages = [dict(m) for m in prompt]
         try:
             done = await core.backend.chat(model, messages, num_ctx=num_ctx,
-                                           options={"num_predict": int(predict)})
+                                           options={"num_predict": int(predict)},
+                                           keep_alive=keep_alive_for(core))
         except BackendError as exc:
             if exc.kind == CONTEXT_OVERFLOW:
                 core.calibrations.learn_overflow(model, messages, exc, num_ctx)

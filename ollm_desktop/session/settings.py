@@ -57,9 +57,15 @@ class Settings(BaseModel):
     summary_timeout_s: SummaryTimeout = 180.0
     compaction_timeout_s: CompactionTimeout = 480.0
     summarization_model: str | None = None  # None: the chat's own model
+    # A chat's context may exceed what the model was trained for only when the user says so
+    # (Preferences); otherwise it is lowered to the model's trained length when that is known.
+    allow_beyond_trained: bool = False
     keep_alive: str = "10m"
     snapshot_retention: int = Field(20, ge=1, le=1000)
     theme: Literal["system", "light", "dark"] = "system"
+    # Which key sends a message: "enter" (Shift+Enter is a new line) as in most chat apps, or
+    # "ctrl-enter" (Enter is a new line). Ctrl+Enter sends with either.
+    send_key: Literal["enter", "ctrl-enter"] = "enter"
     start_ollama: Literal["ask", "always", "never"] = "ask"
     request_timeout: float = Field(10.0, ge=1.0, le=600.0)
     system_prompt: str = ""

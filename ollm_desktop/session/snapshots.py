@@ -7,6 +7,7 @@ from pathlib import Path
 from ollm_desktop.engine import PinsOverBudget
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import Change
+from ollm_desktop.session.snapshot_labels import auto_label
 from ollm_desktop.storage import StorageError
 from ollm_desktop.storage.export import export_json, export_markdown, import_json, with_fresh_ids
 from ollm_desktop.storage.models import ChatRecord, Snapshot, SnapshotInfo
@@ -46,8 +47,13 @@ class Snapshots:
             return Change.problem("snapshot", "That snapshot no longer exists.")
         if snapshot.info.chat_id != chat.id:
             return Change.problem("snapshot", "That snapshot belongs to another chat.")
-        core.take_snapshot("before-restore")
-        engine.load_state(snapshot.state)
+        info = snapshot.info
+        when = info.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        restored = f"“{info.label}”" if info.label else f"the snapshot of {when}"
+        core.take_snapshot("before-restore", auto_label("before-restore", engine, restored))
+        # The chat's settings are not part of a snapshot: its prompt stays the chat's own.
+        engine.load_state(snapshot.state.model_copy(
+            update={"system_prompt": core.system_prompt_for(chat)}))
         try:
             core.store.replace_chat_state(chat.id, engine.state())
         except StorageError as exc:
@@ -96,16 +102,19 @@ class Snapshots:
         if state is None or chat is None or engine is None:
             return Change.problem("undo", "There is no compaction to go back before.")
         title = f"{chat.title} (before compaction {engine.compaction_count})"
-        branch = core.store.create_chat(title, model=chat.model, context_size=chat.context_size)
+        branch = core.store.create_chat(title, model=chat.model, context_size=chat.context_size,
+                                        settings=chat.settings)
         core.store.replace_chat_state(branch.id, with_fresh_ids(state))
         return branch
 
     def import_json(self, path: Path) -> ChatRecord | Change:
         """Store an exported chat as a new chat; the caller opens it."""
         try:
-            title, state, model, context_size = import_json(path.read_text(encoding="utf-8"))
+            found = import_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             return Change.problem("import", f"Could not import {path.name}: {exc}")
-        chat = self._core.store.create_chat(title, model=model, context_size=context_size)
-        self._core.store.replace_chat_state(chat.id, state)
+        chat = self._core.store.create_chat(found.title, model=found.model,
+                                            context_size=found.context_size,
+                                            settings=found.settings)
+        self._core.store.replace_chat_state(chat.id, found.state)
         return chat

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 
 from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError, ChatChunk, ChatDone
 from ollm_desktop.engine import ContextEngine, Message, PinsOverBudget, count_message_tokens
+from ollm_desktop.session.chat_settings import keep_alive_for, request_options
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import (
@@ -37,8 +39,20 @@ REFITTED = ("The model counted more tokens than estimated; the context was fitte
 STILL_OVERFLOW = ("Even after fitting the context again, the model counted this request as "
                   "longer than its context. Your message is back in the input: shorten it, "
                   "unpin messages, or choose a larger context size.")
+KEPT_PREVIOUS = "{0} The previous reply is kept."
 TRUNCATION_SUSPECTED = ("Ollama reported fewer prompt tokens than were sent: it may have dropped "
                         "part of the context. The token estimate has been recalibrated.")
+
+
+@dataclass
+class Streamed:
+    """What one streamed request brought: its text (without what the reply had before)."""
+
+    text: str = ""
+    done: ChatDone | None = None
+    failure: BackendError | None = None
+    stopped: bool = False
+    stored: bool = False  # the reply's row is on disk
 
 
 class Turns:
@@ -47,6 +61,7 @@ class Turns:
         self._compactions = compactions
         self._unsent_text: str | None = None  # a send whose text is not saved yet
         self.waits = {"turns": 0, "waited": 0}  # sends that waited on a compaction
+        self.streaming_id: str | None = None  # the reply streaming at this moment
 
     def check(self, text: str) -> str | None:
         """Why ``text`` cannot be sent now (None: it can)."""
@@ -66,8 +81,10 @@ class Turns:
             return TOO_LONG.format(tokens, room)
         return None
 
-    def begin(self, text: str) -> None:
-        """Mark the turn as started (the adapter then runs ``run`` as a task)."""
+    def begin(self, text: str | None) -> None:
+        """Mark the turn as started (the adapter then runs ``run`` as a task); ``text``: the
+        message to give back if it is stopped before it is saved (None for a Regenerate or a
+        Continue, which send no new message)."""
         self._core.streaming = True
         self._unsent_text = text
         self._core.publish(BusyChanged(True))
@@ -105,15 +122,16 @@ class Turns:
         core.publish(Change(context=True))
         core.maybe_auto_snapshot()
         try:
+            await core.before_send()  # never more than the model's trained context
             self.waits["turns"] += 1
-            waited = await self._make_room(engine)
+            waited = await self.make_room(engine)
             self.waits["waited"] += waited  # a turn counts once, however long it waited
-            refused = await self._stream_reply(user, may_retry=True)
+            refused = await self.stream_reply(user, may_retry=True)
             if refused is not None:
                 # Ollama counted more than we did: learn, fit again (bounded), resend once.
-                await self._fit_after_overflow(engine)
+                await self.fit_after_overflow(engine)
                 core.publish(Change.notice(REFITTED))
-                await self._stream_reply(user, may_retry=False)
+                await self.stream_reply(user, may_retry=False)
         finally:
             core.streaming = False
             core.publish(BusyChanged(False))
@@ -126,7 +144,7 @@ class Turns:
         return (not usage.over_budget and usage.dropped_messages == 0
                 and usage.total <= usage.usable)
 
-    async def _make_room(self, engine: ContextEngine) -> bool:
+    async def make_room(self, engine: ContextEngine) -> bool:
         """Compact before sending only when the request does not fit; True if the send waited.
 
         A request that fits is sent at once, even while a compaction runs or one is due. One
@@ -149,7 +167,7 @@ class Turns:
             return True
         return waited
 
-    async def _fit_after_overflow(self, engine: ContextEngine) -> None:
+    async def fit_after_overflow(self, engine: ContextEngine) -> None:
         """After a refused request: apply what was learned, then compact or fit visibly."""
         core = self._core
         if core.compacting:
@@ -159,35 +177,62 @@ class Turns:
             await self._compactions.run(focus=None, force=False)
         core.publish(Change(context=True))
 
-    async def _stream_reply(self, user: Message, *, may_retry: bool) -> BackendError | None:
+    async def stream_reply(self, user: Message, *, may_retry: bool,
+                            previous: Message | None = None) -> BackendError | None:
         """Send the request and stream the reply; the refusal when it may be fitted and resent.
 
         Returns the ``context_overflow`` error when Ollama refused the request as longer than
         its context and ``may_retry``; the user's message is then kept for the resend.
-        Otherwise every outcome is handled here and None is returned.
+        Otherwise every outcome is handled here and None is returned. ``previous``: the reply
+        a Regenerate replaces; when nothing new arrives it is put back instead of the user's
+        message being taken back.
+        """
+        core = self._core
+        engine = core.engine
+        assert engine is not None
+        try:
+            messages = engine.api_messages()
+        except PinsOverBudget as exc:
+            reason = str(exc) or engine.usage().note
+            if previous is not None:
+                self.put_back(previous)
+                core.publish(Change.problem("send", reason))
+            else:
+                await self._give_back(user, reason)
+            return None
+        estimate = engine.api_tokens()
+        reply = Message(role="assistant", content="", partial=True, model=core.model or "",
+                        tokens=1)
+        core.publish(ReplyStarted(reply.model_copy()))
+        got = await self.stream(reply, messages)
+        if not got.text:
+            return await self._no_reply(user, reply, messages, got, may_retry=may_retry,
+                                        previous=previous)
+        self.finish(reply, got, messages, estimate, observe=True)
+        self._compactions.last_exchange_tokens = user.tokens + reply.tokens
+        if got.stopped:
+            raise asyncio.CancelledError
+        return None
+
+    async def stream(self, reply: Message, messages: list[dict[str, str]]) -> Streamed:
+        """Stream a request into ``reply`` (after the text it has), saving it as it grows.
+
+        Stop (cancelling the task) and a failed stream end it like a finished one: the caller
+        sees what arrived. ``reply.content`` is left as it was; ``finish`` sets the whole text.
         """
         core = self._core
         engine, chat = core.engine, core.chat
         assert engine is not None and chat is not None
-        try:
-            messages = engine.api_messages()
-        except PinsOverBudget as exc:
-            await self._give_back(user, str(exc) or engine.usage().note)
-            return None
-        estimate = engine.api_tokens()
         num_ctx = engine.config.context_size
-        model = core.model or ""
-        reply = Message(role="assistant", content="", partial=True, model=model, tokens=1)
-        core.publish(ReplyStarted(reply.model_copy()))
+        prefix = reply.content
+        got = Streamed(stored=bool(prefix))  # a reply with text is stored (or appended)
         parts: list[str] = []
         saved_at = 0.0
-        stored = False
-        done: ChatDone | None = None
-        failure: BackendError | None = None
-        stopped = False
+        self.streaming_id = reply.id
         try:
-            async for event in core.backend.chat_stream(model, messages, num_ctx=num_ctx,
-                                                        options={"num_ctx": num_ctx}):
+            async for event in core.backend.chat_stream(
+                    core.model or "", messages, num_ctx=num_ctx,
+                    options=request_options(core, num_ctx), keep_alive=keep_alive_for(core)):
                 if isinstance(event, ChatChunk):
                     if not event.text:
                         continue
@@ -195,36 +240,55 @@ class Turns:
                     core.publish(ReplyChunk(reply.id, event.text))
                     now = time.monotonic()
                     if now - saved_at >= SAVE_INTERVAL:
-                        reply.content = "".join(parts)
-                        stored = self._save_reply(chat.id, reply, stored)
+                        reply.content = prefix + "".join(parts)
+                        got.stored = self._save_reply(chat.id, reply, got.stored)
                         saved_at = now
                 elif isinstance(event, ChatDone):
-                    done = event
+                    got.done = event
         except asyncio.CancelledError:
-            stopped = True
+            got.stopped = True
         except BackendError as exc:
-            failure = exc
-        content = "".join(parts) if done is None or not done.content else done.content
-        if not content:
-            return await self._no_reply(user, reply, messages, failure, stored=stored,
-                                        stopped=stopped, may_retry=may_retry)
-        reply.content = content
-        reply.partial = done is None
+            got.failure = exc
+        finally:
+            self.streaming_id = None
+            reply.content = prefix
+        done = got.done
+        got.text = "".join(parts) if done is None or not done.content else done.content
+        return got
+
+    def finish(self, reply: Message, got: Streamed, messages: list[dict[str, str]],
+               estimate: int, *, observe: bool) -> None:
+        """Keep what arrived: the reply joins the engine and the store, the window is told.
+
+        ``observe``: learn from Ollama's prompt count (not for a continued reply, whose
+        trailing assistant message the chat template counts differently).
+        """
+        core = self._core
+        engine, chat = core.engine, core.chat
+        assert engine is not None and chat is not None
+        reply.content += got.text
+        reply.partial = got.done is None
+        if got.done is not None:  # Ollama's figures for the reply (its row shows them)
+            reply.stats = got.done.reply_stats()
         # Counted like every other message (tokens=0: the engine counts it with the learned
         # factor and template), not by eval_count: the calibration maps contents to what a
         # prompt costs, and eval_count also counts thinking that is never sent back.
         reply.tokens, reply.exact_tokens = 0, False
+        if engine.message(reply.id) is not None and not engine.remove_last(reply.id):
+            raise RuntimeError("the continued reply is no longer the newest message")
         engine.add_message(reply)
-        self._save_reply(chat.id, reply, stored)
-        self._compactions.last_exchange_tokens = user.tokens + reply.tokens
-        info = ReplyInfo(stopped=stopped, error=failure.message if failure else None)
+        self._save_reply(chat.id, reply, got.stored)
+        failure, done = got.failure, got.done
+        info = ReplyInfo(stopped=got.stopped, error=failure.message if failure else None)
         change = Change(updated=(reply.model_copy(),), context=True)
         if done is not None:
             info.prompt_tokens = done.prompt_eval_count
             info.reply_tokens = done.eval_count
-            info.truncated = core.calibrations.observe(model, messages, estimate,
-                                                       done.prompt_eval_count, num_ctx)
-            core.sync_calibration()
+            if observe:
+                info.truncated = core.calibrations.observe(
+                    core.model or "", messages, estimate, done.prompt_eval_count,
+                    engine.config.context_size)
+                core.sync_calibration()
             if info.truncated:
                 change = change | Change.notice(TRUNCATION_SUSPECTED)
         change = change | core.save_state()  # goal markers may have changed
@@ -234,16 +298,15 @@ class Turns:
             change = change | Change.problem(str(failure.kind), failure.message)
         core.publish(Change(context=True, notices=change.notices, problems=change.problems))
         core.maybe_auto_snapshot()
-        if stopped:
-            raise asyncio.CancelledError
-        return None
 
     async def _no_reply(self, user: Message, reply: Message, messages: list[dict[str, str]],
-                        failure: BackendError | None, *, stored: bool, stopped: bool,
-                        may_retry: bool) -> BackendError | None:
-        """Nothing arrived: take the user's message back so a retry does not duplicate it."""
+                        got: Streamed, *, may_retry: bool,
+                        previous: Message | None) -> BackendError | None:
+        """Nothing arrived: take the user's message back so a retry does not duplicate it
+        (a Regenerate puts the earlier reply back instead)."""
         core = self._core
-        if stored:
+        failure, stopped = got.failure, got.stopped
+        if got.stored:
             core.store.delete_message(reply.id)
         core.publish(Change(updated=(reply.model_copy(update={"content": "",
                                                               "partial": False}),)))
@@ -259,11 +322,25 @@ class Turns:
         reason = STILL_OVERFLOW if overflow else (failure.message if failure else None)
         core.publish(ReplyFinished(reply, ReplyInfo(stopped=stopped, error=reason, removed=True,
                                                     user_message_id=user.id)))
+        if previous is not None:
+            self.put_back(previous)
+            if failure is not None:
+                core.publish(Change.problem(str(failure.kind), KEPT_PREVIOUS.format(
+                    reason or failure.message)))
         if stopped:
             raise asyncio.CancelledError
-        if failure is not None:
+        if failure is not None and previous is None:
             await self._give_back(user, reason or failure.message, kind=str(failure.kind))
         return None
+
+    def put_back(self, previous: Message) -> None:
+        """A Regenerate that brought nothing: the reply it replaced returns, as it was."""
+        core = self._core
+        engine, chat = core.engine, core.chat
+        assert engine is not None and chat is not None
+        engine.add_message(previous.model_copy())
+        self._save_reply(chat.id, previous, False)
+        core.publish(Change(added=(previous.model_copy(),), context=True) | core.save_state())
 
     def _save_reply(self, chat_id: str, reply: Message, stored: bool) -> bool:
         """Append or update the reply row; True once it is on disk.

@@ -13,11 +13,33 @@ from pathlib import Path
 from typing import Self
 
 from ollm_desktop.paths import AppPaths
-from ollm_desktop.storage import schema
-from ollm_desktop.storage.models import StartupNotice
+from ollm_desktop.storage import salvage, schema
+from ollm_desktop.storage.models import SalvageReport, StartupNotice
 from ollm_desktop.storage.schema import StorageError
 
 log = logging.getLogger(__name__)
+
+
+def _salvage(backup: Path, conn: sqlite3.Connection) -> SalvageReport | None:
+    """Copy the damaged file's readable rows into the new database; None if that failed (the
+    new database then starts empty, as it would without salvage)."""
+    try:
+        return salvage.recover(backup, conn)
+    except Exception:  # never a reason not to start: the damaged file is kept either way
+        log.exception("salvaging %s failed", backup)
+        return None
+
+
+def _set_aside_notice(reason: str, backup: Path, path: Path,
+                      report: SalvageReport | None) -> StartupNotice:
+    log.warning("database %s set aside to %s: %s", path, backup, reason)
+    if report is not None and report.found_anything:
+        text = salvage.describe(report, backup)
+    else:
+        text = (f"The chat database could not be used because {reason}. It was moved to "
+                f"{backup} and a new, empty database was started.")
+    return StartupNotice(level="warning", text=text, backup_path=str(backup),
+                         extra={"reason": reason, "database": str(path)}, salvage=report)
 
 
 class Database:
@@ -35,7 +57,6 @@ class Database:
         """Open (creating, migrating or setting aside a bad file); StorageError if impossible."""
         schema.make_private_dir(paths.data_dir)
         path = paths.database
-        notices: list[StartupNotice] = []
         verdict = schema.inspect(path)
         if verdict.kind == "newer":
             raise StorageError(
@@ -44,15 +65,7 @@ class Database:
                 f"not changed. Update ollm-desktop, or start with --data-dir to use another "
                 f"folder."
             )
-        if verdict.kind == "bad":
-            backup = schema.set_aside(path, paths.backup_dir)
-            notices.append(StartupNotice(
-                level="warning",
-                text=(f"The chat database could not be used because {verdict.reason}. It was "
-                      f"moved to {backup} and a new, empty database was started."),
-                backup_path=str(backup),
-                extra={"reason": verdict.reason, "database": str(path)},
-            ))
+        backup = schema.set_aside(path, paths.backup_dir) if verdict.kind == "bad" else None
         schema.create_private_file(path)
         conn: sqlite3.Connection | None = None
         try:
@@ -64,13 +77,16 @@ class Database:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             schema.migrate(conn)
+            report = _salvage(backup, conn) if backup is not None and verdict.damaged else None
             store = cls(conn, path)
         except sqlite3.Error as exc:
             if conn is not None:
                 conn.close()
             raise StorageError(schema.describe_os_error(exc, path)) from exc
         schema.tighten(path)
-        return store, notices
+        if backup is None:
+            return store, []
+        return store, [_set_aside_notice(verdict.reason, backup, path, report)]
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):

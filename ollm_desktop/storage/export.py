@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -22,7 +22,7 @@ from ollm_desktop.engine.models import (
     EngineState,
     new_id,
 )
-from ollm_desktop.storage.models import ChatRecord
+from ollm_desktop.storage.models import ChatRecord, ChatSettings
 
 FORMAT = "ollm-desktop-chat"
 VERSION = 1
@@ -39,6 +39,10 @@ def export_markdown(chat: ChatRecord, state: EngineState,
     lines = [f"# {chat.title}", ""]
     lines.append(f"- Model: {chat.model or 'not set'}")
     lines.append(f"- Context size: {chat.context_size:,} tokens")
+    own = {**chat.settings.sampling(), "keep_alive": chat.settings.keep_alive}
+    if any(value is not None for value in own.values()):
+        lines.append("- This chat's model parameters: " + ", ".join(
+            f"{name} {value}" for name, value in own.items() if value is not None))
     lines.append(f"- Messages: {len(state.messages)}; checkpoints: {len(state.groups)}; "
                  f"compactions: {state.compaction_count}")
     lines.append(f"- Messages sent to the model now: {len(api_messages)} "
@@ -96,8 +100,16 @@ def export_json(chat: ChatRecord, state: EngineState,
     return json.dumps(document, ensure_ascii=False, indent=1)
 
 
-def import_json(text: str) -> tuple[str, EngineState, str | None, int]:
-    """(title, state, model, context_size); ValueError with a readable reason on bad input."""
+class ImportedChat(NamedTuple):
+    title: str
+    state: EngineState
+    model: str | None
+    context_size: int
+    settings: ChatSettings  # the chat's own settings (an export before them has none)
+
+
+def import_json(text: str) -> ImportedChat:
+    """The chat in an export; ValueError with a readable reason on bad input."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -123,13 +135,19 @@ def import_json(text: str) -> tuple[str, EngineState, str | None, int]:
     if not isinstance(size, int) or isinstance(size, bool) or not low <= size <= high:
         raise ValueError(f"the context size must be a whole number from {low} to {high}")
     try:
+        settings = ChatSettings.model_validate(chat.get("settings") or {})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ValueError(f"the chat's settings are invalid ({where}: {first['msg']})") from exc
+    try:
         state = EngineState.model_validate(document.get("state"))
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"the conversation is invalid ({where}: {first['msg']})") from exc
     _check_references(state)
-    return title, with_fresh_ids(state), model, size
+    return ImportedChat(title, with_fresh_ids(state), model, size, settings)
 
 
 def _check_references(state: EngineState) -> None:

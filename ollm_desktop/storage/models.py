@@ -3,15 +3,54 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-from ollm_desktop.engine.models import ContextSize, EngineState
+from ollm_desktop.engine.models import CONTEXT_SIZE_MAX, ContextSize, EngineState
 
 SnapshotReason = Literal[
     "auto-threshold", "before-compaction", "before-undo", "before-restore", "manual", "import"
 ]
+
+
+# Limits of a chat's own model parameters (what Ollama accepts and a person would choose).
+Temperature = Annotated[float, Field(ge=0.0, le=2.0)]
+TopP = Annotated[float, Field(ge=0.0, le=1.0)]
+Seed = Annotated[int, Field(ge=0, le=2**31 - 1)]
+ReplyLimit = Annotated[int, Field(ge=1, le=CONTEXT_SIZE_MAX)]  # num_predict
+# Ollama's keep_alive: a Go duration ("10m", "1h30m", "0") or whole seconds; -1 keeps it forever.
+KEEP_ALIVE_PATTERN = r"^-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$|^-?\d+$"
+KeepAlive = Annotated[str, StringConstraints(strip_whitespace=True, pattern=KEEP_ALIVE_PATTERN)]
+
+
+class ChatSettings(BaseModel):
+    """One chat's own settings; None means "the default": the Preferences' system prompt and
+    keep_alive, Ollama's (the model file's) value for the sampling options.
+
+    The chat's context size (num_ctx) is not here: it is ``ChatRecord.context_size``, which
+    every chat always has (set from Preferences when it is created).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    system_prompt: str | None = None
+    temperature: Temperature | None = None
+    top_p: TopP | None = None
+    seed: Seed | None = None
+    num_predict: ReplyLimit | None = None
+    keep_alive: KeepAlive | None = None
+
+    @field_validator("system_prompt", "keep_alive", mode="before")
+    @classmethod
+    def _blank_is_default(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    def sampling(self) -> dict[str, float | int]:
+        """The Ollama ``options`` this chat sets (a reply's sampling; never num_ctx)."""
+        values = {"temperature": self.temperature, "top_p": self.top_p, "seed": self.seed,
+                  "num_predict": self.num_predict}
+        return {name: value for name, value in values.items() if value is not None}
 
 
 class ChatRecord(BaseModel):
@@ -22,6 +61,7 @@ class ChatRecord(BaseModel):
     created_at: datetime
     updated_at: datetime
     message_count: int = 0
+    settings: ChatSettings = Field(default_factory=ChatSettings)
 
 
 class SnapshotInfo(BaseModel):
@@ -56,6 +96,40 @@ class SearchHit(BaseModel):
     created_at: datetime
 
 
+class SalvageReport(BaseModel):
+    """What a damaged database still held, copied into the new database that replaced it.
+
+    ``*_expected`` are SQLite's counts in the damaged file (often still known from an intact
+    index when table pages are lost); None when even those could not be read.
+    """
+
+    chats: int = 0
+    chats_expected: int | None = None
+    chats_rebuilt: int = 0  # found only through their messages (the chat's row was lost)
+    messages: int = 0
+    messages_expected: int | None = None
+    snapshots: int = 0
+    snapshots_expected: int | None = None
+    states_reset: int = 0  # checkpoints dropped: they summarised messages that were lost
+    short_chats: list[str] = Field(default_factory=list)  # titles of chats that lost messages
+
+    @property
+    def found_anything(self) -> bool:
+        return bool(self.chats or self.messages or self.snapshots)
+
+    @property
+    def lost_messages(self) -> int:
+        return max(0, (self.messages_expected or 0) - self.messages)
+
+    @property
+    def lost_chats(self) -> int:
+        return max(0, (self.chats_expected or 0) - self.chats)
+
+    @property
+    def lost_snapshots(self) -> int:
+        return max(0, (self.snapshots_expected or 0) - self.snapshots)
+
+
 class StartupNotice(BaseModel):
     """Something the user must be told at start (e.g. a corrupt database was set aside)."""
 
@@ -63,3 +137,4 @@ class StartupNotice(BaseModel):
     text: str
     backup_path: str | None = None
     extra: dict[str, str] = Field(default_factory=dict)
+    salvage: SalvageReport | None = None  # a damaged database's readable rows were recovered

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from datetime import UTC, datetime
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from ollm_desktop.engine.models import (
     CONTEXT_SIZE_MAX,
     CONTEXT_SIZE_MIN,
     ContextSize,
     Message,
+    ReplyStats,
 )
-from ollm_desktop.storage.models import ChatRecord
+from ollm_desktop.storage.models import ChatRecord, ChatSettings
+
+log = logging.getLogger(__name__)
 
 SEARCH_LIMIT = 200
 SNIPPET_BEFORE = 60
 SNIPPET_AFTER = 100
 
-MESSAGE_COLUMNS = "id, role, content, pinned, tokens, exact_tokens, created_at, partial, model"
-CHAT_COLUMNS = "id, title, model, context_size, created_at, updated_at, message_count"
+MESSAGE_COLUMNS = ("id, role, content, pinned, tokens, exact_tokens, created_at, partial, model, "
+                   "meta")
+CHAT_COLUMNS = "id, title, model, context_size, created_at, updated_at, message_count, settings"
 CONTEXT_SIZE_ADAPTER: TypeAdapter[int] = TypeAdapter(ContextSize)
 
 # tokens, exact_tokens, pinned, partial, content. The content is the same str object the
@@ -41,21 +47,58 @@ def fingerprint(message: Message) -> Fingerprint:
             message.content)
 
 
+def meta_json(message: Message) -> str:
+    """``messages.meta``: what is stored about a message besides its text (a reply's stats)."""
+    if message.stats is None:
+        return "{}"
+    return json.dumps({"stats": message.stats.model_dump(exclude_none=True)})
+
+
+def stats_from_meta(meta: object) -> ReplyStats | None:
+    """A reply's stats, validated; damaged or missing ones are simply not shown (the message
+    itself is never lost over them)."""
+    if not isinstance(meta, str) or meta in ("", "{}"):
+        return None
+    try:
+        stats = json.loads(meta).get("stats")
+        return None if stats is None else ReplyStats.model_validate(stats)
+    except (ValueError, TypeError, AttributeError, ValidationError):
+        log.warning("a message's stored statistics are unreadable; they are left out")
+        return None
+
+
+def settings_json(settings: ChatSettings) -> str:
+    return settings.model_dump_json(exclude_none=True)
+
+
+def settings_from_json(text: object) -> ChatSettings:
+    """A chat's settings, validated on read; an unreadable value falls back to the defaults
+    (logged) so the chat still opens, and the next change writes a valid one."""
+    if not isinstance(text, str) or text in ("", "{}"):
+        return ChatSettings()
+    try:
+        return ChatSettings.model_validate_json(text)
+    except (ValueError, ValidationError):
+        log.warning("a chat's stored settings are invalid; its defaults are used")
+        return ChatSettings()
+
+
 def message_from_row(row: tuple) -> Message:
-    mid, role, content, pinned, tokens, exact, created, partial, model = row
+    mid, role, content, pinned, tokens, exact, created, partial, model, meta = row
     return Message(id=mid, role=role, content=content, pinned=bool(pinned), tokens=tokens,
                    exact_tokens=bool(exact), created_at=datetime.fromisoformat(created),
-                   partial=bool(partial), model=model)
+                   partial=bool(partial), model=model, stats=stats_from_meta(meta))
 
 
 def chat_from_row(row: tuple) -> ChatRecord:
-    cid, title, model, size, created, updated, count = row
+    cid, title, model, size, created, updated, count, settings = row
     if isinstance(size, int):
         # A row from before the limits were checked on write opens at the nearest valid size.
         size = min(max(size, CONTEXT_SIZE_MIN), CONTEXT_SIZE_MAX)
     return ChatRecord(id=cid, title=title, model=model, context_size=size,
                       created_at=datetime.fromisoformat(created),
-                      updated_at=datetime.fromisoformat(updated), message_count=count)
+                      updated_at=datetime.fromisoformat(updated), message_count=count,
+                      settings=settings_from_json(settings))
 
 
 def like_pattern(text: str) -> str:

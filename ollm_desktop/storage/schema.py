@@ -10,6 +10,7 @@ version that the next start continues from.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 from collections.abc import Callable
@@ -145,9 +146,36 @@ def _search_index_v2(conn: sqlite3.Connection) -> None:
     )
 
 
+def add_chat_feature_columns(conn: sqlite3.Connection) -> None:
+    """The columns of step 3 (also added to the salvage's stand-in schema page: adding a
+    column only rewrites the table's CREATE text, so the tables keep their root pages)."""
+    conn.execute("ALTER TABLE chats ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'")
+    conn.execute("ALTER TABLE messages ADD COLUMN meta TEXT NOT NULL DEFAULT '{}'")
+
+
+def _chat_features_v3(conn: sqlite3.Connection) -> None:
+    """Per-chat settings (``chats.settings``, JSON of ``ChatSettings``) and per-message facts
+    (``messages.meta``, JSON: a reply's statistics).
+
+    Until now a chat kept the Preferences' system prompt it was created with (in its engine
+    state); that prompt becomes the chat's own setting, so an upgrade never changes what an
+    existing chat sends. A chat without one follows the Preferences' prompt from now on.
+    """
+    add_chat_feature_columns(conn)
+    updates = []
+    for chat_id, meta in conn.execute("SELECT chat_id, meta FROM chat_state").fetchall():
+        try:
+            prompt = json.loads(meta).get("system_prompt")
+        except (ValueError, TypeError, AttributeError):
+            continue  # an unreadable state is the store's to report when the chat opens
+        if isinstance(prompt, str) and prompt.strip():
+            updates.append((json.dumps({"system_prompt": prompt}), chat_id))
+    conn.executemany("UPDATE chats SET settings = ? WHERE id = ?", updates)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 # Never edit or reorder a released step: append a new one.
-MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2]
+MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3]
 LATEST_VERSION = len(MIGRATIONS)
 
 
@@ -172,12 +200,18 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
 
 # --------------------------------------------------------------------------- inspection
 class Verdict:
-    """What :func:`inspect` found: ``fresh``, ``ours``, ``newer`` or ``bad`` (with a reason)."""
+    """What :func:`inspect` found: ``fresh``, ``ours``, ``newer`` or ``bad`` (with a reason).
 
-    def __init__(self, kind: str, reason: str = "", version: int = 0) -> None:
+    ``damaged``: bad because SQLite found damaged pages (not a foreign or unmarked file), so
+    the rows that still read are worth recovering.
+    """
+
+    def __init__(self, kind: str, reason: str = "", version: int = 0,
+                 damaged: bool = False) -> None:
         self.kind = kind
         self.reason = reason
         self.version = version
+        self.damaged = damaged
 
 
 def is_corruption(exc: sqlite3.Error) -> bool:
@@ -223,7 +257,7 @@ def inspect(path: Path) -> Verdict:
         return _inspect_sqlite(path)
     except sqlite3.Error as exc:
         if is_corruption(exc):
-            return Verdict("bad", f"SQLite reports it damaged ({exc})")
+            return Verdict("bad", f"SQLite reports it damaged ({exc})", damaged=True)
         raise StorageError(describe_os_error(exc, path)) from exc
 
 
@@ -245,9 +279,11 @@ def _inspect_sqlite(path: Path) -> Verdict:
             marker = row[0] if row else None
         if marker != SCHEMA_MARKER:
             return Verdict("bad", "it lacks the ollm-desktop schema marker")
-        problems = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
+        problems = [line.strip() for r in conn.execute("PRAGMA integrity_check(5)")
+                    for line in str(r[0]).splitlines() if line.strip() and "***" not in line]
         if problems != ["ok"]:
-            return Verdict("bad", "the integrity check failed: " + "; ".join(problems))
+            return Verdict("bad", "the integrity check failed: " + "; ".join(problems),
+                           damaged=True)
         return Verdict("ours", version=version)
     finally:
         conn.close()

@@ -106,3 +106,15 @@ class SideTables(Database):
                 (model, factor, samples, now()),
             )
 
+    # ------------------------------------------------------------ chat marks
+    def has_chat_mark(self, chat_id: str, mark: str) -> bool:
+        """A one-off fact about a chat (e.g. its compression warning was shown)."""
+        with self._read() as conn:
+            row = conn.execute("SELECT 1 FROM ollm_meta WHERE key = ?",
+                               (f"chat:{chat_id}:{mark}",)).fetchone()
+        return row is not None
+
+    def set_chat_mark(self, chat_id: str, mark: str) -> None:
+        with self._write() as conn:
+            conn.execute("INSERT OR REPLACE INTO ollm_meta (key, value) VALUES (?, ?)",
+                         (f"chat:{chat_id}:{mark}", now()))

@@ -29,6 +29,7 @@ from ollm_desktop.engine.models import (
 )
 from ollm_desktop.storage.models import (
     ChatRecord,
+    ChatSettings,
 )
 from ollm_desktop.storage.rows import (
     CHAT_COLUMNS,
@@ -39,7 +40,9 @@ from ollm_desktop.storage.rows import (
     fingerprint,
     iso,
     message_from_row,
+    meta_json,
     now,
+    settings_json,
 )
 from ollm_desktop.storage.schema import StorageError
 from ollm_desktop.storage.side_tables import SideTables
@@ -59,8 +62,10 @@ class ChatStore(SideTables):
 
     # -------------------------------------------------------------------- chats
     def create_chat(self, title: str, *, model: str | None = None, context_size: int = 8192,
-                    system_prompt: str | None = None) -> ChatRecord:
-        """``system_prompt``, when given, is saved as the chat's first engine state.
+                    system_prompt: str | None = None,
+                    settings: ChatSettings | None = None) -> ChatRecord:
+        """``system_prompt``, when given, is saved as the chat's first engine state;
+        ``settings`` are the chat's own (a branch or an import keeps its chat's).
 
         ``context_size`` outside the engine's limits raises ``ValidationError`` (a ValueError).
         """
@@ -69,8 +74,9 @@ class ChatStore(SideTables):
         chat_id = new_id()
         with self._write() as conn:
             conn.execute(
-                f"INSERT INTO chats ({CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 0)",
-                (chat_id, title, model, context_size, stamp, stamp),
+                f"INSERT INTO chats ({CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+                (chat_id, title, model, context_size, stamp, stamp,
+                 settings_json(settings or ChatSettings())),
             )
             parts = None
             if system_prompt is not None:
@@ -109,6 +115,11 @@ class ChatStore(SideTables):
         with self._write() as conn:
             conn.execute("UPDATE chats SET context_size = ? WHERE id = ?", (size, chat_id))
 
+    def set_chat_settings(self, chat_id: str, settings: ChatSettings) -> None:
+        with self._write() as conn:
+            conn.execute("UPDATE chats SET settings = ? WHERE id = ?",
+                         (settings_json(settings), chat_id))
+
     def delete_chat(self, chat_id: str) -> None:
         """Messages, state and snapshots go with it (foreign keys cascade)."""
         with self._write() as conn:
@@ -124,10 +135,11 @@ class ChatStore(SideTables):
                         seq: int) -> None:
         cursor = conn.execute(
             "INSERT INTO messages (id, chat_id, seq, role, content, pinned, tokens, "
-            "exact_tokens, partial, created_at, model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "exact_tokens, partial, created_at, model, meta) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (message.id, chat_id, seq, message.role, message.content, message.pinned,
              message.tokens, message.exact_tokens, message.partial, iso(message.created_at),
-             message.model),
+             message.model, meta_json(message)),
         )
         conn.execute("INSERT INTO message_search (rowid, body) VALUES (?, ?)",
                      (cursor.lastrowid, message.content.casefold()))
@@ -166,9 +178,9 @@ class ChatStore(SideTables):
         with self._write() as conn:
             row = conn.execute(
                 "UPDATE messages SET content = ?, pinned = ?, tokens = ?, exact_tokens = ?, "
-                "partial = ?, model = ? WHERE id = ? AND chat_id = ? RETURNING rowid",
+                "partial = ?, model = ?, meta = ? WHERE id = ? AND chat_id = ? RETURNING rowid",
                 (message.content, message.pinned, message.tokens, message.exact_tokens,
-                 message.partial, message.model, message.id, chat_id),
+                 message.partial, message.model, meta_json(message), message.id, chat_id),
             ).fetchone()
             if row is None:
                 self._insert_message(conn, chat_id, message, self._next_seq(conn, chat_id))

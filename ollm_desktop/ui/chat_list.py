@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 from ollm_desktop.storage.models import ChatRecord, SearchHit
 
 CHAT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+MESSAGE_ID_ROLE = Qt.ItemDataRole.UserRole + 2  # a search hit: the message to show
+TITLE_ROLE = Qt.ItemDataRole.UserRole + 3  # a search hit's chat title (for Rename)
 DELETE_TEXT = ("Delete this chat, its history and its snapshots? This cannot be undone; export "
                "it first to keep a copy.")
 
@@ -31,6 +33,7 @@ class ChatListPanel(QWidget):
     openRequested = Signal(str)  # chat id
     renameRequested = Signal(str, str)  # chat id, new title
     deleteRequested = Signal(str)
+    messageRequested = Signal(str, str)  # chat id, message id (a search hit)
 
     def __init__(self, list_chats: Callable[[], list[ChatRecord]],
                  search: Callable[[str], list[SearchHit]],
@@ -83,15 +86,32 @@ class ChatListPanel(QWidget):
             self.refresh()
             return
         self.list.clear()
+        # Each chat once, as a heading, with its hits under it (newest chat first).
+        chats: dict[str, list[SearchHit]] = {}
         for hit in self._search(text):
-            item = QListWidgetItem(f"{hit.chat_title}\n  {hit.snippet}")
-            item.setData(CHAT_ID_ROLE, hit.chat_id)
-            item.setToolTip(hit.snippet)
-            self.list.addItem(item)
+            chats.setdefault(hit.chat_id, []).append(hit)
+        for hits in chats.values():
+            heading = QListWidgetItem(hits[0].chat_title)
+            heading.setData(CHAT_ID_ROLE, hits[0].chat_id)
+            font = heading.font()
+            font.setBold(True)
+            heading.setFont(font)
+            self.list.addItem(heading)
+            for hit in hits:
+                who = self.tr("You") if hit.role == "user" else self.tr("Assistant") \
+                    if hit.role == "assistant" else hit.role.title()
+                item = QListWidgetItem(f"    {who}: {hit.snippet}")
+                item.setData(CHAT_ID_ROLE, hit.chat_id)
+                item.setData(MESSAGE_ID_ROLE, hit.message_id)
+                item.setData(TITLE_ROLE, hit.chat_title)
+                item.setToolTip(f"{hit.chat_title}\n{hit.snippet}")
+                self.list.addItem(item)
 
     def item_activated(self, item: QListWidgetItem) -> None:
-        chat_id = item.data(CHAT_ID_ROLE)
-        if chat_id and chat_id != self._current_id():
+        chat_id, message_id = item.data(CHAT_ID_ROLE), item.data(MESSAGE_ID_ROLE)
+        if chat_id and message_id:
+            self.messageRequested.emit(chat_id, message_id)  # also in the open chat
+        elif chat_id and chat_id != self._current_id():
             self.openRequested.emit(chat_id)
 
     def _menu(self, pos: QPoint) -> None:
@@ -105,7 +125,7 @@ class ChatListPanel(QWidget):
         chosen = menu.exec(self.list.viewport().mapToGlobal(pos))
         if chosen is rename:
             title, ok = QInputDialog.getText(self, self.tr("Rename chat"), self.tr("Name:"),
-                                             text=item.text().split("\n")[0])
+                                             text=item.data(TITLE_ROLE) or item.text())
             if ok and title.strip():
                 self.renameRequested.emit(chat_id, title)
         elif chosen is delete and QMessageBox.question(

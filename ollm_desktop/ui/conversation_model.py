@@ -8,12 +8,12 @@ id -> row dict, and streamed chunks are batched on a timer (one ``dataChanged`` 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import (
     QAbstractListModel,
-    QCoreApplication,
-    QLocale,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -21,12 +21,18 @@ from PySide6.QtCore import (
     QTimer,
 )
 
-from ollm_desktop.engine.models import CompressedGroup, Message
+from ollm_desktop.ui.reply_info import reply_model, reply_stats, reply_tooltip
+from ollm_desktop.ui.row_labels import format_count, role_label, visibility_label
+
+if TYPE_CHECKING:  # the window's first picture draws rows before the engine is imported
+    from ollm_desktop.engine.models import CompressedGroup, Message
+    from ollm_desktop.quick_history import StoredMessage
 from ollm_desktop.ui.roles import (
     CLIPPED,
     DIMMED_VISIBILITIES,
     KIND_MARKER,
     KIND_MESSAGE,
+    SUMMARIZED,
     VERBATIM,
     GroupIdRole,
     GroupRole,
@@ -36,6 +42,9 @@ from ollm_desktop.ui.roles import (
     MessageRole,
     PartialRole,
     PinnedRole,
+    ReplyModelRole,
+    ReplyStateRole,
+    ReplyStatsRole,
     RevisionRole,
     VisibilityRole,
 )
@@ -57,14 +66,6 @@ _revisions = itertools.count(1)
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
-def format_count(value: int) -> str:
-    """Thousands separators even under the C locale (which omits them)."""
-    locale = QLocale()
-    if locale.language() == QLocale.Language.C:
-        return f"{value:,}"
-    return locale.toString(value)
-
-
 @dataclass(slots=True)
 class ConversationRow:
     kind: str
@@ -74,6 +75,8 @@ class ConversationRow:
     visibility: str = VERBATIM
     revision: int = 0  # any visible change (content, pin, visibility, partial)
     layout_revision: int = 0  # only changes that can alter the height (content, partial)
+    streaming: bool = False  # the reply streaming at this moment (cursor, "writing…")
+    actions: bool = False  # a stopped newest reply: Continue and Regenerate on the row
 
 
 class ConversationModel(QAbstractListModel):
@@ -83,6 +86,9 @@ class ConversationModel(QAbstractListModel):
         self._message_rows: dict[str, int] = {}
         self._marker_rows: dict[str, int] = {}
         self._pending: dict[str, list[str]] = {}
+        self._streaming_id: str | None = None
+        self._actions_key: str | None = None  # the row showing Continue / Regenerate
+        self.user_share = 0  # tokens the user's messages may keep verbatim (0: no promise)
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(STREAM_FLUSH_MS)
@@ -125,11 +131,29 @@ class ConversationModel(QAbstractListModel):
             return row.group
         if role == PartialRole:
             return bool(message is not None and message.partial)
+        if role == ReplyStateRole:
+            if message is None or not message.partial:
+                return ""
+            return "writing" if row.streaming else "stopped"
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return self._accessible_text(row)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return reply_tooltip(message) if message is not None else None
+        if role == ReplyModelRole:
+            return reply_model(message)
+        if role == ReplyStatsRole:
+            return reply_stats(message)
         return None
 
     # ------------------------------------------------------------ public API
+    def set_preview(self, messages: Sequence[StoredMessage]) -> None:
+        """The stored chat before the engine is loaded: plain rows, no markers or dimming.
+
+        ``set_history`` replaces them when the chat opens; rows whose text is the same keep
+        their cached size, so the swap costs no layout. The rows are never edited meanwhile.
+        """
+        self.set_history([cast("Message", m) for m in messages], [], {})
+
     def set_history(self, messages: list[Message], groups: list[CompressedGroup],
                     visibility: dict[str, str]) -> None:
         """Full reset; rows whose text did not change keep their layout revision (cache)."""
@@ -147,9 +171,11 @@ class ConversationModel(QAbstractListModel):
             vis = visibility.get(message.id, VERBATIM)
             old = previous.get(message.id)
             row = ConversationRow(KIND_MESSAGE, message.id, message, visibility=vis)
+            row.streaming = message.partial and message.id == self._streaming_id
             if old is not None and old.message is not None and \
                     old.message.content == message.content and \
-                    old.message.partial == message.partial:
+                    old.message.partial == message.partial and \
+                    (old.streaming, old.actions) == (row.streaming, False):
                 row.layout_revision = old.layout_revision
                 same = old.message.pinned == message.pinned and old.visibility == vis
                 row.revision = old.revision if same else next(_revisions)
@@ -161,6 +187,12 @@ class ConversationModel(QAbstractListModel):
                 rows.append(ConversationRow(KIND_MARKER, group.id, group=group,
                                             revision=next(_revisions),
                                             layout_revision=next(_revisions)))
+        last = next((r for r in reversed(rows) if r.message is not None), None)
+        self._actions_key = None
+        if last is not None and last.message is not None and last.message.partial and \
+                not last.streaming:
+            last.actions, self._actions_key = True, last.key
+            last.layout_revision, last.revision = next(_revisions), next(_revisions)
         self.beginResetModel()
         self.rows = rows
         self._reindex(0)
@@ -172,11 +204,13 @@ class ConversationModel(QAbstractListModel):
             return
         position = len(self.rows)
         self.beginInsertRows(QModelIndex(), position, position)
-        self.rows.append(ConversationRow(KIND_MESSAGE, message.id, message,
-                                         revision=next(_revisions),
-                                         layout_revision=next(_revisions)))
+        self.rows.append(ConversationRow(
+            KIND_MESSAGE, message.id, message, revision=next(_revisions),
+            layout_revision=next(_revisions),
+            streaming=message.partial and message.id == self._streaming_id))
         self._message_rows[message.id] = position
         self.endInsertRows()
+        self._restate_tail()
 
     def update_message(self, message: Message) -> None:
         """Replace a message (content, pin, partial, tokens); pending stream text is dropped."""
@@ -191,8 +225,10 @@ class ConversationModel(QAbstractListModel):
         if old.content != message.content or old.partial != message.partial:
             row.layout_revision = next(_revisions)
         row.revision = next(_revisions)
+        self._restate(position, emit=False)
         index = self.index(position)
         self.dataChanged.emit(index, index)
+        self._restate_tail()
 
     def append_stream_text(self, message_id: str, text: str) -> None:
         """Queue a streamed chunk; chunks are applied together every STREAM_FLUSH_MS."""
@@ -231,6 +267,7 @@ class ConversationModel(QAbstractListModel):
         del self._message_rows[message_id]
         self._reindex(position)
         self.endRemoveRows()
+        self._restate_tail()
 
     def set_visibility(self, visibility: dict[str, str]) -> None:
         changed: list[int] = []
@@ -245,6 +282,50 @@ class ConversationModel(QAbstractListModel):
         if changed:
             self.dataChanged.emit(self.index(changed[0]), self.index(changed[-1]),
                                   [VisibilityRole, RevisionRole])
+
+    def set_streaming(self, message_id: str | None) -> None:
+        """The reply streaming at this moment (None: none). Any other unfinished reply is
+        shown as stopped: after Stop, or a stored partial reply after a restart."""
+        old, self._streaming_id = self._streaming_id, message_id
+        if old == message_id:
+            return
+        for key in (old, message_id):
+            position = self._message_rows.get(key) if key else None
+            if position is not None:
+                self._restate(position)
+        self._restate_tail()
+
+    @property
+    def streaming_id(self) -> str | None:
+        return self._streaming_id
+
+    def set_user_share(self, tokens: int) -> None:
+        """The budget share of the user's own messages, named on their summarised rows."""
+        if tokens == self.user_share:
+            return
+        self.user_share = tokens
+        changed = [p for p, r in enumerate(self.rows) if r.message is not None
+                   and r.message.role == "user" and r.visibility == SUMMARIZED]
+        for position in changed:
+            self.rows[position].revision = next(_revisions)
+        if changed:
+            self.dataChanged.emit(self.index(changed[0]), self.index(changed[-1]),
+                                  [RevisionRole])
+
+    def visibility_text(self, row: ConversationRow) -> str:
+        """The row's visibility as said in its header; a summarised message of the user's
+        says why, when "keep my own messages word for word" is on."""
+        message = row.message
+        if message is not None and message.role == "user" and row.visibility == SUMMARIZED \
+                and self.user_share > 0:
+            return self.tr("summarised — your messages exceeded their share of the budget "
+                           "({0} tokens)").format(format_count(self.user_share))
+        return visibility_label(row.visibility)
+
+    def marker_position(self, group_id: str) -> tuple[int, int] | None:
+        """(number, count) of a group's marker among the markers shown, in display order."""
+        markers = [r.key for r in self.rows if r.kind == KIND_MARKER]
+        return (markers.index(group_id) + 1, len(markers)) if group_id in markers else None
 
     # ------------------------------------------------------------ lookups
     def row_of_message(self, message_id: str) -> int | None:
@@ -271,6 +352,38 @@ class ConversationModel(QAbstractListModel):
             format_count(group.current_tokens), group.level)
 
     # ------------------------------------------------------------ internals
+    def last_message_row(self) -> int | None:
+        for position in range(len(self.rows) - 1, -1, -1):
+            if self.rows[position].kind == KIND_MESSAGE:
+                return position
+        return None
+
+    def _restate(self, position: int, *, emit: bool = True) -> bool:
+        """Recompute a row's streaming / actions flags; True (and a relayout) if they moved."""
+        row = self.rows[position]
+        message = row.message
+        streaming = actions = False
+        if message is not None and message.partial:
+            streaming = row.key == self._streaming_id
+            actions = not streaming and position == self.last_message_row()
+        if (streaming, actions) == (row.streaming, row.actions):
+            return False
+        row.streaming, row.actions = streaming, actions
+        row.layout_revision, row.revision = next(_revisions), next(_revisions)
+        if emit:
+            index = self.index(position)
+            self.dataChanged.emit(index, index)
+        return True
+
+    def _restate_tail(self) -> None:
+        """Only the newest message offers Continue / Regenerate: move them when it changes."""
+        holder = self._message_rows.get(self._actions_key) if self._actions_key else None
+        last = self.last_message_row()
+        for position in sorted({p for p in (holder, last) if p is not None}):
+            self._restate(position)
+        self._actions_key = self.rows[last].key if last is not None and \
+            self.rows[last].actions else None
+
     def _reindex(self, start: int) -> None:
         if start == 0:
             self._message_rows.clear()
@@ -288,25 +401,9 @@ class ConversationModel(QAbstractListModel):
         if message.pinned:
             parts.append(self.tr("pinned"))
         if row.visibility in DIMMED_VISIBILITIES or row.visibility == CLIPPED:
-            parts.append(visibility_label(row.visibility))
+            parts.append(self.visibility_text(row))
+        if message.partial:
+            parts.append(self.tr("writing") if row.streaming else self.tr("stopped"))
+        if reply_model(message):
+            parts.append(self.tr("by {0}").format(reply_model(message)))
         return ", ".join(parts) + ": " + message.content[:500]
-
-
-def role_label(role: str) -> str:
-    labels = {
-        "user": QCoreApplication.translate("ConversationModel", "You"),
-        "assistant": QCoreApplication.translate("ConversationModel", "Assistant"),
-        "system": QCoreApplication.translate("ConversationModel", "System"),
-    }
-    return labels.get(role, role.title())
-
-
-def visibility_label(visibility: str) -> str:
-    labels = {
-        "summarized": QCoreApplication.translate("ConversationModel", "summarised"),
-        "dropped": QCoreApplication.translate("ConversationModel", "not in context"),
-        "preserved": QCoreApplication.translate("ConversationModel", "kept verbatim"),
-        "clipped": QCoreApplication.translate("ConversationModel",
-                                              "shortened in context (beginning and end sent)"),
-    }
-    return labels.get(visibility, "")

@@ -1,4 +1,5 @@
-"""The conversation list: pins, copy, compaction markers, and stable scrolling.
+"""The conversation list: pins, copy (messages and code blocks), compaction markers, and
+stable scrolling.
 
 Two costs shape this view. A full QListView relayout asks every row's size (tens of ms at
 thousands of rows), so a single-row ``dataChanged`` whose height did not change only
@@ -21,8 +22,8 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import (
+    QAction,
     QContextMenuEvent,
-    QGuiApplication,
     QHelpEvent,
     QKeyEvent,
     QKeySequence,
@@ -35,16 +36,12 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QStyle, QToolTip, QWidget
 
 from ollm_desktop.ui.conversation_model import ConversationModel
+from ollm_desktop.ui.message_copy import MessageCopier
 from ollm_desktop.ui.message_delegate import MessageDelegate
-from ollm_desktop.ui.roles import (
-    KIND_MARKER,
-    KIND_MESSAGE,
-    GroupIdRole,
-    KindRole,
-    MessageIdRole,
-    MessageRole,
-    PinnedRole,
-)
+from ollm_desktop.ui.roles import KIND_MARKER, GroupIdRole, KindRole, MessageIdRole
+from ollm_desktop.ui.row_hotspots import CODE, COPY, hotspot, tooltip
+from ollm_desktop.ui.row_menu import build_row_menu
+from ollm_desktop.ui.theme import is_dark
 
 BOTTOM_SLACK = 4  # px from the end that still count as "at the bottom"
 PREFETCH_ROWS = 200  # most rows measured exactly around the anchor per relayout
@@ -56,14 +53,12 @@ class ConversationView(QListView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         self._model: ConversationModel | None = None
+        self._reply_actions: dict[str, QAction] = {}  # "continue" / "regenerate"
         self._read_only = False
         self._stick = True
         self._adjusting = False
         super().__init__(parent)
-        self.empty_text = self.tr(
-            "Type a message below and press Ctrl+Enter.\n\nWhen the conversation outgrows the "
-            "model's context, older turns are summarised into checkpoints; every message stays "
-            "here, and pinned ones are always sent word for word.")
+        self.set_send_key("enter")
         self.setObjectName("conversationView")
         self.setAccessibleName(self.tr("Conversation"))
         self.setAccessibleDescription(self.tr(
@@ -78,6 +73,8 @@ class ConversationView(QListView):
         self.verticalScrollBar().setSingleStep(24)
         self._delegate = MessageDelegate(self)
         self._delegate.set_font(self.font())
+        self._delegate.set_dark(is_dark(self.palette()))
+        self.copier = MessageCopier(self)  # actionCopyMessage: Ctrl+C, menu, the row's glyph
         self.setItemDelegate(self._delegate)
         self._delegate.sizeMismatch.connect(self._schedule_relayout)
         self._relayout_timer = QTimer(self)
@@ -107,12 +104,45 @@ class ConversationView(QListView):
         """No pin toggling (the History tab shows pins but cannot change them)."""
         self._read_only = read_only
         self._delegate.read_only = read_only
+        self.copier.set_primary(not read_only)  # one actionCopyMessage per window
         if read_only:
             self.empty_text = ""
         self.viewport().update()
 
     def is_at_bottom(self) -> bool:
         return self._stick
+
+    def set_send_key(self, key: str) -> None:
+        """The empty chat's hint names the key that sends ("enter" or "ctrl-enter")."""
+        self.empty_text = self.tr(
+            "Type a message below and press {0}.\n\nWhen the conversation outgrows the "
+            "model's context, older turns are summarised into checkpoints; every message stays "
+            "here, and pinned ones are always sent word for word.").format(
+                "Ctrl+Enter" if key == "ctrl-enter" else "Enter")
+
+    def set_reply_actions(self, actions: dict[str, QAction]) -> None:
+        """The window's Continue / Regenerate: the row's buttons and menu trigger them."""
+        self._reply_actions = dict(actions)
+
+    def scrollToTop(self) -> None:
+        """Show the first row and stop following the end (a relayout keeps the top)."""
+        self._stick = False
+        self.executeDelayedItemsLayout()
+        super().scrollToTop()
+
+    def scroll_to_message(self, message_id: str) -> bool:
+        """Show a message and select it (a search hit); False when it is not in the list."""
+        row = self._model.row_of_message(message_id) if self._model is not None else None
+        if row is None or self._model is None:
+            return False
+        self._stick = False
+        self.executeDelayedItemsLayout()
+        self._prefetch_around(row)  # exact heights near it: it stays where it is put
+        self.doItemsLayout()
+        index = self._model.index(row)
+        self.setCurrentIndex(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        return True
 
     def scrollToBottom(self) -> None:
         """Jump to the end and follow new text from now on (until the user scrolls up)."""
@@ -125,41 +155,29 @@ class ConversationView(QListView):
         if message_id and not self._read_only:
             self.pinToggled.emit(message_id)
 
+    @property
+    def copy_action(self) -> QAction:
+        """``actionCopyMessage``: the selected (else hovered) message's Markdown source."""
+        return self.copier.action
+
     def copy_selected(self) -> bool:
-        index = self.currentIndex()
-        if not index.isValid():
-            return False
-        message = index.data(MessageRole)
-        text = message.content if message is not None else index.data()
-        if not text:
-            return False
-        QGuiApplication.clipboard().setText(text)
-        return True
+        return self.copier.copy_message()
 
     def build_context_menu(self, index: QModelIndex) -> QMenu | None:
         """The menu for a row (kept separate from exec so it can be driven in tests)."""
-        if not index.isValid():
-            return None
-        menu = QMenu(self)
-        kind = index.data(KindRole)
-        if kind == KIND_MESSAGE:
-            message_id = index.data(MessageIdRole)
-            if not self._read_only:
-                pin = menu.addAction(self.tr("Unpin") if index.data(PinnedRole)
-                                     else self.tr("Pin"))
-                pin.setObjectName("actionPinMessage")
-                pin.triggered.connect(lambda: self.pinToggled.emit(message_id))
-            copy = menu.addAction(self.tr("Copy text"))
-            copy.setObjectName("actionCopyMessage")
-            copy.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
-            persistent = QPersistentModelIndex(index)
-            copy.triggered.connect(lambda: self._copy_index(persistent))
-        elif kind == KIND_MARKER:
-            group_id = index.data(GroupIdRole)
-            show = menu.addAction(self.tr("Show summary / history"))
-            show.setObjectName("actionShowGroup")
-            show.triggered.connect(lambda: self.groupActivated.emit(group_id))
-        return menu
+        return build_row_menu(self, index)
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only
+
+    @property
+    def conversation_model(self) -> ConversationModel | None:
+        return self._model
+
+    @property
+    def reply_actions(self) -> dict[str, QAction]:
+        return self._reply_actions
 
     # ------------------------------------------------------------ layout
     def doItemsLayout(self) -> None:
@@ -208,6 +226,9 @@ class ConversationView(QListView):
         if event.type() == QEvent.Type.FontChange:
             self._delegate.set_font(self.font())
             self.scheduleDelayedItemsLayout()
+        elif event.type() == QEvent.Type.PaletteChange:  # light <-> dark: code colours
+            self._delegate.set_dark(is_dark(self.palette()))
+            self.viewport().update()
 
     def _layout_width(self) -> int:
         """Viewport width with room for the scroll bar whether shown or not (no ping-pong)."""
@@ -226,19 +247,7 @@ class ConversationView(QListView):
         budget = self.viewport().height() * 2 + 200
         last = len(model.rows) - 1
         start = last if anchor_row is None else min(anchor_row, last)
-        covered = 0
-        for position in range(start, max(-1, start - PREFETCH_ROWS), -1):
-            self._delegate.ensure_exact(position)
-            covered += self._delegate.cached_height(position)
-            if covered > budget:
-                break
-        if anchor_row is not None:
-            covered = 0
-            for position in range(start + 1, min(last + 1, start + PREFETCH_ROWS)):
-                self._delegate.ensure_exact(position)
-                covered += self._delegate.cached_height(position)
-                if covered > budget:
-                    break
+        self._measure(start, budget, budget if anchor_row is not None else None)
 
     def _prefetch_visible(self) -> None:
         """After a scroll: measure rows near the viewport; relayout if estimates were off."""
@@ -248,21 +257,23 @@ class ConversationView(QListView):
         top = self.indexAt(QPoint(8, 1))
         start = top.row() if top.isValid() else len(model.rows) - 1
         height = self.viewport().height()
-        changed = False
-        covered = 0
-        for position in range(start, max(-1, start - PREFETCH_ROWS), -1):
-            changed |= self._delegate.ensure_exact(position)
-            covered += self._delegate.cached_height(position)
-            if covered > height:
-                break
-        covered = 0
-        for position in range(start + 1, min(len(model.rows), start + PREFETCH_ROWS)):
-            changed |= self._delegate.ensure_exact(position)
-            covered += self._delegate.cached_height(position)
-            if covered > height * 2:
-                break
-        if changed:
+        if self._measure(start, height, height * 2):
             self.scheduleDelayedItemsLayout()
+
+    def _measure(self, start: int, above: int, below: int | None) -> bool:
+        """Exact heights up from ``start`` over ``above`` px, then ``below``; True if any moved."""
+        count = len(self._model.rows) if self._model is not None else 0
+        changed = False
+        down = range(start + 1, min(count, start + PREFETCH_ROWS)) if below is not None else ()
+        for rows, limit in ((range(start, max(-1, start - PREFETCH_ROWS), -1), above),
+                            (down, below or 0)):
+            covered = 0
+            for position in rows:
+                changed |= self._delegate.ensure_exact(position)
+                covered += self._delegate.cached_height(position)
+                if covered > limit:
+                    break
+        return changed
 
     # ------------------------------------------------------------ scrolling
     def _scrolled(self, value: int) -> None:
@@ -286,7 +297,7 @@ class ConversationView(QListView):
 
     # ------------------------------------------------------------ input
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        if event.button() == Qt.MouseButton.LeftButton and self._pin_hit(event.position()):
+        if event.button() == Qt.MouseButton.LeftButton and self._hotspot(event.position()):
             index = self.indexAt(event.position().toPoint())
             self.setCurrentIndex(index)
             event.accept()
@@ -298,8 +309,16 @@ class ConversationView(QListView):
             point = event.position().toPoint()
             index = self.indexAt(point)
             if index.isValid():
-                if self._pin_hit(event.position()):
+                spot = self._hotspot(event.position())
+                if spot == "pin":
                     self.pinToggled.emit(index.data(MessageIdRole))
+                elif spot == COPY:
+                    self.copy_action.trigger()
+                elif spot and spot.startswith(CODE):
+                    self.copier.copy_code(index, int(spot[len(CODE):]))
+                if spot:
+                    if spot in self._reply_actions:
+                        self._reply_actions[spot].trigger()
                     event.accept()
                     return
                 if index.data(KindRole) == KIND_MARKER:
@@ -313,7 +332,7 @@ class ConversationView(QListView):
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         index = self.indexAt(event.position().toPoint())
         if index.isValid() and (index.data(KindRole) == KIND_MARKER
-                                or self._pin_hit(event.position())):
+                                or self._hotspot(event.position())):
             event.accept()  # the single click already acted; no second activation
             return
         super().mouseDoubleClickEvent(event)
@@ -321,14 +340,15 @@ class ConversationView(QListView):
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         super().mouseMoveEvent(event)
         index = self.indexAt(event.position().toPoint())
+        self.copier.set_hover(index)
         hand = index.isValid() and (index.data(KindRole) == KIND_MARKER
-                                    or self._pin_hit(event.position()))
+                                    or bool(self._hotspot(event.position())))
         self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if hand
                                   else Qt.CursorShape.ArrowCursor)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy) and self.copy_selected():
-            event.accept()
+            event.accept()  # a read-only view's Ctrl+C (its action has no shortcut)
             return
         super().keyPressEvent(event)
 
@@ -342,12 +362,12 @@ class ConversationView(QListView):
             menu.popup(event.globalPos())
 
     def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Leave:  # no row under the mouse: no copy glyph
+            self.copier.set_hover(QModelIndex())
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             index = self.indexAt(event.pos())
-            if index.isValid() and self._pin_hit(event.pos()):
-                tip = (self.tr("Unpin: this message may be summarised again")
-                       if index.data(PinnedRole)
-                       else self.tr("Pin: always keep this message verbatim in the context"))
+            tip = tooltip(index, self._hotspot(event.pos())) if index.isValid() else None
+            if tip:
                 QToolTip.showText(event.globalPos(), tip, self.viewport())
                 return True
         return super().viewportEvent(event)
@@ -365,14 +385,9 @@ class ConversationView(QListView):
         painter.end()
 
     # ------------------------------------------------------------ helpers
-    def _pin_hit(self, position) -> bool:
-        point = position.toPoint() if hasattr(position, "toPoint") else position
-        if self._read_only:
-            return False
-        index = self.indexAt(point)
-        if not index.isValid() or index.data(KindRole) != KIND_MESSAGE:
-            return False
-        return self._delegate.pin_hit_rect(self.visualRect(index)).contains(point)
+    def _hotspot(self, position) -> str | None:
+        """What a click at ``position`` acts on (see ``row_hotspots.hotspot``)."""
+        return hotspot(self, position.toPoint() if hasattr(position, "toPoint") else position)
 
     def _activated(self, index: QModelIndex) -> None:
         if index.isValid() and index.data(KindRole) == KIND_MARKER:
@@ -389,7 +404,3 @@ class ConversationView(QListView):
         model = self.model()
         return model.index(persistent.row(), persistent.column()) if model else QModelIndex()
 
-    def _copy_index(self, index: QPersistentModelIndex) -> None:
-        if index.isValid():
-            self.setCurrentIndex(self._index_of(index))
-            self.copy_selected()

@@ -21,47 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ollm_desktop.engine.models import Reliability
-
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("dialogs", text)
-
-
-# ------------------------------------------------------------ reliability warning
-def reliability_warning_box(parent: QWidget | None, reliability: Reliability, model: str,
-                            compactions: int) -> QMessageBox:
-    """The seed's "Context Compression Warning", with the engine's recommendations."""
-    box = QMessageBox(parent)
-    box.setObjectName("reliabilityWarning")
-    box.setAccessibleName(_tr("Context compression warning"))
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle(_tr("Context Compression Warning"))
-    times = _tr("once") if compactions == 1 else _tr("{0} times").format(compactions)
-    box.setText(_tr("Your model ({0}) has compressed the conversation {1}.").format(model, times))
-    lines = [_tr("Small models may lose context accuracy after multiple compressions."),
-             _tr("Reliability is now {0}%.").format(round(reliability.score * 100))]
-    recommendations = reliability.recommendations or [
-        _tr("Continue if making good progress"),
-        _tr("Start a new conversation if you see hallucinations"),
-        _tr("Use a larger model for complex long-term tasks"),
-    ]
-    items = "".join(f"<li>{escape(item)}</li>" for item in recommendations)
-    box.setInformativeText(
-        "<p>{}</p><p><b>{}</b></p><ul>{}</ul>".format(
-            "<br>".join(escape(line) for line in lines), escape(_tr("Recommendations:")), items))
-    box.setDetailedText(reliability.explanation)
-    box.setStandardButtons(QMessageBox.StandardButton.Ok)
-    return box
-
-
-def show_reliability_warning(parent: QWidget | None, reliability: Reliability, model: str,
-                             compactions: int) -> QMessageBox:
-    """Non-blocking (``open``): a warning must not stall a streaming reply."""
-    box = reliability_warning_box(parent, reliability, model, compactions)
-    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.open()
-    return box
 
 
 # ------------------------------------------------------------------ snapshot label

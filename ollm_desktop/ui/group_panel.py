@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
@@ -36,6 +38,9 @@ class GroupPanel(QWidget):
         self.setObjectName("groupPanel")
         self.setAccessibleName(self.tr("Compressed group"))
         self.group: CompressedGroup | None = None
+        # (number, count) of a group among the markers the conversation shows: the title
+        # counts what the user sees, not the compaction that made the group.
+        self.numbering: Callable[[str], tuple[int, int] | None] = lambda _group_id: None
 
         self.title = QLabel(self.tr("Compressed group"))
         self.title.setObjectName("groupTitle")
@@ -104,7 +109,9 @@ class GroupPanel(QWidget):
     def show_group(self, group: CompressedGroup, originals: list[Message],
                    is_newest: bool) -> None:
         self.group = group
-        self.title.setText(self.tr("Compressed group {0}").format(group.sequence))
+        position = self.numbering(group.id)
+        self.title.setText(self.tr("Compressed group {0} of {1}").format(*position)
+                           if position else self.tr("Compressed group"))
         self.subtitle.setText(self.tr("{0} → {1} tokens · level {2}").format(
             format_count(group.original_tokens), format_count(group.current_tokens),
             group.level))
@@ -112,7 +119,7 @@ class GroupPanel(QWidget):
         replaced = set(group.message_ids)
         visibility = {m.id: SUMMARIZED if m.id in replaced else PRESERVED for m in originals}
         self.history_model.set_history(originals, [], visibility)
-        self.history_view.scrollToTop()
+        self.history_view.scrollToTop()  # read from the first message, not the last
         self.undo_button.setEnabled(is_newest)
         self.undo_hint.setText("" if is_newest else self.tr(
             "Only the newest compaction can be undone."))

@@ -16,7 +16,9 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 if TYPE_CHECKING:
     from ollm_desktop.controller import ChatController
     from ollm_desktop.paths import AppPaths
+    from ollm_desktop.quick_history import QuickChat
     from ollm_desktop.storage.models import StartupNotice
+    from ollm_desktop.ui.conversation_pane import ConversationPane
     from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
     from ollm_desktop.ui.window_content import WindowContent
 
@@ -49,6 +51,8 @@ class MainWindow(QMainWindow):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.content: WindowContent | None = None
+        self.preview: ConversationPane | None = None  # the stored chat, before attach()
+        self.shown_chat_id: str | None = None  # the chat whose messages the window shows
         self.setObjectName("mainWindow")
         self.setAccessibleName(self.tr("ollm-desktop main window"))
         self.setWindowTitle("ollm-desktop")
@@ -60,6 +64,33 @@ class MainWindow(QMainWindow):
         if controller is not None:
             assert paths is not None
             self.attach(controller, paths)
+
+    def show_preview(self, chat: QuickChat, send_key: str = "enter") -> None:
+        """The stored chat, drawn and taking typing before the engine and store are loaded.
+
+        Only Qt and the row widgets are imported here; ``attach`` adopts the same model,
+        view and input, and the real chat then replaces the rows (adding its markers).
+        """
+        from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
+
+        from ollm_desktop.ui.conversation_pane import build_pane
+
+        pane = build_pane(send_key)
+        pane.model.set_preview(chat.messages)
+        holder = QWidget()
+        row = QHBoxLayout(holder)
+        row.setContentsMargins(8, 8, 4, 8)
+        row.addSpacing(240)  # where the chat list will be: the rows do not jump sideways
+        column = QVBoxLayout()
+        column.setContentsMargins(4, 0, 4, 0)
+        column.addWidget(pane.view, 1)
+        column.addWidget(pane.input)
+        row.addLayout(column, 1)
+        self.setCentralWidget(holder)
+        self.setWindowTitle(f"{chat.title} — ollm-desktop")
+        pane.view.scrollToBottom()
+        pane.input.setFocus()
+        self.preview, self.shown_chat_id = pane, chat.id
 
     def attach(self, controller: ChatController, paths: AppPaths) -> None:
         """Build the widgets, actions and menus, and wire them to the controller."""

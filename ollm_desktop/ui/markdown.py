@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
+    QFontMetrics,
     QImage,
     QTextBlockFormat,
     QTextCharFormat,
@@ -24,6 +25,8 @@ from PySide6.QtGui import (
     QTextFormat,
     QTextOption,
 )
+
+from ollm_desktop.ui.code_blocks import HIGHLIGHT_LIMIT, CodeBlock, prepare_code_blocks
 
 MARKDOWN_FEATURES = (
     QTextDocument.MarkdownFeature.MarkdownNoHTML
@@ -41,6 +44,10 @@ class SafeTextDocument(QTextDocument):
     """A QTextDocument that never loads a resource (images, stylesheets, anything)."""
 
     load_attempts: ClassVar[int] = 0  # every request, for tests
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.code_blocks: list[CodeBlock] = []  # fenced blocks, set by make_document
 
     def loadResource(self, type_: int, url: QUrl | str) -> Any:
         """Serve a blank for everything: ``None`` would let Qt load the URL itself (it opens
@@ -107,9 +114,13 @@ def set_safe_markdown(doc: QTextDocument, text: str) -> None:
 
 def make_document(text: str, font: QFont | None = None, width: float | None = None,
                   parent: QObject | None = None, limit: int | None = VIEW_CHAR_LIMIT,
-                  ) -> SafeTextDocument:
-    """A laid-out, safe document for ``text`` (capped to ``limit`` characters)."""
+                  dark: bool = False, strip_height: int | None = None,
+                  colour_limit: int | None = None) -> SafeTextDocument:
+    """A laid-out, safe document for ``text`` (capped to ``limit`` characters); fenced code
+    is coloured for a ``dark`` or light background (its first ``colour_limit`` characters:
+    lexing costs ~3 ms per 1,000), with a strip above each block."""
     doc = SafeTextDocument(parent)
+    doc.setUndoRedoEnabled(False)  # built once, never edited: no undo steps to record
     if font is not None:
         doc.setDefaultFont(font)
     doc.setDocumentMargin(0)
@@ -120,6 +131,11 @@ def make_document(text: str, font: QFont | None = None, width: float | None = No
     if limit is not None:
         text, _ = cap_for_view(text, limit)
     set_safe_markdown(doc, text)
+    if strip_height is None:
+        strip_height = QFontMetrics(font or doc.defaultFont()).height() + 8
+    doc.code_blocks = prepare_code_blocks(doc, strip_height, dark,
+                                          HIGHLIGHT_LIMIT if colour_limit is None
+                                          else colour_limit)
     if width is not None:
         doc.setTextWidth(width)
     return doc

@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QPoint,
     QPointF,
     QRect,
     QRectF,
@@ -25,24 +26,29 @@ from PySide6.QtCore import (
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
-    QColor,
     QFont,
     QFontMetrics,
     QPainter,
-    QPainterPath,
     QPalette,
     QPen,
 )
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ollm_desktop.ui.conversation_model import (
-    ConversationModel,
-    ConversationRow,
-    role_label,
-    visibility_label,
-)
+from ollm_desktop.ui.code_blocks import CODE_PAD, code_rects, copy_button_rect, paint_code_blocks
+from ollm_desktop.ui.conversation_model import ConversationModel, ConversationRow, role_label
 from ollm_desktop.ui.markdown import VIEW_CHAR_LIMIT, SafeTextDocument, make_document
+from ollm_desktop.ui.reply_info import reply_model
 from ollm_desktop.ui.roles import CLIPPED, DIMMED_VISIBILITIES, KIND_MARKER, PRESERVED
+from ollm_desktop.ui.row_parts import (
+    blend,
+    button_rects,
+    draw_copy_glyph,
+    draw_pin,
+    footer_height,
+    paint_buttons,
+    paint_marker,
+    paint_stream_cursor,
+)
 
 # Geometry (logical pixels).
 OUTER_H = 14  # card to viewport edge
@@ -55,16 +61,7 @@ PIN_SIZE = 16
 RADIUS = 9.0
 STREAM_SLACK_LINES = 3  # a streaming row grows in steps: fewer full relayouts
 DOC_CACHE_SIZE = 300
-
-
-def blend(a: QColor, b: QColor, amount: float) -> QColor:
-    """``a`` moved towards ``b`` by ``amount`` (0..1): palette-relative colours."""
-    return QColor.fromRgbF(
-        a.redF() + (b.redF() - a.redF()) * amount,
-        a.greenF() + (b.greenF() - a.greenF()) * amount,
-        a.blueF() + (b.blueF() - a.blueF()) * amount,
-        1.0,
-    )
+STREAM_COLOUR_LIMIT = 4000  # code characters coloured per relayout while a reply streams
 
 
 def _tr(text: str) -> str:
@@ -79,8 +76,12 @@ class MessageDelegate(QStyledItemDelegate):
         self._model: ConversationModel | None = None
         self._width = 640
         self._sizes: dict[str, tuple[int, int, QSize, bool]] = {}
-        self._docs: OrderedDict[str, tuple[int, SafeTextDocument]] = OrderedDict()
+        # (layout revision, streaming) -> document: a reply is coloured in full once done
+        self._docs: OrderedDict[str, tuple[tuple[int, bool], SafeTextDocument]] = OrderedDict()
         self.read_only = False
+        self.dark = False  # code colours for a dark palette (the view follows its palette)
+        self.hover_key: str | None = None  # the row under the mouse: its Copy glyph shows
+        self.copied: tuple[str, str] | None = None  # (row key, "message" | "code:N") just copied
         self.set_font(QFont())
 
     # ------------------------------------------------------------ configuration
@@ -102,6 +103,7 @@ class MessageDelegate(QStyledItemDelegate):
         self._line = self._fm.lineSpacing()
         self._char_w = max(1.0, self._fm.averageCharWidth() * 1.04)
         self._header_h = max(self._bold_fm.height(), self._small_fm.height() + 6, PIN_SIZE)
+        self._strip_h = self._small_fm.height() + 10  # a code block's Copy strip
         self.clear_caches()
 
     def set_width(self, width: int) -> bool:
@@ -120,6 +122,12 @@ class MessageDelegate(QStyledItemDelegate):
         self._sizes.clear()
         self._docs.clear()
 
+    def set_dark(self, dark: bool) -> None:
+        """Code colours for the palette; documents are rebuilt, sizes stay (same layout)."""
+        if dark != self.dark:
+            self.dark = dark
+            self._docs.clear()
+
     # ------------------------------------------------------------ geometry
     def card_rect(self, row_rect: QRect) -> QRect:
         width = min(self._width - 2 * OUTER_H, MAX_CARD_WIDTH)
@@ -137,14 +145,42 @@ class MessageDelegate(QStyledItemDelegate):
     def pin_hit_rect(self, row_rect: QRect) -> QRect:
         return self.pin_rect(row_rect).adjusted(-6, -6, 6, 6)
 
+    def copy_rect(self, row_rect: QRect) -> QRect:
+        """The Copy glyph left of the pin (shown on the hovered or selected row)."""
+        return self.pin_rect(row_rect).translated(-PIN_SIZE - 10, 0)
+
+    def body_origin(self, row_rect: QRect) -> QPoint:
+        card = self.card_rect(row_rect)
+        return QPoint(card.left() + PAD_H, card.top() + PAD_V + self._header_h + HEADER_GAP)
+
+    def code_copy_rects(self, row: ConversationRow, row_rect: QRect) -> list[QRect]:
+        """The Copy buttons of the row's code blocks, in view coordinates."""
+        if row.message is None or not row.message.content:
+            return []
+        doc = self.document(row)
+        origin = self.body_origin(row_rect)
+        return [copy_button_rect(strip, self._small_fm).translated(origin)
+                for strip, _box in code_rects(doc, doc.code_blocks)]
+
     def marker_height(self) -> int:
         return 2 * OUTER_V + 12 + self._small_fm.height() * 2 + 14
 
-    def _height_for_body(self, body: float, partial: bool) -> int:
-        if partial:
+    def _height_for_body(self, body: float, row: ConversationRow) -> int:
+        if row.streaming:
             step = STREAM_SLACK_LINES * self._line
             body = math.ceil((body + 1) / step) * step
-        return int(2 * OUTER_V + 2 * PAD_V + self._header_h + HEADER_GAP + math.ceil(body))
+        footer = footer_height(self._small_fm) if self._has_buttons(row) else 0
+        return int(2 * OUTER_V + 2 * PAD_V + self._header_h + HEADER_GAP + math.ceil(body)
+                   + footer)
+
+    def _has_buttons(self, row: ConversationRow) -> bool:
+        return row.actions and not self.read_only
+
+    def reply_button_rects(self, row_rect: QRect) -> list[tuple[str, QRect]]:
+        """Continue / Regenerate of a stopped newest reply (its row rect given)."""
+        card = self.card_rect(row_rect)
+        return button_rects(card, card.left() + PAD_H, card.bottom() - PAD_V + 1,
+                            self._small_fm)
 
     # ------------------------------------------------------------ sizes
     def _row(self, index: QModelIndex | QPersistentModelIndex) -> ConversationRow | None:
@@ -177,7 +213,8 @@ class MessageDelegate(QStyledItemDelegate):
         lines = text.count("\n", 0, length) + 1 + length // per_line
         if not text:
             lines = 1
-        return QSize(self._width, self._height_for_body(lines * self._line, row.message.partial))
+        strips = text.count("```", 0, length) // 2 * (self._strip_h + 2 * CODE_PAD + 10)
+        return QSize(self._width, self._height_for_body(lines * self._line + strips, row))
 
     def exact_size(self, row: ConversationRow) -> tuple[QSize, bool]:
         """The laid-out size of a message row and whether it differs from the cached one."""
@@ -187,8 +224,7 @@ class MessageDelegate(QStyledItemDelegate):
                 entry[1] == self._width:
             return entry[2], False
         doc = self.document(row)
-        size = QSize(self._width,
-                     self._height_for_body(doc.size().height(), row.message.partial))
+        size = QSize(self._width, self._height_for_body(doc.size().height(), row))
         changed = entry is None or entry[2] != size
         self._sizes[row.key] = (row.layout_revision, self._width, size, True)
         return size, changed
@@ -219,12 +255,15 @@ class MessageDelegate(QStyledItemDelegate):
         """The row's laid-out document, from a bounded LRU cache keyed by (id, revision)."""
         assert row.message is not None
         entry = self._docs.get(row.key)
-        if entry is not None and entry[0] == row.layout_revision:
+        stamp = (row.layout_revision, row.streaming)
+        if entry is not None and entry[0] == stamp:
             self._docs.move_to_end(row.key)
             doc = entry[1]
         else:
-            doc = make_document(row.message.content, self._font)
-            self._docs[row.key] = (row.layout_revision, doc)
+            doc = make_document(row.message.content, self._font, dark=self.dark,
+                                strip_height=self._strip_h,
+                                colour_limit=STREAM_COLOUR_LIMIT if row.streaming else None)
+            self._docs[row.key] = (stamp, doc)
             while len(self._docs) > DOC_CACHE_SIZE:
                 self._docs.popitem(last=False)
         width = self.text_width()
@@ -294,17 +333,21 @@ class MessageDelegate(QStyledItemDelegate):
         painter.setFont(self._small)
         painter.setPen(muted)
         details = [message.created_at.astimezone().strftime("%H:%M")]
-        if row.visibility in DIMMED_VISIBILITIES or row.visibility in (PRESERVED, CLIPPED):
-            details.append(visibility_label(row.visibility))
+        if reply_model(message):  # the model that wrote the reply (its figures: on hover)
+            details.insert(0, reply_model(message))
+        if self._model is not None and (row.visibility in DIMMED_VISIBILITIES
+                                        or row.visibility in (PRESERVED, CLIPPED)):
+            details.append(self._model.visibility_text(row))
         if message.partial:
-            details.append(_tr("writing…"))
+            details.append(_tr("writing…") if row.streaming else _tr("stopped"))
         detail = " · ".join(details)
         pin = self.pin_rect(option.rect)
-        right_limit = pin.left() - 8
+        copy = self.copy_rect(option.rect)  # left of the pin; the header text stops before it
+        right_limit = copy.left() - 8
         if message.pinned:
             badge_text = _tr("Pinned")
             badge_w = self._small_fm.horizontalAdvance(badge_text) + 14
-            badge = QRect(pin.left() - 6 - badge_w, header.center().y() - 9, badge_w, 18)
+            badge = QRect(copy.left() - 6 - badge_w, header.center().y() - 9, badge_w, 18)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(highlight)
             painter.drawRoundedRect(QRectF(badge), 9, 9)
@@ -319,6 +362,9 @@ class MessageDelegate(QStyledItemDelegate):
         if message.pinned or not self.read_only:
             pin_colour = highlight if message.pinned else blend(text, base, 0.6)
             draw_pin(painter, pin, pin_colour, filled=message.pinned)
+        copied = self.copied[1] if self.copied and self.copied[0] == row.key else None
+        if message.content and (selected or row.key == self.hover_key or copied == "message"):
+            draw_copy_glyph(painter, copy, blend(text, base, 0.35), copied == "message")
 
         # Body.
         body_top = top + self._header_h + HEADER_GAP
@@ -331,88 +377,22 @@ class MessageDelegate(QStyledItemDelegate):
         body_palette.setColor(QPalette.ColorRole.WindowText, text_colour)
         context.palette = body_palette
         context.clip = QRectF(0, 0, self.text_width(), card.bottom() - body_top)
+        if doc.code_blocks and message.content:
+            code = int(copied[5:]) if copied and copied.startswith("code:") else None
+            paint_code_blocks(painter, doc, doc.code_blocks, body_palette, self._small, code)
         if message.content:
             doc.documentLayout().draw(painter, context)
         else:
             painter.setFont(self._font)
             painter.setPen(muted)
             painter.drawText(QPointF(0, self._fm.ascent()), "…")
-        if message.partial and message.content:
-            self._paint_cursor(painter, doc, highlight)
+        if row.streaming and message.content:
+            paint_stream_cursor(painter, doc, highlight)
         painter.restore()
-
-    def _paint_cursor(self, painter: QPainter, doc: SafeTextDocument, colour: QColor) -> None:
-        block = doc.lastBlock()
-        layout = block.layout()
-        if layout is None or layout.lineCount() == 0:
-            return
-        line = layout.lineAt(layout.lineCount() - 1)
-        rect = doc.documentLayout().blockBoundingRect(block)
-        x = rect.left() + line.x() + line.naturalTextWidth() + 3
-        y = rect.top() + line.y() + 2
-        cursor_colour = QColor(colour)
-        cursor_colour.setAlphaF(0.7)
-        painter.fillRect(QRectF(x, y, 7, max(4.0, line.height() - 4)), cursor_colour)
+        if self._has_buttons(row):
+            paint_buttons(painter, self.reply_button_rects(option.rect), palette, self._small)
 
     def _paint_marker(self, painter: QPainter, option: QStyleOptionViewItem,
                       row: ConversationRow) -> None:
-        palette: QPalette = option.palette
-        base = palette.color(QPalette.ColorRole.Base)
-        text = palette.color(QPalette.ColorRole.Text)
-        highlight = palette.color(QPalette.ColorRole.Highlight)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        model = self._model
-        label = model.marker_text(row.group) if model is not None else ""
-        card = self.card_rect(option.rect)
-        fm = self._small_fm
-        pill_h = fm.height() + 10
-        label = fm.elidedText(label, Qt.TextElideMode.ElideMiddle, card.width() - 80)
-        pill_w = fm.horizontalAdvance(label) + 28
-        pill = QRect(card.center().x() - pill_w // 2, card.top() + 4, pill_w, pill_h)
-        line_colour = blend(base, highlight, 0.45)
-        painter.setPen(QPen(line_colour, 1.2, Qt.PenStyle.DashLine))
-        y = pill.center().y() + 0.5
-        painter.drawLine(QPointF(card.left(), y), QPointF(pill.left() - 8, y))
-        painter.drawLine(QPointF(pill.right() + 8, y), QPointF(card.right(), y))
-        painter.setPen(QPen(highlight if selected else blend(base, highlight, 0.55),
-                            1.8 if selected else 1.0))
-        painter.setBrush(blend(base, highlight, 0.12))
-        painter.drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5),
-                                pill_h / 2, pill_h / 2)
-        painter.setFont(self._small)
-        painter.setPen(text)
-        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
-        link_font = QFont(self._small)
-        link_font.setUnderline(True)
-        painter.setFont(link_font)
-        painter.setPen(palette.color(QPalette.ColorRole.Link))
-        link = QRect(card.left(), pill.bottom() + 4, card.width(), fm.height() + 2)
-        painter.drawText(link, Qt.AlignmentFlag.AlignCenter, _tr("Show summary / history"))
-
-
-def draw_pin(painter: QPainter, rect: QRect, colour: QColor, filled: bool) -> None:
-    """A push-pin glyph (no icon font needed, scales with the rect)."""
-    painter.save()
-    painter.translate(QRectF(rect).center())
-    painter.rotate(35)
-    s = rect.width() / 16.0
-    painter.scale(s, s)
-    head = QPainterPath()
-    head.moveTo(-3.5, -7)
-    head.lineTo(3.5, -7)
-    head.lineTo(2.5, -5.5)
-    head.lineTo(2.5, -1.5)
-    head.lineTo(5, 1.5)
-    head.lineTo(-5, 1.5)
-    head.lineTo(-2.5, -1.5)
-    head.lineTo(-2.5, -5.5)
-    head.closeSubpath()
-    pen = QPen(colour, 1.3)
-    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-    painter.setPen(pen)
-    painter.setBrush(colour if filled else Qt.BrushStyle.NoBrush)
-    painter.drawPath(head)
-    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-    painter.setPen(pen)
-    painter.drawLine(QPointF(0, 1.5), QPointF(0, 7.5))
-    painter.restore()
+        label = self._model.marker_text(row.group) if self._model is not None else ""
+        paint_marker(painter, option, self.card_rect(option.rect), label, self._small)

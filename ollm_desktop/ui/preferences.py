@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ollm_desktop.controller import Settings, context_tier
+from ollm_desktop.controller import ContextSnapshot, Settings, context_tier
+from ollm_desktop.host_check import host_problem
 from ollm_desktop.ui.context_meter import format_context_size
 from ollm_desktop.ui.theme import status_color
 
@@ -57,10 +58,28 @@ def parse_context_size(text: str) -> int | None:
     return value * 1024 if unit == "k" else value * 1_048_576 if unit == "m" else value
 
 
+def chat_context_text(snap: ContextSnapshot, settings: Settings) -> str:
+    """The open chat's own context size and where it comes from (it can differ from the
+    default for new chats, which is what the Preferences field edits)."""
+    if snap.chat is None:
+        return ""
+    size, trained = snap.chat.context_size, snap.trained_context
+    if trained and size == trained and settings.context_size > trained:
+        origin = f"lowered to what {snap.model or 'its model'} was trained for"
+    elif trained and size > trained:
+        origin = f"beyond the {trained:,} {snap.model or 'its model'} was trained for"
+    elif size == settings.context_size:
+        origin = "the default for new chats"
+    else:
+        origin = "set for this chat (when it was created, or applied from Preferences)"
+    return f"This chat: {context_size_label(size)} — {origin}"
+
+
 class PreferencesDialog(QDialog):
     def __init__(self, settings: Settings, models: list[str],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, current: ContextSnapshot | None = None) -> None:
         super().__init__(parent)
+        current = current or ContextSnapshot()
         self.setObjectName("preferencesDialog")
         self.setAccessibleName(self.tr("Preferences"))
         self.setWindowTitle(self.tr("Preferences"))
@@ -91,7 +110,14 @@ class PreferencesDialog(QDialog):
         self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model_combo.addItems(names)
         self.model_combo.setCurrentText(settings.default_model or "")
-        _placeholder(self.model_combo, self.tr("Choose or type a model name"))
+        in_use = current.model or ""
+        _placeholder(self.model_combo, self.tr("None: the first installed model") if not in_use
+                     else self.tr("None: now {0}").format(in_use))
+        self.model_in_use = QLabel(self.tr("In use in this chat: {0}").format(in_use)
+                                   if current.chat is not None and in_use else
+                                   self.tr("In use: {0}").format(in_use) if in_use else "")
+        self.model_in_use.setWordWrap(True)
+        self.model_in_use.setVisible(bool(self.model_in_use.text()))
         self.summary_combo = QComboBox()
         self.summary_combo.setEditable(True)
         self.summary_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
@@ -111,8 +137,17 @@ class PreferencesDialog(QDialog):
         else:
             self.context_combo.setCurrentText(str(settings.context_size))
         self.context_combo.setToolTip(self.tr(
-            "Tokens the model reads per request (num_ctx). Pick a tier or type a number; "
-            "larger contexts need more memory."))
+            "Tokens the model reads per request (num_ctx) in new chats. Pick a tier or type a "
+            "number; larger contexts need more memory."))
+        self.chat_context = QLabel(chat_context_text(current, settings))
+        self.chat_context.setWordWrap(True)
+        self.chat_context.setVisible(bool(self.chat_context.text()))
+        self.beyond_check = QCheckBox(self.tr("Allow contexts beyond what the model was "
+                                              "trained for"))
+        self.beyond_check.setChecked(settings.allow_beyond_trained)
+        self.beyond_check.setToolTip(self.tr(
+            "Off: a chat never sends more than the model's trained context length. On: past "
+            "that length the model may lose track, and Ollama needs more memory and time."))
         self.trigger_spin = QSpinBox()
         self.trigger_spin.setRange(30, 95)
         self.trigger_spin.setSuffix("%")
@@ -158,6 +193,11 @@ class PreferencesDialog(QDialog):
                              ("light", self.tr("Light")), ("dark", self.tr("Dark"))):
             self.theme_combo.addItem(label, value)
         self.theme_combo.setCurrentIndex(self.theme_combo.findData(settings.theme))
+        self.send_combo = QComboBox()
+        for value, label in (("enter", self.tr("Enter (Shift+Enter for a new line)")),
+                             ("ctrl-enter", self.tr("Ctrl+Enter (Enter for a new line)"))):
+            self.send_combo.addItem(label, value)
+        self.send_combo.setCurrentIndex(self.send_combo.findData(settings.send_key))
 
         self.prompt_edit = QPlainTextEdit(settings.system_prompt)
         self.prompt_edit.setPlaceholderText(self.tr("Instructions sent at the start of every "
@@ -185,10 +225,13 @@ class PreferencesDialog(QDialog):
         ])
         models_box = self._group(self.tr("Models"), [
             ("default_model", self.tr("Default model:"), self.model_combo),
+            ("model_in_use", "", self.model_in_use),
             ("summarization_model", self.tr("Summarisation model:"), self.summary_combo),
         ])
         context = self._group(self.tr("Context"), [
-            ("context_size", self.tr("Context size:"), self.context_combo),
+            ("context_size", self.tr("Context size (new chats):"), self.context_combo),
+            ("chat_context_size", "", self.chat_context),
+            ("allow_beyond_trained", "", self.beyond_check),
             ("trigger_ratio", self.tr("Compact at:"), self.trigger_spin),
             ("preserve_recent_tokens", self.tr("Keep recent tokens:"), self.preserve_spin),
             ("keep_recent_turns", self.tr("Keep the last N turns verbatim:"),
@@ -201,6 +244,7 @@ class PreferencesDialog(QDialog):
         ])
         appearance = self._group(self.tr("Appearance"), [
             ("theme", self.tr("Theme:"), self.theme_combo),
+            ("send_key", self.tr("Send with:"), self.send_combo),
         ])
         prompt_box = QGroupBox(self.tr("System prompt"))
         prompt_layout = QVBoxLayout(prompt_box)
@@ -208,6 +252,8 @@ class PreferencesDialog(QDialog):
         self.prompt_edit.setAccessibleName(self.tr("System prompt"))
         self._labels["system_prompt"] = self.tr("System prompt")
 
+        for wide in (self.host_edit, self.model_combo, self.summary_combo):
+            wide.setMinimumWidth(220)  # a URL or a model name must be readable
         columns = QHBoxLayout()
         left, right = QVBoxLayout(), QVBoxLayout()
         left.addWidget(ollama)
@@ -228,7 +274,7 @@ class PreferencesDialog(QDialog):
             edit.textChanged.connect(self.validate)
         for combo in (self.model_combo, self.summary_combo, self.context_combo):
             combo.currentTextChanged.connect(self.validate)
-        for combo in (self.start_combo, self.theme_combo):
+        for combo in (self.start_combo, self.theme_combo, self.send_combo):
             combo.currentIndexChanged.connect(self.validate)
         self.timeout_spin.valueChanged.connect(self.validate)
         self.trigger_spin.valueChanged.connect(self.validate)
@@ -238,6 +284,7 @@ class PreferencesDialog(QDialog):
             spin.valueChanged.connect(self.validate)
         self.preserve_spin.valueChanged.connect(self.validate)
         self.preserve_user_check.toggled.connect(self.validate)
+        self.beyond_check.toggled.connect(self.validate)
         self.prompt_edit.textChanged.connect(self.validate)
         self.validate()
 
@@ -272,8 +319,7 @@ class PreferencesDialog(QDialog):
         """Field values from the widgets, plus problems pydantic cannot see (parsing)."""
         problems: list[str] = []
         host = self.host_edit.text().strip()
-        if host and (any(ch.isspace() for ch in host) or ("://" in host
-                     and not re.match(r"^https?://", host))):
+        if host_problem(host):  # the same check as --host
             problems.append(self.tr("Host: use a URL like http://127.0.0.1:11434."))
         keep_alive = self.keep_alive_edit.text().strip()
         if not _KEEP_ALIVE.match(keep_alive):
@@ -295,10 +341,12 @@ class PreferencesDialog(QDialog):
             "summary_timeout_s": float(self.summary_timeout_spin.value()),
             "compaction_timeout_s": float(self.compaction_timeout_spin.value()),
             "preserve_user_messages": self.preserve_user_check.isChecked(),
+            "allow_beyond_trained": self.beyond_check.isChecked(),
             "summarization_model": self.summary_combo.currentText().strip() or None,
             "keep_alive": keep_alive,
             "snapshot_retention": self.retention_spin.value(),
             "theme": self.theme_combo.currentData(),
+            "send_key": self.send_combo.currentData(),
             "start_ollama": self.start_combo.currentData(),
             "request_timeout": float(self.timeout_spin.value()),
             "system_prompt": self.prompt_edit.toPlainText(),

@@ -59,17 +59,36 @@ class ReliabilityIndicator(QWidget):
         return {"high": self.tr("High"), "medium": self.tr("Medium"), "low": self.tr("Low"),
                 "critical": self.tr("Critical")}.get(level, level)
 
-    def set_reliability(self, r: Reliability) -> None:
+    def set_reliability(self, r: Reliability, compressions: int = 1) -> None:
+        """The seed's score and levels once compression has touched the chat.
+
+        Before the first compression (and with nothing left out to fit) nothing has degraded
+        the conversation: the model's size factor is shown as neutral information, so red
+        only ever means "compression has degraded this conversation".
+        """
         self.reliability = r
-        self.level = r.level
-        self.dot.set_color(status_color(r.level))
-        text = self.tr("Reliability: {0} ({1}%)").format(self.level_text(r.level),
-                                                         round(r.score * 100))
+        fresh = compressions == 0 and r.context_confidence >= 1.0
+        self.level = "fresh" if fresh else r.level
+        self.dot.set_color(status_color("idle" if fresh else r.level))
+        if fresh:
+            text = self.tr("Not compressed · model factor {0:.2f}").format(r.model_factor)
+        else:
+            text = self.tr("Reliability: {0} ({1}%)").format(self.level_text(r.level),
+                                                             round(r.score * 100))
         self.label.setText(text)
         self.setAccessibleDescription(text)
-        tooltip = self._tooltip(r)
+        tooltip = self._fresh_tooltip(r) if fresh else self._tooltip(r)
         for widget in (self, self.dot, self.label):
             widget.setToolTip(tooltip)
+
+    def _fresh_tooltip(self, r: Reliability) -> str:
+        head = escape(self.tr("Nothing has been compressed yet"))
+        body = escape(self.tr(
+            "Every message is sent word for word. The model's size factor ({0:.2f}) sets how "
+            "well it keeps a conversation once older messages are summarised; from the first "
+            "compression on, the reliability score shows how much that has degraded this "
+            "chat.").format(r.model_factor))
+        return f"<b>{head}</b><br>{body}"
 
     def _tooltip(self, r: Reliability) -> str:
         rows = [

@@ -15,7 +15,11 @@ RevisionRole = _USER + 6  # int: bumps on any visible change of the row
 LayoutRevisionRole = _USER + 7  # int: bumps only when the row's height may change
 MessageRole = _USER + 8  # Message | None
 GroupRole = _USER + 9  # CompressedGroup | None
-PartialRole = _USER + 10  # bool: a reply still streaming
+PartialRole = _USER + 10  # bool: an unfinished reply (streaming now, or stopped partway)
+ReplyStateRole = _USER + 11  # "writing" (streaming now) | "stopped" (unfinished) | ""
+ReplyModelRole = _USER + 12  # str: the model that wrote an assistant reply ("" otherwise)
+ReplyStatsRole = _USER + 13  # ReplyStats | None: Ollama's figures for a finished reply
+# Qt.ItemDataRole.ToolTipRole of a reply: its model, speed, tokens and time (reply_info.py).
 
 KIND_MESSAGE = "message"
 KIND_MARKER = "marker"

@@ -261,10 +261,13 @@ class SnapshotBrowser(QDialog):
             parts.append(f"<h4>{escape(self.tr('Goal'))}</h4>")
             if goal.description:
                 parts.append(f"<p>{escape(goal.description)}</p>")
-            icons = {"completed": "✓", "in-progress": "◐", "pending": "○"}
+            # Words, not symbols: a font without them would show boxes.
+            states = {"completed": self.tr("done"), "in-progress": self.tr("in progress"),
+                      "pending": self.tr("to do")}
             if goal.checkpoints:
-                parts.append("<br>".join(f"{icons.get(c.status, '○')} {escape(c.description)}"
-                                         for c in goal.checkpoints))
+                parts.append("<br>".join(
+                    f"<i>{escape(states.get(c.status, states['pending']))}</i>: "
+                    f"{escape(c.description)}" for c in goal.checkpoints))
 
         if state.groups:
             parts.append(f"<h4>{escape(self.tr('Checkpoints ({0})').format(len(state.groups)))}"
@@ -286,7 +289,7 @@ class SnapshotBrowser(QDialog):
             parts.append(f"<p><i>{escape(self.tr('… {0} older messages').format(hidden))}"
                          "</i></p>")
         for message in messages[hidden:]:
-            pin = " 📌" if message.pinned else ""
+            pin = f" <i>({escape(self.tr('pinned'))})</i>" if message.pinned else ""
             parts.append(f"<p><b>{escape(message.role)}</b>{pin}: "
                          f"{escape(_first_lines(message.content, 3))}</p>")
         if not messages:
@@ -334,7 +337,7 @@ class SnapshotBrowser(QDialog):
 
 def _first_lines(text: str, lines: int) -> str:
     chunk = text.strip().splitlines()
-    head = " ⏎ ".join(line.strip() for line in chunk[:lines] if line.strip())
+    head = " / ".join(line.strip() for line in chunk[:lines] if line.strip())
     if len(head) > PREVIEW_CHARS:
         head = head[:PREVIEW_CHARS].rstrip() + "…"
     elif len(chunk) > lines:

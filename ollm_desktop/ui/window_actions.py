@@ -6,17 +6,29 @@ async work streams.
 
 from __future__ import annotations
 
+import tempfile
+from datetime import datetime
 from pathlib import Path
 
 import pydantic
 import PySide6
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QFileDialog,
+    QInputDialog,
+    QMainWindow,
+    QMessageBox,
+    QWidget,
+)
 
 from ollm_desktop import __version__
 from ollm_desktop.controller import ChatController
 from ollm_desktop.paths import AppPaths
-from ollm_desktop.storage.models import StartupNotice
+from ollm_desktop.storage import set_aside
+from ollm_desktop.storage.models import ChatRecord, StartupNotice
+from ollm_desktop.storage.schema import StorageError
 from ollm_desktop.ui import dialogs
 from ollm_desktop.ui.preferences import PreferencesDialog
 from ollm_desktop.ui.theme import apply_theme
@@ -34,7 +46,7 @@ def confirm(parent: QWidget, title: str, text: str) -> bool:
 
 def preferences(parent: QWidget, controller: ChatController, models: list[str]) -> None:
     current = controller.settings
-    dialog = PreferencesDialog(current, models, parent)
+    dialog = PreferencesDialog(current, models, parent, controller.snapshot)
     if not dialog.exec():
         return
     new = dialog.result_settings()
@@ -99,15 +111,84 @@ def about(parent: QWidget, paths: AppPaths) -> None:
     dialogs.show_about(parent, versions, folders)
 
 
-def show_notices(window: QMainWindow, notices: list[StartupNotice]) -> None:
-    """Startup notices: information in the status bar, warnings in a non-blocking box."""
+def show_notices(window: QMainWindow, notices: list[StartupNotice]) -> list[QMessageBox]:
+    """Startup notices: information in the status bar, warnings in a modeless box (the window
+    stays usable while it is up; nothing waits for it)."""
+    boxes = []
     for notice in notices:
         if notice.level == "info":
             window.statusBar().showMessage(notice.text, 10000)
             continue
-        text = notice.text + (f"\n\n{window.tr('Backup:')} {notice.backup_path}"
-                              if notice.backup_path else "")
+        text = notice.text
+        if notice.backup_path and notice.backup_path not in text:
+            text += f"\n\n{window.tr('Backup:')} {notice.backup_path}"
+        if notice.backup_path:
+            text += "\n\n" + window.tr("File ▸ Open set-aside database… shows what it still "
+                                        "holds.")
         box = QMessageBox(QMessageBox.Icon.Warning, "ollm-desktop", text,
                           QMessageBox.StandardButton.Ok, window)
+        box.setObjectName("startupNotice")
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.show()
+        boxes.append(box)
+    return boxes
+
+
+def has_set_aside(paths: AppPaths) -> bool:
+    """Whether File ▸ Open set-aside database has a file to open (enables the action)."""
+    return set_aside.has_set_aside(paths)
+
+
+def open_set_aside(window: QMainWindow, controller: ChatController,
+                   paths: AppPaths) -> list[ChatRecord]:
+    """File ▸ Open set-aside database: pick a set-aside file, see the chats it still holds,
+    import the ticked ones as new chats. Returns the chats imported."""
+    from ollm_desktop.ui.set_aside_dialog import SetAsideDialog
+
+    files = set_aside.files(paths)
+    if not files:
+        window.statusBar().showMessage(
+            window.tr("No set-aside database in {0}.").format(paths.backup_dir), 8000)
+        return []
+    path: Path | None = files[0]
+    if len(files) > 1:
+        path = _choose_set_aside(window, files)
+    if path is None:
+        return []
+    problem = None
+    chats: list[set_aside.ReadableChat] = []
+    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        chats = set_aside.readable_chats(path)
+    except (StorageError, OSError) as exc:
+        problem = str(exc)
+    finally:
+        QApplication.restoreOverrideCursor()
+    present = {chat.id for chat in controller.list_chats()}
+    dialog = SetAsideDialog(path, chats, present, problem, window)
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return []
+        chosen = dialog.selected()
+    finally:
+        dialog.deleteLater()
+    imported = []
+    with tempfile.TemporaryDirectory(prefix="ollm-import-") as folder:
+        for document in set_aside.export_for_import(chosen, Path(folder)):
+            chat = controller.import_json(document)
+            if chat is not None:
+                imported.append(chat)
+    window.statusBar().showMessage(
+        window.tr("Imported {0} chat(s) from {1}.").format(len(imported), path.name), 10000)
+    return imported
+
+
+def _choose_set_aside(window: QMainWindow, files: list[Path]) -> Path | None:
+    labels = []
+    for path in files:
+        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        labels.append(f"{path.name} ({when})")
+    label, ok = QInputDialog.getItem(window, window.tr("Open set-aside database"),
+                                     window.tr("Set-aside database:"), labels, 0, False)
+    return files[labels.index(label)] if ok and label in labels else None

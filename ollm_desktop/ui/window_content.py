@@ -28,19 +28,19 @@ from ollm_desktop.controller import ChatController, ContextSnapshot, ReplyInfo
 from ollm_desktop.engine import CompactionReport, CompressedGroup, Message
 from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage.models import ChatRecord, StartupNotice
-from ollm_desktop.ui import dialogs, window_actions
+from ollm_desktop.ui import reply_actions, window_actions
 from ollm_desktop.ui.chat_list import ChatListPanel
+from ollm_desktop.ui.chat_settings_dialog import ChatSettingsButton
 from ollm_desktop.ui.compaction_progress import CompactionProgress
 from ollm_desktop.ui.context_meter import ContextMeter
-from ollm_desktop.ui.conversation_model import ConversationModel
-from ollm_desktop.ui.conversation_view import ConversationView
+from ollm_desktop.ui.conversation_pane import build_pane
 from ollm_desktop.ui.goal_panel import GoalPanel
 from ollm_desktop.ui.group_panel import GroupPanel
-from ollm_desktop.ui.message_input import MessageInput
 from ollm_desktop.ui.ollama_banner import OllamaBanner
 from ollm_desktop.ui.ollama_view import OllamaView
 from ollm_desktop.ui.reliability import ReliabilityIndicator
 from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
+from ollm_desktop.ui.warning_bar import ReliabilityWarningBar
 
 
 class WindowContent(QObject):
@@ -71,16 +71,13 @@ class WindowContent(QObject):
         centre_layout.setContentsMargins(4, 8, 4, 8)
         self.banner = OllamaBanner()
         self.banner.hide_banner()
-        self.conversation_model = ConversationModel(self)
-        self.conversation_view = ConversationView()
-        self.conversation_view.setModel(self.conversation_model)
+        # The shell's first picture of the stored chat, adopted as it is (typing included).
+        pane = self.window.preview or build_pane()  # type: ignore[attr-defined]
+        self.conversation_model, self.conversation_view = pane.model, pane.view
+        self.conversation_model.setParent(self)
         self.compaction_progress = CompactionProgress()
-        self.message_input = MessageInput()
-        self.message_input.setObjectName("messageInput")
-        self.message_input.setAccessibleName(self.tr("Message"))
-        self.message_input.setPlaceholderText(
-            self.tr("Message the model… (Ctrl+Enter to send, Esc to stop)"))
-        self.message_input.setMaximumHeight(110)
+        self.warning_bar = ReliabilityWarningBar()
+        self.message_input = pane.input
         self.model_selector = QComboBox()
         self.model_selector.setObjectName("modelSelector")
         self.model_selector.setAccessibleName(self.tr("Model"))
@@ -96,10 +93,13 @@ class WindowContent(QObject):
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("Model:")))
         controls.addWidget(self.model_selector)
+        self.chat_settings_button = ChatSettingsButton(self.window, c)  # opens its dialog
+        controls.addWidget(self.chat_settings_button)
         controls.addStretch(1)
         controls.addWidget(self.stop_button)
         controls.addWidget(self.send_button)
-        for widget in (self.banner, self.conversation_view, self.compaction_progress,
+        for widget in (self.banner, self.warning_bar, self.conversation_view,
+                       self.compaction_progress,
                        self.input_error, self.message_input):
             centre_layout.addWidget(widget, 1 if widget is self.conversation_view else 0)
         centre_layout.addLayout(controls)
@@ -149,6 +149,9 @@ class WindowContent(QObject):
                                     lambda: self._export("json"))
         self.action_import = a("actionImport", self.tr("&Import…"), None,
                                lambda: window_actions.import_chat(w, c))
+        self.action_set_aside = a("actionOpenSetAside",
+                                  self.tr("Open set-&aside database…"), None,
+                                  lambda: window_actions.open_set_aside(w, c, self.paths))
         self.action_quit = a("actionQuit", self.tr("&Quit"), keys.Quit, w.close)
         self.action_compact = a("actionCompactNow", self.tr("&Compact now…"), "Ctrl+Shift+K",
                                 lambda: window_actions.compact_now(w, c))
@@ -173,6 +176,7 @@ class WindowContent(QObject):
                                    self.conversation_view.toggle_pin_selected)
         self.action_about = a("actionAbout", self.tr("&About ollm-desktop"), None,
                               lambda: window_actions.about(w, self.paths))
+        self.action_regenerate, self.action_continue = reply_actions.build_actions(self)
         QShortcut(QKeySequence("Ctrl+Return"), w, self.send)
         QShortcut(QKeySequence("Escape"), w, c.stop)
 
@@ -180,9 +184,11 @@ class WindowContent(QObject):
         bar = self.window.menuBar()
         menus: list[tuple[str, list[QAction | None]]] = [
             (self.tr("&File"), [self.action_new_chat, None, self.action_export_md,
-                                self.action_export_json, self.action_import, None,
+                                self.action_export_json, self.action_import,
+                                self.action_set_aside, None,
                                 self.action_quit]),
             (self.tr("&Conversation"), [
+                self.action_regenerate, self.action_continue, None,
                 self.action_compact, self.action_undo_compaction, self.action_branch_before,
                 None, self.action_snapshots, self.action_create_snapshot,
                 self.action_undo_restore, None, self.action_toggle_pin, self.action_goal]),
@@ -237,6 +243,7 @@ class WindowContent(QObject):
             lambda p: self.banner.set_pull_progress(p.status, p.completed, p.total))
         c.error.connect(self.show_error)
         c.notice.connect(lambda text: self.window.statusBar().showMessage(text, 8000))
+        reply_actions.connect(self)  # stopped replies, search hits, group numbers
 
     # ------------------------------------------------------------------ state
     def open_initial_chat(self) -> None:
@@ -261,6 +268,7 @@ class WindowContent(QObject):
                        self.action_create_snapshot, self.action_snapshots):
             action.setEnabled(has_chat)
         self.action_compact.setEnabled(has_chat and not busy)
+        self.action_set_aside.setEnabled(window_actions.has_set_aside(self.paths))
         self.action_undo_compaction.setEnabled(has_chat and not busy and c.snapshot.can_undo)
         self.action_branch_before.setEnabled(self.action_undo_compaction.isEnabled())
 
@@ -270,7 +278,9 @@ class WindowContent(QObject):
         self.message_input.setFocus()
 
     def _chat_opened(self, chat: ChatRecord) -> None:
+        self.window.shown_chat_id = chat.id  # type: ignore[attr-defined]
         self.window.setWindowTitle(f"{chat.title} — ollm-desktop")
+        self.warning_bar.hide()  # it belongs to the chat it was shown for
         self.chat_panel.refresh()
         self.close_group()
         self.update_actions()
@@ -323,7 +333,10 @@ class WindowContent(QObject):
         if snap.usage is not None:
             self.context_meter.set_usage(snap.usage)
         if snap.reliability is not None:
-            self.reliability_indicator.set_reliability(snap.reliability)
+            self.reliability_indicator.set_reliability(snap.reliability, snap.compaction_count)
+            if self.warning_bar.isVisible():  # the same figure as the status bar, always
+                self.warning_bar.update_figures(snap.reliability, snap.model or "?",
+                                                snap.compaction_count)
         if snap.goal is not None:
             self.goal_panel.set_goal(snap.goal)
         self.conversation_model.set_visibility(dict(snap.visibility))
@@ -357,14 +370,13 @@ class WindowContent(QObject):
         self.group_panel.hide()
 
     def _compaction_finished(self, report: CompactionReport) -> None:
+        """The result in one place (the strip above the input), in the marker's figures."""
         self.compaction_progress.finish(report.reason if report.status != "skipped" else "")
-        if report.reason:
-            self.window.statusBar().showMessage(report.reason, 8000)
 
     def _reliability_warning(self, snap: ContextSnapshot) -> None:
-        if snap.reliability is not None:
-            dialogs.show_reliability_warning(self.window, snap.reliability,
-                                             self.controller.model or "?", snap.compaction_count)
+        if snap.reliability is not None:  # a bar in the window: nothing modal, ever
+            self.warning_bar.show_warning(snap.reliability, snap.model or "?",
+                                          snap.compaction_count)
 
     # --------------------------------------------------------------- dialogs
     def open_snapshot_browser(self) -> SnapshotBrowser:
@@ -387,6 +399,7 @@ class WindowContent(QObject):
         models = [self.model_selector.itemText(i) for i in range(self.model_selector.count())
                   if self.model_selector.itemData(i) is None]  # not the "(not installed)" rows
         window_actions.preferences(self.window, self.controller, models)
+        reply_actions.follow_send_key(self)  # the send key may have changed
 
     def show_error(self, kind: str, text: str) -> None:
         self.ollama_view.show_error(kind, text)

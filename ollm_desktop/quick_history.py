@@ -1,0 +1,72 @@
+"""The chat the user left, read for the first picture: stdlib only, read-only, never fatal.
+
+The engine, the store and pydantic take about half a second to import; the window shows the
+last chat's messages (and takes typing) before that, from a plain read-only SQLite query.
+The real chat replaces this picture row for row once the store has opened it (then with its
+compaction markers and dimmed rows). Anything unusual (no file, an old or damaged database, a
+locked file) just means no early picture: the normal start reports problems.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMessage:
+    """What a message row draws (the attributes the conversation model reads)."""
+
+    id: str
+    role: str
+    content: str
+    pinned: bool
+    partial: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class QuickChat:
+    id: str
+    title: str
+    messages: list[StoredMessage]
+
+
+def last_chat_id(settings_file: Path) -> str | None:
+    try:
+        raw = json.loads(settings_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    value = raw.get("last_chat_id") if isinstance(raw, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def read_last_chat(database: Path, settings_file: Path) -> QuickChat | None:
+    """The chat the app will open (the last one, else the newest), or None."""
+    if not database.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, timeout=0.2)
+    except sqlite3.Error:
+        return None
+    try:
+        chats = conn.execute(
+            "SELECT id, title FROM chats ORDER BY updated_at DESC, rowid DESC").fetchall()
+        wanted = last_chat_id(settings_file)
+        chosen = next((c for c in chats if c[0] == wanted), chats[0] if chats else None)
+        if chosen is None:
+            return None
+        rows = conn.execute(
+            "SELECT id, role, content, pinned, partial, created_at FROM messages "
+            "WHERE chat_id = ? ORDER BY seq", (chosen[0],)).fetchall()
+        messages = [StoredMessage(mid, role, content, bool(pinned), bool(partial),
+                                  datetime.fromisoformat(created))
+                    for mid, role, content, pinned, partial, created in rows]
+        return QuickChat(str(chosen[0]), str(chosen[1]), messages)
+    except (sqlite3.Error, ValueError, TypeError):
+        return None
+    finally:
+        conn.close()

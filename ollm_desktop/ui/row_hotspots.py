@@ -1,0 +1,62 @@
+"""What a click on a painted part of a message row acts on, and its tooltip.
+
+Rows are painted, not widgets: the pin, the copy glyph, a code block's Copy button and a
+stopped reply's Continue / Regenerate are rectangles the delegate computes from the row's
+rect (and, for code, from the row's laid-out document), here tested against the mouse.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPoint
+
+from ollm_desktop.ui.roles import KIND_MESSAGE, KindRole, PinnedRole
+
+if TYPE_CHECKING:
+    from ollm_desktop.ui.conversation_view import ConversationView
+
+COPY = "copy"
+CODE = "code:"  # + the block's number in the message
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ConversationView", text)
+
+
+def hotspot(view: ConversationView, point: QPoint) -> str | None:
+    """"copy", "code:N", "pin", "continue", "regenerate", or None."""
+    index = view.indexAt(point)
+    model = view.conversation_model
+    if not index.isValid() or index.data(KindRole) != KIND_MESSAGE or model is None:
+        return None
+    row = model.rows[index.row()]
+    if row.message is None:
+        return None
+    rect = view.visualRect(index)
+    delegate = view.message_delegate
+    if row.message.content and delegate.copy_rect(rect).adjusted(-4, -4, 4, 4).contains(point):
+        return COPY  # read-only views copy too
+    for number, button in enumerate(delegate.code_copy_rects(row, rect)):
+        if button.contains(point):
+            return f"{CODE}{number}"
+    if view.read_only:
+        return None
+    if delegate.pin_hit_rect(rect).contains(point):
+        return "pin"
+    if row.actions:
+        for action, button in delegate.reply_button_rects(rect):
+            if button.contains(point):
+                return action
+    return None
+
+
+def tooltip(index: QModelIndex, spot: str | None) -> str | None:
+    if spot == "pin":
+        return (_tr("Unpin: this message may be summarised again") if index.data(PinnedRole)
+                else _tr("Pin: always keep this message verbatim in the context"))
+    if spot == COPY:
+        return _tr("Copy the message (Ctrl+C)")
+    if spot is not None and spot.startswith(CODE):
+        return _tr("Copy this code")
+    return None

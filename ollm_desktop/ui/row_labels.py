@@ -1,0 +1,33 @@
+"""Words and numbers shown on conversation rows (shared by the model, delegate and panels)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QLocale
+
+
+def format_count(value: int) -> str:
+    """Thousands separators even under the C locale (which omits them)."""
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        return f"{value:,}"
+    return locale.toString(value)
+
+
+def role_label(role: str) -> str:
+    labels = {
+        "user": QCoreApplication.translate("ConversationModel", "You"),
+        "assistant": QCoreApplication.translate("ConversationModel", "Assistant"),
+        "system": QCoreApplication.translate("ConversationModel", "System"),
+    }
+    return labels.get(role, role.title())
+
+
+def visibility_label(visibility: str) -> str:
+    labels = {
+        "summarized": QCoreApplication.translate("ConversationModel", "summarised"),
+        "dropped": QCoreApplication.translate("ConversationModel", "not in context"),
+        "preserved": QCoreApplication.translate("ConversationModel", "kept verbatim"),
+        "clipped": QCoreApplication.translate("ConversationModel",
+                                              "shortened in context (beginning and end sent)"),
+    }
+    return labels.get(visibility, "")

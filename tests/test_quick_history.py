@@ -1,0 +1,104 @@
+"""The window's first picture of the stored chat: read without the engine, adopted whole.
+
+P1b (bench/bench_startup.py) times it; these tests check it is the right chat, that it never
+fails a start, and that the full window adopts the same input, so nothing typed early is lost.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from ollm_desktop.engine import ContextEngine, EngineConfig
+from ollm_desktop.paths import app_paths
+from ollm_desktop.quick_history import read_last_chat
+from ollm_desktop.session import Settings, save_settings
+from ollm_desktop.storage import ChatStore
+from tests.controller_harness import make_controller, run, shutdown
+
+
+def _two_chats(data):
+    paths = app_paths(data)
+    paths.ensure()
+    store, _ = ChatStore.open(paths)
+    ids = []
+    try:
+        for title in ("First", "Second"):
+            chat = store.create_chat(title, model="llama3.2:3b")
+            engine = ContextEngine(EngineConfig(), None, "")
+            for i in range(3):
+                for role in ("user", "assistant"):
+                    store.append_message(chat.id, engine.add(role, f"{title} {role} {i}"))
+            ids.append(chat.id)
+    finally:
+        store.close()
+    return paths, ids
+
+
+def test_it_reads_the_chat_the_app_will_open_in_order(tmp_path):
+    paths, (first, second) = _two_chats(tmp_path / "data")
+    save_settings(paths.settings_file, Settings(last_chat_id=first))
+    chat = read_last_chat(paths.database, paths.settings_file)
+    assert chat is not None and (chat.id, chat.title) == (first, "First")
+    store, _ = ChatStore.open(paths)
+    try:
+        stored = store.load_engine_state(first)
+    finally:
+        store.close()
+    assert stored is not None
+    assert [(m.id, m.role, m.content) for m in chat.messages] == \
+        [(m.id, m.role, m.content) for m in stored.messages]
+    save_settings(paths.settings_file, Settings(last_chat_id="gone"))
+    newest = read_last_chat(paths.database, paths.settings_file)
+    assert newest is not None and newest.id in (first, second)
+
+
+def test_a_missing_or_damaged_file_means_no_early_picture(tmp_path):
+    missing = tmp_path / "none.sqlite3"
+    assert read_last_chat(missing, tmp_path / "settings.json") is None
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"not a database" * 500)
+    assert read_last_chat(garbage, tmp_path / "settings.json") is None
+
+
+def test_the_full_window_adopts_the_picture_and_the_text_typed_early(qloop, qtbot, tmp_path,
+                                                                     ollama_server):
+    from ollm_desktop.ui.main_window import MainWindow
+
+    data = tmp_path / "data"
+    paths, (first, _second) = _two_chats(data)
+    save_settings(paths.settings_file, Settings(last_chat_id=first))
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    chat = read_last_chat(paths.database, paths.settings_file)
+    assert chat is not None
+    window.show_preview(chat)
+    early = window.preview
+    assert early is not None and early.model.rowCount() == 6 and window.shown_chat_id == first
+    early.input.setPlainText("typed before the engine loaded")
+    controller = make_controller(data, ollama_server, last_chat_id=first)
+    try:
+        window.attach(controller, paths)
+        window.open_initial_chat()
+        assert window.message_input is early.input and window.conversation_view is early.view
+        assert window.message_input.toPlainText() == "typed before the engine loaded"
+        assert controller.chat is not None and controller.chat.id == first
+        assert window.conversation_model.rowCount() == 6
+        qtbot.waitUntil(lambda: window.message_input.isVisible()
+                        and window.conversation_view.isVisible(), timeout=3000)
+        run(qloop, controller.refresh_ollama())
+    finally:
+        window.close()
+        shutdown(qloop, controller)
+
+
+def test_the_first_picture_imports_neither_the_engine_nor_pydantic():
+    code = ("import sys; import PySide6.QtWidgets; import ollm_desktop.quick_history, "
+            "ollm_desktop.ui.main_window, ollm_desktop.ui.conversation_pane; "
+            "print(sorted(m for m in sys.modules if m.startswith(('pydantic', "
+            "'ollm_desktop.engine', 'ollm_desktop.storage', 'ollm_desktop.session', "
+            "'ollm_desktop.controller'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={"QT_QPA_PLATFORM": "offscreen", "PATH": ""})
+    assert out.stdout.strip() == "[]", out.stdout
