@@ -105,6 +105,7 @@ class FakeModel:
     quantization: str = "Q4_K_M"
     size: int = 4_920_000_000
     parameter_count: int = 8_030_261_248
+    capabilities: tuple[str, ...] = ("completion",)  # ("completion", "thinking"): reasons
 
     def tag(self) -> dict[str, Any]:
         return {
@@ -136,6 +137,7 @@ class Reply:
     done_reason: str = "stop"  # "length" when options.num_predict cut the reply
     prompt_eval_count: int | None = None  # override the computed count
     trailing_chunks: int = 0  # (misbehaving server) more content lines after done
+    thinking: str = ""  # reasoning streamed first as message.thinking (as Ollama does)
 
     def pieces(self) -> list[str]:
         return list(self.chunks) if self.chunks is not None else split_pieces(self.text)
@@ -519,7 +521,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(200, {
             "license": "", "modelfile": f"FROM {model.name}\n", "parameters": "",
             "template": "{{ .Prompt }}", "details": model.details(), "model_info": info,
-            "capabilities": ["completion"], "modified_at": "2026-10-01T12:00:00Z",
+            "capabilities": list(model.capabilities), "modified_at": "2026-10-01T12:00:00Z",
         })
 
     def _chat(self, body: dict[str, Any]) -> None:
@@ -597,7 +599,8 @@ class _Handler(BaseHTTPRequestHandler):
         record.sent = len(pieces)
         record.outcome = "done"
         self._json(200, {"model": name, "created_at": _now(),
-                         "message": {"role": "assistant", "content": "".join(pieces)},
+                         "message": {"role": "assistant", "content": "".join(pieces),
+                                     **({"thinking": reply.thinking} if reply.thinking else {})},
                          "done": True, "done_reason": reply.done_reason,
                          **self._metrics(prompt, len(pieces))})
 
@@ -606,6 +609,9 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.fake
         self._start_stream()
         try:
+            for thought in split_pieces(reply.thinking) if reply.thinking else []:
+                self._chunk({"model": name, "created_at": _now(), "done": False,
+                             "message": {"role": "assistant", "content": "", "thinking": thought}})
             for index, piece in enumerate(pieces):
                 if reply.error_after is not None and index == reply.error_after:
                     self._chunk({"error": reply.error})

@@ -219,8 +219,8 @@ def compare(before_path: Path, after_path: Path) -> str:
         lines += ["", f"{', '.join(sorted(ENGINE_FREE))} do not use our engine: where one side "
                   "has the run, it is shown on both."]
     if partial_used:
-        lines += ["", "`40%*124`: a run stopped early; retention at its last probe (turn 124), "
-                  "no cost figures yet."]
+        lines += ["", "`N%*T`: a run stopped early; N is the retention at its last probe, "
+                  "T turns in (no cost figures yet)."]
     return "\n".join(lines)
 
 

@@ -195,13 +195,14 @@ class OllamaBackend:
 
     async def chat_stream(self, model: str, messages: Messages, *, num_ctx: int,
                           options: Mapping[str, Any] | None = None,
-                          keep_alive: str | None = None,
+                          keep_alive: str | None = None, think: bool | None = None,
                           ) -> AsyncGenerator[ChatChunk | ChatDone, None]:
         """Yield ChatChunk per piece, then exactly one ChatDone; raise BackendError otherwise.
 
         ``num_ctx`` always wins over ``options["num_ctx"]``: a silently different context
         would reload the model and change how much Ollama keeps. ``keep_alive``: this
-        request's (a chat's own), else the backend's.
+        request's (a chat's own), else the backend's. ``think``: ask a thinking model for
+        its reasoning separately (None: the field is not sent, for models without it).
         """
         self._check_model(model)
         sent_options = {**(options or {}), "num_ctx": int(num_ctx)}
@@ -212,7 +213,7 @@ class OllamaBackend:
 
             stream = _generator(await self._client._request(
                 ollama.ChatResponse, "POST", "/api/chat",
-                json=self._chat_body(model, messages, sent_options, keep_alive),
+                json=self._chat_body(model, messages, sent_options, keep_alive, think),
                 stream=True))
             async with contextlib.aclosing(stream):
                 async for part in stream:
@@ -249,23 +250,23 @@ class OllamaBackend:
         yield done
 
     def _chat_body(self, model: str, messages: Messages, options: Mapping[str, Any],
-                   keep_alive: str | None = None) -> dict[str, Any]:
+                   keep_alive: str | None = None, think: bool | None = None) -> dict[str, Any]:
         """The body ``AsyncClient.chat`` would send, plus ``truncate``/``shift`` set to false."""
         from ollama._types import ChatRequest  # not re-exported; what AsyncClient.chat() sends
 
         body = ChatRequest(
             model=model, messages=list(messages), stream=True, options=dict(options),
-            keep_alive=keep_alive or self.keep_alive,
+            keep_alive=keep_alive or self.keep_alive, think=think,
         ).model_dump(exclude_none=True)
         return {**body, **NO_SILENT_CUTS}
 
     async def chat(self, model: str, messages: Messages, *, num_ctx: int,
                    options: Mapping[str, Any] | None = None,
-                   keep_alive: str | None = None) -> ChatDone:
+                   keep_alive: str | None = None, think: bool | None = None) -> ChatDone:
         """A whole reply at once (summaries). Streamed underneath so a cut is detected."""
         async with contextlib.aclosing(
             self.chat_stream(model, messages, num_ctx=num_ctx, options=options,
-                             keep_alive=keep_alive)
+                             keep_alive=keep_alive, think=think)
         ) as stream:
             async for event in stream:
                 if isinstance(event, ChatDone):

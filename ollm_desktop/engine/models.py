@@ -137,6 +137,9 @@ class Message(BaseModel):
     partial: bool = False  # a streamed reply not finished (or cut by a crash)
     model: str | None = None
     stats: ReplyStats | None = None  # an assistant reply's figures from Ollama (not sent)
+    # A thinking model's reasoning, shown collapsed on the reply: never sent, never counted,
+    # never summarised (only ``content`` reaches a request).
+    thinking: str | None = None
 
 
 class AgingStep(BaseModel):

@@ -194,6 +194,12 @@ class SessionCore:
     def parameter_billions(self) -> float | None:
         return self.model_details.parameter_billions if self.model_details else None
 
+    def thinks(self) -> bool | None:
+        """``think: true`` for a model whose /api/show lists "thinking"; else nothing is sent
+        (older servers and other models reject or ignore the field)."""
+        details = self.model_details
+        return True if details is not None and "thinking" in details.capabilities else None
+
     def _on_engine_event(self, event: EngineEvent) -> None:
         if event.name == "compaction-progress" and event.stage is not None:
             self.publish(CompactionProgress(event.stage, float(event.progress or 0.0)))

@@ -155,9 +155,12 @@ class OllamaLink:
         predict = max_tokens if max_tokens and max_tokens > 0 else SUMMARY_PREDICT_CAP
         messages = [dict(m) for m in prompt]
         try:
+            # A thinking model is asked not to think for a summary: its reasoning would spend
+            # the output cap (num_predict) and could leak into the checkpoint text.
+            no_thinking = False if model == core.model and core.thinks() else None
             done = await core.backend.chat(model, messages, num_ctx=num_ctx,
                                            options={"num_predict": int(predict)},
-                                           keep_alive=keep_alive_for(core))
+                                           keep_alive=keep_alive_for(core), think=no_thinking)
         except BackendError as exc:
             if exc.kind == CONTEXT_OVERFLOW:
                 core.calibrations.learn_overflow(model, messages, exc, num_ctx)

@@ -53,6 +53,7 @@ class Streamed:
     failure: BackendError | None = None
     stopped: bool = False
     stored: bool = False  # the reply's row is on disk
+    thinking: str = ""  # a thinking model's reasoning (shown on the reply, never sent)
 
 
 class Turns:
@@ -227,13 +228,16 @@ class Turns:
         prefix = reply.content
         got = Streamed(stored=bool(prefix))  # a reply with text is stored (or appended)
         parts: list[str] = []
+        thoughts: list[str] = []
         saved_at = 0.0
         self.streaming_id = reply.id
         try:
             async for event in core.backend.chat_stream(
                     core.model or "", messages, num_ctx=num_ctx,
-                    options=request_options(core, num_ctx), keep_alive=keep_alive_for(core)):
+                    options=request_options(core, num_ctx), keep_alive=keep_alive_for(core),
+                    think=core.thinks()):
                 if isinstance(event, ChatChunk):
+                    thoughts.append(event.thinking)
                     if not event.text:
                         continue
                     parts.append(event.text)
@@ -254,6 +258,7 @@ class Turns:
             reply.content = prefix
         done = got.done
         got.text = "".join(parts) if done is None or not done.content else done.content
+        got.thinking = "".join(thoughts)
         return got
 
     def finish(self, reply: Message, got: Streamed, messages: list[dict[str, str]],
@@ -270,6 +275,7 @@ class Turns:
         reply.partial = got.done is None
         if got.done is not None:  # Ollama's figures for the reply (its row shows them)
             reply.stats = got.done.reply_stats()
+        reply.thinking = (reply.thinking or "") + got.thinking or None
         # Counted like every other message (tokens=0: the engine counts it with the learned
         # factor and template), not by eval_count: the calibration maps contents to what a
         # prompt costs, and eval_count also counts thinking that is never sent back.

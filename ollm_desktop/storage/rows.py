@@ -48,10 +48,14 @@ def fingerprint(message: Message) -> Fingerprint:
 
 
 def meta_json(message: Message) -> str:
-    """``messages.meta``: what is stored about a message besides its text (a reply's stats)."""
-    if message.stats is None:
-        return "{}"
-    return json.dumps({"stats": message.stats.model_dump(exclude_none=True)})
+    """``messages.meta``: what is stored about a message besides its text (a reply's stats
+    and a thinking model's reasoning)."""
+    meta: dict[str, object] = {}
+    if message.stats is not None:
+        meta["stats"] = message.stats.model_dump(exclude_none=True)
+    if message.thinking:
+        meta["thinking"] = message.thinking
+    return json.dumps(meta) if meta else "{}"
 
 
 def stats_from_meta(meta: object) -> ReplyStats | None:
@@ -65,6 +69,17 @@ def stats_from_meta(meta: object) -> ReplyStats | None:
     except (ValueError, TypeError, AttributeError, ValidationError):
         log.warning("a message's stored statistics are unreadable; they are left out")
         return None
+
+
+def thinking_from_meta(meta: object) -> str | None:
+    """A reply's stored reasoning; anything unreadable is left out (the reply still loads)."""
+    if not isinstance(meta, str) or meta in ("", "{}"):
+        return None
+    try:
+        thinking = json.loads(meta).get("thinking")
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return thinking if isinstance(thinking, str) and thinking else None
 
 
 def settings_json(settings: ChatSettings) -> str:
@@ -87,7 +102,8 @@ def message_from_row(row: tuple) -> Message:
     mid, role, content, pinned, tokens, exact, created, partial, model, meta = row
     return Message(id=mid, role=role, content=content, pinned=bool(pinned), tokens=tokens,
                    exact_tokens=bool(exact), created_at=datetime.fromisoformat(created),
-                   partial=bool(partial), model=model, stats=stats_from_meta(meta))
+                   partial=bool(partial), model=model, stats=stats_from_meta(meta),
+                   thinking=thinking_from_meta(meta))
 
 
 def chat_from_row(row: tuple) -> ChatRecord:

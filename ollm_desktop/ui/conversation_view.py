@@ -39,7 +39,7 @@ from ollm_desktop.ui.conversation_model import ConversationModel
 from ollm_desktop.ui.message_copy import MessageCopier
 from ollm_desktop.ui.message_delegate import MessageDelegate
 from ollm_desktop.ui.roles import KIND_MARKER, GroupIdRole, KindRole, MessageIdRole
-from ollm_desktop.ui.row_hotspots import CODE, COPY, hotspot, tooltip
+from ollm_desktop.ui.row_hotspots import CODE, COPY, THINKING, hotspot, tooltip
 from ollm_desktop.ui.row_menu import build_row_menu
 from ollm_desktop.ui.theme import is_dark
 
@@ -314,6 +314,8 @@ class ConversationView(QListView):
                     self.pinToggled.emit(index.data(MessageIdRole))
                 elif spot == COPY:
                     self.copy_action.trigger()
+                elif spot == THINKING:
+                    self.message_delegate.toggle_thinking(index.data(MessageIdRole))
                 elif spot and spot.startswith(CODE):
                     self.copier.copy_code(index, int(spot[len(CODE):]))
                 if spot:

@@ -49,6 +49,7 @@ from ollm_desktop.ui.row_parts import (
     paint_marker,
     paint_stream_cursor,
 )
+from ollm_desktop.ui.row_thinking import RowThinking
 
 # Geometry (logical pixels).
 OUTER_H = 14  # card to viewport edge
@@ -82,6 +83,7 @@ class MessageDelegate(QStyledItemDelegate):
         self.dark = False  # code colours for a dark palette (the view follows its palette)
         self.hover_key: str | None = None  # the row under the mouse: its Copy glyph shows
         self.copied: tuple[str, str] | None = None  # (row key, "message" | "code:N") just copied
+        self.thinking = RowThinking(self, (PAD_H, PAD_V))  # reasoning under a reply
         self.set_font(QFont())
 
     # ------------------------------------------------------------ configuration
@@ -104,6 +106,7 @@ class MessageDelegate(QStyledItemDelegate):
         self._char_w = max(1.0, self._fm.averageCharWidth() * 1.04)
         self._header_h = max(self._bold_fm.height(), self._small_fm.height() + 6, PIN_SIZE)
         self._strip_h = self._small_fm.height() + 10  # a code block's Copy strip
+        self.thinking.set_font(self._small)
         self.clear_caches()
 
     def set_width(self, width: int) -> bool:
@@ -121,6 +124,7 @@ class MessageDelegate(QStyledItemDelegate):
     def clear_caches(self) -> None:
         self._sizes.clear()
         self._docs.clear()
+        self.thinking.clear()
 
     def set_dark(self, dark: bool) -> None:
         """Code colours for the palette; documents are rebuilt, sizes stay (same layout)."""
@@ -169,12 +173,20 @@ class MessageDelegate(QStyledItemDelegate):
         if row.streaming:
             step = STREAM_SLACK_LINES * self._line
             body = math.ceil((body + 1) / step) * step
-        footer = footer_height(self._small_fm) if self._has_buttons(row) else 0
         return int(2 * OUTER_V + 2 * PAD_V + self._header_h + HEADER_GAP + math.ceil(body)
-                   + footer)
+                   + self.footer_for(row) + self.thinking.height(row))
 
     def _has_buttons(self, row: ConversationRow) -> bool:
         return row.actions and not self.read_only
+
+    def footer_for(self, row: ConversationRow) -> int:
+        return footer_height(self._small_fm) if self._has_buttons(row) else 0
+
+    def toggle_thinking(self, key: str) -> None:
+        """Expand or collapse a reply's reasoning: its height changes, so relayout."""
+        self.thinking.toggle(key)
+        self._sizes.pop(key, None)
+        self.sizeMismatch.emit()
 
     def reply_button_rects(self, row_rect: QRect) -> list[tuple[str, QRect]]:
         """Continue / Regenerate of a stopped newest reply (its row rect given)."""
@@ -389,6 +401,7 @@ class MessageDelegate(QStyledItemDelegate):
         if row.streaming and message.content:
             paint_stream_cursor(painter, doc, highlight)
         painter.restore()
+        self.thinking.paint(painter, row, option.rect, muted)
         if self._has_buttons(row):
             paint_buttons(painter, self.reply_button_rects(option.rect), palette, self._small)
 

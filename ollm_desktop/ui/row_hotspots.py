@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 COPY = "copy"
 CODE = "code:"  # + the block's number in the message
+THINKING = "thinking"  # the "Thought (N words)" line: expands or collapses the reasoning
 
 
 def _tr(text: str) -> str:
@@ -25,7 +26,7 @@ def _tr(text: str) -> str:
 
 
 def hotspot(view: ConversationView, point: QPoint) -> str | None:
-    """"copy", "code:N", "pin", "continue", "regenerate", or None."""
+    """"copy", "code:N", "thinking", "pin", "continue", "regenerate", or None."""
     index = view.indexAt(point)
     model = view.conversation_model
     if not index.isValid() or index.data(KindRole) != KIND_MESSAGE or model is None:
@@ -40,6 +41,9 @@ def hotspot(view: ConversationView, point: QPoint) -> str | None:
     for number, button in enumerate(delegate.code_copy_rects(row, rect)):
         if button.contains(point):
             return f"{CODE}{number}"
+    toggle = delegate.thinking.toggle_rect(row, rect)
+    if toggle is not None and toggle.contains(point):
+        return THINKING
     if view.read_only:
         return None
     if delegate.pin_hit_rect(rect).contains(point):
@@ -57,6 +61,8 @@ def tooltip(index: QModelIndex, spot: str | None) -> str | None:
                 else _tr("Pin: always keep this message verbatim in the context"))
     if spot == COPY:
         return _tr("Copy the message (Ctrl+C)")
+    if spot == THINKING:
+        return _tr("Show or hide the model's reasoning (never sent back to it)")
     if spot is not None and spot.startswith(CODE):
         return _tr("Copy this code")
     return None
