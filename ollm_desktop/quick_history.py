@@ -26,6 +26,8 @@ class StoredMessage:
     pinned: bool
     partial: bool
     created_at: datetime
+    model: str | None = None
+    thinking: str | None = None  # a thinking model's reasoning (shown collapsed)
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,14 @@ def last_chat_id(settings_file: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _thinking(meta: object) -> str | None:
+    try:
+        value = json.loads(meta).get("thinking") if isinstance(meta, str) else None
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) and value else None
+
+
 def read_last_chat(database: Path, settings_file: Path) -> QuickChat | None:
     """The chat the app will open (the last one, else the newest), or None."""
     if not database.is_file():
@@ -59,12 +69,14 @@ def read_last_chat(database: Path, settings_file: Path) -> QuickChat | None:
         chosen = next((c for c in chats if c[0] == wanted), chats[0] if chats else None)
         if chosen is None:
             return None
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
+        meta = "meta" if "meta" in columns else "'{}'"  # a file from before schema v3
         rows = conn.execute(
-            "SELECT id, role, content, pinned, partial, created_at FROM messages "
-            "WHERE chat_id = ? ORDER BY seq", (chosen[0],)).fetchall()
+            f"SELECT id, role, content, pinned, partial, created_at, model, {meta} "
+            "FROM messages WHERE chat_id = ? ORDER BY seq", (chosen[0],)).fetchall()
         messages = [StoredMessage(mid, role, content, bool(pinned), bool(partial),
-                                  datetime.fromisoformat(created))
-                    for mid, role, content, pinned, partial, created in rows]
+                                  datetime.fromisoformat(created), model, _thinking(extra))
+                    for mid, role, content, pinned, partial, created, model, extra in rows]
         return QuickChat(str(chosen[0]), str(chosen[1]), messages)
     except (sqlite3.Error, ValueError, TypeError):
         return None

@@ -88,3 +88,13 @@ def qloop(_session_qloop):
     if pending:
         _session_qloop.run_until_complete(
             asyncio.wait(pending, timeout=5))
+
+
+@pytest.fixture
+def app(qloop, qtbot, tmp_path, server):
+    """The real window over the requesting module's ``server`` fixture (its scripted model)."""
+    from tests.test_ui_main_window import App
+
+    a = App(qloop, qtbot, tmp_path / "data", server)
+    yield a
+    a.close()

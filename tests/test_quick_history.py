@@ -9,6 +9,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from PySide6.QtCore import Qt
+
 from ollm_desktop.engine import ContextEngine, EngineConfig
 from ollm_desktop.paths import app_paths
 from ollm_desktop.quick_history import read_last_chat
@@ -28,7 +30,11 @@ def _two_chats(data):
             engine = ContextEngine(EngineConfig(), None, "")
             for i in range(3):
                 for role in ("user", "assistant"):
-                    store.append_message(chat.id, engine.add(role, f"{title} {role} {i}"))
+                    message = engine.add(role, f"{title} {role} {i}")
+                    if role == "assistant":  # what a reply row shows besides its text
+                        message.model = "llama3.2:3b"
+                        message.thinking = f"Reasoning {i}." if i == 1 else None
+                    store.append_message(chat.id, message)
             ids.append(chat.id)
     finally:
         store.close()
@@ -76,6 +82,15 @@ def test_the_full_window_adopts_the_picture_and_the_text_typed_early(qloop, qtbo
     window.show_preview(chat)
     early = window.preview
     assert early is not None and early.model.rowCount() == 6 and window.shown_chat_id == first
+    window.grab()  # painted: every row's delegate has read its message
+
+    def shown() -> list[object]:
+        model = early.model
+        return [model.index(r).data(Qt.ItemDataRole.AccessibleTextRole)
+                for r in range(model.rowCount())]
+
+    picture = shown()
+    assert any("llama3.2:3b" in str(text) for text in picture)
     early.input.setPlainText("typed before the engine loaded")
     controller = make_controller(data, ollama_server, last_chat_id=first)
     try:
@@ -85,6 +100,7 @@ def test_the_full_window_adopts_the_picture_and_the_text_typed_early(qloop, qtbo
         assert window.message_input.toPlainText() == "typed before the engine loaded"
         assert controller.chat is not None and controller.chat.id == first
         assert window.conversation_model.rowCount() == 6
+        assert shown() == picture  # the first picture showed the rows as the window does
         qtbot.waitUntil(lambda: window.message_input.isVisible()
                         and window.conversation_view.isVisible(), timeout=3000)
         run(qloop, controller.refresh_ollama())

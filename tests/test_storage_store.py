@@ -30,7 +30,7 @@ def test_message_fields_are_all_stored() -> None:
     # loudly instead of silently dropping it.
     assert set(Message.model_fields) == {
         "id", "role", "content", "pinned", "tokens", "exact_tokens", "created_at", "partial",
-        "model", "stats",
+        "model", "stats", "thinking",
     }
 
 

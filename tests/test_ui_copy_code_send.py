@@ -39,13 +39,6 @@ def server(ollama_server):
 
 
 @pytest.fixture
-def app(qloop, qtbot, tmp_path, server):
-    a = App(qloop, qtbot, tmp_path / "data", server)
-    yield a
-    a.close()
-
-
-@pytest.fixture
 def restore_theme(qapp):
     style, palette = qapp.style().name(), qapp.palette()
     yield

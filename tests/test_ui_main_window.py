@@ -85,13 +85,6 @@ def server(ollama_server):
     return ollama_server
 
 
-@pytest.fixture
-def app(qloop, qtbot, tmp_path, server):
-    a = App(qloop, qtbot, tmp_path / "data", server)
-    yield a
-    a.close()
-
-
 def test_contract_object_names_exist_with_accessible_names(app):
     for name in ("mainWindow", "chatList", "conversationView", "messageInput", "sendButton",
                  "stopButton", "modelSelector", "contextMeter", "reliabilityIndicator",

@@ -34,13 +34,6 @@ def server(ollama_server):
     return ollama_server
 
 
-@pytest.fixture
-def app(qloop, qtbot, tmp_path, server):
-    a = App(qloop, qtbot, tmp_path / "data", server)
-    yield a
-    a.close()
-
-
 def chat_turns(server) -> list[dict]:
     return [b for b in server.chat_requests() if not is_summary_request(b)]
 

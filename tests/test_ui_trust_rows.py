@@ -38,13 +38,6 @@ def server(ollama_server):
     return ollama_server
 
 
-@pytest.fixture
-def app(qloop, qtbot, tmp_path, server):
-    a = App(qloop, qtbot, tmp_path / "data", server)
-    yield a
-    a.close()
-
-
 def message(role: str, content: str) -> Message:
     return Message(role=role, content=content, tokens=count_message_tokens(content, 1.0, 8))
 

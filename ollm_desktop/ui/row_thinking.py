@@ -9,7 +9,7 @@ are expanded is view state, kept here and forgotten with the window.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QRect, QRectF, Qt
 from PySide6.QtGui import (
@@ -23,8 +23,10 @@ from PySide6.QtGui import (
     QTextOption,
 )
 
-from ollm_desktop.engine.models import Message
 from ollm_desktop.ui.conversation_model import ConversationRow
+
+if TYPE_CHECKING:  # the window's first picture draws rows before the engine is imported
+    from ollm_desktop.engine.models import Message
 
 GAP = 6  # between the body and the toggle line, and the line and the text
 DOC_CACHE_SIZE = 50
