@@ -90,6 +90,7 @@ def test_the_full_window_adopts_the_picture_and_the_text_typed_early(qloop, qtbo
                 for r in range(model.rowCount())]
 
     picture = shown()
+    assert not early.view.message_delegate.code_colours  # no Pygments before the window is up
     assert any("llama3.2:3b" in str(text) for text in picture)
     early.input.setPlainText("typed before the engine loaded")
     controller = make_controller(data, ollama_server, last_chat_id=first)
@@ -101,6 +102,7 @@ def test_the_full_window_adopts_the_picture_and_the_text_typed_early(qloop, qtbo
         assert controller.chat is not None and controller.chat.id == first
         assert window.conversation_model.rowCount() == 6
         assert shown() == picture  # the first picture showed the rows as the window does
+        assert window.conversation_view.message_delegate.code_colours
         qtbot.waitUntil(lambda: window.message_input.isVisible()
                         and window.conversation_view.isVisible(), timeout=3000)
         run(qloop, controller.refresh_ollama())

@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         from ollm_desktop.ui.conversation_pane import build_pane
 
         pane = build_pane(send_key)
+        pane.view.message_delegate.set_code_colours(False)  # coloured once attached
         pane.model.set_preview(chat.messages)
         holder = QWidget()
         row = QHBoxLayout(holder)

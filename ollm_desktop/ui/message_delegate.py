@@ -79,6 +79,7 @@ class MessageDelegate(QStyledItemDelegate):
         self._sizes: dict[str, tuple[int, int, QSize, bool]] = {}
         # (layout revision, streaming) -> document: a reply is coloured in full once done
         self._docs: OrderedDict[str, tuple[tuple[int, bool], SafeTextDocument]] = OrderedDict()
+        self.code_colours = True
         self.read_only = False
         self.dark = False  # code colours for a dark palette (the view follows its palette)
         self.hover_key: str | None = None  # the row under the mouse: its Copy glyph shows
@@ -125,6 +126,13 @@ class MessageDelegate(QStyledItemDelegate):
         self._sizes.clear()
         self._docs.clear()
         self.thinking.clear()
+
+    def set_code_colours(self, on: bool) -> None:
+        """Off for the window's first picture (Pygments stays unimported until the window is
+        up); on again rebuilds the documents, sizes stay (colours do not move text)."""
+        if on != self.code_colours:
+            self.code_colours = on
+            self._docs.clear()
 
     def set_dark(self, dark: bool) -> None:
         """Code colours for the palette; documents are rebuilt, sizes stay (same layout)."""
@@ -274,7 +282,8 @@ class MessageDelegate(QStyledItemDelegate):
         else:
             doc = make_document(row.message.content, self._font, dark=self.dark,
                                 strip_height=self._strip_h,
-                                colour_limit=STREAM_COLOUR_LIMIT if row.streaming else None)
+                                colour_limit=0 if not self.code_colours else
+                                STREAM_COLOUR_LIMIT if row.streaming else None)
             self._docs[row.key] = (stamp, doc)
             while len(self._docs) > DOC_CACHE_SIZE:
                 self._docs.popitem(last=False)

@@ -75,6 +75,7 @@ class WindowContent(QObject):
         pane = self.window.preview or build_pane()  # type: ignore[attr-defined]
         self.conversation_model, self.conversation_view = pane.model, pane.view
         self.conversation_model.setParent(self)
+        self.conversation_view.message_delegate.set_code_colours(True)
         self.compaction_progress = CompactionProgress()
         self.warning_bar = ReliabilityWarningBar()
         self.message_input = pane.input
