@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from datetime import UTC, datetime
 
 from pydantic import TypeAdapter, ValidationError
@@ -131,3 +132,15 @@ def snippet(content: str, needle: str) -> str:
     return ("…" if start > 0 else "") + text + ("…" if end < len(content) else "")
 
 
+def insert_message(conn: sqlite3.Connection, chat_id: str, message: Message, seq: int) -> None:
+    """One message row and its search text (the store's appends and the salvage's copies)."""
+    cursor = conn.execute(
+        "INSERT INTO messages (id, chat_id, seq, role, content, pinned, tokens, "
+        "exact_tokens, partial, created_at, model, meta) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (message.id, chat_id, seq, message.role, message.content, message.pinned,
+         message.tokens, message.exact_tokens, message.partial, iso(message.created_at),
+         message.model, meta_json(message)),
+    )
+    conn.execute("INSERT INTO message_search (rowid, body) VALUES (?, ?)",
+                 (cursor.lastrowid, message.content.casefold()))

@@ -30,9 +30,9 @@ from ollm_desktop.storage.models import SalvageReport
 from ollm_desktop.storage.rows import (
     CHAT_COLUMNS,
     chat_from_row,
+    insert_message,
     iso,
     message_from_row,
-    meta_json,
     settings_json,
 )
 from ollm_desktop.storage.salvage_schema import open_source
@@ -249,15 +249,7 @@ def _copy_messages(reader: _Reader, conn: sqlite3.Connection, report: SalvageRep
             continue
         if chat_id not in done.chats:
             _rebuild_chat(conn, chat_id, message.created_at.isoformat(), done)
-        cursor = conn.execute(
-            "INSERT INTO messages (id, chat_id, seq, role, content, pinned, tokens, "
-            "exact_tokens, partial, created_at, model, meta) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (message.id, chat_id, seq, message.role, message.content, message.pinned,
-             message.tokens, message.exact_tokens, message.partial, iso(message.created_at),
-             message.model, meta_json(message)))
-        conn.execute("INSERT INTO message_search (rowid, body) VALUES (?, ?)",
-                     (cursor.lastrowid, message.content.casefold()))
+        insert_message(conn, chat_id, message, seq)
         conn.execute("UPDATE chats SET updated_at = max(updated_at, ?) WHERE id = ?",
                      (iso(message.created_at), chat_id))
         seen.add(message.id)

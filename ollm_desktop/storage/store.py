@@ -38,7 +38,7 @@ from ollm_desktop.storage.rows import (
     Fingerprint,
     chat_from_row,
     fingerprint,
-    iso,
+    insert_message,
     message_from_row,
     meta_json,
     now,
@@ -133,16 +133,7 @@ class ChatStore(SideTables):
     # ----------------------------------------------------------------- messages
     def _insert_message(self, conn: sqlite3.Connection, chat_id: str, message: Message,
                         seq: int) -> None:
-        cursor = conn.execute(
-            "INSERT INTO messages (id, chat_id, seq, role, content, pinned, tokens, "
-            "exact_tokens, partial, created_at, model, meta) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (message.id, chat_id, seq, message.role, message.content, message.pinned,
-             message.tokens, message.exact_tokens, message.partial, iso(message.created_at),
-             message.model, meta_json(message)),
-        )
-        conn.execute("INSERT INTO message_search (rowid, body) VALUES (?, ?)",
-                     (cursor.lastrowid, message.content.casefold()))
+        insert_message(conn, chat_id, message, seq)
 
     @staticmethod
     def _renumber(conn: sqlite3.Connection, chat_id: str, order: list[str]) -> None:
