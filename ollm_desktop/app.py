@@ -170,7 +170,7 @@ def _show_window(app, paths: AppPaths, paint_timeout: float = 0.5):
     # input takes typing while the engine, store and client load (they adopt it).
     from ollm_desktop.quick_history import read_last_chat
 
-    chat = read_last_chat(paths.database, paths.settings_file)
+    chat = read_last_chat(paths.database, prefs.last_chat_id)
     if chat is not None:
         window.show_preview(chat, prefs.send_key)
         if window.preview is not None:

@@ -37,15 +37,6 @@ class QuickChat:
     messages: list[StoredMessage]
 
 
-def last_chat_id(settings_file: Path) -> str | None:
-    try:
-        raw = json.loads(settings_file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
-    value = raw.get("last_chat_id") if isinstance(raw, dict) else None
-    return value if isinstance(value, str) else None
-
-
 def _thinking(meta: object) -> str | None:
     try:
         value = json.loads(meta).get("thinking") if isinstance(meta, str) else None
@@ -54,8 +45,8 @@ def _thinking(meta: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def read_last_chat(database: Path, settings_file: Path) -> QuickChat | None:
-    """The chat the app will open (the last one, else the newest), or None."""
+def read_last_chat(database: Path, wanted: str | None) -> QuickChat | None:
+    """The chat the app will open (``wanted``, the last one, else the newest), or None."""
     if not database.is_file():
         return None
     try:
@@ -65,7 +56,6 @@ def read_last_chat(database: Path, settings_file: Path) -> QuickChat | None:
     try:
         chats = conn.execute(
             "SELECT id, title FROM chats ORDER BY updated_at DESC, rowid DESC").fetchall()
-        wanted = last_chat_id(settings_file)
         chosen = next((c for c in chats if c[0] == wanted), chats[0] if chats else None)
         if chosen is None:
             return None

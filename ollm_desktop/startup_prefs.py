@@ -17,6 +17,7 @@ class StartupPrefs:
     theme: str = "system"
     window_geometry: str | None = None
     send_key: str = "enter"
+    last_chat_id: str | None = None  # the chat the first picture shows
 
 
 def read_startup_prefs(path: Path) -> StartupPrefs:
@@ -29,8 +30,10 @@ def read_startup_prefs(path: Path) -> StartupPrefs:
     theme = raw.get("theme")
     geometry = raw.get("window_geometry")
     send_key = raw.get("send_key")
+    last_chat = raw.get("last_chat_id")
     return StartupPrefs(
         theme=theme if theme in ("system", "light", "dark") else "system",
         window_geometry=geometry if isinstance(geometry, str) else None,
         send_key=send_key if send_key in ("enter", "ctrl-enter") else "enter",
+        last_chat_id=last_chat if isinstance(last_chat, str) else None,
     )

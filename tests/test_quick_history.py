@@ -15,6 +15,7 @@ from ollm_desktop.engine import ContextEngine, EngineConfig
 from ollm_desktop.paths import app_paths
 from ollm_desktop.quick_history import read_last_chat
 from ollm_desktop.session import Settings, save_settings
+from ollm_desktop.startup_prefs import read_startup_prefs
 from ollm_desktop.storage import ChatStore
 from tests.controller_harness import make_controller, run, shutdown
 
@@ -44,7 +45,7 @@ def _two_chats(data):
 def test_it_reads_the_chat_the_app_will_open_in_order(tmp_path):
     paths, (first, second) = _two_chats(tmp_path / "data")
     save_settings(paths.settings_file, Settings(last_chat_id=first))
-    chat = read_last_chat(paths.database, paths.settings_file)
+    chat = read_last_chat(paths.database, read_startup_prefs(paths.settings_file).last_chat_id)
     assert chat is not None and (chat.id, chat.title) == (first, "First")
     store, _ = ChatStore.open(paths)
     try:
@@ -55,16 +56,16 @@ def test_it_reads_the_chat_the_app_will_open_in_order(tmp_path):
     assert [(m.id, m.role, m.content) for m in chat.messages] == \
         [(m.id, m.role, m.content) for m in stored.messages]
     save_settings(paths.settings_file, Settings(last_chat_id="gone"))
-    newest = read_last_chat(paths.database, paths.settings_file)
+    newest = read_last_chat(paths.database, read_startup_prefs(paths.settings_file).last_chat_id)
     assert newest is not None and newest.id in (first, second)
 
 
 def test_a_missing_or_damaged_file_means_no_early_picture(tmp_path):
     missing = tmp_path / "none.sqlite3"
-    assert read_last_chat(missing, tmp_path / "settings.json") is None
+    assert read_last_chat(missing, None) is None
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"not a database" * 500)
-    assert read_last_chat(garbage, tmp_path / "settings.json") is None
+    assert read_last_chat(garbage, None) is None
 
 
 def test_the_full_window_adopts_the_picture_and_the_text_typed_early(qloop, qtbot, tmp_path,
@@ -77,7 +78,7 @@ def test_the_full_window_adopts_the_picture_and_the_text_typed_early(qloop, qtbo
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
-    chat = read_last_chat(paths.database, paths.settings_file)
+    chat = read_last_chat(paths.database, read_startup_prefs(paths.settings_file).last_chat_id)
     assert chat is not None
     window.show_preview(chat)
     early = window.preview

@@ -16,6 +16,7 @@ from ollm_desktop.storage import ChatStore
 from ollm_desktop.storage.models import ChatRecord, ChatSettings
 from tests.controller_harness import is_summary_request, make_settings, scripted_model
 from tests.ollama_server import FakeModel
+from tests.test_session import send
 
 LONG = "Please keep the schema notes handy, we will revisit the indexes later. " * 12
 OWN = ChatSettings(system_prompt="You are a terse release manager.", temperature=0.2,
@@ -41,16 +42,6 @@ def session(tmp_path, server) -> Iterator[tuple[ChatSession, list[SessionEvent]]
     s, events = _open(tmp_path, server, system_prompt="Be helpful.", keep_alive="10m")
     yield s, events
     s.store.close()
-
-
-async def send(s: ChatSession, text: str) -> None:
-    _change, reason = s.start_turn(text)
-    assert reason is None, reason
-    try:
-        await s.turns.run(text)
-    finally:
-        s.turns.ended()
-    await s.drain()
 
 
 def _turns(server) -> list[dict]:

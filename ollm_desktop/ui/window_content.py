@@ -153,6 +153,8 @@ class WindowContent(QObject):
         self.action_set_aside = a("actionOpenSetAside",
                                   self.tr("Open set-&aside database…"), None,
                                   lambda: window_actions.open_set_aside(w, c, self.paths))
+        # A file is set aside only when the store opens, before this window is built.
+        self.action_set_aside.setEnabled(window_actions.has_set_aside(self.paths))
         self.action_quit = a("actionQuit", self.tr("&Quit"), keys.Quit, w.close)
         self.action_compact = a("actionCompactNow", self.tr("&Compact now…"), "Ctrl+Shift+K",
                                 lambda: window_actions.compact_now(w, c))
@@ -269,7 +271,6 @@ class WindowContent(QObject):
                        self.action_create_snapshot, self.action_snapshots):
             action.setEnabled(has_chat)
         self.action_compact.setEnabled(has_chat and not busy)
-        self.action_set_aside.setEnabled(window_actions.has_set_aside(self.paths))
         self.action_undo_compaction.setEnabled(has_chat and not busy and c.snapshot.can_undo)
         self.action_branch_before.setEnabled(self.action_undo_compaction.isEnabled())
 
