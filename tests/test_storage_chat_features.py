@@ -119,7 +119,7 @@ def test_a_v2_database_upgrades_and_its_chats_keep_sending_their_prompt(
 
     store, notices = ChatStore.open(paths)
     assert notices == []
-    assert LATEST_VERSION == 3
+    assert LATEST_VERSION >= 3
     assert store.get_chat("c1").settings == ChatSettings(system_prompt="Be terse.")
     assert store.get_chat("c2").settings == ChatSettings()  # no prompt: follows the default
     assert store.get_chat("c3").settings == ChatSettings()

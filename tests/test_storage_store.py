@@ -14,6 +14,7 @@ from ollm_desktop.engine import (
     EngineState,
     Message,
 )
+from ollm_desktop.engine.models import ImageRef
 from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage import ChatStore, StorageError
 from tests.engine_fakes import GoodSummarizer, chat, compact, exchange
@@ -30,8 +31,19 @@ def test_message_fields_are_all_stored() -> None:
     # loudly instead of silently dropping it.
     assert set(Message.model_fields) == {
         "id", "role", "content", "pinned", "tokens", "exact_tokens", "created_at", "partial",
-        "model", "stats", "thinking",
+        "model", "stats", "thinking", "origin", "images",
     }
+
+
+def test_a_messages_origin_and_images_survive_the_store(store: ChatStore) -> None:
+    chat = store.create_chat("c")
+    image = ImageRef(id="ab" * 32, mime="image/png", name="plot.png", width=640, height=480,
+                     tokens=258, description="A line plot")
+    store.append_message(chat.id, Message(role="user", content="see", origin="m0",
+                                          images=[image]))
+    (back,) = store.messages(chat.id)
+    assert back.origin == "m0" and back.images == [image]
+    assert store.lineages([chat.id])[chat.id][0][1] == "m0"
 
 
 # ---------------------------------------------------------------------------------- chats

@@ -17,6 +17,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ollm_desktop.backend import ModelInfo, OllamaBackend
+from ollm_desktop.controller.branch_ops import BranchOps
+from ollm_desktop.controller.chat_list_ops import ChatListOps
+from ollm_desktop.controller.image_ops import ImageOps
+from ollm_desktop.controller.message_ops import MessageOps
 from ollm_desktop.engine import CompactionReport, CompressedGroup, GoalState, Message, tier_for
 from ollm_desktop.session import (
     Change,
@@ -38,7 +42,6 @@ from ollm_desktop.session import (
     StatusChanged,
 )
 from ollm_desktop.session.events import BusyChanged
-from ollm_desktop.session.reply_edits import EditKind
 from ollm_desktop.storage import ChatStore
 from ollm_desktop.storage.models import ChatRecord, ChatSettings, SearchHit, Snapshot, SnapshotInfo
 
@@ -54,7 +57,7 @@ def context_tier(size: int) -> int:
     return tier_for(size).tier
 
 
-class ChatController(QObject):
+class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
     """Runs the session's operations on the Qt event loop and turns their results into signals."""
 
     chatsChanged = Signal()
@@ -394,21 +397,3 @@ class ChatController(QObject):
         self.chatsChanged.emit()
         self.open_chat(result.id)
         return result
-
-    # ----------------------------------------- regenerate, continue (issue 14)
-    def regenerate(self) -> asyncio.Task[Any] | None:
-        return self._edit_reply("regenerate")
-
-    def continue_reply(self) -> asyncio.Task[Any] | None:
-        return self._edit_reply("continue")
-
-    def _edit_reply(self, kind: EditKind) -> asyncio.Task[Any] | None:
-        """Started like ``send`` (the handle is kept: Stop works), or refused with a reason."""
-        change = self.session.start_reply_edit(kind)
-        if change.problems:
-            self._apply(change)
-            return None
-        edits = self.session.reply_edits
-        coro = edits.regenerate() if kind == "regenerate" else edits.continue_reply()
-        self._reply_task = self._spawn(coro, kind)
-        return self._reply_task

@@ -124,6 +124,22 @@ class ReplyStats(BaseModel):
         return None if self.total_duration_ns is None else self.total_duration_ns / 1e9
 
 
+class ImageRef(BaseModel):
+    """An image attached to a user's message. Its bytes live in the store (keyed by their
+    SHA-256, so branches, forks and snapshots share one copy); the message keeps what the
+    engine needs: its cost in the context and the text that replaces it once compacted."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str  # sha256 of the bytes (hex)
+    mime: str = "image/png"
+    name: str = ""
+    width: int = Field(0, ge=0)
+    height: int = Field(0, ge=0)
+    tokens: int = Field(0, ge=0)  # its share of the message's tokens
+    description: str | None = None  # a short text that stands for it in summaries
+
+
 class Message(BaseModel):
     """One message of the display history; never deleted by compaction."""
 
@@ -140,6 +156,10 @@ class Message(BaseModel):
     # A thinking model's reasoning, shown collapsed on the reply: never sent, never counted,
     # never summarised (only ``content`` reaches a request).
     thinking: str | None = None
+    # The message this one was copied from when a branch or fork was made (the first
+    # original's id): chats of one family that share it share that point of the history.
+    origin: str | None = None
+    images: list[ImageRef] = Field(default_factory=list)
 
 
 class AgingStep(BaseModel):

@@ -62,6 +62,20 @@ class ChatRecord(BaseModel):
     updated_at: datetime
     message_count: int = 0
     settings: ChatSettings = Field(default_factory=ChatSettings)
+    pinned: bool = False  # kept at the top of the chat list
+    parent_id: str | None = None  # the chat a branch or fork was made from
+    root_id: str | None = None  # a branch's family (its first chat); None: its own root
+    branch_kind: Literal["", "branch", "fork"] = ""
+    branch_label: str = ""  # what made the branch ("Edited: …", "Earlier reply")
+
+    @property
+    def family_id(self) -> str:
+        """The chats that are versions of one conversation share it."""
+        return self.root_id or self.id
+
+    @property
+    def is_branch(self) -> bool:
+        return self.branch_kind == "branch"
 
 
 class SnapshotInfo(BaseModel):

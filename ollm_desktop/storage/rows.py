@@ -6,6 +6,7 @@ import json
 import logging
 import sqlite3
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -13,6 +14,7 @@ from ollm_desktop.engine.models import (
     CONTEXT_SIZE_MAX,
     CONTEXT_SIZE_MIN,
     ContextSize,
+    ImageRef,
     Message,
     ReplyStats,
 )
@@ -27,6 +29,9 @@ SNIPPET_AFTER = 100
 MESSAGE_COLUMNS = ("id, role, content, pinned, tokens, exact_tokens, created_at, partial, model, "
                    "meta")
 CHAT_COLUMNS = "id, title, model, context_size, created_at, updated_at, message_count, settings"
+# Step 4's columns: read by the store (the salvage copies only CHAT_COLUMNS from older files).
+CHAT_FAMILY = "pinned, parent_id, root_id, branch_kind, branch_label"
+CHAT_READ = f"{CHAT_COLUMNS}, {CHAT_FAMILY}"
 CONTEXT_SIZE_ADAPTER: TypeAdapter[int] = TypeAdapter(ContextSize)
 
 # tokens, exact_tokens, pinned, partial, content. The content is the same str object the
@@ -49,14 +54,47 @@ def fingerprint(message: Message) -> Fingerprint:
 
 
 def meta_json(message: Message) -> str:
-    """``messages.meta``: what is stored about a message besides its text (a reply's stats
-    and a thinking model's reasoning)."""
+    """``messages.meta``: what is stored about a message besides its text (a reply's stats,
+    a thinking model's reasoning, the message a branch's copy came from, attached images)."""
     meta: dict[str, object] = {}
     if message.stats is not None:
         meta["stats"] = message.stats.model_dump(exclude_none=True)
     if message.thinking:
         meta["thinking"] = message.thinking
+    if message.origin:
+        meta["origin"] = message.origin
+    if message.images:
+        meta["images"] = [image.model_dump(exclude_none=True) for image in message.images]
     return json.dumps(meta) if meta else "{}"
+
+
+def _meta(meta: object) -> dict[str, Any]:
+    if not isinstance(meta, str) or meta in ("", "{}"):
+        return {}
+    try:
+        found = json.loads(meta)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def origin_from_meta(meta: object) -> str | None:
+    origin = _meta(meta).get("origin")
+    return origin if isinstance(origin, str) and origin else None
+
+
+def images_from_meta(meta: object) -> list[ImageRef]:
+    """A message's images; an unreadable entry is left out (logged), never the message."""
+    found = _meta(meta).get("images")
+    if not isinstance(found, list):
+        return []
+    images = []
+    for item in found:
+        try:
+            images.append(ImageRef.model_validate(item))
+        except ValidationError:
+            log.warning("a stored image reference is unreadable; it is left out")
+    return images
 
 
 def stats_from_meta(meta: object) -> ReplyStats | None:
@@ -104,18 +142,26 @@ def message_from_row(row: tuple) -> Message:
     return Message(id=mid, role=role, content=content, pinned=bool(pinned), tokens=tokens,
                    exact_tokens=bool(exact), created_at=datetime.fromisoformat(created),
                    partial=bool(partial), model=model, stats=stats_from_meta(meta),
-                   thinking=thinking_from_meta(meta))
+                   thinking=thinking_from_meta(meta), origin=origin_from_meta(meta),
+                   images=images_from_meta(meta))
 
 
 def chat_from_row(row: tuple) -> ChatRecord:
-    cid, title, model, size, created, updated, count, settings = row
+    """A row of CHAT_COLUMNS, or of CHAT_READ (the family columns too)."""
+    cid, title, model, size, created, updated, count, settings = row[:8]
     if isinstance(size, int):
         # A row from before the limits were checked on write opens at the nearest valid size.
         size = min(max(size, CONTEXT_SIZE_MIN), CONTEXT_SIZE_MAX)
+    family: dict[str, Any] = {}
+    if len(row) > 8:
+        pinned, parent, root, kind, label = row[8:13]
+        family = {"pinned": bool(pinned), "parent_id": parent, "root_id": root,
+                  "branch_kind": kind if kind in ("branch", "fork") else "",
+                  "branch_label": label or ""}
     return ChatRecord(id=cid, title=title, model=model, context_size=size,
                       created_at=datetime.fromisoformat(created),
                       updated_at=datetime.fromisoformat(updated), message_count=count,
-                      settings=settings_from_json(settings))
+                      settings=settings_from_json(settings), **family)
 
 
 def like_pattern(text: str) -> str:

@@ -173,9 +173,33 @@ def _chat_features_v3(conn: sqlite3.Connection) -> None:
     conn.executemany("UPDATE chats SET settings = ? WHERE id = ?", updates)
 
 
+def add_family_columns(conn: sqlite3.Connection) -> None:
+    """The chat columns of step 4 (also on the salvage's stand-in schema page)."""
+    for column in ("pinned INTEGER NOT NULL DEFAULT 0", "trashed_at TEXT", "parent_id TEXT",
+                   "root_id TEXT", "branch_kind TEXT NOT NULL DEFAULT ''",
+                   "branch_label TEXT NOT NULL DEFAULT ''"):
+        conn.execute(f"ALTER TABLE chats ADD COLUMN {column}")
+
+
+def _branches_v4(conn: sqlite3.Connection) -> None:
+    """Branches and forks (a chat's parent and family), chats pinned to the top of the list or
+    moved to the trash (kept until the undo is over), and attached images.
+
+    ``root_id`` names the family a branch belongs to (NULL: the chat is its own root);
+    ``branch_kind`` is '' for a chat, 'branch' or 'fork'. Images are stored once per content
+    (``id`` is the SHA-256 of ``data``), whichever messages, branches or snapshots use them.
+    """
+    add_family_columns(conn)
+    conn.execute("CREATE INDEX chats_root ON chats (root_id)")
+    conn.execute(
+        "CREATE TABLE images (id TEXT PRIMARY KEY, mime TEXT NOT NULL, data BLOB NOT NULL, "
+        "created_at TEXT NOT NULL)"
+    )
+
+
 Migration = Callable[[sqlite3.Connection], None]
 # Never edit or reorder a released step: append a new one.
-MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3]
+MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3, _branches_v4]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -27,12 +27,15 @@ from ollm_desktop.engine.models import (
     Message,
     new_id,
 )
+from ollm_desktop.storage.families import Families
+from ollm_desktop.storage.images import Images
 from ollm_desktop.storage.models import (
     ChatRecord,
     ChatSettings,
 )
 from ollm_desktop.storage.rows import (
     CHAT_COLUMNS,
+    CHAT_READ,
     CONTEXT_SIZE_ADAPTER,
     MESSAGE_COLUMNS,
     Fingerprint,
@@ -51,7 +54,7 @@ from ollm_desktop.storage.state_parts import StateParts
 log = logging.getLogger(__name__)
 
 
-class ChatStore(SideTables):
+class ChatStore(SideTables, Families, Images):
     """The app's database; open it with :meth:`open`."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
@@ -90,14 +93,15 @@ class ChatStore(SideTables):
 
     def get_chat(self, chat_id: str) -> ChatRecord | None:
         with self._read() as conn:
-            row = conn.execute(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?",
+            row = conn.execute(f"SELECT {CHAT_READ} FROM chats WHERE id = ?",
                                (chat_id,)).fetchone()
         return chat_from_row(row) if row else None
 
     def list_chats(self) -> list[ChatRecord]:
         with self._read() as conn:
             rows = conn.execute(
-                f"SELECT {CHAT_COLUMNS} FROM chats ORDER BY updated_at DESC, rowid DESC"
+                f"SELECT {CHAT_READ} FROM chats WHERE trashed_at IS NULL "
+                "ORDER BY updated_at DESC, rowid DESC"
             ).fetchall()
         return [chat_from_row(r) for r in rows]
 

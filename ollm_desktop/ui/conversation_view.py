@@ -9,7 +9,7 @@ repaints that row. And rows start with estimated heights, so every relayout keep
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -35,7 +35,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QStyle, QToolTip, QWidget
 
-from ollm_desktop.ui.conversation_model import ConversationModel
+from ollm_desktop.ui.conversation_model import ConversationModel, ConversationRow
 from ollm_desktop.ui.message_copy import MessageCopier
 from ollm_desktop.ui.message_delegate import MessageDelegate
 from ollm_desktop.ui.roles import KIND_MARKER, GroupIdRole, KindRole, MessageIdRole
@@ -54,6 +54,9 @@ class ConversationView(QListView):
     def __init__(self, parent: QWidget | None = None) -> None:
         self._model: ConversationModel | None = None
         self._reply_actions: dict[str, QAction] = {}  # "continue" / "regenerate"
+        # Edit, Fork, Delete...: in the row's menu when the test holds for the row; they act
+        # on the current message (building the menu makes its row the current one).
+        self.message_actions: list[tuple[QAction, Callable[[ConversationRow], bool]]] = []
         self._read_only = False
         self._stick = True
         self._adjusting = False
@@ -394,6 +397,9 @@ class ConversationView(QListView):
     def _activated(self, index: QModelIndex) -> None:
         if index.isValid() and index.data(KindRole) == KIND_MARKER:
             self.groupActivated.emit(index.data(GroupIdRole))
+
+    def current_message_id(self) -> str | None:
+        return self._current_message_id()
 
     def _current_message_id(self) -> str | None:
         index = self.currentIndex()

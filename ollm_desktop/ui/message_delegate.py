@@ -21,7 +21,6 @@ from PySide6.QtCore import (
     QRect,
     QRectF,
     QSize,
-    Qt,
 )
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import (
@@ -35,15 +34,13 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ollm_desktop.ui.code_blocks import CODE_PAD, code_rects, copy_button_rect, paint_code_blocks
-from ollm_desktop.ui.conversation_model import ConversationModel, ConversationRow, role_label
+from ollm_desktop.ui.conversation_model import ConversationModel, ConversationRow
 from ollm_desktop.ui.markdown import VIEW_CHAR_LIMIT, SafeTextDocument, make_document
-from ollm_desktop.ui.reply_info import reply_model
-from ollm_desktop.ui.roles import CLIPPED, DIMMED_VISIBILITIES, KIND_MARKER, PRESERVED
+from ollm_desktop.ui.roles import DIMMED_VISIBILITIES, KIND_MARKER
+from ollm_desktop.ui.row_header import paint_header
 from ollm_desktop.ui.row_parts import (
     blend,
     button_rects,
-    draw_copy_glyph,
-    draw_pin,
     footer_height,
     paint_buttons,
     paint_marker,
@@ -341,51 +338,11 @@ class MessageDelegate(QStyledItemDelegate):
         painter.drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), RADIUS, RADIUS)
 
         # Header: role, time, state tags; pin badge and pin toggle on the right.
-        x = card.left() + PAD_H
         top = card.top() + PAD_V
-        header = QRect(x, top, card.width() - 2 * PAD_H, self._header_h)
-        painter.setFont(self._bold)
-        role_colour = highlight if message.role == "user" and not dimmed else text_colour
-        painter.setPen(role_colour)
-        label = role_label(message.role)
-        painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         label)
-        x += self._bold_fm.horizontalAdvance(label) + 10
-        painter.setFont(self._small)
-        painter.setPen(muted)
-        details = [message.created_at.astimezone().strftime("%H:%M")]
-        if reply_model(message):  # the model that wrote the reply (its figures: on hover)
-            details.insert(0, reply_model(message))
-        if self._model is not None and (row.visibility in DIMMED_VISIBILITIES
-                                        or row.visibility in (PRESERVED, CLIPPED)):
-            details.append(self._model.visibility_text(row))
-        if message.partial:
-            details.append(_tr("writing…") if row.streaming else _tr("stopped"))
-        detail = " · ".join(details)
-        pin = self.pin_rect(option.rect)
-        copy = self.copy_rect(option.rect)  # left of the pin; the header text stops before it
-        right_limit = copy.left() - 8
-        if message.pinned:
-            badge_text = _tr("Pinned")
-            badge_w = self._small_fm.horizontalAdvance(badge_text) + 14
-            badge = QRect(copy.left() - 6 - badge_w, header.center().y() - 9, badge_w, 18)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(highlight)
-            painter.drawRoundedRect(QRectF(badge), 9, 9)
-            painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
-            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, badge_text)
-            right_limit = badge.left() - 8
-        painter.setPen(muted)
-        detail_rect = QRect(x, top, max(0, right_limit - x), self._header_h)
-        painter.drawText(detail_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self._small_fm.elidedText(detail, Qt.TextElideMode.ElideRight,
-                                                   detail_rect.width()))
-        if message.pinned or not self.read_only:
-            pin_colour = highlight if message.pinned else blend(text, base, 0.6)
-            draw_pin(painter, pin, pin_colour, filled=message.pinned)
+        header = QRect(card.left() + PAD_H, top, card.width() - 2 * PAD_H, self._header_h)
+        paint_header(self, painter, option, row, header,
+                     (text, base, highlight, text_colour, muted, dimmed, selected))
         copied = self.copied[1] if self.copied and self.copied[0] == row.key else None
-        if message.content and (selected or row.key == self.hover_key or copied == "message"):
-            draw_copy_glyph(painter, copy, blend(text, base, 0.35), copied == "message")
 
         # Body.
         body_top = top + self._header_h + HEADER_GAP

@@ -36,6 +36,12 @@ def build_row_menu(view: ConversationView, index: QModelIndex) -> QMenu | None:
         if view.currentIndex() != index:
             view.setCurrentIndex(index)  # Copy copies the selected message: this one
         menu.addAction(view.copy_action)
+        model = view.conversation_model
+        if not view.read_only and model is not None:
+            extra = [a for a, applies in view.message_actions if applies(model.rows[index.row()])]
+            if extra:
+                menu.addSeparator()
+                menu.addActions(extra)
         model, actions = view.conversation_model, view.reply_actions
         if not view.read_only and actions and model is not None and \
                 index.row() == model.last_message_row():

@@ -28,7 +28,7 @@ from ollm_desktop.controller import ChatController, ContextSnapshot, ReplyInfo
 from ollm_desktop.engine import CompactionReport, CompressedGroup, Message
 from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage.models import ChatRecord, StartupNotice
-from ollm_desktop.ui import reply_actions, window_actions
+from ollm_desktop.ui import features, reply_actions, window_actions, window_menus
 from ollm_desktop.ui.chat_list import ChatListPanel
 from ollm_desktop.ui.chat_settings_dialog import ChatSettingsButton
 from ollm_desktop.ui.compaction_progress import CompactionProgress
@@ -40,6 +40,7 @@ from ollm_desktop.ui.ollama_banner import OllamaBanner
 from ollm_desktop.ui.ollama_view import OllamaView
 from ollm_desktop.ui.reliability import ReliabilityIndicator
 from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
+from ollm_desktop.ui.undo_bar import UndoBar
 from ollm_desktop.ui.warning_bar import ReliabilityWarningBar
 
 
@@ -54,8 +55,9 @@ class WindowContent(QObject):
         self._groups: tuple[CompressedGroup, ...] = ()
         self._build_widgets()
         self._build_actions()
-        self._build_menus()
+        self.menus = window_menus.build_menus(self)
         self._connect()
+        features.install(self)
         self.update_actions()
 
     def tr(self, text: str) -> str:  # type: ignore[override]
@@ -78,6 +80,7 @@ class WindowContent(QObject):
         self.conversation_view.message_delegate.set_code_colours(True)
         self.compaction_progress = CompactionProgress()
         self.warning_bar = ReliabilityWarningBar()
+        self.undo_bar = UndoBar()  # "… deleted. Undo" for messages and chats
         self.message_input = pane.input
         self.model_selector = QComboBox()
         self.model_selector.setObjectName("modelSelector")
@@ -100,7 +103,7 @@ class WindowContent(QObject):
         controls.addWidget(self.stop_button)
         controls.addWidget(self.send_button)
         for widget in (self.banner, self.warning_bar, self.conversation_view,
-                       self.compaction_progress,
+                       self.compaction_progress, self.undo_bar,
                        self.input_error, self.message_input):
             centre_layout.addWidget(widget, 1 if widget is self.conversation_view else 0)
         centre_layout.addLayout(controls)
@@ -182,29 +185,6 @@ class WindowContent(QObject):
         self.action_regenerate, self.action_continue = reply_actions.build_actions(self)
         QShortcut(QKeySequence("Ctrl+Return"), w, self.send)
         QShortcut(QKeySequence("Escape"), w, c.stop)
-
-    def _build_menus(self) -> None:
-        bar = self.window.menuBar()
-        menus: list[tuple[str, list[QAction | None]]] = [
-            (self.tr("&File"), [self.action_new_chat, None, self.action_export_md,
-                                self.action_export_json, self.action_import,
-                                self.action_set_aside, None,
-                                self.action_quit]),
-            (self.tr("&Conversation"), [
-                self.action_regenerate, self.action_continue, None,
-                self.action_compact, self.action_undo_compaction, self.action_branch_before,
-                None, self.action_snapshots, self.action_create_snapshot,
-                self.action_undo_restore, None, self.action_toggle_pin, self.action_goal]),
-            (self.tr("&Settings"), [self.action_preferences]),
-            (self.tr("&Help"), [self.action_about]),
-        ]
-        for title, actions in menus:
-            menu = bar.addMenu(title)
-            for action in actions:
-                if action is None:
-                    menu.addSeparator()
-                else:
-                    menu.addAction(action)
 
     def _connect(self) -> None:
         c, panel = self.controller, self.chat_panel

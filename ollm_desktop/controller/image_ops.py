@@ -1,0 +1,9 @@
+"""Images attached to the next message: the controller's side (the session does the work)."""
+
+from __future__ import annotations
+
+from ollm_desktop.controller.ops_base import OpsBase
+
+
+class ImageOps(OpsBase):
+    pass

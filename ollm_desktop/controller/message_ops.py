@@ -1,0 +1,9 @@
+"""Deleting a message and undoing it: the controller's side (the session does the work)."""
+
+from __future__ import annotations
+
+from ollm_desktop.controller.ops_base import OpsBase
+
+
+class MessageOps(OpsBase):
+    pass

@@ -1,0 +1,16 @@
+"""Issue 15's everyday features, each installed into the built window by its own module
+(actions, row buttons, bars and their wiring), so ``window_content`` stays the frame."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ollm_desktop.ui import branch_actions, chat_list_features, image_attach, message_delete
+
+if TYPE_CHECKING:
+    from ollm_desktop.ui.window_content import WindowContent
+
+
+def install(content: WindowContent) -> None:
+    for feature in (branch_actions, message_delete, image_attach, chat_list_features):
+        feature.install(content)
