@@ -54,8 +54,11 @@ def read_last_chat(database: Path, wanted: str | None) -> QuickChat | None:
     except sqlite3.Error:
         return None
     try:
+        chat_columns = {row[1] for row in conn.execute("PRAGMA table_info(chats)")}
+        # A chat in the trash (the app quit during its Undo) is purged at start: not shown.
+        live = "WHERE trashed_at IS NULL " if "trashed_at" in chat_columns else ""
         chats = conn.execute(
-            "SELECT id, title FROM chats ORDER BY updated_at DESC, rowid DESC").fetchall()
+            f"SELECT id, title FROM chats {live}ORDER BY updated_at DESC, rowid DESC").fetchall()
         chosen = next((c for c in chats if c[0] == wanted), chats[0] if chats else None)
         if chosen is None:
             return None

@@ -24,6 +24,7 @@ so a fake ``ollama`` executable can simply exec this module).
 from __future__ import annotations
 
 import argparse
+import base64
 import collections
 import contextlib
 import dataclasses
@@ -58,6 +59,10 @@ INPUT_TOO_LONG = "the input length exceeds the context length"
 # every message; <|begin_of_text|> plus the assistant header added for generation per request.
 PER_MESSAGE = 5
 PER_REQUEST = 6
+# What one attached image costs in the fake model's prompt: a fixed figure of its own (as a
+# vision model's projector makes a fixed number of embeddings per image), not the app's
+# estimate, so a test can catch the app under-counting pictures.
+IMAGE_TOKENS = 700
 
 
 def estimate_tokens(text: str) -> int:
@@ -196,6 +201,7 @@ class FakeOllama:
         self.counter = "model"
         self.per_message = PER_MESSAGE
         self.per_request = PER_REQUEST
+        self.image_tokens = IMAGE_TOKENS  # per image on a message (``images``, base64)
         self.rejected: list[Rejection] = []
         self.llama_cpp: LlamaCppBackend | None = None  # forward /api/chat to llama.cpp
         self.version = VERSION
@@ -295,7 +301,8 @@ class FakeOllama:
             return [round((estimate_tokens(str(m.get("content", ""))) + 4) * self.prompt_scale)
                     for m in messages], 0
         counts = [round((model_tokens(str(m.get("content", ""))) + self.per_message)
-                        * self.prompt_scale) for m in messages]
+                        * self.prompt_scale) + self.image_tokens * len(m.get("images") or [])
+                  for m in messages]
         return counts, round(self.per_request * self.prompt_scale)
 
     def full_count(self, messages: list[dict[str, Any]]) -> int:
@@ -538,6 +545,9 @@ class _Handler(BaseHTTPRequestHandler):
             fake.llama_cpp.chat(self, name, body)
             return
         messages = body.get("messages") or []
+        if bad := _bad_images(messages):
+            self._json(400, {"error": bad})  # Ollama's wording for undecodable image data
+            return
         if body.get("truncate") is False and num_ctx and fake.full_count(messages) > num_ctx:
             self._reject(name, fake.full_count(messages), int(num_ctx))
             return
@@ -610,6 +620,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._start_stream()
         try:
             for thought in split_pieces(reply.thinking) if reply.thinking else []:
+                if fake.wait(reply.delay_per_chunk):  # reasoning streams at the same pace
+                    record.outcome = "stopped"
+                    self._hang_up()
+                    return
                 self._chunk({"model": name, "created_at": _now(), "done": False,
                              "message": {"role": "assistant", "content": "", "thinking": thought}})
             for index, piece in enumerate(pieces):
@@ -884,6 +898,22 @@ class LlamaCppBackend:
                 record.outcome = "disconnected"
                 handler.close_connection = True
                 handler.fake.disconnected.set()
+
+
+def _bad_images(messages: list[dict[str, Any]]) -> str | None:
+    """Why the request's ``images`` are unusable (each must be base64 of the bytes), or None."""
+    for message in messages:
+        images = message.get("images")
+        if images is None:
+            continue
+        if not isinstance(images, list):
+            return "json: cannot unmarshal images"
+        for image in images:
+            try:
+                base64.b64decode(str(image), validate=True)
+            except ValueError:
+                return "illegal base64 data at input byte 0"
+    return None
 
 
 def _done_reason(finish: Any) -> str:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from ollm_desktop.engine import ContextEngine, EngineConfig
 from ollm_desktop.paths import app_paths
@@ -17,7 +18,7 @@ from ollm_desktop.quick_history import read_last_chat
 from ollm_desktop.session import Settings, save_settings
 from ollm_desktop.startup_prefs import read_startup_prefs
 from ollm_desktop.storage import ChatStore
-from tests.controller_harness import make_controller, run, shutdown
+from tests.controller_harness import make_controller, run, scripted_model, settle, shutdown, until
 
 
 def _two_chats(data):
@@ -121,3 +122,46 @@ def test_the_first_picture_imports_neither_the_engine_nor_pydantic():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={"QT_QPA_PLATFORM": "offscreen", "PATH": ""})
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_enter_in_the_first_picture_sends_once_the_chat_has_opened(qloop, qtbot, tmp_path,
+                                                                   ollama_server):
+    from ollm_desktop.ui.main_window import MainWindow
+
+    ollama_server.reply_fn = scripted_model(reply_words=10)
+    data = tmp_path / "data"
+    paths, (first, _second) = _two_chats(data)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    chat = read_last_chat(paths.database, first)
+    assert chat is not None
+    window.show_preview(chat)
+    early = window.preview
+    assert early is not None
+    early.input.setPlainText("sent before the engine loaded")
+    QTest.keyClick(early.input, Qt.Key.Key_Return)
+    assert early.input.toPlainText() == "sent before the engine loaded"  # kept, not lost
+    assert window.early_send
+    controller = make_controller(data, ollama_server, last_chat_id=first)
+    try:
+        window.attach(controller, paths)
+        window.open_initial_chat()
+        run(qloop, until(lambda: any(
+            m["content"] == "sent before the engine loaded"
+            for body in ollama_server.chat_requests() for m in body["messages"])))
+        run(qloop, settle(controller))
+        assert window.message_input.toPlainText() == ""
+        assert controller.display_messages()[-2].content == "sent before the engine loaded"
+    finally:
+        window.close()
+        shutdown(qloop, controller)
+
+
+def test_a_chat_in_the_trash_is_not_the_first_picture(tmp_path):
+    paths, (first, second) = _two_chats(tmp_path / "data")
+    store, _ = ChatStore.open(paths)
+    store.trash_chat(first)
+    store.close()
+    shown = read_last_chat(paths.database, first)
+    assert shown is not None and shown.id == second

@@ -9,19 +9,19 @@ from PySide6.QtWidgets import QApplication, QLabel
 from ollm_desktop.paths import app_paths
 from ollm_desktop.storage import ChatStore
 from ollm_desktop.ui import window_actions
-from tests.test_storage_salvage import _build, _overwrite
+from tests.test_storage_salvage import _build, _overwrite, _page_of
 from tests.test_ui_main_window import App, save_shot
 from tests.test_ui_widgets import _answer_modal
 
 
 @pytest.fixture
 def damaged(tmp_path):
-    """A data folder whose database had 4 KB overwritten in the middle; returns (data folder,
-    the chats as built, the notices of the first open)."""
+    """A data folder whose database had the 4 KB page holding one message's row overwritten;
+    returns (data folder, the chats as built, the notices of the first open)."""
     data = tmp_path / "data"
     paths = app_paths(data)
     made = _build(paths)
-    _overwrite(paths.database, paths.database.stat().st_size // 2)
+    _overwrite(paths.database, _page_of(paths.database, "MARK-5-15-END"))
     store, notices = ChatStore.open(paths)  # the start that finds the damage
     store.close()
     return data, made, notices

@@ -11,7 +11,14 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from tests.controller_harness import MODEL, is_summary_request, run, scripted_model, settle
+from tests.controller_harness import (
+    MODEL,
+    is_summary_request,
+    run,
+    scripted_model,
+    settle,
+    until,
+)
 from tests.ollama_server import Reply
 from tests.test_ui_main_window import LONG, App
 
@@ -117,3 +124,35 @@ def test_thinking_is_shown_collapsed_expands_survives_a_restart_and_is_never_sen
             assert MARK not in str(body.get("messages"))
     finally:
         second.close()
+
+
+def test_the_reasoning_shows_live_while_it_streams(qloop, qtbot, tmp_path, server):
+    thought = " ".join(f"step{i}" for i in range(60))
+    server.reply_fn = lambda body: Reply(text="Done thinking.", thinking=thought,
+                                         delay_per_chunk=0.02)
+    app = App(qloop, qtbot, tmp_path / "data", server)
+    try:
+        app.window.message_input.setPlainText("Think it over")
+        app.window.send_button.click()
+        model = app.window.conversation_model
+        delegate = app.window.conversation_view.message_delegate
+
+        def thinking_row():
+            row = model.rows[-1] if model.rows else None
+            return row if row is not None and row.message is not None and \
+                row.message.role == "assistant" else None
+
+        # While only reasoning has arrived, the reply's row shows it growing.
+        run(qloop, until(lambda: thinking_row() is not None
+                         and len((thinking_row().message.thinking or "").split()) >= 5))
+        row = thinking_row()
+        assert row.message.content == "" and app.controller.busy
+        assert delegate.thinking.label(row.message, row.streaming).startswith("Thinking…")
+        run(qloop, until(lambda: not app.controller.busy))
+        run(qloop, settle(app.controller))
+        model.flush_stream()
+        final = model.rows[-1].message
+        assert final.content == "Done thinking." and final.thinking == thought
+        assert delegate.thinking.label(final).startswith("Thought (60 words)")
+    finally:
+        app.close()

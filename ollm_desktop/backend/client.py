@@ -252,10 +252,13 @@ class OllamaBackend:
     def _chat_body(self, model: str, messages: Messages, options: Mapping[str, Any],
                    keep_alive: str | None = None, think: bool | None = None) -> dict[str, Any]:
         """The body ``AsyncClient.chat`` would send, plus ``truncate``/``shift`` set to false."""
-        from ollama._types import ChatRequest  # not re-exported; what AsyncClient.chat() sends
+        # Not re-exported: what AsyncClient.chat() sends; a message's ``images`` go base64.
+        from ollama._types import ChatRequest, Image
 
+        sent = [{**m, "images": [Image(value=i) for i in m["images"]]} if m.get("images")
+                else m for m in messages]
         body = ChatRequest(
-            model=model, messages=list(messages), stream=True, options=dict(options),
+            model=model, messages=sent, stream=True, options=dict(options),
             keep_alive=keep_alive or self.keep_alive, think=think,
         ).model_dump(exclude_none=True)
         return {**body, **NO_SILENT_CUTS}

@@ -2,7 +2,9 @@
 
 from ollm_desktop.controller.chat_controller import ChatController, context_tier
 from ollm_desktop.session import ContextSnapshot, OllamaStatus, ReplyInfo, Settings
+from ollm_desktop.session.branches import Alternatives
 
 __all__ = [
-    "ChatController", "ContextSnapshot", "OllamaStatus", "ReplyInfo", "Settings", "context_tier",
+    "Alternatives", "ChatController", "ContextSnapshot", "OllamaStatus", "ReplyInfo",
+    "Settings", "context_tier",
 ]

@@ -41,7 +41,7 @@ from ollm_desktop.session import (
     Settings,
     StatusChanged,
 )
-from ollm_desktop.session.events import BusyChanged
+from ollm_desktop.session.events import BusyChanged, ReplyThinking
 from ollm_desktop.storage import ChatStore
 from ollm_desktop.storage.models import ChatRecord, ChatSettings, SearchHit, Snapshot, SnapshotInfo
 
@@ -67,6 +67,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
     messageUpdated = Signal(Message)
     replyStarted = Signal(str)  # id of the assistant message being streamed
     replyChunk = Signal(str, str)  # message id, text
+    replyThinking = Signal(str, str)  # message id, reasoning text (a thinking model's)
     replyFinished = Signal(Message, ReplyInfo)
     sendFailed = Signal(str, str)  # the user's text (back into the input), error text
     contextChanged = Signal(ContextSnapshot)  # usage, reliability, visibility, groups, goal
@@ -182,6 +183,8 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
                 self._apply(event)
             case ReplyChunk(message_id, text):
                 self.replyChunk.emit(message_id, text)
+            case ReplyThinking(message_id, text):
+                self.replyThinking.emit(message_id, text)
             case ReplyStarted(message):
                 self.replyStarted.emit(message.id)
                 self.messageAdded.emit(message)
@@ -322,6 +325,9 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
         """Start a turn; returns None (and says why through ``sendFailed``) when it cannot."""
         text = text.strip()
         if not text:
+            return None
+        if not self._branch_for_edit(text):  # an edited message: its branch first
+            self.sendFailed.emit(text, self.tr("The edited message could not be branched."))
             return None
         change, reason = self.session.start_turn(text)
         self._apply(change)

@@ -6,4 +6,26 @@ from ollm_desktop.controller.ops_base import OpsBase
 
 
 class ChatListOps(OpsBase):
-    pass
+    def pin_chat(self, chat_id: str, pinned: bool) -> None:
+        """Pin a chat (its family) to the top of the list, or unpin it."""
+        self._op(self.session.chat_list.pin, chat_id, pinned)
+
+    def relabel_chat(self, chat_id: str, label: str) -> None:
+        """Rename a branch (the label the list shows under its family's chat)."""
+        self._op(self.session.chat_list.relabel, chat_id, label)
+
+    def trash_chat(self, chat_id: str, next_id: str | None = None) -> bool:
+        """Delete a chat undoably (False when refused: e.g. its reply is streaming); the open
+        chat makes way for ``next_id``."""
+        return self._op(self.session.chat_list.trash, chat_id, next_id)
+
+    def restore_chat(self, chat_id: str, *, reopen: bool = False) -> bool:
+        """Undo a delete; ``reopen``: it was the open chat, so it is opened again."""
+        restored = self._op(self.session.chat_list.restore, chat_id)
+        if restored and reopen:
+            self.open_chat(chat_id)
+        return restored
+
+    def purge_chat(self, chat_id: str) -> None:
+        """The undo is over: the chat is deleted for good (unless it was restored)."""
+        self._op(self.session.chat_list.purge, chat_id)

@@ -21,6 +21,7 @@ from typing import Literal
 
 from ollm_desktop.engine import budget, goals, ledger
 from ollm_desktop.engine.conversation import Conversation
+from ollm_desktop.engine.images import image_tokens, merged_entry, request_entry, text_with_images
 from ollm_desktop.engine.models import CompressedGroup, Message
 from ollm_desktop.engine.tokens import clip_middle
 
@@ -129,13 +130,13 @@ def build_region(data: Conversation) -> Region:
             continue
         if message.pinned:
             text = f"Pinned by the user ({message.role} message, word for word):\n" \
-                   f"{quote(message.content)}"
+                   f"{quote(text_with_images(message))}"
             parts.append(Part("pin", text, _tokens(data, message.id, "pin", text), message.id,
                               True))
             continue
         if message.id in dropped or message.id in replaced:
             continue
-        content = message.content
+        content = text_with_images(message)  # its images are no longer sent: their text is
         if message.tokens > cap:
             content = clip_middle(content, int(cap / data.config.estimate_scale))
         if message.role == "user" and data.config.preserve_user_messages:
@@ -193,9 +194,9 @@ class Assembler:
         clipped: set[str] = set()
         for message in recent:
             content, tokens = message.content, message.tokens
-            if not message.pinned and tokens - overhead > cap:
+            if not message.pinned and tokens - overhead - image_tokens(message) > cap:
                 content = clip_middle(message.content, max(32, int(cap / config.estimate_scale)))
-                tokens = data.message_tokens(content)
+                tokens = data.message_tokens(content) + image_tokens(message)
                 clipped.add(message.id)
             sent.append((message, content, tokens))
 
@@ -269,9 +270,10 @@ class Assembler:
                                   and sent[i][0].id not in clipped),
                                  key=lambda i: (sent[i][2], i), default=None)) is not None:
                 message, content, tokens = sent[largest]
-                room = max(MIN_CLIP, usable - (total - tokens) - overhead - 8)
+                pictures = image_tokens(message)
+                room = max(MIN_CLIP, usable - (total - tokens) - overhead - pictures - 8)
                 content = clip_middle(message.content, int(room / config.estimate_scale))
-                sent[largest] = (message, content, data.message_tokens(content))
+                sent[largest] = (message, content, data.message_tokens(content) + pictures)
                 clipped.add(message.id)
             else:
                 break  # only pins, the system prompt and the goal are left: over budget
@@ -286,10 +288,9 @@ class Assembler:
         over = total > usable
         for message, content, _ in sent:
             if messages and messages[-1]["role"] == message.role:
-                messages[-1] = {"role": message.role,
-                                "content": messages[-1]["content"] + "\n\n" + content}
+                messages[-1] = merged_entry(messages[-1], message, content)
             else:
-                messages.append({"role": message.role, "content": content})
+                messages.append(request_entry(message, content))
 
         recent_pinned = sum(t for m, _, t in sent if m.pinned)
         pins = [p for p in parts if p.pinned]
@@ -325,17 +326,17 @@ class Assembler:
                 last_role == "system" and message.role == "assistant"):
             return False
         cap = self.clip_cap(result.system + result.goal)
-        if not message.pinned and message.tokens - config.message_overhead > cap:
+        if not message.pinned and (message.tokens - config.message_overhead
+                                   - image_tokens(message)) > cap:
             return False
         new_total = result.total + message.tokens
         if new_total > budget.usable_tokens(config):
             return False
         messages = result.messages
         if messages and messages[-1]["role"] == message.role:
-            messages[-1] = {"role": message.role,
-                            "content": messages[-1]["content"] + "\n\n" + message.content}
+            messages[-1] = merged_entry(messages[-1], message, message.content)
         else:
-            messages.append({"role": message.role, "content": message.content})
+            messages.append(request_entry(message, message.content))
         result.total = new_total
         result.raw_total += message.tokens
         result.sent_ids.add(message.id)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ollm_desktop.engine import budget, extractive, goals, ledger, prompts, references
 from ollm_desktop.engine.aging import age_and_merge
+from ollm_desktop.engine.images import DESCRIPTION_TOKENS, as_text_tokens, text_with_images
 from ollm_desktop.engine.models import (
     AgingStep,
     CheckpointLevel,
@@ -117,7 +118,8 @@ class CompactionRun:
         limit = self.engine.usage().user_share  # the figure the window explains rows with
         region_users = [p for p in parts if p.kind == "request"]
         span_users = [m for m in plan.span if m.id in set(plan.kept)]
-        total = sum(p.tokens for p in region_users) + sum(m.tokens + 12 for m in span_users)
+        total = sum(p.tokens for p in region_users) + sum(as_text_tokens(m) + 12
+                                                          for m in span_users)
         for part in region_users:
             if total <= limit:
                 return
@@ -132,7 +134,7 @@ class CompactionRun:
             plan.kept.remove(message.id)
             plan.summarized.append(message.id)
             plan.folded_users += 1
-            total -= message.tokens + 12
+            total -= as_text_tokens(message) + 12
 
     # ---------------------------------------------------------- stage 2
     def material(self, plan: Plan) -> list[Message]:
@@ -158,10 +160,10 @@ class CompactionRun:
         per_message = max(48, limit // 2)
         clipped: list[Message] = []
         for message in material:
-            if message.tokens + TAG_TOKENS > per_message:
+            if message.tokens + TAG_TOKENS > per_message or message.images:  # images: text
                 text = clip_middle(message.content, int(per_message / config.estimate_scale))
-                message = message.model_copy(update={"content": text,
-                                                      "tokens": data.message_tokens(text)})
+                tokens = data.message_tokens(text) + DESCRIPTION_TOKENS * len(message.images)
+                message = message.model_copy(update={"content": text, "tokens": tokens})
             clipped.append(message)
         result: list[list[Message]] = [[]]
         used = 0
@@ -209,7 +211,7 @@ class CompactionRun:
             model_ok = False
             report.extractive = True
             text = extractive.extractive_checkpoint(
-                [(m.role, m.content) for m in summarised], target_tokens=target,
+                [(m.role, text_with_images(m)) for m in summarised], target_tokens=target,
                 previous=carried, count=count_tokens)
         if self.deadline.expired and not model_ok:
             report.timed_out = True

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ollm_desktop.engine import budget, goals, undo
+from ollm_desktop.engine import budget, deletion, goals, undo
 from ollm_desktop.engine.assembly import (
     SUMMARY_CLOSE,
     SUMMARY_OPEN,
@@ -25,6 +25,7 @@ from ollm_desktop.engine.assembly import (
 )
 from ollm_desktop.engine.compaction import CompactionRun
 from ollm_desktop.engine.conversation import Conversation
+from ollm_desktop.engine.images import image_tokens
 from ollm_desktop.engine.models import (
     CompactionReport,
     CompactionStage,
@@ -180,7 +181,7 @@ class ContextEngine:
         if message.id in data.index:
             raise ValueError(f"message {message.id} is already in the conversation")
         if message.tokens <= 0:
-            message.tokens = data.message_tokens(message.content)
+            message.tokens = data.message_tokens(message.content) + image_tokens(message)
         data.index[message.id] = len(data.messages)
         data.messages.append(message)
         goal_changed = message.role == "assistant" and goals.apply_goal_markers(
@@ -209,6 +210,13 @@ class ContextEngine:
         del data.index[message_id]
         self._invalidate(region=True)
         return True
+
+    def delete_message(self, message_id: str) -> deletion.Deleted:
+        """Take one message out of the chat, summarised or not (see ``deletion``)."""
+        return deletion.delete(self, message_id)
+
+    def restore_message(self, deleted: deletion.Deleted) -> bool:
+        return deletion.restore(self, deleted)
 
     def set_pinned(self, message_id: str, pinned: bool) -> Message:
         position = self._data.position(message_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ollm_desktop.engine.images import image_tokens
 from ollm_desktop.engine.models import (
     BreakerState,
     CompressedGroup,
@@ -62,7 +63,7 @@ class Conversation:
             if message.exact_tokens:
                 message.tokens = max(0, message.tokens - old_overhead) + overhead
             elif abs(scale - old_scale) >= 1e-9 or message.tokens <= 0:
-                message.tokens = self.message_tokens(message.content)
+                message.tokens = self.message_tokens(message.content) + image_tokens(message)
             else:
                 message.tokens = message.tokens - old_overhead + overhead
         self.part_tokens.clear()
@@ -102,7 +103,7 @@ class Conversation:
             # A reply saved while it streamed kept the count it started with (its text grew
             # after); after a crash it is loaded as it was cut, so it is counted now.
             if message.partial and not message.exact_tokens:
-                message.tokens = data.message_tokens(message.content)
+                message.tokens = data.message_tokens(message.content) + image_tokens(message)
         data.reindex()
         return data
 

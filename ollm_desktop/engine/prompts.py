@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ollm_desktop.engine.images import text_with_images
 from ollm_desktop.engine.models import GoalState, Message
 
 LEVEL_GUIDANCE = {
@@ -79,7 +80,8 @@ def format_history(messages: list[Message], verbatim_ids: set[str]) -> str:
     parts = ["<chat_history>"]
     for message in messages:
         attr = ' kept="verbatim"' if message.id in verbatim_ids else ""
-        parts.append(f"<{message.role}{attr}>{_neutralise(message.content)}</{message.role}>")
+        text = _neutralise(text_with_images(message))
+        parts.append(f"<{message.role}{attr}>{text}</{message.role}>")
     parts.append("</chat_history>")
     return "\n".join(parts)
 

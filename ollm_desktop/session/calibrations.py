@@ -72,6 +72,8 @@ class Calibrations:
         if estimate is None:
             estimate = calibration.estimate(raw, count)
         truncated = calibration.truncation_suspected(estimate, actual, num_ctx)
+        if any(m.get("images") for m in messages):
+            return truncated  # the count includes pictures: it says nothing about text
         calibration.observe(raw, actual, messages=count)
         self._save(model, calibration)
         return truncated
@@ -79,8 +81,8 @@ class Calibrations:
     def learn_overflow(self, model: str, messages: ApiMessages, error: BackendError,
                        num_ctx: int) -> None:
         """A refused request proves we under-count: raise the estimate above Ollama's count."""
-        if not model:
-            return
+        if not model or any(m.get("images") for m in messages):
+            return  # a refused request with pictures says nothing about text
         calibration = self.for_model(model)
         calibration.observe_overflow(raw_tokens(messages), len(messages),
                                      prompt_tokens=error.prompt_tokens,

@@ -13,10 +13,14 @@ import functools
 
 from ollm_desktop.backend import ManagedOllama, OllamaBackend
 from ollm_desktop.engine import CompressedGroup, ContextEngine, GoalState, Message
+from ollm_desktop.session.branches import Branches
+from ollm_desktop.session.chat_list import ChatList
 from ollm_desktop.session.chat_settings import ChatSettingsService
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import NOTHING, Change
+from ollm_desktop.session.images import ImageAttachments
+from ollm_desktop.session.message_deletes import MessageDeletes
 from ollm_desktop.session.ollama_link import OllamaLink
 from ollm_desktop.session.reply_edits import EditKind, ReplyEdits
 from ollm_desktop.session.settings import Settings
@@ -47,6 +51,11 @@ class ChatSession(SessionCore):
         self.turns = Turns(self, self.compactions)
         self.snapshots = Snapshots(self)
         self.chat_settings = ChatSettingsService(self)
+        self.images = ImageAttachments(self)  # for the next message: its turn takes them
+        self.turns.take_images = self.images.take
+        self.chat_list = ChatList(self)  # pins, delete with undo; purges the old trash
+        self.branches = Branches(self)
+        self.message_deletes = MessageDeletes(self)
 
     # ------------------------------------------------------------------ chats
     def list_chats(self) -> list[ChatRecord]:
@@ -99,13 +108,8 @@ class ChatSession(SessionCore):
         return Change(chats=True)
 
     def delete_chat(self, chat_id: str) -> Change:
-        if self.chat and self.chat.id == chat_id:
-            if self.busy:
-                return self.busy_problem()
-            self.chat = None
-            self.attach(None)
-        self.store.delete_chat(chat_id)
-        return Change(chats=True, history=True, context=True)
+        """To the trash (the window offers Undo; ``chat_list.purge`` deletes it for good)."""
+        return self.chat_list.trash(chat_id)
 
     # ------------------------------------------------------------------ model
     def set_model(self, model: str) -> Change:
@@ -241,7 +245,7 @@ class ChatSession(SessionCore):
     # ------------------------------------------- regenerate, continue (issue 14)
     @functools.cached_property
     def reply_edits(self) -> ReplyEdits:
-        return ReplyEdits(self, self.turns, self.compactions)
+        return ReplyEdits(self, self.turns, self.compactions, self.branches)
 
     def start_reply_edit(self, kind: EditKind) -> Change:
         """Begin a Regenerate or a Continue of the newest reply, or say why not (a problem).

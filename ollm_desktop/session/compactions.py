@@ -8,6 +8,7 @@ from typing import Any
 from ollm_desktop.engine import CompactionReport
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import Change, CompactionEnded, CompactionStarted
+from ollm_desktop.session.images import describe_before_compaction
 
 UNDO_LEFT_OUT_HINT = ("{0} (Conversation ▸ Open state before compaction as a new chat keeps "
                       "every message in context instead.)")
@@ -47,6 +48,7 @@ class Compactions:
         assert engine is not None and chat is not None
         core.publish(CompactionStarted())
         core.take_snapshot("before-compaction")
+        await describe_before_compaction(core)  # a summarised turn keeps its images as text
         report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
         if engine is not core.engine:  # the chat changed meanwhile
             return report

@@ -136,6 +136,14 @@ class ReplyChunk:
 
 
 @dataclass(frozen=True)
+class ReplyThinking:
+    """A thinking model's reasoning as it streams (shown live, collapsed; never sent)."""
+
+    message_id: str
+    text: str
+
+
+@dataclass(frozen=True)
 class ReplyFinished:
     message: Message
     info: ReplyInfo
@@ -191,6 +199,6 @@ class BusyChanged:
     busy: bool
 
 
-SessionEvent = (Change | ReplyStarted | ReplyChunk | ReplyFinished | SendFailed
+SessionEvent = (Change | ReplyStarted | ReplyChunk | ReplyThinking | ReplyFinished | SendFailed
                 | CompactionStarted | CompactionProgress | CompactionEnded | StatusChanged
                 | ModelsChanged | PullProgress | BusyChanged)

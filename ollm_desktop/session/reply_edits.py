@@ -1,9 +1,10 @@
 """Regenerate and Continue the newest reply: a service the session holds.
 
 Regenerate takes the newest reply out of the context (engine and store) and sends the same
-request again; if nothing new arrives, the earlier reply is put back. Continue sends the
-context with the stopped reply as its last message (Ollama then continues a trailing
-assistant message) and appends what streams to that same reply, which ends complete.
+request again; if nothing new arrives, the earlier reply is put back. The chat as it was, with
+the earlier reply, is kept as a branch first: the reply stays an alternative to page back to.
+Continue sends the context with the stopped reply as its last message (Ollama then continues
+a trailing assistant message) and appends what streams to that same reply, which ends complete.
 Both run as a turn does: one at a time, with Stop, never while a compaction runs.
 """
 
@@ -13,11 +14,13 @@ import asyncio
 from typing import Literal
 
 from ollm_desktop.engine import Message, PinsOverBudget
+from ollm_desktop.session.branches import Branches
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import BusyChanged, Change, ReplyFinished, ReplyInfo, ReplyStarted
 from ollm_desktop.session.turns import NO_MODEL, REFITTED, STILL_STREAMING, Turns
 from ollm_desktop.storage import StorageError
+from ollm_desktop.storage.models import ChatRecord
 
 EditKind = Literal["regenerate", "continue"]
 
@@ -28,10 +31,12 @@ NOT_REMOVABLE = "The newest reply is part of the compacted context and cannot be
 
 
 class ReplyEdits:
-    def __init__(self, core: SessionCore, turns: Turns, compactions: Compactions) -> None:
+    def __init__(self, core: SessionCore, turns: Turns, compactions: Compactions,
+                 branches: Branches) -> None:
         self._core = core
         self._turns = turns
         self._compactions = compactions
+        self._branches = branches
         # Replies a Regenerate replaced, newest last (this run only): never sent again, kept
         # so an "alternatives" view can offer them later.
         self.replaced: list[Message] = []
@@ -68,12 +73,17 @@ class ReplyEdits:
         core, turns = self._core, self._turns
         engine, chat = core.engine, core.chat
         assert engine is not None and chat is not None
+        kept: ChatRecord | None = None
+        previous: Message | None = None
         try:
             last = engine.display_messages()[-1]
-            previous: Message | None = None
             if last.role == "assistant":
                 previous = last.model_copy()
+                kept = self._branches.keep_reply(last.id)  # the chat as it is, as a branch
                 if not engine.remove_last(last.id):
+                    if kept is not None:
+                        self._branches.discard(kept.id)
+                        kept = None
                     core.publish(Change.problem("input", NOT_REMOVABLE))
                     return
                 try:
@@ -93,6 +103,12 @@ class ReplyEdits:
                 core.publish(Change.notice(REFITTED))
                 await turns.stream_reply(user, may_retry=False, previous=previous)
         finally:
+            newest = engine.display_messages()[-1:] if core.engine is engine else []
+            if kept is not None and previous is not None and newest and \
+                    newest[0].id == previous.id:
+                self._branches.discard(kept.id)  # the earlier reply came back: no alternative
+            elif kept is not None:
+                core.publish(Change(chats=True))
             self._idle()
         self._compactions.schedule_background()
 

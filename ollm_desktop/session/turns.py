@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError, ChatChunk, ChatDone
 from ollm_desktop.engine import ContextEngine, Message, PinsOverBudget, count_message_tokens
+from ollm_desktop.engine.models import ImageRef
 from ollm_desktop.session.chat_settings import keep_alive_for, request_options
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
@@ -25,8 +27,10 @@ from ollm_desktop.session.events import (
     ReplyFinished,
     ReplyInfo,
     ReplyStarted,
+    ReplyThinking,
     SendFailed,
 )
+from ollm_desktop.session.images import with_image_data
 from ollm_desktop.storage import StorageError
 
 SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
@@ -63,6 +67,7 @@ class Turns:
         self._unsent_text: str | None = None  # a send whose text is not saved yet
         self.waits = {"turns": 0, "waited": 0}  # sends that waited on a compaction
         self.streaming_id: str | None = None  # the reply streaming at this moment
+        self.take_images: Callable[[], list[ImageRef]] = list  # attached to the user's message
 
     def check(self, text: str) -> str | None:
         """Why ``text`` cannot be sent now (None: it can)."""
@@ -106,7 +111,7 @@ class Turns:
         core = self._core
         engine, chat = core.engine, core.chat
         assert engine is not None and chat is not None
-        user = engine.add("user", text)
+        user = engine.add_message(Message(role="user", content=text, images=self.take_images()))
         try:
             core.store.append_message(chat.id, user)
         except StorageError as exc:
@@ -233,11 +238,13 @@ class Turns:
         self.streaming_id = reply.id
         try:
             async for event in core.backend.chat_stream(
-                    core.model or "", messages, num_ctx=num_ctx,
+                    core.model or "", with_image_data(core.store, messages), num_ctx=num_ctx,
                     options=request_options(core, num_ctx), keep_alive=keep_alive_for(core),
                     think=core.thinks()):
                 if isinstance(event, ChatChunk):
                     thoughts.append(event.thinking)
+                    if event.thinking:
+                        core.publish(ReplyThinking(reply.id, event.thinking))
                     if not event.text:
                         continue
                     parts.append(event.text)

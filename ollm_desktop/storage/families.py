@@ -4,15 +4,30 @@ undo is over): the store's chat-list side."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from ollm_desktop.storage.database import Database
 from ollm_desktop.storage.rows import now
 
 
 class Families(Database):
+    if TYPE_CHECKING:
+        def delete_chat(self, chat_id: str) -> None: ...  # ChatStore's
+
     def set_chat_pinned(self, chat_id: str, pinned: bool) -> None:
         with self._write() as conn:
             conn.execute("UPDATE chats SET pinned = ? WHERE id = ?", (pinned, chat_id))
+
+    def unpin_family(self, family_id: str) -> None:
+        """A family leaves the Pinned section: its root and every branch of it."""
+        with self._write() as conn:
+            conn.execute("UPDATE chats SET pinned = 0 WHERE id = ? OR root_id = ?",
+                         (family_id, family_id))
+
+    def set_branch_label(self, chat_id: str, label: str) -> None:
+        """What the chat list calls a branch (renaming a branch renames this)."""
+        with self._write() as conn:
+            conn.execute("UPDATE chats SET branch_label = ? WHERE id = ?", (label, chat_id))
 
     def set_family(self, chat_id: str, *, parent_id: str | None, root_id: str | None,
                    kind: str, label: str) -> None:
@@ -61,3 +76,17 @@ class Families(Database):
         with self._read() as conn:
             return [r[0] for r in conn.execute(
                 "SELECT id FROM chats WHERE trashed_at IS NOT NULL ORDER BY trashed_at")]
+
+    def is_trashed(self, chat_id: str) -> bool:
+        with self._read() as conn:
+            row = conn.execute("SELECT trashed_at IS NOT NULL FROM chats WHERE id = ?",
+                               (chat_id,)).fetchone()
+        return bool(row and row[0])
+
+    def purge_trashed(self, chat_id: str | None = None) -> list[str]:
+        """Delete for good the chats in the trash (only ``chat_id``, when given and still
+        there): a restored chat is never purged. Returns the ids deleted."""
+        gone = [i for i in self.trashed_ids() if chat_id is None or i == chat_id]
+        for trashed in gone:
+            self.delete_chat(trashed)
+        return gone

@@ -1,10 +1,42 @@
 """Attached images: stored once per content (SHA-256), shared by messages, branches and
-snapshots."""
+snapshots.
+
+A message keeps only an ``ImageRef`` (in ``messages.meta``); the bytes are read when a
+request is built or a thumbnail is drawn, so a long chat with pictures loads as fast as one
+without.
+"""
 
 from __future__ import annotations
 
+import hashlib
+
 from ollm_desktop.storage.database import Database
+from ollm_desktop.storage.rows import now
+
+
+def image_id(data: bytes) -> str:
+    """The key of an image: the SHA-256 of its bytes (hex)."""
+    return hashlib.sha256(data).hexdigest()
 
 
 class Images(Database):
-    pass
+    def put_image(self, data: bytes, mime: str) -> str:
+        """Store ``data`` (once: the same bytes already stored are not written again) and
+        return its id."""
+        key = image_id(data)
+        with self._write() as conn:
+            conn.execute("INSERT OR IGNORE INTO images (id, mime, data, created_at) "
+                         "VALUES (?, ?, ?, ?)", (key, mime, data, now()))
+        return key
+
+    def image_data(self, key: str) -> bytes | None:
+        """The bytes of an image; None when this database does not have it (a chat imported
+        from another machine keeps the reference without the picture)."""
+        with self._read() as conn:
+            row = conn.execute("SELECT data FROM images WHERE id = ?", (key,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def image_mime(self, key: str) -> str | None:
+        with self._read() as conn:
+            row = conn.execute("SELECT mime FROM images WHERE id = ?", (key,)).fetchone()
+        return str(row[0]) if row else None

@@ -73,7 +73,7 @@ class SideTables(Database):
             return []
         base = ("SELECT m.chat_id, c.title, m.id, m.role, m.content, m.created_at "
                 "FROM message_search s JOIN messages m ON m.rowid = s.rowid "
-                "JOIN chats c ON c.id = m.chat_id WHERE ")
+                "JOIN chats c ON c.id = m.chat_id WHERE c.trashed_at IS NULL AND ")
         order = " ORDER BY m.created_at DESC, m.rowid DESC LIMIT ?"
         if self.search_kind == "fts5-trigram" and len(needle) >= 3:
             query = base + "message_search MATCH ?" + order

@@ -8,7 +8,7 @@ id -> row dict, and streamed chunks are batched on a timer (one ``dataChanged`` 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -27,6 +27,7 @@ from ollm_desktop.ui.row_labels import format_count, role_label, visibility_labe
 if TYPE_CHECKING:  # the window's first picture draws rows before the engine is imported
     from ollm_desktop.engine.models import CompressedGroup, Message
     from ollm_desktop.quick_history import StoredMessage
+    from ollm_desktop.ui.markdown import SafeTextDocument
 from ollm_desktop.ui.roles import (
     CLIPPED,
     DIMMED_VISIBILITIES,
@@ -77,6 +78,7 @@ class ConversationRow:
     layout_revision: int = 0  # only changes that can alter the height (content, partial)
     streaming: bool = False  # the reply streaming at this moment (cursor, "writing…")
     actions: bool = False  # a stopped newest reply: Continue and Regenerate on the row
+    marks: Callable[[SafeTextDocument], SafeTextDocument] | None = None  # a search hit's highlight
 
 
 class ConversationModel(QAbstractListModel):
@@ -222,7 +224,8 @@ class ConversationModel(QAbstractListModel):
         old = row.message
         assert old is not None
         row.message = message
-        if old.content != message.content or old.partial != message.partial:
+        if (old.content, old.partial, old.thinking) != (message.content, message.partial,
+                                                        message.thinking):
             row.layout_revision = next(_revisions)
         row.revision = next(_revisions)
         self._restate(position, emit=False)

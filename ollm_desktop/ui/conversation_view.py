@@ -39,7 +39,7 @@ from ollm_desktop.ui.conversation_model import ConversationModel, ConversationRo
 from ollm_desktop.ui.message_copy import MessageCopier
 from ollm_desktop.ui.message_delegate import MessageDelegate
 from ollm_desktop.ui.roles import KIND_MARKER, GroupIdRole, KindRole, MessageIdRole
-from ollm_desktop.ui.row_hotspots import CODE, COPY, THINKING, hotspot, tooltip
+from ollm_desktop.ui.row_hotspots import CODE, COPY, THINKING, hotspot, row_action, tooltip
 from ollm_desktop.ui.row_menu import build_row_menu
 from ollm_desktop.ui.theme import is_dark
 
@@ -322,8 +322,9 @@ class ConversationView(QListView):
                 elif spot and spot.startswith(CODE):
                     self.copier.copy_code(index, int(spot[len(CODE):]))
                 if spot:
-                    if spot in self._reply_actions:
-                        self._reply_actions[spot].trigger()
+                    action = row_action(self, spot)  # a hover button, Continue, Regenerate
+                    if action is not None:
+                        action.trigger()
                     event.accept()
                     return
                 if index.data(KindRole) == KIND_MARKER:
@@ -371,7 +372,7 @@ class ConversationView(QListView):
             self.copier.set_hover(QModelIndex())
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             index = self.indexAt(event.pos())
-            tip = tooltip(index, self._hotspot(event.pos())) if index.isValid() else None
+            tip = tooltip(index, self._hotspot(event.pos()), self) if index.isValid() else None
             if tip:
                 QToolTip.showText(event.globalPos(), tip, self.viewport())
                 return True

@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ollm_desktop.ui import branch_actions, chat_list_features, image_attach, message_delete
+from ollm_desktop.ui import (
+    branch_actions,
+    chat_list_features,
+    image_attach,
+    live_thinking,
+    message_delete,
+)
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.window_content import WindowContent
 
 
 def install(content: WindowContent) -> None:
-    for feature in (branch_actions, message_delete, image_attach, chat_list_features):
+    for feature in (branch_actions, message_delete, image_attach, chat_list_features,
+                    live_thinking):
         feature.install(content)

@@ -53,6 +53,7 @@ class MainWindow(QMainWindow):
         self.content: WindowContent | None = None
         self.preview: ConversationPane | None = None  # the stored chat, before attach()
         self.shown_chat_id: str | None = None  # the chat whose messages the window shows
+        self.early_send = False  # Send pressed in the first picture: sent once the chat opens
         self.setObjectName("mainWindow")
         self.setAccessibleName(self.tr("ollm-desktop main window"))
         self.setWindowTitle("ollm-desktop")
@@ -91,7 +92,17 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{chat.title} — ollm-desktop")
         pane.view.scrollToBottom()
         pane.input.setFocus()
+        pane.input.submitted.connect(self._send_when_ready)
         self.preview, self.shown_chat_id = pane, chat.id
+
+    def _send_when_ready(self) -> None:
+        """Enter before the chat has loaded: the text waits in the input and goes out as soon
+        as the chat is open (the input says so meanwhile)."""
+        if self.content is None and self.preview is not None and \
+                self.preview.input.toPlainText().strip():
+            self.early_send = True
+            self.preview.input.setPlaceholderText(self.tr("Sending when the chat has loaded…"))
+            self.statusBar().showMessage(self.tr("Sending when the chat has loaded…"))
 
     def attach(self, controller: ChatController, paths: AppPaths) -> None:
         """Build the widgets, actions and menus, and wire them to the controller."""
@@ -129,7 +140,12 @@ class MainWindow(QMainWindow):
                                            _b64(content.splitter.saveState()))
 
     def open_initial_chat(self) -> None:
-        self._content().open_initial_chat()
+        content = self._content()
+        content.open_initial_chat()
+        if self.early_send:
+            self.early_send = False
+            self.statusBar().clearMessage()
+            content.send()
 
     def show_notices(self, notices: list[StartupNotice]) -> None:
         self._content().show_notices(notices)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -33,6 +34,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from ollm_desktop.ui import row_images
 from ollm_desktop.ui.code_blocks import CODE_PAD, code_rects, copy_button_rect, paint_code_blocks
 from ollm_desktop.ui.conversation_model import ConversationModel, ConversationRow
 from ollm_desktop.ui.markdown import VIEW_CHAR_LIMIT, SafeTextDocument, make_document
@@ -82,6 +84,10 @@ class MessageDelegate(QStyledItemDelegate):
         self.hover_key: str | None = None  # the row under the mouse: its Copy glyph shows
         self.copied: tuple[str, str] | None = None  # (row key, "message" | "code:N") just copied
         self.thinking = RowThinking(self, (PAD_H, PAD_V))  # reasoning under a reply
+        self.alternatives: dict[str, str] = {}  # message id -> "2/3": it has other versions
+        # (objectName, label) of a row's hover buttons; the window's message actions
+        self.row_actions: Callable[[ConversationRow], list[tuple[str, str]]] | None = None
+        self.selector_row: str | None = None  # the row the branchSelector widget sits on
         self.set_font(QFont())
 
     # ------------------------------------------------------------ configuration
@@ -137,6 +143,9 @@ class MessageDelegate(QStyledItemDelegate):
             self.dark = dark
             self._docs.clear()
 
+    def selector_on(self, row: ConversationRow) -> bool:
+        return row.message is not None and row.message.id == self.selector_row
+
     # ------------------------------------------------------------ geometry
     def card_rect(self, row_rect: QRect) -> QRect:
         width = min(self._width - 2 * OUTER_H, MAX_CARD_WIDTH)
@@ -178,6 +187,7 @@ class MessageDelegate(QStyledItemDelegate):
         if row.streaming:
             step = STREAM_SLACK_LINES * self._line
             body = math.ceil((body + 1) / step) * step
+        body += row_images.height(self, row)  # a message's images, under its text
         return int(2 * OUTER_V + 2 * PAD_V + self._header_h + HEADER_GAP + math.ceil(body)
                    + self.footer_for(row) + self.thinking.height(row))
 
@@ -281,7 +291,7 @@ class MessageDelegate(QStyledItemDelegate):
                                 strip_height=self._strip_h,
                                 colour_limit=0 if not self.code_colours else
                                 STREAM_COLOUR_LIMIT if row.streaming else None)
-            self._docs[row.key] = (stamp, doc)
+            self._docs[row.key] = (stamp, row.marks(doc) if row.marks else doc)
             while len(self._docs) > DOC_CACHE_SIZE:
                 self._docs.popitem(last=False)
         width = self.text_width()
@@ -367,6 +377,7 @@ class MessageDelegate(QStyledItemDelegate):
         if row.streaming and message.content:
             paint_stream_cursor(painter, doc, highlight)
         painter.restore()
+        row_images.paint(self, painter, row, option.rect, muted)  # a message's images
         self.thinking.paint(painter, row, option.rect, muted)
         if self._has_buttons(row):
             paint_buttons(painter, self.reply_button_rects(option.rect), palette, self._small)

@@ -5,15 +5,27 @@
 
 Ctrl+Enter sends in both, Esc stops. While an input method is composing (a preedit is shown)
 Enter belongs to the input method: it commits the composition and never sends.
+
+Image files dropped on the box, and pictures pasted into it, are not inserted as text: they
+are handed on (``imageFilesDropped``, ``imagePasted``) to be attached to the message.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QInputMethodEvent, QKeyEvent
+from PySide6.QtCore import QCoreApplication, QMimeData, Qt, Signal
+from PySide6.QtGui import QImage, QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 SEND_KEYS = ("enter", "ctrl-enter")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
+
+
+def image_files(mime: QMimeData) -> list[str]:
+    """Local image files among dragged or pasted URLs (by their name)."""
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls()
+            if url.isLocalFile() and url.toLocalFile().lower().endswith(IMAGE_SUFFIXES)]
 
 
 def placeholder(send_key: str) -> str:
@@ -28,6 +40,8 @@ def placeholder(send_key: str) -> str:
 class MessageInput(QPlainTextEdit):
     submitted = Signal()
     escaped = Signal()
+    imageFilesDropped = Signal(list)  # paths of image files dropped or pasted on the box
+    imagePasted = Signal(QImage)  # a picture pasted from the clipboard (not a file)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,3 +85,20 @@ class MessageInput(QPlainTextEdit):
             self.ensureCursorVisible()
         else:
             super().keyPressEvent(event)
+
+    # ------------------------------------------------------------ images
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return bool(image_files(source)) or source.hasImage() or \
+            super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        """Drops and pastes: image files and pictures are attached, anything else is text."""
+        files = image_files(source)
+        if files:
+            self.imageFilesDropped.emit(files)
+        elif source.hasImage() and not source.text().strip():  # a spreadsheet's cells
+            image = QImage(source.imageData())  # come with a picture of them: text wins
+            if not image.isNull():
+                self.imagePasted.emit(image)
+        else:
+            super().insertFromMimeData(source)

@@ -1,5 +1,8 @@
-"""A message row's header: role, model, time and state tags on the left; the Pinned badge,
-the Copy glyph and the pin toggle on the right."""
+"""A message row's header: role, model, time and state tags on the left; on the right, from
+the edge: the pin toggle, the Copy glyph, the versions of a message that has alternatives
+("‹ 2/3 ›", where the window's ``branchSelector`` sits on the row it is shown for), the Pinned
+badge, and on the hovered or selected row its actions (Edit, Fork, Delete, Regenerate...) as
+small buttons. The rectangles are computed here for painting and for the view's clicks."""
 
 from __future__ import annotations
 
@@ -18,6 +21,54 @@ if TYPE_CHECKING:
     from ollm_desktop.ui.message_delegate import MessageDelegate
 
 Colours = tuple[QColor, QColor, QColor, QColor, QColor, bool, bool]
+BRANCH_W = 72  # the versions indicator (and the selector widget over it)
+CHIP_H = 20
+ACTION_PREFIX = "act:"  # + the action's objectName: a hover button's hotspot
+
+
+def branch_rect(d: MessageDelegate, row: ConversationRow, row_rect: QRect) -> QRect | None:
+    """Where a message with alternatives shows its versions; None without alternatives."""
+    if row.message is None or row.message.id not in d.alternatives:
+        return None
+    copy = d.copy_rect(row_rect)
+    return QRect(copy.left() - 8 - BRANCH_W, copy.center().y() - CHIP_H // 2, BRANCH_W,
+                 CHIP_H)
+
+
+def _badge_rect(d: MessageDelegate, row: ConversationRow, row_rect: QRect) -> QRect | None:
+    if row.message is None or not row.message.pinned:
+        return None
+    edge = branch_rect(d, row, row_rect) or d.copy_rect(row_rect)
+    width = d._small_fm.horizontalAdvance(_tr("Pinned")) + 14
+    return QRect(edge.left() - 6 - width, edge.center().y() - 9, width, 18)
+
+
+def action_rects(d: MessageDelegate, row: ConversationRow,
+                 row_rect: QRect) -> list[tuple[str, str, QRect]]:
+    """(objectName, label, rect) of the row's action buttons, left to right."""
+    if d.read_only or d.row_actions is None or row.message is None:
+        return []
+    edge = (_badge_rect(d, row, row_rect) or branch_rect(d, row, row_rect)
+            or d.copy_rect(row_rect))
+    right = edge.left() - 8
+    top = d.copy_rect(row_rect).center().y() - CHIP_H // 2
+    made: list[tuple[str, str, QRect]] = []
+    for name, label in reversed(d.row_actions(row)):
+        width = d._small_fm.horizontalAdvance(label) + 14
+        rect = QRect(right - width, top, width, CHIP_H)
+        made.append((name, label, rect))
+        right = rect.left() - 4
+    made.reverse()
+    return made
+
+
+def _chip(painter: QPainter, rect: QRect, label: str, edge: QColor, fill: QColor,
+          text: QColor) -> None:
+    painter.setPen(edge)
+    painter.setBrush(fill)
+    painter.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+    painter.setPen(text)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
 
 
 def _tr(text: str) -> str:
@@ -53,16 +104,27 @@ def paint_header(d: MessageDelegate, painter: QPainter, option: QStyleOptionView
     pin = d.pin_rect(option.rect)
     copy = d.copy_rect(option.rect)  # left of the pin; the header text stops before it
     right_limit = copy.left() - 8
-    if message.pinned:
+    versions = branch_rect(d, row, option.rect)
+    if versions is not None:
+        right_limit = versions.left() - 8
+        if not d.selector_on(row):  # the selector widget covers the row it is shown for
+            _chip(painter, versions, f"‹ {d.alternatives[message.id]} ›",
+                  blend(text, base, 0.75), base, muted)
+    badge = _badge_rect(d, row, option.rect)
+    if badge is not None:
         badge_text = _tr("Pinned")
-        badge_w = d._small_fm.horizontalAdvance(badge_text) + 14
-        badge = QRect(copy.left() - 6 - badge_w, header.center().y() - 9, badge_w, 18)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(highlight)
         painter.drawRoundedRect(QRectF(badge), 9, 9)
         painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
         painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, badge_text)
         right_limit = badge.left() - 8
+    if selected or row.key == d.hover_key:
+        for _name, button_label, rect in action_rects(d, row, option.rect):
+            _chip(painter, rect, button_label, blend(text, base, 0.7),
+                  blend(base, text, 0.04), blend(text, base, 0.25))
+            right_limit = min(right_limit, rect.left() - 8)
+    painter.setFont(d._small)
     painter.setPen(muted)
     detail_rect = QRect(x, top, max(0, right_limit - x), d._header_h)
     painter.drawText(detail_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,

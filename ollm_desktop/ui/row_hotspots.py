@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QPoint
+from PySide6.QtGui import QAction
 
 from ollm_desktop.ui.roles import KIND_MESSAGE, KindRole, PinnedRole
+from ollm_desktop.ui.row_header import ACTION_PREFIX, action_rects
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.conversation_view import ConversationView
@@ -26,7 +28,8 @@ def _tr(text: str) -> str:
 
 
 def hotspot(view: ConversationView, point: QPoint) -> str | None:
-    """"copy", "code:N", "thinking", "pin", "continue", "regenerate", or None."""
+    """"copy", "code:N", "thinking", "pin", "act:<objectName>", "continue", "regenerate",
+    or None."""
     index = view.indexAt(point)
     model = view.conversation_model
     if not index.isValid() or index.data(KindRole) != KIND_MESSAGE or model is None:
@@ -48,6 +51,9 @@ def hotspot(view: ConversationView, point: QPoint) -> str | None:
         return None
     if delegate.pin_hit_rect(rect).contains(point):
         return "pin"
+    for name, _label, button in action_rects(delegate, row, rect):
+        if button.contains(point):
+            return ACTION_PREFIX + name
     if row.actions:
         for action, button in delegate.reply_button_rects(rect):
             if button.contains(point):
@@ -55,7 +61,21 @@ def hotspot(view: ConversationView, point: QPoint) -> str | None:
     return None
 
 
-def tooltip(index: QModelIndex, spot: str | None) -> str | None:
+def row_action(view: ConversationView, spot: str | None) -> QAction | None:
+    """The window's action a click on ``spot`` triggers (a hover button, Continue...)."""
+    if spot is None:
+        return None
+    if spot.startswith(ACTION_PREFIX):
+        name = spot[len(ACTION_PREFIX):]
+        return next((a for a, _ in view.message_actions if a.objectName() == name), None)
+    return view.reply_actions.get(spot)
+
+
+def tooltip(index: QModelIndex, spot: str | None, view: ConversationView | None = None
+            ) -> str | None:
+    if view is not None and spot is not None and spot.startswith(ACTION_PREFIX):
+        action = row_action(view, spot)
+        return action.toolTip() if action is not None else None
     if spot == "pin":
         return (_tr("Unpin: this message may be summarised again") if index.data(PinnedRole)
                 else _tr("Pin: always keep this message verbatim in the context"))

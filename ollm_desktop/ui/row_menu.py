@@ -46,8 +46,8 @@ def build_row_menu(view: ConversationView, index: QModelIndex) -> QMenu | None:
         if not view.read_only and actions and model is not None and \
                 index.row() == model.last_message_row():
             menu.addSeparator()  # the newest message: Regenerate, and Continue if stopped
-            for name in ("continue", "regenerate"):
-                if name in actions and (name == "regenerate" or model.rows[index.row()].actions):
+            for name in ("continue", "regenerate"):  # a stopped reply's (others: below)
+                if name in actions and model.rows[index.row()].actions:
                     menu.addAction(actions[name])
     elif kind == KIND_MARKER:
         group_id = index.data(GroupIdRole)

@@ -72,10 +72,11 @@ class RowThinking:
         self._expanded.symmetric_difference_update({key})
 
     @staticmethod
-    def label(message: Message) -> str:
+    def label(message: Message, streaming: bool = False) -> str:
         words = len((message.thinking or "").split())
         unit = _tr("word") if words == 1 else _tr("words")
-        return f"{_tr('Thought')} ({words} {unit})"
+        verb = _tr("Thinking…") if streaming and not message.content else _tr("Thought")
+        return f"{verb} ({words} {unit})"
 
     # ------------------------------------------------------------ geometry
     def _document(self, row: ConversationRow) -> QTextDocument:
@@ -115,7 +116,7 @@ class RowThinking:
         if row.message is None or not row.message.thinking:
             return None
         card = self._geometry.card_rect(row_rect)
-        width = self._fm.horizontalAdvance(self.label(row.message) + "  ▾") + 8
+        width = self._fm.horizontalAdvance(self.label(row.message, row.streaming) + "  ▾") + 8
         return QRect(card.left() + self._pad_h - 4, self._top(row, row_rect) + GAP, width,
                      self._line_h)
 
@@ -129,7 +130,7 @@ class RowThinking:
         painter.save()
         painter.setFont(self._font)
         painter.setPen(muted)
-        text = self.label(row.message) + ("  ▾" if open_ else "  ▸")
+        text = self.label(row.message, row.streaming) + ("  ▾" if open_ else "  ▸")
         painter.drawText(toggle.adjusted(4, 0, 0, 0),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
         if open_:

@@ -1,0 +1,61 @@
+"""A chat's state as it stood at one of its messages: what a branch (edit and resend) or a
+fork starts from.
+
+Every message is kept up to the cut, with its pin. Checkpoints are kept only where they
+summarise messages before the cut alone: a checkpoint that also covers later messages would
+carry their content into the branch, so that stretch goes back to its verbatim, pre-compaction
+form (seed 004's "undo compaction as a new branch"). The undo stack remembers earlier
+checkpoint sets; the one that still covers the most of the kept messages wins, so an edit deep
+inside a merged checkpoint keeps the older checkpoints that lay wholly before it.
+
+Copies remember where they came from (``Message.origin``): chats of one family that share a
+message share its origin, which is how a message's alternatives are found.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.models import (
+    BreakerState,
+    CompressedGroup,
+    EngineState,
+    LedgerEntry,
+)
+
+
+def _covered(groups: list[CompressedGroup]) -> int:
+    return sum(len(g.span_ids or g.message_ids) for g in groups)
+
+
+def _within(groups: list[CompressedGroup], kept: set[str]) -> list[CompressedGroup]:
+    return [g for g in groups if set(g.span_ids or g.message_ids) <= kept]
+
+
+def state_up_to(state: EngineState, message_id: str, *, keep_message: bool) -> EngineState:
+    """The state at ``message_id`` (included when ``keep_message``), with origins set.
+
+    Raises ``KeyError`` when the message is not in ``state``.
+    """
+    position = next((i for i, m in enumerate(state.messages) if m.id == message_id), None)
+    if position is None:
+        raise KeyError(message_id)
+    end = position + 1 if keep_message else position
+    messages = [m.model_copy(update={"origin": m.origin or m.id}) for m in state.messages[:end]]
+    kept = {m.id for m in messages}
+    # Candidate checkpoint sets: now, then each remembered earlier one (newest first).
+    candidates: list[tuple[list[CompressedGroup], list[str], list[LedgerEntry]]] = [
+        (state.groups, state.dropped_ids, state.ledger)]
+    candidates += [(u.groups, u.dropped_ids, u.ledger) for u in reversed(state.undo_stack)]
+    best = max(((_within(groups, kept), dropped, ledger) for groups, dropped, ledger in candidates),
+               key=lambda c: _covered(c[0]))  # max() keeps the first (newest) of equals
+    groups, dropped, ledger = best
+    group_ids = {g.id for g in groups}
+    return state.model_copy(update={
+        "messages": messages,
+        "groups": [g.model_copy(deep=True) for g in groups],
+        "dropped_ids": [i for i in dropped if i in kept],
+        "ledger": [e.model_copy() for e in ledger
+                   if e.group_id is None or e.group_id in group_ids],
+        "undo_stack": [],
+        "retry_after_index": None,
+        "breaker": BreakerState(),
+    }, deep=True)

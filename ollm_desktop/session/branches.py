@@ -1,0 +1,178 @@
+"""Branches and forks of the open chat, and a message's alternatives: a service the session
+holds.
+
+A branch is a chat of the same family (``ChatRecord.root_id``) holding a copy of the history
+up to a point (``engine.branching.state_up_to``); switching branch opens that chat, so the
+whole state (messages, checkpoints, pins, goal) switches with it. Edit and resend branches
+before the edited message; Regenerate keeps the earlier reply in a branch of its own, so it
+is an alternative the user can page back to. A fork is a new chat of its own, carrying the
+checkpoints and pins up to a message.
+
+A message's alternatives are the family's chats that share the history before it and hold a
+different message at its place (origins tell copies apart from new messages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ollm_desktop.engine.branching import state_up_to
+from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.events import Change
+from ollm_desktop.storage import StorageError
+from ollm_desktop.storage.export import with_fresh_ids
+from ollm_desktop.storage.models import ChatRecord
+
+EDIT_LABEL = "Edited: {0}"
+EARLIER_REPLY = "Earlier reply"
+ONLY_USER = "Only your own messages can be edited and sent again."
+NO_MESSAGE = "That message is no longer in this chat."
+
+
+@dataclass(frozen=True)
+class Alternatives:
+    """The versions of one message: ``chats[i]`` opens version ``i + 1``; ``index`` is this
+    chat's (0-based)."""
+
+    index: int
+    chats: tuple[str, ...]
+    position: int  # the message's place in the history (the same in every version)
+
+    @property
+    def count(self) -> int:
+        return len(self.chats)
+
+    @property
+    def label(self) -> str:
+        return f"{self.index + 1}/{self.count}"
+
+
+def _short(text: str, limit: int = 40) -> str:
+    line = " ".join(text.split())
+    return line[:limit] + ("…" if len(line) > limit else "")
+
+
+class Branches:
+    def __init__(self, core: SessionCore) -> None:
+        self._core = core
+
+    def _refusal(self) -> Change | None:
+        core = self._core
+        if core.chat is None or core.engine is None:
+            return Change.problem("input", "Open a chat first.")
+        if core.busy:
+            return core.busy_problem()
+        if core.compacting:
+            return Change.problem("busy", "The context is being compacted; try again when it "
+                                          "has finished.")
+        return None
+
+    def _copy(self, message_id: str, *, keep: bool, title: str, kind: str,
+              label: str) -> ChatRecord | Change:
+        core = self._core
+        chat, engine = core.chat, core.engine
+        assert chat is not None and engine is not None
+        try:
+            state = with_fresh_ids(state_up_to(engine.state(), message_id, keep_message=keep))
+        except KeyError:
+            return Change.problem("input", NO_MESSAGE)
+        try:
+            copy = core.store.create_chat(title, model=chat.model,
+                                          context_size=chat.context_size,
+                                          settings=chat.settings)
+            fork = kind == "fork"
+            core.store.set_family(copy.id, parent_id=chat.id,
+                                  root_id=None if fork else chat.family_id, kind=kind,
+                                  label=label)
+            core.store.replace_chat_state(copy.id, state)
+        except StorageError as exc:
+            return core.storage_failed(exc)
+        record = core.store.get_chat(copy.id)
+        assert record is not None
+        return record
+
+    def branch_for_edit(self, message_id: str, new_text: str) -> ChatRecord | Change:
+        """A branch holding the history before ``message_id``; the caller opens it and sends
+        ``new_text`` there. The original chat is left as it was."""
+        refused = self._refusal()
+        if refused is not None:
+            return refused
+        assert self._core.engine is not None and self._core.chat is not None
+        message = self._core.engine.message(message_id)
+        if message is None:
+            return Change.problem("input", NO_MESSAGE)
+        if message.role != "user":
+            return Change.problem("input", ONLY_USER)
+        return self._copy(message_id, keep=False, title=self._core.chat.title, kind="branch",
+                          label=EDIT_LABEL.format(_short(new_text)))
+
+    def fork(self, message_id: str) -> ChatRecord | Change:
+        """A new chat with the history, checkpoints and pins up to ``message_id``."""
+        refused = self._refusal()
+        if refused is not None:
+            return refused
+        chat = self._core.chat
+        assert chat is not None
+        return self._copy(message_id, keep=True, title=f"{chat.title} (fork)", kind="fork",
+                          label=f"Forked from “{_short(chat.title)}”")
+
+    def keep_reply(self, message_id: str) -> ChatRecord | None:
+        """Before Regenerate replaces the newest reply: the chat as it is, as a branch, so the
+        earlier reply stays an alternative. None if it could not be stored (the regenerate
+        still runs; only the alternative is lost, and that is logged by the store)."""
+        chat = self._core.chat
+        if chat is None:
+            return None
+        made = self._copy(message_id, keep=True, title=chat.title, kind="branch",
+                          label=EARLIER_REPLY)
+        return made if isinstance(made, ChatRecord) else None
+
+    def discard(self, chat_id: str) -> None:
+        """A kept reply that came back (the regenerate got nothing): its copy is not needed."""
+        self._core.store.delete_chat(chat_id)
+
+    # ----------------------------------------------------------- alternatives
+    def alternatives(self) -> dict[str, Alternatives]:
+        """Per message id of the open chat that has other versions: its versions."""
+        core = self._core
+        chat = core.chat
+        if chat is None:
+            return {}
+        family = core.store.family_ids(chat.family_id)
+        if len(family) < 2 or chat.id not in family:
+            return {}
+        lines = core.store.lineages(family)
+        mine = lines.get(chat.id, [])
+        mine_origins = [origin for _, origin, _ in mine]
+        # position -> origin -> (created_at, chat ids, message id in the first of them)
+        found: dict[int, dict[str, tuple[str, list[str], str]]] = {}
+        for other in family:
+            if other == chat.id:
+                continue
+            theirs = lines.get(other, [])
+            k = 0
+            while (k < len(mine) and k < len(theirs)
+                   and theirs[k][1] == mine_origins[k]):
+                k += 1
+            if k >= len(mine) or k >= len(theirs):
+                continue
+            message_id, origin, created = theirs[k]
+            options = found.setdefault(k, {})
+            entry = options.setdefault(origin, (created, [], message_id))
+            entry[1].append(other)
+        result = {}
+        for k, options in found.items():
+            message_id, origin, created = mine[k]
+            options[origin] = (created, [chat.id], message_id)
+            ordered = sorted(options.items(), key=lambda item: item[1][0])
+            chats = tuple(self._newest(entry[1]) for _, entry in ordered)
+            index = next(i for i, (o, _) in enumerate(ordered) if o == origin)
+            result[message_id] = Alternatives(index, chats, k)
+        return result
+
+    def _newest(self, chat_ids: list[str]) -> str:
+        """Of the chats holding one version, the one used most recently."""
+        if len(chat_ids) == 1:
+            return chat_ids[0]
+        records = [r for r in (self._core.store.get_chat(i) for i in chat_ids) if r]
+        return max(records, key=lambda r: r.updated_at).id if records else chat_ids[0]

@@ -1,0 +1,100 @@
+"""The chat list's operations (a service the session holds): pin a chat to the top, name a
+branch, and delete with undo.
+
+A deleted chat goes to the trash at once (out of the list and the search) and the window
+offers Undo; when that offer is over the chat is purged for good. Chats still in the trash
+when the session starts (the app quit while Undo was offered) are purged then.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from ollm_desktop.session.events import NOTHING, Change
+from ollm_desktop.storage import StorageError
+
+if TYPE_CHECKING:
+    from ollm_desktop.session.chat_session import ChatSession
+
+log = logging.getLogger(__name__)
+
+NO_NAME = "A chat needs a name."
+
+
+class ChatList:
+    def __init__(self, session: ChatSession) -> None:
+        self._session = session
+        self.purge()  # left in the trash by the last run: its Undo is long over
+
+    def pin(self, chat_id: str, pinned: bool) -> Change:
+        """Pin (or unpin) a chat's family: unpinning clears every chat of it."""
+        store = self._session.store
+        chat = store.get_chat(chat_id)
+        if chat is None:
+            return Change(chats=True)
+        try:
+            if pinned:
+                store.set_chat_pinned(chat_id, True)
+            else:
+                store.unpin_family(chat.family_id)
+        except StorageError as exc:
+            return self._session.storage_failed(exc)
+        return Change(chats=True)
+
+    def relabel(self, chat_id: str, label: str) -> Change:
+        """Rename a branch: its label is what the list shows under its family's chat."""
+        label = label.strip()
+        if not label:
+            return Change.problem("input", NO_NAME)
+        try:
+            self._session.store.set_branch_label(chat_id, label)
+        except StorageError as exc:
+            return self._session.storage_failed(exc)
+        return Change(chats=True)
+
+    def trash(self, chat_id: str, next_id: str | None = None) -> Change:
+        """Delete a chat (undoably). The open chat is saved first; the window then shows
+        ``next_id`` (the list's neighbour), else the newest chat, else no chat."""
+        session = self._session
+        store = session.store
+        is_open = session.chat is not None and session.chat.id == chat_id
+        if is_open and session.busy:
+            return session.busy_problem()
+        change = session.save_state() if is_open else NOTHING
+        if change.problems:
+            return change
+        try:
+            store.trash_chat(chat_id)
+        except StorageError as exc:
+            return session.storage_failed(exc)
+        change = change | Change(chats=True)
+        if not is_open:
+            return change
+        left = [c.id for c in store.list_chats()]
+        target = next_id if next_id in left else left[0] if left else None
+        if target is not None:
+            return change | session.open_chat(target)
+        session.chat = None
+        session.attach(None)
+        session.settings.last_chat_id = None
+        return change | Change(history=True, context=True)
+
+    def restore(self, chat_id: str) -> Change:
+        """Undo a delete: the chat is back in the list with everything it had."""
+        try:
+            self._session.store.restore_chat(chat_id)
+        except StorageError as exc:
+            return self._session.storage_failed(exc)
+        return Change(chats=True)
+
+    def purge(self, chat_id: str | None = None) -> Change:
+        """The undo is over: delete the trashed chat (every trashed chat when None) for good.
+        A chat restored meanwhile is left alone."""
+        try:
+            gone = self._session.store.purge_trashed(chat_id)
+        except StorageError as exc:
+            log.error("could not purge deleted chats: %s", exc)
+            return NOTHING  # they stay in the trash and go at the next start
+        log.info("purged %d deleted chat(s)", len(gone))
+        return NOTHING  # already out of the list

@@ -1,0 +1,176 @@
+"""Branches (issue 15): Regenerate keeps the earlier reply as an alternative, edit and resend
+branches (also from inside a compacted group: the pre-compaction state of that point), fork
+from here carries checkpoints and pins. The controller against the loopback fake Ollama; what
+goes on the wire is read from the fake's request log."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.controller_harness import (
+    is_summary_request,
+    make_controller,
+    run,
+    scripted_model,
+    settle,
+    shutdown,
+    turn,
+)
+
+
+@pytest.fixture
+def server(ollama_server):
+    ollama_server.reply_fn = scripted_model(reply_words=40)
+    return ollama_server
+
+
+@pytest.fixture
+def controller(qloop, tmp_path, server):
+    c = make_controller(tmp_path / "data", server)
+    yield c
+    shutdown(qloop, c)
+
+
+def chats(server) -> list[dict]:
+    return [b for b in server.chat_requests() if not is_summary_request(b)]
+
+
+def sent_text(body: dict) -> str:
+    return "\n".join(m["content"] for m in body["messages"])
+
+
+async def regenerate(controller) -> None:
+    task = controller.regenerate()
+    assert task is not None
+    await asyncio.gather(task, return_exceptions=True)
+    await settle(controller)
+
+
+def test_regenerate_keeps_the_earlier_reply_as_an_alternative(qloop, controller, server):
+    async def scenario():
+        await turn(controller, "Name a colour")
+        first = controller.display_messages()[-1]
+        await regenerate(controller)
+        return first
+
+    first = run(qloop, scenario())
+    original_chat = controller.chat.id
+    second = controller.display_messages()[-1]
+    assert second.id != first.id and second.content != first.content
+    # The same request went out again, without the old reply.
+    bodies = chats(server)
+    assert bodies[-1]["messages"] == bodies[-2]["messages"]
+    assert first.content not in sent_text(bodies[-1])
+    found = controller.alternatives()[second.id]
+    assert (found.index, found.count, found.label) == (1, 2, "2/2")
+    # Paging back opens the chat holding the earlier reply: the whole state switches.
+    assert controller.switch_alternative(second.id, -1) == 1
+    assert controller.chat.id != original_chat and controller.chat.is_branch
+    assert controller.chat.root_id == original_chat
+    assert [m.content for m in controller.display_messages()][-1] == first.content
+    back = controller.alternatives()[controller.display_messages()[-1].id]
+    assert back.label == "1/2"
+    assert controller.switch_alternative(controller.display_messages()[-1].id, +1) == 1
+    assert controller.chat.id == original_chat
+
+
+def test_a_regenerate_that_gets_nothing_keeps_no_alternative(qloop, controller, server):
+    async def scenario():
+        await turn(controller, "Name a colour")
+        server.fail("/api/chat", 500, "model crashed")
+        await regenerate(controller)
+
+    run(qloop, scenario())
+    assert controller.alternatives() == {}
+    assert len(controller.list_chats()) == 1
+
+
+def test_edit_and_resend_makes_a_branch_and_never_overwrites(qloop, controller, server):
+    async def scenario():
+        await turn(controller, "First question about tables")
+        await turn(controller, "Second question: the ORIGINAL wording")
+        original = controller.chat.id
+        target = controller.display_messages()[2]
+        assert controller.begin_edit(target.id) == "Second question: the ORIGINAL wording"
+        await turn(controller, "Second question: the EDITED wording")
+        return original
+
+    original = run(qloop, scenario())
+    body = chats(server)[-1]
+    assert "EDITED" in sent_text(body) and "ORIGINAL" not in sent_text(body)
+    assert "First question about tables" in sent_text(body)
+    branch = controller.chat
+    assert branch.id != original and branch.is_branch and branch.family_id == original
+    assert branch.branch_label.startswith("Edited: Second question")
+    # The original chat is as it was.
+    kept = controller.session.store.load_engine_state(original)
+    assert [m.content for m in kept.messages][2] == "Second question: the ORIGINAL wording"
+    assert len(kept.messages) == 4
+    edited = controller.display_messages()[2]
+    assert controller.alternatives()[edited.id].label == "2/2"
+    assert controller.editing is None
+
+
+def test_only_the_users_messages_can_be_edited(qloop, controller, server):
+    errors: list[str] = []
+    controller.error.connect(lambda kind, text: errors.append(text))
+    run(qloop, turn(controller, "Hello"))
+    reply = controller.display_messages()[-1]
+    assert controller.begin_edit(reply.id) is None
+    assert errors and "your own messages" in errors[-1]
+    assert controller.editing is None
+
+
+def compacted(controller, server, turns: int = 8) -> None:
+    async def scenario():
+        for i in range(turns):
+            await turn(controller, f"Question {i}: " + "detail " * 60)
+        task = controller.compact()
+        assert task is not None
+        await asyncio.gather(task, return_exceptions=True)
+        await settle(controller)
+
+    return scenario()
+
+
+def test_an_edit_inside_a_compacted_group_branches_from_before_the_compaction(
+        qloop, controller, server):
+    run(qloop, compacted(controller, server))
+    groups = controller.snapshot.groups
+    assert groups, "the chat did not compact"
+    inside = next(m for m in controller.display_messages()
+                  if m.role == "user" and m.id in groups[-1].span_ids[1:])
+    assert controller.begin_edit(inside.id) is not None
+    run(qloop, turn(controller, "Question 1 reworded: EDITED"))
+    body = chats(server)[-1]
+    text = sent_text(body)
+    assert "EDITED" in text and inside.content not in text
+    # The branch holds the history before the edited message verbatim: no checkpoint that
+    # summarised the later messages came along.
+    branch_groups = controller.snapshot.groups
+    assert all(g.summary != groups[-1].summary for g in branch_groups)
+    assert controller.display_messages()[-2].content == "Question 1 reworded: EDITED"
+
+
+def test_a_fork_carries_the_checkpoints_and_pins_up_to_its_message(qloop, controller, server):
+    run(qloop, compacted(controller, server))
+    groups = controller.snapshot.groups
+    assert groups
+    messages = controller.display_messages()
+    pinned = next(m for m in reversed(messages) if m.role == "user")
+    controller.toggle_pin(pinned.id)
+    parent = controller.chat
+    fork = controller.fork_chat(messages[-1].id)
+    assert fork is not None and controller.chat.id == fork.id != parent.id
+    assert fork.branch_kind == "fork" and fork.parent_id == parent.id and fork.root_id is None
+    assert fork.title == f"{parent.title} (fork)"
+    run(qloop, turn(controller, "Carry on from here in the fork"))
+    text = sent_text(chats(server)[-1])
+    assert groups[-1].summary.split("\n")[1] in text  # the parent's checkpoint
+    assert pinned.content in text  # the pinned message, verbatim
+    assert [g.summary for g in controller.snapshot.groups] == [g.summary for g in groups]
+    # The parent chat is untouched.
+    parent_state = controller.session.store.load_engine_state(parent.id)
+    assert len(parent_state.messages) == len(messages)
