@@ -341,7 +341,7 @@ def _highlighted(doc: QTextDocument) -> list[str]:
 
 
 def test_a_search_hit_opens_the_chat_at_the_message_highlighted(qloop, qtbot, tmp_path,
-                                                                 server):
+                                                                 server, screenshot_dir):
     long_chat = [words(60, i) for i in range(14)]
     long_chat[3] = "Zanzibar lies about 35 km off the coast; zanzibar spices are famous."
     ids = seed(tmp_path / "data", [Seed("Travel notes", days_ago=1, texts=long_chat),
@@ -363,7 +363,7 @@ def test_a_search_hit_opens_the_chat_at_the_message_highlighted(qloop, qtbot, tm
         qtbot.waitUntil(lambda: not view._relayout_timer.isActive())
         view.doItemsLayout()  # the highlight's relayout keeps the message in view
         assert view.viewport().rect().intersects(view.visualRect(model.index(position)))
-        save_shot(tmp_path, a.window, "search-hit.png")
+        save_shot(screenshot_dir, a.window, "search-hit.png")
         # Searching again (or clearing the search) takes the highlight away.
         a.window.chat_search.setText("")
         assert _highlighted(delegate.document(model.rows[position])) == []

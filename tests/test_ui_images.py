@@ -161,11 +161,15 @@ def test_drops_on_the_conversation_the_menu_and_pasted_pictures_wait_in_the_stri
     remove = tiles(app)[0].findChild(QWidget, "removeImageButton")
     remove.click()
     assert [i.name for i in app.controller.pending_images()] == ["pasted image.png"]
-    # Send with no text: nothing goes, and the strip says why.
-    app.find(QPushButton, "sendButton").click()
-    assert app.find(QLabel, "imageNotice").isVisible()
-    assert "message" in app.find(QLabel, "imageNotice").text()
-    assert chat_turns(server) == []
+    # Send with no text: the picture goes on its own, and names the new chat.
+    run(app.loop, send(app, ""))
+    [body] = chat_turns(server)
+    assert body["messages"][-1]["content"] == ""
+    assert body["messages"][-1]["images"] == [base64.b64encode(
+        app.controller.session.store.image_data(
+            app.controller.display_messages()[0].images[0].id)).decode()]
+    assert app.controller.chat.title == "Image: pasted image.png"
+    assert tiles(app) == []
 
 
 def test_a_huge_file_is_refused_and_a_model_without_vision_is_named_in_the_window(

@@ -324,7 +324,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
     def send(self, text: str) -> asyncio.Task[Any] | None:
         """Start a turn; returns None (and says why through ``sendFailed``) when it cannot."""
         text = text.strip()
-        if not text:
+        if not text and not self.pending_images():  # images may go without words
             return None
         if not self._branch_for_edit(text):  # an edited message: its branch first
             self.sendFailed.emit(text, self.tr("The edited message could not be branched."))

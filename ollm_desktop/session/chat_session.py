@@ -201,10 +201,11 @@ class ChatSession(SessionCore):
         if reason is not None:
             return NOTHING, reason
         change = NOTHING
+        title = title_from(text or "Image: " + ", ".join(i.name for i in self.images.pending))
         if self.chat is None:
-            change = self.new_chat(title_from(text))
+            change = self.new_chat(title)
         elif self.engine is not None and not self.engine.display_messages():
-            change = self.rename_chat(self.chat.id, title_from(text))
+            change = self.rename_chat(self.chat.id, title)
         if self.engine is None:
             return change, "The chat could not be opened."
         reason = self.turns.check(text)  # a new chat's context may be smaller

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 THUMB_H = 56
 FILTER = "Images ({})".format(" ".join(f"*{suffix}" for suffix in IMAGE_SUFFIXES))
-NEEDS_TEXT = "Type a message to go with the image."
 SHORTCUT = "Ctrl+Shift+I"
 
 
@@ -193,8 +192,8 @@ class ImageAttach(QObject):
         controller.messageAdded.connect(lambda _message: self._sent())
         controller.sendFailed.connect(lambda _text, _reason: self._send_failed())
         controller.chatOpened.connect(lambda _chat: self.strip.refresh())
-        content.send_button.clicked.connect(self._needs_text)
-        box.submitted.connect(self._needs_text)
+        content.send_button.clicked.connect(self._after_send)
+        box.submitted.connect(self._after_send)
 
     # ------------------------------------------------------------ attaching
     def choose_files(self) -> None:
@@ -225,11 +224,9 @@ class ImageAttach(QObject):
         self.controller.restore_unsent_images()
         self.strip.refresh()
 
-    def _needs_text(self) -> None:
-        """Send with images but no text: the images wait, and the strip says why."""
-        if self.controller.pending_images() and \
-                not self.content.message_input.toPlainText().strip():
-            self.strip.say(self.tr(NEEDS_TEXT))
+    def _after_send(self) -> None:
+        """Images sent without words go as they are (the strip empties with the send)."""
+        self.strip.refresh()
 
 
 def _short(name: str, limit: int = 24) -> str:

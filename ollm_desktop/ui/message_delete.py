@@ -31,6 +31,7 @@ class MessageDelete(QObject):
         view = content.conversation_view
         action = QAction(_tr("&Delete message"), view)
         action.setObjectName("actionDeleteMessage")
+        action.setIconText(_tr("Delete"))  # the row's hover button
         action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         tip = _tr("Delete the selected message (Undo brings it back)")

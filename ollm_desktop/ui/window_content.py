@@ -292,7 +292,7 @@ class WindowContent(QObject):
 
     def send(self) -> None:
         text = self.message_input.toPlainText()
-        if not text.strip():
+        if not text.strip() and not self.controller.pending_images():
             return
         self.input_error.hide()
         if self.controller.send(text) is not None:
