@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+from ollm_desktop.session.core import WARNED_MARK
 from tests.controller_harness import (
     is_summary_request,
     make_controller,
@@ -162,10 +163,13 @@ def test_a_fork_carries_the_checkpoints_and_pins_up_to_its_message(qloop, contro
     pinned = next(m for m in reversed(messages) if m.role == "user")
     controller.toggle_pin(pinned.id)
     parent = controller.chat
+    controller.session.store.set_chat_mark(parent.id, WARNED_MARK)  # the user saw it here
     fork = controller.fork_chat(messages[-1].id)
     assert fork is not None and controller.chat.id == fork.id != parent.id
     assert fork.branch_kind == "fork" and fork.parent_id == parent.id and fork.root_id is None
     assert fork.title == f"{parent.title} (fork)"
+    # The compression warning was for this conversation: the fork does not show it again.
+    assert controller.session.store.has_chat_mark(fork.id, WARNED_MARK)
     run(qloop, turn(controller, "Carry on from here in the fork"))
     text = sent_text(chats(server)[-1])
     assert groups[-1].summary.split("\n")[1] in text  # the parent's checkpoint

@@ -163,6 +163,8 @@ def test_fork_from_here_opens_a_new_chat_with_the_checkpoints_and_pins(
                        | Qt.KeyboardModifier.ShiftModifier)
         qtbot.waitUntil(lambda: app.controller.chat.id != parent.id)
         assert app.controller.chat.title == f"{parent.title} (fork)"
+        # The parent's compaction result does not linger over the fork.
+        assert not app.window.compaction_progress.isVisible()
         assert app.window.windowTitle().startswith(f"{parent.title} (fork)")
         run(qloop, app.type_and_send("Carry on in the fork"))
         text = sent_text(chats(server)[-1])

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ollm_desktop.engine.branching import state_up_to
-from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.core import WARNED_MARK, SessionCore
 from ollm_desktop.session.events import Change
 from ollm_desktop.storage import StorageError
 from ollm_desktop.storage.export import with_fresh_ids
@@ -85,6 +85,8 @@ class Branches:
                                   root_id=None if fork else chat.family_id, kind=kind,
                                   label=label)
             core.store.replace_chat_state(copy.id, state)
+            if core.store.has_chat_mark(chat.id, WARNED_MARK):  # warned once per conversation
+                core.store.set_chat_mark(copy.id, WARNED_MARK)
         except StorageError as exc:
             return core.storage_failed(exc)
         record = core.store.get_chat(copy.id)

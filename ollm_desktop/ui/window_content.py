@@ -263,6 +263,8 @@ class WindowContent(QObject):
         self.window.shown_chat_id = chat.id  # type: ignore[attr-defined]
         self.window.setWindowTitle(f"{chat.title} — ollm-desktop")
         self.warning_bar.hide()  # it belongs to the chat it was shown for
+        if not self.controller.compacting:  # so does the last compaction's result
+            self.compaction_progress.finish()
         self.chat_panel.refresh()
         self.close_group()
         self.update_actions()
