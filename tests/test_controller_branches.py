@@ -178,3 +178,77 @@ def test_a_fork_carries_the_checkpoints_and_pins_up_to_its_message(qloop, contro
     # The parent chat is untouched.
     parent_state = controller.session.store.load_engine_state(parent.id)
     assert len(parent_state.messages) == len(messages)
+
+
+def test_an_edit_branch_does_not_inherit_a_decision_made_after_its_point(
+        qloop, controller, server):
+    replies = iter(["Noted.\n[DECISION] Use PostgreSQL for storage (LOCKED)",
+                    "Fine, Redis it is.", "ok"])
+    server.reply_fn = lambda body: next(replies, "ok")
+
+    async def scenario():
+        await turn(controller, "Which database should we use?")
+        assert [d.description for d in controller.snapshot.goal.decisions] == [
+            "Use PostgreSQL for storage"]
+        assert controller.begin_edit(controller.display_messages()[0].id) is not None
+        await turn(controller, "Which cache should we use?")
+
+    run(qloop, scenario())
+    assert controller.chat.is_branch
+    assert controller.snapshot.goal.decisions == []
+    assert "PostgreSQL" not in sent_text(chats(server)[-1])
+
+
+def test_an_edited_message_keeps_its_images_and_the_drafts_wait(qloop, controller, server):
+    from PySide6.QtGui import QColor, QImage
+
+    def image(colour: str) -> QImage:
+        picture = QImage(32, 32, QImage.Format.Format_RGB32)
+        picture.fill(QColor(colour))
+        return picture
+
+    async def scenario():
+        controller.attach_image(image("red"), "chart.png")
+        await turn(controller, "What does this chart show?")
+        original = chats(server)[-1]["messages"][-1]["images"]
+        controller.attach_image(image("blue"), "draft.png")  # for a message being written
+        user = controller.display_messages()[0]
+        assert controller.begin_edit(user.id) is not None
+        assert [i.name for i in controller.pending_images()] == ["chart.png"]
+        await turn(controller, "What does this chart show, in one word?")
+        return original
+
+    original = run(qloop, scenario())
+    sent = chats(server)[-1]["messages"][-1]
+    assert sent["content"] == "What does this chart show, in one word?"
+    assert sent["images"] == original  # the edit went with the message's picture
+    assert [i.name for i in controller.pending_images()] == ["draft.png"]  # back after it
+
+
+def test_an_edit_whose_message_was_deleted_ends_and_gives_the_text_back(
+        qloop, controller, server):
+    failed: list[tuple[str, str]] = []
+    controller.sendFailed.connect(lambda text, reason: failed.append((text, reason)))
+    run(qloop, turn(controller, "First"))
+    run(qloop, turn(controller, "Second"))
+    target = controller.display_messages()[2]
+    assert controller.begin_edit(target.id) is not None
+    controller.delete_message(target.id)
+    assert controller.send("Second, reworded") is None
+    assert failed and failed[-1][0] == "Second, reworded"
+    assert "no longer in this chat" in failed[-1][1]
+    assert controller.editing is None
+    assert len(controller.list_chats()) == 1  # no branch was made
+    task = controller.send("Second, reworded")  # now an ordinary message
+    assert task is not None
+    run(qloop, asyncio.gather(task))
+    run(qloop, settle(controller))
+    assert controller.display_messages()[-2].content == "Second, reworded"
+
+
+def test_a_refused_edit_makes_no_branch_and_keeps_editing(qloop, controller, server):
+    run(qloop, turn(controller, "Short question"))
+    target = controller.display_messages()[0]
+    assert controller.begin_edit(target.id) is not None
+    assert controller.send("word " * 20000) is None  # far over the context
+    assert controller.editing == target.id and len(controller.list_chats()) == 1

@@ -102,6 +102,7 @@ def test_edit_and_resend_from_the_row_menu_branches_and_sends_the_edited_text(
     root = app.controller.chat.id
     target = app.controller.display_messages()[2]
     view, model = app.window.conversation_view, app.window.conversation_model
+    app.window.message_input.setPlainText("a half-written draft")
     menu = view.build_context_menu(model.index(model.row_of_message(target.id)))
     edit = next(a for a in menu.actions() if a.objectName() == "actionEditMessage")
     edit.trigger()
@@ -118,6 +119,7 @@ def test_edit_and_resend_from_the_row_menu_branches_and_sends_the_edited_text(
     assert "Which index suits lookups by email?" in text
     assert app.controller.chat.id != root and app.controller.chat.is_branch
     assert not bar.isVisible() and app.controller.editing is None
+    assert box.toPlainText() == "a half-written draft"  # the draft came back after the edit
     edited = app.controller.display_messages()[2]
     assert edited.content.startswith("And for EDITED")
     assert app.window.conversation_view.message_delegate.alternatives[edited.id] == "2/2"

@@ -156,3 +156,16 @@ def test_the_reasoning_shows_live_while_it_streams(qloop, qtbot, tmp_path, serve
         assert delegate.thinking.label(final).startswith("Thought (60 words)")
     finally:
         app.close()
+
+
+def test_the_finished_reasoning_is_shown_once(qloop, qtbot, tmp_path, server):
+    thought = " ".join(f"idea{i}" for i in range(30))
+    server.reply_fn = lambda body: Reply(text="Answer.", thinking=thought)  # no pauses at all
+    app = App(qloop, qtbot, tmp_path / "data", server)
+    try:
+        run(qloop, app.type_and_send("Quick one"))
+        app.window.content.live_thinking.flush()  # what is still queued comes in now
+        message = app.window.conversation_model.rows[-1].message
+        assert message.thinking == thought
+    finally:
+        app.close()

@@ -12,6 +12,10 @@ from ollm_desktop.session.events import Change
 from ollm_desktop.session.reply_edits import EditKind
 from ollm_desktop.storage.models import ChatRecord
 
+EDITED_GONE = ("The message you were editing is no longer in this chat; your text is back in "
+               "the input (Send posts it as a new message).")
+BRANCH_FAILED = "The branch for the edited message could not be made."
+
 
 class BranchOps(OpsBase):
     def regenerate(self) -> asyncio.Task[Any] | None:
@@ -39,28 +43,43 @@ class BranchOps(OpsBase):
         return self._editing
 
     def begin_edit(self, message_id: str) -> str | None:
-        """Start editing one of the user's messages: its text for the input, or None (and
-        why, through ``error``) when it cannot be edited."""
+        """Start editing one of the user's messages: its text for the input (its images wait
+        in the attachments, the draft's are set aside), or None (and why, through ``error``)
+        when it cannot be edited."""
         message = self.session.message(message_id)
         if message is None or message.role != "user":
             self._apply(Change.problem("input", ONLY_USER if message else NO_MESSAGE))
             return None
+        images = self.session.images
+        if self._editing is None:
+            images.set_aside = images.pending
+        images.pending = list(message.images)
         self._editing = message_id
         return message.content
 
     def cancel_edit(self) -> None:
+        images = self.session.images
+        if self._editing is not None:
+            images.pending, images.set_aside = images.set_aside, []
         self._editing = None
 
-    def _branch_for_edit(self, text: str) -> bool:
+    def _branch_for_edit(self, text: str) -> str | None:
         """Before a send while editing: the branch it goes to is made and opened (the chat it
-        was edited in stays as it was). False when that failed (the send does not happen)."""
-        target, self._editing = self._editing, None
+        was edited in stays as it was). Why the send cannot go, or None."""
+        target = self._editing
         if target is None:
-            return True
+            return None
+        if self.session.message(target) is None:  # deleted meanwhile: nothing to branch from
+            self.cancel_edit()
+            return EDITED_GONE
+        reason = self.session.turns.check(text)
+        if reason is not None:  # refused before a branch is made: still editing
+            return reason
+        self._editing = None
         if self._open_new(self.session.branches.branch_for_edit(target, text)) is None:
             self._editing = target  # still editing: the text goes back to the input
-            return False
-        return True
+            return BRANCH_FAILED
+        return None
 
     # -------------------------------------------------------------- forks
     def fork_chat(self, message_id: str) -> ChatRecord | None:

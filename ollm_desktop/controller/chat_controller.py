@@ -326,8 +326,8 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
         text = text.strip()
         if not text and not self.pending_images():  # images may go without words
             return None
-        if not self._branch_for_edit(text):  # an edited message: its branch first
-            self.sendFailed.emit(text, self.tr("The edited message could not be branched."))
+        if (refused := self._branch_for_edit(text)) is not None:  # an edit: its branch first
+            self.sendFailed.emit(text, refused)
             return None
         change, reason = self.session.start_turn(text)
         self._apply(change)

@@ -20,9 +20,10 @@ class ChatListOps(OpsBase):
         return self._op(self.session.chat_list.trash, chat_id, next_id)
 
     def restore_chat(self, chat_id: str, *, reopen: bool = False) -> bool:
-        """Undo a delete; ``reopen``: it was the open chat, so it is opened again."""
+        """Undo a delete; ``reopen``: it was the open chat, so it is opened again (unless a
+        reply is streaming in the chat open now: opening would stop it; it is listed)."""
         restored = self._op(self.session.chat_list.restore, chat_id)
-        if restored and reopen:
+        if restored and reopen and not self.session.busy:
             self.open_chat(chat_id)
         return restored
 

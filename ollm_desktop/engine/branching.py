@@ -8,16 +8,23 @@ form (seed 004's "undo compaction as a new branch"). The undo stack remembers ea
 checkpoint sets; the one that still covers the most of the kept messages wins, so an edit deep
 inside a merged checkpoint keeps the older checkpoints that lay wholly before it.
 
+The goal's checkpoints, decisions, artifacts and next steps are rebuilt from what the copy
+keeps (the markers of its replies, then its checkpoints' summaries), as they were built in the
+first place: a decision taken in a reply after the cut (say, to the very message being edited)
+does not follow into the branch. Its description, priority and status stay.
+
 Copies remember where they came from (``Message.origin``): chats of one family that share a
 message share its origin, which is how a message's alternatives are found.
 """
 
 from __future__ import annotations
 
+from ollm_desktop.engine import goals
 from ollm_desktop.engine.models import (
     BreakerState,
     CompressedGroup,
     EngineState,
+    GoalState,
     LedgerEntry,
 )
 
@@ -49,7 +56,15 @@ def state_up_to(state: EngineState, message_id: str, *, keep_message: bool) -> E
                key=lambda c: _covered(c[0]))  # max() keeps the first (newest) of equals
     groups, dropped, ledger = best
     group_ids = {g.id for g in groups}
+    goal = GoalState(description=state.goal.description, priority=state.goal.priority,
+                     status=state.goal.status, updated_at=state.goal.updated_at)
+    for message in messages:
+        if message.role == "assistant":
+            goals.apply_goal_markers(goal, message.content)
+    for group in groups:
+        goals.apply_summary_markers(goal, group.summary)
     return state.model_copy(update={
+        "goal": goal,
         "messages": messages,
         "groups": [g.model_copy(deep=True) for g in groups],
         "dropped_ids": [i for i in dropped if i in kept],

@@ -123,6 +123,9 @@ class ImageAttachments:
     def __init__(self, core: SessionCore) -> None:
         self._core = core
         self.pending: list[ImageRef] = []
+        # A draft's images set aside while a message is edited: pending again once the
+        # edited message has taken its own.
+        self.set_aside: list[ImageRef] = []
         # The last turn's images and its chat, until a failed send asks for them back.
         self._taken: tuple[str | None, list[ImageRef]] = (None, [])
 
@@ -185,7 +188,8 @@ class ImageAttachments:
         taken = [image.model_copy(update={"tokens": self.estimate(image.width, image.height)})
                  for image in self.pending]
         chat = self._core.chat
-        self.pending, self._taken = [], (chat.id if chat else None, taken)
+        self.pending, self._taken = self.set_aside, (chat.id if chat else None, taken)
+        self.set_aside = []
         return list(taken)
 
     def restore_unsent(self) -> bool:

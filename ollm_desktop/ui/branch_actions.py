@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.controller import Alternatives
+from ollm_desktop.engine.models import Message
 from ollm_desktop.ui.conversation_model import ConversationRow
 from ollm_desktop.ui.roles import KIND_MESSAGE
 from ollm_desktop.ui.row_header import branch_rect
@@ -121,6 +122,7 @@ class BranchActions(QObject):
         layout.insertWidget(layout.indexOf(content.message_input), self.edit_bar)
         self.edit_bar.cancel_button.clicked.connect(self.cancel_edit)
         self._draft = ""
+        self._restore_draft = False
         self.selector = BranchSelector(view.viewport())
         self.selector.previous.clicked.connect(lambda: self.switch(-1))
         self.selector.next.clicked.connect(lambda: self.switch(+1))
@@ -138,6 +140,9 @@ class BranchActions(QObject):
         c.chatsChanged.connect(self.refresh)
         c.replyFinished.connect(lambda *_: self.refresh())
         c.chatOpened.connect(self._chat_opened)
+        c.messageAdded.connect(self._message_added)
+        c.sendFailed.connect(self._edit_state_changed)
+        c.historyReset.connect(self._drop_edit_if_gone)
         c.busyChanged.connect(lambda _busy: self._place_timer.start())
 
     def _action(self, name: str, text: str, short: str, key: str, slot: object,
@@ -189,18 +194,51 @@ class BranchActions(QObject):
         box.selectAll()
         box.setFocus()
         self.edit_bar.show()
+        self._images_changed()
 
     def cancel_edit(self) -> None:
         self.controller.cancel_edit()
         self.edit_bar.hide()
         self.content.message_input.setPlainText(self._draft)
         self._draft = ""
+        self._images_changed()
+
+    def _images_changed(self) -> None:
+        strip = self.content.window.findChild(QWidget, "pendingImages")
+        refresh = getattr(strip, "refresh", None)
+        if callable(refresh):
+            refresh()
 
     def _chat_opened(self, _chat: object) -> None:
         if self.controller.editing is not None:  # another chat opened mid-edit: dropped
             self.cancel_edit()
+        elif self.edit_bar.isVisible():  # the edit was sent: the draft comes back after it
+            self._restore_draft = True
         self.edit_bar.hide()
         self.refresh()
+
+    def _drop_edit_if_gone(self) -> None:
+        editing = self.controller.editing
+        if editing is not None and self.controller.message(editing) is None:
+            self.controller.cancel_edit()  # deleted while being edited; the text stays
+            self._draft = ""
+            self.edit_bar.hide()
+            self._images_changed()
+
+    def _edit_state_changed(self, *_args: object) -> None:
+        """The edit ended without this bar (the edited message was deleted, a send said
+        why): the bar goes, the text stays in the input."""
+        if self.controller.editing is None and self.edit_bar.isVisible():
+            self.edit_bar.hide()
+            self._images_changed()
+
+    def _message_added(self, message: Message) -> None:
+        if self._restore_draft and message.role == "user":
+            self._restore_draft = False
+            draft, self._draft = self._draft, ""
+            box = self.content.message_input
+            if draft and not box.toPlainText().strip():
+                box.setPlainText(draft)
 
     # ------------------------------------------------------------ fork
     def fork(self) -> None:

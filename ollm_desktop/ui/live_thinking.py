@@ -24,6 +24,9 @@ class LiveThinking(QObject):
         self._timer.setInterval(STREAM_FLUSH_MS)
         self._timer.timeout.connect(self.flush)
         content.controller.replyThinking.connect(self.add)
+        # The finished reply carries its whole reasoning: what is still queued is in it.
+        content.controller.replyFinished.connect(lambda message, _info: self._pending.pop(
+            message.id, None))
 
     def add(self, message_id: str, text: str) -> None:
         self._pending.setdefault(message_id, []).append(text)
@@ -36,8 +39,9 @@ class LiveThinking(QObject):
         model.flush_stream()  # the reply's own text first: an update drops what is queued
         for message_id, parts in pending.items():
             position = model.row_of_message(message_id)
-            message = model.rows[position].message if position is not None else None
-            if message is not None:
+            row = model.rows[position] if position is not None else None
+            message = row.message if row is not None and row.streaming else None
+            if message is not None:  # (a finished reply already holds all of it)
                 model.update_message(message.model_copy(
                     update={"thinking": (message.thinking or "") + "".join(parts)}))
 
