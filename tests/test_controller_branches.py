@@ -252,3 +252,15 @@ def test_a_refused_edit_makes_no_branch_and_keeps_editing(qloop, controller, ser
     assert controller.begin_edit(target.id) is not None
     assert controller.send("word " * 20000) is None  # far over the context
     assert controller.editing == target.id and len(controller.list_chats()) == 1
+
+
+def test_a_message_copied_into_versions_is_one_search_hit(qloop, controller, server):
+    async def scenario():
+        await turn(controller, "Tell me about zanzibar")
+        for _ in range(3):
+            await regenerate(controller)
+
+    run(qloop, scenario())
+    assert len(controller.list_chats()) == 4  # the chat and three earlier replies
+    hits = controller.search("zanzibar")
+    assert [(h.chat_id, h.role) for h in hits] == [(controller.chat.id, "user")]

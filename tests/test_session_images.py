@@ -217,3 +217,59 @@ def test_image_token_estimates_per_model_family() -> None:
     large = estimate_image_tokens("qwen2.5vl:7b", "qwen25vl", 1400, 1400)
     assert small >= 100 and large >= 2500  # by pixels, 28×28 per token
     assert estimate_image_tokens("someone/new-vision:1b", None, 640, 480) >= 768
+
+
+@pytest.mark.asyncio
+async def test_a_chats_images_are_counted_again_for_the_model_now_in_use(session,
+                                                                       server) -> None:
+    s, _ = session
+    s.new_chat()
+    _attach(s)
+    await send(s, "What does this chart show?")
+    assert s.engine is not None
+    before = s.engine.display_messages()[0]
+    assert before.images[0].tokens == 768  # an unknown vision family: the cautious figure
+    server.models.append(FakeModel("qwen2.5vl:3b", "qwen25vl", "3.0B", 32768,
+                                   capabilities=("completion", "vision")))
+    s.choose_model("qwen2.5vl:3b")
+    await send(s, "And now?")
+    after = s.engine.display_messages()[0]
+    patches = (640 // 28 + 1) * (480 // 28 + 1) + 8
+    assert after.images[0].tokens == patches != 768
+    assert after.tokens == before.tokens - 768 + patches
+
+
+@pytest.mark.asyncio
+async def test_the_room_check_of_a_send_counts_the_images_waiting(session, server) -> None:
+    s, _ = session
+    s.new_chat()
+    assert s.engine is not None
+    usage = s.engine.usage()
+    room = usage.usable - usage.system - usage.goal - usage.pinned
+    text = "word " * int(room * 0.9 - 768)  # fits alone, not with a 768-token picture
+    assert s.turns.check(text) is None
+    _attach(s)
+    assert s.turns.check(text) is not None
+
+
+@pytest.mark.asyncio
+async def test_a_purged_chats_picture_leaves_the_database_and_shared_ones_stay(
+        session, server) -> None:
+    s, _ = session
+    s.new_chat()
+    _attach(s, PNG, "private.png")
+    await send(s, "Only in the first chat")
+    first = s.chat.id
+    photo = s.engine.display_messages()[0].images[0].id
+    s.new_chat()
+    _attach(s, OTHER, "kept.png")
+    await send(s, "In the second chat")
+    kept = s.engine.display_messages()[0].images[0].id
+    _attach(s, PNG, "again.png")  # the first chat's picture, waiting to be sent here
+    s.chat_list.trash(first)
+    s.chat_list.purge(first)
+    assert s.store.image_data(photo) is not None  # still waiting in the attachments
+    s.images.remove(photo)
+    s.chat_list.purge()  # (a later purge, e.g. the next start)
+    assert s.store.image_data(photo) is None
+    assert s.store.image_data(kept) is not None

@@ -97,4 +97,21 @@ class ChatList:
             log.error("could not purge deleted chats: %s", exc)
             return NOTHING  # they stay in the trash and go at the next start
         log.info("purged %d deleted chat(s)", len(gone))
+        self._sweep_images()
         return NOTHING  # already out of the list
+
+    def _sweep_images(self) -> None:
+        """Pictures only the purged chats used go too; those still waiting to be sent, set
+        aside for an edit, or in a message deletion that can be undone stay."""
+        session = self._session
+        keep = {i.id for i in [*session.images.pending, *session.images.set_aside]}
+        deletes = getattr(session, "message_deletes", None)
+        if deletes is not None:
+            keep |= deletes.image_ids()
+        try:
+            count = session.store.purge_unused_images(keep)
+        except StorageError as exc:
+            log.error("could not delete unused images: %s", exc)
+            return
+        if count:
+            log.info("deleted %d image(s) no message uses any more", count)

@@ -53,6 +53,7 @@ class ChatSession(SessionCore):
         self.chat_settings = ChatSettingsService(self)
         self.images = ImageAttachments(self)  # for the next message: its turn takes them
         self.turns.take_images = self.images.take
+        self.turns.pending_tokens = self.images.pending_tokens
         self.chat_list = ChatList(self)  # pins, delete with undo; purges the old trash
         self.branches = Branches(self)
         self.message_deletes = MessageDeletes(self)
@@ -62,7 +63,9 @@ class ChatSession(SessionCore):
         return self.store.list_chats()
 
     def search(self, text: str) -> list[SearchHit]:
-        return self.store.search(text) if text.strip() else []
+        if not text.strip():
+            return []
+        return self.store.search(text, prefer=self.chat.id if self.chat else None)
 
     def new_chat(self, title: str | None = None) -> Change:
         if self._open_chat_is_empty():
@@ -200,7 +203,7 @@ class ChatSession(SessionCore):
         reason = self.turns.check(text)
         if reason is not None:
             return NOTHING, reason
-        change = NOTHING
+        change = Change(save=True, context=True) if self.images.recount() else NOTHING
         title = title_from(text or "Image: " + ", ".join(i.name for i in self.images.pending))
         if self.chat is None:
             change = self.new_chat(title)

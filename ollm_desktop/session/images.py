@@ -139,6 +139,30 @@ class ImageAttachments:
         family = f"{details.family or ''} {details.architecture or ''}" if details else None
         return estimate_image_tokens(core.model, family, width, height)
 
+    def pending_tokens(self) -> int:
+        """What the images waiting for the next message will cost (the send's room check)."""
+        return sum(self.estimate(i.width, i.height) for i in self.pending)
+
+    def recount(self) -> bool:
+        """The chat's images counted for the model in use now (it may have changed since they
+        were sent: gemma3 counts 264 a picture, Qwen-VL thousands). True when a count moved."""
+        engine = self._core.engine
+        if engine is None or not any(m.images for m in engine.display_messages()):
+            return False
+        state = engine.state()
+        changed = False
+        for message in state.messages:
+            if not message.images:
+                continue
+            fresh = [i.model_copy(update={"tokens": self.estimate(i.width, i.height)})
+                     for i in message.images]
+            delta = sum(i.tokens for i in fresh) - sum(i.tokens for i in message.images)
+            if delta:
+                message.images, message.tokens, changed = fresh, message.tokens + delta, True
+        if changed:
+            engine.load_state(state)
+        return changed
+
     def vision_warning(self) -> str | None:
         if self.vision() is False:
             return NO_VISION.format(self._core.model or "This model")

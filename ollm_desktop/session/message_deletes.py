@@ -36,6 +36,10 @@ class MessageDeletes:
         self._core = core
         self._done: deque[tuple[str, Deleted]] = deque(maxlen=KEEP)
 
+    def image_ids(self) -> set[str]:
+        """The pictures of deletions that can still be undone (their bytes must stay)."""
+        return {i.id for _, deleted in self._done for i in deleted.message.images}
+
     def can_undo(self) -> bool:
         chat = self._core.chat
         return chat is not None and any(chat_id == chat.id for chat_id, _ in self._done)

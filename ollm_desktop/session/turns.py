@@ -68,6 +68,7 @@ class Turns:
         self.waits = {"turns": 0, "waited": 0}  # sends that waited on a compaction
         self.streaming_id: str | None = None  # the reply streaming at this moment
         self.take_images: Callable[[], list[ImageRef]] = list  # attached to the user's message
+        self.pending_tokens: Callable[[], int] = int  # what those images will cost
 
     def check(self, text: str) -> str | None:
         """Why ``text`` cannot be sent now (None: it can)."""
@@ -81,7 +82,7 @@ class Turns:
             return None
         usage = engine.usage()
         tokens = count_message_tokens(text, engine.config.estimate_scale,
-                                      engine.config.message_overhead)
+                                      engine.config.message_overhead) + self.pending_tokens()
         room = usage.usable - usage.system - usage.goal - usage.pinned
         if tokens > room * 0.9:
             return TOO_LONG.format(tokens, room)

@@ -9,6 +9,8 @@ without.
 from __future__ import annotations
 
 import hashlib
+import zlib
+from collections.abc import Collection
 
 from ollm_desktop.storage.database import Database
 from ollm_desktop.storage.rows import now
@@ -40,3 +42,26 @@ class Images(Database):
         with self._read() as conn:
             row = conn.execute("SELECT mime FROM images WHERE id = ?", (key,)).fetchone()
         return str(row[0]) if row else None
+
+    def purge_unused_images(self, keep: Collection[str] = ()) -> int:
+        """Delete the pictures nothing refers to any more (no message, no snapshot, not in
+        ``keep``: the attachments being written, a deletion that can still be undone), so a
+        deleted chat's photo does not stay in the file. Returns how many went."""
+        with self._read() as conn:
+            candidates = {r[0] for r in conn.execute("SELECT id FROM images")} - set(keep)
+            if not candidates:
+                return 0
+            candidates -= {r[0] for r in conn.execute(
+                "SELECT json_extract(j.value, '$.id') FROM messages AS m, "
+                "json_each(m.meta, '$.images') AS j "
+                "WHERE m.meta LIKE '%\"images\"%' AND json_valid(m.meta)")}
+            if candidates:  # snapshots are compressed JSON: a plain search of the ids
+                for (blob,) in conn.execute("SELECT state FROM snapshots"):
+                    text = zlib.decompress(blob)
+                    candidates = {key for key in candidates if key.encode() not in text}
+                    if not candidates:
+                        break
+        if candidates:
+            with self._write() as conn:
+                conn.executemany("DELETE FROM images WHERE id = ?", [(k,) for k in candidates])
+        return len(candidates)

@@ -66,12 +66,18 @@ class SideTables(Database):
             conn.execute("DELETE FROM snapshots WHERE id = ?", (snapshot_id,))
 
     # ------------------------------------------------------------------- search
-    def search(self, text: str) -> list[SearchHit]:
-        """Case-insensitive substring search over every message, newest first."""
+    def search(self, text: str, prefer: str | None = None) -> list[SearchHit]:
+        """Case-insensitive substring search over every message, newest first.
+
+        A message copied into branches (an edit, a regenerate) is one hit: the one in
+        ``prefer`` (the open chat) if it is there, else in its most recently used chat.
+        """
         needle = text.strip().casefold()
         if not needle:
             return []
-        base = ("SELECT m.chat_id, c.title, m.id, m.role, m.content, m.created_at "
+        base = ("SELECT m.chat_id, c.title, m.id, m.role, m.content, m.created_at, "
+                "coalesce(c.root_id, c.id), coalesce(json_extract(m.meta, '$.origin'), m.id), "
+                "c.id = ?, c.updated_at "
                 "FROM message_search s JOIN messages m ON m.rowid = s.rowid "
                 "JOIN chats c ON c.id = m.chat_id WHERE c.trashed_at IS NULL AND ")
         order = " ORDER BY m.created_at DESC, m.rowid DESC LIMIT ?"
@@ -82,12 +88,19 @@ class SideTables(Database):
             query = base + "s.body LIKE ? ESCAPE '\\'" + order
             argument = like_pattern(needle)
         with self._read() as conn:
-            rows = conn.execute(query, (argument, SEARCH_LIMIT)).fetchall()
+            rows = conn.execute(query, (prefer, argument, SEARCH_LIMIT)).fetchall()
+        best: dict[tuple[str, str], tuple] = {}
+        for row in rows:  # one hit per message of a family: the preferred copy
+            key, rank = (row[6], row[7]), (bool(row[8]), row[9])
+            if key not in best or rank > (bool(best[key][8]), best[key][9]):
+                best[key] = row
+        kept = {id(row) for row in best.values()}
         return [
             SearchHit(chat_id=chat_id, chat_title=title, message_id=mid, role=role,
                       snippet=snippet(content, needle),
                       created_at=datetime.fromisoformat(created))
-            for chat_id, title, mid, role, content, created in rows
+            for chat_id, title, mid, role, content, created, *_ in (
+                row for row in rows if id(row) in kept)
         ]
 
     # -------------------------------------------------------------- calibration
