@@ -301,3 +301,26 @@ def test_set_aside_files_list_their_readable_chats_for_import(paths: AppPaths,
     assert [p.suffix for p in exported] == [".json", ".json"]
     left = [p for p in paths.backup_dir.iterdir() if not p.name.startswith(kept.name)]
     assert left == []  # no scratch folder left behind (the kept file's -wal/-shm may be)
+
+
+def test_a_salvage_keeps_pictures_pins_and_branches(paths: AppPaths, tmp_path: Path) -> None:
+    made = _build(paths)
+    first, second, third = list(made)[:3]
+    store, _ = ChatStore.open(paths)
+    picture = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    key = store.put_image(picture, "image/png")
+    store.set_chat_pinned(first, True)
+    store.set_family(second, parent_id=first, root_id=first, kind="branch", label="Edited: x")
+    store.trash_chat(third)
+    store.close()
+    _overwrite(paths.database, _middle_message_page(paths.database))
+    store, _notice = _reopen(paths)
+    try:
+        assert store.image_data(key) == picture
+        chats = {c.id: c for c in store.list_chats()}
+        assert chats[first].pinned
+        assert (chats[second].root_id, chats[second].branch_kind,
+                chats[second].branch_label) == (first, "branch", "Edited: x")
+        assert third not in chats and third in store.trashed_ids()  # still in the trash
+    finally:
+        store.close()

@@ -13,6 +13,7 @@ the store reads it; a row that does not validate is counted as lost, never copie
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import shutil
@@ -48,7 +49,9 @@ TIME_BUDGET_S = 60.0
 MESSAGE_READ = ("id, chat_id, seq, role, content, pinned, tokens, exact_tokens, created_at, "
                 "partial, model, meta")
 # Columns later schema steps added, read as their default from a file made before them.
-LATER_COLUMNS = {"settings": "'{}'", "meta": "'{}'"}
+LATER_COLUMNS = {"settings": "'{}'", "meta": "'{}'", "pinned": "0", "trashed_at": "NULL",
+                 "parent_id": "NULL", "root_id": "NULL", "branch_kind": "''",
+                 "branch_label": "''"}
 EMPTY_GROUPS = json.dumps({"groups": [], "dropped_ids": []})
 
 
@@ -196,7 +199,7 @@ def recover(damaged: Path, conn: sqlite3.Connection) -> SalvageReport:
 def _copy_all(reader: _Reader, conn: sqlite3.Connection, report: SalvageReport) -> None:
     done = _Copy()
     for step in (_copy_chats, _copy_messages, _copy_states, _copy_snapshots,
-                 _copy_calibration, _copy_chat_marks):
+                 _copy_calibration, _copy_chat_marks, _copy_families, _copy_images):
         try:
             step(reader, conn, report, done)
         except _Gone as exc:
@@ -339,6 +342,29 @@ def _copy_chat_marks(reader: _Reader, conn: sqlite3.Connection, report: SalvageR
         if key.split(":")[1] in done.chats and isinstance(value, str):
             conn.execute("INSERT OR IGNORE INTO ollm_meta (key, value) VALUES (?, ?)",
                          (key, value))
+
+
+def _copy_families(reader: _Reader, conn: sqlite3.Connection, report: SalvageReport,
+                   done: _Copy) -> None:
+    """Step 4's facts of the recovered chats: pinned, in the trash, a branch of which family."""
+    columns = "id, pinned, trashed_at, parent_id, root_id, branch_kind, branch_label"
+    for _rowid, chat_id, *family in reader.rows("chats", columns):
+        if chat_id in done.chats:
+            conn.execute("UPDATE chats SET pinned = ?, trashed_at = ?, parent_id = ?, "
+                         "root_id = ?, branch_kind = ?, branch_label = ? WHERE id = ?",
+                         (*family, chat_id))
+
+
+def _copy_images(reader: _Reader, conn: sqlite3.Connection, report: SalvageReport,
+                 done: _Copy) -> None:
+    """The pictures whose bytes still read (an image is whole or not at all: its id is the
+    hash of its bytes)."""
+    for _rowid, key, mime, data, created in reader.rows("images",
+                                                        "id, mime, data, created_at"):
+        if isinstance(key, str) and isinstance(data, bytes) and \
+                hashlib.sha256(data).hexdigest() == key:
+            conn.execute("INSERT OR IGNORE INTO images (id, mime, data, created_at) "
+                         "VALUES (?, ?, ?, ?)", (key, mime or "image/png", data, created))
 
 
 def describe(report: SalvageReport, backup: Path) -> str:
