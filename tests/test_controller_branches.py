@@ -67,13 +67,14 @@ def test_regenerate_keeps_the_earlier_reply_as_an_alternative(qloop, controller,
     found = controller.alternatives()[second.id]
     assert (found.index, found.count, found.label) == (1, 2, "2/2")
     # Paging back opens the chat holding the earlier reply: the whole state switches.
-    assert controller.switch_alternative(second.id, -1) == 1
+    shown = controller.switch_alternative(second.id, -1)
+    assert shown == controller.display_messages()[1].id
     assert controller.chat.id != original_chat and controller.chat.is_branch
     assert controller.chat.root_id == original_chat
     assert [m.content for m in controller.display_messages()][-1] == first.content
     back = controller.alternatives()[controller.display_messages()[-1].id]
     assert back.label == "1/2"
-    assert controller.switch_alternative(controller.display_messages()[-1].id, +1) == 1
+    assert controller.switch_alternative(controller.display_messages()[-1].id, +1) == second.id
     assert controller.chat.id == original_chat
 
 
@@ -264,3 +265,26 @@ def test_a_message_copied_into_versions_is_one_search_hit(qloop, controller, ser
     assert len(controller.list_chats()) == 4  # the chat and three earlier replies
     hits = controller.search("zanzibar")
     assert [(h.chat_id, h.role) for h in hits] == [(controller.chat.id, "user")]
+
+
+def test_a_message_deleted_in_one_version_makes_no_false_version(qloop, controller, server):
+    async def scenario():
+        for text in ("First question", "Second question", "Third question ORIGINAL"):
+            await turn(controller, text)
+        root = controller.chat.id
+        third = controller.display_messages()[4]
+        assert controller.begin_edit(third.id) is not None
+        await turn(controller, "Third question EDITED")
+        controller.open_chat(root)
+        return root
+
+    root = run(qloop, scenario())
+    reply = controller.display_messages()[1]
+    controller.delete_message(reply.id)  # only in the original chat
+    found = controller.alternatives()
+    third = controller.display_messages()[3]
+    assert third.content == "Third question ORIGINAL"
+    assert set(found) == {third.id} and found[third.id].label == "1/2"
+    shown = controller.switch_alternative(third.id, +1)
+    assert controller.chat.id != root
+    assert controller.message(shown).content == "Third question EDITED"

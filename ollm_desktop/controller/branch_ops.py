@@ -90,9 +90,9 @@ class BranchOps(OpsBase):
     def alternatives(self) -> dict[str, Alternatives]:
         return self.session.branches.alternatives()
 
-    def switch_alternative(self, message_id: str, step: int) -> int | None:
-        """Open the previous (-1) or next (+1) version of a message; the position of that
-        message in the opened chat's history, or None when there is no such version."""
+    def switch_alternative(self, message_id: str, step: int) -> str | None:
+        """Open the previous (-1) or next (+1) version of a message; that version's message id
+        in the opened chat, or None when there is no such version."""
         found = self.alternatives().get(message_id)
         if found is None:
             return None
@@ -100,4 +100,4 @@ class BranchOps(OpsBase):
         if not 0 <= target < found.count:
             return None
         self.open_chat(found.chats[target])
-        return found.position
+        return found.message_ids[target]

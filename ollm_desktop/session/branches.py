@@ -36,7 +36,7 @@ class Alternatives:
 
     index: int
     chats: tuple[str, ...]
-    position: int  # the message's place in the history (the same in every version)
+    message_ids: tuple[str, ...]  # each version's message, in its chat
 
     @property
     def count(self) -> int:
@@ -135,7 +135,13 @@ class Branches:
 
     # ----------------------------------------------------------- alternatives
     def alternatives(self) -> dict[str, Alternatives]:
-        """Per message id of the open chat that has other versions: its versions."""
+        """Per message id of the open chat that has other versions: its versions.
+
+        Another chat of the family is a version at the first message of ours it does not
+        hold, if its own next message after the last one we share is not ours either. Matching
+        by origin, not by position, keeps a message deleted in one chat (but not in the other)
+        from making a wrong version appear.
+        """
         core = self._core
         chat = core.chat
         if chat is None:
@@ -146,35 +152,39 @@ class Branches:
         lines = core.store.lineages(family)
         mine = lines.get(chat.id, [])
         mine_origins = [origin for _, origin, _ in mine]
-        # position -> origin -> (created_at, chat ids, message id in the first of them)
-        found: dict[int, dict[str, tuple[str, list[str], str]]] = {}
+        mine_set = set(mine_origins)
+        # our position -> origin -> (created_at, [(chat id, its message id)])
+        found: dict[int, dict[str, tuple[str, list[tuple[str, str]]]]] = {}
         for other in family:
             if other == chat.id:
                 continue
             theirs = lines.get(other, [])
-            k = 0
-            while (k < len(mine) and k < len(theirs)
-                   and theirs[k][1] == mine_origins[k]):
-                k += 1
-            if k >= len(mine) or k >= len(theirs):
+            their_origins = [origin for _, origin, _ in theirs]
+            their_set = set(their_origins)
+            k = next((i for i, o in enumerate(mine_origins) if o not in their_set), None)
+            if k is None:
+                continue  # all of ours is in theirs: it continues us, no other version
+            j = their_origins.index(mine_origins[k - 1]) if k > 0 else -1
+            if j + 1 >= len(theirs) or their_origins[j + 1] in mine_set:
                 continue
-            message_id, origin, created = theirs[k]
-            options = found.setdefault(k, {})
-            entry = options.setdefault(origin, (created, [], message_id))
-            entry[1].append(other)
+            message_id, origin, created = theirs[j + 1]
+            entry = found.setdefault(k, {}).setdefault(origin, (created, []))
+            entry[1].append((other, message_id))
         result = {}
         for k, options in found.items():
             message_id, origin, created = mine[k]
-            options[origin] = (created, [chat.id], message_id)
+            options[origin] = (created, [(chat.id, message_id)])
             ordered = sorted(options.items(), key=lambda item: item[1][0])
-            chats = tuple(self._newest(entry[1]) for _, entry in ordered)
+            picked = [self._newest(holders) for _, (_, holders) in ordered]
             index = next(i for i, (o, _) in enumerate(ordered) if o == origin)
-            result[message_id] = Alternatives(index, chats, k)
+            result[message_id] = Alternatives(index, tuple(c for c, _ in picked),
+                                              tuple(m for _, m in picked))
         return result
 
-    def _newest(self, chat_ids: list[str]) -> str:
-        """Of the chats holding one version, the one used most recently."""
-        if len(chat_ids) == 1:
-            return chat_ids[0]
-        records = [r for r in (self._core.store.get_chat(i) for i in chat_ids) if r]
-        return max(records, key=lambda r: r.updated_at).id if records else chat_ids[0]
+    def _newest(self, holders: list[tuple[str, str]]) -> tuple[str, str]:
+        """Of the chats holding one version, the one used most recently (and its message)."""
+        if len(holders) == 1:
+            return holders[0]
+        records = {r.id: r for r in (self._core.store.get_chat(c) for c, _ in holders) if r}
+        known = [h for h in holders if h[0] in records]
+        return max(known, key=lambda h: records[h[0]].updated_at) if known else holders[0]

@@ -261,10 +261,9 @@ class BranchActions(QObject):
         message_id = self.selector.message_id
         if message_id is None:
             return
-        position = self.controller.switch_alternative(message_id, step)
-        messages = self.controller.display_messages()
-        if position is not None and 0 <= position < len(messages):
-            self.view.scroll_to_message(messages[position].id)
+        shown = self.controller.switch_alternative(message_id, step)
+        if shown is not None:
+            self.view.scroll_to_message(shown)
         self.refresh(force=True)
 
     def _row_for_selector(self) -> int | None:
