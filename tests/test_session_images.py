@@ -273,3 +273,26 @@ async def test_a_purged_chats_picture_leaves_the_database_and_shared_ones_stay(
     s.chat_list.purge()  # (a later purge, e.g. the next start)
     assert s.store.image_data(photo) is None
     assert s.store.image_data(kept) is not None
+
+
+@pytest.mark.asyncio
+async def test_an_exported_chat_carries_its_pictures_to_another_machine(tmp_path, server) -> None:
+    s, _ = _open(tmp_path, server)
+    s.new_chat()
+    _attach(s)
+    await send(s, "What does this chart show?")
+    photo = s.engine.display_messages()[0].images[0].id
+    exported = tmp_path / "chat.json"
+    s.snapshots.export_json(exported)
+    s.store.close()
+    elsewhere = ChatStore.open(app_paths(tmp_path / "elsewhere"))[0]
+    other = ChatSession(elsewhere, make_settings(server, default_model=VISION))
+    try:
+        assert elsewhere.image_data(photo) is None
+        chat = other.snapshots.import_json(exported)
+        assert hasattr(chat, "id"), chat  # a chat, not a problem
+        assert elsewhere.image_data(photo) == PNG
+        state = elsewhere.load_engine_state(chat.id)
+        assert state.messages[0].images[0].id == photo
+    finally:
+        elsewhere.close()

@@ -9,7 +9,13 @@ from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import Change
 from ollm_desktop.session.snapshot_labels import auto_label
 from ollm_desktop.storage import StorageError
-from ollm_desktop.storage.export import export_json, export_markdown, import_json, with_fresh_ids
+from ollm_desktop.storage.export import (
+    export_json,
+    export_markdown,
+    image_bytes,
+    import_json,
+    with_fresh_ids,
+)
 from ollm_desktop.storage.models import ChatRecord, Snapshot, SnapshotInfo
 
 RESTORED = "Snapshot restored. Undo it with Conversation ▸ Undo restore."
@@ -87,8 +93,15 @@ class Snapshots:
     def export_json(self, path: Path) -> None:
         chat, engine = self._core.chat, self._core.engine
         if chat and engine:
-            path.write_text(export_json(chat, engine.state(), self._sent_view()),
+            state = engine.state()
+            path.write_text(export_json(chat, state, self._sent_view(),
+                                        image_bytes(state, self._image)),
                             encoding="utf-8")
+
+    def _image(self, key: str) -> tuple[str, bytes] | None:
+        store = self._core.store
+        data = store.image_data(key)
+        return None if data is None else (store.image_mime(key) or "image/png", data)
 
     def branch_before_compaction(self) -> ChatRecord | Change:
         """The chat as it was when its newest compaction ran, stored as a new chat.
@@ -113,6 +126,8 @@ class Snapshots:
             found = import_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             return Change.problem("import", f"Could not import {path.name}: {exc}")
+        for _key, mime, data in found.images:  # stored under the same id: the hash of the bytes
+            self._core.store.put_image(data, mime)
         chat = self._core.store.create_chat(found.title, model=found.model,
                                             context_size=found.context_size,
                                             settings=found.settings)

@@ -8,8 +8,11 @@ chat it was exported from (message ids are unique across the database).
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -87,8 +90,24 @@ def export_markdown(chat: ChatRecord, state: EngineState,
     return "\n".join(lines).rstrip() + "\n"
 
 
+ImageBytes = Mapping[str, tuple[str, bytes]]  # image id -> (mime, bytes)
+
+
+def image_bytes(state: EngineState, read: Callable[[str], tuple[str, bytes] | None]
+                ) -> dict[str, tuple[str, bytes]]:
+    """The pictures ``state``'s messages refer to, as ``read`` finds them (missing: left out)."""
+    found: dict[str, tuple[str, bytes]] = {}
+    for message in state.messages:
+        for image in message.images:
+            if image.id not in found and (got := read(image.id)) is not None:
+                found[image.id] = got
+    return found
+
+
 def export_json(chat: ChatRecord, state: EngineState,
-                api_messages: Sequence[Mapping[str, str]]) -> str:
+                api_messages: Sequence[Mapping[str, str]], images: ImageBytes | None = None
+                ) -> str:
+    """``images``: the pictures' bytes, carried in the file so an import elsewhere has them."""
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -96,8 +115,27 @@ def export_json(chat: ChatRecord, state: EngineState,
         "chat": chat.model_dump(mode="json"),
         "state": state.model_dump(mode="json"),
         "compacted_view": [dict(m) for m in api_messages],
+        "images": {key: {"mime": mime, "data": base64.b64encode(data).decode("ascii")}
+                   for key, (mime, data) in (images or {}).items()},
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def _images(document: dict[str, Any]) -> tuple[tuple[str, str, bytes], ...]:
+    """The export's pictures whose bytes match their id (anything else is left out)."""
+    found = document.get("images")
+    if not isinstance(found, dict):
+        return ()
+    kept = []
+    for key, item in found.items():
+        try:
+            data = base64.b64decode(item["data"], validate=True)
+            mime = str(item.get("mime") or "image/png")
+        except (TypeError, KeyError, ValueError, binascii.Error):
+            continue
+        if hashlib.sha256(data).hexdigest() == key:
+            kept.append((key, mime, data))
+    return tuple(kept)
 
 
 class ImportedChat(NamedTuple):
@@ -106,6 +144,7 @@ class ImportedChat(NamedTuple):
     model: str | None
     context_size: int
     settings: ChatSettings  # the chat's own settings (an export before them has none)
+    images: tuple[tuple[str, str, bytes], ...] = ()  # (id, mime, bytes) of its pictures
 
 
 def import_json(text: str) -> ImportedChat:
@@ -147,7 +186,7 @@ def import_json(text: str) -> ImportedChat:
         where = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"the conversation is invalid ({where}: {first['msg']})") from exc
     _check_references(state)
-    return ImportedChat(title, with_fresh_ids(state), model, size, settings)
+    return ImportedChat(title, with_fresh_ids(state), model, size, settings, _images(document))
 
 
 def _check_references(state: EngineState) -> None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ollm_desktop.engine.models import EngineState
 from ollm_desktop.paths import AppPaths
-from ollm_desktop.storage.export import export_json
+from ollm_desktop.storage.export import export_json, image_bytes
 from ollm_desktop.storage.models import ChatRecord
 from ollm_desktop.storage.schema import SIDE_FILES
 from ollm_desktop.storage.store import ChatStore
@@ -27,6 +27,7 @@ RECOVERED_SUFFIX = " (recovered)"
 class ReadableChat:
     chat: ChatRecord
     state: EngineState
+    images: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # its pictures' bytes
 
 
 def files(paths: AppPaths) -> list[Path]:
@@ -57,8 +58,13 @@ def readable_chats(path: Path) -> list[ReadableChat]:
                 shutil.copyfile(side, Path(f"{work.database}{suffix}"))
         store, _notices = ChatStore.open(work)
         try:
-            return [ReadableChat(chat, store.load_engine_state(chat.id) or EngineState())
-                    for chat in store.list_chats()]
+            found = []
+            for chat in store.list_chats():
+                state = store.load_engine_state(chat.id) or EngineState()
+                found.append(ReadableChat(chat, state, image_bytes(state, lambda key: (
+                    None if (data := store.image_data(key)) is None
+                    else (store.image_mime(key) or "image/png", data)))))
+            return found
         finally:
             store.close()
 
@@ -74,6 +80,6 @@ def export_for_import(chats: list[ReadableChat], folder: Path) -> list[Path]:
             title += RECOVERED_SUFFIX
         target = folder / f"recovered-{number}.json"
         chat = item.chat.model_copy(update={"title": title})
-        target.write_text(export_json(chat, item.state, []), encoding="utf-8")
+        target.write_text(export_json(chat, item.state, [], item.images), encoding="utf-8")
         written.append(target)
     return written
