@@ -56,17 +56,6 @@ class Branches:
     def __init__(self, core: SessionCore) -> None:
         self._core = core
 
-    def _refusal(self) -> Change | None:
-        core = self._core
-        if core.chat is None or core.engine is None:
-            return Change.problem("input", "Open a chat first.")
-        if core.busy:
-            return core.busy_problem()
-        if core.compacting:
-            return Change.problem("busy", "The context is being compacted; try again when it "
-                                          "has finished.")
-        return None
-
     def _copy(self, message_id: str, *, keep: bool, title: str, kind: str,
               label: str) -> ChatRecord | Change:
         core = self._core
@@ -96,7 +85,7 @@ class Branches:
     def branch_for_edit(self, message_id: str, new_text: str) -> ChatRecord | Change:
         """A branch holding the history before ``message_id``; the caller opens it and sends
         ``new_text`` there. The original chat is left as it was."""
-        refused = self._refusal()
+        refused = self._core.idle_chat_refusal()
         if refused is not None:
             return refused
         assert self._core.engine is not None and self._core.chat is not None
@@ -110,7 +99,7 @@ class Branches:
 
     def fork(self, message_id: str) -> ChatRecord | Change:
         """A new chat with the history, checkpoints and pins up to ``message_id``."""
-        refused = self._refusal()
+        refused = self._core.idle_chat_refusal()
         if refused is not None:
             return refused
         chat = self._core.chat

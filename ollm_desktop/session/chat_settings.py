@@ -16,8 +16,6 @@ from ollm_desktop.session.events import Change
 from ollm_desktop.storage import StorageError
 from ollm_desktop.storage.models import ChatSettings
 
-NO_CHAT = "Open a chat first."
-
 
 def request_options(core: SessionCore, num_ctx: int) -> dict[str, Any]:
     """The ``options`` of a chat turn: the chat's sampling settings and its context size."""
@@ -51,11 +49,10 @@ class ChatSettingsService:
         Refused while a reply streams or a compaction runs: both planned with the old budget.
         """
         core = self._core
+        if (refused := core.idle_chat_refusal()) is not None:
+            return refused
         chat, engine = core.chat, core.engine
-        if chat is None or engine is None:
-            return Change.problem("input", NO_CHAT)
-        if core.busy or engine.compacting:
-            return core.busy_problem()
+        assert chat is not None and engine is not None
         size = core.context_size_for_new_chat() if context_size is None else context_size
         try:
             if size != chat.context_size:

@@ -41,6 +41,7 @@ SummaryCall = Callable[[ApiMessages, int | None], Coroutine[Any, Any, str]]
 AUTO_SNAPSHOT_RATIO = 0.80
 WARNED_MARK = "compression-warning-shown"
 BUSY_TEXT = "Wait for the reply or compaction to finish."
+NO_CHAT = "Open a chat first."
 LOWERED_TO_TRAINED = ("{0} was trained for {1:,} tokens, so this chat now sends {1:,} (it was "
                       "set to {2:,}). To go beyond, allow it in Preferences.")
 BEYOND_TRAINED = ("This chat sends {2:,} tokens of context, beyond the {1:,} {0} was trained "
@@ -112,6 +113,15 @@ class SessionCore:
 
     def busy_problem(self) -> Change:
         return Change.problem("busy", BUSY_TEXT)
+
+    def idle_chat_refusal(self) -> Change | None:
+        """Why an operation that changes the open chat cannot run now: there is none, or a
+        reply streams or a compaction runs (both planned with the state it would change)."""
+        if self.chat is None or self.engine is None:
+            return Change.problem("input", NO_CHAT)
+        if self.busy or self.engine.compacting:
+            return self.busy_problem()
+        return None
 
     def context_size_for_new_chat(self) -> int:
         size = self.settings.context_size

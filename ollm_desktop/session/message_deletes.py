@@ -18,7 +18,6 @@ from ollm_desktop.session.events import Change
 from ollm_desktop.storage import StorageError
 
 KEEP = 10  # deletions that can still be undone, newest last (all chats together)
-NO_CHAT = "Open a chat first."
 NO_MESSAGE = "That message is not in this chat (a reply still being written cannot be deleted)."
 NOTHING_TO_UNDO = "There is no deleted message to bring back in this chat."
 BACK_ALREADY = "That message is in the chat again already."
@@ -48,11 +47,10 @@ class MessageDeletes:
         """Delete one message of the open chat; refused while a reply streams or a
         compaction runs (both planned with it)."""
         core = self._core
+        if (refused := core.idle_chat_refusal()) is not None:
+            return refused
         chat, engine = core.chat, core.engine
-        if chat is None or engine is None:
-            return Change.problem("input", NO_CHAT)
-        if core.busy or engine.compacting:
-            return core.busy_problem()
+        assert chat is not None and engine is not None
         if engine.message(message_id) is None:
             return Change.problem("input", NO_MESSAGE)
         deleted = engine.delete_message(message_id)
@@ -76,11 +74,10 @@ class MessageDeletes:
     def undo_delete(self) -> Change:
         """Bring back the newest message deleted in the open chat, where it was."""
         core = self._core
+        if (refused := core.idle_chat_refusal()) is not None:
+            return refused
         chat, engine = core.chat, core.engine
-        if chat is None or engine is None:
-            return Change.problem("input", NO_CHAT)
-        if core.busy or engine.compacting:
-            return core.busy_problem()
+        assert chat is not None and engine is not None
         found = next((entry for entry in reversed(self._done) if entry[0] == chat.id), None)
         if found is None:
             return Change.problem("input", NOTHING_TO_UNDO)
