@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QTextDocument
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QPushButton
+from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QMenu, QPushButton
 
 from ollm_desktop.engine import count_message_tokens
 from ollm_desktop.engine.models import EngineState, Message
@@ -166,6 +166,24 @@ def test_a_pinned_chat_stays_at_the_top_after_a_restart(qloop, qtbot, tmp_path, 
         assert listed(a)[:2] == [("header", "Pinned", 0), ("chat", "Older", 0)]
         act(a, "chatListPinAction", "Older")  # now it unpins
         assert [t for k, t, _ in listed(a) if k == "header"] == ["Today", "Previous 7 days"]
+    finally:
+        a.close()
+
+
+def test_the_row_menu_opens_without_blocking_and_acts_on_its_row(qloop, qtbot, tmp_path,
+                                                                  server):
+    data = tmp_path / "data"
+    seed(data, [Seed("Older", days_ago=3), Seed("Newer", days_ago=0)])
+    a = App(qloop, qtbot, data, server)
+    try:
+        panel, chat_list = a.window.chat_panel, a.find(QListWidget, "chatList")
+        target = chat_list.visualItemRect(item_of(a, "Older")).center()
+        panel._menu(target)  # returns at once: a popup, no nested event loop
+        menu = next(m for m in panel.findChildren(QMenu) if m.isVisible())
+        next(x for x in menu.actions() if x.objectName() == "chatListPinAction").trigger()
+        menu.close()
+        assert listed(a)[:2] == [("header", "Pinned", 0), ("chat", "Older", 0)]
+        qtbot.waitUntil(lambda: panel._target is None)  # forgotten once the menu is gone
     finally:
         a.close()
 

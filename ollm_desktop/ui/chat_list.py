@@ -237,7 +237,13 @@ class ChatListPanel(QWidget):
             menu.addAction(action)
         menu.addSeparator()
         menu.addAction(self.delete_action)
-        menu.exec(self.list.viewport().mapToGlobal(pos))
+        # popup, not exec: a nested event loop would stall a streaming reply while it is open.
+        # The menu is deleted after its action has run: only then is the row forgotten.
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.destroyed.connect(self._forget_target)
+        menu.popup(self.list.viewport().mapToGlobal(pos))
+
+    def _forget_target(self) -> None:
         self._target = None
 
     def _pin(self) -> None:
