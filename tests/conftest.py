@@ -98,3 +98,13 @@ def app(qloop, qtbot, tmp_path, server):
     a = App(qloop, qtbot, tmp_path / "data", server)
     yield a
     a.close()
+
+
+@pytest.fixture
+def controller(qloop, tmp_path, server):
+    """A controller over the requesting module's ``server`` fixture (its scripted model)."""
+    from tests.controller_harness import make_controller, shutdown
+
+    c = make_controller(tmp_path / "data", server)
+    yield c
+    shutdown(qloop, c)

@@ -12,11 +12,9 @@ import pytest
 from ollm_desktop.session.core import WARNED_MARK
 from tests.controller_harness import (
     is_summary_request,
-    make_controller,
     run,
     scripted_model,
     settle,
-    shutdown,
     turn,
 )
 
@@ -25,13 +23,6 @@ from tests.controller_harness import (
 def server(ollama_server):
     ollama_server.reply_fn = scripted_model(reply_words=40)
     return ollama_server
-
-
-@pytest.fixture
-def controller(qloop, tmp_path, server):
-    c = make_controller(tmp_path / "data", server)
-    yield c
-    shutdown(qloop, c)
 
 
 def chats(server) -> list[dict]:

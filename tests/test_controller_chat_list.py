@@ -8,26 +8,22 @@ import pytest
 
 from tests.controller_harness import (
     Reply,
-    make_controller,
     run,
     scripted_model,
     settle,
-    shutdown,
     turn,
     until,
 )
 
 
 @pytest.fixture
-def controller(qloop, tmp_path, ollama_server):
+def server(ollama_server):
     ollama_server.reply_fn = scripted_model(reply_words=20)
-    c = make_controller(tmp_path / "data", ollama_server)
-    yield c
-    shutdown(qloop, c)
+    return ollama_server
 
 
 def test_undoing_a_delete_never_stops_a_reply_streaming_in_the_open_chat(
-        qloop, controller, ollama_server):
+        qloop, controller, server):
     async def scenario():
         await turn(controller, "Chat A")
         first = controller.chat.id
@@ -37,7 +33,7 @@ def test_undoing_a_delete_never_stops_a_reply_streaming_in_the_open_chat(
         controller.open_chat(first)
         controller.trash_chat(first)  # the open chat: the next one opens
         assert controller.chat.id == second
-        ollama_server.script(Reply(text=" ".join(f"w{i}" for i in range(200)),
+        server.script(Reply(text=" ".join(f"w{i}" for i in range(200)),
                                    delay_per_chunk=0.01))
         task = controller.send("A long answer, please")
         assert task is not None

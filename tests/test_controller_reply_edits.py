@@ -13,11 +13,9 @@ import pytest
 from tests.controller_harness import (
     Reply,
     is_summary_request,
-    make_controller,
     run,
     scripted_model,
     settle,
-    shutdown,
     turn,
     until,
 )
@@ -29,13 +27,6 @@ LONG = " ".join(f"w{i}" for i in range(400))
 def server(ollama_server):
     ollama_server.reply_fn = scripted_model(reply_words=40)
     return ollama_server
-
-
-@pytest.fixture
-def controller(qloop, tmp_path, server):
-    c = make_controller(tmp_path / "data", server)
-    yield c
-    shutdown(qloop, c)
 
 
 def stored(controller) -> list[tuple[str, str, bool]]:

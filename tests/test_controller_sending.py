@@ -37,13 +37,6 @@ def server(ollama_server):
     return ollama_server
 
 
-@pytest.fixture
-def controller(qloop, tmp_path, server):
-    c = make_controller(tmp_path / "data", server)
-    yield c
-    shutdown(qloop, c)
-
-
 def slow_summaries(delay: float) -> Any:
     """The scripted model, but every summary request waits ``delay`` s before answering."""
     base = scripted_model()

@@ -36,13 +36,6 @@ def server(ollama_server):
     return ollama_server
 
 
-@pytest.fixture
-def controller(qloop, tmp_path, server):
-    c = make_controller(tmp_path / "data", server)
-    yield c
-    shutdown(qloop, c)
-
-
 def chat_turns(server) -> list[dict]:
     return [b for b in server.chat_requests() if not is_summary_request(b)]
 
