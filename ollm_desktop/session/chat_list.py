@@ -96,8 +96,9 @@ class ChatList:
         except StorageError as exc:
             log.error("could not purge deleted chats: %s", exc)
             return NOTHING  # they stay in the trash and go at the next start
-        log.info("purged %d deleted chat(s)", len(gone))
-        self._sweep_images()
+        if gone:  # not at every start: the sweep may read every snapshot
+            log.info("purged %d deleted chat(s)", len(gone))
+            self._sweep_images()
         return NOTHING  # already out of the list
 
     def _sweep_images(self) -> None:
