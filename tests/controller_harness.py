@@ -34,6 +34,11 @@ def is_summary_request(body: dict[str, Any]) -> bool:
         or "<previous_checkpoint" in str(messages[-1].get("content", "")))
 
 
+def chat_turns(server: FakeOllama) -> list[dict[str, Any]]:
+    """The chat requests the fake received, summaries left out: what the user's turns sent."""
+    return [b for b in server.chat_requests() if not is_summary_request(b)]
+
+
 def scripted_model(reply_words: int = 150) -> Callable[[dict[str, Any]], str]:
     """A well-behaved model: short structured summaries, ``reply_words``-word chat replies."""
     counter = {"n": 0}
@@ -102,5 +107,5 @@ def shutdown(loop: asyncio.AbstractEventLoop, controller: ChatController) -> Non
     loop.run_until_complete(controller.shutdown())
 
 
-__all__ = ["MODEL", "FakeOllama", "Reply", "is_summary_request", "make_controller",
+__all__ = ["MODEL", "FakeOllama", "Reply", "chat_turns", "is_summary_request", "make_controller",
            "make_settings", "run", "scripted_model", "settle", "shutdown", "turn", "until"]

@@ -11,7 +11,7 @@ import pytest
 
 from ollm_desktop.session.core import WARNED_MARK
 from tests.controller_harness import (
-    is_summary_request,
+    chat_turns,
     run,
     scripted_model,
     settle,
@@ -25,8 +25,6 @@ def server(ollama_server):
     return ollama_server
 
 
-def chats(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 def sent_text(body: dict) -> str:
@@ -52,7 +50,7 @@ def test_regenerate_keeps_the_earlier_reply_as_an_alternative(qloop, controller,
     second = controller.display_messages()[-1]
     assert second.id != first.id and second.content != first.content
     # The same request went out again, without the old reply.
-    bodies = chats(server)
+    bodies = chat_turns(server)
     assert bodies[-1]["messages"] == bodies[-2]["messages"]
     assert first.content not in sent_text(bodies[-1])
     found = controller.alternatives()[second.id]
@@ -91,7 +89,7 @@ def test_edit_and_resend_makes_a_branch_and_never_overwrites(qloop, controller, 
         return original
 
     original = run(qloop, scenario())
-    body = chats(server)[-1]
+    body = chat_turns(server)[-1]
     assert "EDITED" in sent_text(body) and "ORIGINAL" not in sent_text(body)
     assert "First question about tables" in sent_text(body)
     branch = controller.chat
@@ -137,7 +135,7 @@ def test_an_edit_inside_a_compacted_group_branches_from_before_the_compaction(
                   if m.role == "user" and m.id in groups[-1].span_ids[1:])
     assert controller.begin_edit(inside.id) is not None
     run(qloop, turn(controller, "Question 1 reworded: EDITED"))
-    body = chats(server)[-1]
+    body = chat_turns(server)[-1]
     text = sent_text(body)
     assert "EDITED" in text and inside.content not in text
     # The branch holds the history before the edited message verbatim: no checkpoint that
@@ -163,7 +161,7 @@ def test_a_fork_carries_the_checkpoints_and_pins_up_to_its_message(qloop, contro
     # The compression warning was for this conversation: the fork does not show it again.
     assert controller.session.store.has_chat_mark(fork.id, WARNED_MARK)
     run(qloop, turn(controller, "Carry on from here in the fork"))
-    text = sent_text(chats(server)[-1])
+    text = sent_text(chat_turns(server)[-1])
     assert groups[-1].summary.split("\n")[1] in text  # the parent's checkpoint
     assert pinned.content in text  # the pinned message, verbatim
     assert [g.summary for g in controller.snapshot.groups] == [g.summary for g in groups]
@@ -188,7 +186,7 @@ def test_an_edit_branch_does_not_inherit_a_decision_made_after_its_point(
     run(qloop, scenario())
     assert controller.chat.is_branch
     assert controller.snapshot.goal.decisions == []
-    assert "PostgreSQL" not in sent_text(chats(server)[-1])
+    assert "PostgreSQL" not in sent_text(chat_turns(server)[-1])
 
 
 def test_an_edited_message_keeps_its_images_and_the_drafts_wait(qloop, controller, server):
@@ -202,7 +200,7 @@ def test_an_edited_message_keeps_its_images_and_the_drafts_wait(qloop, controlle
     async def scenario():
         controller.attach_image(image("red"), "chart.png")
         await turn(controller, "What does this chart show?")
-        original = chats(server)[-1]["messages"][-1]["images"]
+        original = chat_turns(server)[-1]["messages"][-1]["images"]
         controller.attach_image(image("blue"), "draft.png")  # for a message being written
         user = controller.display_messages()[0]
         assert controller.begin_edit(user.id) is not None
@@ -211,7 +209,7 @@ def test_an_edited_message_keeps_its_images_and_the_drafts_wait(qloop, controlle
         return original
 
     original = run(qloop, scenario())
-    sent = chats(server)[-1]["messages"][-1]
+    sent = chat_turns(server)[-1]["messages"][-1]
     assert sent["content"] == "What does this chart show, in one word?"
     assert sent["images"] == original  # the edit went with the message's picture
     assert [i.name for i in controller.pending_images()] == ["draft.png"]  # back after it

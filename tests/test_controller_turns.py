@@ -16,6 +16,7 @@ from ollm_desktop.storage import ChatStore
 from tests.controller_harness import (
     MODEL,
     Reply,
+    chat_turns,
     is_summary_request,
     make_controller,
     run,
@@ -36,8 +37,6 @@ def server(ollama_server):
     return ollama_server
 
 
-def chat_turns(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 def test_a_turn_saves_the_user_message_first_then_streams_and_saves_the_reply(

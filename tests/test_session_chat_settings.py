@@ -14,7 +14,7 @@ from ollm_desktop.paths import app_paths
 from ollm_desktop.session import ChatSession, SessionEvent
 from ollm_desktop.storage import ChatStore
 from ollm_desktop.storage.models import ChatRecord, ChatSettings
-from tests.controller_harness import is_summary_request, make_settings, scripted_model
+from tests.controller_harness import chat_turns, is_summary_request, make_settings, scripted_model
 from tests.ollama_server import FakeModel
 from tests.test_session import send
 
@@ -44,15 +44,13 @@ def session(tmp_path, server) -> Iterator[tuple[ChatSession, list[SessionEvent]]
     s.store.close()
 
 
-def _turns(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 @pytest.mark.asyncio
 async def test_the_next_request_carries_the_chats_own_settings(session, server) -> None:
     s, _ = session
     await send(s, "First question")
-    first = _turns(server)[-1]
+    first = chat_turns(server)[-1]
     assert first["options"] == {"num_ctx": 4096}  # unset: Ollama's defaults, nothing sent
     assert first["keep_alive"] == "10m"
     assert first["messages"][0] == {"role": "system", "content": "Be helpful."}
@@ -62,7 +60,7 @@ async def test_the_next_request_carries_the_chats_own_settings(session, server) 
     assert s.engine is not None and s.engine.config.context_size == 8192
     assert s.engine.usage().context_size == 8192  # the budget follows at once
     await send(s, "Second question")
-    sent = _turns(server)[-1]
+    sent = chat_turns(server)[-1]
     assert sent["options"] == {"num_ctx": 8192, "temperature": 0.2, "top_p": 0.5, "seed": 7,
                                "num_predict": 400}
     assert sent["keep_alive"] == "45m"
@@ -91,7 +89,7 @@ async def test_blank_follows_the_preferences_even_when_they_change(session, serv
                                                    "keep_alive": "2h"}))
     assert s.engine is not None and s.engine.system_prompt == "Speak like a pirate."
     await send(s, "Hello again")
-    sent = _turns(server)[-1]
+    sent = chat_turns(server)[-1]
     assert sent["messages"][0]["content"].startswith("Speak like a pirate.")
     assert sent["keep_alive"] == "2h"  # the Preferences' value, without a restart
     # A chat with its own prompt keeps it when the default changes.
@@ -163,7 +161,7 @@ async def test_a_chats_context_never_silently_exceeds_the_trained_length(tmp_pat
             assert s.chat.context_size == 2048 == s.engine.config.context_size
             assert any("trained for 2,048" in text for text in change.notices)
         await send(s, "Hello")
-        assert _turns(server)[-1]["options"]["num_ctx"] == (16384 if allowed else 2048)
+        assert chat_turns(server)[-1]["options"]["num_ctx"] == (16384 if allowed else 2048)
     finally:
         s.store.close()
 

@@ -20,7 +20,12 @@ from ollm_desktop.session.message_deletes import (
     SUMMARISED,
 )
 from ollm_desktop.storage import ChatStore
-from tests.controller_harness import Reply, is_summary_request, make_settings, scripted_model
+from tests.controller_harness import (
+    Reply,
+    chat_turns,
+    make_settings,
+    scripted_model,
+)
 from tests.engine_fakes import GoodSummarizer
 from tests.test_session import send
 
@@ -43,8 +48,6 @@ def session(tmp_path, server) -> Iterator[tuple[ChatSession, list[SessionEvent]]
     store.close()
 
 
-def _turns(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 def _sent_text(body: dict) -> str:
@@ -79,7 +82,7 @@ async def test_a_deleted_message_is_gone_from_the_next_request_and_undo_brings_i
     assert s.store.get_chat(s.chat.id).message_count == count_before - 1
     assert not s.store.search("ORCHID-7731")
     await send(s, "What was the vault code?")
-    assert "ORCHID-7731" not in _sent_text(_turns(server)[-1])
+    assert "ORCHID-7731" not in _sent_text(chat_turns(server)[-1])
 
     newest = s.display_messages()[-2:]  # the turn sent since stays where it is
     undo = s.message_deletes.undo_delete()
@@ -93,7 +96,7 @@ async def test_a_deleted_message_is_gone_from_the_next_request_and_undo_brings_i
     assert s.store.get_chat(s.chat.id).message_count == count_before + 2
     assert s.store.search("ORCHID-7731")
     await send(s, "And now?")
-    assert "ORCHID-7731" in _sent_text(_turns(server)[-1])
+    assert "ORCHID-7731" in _sent_text(chat_turns(server)[-1])
     assert s.message_deletes.undo_delete().problems[0].text == NOTHING_TO_UNDO
 
 

@@ -14,7 +14,13 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QToolButton
 
 from ollm_desktop.ui.row_header import action_rects
-from tests.controller_harness import is_summary_request, run, scripted_model, settle, until
+from tests.controller_harness import (
+    chat_turns,
+    run,
+    scripted_model,
+    settle,
+    until,
+)
 from tests.test_ui_main_window import App
 
 
@@ -31,8 +37,6 @@ def app(qloop, qtbot, tmp_path, server):
     a.close()
 
 
-def chats(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 def sent_text(body: dict) -> str:
@@ -76,7 +80,7 @@ def test_regenerate_keeps_the_earlier_reply_and_the_selector_pages_back(
     run(qloop, wait_reply(app))
     newest = app.controller.display_messages()[-1]
     assert newest.id != first.id
-    bodies = chats(server)
+    bodies = chat_turns(server)
     assert bodies[-1]["messages"] == bodies[-2]["messages"]  # the same context, minus the reply
     qtbot.waitUntil(lambda: selector(app).isVisible())
     label = selector(app).findChild(QLabel, "branchLabel")
@@ -114,7 +118,7 @@ def test_edit_and_resend_from_the_row_menu_branches_and_sends_the_edited_text(
     app.window.grab().save(str(screenshot_dir / "edit-and-resend.png"))
     app.find(QPushButton, "sendButton").click()
     run(qloop, wait_reply(app))
-    text = sent_text(chats(server)[-1])
+    text = sent_text(chat_turns(server)[-1])
     assert "EDITED" in text and "ORIGINAL" not in text
     assert "Which index suits lookups by email?" in text
     assert app.controller.chat.id != root and app.controller.chat.is_branch
@@ -169,7 +173,7 @@ def test_fork_from_here_opens_a_new_chat_with_the_checkpoints_and_pins(
         assert not app.window.compaction_progress.isVisible()
         assert app.window.windowTitle().startswith(f"{parent.title} (fork)")
         run(qloop, app.type_and_send("Carry on in the fork"))
-        text = sent_text(chats(server)[-1])
+        text = sent_text(chat_turns(server)[-1])
         assert groups[-1].summary.split("\n")[1] in text
         assert pinned.content in text
         app.window.grab().save(str(screenshot_dir / "fork.png"))

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.ui.roles import ReplyModelRole, ReplyStatsRole
-from tests.controller_harness import MODEL, is_summary_request, run, scripted_model
+from tests.controller_harness import MODEL, chat_turns, is_summary_request, run, scripted_model
 from tests.realistic_chat import conversation, realistic_model
 from tests.test_ui_main_window import App
 
@@ -90,8 +90,6 @@ def press_ok(dialog: QDialog) -> None:
     buttons.button(QDialogButtonBox.StandardButton.Ok).click()
 
 
-def _turn_requests(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 def composite(window: QWidget, dialog: QWidget, path: Path) -> None:
@@ -115,7 +113,7 @@ def test_settings_dialog_shows_defaults_and_applies_to_the_next_request(
     try:
         assert not a.find(QPushButton, "chatSettingsButton").isEnabled()  # no chat yet
         run(qloop, a.type_and_send("What changed in the importer?"))
-        first = _turn_requests(server)[-1]
+        first = chat_turns(server)[-1]
         assert "temperature" not in first["options"]
 
         def fill(dialog: QDialog, seen: dict[str, Any]) -> None:
@@ -145,7 +143,7 @@ def test_settings_dialog_shows_defaults_and_applies_to_the_next_request(
         usage = a.controller.snapshot.usage
         assert usage is not None and usage.context_size == 8192  # re-budgeted at once
         run(qloop, a.type_and_send("And what is left to do?"))
-        sent = _turn_requests(server)[-1]
+        sent = chat_turns(server)[-1]
         assert sent["options"] == {"num_ctx": 8192, "temperature": 0.3, "top_p": 0.8,
                                    "seed": 1234, "num_predict": 256}
         assert sent["keep_alive"] == "20m"

@@ -22,7 +22,13 @@ from PySide6.QtWidgets import QApplication
 from ollm_desktop.ui import theme
 from ollm_desktop.ui.markdown import SafeTextDocument
 from ollm_desktop.ui.preferences import PreferencesDialog
-from tests.controller_harness import is_summary_request, run, scripted_model, settle, until
+from tests.controller_harness import (
+    chat_turns,
+    run,
+    scripted_model,
+    settle,
+    until,
+)
 from tests.test_ui_main_window import App
 
 CODE = ('import sys\n\n\ndef lines(path: str) -> int:\n    """Count the lines."""\n'
@@ -47,8 +53,6 @@ def restore_theme(qapp):
     qapp.setPalette(palette)
 
 
-def chat_turns(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 def reply_row(app: App, text: str = "Show me") -> tuple[int, QModelIndex]:

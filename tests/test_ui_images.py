@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction, QColor, QDragEnterEvent, QDropEvent, QImage, 
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QPushButton, QWidget
 
 from ollm_desktop.ui import row_images
-from tests.controller_harness import is_summary_request, run, scripted_model, settle
+from tests.controller_harness import chat_turns, run, scripted_model, settle
 from tests.ollama_server import FakeModel
 from tests.test_ui_main_window import App
 
@@ -88,8 +88,6 @@ def drop(target: QWidget, files: list[Path]) -> None:
     QApplication.sendEvent(target, event)
 
 
-def chat_turns(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 async def send(app: App, text: str) -> None:

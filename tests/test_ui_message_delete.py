@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 from ollm_desktop.ui.roles import MessageIdRole
 from tests.controller_harness import (
     Reply,
-    is_summary_request,
+    chat_turns,
     run,
     scripted_model,
     settle,
@@ -36,8 +36,6 @@ def server(ollama_server):
     return ollama_server
 
 
-def chat_turns(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 def sent_text(body: dict) -> str:

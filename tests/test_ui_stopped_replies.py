@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QPushButton
 from ollm_desktop.ui.roles import MessageIdRole, ReplyStateRole
 from tests.controller_harness import (
     Reply,
-    is_summary_request,
+    chat_turns,
     run,
     scripted_model,
     settle,
@@ -34,8 +34,6 @@ def server(ollama_server):
     return ollama_server
 
 
-def chat_turns(server) -> list[dict]:
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
 
 
 def action(app: App, name: str) -> QAction:
