@@ -203,3 +203,29 @@ def test_the_rows_hover_buttons_are_painted_and_name_their_actions(qloop, qtbot,
     assert view.message_delegate.hover_key == reply.key
     after = view.viewport().grab(button).toImage()
     assert before != after  # the buttons appear on the hovered row
+
+
+def test_editing_a_message_with_a_picture_shows_it_waiting_and_cancel_restores_the_draft(
+        qloop, qtbot, app, server):
+    from PySide6.QtGui import QColor, QImage
+
+    from tests.test_ui_images import tiles
+
+    picture = QImage(24, 24, QImage.Format.Format_RGB32)
+    picture.fill(QColor("red"))
+    app.controller.attach_image(picture, "chart.png")
+    run(qloop, app.type_and_send("What does this show?"))
+    assert tiles(app) == []
+    other = QImage(24, 24, QImage.Format.Format_RGB32)
+    other.fill(QColor("blue"))
+    app.controller.attach_image(other, "draft.png")  # for the next message
+    app.window.findChild(QAction, "actionEditMessage").trigger()
+    def shown() -> list[str]:
+        return [label.text().split(" · ")[0] for tile in tiles(app)
+                for label in tile.findChildren(QLabel) if "·" in label.text()]
+
+    assert [i.name for i in app.controller.pending_images()] == ["chart.png"]
+    assert shown() == ["chart.png"]  # the strip shows the edited message's picture
+    app.find(QPushButton, "editCancel").click()
+    assert [i.name for i in app.controller.pending_images()] == ["draft.png"]
+    assert shown() == ["draft.png"]

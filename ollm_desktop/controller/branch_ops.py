@@ -55,12 +55,14 @@ class BranchOps(OpsBase):
             images.set_aside = images.pending
         images.pending = list(message.images)
         self._editing = message_id
+        self.pendingImagesChanged.emit()
         return message.content
 
     def cancel_edit(self) -> None:
         images = self.session.images
         if self._editing is not None:
             images.pending, images.set_aside = images.set_aside, []
+            self.pendingImagesChanged.emit()
         self._editing = None
 
     def _branch_for_edit(self, text: str) -> str | None:

@@ -83,6 +83,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
     pullProgress = Signal(PullProgress)
     error = Signal(str, str)  # kind, user-facing text
     notice = Signal(str)  # informational text for the status bar
+    pendingImagesChanged = Signal()  # the images waiting for the next message changed
 
     def __init__(self, store: ChatStore, settings: Settings,
                  backend: OllamaBackend | None = None, *, model: str | None = None,

@@ -7,6 +7,8 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
     from ollm_desktop.session import Change, ChatSession
     from ollm_desktop.storage.models import ChatRecord
 
@@ -16,6 +18,7 @@ class OpsBase:
 
     session: ChatSession
     _reply_task: asyncio.Task[Any] | None
+    pendingImagesChanged: SignalInstance
 
     if TYPE_CHECKING:
         def _op(self, operation: Callable[..., Change], *args: Any, idle: bool = False,

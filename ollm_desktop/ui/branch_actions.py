@@ -81,8 +81,9 @@ class BranchSelector(QFrame):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(2, 0, 2, 0)
         layout.setSpacing(2)
+        for button in (self.previous, self.next):
+            button.setAutoRaise(True)
         for widget in (self.previous, self.label, self.next):
-            widget.setAutoRaise(True) if isinstance(widget, QToolButton) else None
             layout.addWidget(widget)
         self.message_id: str | None = None
         self.hide()
@@ -194,20 +195,12 @@ class BranchActions(QObject):
         box.selectAll()
         box.setFocus()
         self.edit_bar.show()
-        self._images_changed()
 
     def cancel_edit(self) -> None:
         self.controller.cancel_edit()
         self.edit_bar.hide()
         self.content.message_input.setPlainText(self._draft)
         self._draft = ""
-        self._images_changed()
-
-    def _images_changed(self) -> None:
-        strip = self.content.window.findChild(QWidget, "pendingImages")
-        refresh = getattr(strip, "refresh", None)
-        if callable(refresh):
-            refresh()
 
     def _chat_opened(self, _chat: object) -> None:
         if self.controller.editing is not None:  # another chat opened mid-edit: dropped
@@ -223,14 +216,12 @@ class BranchActions(QObject):
             self.controller.cancel_edit()  # deleted while being edited; the text stays
             self._draft = ""
             self.edit_bar.hide()
-            self._images_changed()
 
     def _edit_state_changed(self, *_args: object) -> None:
         """The edit ended without this bar (the edited message was deleted, a send said
         why): the bar goes, the text stays in the input."""
         if self.controller.editing is None and self.edit_bar.isVisible():
             self.edit_bar.hide()
-            self._images_changed()
 
     def _message_added(self, message: Message) -> None:
         if self._restore_draft and message.role == "user":

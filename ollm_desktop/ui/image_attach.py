@@ -192,6 +192,7 @@ class ImageAttach(QObject):
         controller.messageAdded.connect(lambda _message: self._sent())
         controller.sendFailed.connect(lambda _text, _reason: self._send_failed())
         controller.chatOpened.connect(lambda _chat: self.strip.refresh())
+        controller.pendingImagesChanged.connect(self.strip.refresh)
         content.send_button.clicked.connect(self._after_send)
         box.submitted.connect(self._after_send)
 
