@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ollm_desktop.engine import budget, extractive, goals, ledger, prompts, references
+from ollm_desktop.engine import budget, extractive, fact_keeping, goals, ledger, prompts, references
 from ollm_desktop.engine.aging import age_and_merge
 from ollm_desktop.engine.images import DESCRIPTION_TOKENS, as_text_tokens, text_with_images
 from ollm_desktop.engine.models import (
@@ -326,6 +326,7 @@ class CompactionRun:
         engine.last_error = None if model_ok else report.error
         engine.stats["compactions"] += 1
         report.ledger_dropped = self.prune_ledger(sequence)
+        fact_keeping.record(group, material, summarised=summarized_set, ledger=data.ledger)
         engine._progress("context update", 1.0)
         return self.validate(plan, group, original)
 

@@ -337,7 +337,8 @@ class ContextEngine:
 
     def reliability(self) -> Reliability:
         return compute_reliability(self.usage(), self.model_billions,
-                                   failed_summary=self._data.breaker.failures > 0)
+                                   failed_summary=self._data.breaker.failures > 0,
+                                   groups=self._data.groups)
 
     # ------------------------------------------------------------ compaction
     def _orphan_tokens(self) -> int:

@@ -171,6 +171,13 @@ class AgingStep(BaseModel):
     to_level: int
     tokens_before: int
     tokens_after: int
+    # On a compaction's step (``fact_keeping``): the identifiers it read and how many are still
+    # sent word for word (verbatim message, checkpoint or ledger). None: not measured.
+    user_facts: int | None = None  # stated by the user
+    user_facts_kept: int | None = None
+    identifiers: int | None = None  # the user's and the replies'
+    identifiers_kept: int | None = None
+    lost_facts: list[str] = Field(default_factory=list)  # the user's facts not kept
 
 
 class CompressedGroup(BaseModel):
@@ -351,6 +358,15 @@ class Reliability(BaseModel):
     warning: bool  # show the low-reliability warning
     explanation: str
     recommendations: list[str] = Field(default_factory=list)
+    # The level's own figure: compression penalty x context confidence (no model factor).
+    chat_score: float = 1.0
+    model_size: str = "unknown"  # "1.7B", "135M" or "unknown"
+    model_note: str = ""  # the model's line beside the level, in plain words
+    model_known: bool = False  # False: model_factor is a neutral 1.0, the size is unknown
+    costly_compressions: int = 0  # compactions that lost facts the user stated
+    user_facts: int = 0  # facts the user stated that the checkpoints' compactions read
+    user_facts_kept: int = 0
+    reasons: list[str] = Field(default_factory=list)  # what lowered the context confidence
 
 
 class CompactionReport(BaseModel):
