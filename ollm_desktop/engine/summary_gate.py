@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from ollm_desktop.engine.own_markup import own_markup
 from ollm_desktop.engine.sanitise import (
     HEADING,
     QUOTED,
@@ -308,7 +309,8 @@ def inspect_summary(raw: str, *, material: str, prompt: str, target: int) -> Gat
     prose = _prose(text)
     checks = (("reasoning", lambda: _reasoning(prose, text)),
               ("refusal", lambda: _refusal(prose, text)),
-              ("echo", lambda: _echo(text, material, prompt)))
+              ("echo", lambda: _echo(text, material, prompt)),
+              ("echo", lambda: own_markup(text, material)))
     for reason, check in checks:
         detail = check()
         if detail:
