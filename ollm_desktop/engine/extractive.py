@@ -14,6 +14,12 @@ sentences; then the rest of the previous checkpoint's identifier lines; then act
 then its other lines; then, in the room left, bare identifiers. The most
 recent material wins; the previous checkpoint is shortened before recent facts are dropped.
 Every text is untrusted: each line goes through ``sanitise.neutralise``.
+
+It starts with one small note (``NOTE``), not a heading: the Summary tab shows it in a narrow
+panel. Sections with nothing in them are left out. The replies' own sentences are taken only
+where they add something the user did not say: a sentence of a reply must hold an identifier
+the user did not state in the span (or be a goal marker or a code line); a small model's
+plans and advice ("Next, I will…") never fill Action Items or Decisions on their own.
 """
 
 from __future__ import annotations
@@ -27,8 +33,12 @@ from ollm_desktop.engine.sanitise import neutralise
 from ollm_desktop.engine.sanitise import sentences as split_sentences
 from ollm_desktop.engine.tokens import count_tokens
 
-HEADER = "## Context (extracted, the model's summary was unusable)"
-SHORT_HEADER = "## Context (extracted)"
+NOTE = "_Built from the messages: the model's summary was unusable._"
+SHORT_NOTE = "_Built from the messages._"
+HEADER = NOTE  # the name older callers use
+# What earlier versions put first (a previous checkpoint may still start with one).
+OLD_HEADERS = ("## Context (extracted, the model's summary was unusable)",
+               "## Context (extracted)")
 SECTIONS = ("Earlier checkpoint", "User requests", "Decisions & Conclusions", "Key Information",
             "Action Items")
 PREVIOUS_FLOOR = 0.2  # share of the budget the previous checkpoint keeps when it has content
@@ -51,7 +61,7 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
 _BULLET = re.compile(r"^\s*(?:[-*+•>]|\d+[.)])\s+")
 _MARKER = re.compile(r"\[(?:GOAL|DECISION|CHECKPOINT|NEXT)\]")
-_OWN_HEADERS = {HEADER, SHORT_HEADER}
+_OWN_HEADERS = {NOTE, SHORT_NOTE, *OLD_HEADERS}
 
 
 @dataclass(slots=True)
@@ -98,7 +108,10 @@ def _pieces(sentence: str, refs: Sequence[str]) -> list[str]:
     return [*out, rest] if rest else out
 
 
-def _message_units(index: int, role: str, content: str, request_words: int) -> list[_Unit]:
+def _message_units(index: int, role: str, content: str, request_words: int,
+                   stated: frozenset[str] = frozenset()) -> list[_Unit]:
+    """The message's candidate lines; a reply's only where they add to what the user
+    ``stated`` (identifiers of the span's user messages)."""
     paragraphs = [p for p in re.split(r"\n\s*\n", content) if p.strip()]
     refs: list[str] = []
     for paragraph in paragraphs:  # per paragraph: extract_references caps each call
@@ -132,6 +145,9 @@ def _message_units(index: int, role: str, content: str, request_words: int) -> l
             sentences = [s for s in sentences if s[0] != first]
     for sentence, code in sentences:
         found = _refs_in(sentence, refs)
+        if role != "user" and not code and not _MARKER.search(sentence) \
+                and all(r in stated for r in found):
+            continue  # the model's own words, adding no fact the user did not give
         if code:
             if not found:
                 continue
@@ -254,13 +270,15 @@ def extractive_checkpoint(
     ``previous`` is the checkpoint being rolled into this one. Deterministic; empty only when
     not even a heading fits ``target_tokens``.
     """
-    header = HEADER if count(HEADER) + 16 <= target_tokens else SHORT_HEADER
+    header = NOTE if count(NOTE) + 16 <= target_tokens else SHORT_NOTE
     if count(header) >= target_tokens:
         return _fit(header, target_tokens, count)
     budget = target_tokens - count(header) - 1
     request_words = max(8, min(REQUEST_WORDS, target_tokens // 12))
+    stated = frozenset(r for role, content in messages if role == "user"
+                       for r in extract_references([content or ""]))
     span = [u for i, (role, content) in enumerate(messages)
-            for u in _message_units(i, role, content or "", request_words)]
+            for u in _message_units(i, role, content or "", request_words, stated)]
     newest = sorted(span, key=lambda u: (-u.position[0], u.position[1]))
     old = sorted(_previous_units(previous or ""), key=lambda u: (not u.key, u.position))
     picker = _Picker(budget, count)
