@@ -92,3 +92,30 @@ def test_undo_goes_three_compactions_deep() -> None:
         assert result.ok, result.reason
         assert [g.model_dump() for g in engine.groups] == expected
     assert engine.compaction_count == 0 and not engine.can_undo
+
+
+def test_a_branch_can_undo_its_newest_compaction_as_the_original_can() -> None:
+    """Issue 25: in a branch, Undo was greyed out on its only (and newest) checkpoint."""
+    from ollm_desktop.engine.branching import state_up_to
+
+    engine, summarizer = chat(EngineConfig(context_size=8192, min_messages=2))
+    for round_ in range(2):
+        for turn in range(10 * round_, 10 * round_ + 10):
+            exchange(engine, turn)
+        assert compact(engine, force=True).status == "compacted"
+    state = engine.state()
+    last = state.messages[-1].id
+    branch = ContextEngine.from_state(state_up_to(state, last, keep_message=True), None,
+                                      summarizer)
+    assert branch.can_undo and [g.id for g in branch.groups] == [g.id for g in engine.groups]
+    assert branch.undo_last_compaction().ok
+    assert branch.undo_last_compaction().ok and not branch.groups and not branch.can_undo
+    # A cut inside the newest compaction's span: the copy starts from the earlier set and
+    # keeps only what is older than it.
+    newest = engine.groups[-1]
+    cut = newest.span_ids[len(newest.span_ids) // 2]
+    earlier = state_up_to(state, cut, keep_message=False)
+    assert [g.id for g in earlier.groups] == [g.id for g in state.undo_stack[-1].groups]
+    assert len(earlier.undo_stack) == len(state.undo_stack) - 1
+    assert all(u.message_count is not None and u.message_count <= len(earlier.messages)
+               for u in earlier.undo_stack)

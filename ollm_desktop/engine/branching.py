@@ -6,7 +6,9 @@ summarise messages before the cut alone: a checkpoint that also covers later mes
 carry their content into the branch, so that stretch goes back to its verbatim, pre-compaction
 form (seed 004's "undo compaction as a new branch"). The undo stack remembers earlier
 checkpoint sets; the one that still covers the most of the kept messages wins, so an edit deep
-inside a merged checkpoint keeps the older checkpoints that lay wholly before it.
+inside a merged checkpoint keeps the older checkpoints that lay wholly before it. The undo
+entries older than the set it keeps, and wholly before the cut, go with it: its newest
+checkpoint can be undone in the copy as in the original.
 
 The goal's checkpoints, decisions, artifacts and next steps are rebuilt from what the copy
 keeps (the markers of its replies, then its checkpoints' summaries), as they were built in the
@@ -26,6 +28,7 @@ from ollm_desktop.engine.models import (
     EngineState,
     GoalState,
     LedgerEntry,
+    UndoEntry,
 )
 
 
@@ -35,6 +38,20 @@ def _covered(groups: list[CompressedGroup]) -> int:
 
 def _within(groups: list[CompressedGroup], kept: set[str]) -> list[CompressedGroup]:
     return [g for g in groups if set(g.span_ids or g.message_ids) <= kept]
+
+
+def _undo_within(entries: list[UndoEntry], kept: set[str], groups: list[CompressedGroup],
+                 end: int) -> list[UndoEntry]:
+    """The undo entries a copy keeps: wholly before the cut, and not the set it starts from."""
+    current = [g.id for g in groups]
+    result: list[UndoEntry] = []
+    for entry in entries:
+        if _within(entry.groups, kept) != entry.groups or [g.id for g in entry.groups] == current:
+            continue
+        count = min(entry.message_count if entry.message_count is not None else end, end)
+        result.append(entry.model_copy(deep=True, update={
+            "dropped_ids": [i for i in entry.dropped_ids if i in kept], "message_count": count}))
+    return result
 
 
 def state_up_to(state: EngineState, message_id: str, *, keep_message: bool) -> EngineState:
@@ -52,9 +69,12 @@ def state_up_to(state: EngineState, message_id: str, *, keep_message: bool) -> E
     candidates: list[tuple[list[CompressedGroup], list[str], list[LedgerEntry]]] = [
         (state.groups, state.dropped_ids, state.ledger)]
     candidates += [(u.groups, u.dropped_ids, u.ledger) for u in reversed(state.undo_stack)]
-    best = max(((_within(groups, kept), dropped, ledger) for groups, dropped, ledger in candidates),
-               key=lambda c: _covered(c[0]))  # max() keeps the first (newest) of equals
-    groups, dropped, ledger = best
+    options = [(_within(groups, kept), dropped, ledger) for groups, dropped, ledger in candidates]
+    # max() keeps the first (newest) of equals
+    chosen = max(range(len(options)), key=lambda i: _covered(options[i][0]))
+    groups, dropped, ledger = options[chosen]
+    older = state.undo_stack[:len(state.undo_stack) - chosen] if chosen else state.undo_stack
+    undo = _undo_within(older, kept, groups, end)
     group_ids = {g.id for g in groups}
     goal = GoalState(description=state.goal.description, priority=state.goal.priority,
                      status=state.goal.status, updated_at=state.goal.updated_at)
@@ -70,7 +90,7 @@ def state_up_to(state: EngineState, message_id: str, *, keep_message: bool) -> E
         "dropped_ids": [i for i in dropped if i in kept],
         "ledger": [e.model_copy() for e in ledger
                    if e.group_id is None or e.group_id in group_ids],
-        "undo_stack": [],
+        "undo_stack": undo,
         "retry_after_index": None,
         "breaker": BreakerState(),
     }, deep=True)
