@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import os
 import urllib.parse
@@ -35,6 +36,7 @@ from ollm_desktop.backend.models import (
     PullProgress,
     RunningModel,
 )
+from ollm_desktop.backend.protocol import ServerActions
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 DEFAULT_PORT = 11434
@@ -51,6 +53,18 @@ def _generator[T](stream: AsyncIterator[T]) -> AsyncGenerator[T, None]:
     return stream
 
 
+@functools.cache
+def _chat_part_type() -> type[ollama.ChatResponse]:
+    """``ollama.ChatResponse`` plus Ollama's cache figure (PR #17943), which the client's own
+    model drops; made on first use, after ``ollama`` is imported."""
+    import ollama
+
+    class ChatPart(ollama.ChatResponse):
+        prompt_eval_cached_count: int | None = None
+
+    return ChatPart
+
+
 def _client_address(hostname: str) -> str:
     """A listen-on-all address (what people put in OLLAMA_HOST for the server) -> loopback."""
     try:
@@ -63,7 +77,11 @@ def _client_address(hostname: str) -> str:
 
 
 class OllamaBackend:
-    """One connection pool to one Ollama host."""
+    """One connection pool to one Ollama host (a ``ChatServer``: ``backend.protocol``)."""
+
+    label = "Ollama"
+    # No tokenize endpoint (ollama #6774): counts are learned from prompt_eval_count.
+    actions = ServerActions(pull=True, start=True, count=False, sets_window=True)
 
     def __init__(self, host: str | None = None, *, timeout: float = 10.0,
                  keep_alive: str | None = "10m") -> None:
@@ -209,10 +227,8 @@ class OllamaBackend:
         parts: list[str] = []
         thinking: list[str] = []
         try:
-            import ollama
-
             stream = _generator(await self._client._request(
-                ollama.ChatResponse, "POST", "/api/chat",
+                _chat_part_type(), "POST", "/api/chat",
                 json=self._chat_body(model, messages, sent_options, keep_alive, think),
                 stream=True))
             async with contextlib.aclosing(stream):
@@ -235,6 +251,8 @@ class OllamaBackend:
                             eval_duration=part.eval_duration,
                             model=part.model,
                             thinking="".join(thinking),
+                            prompt_eval_cached_count=getattr(
+                                part, "prompt_eval_cached_count", None),
                         )
                         break
                     if text or thought:
@@ -248,6 +266,24 @@ class OllamaBackend:
         except Exception as exc:
             raise self._error(exc, model, num_ctx=int(num_ctx)) from exc
         yield done
+
+    async def count(self, model: str, messages: Messages) -> int | None:
+        """Ollama cannot count a prompt before it is sent (no tokenize endpoint)."""
+        return None
+
+    async def window(self, model: str) -> int | None:
+        """None: the client sets the context per request (num_ctx)."""
+        return None
+
+    async def embed(self, model: str, texts: Sequence[str]) -> list[list[float]]:
+        """``/api/embed``: one vector per text, never truncated silently."""
+        self._check_model(model)
+        async with self._short_call(model):
+            response = await self._client._request_raw(
+                "POST", "/api/embed", json={"model": model, "input": list(texts),
+                                            "truncate": False})
+            vectors = response.json().get("embeddings") or []
+        return [[float(x) for x in vector] for vector in vectors]
 
     def _chat_body(self, model: str, messages: Messages, options: Mapping[str, Any],
                    keep_alive: str | None = None, think: bool | None = None) -> dict[str, Any]:

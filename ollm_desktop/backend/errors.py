@@ -1,4 +1,5 @@
-"""One exception type for everything that can go wrong talking to Ollama.
+"""One exception type for everything that can go wrong talking to a server (Ollama or an
+OpenAI-compatible one).
 
 The ollama client and httpx raise a zoo of exceptions (builtin ``ConnectionError`` for plain
 calls but raw ``httpx.ConnectError`` for streams, ``ResponseError`` with ``status_code == -1``
@@ -15,7 +16,7 @@ from typing import Literal
 
 ErrorKind = Literal[
     "unreachable", "model_not_found", "http", "stream_error", "stream_cut", "timeout", "invalid",
-    "context_overflow",
+    "context_overflow", "unauthorized",
 ]
 # The prompt is longer than num_ctx and the request said ``truncate: false``: Ollama refused it
 # instead of silently dropping the oldest messages. The controller fits and retries once.
@@ -45,22 +46,37 @@ class BackendError(Exception):
         return f"BackendError({self.kind!r}, {self.message!r})"
 
 
-def unreachable(host: str) -> BackendError:
-    return BackendError(
-        "unreachable",
-        f"Ollama is not reachable at {host}. Start it with `ollama serve`, then Retry.",
-    )
+def unreachable(host: str, server: str = "Ollama") -> BackendError:
+    hint = "Start it with `ollama serve`, then Retry." if server == "Ollama" else (
+        "Check the address and that the server runs, then Retry.")
+    return BackendError("unreachable", f"{server} is not reachable at {host}. {hint}")
 
 
-def model_not_found(model: str, detail: str | None = None) -> BackendError:
-    return BackendError("model_not_found", f"The model '{model}' is not installed. Pull it?",
-                        detail=detail, status_code=404)
+def model_not_found(model: str, detail: str | None = None, server: str = "Ollama",
+                    host: str = "") -> BackendError:
+    text = (f"The model '{model}' is not installed. Pull it?" if server == "Ollama" else
+            f"The server at {host} ({server}) has no model '{model}'. Choose one it "
+            "serves.")
+    return BackendError("model_not_found", text, detail=detail, status_code=404)
 
 
-def stream_cut(detail: str | None = None) -> BackendError:
+def unauthorized(host: str, server: str, has_key: bool, detail: str | None = None,
+                 status_code: int = 401) -> BackendError:
+    """HTTP 401/403: the server wants an API key, or another one."""
+    if has_key:
+        text = (f"The server at {host} ({server}) refused the API key (HTTP {status_code}). "
+                "Enter the right key for this connection in Preferences.")
+    else:
+        text = (f"The server at {host} ({server}) wants an API key (HTTP {status_code}). Add "
+                "it to this connection in Preferences, or start the app with --api-key-env "
+                "NAME.")
+    return BackendError("unauthorized", text, detail=detail, status_code=status_code)
+
+
+def stream_cut(detail: str | None = None, server: str = "Ollama") -> BackendError:
     return BackendError(
         "stream_cut",
-        "The connection to Ollama broke before the reply was complete. Retry?",
+        f"The connection to {server} broke before the reply was complete. Retry?",
         detail=detail,
     )
 
@@ -98,8 +114,10 @@ def overflow_numbers(error: str, num_ctx: int | None = None) -> tuple[int | None
 
 
 def context_overflow(error: str, *, num_ctx: int | None = None,
-                     status_code: int | None = None) -> BackendError:
-    prompt, window = overflow_numbers(error, num_ctx)
+                     status_code: int | None = None, server: str = "Ollama",
+                     numbers: tuple[int | None, int | None] | None = None) -> BackendError:
+    """``numbers``: (prompt tokens, window) when the server gave them as fields."""
+    prompt, window = numbers if numbers and numbers[0] else overflow_numbers(error, num_ctx)
     if prompt and window:
         size = f" ({prompt:,} tokens for a context of {window:,})"
     elif window:
@@ -108,7 +126,7 @@ def context_overflow(error: str, *, num_ctx: int | None = None,
         size = ""
     return BackendError(
         CONTEXT_OVERFLOW,
-        f"The conversation is longer than the model's context{size}, so Ollama refused it.",
+        f"The conversation is longer than the model's context{size}, so {server} refused it.",
         detail=error, status_code=status_code, prompt_tokens=prompt, num_ctx=window)
 
 

@@ -37,6 +37,9 @@ class ChatDone:
     eval_duration: int | None = None
     model: str | None = None
     thinking: str = ""
+    # Of prompt_eval_count, the tokens the server took from its cache (Ollama's
+    # prompt_eval_cached_count, llama.cpp's timings.cache_n); None where it says nothing.
+    prompt_eval_cached_count: int | None = None
 
     @property
     def tokens_per_second(self) -> float | None:
@@ -89,7 +92,7 @@ class ModelInfo(BaseModel):
 
 
 class ModelDetails(BaseModel):
-    """What ``/api/show`` says about one model."""
+    """What the server says about one model (Ollama: ``/api/show``)."""
 
     name: str
     context_length: int | None = None  # trained context, not the loaded num_ctx
@@ -98,6 +101,11 @@ class ModelDetails(BaseModel):
     quantization: str | None = None
     architecture: str | None = None
     capabilities: list[str] = []
+    # The context the server serves the model with, which no request can change (llama.cpp's
+    # per-slot n_ctx, vLLM's max_model_len, LM Studio's loaded context, a generic server's
+    # user-entered size); None where the client sets it per request (Ollama's num_ctx).
+    window: int | None = None
+    note: str | None = None  # what the user should know (e.g. a model not loaded yet)
 
     @property
     def parameter_billions(self) -> float | None:
