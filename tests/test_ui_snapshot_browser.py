@@ -121,7 +121,7 @@ def test_restore_emits_only_when_confirmed(browser, qtbot):
     browser.confirm = lambda title, text: asked.append(text) or False
     with qtbot.assertNotEmitted(browser.restoreRequested):
         assert browser.restore_selected() is False
-    assert "The current state is saved first" in asked[0]
+    assert "Undo restore brings" in asked[0]
     browser.confirm = lambda title, text: True
     browser.select("snap2")
     with qtbot.waitSignal(browser.restoreRequested, timeout=1000) as blocker:

@@ -33,9 +33,13 @@ def make_usage(total: int, usable: int = 6800, **extra) -> ContextUsage:
 
 
 def make_reliability(level: str, score: float, recs: list[str] | None = None) -> Reliability:
-    return Reliability(score=score, level=level, model_factor=0.5, compression_penalty=0.7,
-                       context_confidence=0.9, warning=level == "critical",
-                       explanation=f"explained {level}", recommendations=recs or [])
+    """``score`` is the chat's own figure (the level's); the model factor 0.5 is beside it."""
+    return Reliability(score=score * 0.5, level=level, model_factor=0.5,
+                       compression_penalty=0.7, context_confidence=0.9,
+                       warning=level == "critical", explanation=f"explained {level}",
+                       recommendations=recs or [], chat_score=score, model_size="7B",
+                       model_known=True, model_note="Mid-size models (7-13B) summarise fairly "
+                       "reliably")
 
 
 # ------------------------------------------------------------------ objectNames
@@ -135,8 +139,8 @@ def test_reliability_colours_text_and_tooltip(qtbot):
     assert seen["high"] == theme.status_color("high").name()
     assert seen["critical"] == theme.status_color("critical").name()
     tip = indicator.toolTip()
-    for fragment in ("20%", "explained critical", "0.50", "×0.70", "×0.90",
-                     "Use a larger model", "Recommendations"):
+    for fragment in ("20%", "explained critical", "×0.50", "×0.70", "×0.90", "10%",
+                     "Use a larger model", "Recommendations", "Mid-size models"):
         assert fragment in tip
 
 
@@ -312,11 +316,11 @@ def test_reliability_warning_bar_follows_seed(qtbot):
     bar.show_warning(reliability, "llama3.2:3b", 3)
     text = bar.text.text()
     assert bar.isVisible()
-    assert "Your model (llama3.2:3b) has compressed this conversation 3 times" in text
-    assert "small models may lose context accuracy" in text and "21%" in text
+    assert "This conversation with llama3.2:3b has been compressed 3 times" in text
+    assert "Reliability is critical (21%)" in text and "Mid-size models" in text
     assert "Use a larger model for complex tasks" in text
     bar.update_figures(make_reliability("critical", 0.3), "m", 1)
-    assert "compressed this conversation once" in bar.text.text() and "30%" in bar.text.text()
+    assert "has been compressed once" in bar.text.text() and "30%" in bar.text.text()
     assert "Start a new conversation if you see hallucinations" in bar.text.text()
     with qtbot.waitSignal(bar.dismissed, timeout=1000):
         bar.close_button.click()
@@ -326,13 +330,15 @@ def test_reliability_warning_bar_follows_seed(qtbot):
 def test_reliability_before_any_compression_is_neutral(qtbot):
     indicator = ReliabilityIndicator()
     qtbot.addWidget(indicator)
-    fresh = make_reliability("critical", 0.3).model_copy(update={"context_confidence": 1.0})
+    fresh = make_reliability("high", 1.0)
     indicator.set_reliability(fresh, compressions=0)
     assert "Critical" not in indicator.label.text()
     assert indicator.dot.color.name() == theme.status_color("idle").name()
     assert "Nothing has been compressed yet" in indicator.toolTip()
+    assert indicator.label.text() == "Not compressed"
+    assert indicator.model_label.text() == "· Mid-size models (7-13B) summarise fairly reliably"
     indicator.set_reliability(fresh, compressions=1)
-    assert "Critical" in indicator.label.text()
+    assert indicator.label.text() == "Reliability: High (100%)"
 
 
 def test_compact_dialog_focus_text(qtbot):

@@ -114,8 +114,12 @@ RECOMMENDATIONS = [
 
 
 def _confidence(usage: ContextUsage, groups: list[CompressedGroup],
-                failed_summary: bool) -> tuple[float, list[str]]:
-    """What we know about the context now: identifiers kept, code-built checkpoints, gaps."""
+                failed_summary: bool) -> tuple[float, float, list[str]]:
+    """What we know about the context now: identifiers kept, code-built checkpoints, gaps.
+
+    Returns (confidence, settled confidence, reasons). The settled one leaves out what the
+    next compaction resolves (messages left out to fit, a context almost full): the warning
+    follows it, so that it never comes and goes with one turn."""
     confidence = 1.0
     reasons: list[str] = []
     steps = [s for g in groups for s in measured_steps(g)]
@@ -135,16 +139,17 @@ def _confidence(usage: ContextUsage, groups: list[CompressedGroup],
     elif failed_summary:
         confidence *= 0.9
         reasons.append("the last summary failed")
-    if usage.dropped_messages:
-        confidence *= 0.8
-        reasons.append(f"{usage.dropped_messages} messages left out to fit")
     if usage.over_budget:
         confidence *= 0.7
         reasons.append("pinned messages exceed the context")
+    settled = confidence
+    if usage.dropped_messages:
+        confidence *= 0.8
+        reasons.append(f"{usage.dropped_messages} messages left out to fit")
     if usage.percent > 0.95:
         confidence *= 0.9
         reasons.append("context almost full")
-    return confidence, reasons
+    return confidence, settled, reasons
 
 
 def compute_reliability(
@@ -156,7 +161,7 @@ def compute_reliability(
     shares = loss_shares(groups)
     costly = sum(1 for share in shares if share > 0)
     penalty = max(1.0 - PER_COMPRESSION * sum(shares), PENALTY_FLOOR)
-    confidence, reasons = _confidence(usage, groups, failed_summary)
+    confidence, settled, reasons = _confidence(usage, groups, failed_summary)
     chat = penalty * confidence
     level = level_for(chat)
     factor = model_factor(billions)
@@ -177,7 +182,7 @@ def compute_reliability(
         + (f" ({', '.join(reasons)})" if reasons else "")
         + f"; level {level} ({chat:.0%}). {model[0].upper()}{model[1:]}. Score {score:.0%}."
     )
-    warning = count > 0 and (level in ("low", "critical")
+    warning = count > 0 and (level_for(penalty * settled) in ("low", "critical")
                              or costly >= recommended_compressions(billions))
     return Reliability(
         score=round(score, 4),

@@ -7,12 +7,19 @@ services get the core, never the facade, so nothing imports its host back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from types import MappingProxyType
 from typing import Any
 
-from ollm_desktop.backend import ManagedOllama, ModelDetails, ModelInfo, OllamaBackend
+from ollm_desktop.backend import (
+    ChatServer,
+    ManagedOllama,
+    ModelDetails,
+    ModelInfo,
+    OllamaBackend,
+)
 from ollm_desktop.engine import (
     ContextEngine,
     EngineConfig,
@@ -40,10 +47,13 @@ SummaryCall = Callable[[ApiMessages, int | None], Coroutine[Any, Any, str]]
 
 AUTO_SNAPSHOT_RATIO = 0.80
 WARNED_MARK = "compression-warning-shown"
+MODEL_SIZE = "model-size"  # chat value: "<model>\n<billions>", its last known size
 BUSY_TEXT = "Wait for the reply or compaction to finish."
 NO_CHAT = "Open a chat first."
 LOWERED_TO_TRAINED = ("{0} was trained for {1:,} tokens, so this chat now sends {1:,} (it was "
                       "set to {2:,}). To go beyond, allow it in Preferences.")
+LOWERED_TO_WINDOW = ("The server serves {0} with {1:,} tokens of context, so this chat now sends "
+                     "{1:,} (it was set to {2:,}).")
 BEYOND_TRAINED = ("This chat sends {2:,} tokens of context, beyond the {1:,} {0} was trained "
                   "for (allowed in Preferences): past {1:,} tokens the model may lose track, and "
                   "Ollama needs more memory and time for each request.")
@@ -72,14 +82,15 @@ class SessionCore:
     handle for Stop and shutdown).
     """
 
-    def __init__(self, store: ChatStore, settings: Settings, backend: OllamaBackend | None = None,
+    def __init__(self, store: ChatStore, settings: Settings, backend: ChatServer | None = None,
                  *, model: str | None = None, host: str | None = None,
                  managed: ManagedOllama | None = None) -> None:
         self.store = store
         self.settings = settings
         # A command-line host is used for this run only; it is never written to the settings.
         self.host_override = host
-        self.backend = backend or OllamaBackend(
+        # The facade replaces this with the open chat's connection (session.connections).
+        self.backend: ChatServer = backend or OllamaBackend(
             host or settings.ollama_host, timeout=settings.request_timeout,
             keep_alive=settings.keep_alive)
         self.managed = managed or ManagedOllama()
@@ -126,7 +137,33 @@ class SessionCore:
     def context_size_for_new_chat(self) -> int:
         size = self.settings.context_size
         trained = self.model_details.context_length if self.model_details else None
-        return min(size, trained) if trained else size
+        size = min(size, trained) if trained else size
+        window = self.server_window()
+        return min(size, window) if window else size
+
+    def server_window(self) -> int | None:
+        """The context the server serves the model with, when the server fixes it (llama.cpp,
+        vLLM, LM Studio, a generic server): no chat may plan beyond it."""
+        return self.model_details.window if self.model_details else None
+
+    def fit_to_window(self, *, in_turn: bool = False) -> Change:
+        """The budget is the smaller of the chat's setting and the server's window: the
+        chat's context is lowered to the window (as to a trained length, but never beyond)."""
+        chat, engine, window = self.chat, self.engine, self.server_window()
+        if chat is None or engine is None or not window or engine.config.context_size <= window:
+            return NOTHING
+        if engine.compacting or (self.streaming and not in_turn):
+            return NOTHING
+        size = engine.config.context_size
+        try:
+            self.store.set_chat_context_size(chat.id, window)
+        except StorageError as exc:
+            return self.storage_failed(exc)
+        self.chat = self.store.get_chat(chat.id) or chat
+        engine.config.context_size = window
+        engine.load_state(engine.state())
+        return Change(context=True) | Change.notice(
+            LOWERED_TO_WINDOW.format(self.model or "the model", window, size))
 
     def fit_to_trained(self, *, in_turn: bool = False) -> Change:
         """Never send more than the model was trained for, unless the user allowed it.
@@ -135,26 +172,28 @@ class SessionCore:
         follow). While a reply streams the change waits for the next turn (``in_turn``: the
         turn itself calls this before its request); a running compaction keeps it too.
         """
+        window = self.fit_to_window(in_turn=in_turn)
         chat, engine = self.chat, self.engine
         trained = self.model_details.context_length if self.model_details else None
         if chat is None or engine is None or not trained or engine.config.context_size <= trained:
-            return NOTHING
+            return window
         size, model = engine.config.context_size, self.model or "The model"
         if self.settings.allow_beyond_trained:
             if (chat.id, size) in self._beyond_noted:
-                return NOTHING
+                return window
             self._beyond_noted.add((chat.id, size))
-            return Change.notice(BEYOND_TRAINED.format(model, trained, size))
+            return window | Change.notice(BEYOND_TRAINED.format(model, trained, size))
         if engine.compacting or (self.streaming and not in_turn):
-            return NOTHING
+            return window
         try:
             self.store.set_chat_context_size(chat.id, trained)
         except StorageError as exc:
-            return self.storage_failed(exc)
+            return window | self.storage_failed(exc)
         self.chat = self.store.get_chat(chat.id) or chat
         engine.config.context_size = trained
         engine.load_state(engine.state())
-        return Change(context=True) | Change.notice(LOWERED_TO_TRAINED.format(model, trained, size))
+        return window | Change(context=True) | Change.notice(
+            LOWERED_TO_TRAINED.format(model, trained, size))
 
     def config_for(self, chat: ChatRecord) -> EngineConfig:
         """The chat's engine settings: the user's preferences plus what the model counts."""
@@ -202,7 +241,29 @@ class SessionCore:
             engine.set_model_info(self.parameter_billions())
 
     def parameter_billions(self) -> float | None:
-        return self.model_details.parameter_billions if self.model_details else None
+        """The open chat's model size: the server's figure (details, else the model list),
+        else the last one this chat knew for its model, so that the reliability shown never
+        moves because the server is down. A newly learned figure is remembered."""
+        details, model = self.model_details, self.model
+        known = details.parameter_billions if details else None
+        if known is None:
+            listed = next((m for m in self.models if m.name == model), None)
+            known = listed.parameter_billions if listed else None
+        chat = self.chat
+        if chat is None or not model:
+            return known
+        remembered = f"{model}\n{known!r}" if known is not None else None
+        try:
+            stored = self.store.chat_value(chat.id, MODEL_SIZE)
+            if remembered is not None and stored != remembered:
+                self.store.set_chat_value(chat.id, MODEL_SIZE, remembered)
+        except StorageError as exc:
+            log.error("the model's size could not be remembered: %s", exc)
+            return known
+        if known is None and stored and stored.partition("\n")[0] == model:
+            with contextlib.suppress(ValueError):
+                known = float(stored.partition("\n")[2])
+        return known
 
     def thinks(self) -> bool | None:
         """``think: true`` for a model whose /api/show lists "thinking"; else nothing is sent
@@ -233,7 +294,8 @@ class SessionCore:
             groups=tuple(g.model_copy(deep=True) for g in engine.groups),
             goal=engine.goal.model_copy(deep=True), can_undo=engine.can_undo,
             compaction_count=engine.compaction_count, warn=warn,
-            trained_context=self.model_details.context_length if self.model_details else None)
+            trained_context=self.model_details.context_length if self.model_details else None,
+            server_window=self.server_window())
 
     def _first_warning(self, chat_id: str) -> bool:
         """True once per chat, ever: the warning's having been shown is stored with the chat."""

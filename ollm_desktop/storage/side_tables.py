@@ -131,3 +131,21 @@ class SideTables(Database):
         with self._write() as conn:
             conn.execute("INSERT OR REPLACE INTO ollm_meta (key, value) VALUES (?, ?)",
                          (f"chat:{chat_id}:{mark}", now()))
+
+    # ----------------------------------------------------------- chat values
+    def chat_value(self, chat_id: str, name: str) -> str | None:
+        """A small remembered value of a chat (its draft, its model's last known size)."""
+        with self._read() as conn:
+            row = conn.execute("SELECT value FROM ollm_meta WHERE key = ?",
+                               (f"chat:{chat_id}:value:{name}",)).fetchone()
+        return str(row[0]) if row else None
+
+    def set_chat_value(self, chat_id: str, name: str, value: str | None) -> None:
+        """Remember ``value`` for the chat; None (or "") forgets it."""
+        key = f"chat:{chat_id}:value:{name}"
+        with self._write() as conn:
+            if value:
+                conn.execute("INSERT OR REPLACE INTO ollm_meta (key, value) VALUES (?, ?)",
+                             (key, value))
+            else:
+                conn.execute("DELETE FROM ollm_meta WHERE key = ?", (key,))

@@ -128,6 +128,8 @@ class ChatStore(SideTables, Families, Images):
         """Messages, state and snapshots go with it (foreign keys cascade)."""
         with self._write() as conn:
             conn.execute("DELETE FROM chats WHERE id = ?", (chat_id,))
+            # Its marks and remembered values (draft, model size): ids are hex, no wildcards.
+            conn.execute("DELETE FROM ollm_meta WHERE key LIKE ?", (f"chat:{chat_id}:%",))
         self._forget(chat_id)
 
     def _forget(self, chat_id: str) -> None:

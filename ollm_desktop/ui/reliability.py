@@ -39,6 +39,9 @@ class StatusDot(QWidget):
 
 
 class ReliabilityIndicator(QWidget):
+    """The level of what compression did to this chat, with the model's size as its own
+    line beside it (it is in the score, never in the level): seed 001's terms in the tooltip."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("reliabilityIndicator")
@@ -51,8 +54,14 @@ class ReliabilityIndicator(QWidget):
         self.dot = StatusDot()
         self.label = QLabel(self.tr("Reliability: —"))
         self.label.setObjectName("reliabilityText")
+        self.model_label = QLabel()
+        self.model_label.setObjectName("reliabilityModel")
+        self.model_label.setAccessibleName(self.tr("Model size and reliability"))
+        self.model_label.setEnabled(False)  # muted: information, not an alarm
+        self.model_label.hide()
         layout.addWidget(self.dot, 0, Qt.AlignmentFlag.AlignVCenter)
         layout.addWidget(self.label)
+        layout.addWidget(self.model_label)
         self.setToolTip(self.tr("Reliability is shown once a chat is open."))
 
     def level_text(self, level: str) -> str:
@@ -60,48 +69,59 @@ class ReliabilityIndicator(QWidget):
                 "critical": self.tr("Critical")}.get(level, level)
 
     def set_reliability(self, r: Reliability, compressions: int = 1) -> None:
-        """The seed's score and levels once compression has touched the chat.
-
-        Before the first compression (and with nothing left out to fit) nothing has degraded
-        the conversation: the model's size factor is shown as neutral information, so red
-        only ever means "compression has degraded this conversation".
-        """
+        """The level says what happened to this chat (its own figure beside it); before
+        anything was compressed or left out there is nothing to rate."""
         self.reliability = r
-        fresh = compressions == 0 and r.context_confidence >= 1.0
+        fresh = compressions == 0 and r.chat_score >= 1.0
         self.level = "fresh" if fresh else r.level
         self.dot.set_color(status_color("idle" if fresh else r.level))
         if fresh:
-            text = self.tr("Not compressed · model factor {0:.2f}").format(r.model_factor)
+            text = self.tr("Not compressed")
         else:
             text = self.tr("Reliability: {0} ({1}%)").format(self.level_text(r.level),
-                                                             round(r.score * 100))
+                                                             round(r.chat_score * 100))
         self.label.setText(text)
-        self.setAccessibleDescription(text)
+        self.model_label.setText("· " + r.model_note if r.model_note else "")
+        self.model_label.setVisible(bool(r.model_note))
+        self.setAccessibleDescription(f"{text}. {r.model_note}" if r.model_note else text)
         tooltip = self._fresh_tooltip(r) if fresh else self._tooltip(r)
-        for widget in (self, self.dot, self.label):
+        for widget in (self, self.dot, self.label, self.model_label):
             widget.setToolTip(tooltip)
+
+    def _model_line(self, r: Reliability) -> str:
+        if not r.model_known:
+            return self.tr("The model's size is unknown, so it is not counted in the score.")
+        return self.tr("{0} ({1}: size factor {2:.2f}). The factor is part of the score, "
+                       "never of the level.").format(r.model_note, r.model_size, r.model_factor)
 
     def _fresh_tooltip(self, r: Reliability) -> str:
         head = escape(self.tr("Nothing has been compressed yet"))
         body = escape(self.tr(
-            "Every message is sent word for word. The model's size factor ({0:.2f}) sets how "
-            "well it keeps a conversation once older messages are summarised; from the first "
-            "compression on, the reliability score shows how much that has degraded this "
-            "chat.").format(r.model_factor))
-        return f"<b>{head}</b><br>{body}"
+            "Every message is sent word for word. From the first compression on, the level "
+            "says how much of what you said the checkpoints kept."))
+        return f"<b>{head}</b><br>{body}<br>{escape(self._model_line(r))}"
 
     def _tooltip(self, r: Reliability) -> str:
         rows = [
-            (self.tr("Model size factor"), f"{r.model_factor:.2f}"),
-            (self.tr("Compression penalty"), f"×{r.compression_penalty:.2f}"),
+            (self.tr("Compression penalty (facts lost)"), f"×{r.compression_penalty:.2f}"),
             (self.tr("Context confidence"), f"×{r.context_confidence:.2f}"),
+            (self.tr("This chat (sets the level)"), f"{round(r.chat_score * 100)}%"),
+            (self.tr("Model size factor"),
+             f"×{r.model_factor:.2f}" if r.model_known else self.tr("unknown")),
+            (self.tr("Score"), f"{round(r.score * 100)}%"),
         ]
         table = "".join(f"<tr><td>{escape(a)}</td><td align='right'>&nbsp;&nbsp;{escape(b)}"
                         f"</td></tr>" for a, b in rows)
         head = escape(self.tr("Reliability {0}: {1}%").format(
-            self.level_text(r.level).lower(), round(r.score * 100)))
-        html = f"<b>{head}</b><br>{escape(r.explanation)}<table>{table}</table>"
+            self.level_text(r.level).lower(), round(r.chat_score * 100)))
+        facts = ""
+        if r.user_facts:
+            facts = "<br>" + escape(self.tr(
+                "The checkpoints kept {0} of the {1} facts you stated (names, paths, numbers) "
+                "word for word.").format(f"{r.user_facts_kept:,}", f"{r.user_facts:,}"))
+        html = (f"<b>{head}</b>{facts}<br>{escape(self._model_line(r))}"
+                f"<table>{table}</table><small>{escape(r.explanation)}</small>")
         if r.recommendations:
             items = "".join(f"<li>{escape(item)}</li>" for item in r.recommendations)
-            html += f"<b>{escape(self.tr('Recommendations'))}</b><ul>{items}</ul>"
+            html += f"<br><b>{escape(self.tr('Recommendations'))}</b><ul>{items}</ul>"
         return html

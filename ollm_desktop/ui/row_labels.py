@@ -31,3 +31,8 @@ def visibility_label(visibility: str) -> str:
                                               "shortened in context (beginning and end sent)"),
     }
     return labels.get(visibility, "")
+
+
+def counted(value: int, one: str, many: str) -> str:
+    """"1 message", "2 messages", "1,249 tokens": the number with the right word."""
+    return f"{format_count(value)} {one if value == 1 else many}"

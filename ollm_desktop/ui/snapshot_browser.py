@@ -29,8 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ollm_desktop.engine.models import Message
 from ollm_desktop.storage.models import Snapshot, SnapshotInfo
 from ollm_desktop.ui import dialogs
+from ollm_desktop.ui.row_labels import counted
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -42,6 +44,8 @@ class SnapshotSource(Protocol):
     def list_snapshots(self) -> list[SnapshotInfo]: ...
 
     def get_snapshot(self, snapshot_id: str) -> Snapshot: ...
+
+    def display_messages(self) -> list[Message]: ...
 
 
 class _Item(QTreeWidgetItem):
@@ -306,12 +310,25 @@ class SnapshotBrowser(QDialog):
         snapshot_id = self.selected_id()
         if snapshot_id is None:
             return False
-        if not self.confirm(self.tr("Restore snapshot"), self.tr(
-                "Restore this snapshot? The current state is saved first, so you can undo "
-                "the restore.")):
+        if not self.confirm(self.tr("Restore snapshot"), self.restore_question(snapshot_id)):
             return False
         self.restoreRequested.emit(snapshot_id)
         return True
+
+    def restore_question(self, snapshot_id: str) -> str:
+        """What the restore removes, in numbers, and how to get it back."""
+        try:
+            kept = {m.id for m in self.controller.get_snapshot(snapshot_id).state.messages}
+            current = self.controller.display_messages()
+        except Exception:  # a damaged snapshot: the restore itself will say what failed
+            return self.tr("Restore this snapshot? Undo restore brings the current state back.")
+        newer = sum(1 for m in current if m.id not in kept)
+        if not newer:
+            return self.tr("Restore this snapshot? No message is set aside (its checkpoints "
+                           "and goal come back); Undo restore brings the current state back.")
+        return self.tr("Restore this snapshot? {0} will be set aside; Undo restore brings "
+                       "them back.").format(counted(newer, self.tr("newer message"),
+                                                    self.tr("newer messages")))
 
     def delete_selected(self) -> bool:
         snapshot_id = self.selected_id()

@@ -51,15 +51,28 @@ class ReliabilityWarningBar(QFrame):
         self.show()
 
     def update_figures(self, reliability: Reliability, model: str, compactions: int) -> None:
-        """The same score as the status bar: called with every snapshot while shown."""
+        """The status bar's level and figure: called with every snapshot while shown."""
+        r = reliability
         times = (self.tr("once") if compactions == 1
                  else self.tr("{0} times").format(compactions))
-        head = self.tr("Your model ({0}) has compressed this conversation {1}. Reliability is "
-                       "now {2}%: small models may lose context accuracy after several "
-                       "compressions.").format(model, times, round(reliability.score * 100))
-        advice = "; ".join(reliability.recommendations or RECOMMENDATIONS)
-        self.text.setText(f"<b>{escape(head)}</b><br>{escape(advice)}.")
-        self.setToolTip(reliability.explanation)
+        level = {"high": self.tr("high"), "medium": self.tr("medium"), "low": self.tr("low"),
+                 "critical": self.tr("critical")}.get(r.level, r.level)
+        head = self.tr("This conversation with {0} has been compressed {1}. Reliability is "
+                       "{2} ({3}%).").format(model, times, level, round(r.chat_score * 100))
+        lines = [head]
+        if r.costly_compressions:
+            lines.append(self.tr("{0} of those compressions lost facts you stated ({1} of {2} "
+                                 "are no longer sent word for word).").format(
+                r.costly_compressions, f"{r.user_facts - r.user_facts_kept:,}",
+                f"{r.user_facts:,}"))
+        if r.reasons:
+            lines.append(self.tr("Also: {0}.").format("; ".join(r.reasons)))
+        if r.model_note:
+            lines.append(r.model_note + ".")
+        advice = "; ".join(r.recommendations or RECOMMENDATIONS)
+        self.text.setText(f"<b>{escape(lines[0])}</b> {escape(' '.join(lines[1:]))}"
+                          f"<br>{escape(advice)}.")
+        self.setToolTip(r.explanation)
 
     def dismiss(self) -> None:
         self.hide()

@@ -319,8 +319,11 @@ class WindowContent(QObject):
         if snap.reliability is not None:
             self.reliability_indicator.set_reliability(snap.reliability, snap.compaction_count)
             if self.warning_bar.isVisible():  # the same figure as the status bar, always
-                self.warning_bar.update_figures(snap.reliability, snap.model or "?",
-                                                snap.compaction_count)
+                if snap.reliability.warning:
+                    self.warning_bar.update_figures(snap.reliability, snap.model or "?",
+                                                    snap.compaction_count)
+                else:  # a restore or an undo took away what it warned about
+                    self.warning_bar.hide()
         if snap.goal is not None:
             self.goal_panel.set_goal(snap.goal)
         self.conversation_model.set_visibility(dict(snap.visibility))
