@@ -115,7 +115,7 @@ def test_identifiers_are_never_cut_in_half():
 def test_a_tiny_target_still_gives_valid_text_within_it(target):
     text = extractive_checkpoint(SPAN, target_tokens=target)
     assert text.strip() and count_tokens(text) <= target
-    assert text.startswith("_Built from the messages")
+    assert text.startswith("*Built from the messages")
     if target == 48:
         assert kept(text, PLANTED) >= 1
 
@@ -148,7 +148,7 @@ def test_the_previous_checkpoint_survives_when_there_is_room():
     assert "## Earlier checkpoint" in text
     assert kept(text, PREVIOUS_FACTS) == len(PREVIOUS_FACTS)
     assert kept(text, PLANTED) == len(PLANTED)
-    assert "## Context" not in text and text.count("_Built from") == 1  # none nested
+    assert "## Context" not in text and text.count("Built from the messages") == 1  # none nested
 
 
 def test_the_previous_checkpoint_is_shortened_before_recent_facts_go():

@@ -44,16 +44,18 @@ def test_tabs_and_summary_content(qtbot, screenshot_dir):
     assert tabs.accessibleName()
     assert [tabs.tabText(i) for i in range(tabs.count())] == ["Summary", "History"]
     # Numbered as the conversation's markers show it, not by the compaction (4) that made it.
-    assert panel.title.text() == "Compressed group"
+    assert panel.title.text() == "Checkpoint"
     panel.numbering = lambda group_id: (2, 3) if group_id == group.id else None
     panel.show_group(group, originals, is_newest=True)
-    assert panel.title.text() == "Compressed group 2 of 3"
+    assert panel.title.text() == "Checkpoint 2 of 3"
     text = panel.summary_document.toPlainText()
-    for expected in ("Read big UTF-8 files.", "with open(p) as fh:", "Target Python 3.12",
-                     "src/reader_v2.py", "Benchmark a 2 GB file", "file I/O", "2 groups",
-                     "3,120 → 410", "13%", "moderate", "Aging history", "Aged",
-                     "620 → 410 tokens", "2 summarised, 1 kept verbatim"):
+    for expected in ("Read big UTF-8 files.", "with open(p) as fh:", "src/reader_v2.py",
+                     "file I/O", "2 earlier checkpoints", "3,120 → 410", "13%", "moderate",
+                     "Aging history", "Aged", "read 620 tokens → wrote 410 tokens",
+                     "2 summarised, 1 kept verbatim"):
         assert expected in text, expected
+    # What the checkpoint's text says is not listed again after it (issue 25).
+    assert "Key decisions" not in text and "Next steps" not in text
     # The unclosed code fence of the summary does not swallow the sections after it.
     files_block = panel.summary_document.find("src/reader_v2.py").block()
     assert not files_block.blockFormat().hasProperty(

@@ -33,8 +33,8 @@ from ollm_desktop.engine.sanitise import neutralise
 from ollm_desktop.engine.sanitise import sentences as split_sentences
 from ollm_desktop.engine.tokens import count_tokens
 
-NOTE = "_Built from the messages: the model's summary was unusable._"
-SHORT_NOTE = "_Built from the messages._"
+NOTE = "*Built from the messages: the model's summary was unusable.*"
+SHORT_NOTE = "*Built from the messages.*"
 HEADER = NOTE  # the name older callers use
 # What earlier versions put first (a previous checkpoint may still start with one).
 OLD_HEADERS = ("## Context (extracted, the model's summary was unusable)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
@@ -17,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ollm_desktop.engine.extractive import NOTE, OLD_HEADERS
+from ollm_desktop.engine.fact_keeping import measured_steps
 from ollm_desktop.engine.models import CompressedGroup, Message
 from ollm_desktop.ui.conversation_model import ConversationModel, format_count
 from ollm_desktop.ui.conversation_view import ConversationView
@@ -27,6 +30,25 @@ from ollm_desktop.ui.markdown import (
     style_code_blocks,
 )
 from ollm_desktop.ui.roles import PRESERVED, SUMMARIZED
+from ollm_desktop.ui.row_labels import counted
+
+_HEADING = re.compile(r"^(#{1,6})(\s)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def checkpoint_display_text(summary: str) -> str:
+    """The checkpoint as the narrow panel shows it: its headings below the panel's own
+    (level 4 and smaller), and an older extractive heading as the small note it now is."""
+    lines, fenced = [], False
+    for line in summary.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif line.strip() in OLD_HEADERS:
+            line = NOTE
+        elif not fenced:
+            line = _HEADING.sub(lambda m: "#" * min(6, len(m.group(1)) + 2) + m.group(2), line)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 class GroupPanel(QWidget):
@@ -110,8 +132,9 @@ class GroupPanel(QWidget):
                    is_newest: bool) -> None:
         self.group = group
         position = self.numbering(group.id)
-        self.title.setText(self.tr("Compressed group {0} of {1}").format(*position)
-                           if position else self.tr("Compressed group"))
+        self.title.setText(self.tr("Checkpoint {0} of {1}").format(*position)
+                           if position else self.tr("Checkpoint"))
+        # The marker's own figures (conversation_model.marker_text): one source for each.
         self.subtitle.setText(self.tr("{0} → {1} tokens · level {2}").format(
             format_count(group.original_tokens), format_count(group.current_tokens),
             group.level))
@@ -121,8 +144,15 @@ class GroupPanel(QWidget):
         self.history_model.set_history(originals, [], visibility)
         self.history_view.scrollToTop()  # read from the first message, not the last
         self.undo_button.setEnabled(is_newest)
-        self.undo_hint.setText("" if is_newest else self.tr(
-            "Only the newest compaction can be undone."))
+        last = position is None or position[0] == position[1]
+        if is_newest:
+            self.undo_hint.setText("")
+        elif last:
+            self.undo_hint.setText(self.tr(
+                "This chat does not hold the state before this compaction, so it cannot be "
+                "undone here."))
+        else:
+            self.undo_hint.setText(self.tr("Only the newest compaction can be undone."))
 
     # ------------------------------------------------------------ summary
     def level_name(self, level: int) -> str:
@@ -130,7 +160,11 @@ class GroupPanel(QWidget):
                 1: self.tr("compact")}.get(level, "")
 
     def summary_markdown_parts(self, group: CompressedGroup) -> list[tuple[str, bool]]:
-        """(markdown, is_model_text) parts; model text is parsed as its own fragment."""
+        """(markdown, is_model_text) parts; model text is parsed as its own fragment.
+
+        Each figure has one source (the group's counts, the marker's wording); what the
+        checkpoint's own text already says (its decisions, next steps, files) is not listed
+        again after it."""
         e = escape_markdown
         ratio = group.ratio * 100
         facts = [
@@ -140,35 +174,56 @@ class GroupPanel(QWidget):
             f"({e(self.tr('{0}% of the original').format(f'{ratio:.0f}'))})",
             f"**{e(self.tr('Messages'))}:** "
             + e(self.tr("{0} summarised, {1} kept verbatim").format(
-                len(group.message_ids), len(group.preserved_ids))),
+                format_count(len(group.message_ids)), format_count(len(group.preserved_ids)))),
             f"**{e(self.tr('Created'))}:** "
             + e(group.created_at.astimezone().strftime("%Y-%m-%d %H:%M")),
         ]
-        if group.merged_from:
-            facts.append(f"**{e(self.tr('Merged from'))}:** "
-                         + e(self.tr("{0} groups").format(len(group.merged_from))))
+        steps = measured_steps(group)
+        if steps:
+            facts.append(f"**{e(self.tr('Made by'))}:** " + e(counted(
+                len(steps), self.tr("compression"), self.tr("compressions"))))
+            stated = sum(s.user_facts or 0 for s in steps)
+            kept = sum(s.user_facts_kept or 0 for s in steps)
+            if stated:
+                facts.append(f"**{e(self.tr('Your facts'))}:** " + e(self.tr(
+                    "{0} of {1} still sent word for word").format(format_count(kept),
+                                                                  format_count(stated))))
+            lost = [fact for s in steps for fact in s.lost_facts]
+            if lost:
+                facts.append(f"**{e(self.tr('Not kept'))}:** " + e("; ".join(lost[:12])))
+        elif group.merged_from:
+            facts.append(f"**{e(self.tr('Merged from'))}:** " + e(counted(
+                len(group.merged_from), self.tr("earlier checkpoint"),
+                self.tr("earlier checkpoints"))))
         if group.focus:
             facts.append(f"**{e(self.tr('Focus'))}:** {e(group.focus)}")
         parts: list[tuple[str, bool]] = [("  \n".join(facts), False),
                                          (f"### {e(self.tr('Checkpoint'))}", False),
-                                         (group.summary or "", True)]
-        for title, items in ((self.tr("Key decisions"), group.key_decisions),
-                             (self.tr("Files"), group.files),
-                             (self.tr("Next steps"), group.next_steps)):
-            if items:
-                parts.append((f"### {e(title)}\n\n" + "\n".join(f"- {e(i)}" for i in items),
-                              False))
+                                         (checkpoint_display_text(group.summary), True)]
+        files = [f for f in group.files if f not in group.summary]
+        if files:
+            parts.append((f"### {e(self.tr('Files also named'))}\n\n"
+                          + "\n".join(f"- {e(i)}" for i in files), False))
         if group.history:
-            lines = []
-            for step in group.history:
-                levels = (f"{step.from_level} → {step.to_level}" if step.from_level is not None
-                          else str(step.to_level))
-                lines.append("- " + e(self.tr("{0} · level {1} · {2} → {3} tokens · {4}").format(
-                    self.step_name(step.kind), levels, format_count(step.tokens_before),
-                    format_count(step.tokens_after),
-                    step.at.astimezone().strftime("%Y-%m-%d %H:%M"))))
-            parts.append((f"### {e(self.tr('Aging history'))}\n\n" + "\n".join(lines), False))
+            parts.append((f"### {e(self.tr('Aging history'))}\n\n"
+                          + "\n".join(self.step_lines(group)), False))
         return parts
+
+    def step_lines(self, group: CompressedGroup) -> list[str]:
+        """One line per step; the last one made the current text, so its result is the
+        group's current count (the same figure as the header, even after a recount)."""
+        lines = []
+        for number, step in enumerate(group.history, start=1):
+            levels = (f"{step.from_level} → {step.to_level}" if step.from_level is not None
+                      else str(step.to_level))
+            after = group.current_tokens if number == len(group.history) else step.tokens_after
+            lines.append("- " + escape_markdown(self.tr(
+                "{0} · level {1} · read {2} → wrote {3} · {4}").format(
+                self.step_name(step.kind), levels,
+                counted(step.tokens_before, self.tr("token"), self.tr("tokens")),
+                counted(after, self.tr("token"), self.tr("tokens")),
+                step.at.astimezone().strftime("%Y-%m-%d %H:%M"))))
+        return lines
 
     def step_name(self, kind: str) -> str:
         return {"created": self.tr("Created"), "aged": self.tr("Aged"),
