@@ -66,7 +66,10 @@ def test_meter_text_shows_total_usable_percent_and_compressions(qtbot):
     assert "5,234" in text and "6,800" in text
     assert f"{round(5234 / 6800 * 100)}%" in text
     assert "2 compressions" in text
-    assert meter.tier_label.text() == "Tier 2 · 8K"
+    # Issue 25: plain words in the bar, the tier explained in the tooltip.
+    assert meter.tier_label.text() == "Context: 8,192 tokens"
+    assert "Tier 2" in meter.toolTip() and "checkpoints" in meter.toolTip()
+    assert "Tier" not in text
     assert meter.bar.value() == round(5234 / 6800 * 1000)
 
 

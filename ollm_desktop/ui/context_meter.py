@@ -56,14 +56,14 @@ class ContextMeter(QWidget):
         self.note_label.hide()
         self.tier_label = QLabel()
         self.tier_label.setObjectName("contextTier")
-        self.tier_label.setAccessibleName(self.tr("Context tier"))
+        self.tier_label.setAccessibleName(self.tr("Context size"))
         self.bar = QProgressBar()
         self.bar.setObjectName("contextBar")
         self.bar.setAccessibleName(self.tr("Context fill"))
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(False)
         self.bar.setFixedSize(110, 10)
-        self.text_label = QLabel(self.tr("Context: —"))
+        self.text_label = QLabel(self.tr("In use: —"))
         self.text_label.setObjectName("contextText")
         self.text_label.setAccessibleName(self.tr("Context tokens"))
         layout.addWidget(self.note_label)
@@ -75,15 +75,16 @@ class ContextMeter(QWidget):
     def set_usage(self, usage: ContextUsage) -> None:
         self.usage = usage
         percent = round(usage.percent * 100)
-        parts = [self.tr("Context: {0} / {1}").format(f"{usage.total:,}", f"{usage.usable:,}"),
+        parts = [self.tr("In use: {0} / {1}").format(f"{usage.total:,}", f"{usage.usable:,}"),
                  f"{percent}%"]
         if usage.compaction_count == 1:
             parts.append(self.tr("1 compression"))
         elif usage.compaction_count > 1:
             parts.append(self.tr("{0} compressions").format(usage.compaction_count))
         self.text_label.setText(" · ".join(parts))
-        self.tier_label.setText(self.tr("Tier {0} · {1}").format(
-            usage.tier, format_context_size(usage.context_size)))
+        # Plain words in the bar; the tier (which sets the checkpoints' sizes) in the tooltip.
+        self.tier_label.setText(self.tr("Context: {0} tokens").format(
+            f"{usage.context_size:,}"))
         self.bar.setValue(max(0, min(1000, round(usage.percent * 1000))))
         self._set_level(usage_level(usage))
         if usage.note:
@@ -122,8 +123,12 @@ class ContextMeter(QWidget):
         body = "".join(
             f"<tr><td>{escape(name)}</td><td align='right'>&nbsp;&nbsp;{value:,}</td></tr>"
             for name, value in rows)
-        head = escape(self.tr("Tier {0} ({1}) · {2} tokens, {3} usable").format(
-            usage.tier, usage.tier_name, f"{usage.context_size:,}", f"{usage.usable:,}"))
+        head = escape(self.tr("Context: {0} tokens, {1} usable (the rest is kept for the "
+                              "reply)").format(f"{usage.context_size:,}", f"{usage.usable:,}"))
+        tier = escape(self.tr(
+            "Tier {0} ({1}, {2}): how large checkpoints may be and how many are kept. Small "
+            "contexts keep one rolling checkpoint; larger ones keep several that age.").format(
+            usage.tier, usage.tier_name, format_context_size(usage.context_size)))
         total = escape(self.tr("Sent to the model: {0} tokens ({1}%)").format(
             f"{usage.total:,}", round(usage.percent * 100)))
         extra = ""
@@ -132,4 +137,4 @@ class ContextMeter(QWidget):
                 usage.dropped_messages))
         if usage.note:
             extra += f"<br><b>{escape(usage.note)}</b>"
-        return f"<b>{head}</b><br>{total}<table>{body}</table>{extra}"
+        return f"<b>{head}</b><br>{total}<table>{body}</table>{extra}<br><i>{tier}</i>"
