@@ -1,5 +1,5 @@
-"""Command line entry point: ``ollm-desktop [--data-dir DIR] [--host URL] [--model NAME]
-[--version] [--self-test]`` (a contract used by packaging checks)."""
+"""Command line entry point: ``ollm-desktop [--data-dir DIR] [--host URL] [--api-key-env NAME]
+[--model NAME] [--version] [--self-test]`` (a contract used by packaging checks)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,12 @@ log = logging.getLogger("ollm_desktop")
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ollm-desktop", description="Local chat for Ollama.")
     parser.add_argument("--data-dir", help="folder for chats, snapshots, settings and logs")
-    parser.add_argument("--host", help="Ollama URL (default: settings, $OLLAMA_HOST, 127.0.0.1)")
+    parser.add_argument("--host", help="server URL for this run: Ollama, or an OpenAI-compatible "
+                        "base URL (llama.cpp's server, LM Studio, vLLM), with or without /v1 "
+                        "(default: settings, $OLLAMA_HOST, 127.0.0.1)")
+    parser.add_argument("--api-key-env", metavar="NAME",
+                        help="read the server's API key from the environment variable NAME "
+                             "for this run (never saved)")
     parser.add_argument("--model", help="model to select at start")
     parser.add_argument("--version", action="version", version=f"ollm-desktop {__version__}")
     parser.add_argument("--self-test", action="store_true",
@@ -53,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
 
         if problem := host_problem(args.host):
             parser.error(f"--host {args.host!r}: {problem}; use a URL like {EXAMPLE}")
+    if args.api_key_env is not None and not os.environ.get(args.api_key_env, "").strip():
+        parser.error(f"--api-key-env {args.api_key_env}: the environment variable "
+                     f"{args.api_key_env} is not set (export it with the server's API key)")
     scratch: str | None = None
     if args.self_test:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
@@ -228,7 +236,8 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     if settings.theme != current_theme():  # the shell used the unvalidated startup prefs
         apply_theme(app, settings.theme)
     # --host and --model apply to this run only: the session never writes them to settings.
-    controller = ChatController(store, settings, model=args.model, host=args.host)
+    controller = ChatController(store, settings, model=args.model, host=args.host,
+                                api_key_env=args.api_key_env)
     window.attach(controller, paths)
     closed = asyncio.Event()
     window.closed.connect(closed.set)

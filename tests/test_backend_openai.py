@@ -136,8 +136,8 @@ async def test_llama_cpp_window_size_counts_and_wire() -> None:
         await collect(server, "smollm2-135m", num_ctx=8192)
         assert fake.chat_requests()[-1]["max_tokens"] == 2048 - prompt_tokens(
             fake.chat_requests()[-1]["messages"])
-        second = (await collect(server, "smollm2-135m", USER + [
-            {"role": "assistant", "content": done.content},
+        second = (await collect(server, "smollm2-135m", [
+            *USER, {"role": "assistant", "content": done.content},
             {"role": "user", "content": "And then?"}]))[-1]
         assert isinstance(second, ChatDone) and second.prompt_eval_cached_count
     finally:

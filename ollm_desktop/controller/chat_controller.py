@@ -16,9 +16,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from ollm_desktop.backend import ModelInfo, OllamaBackend
+from ollm_desktop.backend import ChatServer, ModelInfo
 from ollm_desktop.controller.branch_ops import BranchOps
 from ollm_desktop.controller.chat_list_ops import ChatListOps
+from ollm_desktop.controller.connection_ops import ConnectionOps
 from ollm_desktop.controller.image_ops import ImageOps
 from ollm_desktop.controller.message_ops import MessageOps
 from ollm_desktop.engine import CompactionReport, CompressedGroup, GoalState, Message, tier_for
@@ -57,7 +58,7 @@ def context_tier(size: int) -> int:
     return tier_for(size).tier
 
 
-class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
+class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps, QObject):
     """Runs the session's operations on the Qt event loop and turns their results into signals."""
 
     chatsChanged = Signal()
@@ -86,10 +87,12 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, QObject):
     pendingImagesChanged = Signal()  # the images waiting for the next message changed
 
     def __init__(self, store: ChatStore, settings: Settings,
-                 backend: OllamaBackend | None = None, *, model: str | None = None,
-                 host: str | None = None, parent: QObject | None = None) -> None:
+                 backend: ChatServer | None = None, *, model: str | None = None,
+                 host: str | None = None, api_key_env: str | None = None,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.session = ChatSession(store, settings, backend, model=model, host=host)
+        self.session = ChatSession(store, settings, backend, model=model, host=host,
+                                   api_key_env=api_key_env)
         self.session.publish = self._publish
         self.session.spawn = self._spawn
         self._tasks: set[asyncio.Task[Any]] = set()

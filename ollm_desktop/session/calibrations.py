@@ -1,8 +1,18 @@
-"""Counting what Ollama counts: one learned calibration per model, persisted, given to engines.
+"""Counting what the server counts: one learned calibration per connection and model,
+persisted, given to engines.
 
-Every request's ``prompt_eval_count`` (and every refusal of a request as too long) teaches the
-model's calibration (tokenizer factor, per-message and per-request template overhead, see
-``backend.calibration``); the open chat's engine then counts with it.
+Every request's prompt count (Ollama's ``prompt_eval_count``, an OpenAI-compatible server's
+``usage.prompt_tokens``), every exact count a server makes before a send, and every refusal of
+a request as too long teach the calibration (tokenizer factor, per-message and per-request
+template overhead, see ``backend.calibration``); the open chat's engine then counts with it.
+
+Two counting rules exist. A count is meant to be the whole prompt, but Ollama 0.30's
+llama-server runner counted only the tokens it read anew, so after a cache hit the count is
+small (fixed by Ollama PR #16428). Such a count must not teach a small tokenizer factor (nor be
+taken for a truncation). Where the server says how much came from its cache
+(``prompt_eval_cached_count``), the count is read with it; otherwise a count that is about the
+size of what follows the previous request's prefix (what the server's one slot still held) is
+taken for a new-only count and not learned from.
 """
 
 from __future__ import annotations
@@ -23,8 +33,14 @@ from ollm_desktop.storage import ChatStore, StorageError
 log = logging.getLogger(__name__)
 
 SCALE_STEP = 0.05  # a learned factor closer than this to the engine's is not worth a recount
+# A count is taken for "only the newly read tokens" when it is below this share of the whole
+# request's estimate and within NEW_ONLY_SLACK of what follows the cached prefix.
+NEW_ONLY_BELOW = 0.8
+NEW_ONLY_SLACK = (1.5, 32)
+SCOPE_SEPARATOR = "\x1e"  # between a connection's id and the model, in a calibration's key
 
 ApiMessages = Sequence[Mapping[str, str]]
+Signature = tuple[tuple[str, str], ...]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -38,45 +54,106 @@ def raw_tokens(messages: ApiMessages) -> int:
     return sum(_content_tokens(str(m.get("content") or "")) for m in messages)
 
 
+def _signature(messages: ApiMessages) -> Signature:
+    return tuple((str(m.get("role") or ""), str(m.get("content") or "")) for m in messages)
+
+
 class Calibrations:
-    """Per-model calibrations, loaded from and saved to the store."""
+    """Per-connection, per-model calibrations, loaded from and saved to the store.
+
+    ``scope`` is the connection's id ("" for the Local Ollama connection, whose rows predate
+    connections and are keyed by the model alone): the same model name on two servers may be
+    two tokenizers and two templates.
+    """
 
     def __init__(self, store: ChatStore) -> None:
         self._store = store
         self._by_model: dict[str, TokenCalibration] = {}
+        self._previous: dict[str, Signature] = {}  # the last request sent, per key
+        self.scope = ""
+
+    def key(self, model: str) -> str:
+        return f"{self.scope}{SCOPE_SEPARATOR}{model}" if self.scope else model
 
     def for_model(self, model: str) -> TokenCalibration:
-        calibration = self._by_model.get(model)
+        key = self.key(model)
+        calibration = self._by_model.get(key)
         if calibration is None:
-            calibration = load_calibration(self._store, model)
-            self._by_model[model] = calibration
+            calibration = load_calibration(self._store, key)
+            self._by_model[key] = calibration
         return calibration
 
     def _save(self, model: str, calibration: TokenCalibration) -> None:
         try:
-            save_calibration(self._store, model, calibration)
+            save_calibration(self._store, self.key(model), calibration)
         except StorageError as exc:
             log.warning("calibration of %s not saved: %s", model, exc)
 
     def observe(self, model: str, messages: ApiMessages, estimate: int | None,
-                actual: int | None, num_ctx: int) -> bool:
-        """Learn from Ollama's count of a request we sent; True if it looks truncated.
+                actual: int | None, num_ctx: int, *, cached: int | None = None) -> bool:
+        """Learn from the server's count of a request we sent; True if it looks truncated.
 
         ``estimate`` is what the engine believed the request costs (None: the calibration's
-        own estimate, for summary requests the engine does not count as a whole).
+        own estimate, for summary requests the engine does not count as a whole). ``cached``:
+        the tokens the server says came from its cache (Ollama's prompt_eval_cached_count).
         """
+        previous = self._previous.get(self.key(model))
+        self._previous[self.key(model)] = _signature(messages)
         if not model or not actual:
             return False
         calibration = self.for_model(model)
         raw, count = raw_tokens(messages), len(messages)
         if estimate is None:
             estimate = calibration.estimate(raw, count)
+        if cached is not None:
+            if actual < cached:  # a count of the new tokens only, beside the cached ones
+                actual += cached
+        elif self._new_only(calibration, messages, previous, actual, estimate):
+            return False  # a cache hit counted what was read anew: says nothing of the rest
         truncated = calibration.truncation_suspected(estimate, actual, num_ctx)
         if any(m.get("images") for m in messages):
             return truncated  # the count includes pictures: it says nothing about text
         calibration.observe(raw, actual, messages=count)
         self._save(model, calibration)
         return truncated
+
+    @staticmethod
+    def _new_only(calibration: TokenCalibration, messages: ApiMessages,
+                  previous: Signature | None, actual: int, estimate: int) -> bool:
+        """Is ``actual`` the size of what follows the prefix the server's slot still held?
+
+        The slot holds the previous request and the reply it generated: the messages this
+        request shares with the previous one, plus the assistant message right after them.
+        """
+        if not previous or actual >= NEW_ONLY_BELOW * estimate:
+            return False
+        current = _signature(messages)
+        shared = 0
+        for held, sent in zip(previous, current, strict=False):
+            if held != sent:
+                break
+            shared += 1
+        if shared == len(previous) and shared < len(current) and current[shared][0] == \
+                "assistant":
+            shared += 1  # the reply the server generated after the previous request
+        if shared == 0:
+            return False
+        rest = messages[shared:]
+        anew = calibration.estimate(raw_tokens(rest), len(rest))
+        factor, slack = NEW_ONLY_SLACK
+        return actual <= factor * anew + slack
+
+    def learn_exact(self, model: str, messages: ApiMessages, exact: int) -> None:
+        """The server counted this request exactly before it went: the estimate of it must
+        not be below that count (else the engine plans a request the server refuses)."""
+        if not model or exact <= 0 or any(m.get("images") for m in messages):
+            return
+        calibration = self.for_model(model)
+        raw, count = raw_tokens(messages), len(messages)
+        if raw <= 0 or calibration.estimate(raw, count) >= exact:
+            return
+        calibration.observe_overflow(raw, count, prompt_tokens=exact, num_ctx=exact)
+        self._save(model, calibration)
 
     def learn_overflow(self, model: str, messages: ApiMessages, error: BackendError,
                        num_ctx: int) -> None:

@@ -11,12 +11,13 @@ import asyncio
 import contextlib
 import functools
 
-from ollm_desktop.backend import ManagedOllama, OllamaBackend
+from ollm_desktop.backend import ChatServer, ManagedOllama
 from ollm_desktop.engine import CompressedGroup, ContextEngine, GoalState, Message
 from ollm_desktop.session.branches import Branches
 from ollm_desktop.session.chat_list import ChatList
 from ollm_desktop.session.chat_settings import ChatSettingsService
 from ollm_desktop.session.compactions import Compactions
+from ollm_desktop.session.connections import Connections
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import NOTHING, Change
 from ollm_desktop.session.images import ImageAttachments
@@ -27,7 +28,7 @@ from ollm_desktop.session.settings import Settings
 from ollm_desktop.session.snapshots import Snapshots
 from ollm_desktop.session.turns import Turns
 from ollm_desktop.storage import ChatStore, StorageError
-from ollm_desktop.storage.models import ChatRecord, SearchHit
+from ollm_desktop.storage.models import ChatRecord, ChatSettings, SearchHit
 
 NEW_CHAT = "New chat"
 STILL_EMPTY = "This chat has no messages yet, so it is the new chat."
@@ -41,16 +42,20 @@ def title_from(text: str) -> str:
 class ChatSession(SessionCore):
     """The open chat and everything done to it; see the module docstring."""
 
-    def __init__(self, store: ChatStore, settings: Settings, backend: OllamaBackend | None = None,
+    def __init__(self, store: ChatStore, settings: Settings, backend: ChatServer | None = None,
                  *, model: str | None = None, host: str | None = None,
-                 managed: ManagedOllama | None = None) -> None:
+                 managed: ManagedOllama | None = None, api_key_env: str | None = None) -> None:
         super().__init__(store, settings, backend, model=model, host=host, managed=managed)
-        self.ollama = OllamaLink(self)
+        # Which server each chat talks to; ``backend`` given (tests): that one, for every chat.
+        self.connections = Connections(self, host=host, api_key_env=api_key_env)
+        if backend is None:
+            self.backend = self.connections.backend_for(self.connections.current)
+        self.ollama = OllamaLink(self, self.connections)
         self.before_send = self.ollama.before_send
         self.compactions = Compactions(self)
         self.turns = Turns(self, self.compactions)
         self.snapshots = Snapshots(self)
-        self.chat_settings = ChatSettingsService(self)
+        self.chat_settings = ChatSettingsService(self, self.connections, self.ollama.refresh)
         self.images = ImageAttachments(self)  # for the next message: its turn takes them
         self.turns.take_images = self.images.take
         self.turns.pending_tokens = self.images.pending_tokens
@@ -70,10 +75,14 @@ class ChatSession(SessionCore):
     def new_chat(self, title: str | None = None) -> Change:
         if self._open_chat_is_empty():
             return self._reuse_empty_chat(title)
+        connection = self.connections.for_new_chat()
+        same_server = connection == self.connections.current
         try:
             chat = self.store.create_chat(
-                title or NEW_CHAT, model=self.model, context_size=self.context_size_for_new_chat(),
-                system_prompt=self.settings.system_prompt or None)
+                title or NEW_CHAT, model=self.model if same_server else None,
+                context_size=self.context_size_for_new_chat(),
+                system_prompt=self.settings.system_prompt or None,
+                settings=ChatSettings(connection=self.connections.stored_id(connection)))
         except StorageError as exc:
             return self.storage_failed(exc)
         return Change(chats=True) | self.open_chat(chat.id)
@@ -93,7 +102,11 @@ class ChatSession(SessionCore):
                   else ContextEngine.from_state(state, config, summarize))
         self.attach(engine)
         self.chat = chat
-        if chat.model and chat.model != self.model:
+        if self.connections.use(self.connections.for_chat(chat)):
+            # Another server: its models are asked for; the chat's own model, if it has one.
+            self.model = chat.model or self.settings.default_model
+            self.spawn(self.ollama.refresh(), "refresh-ollama")
+        elif chat.model and chat.model != self.model:
             self.model = chat.model
             self.model_details = None
         self.settings.last_chat_id = chat.id

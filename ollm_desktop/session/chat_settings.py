@@ -9,8 +9,10 @@ model was trained for unless Preferences allow it (``SessionCore.fit_to_trained`
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import Any
 
+from ollm_desktop.session.connections import Connections
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import Change
 from ollm_desktop.storage import StorageError
@@ -33,8 +35,11 @@ def keep_alive_for(core: SessionCore) -> str | None:
 
 
 class ChatSettingsService:
-    def __init__(self, core: SessionCore) -> None:
+    def __init__(self, core: SessionCore, connections: Connections | None = None,
+                 refresh: Callable[[], Coroutine[Any, Any, Any]] | None = None) -> None:
         self._core = core
+        self._connections = connections
+        self._refresh = refresh  # asks the server for its models (after a change of server)
 
     def current(self) -> ChatSettings | None:
         chat = self._core.chat
@@ -53,6 +58,8 @@ class ChatSettingsService:
             return refused
         chat, engine = core.chat, core.engine
         assert chat is not None and engine is not None
+        if "connection" not in settings.model_fields_set:  # a form without the field keeps it
+            settings = settings.model_copy(update={"connection": chat.settings.connection})
         size = core.context_size_for_new_chat() if context_size is None else context_size
         try:
             if size != chat.context_size:
@@ -67,4 +74,9 @@ class ChatSettingsService:
         if size != engine.config.context_size:
             engine.config.context_size = size
             engine.load_state(engine.state())
+        connections = self._connections
+        if connections is not None and connections.use(connections.for_chat(core.chat)) \
+                and self._refresh is not None:
+            core.spawn(self._refresh(), "refresh-ollama")  # the chat talks to another server
         return change | core.fit_to_trained()
+

@@ -32,6 +32,8 @@ ProblemKind = Literal[
 
 
 class OllamaStatus(BaseModel):
+    """The server's state (named for Ollama, the first kind; any server kind fills it)."""
+
     reachable: bool
     host: str
     version: str | None = None
@@ -39,6 +41,9 @@ class OllamaStatus(BaseModel):
     model_missing: bool = False
     can_start: bool = False
     error: str | None = None
+    server: str = "Ollama"  # how the server is named in messages ("vLLM", "LM Studio", ...)
+    can_pull: bool = True  # the server downloads models on request (only Ollama does)
+    error_kind: str | None = None  # why it is not reachable ("unauthorized", "invalid", ...)
 
 
 class ReplyInfo(BaseModel):
@@ -122,6 +127,9 @@ class ContextSnapshot:
     compaction_count: int = 0
     warn: bool = False  # reliability turned critical: say so once per chat
     trained_context: int | None = None  # what the model was trained for, when known
+    # The context the server serves the model with (llama.cpp's slot, vLLM's max_model_len...):
+    # the most a chat may plan with; None where the chat sets it (Ollama's num_ctx).
+    server_window: int | None = None
 
 
 @dataclass(frozen=True)

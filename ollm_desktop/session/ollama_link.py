@@ -1,13 +1,18 @@
-"""The session's side of Ollama: status and models, starting it, pulling, model details, and
-the engine's summarizer call."""
+"""The session's side of the server (Ollama or another): status and models, starting Ollama,
+pulling, model details and the server's window, exact counts before a send, and the engine's
+summarizer call. What a server lacks (pulling, starting it) is offered only where its
+``actions`` say it has it; nothing here asks which kind it is."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
-from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError, OllamaBackend
+from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError
+from ollm_desktop.engine import PinsOverBudget
 from ollm_desktop.session.calibrations import ApiMessages
 from ollm_desktop.session.chat_settings import keep_alive_for
+from ollm_desktop.session.connections import Connections
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import (
     NOTHING,
@@ -18,39 +23,49 @@ from ollm_desktop.session.events import (
     StatusChanged,
 )
 
+log = logging.getLogger(__name__)
+
 SUMMARY_PREDICT_CAP = 1024  # num_predict of a summary when the engine names no target
 DETAILS_WAIT = 5.0  # seconds a send waits for the model's details (its trained context)
+CANNOT_PULL = ("The server at {0} ({1}) cannot download models from here: add {2} on the "
+               "server, or choose a model it serves.")
 
 
 class OllamaLink:
-    def __init__(self, core: SessionCore) -> None:
+    def __init__(self, core: SessionCore, connections: Connections | None = None) -> None:
         self._core = core
+        self._connections = connections
         self._auto_start_tried = False
+        self._noted: set[tuple[str, str]] = set()  # (host, model) whose note was shown
 
     @property
     def host(self) -> str:
         return self._core.backend.host
 
     def can_start(self) -> bool:
-        return self._core.managed.find_executable() is not None
+        return self._core.backend.actions.start and \
+            self._core.managed.find_executable() is not None
 
     async def refresh(self) -> OllamaStatus:
-        """Probe Ollama; publishes the status and the installed models."""
+        """Ask the server; publishes the status and the models it serves."""
         core = self._core
-        host = core.backend.host
+        backend = core.backend
+        if self._connections is not None:
+            core.publish(self._connections.take_pending())
         try:
-            version = await core.backend.version()
-            models = await core.backend.list_models()
+            version = await backend.version()
+            models = await backend.list_models()
         except BackendError as exc:
             can_start = self.can_start()
             if (can_start and core.settings.start_ollama == "always"
                     and not self._auto_start_tried):
                 # The user chose once to let the app start Ollama; do it without asking.
                 self._auto_start_tried = True
-                if await core.managed.start(host):
+                if await core.managed.start(backend.host):
                     return await self.refresh()
-            status = OllamaStatus(reachable=False, host=host, error=exc.message,
-                                  can_start=can_start)
+            status = OllamaStatus(reachable=False, host=backend.host, error=exc.message,
+                                  can_start=can_start, server=backend.label,
+                                  can_pull=backend.actions.pull, error_kind=exc.kind)
             core.publish(StatusChanged(status))
             return status
         core.models = list(models)
@@ -60,14 +75,19 @@ class OllamaLink:
         elif core.model in names and core.model_details is None:
             # New chats take the model's trained context into account from the first one.
             core.spawn(self.load_model_details_published(core.model), "model-details")
-        status = OllamaStatus(reachable=True, host=host, version=version, models=names,
-                              model_missing=bool(core.model and core.model not in names))
+        status = OllamaStatus(reachable=True, host=backend.host, version=version, models=names,
+                              model_missing=bool(core.model and core.model not in names),
+                              server=backend.label, can_pull=backend.actions.pull)
         core.publish(ModelsChanged(tuple(models)))
         core.publish(StatusChanged(status))
         return status
 
     async def start(self) -> None:
         core = self._core
+        if not core.backend.actions.start:
+            core.publish(Change.problem("unreachable", f"{core.backend.label} at "
+                                        f"{core.backend.host} cannot be started from here."))
+            return
         if not await core.managed.start(core.backend.host):
             reason = core.managed.error or "unknown reason"
             core.publish(Change.problem("unreachable", f"Ollama could not be started: {reason}"))
@@ -75,6 +95,10 @@ class OllamaLink:
 
     async def pull(self, model: str) -> None:
         core = self._core
+        if not core.backend.actions.pull:
+            core.publish(Change.problem("model_not_found", CANNOT_PULL.format(
+                core.backend.host, core.backend.label, model)))
+            return
         try:
             async for progress in core.backend.pull(model):
                 core.publish(PullProgress(progress.status, progress.completed, progress.total))
@@ -101,11 +125,15 @@ class OllamaLink:
         if model != core.model:
             return NOTHING
         core.model_details = details
+        note = NOTHING
+        if details.note and (core.backend.host, model) not in self._noted:
+            self._noted.add((core.backend.host, model))
+            note = Change.notice(details.note)
         engine = core.engine
         if engine is None:
-            return NOTHING
+            return note
         engine.set_model_info(core.parameter_billions())
-        return Change(context=True) | core.fit_to_trained()
+        return note | Change(context=True) | core.fit_to_trained()
 
     async def before_send(self) -> None:
         """Before a request: know the model's trained context (bounded wait), fit to it; the
@@ -119,19 +147,50 @@ class OllamaLink:
             except TimeoutError:
                 change = NOTHING
             core.publish(change)
+        await self._follow_window()
         core.publish(core.fit_to_trained(in_turn=True))
+        await self._count_exactly()
+
+    async def _follow_window(self) -> None:
+        """The server's window may have changed (a restart with another -c, LM Studio having
+        loaded the model on the first send): read it again (cached briefly by the backend)."""
+        core = self._core
+        details, model = core.model_details, core.model
+        if core.backend.actions.sets_window or details is None or not model:
+            return
+        try:
+            window = await asyncio.wait_for(core.backend.window(model), DETAILS_WAIT)
+        except (BackendError, TimeoutError):
+            return
+        if window != details.window and model == core.model:
+            core.model_details = details.model_copy(
+                update={"window": window, "note": details.note if window is None else None})
+
+    async def _count_exactly(self) -> None:
+        """Where the server counts, count the request it is about to get: an estimate below
+        that count is raised at once, so the room made before the send is made for the real
+        size (the server's count of every sent request is learned after it, as for Ollama)."""
+        core = self._core
+        engine, model = core.engine, core.model
+        if not core.backend.actions.count or engine is None or not model:
+            return
+        try:
+            messages = engine.api_messages()
+            exact = await asyncio.wait_for(core.backend.count(model, messages), DETAILS_WAIT)
+        except (PinsOverBudget, BackendError, TimeoutError) as exc:
+            log.info("no exact count before the send: %s", exc)
+            return
+        if not exact or exact <= engine.api_tokens():
+            return
+        core.calibrations.learn_exact(model, messages, exact)
+        core.sync_calibration(force=True)
+        core.publish(Change(context=True))
 
     def reconnect_if_moved(self) -> None:
-        """Preferences changed: a new backend when the host moved (the old one is closed)."""
-        core = self._core
-        if core.host_override:
-            return  # the command line chose the host for this run
-        settings = core.settings
-        if OllamaBackend.resolve_host(settings.ollama_host) != core.backend.host:
-            old = core.backend
-            core.backend = OllamaBackend(settings.ollama_host, timeout=settings.request_timeout,
-                                         keep_alive=settings.keep_alive)
-            core.spawn(old.close(), "close-backend")
+        """Preferences changed: follow the connection in use (a new backend when its URL,
+        kind, key or CA file moved, or the chat's connection changed)."""
+        if self._connections is not None and self._connections.follow_settings():
+            self._core.spawn(self.refresh(), "refresh-ollama")
 
     async def summarize(self, prompt: ApiMessages, max_tokens: int | None = None) -> str:
         """The engine's summarizer: one capped, never-truncated request to Ollama.
@@ -165,5 +224,6 @@ class OllamaLink:
             if exc.kind == CONTEXT_OVERFLOW:
                 core.calibrations.learn_overflow(model, messages, exc, num_ctx)
             raise
-        core.calibrations.observe(model, messages, None, done.prompt_eval_count, num_ctx)
+        core.calibrations.observe(model, messages, None, done.prompt_eval_count, num_ctx,
+                                  cached=done.prompt_eval_cached_count)
         return done.content

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ollm_desktop.backend import Connection
 from ollm_desktop.engine import (
     CompactionTimeout,
     ContextSize,
@@ -43,7 +44,11 @@ def _upgrade(raw: dict[str, Any]) -> dict[str, Any]:
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore", validate_assignment=True)
 
-    ollama_host: str | None = None
+    ollama_host: str | None = None  # the "Local Ollama" connection's address
+    # Other servers (llama.cpp's server, LM Studio, vLLM, ...): no API key is ever in here, only
+    # whether the keyring holds one. ``default_connection``: new chats' (None: Local Ollama).
+    connections: list[Connection] = Field(default_factory=list)
+    default_connection: str | None = None
     default_model: str | None = None
     context_size: ContextSize = 8192
     trigger_ratio: TriggerRatio = 0.80

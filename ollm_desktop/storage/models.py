@@ -40,6 +40,9 @@ class ChatSettings(BaseModel):
     seed: Seed | None = None
     num_predict: ReplyLimit | None = None
     keep_alive: KeepAlive | None = None
+    # The id of the connection (server) this chat talks to; None: "Local Ollama", which every
+    # chat made before connections existed belongs to (the list is in the Preferences).
+    connection: str | None = None
 
     @field_validator("system_prompt", "keep_alive", mode="before")
     @classmethod

@@ -1,4 +1,6 @@
-"""Banner above the conversation for Ollama problems: unreachable, model missing, other errors."""
+"""Banner above the conversation for server problems (Ollama's or another server's):
+unreachable, model missing, other errors. Pulling and starting are offered only where the
+server has them."""
 
 from __future__ import annotations
 
@@ -101,22 +103,30 @@ class OllamaBanner(QFrame):
         self.mode = "hidden"
         self.hide()
 
-    def show_unreachable(self, host: str, can_start: bool) -> None:
+    def show_unreachable(self, host: str, can_start: bool, server: str = "Ollama") -> None:
         self._reset("unreachable", "over")
-        self.message_label.setText(
-            "<b>{}</b><br>{}".format(
-                escape(self.tr("Ollama is not reachable at {0}.").format(host)),
-                escape(self.tr("Run {0} in a terminal or open the Ollama app, then press "
-                               "Retry.")).format("<code>ollama serve</code>"),
-            ))
+        hint = (escape(self.tr("Run {0} in a terminal or open the Ollama app, then press "
+                               "Retry.")).format("<code>ollama serve</code>")
+                if server == "Ollama" else
+                escape(self.tr("Check the address in Preferences and that the server runs, "
+                               "then press Retry.")))
+        self.message_label.setText("<b>{}</b><br>{}".format(
+            escape(self.tr("{0} is not reachable at {1}.").format(server, host)), hint))
         self.retry_button.show()
         self.start_button.setVisible(can_start)
         self.start_button.setEnabled(True)
         self.show()
 
-    def show_model_missing(self, model: str) -> None:
+    def show_model_missing(self, model: str, can_pull: bool = True,
+                           server: str = "Ollama") -> None:
         self._reset("model_missing", "warn")
         self.model = model
+        if not can_pull:  # a server that cannot download: choose one it serves
+            self.message_label.setText("<b>{}</b><br>{}".format(
+                escape(self.tr("{0} does not serve the model {1}.").format(server, model)),
+                escape(self.tr("Choose one of its models in the model list."))))
+            self.show()
+            return
         self.message_label.setText("<b>{}</b><br>{}".format(
             escape(self.tr("The model {0} is not installed.").format(model)),
             escape(self.tr("Download it with Ollama (this can take a while), or choose "
@@ -127,9 +137,10 @@ class OllamaBanner(QFrame):
         self.pull_button.show()
         self.show()
 
-    def show_error(self, text: str) -> None:
+    def show_error(self, text: str, retry: bool = False) -> None:
         self._reset("error", "over")
         self.message_label.setText(escape(text))
+        self.retry_button.setVisible(retry)
         self.show()
 
     def set_pull_progress(self, status: str, completed: int | None, total: int | None) -> None:

@@ -1,4 +1,5 @@
-"""The model selector and the Ollama banner, kept in step with Ollama's status."""
+"""The model selector and the server banner, kept in step with the server's status (Ollama's
+or another server's: what it cannot do, pull or start, is not offered)."""
 
 from __future__ import annotations
 
@@ -22,10 +23,14 @@ class OllamaView(QObject):
 
     def _status_changed(self, status: OllamaStatus) -> None:
         self._status = status
-        if not status.reachable:
-            self.banner.show_unreachable(status.host, status.can_start)
+        if not status.reachable and status.error and status.error_kind not in (
+                None, "unreachable", "timeout"):
+            self.banner.show_error(status.error, retry=True)  # a refused key, a wrong API
+        elif not status.reachable:
+            self.banner.show_unreachable(status.host, status.can_start, status.server)
         elif status.model_missing and self.controller.model:
-            self.banner.show_model_missing(self.controller.model)
+            self.banner.show_model_missing(self.controller.model, status.can_pull,
+                                           status.server)
         else:
             self.banner.hide_banner()
 
@@ -52,9 +57,12 @@ class OllamaView(QObject):
             self.banner.hide_banner()
 
     def show_error(self, kind: str, text: str) -> None:
+        status = self._status
         if kind == "model_not_found" and self.controller.model:
-            self.banner.show_model_missing(self.controller.model)
+            self.banner.show_model_missing(self.controller.model, status.can_pull,
+                                           status.server)
         elif kind == "unreachable":
-            self.banner.show_unreachable(self.controller.host, self.controller.can_start_ollama())
+            self.banner.show_unreachable(self.controller.host,
+                                         self.controller.can_start_ollama(), status.server)
         else:
-            self.banner.show_error(text)
+            self.banner.show_error(text, retry=kind == "unauthorized")
