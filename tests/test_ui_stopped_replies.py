@@ -212,7 +212,7 @@ def test_both_refuse_politely_while_a_reply_streams(app, server):
     run(app.loop, app.type_and_send("One more"))
     errors.clear()
     action(app, "actionContinue").trigger()
-    assert errors and errors[-1][0] == "input" and "stopped reply" in errors[-1][1]
+    assert errors and errors[-1][0] == "input" and "stopped or cut-off reply" in errors[-1][1]
     assert app.window.statusBar().currentMessage() == errors[-1][1]
 
 

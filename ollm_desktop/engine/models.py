@@ -112,6 +112,7 @@ class ReplyStats(BaseModel):
     reply_duration_ns: int | None = Field(None, ge=0)  # eval_duration
     total_duration_ns: int | None = Field(None, ge=0)  # total_duration (load included)
     load_duration_ns: int | None = Field(None, ge=0)
+    cut_off: bool = False  # stopped at its length limit ("length", or num_predict reached)
 
     @property
     def tokens_per_second(self) -> float | None:
@@ -160,6 +161,11 @@ class Message(BaseModel):
     # original's id): chats of one family that share it share that point of the history.
     origin: str | None = None
     images: list[ImageRef] = Field(default_factory=list)
+
+    @property
+    def cut_off(self) -> bool:
+        """A reply that stopped at its length limit (not finished; it may be continued)."""
+        return self.stats is not None and self.stats.cut_off
 
 
 class AgingStep(BaseModel):

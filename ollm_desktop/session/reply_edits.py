@@ -18,6 +18,7 @@ from ollm_desktop.session.branches import Branches
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import BusyChanged, Change, ReplyFinished, ReplyInfo, ReplyStarted
+from ollm_desktop.session.reply_limits import unfinished
 from ollm_desktop.session.turns import NO_MODEL, REFITTED, STILL_STREAMING, Turns
 from ollm_desktop.storage import StorageError
 from ollm_desktop.storage.models import ChatRecord
@@ -26,7 +27,8 @@ EditKind = Literal["regenerate", "continue"]
 
 COMPACTING = "The context is being compacted; try again when it has finished."
 NOTHING_TO_REGENERATE = "There is no reply to regenerate yet."
-NOTHING_TO_CONTINUE = "Only a stopped reply, the newest message, can be continued."
+NOTHING_TO_CONTINUE = ("Only a stopped or cut-off reply, the newest message, can be "
+                       "continued.")
 NOT_REMOVABLE = "The newest reply is part of the compacted context and cannot be regenerated."
 
 
@@ -54,7 +56,7 @@ class ReplyEdits:
         messages = engine.display_messages() if engine is not None else []
         last = messages[-1] if messages else None
         if kind == "continue":
-            if last is None or last.role != "assistant" or not last.partial:
+            if last is None or not unfinished(last):
                 return "input", NOTHING_TO_CONTINUE
             return None
         has_request = any(m.role == "user" for m in messages)
@@ -121,7 +123,7 @@ class ReplyEdits:
         try:
             await core.before_send()
             last = engine.display_messages()[-1]
-            if last.role != "assistant" or not last.partial:
+            if not unfinished(last):
                 return
             reply = last.model_copy()
             try:

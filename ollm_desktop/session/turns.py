@@ -31,6 +31,7 @@ from ollm_desktop.session.events import (
     SendFailed,
 )
 from ollm_desktop.session.images import with_image_data
+from ollm_desktop.session.reply_limits import reply_stats
 from ollm_desktop.storage import StorageError
 
 SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
@@ -282,7 +283,7 @@ class Turns:
         reply.content += got.text
         reply.partial = got.done is None
         if got.done is not None:  # Ollama's figures for the reply (its row shows them)
-            reply.stats = got.done.reply_stats()
+            reply.stats = reply_stats(got.done, chat.settings.num_predict)
         reply.thinking = (reply.thinking or "") + got.thinking or None
         # Counted like every other message (tokens=0: the engine counts it with the learned
         # factor and template), not by eval_count: the calibration maps contents to what a

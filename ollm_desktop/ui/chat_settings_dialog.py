@@ -75,6 +75,16 @@ def _int_spin(name: str, low: int, high: int, default_text: str) -> QSpinBox:
 
 
 class ChatSettingsDialog(QDialog):
+    def reply_limit_text(self, snapshot: ContextSnapshot) -> str:
+        """No own limit still has one: the reply stops when the context is full (the request
+        asks the server not to shift the window), so say how much room that is now."""
+        usage = snapshot.usage
+        if usage is None:
+            return self.tr("Default: until the context is full")
+        room = max(0, usage.context_size - usage.total)
+        return self.tr("Default: until the context is full (about {0} tokens now)").format(
+            f"{room:,}")
+
     def __init__(self, chat: ChatRecord, defaults: Settings, snapshot: ContextSnapshot,
                  apply: Apply, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,7 +110,7 @@ class ChatSettingsDialog(QDialog):
         self.top_p_spin = _spin("topPSpin", 0.0, 1.0, 0.05, 2, self.tr("Default"))
         self.seed_spin = _int_spin("seedSpin", 0, 2**31 - 1, self.tr("Default (random)"))
         self.num_predict_spin = _int_spin("numPredictSpin", 1, CONTEXT_SIZE_MAX,
-                                          self.tr("Default (no limit)"))
+                                          self.reply_limit_text(snapshot))
         self.num_predict_spin.setSuffix(self.tr(" tokens"))
         self.context_spin = ContextSizeSpin()
         self.context_spin.setObjectName("contextSizeSpin")

@@ -134,6 +134,8 @@ class ConversationModel(QAbstractListModel):
         if role == PartialRole:
             return bool(message is not None and message.partial)
         if role == ReplyStateRole:
+            if message is not None and message.cut_off and not message.partial:
+                return "cut off"
             if message is None or not message.partial:
                 return ""
             return "writing" if row.streaming else "stopped"
@@ -177,6 +179,7 @@ class ConversationModel(QAbstractListModel):
             if old is not None and old.message is not None and \
                     old.message.content == message.content and \
                     old.message.partial == message.partial and \
+                    old.message.cut_off == message.cut_off and \
                     (old.streaming, old.actions) == (row.streaming, False):
                 row.layout_revision = old.layout_revision
                 same = old.message.pinned == message.pinned and old.visibility == vis
@@ -191,8 +194,8 @@ class ConversationModel(QAbstractListModel):
                                             layout_revision=next(_revisions)))
         last = next((r for r in reversed(rows) if r.message is not None), None)
         self._actions_key = None
-        if last is not None and last.message is not None and last.message.partial and \
-                not last.streaming:
+        if last is not None and last.message is not None and \
+                (last.message.partial or last.message.cut_off) and not last.streaming:
             last.actions, self._actions_key = True, last.key
             last.layout_revision, last.revision = next(_revisions), next(_revisions)
         self.beginResetModel()
@@ -224,8 +227,8 @@ class ConversationModel(QAbstractListModel):
         old = row.message
         assert old is not None
         row.message = message
-        if (old.content, old.partial, old.thinking) != (message.content, message.partial,
-                                                        message.thinking):
+        if (old.content, old.partial, old.cut_off, old.thinking) != (
+                message.content, message.partial, message.cut_off, message.thinking):
             row.layout_revision = next(_revisions)
         row.revision = next(_revisions)
         self._restate(position, emit=False)
@@ -366,8 +369,8 @@ class ConversationModel(QAbstractListModel):
         row = self.rows[position]
         message = row.message
         streaming = actions = False
-        if message is not None and message.partial:
-            streaming = row.key == self._streaming_id
+        if message is not None and (message.partial or message.cut_off):
+            streaming = message.partial and row.key == self._streaming_id
             actions = not streaming and position == self.last_message_row()
         if (streaming, actions) == (row.streaming, row.actions):
             return False
@@ -407,6 +410,8 @@ class ConversationModel(QAbstractListModel):
             parts.append(self.visibility_text(row))
         if message.partial:
             parts.append(self.tr("writing") if row.streaming else self.tr("stopped"))
+        elif message.cut_off:
+            parts.append(self.tr("cut off at the length limit"))
         if reply_model(message):
             parts.append(self.tr("by {0}").format(reply_model(message)))
         return ", ".join(parts) + ": " + message.content[:500]

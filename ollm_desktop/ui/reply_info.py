@@ -69,6 +69,8 @@ def reply_tooltip(message: object) -> str | None:
     if getattr(message, "role", None) != "assistant":
         return None
     lines = [_tr("Written by {0}").format(model)] if model else []
+    if getattr(message, "cut_off", False):
+        lines.append(_tr("Cut off at the length limit: Continue lets the model finish it."))
     stats = reply_stats(message)
     if stats is not None:
         lines += stats_lines(stats)

@@ -100,6 +100,8 @@ def paint_header(d: MessageDelegate, painter: QPainter, option: QStyleOptionView
         details.append(d._model.visibility_text(row))
     if message.partial:
         details.append(_tr("writing…") if row.streaming else _tr("stopped"))
+    elif message.cut_off:
+        details.append(_tr("cut off at the length limit"))
     detail = " · ".join(details)
     pin = d.pin_rect(option.rect)
     copy = d.copy_rect(option.rect)  # left of the pin; the header text stops before it
