@@ -112,7 +112,7 @@ def test_the_group_panel_numbers_groups_as_the_markers_show_them(qloop, qtbot, t
                                                                   server):
     a = open_the_group(qloop, qtbot, tmp_path / "data", server)
     try:
-        assert a.window.group_panel.title.text() == "Compressed group 1 of 1"
+        assert a.window.group_panel.title.text() == "Checkpoint 1 of 1"
     finally:
         a.close()
 

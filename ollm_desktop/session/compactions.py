@@ -5,13 +5,24 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ollm_desktop.engine import CompactionReport
+from ollm_desktop.engine import CompactionReport, ContextEngine
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import Change, CompactionEnded, CompactionStarted
 from ollm_desktop.session.images import describe_before_compaction
+from ollm_desktop.session.snapshot_labels import auto_label
 
 UNDO_LEFT_OUT_HINT = ("{0} (Conversation ▸ Open state before compaction as a new chat keeps "
                       "every message in context instead.)")
+
+
+def nothing_to_compact(engine: ContextEngine, reason: str) -> str:
+    """Why "Compact now" did nothing, in the user's terms (the engine's reason as detail)."""
+    recent = sum(1 for v in engine.visibility().values() if v == "verbatim")
+    if not recent:
+        return f"Nothing to compact. {reason}"
+    last = "the last message is" if recent == 1 else f"the last {recent} messages are"
+    return (f"Nothing old enough to compact: {last} kept verbatim (the recent window, whole "
+            "exchanges); compaction summarises only what is older.")
 
 
 class Compactions:
@@ -47,11 +58,16 @@ class Compactions:
         engine, chat = core.engine, core.chat
         assert engine is not None and chat is not None
         core.publish(CompactionStarted())
-        core.take_snapshot("before-compaction")
+        # The restore point, stored only once a compaction happened (a skip changes nothing).
+        before, label = engine.state(), auto_label("before-compaction", engine)
         await describe_before_compaction(core)  # a summarised turn keeps its images as text
         report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
         if engine is not core.engine:  # the chat changed meanwhile
             return report
+        if report.status in ("compacted", "truncated"):
+            core.take_snapshot("before-compaction", label, state=before)
+        elif report.status == "skipped" and force:
+            report.reason = nothing_to_compact(engine, report.reason)
         core.sync_calibration()  # what turns learned while it ran
         change = Change(context=True)
         if report.status in ("compacted", "truncated", "failed"):

@@ -24,6 +24,7 @@ from ollm_desktop.engine import (
     ContextEngine,
     EngineConfig,
     EngineEvent,
+    EngineState,
     Message,
 )
 from ollm_desktop.session.calibrations import ApiMessages, Calibrations
@@ -346,13 +347,16 @@ class SessionCore:
         log.error("storage write failed: %s", exc)
         return Change.problem("storage", f"Could not save: {exc}")
 
-    def take_snapshot(self, reason: str, label: str = "") -> SnapshotInfo | None:
+    def take_snapshot(self, reason: str, label: str = "",
+                      state: EngineState | None = None) -> SnapshotInfo | None:
+        """A snapshot of the open chat now, or of ``state`` (taken earlier, with its label)."""
         if not (self.chat and self.engine):
             return None
         label = label or auto_label(reason, self.engine)  # tells same-second ones apart
         try:
             info = self.store.create_snapshot(
-                self.chat.id, self.engine.state(), reason=reason, label=label, model=self.model,
+                self.chat.id, state or self.engine.state(), reason=reason, label=label,
+                model=self.model,
                 tier=self.engine.tier.tier, keep_auto=self.settings.snapshot_retention)
         except StorageError as exc:
             self.publish(self.storage_failed(exc))

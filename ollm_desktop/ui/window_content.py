@@ -357,8 +357,9 @@ class WindowContent(QObject):
         self.group_panel.hide()
 
     def _compaction_finished(self, report: CompactionReport) -> None:
-        """The result in one place (the strip above the input), in the marker's figures."""
-        self.compaction_progress.finish(report.reason if report.status != "skipped" else "")
+        """The result in one place (the strip above the input), in the marker's figures; a
+        skip says why (never a silent no-op)."""
+        self.compaction_progress.finish(report.reason)
 
     def _reliability_warning(self, snap: ContextSnapshot) -> None:
         if snap.reliability is not None:  # a bar in the window: nothing modal, ever
