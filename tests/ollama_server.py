@@ -199,6 +199,11 @@ class FakeOllama:
         # "model": model_tokens + template overhead; "words": the legacy word count + 4 per
         # message (only for tests that script exact prompt numbers and are about something else).
         self.counter = "model"
+        # What prompt_eval_count counts after a cache hit (issue 21 item 7): "full" (the whole
+        # prompt), "new-only" (Ollama 0.30's llama-server runner: the tokens read anew only),
+        # "cached-field" (the whole prompt, and prompt_eval_cached_count: Ollama PR #17943).
+        self.count_rule = "full"
+        self.slot: list[tuple[str, str, int]] = []  # one slot: (role, content, tokens) held
         self.per_message = PER_MESSAGE
         self.per_request = PER_REQUEST
         self.image_tokens = IMAGE_TOKENS  # per image on a message (``images``, base64)
@@ -329,6 +334,28 @@ class FakeOllama:
             keep.add(i)
             used += counts[i]
         return min(used, num_ctx), True
+
+    def cached_prefix(self, messages: list[dict[str, Any]]) -> int:
+        """Tokens of the leading messages the one slot still holds (the previous request
+        and the reply it generated)."""
+        counts, _extra = self.message_counts(messages)
+        cached = 0
+        with self._lock:
+            held = list(self.slot)
+        for (role, content, tokens), message, count in zip(held, messages, counts,
+                                                           strict=False):
+            if (role, content) != (message.get("role"), message.get("content")):
+                break
+            cached += min(tokens, count)
+        return cached
+
+    def hold(self, messages: list[dict[str, Any]], reply: str) -> None:
+        """The slot now holds this request and its reply."""
+        held = [*messages, {"role": "assistant", "content": reply}]
+        counts, _extra = self.message_counts(held)
+        with self._lock:
+            self.slot = [(str(m.get("role")), str(m.get("content")), n)
+                         for m, n in zip(held, counts, strict=True)]
 
     def wait(self, seconds: float) -> bool:
         """Sleep inside the server, waking early on stop; True if stopping."""
@@ -559,6 +586,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(reply.http_status, {"error": reply.error})
             return
         prompt, truncated = fake.prompt_count(messages, num_ctx)
+        cached = fake.cached_prefix(messages)
+        if fake.count_rule == "new-only":
+            prompt -= cached
+        self._cached = cached if fake.count_rule == "cached-field" else None
         if reply.prompt_eval_count is not None:
             prompt = reply.prompt_eval_count
         pieces = reply.pieces()
@@ -577,6 +608,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._chat_whole(name, reply, pieces, prompt, record)
         finally:
             record.finished.set()
+        if record.outcome == "done":
+            fake.hold(messages, "".join(pieces))
 
     def _reject(self, name: str, prompt_tokens: int, num_ctx: int) -> None:
         """Ollama's answer to an over-length prompt sent with ``truncate: false``."""
@@ -588,9 +621,11 @@ class _Handler(BaseHTTPRequestHandler):
         """Ollama's figures (nanoseconds) as a 3B model on a laptop gives them: the prompt
         read at 250 tokens/s, the reply written at 25 tokens/s, a model already loaded."""
         load, reading, writing = 20_000_000, prompt * 4_000_000, max(1, evals) * 40_000_000
+        cached = getattr(self, "_cached", None)  # count_rule "cached-field" only
         return {"total_duration": load + reading + writing + 2_000_000, "load_duration": load,
                 "prompt_eval_count": prompt, "prompt_eval_duration": reading,
-                "eval_count": evals, "eval_duration": writing}
+                "eval_count": evals, "eval_duration": writing,
+                **({"prompt_eval_cached_count": cached} if cached is not None else {})}
 
     def _chat_whole(self, name: str, reply: Reply, pieces: list[str], prompt: int,
                     record: StreamRecord) -> None:

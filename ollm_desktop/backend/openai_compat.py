@@ -51,6 +51,8 @@ COUNT_CACHE = 16
 # Without a server count, our own rough one (cl100k, erring high) sizes max_tokens.
 ROUGH_FACTOR, ROUGH_PER_MESSAGE, ROUGH_PER_REQUEST = 1.3, 8, 16
 MIN_REPLY = 16  # max_tokens never below this when only a rough count is known
+# The detail of an over-length error found by the server's count before anything was sent.
+COUNTED_BEFORE_SENDING = "counted before sending"
 _IMAGE_TYPES = ((b"\x89PNG", "image/png"), (b"\xff\xd8", "image/jpeg"), (b"GIF8", "image/gif"),
                 (b"RIFF", "image/webp"))
 
@@ -256,7 +258,8 @@ class OpenAICompatServer:
         if exact is not None:
             if exact >= window:
                 raise context_overflow(
-                    f"the request ({exact} tokens) exceeds the context size ({window} tokens)",
+                    f"{COUNTED_BEFORE_SENDING}: the request ({exact} tokens) exceeds the "
+                    f"context size ({window} tokens)",
                     num_ctx=window, server=self.label, numbers=(exact, window))
             room = window - exact
         else:

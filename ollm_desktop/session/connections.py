@@ -115,6 +115,8 @@ class Connections:
         settings = self._core.settings
         if self.current.id == connection_id:
             self.current = self.current.model_copy(update={"kind": kind})
+        if self._command_line is not None and self._command_line.id == connection_id:
+            self._command_line = self._command_line.model_copy(update={"kind": kind})
         updated = [c.model_copy(update={"kind": kind}) if c.id == connection_id and c.kind is None
                    else c for c in settings.connections]
         if updated != settings.connections:
