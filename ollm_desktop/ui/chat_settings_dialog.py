@@ -95,6 +95,11 @@ class ChatSettingsDialog(QDialog):
         self._default_size = min(defaults.context_size, snapshot.trained_context or
                                  defaults.context_size)
         self._trained, self._model = snapshot.trained_context, snapshot.model or "the model"
+        # The server's own window (llama.cpp's slot, vLLM's max_model_len...): the most a chat
+        # may use there, whatever the Preferences allow.
+        self._window = snapshot.server_window
+        if self._window:
+            self._default_size = min(self._default_size, self._window)
         own = chat.settings
 
         self.prompt_edit = QPlainTextEdit(own.system_prompt or "")
@@ -118,6 +123,7 @@ class ChatSettingsDialog(QDialog):
         self.context_spin.setSuffix(self.tr(" tokens"))
         limit = (self._trained if self._trained and not defaults.allow_beyond_trained
                  else CONTEXT_SIZE_MAX)
+        limit = min(limit, self._window) if self._window else limit
         self.context_spin.setRange(CONTEXT_SIZE_MIN - 1, max(CONTEXT_SIZE_MIN, limit))
         self.context_spin.setSpecialValueText(self.tr("Default ({0})").format(
             f"{self._default_size:,}"))
@@ -259,6 +265,9 @@ class ChatSettingsDialog(QDialog):
         note = (self.tr(" At most {0}, what {1} was trained for.").format(f"{trained:,}",
                                                                             self._model)
                 if trained and not d.allow_beyond_trained else "")
+        if self._window and (not note or not trained or self._window <= trained):
+            note = self.tr(" At most {0}, the context the server serves {1} with.").format(
+                f"{self._window:,}", self._model)
         if size is None:
             text = self.tr("The size a new chat gets: Preferences ({0}).").format(
                 f"{d.context_size:,}")

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ollm_desktop.controller import ContextSnapshot, Settings, context_tier
 from ollm_desktop.host_check import host_problem
+from ollm_desktop.ui.connections_editor import ConnectionsEditor, Tester
 from ollm_desktop.ui.context_meter import format_context_size
 from ollm_desktop.ui.theme import status_color
 
@@ -77,7 +78,8 @@ def chat_context_text(snap: ContextSnapshot, settings: Settings) -> str:
 
 class PreferencesDialog(QDialog):
     def __init__(self, settings: Settings, models: list[str],
-                 parent: QWidget | None = None, current: ContextSnapshot | None = None) -> None:
+                 parent: QWidget | None = None, current: ContextSnapshot | None = None,
+                 tester: Tester | None = None) -> None:
         super().__init__(parent)
         current = current or ContextSnapshot()
         self.setObjectName("preferencesDialog")
@@ -102,6 +104,9 @@ class PreferencesDialog(QDialog):
         self.timeout_spin.setValue(settings.request_timeout)
         self.keep_alive_edit = QLineEdit(settings.keep_alive)
         self.keep_alive_edit.setPlaceholderText(self.tr("10m, 1h, 0 or -1 (forever)"))
+        # llama.cpp's server, LM Studio, vLLM...: keys go to the keyring on OK (the caller).
+        self.connections_editor = ConnectionsEditor(settings.connections,
+                                                    settings.default_connection, tester)
 
         # --- Models
         names = list(dict.fromkeys(m for m in models if m))
@@ -257,6 +262,7 @@ class PreferencesDialog(QDialog):
         columns = QHBoxLayout()
         left, right = QVBoxLayout(), QVBoxLayout()
         left.addWidget(ollama)
+        left.addWidget(self.connections_editor)
         left.addWidget(models_box)
         left.addStretch(1)
         right.addWidget(context)
@@ -286,6 +292,7 @@ class PreferencesDialog(QDialog):
         self.preserve_user_check.toggled.connect(self.validate)
         self.beyond_check.toggled.connect(self.validate)
         self.prompt_edit.textChanged.connect(self.validate)
+        self.connections_editor.changed.connect(self.validate)
         self.validate()
 
     def _seconds_spin(self, value: float, maximum: int) -> QSpinBox:
@@ -328,6 +335,7 @@ class PreferencesDialog(QDialog):
         if size is None:
             problems.append(self.tr("Context size: type a number of tokens, e.g. 8192."))
             size = self._original.context_size
+        problems += self.connections_editor.problems()
         if self.compaction_timeout_spin.value() < self.summary_timeout_spin.value():
             problems.append(self.tr("Compaction time limit: a compaction includes its "
                                     "summaries, so allow at least the summary time limit."))
@@ -350,6 +358,8 @@ class PreferencesDialog(QDialog):
             "start_ollama": self.start_combo.currentData(),
             "request_timeout": float(self.timeout_spin.value()),
             "system_prompt": self.prompt_edit.toPlainText(),
+            "connections": self.connections_editor.connections(),
+            "default_connection": self.connections_editor.default_connection(),
         }
         return values, problems
 
@@ -372,6 +382,11 @@ class PreferencesDialog(QDialog):
     def accept(self) -> None:
         if self.validate():
             super().accept()
+
+    def api_keys(self) -> dict[str, str]:
+        """API keys typed for other servers, by connection id (for the keyring, never the
+        settings file)."""
+        return self.connections_editor.keys()
 
     def result_settings(self) -> Settings:
         """A validated copy; the Settings passed in are never changed here."""

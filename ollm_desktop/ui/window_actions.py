@@ -46,10 +46,15 @@ def confirm(parent: QWidget, title: str, text: str) -> bool:
 
 def preferences(parent: QWidget, controller: ChatController, models: list[str]) -> None:
     current = controller.settings
-    dialog = PreferencesDialog(current, models, parent, controller.snapshot)
+    dialog = PreferencesDialog(current, models, parent, controller.snapshot,
+                               tester=controller.test_connection)
     if not dialog.exec():
         return
     new = dialog.result_settings()
+    for connection_id, key in dialog.api_keys().items():  # to the keyring, never settings.json
+        if not controller.set_api_key(connection_id, key):
+            new.connections = [c.model_copy(update={"has_key": False}) if c.id == connection_id
+                               else c for c in new.connections]
     app = QApplication.instance()
     if new.theme != current.theme and isinstance(app, QApplication):
         apply_theme(app, new.theme)
