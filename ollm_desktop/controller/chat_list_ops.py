@@ -1,8 +1,10 @@
-"""The chat list: pinning, trash and its undo: the controller's side (the session does the work)."""
+"""The chat list: pinning, trash and its undo, drafts: the controller's side (the session does
+the work)."""
 
 from __future__ import annotations
 
 from ollm_desktop.controller.ops_base import OpsBase
+from ollm_desktop.session.core import CONTEXT_ORIGIN
 
 
 class ChatListOps(OpsBase):
@@ -30,3 +32,17 @@ class ChatListOps(OpsBase):
     def purge_chat(self, chat_id: str) -> None:
         """The undo is over: the chat is deleted for good (unless it was restored)."""
         self._op(self.session.chat_list.purge, chat_id)
+
+    def draft(self, chat_id: str) -> str:
+        """The unsent text left in a chat."""
+        return self.session.draft(chat_id)
+
+    def save_draft(self, chat_id: str, text: str) -> None:
+        self.session.save_draft(chat_id, text)
+
+    def context_origin(self, chat_id: str) -> str:
+        """Where the chat's context size was last set, and to what ("chat settings:4096")."""
+        return self.session.chat_note(chat_id, CONTEXT_ORIGIN)
+
+    def remember_context_origin(self, chat_id: str, origin: str) -> None:
+        self.session.set_chat_note(chat_id, CONTEXT_ORIGIN, origin)

@@ -49,6 +49,8 @@ SummaryCall = Callable[[ApiMessages, int | None], Coroutine[Any, Any, str]]
 AUTO_SNAPSHOT_RATIO = 0.80
 WARNED_MARK = "compression-warning-shown"
 MODEL_SIZE = "model-size"  # chat value: "<model>\n<billions>", its last known size
+DRAFT = "draft"  # chat value: the unsent text left in the input
+CONTEXT_ORIGIN = "context-origin"  # chat value: where its context size was last set
 BUSY_TEXT = "Wait for the reply or compaction to finish."
 NO_CHAT = "Open a chat first."
 LOWERED_TO_TRAINED = ("{0} was trained for {1:,} tokens, so this chat now sends {1:,} (it was "
@@ -265,6 +267,29 @@ class SessionCore:
             with contextlib.suppress(ValueError):
                 known = float(stored.partition("\n")[2])
         return known
+
+    def chat_note(self, chat_id: str, name: str) -> str:
+        """A small remembered value of a chat (``DRAFT``, ``CONTEXT_ORIGIN``; "" when none)."""
+        try:
+            return self.store.chat_value(chat_id, name) or ""
+        except StorageError as exc:
+            log.error("the chat's %s could not be read: %s", name, exc)
+            return ""
+
+    def set_chat_note(self, chat_id: str, name: str, text: str) -> None:
+        """Remember it (blank text forgets it); a failure only logs: nothing depends on it."""
+        try:
+            if self.store.get_chat(chat_id) is not None:
+                self.store.set_chat_value(chat_id, name, text if text.strip() else None)
+        except StorageError as exc:
+            log.error("the chat's %s could not be saved: %s", name, exc)
+
+    def draft(self, chat_id: str) -> str:
+        """The unsent text the user left in a chat."""
+        return self.chat_note(chat_id, DRAFT)
+
+    def save_draft(self, chat_id: str, text: str) -> None:
+        self.set_chat_note(chat_id, DRAFT, text)
 
     def thinks(self) -> bool | None:
         """``think: true`` for a model whose /api/show lists "thinking"; else nothing is sent

@@ -304,8 +304,14 @@ def open_chat_settings(parent: QWidget, controller: ChatController) -> ChatSetti
     chat = controller.chat
     if chat is None:
         return None
-    dialog = ChatSettingsDialog(chat, controller.settings, controller.snapshot,
-                                controller.apply_chat_settings, parent)
+    def apply(settings: ChatSettings, size: int | None) -> bool:
+        applied = controller.apply_chat_settings(settings, size)
+        if applied and (size is None or size != chat.context_size):  # Preferences say where
+            controller.remember_context_origin(
+                chat.id, "" if size is None else f"chat settings:{size}")
+        return applied
+
+    dialog = ChatSettingsDialog(chat, controller.settings, controller.snapshot, apply, parent)
     dialog.exec()
     dialog.deleteLater()
     return dialog

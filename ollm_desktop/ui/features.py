@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from ollm_desktop.ui import (
     branch_actions,
     chat_list_features,
+    drafts,
+    help_pages,
     image_attach,
     live_thinking,
     message_delete,
@@ -19,5 +21,5 @@ if TYPE_CHECKING:
 
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
-                    live_thinking):
+                    live_thinking, drafts, help_pages):
         feature.install(content)

@@ -59,27 +59,35 @@ def parse_context_size(text: str) -> int | None:
     return value * 1024 if unit == "k" else value * 1_048_576 if unit == "m" else value
 
 
-def chat_context_text(snap: ContextSnapshot, settings: Settings) -> str:
+def chat_context_text(snap: ContextSnapshot, settings: Settings, origin: str = "") -> str:
     """The open chat's own context size and where it comes from (it can differ from the
-    default for new chats, which is what the Preferences field edits)."""
+    default for new chats, which is what the Preferences field edits). ``origin``: where it
+    was last set and to what ("chat settings:4096", "preferences:2048"), remembered with the
+    chat; it counts while the size is still that one (not lowered since, say)."""
     if snap.chat is None:
         return ""
     size, trained = snap.chat.context_size, snap.trained_context
-    if trained and size == trained and settings.context_size > trained:
-        origin = f"lowered to what {snap.model or 'its model'} was trained for"
-    elif trained and size > trained:
+    where, _, at = origin.partition(":")
+    origin = where if at == str(size) else ""
+    if trained and size > trained:
         origin = f"beyond the {trained:,} {snap.model or 'its model'} was trained for"
+    elif origin == "chat settings":
+        origin = "set in this chat's settings (Chat settings…)"
+    elif origin == "preferences":
+        origin = "applied to this chat from Preferences"
+    elif trained and size == trained and settings.context_size > trained:
+        origin = f"lowered to what {snap.model or 'its model'} was trained for"
     elif size == settings.context_size:
         origin = "the default for new chats"
     else:
-        origin = "set for this chat (when it was created, or applied from Preferences)"
+        origin = "the default for new chats when this chat was created"
     return f"This chat: {context_size_label(size)} — {origin}"
 
 
 class PreferencesDialog(QDialog):
     def __init__(self, settings: Settings, models: list[str],
                  parent: QWidget | None = None, current: ContextSnapshot | None = None,
-                 tester: Tester | None = None) -> None:
+                 context_origin: str = "", tester: Tester | None = None) -> None:
         super().__init__(parent)
         current = current or ContextSnapshot()
         self.setObjectName("preferencesDialog")
@@ -144,7 +152,7 @@ class PreferencesDialog(QDialog):
         self.context_combo.setToolTip(self.tr(
             "Tokens the model reads per request (num_ctx) in new chats. Pick a tier or type a "
             "number; larger contexts need more memory."))
-        self.chat_context = QLabel(chat_context_text(current, settings))
+        self.chat_context = QLabel(chat_context_text(current, settings, context_origin))
         self.chat_context.setWordWrap(True)
         self.chat_context.setVisible(bool(self.chat_context.text()))
         self.beyond_check = QCheckBox(self.tr("Allow contexts beyond what the model was "

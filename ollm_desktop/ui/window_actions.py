@@ -46,7 +46,9 @@ def confirm(parent: QWidget, title: str, text: str) -> bool:
 
 def preferences(parent: QWidget, controller: ChatController, models: list[str]) -> None:
     current = controller.settings
-    dialog = PreferencesDialog(current, models, parent, controller.snapshot,
+    chat = controller.chat
+    origin = controller.context_origin(chat.id) if chat is not None else ""
+    dialog = PreferencesDialog(current, models, parent, controller.snapshot, origin,
                                tester=controller.test_connection)
     if not dialog.exec():
         return
@@ -62,6 +64,8 @@ def preferences(parent: QWidget, controller: ChatController, models: list[str]) 
         apply_now = controller.chat is not None and confirm(
             parent, parent.tr("Context size"), parent.tr(APPLY_SIZE_TEXT))
         controller.set_context_size(new.context_size, apply_now=apply_now)
+        if apply_now and chat is not None:
+            controller.remember_context_origin(chat.id, f"preferences:{new.context_size}")
     controller.apply_settings(new)
 
 

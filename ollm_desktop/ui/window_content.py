@@ -90,10 +90,14 @@ class WindowContent(QObject):
         self.send_button.setDefault(True)
         self.stop_button = self._button("stopButton", self.tr("Stop"))
         self.stop_button.setEnabled(False)
+        self.sending = False
         self.input_error = QLabel()
         self.input_error.setWordWrap(True)
         self.input_error.setStyleSheet("color: palette(highlight);")
+        self.input_error.setObjectName("inputError")
         self.input_error.hide()
+        self.message_input.textChanged.connect(  # a warning about the text goes with it
+            lambda: None if self.message_input.toPlainText().strip() else self.input_error.hide())
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("Model:")))
         controls.addWidget(self.model_selector)
@@ -183,8 +187,9 @@ class WindowContent(QObject):
         self.action_about = a("actionAbout", self.tr("&About ollm-desktop"), None,
                               lambda: window_actions.about(w, self.paths))
         self.action_regenerate, self.action_continue = reply_actions.build_actions(self)
-        QShortcut(QKeySequence("Ctrl+Return"), w, self.send)
-        QShortcut(QKeySequence("Escape"), w, c.stop)
+        QShortcut(QKeySequence("Ctrl+Return"), w, self.send).setWhatsThis(
+            self.tr("Send the message (with either send key)"))
+        QShortcut(QKeySequence("Escape"), w, c.stop).setWhatsThis(self.tr("Stop the reply"))
 
     def _connect(self) -> None:
         c, panel = self.controller, self.chat_panel
@@ -206,6 +211,7 @@ class WindowContent(QObject):
             lambda: window_actions.start_ollama(self.window, c))
         self.banner.pullRequested.connect(c.pull_model)
         c.chatsChanged.connect(panel.refresh)
+        c.chatsChanged.connect(self._show_title)  # a rename, or the name from the first message
         c.chatOpened.connect(self._chat_opened)
         c.historyReset.connect(self.reload_history)
         c.messageAdded.connect(self._message_added)
@@ -261,13 +267,17 @@ class WindowContent(QObject):
 
     def _chat_opened(self, chat: ChatRecord) -> None:
         self.window.shown_chat_id = chat.id  # type: ignore[attr-defined]
-        self.window.setWindowTitle(f"{chat.title} — ollm-desktop")
+        self._show_title()
         self.warning_bar.hide()  # it belongs to the chat it was shown for
         if not self.controller.compacting:  # so does the last compaction's result
             self.compaction_progress.finish()
         self.chat_panel.refresh()
         self.close_group()
         self.update_actions()
+
+    def _show_title(self) -> None:
+        chat = self.controller.chat
+        self.window.setWindowTitle(f"{chat.title} — ollm-desktop" if chat else "ollm-desktop")
 
     def reload_history(self) -> None:
         c = self.controller
@@ -297,7 +307,12 @@ class WindowContent(QObject):
         if not text.strip() and not self.controller.pending_images():
             return
         self.input_error.hide()
-        if self.controller.send(text) is not None:
+        self.sending = True  # a chat the send opens (new, or a branch) keeps the input
+        try:
+            sent = self.controller.send(text) is not None
+        finally:
+            self.sending = False
+        if sent:
             self.message_input.clear()
 
     def _send_failed(self, text: str, reason: str) -> None:
