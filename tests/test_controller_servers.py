@@ -296,3 +296,56 @@ def test_reasoning_and_stop_through_the_controller(qloop, tmp_path):
     finally:
         run(qloop, controller.shutdown())
         fake.stop()
+
+
+def test_a_server_that_cuts_the_prompt_silently_is_reported(qloop, tmp_path):
+    # LM Studio reloaded with a smaller context than the app last read: its default policy
+    # cuts the prompt and answers; the count well below ours is reported as truncation.
+    model = MODELS["lmstudio"]
+    fake = FakeOpenAI("lmstudio", [ServedModel(model, window=8192, n_ctx_train=32768)]).start()
+    fake.reply_fn = scripted_model(120)
+    controller = make(tmp_path / "data", fake.url, model)
+    truncated: list[bool] = []
+    controller.replyFinished.connect(lambda _m, info: truncated.append(info.truncated))
+
+    async def scenario() -> None:
+        await controller.refresh_ollama()
+        for i in range(6):
+            await turn(controller, f"Question {i}: {QUESTION}.")
+        fake.models[0].window = 600  # reloaded smaller; the app's reading is still fresh
+        await turn(controller, "And what about the database migration?")
+
+    try:
+        run(qloop, scenario())
+        assert fake.streams[-1].outcome == "truncated"
+        assert truncated[-1] is True and not any(truncated[:-1])
+    finally:
+        run(qloop, controller.shutdown())
+        fake.stop()
+
+
+def test_the_host_setting_takes_an_openai_compatible_base_url(qloop, tmp_path):
+    fake = FakeOpenAI("llama.cpp", [ServedModel("smollm2-135m", window=2048)]).start()
+    fake.script("Hi from the host field.", "Hello again.")
+    paths = app_paths(tmp_path / "data")
+    paths.ensure()
+    store, _ = ChatStore.open(paths)
+    controller = ChatController(store, Settings(ollama_host=fake.url + "/v1",
+                                                default_model="smollm2-135m"))
+    seen = collect_signals(controller)
+
+    async def scenario() -> None:
+        await controller.refresh_ollama()
+        await turn(controller, "Hi!")
+        controller.new_chat()
+        await settle(controller)
+        await turn(controller, "Hi again!")
+
+    try:
+        run(qloop, scenario())
+        assert seen["status"][-1].server == "llama.cpp server"
+        assert controller.display_messages()[-1].content == "Hello again."
+        assert fake.paths().count("/api/version") == 1  # asked once, then known for the run
+    finally:
+        run(qloop, controller.shutdown())
+        fake.stop()

@@ -76,7 +76,7 @@ def test_a_new_only_count_teaches_nothing_and_the_cached_figure_completes_it(sto
     assert calibrations.for_model(MODEL).samples == 2
     # A count unrelated to the previous request is learned as it is.
     other = [{"role": "user", "content": "A new topic entirely " * 30}]
-    calibrations.observe(MODEL, other, None, 160, 4096)
+    calibrations.observe(MODEL, other, None, 300, 4096)
     assert calibrations.for_model(MODEL).samples == 3
 
 

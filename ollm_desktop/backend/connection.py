@@ -49,9 +49,12 @@ class Connection(BaseModel):
 
 
 def local_ollama(host: str | None) -> Connection:
-    """Today's host setting as the connection every existing chat belongs to."""
-    return Connection(id=LOCAL_OLLAMA_ID, name=LOCAL_OLLAMA_NAME, url=(host or "").strip(),
-                      kind="ollama")
+    """Today's host setting as the connection every existing chat belongs to. A base URL
+    ending in ``/v1`` there is an OpenAI-compatible server: its kind is found by asking."""
+    url = (host or "").strip()
+    openai_style = url.rstrip("/").endswith("/v1")
+    return Connection(id=LOCAL_OLLAMA_ID, name=LOCAL_OLLAMA_NAME, url=url,
+                      kind=None if openai_style else "ollama")
 
 
 def command_line(url: str) -> Connection:

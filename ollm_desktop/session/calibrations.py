@@ -37,6 +37,9 @@ SCALE_STEP = 0.05  # a learned factor closer than this to the engine's is not wo
 # request's estimate and within NEW_ONLY_SLACK of what follows the cached prefix.
 NEW_ONLY_BELOW = 0.8
 NEW_ONLY_SLACK = (1.5, 32)
+# A count this far below our own estimate of a request this large: the server dropped part of
+# the prompt (LM Studio's default overflow policy cuts silently), whatever the window said.
+WELL_BELOW, WELL_BELOW_MIN = 0.6, 256
 SCOPE_SEPARATOR = "\x1e"  # between a connection's id and the model, in a calibration's key
 
 ApiMessages = Sequence[Mapping[str, str]]
@@ -111,6 +114,8 @@ class Calibrations:
         elif self._new_only(calibration, messages, previous, actual, estimate):
             return False  # a cache hit counted what was read anew: says nothing of the rest
         truncated = calibration.truncation_suspected(estimate, actual, num_ctx)
+        if estimate >= WELL_BELOW_MIN and actual < WELL_BELOW * estimate:
+            return True  # cut by the server: its count says nothing about the tokenizer
         if any(m.get("images") for m in messages):
             return truncated  # the count includes pictures: it says nothing about text
         calibration.observe(raw, actual, messages=count)

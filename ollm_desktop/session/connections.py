@@ -43,6 +43,7 @@ class Connections:
         self._env_name = api_key_env
         self._env_key = os.environ.get(api_key_env, "").strip() or None if api_key_env else None
         self._keyring_told = self._env_told = False
+        self._kinds: dict[tuple[str, str], ServerKind] = {}  # found by asking, this run
         self._pending = NOTHING
         self.current = self._command_line or self.for_new_chat()
         core.calibrations.scope = self.scope(self.current)
@@ -52,7 +53,14 @@ class Connections:
         """Local Ollama first, then the user's (and ``--host``'s for this run)."""
         found = [local_ollama(self._core.settings.ollama_host),
                  *[c for c in self._core.settings.connections if c.id != LOCAL_OLLAMA_ID]]
-        return [self._command_line, *found] if self._command_line else found
+        listed = [self._command_line, *found] if self._command_line else found
+        return [self._known(c) for c in listed]
+
+    def _known(self, connection: Connection) -> Connection:
+        """With the kind found by asking, when it was not given."""
+        kind = self._kinds.get((connection.id, connection.url))
+        return connection.model_copy(update={"kind": kind}) if (
+            connection.kind is None and kind) else connection
 
     def by_id(self, connection_id: str | None) -> Connection | None:
         return next((c for c in self.all() if c.id == (connection_id or LOCAL_OLLAMA_ID)), None)
@@ -60,21 +68,22 @@ class Connections:
     def for_chat(self, chat: ChatRecord | None) -> Connection:
         """The chat's connection (``--host`` wins for the run; an unknown one: the default)."""
         if self._command_line is not None:
-            return self._command_line
+            return self._known(self._command_line)
         if chat is not None and (found := self.by_id(chat.settings.connection)) is not None:
             return found
         return self.for_new_chat()
 
     def for_new_chat(self) -> Connection:
         if self._command_line is not None:
-            return self._command_line
-        return self.by_id(self._core.settings.default_connection) or local_ollama(
-            self._core.settings.ollama_host)
+            return self._known(self._command_line)
+        return self.by_id(self._core.settings.default_connection) or self._known(
+            local_ollama(self._core.settings.ollama_host))
 
     def stored_id(self, connection: Connection) -> str | None:
         """What a chat stores: None for Local Ollama (as every older chat has) and for the
         run's ``--host`` (not saved, so a later run opens the chat with its default)."""
-        if connection.id == LOCAL_OLLAMA_ID or connection == self._command_line:
+        if connection.id == LOCAL_OLLAMA_ID or (
+                self._command_line is not None and connection.id == self._command_line.id):
             return None
         return connection.id
 
@@ -88,7 +97,7 @@ class Connections:
         settings = self._core.settings
         return open_server(connection, api_key=self.api_key(connection),
                            timeout=settings.request_timeout, keep_alive=settings.keep_alive,
-                           on_probed=lambda kind: self._probed(connection.id, kind))
+                           on_probed=lambda kind: self._probed(connection, kind))
 
     def use(self, connection: Connection, *, force: bool = False) -> bool:
         """Talk to ``connection`` from now on; True when the backend changed (the caller
@@ -110,14 +119,15 @@ class Connections:
         wanted = self.for_chat(self._core.chat)
         return self.use(wanted)
 
-    def _probed(self, connection_id: str, kind: ServerKind) -> None:
-        """A connection's kind was found: remembered in the Preferences (shown there)."""
+    def _probed(self, connection: Connection, kind: ServerKind) -> None:
+        """A connection's kind was found: kept for the run, and in the Preferences' list
+        (shown there) for a saved connection."""
         settings = self._core.settings
-        if self.current.id == connection_id:
+        self._kinds[(connection.id, connection.url)] = kind
+        if self.current.id == connection.id and self.current.kind is None:
             self.current = self.current.model_copy(update={"kind": kind})
-        if self._command_line is not None and self._command_line.id == connection_id:
-            self._command_line = self._command_line.model_copy(update={"kind": kind})
-        updated = [c.model_copy(update={"kind": kind}) if c.id == connection_id and c.kind is None
+        updated = [c.model_copy(update={"kind": kind})
+                   if c.id == connection.id and c.url == connection.url and c.kind is None
                    else c for c in settings.connections]
         if updated != settings.connections:
             settings.connections = updated
