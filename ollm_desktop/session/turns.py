@@ -36,7 +36,7 @@ from ollm_desktop.storage import StorageError
 
 SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
 STILL_STREAMING = "A reply is still streaming; stop it first."
-NO_MODEL = "Choose a model first (Ollama must be running)."
+NO_MODEL = "Choose a model first (its server must be running)."
 TOO_LONG = ("This message is about {0:,} tokens but the model's context leaves room for {1:,}. "
             "Shorten it, or choose a larger context size.")
 REFITTED = ("The model counted more tokens than estimated; the context was fitted again and "
@@ -45,8 +45,8 @@ STILL_OVERFLOW = ("Even after fitting the context again, the model counted this 
                   "longer than its context. Your message is back in the input: shorten it, "
                   "unpin messages, or choose a larger context size.")
 KEPT_PREVIOUS = "{0} The previous reply is kept."
-TRUNCATION_SUSPECTED = ("Ollama reported fewer prompt tokens than were sent: it may have dropped "
-                        "part of the context. The token estimate has been recalibrated.")
+TRUNCATION_SUSPECTED = ("The server reported fewer prompt tokens than were sent: it may have "
+                        "dropped part of the context. The token estimate has been recalibrated.")
 
 
 @dataclass
@@ -302,7 +302,7 @@ class Turns:
             if observe:
                 info.truncated = core.calibrations.observe(
                     core.model or "", messages, estimate, done.prompt_eval_count,
-                    engine.config.context_size)
+                    engine.config.context_size, cached=done.prompt_eval_cached_count)
                 core.sync_calibration()
             if info.truncated:
                 change = change | Change.notice(TRUNCATION_SUSPECTED)
