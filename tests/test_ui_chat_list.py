@@ -312,8 +312,10 @@ def test_branches_are_nested_under_their_chat(qloop, qtbot, tmp_path, server):
         assert [(k, t, d) for k, t, d in listed(a)] == [
             ("header", "Today", 0),  # the family is as new as its newest branch
             ("chat", "Trip plan", 0),
-            ("chat", "Edited: by train", 1),
-            ("chat", "Earlier reply", 1),
+            # Versions of the message where they part from it (issue 25): these seeds share
+            # no history with their chat, so they are versions of its first message.
+            ("chat", "Edit 2 of 3: by train", 1),
+            ("chat", "Reply 3 of 3", 1),
             ("header", "Yesterday", 0),
             ("chat", "Unrelated", 0),
             ("chat", "Trip plan (fork)", 0),  # a fork stands on its own...
@@ -323,13 +325,13 @@ def test_branches_are_nested_under_their_chat(qloop, qtbot, tmp_path, server):
         assert "Forked from “Trip plan”" in item_of(a, "Trip plan (fork)").toolTip()
         # A branch opens like any chat and is then the selected row.
         chat_list = a.find(QListWidget, "chatList")
-        branch = item_of(a, "Edited: by train")
+        branch = item_of(a, "Edit 2 of 3: by train")
         QTest.mouseClick(chat_list.viewport(), Qt.MouseButton.LeftButton,
                          pos=chat_list.visualItemRect(branch).center())
         assert a.controller.chat.id == ids["Edited: by train"]
-        assert item_of(a, "Edited: by train").isSelected()
+        assert item_of(a, "Edit 2 of 3: by train").isSelected()
         # Renaming a branch renames its label.
-        act(a, "chatListRenameAction", "Edited: by train")
+        act(a, "chatListRenameAction", "Edit 2 of 3: by train")
         editor = _editor(a)
         editor.setText("By train")
         QTest.keyClick(editor, Qt.Key.Key_Return)
@@ -416,8 +418,8 @@ def test_chat_list_screenshot(qloop, qtbot, tmp_path, server, screenshot_dir):
     try:
         a.window.resize(1100, 640)
         chat_list = a.find(QListWidget, "chatList")
-        chat_list.setCurrentItem(item_of(a, "Earlier reply"))
-        a.window.chat_panel.item_activated(item_of(a, "Earlier reply"))
+        chat_list.setCurrentItem(item_of(a, "Reply 3 of 3"))
+        a.window.chat_panel.item_activated(item_of(a, "Reply 3 of 3"))
         save_shot(screenshot_dir, a.window, "chat-list.png")
     finally:
         a.close()

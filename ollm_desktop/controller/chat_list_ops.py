@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from ollm_desktop.controller.ops_base import OpsBase
 from ollm_desktop.session.core import CONTEXT_ORIGIN
+from ollm_desktop.storage.models import ChatRecord
 
 
 class ChatListOps(OpsBase):
+    def listed_chats(self) -> list[ChatRecord]:
+        """The chats as the list shows them (a branch as a version of its message)."""
+        return self.session.chat_list.listed()
+
     def pin_chat(self, chat_id: str, pinned: bool) -> None:
         """Pin a chat (its family) to the top of the list, or unpin it."""
         self._op(self.session.chat_list.pin, chat_id, pinned)

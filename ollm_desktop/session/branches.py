@@ -14,6 +14,7 @@ different message at its place (origins tell copies apart from new messages).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ollm_desktop.engine.branching import state_up_to
@@ -45,6 +46,17 @@ class Alternatives:
     @property
     def label(self) -> str:
         return f"{self.index + 1}/{self.count}"
+
+
+_FORK = re.compile(r" \(fork(?: (\d+))?\)$")
+
+
+def fork_title(title: str) -> str:
+    """"Title (fork)"; a fork of a fork is "Title (fork 2)", not "Title (fork) (fork)"."""
+    found = _FORK.search(title)
+    if found is None:
+        return f"{title} (fork)"
+    return f"{title[:found.start()]} (fork {int(found.group(1) or 1) + 1})"
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -104,7 +116,7 @@ class Branches:
             return refused
         chat = self._core.chat
         assert chat is not None
-        return self._copy(message_id, keep=True, title=f"{chat.title} (fork)", kind="fork",
+        return self._copy(message_id, keep=True, title=fork_title(chat.title), kind="fork",
                           label=f"Forked from “{_short(chat.title)}”")
 
     def keep_reply(self, message_id: str) -> ChatRecord | None:

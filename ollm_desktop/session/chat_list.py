@@ -11,8 +11,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from ollm_desktop.session.chat_versions import version_labels
 from ollm_desktop.session.events import NOTHING, Change
 from ollm_desktop.storage import StorageError
+from ollm_desktop.storage.models import ChatRecord
 
 if TYPE_CHECKING:
     from ollm_desktop.session.chat_session import ChatSession
@@ -41,6 +43,18 @@ class ChatList:
         except StorageError as exc:
             return self._session.storage_failed(exc)
         return Change(chats=True)
+
+    def listed(self) -> list[ChatRecord]:
+        """The chats as the list shows them: a branch with an automatic label reads as the
+        version of its message it holds ("Reply 1 of 2")."""
+        chats = self._session.store.list_chats()
+        try:
+            labels = version_labels(self._session.store, chats)
+        except StorageError as exc:  # the list still shows, with the stored labels
+            log.error("branch versions could not be read: %s", exc)
+            labels = {}
+        return [c.model_copy(update={"branch_label": labels[c.id]}) if c.id in labels else c
+                for c in chats]
 
     def relabel(self, chat_id: str, label: str) -> Change:
         """Rename a branch: its label is what the list shows under its family's chat."""

@@ -129,7 +129,8 @@ class ChatListPanel(QWidget):
             self._stale = True  # never pull the row from under the user's typing
             return
         text = self.search_edit.text()
-        rows = hit_rows(self._search(text)) if text.strip() else chat_rows(self._list_chats())
+        rows = hit_rows(self._search(text), text) if text.strip() else \
+            chat_rows(self._list_chats())
         if rows != self._rows:
             self._rebuild(rows)
         self._select_current()

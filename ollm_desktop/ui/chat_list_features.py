@@ -37,6 +37,8 @@ def install(content: WindowContent) -> None:
                                expire=lambda: c.purge_chat(chat_id))
 
     panel.deleteRequested.connect(delete)
+    # A finished reply may make a branch a version of its message ("Edit 2 of 2").
+    c.replyFinished.connect(lambda *_: panel.refresh())
 
     highlight = SearchHighlight(content.conversation_model, content)
 

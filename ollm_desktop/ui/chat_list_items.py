@@ -46,6 +46,31 @@ def row_of(index: AnyIndex) -> ListRow | None:
     return row if isinstance(row, ListRow) else None
 
 
+def shown_text(row: ListRow | None, text: str, metrics: QFontMetrics, width: int) -> str:
+    """What fits of a row's text: a search hit keeps its match in sight (with a little of
+    what comes before it), a fork keeps the end of its name ("… (fork)"), others end in …."""
+    if metrics.horizontalAdvance(text) <= width or row is None:
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    if row.fork_hint and not row.branch:
+        return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, width)
+    if row.kind != "hit" or not row.match:
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    who, _, body = text.strip().partition(": ")
+    lead = f"{who}: "
+    room = width - metrics.horizontalAdvance(lead)
+    at = body.casefold().find(row.match.casefold())
+    if at < 0 or room <= 0:
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    start = at
+    while start > 0 and metrics.horizontalAdvance("…" + body[start - 1:at]) <= room // 4:
+        start -= 1
+    space = body.find(" ", start, at)
+    if start > 0 and space >= 0:
+        start = space + 1  # from a word's start
+    shown = ("…" if start > 0 else "") + body[start:]
+    return lead + metrics.elidedText(shown, Qt.TextElideMode.ElideRight, room)
+
+
 class ChatListDelegate(QStyledItemDelegate):
     """Paints the rows; ``commit(index, text)`` receives an accepted new name."""
 
@@ -96,9 +121,16 @@ class ChatListDelegate(QStyledItemDelegate):
             painter.drawText(rect, align, mark)
             rect.setLeft(rect.left() + metrics.horizontalAdvance(mark + " "))
         painter.setPen(palette.color(role))
-        elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
-        painter.drawText(rect, align, elided)
+        painter.drawText(rect, align, shown_text(row, text, metrics, rect.width()))
         painter.restore()
+
+    def text_width(self, option: QStyleOptionViewItem, index: AnyIndex) -> int:
+        """The room a row's text has (after its indent and mark), as ``paint`` lays it out."""
+        row = row_of(index)
+        width = option.rect.width() - self._lead(row) - PAD
+        mark = BRANCH_MARK if row is not None and row.branch else \
+            FORK_MARK if row is not None and row.fork_hint else ""
+        return width - (QFontMetrics(option.font).horizontalAdvance(mark + " ") if mark else 0)
 
     def _paint_header(self, painter: QPainter, option: QStyleOptionViewItem,
                       index: AnyIndex) -> None:

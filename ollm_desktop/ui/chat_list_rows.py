@@ -38,6 +38,7 @@ class ListRow:
     fork_hint: str = ""  # "Forked from …"
     tooltip: str = ""
     title: str = ""  # the chat's title (search rows show other text)
+    match: str = ""  # a search hit: the searched text (kept in sight when the row is cut)
 
 
 def date_group(moment: datetime, today: date) -> str:
@@ -110,7 +111,7 @@ def chat_rows(chats: list[ChatRecord], now: datetime | None = None) -> list[List
     return rows
 
 
-def hit_rows(hits: list[SearchHit]) -> list[ListRow]:
+def hit_rows(hits: list[SearchHit], needle: str = "") -> list[ListRow]:
     """Each chat once, as a heading, with its hits under it (newest chat first)."""
     chats: dict[str, list[SearchHit]] = {}
     for hit in hits:
@@ -125,5 +126,6 @@ def hit_rows(hits: list[SearchHit]) -> list[ListRow]:
                 if hit.role == "assistant" else hit.role.title()
             rows.append(ListRow("hit", f"    {who}: {hit.snippet}", hit.chat_id,
                                 message_id=hit.message_id, title=hit.chat_title,
-                                tooltip=f"{hit.chat_title}\n{hit.snippet}"))
+                                tooltip=f"{hit.chat_title}\n{hit.snippet}",
+                                match=needle.strip()))
     return rows

@@ -66,7 +66,7 @@ class WindowContent(QObject):
     # ------------------------------------------------------------------ build
     def _build_widgets(self) -> None:
         c = self.controller
-        self.chat_panel = ChatListPanel(c.list_chats, c.search,
+        self.chat_panel = ChatListPanel(c.listed_chats, c.search,
                                         lambda: c.chat.id if c.chat else None)
         centre = QWidget()
         centre_layout = QVBoxLayout(centre)
