@@ -349,3 +349,34 @@ def test_the_host_setting_takes_an_openai_compatible_base_url(qloop, tmp_path):
     finally:
         run(qloop, controller.shutdown())
         fake.stop()
+
+
+def test_a_chat_moves_to_another_server_in_its_settings(qloop, tmp_path, ollama_server):
+    from ollm_desktop.storage.models import ChatSettings
+
+    ollama_server.script("From Ollama.")
+    fake = FakeOpenAI("vllm", [ServedModel("Qwen/Qwen3-8B")]).start()
+    fake.script("From vLLM.")
+    controller = make(tmp_path / "data", fake.url, "llama3.2:3b",
+                      ollama_host=ollama_server.url, default_connection=None)
+    seen = collect_signals(controller)
+
+    async def scenario() -> None:
+        await controller.refresh_ollama()
+        await turn(controller, "Hello Ollama")
+        assert controller.server_choices() == [(None, "Local Ollama"), ("lab", "Lab server")]
+        assert controller.apply_chat_settings(ChatSettings(connection="lab"), None)
+        await settle(controller)
+        controller.set_model("Qwen/Qwen3-8B")
+        await settle(controller)
+        await turn(controller, "Hello vLLM")
+
+    try:
+        run(qloop, scenario())
+        assert [m.content for m in controller.display_messages()][-1] == "From vLLM."
+        assert controller.chat is not None and controller.chat.settings.connection == "lab"
+        assert seen["status"][-1].server == "vLLM"
+        assert len(ollama_server.chat_requests()) == 1 and len(fake.chat_requests()) == 1
+    finally:
+        run(qloop, controller.shutdown())
+        fake.stop()

@@ -115,3 +115,23 @@ def test_chat_settings_reach_at_most_the_servers_window(qtbot):
     assert "2,048, the context the server serves smollm2 with" in \
         dialog.origins["contextSize"].text()
     assert "Default (2,048)" in dialog.context_spin.specialValueText()
+
+
+def test_chat_settings_choose_the_chats_server(qtbot):
+    from datetime import UTC, datetime
+
+    from ollm_desktop.controller import ContextSnapshot
+    from ollm_desktop.storage.models import ChatRecord
+    from ollm_desktop.ui.chat_settings_dialog import ChatSettingsDialog
+
+    now = datetime.now(UTC)
+    chat = ChatRecord(id="c", title="t", created_at=now, updated_at=now)
+    applied = []
+    dialog = ChatSettingsDialog(chat, Settings(), ContextSnapshot(chat=chat),
+                                lambda settings, size: applied.append(settings) or True,
+                                servers=[(None, "Local Ollama"), ("lab", "Lab vLLM")])
+    qtbot.addWidget(dialog)
+    assert dialog.server_combo is not None and dialog.server_combo.currentData() is None
+    dialog.server_combo.setCurrentIndex(1)
+    dialog.accept()
+    assert applied[-1].connection == "lab" and "connection" in applied[-1].model_fields_set

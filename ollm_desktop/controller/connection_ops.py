@@ -20,6 +20,14 @@ class ConnectionOps(OpsBase):
     def connection(self) -> Connection:
         return self.session.connections.current
 
+    def server_choices(self) -> list[tuple[str | None, str]]:
+        """(what a chat stores, name) of each server a chat may talk to; none while
+        ``--host`` decides for the run."""
+        connections = self.session.connections
+        if connections.command_line is not None:
+            return []
+        return [(connections.stored_id(c), c.name) for c in connections.all()]
+
     def set_api_key(self, connection_id: str, key: str | None) -> bool:
         """Keep a connection's API key in the system keyring (blank: forget it); False, with
         an ``error`` saying why, when no keyring can keep it."""

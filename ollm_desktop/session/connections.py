@@ -49,6 +49,11 @@ class Connections:
         core.calibrations.scope = self.scope(self.current)
 
     # ------------------------------------------------------------------ which
+    @property
+    def command_line(self) -> Connection | None:
+        """``--host``'s connection for this run (it then serves every chat)."""
+        return self._command_line
+
     def all(self) -> list[Connection]:
         """Local Ollama first, then the user's (and ``--host``'s for this run)."""
         found = [local_ollama(self._core.settings.ollama_host),

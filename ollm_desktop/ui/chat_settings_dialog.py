@@ -8,11 +8,12 @@ runs they cannot be applied, and the dialog stays open saying so.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -86,7 +87,8 @@ class ChatSettingsDialog(QDialog):
             f"{room:,}")
 
     def __init__(self, chat: ChatRecord, defaults: Settings, snapshot: ContextSnapshot,
-                 apply: Apply, parent: QWidget | None = None) -> None:
+                 apply: Apply, parent: QWidget | None = None,
+                 servers: Sequence[tuple[str | None, str]] = ()) -> None:
         super().__init__(parent)
         self.setObjectName("chatSettingsDialog")
         self.setWindowTitle(self.tr("Chat settings — {0}").format(chat.title))
@@ -159,6 +161,16 @@ class ChatSettingsDialog(QDialog):
              self.tr("How long Ollama keeps the model in memory after a reply: 10m, 1h, 0 "
                      "(unload at once) or -1 (always).")),
         ]
+        self.server_combo: QComboBox | None = None
+        if len(servers) > 1:  # which server this chat talks to, where there is a choice
+            self.server_combo = QComboBox()
+            self.server_combo.setObjectName("serverCombo")
+            for server_id, name in servers:
+                self.server_combo.addItem(name, server_id)
+            self.server_combo.setCurrentIndex(max(0, self.server_combo.findData(
+                own.connection)))
+            rows.insert(0, ("server", self.tr("Server:"), self.server_combo, self.tr(
+                "Where this chat's messages go; after OK choose one of its models.")))
         for key, label, field, tip in rows:
             field.setAccessibleName(label.rstrip(":"))
             field.setToolTip(tip)
@@ -226,6 +238,9 @@ class ChatSettingsDialog(QDialog):
                 seed=None if seed is None else int(seed),
                 num_predict=None if limit is None else int(limit),
                 keep_alive=self.keep_alive_edit.text())
+            if self.server_combo is not None:
+                settings = settings.model_copy(
+                    update={"connection": self.server_combo.currentData()})
         except ValidationError as exc:
             field = str(exc.errors()[0]["loc"][0])
             if field == "keep_alive":
@@ -311,7 +326,8 @@ def open_chat_settings(parent: QWidget, controller: ChatController) -> ChatSetti
                 chat.id, "" if size is None else f"chat settings:{size}")
         return applied
 
-    dialog = ChatSettingsDialog(chat, controller.settings, controller.snapshot, apply, parent)
+    dialog = ChatSettingsDialog(chat, controller.settings, controller.snapshot, apply, parent,
+                                servers=controller.server_choices())
     dialog.exec()
     dialog.deleteLater()
     return dialog
