@@ -10,7 +10,14 @@ import sys
 import traceback
 from collections.abc import Callable
 
-from ollm_desktop import APP_ID, APP_NAME, __version__, single_instance, startup_failure
+from ollm_desktop import (
+    APP_ID,
+    APP_NAME,
+    __version__,
+    qt_libraries,
+    single_instance,
+    startup_failure,
+)
 from ollm_desktop.paths import AppPaths, app_paths
 from ollm_desktop.startup_failure import StartupFailure
 
@@ -75,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         return _main(args, paths)
     except StartupFailure as failure:
         return startup_failure.report(paths, str(failure), traceback.format_exc(),
-                                      code=failure.code, dialog=not args.self_test)
+                                      code=failure.code, dialog=not args.self_test,
+                                      qt_usable=failure.qt_usable)
     except Exception as exc:
         traceback.print_exc()  # stderr keeps the traceback of the unexpected
         return startup_failure.report(paths, f"stopped by an unexpected error: {exc!r}",
@@ -98,7 +106,9 @@ def _main(args: argparse.Namespace, paths: AppPaths) -> int:
         from PySide6.QtGui import QGuiApplication
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:
-        raise StartupFailure(f"{startup_failure.QT_LIBRARIES_HINT} ({exc})", code=1) from exc
+        raise startup_failure.missing_qt_library(exc) from exc
+    if (missing := qt_libraries.check()) is not None:  # before Qt aborts, blaming xcb-cursor0
+        raise StartupFailure(missing, code=1, qt_usable=False)
 
     # One copy per data folder; the self-test never takes it (nor is stopped by it).
     instance = None if args.self_test else single_instance.Instance.claim(paths.data_dir)

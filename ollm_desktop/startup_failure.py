@@ -14,11 +14,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ollm_desktop import qt_libraries
 from ollm_desktop.paths import AppPaths
 
 LOG_NAME = "ollm-desktop.log"
@@ -26,6 +28,7 @@ FALLBACK_NAME = "ollm-desktop-startup-failure.log"
 QT_LIBRARIES_HINT = ("Qt could not start. On Debian/Ubuntu install the libraries it needs "
                      "(see README.md, \"System libraries\").")
 _HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc")
+WRAP = 72  # characters per line in a dialog: a readable width, not one long line
 _EXTERNAL = (
     ("zenity", lambda text: ["zenity", "--error", "--title", "ollm-desktop", "--text", text]),
     ("kdialog", lambda text: ["kdialog", "--title", "ollm-desktop", "--error", text]),
@@ -35,12 +38,37 @@ _EXTERNAL = (
 
 
 class StartupFailure(Exception):
-    """The app cannot start; ``str(exc)`` is one sentence for the user."""
+    """The app cannot start; ``str(exc)`` is what the user is told. ``qt_usable``: False when
+    Qt itself cannot show a window (a desktop tool shows the message instead)."""
 
-    def __init__(self, message: str, code: int = 2) -> None:
+    def __init__(self, message: str, code: int = 2, *, qt_usable: bool = True) -> None:
         super().__init__(message)
         self.code = code
+        self.qt_usable = qt_usable
 
+
+def readable(text: str, width: int = WRAP) -> str:
+    """``text`` wrapped at ``width`` for a dialog; indented lines (commands) and long words
+    (paths) are kept whole, so they can be copied."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if not line.strip() or line[:1].isspace():
+            lines.append(line)
+        else:
+            lines.extend(textwrap.wrap(line, width, break_long_words=False,
+                                       break_on_hyphens=False))
+    return "\n".join(lines)
+
+
+def missing_qt_library(error: BaseException) -> StartupFailure:
+    """Importing Qt failed: name the library and the package that brings it."""
+    library = qt_libraries.library_in(str(error))
+    if library is None:
+        return StartupFailure(f"{QT_LIBRARIES_HINT} ({error})", code=1, qt_usable=False)
+    return StartupFailure(
+        f"Qt could not start: the system library {library} is missing ({error}).\n"
+        f"Install it with:\n    sudo apt install {qt_libraries.package_for(library)}\n"
+        "(Debian/Ubuntu; see README.md, \"System libraries\".)", code=1, qt_usable=False)
 
 def write_log(paths: AppPaths | None, message: str, details: str = "") -> Path | None:
     """Append the failure to the log; returns the file written (None if none could be)."""
@@ -73,16 +101,21 @@ def has_display() -> bool:
     return True
 
 
-def show_dialog(message: str, details: str = "") -> bool:
+def show_dialog(message: str, details: str = "", *, qt_usable: bool = True) -> bool:
     """A modal error box (Qt when it loads, else a desktop tool); False if none was shown."""
     if not has_display():
         return False
+    message = readable(message)
+    if not qt_usable:
+        return external_dialog(message)
     try:
+        from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QApplication, QMessageBox
     except (ImportError, OSError):
         return external_dialog(message)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     box = QMessageBox(QMessageBox.Icon.Critical, "ollm-desktop", message)
+    box.setTextFormat(Qt.TextFormat.PlainText)
     box.setObjectName("startupFailure")
     if details:
         box.setDetailedText(details)
@@ -106,7 +139,7 @@ def external_dialog(message: str) -> bool:
 
 
 def report(paths: AppPaths | None, message: str, details: str = "", *, code: int = 2,
-           dialog: bool = True) -> int:
+           dialog: bool = True, qt_usable: bool = True) -> int:
     """Log, one line on stderr, a dialog if possible; returns ``code`` (the exit status)."""
     where = write_log(paths, message, details)
     line = " ".join(message.split())
@@ -114,7 +147,7 @@ def report(paths: AppPaths | None, message: str, details: str = "", *, code: int
           file=sys.stderr, flush=True)
     if dialog:
         text = message + (f"\n\nDetails were written to {where}." if where else "")
-        show_dialog(text, details)
+        show_dialog(text, details, qt_usable=qt_usable)
     return code
 
 
@@ -128,10 +161,12 @@ def watch_qt_start(paths: AppPaths | None, dialog: bool) -> Callable[[], None]:
         prefix = f"{category}: " if category and category != "default" else ""
         print(f"{prefix}{text}", file=sys.stderr, flush=True)
         if kind == QtMsgType.QtFatalMsg:
-            message = f"{QT_LIBRARIES_HINT} Qt said: {' '.join(text.split())}"
+            missing = qt_libraries.missing_libraries() if qt_libraries.uses_xcb() else []
+            message = (qt_libraries.missing_message(missing) if missing else
+                       f"{QT_LIBRARIES_HINT} Qt said: {' '.join(text.split())}")
             where = write_log(paths, message)
             if dialog and has_display():
-                external_dialog(message + (f"\n\nDetails: {where}" if where else ""))
+                external_dialog(readable(message + (f"\n\nDetails: {where}" if where else "")))
 
     previous = qInstallMessageHandler(handler)
 

@@ -245,5 +245,5 @@ def test_with_a_display_the_failure_is_shown_in_a_dialog(tmp_path, qtbot, monkey
     assert app.main(["--data-dir", str(blocker)]) == 2
     assert QApplication.activeModalWidget() is None
     [text] = shown
-    assert f"cannot create the data folder {blocker}" in text
+    assert f"cannot create the data folder {blocker}" in " ".join(text.split())  # wrapped
     assert str(tmp_path / "ollm-desktop-startup-failure.log") in text
