@@ -59,7 +59,7 @@ def test_the_group_panel_and_the_status_bar_agree(qloop, qtbot, tmp_path, server
         # Undo on the newest (and only) checkpoint.
         assert panel.undo_button.isEnabled() and not panel.undo_hint.text()
         panel.resize(420, 760)
-        save_shot(screenshot_dir, panel, "group-panel.png")
+        save_shot(screenshot_dir, panel, "t-group-panel-2k.png")
         # A branch keeps it undoable: it starts from the same checkpoint.
         last = a.controller.display_messages()[-1]
         fork = a.controller.fork_chat(last.id)

@@ -38,7 +38,8 @@ def test_a_reply_cut_at_the_length_limit_is_marked_and_can_be_continued(
         qloop, qtbot, tmp_path, server, screenshot_dir, how):
     a = App(qloop, qtbot, tmp_path / "data", server)
     try:
-        run(qloop, a.type_and_send("Hello"))
+        server.script(Reply(text="Hello! Which part of the billing migration shall we plan?"))
+        run(qloop, a.type_and_send("Hello, let us plan the billing migration."))
         if how == "done_reason":
             server.script(Reply(text=ANSWER, done_reason="length"))
         else:  # the server caps at num_predict (the fake trims the pieces and says "length")

@@ -4,7 +4,9 @@ The real window over the loopback fake Ollama, fed the memory benchmark's seeded
 conversation (tests/realistic_chat.py): no filler words. Refresh the images in docs/screenshots:
 
     OLLM_SCREENSHOT_DIR=docs/screenshots QT_QPA_PLATFORM=offscreen \
-        python -m pytest tests/test_ui_docs_screenshots.py tests/test_ui_widgets_screenshots.py
+        python -m pytest tests/test_ui_docs_screenshots.py tests/test_ui_widgets_screenshots.py \
+        tests/test_ui_reliability_signal.py tests/test_ui_checkpoint_panel.py \
+        tests/test_ui_cut_off_replies.py tests/test_ui_everyday.py
 
 Each test also checks what the picture must show, so a screenshot cannot silently show a
 wrong state (a fresh chat marked "Critical", filler text, a missing marker).

@@ -60,7 +60,7 @@ def test_screenshot_status_widgets(qtbot, shots):
     layout.addWidget(progress)
     for usage, reliability in (
         (make_usage(3100, compaction_count=0),  # a fresh chat: neutral, not "Critical"
-         make_reliability("critical", 0.3).model_copy(update={"context_confidence": 1.0})),
+         make_reliability("high", 1.0)),
         (make_usage(5234), make_reliability("medium", 0.66)),
         (make_usage(6900, dropped_messages=3, compaction_count=4,
                     note="3 older messages are left out of the context to fit."),
