@@ -29,6 +29,7 @@ import collections
 import contextlib
 import dataclasses
 import datetime as _dt
+import difflib
 import json
 import os
 import re
@@ -143,6 +144,10 @@ class Reply:
     prompt_eval_count: int | None = None  # override the computed count
     trailing_chunks: int = 0  # (misbehaving server) more content lines after done
     thinking: str = ""  # reasoning streamed first as message.thinking (as Ollama does)
+    # A relayed answer (another server's stream): its pieces as they come, and fields for the
+    # final chunk that the stream fills as it ends (counts, timings). Closed on disconnect.
+    stream: Iterator[str] | None = None
+    final: dict[str, Any] = field(default_factory=dict)
 
     def pieces(self) -> list[str]:
         return list(self.chunks) if self.chunks is not None else split_pieces(self.text)
@@ -195,6 +200,8 @@ class FakeOllama:
         self.reply_fn: Callable[[dict[str, Any]], str | Reply] | None = None
         self.default_reply = Reply()
         self.truncate_to_num_ctx = False  # simulate Ollama dropping the oldest messages
+        # Refuse prompts over num_ctx by our own count (off when a relay's host does it).
+        self.check_num_ctx = True
         self.prompt_scale = 1.0  # multiplies every count (a model with a hungrier tokenizer)
         # "model": model_tokens + template overhead; "words": the legacy word count + 4 per
         # message (only for tests that script exact prompt numbers and are about something else).
@@ -392,6 +399,12 @@ class _Server(ThreadingHTTPServer):
             self._conns.discard(request)
         super().shutdown_request(request)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that drops an idle keep-alive connection is not an error."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
     def close_all(self, timeout: float) -> int:
         with self._conn_lock:
             conns, workers = list(self._conns), list(self._workers)
@@ -575,7 +588,8 @@ class _Handler(BaseHTTPRequestHandler):
         if bad := _bad_images(messages):
             self._json(400, {"error": bad})  # Ollama's wording for undecodable image data
             return
-        if body.get("truncate") is False and num_ctx and fake.full_count(messages) > num_ctx:
+        if fake.check_num_ctx and body.get("truncate") is False and num_ctx \
+                and fake.full_count(messages) > num_ctx:
             self._reject(name, fake.full_count(messages), int(num_ctx))
             return
         reply = fake._next_reply(body)
@@ -592,6 +606,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._cached = cached if fake.count_rule == "cached-field" else None
         if reply.prompt_eval_count is not None:
             prompt = reply.prompt_eval_count
+        if reply.stream is not None:
+            self._chat_relay(name, reply, prompt, bool(body.get("stream", True)))
+            return
         pieces = reply.pieces()
         num_predict = _positive_int(options.get("num_predict"))
         if num_predict is not None and len(pieces) > num_predict:
@@ -648,6 +665,56 @@ class _Handler(BaseHTTPRequestHandler):
                                      **({"thinking": reply.thinking} if reply.thinking else {})},
                          "done": True, "done_reason": reply.done_reason,
                          **self._metrics(prompt, len(pieces))})
+
+    def _chat_relay(self, name: str, reply: Reply, prompt: int, streaming: bool) -> None:
+        """Pass another server's answer on, piece by piece; a disconnect closes its stream."""
+        fake, source = self.fake, reply.stream
+        assert source is not None
+        record = StreamRecord(name, 0, prompt_eval_count=prompt)
+        with fake._lock:
+            fake.streams.append(record)
+        text: list[str] = []
+        try:
+            if streaming:
+                self._start_stream()
+            try:
+                for piece in source:
+                    if streaming:
+                        self._chunk({"model": name, "created_at": _now(), "done": False,
+                                     "message": {"role": "assistant", "content": piece}})
+                    text.append(piece)
+                    record.sent += 1
+            except _Disconnected:
+                raise
+            except Exception as exc:  # the other server failed mid-answer
+                record.outcome = "error"
+                if streaming:
+                    self._chunk({"error": str(exc)})
+                    self._end_stream()
+                else:
+                    self._json(502, {"error": str(exc)})
+                return
+            final = {**self._metrics(prompt, record.sent), **reply.final}
+            record.prompt_eval_count = final.get("prompt_eval_count", prompt)
+            record.planned = record.sent
+            done = {"model": name, "created_at": _now(), "done": True,
+                    "done_reason": final.pop("done_reason", "stop"), **final}
+            if streaming:
+                self._chunk({**done, "message": {"role": "assistant", "content": ""}})
+                self._end_stream()
+            else:
+                self._json(200, {**done, "message": {"role": "assistant",
+                                                     "content": "".join(text)}})
+            record.outcome = "done"
+        except _Disconnected:
+            record.outcome = "disconnected"
+            self.close_connection = True
+            fake.disconnected.set()
+        finally:
+            close = getattr(source, "close", None)
+            if close is not None:
+                close()
+            record.finished.set()
 
     def _chat_stream(self, name: str, reply: Reply, pieces: list[str], prompt: int,
                      record: StreamRecord) -> None:
@@ -767,12 +834,25 @@ class LlamaCppBackend:
         self._http = httpx.Client(base_url=self.url, trust_env=False,
                                   timeout=httpx.Timeout(10.0, read=timeout))
         self._can_count = True
+        # The one-slot model: what llama.cpp's slot holds after the last answer (its prompt's
+        # tokens, then the tokens it generated), to say how much of the next prompt it can
+        # take from the cache (``prefix_figures``), beside llama.cpp's own ``timings``.
+        self._slot: tuple[list[int], str] = ([], "")  # the prompt's tokens, the reply's text
+        self._slot_lock = threading.Lock()
 
     def close(self) -> None:
         self._http.close()
 
-    def count(self, messages: list[dict[str, Any]]) -> int | None:
-        """Tokens of the templated prompt as llama.cpp will see it; None if it cannot say."""
+    def tokenize(self, text: str, *, special: bool) -> list[int] | None:
+        try:
+            tokens = self._http.post("/tokenize", json={"content": text, "add_special": special})
+            tokens.raise_for_status()
+            return [int(t) for t in tokens.json()["tokens"]]
+        except (httpx.HTTPError, KeyError, ValueError, TypeError):
+            return None
+
+    def tokens(self, messages: list[dict[str, Any]]) -> list[int] | None:
+        """The templated prompt's tokens as llama.cpp will see them; None if it cannot say."""
         if not self._can_count:
             return None
         try:
@@ -781,12 +861,29 @@ class LlamaCppBackend:
                 self._can_count = False
                 return None
             templated.raise_for_status()
-            tokens = self._http.post("/tokenize", json={
-                "content": templated.json()["prompt"], "add_special": True})
-            tokens.raise_for_status()
-            return len(tokens.json()["tokens"])
+            return self.tokenize(templated.json()["prompt"], special=True)
         except (httpx.HTTPError, KeyError, ValueError):
             return None
+
+    def count(self, messages: list[dict[str, Any]]) -> int | None:
+        found = self.tokens(messages)
+        return None if found is None else len(found)
+
+    def slot_figures(self, prompt: list[int] | None) -> dict[str, int]:
+        """The one-slot model's figures for ``prompt``, against what the slot holds now."""
+        if not prompt:
+            return {}
+        with self._slot_lock:
+            held, reply = self._slot
+        generated = (self.tokenize(reply, special=False) or []) if reply else []
+        return prefix_figures([*held, *generated], prompt)
+
+    def hold(self, prompt: list[int] | None, reply: str) -> None:
+        """The slot now holds ``prompt`` and the reply generated after it (tokenized when
+        the next request asks: nothing slow between a stream's end and the next start)."""
+        if prompt is not None:
+            with self._slot_lock:
+                self._slot = (list(prompt), reply)
 
     def fit(self, messages: list[dict[str, Any]], num_ctx: int,
             ) -> tuple[list[dict[str, Any]], bool]:
@@ -799,13 +896,18 @@ class LlamaCppBackend:
                 return kept, len(kept) != len(messages)
             del kept[droppable[0]]
 
-    def payload(self, body: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def payload(self, body: dict[str, Any], messages: list[dict[str, Any]],
+                prompt_count: int | None = None) -> dict[str, Any]:
         options = body.get("options") or {}
         payload: dict[str, Any] = {"messages": [{"role": str(m.get("role", "user")),
                                                  "content": str(m.get("content", ""))}
                                                 for m in messages],
                                    "stream": bool(body.get("stream", True))}
         predict = _positive_int(options.get("num_predict"))
+        num_ctx = _positive_int(options.get("num_ctx"))
+        room = None if num_ctx is None or prompt_count is None else max(1, num_ctx - prompt_count)
+        if room is not None:  # Ollama with shift: false stops when the window is full
+            predict = room if predict is None else min(predict, room)
         if predict is not None:
             payload["max_tokens"] = predict
         for key in ("temperature", "seed", "top_p"):
@@ -820,25 +922,28 @@ class LlamaCppBackend:
         messages = list(body.get("messages") or [])
         num_ctx = _positive_int((body.get("options") or {}).get("num_ctx"))
         truncated = False
+        prompt_tokens = self.tokens(messages)
         if num_ctx is not None:
-            total = self.count(messages)
+            total = None if prompt_tokens is None else len(prompt_tokens)
             if total is not None and total > num_ctx:
                 if body.get("truncate") is False:
                     handler._reject(name, total, num_ctx)
                     return
                 messages, truncated = self.fit(messages, num_ctx)
+                prompt_tokens = self.tokens(messages)
         record = StreamRecord(name, 0, truncated=truncated,
                               num_predict=_positive_int((body.get("options") or {})
                                                         .get("num_predict")))
         with fake._lock:
             fake.streams.append(record)
         try:
-            payload = self.payload(body, messages)
+            payload = self.payload(body, messages,
+                                   None if prompt_tokens is None else len(prompt_tokens))
             no_truncate = body.get("truncate") is False
             if payload["stream"]:
-                self._stream(handler, name, payload, record, no_truncate)
+                self._stream(handler, name, payload, record, no_truncate, prompt_tokens)
             else:
-                self._whole(handler, name, payload, record, no_truncate)
+                self._whole(handler, name, payload, record, no_truncate, prompt_tokens)
         except httpx.HTTPError as exc:
             record.outcome = "error"
             with contextlib.suppress(OSError):
@@ -847,15 +952,27 @@ class LlamaCppBackend:
             record.finished.set()
 
     @staticmethod
-    def _metrics(usage: dict[str, Any], started: float, first: float | None) -> dict[str, Any]:
+    def _metrics(usage: dict[str, Any], started: float, first: float | None,
+                 timings: dict[str, Any] | None = None, slot: dict[str, int] | None = None,
+                 ) -> dict[str, Any]:
+        """Ollama's final-chunk figures; llama.cpp's ``timings`` pass through, its cache_n
+        as Ollama's ``prompt_eval_cached_count``, and the one-slot model as ``slot_model``."""
         now = time.monotonic()
         prompt_ns = int(((first or now) - started) * 1e9)
         total_ns = int((now - started) * 1e9)
-        return {"total_duration": total_ns, "load_duration": 0,
-                "prompt_eval_count": int(usage.get("prompt_tokens") or 0),
-                "prompt_eval_duration": prompt_ns,
-                "eval_count": int(usage.get("completion_tokens") or 0),
-                "eval_duration": max(0, total_ns - prompt_ns)}
+        figures: dict[str, Any] = {
+            "total_duration": total_ns, "load_duration": 0,
+            "prompt_eval_count": int(usage.get("prompt_tokens") or 0),
+            "prompt_eval_duration": prompt_ns,
+            "eval_count": int(usage.get("completion_tokens") or 0),
+            "eval_duration": max(0, total_ns - prompt_ns)}
+        if timings:
+            figures["timings"] = timings
+            if timings.get("cache_n") is not None:
+                figures["prompt_eval_cached_count"] = int(timings["cache_n"])
+        if slot:
+            figures["slot_model"] = slot
+        return figures
 
     def _error(self, handler: _Handler, name: str, response: httpx.Response,
                no_truncate: bool) -> None:
@@ -870,9 +987,10 @@ class LlamaCppBackend:
                       {"error": f"llama.cpp server: {text[:300]}"})
 
     def _whole(self, handler: _Handler, name: str, payload: dict[str, Any],
-               record: StreamRecord, no_truncate: bool) -> None:
+               record: StreamRecord, no_truncate: bool, prompt: list[int] | None) -> None:
         started = time.monotonic()
         response = self._http.post("/v1/chat/completions", json=payload)
+        slot = self.slot_figures(prompt)
         if response.status_code != 200:
             record.outcome = "error"
             self._error(handler, name, response, no_truncate)
@@ -880,7 +998,9 @@ class LlamaCppBackend:
         data = response.json()
         choice = (data.get("choices") or [{}])[0]
         content = str((choice.get("message") or {}).get("content") or "")
-        metrics = self._metrics(data.get("usage") or {}, started, None)
+        self.hold(prompt, content)
+        metrics = self._metrics(data.get("usage") or {}, started, None, data.get("timings"),
+                                slot)
         record.prompt_eval_count = metrics["prompt_eval_count"]
         record.planned = record.sent = metrics["eval_count"]
         record.outcome = "done"
@@ -890,10 +1010,13 @@ class LlamaCppBackend:
                             **metrics})
 
     def _stream(self, handler: _Handler, name: str, payload: dict[str, Any],
-                record: StreamRecord, no_truncate: bool) -> None:
+                record: StreamRecord, no_truncate: bool, prompt: list[int] | None) -> None:
         started, first = time.monotonic(), None
         usage: dict[str, Any] = {}
+        timings: dict[str, Any] = {}
+        slot: dict[str, int] | None = None
         finish: str | None = None
+        text: list[str] = []
         with self._http.stream("POST", "/v1/chat/completions", json=payload) as response:
             if response.status_code != 200:
                 response.read()
@@ -912,16 +1035,21 @@ class LlamaCppBackend:
                         record.outcome = "error"
                         return
                     usage = event.get("usage") or usage
+                    timings = event.get("timings") or timings
+                    if slot is None:  # llama.cpp started on this prompt: the slot is free
+                        slot = self.slot_figures(prompt)
                     for choice in event.get("choices") or []:
                         finish = choice.get("finish_reason") or finish
                         piece = (choice.get("delta") or {}).get("content")
                         if piece:
+                            text.append(piece)
                             first = first or time.monotonic()
                             handler._chunk({"model": name, "created_at": _now(),
                                             "message": {"role": "assistant", "content": piece},
                                             "done": False})
                             record.sent += 1
-                metrics = self._metrics(usage, started, first)
+                self.hold(prompt, "".join(text))
+                metrics = self._metrics(usage, started, first, timings, slot)
                 record.prompt_eval_count = metrics["prompt_eval_count"]
                 record.planned = record.sent
                 handler._chunk({"model": name, "created_at": _now(),
@@ -930,9 +1058,25 @@ class LlamaCppBackend:
                 handler._end_stream()
                 record.outcome = "done"
             except _Disconnected:  # Stop: leaving the block closes llama.cpp's stream too
+                self.hold(prompt, "".join(text))  # the slot keeps what was generated
                 record.outcome = "disconnected"
                 handler.close_connection = True
                 handler.fake.disconnected.set()
+
+
+def prefix_figures(held: list[Any], prompt: list[Any]) -> dict[str, int]:
+    """One-slot cache figures of ``prompt`` when the slot holds ``held`` (the previous prompt
+    and its reply): ``prefix`` tokens it can reuse (the longest common prefix: what Ollama and
+    llama.cpp reuse), and ``possible``: the prompt less the tokens that ``held`` does not
+    contain in order at all (the best any layout could reuse)."""
+    prefix = 0
+    for mine, theirs in zip(prompt, held, strict=False):
+        if mine != theirs:
+            break
+        prefix += 1
+    matcher = difflib.SequenceMatcher(None, held, prompt, autojunk=False)
+    possible = sum(block.size for block in matcher.get_matching_blocks())
+    return {"prompt": len(prompt), "prefix": prefix, "possible": max(prefix, possible)}
 
 
 def _bad_images(messages: list[dict[str, Any]]) -> str | None:

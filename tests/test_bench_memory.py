@@ -138,14 +138,18 @@ def test_generator_plants_every_type_at_every_depth(kind: str) -> None:
 
 
 def test_retention_normalises_and_judges_corrections() -> None:
-    text = request_text([{"role": "user", "content": "We chose \u201cNATS  JetStream\u201d.\n"
-                                                      "Port 8443 now; port 8080 is no longer "
-                                                      "used."}])
-    assert retained(text, '"nats jetstream"')
-    assert retained(text, "8443", stale="8080")
-    stale_as_current = normalise("The gateway listens on port 8080. Later: port 8443.")
+    def user(text: str) -> list[dict[str, str]]:
+        return [{"role": "user", "content": text}]
+
+    said = user("We chose \u201cNATS  JetStream\u201d.\nPort 8443 now; port 8080 is no longer used.")
+    assert normalise('"nats jetstream"') in request_text(said)
+    assert retained(said, '"nats jetstream"')
+    assert retained(said, "8443", stale="8080")
+    # The old value first, in its own sentence of a message that is not kept in its place.
+    stale_as_current = [{"role": "system",
+                         "content": "The gateway listens on port 8080. Later: port 8443."}]
     assert not retained(stale_as_current, "8443", stale="8080")
-    assert not retained(normalise("port 8080"), "8443", stale="8080")
+    assert not retained(user("port 8080"), "8443", stale="8080")
 
 
 def test_merge_keeps_each_run_once(smoke, tmp_path) -> None:

@@ -1,10 +1,15 @@
 """``--app``: the conversation through the real app (ChatController, store, backend), ``ollm`` only.
 
-The controller talks to an in-process loopback server that answers each chat turn with the
-scripted assistant reply (so assistant-stated facts are planted) and forwards every other
-request (the engine's summaries) to ``--host`` unchanged, reporting the host's counts; with
-``--smoke`` the loopback summarizer answers instead. Retention is read from the request the app
-would send next (``engine.api_messages()``), waits from the controller's own ``turn_waits``.
+The controller talks to an in-process loopback server (``relay``) that answers chat turns as
+``--replies`` says (scripted, noisy, or the host's model streamed through, planted sentences
+appended) and passes the engine's summaries to ``--host`` (with ``--smoke`` or ``--loopback``
+the loopback summariser answers). Retention is read from the request the app would send next
+(``engine.api_messages()``), waits from the controller's own ``turn_waits``.
+
+``--qa``: at each probe point every known fact is asked, directly and paraphrased, as the next
+user message through the controller; the request that carries it is scored, then the chat is
+put back exactly as it was (the question is taken back; a compaction it caused is undone).
+The cache figures (layout issue) come from the host's final chunks, logged by the relay.
 """
 
 from __future__ import annotations
@@ -12,79 +17,133 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as _dt
+import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+from bench.memory import noisy, report
+from bench.memory.cli import SMOKE_MODEL, checked, engine_info
+from bench.memory.generator import Conversation
+from bench.memory.relay import Logged, Relay
+from bench.memory.retention import bucket, normalise
+from bench.memory.runner import _reply_with_facts, log
+from bench.memory.scoring import (
+    FORMS,
+    facts_known,
+    identifier_provenance,
+    probe,
+    question_row,
+    question_text,
+    unasked_row,
+)
 
-from bench.memory import report
-from bench.memory.cli import SMOKE_MODEL, _smoke_reply, engine_info
-from bench.memory.generator import Conversation, generate
-from bench.memory.runner import log, probe
-
-
-class _Relay:
-    """reply_fn of the loopback server: scripted turns, summaries from the real host."""
-
-    def __init__(self, host: str | None, model: str) -> None:
-        self.host, self.model = host, model
-        self.turn_text: str | None = None  # the user message being answered now
-        self.reply_text = ""
-        self.summary_calls = 0
-        self._lock = threading.Lock()
-        self._http = httpx.Client(base_url=host, trust_env=False,
-                                  timeout=httpx.Timeout(10.0, read=900.0)) if host else None
-
-    def close(self) -> None:
-        if self._http is not None:
-            self._http.close()
-
-    def __call__(self, body: dict[str, Any]) -> Any:
-        from tests.ollama_server import Reply
-
-        messages = body.get("messages") or []
-        last = str(messages[-1].get("content", "")) if messages else ""
-        with self._lock:
-            if self.turn_text is not None and last == self.turn_text:
-                return Reply(text=self.reply_text)
-            self.summary_calls += 1
-        if self._http is None:
-            return Reply(text=_smoke_reply(body))
-        forwarded = {**body, "model": self.model, "stream": False}
-        response = self._http.post("/api/chat", json=forwarded)
-        if response.status_code != 200:
-            return Reply(http_status=response.status_code, error=response.text[:300])
-        data = response.json()
-        return Reply(text=str((data.get("message") or {}).get("content", "")),
-                     prompt_eval_count=data.get("prompt_eval_count"))
+QUESTION_WAIT_S = 900.0
+REPLY_PREDICT = 200  # tokens of a live reply (the in-process runner's reply_predict)
 
 
-async def _converse(controller: Any, relay: _Relay, conversation: Conversation, think_s: float,
-                    probe_every: int) -> list[dict[str, Any]]:
-    probes = []
+async def _idle(controller: Any) -> None:
+    while controller.compacting or controller.busy:
+        await asyncio.sleep(0.05)
+
+
+async def _questions(controller: Any, relay: Relay, conversation: Conversation, turn: int,
+                     answer: bool, qa: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every known fact asked both ways through the controller; the chat is put back after.
+
+    ``answer``: the host answers the questions, and the direct ones' replies are checked
+    into ``qa`` (the model's own knowledge, beside the request's)."""
+    session = controller.session
+    await _idle(controller)
+    saved = session.engine.state()
+    waits = dict(controller.turn_waits)
+    relay.measuring, relay.answer_questions = False, answer
+    rows = []
+    try:
+        for fact in facts_known(conversation, turn):
+            for form in FORMS:
+                text = question_text(fact, form)
+                relay.question = text
+                before = len(relay.log)
+                task = controller.send(text)
+                if task is not None:
+                    await asyncio.wait_for(task, QUESTION_WAIT_S)
+                await _idle(controller)
+                carried = next((e for e in relay.log[before:] if e.kind == "question"), None)
+                rows.append(unasked_row(fact, form, turn) if carried is None else
+                            question_row(fact, form, carried.messages, turn))
+                if answer and form == "direct":
+                    reply = session.engine.display_messages()[-1]
+                    said = reply.content if reply.role == "assistant" else None
+                    qa.append({"id": fact.id, "type": fact.type, "speaker": fact.speaker,
+                               "bucket": bucket(turn - fact.turn), "asked": said is not None,
+                               "correct": said is not None
+                               and normalise(fact.answer) in normalise(said)})
+                _put_back(session, saved)
+    finally:
+        relay.question, relay.measuring, relay.answer_questions = None, True, False
+        controller.turn_waits.update(waits)
+    return {"turn": turn, "rows": rows}
+
+
+def _put_back(session: Any, saved: Any) -> None:
+    """The chat exactly as before the question (engine and store), if anything changed."""
+    engine = session.engine
+    if [m.id for m in engine.display_messages()] == [m.id for m in saved.messages] \
+            and engine.compaction_count == saved.compaction_count:
+        return
+    engine.load_state(saved)
+    session.store.replace_chat_state(session.chat.id, saved)
+
+
+async def _converse(controller: Any, relay: Relay, conversation: Conversation, args: Any,
+                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any],
+                               list[float], list[dict[str, Any]]]:
+    probes: list[dict[str, Any]] = []
+    qa: list[dict[str, Any]] = []
+    questions: list[dict[str, Any]] = []
+    first_token: list[float] = []
     controller.new_chat("memory bench")
+    if args.replies == "model":  # as a user who caps replies would; the bench's other modes'
+        from ollm_desktop.storage.models import ChatSettings  # length (reply_predict)
+
+        controller.apply_chat_settings(ChatSettings(num_predict=REPLY_PREDICT))
     last = len(conversation.turns) - 1
+    invented = noisy.replies(conversation) if args.replies == "noisy" else None
+    think_s = 0.0 if args.smoke else args.think_s
     for turn in conversation.turns:
-        relay.turn_text, relay.reply_text = turn.user, turn.assistant
+        relay.turn_text, relay.planted = turn.user, turn.assistant_sentences
+        relay.reply_text = (_reply_with_facts(invented[turn.index][0], turn.assistant_sentences)
+                            if invented is not None else turn.assistant)
+        before = len(relay.log)
+        sent_at = time.monotonic()
         task = controller.send(turn.user)
         if task is None:
             raise RuntimeError("the controller refused a send")
         await task
+        chat = next((e for e in relay.log[before:] if e.kind == "chat" and e.first), None)
+        if chat is not None and chat.first is not None:
+            first_token.append(chat.first - sent_at)
         if turn.user_pinned:
             users = [m for m in controller.session.engine.display_messages() if m.role == "user"]
             controller.set_pinned(users[-1].id, True)
         if think_s > 0:
             await asyncio.sleep(think_s)
-        if turn.index % probe_every == probe_every - 1 or turn.index == last:
-            probes.append(probe(conversation, controller.session.engine.api_messages(), turn.index))
+        if turn.index % args.probe_every == args.probe_every - 1 or turn.index == last:
+            probes.append(probe(conversation, controller.session.engine.api_messages(),
+                                turn.index))
+            if args.qa:
+                answer = args.replies == "model" and turn.index == last and not args.smoke
+                questions.append(await _questions(controller, relay, conversation, turn.index,
+                                                  answer, qa))
             log(f"[app] turn {turn.index + 1}/{len(conversation.turns)}: waited "
                 f"{controller.turn_waits['waited']}/{controller.turn_waits['turns']}")
-    while controller.compacting:
-        await asyncio.sleep(0.05)
-    return probes
+    await _idle(controller)
+    engine = controller.session.engine
+    played = [(m.role, m.content) for m in engine.display_messages() if m.role != "system"]
+    provenance = identifier_provenance(engine.api_messages(), played)
+    return probes, questions, provenance, first_token, qa
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -97,22 +156,23 @@ def run_app(args: argparse.Namespace) -> int:
     from tests.ollama_server import FakeModel, FakeOllama
 
     started = time.monotonic()
-    model = SMOKE_MODEL if args.smoke else (args.model or "")
-    if not args.smoke and not model:
+    loopback_only = args.smoke or args.loopback
+    model = SMOKE_MODEL if loopback_only else (args.model or "")
+    if not loopback_only and not model:
         raise SystemExit("--app needs --model with a real host")
-    turns, ctxs, kinds = args.turns, args.ctx, args.kinds
-    think_s = 0.0 if args.smoke else args.think_s
-    relay = _Relay(None if args.smoke else args.host, model)
+    relay = Relay(None if loopback_only else args.host, model, replies=args.replies,
+                  summariser=args.summariser)
     server = FakeOllama([FakeModel(model, "llama", "135M", 32768, "Q4_1", 98_000_000,
                                    parameter_count=135_000_000)])
     server.reply_fn = relay
+    server.check_num_ctx = loopback_only  # the host counts with the model's own tokenizer
     server.start()
     runs: list[dict[str, Any]] = []
     try:
-        for ctx in ctxs:
-            for kind in kinds:
+        for ctx in args.ctx:
+            for kind in args.kinds:
                 for seed in args.seeds:
-                    conversation = generate(kind, turns, seed, args.filler)
+                    conversation = checked(kind, args.turns, seed, args.filler, args.replies)
                     with tempfile.TemporaryDirectory() as tmp:
                         paths = app_paths(Path(tmp) / "data")
                         paths.ensure()
@@ -121,44 +181,86 @@ def run_app(args: argparse.Namespace) -> int:
                                             context_size=ctx)
                         controller = ChatController(store, settings, model=model)
                         run_started = time.monotonic()
+                        relay.log.clear()
                         with qasync_loop() as loop:
                             try:
-                                probes = loop.run_until_complete(_converse(
-                                    controller, relay, conversation, think_s,
-                                    args.probe_every))
+                                played = loop.run_until_complete(
+                                    _converse(controller, relay, conversation, args))
                             finally:
                                 loop.run_until_complete(controller.shutdown())
                         waits = dict(controller.turn_waits)
                         store.close()
-                    runs.append(_run(conversation, ctx, probes, waits, relay, server,
+                    runs.append(_run(conversation, ctx, played, waits, relay, server,
                                      time.monotonic() - run_started))
     finally:
         server.stop()
         relay.close()
-    params = {"label": args.label or "app", "model": model, "host": args.host, "ctx": ctxs,
-              "turns": turns, "seeds": args.seeds, "kinds": kinds, "app": True,
-              "filler": args.filler, "think_s": think_s, "smoke": args.smoke,
+    params = {"label": args.label or "app", "model": model, "host": args.host, "ctx": args.ctx,
+              "turns": args.turns, "seeds": args.seeds, "kinds": args.kinds, "app": True,
+              "replies": args.replies, "qa": args.qa, "summariser":
+                  args.summariser if loopback_only else "host",
+              "filler": args.filler, "think_s": 0.0 if args.smoke else args.think_s,
+              "smoke": args.smoke, "loopback": bool(loopback_only),
               "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
               "wall_s": round(time.monotonic() - started, 1), **engine_info()}
     summary = report.aggregate(runs)
     name = f"memory-app-{args.label}" if args.label else "memory-app"
     path = report.write({"params": params, "summary": summary, "runs": runs}, args.out, name)
-    print(report.table(summary))
+    text = report.table(summary)
+    print(text)
+    (args.out / f"{name}.md").write_text(text + "\n", encoding="utf-8")
     print(f"results: {path}")
     return 0
 
 
-def _run(conversation: Conversation, ctx: int, probes: list[dict[str, Any]],
-         waits: dict[str, int], relay: _Relay, server: Any, seconds: float) -> dict[str, Any]:
+def _share(part: float, whole: float) -> float | None:
+    return part / whole if whole else None
+
+
+def cache_figures(entries: list[Logged]) -> dict[str, Any]:
+    """Share of prompt tokens from the server's cache (llama.cpp ``timings``), the one-slot
+    model's share and the highest share possible, over ``entries``."""
+    timed = [e.final["timings"] for e in entries if e.final.get("timings")]
+    cached = sum(int(t.get("cache_n") or 0) for t in timed)
+    read = sum(int(t.get("prompt_n") or 0) for t in timed)
+    slots = [e.final["slot_model"] for e in entries if e.final.get("slot_model")]
+    prompt = sum(s["prompt"] for s in slots)
+    return {"requests": len(entries), "timed": len(timed), "cached_tokens": cached,
+            "read_tokens": read, "cache_share": _share(cached, cached + read),
+            "model_share": _share(sum(s["prefix"] for s in slots), prompt),
+            "possible_share": _share(sum(s["possible"] for s in slots), prompt)}
+
+
+def _percentile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def _run(conversation: Conversation, ctx: int, played: tuple[Any, ...], waits: dict[str, int],
+         relay: Relay, server: Any, seconds: float) -> dict[str, Any]:
+    probes, questions, provenance, first_token, qa = played
     over = sum(1 for s in server.streams if s.prompt_eval_count and s.prompt_eval_count > ctx)
+    measured = [e for e in relay.log if e.measured]
+    chats = [e for e in measured if e.kind == "chat" and e.outcome == "done"]
+    summaries = [e for e in measured if e.kind == "summary"]
     turns = max(1, waits.get("turns", 0))
-    cost = {"summarizer_calls": relay.summary_calls, "summarizer_failures": 0,
-            "summarizer_input_tokens": 0, "summarizer_output_tokens": 0,
-            "conversation_tokens": 1, "compactions": 0, "compaction_seconds": [],
-            "turns": turns, "waited_turns": waits.get("waited", 0),
+    cache = {"chat": cache_figures(chats), "summary": cache_figures(
+        [e for e in summaries if e.outcome == "done"]),
+             "ttft_s_median": statistics.median(first_token) if first_token else None,
+             "ttft_s_p95": _percentile(first_token, 0.95),
+             "chat_during_summary": sum(e.summary_running for e in measured
+                                        if e.kind == "chat"),
+             "summaries_cancelled": sum(e.outcome == "cancelled" for e in summaries),
+             "warmups": sum(e.kind == "warmup" for e in measured)}
+    cost = {"summarizer_calls": len(summaries), "summarizer_failures": sum(
+        e.outcome == "error" for e in summaries), "summarizer_input_tokens": 0,
+            "summarizer_output_tokens": 0, "conversation_tokens": 1, "compactions": 0,
+            "compaction_seconds": [], "turns": turns, "waited_turns": waits.get("waited", 0),
             "turn_requests": len(server.streams), "overflow_requests": over + len(
-                server.rejected), "prompt_eval_ratio_max": 0.0}
-    relay.summary_calls = 0
+                server.rejected), "prompt_eval_ratio_max": 0.0, "cache": cache}
     return {"kind": conversation.kind, "seed": conversation.seed, "ctx": ctx,
             "strategy": "ollm-app", "turns": len(conversation.turns), "probes": probes,
-            "qa": [], "cost": cost, "seconds": seconds}
+            "questions": questions, "provenance": provenance, "qa": qa, "cost": cost,
+            "seconds": seconds}

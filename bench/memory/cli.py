@@ -14,7 +14,6 @@ import asyncio
 import datetime as _dt
 import os
 import platform
-import re
 import subprocess
 import sys
 import time
@@ -22,14 +21,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench.memory import report
-from bench.memory.generator import KINDS, generate, verify
+from bench.memory import loopback, noisy, report
+from bench.memory.generator import KINDS, Conversation, generate, verify
 from bench.memory.host import Host
+from bench.memory.loopback import SMOKE_MODEL, SUMMARISERS
 from bench.memory.runner import Options, RunResult, log, play
 from bench.memory.strategies import STRATEGIES
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
-SMOKE_MODEL = "smoke:tiny"
+__all__ = ["SMOKE_MODEL", "engine_info", "main", "parser"]
 
 
 def _ints(text: str) -> list[int]:
@@ -64,9 +64,21 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--filler", choices=("long", "short"), default="long",
                    help="filler length: long (user 15-80 words, assistant 60-250) or short "
                         "(15-40, 40-110: half the tokens per turn, for slow CPU models)")
-    p.add_argument("--replies", choices=("scripted", "model"), default="scripted",
-                   help="assistant turns: scripted text, or written by the model under test")
-    p.add_argument("--qa", action="store_true", help="also ask every probe question")
+    p.add_argument("--replies", choices=("scripted", "noisy", "model"), default="scripted",
+                   help="assistant turns: scripted filler, noisy (filler that invents "
+                        "identifiers, as small models do), or written by the model under test; "
+                        "the assistant's planted sentences are appended to noisy and model ones")
+    p.add_argument("--qa", action="store_true",
+                   help="question-time retention: at every probe point each fact is asked "
+                        "(directly and paraphrased) through the strategy; with a real host the "
+                        "model's answers are checked at the end too")
+    p.add_argument("--summariser", choices=SUMMARISERS, default="keep-facts",
+                   help="the loopback model's summaries (--smoke, --loopback): keep-facts "
+                        "keeps every sentence with a digit or a name; fact-free holds no "
+                        "planted value (what is retained is then what the engine keeps by code)")
+    p.add_argument("--loopback", action="store_true",
+                   help="the in-process loopback model instead of --host, with the run's own "
+                        "sizes (the loopback matrix of docs/memory.md)")
     p.add_argument("--app", action="store_true",
                    help="drive the real ChatController (strategy ollm only)")
     p.add_argument("--think-s", type=float, default=20.0,
@@ -109,25 +121,6 @@ def engine_info() -> dict[str, Any]:
     return info
 
 
-def _smoke_reply(body: dict[str, Any]) -> str:
-    """The loopback summarizer: keeps the chat's sentences that carry digits or names."""
-    text = "\n".join(str(m.get("content", "")) for m in body.get("messages") or []
-                     if m.get("role") != "system")
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text)
-                 if not re.search(r"summar|at most|checkpoint|words|tokens", s, re.I)]
-    keep = [s for s in sentences if re.search(r"\d|_|[A-Z]{3,}", s)]
-    return "## Summary\n" + " ".join(keep or sentences[:3])
-
-
-def _smoke_server() -> Any:
-    from tests.ollama_server import FakeModel, FakeOllama
-
-    fake = FakeOllama([FakeModel(SMOKE_MODEL, "llama", "135M", 32768, "Q4_1", 98_000_000,
-                                 parameter_count=135_000_000)])
-    fake.reply_fn = _smoke_reply
-    return fake.start()
-
-
 async def _run_all(args: argparse.Namespace, host: Host, options: Options, params: dict[str, Any],
                    out_dir: Path, name: str) -> list[RunResult]:
     model_context = None
@@ -140,10 +133,7 @@ async def _run_all(args: argparse.Namespace, host: Host, options: Options, param
     for ctx in args.ctx:
         for kind in args.kinds:
             for seed in args.seeds:
-                conversation = generate(kind, args.turns, seed, args.filler)
-                problems = verify(conversation)
-                if problems:
-                    raise SystemExit(f"generator problem: {problems[:3]}")
+                conversation = checked(kind, args.turns, seed, args.filler, args.replies)
                 host.predict_cap = args.summary_predict_cap or ctx // 8
                 for strategy in args.strategies:
                     host.seed = seed
@@ -155,6 +145,17 @@ async def _run_all(args: argparse.Namespace, host: Host, options: Options, param
                     results.append(result)
                     _save(params, results, out_dir, name, partial=True)
     return results
+
+
+def checked(kind: str, turns: int, seed: int, filler: str, replies: str) -> Conversation:
+    """The conversation, refused when an answer could be found outside its own turns."""
+    conversation = generate(kind, turns, seed, filler)
+    problems = verify(conversation)
+    if replies == "noisy":  # raises when a fair noisy reply cannot be made
+        noisy.replies(conversation)
+    if problems:
+        raise SystemExit(f"generator problem: {problems[:3]}")
+    return conversation
 
 
 def _save(params: dict[str, Any], results: list[RunResult], out_dir: Path, name: str,
@@ -194,10 +195,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(args)
     fake = None
-    if args.smoke:
-        fake = _smoke_server()
+    if args.smoke or args.loopback:
+        fake = loopback.server(args.summariser)
         args.host, args.model = fake.url, SMOKE_MODEL
-    send_turns = args.send_turns or ("off" if args.smoke else "all")
+    send_turns = args.send_turns or ("off" if fake is not None else "all")
     try:
         return asyncio.run(_main(args, send_turns))
     finally:
@@ -214,14 +215,18 @@ async def _main(args: argparse.Namespace, send_turns: str) -> int:
             if not models:
                 raise SystemExit(f"no model at {args.host}")
             host.model = models[0]
+        loop_model = args.smoke or args.loopback
         options = Options(think_s=args.think_s, send_turns=send_turns, replies=args.replies,
-                          qa=args.qa, probe_every=args.probe_every, label=args.label)
+                          qa=args.qa, ask_model=not loop_model, probe_every=args.probe_every,
+                          label=args.label)
         name = f"memory-{args.label}" if args.label else "memory"
         params: dict[str, Any] = {
             "label": args.label, "model": host.model, "host": args.host, "ctx": args.ctx,
             "turns": args.turns, "seeds": args.seeds, "kinds": args.kinds,
             "filler": args.filler,
             "strategies": args.strategies, "replies": args.replies, "qa": args.qa,
+            "summariser": args.summariser if (args.smoke or args.loopback) else "host",
+            "loopback": bool(args.smoke or args.loopback),
             "think_s": args.think_s, "send_turns": send_turns,
             "probe_every": args.probe_every,
             "summary_predict_cap": args.summary_predict_cap or "auto (num_ctx/8)",

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 
 from bench.memory import facts as F
 from bench.memory.filler import prose
+from bench.memory.questions import paraphrase, subject
 from bench.memory.retention import normalise
 
 KINDS = ("coding", "trip", "research")
@@ -47,6 +48,8 @@ class Fact:
     stale_speaker: str | None = None
     stale_sentence: str | None = None
     pinned: bool = False  # the user pins the message that states it
+    subject: str = ""  # what the fact is about ("the gateway"): the paraphrase keeps it
+    paraphrase: str = ""  # the question in other words (``questions.paraphrase``)
 
 
 @dataclass
@@ -167,6 +170,7 @@ def generate(kind: str, turns: int = 150, seed: int = 1, filler: str = "long") -
             fact.stale_turn = max(0, position - rng.randint(5, 40))
             fact.stale_speaker = _speaker(rng, "identifier")
             fact.stale_sentence = planted.stale_sentence
+        fact.subject, fact.paraphrase = subject(fact), paraphrase(fact)
         facts.append(fact)
     return Conversation(kind, seed, SYSTEM_PROMPTS[kind],
                         _turns(rng, kind, turns, facts, FILLER[filler]), facts)

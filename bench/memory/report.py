@@ -20,13 +20,53 @@ def _share(hits: int, total: int) -> float | None:
     return hits / total if total else None
 
 
+SPEAKERS = ("user", "assistant")
+FORMS = ("direct", "paraphrase")
+
+
+def _by(rows: list[dict[str, Any]], key: str, values: tuple[str, ...] | list[str],
+        ) -> dict[str, float | None]:
+    return {v: _share(sum(r["retained"] for r in rows if r.get(key) == v),
+                      sum(r.get(key) == v for r in rows)) for v in values}
+
+
 def _retention(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    by_depth = {b: _share(sum(r["retained"] for r in rows if r["bucket"] == b),
-                          sum(r["bucket"] == b for r in rows)) for b in BUCKETS}
-    by_type = {t: _share(sum(r["retained"] for r in rows if r["type"] == t),
-                         sum(r["type"] == t for r in rows)) for t in TYPES}
-    return {"overall": _share(sum(r["retained"] for r in rows), len(rows)),
-            "facts": len(rows), "by_depth": by_depth, "by_type": by_type}
+    """Shares of ``rows`` retained: overall, by depth, type and speaker (and form, for
+    questions); ``stale_current``: replaced values presented as current."""
+    decisive = [r for r in rows if r["type"] in ("decision", "correction")]
+    figures = {"overall": _share(sum(r["retained"] for r in rows), len(rows)),
+               "facts": len(rows), "by_depth": _by(rows, "bucket", BUCKETS),
+               "by_type": _by(rows, "type", TYPES), "by_speaker": _by(rows, "speaker", SPEAKERS),
+               "decisions_corrections": _share(sum(r["retained"] for r in decisive),
+                                               len(decisive)),
+               "stale_current": sum(bool(r.get("stale_current")) for r in rows)}
+    if any("form" in r for r in rows):
+        figures["by_form"] = _by(rows, "form", FORMS)
+        figures["unasked"] = sum(not r.get("asked", True) for r in rows)
+        user_rows = [r for r in rows if r.get("speaker") == "user"]
+        figures["user_by_form"] = _by(user_rows, "form", FORMS)
+    return figures
+
+
+def _questions(items: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Question-time retention at the last probe and over all probes (``--qa``)."""
+    final = [row for run in items if run.get("questions")
+             for row in run["questions"][-1]["rows"]]
+    every = [row for run in items for point in run.get("questions") or []
+             for row in point["rows"]]
+    if not final:
+        return None
+    return {"final": _retention(final), "all_probes": _retention(every)}
+
+
+def _provenance(items: list[dict[str, Any]]) -> dict[str, Any] | None:
+    found = [run["provenance"] for run in items if run.get("provenance")]
+    if not found:
+        return None
+    user = sum(p["user"] for p in found)
+    assistant = sum(p["assistant_only"] for p in found)
+    return {"user": user, "assistant_only": assistant, "other": sum(p["other"] for p in found),
+            "user_share": _share(user, user + assistant)}
 
 
 def aggregate(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -47,8 +87,13 @@ def aggregate(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
                 **dict.fromkeys(("summarizer_calls", "summary_input_ratio",
                                  "summarizer_output_tokens", "compaction_s_median",
                                  "compaction_s_p95", "waited_share", "qa_accuracy")),
-                "overflow_requests": "-", "turn_requests": "-"}
+                "overflow_requests": "-", "turn_requests": "-",
+                "questions": _questions(items), "provenance": _provenance(items)}
             continue
+        extras = {"questions": _questions(items), "provenance": _provenance(items)}
+        caches = [c["cache"] for c in costs if c.get("cache")]
+        if caches:
+            extras["cache"] = caches[0] if len(caches) == 1 else {"runs": caches}
         seconds = [s for c in costs for s in c.get("compaction_seconds", [])]
         turns = sum(c["turns"] for c in costs)
         qa = [row for run in items for row in run.get("qa", []) if row["asked"]]
@@ -72,6 +117,7 @@ def aggregate(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "qa_accuracy": _share(sum(r["correct"] for r in qa), len(qa)),
             "qa_asked": len(qa),
             "seconds": sum(run["seconds"] for run in items),
+            **extras,
         }
         summary.setdefault(strategy, {})[str(ctx)] = figures
     return summary
@@ -119,6 +165,22 @@ def table(summary: dict[str, dict[str, Any]]) -> str:
             lines.append(f"| {strategy} | {int(ctx) // 1024}K | "
                          + " | ".join(_pct(types[t]) for t in TYPES)
                          + f" | {_pct(f['qa_accuracy'])} |")
+    lines += ["", "| strategy | ctx | end: user | end: assistant | dec+corr | replaced as "
+              "current | asked: user | asked: assistant | asked: paraphrased | user ids |",
+              "|" + "---|" * 10]
+    for strategy in _ordered(summary):
+        for ctx, f in sorted(summary[strategy].items(), key=lambda kv: int(kv[0])):
+            end = f["final"]
+            asked = (f.get("questions") or {}).get("final") or {}
+            speakers = asked.get("by_speaker") or {}
+            lines.append(
+                f"| {strategy} | {int(ctx) // 1024}K | {_pct(end['by_speaker']['user'])} | "
+                f"{_pct(end['by_speaker']['assistant'])} | "
+                f"{_pct(end['decisions_corrections'])} | "
+                f"{end['stale_current'] + asked.get('stale_current', 0)} | "
+                f"{_pct(speakers.get('user'))} | {_pct(speakers.get('assistant'))} | "
+                f"{_pct((asked.get('by_form') or {}).get('paraphrase'))} | "
+                f"{_pct((f.get('provenance') or {}).get('user_share'))} |")
     return "\n".join(lines)
 
 

@@ -9,15 +9,26 @@ without it). Compactions run one after another here, so their wall time is measu
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.memory.generator import Conversation, Fact
+from bench.memory import noisy
+from bench.memory.generator import Conversation
 from bench.memory.host import Host, Overflow, Summarizer, Usage
-from bench.memory.retention import bucket, normalise, request_text, retained
+from bench.memory.retention import bucket, normalise
+from bench.memory.scoring import (
+    FORMS,
+    facts_known,
+    identifier_provenance,
+    probe,
+    question_row,
+    question_text,
+    unasked_row,
+)
 from bench.memory.strategies import Strategy, make
 from bench.memory.tokens import cl100k_messages, peer_message_tokens
 
@@ -28,9 +39,10 @@ QA_SUFFIX = "\n\nAnswer with the exact value only, in a few words."
 class Options:
     think_s: float = 20.0
     send_turns: str = "all"  # "all" turns, at the "probes", the "final" one, or "off"
-    replies: str = "scripted"  # or "model"
+    replies: str = "scripted"  # "noisy" (invented identifiers) or "model"
     reply_predict: int = 200
-    qa: bool = False
+    qa: bool = False  # question-time retention at every probe (and the model's answers)
+    ask_model: bool = True  # with --qa, also ask the host the questions at the end
     probe_every: int = 25
     label: str = ""
     # Called with the run so far after each probe point: a long run that is stopped early
@@ -47,29 +59,14 @@ class RunResult:
     turns: int
     probes: list[dict[str, Any]] = field(default_factory=list)
     qa: list[dict[str, Any]] = field(default_factory=list)
+    questions: list[dict[str, Any]] = field(default_factory=list)  # per probe point
+    provenance: dict[str, Any] = field(default_factory=dict)  # the last request's identifiers
     cost: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
 
 
 def log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
-
-
-def facts_known(conversation: Conversation, turn: int) -> list[Fact]:
-    """Facts whose (latest) statement has been made by the end of ``turn``."""
-    return [f for f in conversation.facts if f.turn <= turn]
-
-
-def probe(conversation: Conversation, messages: list[dict[str, str]], turn: int,
-          ) -> dict[str, Any]:
-    text = request_text(messages)
-    rows = []
-    for fact in facts_known(conversation, turn):
-        depth = turn - fact.turn
-        rows.append({"id": fact.id, "type": fact.type, "depth": depth, "bucket": bucket(depth),
-                     "retained": retained(text, fact.answer, fact.stale)})
-    return {"turn": turn, "request_tokens": cl100k_messages(messages),
-            "messages": len(messages), "facts": rows}
 
 
 def _reply_with_facts(text: str, sentences: list[str]) -> str:
@@ -97,14 +94,18 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
     waited = 0
     wait_seconds: list[float] = []
     conversation_tokens = 0
+    played: list[tuple[str, str]] = []  # the chat as played (replies as sent), for provenance
+    invented = noisy.replies(conversation) if options.replies == "noisy" else None
     tag = (f"[{options.label or 'run'}] {conversation.kind} s{conversation.seed} "
            f"{ctx // 1024}K {strategy.name}")
     last = len(conversation.turns) - 1
+    request: list[dict[str, str]] = []
     for turn in conversation.turns:
         wait = max(0.0, pending - options.think_s)
         pending = 0.0
         strategy.add("user", turn.user, fact_bearing=bool(turn.user_facts),
                      user_pinned=turn.user_pinned)
+        played.append(("user", turn.user))
         if strategy.sends_when_fits():
             wait = 0.0  # sent at once; the compaction goes on (or runs after the reply)
         else:
@@ -122,17 +123,26 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
         if host is not None and options.replies == "model":
             answer = await _send(host, strategy, request, usage, options.reply_predict)
             reply = _reply_with_facts(answer or "", turn.assistant_sentences)
-        elif host is not None and sending and strategy.sends_turns:
+        elif invented is not None:
+            reply = _reply_with_facts(invented[turn.index][0], turn.assistant_sentences)
+        if host is not None and sending and strategy.sends_turns and options.replies != "model":
             await _send(host, strategy, request, usage, 1)
         strategy.add("assistant", reply, fact_bearing=bool(turn.assistant_facts),
                      user_pinned=False)
+        played.append(("assistant", reply))
         ahead = peer_message_tokens(turn.user) + peer_message_tokens(reply)
         conversation_tokens += ahead
         background = await strategy.after_reply(ahead)
         if background is not None:
             pending = background
         if probing:
-            result.probes.append(probe(conversation, strategy.messages(), turn.index))
+            final = strategy.messages()
+            result.probes.append(probe(conversation, final, turn.index))
+            if options.qa:
+                result.questions.append(await _questions(conversation, strategy, usage,
+                                                         turn.index))
+            if turn.index == last:
+                result.provenance = identifier_provenance(final, played)
             if options.on_probe is not None and turn.index != last:
                 options.on_probe(result)
         if turn.index % 10 == 9 or turn.index == last:
@@ -140,8 +150,8 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
                 f"{len(strategy.compaction_seconds)}, summary calls {usage.summary_calls}, "
                 f"overflows {usage.overflows}, request {cl100k_messages(request)} tok, "
                 f"{time.monotonic() - started:.0f} s")
-    if options.qa and host is not None:
-        result.qa = await _ask(conversation, strategy, host)
+    if options.qa and options.ask_model and host is not None:
+        result.qa = await _ask(conversation, strategy, host, usage)
     result.seconds = time.monotonic() - started
     result.cost = _cost(strategy, usage, conversation_tokens, waited, wait_seconds,
                         len(conversation.turns))
@@ -165,24 +175,70 @@ async def _send(host: Host, strategy: Strategy, request: list[dict[str, str]], u
     return answer.content
 
 
-async def _ask(conversation: Conversation, strategy: Strategy, host: Host,
-               ) -> list[dict[str, Any]]:
-    """``--qa``: each probe question with the current context; normalised substring match."""
+async def question_request(strategy: Strategy, text: str) -> list[dict[str, str]] | None:
+    """The request that carries ``text`` as the next user message, through the strategy;
+    afterwards the strategy is as before (a compaction the question caused is undone too).
+    None when the strategy could not send it."""
+    strategy.add("user", text, fact_bearing=False, user_pinned=False)
+    saved = None
+    if not strategy.sends_when_fits():
+        strategy.take_back()
+        saved = strategy.snapshot()
+        strategy.add("user", text, fact_bearing=False, user_pinned=False)
+        await strategy.before_send()
+    try:
+        return strategy.question_messages()
+    except Exception as exc:  # e.g. pins alone over the context: not sendable
+        log(f"question not sendable: {type(exc).__name__}: {exc}")
+        return None
+    finally:
+        if saved is None:
+            strategy.take_back()
+        else:
+            strategy.restore(saved)
+
+
+async def _questions(conversation: Conversation, strategy: Strategy, usage: Usage, turn: int,
+                     ) -> dict[str, Any]:
+    """Question-time retention: every known fact asked both ways, each through the strategy.
+
+    Summaries a question causes are not the conversation's cost: the usage is put back.
+    """
+    kept = dataclasses.replace(usage, summary_seconds=list(usage.summary_seconds))
     rows = []
-    base = strategy.messages()
+    for fact in facts_known(conversation, turn):
+        for form in FORMS:
+            request = await question_request(strategy, question_text(fact, form))
+            rows.append(unasked_row(fact, form, turn) if request is None
+                        else question_row(fact, form, request, turn))
+    for name in (f.name for f in dataclasses.fields(Usage)):
+        setattr(usage, name, getattr(kept, name))
+    return {"turn": turn, "rows": rows}
+
+
+async def _ask(conversation: Conversation, strategy: Strategy, host: Host, usage: Usage,
+               ) -> list[dict[str, Any]]:
+    """``--qa`` with a model: each direct question, sent through the strategy, answered by the
+    host; correct when the normalised answer occurs in the reply."""
+    rows = []
     last = conversation.turns[-1].index
+    kept = dataclasses.replace(usage, summary_seconds=list(usage.summary_seconds))
     for fact in conversation.facts:
-        question = [*base, {"role": "user", "content": fact.question + QA_SUFFIX}]
-        try:
-            answer = await host.chat(question, num_ctx=strategy.request_num_ctx(),
-                                     num_predict=64)
-            content: str | None = answer.content
-        except Exception:  # refused (too long) or failed: not asked
-            content = None
-        rows.append({"id": fact.id, "type": fact.type, "bucket": bucket(last - fact.turn),
-                     "asked": content is not None,
+        request = await question_request(strategy, fact.question + QA_SUFFIX)
+        content: str | None = None
+        if request is not None:
+            try:
+                answer = await host.chat(request, num_ctx=strategy.request_num_ctx(),
+                                         num_predict=64)
+                content = answer.content
+            except Exception:  # refused (too long) or failed: not asked
+                content = None
+        rows.append({"id": fact.id, "type": fact.type, "speaker": fact.speaker,
+                     "bucket": bucket(last - fact.turn), "asked": content is not None,
                      "correct": content is not None
                      and normalise(fact.answer) in normalise(content)})
+    for name in (f.name for f in dataclasses.fields(Usage)):
+        setattr(usage, name, getattr(kept, name))
     return rows
 
 

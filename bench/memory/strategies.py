@@ -72,6 +72,24 @@ class Strategy(ABC):
     def request_num_ctx(self) -> int:
         return self.num_ctx
 
+    # A probe question goes through the strategy, then leaves no trace (``scoring``):
+    # ``take_back`` removes the message just added when nothing else changed; ``snapshot``
+    # and ``restore`` cover a question that made the strategy compact.
+    @abstractmethod
+    def take_back(self) -> None:
+        """Remove the message added last (nothing else changed since)."""
+
+    def snapshot(self) -> Any:
+        return (list(self.compaction_seconds), self.compaction_failures)
+
+    def restore(self, snapshot: Any) -> None:
+        seconds, failures = snapshot
+        self.compaction_seconds, self.compaction_failures = list(seconds), failures
+
+    def question_messages(self) -> list[dict[str, str]]:
+        """The request that carries a question just added (recall strategies add to it)."""
+        return self.messages()
+
     async def _timed(self, work: Any) -> float | None:
         """Run a compaction; its wall time when it did any work (a summary call), else None."""
         started = time.monotonic()
@@ -94,6 +112,19 @@ class _Peer(Strategy):
 
     def add(self, role: str, content: str, *, fact_bearing: bool, user_pinned: bool) -> None:
         self.live.append(({"role": role, "content": content}, peer_message_tokens(content)))
+
+    def take_back(self) -> None:
+        self.live.pop()
+
+    def snapshot(self) -> Any:
+        return (super().snapshot(), list(self.live), getattr(self, "summary", None))
+
+    def restore(self, snapshot: Any) -> None:
+        base, live, summary = snapshot
+        super().restore(base)
+        self.live = list(live)
+        if hasattr(self, "summary"):
+            self.summary = summary
 
     def _fit(self, head: list[dict[str, str]], head_tokens: int) -> list[dict[str, str]]:
         """``head`` then the newest messages that fit the usable context (always the last)."""
@@ -225,11 +256,25 @@ class Ollm(Strategy):
         self.engine = ContextEngine(EngineConfig(context_size=num_ctx), summarizer,
                                     system_prompt=system_prompt)
         self.reports: list[str] = []
+        self.last_id = ""
         self.unpinned = 0  # pins given up because pins alone exceeded the context
 
     def add(self, role: str, content: str, *, fact_bearing: bool, user_pinned: bool) -> None:
         pinned = user_pinned or (self.pin_facts and fact_bearing)
-        self.engine.add(role, content, pinned=pinned)
+        self.last_id = self.engine.add(role, content, pinned=pinned).id
+
+    def take_back(self) -> None:
+        if not self.engine.remove_last(self.last_id):
+            raise RuntimeError("the engine refused to take back the probe question")
+
+    def snapshot(self) -> Any:
+        return (super().snapshot(), self.engine.state(), list(self.reports), self.unpinned)
+
+    def restore(self, snapshot: Any) -> None:
+        base, state, reports, unpinned = snapshot
+        super().restore(base)
+        self.engine.load_state(state)
+        self.reports, self.unpinned = list(reports), unpinned
 
     def _needs(self, ahead: int) -> bool:
         try:
