@@ -131,6 +131,8 @@ class FakeOpenAI:
         self.reply_fn: Callable[[dict[str, Any]], str | FakeReply] | None = None
         self.overflow_in_stream: str | None = None  # "event" | "line": older llama.cpp
         self.input_tokens_endpoint = True
+        self.counting = True  # False: no count endpoint answers (the app must estimate)
+        self.scale = 1.0  # multiplies every prompt count (a hungrier tokenizer than learned)
         self.reasoning_field = "reasoning" if flavour == "vllm" else "reasoning_content"
         self.requests: list[RecordedRequest] = []
         self.streams: list[Stream] = []
@@ -395,6 +397,9 @@ class _Handler(BaseHTTPRequestHandler):
         flavour = self.fake.flavour
         if not isinstance(body, dict):
             self._json(400, {"error": {"message": "invalid JSON", "code": 400}})
+        elif not self.fake.counting and path in ("/tokenize", "/apply-template",
+                                                 "/v1/chat/completions/input_tokens"):
+            self._unknown()
         elif path == "/v1/chat/completions":
             self._chat(body)
         elif path == "/v1/embeddings" and flavour != "generic":
@@ -441,7 +446,7 @@ class _Handler(BaseHTTPRequestHandler):
         if fake.flavour == "lmstudio" and not served.loaded:
             served.loaded = True  # loads with the first request (JIT)
         messages = list(body.get("messages") or [])
-        prompt = prompt_tokens(messages)
+        prompt = round(prompt_tokens(messages) * fake.scale)
         max_tokens = body.get("max_tokens")
         record = Stream(name, prompt, max_tokens, kept_messages=len(messages))
         with fake._lock:

@@ -324,3 +324,32 @@ async def test_stop_closes_the_stream_on_the_server() -> None:
     finally:
         await server.close()
         fake.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_generic_server_has_no_silent_window() -> None:
+    fake = served("generic")
+    try:
+        unknown = OpenAICompatServer(fake.url, "generic", timeout=5)
+        details = await unknown.show("gpt-local")
+        assert details.window is None and details.note and "Preferences" in details.note
+        await collect(unknown, "gpt-local", num_ctx=4096)
+        assert fake.chat_requests()[-1]["max_tokens"] > 0  # still set: from the chat's size
+        await unknown.close()
+        entered = OpenAICompatServer(fake.url, "generic", timeout=5, window=3000)
+        assert (await entered.show("gpt-local")).window == 3000
+        await entered.close()
+    finally:
+        fake.stop()
+
+
+@pytest.mark.asyncio
+async def test_an_unreadable_ca_file_says_so(tmp_path) -> None:
+    server = OpenAICompatServer("https://127.0.0.1:9/v1", "vllm",
+                                ca_file=str(tmp_path / "missing.pem"), timeout=2)
+    with pytest.raises(BackendError) as raised:
+        await server.list_models()
+    assert raised.value.kind == "invalid" and "missing.pem" in raised.value.message
+    with pytest.raises(BackendError) as probed:
+        await probe("https://127.0.0.1:9/v1", ca_file=str(tmp_path / "missing.pem"))
+    assert "could not be read" in probed.value.message

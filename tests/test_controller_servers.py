@@ -380,3 +380,36 @@ def test_a_chat_moves_to_another_server_in_its_settings(qloop, tmp_path, ollama_
     finally:
         run(qloop, controller.shutdown())
         fake.stop()
+
+
+@pytest.mark.parametrize(("flavour", "shape"), [("llama.cpp", "http"), ("llama.cpp", "event"),
+                                                ("llama.cpp", "line"), ("vllm", "http")])
+def test_a_refused_request_is_learned_compacted_and_resent_once(qloop, tmp_path, flavour,
+                                                                 shape):
+    model = MODELS[flavour]
+    fake = FakeOpenAI(flavour, [ServedModel(model, window=2048)]).start()
+    fake.counting = False  # the app cannot count first: only the server's answer tells
+    fake.overflow_in_stream = None if shape == "http" else shape
+    fake.reply_fn = scripted_model(90)
+    controller = make(tmp_path / "data", fake.url, model)
+    seen = collect_signals(controller)
+
+    async def scenario() -> None:
+        await controller.refresh_ollama()
+        for i in range(6):
+            await turn(controller, f"Question {i}: {QUESTION}.")
+        fake.scale = 2.5  # the model now counts far more than the app learned
+        await turn(controller, "Question 6: and the database migration, step by step?")
+
+    try:
+        run(qloop, scenario())
+        # Refused as over-length once, then fitted and resent (a vLLM refusal of the reply cap
+        # alone, the prompt fitting, is answered inside the backend with the room it names).
+        assert len([p for p, window in fake.refusals if p >= window]) == 1
+        assert any("fitted again and the message resent" in n for n in seen["notices"])
+        assert not seen["failed"]
+        assert controller.display_messages()[-1].role == "assistant"
+        assert fake.streams[-1].outcome == "done"
+    finally:
+        run(qloop, controller.shutdown())
+        fake.stop()

@@ -23,6 +23,11 @@ from ollm_desktop.backend.errors import BackendError, model_not_found
 from ollm_desktop.backend.models import ModelDetails, ModelInfo
 
 WINDOW_TTL = 30.0  # seconds a server's window is trusted (a restart may change -c)
+NO_WINDOW = ("The server at {host} cannot say the context size it serves {model} with: enter "
+             "it for this connection in Preferences ▸ Other servers. Until then this chat plans "
+             "with its own size, and a request over the server's real size is refused.")
+# Where listings of other servers name a model's context (vLLM-like, OpenRouter-like, Groq).
+LISTED_WINDOW = ("max_model_len", "context_length", "context_window")
 NOT_LOADED = ("{server} has not loaded {model} yet: it loads with your first message, and its "
               "context size is read then. Until then this chat plans with {size}.")
 
@@ -110,6 +115,8 @@ class ModelCatalog:
             if entry.get("type") == "vlm":
                 capabilities.append("vision")
         window = await self.window(model, entry)
+        if self.kind == "generic" and window is None:
+            note = NO_WINDOW.format(host=self.host, model=model)
         if self.kind == "lmstudio" and window is None:
             size = f"{trained:,} tokens at most" if trained else "the chat's own size"
             note = NOT_LOADED.format(server=self.label, model=model, size=size)
@@ -130,8 +137,8 @@ class ModelCatalog:
 
     async def window(self, model: str, entry: dict[str, Any] | None = None) -> int | None:
         """The context the server serves ``model`` with (cached a little while)."""
-        if self.kind == "generic":
-            return self.user_window
+        if self.kind == "generic" and self.user_window:
+            return self.user_window  # what the user entered wins
         cached = self._windows.get(model)
         if cached is not None and time.monotonic() - cached[0] < WINDOW_TTL:
             return cached[1]
@@ -147,6 +154,9 @@ class ModelCatalog:
             entry = entry or await self.entry(model)
             if self.kind == "vllm":
                 window = _positive(entry.get("max_model_len"))
+            elif self.kind == "generic":  # only where its listing names it
+                window = next((w for key in LISTED_WINDOW
+                               if (w := _positive(entry.get(key)))), None)
             elif self.kind == "lmstudio" and entry.get("state") == "loaded":
                 window = _positive(entry.get("loaded_context_length"))
         if self.kind == "lmstudio" and window is None:
