@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from ollm_desktop.backend import BackendError, ChatChunk, ChatDone
-from ollm_desktop.backend.openai_compat import OpenAICompatServer, data_url, to_openai
+from ollm_desktop.backend.openai_compat import OpenAICompatServer
+from ollm_desktop.backend.openai_wire import data_url, to_openai
 from ollm_desktop.backend.probe import api_root, probe
 from ollm_desktop.backend.sse import SseEvent, sse_events
 from tests.openai_server import FakeOpenAI, FakeReply, ServedModel, openai_server, prompt_tokens

@@ -16,12 +16,10 @@ closes, which stops generation on the server.
 from __future__ import annotations
 
 import asyncio
-import base64
 import collections
 import contextlib
 import hashlib
 import json
-import math
 import ssl
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
@@ -41,48 +39,16 @@ from ollm_desktop.backend.openai_errors import (
     stream_error,
 )
 from ollm_desktop.backend.openai_models import ModelCatalog
+from ollm_desktop.backend.openai_wire import rough_count, to_openai
 from ollm_desktop.backend.protocol import KIND_LABELS, Messages, ServerActions, ServerKind
 from ollm_desktop.backend.sse import sse_events
-from ollm_desktop.engine.tokens import count_tokens
 
 COUNTING_KINDS = frozenset({"llama.cpp", "vllm"})
 THINKING_SWITCH_KINDS = frozenset({"llama.cpp", "vllm"})  # take chat_template_kwargs
 COUNT_CACHE = 16
-# Without a server count, our own rough one (cl100k, erring high) sizes max_tokens.
-ROUGH_FACTOR, ROUGH_PER_MESSAGE, ROUGH_PER_REQUEST = 1.3, 8, 16
 MIN_REPLY = 16  # max_tokens never below this when only a rough count is known
 # The detail of an over-length error found by the server's count before anything was sent.
 COUNTED_BEFORE_SENDING = "counted before sending"
-_IMAGE_TYPES = ((b"\x89PNG", "image/png"), (b"\xff\xd8", "image/jpeg"), (b"GIF8", "image/gif"),
-                (b"RIFF", "image/webp"))
-
-
-def data_url(image: bytes | str) -> str:
-    """An image as the ``image_url`` data URL vision models take."""
-    raw = image if isinstance(image, bytes) else base64.b64decode(image)
-    mime = next((m for magic, m in _IMAGE_TYPES if raw.startswith(magic)), "image/png")
-    return f"data:{mime};base64,{base64.b64encode(raw).decode()}"
-
-
-def to_openai(messages: Messages) -> list[dict[str, Any]]:
-    """Our messages (Ollama's shape: ``images`` beside the text) as OpenAI chat messages."""
-    sent = []
-    for message in messages:
-        role, text = str(message.get("role") or "user"), str(message.get("content") or "")
-        images = message.get("images") or []
-        if images:
-            parts: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-            parts += [{"type": "image_url", "image_url": {"url": data_url(i)}} for i in images]
-            sent.append({"role": role, "content": parts})
-        else:
-            sent.append({"role": role, "content": text})
-    return sent
-
-
-def rough_count(messages: Messages) -> int:
-    text = sum(count_tokens(str(m.get("content") or "")) for m in messages)
-    return math.ceil(text * ROUGH_FACTOR) + ROUGH_PER_MESSAGE * len(messages) \
-        + ROUGH_PER_REQUEST
 
 
 class OpenAICompatServer:
