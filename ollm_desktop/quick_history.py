@@ -28,6 +28,7 @@ class StoredMessage:
     created_at: datetime
     model: str | None = None
     thinking: str | None = None  # a thinking model's reasoning (shown collapsed)
+    cut_off: bool = False  # a reply stopped at its length limit (marked, may be continued)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,14 @@ def _thinking(meta: object) -> str | None:
     except (ValueError, AttributeError):
         return None
     return value if isinstance(value, str) and value else None
+
+
+def _cut_off(meta: object) -> bool:
+    try:
+        stats = json.loads(meta).get("stats") if isinstance(meta, str) else None
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(stats, dict) and stats.get("cut_off") is True
 
 
 def read_last_chat(database: Path, wanted: str | None) -> QuickChat | None:
@@ -68,7 +77,8 @@ def read_last_chat(database: Path, wanted: str | None) -> QuickChat | None:
             f"SELECT id, role, content, pinned, partial, created_at, model, {meta} "
             "FROM messages WHERE chat_id = ? ORDER BY seq", (chosen[0],)).fetchall()
         messages = [StoredMessage(mid, role, content, bool(pinned), bool(partial),
-                                  datetime.fromisoformat(created), model, _thinking(extra))
+                                  datetime.fromisoformat(created), model, _thinking(extra),
+                                  _cut_off(extra))
                     for mid, role, content, pinned, partial, created, model, extra in rows]
         return QuickChat(str(chosen[0]), str(chosen[1]), messages)
     except (sqlite3.Error, ValueError, TypeError):

@@ -92,6 +92,12 @@ def test_a_cut_off_reply_stays_marked_after_a_restart(qloop, qtbot, tmp_path, se
         run(qloop, first.type_and_send("How does the migration run?"))
     finally:
         first.close()
+    # The first picture (read without the store) marks it too.
+    from ollm_desktop.paths import app_paths
+    from ollm_desktop.quick_history import read_last_chat
+
+    quick = read_last_chat(app_paths(data).database, None)
+    assert quick is not None and quick.messages[-1].cut_off
     second = App(qloop, qtbot, data, server)
     try:
         row, model = last(second)
