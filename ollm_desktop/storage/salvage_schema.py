@@ -56,6 +56,7 @@ def _first_page(page_size: int, pages: int) -> bytes | None:
             # them, an older file's shorter rows read them as their defaults.
             schema.add_chat_feature_columns(conn)
             schema.add_family_columns(conn)
+            schema.add_facts_column(conn)
             conn.execute("PRAGMA writable_schema = ON")
             conn.execute("DELETE FROM sqlite_master WHERE tbl_name IN (SELECT tbl_name FROM "
                          "sqlite_master WHERE rootpage > ?)", (pages,))

@@ -197,9 +197,23 @@ def _branches_v4(conn: sqlite3.Connection) -> None:
     )
 
 
+def add_facts_column(conn: sqlite3.Connection) -> None:
+    """The column of step 5 (also on the salvage's stand-in schema page)."""
+    conn.execute("ALTER TABLE chat_state ADD COLUMN facts TEXT NOT NULL DEFAULT '[]'")
+
+
+def _facts_v5(conn: sqlite3.Connection) -> None:
+    """The facts ledger (``engine.facts``): a chat's facts, with who stated them and what the
+    user added, edited, pinned or forgot, in a part of its own (``chat_state.facts``, JSON), so
+    a change of a fact writes that part only. A chat saved before it keeps its reference ledger
+    in ``meta``; the engine converts that into facts when the chat is loaded."""
+    add_facts_column(conn)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 # Never edit or reorder a released step: append a new one.
-MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3, _branches_v4]
+MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3, _branches_v4,
+                               _facts_v5]
 LATEST_VERSION = len(MIGRATIONS)
 
 
