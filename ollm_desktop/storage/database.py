@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Self
 
 from ollm_desktop.paths import AppPaths
-from ollm_desktop.storage import salvage, schema
+from ollm_desktop.storage import recall_index, salvage, schema
 from ollm_desktop.storage.models import SalvageReport, StartupNotice
 from ollm_desktop.storage.schema import StorageError
 
@@ -24,7 +24,9 @@ def _salvage(backup: Path, conn: sqlite3.Connection) -> SalvageReport | None:
     """Copy the damaged file's readable rows into the new database; None if that failed (the
     new database then starts empty, as it would without salvage)."""
     try:
-        return salvage.recover(backup, conn)
+        report = salvage.recover(backup, conn)
+        recall_index.rebuild_all(conn)  # the copied messages' rounds
+        return report
     except Exception:  # never a reason not to start: the damaged file is kept either way
         log.exception("salvaging %s failed", backup)
         return None

@@ -43,11 +43,18 @@ class ChatSettings(BaseModel):
     # The id of the connection (server) this chat talks to; None: "Local Ollama", which every
     # chat made before connections existed belongs to (the list is in the Preferences).
     connection: str | None = None
+    # Recall: earlier rounds of this chat that a new message asks about join its request.
+    # None: on (every chat made before the switch); new chats take the Preferences' default.
+    recall: bool | None = None
 
     @field_validator("system_prompt", "keep_alive", mode="before")
     @classmethod
     def _blank_is_default(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def recall_on(self) -> bool:
+        return self.recall is not False
 
     def sampling(self) -> dict[str, float | int]:
         """The Ollama ``options`` this chat sets (a reply's sampling; never num_ctx)."""
@@ -79,6 +86,29 @@ class ChatRecord(BaseModel):
     @property
     def is_branch(self) -> bool:
         return self.branch_kind == "branch"
+
+
+class RecalledItem(BaseModel):
+    """One earlier round a request recalled: its messages (the user's, then the reply)."""
+
+    message_ids: list[str]
+    turn: int = Field(1, ge=1)
+    partial: bool = False  # only its matching sentences went
+    score: float = 0.0
+
+
+class RecallRecord(BaseModel):
+    """What one reply's request recalled from earlier in its chat, kept with the reply
+    (``messages.meta``): its row says so and shows the text on demand."""
+
+    items: list[RecalledItem] = Field(default_factory=list)
+    text: str = ""  # exactly what was appended to the user's message as sent
+    tokens: int = Field(0, ge=0)
+    semantic: bool = False  # meaning search (embeddings) took part
+
+    @property
+    def message_count(self) -> int:
+        return sum(len(item.message_ids) for item in self.items)
 
 
 class SnapshotInfo(BaseModel):

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 
 from ollm_desktop.engine.models import EngineState
 from ollm_desktop.storage.models import SalvageReport
+from ollm_desktop.storage.recall_index import copy_recall_marks
 from ollm_desktop.storage.rows import (
     CHAT_COLUMNS,
     chat_from_row,
@@ -253,6 +254,7 @@ def _copy_messages(reader: _Reader, conn: sqlite3.Connection, report: SalvageRep
         if chat_id not in done.chats:
             _rebuild_chat(conn, chat_id, message.created_at.isoformat(), done)
         insert_message(conn, chat_id, message, seq)
+        copy_recall_marks(conn, message.id, meta)
         conn.execute("UPDATE chats SET updated_at = max(updated_at, ?) WHERE id = ?",
                      (iso(message.created_at), chat_id))
         seen.add(message.id)

@@ -210,10 +210,20 @@ def _facts_v5(conn: sqlite3.Connection) -> None:
     add_facts_column(conn)
 
 
+def _recall_v6(conn: sqlite3.Connection) -> None:
+    """Recall's word index (``storage.recall_index``): every round of a chat (a user message
+    and its reply) in an FTS5 table (``porter unicode61``, BM25), built here from the stored
+    messages; plain tables where SQLite lacks FTS5 (recall is then off). New tables only: the
+    salvage's stand-in schema page needs none of them."""
+    from ollm_desktop.storage import recall_index
+
+    recall_index.create(conn)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 # Never edit or reorder a released step: append a new one.
 MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3, _branches_v4,
-                               _facts_v5]
+                               _facts_v5, _recall_v6]
 LATEST_VERSION = len(MIGRATIONS)
 
 

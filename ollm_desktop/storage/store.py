@@ -27,12 +27,14 @@ from ollm_desktop.engine.models import (
     Message,
     new_id,
 )
+from ollm_desktop.storage import recall_index
 from ollm_desktop.storage.families import Families
 from ollm_desktop.storage.images import Images
 from ollm_desktop.storage.models import (
     ChatRecord,
     ChatSettings,
 )
+from ollm_desktop.storage.recall_store import KEEP_RECALL, RecallTables
 from ollm_desktop.storage.rows import (
     CHAT_COLUMNS,
     CHAT_READ,
@@ -54,7 +56,7 @@ from ollm_desktop.storage.state_parts import StateParts
 log = logging.getLogger(__name__)
 
 
-class ChatStore(SideTables, Families, Images):
+class ChatStore(RecallTables, SideTables, Families, Images):
     """The app's database; open it with :meth:`open`."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
@@ -163,7 +165,9 @@ class ChatStore(SideTables, Families, Images):
     def append_message(self, chat_id: str, message: Message) -> None:
         """Add one message at the end of the chat's history (one small transaction)."""
         with self._write() as conn:
-            self._insert_message(conn, chat_id, message, self._next_seq(conn, chat_id))
+            seq = self._next_seq(conn, chat_id)
+            self._insert_message(conn, chat_id, message, seq)
+            recall_index.refresh_around(conn, chat_id, seq)
             conn.execute("UPDATE chats SET message_count = message_count + 1, updated_at = ? "
                          "WHERE id = ?", (now(), chat_id))
         prints = self._prints.get(chat_id)
@@ -175,17 +179,21 @@ class ChatStore(SideTables, Families, Images):
         with self._write() as conn:
             row = conn.execute(
                 "UPDATE messages SET content = ?, pinned = ?, tokens = ?, exact_tokens = ?, "
-                "partial = ?, model = ?, meta = ? WHERE id = ? AND chat_id = ? RETURNING rowid",
+                f"partial = ?, model = ?, meta = {KEEP_RECALL} WHERE id = ? AND chat_id = ? "
+                "RETURNING rowid, seq",
                 (message.content, message.pinned, message.tokens, message.exact_tokens,
                  message.partial, message.model, meta_json(message), message.id, chat_id),
             ).fetchone()
             if row is None:
-                self._insert_message(conn, chat_id, message, self._next_seq(conn, chat_id))
+                seq = self._next_seq(conn, chat_id)
+                self._insert_message(conn, chat_id, message, seq)
+                recall_index.refresh_around(conn, chat_id, seq)
                 conn.execute("UPDATE chats SET message_count = message_count + 1, "
                              "updated_at = ? WHERE id = ?", (now(), chat_id))
             else:
                 conn.execute("UPDATE message_search SET body = ? WHERE rowid = ?",
                              (message.content.casefold(), row[0]))
+                recall_index.refresh_around(conn, chat_id, row[1])
                 conn.execute("UPDATE chats SET updated_at = ? WHERE id = ?", (now(), chat_id))
         prints = self._prints.get(chat_id)
         if prints is not None:
@@ -193,9 +201,10 @@ class ChatStore(SideTables, Families, Images):
 
     def delete_message(self, message_id: str) -> None:
         with self._write() as conn:
-            row = conn.execute("DELETE FROM messages WHERE id = ? RETURNING chat_id",
+            row = conn.execute("DELETE FROM messages WHERE id = ? RETURNING chat_id, seq",
                                (message_id,)).fetchone()
             if row is not None:
+                recall_index.refresh_around(conn, row[0], row[1])
                 conn.execute("UPDATE chats SET message_count = message_count - 1, "
                              "updated_at = ? WHERE id = ?", (now(), row[0]))
         if row is not None:
@@ -284,12 +293,13 @@ class ChatStore(SideTables, Families, Images):
                 if content_changed:
                     row = conn.execute(
                         "UPDATE messages SET content = ?, tokens = ?, exact_tokens = ?, "
-                        "pinned = ?, partial = ? WHERE id = ? RETURNING rowid",
+                        "pinned = ?, partial = ? WHERE id = ? RETURNING rowid, seq",
                         (message.content, message.tokens, message.exact_tokens, message.pinned,
                          message.partial, message.id),
                     ).fetchone()
                     conn.execute("UPDATE message_search SET body = ? WHERE rowid = ?",
                                  (message.content.casefold(), row[0]))
+                    recall_index.refresh_around(conn, chat_id, row[1])
                 else:
                     conn.execute(
                         "UPDATE messages SET tokens = ?, exact_tokens = ?, pinned = ?, "
@@ -301,8 +311,13 @@ class ChatStore(SideTables, Families, Images):
                 seq = self._next_seq(conn, chat_id)
                 for offset, message in enumerate(new):
                     self._insert_message(conn, chat_id, message, seq + offset)
+                    if not out_of_order:
+                        recall_index.refresh_around(conn, chat_id, seq + offset)
                 if out_of_order:
                     self._renumber(conn, chat_id, [m.id for m in state.messages])
+                    for message in new:  # only the rounds around them change
+                        recall_index.refresh_around(conn, chat_id,
+                                                    recall_index.seq_of(conn, message.id))
             if state_changed:
                 self._write_state(conn, chat_id, parts, None if cached is None else which)
             conn.execute("UPDATE chats SET message_count = message_count + ?, updated_at = ? "
@@ -343,9 +358,12 @@ class ChatStore(SideTables, Families, Images):
         parts = StateParts.of(state)
         try:
             with self._write() as conn:
+                marks = self.recall_marks_of(conn, chat_id)  # exclusions, recalled texts
                 conn.execute("DELETE FROM messages WHERE chat_id = ?", (chat_id,))
                 for seq, message in enumerate(state.messages):
                     self._insert_message(conn, chat_id, message, seq)
+                self.put_recall_marks(conn, marks, chat_id)
+                recall_index.rebuild(conn, chat_id)
                 self._write_state(conn, chat_id, parts, None)
                 conn.execute("UPDATE chats SET message_count = ?, updated_at = ? WHERE id = ?",
                              (len(ids), now(), chat_id))
