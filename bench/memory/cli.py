@@ -53,8 +53,9 @@ def parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="See docs/memory.md for how to read the figures.")
     p.add_argument("--host", default=os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434"),
-                   help="Ollama-API host (default: $OLLAMA_HOST)")
-    p.add_argument("--model", help="model name (default: the first of /api/tags)")
+                   help="Ollama or OpenAI-compatible server (llama-server, vLLM, LM Studio; "
+                        "with or without /v1), found by asking it (default: $OLLAMA_HOST)")
+    p.add_argument("--model", help="model name (default: the first the server lists)")
     p.add_argument("--ctx", type=_ints, default=[2048, 4096, 8192], help="num_ctx list")
     p.add_argument("--turns", type=int, default=150, help="exchanges per conversation")
     p.add_argument("--seeds", type=_ints, default=[1], help="conversation seeds, e.g. 1,2")
@@ -126,8 +127,8 @@ async def _run_all(args: argparse.Namespace, host: Host, options: Options, param
     model_context = None
     try:
         model_context = await host.context_length()
-    except Exception as exc:  # a host without /api/show still runs
-        log(f"no context length from /api/show: {exc}")
+    except Exception as exc:  # a host that cannot say still runs
+        log(f"no context length from the host: {exc}")
     params["model_context"] = model_context
     results: list[RunResult] = []
     for ctx in args.ctx:
@@ -136,13 +137,14 @@ async def _run_all(args: argparse.Namespace, host: Host, options: Options, param
                 conversation = checked(kind, args.turns, seed, args.filler, args.replies)
                 host.predict_cap = args.summary_predict_cap or ctx // 8
                 for strategy in args.strategies:
-                    host.seed = seed
+                    host.seed, host.tag = seed, f"{kind} s{seed} {ctx} {strategy}"
                     log(f"start {kind} seed {seed} ctx {ctx} {strategy}")
                     options.on_probe = lambda run: _save(params, [*results, run], out_dir,
                                                          name, partial=True)
                     result = await play(conversation, strategy, ctx, host, options,
                                         model_context)
                     results.append(result)
+                    params["server"] = await host.describe()
                     _save(params, results, out_dir, name, partial=True)
     return results
 
@@ -235,7 +237,7 @@ async def _main(args: argparse.Namespace, send_turns: str) -> int:
             "cpus": os.cpu_count(), **engine_info(),
         }
         log(f"engine: {params['engine_file']} (commit {params['engine_commit']}); model "
-            f"{host.model} at {args.host}")
+            f"{host.model} at {args.host} ({await host.connect()})")
         results = await _run_all(args, host, options, params, args.out, name)
     finally:
         await host.close()

@@ -13,6 +13,12 @@ of the last message, since recall adds to that message:
 
 Every request is logged with its kind, times and the host's cache figures (llama.cpp's
 ``timings`` and the adapter's one-slot model), for the layout issue's measurements.
+
+The host is an Ollama server (``/api/chat`` streamed through) or an OpenAI-compatible one
+(``openai_host``): then the request is counted by the server first and refused with Ollama's
+over-length 400 when it does not fit ``num_ctx`` (as Ollama with ``truncate: false``), and the
+streamed ``/v1/chat/completions`` deltas become the pieces, ``usage`` and ``timings`` the final
+chunk's figures.
 """
 
 from __future__ import annotations
@@ -26,6 +32,17 @@ from typing import Any
 import httpx
 
 from bench.memory import loopback
+from bench.memory.openai_host import (
+    Counts,
+    HostError,
+    OpenAIServer,
+    Overflow,
+    api_root,
+    detect,
+    error_text,
+    events,
+    is_overflow,
+)
 
 # Phrases of the engine's summary, condense and description requests (before and after the
 # layout issue), so a summary is told from a chat turn whatever its last message is.
@@ -83,12 +100,21 @@ class Relay:
         self.measuring = True
         self.log: list[Logged] = []
         self._lock = threading.Lock()
-        self._http = httpx.Client(base_url=host, trust_env=False,
-                                  timeout=httpx.Timeout(10.0, read=900.0)) if host else None
+        self.counts = Counts()  # an OpenAI-compatible host's counts and refusals
+        self._openai: OpenAIServer | None = None
+        self._http: httpx.Client | None = None
+        if host:
+            kind = detect(host)
+            if kind != "ollama":
+                self._openai = OpenAIServer(host, kind)
+            self._http = httpx.Client(base_url=api_root(host), trust_env=False,
+                                      timeout=httpx.Timeout(10.0, read=900.0))
 
     def close(self) -> None:
         if self._http is not None:
             self._http.close()
+        if self._openai is not None:
+            self._openai.close()
 
     # ------------------------------------------------------------ bookkeeping
     def _start(self, kind: str, body: dict[str, Any]) -> Logged:
@@ -134,6 +160,8 @@ class Relay:
         from tests.ollama_server import Reply
 
         assert self._http is not None
+        if self._openai is not None:
+            return self._forward_openai(self._openai, body, entry, tail)
         request = self._http.build_request(
             "POST", "/api/chat", json={**body, "model": self.model, "stream": True})
         response = self._http.send(request, stream=True)
@@ -148,6 +176,38 @@ class Relay:
             return Reply(http_status=response.status_code, error=error[:300])
         final: dict[str, Any] = {}
         return Reply(stream=_pieces(response, entry, final, tail), final=final)
+
+    def _forward_openai(self, server: OpenAIServer, body: dict[str, Any], entry: Logged,
+                        tail: str) -> Any:
+        """The same through an OpenAI-compatible host: counted first, refused like Ollama."""
+        from tests.ollama_server import INPUT_TOO_LONG, Reply
+
+        options = body.get("options") or {}
+        messages = list(body.get("messages") or [])
+        predict = options.get("num_predict")
+        try:
+            num_ctx = int(options.get("num_ctx") or 0) or server.window(self.model) or 0
+            max_tokens, _ = server.plan(self.model, messages, num_ctx,
+                                        predict if isinstance(predict, int) and predict > 0
+                                        else None, self.counts)
+        except Overflow:
+            entry.outcome, entry.ended = "refused", time.monotonic()
+            return Reply(http_status=400, error=INPUT_TOO_LONG)
+        self.counts.add(requests=1)
+        response = server.open_stream(self.model, messages, max_tokens, options)
+        if response.status_code != 200:
+            response.read()
+            response.close()
+            entry.outcome, entry.ended = "error", time.monotonic()
+            error = error_text(response.status_code, _json(response), response.text) or ""
+            if is_overflow(error):
+                self.counts.add(server_overflows=1)
+                entry.outcome = "refused"
+                return Reply(http_status=400, error=INPUT_TOO_LONG)
+            return Reply(http_status=response.status_code, error=error[:300])
+        final: dict[str, Any] = {}
+        return Reply(stream=_openai_pieces(response, entry, final, tail, self.counts),
+                     final=final)
 
 
 def _planted_tail(sentences: list[str]) -> str:
@@ -184,6 +244,61 @@ def _pieces(response: httpx.Response, entry: Logged, final: dict[str, Any], tail
             entry.first = entry.first or time.monotonic()
             yield tail
         entry.outcome = "done" if done else "error"
+    except GeneratorExit:
+        entry.outcome = "cancelled"
+        raise
+    finally:
+        entry.ended = time.monotonic()
+        response.close()
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _openai_pieces(response: httpx.Response, entry: Logged, final: dict[str, Any], tail: str,
+                   counts: Counts) -> Iterator[str]:
+    """An OpenAI-compatible stream as the pieces of an Ollama one; ``usage`` and llama.cpp's
+    ``timings`` fill ``final`` as Ollama's final chunk would carry them."""
+    usage: dict[str, Any] = {}
+    finish: str | None = None
+    try:
+        for event in events(response):
+            usage = event.get("usage") or usage
+            if event.get("timings"):
+                final["timings"] = event["timings"]
+            for choice in event.get("choices") or []:
+                finish = choice.get("finish_reason") or finish
+                piece = (choice.get("delta") or {}).get("content") or ""
+                if piece:
+                    entry.first = entry.first or time.monotonic()
+                    yield piece
+        if isinstance(usage.get("prompt_tokens"), int):
+            final["prompt_eval_count"] = usage["prompt_tokens"]
+            counts.add(usage_reported=1)
+        if isinstance(usage.get("completion_tokens"), int):
+            final["eval_count"] = usage["completion_tokens"]
+        cached = (final.get("timings") or {}).get("cache_n")
+        if isinstance(cached, int):
+            final["prompt_eval_cached_count"] = cached
+        final["done_reason"] = "length" if finish == "length" else "stop"
+        entry.final = dict(final)
+        if tail:
+            entry.first = entry.first or time.monotonic()
+            yield tail
+        entry.outcome = "done" if finish is not None else "error"
+    except Overflow as exc:  # over-length inside the 200 stream (older llama.cpp builds)
+        from tests.ollama_server import INPUT_TOO_LONG
+
+        counts.add(server_overflows=1)
+        entry.outcome = "refused"
+        raise RuntimeError(INPUT_TOO_LONG) from exc  # Ollama's words, as an error line
+    except HostError:  # another error inside the stream: passed on as an error line
+        entry.outcome = "error"
+        raise
     except GeneratorExit:
         entry.outcome = "cancelled"
         raise
