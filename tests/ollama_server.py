@@ -30,6 +30,7 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -223,6 +224,9 @@ class FakeOllama:
         self.requests: list[RecordedRequest] = []
         self.streams: list[StreamRecord] = []
         self.loaded: dict[str, int] = {}  # model -> num_ctx of its last load
+        # /api/embed: the models it answers for, and words that mean the same to it.
+        self.embedding_models: set[str] = {"all-minilm", "nomic-embed-text", "embeddinggemma"}
+        self.embed_aliases: dict[str, str] = {}
         self.disconnected = threading.Event()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -540,6 +544,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._chat(body)
         elif path == "/api/pull":
             self._pull(body)
+        elif path == "/api/embed":
+            self._embed(body)
         else:
             self._text(404, "404 page not found")
 
@@ -770,6 +776,19 @@ class _Handler(BaseHTTPRequestHandler):
             record.outcome = "disconnected"
             self.close_connection = True
             fake.disconnected.set()
+
+    def _embed(self, body: dict[str, Any]) -> None:
+        """``/api/embed``: deterministic vectors (``embed_vector``), any model in
+        ``embedding_models`` (or the chat models' list)."""
+        fake, name = self.fake, str(body.get("model") or "")
+        if name not in fake.embedding_models and fake._model(name) is None:
+            self._json(404, {"error": f"model '{name}' not found"})
+            return
+        texts = body.get("input")
+        texts = [texts] if isinstance(texts, str) else list(texts or [])
+        self._json(200, {"model": name, "prompt_eval_count": sum(
+            estimate_tokens(str(t)) for t in texts),
+            "embeddings": [embed_vector(str(t), fake.embed_aliases) for t in texts]})
 
     def _pull(self, body: dict[str, Any]) -> None:
         fake = self.fake
@@ -1109,6 +1128,20 @@ def _positive_int(value: Any) -> int | None:
 
 
 # ------------------------------------------------------------------ helpers
+EMBED_DIMS = 64
+
+
+def embed_vector(text: str, aliases: dict[str, str] | None = None) -> list[float]:
+    """A bag of words hashed into EMBED_DIMS (words of 4+ letters; ``aliases`` map a word to
+    the one it means): texts sharing words, or words that mean the same, point alike."""
+    vector = [0.0] * EMBED_DIMS
+    for word in re.findall(r"[a-z0-9]{4,}", text.lower()):
+        word = (aliases or {}).get(word, word)
+        digest = hashlib.sha256(word.encode()).digest()
+        vector[digest[0] % EMBED_DIMS] += 1.0 if digest[1] % 2 else -1.0
+    return vector
+
+
 def free_port() -> int:
     """A port nothing listens on (bound then released)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

@@ -62,6 +62,7 @@ class ChatSession(SessionCore):
         self.chat_list = ChatList(self)  # pins, delete with undo; purges the old trash
         self.branches = Branches(self)
         self.message_deletes = MessageDeletes(self)
+        self.recall = self.turns.recall
 
     # ------------------------------------------------------------------ chats
     def list_chats(self) -> list[ChatRecord]:
@@ -82,7 +83,8 @@ class ChatSession(SessionCore):
                 title or NEW_CHAT, model=self.model if same_server else None,
                 context_size=self.context_size_for_new_chat(),
                 system_prompt=self.settings.system_prompt or None,
-                settings=ChatSettings(connection=self.connections.stored_id(connection)))
+                settings=ChatSettings(connection=self.connections.stored_id(connection),
+                                      recall=self.settings.recall_new_chats))
         except StorageError as exc:
             return self.storage_failed(exc)
         return Change(chats=True) | self.open_chat(chat.id)
@@ -112,6 +114,7 @@ class ChatSession(SessionCore):
         self.settings.last_chat_id = chat.id
         if self.model:
             self.spawn(self.ollama.load_model_details_published(self.model), "model-details")
+        self.recall.schedule_embedding()
         return Change(opened=chat, history=True, context=True)
 
     def rename_chat(self, chat_id: str, title: str) -> Change:

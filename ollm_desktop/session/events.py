@@ -22,7 +22,7 @@ from ollm_desktop.engine import (
     Message,
     Reliability,
 )
-from ollm_desktop.storage.models import ChatRecord
+from ollm_desktop.storage.models import ChatRecord, RecallRecord
 
 ProblemKind = Literal[
     "busy", "input", "storage", "model_not_found", "unreachable", "compaction", "undo",
@@ -55,6 +55,7 @@ class ReplyInfo(BaseModel):
     reply_tokens: int | None = None
     truncated: bool = False  # Ollama's prompt count suggests it dropped context
     retried: bool = False  # refused as too long: fitted again and resent (a new reply follows)
+    recalled: RecallRecord | None = None  # what its request recalled from earlier in the chat
 
 
 @dataclass(frozen=True)

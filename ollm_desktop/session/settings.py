@@ -62,6 +62,10 @@ class Settings(BaseModel):
     summary_timeout_s: SummaryTimeout = 180.0
     compaction_timeout_s: CompactionTimeout = 480.0
     summarization_model: str | None = None  # None: the chat's own model
+    # Recall (issue 23): new chats' switch, and the model that embeds rounds for meaning
+    # search (None: words only).
+    recall_new_chats: bool = True
+    embedding_model: str | None = None
     # A chat's context may exceed what the model was trained for only when the user says so
     # (Preferences); otherwise it is lowered to the model's trained length when that is known.
     allow_beyond_trained: bool = False

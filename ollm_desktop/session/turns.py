@@ -31,8 +31,10 @@ from ollm_desktop.session.events import (
     SendFailed,
 )
 from ollm_desktop.session.images import with_image_data
+from ollm_desktop.session.recall import RecallService
 from ollm_desktop.session.reply_limits import reply_stats
 from ollm_desktop.storage import StorageError
+from ollm_desktop.storage.models import RecallRecord
 
 SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
 STILL_STREAMING = "A reply is still streaming; stop it first."
@@ -70,6 +72,7 @@ class Turns:
         self.streaming_id: str | None = None  # the reply streaming at this moment
         self.take_images: Callable[[], list[ImageRef]] = list  # attached to the user's message
         self.pending_tokens: Callable[[], int] = int  # what those images will cost
+        self.recall = RecallService(core)  # earlier rounds the new message asks about
 
     def check(self, text: str) -> str | None:
         """Why ``text`` cannot be sent now (None: it can)."""
@@ -144,6 +147,7 @@ class Turns:
             core.streaming = False
             core.publish(BusyChanged(False))
         self._compactions.schedule_background()
+        self.recall.schedule_embedding()
 
     @staticmethod
     def _fits(engine: ContextEngine) -> bool:
@@ -199,7 +203,7 @@ class Turns:
         engine = core.engine
         assert engine is not None
         try:
-            messages = engine.api_messages()
+            messages, recalled = await self.recall.request(engine, user)
         except PinsOverBudget as exc:
             reason = str(exc) or engine.usage().note
             if previous is not None:
@@ -216,7 +220,7 @@ class Turns:
         if not got.text:
             return await self._no_reply(user, reply, messages, got, may_retry=may_retry,
                                         previous=previous)
-        self.finish(reply, got, messages, estimate, observe=True)
+        self.finish(reply, got, messages, estimate, observe=True, recalled=recalled)
         self._compactions.last_exchange_tokens = user.tokens + reply.tokens
         if got.stopped:
             raise asyncio.CancelledError
@@ -271,7 +275,7 @@ class Turns:
         return got
 
     def finish(self, reply: Message, got: Streamed, messages: list[dict[str, str]],
-               estimate: int, *, observe: bool) -> None:
+               estimate: int, *, observe: bool, recalled: RecallRecord | None = None) -> None:
         """Keep what arrived: the reply joins the engine and the store, the window is told.
 
         ``observe``: learn from Ollama's prompt count (not for a continued reply, whose
@@ -294,7 +298,8 @@ class Turns:
         engine.add_message(reply)
         self._save_reply(chat.id, reply, got.stored)
         failure, done = got.failure, got.done
-        info = ReplyInfo(stopped=got.stopped, error=failure.message if failure else None)
+        info = ReplyInfo(stopped=got.stopped, error=failure.message if failure else None,
+                         recalled=self.recall.keep(reply, recalled))
         change = Change(updated=(reply.model_copy(),), context=True)
         if done is not None:
             info.prompt_tokens = done.prompt_eval_count
