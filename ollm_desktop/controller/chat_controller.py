@@ -22,6 +22,7 @@ from ollm_desktop.controller.chat_list_ops import ChatListOps
 from ollm_desktop.controller.connection_ops import ConnectionOps
 from ollm_desktop.controller.image_ops import ImageOps
 from ollm_desktop.controller.message_ops import MessageOps
+from ollm_desktop.controller.recall_ops import RecallOps
 from ollm_desktop.engine import CompactionReport, CompressedGroup, GoalState, Message, tier_for
 from ollm_desktop.session import (
     Change,
@@ -58,7 +59,8 @@ def context_tier(size: int) -> int:
     return tier_for(size).tier
 
 
-class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps, QObject):
+class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps, RecallOps,
+                     QObject):
     """Runs the session's operations on the Qt event loop and turns their results into signals."""
 
     chatsChanged = Signal()

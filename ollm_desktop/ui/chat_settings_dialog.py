@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pydantic import ValidationError
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -88,7 +89,7 @@ class ChatSettingsDialog(QDialog):
 
     def __init__(self, chat: ChatRecord, defaults: Settings, snapshot: ContextSnapshot,
                  apply: Apply, parent: QWidget | None = None,
-                 servers: Sequence[tuple[str | None, str]] = ()) -> None:
+                 servers: Sequence[tuple[str | None, str]] = (), recall_status: str = "") -> None:
         super().__init__(parent)
         self.setObjectName("chatSettingsDialog")
         self.setWindowTitle(self.tr("Chat settings — {0}").format(chat.title))
@@ -189,6 +190,21 @@ class ChatSettingsDialog(QDialog):
         prompt_origin.setEnabled(False)
         self.origins["systemPrompt"] = prompt_origin
 
+        # Recall (issue 23): on by default; the status says what it searches, or why it is off.
+        self.recall_check = QCheckBox(self.tr("Recall earlier messages this chat asks about"))
+        self.recall_check.setObjectName("recallCheckBox")
+        self.recall_check.setChecked(own.recall_on)
+        self.recall_check.setToolTip(self.tr(
+            "Each message you send brings back, word for word, the earlier exchanges it asks "
+            "about, in the room the context has left (never stored, never a compaction)."))
+        self.recall_status = QLabel(recall_status)
+        self.recall_status.setObjectName("recallStatusLabel")
+        self.recall_status.setWordWrap(True)
+        self.recall_status.setEnabled(False)
+        self.recall_check.setEnabled("FTS5" not in recall_status)
+        form.addRow(self.tr("Recall:"), self.recall_check)
+        form.addRow("", self.recall_status)
+
         self.error_label = QLabel()
         self.error_label.setObjectName("chatSettingsError")
         self.error_label.setWordWrap(True)
@@ -237,7 +253,7 @@ class ChatSettingsDialog(QDialog):
                 top_p=self._number(self.top_p_spin),
                 seed=None if seed is None else int(seed),
                 num_predict=None if limit is None else int(limit),
-                keep_alive=self.keep_alive_edit.text())
+                keep_alive=self.keep_alive_edit.text(), recall=self.recall_check.isChecked())
             if self.server_combo is not None:
                 settings = settings.model_copy(
                     update={"connection": self.server_combo.currentData()})
@@ -252,6 +268,7 @@ class ChatSettingsDialog(QDialog):
     def reset_to_defaults(self) -> None:
         self.prompt_edit.clear()
         self.keep_alive_edit.clear()
+        self.recall_check.setChecked(True)
         for real in (self.temperature_spin, self.top_p_spin):
             real.setValue(real.minimum())
         for whole in (self.seed_spin, self.num_predict_spin, self.context_spin):
@@ -327,7 +344,8 @@ def open_chat_settings(parent: QWidget, controller: ChatController) -> ChatSetti
         return applied
 
     dialog = ChatSettingsDialog(chat, controller.settings, controller.snapshot, apply, parent,
-                                servers=controller.server_choices())
+                                servers=controller.server_choices(),
+                                recall_status=controller.recall_status())
     dialog.exec()
     dialog.deleteLater()
     return dialog

@@ -57,6 +57,7 @@ class ConversationView(QListView):
         # Edit, Fork, Delete...: in the row's menu when the test holds for the row; they act
         # on the current message (building the menu makes its row the current one).
         self.message_actions: list[tuple[QAction, Callable[[ConversationRow], bool]]] = []
+        self.menu_actions: list[tuple[QAction, Callable[[ConversationRow], bool]]] = []  # no chip
         self._read_only = False
         self._stick = True
         self._adjusting = False

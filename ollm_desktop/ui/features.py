@@ -13,6 +13,7 @@ from ollm_desktop.ui import (
     image_attach,
     live_thinking,
     message_delete,
+    recall_view,
 )
 
 if TYPE_CHECKING:
@@ -21,5 +22,5 @@ if TYPE_CHECKING:
 
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
-                    live_thinking, drafts, help_pages):
+                    live_thinking, drafts, help_pages, recall_view):
         feature.install(content)

@@ -87,6 +87,7 @@ class MessageDelegate(QStyledItemDelegate):
         self.alternatives: dict[str, str] = {}  # message id -> "2/3": it has other versions
         # (objectName, label) of a row's hover buttons; the window's message actions
         self.row_actions: Callable[[ConversationRow], list[tuple[str, str]]] | None = None
+        self.row_notes: Callable[[ConversationRow], list[str]] | None = None  # header tags
         self.selector_row: str | None = None  # the row the branchSelector widget sits on
         self.set_font(QFont())
 

@@ -28,6 +28,7 @@ from ollm_desktop.controller import ContextSnapshot, Settings, context_tier
 from ollm_desktop.host_check import host_problem
 from ollm_desktop.ui.connections_editor import ConnectionsEditor, Tester
 from ollm_desktop.ui.context_meter import format_context_size
+from ollm_desktop.ui.recall_preferences import RecallBox
 from ollm_desktop.ui.theme import status_color
 
 CONTEXT_SIZES = (2048, 4096, 8192, 16384, 32768, 65536, 131072)
@@ -275,6 +276,8 @@ class PreferencesDialog(QDialog):
         left.addStretch(1)
         right.addWidget(context)
         right.addWidget(appearance)
+        self.recall_box = RecallBox(settings, names)  # issue 23: its own module
+        right.addWidget(self.recall_box)
         right.addStretch(1)
         columns.addLayout(left, 1)
         columns.addLayout(right, 1)
@@ -301,6 +304,7 @@ class PreferencesDialog(QDialog):
         self.beyond_check.toggled.connect(self.validate)
         self.prompt_edit.textChanged.connect(self.validate)
         self.connections_editor.changed.connect(self.validate)
+        self.recall_box.changed.connect(self.validate)
         self.validate()
 
     def _seconds_spin(self, value: float, maximum: int) -> QSpinBox:
@@ -368,6 +372,7 @@ class PreferencesDialog(QDialog):
             "system_prompt": self.prompt_edit.toPlainText(),
             "connections": self.connections_editor.connections(),
             "default_connection": self.connections_editor.default_connection(),
+            **self.recall_box.values(),
         }
         return values, problems
 

@@ -102,6 +102,8 @@ def paint_header(d: MessageDelegate, painter: QPainter, option: QStyleOptionView
         details.append(_tr("writing…") if row.streaming else _tr("stopped"))
     elif message.cut_off:
         details.append(_tr("cut off at the length limit"))
+    if d.row_notes is not None:  # e.g. what a reply's request recalled
+        details += d.row_notes(row)
     detail = " · ".join(details)
     pin = d.pin_rect(option.rect)
     copy = d.copy_rect(option.rect)  # left of the pin; the header text stops before it

@@ -38,7 +38,8 @@ def build_row_menu(view: ConversationView, index: QModelIndex) -> QMenu | None:
         menu.addAction(view.copy_action)
         model = view.conversation_model
         if not view.read_only and model is not None:
-            extra = [a for a, applies in view.message_actions if applies(model.rows[index.row()])]
+            extra = [a for a, applies in [*view.message_actions, *view.menu_actions]
+                     if applies(model.rows[index.row()])]
             if extra:
                 menu.addSeparator()
                 menu.addActions(extra)
