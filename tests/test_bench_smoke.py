@@ -45,3 +45,13 @@ def test_the_doc_lists_every_row_with_the_machine_and_keeps_hand_written_notes(t
     assert "`cmd --only P9`" in text and "- nproc: " in text and "- PySide6: " in text
     assert text.rstrip().endswith("## Findings\nkeep me")
     assert "old table" not in text
+
+
+def test_the_recall_benchmark_reports_its_p95_against_the_goal():
+    from bench.bench_recall import GOAL_MS, run_p9
+
+    result = run_p9(messages=300, sends=6)
+    assert result.key == "P9" and "300-message" in result.name
+    p95 = float(result.figure.split("p95 ")[1].split()[0])
+    assert result.met == (p95 <= GOAL_MS)
+    assert any("rounds indexed" in d for d in result.details)

@@ -38,7 +38,7 @@ WEIGHTS = (1.0, 1.0, 2.5, 0.0)  # BM25 per column: user, reply, keys, chat (a fi
 # only shares a common word, or one word of a long question, stays out), and RELATIVE of the
 # best round's.
 MIN_SCORE = 1.0
-MIN_SHARE = 0.35
+MIN_SHARE = 0.25
 RELATIVE = 0.5
 CANDIDATES = 64
 
@@ -77,9 +77,16 @@ def create_tables(conn: sqlite3.Connection, *, fts: bool, triggers: bool = True)
                  "vector_dims INTEGER)")
     conn.execute("CREATE INDEX recall_rounds_chat ON recall_rounds (chat_id)")
     if triggers:
+        turn_index(conn)
         conn.execute("CREATE TRIGGER messages_recall_delete AFTER DELETE ON messages BEGIN "
                      "DELETE FROM recall_text WHERE rowid = old.rowid; "
                      "DELETE FROM recall_rounds WHERE rowid = old.rowid; END")
+
+
+def turn_index(conn: sqlite3.Connection) -> None:
+    """A round's turn number is a count of the user messages before it: from an index alone."""
+    conn.execute("CREATE INDEX IF NOT EXISTS messages_recall_turn ON messages "
+                 "(chat_id, role, seq)")
 
 
 def create(conn: sqlite3.Connection) -> None:
@@ -101,6 +108,7 @@ def ensure(conn: sqlite3.Connection) -> bool:
     kind, _, version = (row[0] if row else "").partition(":")
     wanted = "fts5" if fts5_available() else "off"
     if len(tables) == 3 and version == INDEX_VERSION and kind == wanted:
+        turn_index(conn)
         return kind == "fts5"
     conn.execute("BEGIN IMMEDIATE")
     try:
