@@ -1,124 +1,106 @@
-"""Progressive aging (3 -> 2 -> 1) and merging of checkpoints past the tier's maximum.
+"""Merging checkpoints, rarely and in one batch.
 
-Aging re-summarises a checkpoint's own text, never the history, so the cost stays linear.
-Both are bounded by the compaction's deadline: out of time, aging waits for the next run and
-a merge that cannot ask the model joins the two texts by code within the target (the reference
-ledger keeps their exact identifiers either way).
+Each compaction adds its checkpoint after the older ones, so the front of the request stays as
+the server cached it. Only when the checkpoints are more than the tier allows, or take more than
+their share of the budget (``budget.checkpoint_budget``), are all but the newest merged into one
+base checkpoint (level 1), in one model call: a request that reuses the chat's system message,
+where those checkpoints already are. Merging re-summarises the checkpoints' own text, never the
+history, so the cost stays linear. Out of time or refused, the texts are joined by code within
+the target (the facts ledger keeps their exact values either way).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ollm_desktop.engine import budget, prompts
-from ollm_desktop.engine.models import (
-    AgingKind,
-    AgingStep,
-    CheckpointLevel,
-    CompactionReport,
-    CompressedGroup,
-    utcnow,
-)
+from ollm_desktop.engine.models import AgingStep, CompactionReport, CompressedGroup, utcnow
 from ollm_desktop.engine.summarizer import Deadline, SummaryCaller, SummaryFailed, trim
 
-
-async def condense(caller: SummaryCaller, text: str, target: int, level: int,
-                   count: Callable[[str], int], deadline: Deadline,
-                   report: CompactionReport) -> str:
-    def make_prompt(stricter: str | None) -> list[dict[str, str]]:
-        return prompts.condense_prompt(text, target=target, level=level, stricter=stricter)
-
-    return await caller.summarize(make_prompt, material=text, input_tokens=count(text),
-                                  target=target, level=level, deadline=deadline, report=report)
+Prompt = list[dict[str, str]]
 
 
-def merge_by_code(first: str, second: str, target: int) -> str:
-    """Both texts within ``target``: the newer keeps the larger share."""
-    older = trim(first, max(16, target * 2 // 5))
-    newer = trim(second, max(16, target - target * 2 // 5 - 4))
-    return f"{older}\n\n{newer}"
+def merge_by_code(texts: Sequence[str], target: int) -> str:
+    """Every text within ``target``: the newest keeps the largest share."""
+    if len(texts) == 1:
+        return trim(texts[0], target)
+    older, newer = texts[:-1], texts[-1]
+    each = max(16, (target * 2 // 5) // len(older))
+    parts = [trim(t, each) for t in older]
+    parts.append(trim(newer, max(16, target - each * len(older) - 4 * len(texts))))
+    return "\n\n".join(parts)
 
 
-async def merge(caller: SummaryCaller, first: CompressedGroup, second: CompressedGroup,
-                target: int, count: Callable[[str], int], deadline: Deadline,
-                report: CompactionReport) -> CompressedGroup:
-    combined = f"{first.summary}\n\n{second.summary}"
-    before = count(combined)
-    if before <= target:
-        text = combined
-    else:
-        try:
-            text = await condense(caller, combined, target, 1, count, deadline, report)
-        except SummaryFailed:
-            text = merge_by_code(first.summary, second.summary, target)
-            report.trimmed = True
-    refs = list(dict.fromkeys(first.key_references + second.key_references))
+async def _merged_text(caller: SummaryCaller, groups: Sequence[CompressedGroup], target: int,
+                       count: Callable[[str], int], deadline: Deadline,
+                       report: CompactionReport, prefix: Prompt | None) -> str:
+    combined = "\n\n".join(g.summary for g in groups)
+    if count(combined) <= target:
+        return combined
+
+    def make(stricter: str | None) -> Prompt:
+        if prefix is not None:
+            request = prompts.merge_request(count=len(groups), target=target, stricter=stricter)
+            return [*prefix, {"role": "user", "content": request}]
+        return prompts.condense_prompt(combined, target=target, level=1, stricter=stricter)
+
+    try:
+        return await caller.summarize(make, material=combined, input_tokens=count(combined),
+                                      target=target, level=1, deadline=deadline, report=report)
+    except SummaryFailed:
+        report.trimmed = True
+        return merge_by_code([g.summary for g in groups], target)
+
+
+async def merge_all(caller: SummaryCaller, groups: Sequence[CompressedGroup], target: int,
+                    count: Callable[[str], int], deadline: Deadline, report: CompactionReport,
+                    prefix: Prompt | None = None) -> CompressedGroup:
+    """One base checkpoint standing for ``groups`` (oldest first)."""
+    text = await _merged_text(caller, groups, target, count, deadline, report, prefix)
+    first = groups[0]
+    refs = list(dict.fromkeys(r for g in groups for r in g.key_references))
+    before = sum(g.current_tokens for g in groups)
     return CompressedGroup(
-        summary=text,
-        level=1,
-        message_ids=first.message_ids + second.message_ids,
-        span_ids=first.span_ids + second.span_ids,
-        original_tokens=first.original_tokens + second.original_tokens,
+        summary=text, level=1,
+        message_ids=[i for g in groups for i in g.message_ids],
+        span_ids=[i for g in groups for i in g.span_ids],
+        original_tokens=sum(g.original_tokens for g in groups),
         current_tokens=count(text),
-        compression_count=max(first.compression_count, second.compression_count) + 1,
-        created_at=first.created_at,
-        aged_at=utcnow(),
-        key_decisions=(first.key_decisions + second.key_decisions)[-12:],
-        files=list(dict.fromkeys(first.files + second.files))[:20],
-        next_steps=second.next_steps or first.next_steps,
+        compression_count=max(g.compression_count for g in groups) + 1,
+        created_at=first.created_at, aged_at=utcnow(),
+        key_decisions=[d for g in groups for d in g.key_decisions][-12:],
+        files=list(dict.fromkeys(f for g in groups for f in g.files))[:20],
+        next_steps=next((g.next_steps for g in reversed(groups) if g.next_steps), []),
         key_references=[r for r in refs if r in text],
-        recall=min(first.recall, second.recall),
-        merged_from=[*first.merged_from, first.id, *second.merged_from, second.id],
-        history=[*first.history, *second.history,
-                 AgingStep(kind="merged", from_level=max(first.level, second.level),
-                           to_level=1, tokens_before=before, tokens_after=count(text))],
+        recall=min(g.recall for g in groups),
+        merged_from=[i for g in groups for i in (*g.merged_from, g.id)],
+        history=[*(s for g in groups for s in g.history),
+                 AgingStep(kind="merged", from_level=max(g.level for g in groups), to_level=1,
+                           tokens_before=before, tokens_after=count(text))],
         sequence=first.sequence,
-        extractive=first.extractive or second.extractive,
-        dropped_references=first.dropped_references + second.dropped_references,
+        extractive=any(g.extractive for g in groups),
+        dropped_references=[r for g in groups for r in g.dropped_references],
     )
 
 
-async def age_and_merge(caller: SummaryCaller, groups: list[CompressedGroup],
-                        targets: dict[int, int], tier: budget.TierSpec,
-                        count: Callable[[str], int], deadline: Deadline,
-                        report: CompactionReport) -> tuple[int, int]:
-    """Merge the two oldest past the tier's maximum, then age the rest one level.
+def over(groups: Sequence[CompressedGroup], tier: budget.TierSpec, limit: int) -> bool:
+    return len(groups) > 1 and (len(groups) > tier.max_checkpoints
+                                or sum(g.current_tokens for g in groups) > limit)
 
-    Returns (aged, merged). ``groups`` is changed in place (the caller owns the copies).
-    """
-    merged_ids: set[str] = set()
-    while len(groups) > tier.max_checkpoints:
-        combined = await merge(caller, groups[0], groups[1], targets[1], count, deadline, report)
-        groups[0:2] = [combined]
-        merged_ids.add(combined.id)
-        report.merged_groups += 1
-    aged = 0
-    for group in groups[:-1]:
-        if group.id in merged_ids or group.level <= 1:
-            continue
-        new_level: CheckpointLevel = 2 if group.level == 3 else 1
-        target = targets[new_level]
-        before = group.current_tokens
-        kind: AgingKind
-        if before > target:
-            if deadline.expired:
-                report.timed_out = True
-                continue  # aging is retried by the next compaction
-            try:
-                text = await condense(caller, group.summary, target, new_level, count,
-                                      deadline, report)
-            except SummaryFailed:
-                continue  # keep the text and level; aging is retried next time
-            group.summary = text
-            group.current_tokens = count(text)
-            kind = "aged"
-        else:
-            kind = "relabelled"
-        group.level = new_level
-        group.compression_count += 1
-        group.aged_at = utcnow()
-        group.history.append(AgingStep(kind=kind, from_level=new_level + 1, to_level=new_level,
-                                       tokens_before=before, tokens_after=group.current_tokens))
-        aged += 1
-    report.aged_groups = aged
-    return aged, len(merged_ids)
+
+async def merge_batch(caller: SummaryCaller, groups: list[CompressedGroup],
+                      targets: dict[int, int], tier: budget.TierSpec, limit: int,
+                      count: Callable[[str], int], deadline: Deadline,
+                      report: CompactionReport, prefix: Prompt | None = None) -> int:
+    """All checkpoints but the newest into one base, when over the tier's count or ``limit``
+    tokens. ``groups`` is changed in place (the caller owns the copies); returns how many
+    checkpoints were merged (0: none)."""
+    if not over(groups, tier, limit):
+        return 0
+    older = groups[:-1]
+    if len(older) == 1 and older[0].level == 1 and older[0].current_tokens <= targets[1]:
+        return 0  # one base already: the newest stays until the next batch
+    base = await merge_all(caller, older, targets[1], count, deadline, report, prefix)
+    groups[:-1] = [base]
+    report.merged_groups += len(older)
+    return len(older)

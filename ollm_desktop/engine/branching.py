@@ -22,12 +22,12 @@ message share its origin, which is how a message's alternatives are found.
 from __future__ import annotations
 
 from ollm_desktop.engine import goals
+from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import (
     BreakerState,
     CompressedGroup,
     EngineState,
     GoalState,
-    LedgerEntry,
     UndoEntry,
 )
 
@@ -50,7 +50,8 @@ def _undo_within(entries: list[UndoEntry], kept: set[str], groups: list[Compress
             continue
         count = min(entry.message_count if entry.message_count is not None else end, end)
         result.append(entry.model_copy(deep=True, update={
-            "dropped_ids": [i for i in entry.dropped_ids if i in kept], "message_count": count}))
+            "dropped_ids": [i for i in entry.dropped_ids if i in kept], "message_count": count,
+            "facts": facts_within(entry.facts, kept)}))
     return result
 
 
@@ -66,16 +67,15 @@ def state_up_to(state: EngineState, message_id: str, *, keep_message: bool) -> E
     messages = [m.model_copy(update={"origin": m.origin or m.id}) for m in state.messages[:end]]
     kept = {m.id for m in messages}
     # Candidate checkpoint sets: now, then each remembered earlier one (newest first).
-    candidates: list[tuple[list[CompressedGroup], list[str], list[LedgerEntry]]] = [
-        (state.groups, state.dropped_ids, state.ledger)]
-    candidates += [(u.groups, u.dropped_ids, u.ledger) for u in reversed(state.undo_stack)]
-    options = [(_within(groups, kept), dropped, ledger) for groups, dropped, ledger in candidates]
+    candidates: list[tuple[list[CompressedGroup], list[str]]] = [
+        (state.groups, state.dropped_ids)]
+    candidates += [(u.groups, u.dropped_ids) for u in reversed(state.undo_stack)]
+    options = [(_within(groups, kept), dropped) for groups, dropped in candidates]
     # max() keeps the first (newest) of equals
     chosen = max(range(len(options)), key=lambda i: _covered(options[i][0]))
-    groups, dropped, ledger = options[chosen]
+    groups, dropped = options[chosen]
     older = state.undo_stack[:len(state.undo_stack) - chosen] if chosen else state.undo_stack
     undo = _undo_within(older, kept, groups, end)
-    group_ids = {g.id for g in groups}
     goal = GoalState(description=state.goal.description, priority=state.goal.priority,
                      status=state.goal.status, updated_at=state.goal.updated_at)
     for message in messages:
@@ -88,9 +88,21 @@ def state_up_to(state: EngineState, message_id: str, *, keep_message: bool) -> E
         "messages": messages,
         "groups": [g.model_copy(deep=True) for g in groups],
         "dropped_ids": [i for i in dropped if i in kept],
-        "ledger": [e.model_copy() for e in ledger
-                   if e.group_id is None or e.group_id in group_ids],
+        "ledger": [],
+        "facts": facts_within(state.facts, kept),
         "undo_stack": undo,
         "retry_after_index": None,
         "breaker": BreakerState(),
     }, deep=True)
+
+
+def facts_within(facts: list[Fact], kept: set[str]) -> list[Fact]:
+    """The facts a copy keeps: those of its messages and those the user typed; a value
+    replaced by a fact that stays behind is current again in the copy."""
+    mine = [f.model_copy() for f in facts if f.message_id is None or f.message_id in kept
+            or f.source == "manual"]
+    ids = {f.id for f in mine}
+    for fact in mine:
+        if fact.status == "replaced" and fact.replaced_by not in ids:
+            fact.status, fact.replaced_by = "current", None
+    return mine

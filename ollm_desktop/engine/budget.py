@@ -1,4 +1,13 @@
-"""Tiers and summary targets by context size (seed 002), scaled with the context."""
+"""Tiers and summary targets by context size (seed 002), scaled with the context.
+
+Tiers 1-2 (up to 8K) keep one rolling checkpoint, as the seed says: each compaction folds it
+into the new one in the same call. Its rewrite costs the server a re-read of the checkpoint
+itself (about 130-260 tokens) beyond what any compaction re-reads; an incremental checkpoint
+would save that but cost a merge call every other compaction, more than the layout saves.
+Larger tiers add each new checkpoint after the older ones and merge all but the newest into
+one base only when they are more than the tier's maximum or over their share of the budget,
+in one batch ("One request layout").
+"""
 
 from __future__ import annotations
 
@@ -23,7 +32,7 @@ class TierSpec:
 TIERS: dict[int, TierSpec] = {
     1: TierSpec(1, "Minimal", 1, "snapshot rollover"),
     2: TierSpec(2, "Basic", 1, "single checkpoint"),
-    3: TierSpec(3, "Standard", 3, "progressive aging"),
+    3: TierSpec(3, "Standard", 4, "progressive merging"),
     4: TierSpec(4, "Premium", 10, "structured preservation"),
     5: TierSpec(5, "Ultra", 15, "rich metadata"),
 }
@@ -51,7 +60,16 @@ def usable_tokens(config: EngineConfig) -> int:
 MIN_TARGET = 128
 # Shares of the usable budget for the parts that never shrink by compaction.
 GOAL_SHARE = 0.12
-LEDGER_SHARE = 0.10
+# The facts ledger: the user's facts must outlast the chat in small windows, where every
+# other part is short too; in large windows a smaller share holds them all.
+LEDGER_SHARES = ((2048, 0.25), (4096, 0.22), (8192, 0.15), (10**9, 0.10))
+# The user's earlier messages quoted word for word: in small windows the facts ledger holds their
+# facts in a fraction of the room, and the chat needs the rest (``user_share``).
+USER_QUOTE_SCALES = ((2048, 0.4), (4096, 0.7), (10**9, 1.0))
+# Recent tokens kept after an automatic compaction, as a share of what is available: small
+# windows keep less, so the next compaction is several turns away.
+PRESERVE_SHARES = ((4096, 0.15), (10**9, 0.25))
+CHECKPOINT_SHARE = 0.25  # all checkpoints together; past it they are merged in one batch
 MESSAGE_SHARE = 0.6  # one unpinned message (a huge paste) is clipped beyond this
 
 
@@ -78,8 +96,13 @@ def effective_preserve(config: EngineConfig, available: int) -> int:
     """
     ceiling = int(config.trigger_ratio * available * 0.5)
     if config.preserve_recent_tokens <= 0:
-        return max(0, min(int(available * 0.25), ceiling))
+        share = next(s for size, s in PRESERVE_SHARES if config.context_size <= size)
+        return max(0, min(int(available * share), ceiling))
     return max(0, min(config.preserve_recent_tokens, ceiling))
+
+
+def user_quote_scale(config: EngineConfig) -> float:
+    return next(s for size, s in USER_QUOTE_SCALES if config.context_size <= size)
 
 
 def goal_cap(config: EngineConfig) -> int:
@@ -87,7 +110,12 @@ def goal_cap(config: EngineConfig) -> int:
 
 
 def ledger_budget(config: EngineConfig) -> int:
-    return max(48, int(usable_tokens(config) * LEDGER_SHARE))
+    share = next(s for size, s in LEDGER_SHARES if config.context_size <= size)
+    return max(48, int(usable_tokens(config) * share))
+
+
+def checkpoint_budget(config: EngineConfig) -> int:
+    return max(MIN_TARGET * 2, int(usable_tokens(config) * CHECKPOINT_SHARE))
 
 
 def message_cap(config: EngineConfig, fixed: int) -> int:

@@ -5,16 +5,20 @@ validation. Everything is computed on copies and committed at once at the end, s
 or a replaced conversation never leaves half a state. The run is bounded by
 ``compaction_timeout_s``; when the model fails twice (or is paused by the backoff), the
 checkpoint is built by code from the messages themselves (``extractive``).
+
+The run is handed a ``Stage`` (the chat's data and a few engine services), never the engine.
+A new checkpoint goes after the older ones (``aging`` merges them rarely, in one batch); the
+facts of the compacted messages enter the facts ledger (``facts.absorb``), with who stated them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from ollm_desktop.engine import budget, extractive, fact_keeping, goals, ledger, prompts, references
-from ollm_desktop.engine.aging import age_and_merge
-from ollm_desktop.engine.images import DESCRIPTION_TOKENS, as_text_tokens, text_with_images
+from ollm_desktop.engine import budget, fact_keeping, facts, goals, prompts, references
+from ollm_desktop.engine.aging import merge_batch
+from ollm_desktop.engine.assembly import Part
+from ollm_desktop.engine.images import as_text_tokens
 from ollm_desktop.engine.models import (
     AgingStep,
     CheckpointLevel,
@@ -23,20 +27,11 @@ from ollm_desktop.engine.models import (
     EventName,
     Message,
 )
-from ollm_desktop.engine.summarizer import (
-    Deadline,
-    SummaryCaller,
-    SummaryFailed,
-    breaker_open,
-    record_outcome,
-)
-from ollm_desktop.engine.tokens import clip_middle, count_tokens
+from ollm_desktop.engine.provenance import message_facts
+from ollm_desktop.engine.stage import Stage
+from ollm_desktop.engine.summarizer import Deadline, SummaryCaller, record_outcome
+from ollm_desktop.engine.summary_requests import SummaryWriter
 
-if TYPE_CHECKING:
-    from ollm_desktop.engine.assembly import Part
-    from ollm_desktop.engine.context import ContextEngine
-
-TAG_TOKENS = 6  # <role kept="verbatim"> ... </role> around each message in the prompt
 # The event each tier sends after a compaction (budget.TIERS).
 TIER_COMPRESSED: dict[int, EventName] = {
     1: "tier1-compressed", 2: "tier2-compressed", 3: "tier3-compressed",
@@ -53,29 +48,34 @@ class Plan:
     folded_users: int = 0
 
 
+def _fact_weight(message: Message) -> int:
+    """How many facts a user message carries: the ones kept word for word are chosen by it."""
+    return len([f for f in message_facts(message.content) if not f.old])
+
+
 class CompactionRun:
-    def __init__(self, engine: ContextEngine, caller: SummaryCaller, *, focus: str | None,
-                 force: bool, ahead_tokens: int) -> None:
-        self.engine = engine
-        self.data = engine._data
+    def __init__(self, stage: Stage, caller: SummaryCaller, *, focus: str | None, force: bool,
+                 ahead_tokens: int) -> None:
+        self.stage = stage
+        self.data = stage.data
         self.caller = caller
         self.focus = focus
         self.force = force
         self.ahead = ahead_tokens
-        self.tier = engine.tier
+        self.tier = stage.tier
         self.report = CompactionReport(status="skipped", tier=self.tier.tier)
         self.deadline = Deadline(self.data.config.compaction_timeout_s)
 
     # ---------------------------------------------------------- stage 1
     def identify(self, *, overflow: bool) -> Plan | None:
         """Which messages to compress: whole exchanges, the recent window and pins stay."""
-        data, engine = self.data, self.engine
-        region = engine._region_now()
+        data, stage = self.data, self.stage
+        region = stage.region()
         start = region.boundary
         messages = data.messages
         user_positions = [i for i in range(start + 1, len(messages))
                           if messages[i].role == "user"]
-        usage = engine.usage()
+        usage = stage.usage()
         keep = budget.effective_preserve(data.config, usage.available)
         split: int | None = None
         suffix, cursor = 0, len(messages)
@@ -105,36 +105,41 @@ class CompactionRun:
         summarized = [m.id for m in span if not m.pinned and m.role != "system"
                       and m.id not in kept_ids]
         plan = Plan(span=span, summarized=summarized, kept=kept_ids, folded=orphans)
-        self._fold_users(plan, region.parts)
+        self._fold_users(plan, region.kept)
         if not (plan.summarized or plan.folded):
             return None
         return plan
 
     def _fold_users(self, plan: Plan, parts: list[Part]) -> None:
-        """User messages beyond ``user_message_share`` of the budget are summarised too."""
-        config = self.data.config
-        if not config.preserve_user_messages:
+        """User messages beyond ``user_message_share`` of the budget are summarised too: those
+        carrying the fewest facts first (the oldest of equals), so the ones kept word for word
+        are the ones that state something."""
+        data = self.data
+        if not data.config.preserve_user_messages:
             return
-        limit = self.engine.usage().user_share  # the figure the window explains rows with
-        region_users = [p for p in parts if p.kind == "request"]
-        span_users = [m for m in plan.span if m.id in set(plan.kept)]
-        total = sum(p.tokens for p in region_users) + sum(as_text_tokens(m) + 12
-                                                          for m in span_users)
-        for part in region_users:
+        limit = self.stage.usage().user_share  # the figure the window explains rows with
+        kept_ids = set(plan.kept)
+        candidates: list[tuple[int, int, str, int, bool]] = []  # weight, order, id, cost, span
+        for order, part in enumerate(p for p in parts if p.kind == "request"):
+            position = data.position(part.message_id or "")
+            if position is not None:
+                candidates.append((_fact_weight(data.messages[position]), order,
+                                   part.message_id or "", part.tokens, False))
+        base = len(candidates)
+        for order, message in enumerate(m for m in plan.span if m.id in kept_ids):
+            candidates.append((_fact_weight(message), base + order, message.id,
+                               as_text_tokens(message) + 12, True))
+        total = sum(c[3] for c in candidates)
+        for _, _, message_id, cost, in_span in sorted(candidates):
             if total <= limit:
                 return
-            if part.message_id is None:  # pragma: no cover - requests always name a message
-                continue
-            plan.folded.append(part.message_id)
+            if in_span:
+                plan.kept.remove(message_id)
+                plan.summarized.append(message_id)
+            else:
+                plan.folded.append(message_id)
             plan.folded_users += 1
-            total -= part.tokens
-        for message in span_users:
-            if total <= limit:
-                return
-            plan.kept.remove(message.id)
-            plan.summarized.append(message.id)
-            plan.folded_users += 1
-            total -= as_text_tokens(message) + 12
+            total -= cost
 
     # ---------------------------------------------------------- stage 2
     def material(self, plan: Plan) -> list[Message]:
@@ -144,103 +149,31 @@ class CompactionRun:
         folded = [data.messages[p] for p in sorted(p for p in positions if p is not None)]
         return folded + [m for m in plan.span if not m.pinned and m.role != "system"]
 
-    def chunks(self, material: list[Message], verbatim: set[str], target: int, level: int,
-               previous: str | None) -> list[list[Message]]:
-        """Split the material so that no summary request exceeds num_ctx."""
-        config, data = self.data.config, self.data
-        predict = budget.summary_predict(config, target)
-        placeholder = previous if previous is not None else ""
-        base_prompt = prompts.summary_prompt([], verbatim_ids=set(), target=target, level=level,
-                                             goal=data.goal, focus=self.focus,
-                                             previous=placeholder or None)
-        base = sum(data.message_tokens(m["content"]) for m in base_prompt)
-        later_base = base + (0 if previous else data.count("x " * target) + 24)
-        limit = config.context_size - predict - config.request_overhead - max(base, later_base)
-        limit = max(64, int(limit * 0.95))
-        per_message = max(48, limit // 2)
-        clipped: list[Message] = []
-        for message in material:
-            if message.tokens + TAG_TOKENS > per_message or message.images:  # images: text
-                text = clip_middle(message.content, int(per_message / config.estimate_scale))
-                tokens = data.message_tokens(text) + DESCRIPTION_TOKENS * len(message.images)
-                message = message.model_copy(update={"content": text, "tokens": tokens})
-            clipped.append(message)
-        result: list[list[Message]] = [[]]
-        used = 0
-        for message in clipped:
-            cost = message.tokens + TAG_TOKENS
-            if result[-1] and used + cost > limit:
-                result.append([])
-                used = 0
-            result[-1].append(message)
-            used += cost
-        return [chunk for chunk in result if any(m.id not in verbatim for m in chunk)] or [[]]
-
-    # ---------------------------------------------------------- stage 3
-    async def summarize(self, material: list[Message], verbatim: set[str], target: int,
-                        level: int, previous: str | None) -> tuple[str, bool]:
-        """(text, model ok). Falls back to an extractive checkpoint chunk by chunk."""
-        data, report = self.data, self.report
-        paused = breaker_open(data.breaker, len(data.messages))
-        pieces = self.chunks(material, verbatim, target, level, previous)
-        report.chunks = len(pieces)
-        model_ok = not paused
-        text = previous
-        for number, chunk in enumerate(pieces):
-            summarised = [m for m in chunk if m.id not in verbatim]
-            carried = text
-
-            def make_prompt(stricter: str | None, chunk: list[Message] = chunk,
-                            carried: str | None = carried) -> list[dict[str, str]]:
-                return prompts.summary_prompt(chunk, verbatim_ids=verbatim, target=target,
-                                              level=level, goal=data.goal, focus=self.focus,
-                                              previous=carried, stricter=stricter)
-
-            input_tokens = sum(m.tokens for m in summarised) + (data.count(carried)
-                                                                if carried else 0)
-            material_text = "\n".join(m.content for m in chunk) + "\n" + (carried or "")
-            if not paused and not self.deadline.expired:
-                try:
-                    text = await self.caller.summarize(
-                        make_prompt, material=material_text, input_tokens=input_tokens,
-                        target=target, level=level, deadline=self.deadline, report=report)
-                    self.engine._progress("summarization", (number + 1) / len(pieces))
-                    continue
-                except SummaryFailed as exc:
-                    report.error = str(exc)
-            model_ok = False
-            report.extractive = True
-            text = extractive.extractive_checkpoint(
-                [(m.role, text_with_images(m)) for m in summarised], target_tokens=target,
-                previous=carried, count=count_tokens)
-        if self.deadline.expired and not model_ok:
-            report.timed_out = True
-        return text or "", model_ok
-
-    # ---------------------------------------------------------- stages 4-6
+    # ---------------------------------------------------------- stages 3-6
     async def run(self) -> CompactionReport:
-        engine, data, report = self.engine, self.data, self.report
-        before = engine.api_tokens()
+        stage, data, report = self.stage, self.data, self.report
+        before = stage.assembly().total
         report.tokens_before = report.tokens_after = before
-        overflow = engine._raw_total() > engine.usable
-        usage = engine.usage()
-        compactable = usage.recent + engine._orphan_tokens()
+        overflow = stage.assembly().raw_total > stage.usable
+        usage = stage.usage()
+        compactable = usage.recent + sum(p.tokens for p in stage.region().kept
+                                         if p.kind == "orphan")
         if not self.force and not overflow and compactable + self.ahead <= usage.trigger:
             report.reason = "The context is below the compaction threshold."
-            engine._emit("compression-skipped", data={"reason": report.reason})
+            stage.emit("compression-skipped", data={"reason": report.reason})
             return report
-        engine._emit("compression-triggered", stage="identification", progress=0.0,
-                     data={"tokens": before, "force": self.force})
+        stage.emit("compression-triggered", stage="identification", progress=0.0,
+                   data={"tokens": before, "force": self.force})
         plan = self.identify(overflow=overflow)
-        engine._progress("identification", 1.0)
+        stage.progress("identification", 1.0)
         if plan is None:
-            count = len(data.messages) - engine._region_now().boundary
+            count = len(data.messages) - stage.region().boundary
             report.reason = (f"Nothing to compact: {count} recent messages, and at least "
                              f"{data.config.min_messages} older messages outside the last "
                              "exchange and the preserved recent window are needed.")
-            engine._emit("compression-skipped", data={"reason": report.reason})
+            stage.emit("compression-skipped", data={"reason": report.reason})
             return report
-        generation = engine._generation
+        generation = stage.generation()
         if data.config.strategy == "truncate":
             return self.truncate(plan)
 
@@ -254,21 +187,24 @@ class CompactionRun:
         original = sum(m.tokens for m in material if m.id in summarized_set)
         input_tokens = original + (previous.current_tokens if previous else 0)
         target = max(32, min(targets[level], int(input_tokens * 0.6)))
-        engine._progress("preparation", 1.0)
+        prefix = None if stage.assembly().fitted else stage.assembly().messages[:1]
+        stage.progress("preparation", 1.0)
 
         # Stage 3: summarization.
-        engine._emit("llm-summarizing", stage="summarization", progress=25.0,
-                     data={"messages": len(material), "target": target})
-        summary, model_ok = await self.summarize(material, verbatim, target, level,
-                                                 previous.summary if previous else None)
-        engine._progress("summarization", 1.0)
+        stage.emit("llm-summarizing", stage="summarization", progress=25.0,
+                   data={"messages": len(material), "target": target})
+        writer = SummaryWriter(stage, self.caller, focus=self.focus, deadline=self.deadline,
+                               report=report)
+        summary, model_ok = await writer.write(
+            material, plan.span, verbatim, target, level,
+            lambda share: stage.progress("summarization", share),
+            previous.summary if previous else None)
+        stage.progress("summarization", 1.0)
 
         # Stage 4: checkpoint creation.
         summarised_messages = [m for m in material if m.id in summarized_set]
-        sources = [(m.role, m.content) for m in summarised_messages]
-        ranked = references.extract_ranked(sources)
-        refs = [r.text for r in ranked]
-        recall = references.recall(summary, refs)
+        refs = [r.text for r in references.extract_ranked(
+            [(m.role, m.content) for m in summarised_messages])]
         sequence = data.compaction_count + 1
         group = CompressedGroup(
             summary=summary, level=level,
@@ -277,13 +213,18 @@ class CompactionRun:
             key_decisions=prompts.section_items(summary, "Decision"),
             next_steps=prompts.section_items(summary, "Action", "Next"),
             files=[r for r in refs if references.looks_like_path(r)][:20],
-            key_references=refs[:60], recall=recall, sequence=sequence,
-            extractive=report.extractive,
+            key_references=refs[:60], recall=references.recall(summary, refs),
+            sequence=sequence, extractive=report.extractive,
             history=[AgingStep(kind="created", to_level=level, tokens_before=original,
                                tokens_after=0)])
         group.history[0].tokens_after = group.current_tokens
+        stage.emit("checkpoint-created", stage="checkpoint creation", progress=75.0,
+                   data={"group_id": group.id, "tokens": group.current_tokens,
+                         "original_tokens": original})
+        stage.progress("checkpoint creation", 1.0)
+
         new_groups = [g.model_copy(deep=True) for g in data.groups]
-        if previous is not None:
+        if previous is not None:  # the rolling checkpoint folded into this one
             folded = new_groups.pop()
             group.message_ids = folded.message_ids + group.message_ids
             group.span_ids = folded.span_ids + group.span_ids
@@ -295,82 +236,81 @@ class CompactionRun:
                 kind="merged", from_level=folded.level, to_level=level,
                 tokens_before=folded.current_tokens + original,
                 tokens_after=group.current_tokens)]
-        engine._emit("checkpoint-created", stage="checkpoint creation", progress=75.0,
-                     data={"group_id": group.id, "tokens": group.current_tokens,
-                           "original_tokens": original})
-        engine._progress("checkpoint creation", 1.0)
 
-        # Stage 5: context update (aging and merging on the copies).
+        # Stage 5: context update: the new checkpoint after the older ones, a batch merge
+        # when they are too many or too large, the facts of what was compacted.
         new_groups.append(group)
-        if self.tier.max_checkpoints > 1:
-            aged, merged = await age_and_merge(self.caller, new_groups, targets, self.tier,
-                                               data.count, self.deadline, report)
-            if aged or merged:
-                engine._emit("checkpoints-aged", stage="context update", progress=85.0,
-                             data={"aged": aged, "merged": merged})
-        engine._progress("context update", 0.9)
-        if generation != engine._generation:
-            return engine._fail(report, "the conversation was replaced during compaction")
-        new_ledger = ledger.merge(data.ledger, ledger.collect(sources, group.id, sequence,
-                                                                 ranked))
-        report.ledger_added = len(new_ledger) - len(data.ledger)
+        merged = await merge_batch(self.caller, new_groups, targets, self.tier,
+                                   budget.checkpoint_budget(data.config), data.count,
+                                   self.deadline, report, prefix)
+        if merged:
+            stage.emit("checkpoints-aged", stage="context update", progress=85.0,
+                       data={"aged": 0, "merged": merged})
+        stage.progress("context update", 0.9)
+        if generation != stage.generation():
+            return self.fail("the conversation was replaced during compaction")
+        new_facts = [f.model_copy() for f in data.facts]
+        added = 0
+        for message in material:
+            position = data.position(message.id)
+            turn = data.turn_of(position) if position is not None else 0
+            added += facts.absorb(new_facts, message, turn).added
         data.push_undo()
         data.groups = new_groups
-        data.ledger = new_ledger
+        data.facts = new_facts
         data.compaction_count = sequence
         data.retry_after = None
         record_outcome(data.breaker, model_ok=model_ok, message_count=len(data.messages))
         if goals.apply_summary_markers(data.goal, summary):
-            engine._goal_changed()
-        engine._invalidate(region=True)
-        engine.last_error = None if model_ok else report.error
-        engine.stats["compactions"] += 1
-        report.ledger_dropped = self.prune_ledger(sequence)
-        fact_keeping.record(group, material, summarised=summarized_set, ledger=data.ledger)
-        engine._progress("context update", 1.0)
-        return self.validate(plan, group, original)
+            stage.goal_changed()
+        stage.invalidate(region=True)
+        stage.set_error(None if model_ok else report.error)
+        stage.stats["compactions"] += 1
+        assembly = stage.assembly()
+        report.ledger_added = added
+        report.ledger_dropped = len(assembly.facts_left_out)
+        shown = set(assembly.facts_shown)
+        fact_keeping.record(group, material,
+                            summarised=summarized_set,
+                            ledger=[f.value for f in data.facts if f.id in shown])
+        stage.progress("context update", 1.0)
+        return self.validate(plan, new_groups[-1], original)
 
-    def prune_ledger(self, sequence: int) -> int:
-        """Drop ledger entries that no longer fit its budget; their groups record them."""
-        data = self.data
-        _, _, left = ledger.render(data.ledger, budget=budget.ledger_budget(data.config),
-                                   present=self.engine._assembly().present, count=data.count,
-                                   keep_sequence=sequence)
-        if not left:
-            return 0
-        gone = {e.text for e in left}
-        by_group = {g.id: g for g in data.groups}
-        newest = data.groups[-1] if data.groups else None
-        for entry in left:
-            group = by_group.get(entry.group_id or "") or newest
-            if group is not None and entry.text not in group.dropped_references:
-                group.dropped_references.append(entry.text)
-        data.ledger = [e for e in data.ledger if e.text not in gone]
-        self.engine._invalidate()
-        return len(gone)
+    def fail(self, reason: str) -> CompactionReport:
+        stage, report = self.stage, self.report
+        stage.set_error(reason)
+        stage.invalidate()
+        usage = stage.usage()
+        report.status = "failed"
+        report.error = reason
+        report.tokens_after = usage.total
+        report.dropped_messages = usage.dropped_messages
+        report.reason = f"Compaction failed ({reason}). Nothing was compacted."
+        stage.emit("compression-error", data={"reason": reason, "report": report.model_dump()})
+        return report
 
     def truncate(self, plan: Plan) -> CompactionReport:
         """``strategy="truncate"``: the span is left out of the context, no model is asked."""
-        engine, data, report = self.engine, self.data, self.report
+        stage, data, report = self.stage, self.data, self.report
         data.push_undo()
         left_out = [*plan.folded, *plan.summarized]
         data.dropped = [*data.dropped, *left_out]
         data.compaction_count += 1
-        engine._invalidate(region=True)
-        usage = engine.usage()
+        stage.invalidate(region=True)
+        usage = stage.usage()
         report.status = "truncated"
         report.compacted_messages = len(left_out)
         report.tokens_after = usage.total
         report.dropped_messages = len(left_out)
         report.reason = (f"{len(left_out)} older messages left out of the context "
                          "(truncate strategy); they stay in the history.")
-        engine._emit("budget-recalculated", data=usage.model_dump())
-        engine._emit("compressed", data=report.model_dump())
+        stage.emit("budget-recalculated", data=usage.model_dump())
+        stage.emit("compressed", data=report.model_dump())
         return report
 
     def validate(self, plan: Plan, group: CompressedGroup, original: int) -> CompactionReport:
-        engine, report = self.engine, self.report
-        usage = engine.usage()
+        stage, report = self.stage, self.report
+        usage = stage.usage()
         report.status = "compacted"
         report.group_id = group.id
         report.compacted_messages = len(plan.summarized) + len(plan.folded)
@@ -382,13 +322,15 @@ class CompactionRun:
         report.pins_over_budget = usage.over_budget
         report.recall = group.recall
         report.missing_references = [r for r in group.key_references if r not in group.summary]
-        # The figures of the checkpoint as its marker shows them (a rolling merge includes the
+        # The figures of the checkpoint as its marker shows them (a rolling fold includes the
         # previous checkpoint's messages): one set of figures wherever the result is shown.
         total = len(group.message_ids)
         merged = (f" ({report.compacted_messages} new, merged with the previous checkpoint)"
                   if total != report.compacted_messages else "")
         parts = [f"{total:,} messages summarised{merged}: {group.original_tokens:,} → "
                  f"{group.current_tokens:,} tokens"]
+        if report.merged_groups:
+            parts.append(f"{report.merged_groups} older checkpoints merged into one")
         if report.extractive:
             parts.append("the model's summary was unusable, so the checkpoint was built from "
                          "the messages by code")
@@ -400,13 +342,13 @@ class CompactionRun:
         elif usage.dropped_messages:
             parts.append(f"{usage.dropped_messages} messages still left out to fit")
         if report.ledger_dropped:
-            parts.append(f"{report.ledger_dropped} older references no longer fit the ledger")
+            parts.append(f"{report.ledger_dropped} facts no longer fit the facts ledger")
         report.reason = "; ".join(parts) + "."
-        engine._progress("validation", 1.0)
-        engine._emit("budget-recalculated", stage="validation", progress=100.0,
-                     data=usage.model_dump())
-        engine._emit("compressed", data=report.model_dump())
-        engine._emit(TIER_COMPRESSED[self.tier.tier], data={"group_id": group.id})
+        stage.progress("validation", 1.0)
+        stage.emit("budget-recalculated", stage="validation", progress=100.0,
+                   data=usage.model_dump())
+        stage.emit("compressed", data=report.model_dump())
+        stage.emit(TIER_COMPRESSED[self.tier.tier], data={"group_id": group.id})
         if self.tier.rolling:
-            engine._emit("rollover-complete", data={"group_id": group.id})
+            stage.emit("rollover-complete", data={"group_id": group.id})
         return report

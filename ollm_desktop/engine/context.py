@@ -1,9 +1,10 @@
 """ContextEngine: decides what the model sees while the display history stays complete.
 
-The display history is append-only. The API context is derived from it (``assembly``):
-[system: prompt, goal, compressed history] [recent turns]. Compaction (``compaction``) moves
-the region's end forward; it never deletes a message. This module is the public front: the
-contract the controller, storage and tests rely on.
+The display history is append-only. The API context is derived from it (``assembly``, in the
+one layout written down there): [system: prompt, goal, checkpoints, facts, kept turns] [recent
+turns]. Compaction (``compaction``) moves the region's end forward; it never deletes a message.
+This module is the public front: the contract the controller, storage and tests rely on. The
+stages it runs (compaction, deletion) get a ``Stage``, never the engine itself.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ollm_desktop.engine.assembly import (
 )
 from ollm_desktop.engine.compaction import CompactionRun
 from ollm_desktop.engine.conversation import Conversation
+from ollm_desktop.engine.facts_front import FactsFront
 from ollm_desktop.engine.images import image_tokens
 from ollm_desktop.engine.models import (
     CompactionReport,
@@ -36,7 +38,6 @@ from ollm_desktop.engine.models import (
     EngineState,
     EventName,
     GoalState,
-    LedgerEntry,
     Message,
     Reliability,
     Role,
@@ -44,6 +45,7 @@ from ollm_desktop.engine.models import (
     utcnow,
 )
 from ollm_desktop.engine.reliability import compute_reliability
+from ollm_desktop.engine.stage import Stage
 from ollm_desktop.engine.summarizer import Summarize, SummaryCaller, SummaryFailed
 from ollm_desktop.engine.usage import build_usage, visibility
 
@@ -75,7 +77,7 @@ class UndoResult:
     left_out: int = 0  # messages left out of the context until the next compaction
 
 
-class ContextEngine:
+class ContextEngine(FactsFront):
     """Pure-Python context manager for one chat (no Qt, no I/O besides ``summarize``)."""
 
     def __init__(self, config: EngineConfig, summarize: Summarize,
@@ -186,8 +188,9 @@ class ContextEngine:
         data.messages.append(message)
         goal_changed = message.role == "assistant" and goals.apply_goal_markers(
             data.goal, message.content)
-        if message.role == "system" or goal_changed:
-            self._invalidate(region=message.role == "system")
+        corrected = self._take_corrections(message)
+        if message.role == "system" or goal_changed or corrected:
+            self._invalidate(region=message.role == "system" or corrected)
         elif self._api is not None and not self._assembler.append(self._api, message):
             self._api = None
         if goal_changed:
@@ -213,10 +216,22 @@ class ContextEngine:
 
     def delete_message(self, message_id: str) -> deletion.Deleted:
         """Take one message out of the chat, summarised or not (see ``deletion``)."""
-        return deletion.delete(self, message_id)
+        return deletion.delete(self._stage(), message_id)
 
     def restore_message(self, deleted: deletion.Deleted) -> bool:
-        return deletion.restore(self, deleted)
+        return deletion.restore(self._stage(), deleted)
+
+    def _stage(self) -> Stage:
+        """What a compaction or a deletion may use of this engine."""
+
+        def set_error(error: str | None) -> None:
+            self.last_error = error
+
+        return Stage(data=self._data, tier=self.tier, stats=self.stats, emit=self._emit,
+                     progress=self._progress, invalidate=self._invalidate,
+                     region=self._region_now, assembly=self._assembly, usage=self.usage,
+                     generation=lambda: self._generation, goal_changed=self._goal_changed,
+                     set_error=set_error, compacting=lambda: self._compacting)
 
     def set_pinned(self, message_id: str, pinned: bool) -> Message:
         position = self._data.position(message_id)
@@ -271,10 +286,6 @@ class ContextEngine:
         return list(self._data.groups)
 
     @property
-    def ledger(self) -> list[LedgerEntry]:
-        return list(self._data.ledger)
-
-    @property
     def compaction_count(self) -> int:
         return self._data.compaction_count
 
@@ -307,8 +318,7 @@ class ContextEngine:
 
     def _assembly(self) -> Assembly:
         if self._api is None:
-            newest = self._data.compaction_count if self._data.groups else None
-            self._api = self._assembler.assemble(self._region_now(), keep_sequence=newest)
+            self._api = self._assembler.assemble(self._region_now())
         return self._api
 
     def api_messages(self) -> list[dict[str, str]]:
@@ -343,7 +353,7 @@ class ContextEngine:
     # ------------------------------------------------------------ compaction
     def _orphan_tokens(self) -> int:
         region = self._region_now()
-        return sum(p.tokens for p in region.parts if p.kind == "orphan")
+        return sum(p.tokens for p in region.kept if p.kind == "orphan")
 
     def _raw_total(self) -> int:
         return self._assembly().raw_total
@@ -357,7 +367,8 @@ class ContextEngine:
         compactable = usage.recent + self._orphan_tokens()
         if compactable + ahead_tokens <= usage.trigger and raw_total <= usage.usable:
             return False
-        run = CompactionRun(self, self._caller, focus=None, force=False, ahead_tokens=0)
+        run = CompactionRun(self._stage(), self._caller, focus=None, force=False,
+                            ahead_tokens=0)
         return run.identify(overflow=raw_total > usage.usable) is not None
 
     async def compact(self, *, focus: str | None = None, force: bool = False,
@@ -370,23 +381,11 @@ class ContextEngine:
         async with self._lock:
             self._compacting = True
             try:
-                run = CompactionRun(self, self._caller, focus=focus, force=force,
+                run = CompactionRun(self._stage(), self._caller, focus=focus, force=force,
                                     ahead_tokens=ahead_tokens)
                 return await run.run()
             finally:
                 self._compacting = False
-
-    def _fail(self, report: CompactionReport, reason: str) -> CompactionReport:
-        self.last_error = reason
-        self._invalidate()
-        usage = self.usage()
-        report.status = "failed"
-        report.error = reason
-        report.tokens_after = usage.total
-        report.dropped_messages = usage.dropped_messages
-        report.reason = f"Compaction failed ({reason}). Nothing was compacted."
-        self._emit("compression-error", data={"reason": reason, "report": report.model_dump()})
-        return report
 
     # ------------------------------------------------------------------ undo
     def undo_last_compaction(self) -> UndoResult:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.images import image_tokens
 from ollm_desktop.engine.models import (
     BreakerState,
@@ -35,7 +36,7 @@ class Conversation:
     groups: list[CompressedGroup] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)  # truncate strategy: left out for good
     goal: GoalState = field(default_factory=GoalState)
-    ledger: list[LedgerEntry] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)  # the facts ledger (``engine.facts``)
     compaction_count: int = 0
     undo: list[UndoEntry] = field(default_factory=list)
     breaker: BreakerState = field(default_factory=BreakerState)
@@ -88,7 +89,7 @@ class Conversation:
             groups=[g.model_copy(deep=True) for g in state.groups],
             dropped=list(state.dropped_ids),
             goal=state.goal.model_copy(deep=True),
-            ledger=[e.model_copy() for e in state.ledger],
+            facts=[f.model_copy() for f in state.facts] or legacy_facts(state.ledger),
             compaction_count=state.compaction_count,
             undo=[u.model_copy(deep=True) for u in state.undo_stack],
             breaker=state.breaker.model_copy(),
@@ -118,14 +119,33 @@ class Conversation:
             undo_stack=[u.model_copy(deep=True) for u in self.undo],
             retry_after_index=self.retry_after,
             config=self.config.model_copy(),
-            ledger=[e.model_copy() for e in self.ledger],
+            facts=[f.model_copy() for f in self.facts],
             breaker=self.breaker.model_copy(),
         )
+
+    def turn_of(self, position: int) -> int:
+        """The exchange (1-based) the message at ``position`` belongs to."""
+        return max(1, sum(1 for m in self.messages[:position + 1] if m.role == "user"))
 
     def push_undo(self) -> None:
         self.undo.append(UndoEntry(groups=[g.model_copy(deep=True) for g in self.groups],
                                    dropped_ids=list(self.dropped),
                                    compaction_count=self.compaction_count,
-                                   ledger=[e.model_copy() for e in self.ledger],
+                                   facts=[f.model_copy() for f in self.facts],
                                    message_count=len(self.messages)))
         del self.undo[: -self.config.undo_depth]
+
+
+def legacy_facts(ledger: list[LedgerEntry]) -> list[Fact]:
+    """A state saved before the facts ledger: its reference ledger as facts (who said it is
+    known; where is not, so they stand as facts of the compacted region)."""
+    facts: list[Fact] = []
+    for number, entry in enumerate(ledger, start=1):
+        kind = "number" if entry.kind in ("number", "date", "time") else "identifier"
+        facts.append(Fact(kind=kind, value=entry.text, subject=entry.label.lower(),
+                          ref_kind=entry.kind, source=entry.source if entry.source != "summary"
+                          else "assistant", sequence=number, message_id=LEGACY_MESSAGE))
+    return facts
+
+
+LEGACY_MESSAGE = "legacy-ledger"  # the message id of converted entries: always compacted

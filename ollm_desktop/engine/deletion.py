@@ -9,7 +9,7 @@ rewritten (no compaction rebuilds a summary from its messages: aging condenses t
 own text, merging reuses it), so what the message said stays there; the session says so.
 A checkpoint left with no summarised message at all goes with that last one: nothing it stands
 for is still in the chat, and it would have no place (no marker) in the history.
-The ledger entries only it had go with it.
+The facts the message stated go with it; a value one of them had replaced is current again.
 
 Undo is exact when the compaction state has not changed since: the message returns to its
 place with its id, pin, counts and details, and the state before the deletion comes back.
@@ -21,14 +21,12 @@ compaction folds it. Nothing is lost either way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from ollm_desktop.engine import references
 from ollm_desktop.engine.conversation import Conversation
-from ollm_desktop.engine.models import CompressedGroup, LedgerEntry, Message, UndoEntry
-
-if TYPE_CHECKING:
-    from ollm_desktop.engine.context import ContextEngine
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import CompressedGroup, Message, UndoEntry
+from ollm_desktop.engine.stage import Stage
 
 COMPACTING = "A compaction is running; try again when it has finished."
 
@@ -39,7 +37,7 @@ class Marks(NamedTuple):
     groups: list[CompressedGroup]
     undo: list[UndoEntry]
     dropped: list[str]
-    ledger: list[LedgerEntry]
+    facts: list[Fact]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +57,7 @@ class Deleted:
 def _marks(data: Conversation) -> Marks:
     return Marks([g.model_copy(deep=True) for g in data.groups],
                  [u.model_copy(deep=True) for u in data.undo], list(data.dropped),
-                 [e.model_copy() for e in data.ledger])
+                 [f.model_copy() for f in data.facts])
 
 
 def _without(groups: list[CompressedGroup], message_id: str,
@@ -79,29 +77,22 @@ def _without(groups: list[CompressedGroup], message_id: str,
     return kept, removed
 
 
-def _prune_ledger(data: Conversation, removed: set[str]) -> list[LedgerEntry]:
-    """The ledger without what only the removed checkpoints had: an identifier that a message
-    of a remaining checkpoint also holds stays, under the newest such checkpoint."""
-    ledger: list[LedgerEntry] = []
-    for entry in data.ledger:
-        if entry.group_id not in removed:
-            ledger.append(entry)
-            continue
-        owner = next((g for g in reversed(data.groups) if any(
-            (p := data.position(mid)) is not None
-            and references.occurs_in(entry.text, data.messages[p].content)
-            for mid in g.message_ids)), None)
-        if owner is not None:
-            ledger.append(entry.model_copy(update={"group_id": owner.id}))
-    return ledger
+def _without_facts_of(facts: list[Fact], message_id: str) -> list[Fact]:
+    """The facts without those ``message_id`` stated; what they replaced is current again."""
+    gone = {f.id for f in facts if f.message_id == message_id}
+    kept = [f.model_copy() for f in facts if f.id not in gone]
+    for fact in kept:
+        if fact.status == "replaced" and fact.replaced_by in gone:
+            fact.status, fact.replaced_by = "current", None
+    return kept
 
 
-def delete(engine: ContextEngine, message_id: str) -> Deleted:
+def delete(stage: Stage, message_id: str) -> Deleted:
     """Take ``message_id`` out of the chat; ``KeyError`` if unknown, ``RuntimeError`` while a
     compaction runs (it planned with this message)."""
-    if engine.compacting:
+    if stage.compacting():
         raise RuntimeError(COMPACTING)
-    data = engine._data
+    data = stage.data
     position = data.position(message_id)
     if position is None:
         raise KeyError(message_id)
@@ -117,8 +108,7 @@ def delete(engine: ContextEngine, message_id: str) -> Deleted:
         if entry.message_count is not None and entry.message_count > position:
             entry.message_count -= 1
     data.dropped = [i for i in data.dropped if i != message_id]
-    if removed:
-        data.ledger = _prune_ledger(data, set(removed))
+    data.facts = _without_facts_of(data.facts, message_id)
     for key in [k for k in data.part_tokens if k[0] == message_id]:
         del data.part_tokens[key]
     config = data.config
@@ -127,19 +117,19 @@ def delete(engine: ContextEngine, message_id: str) -> Deleted:
                       summarised=summarised, removed_groups=tuple(removed), before=before,
                       after=_marks(data),
                       calibration=(config.estimate_scale, config.message_overhead))
-    _changed(engine)
+    stage.changed()
     return deleted
 
 
-def restore(engine: ContextEngine, deleted: Deleted) -> bool:
+def restore(stage: Stage, deleted: Deleted) -> bool:
     """Put a deleted message back; True when the compaction state came back exactly.
 
     ``ValueError`` when the message is in the chat already, ``RuntimeError`` while a
     compaction runs.
     """
-    if engine.compacting:
+    if stage.compacting():
         raise RuntimeError(COMPACTING)
-    data = engine._data
+    data = stage.data
     message = deleted.message.model_copy()
     if message.id in data.index:
         raise ValueError(f"message {message.id} is in the conversation already")
@@ -158,12 +148,12 @@ def restore(engine: ContextEngine, deleted: Deleted) -> bool:
         data.groups = [g.model_copy(deep=True) for g in before.groups]
         data.undo = [u.model_copy(deep=True) for u in before.undo]
         data.dropped = list(before.dropped)
-        data.ledger = [e.model_copy() for e in before.ledger]
+        data.facts = [f.model_copy() for f in before.facts]
     else:
         for entry in data.undo:
             if entry.message_count is not None and entry.message_count > position:
                 entry.message_count += 1
-    _changed(engine)
+    stage.changed()
     return exact
 
 
@@ -174,8 +164,3 @@ def _recount(data: Conversation, message: Message, calibration: tuple[float, int
     config = data.config
     if (scale, overhead) != (config.estimate_scale, config.message_overhead):
         Conversation(config=config, messages=[message]).recount(scale, overhead)
-
-
-def _changed(engine: ContextEngine) -> None:
-    engine._invalidate(region=True)
-    engine._emit("budget-recalculated", data=engine._usage_data())

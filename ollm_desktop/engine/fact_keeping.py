@@ -4,7 +4,7 @@ A compaction costs the chat only what it lost. The facts counted here are the id
 ``references`` (paths, versions, numbers with units, names, ...) found in the messages the
 compaction read; the user's own ones are the facts the reliability penalty is about. A fact is
 kept when it is still in the request word for word after the compaction: in a message still
-sent verbatim (a kept user message), in the checkpoint's text, or in the reference ledger as it
+sent verbatim (a kept user message), in the checkpoint's text, or in the facts ledger as it
 stands after the compaction (after its budget was applied).
 
 The counts are stored on the compaction's step of the checkpoint's history (``AgingStep``), so
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ollm_desktop.engine.models import AgingStep, CompressedGroup, LedgerEntry, Message
+from ollm_desktop.engine.models import AgingStep, CompressedGroup, Message
 from ollm_desktop.engine.references import extract_ranked, occurs_in
 
 MAX_LOST = 20  # lost facts named on the step (for the Summary tab); the counts are exact
@@ -60,16 +60,16 @@ def measure(material: Sequence[tuple[str, str]], *, verbatim: Iterable[str], sum
 
 
 def record(group: CompressedGroup, material: Sequence[Message], *, summarised: set[str],
-           ledger: Sequence[LedgerEntry]) -> FactKeeping:
+           ledger: Iterable[str]) -> FactKeeping:
     """Measure one compaction and write it on its step: the last of ``group.history``.
 
     ``material``: the messages the compaction read (folded older ones and its span, without
     pins and system messages); ``summarised``: the ids of those the checkpoint replaces (the
-    others stay verbatim); ``ledger``: the ledger after the compaction.
+    others stay verbatim); ``ledger``: the values the facts ledger sends after the compaction.
     """
     result = measure([(m.role, m.content) for m in material],
                      verbatim=[m.content for m in material if m.id not in summarised],
-                     summary=group.summary, ledger=[e.text for e in ledger])
+                     summary=group.summary, ledger=ledger)
     if group.history:
         step = group.history[-1]
         step.user_facts, step.user_facts_kept = result.user_facts, result.user_facts_kept

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from ollm_desktop.engine.fact_types import Fact
 
 Role = Literal["system", "user", "assistant"]
 # Per message, what the model sees of it (``ContextEngine.visibility()``).
@@ -261,11 +262,8 @@ class GoalState(BaseModel):
 
 
 class LedgerEntry(BaseModel):
-    """An exact identifier from a summarised message, kept in the reference ledger.
-
-    Only strings that occur in the compacted messages enter the ledger: the model's own
-    inventions are never carried forward.
-    """
+    """An identifier of the reference ledger of states saved before the facts ledger
+    (``fact_types.Fact``): read once, when such a state is loaded, then converted."""
 
     text: str
     kind: str = "code"
@@ -281,7 +279,8 @@ class UndoEntry(BaseModel):
     groups: list[CompressedGroup]
     dropped_ids: list[str]
     compaction_count: int
-    ledger: list[LedgerEntry] = Field(default_factory=list)
+    ledger: list[LedgerEntry] = Field(default_factory=list)  # states before the facts ledger
+    facts: list[Fact] = Field(default_factory=list)
     # The message count when the compaction ran: a branch opened from here ends there.
     message_count: int | None = None
     at: datetime = Field(default_factory=utcnow)
@@ -308,18 +307,9 @@ class EngineState(BaseModel):
     undo_stack: list[UndoEntry] = Field(default_factory=list)
     retry_after_index: int | None = None  # failed summary: retry once messages pass this count
     config: EngineConfig | None = None
-    ledger: list[LedgerEntry] = Field(default_factory=list)
+    ledger: list[LedgerEntry] = Field(default_factory=list)  # states before the facts ledger
     breaker: BreakerState = Field(default_factory=BreakerState)
-
-
-class Tier(StrEnum):
-    """Context tiers by size (seed 002)."""
-
-    MINIMAL = "1"
-    BASIC = "2"
-    STANDARD = "3"
-    PREMIUM = "4"
-    ULTRA = "5"
+    facts: list[Fact] = Field(default_factory=list)  # the facts ledger (``engine.facts``)
 
 
 class ContextUsage(BaseModel):
@@ -405,6 +395,7 @@ class CompactionReport(BaseModel):
     ledger_added: int = 0
     ledger_dropped: int = 0
     gate_rejections: list[str] = Field(default_factory=list)  # why model answers were refused
+    shared_prefix: bool = False  # the summary reused the chat's prefix (server cache)
 
 
 class EngineEvent(BaseModel):

@@ -26,18 +26,32 @@ Keep goal marker lines exactly as written ([GOAL] ..., [DECISION] ... - LOCKED, 
 [CHECKPOINT] ... - STATUS, [NEXT] ...): they track the conversation's goal.
 Output only the summary: do not answer the user, do not continue the conversation."""
 
-SUMMARY_SYSTEM = """\
-You compress chat history into a checkpoint that replaces it in an assistant's context window. \
-Whoever reads the checkpoint must be able to continue the conversation seamlessly from it alone.
-
+SECTIONS = """\
 Write Markdown with these sections, omitting empty ones:
 ## Context (1-2 sentences)
 ## Key Information (facts, specs, names, file paths, URLs)
 ## Decisions & Conclusions
 ## Action Items (next steps, open questions)
 ## Code & Technical (only essential snippets, in code blocks)
+"""
 
-""" + _RULES
+SUMMARY_SYSTEM = """\
+You compress chat history into a checkpoint that replaces it in an assistant's context window. \
+Whoever reads the checkpoint must be able to continue the conversation seamlessly from it alone.
+
+""" + SECTIONS + "\n" + _RULES
+
+# The summary request that shares the chat's prefix (``summary_requests``): the chat's own
+# system message and turns, then this as the last user turn. Its first words are how the
+# gate (echo check) and the benchmark's relay tell it from a chat turn.
+CHAT_SUMMARY_OPENING = "Compress the chat history above into a checkpoint"
+CHAT_SUMMARY = CHAT_SUMMARY_OPENING + """\
+ of at most {target} tokens. The conversation turns above (after the notes in the first \
+message, not the notes themselves) are about to leave your context window: the checkpoint \
+replaces them, so whoever reads it must be able to continue from it alone. Do not reply to the \
+last message: write the checkpoint.
+
+""" + SECTIONS + "\n" + _RULES
 
 CONDENSE_SYSTEM = """\
 You shorten an existing conversation checkpoint so it takes less room in an assistant's context \
@@ -114,6 +128,51 @@ def summary_prompt(
     if stricter:
         body += "\n" + stricter
     return [{"role": "system", "content": system}, {"role": "user", "content": body}]
+
+
+def chat_summary_request(*, target: int, level: int, goal: GoalState, focus: str | None,
+                         folded: list[Message], users_kept: bool, fold_previous: bool = False,
+                         stricter: str | None = None) -> str:
+    """The last user turn of a summary request that reuses the chat's prefix."""
+    text = CHAT_SUMMARY.format(target=target, guidance=LEVEL_GUIDANCE[level])
+    if fold_previous:
+        text += ("\nThe notes above hold the previous checkpoint ([Checkpoint, level ...]): "
+                 "fold it into the new one, which replaces it.")
+    context = goal_context(goal)
+    if context:
+        text += "\n" + context.strip()
+    if focus:
+        text += (f"\n<focus>The user asked this summary to focus on: {_neutralise(focus)}. "
+                 "Keep everything related to it in detail.</focus>")
+    if folded:
+        text += ("\nFold these earlier messages into the checkpoint too:\n"
+                 + format_history(folded, set()))
+    if users_kept:
+        text += ("\nThe user's messages above stay in the context word for word: use them to "
+                 "understand the replies, do not repeat them.")
+    if stricter:
+        text += "\n" + stricter
+    return text
+
+
+def merge_request(*, count: int, target: int, stricter: str | None = None) -> str:
+    """The last user turn of a request (after the chat's system message) that merges the
+    checkpoints in its notes into one base checkpoint."""
+    text = (f"{CHAT_SUMMARY_OPENING} of at most {target} tokens: rewrite the {count} "
+            "checkpoints in the notes above (the parts headed [Checkpoint, level ...]) as one, "
+            "oldest first. Keep their Markdown sections where they still have content; drop "
+            "repetition. Output only the checkpoint.\n\n"
+            + _RULES.format(target=target, guidance=LEVEL_GUIDANCE[1]))
+    return text + ("\n" + stricter if stricter else "")
+
+
+def instruction_text(prompt: list[dict[str, str]]) -> str:
+    """The instructions of a summary prompt, without the chat it carries: the last turn of a
+    request that reuses the chat's prefix, else the whole prompt (its own shape marks its
+    content with tags)."""
+    if prompt and prompt[-1]["content"].startswith(CHAT_SUMMARY_OPENING):
+        return prompt[-1]["content"]
+    return "\n".join(m["content"] for m in prompt)
 
 
 def condense_prompt(

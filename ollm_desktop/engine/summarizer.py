@@ -105,7 +105,7 @@ class SummaryCaller:
                      deadline: Deadline, report: CompactionReport) -> str:
         raw = await self.call(prompt, max_tokens=max_tokens, deadline=deadline, report=report)
         verdict = summary_gate.inspect_summary(
-            raw, material=material, prompt="\n".join(m["content"] for m in prompt),
+            raw, material=material, prompt=prompts.instruction_text(prompt),
             target=target)
         if not verdict.ok:
             report.gate_rejections.append(verdict.reason or "rejected")

@@ -56,7 +56,7 @@ def user_share(config: EngineConfig, base: int) -> int:
     """What kept user messages may take of ``base`` (0: they are not kept word for word)."""
     if not config.preserve_user_messages:
         return 0
-    return int(config.user_message_share * max(0, base))
+    return int(config.user_message_share * budget.user_quote_scale(config) * max(0, base))
 
 
 def visibility(data: Conversation, region: Region, a: Assembly) -> dict[str, Visibility]:

@@ -1,0 +1,296 @@
+"""The facts ledger: what the app keeps by code, who stated it, and what replaced what.
+
+Facts come from ``provenance`` when their message is compacted (and at once from a message that
+may correct one, so a replaced value is never shown as current). Rules:
+
+- **Supersession is by subject.** A correction's value replaces the current values of the same
+  subject and kind stated before it (the gateway's port), whatever words it uses; a value the
+  correction names as old ("port 7443 is no longer used") is replaced too. The replaced value
+  stays visible, beside its replacement, never as current.
+- **Two values that are not a correction of one another are two entries** (no cue, no
+  supersession), except a ``NAME=value`` setting, which a new assignment replaces.
+- **The user outranks the assistant.** Entries the user stated, typed, edited, pinned or
+  used (confirmed) come first; an identifier only the assistant used ranks lowest and goes
+  first when the budget is short (oldest first). Pinned entries are never evicted.
+- **It renders from its own entries alone**, in creation order, so its bytes change only
+  when a fact does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.models import Message
+from ollm_desktop.engine.provenance import Found, message_facts
+from ollm_desktop.engine.references import locate
+
+HEADER = "Facts of this conversation (exact, kept by code; a later value replaces an earlier one):"
+USER_SECTION = "Stated by the user:"
+ASSISTANT_SECTION = "From the assistant's replies (the user has not confirmed them):"
+MAX_FACTS = 600  # stored; what is sent is bounded by the budget
+MAX_REPLACED_SHOWN = 6  # replaced values listed beside their replacement
+
+
+def family(fact: Fact | Found) -> str:
+    """What can replace what: ports by ports, versions by versions, amounts by amounts."""
+    if fact.kind in SENTENCE_KINDS:
+        return "sentence"
+    if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
+        return "number"
+    return fact.ref_kind or fact.kind
+
+
+def _subjects_meet(a: str, b: str, family_name: str) -> bool:
+    shared = set(a.split()) & set(b.split())
+    return len(shared) >= (2 if family_name == "sentence" else 1)
+
+
+@dataclass
+class Absorbed:
+    added: int = 0
+    replaced: int = 0
+    confirmed: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.replaced or self.confirmed)
+
+
+def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
+    """Fold one message's facts into ``facts`` (in place, idempotent)."""
+    result = Absorbed()
+    if message.role not in ("user", "assistant"):
+        return result
+    found = message_facts(message.content)
+    if message.role == "user":
+        result.confirmed = _confirm(facts, message.content)
+    if not found:
+        return result
+    by_value = {(f.value, family(f)): f for f in facts}
+    sequence = max((f.sequence for f in facts), default=0)
+    made: list[tuple[Found, Fact]] = []
+    for item in found:
+        if item.old:
+            continue
+        fact = by_value.get((item.value, family(item)))
+        if fact is None:
+            sequence += 1
+            fact = Fact(kind=item.kind, value=item.value, subject=item.subject,
+                        ref_kind=item.ref_kind, source=message.role, message_id=message.id,
+                        turn=turn, sequence=sequence, from_correction=item.correction)
+            facts.append(fact)
+            by_value[(item.value, family(item))] = fact
+            result.added += 1
+            result.replaced += _replaced_by_later(facts, fact)
+        elif message.role == "user" and fact.source == "assistant" and not fact.confirmed:
+            fact.confirmed = True
+            result.confirmed += 1
+        made.append((item, fact))
+    for item, fact in made:
+        if item.correction or item.kind == "setting":
+            result.replaced += _supersede(facts, fact, item)
+    for item in (i for i in found if i.old):
+        near = [(i, f) for i, f in made if i.sentence == item.sentence]
+        replacement = next((f for i, f in near if family(i) == family(item)), None) or \
+            next((f for _, f in near), None)
+        if replacement is None:
+            continue
+        olds = [f for f in facts if f.value == item.value and family(f) == family(item)]
+        if not olds:  # stated earlier but not taken yet: it is replaced when it is
+            sequence += 1
+            olds = [Fact(kind=item.kind, value=item.value, subject=item.subject,
+                         ref_kind=item.ref_kind, source=message.role, message_id=message.id,
+                         turn=turn, sequence=sequence, status="current")]
+            facts.append(olds[0])
+        for old in olds:  # named as old: this correction replaces it (over a guess by subject)
+            if old.status != "forgotten" and old is not replacement \
+                    and old.replaced_by != replacement.id:
+                old.status, old.replaced_by = "replaced", replacement.id
+                result.replaced += 1
+    del facts[: max(0, len(facts) - MAX_FACTS)]
+    return result
+
+
+def _confirm(facts: list[Fact], content: str) -> int:
+    """The user used an assistant's value: it is theirs now."""
+    count = 0
+    for fact in facts:
+        if fact.source == "assistant" and not fact.confirmed and fact.kind not in \
+                SENTENCE_KINDS and len(fact.value) >= 3 and locate(fact.value, content) >= 0:
+            fact.confirmed = True
+            count += 1
+    return count
+
+
+def _earlier(a: Fact, b: Fact) -> bool:
+    """``a`` was stated before ``b`` (turn order; the same turn: creation order)."""
+    return (a.turn or 0, a.sequence) < (b.turn or 0, b.sequence)
+
+
+def _supersede(facts: list[Fact], new: Fact, item: Found) -> int:
+    """A correction (or a new NAME=value) replaces the same subject's earlier values."""
+    count = 0
+    kind = family(new)
+    for old in facts:
+        if old is new or old.status != "current" or family(old) != kind or old.value == \
+                new.value or not _earlier(old, new) or old.pinned or old.source == "manual":
+            continue
+        same = old.subject == new.subject if item.kind == "setting" else \
+            _subjects_meet(old.subject, new.subject, kind)
+        if same:
+            old.status, old.replaced_by = "replaced", new.id
+            count += 1
+    return count
+
+
+def _replaced_by_later(facts: list[Fact], new: Fact) -> int:
+    """A fact absorbed after a later correction of its subject was: it is replaced at once."""
+    kind = family(new)
+    for later in facts:
+        if later.from_correction and later.status == "current" and family(later) == kind \
+                and later.value != new.value and _earlier(new, later) \
+                and _subjects_meet(new.subject, later.subject, kind):
+            new.status, new.replaced_by = "replaced", later.id
+            return 1
+    return 0
+
+
+# ------------------------------------------------------------------ what others show
+def annotations(facts: Iterable[Fact]) -> dict[str, str | None]:
+    """Text to mark wherever an old value is quoted outside the recent turns: a replaced
+    value -> its note (with the current value), an edited one -> the user's value, a
+    forgotten one -> None (masked)."""
+    by_id = {f.id: f for f in facts}
+    notes: dict[str, str | None] = {}
+    for fact in by_id.values():
+        if fact.kind in SENTENCE_KINDS or len(fact.value) < 2:
+            continue
+        if fact.status == "forgotten":
+            notes[fact.value] = None
+        elif fact.status == "replaced" and fact.replaced_by in by_id:
+            current = _current(by_id, fact)
+            direct = by_id[fact.replaced_by]  # type: ignore[index]
+            if current is not None and current.status != "forgotten":
+                notes[fact.value] = f"replaced by {current.value}" if direct is current else \
+                    f"replaced by {direct.value}, now {current.value}"
+        if fact.edited and fact.original and fact.original != fact.value:
+            notes.setdefault(fact.original, f"the user corrected this to {fact.value}")
+    return notes
+
+
+def _current(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
+    """The end of a replacement chain."""
+    seen = {fact.id}
+    while fact.status == "replaced" and fact.replaced_by in by_id:
+        fact = by_id[fact.replaced_by]  # type: ignore[index]
+        if fact.id in seen:
+            return None
+        seen.add(fact.id)
+    return fact
+
+
+def annotate(text: str, notes: dict[str, str | None]) -> str:
+    """``text`` with every bounded occurrence of an old value marked (or masked)."""
+    if not notes or not text:
+        return text
+    for old in sorted(notes, key=len, reverse=True):
+        note = notes[old]
+        start, out = 0, []
+        while (at := locate(old, text[start:])) >= 0:
+            at += start
+            end = at + len(old)
+            mark = "[forgotten]" if note is None else f"{old} ({note})"
+            if note is not None and text.startswith(f" ({note})", end):
+                mark = old  # already marked
+            out.append(text[start:at] + mark)
+            start = end
+        text = "".join(out) + text[start:]
+    return text
+
+
+# ------------------------------------------------------------------ the ledger as sent
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    text: str
+    shown: tuple[str, ...]  # ids of the current facts on a line
+    left_out: tuple[str, ...]  # eligible facts that did not fit
+    blocking_pins: tuple[str, ...]  # pinned facts alone exceed the budget
+
+
+def _rank(fact: Fact) -> int:
+    if fact.pinned:
+        return 0
+    if fact.source == "manual" or fact.edited:
+        return 1
+    return 2 if fact.users else 3
+
+
+def _line(fact: Fact, replaced: Sequence[Fact]) -> str:
+    if fact.kind in SENTENCE_KINDS:
+        body = fact.value
+    else:
+        body = f"{fact.subject}: {fact.value}" if fact.subject else fact.value
+    if fact.edited and fact.original and fact.original != fact.value:
+        body += f" (the user corrected this; was {fact.original})"
+    olds = [r.value for r in replaced if r.kind not in SENTENCE_KINDS][-MAX_REPLACED_SHOWN:]
+    if olds:
+        body += f" (replaced {', '.join(olds)})"
+    lines = [f"- {body}"]
+    lines += [f"  - earlier, now replaced: {r.value}"
+              for r in replaced if r.kind in SENTENCE_KINDS][-MAX_REPLACED_SHOWN:]
+    return "\n".join(lines)
+
+
+def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budget: int,
+           count: Callable[[str], int]) -> Rendered:
+    """The ledger's text within ``budget`` tokens.
+
+    Eligible: facts of ``compacted`` messages (no longer sent word for word in their place),
+    typed, edited or pinned ones; a current fact whose message is ``quoted`` word for word is
+    left to its quote unless it replaced something. A replaced fact is listed beside the fact
+    that replaced it (that line is shown even while its own message is recent).
+    """
+    by_id = {f.id: f for f in facts}
+    replaced: dict[str, list[Fact]] = {}
+    for fact in facts:
+        if fact.status == "replaced" and (fact.message_id in compacted or fact.message_id in
+                                          quoted):
+            head = _current(by_id, fact)
+            if head is not None and head.status == "current":
+                replaced.setdefault(head.id, []).append(fact)
+    lines: list[Fact] = []
+    for fact in facts:
+        if fact.status != "current":
+            continue
+        own = fact.source == "manual" or fact.pinned or fact.edited or (
+            fact.message_id in compacted and fact.message_id not in quoted)
+        if own or fact.id in replaced:
+            lines.append(fact)
+    if not lines:
+        return Rendered("", (), (), ())
+    texts = {f.id: _line(f, replaced.get(f.id, [])) for f in lines}
+    costs = {fid: count(text) + 1 for fid, text in texts.items()}
+    fixed = count(HEADER) + count(USER_SECTION) + count(ASSISTANT_SECTION) + 4
+    pins = [f for f in lines if f.pinned]
+    blocking = tuple(f.id for f in pins) if fixed + sum(costs[f.id] for f in pins) > budget \
+        else ()
+    # A line ranks as its best entry: a value the assistant corrected is still the user's.
+    ranks = {f.id: min([_rank(f), *(_rank(r) for r in replaced.get(f.id, []))]) for f in lines}
+    chosen: set[str] = set()
+    used = fixed
+    for fact in sorted(lines, key=lambda f: (ranks[f.id], -f.sequence)):
+        if fact.pinned or used + costs[fact.id] <= budget:
+            chosen.add(fact.id)
+            used += costs[fact.id]
+    users = [texts[f.id] for f in lines if f.id in chosen and ranks[f.id] < 3]
+    others = [texts[f.id] for f in lines if f.id in chosen and ranks[f.id] >= 3]
+    body = [HEADER]
+    if users:
+        body += [USER_SECTION, *users]
+    if others:
+        body += [ASSISTANT_SECTION, *others]
+    text = "\n".join(body) if len(body) > 1 else ""
+    left = tuple(f.id for f in lines if f.id not in chosen)
+    return Rendered(text, tuple(f.id for f in lines if f.id in chosen), left, blocking)

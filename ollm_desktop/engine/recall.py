@@ -1,0 +1,108 @@
+"""Recall: earlier rounds of the chat that the new message asks about, brought back word for word.
+
+The engine asks a ``RecallSource`` (the session's full-text index over the store, or the
+benchmark's own) for the rounds that match the new user message, and puts the best ones inside
+that message as sent, after the user's own text, quoted as earlier conversation that was
+already answered, each with its turn number. Only the room the request leaves under the usable
+budget is used: recall never causes a compaction and never pushes a request over it. A round
+that does not fit whole goes as its matching sentences. Recalled text is never stored and never
+carried into later requests; replaced values in it are annotated with the current value, edited
+ones with the user's edit, forgotten ones masked (``facts.annotate``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ollm_desktop.engine.facts import annotate
+
+INTRO = ("(Recalled from earlier in this conversation, already answered; use it only if it "
+         "helps with the message above:)")
+MIN_ROOM = 24  # tokens: below this nothing is recalled
+_WORD = re.compile(r"[\w.-]+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class RecalledRound:
+    """One round (a user message and its reply) found for a query."""
+
+    message_ids: tuple[str, ...]  # the user message, then its reply (if any)
+    turn: int  # 1-based exchange number in the chat
+    user: str  # the user's text of the round
+    reply: str  # the assistant's text of the round ("" if none)
+    score: float  # the source's relevance (higher is better); only rounds above its threshold
+
+
+class RecallSource(Protocol):
+    """Search rounds of one chat for a text; ``exclude``: message ids the request already
+    holds word for word (their rounds are skipped)."""
+
+    def search(self, text: str, *, exclude: set[str], limit: int) -> Sequence[RecalledRound]:
+        ...
+
+
+@dataclass
+class Recalled:
+    """What a send recalled: for the reply's row ("Recalled 2 earlier messages")."""
+
+    rounds: list[RecalledRound] = field(default_factory=list)
+    partial: list[bool] = field(default_factory=list)  # sent as matching sentences only
+    text: str = ""  # exactly what was appended to the user's message
+    tokens: int = 0
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+
+
+def _matching(text: str, query: str) -> list[str]:
+    """The sentences of ``text`` that share a word (3+ letters) with ``query``."""
+    wanted = {w.lower() for w in _WORD.findall(query) if len(w) >= 3}
+    return [s for s in _sentences(text)
+            if wanted & {w.lower() for w in _WORD.findall(s) if len(w) >= 3}]
+
+
+def _block(round_: RecalledRound, user: str, reply: str) -> str:
+    lines = [f"[Turn {round_.turn}] User: {user}"]
+    if reply:
+        lines.append(f"[Turn {round_.turn}] Assistant: {reply}")
+    return "\n".join(lines)
+
+
+def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
+            count: Callable[[str], int], notes: dict[str, str | None]) -> Recalled:
+    """The recalled text for ``rounds`` (best first) within ``room`` tokens."""
+    result = Recalled()
+    if room < MIN_ROOM or not rounds:
+        return result
+    used = count(INTRO) + 4
+    blocks: list[str] = []
+    for round_ in rounds:
+        user, reply = annotate(round_.user, notes), annotate(round_.reply, notes)
+        whole = _block(round_, user, reply)
+        cost = count(whole) + 2
+        partial = False
+        if used + cost > room:
+            pieces = _matching(user, query) + _matching(reply, query)
+            if not pieces:
+                continue
+            whole = f"[Turn {round_.turn}] " + " … ".join(pieces)
+            cost = count(whole) + 2
+            partial = True
+            while used + cost > room and len(pieces) > 1:
+                pieces.pop()
+                whole = f"[Turn {round_.turn}] " + " … ".join(pieces)
+                cost = count(whole) + 2
+            if used + cost > room:
+                continue
+        blocks.append(whole)
+        result.rounds.append(round_)
+        result.partial.append(partial)
+        used += cost
+    if blocks:
+        result.text = "\n\n" + INTRO + "\n" + "\n\n".join(blocks)
+        result.tokens = used
+    return result
