@@ -141,7 +141,8 @@ def test_retention_normalises_and_judges_corrections() -> None:
     def user(text: str) -> list[dict[str, str]]:
         return [{"role": "user", "content": text}]
 
-    said = user("We chose \u201cNATS  JetStream\u201d.\nPort 8443 now; port 8080 is no longer used.")
+    said = user("We chose \u201cNATS  JetStream\u201d.\n"
+                "Port 8443 now; port 8080 is no longer used.")
     assert normalise('"nats jetstream"') in request_text(said)
     assert retained(said, '"nats jetstream"')
     assert retained(said, "8443", stale="8080")

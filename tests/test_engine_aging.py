@@ -1,10 +1,11 @@
-"""Progressive aging, merges past each tier's maximum, and bounded summarisation cost."""
+"""Checkpoints added after the older ones, batch merges past each tier's maximum or budget,
+rolling checkpoints up to 8K, and bounded summarisation cost."""
 
 from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import CompactionReport, ContextEngine, EngineConfig, EngineEvent
+from ollm_desktop.engine import CompactionReport, ContextEngine, EngineConfig, EngineEvent, budget
 from tests.engine_fakes import GoodSummarizer, chat, compact, exchange
 
 
@@ -26,56 +27,70 @@ def _round(engine: ContextEngine, n: int) -> CompactionReport:
     return report
 
 
-def test_tier3_ages_one_level_per_compaction_then_merges() -> None:
+def _system(engine: ContextEngine) -> str:
+    return engine.api_messages()[0]["content"]
+
+
+def test_tier3_adds_checkpoints_after_the_older_ones_then_merges_in_one_batch() -> None:
+    """No aging at every compaction (it rewrote the front of every request): a new checkpoint
+    goes after the older ones, whose text stays byte for byte, until they are too many or too
+    large; then all but the newest become one base, in one call that reuses the chat's system
+    message (issue 21)."""
     engine, summarizer = _engine(16384)
-    aged_events: list[EngineEvent] = []
-    engine.subscribe(lambda e: aged_events.append(e) if e.name == "checkpoints-aged" else None)
-    expected_levels = [[3], [2, 3], [1, 2, 3], [1, 2, 3], [1, 2, 3]]
-    merges = [0, 0, 0, 1, 1]
-    for n, (levels, merged) in enumerate(zip(expected_levels, merges, strict=True)):
+    limit = budget.checkpoint_budget(engine.config)
+    maximum = engine.tier.max_checkpoints
+    merges = 0
+    for n in range(8):
+        before = [g.model_copy(deep=True) for g in engine.groups]
+        system_before = _system(engine) if before else ""
         calls_before = summarizer.calls
-        old_summary = engine.groups[-1].summary if engine.groups else None
         report = _round(engine, n)
-        assert [g.level for g in engine.groups] == levels
-        assert report.merged_groups == merged
-        if n == 1:
-            # Aging re-summarises the checkpoint's own text, never the original history.
-            condense = summarizer.prompts[calls_before + 1][-1]["content"]
-            assert "<checkpoint>" in condense and "<chat_history>" not in condense
-            assert old_summary is not None and old_summary.split("\n\n")[0] in condense
-            assert engine.groups[0].compression_count == 2
-            assert engine.groups[0].aged_at is not None
-            assert [s.kind for s in engine.groups[0].history] == ["created", "aged"]
-    assert len(aged_events) == 4
-    oldest = engine.groups[0]
-    assert len(oldest.merged_from) >= 2
-    assert oldest.history[-1].kind == "merged"
-    # Every summarised message is still owned by exactly one checkpoint.
+        groups = engine.groups
+        assert groups[-1].level == 3 and groups[-1].sequence == n + 1
+        if report.merged_groups:
+            merges += 1
+            grew = [*before, None]  # what would have been kept without the merge
+            assert len(grew) > maximum or sum(g.current_tokens for g in before) + \
+                groups[-1].current_tokens > limit
+            assert len(groups) == 2 and groups[0].level == 1
+            assert groups[0].merged_from[-len(before):] == [g.id for g in before]
+            merge_prompt = summarizer.prompts[calls_before + 1]
+            assert merge_prompt[0]["content"] == system_before  # the chat's own prefix
+            assert f"rewrite the {len(before)} checkpoints" in merge_prompt[-1]["content"]
+        else:
+            assert [g.summary for g in groups[:-1]] == [g.summary for g in before]
+            assert [g.level for g in groups[:-1]] == [g.level for g in before]
+            # The request is byte for byte the same up to the end of the older checkpoints.
+            if before:
+                last_old = before[-1].summary
+                cut = system_before.index(last_old) + len(last_old)
+                assert _system(engine)[:cut] == system_before[:cut]
+        assert len(groups) <= maximum
+    assert merges >= 1
     owned = [mid for g in engine.groups for mid in g.message_ids]
-    assert len(owned) == len(set(owned))
+    assert len(owned) == len(set(owned))  # every summarised message in exactly one checkpoint
 
 
-def test_aged_checkpoints_shrink_towards_their_level_targets() -> None:
+def test_a_merged_base_keeps_within_its_level_target() -> None:
     engine, _ = _engine(16384)
-    for n in range(3):
+    for n in range(8):
         _round(engine, n)
-    by_level = {g.level: g.current_tokens for g in engine.groups}
-    assert by_level[1] < by_level[2] < by_level[3]
+    base = engine.groups[0]
+    assert base.level == 1 and base.history[-1].kind == "merged"
+    assert base.current_tokens <= budget.level_targets(engine.config)[1] * 1.05
 
 
-@pytest.mark.parametrize(("context_size", "maximum"), [(32768, 10), (65536, 15)])
-def test_large_tiers_keep_their_maximum_then_merge_the_two_oldest(
-    context_size: int, maximum: int
-) -> None:
+@pytest.mark.parametrize("context_size", [32768, 65536])
+def test_large_tiers_stay_within_their_maximum_and_budget(context_size: int) -> None:
     engine, _ = _engine(context_size)
-    merged = 0
-    for n in range(maximum + 2):
+    limit = budget.checkpoint_budget(engine.config)
+    for n in range(engine.tier.max_checkpoints + 2):
         report = _round(engine, n)
-        merged += report.merged_groups
-        assert len(engine.groups) == min(n + 1, maximum)
-        assert merged == max(0, n + 1 - maximum)
-    assert engine.groups[0].level == 1
-    assert engine.groups[-1].level == 3
+        groups = engine.groups
+        assert len(groups) <= engine.tier.max_checkpoints
+        assert sum(g.current_tokens for g in groups[:-1]) <= limit
+        if report.merged_groups:
+            assert groups[0].level == 1 and len(groups) == 2
     sequences = [g.sequence for g in engine.groups]
     assert sequences == sorted(sequences)  # oldest first
 
@@ -93,9 +108,11 @@ def test_tier2_keeps_one_rolling_checkpoint() -> None:
         assert group.level == 3
         assert group.compression_count == n + 1
         if previous is not None:
-            prompt = summarizer.prompts[calls_before][-1]["content"]
-            assert "<previous_checkpoint>" in prompt
-            assert previous.split("\n\n")[0] in prompt
+            prompt = summarizer.prompts[calls_before]
+            # The request reuses the chat's prefix, where the previous checkpoint is, and
+            # asks for it to be folded in.
+            assert previous.split("\n\n")[0] in prompt[0]["content"]
+            assert "fold it into the new one" in prompt[-1]["content"]
     assert len(rollovers) == 4
     group = engine.groups[0]
     older = engine.display_messages()[:-2]  # all but the last exchange

@@ -241,8 +241,9 @@ class Paraphraser(RecordingSummarizer):
                 "helpers discussed earlier.\n## Key Information\n- " + words(target // 3, call))
 
 
-def identifier_retention(context_size: int, turns: int = 150) -> tuple[float, float]:
-    """(all summarised identifiers, the newest compaction's) present in the API context."""
+def identifier_retention(context_size: int, turns: int = 150) -> tuple[float, float, bool]:
+    """(the user's summarised paths present in the API context, the newest compaction's,
+    whether an assistant's identifier was ever sent at the expense of a user fact)."""
     engine, _ = chat(EngineConfig(context_size=context_size, min_messages=2), Paraphraser())
     fill(engine, turns)
     before = {mid for g in engine.groups for mid in g.message_ids}
@@ -251,22 +252,30 @@ def identifier_retention(context_size: int, turns: int = 150) -> tuple[float, fl
     replaced = {mid for g in engine.groups for mid in g.message_ids}
     text = api_text(engine)
 
-    def helpers(ids: set[str]) -> list[str]:
-        return [m.content.split("`")[1] for m in engine.display_messages()
-                if m.id in ids and m.role == "assistant"]
+    def paths(ids: set[str]) -> list[str]:
+        return [word.rstrip(".") for m in engine.display_messages()
+                if m.id in ids and m.role == "user"
+                for word in m.content.split() if word.startswith("src/")]
 
-    every, newest = helpers(replaced), helpers(replaced - before)
+    every, newest = paths(replaced), paths(replaced - before)
     assert newest, "the last compaction summarised nothing"
     kept = sum(1 for i in every if i in text) / len(every)
-    return kept, sum(1 for i in newest if i in text) / len(newest)
+    view = engine.facts_view()
+    by_id = {f.id: f for f in view.facts}
+    users_left = [i for i in view.left_out if by_id[i].users]
+    assistant_shown = [i for i in view.shown if not by_id[i].users]
+    return kept, sum(1 for i in newest if i in text) / len(newest), \
+        bool(users_left and assistant_shown)
 
 
 @pytest.mark.parametrize("context_size", [8192, 16384, 32768])
 def test_identifiers_of_summarised_turns_stay_in_the_context(context_size):
-    """Seen: after 150 turns only 2-14% (8K-32K) of summarised identifiers remained."""
-    kept, newest = identifier_retention(context_size)
+    """Seen: after 150 turns only 2-14% (8K-32K) of summarised identifiers remained. The user's
+    now stay (the facts ledger), and the assistant's never take a user fact's place."""
+    kept, newest, displaced = identifier_retention(context_size)
     assert newest == 1.0
     assert kept >= 0.3, kept
+    assert not displaced
 
 
 def test_the_ledger_holds_only_strings_from_the_compacted_messages():
@@ -275,7 +284,7 @@ def test_the_ledger_holds_only_strings_from_the_compacted_messages():
                                         "/opt/made/up.py.\n"))
     fill(engine, 14)
     compact(engine, force=True)
-    texts = {e.text for e in engine.ledger}
+    texts = {f.value.removesuffix(" …") for f in engine.facts}
     assert texts and not any("invented" in t or "made/up" in t for t in texts)
     history = "\n".join(m.content for m in engine.display_messages())
     assert all(t in history for t in texts)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ollm_desktop.engine import ContextEngine, EngineConfig, ledger
+from ollm_desktop.engine import ContextEngine, EngineConfig, facts
 from ollm_desktop.engine.budget import ledger_budget
 from ollm_desktop.engine.references import (
     KINDS,
@@ -65,10 +65,10 @@ def test_extraction_finds_each_kind() -> None:
 
 
 def _ledger_text(engine: ContextEngine) -> str:
-    """The reference ledger as sent (the line after its header in the system message)."""
+    """The facts ledger as sent: its header up to the next blank line of the system message."""
     system = engine.api_messages()[0]["content"]
-    assert ledger.HEADER in system, "no reference ledger in the request"
-    return system.split(ledger.HEADER + "\n", 1)[1].split("\n", 1)[0]
+    assert facts.HEADER in system, "no facts ledger in the request"
+    return system.split(facts.HEADER + "\n", 1)[1].split("\n\n", 1)[0]
 
 
 def test_dropped_identifiers_go_to_the_ledger_and_recall_reported() -> None:
@@ -80,17 +80,18 @@ def test_dropped_identifiers_go_to_the_ledger_and_recall_reported() -> None:
     assert "Key references" not in group.summary  # no line appended to the summary any more
     assert group.key_references == REPLY_REFS
     assert report.missing_references == REPLY_REFS  # none in the summary text...
-    assert [e.text for e in engine.ledger] == REPLY_REFS  # ...all in the ledger instead
-    ledger_line = _ledger_text(engine)
-    assert all(ref in ledger_line for ref in REPLY_REFS)
+    ledger_text = _ledger_text(engine)
+    assert all(ref in ledger_text for ref in REPLY_REFS)  # ...all in the ledger instead
     text = api_text(engine)
     for ref in REFS:  # every identifier is in the request, word for word
         assert ref in text
-    assert "src/app/main.py" not in ledger_line  # verbatim elsewhere: not repeated
-    assert group.recall == 0.0 and report.ledger_added == len(REPLY_REFS)
+    assert "src/app/main.py" not in ledger_text  # its message is quoted: not repeated
+    assert group.recall == 0.0 and report.ledger_added >= len(REPLY_REFS)
 
 
-def test_recall_counts_what_the_model_kept_itself() -> None:
+def test_the_ledger_does_not_depend_on_what_the_model_kept() -> None:
+    """Recall is reported; the ledger renders from its own entries alone (a summary that
+    keeps two values does not change the ledger's bytes: issue 21)."""
     def keeps_two(prompt: list[dict[str, str]]) -> str:
         return ("## Key Information\n- load_config() reads var/cache/app.db\n"
                 + text_of_tokens(40, ""))
@@ -98,14 +99,14 @@ def test_recall_counts_what_the_model_kept_itself() -> None:
     engine = _engine(ScriptedSummarizer(keeps_two))
     report = compact(engine, force=True)
     assert report.status == "compacted"
-    assert report.recall is not None
     total = len(engine.groups[0].key_references)
     assert total == len(REPLY_REFS)
     assert report.recall == 2 / total
     assert report.missing_references == ["250 ms", "KESTREL_DEPLOY_TOKEN"]
-    line = _ledger_text(engine)
-    assert "load_config()" not in line and "var/cache/app.db" not in line  # in the summary
-    assert "250 ms" in line and "KESTREL_DEPLOY_TOKEN" in line
+    other = _engine(GoodSummarizer())
+    compact(other, force=True)
+    assert _ledger_text(engine) == _ledger_text(other)
+    assert all(ref in _ledger_text(engine) for ref in REPLY_REFS)
 
 
 def test_references_line_respects_its_token_cap() -> None:
@@ -117,47 +118,46 @@ def test_references_line_respects_its_token_cap() -> None:
     assert key_references_line(many, 5) == ("", [])
 
 
-def test_unfitting_references_are_reported_missing() -> None:
-    """A span with more identifiers than the ledger can hold: the group records what went."""
-    summarizer = GoodSummarizer()
+def test_unfitting_facts_are_left_out_oldest_first_and_reported() -> None:
+    """A span with more identifiers than the ledger can hold: what went is reported, never
+    lost silently (it stays in the ledger's entries for the panel), and the least recent of
+    the assistant's go first."""
     config = EngineConfig(context_size=4096, min_messages=2)
-    engine = ContextEngine(config, summarizer)
+    engine = ContextEngine(config, GoodSummarizer())
     for turn in range(10):
         paths = " ".join(f"src/area{turn}/part{i}/file_{turn}_{i}.py" for i in range(14))
         engine.add("user", f"question {turn} " + words(10, turn))
         engine.add("assistant", f"look at {paths}")
     report = compact(engine, force=True)
     assert report.status == "compacted"
-    group = engine.groups[0]
-    summary = group.summary
-    assert report.missing_references  # the model kept none: the report says which
-    assert all(ref not in summary for ref in report.missing_references)
-    # Cap reached: what did not fit is recorded, never lost silently.
-    assert report.ledger_dropped == len(group.dropped_references) > 0
-    assert engine.usage().ledger <= ledger.NEWEST_STRETCH * ledger_budget(config)
+    view = engine.facts_view()
+    assert report.ledger_dropped == len(view.left_out) > 0
+    assert engine.usage().ledger <= ledger_budget(config)
+    by_id = {f.id: f.value for f in view.facts}
+    kept = [by_id[i] for i in view.shown]
+    left = [by_id[i] for i in view.left_out]
     text = api_text(engine)
-    kept = [e.text for e in engine.ledger]
     assert kept and all(ref in text for ref in kept)
-    assert all(ref not in text for ref in group.dropped_references)
-    assert not set(kept) & set(group.dropped_references)
+    assert all(ref not in text for ref in left)
+    group = engine.groups[0]
     summarised = [m for m in engine.display_messages() if m.id in group.message_ids]
     every = {ref for m in summarised for ref in m.content.split() if ref.startswith("src/")}
-    assert set(kept) | set(group.dropped_references) == every
-    # The least recent go first: every kept path is from a later turn than every dropped one.
+    assert set(kept) | set(left) == every
+
     def turn_of(ref: str) -> int:
         return int(ref.split("/")[1].removeprefix("area"))
 
-    assert min(map(turn_of, kept)) >= max(map(turn_of, group.dropped_references))
+    assert min(map(turn_of, kept)) >= max(map(turn_of, left))
 
 
-def test_a_short_ledger_keeps_the_users_newest_identifiers_first() -> None:
-    """User identifiers rank first and the least recent go first (issue 11, point 16):
-    a token the user gave in the newest turn of the span outlives older assistant paths."""
+def test_a_short_ledger_keeps_the_users_facts_first() -> None:
+    """What the user stated outranks what the assistant did (issue 22): a token the user gave
+    outlives the assistant's many paths when the ledger is short."""
     config = EngineConfig(context_size=4096, min_messages=2, preserve_user_messages=False)
     engine = ContextEngine(config, GoodSummarizer())
     for turn in range(10):
         paths = " ".join(f"src/area{turn}/part{i}/file_{turn}_{i}.py" for i in range(14))
-        asked = ("please deploy with KESTREL_DEPLOY_TOKEN on port 8443" if turn == 4
+        asked = ("please deploy with KESTREL_DEPLOY_TOKEN on port 8443" if turn == 1
                  else words(10, turn))
         engine.add("user", f"question {turn} {asked}")
         engine.add("assistant", f"look at {paths}")
@@ -166,11 +166,11 @@ def test_a_short_ledger_keeps_the_users_newest_identifiers_first() -> None:
     group = engine.groups[0]
     asked_in = next(m for m in engine.display_messages() if "KESTREL_DEPLOY_TOKEN" in m.content)
     assert asked_in.id in group.message_ids  # summarised, so only the ledger can keep it
-    assert group.dropped_references  # the ledger was short
-    text = api_text(engine)
+    assert engine.facts_view().left_out  # the ledger was short
+    text = _ledger_text(engine)
     for ref in ("KESTREL_DEPLOY_TOKEN", "8443"):
-        assert ref not in group.dropped_references
         assert ref in text
+    assert text.index("KESTREL_DEPLOY_TOKEN") < text.index(facts.ASSISTANT_SECTION)
 
 
 def test_sentence_punctuation_is_not_part_of_a_path() -> None:

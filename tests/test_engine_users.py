@@ -25,6 +25,7 @@ def test_user_messages_stay_verbatim_and_are_shown_to_the_summarizer() -> None:
     group = engine.groups[0]
     text = api_text(engine)
     prompt = summarizer.prompts[0][-1]["content"]
+    assert "The user's messages above stay in the context word for word" in prompt
     span_users = [
         m for m in engine.display_messages() if m.id in group.span_ids and m.role == "user"
     ]
@@ -35,7 +36,8 @@ def test_user_messages_stay_verbatim_and_are_shown_to_the_summarizer() -> None:
         # Word for word, quoted as an earlier request inside the block, not as a bare turn.
         assert f"{EARLIER_REQUEST}\n> {message.content}" in block
         assert not any(message.content in turn for turn in turns)
-        assert f'<user kept="verbatim">{message.content}</user>' in prompt
+        # Shown to the summarizer as the turn it was, the request noting that it stays.
+        assert any(m["content"] == message.content for m in summarizer.prompts[0][1:-1])
         assert message.id not in group.message_ids
     for mid in group.message_ids:
         message = engine.message(mid)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ollm_desktop.engine import CompactionReport, ContextEngine, EngineConfig, EngineEvent
+from ollm_desktop.engine import CompactionReport, ContextEngine, EngineConfig, EngineEvent, prompts
 from ollm_desktop.engine.budget import level_targets
 from tests.engine_fakes import (
     EmptySummarizer,
@@ -90,7 +90,7 @@ def test_a_good_answer_a_little_over_target_is_trimmed_without_a_second_call() -
 def test_a_far_too_long_answer_is_condensed_from_itself_not_the_history() -> None:
     def rambling(prompt: list[dict[str, str]]) -> str:
         target = prompt_target(prompt)
-        if "<chat_history>" in prompt[-1]["content"]:
+        if prompt[-1]["content"].startswith(prompts.CHAT_SUMMARY_OPENING):
             return "## Context\n" + "\n".join(f"- item {i}: {filler(6, i)}"
                                                for i in range(target // 2))
         return "## Context\nShort version.\n## Key Information\n- " + filler(target // 3)

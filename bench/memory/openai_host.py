@@ -51,6 +51,8 @@ _VLLM_SPLIT = re.compile(r"maximum context length is (\d+).*?\((\d+) in the mess
 class Overflow(RuntimeError):
     """The prompt does not fit: refused by the server, or counted too long before sending."""
 
+    kind = "context_overflow"  # what the engine looks for (a shorter prompt may still fit)
+
 
 class HostError(RuntimeError):
     """The server answered with another error, or speaks no API the benchmark knows."""

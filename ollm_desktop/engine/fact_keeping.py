@@ -44,11 +44,12 @@ def measure(material: Sequence[tuple[str, str]], *, verbatim: Iterable[str], sum
     checkpoint's text; ``ledger``: the texts of the reference ledger after the compaction.
     """
     sent = "\n".join(verbatim)
-    in_ledger = set(ledger)
+    in_ledger = "\n".join(ledger)  # values, or whole sentences (decisions, corrections)
     user_total = user_kept = total = kept = 0
     lost: list[str] = []
     for ref in extract_ranked(material):
-        held = ref.text in in_ledger or occurs_in(ref.text, summary) or occurs_in(ref.text, sent)
+        held = occurs_in(ref.text, in_ledger) or occurs_in(ref.text, summary) \
+            or occurs_in(ref.text, sent)
         total += 1
         kept += held
         if ref.source == "user":

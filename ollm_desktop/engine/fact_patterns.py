@@ -42,7 +42,9 @@ SETTING = re.compile(r"(?<![\w$])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})=([^\s
 # "the port is 8443", "retries: 5": a bare number that the finder leaves (no unit).
 BARE_VALUE = re.compile(r"\b(?:is|are|=|:|becomes|set to|equals|to)\s+(\d[\d.,_]*\d|\d)\b"
                         r"(?![.,]?\d|\s*(?:%|[A-Za-z€$£]))")
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`])")
+# A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),
+# but not after a common abbreviation.
+SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?])\s+")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")
 STOP = frozenset("""
 a an the and or but if so as of in on at by to for from with into onto about than then that

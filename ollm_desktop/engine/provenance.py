@@ -99,11 +99,13 @@ def sentence_facts(sentence: str) -> list[Found]:
         return [f for f in out if not f.old] if correction else out
     decision = bool(P.DECISION.search(sentence))
     if decision and not correction:  # the decision is the clause, not a name inside it
-        out = [f for f in out if f.kind == "setting"]
-    if (decision or correction) and not any(not f.old and f.kind != "name" for f in out):
-        kind: FactKind = "correction" if correction and not decision else "decision"
-        out.append(Found(kind, P.clip_words(sentence), P.subject_words(plain), kind,
-                         correction))
+        clipped = P.clip_words(sentence)
+        values = [f for f in out if f.kind == "setting" or f.value not in clipped]
+        return [Found("decision", clipped, P.subject_words(plain), "decision", False),
+                *values]
+    if correction and not any(not f.old and f.kind != "name" for f in out):
+        out.append(Found("correction", P.clip_words(sentence), P.subject_words(plain),
+                         "correction", correction))
     return out
 
 

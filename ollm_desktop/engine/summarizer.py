@@ -31,7 +31,20 @@ MIN_CALL_SECONDS = 1.0  # less time than this left: do not start a call
 
 
 class SummaryFailed(Exception):
-    """The summarizer raised, timed out, or produced an unusable text twice."""
+    """The summarizer raised, timed out, or produced an unusable text twice.
+
+    ``too_long``: the server refused the prompt as longer than its context (asking again with
+    the same prompt would fail again; a shorter prompt may not)."""
+
+    def __init__(self, message: str, *, too_long: bool = False) -> None:
+        super().__init__(message)
+        self.too_long = too_long
+
+
+def refused_as_too_long(exc: BaseException) -> bool:
+    """The summarize callable's error says the prompt was over the context: the app's
+    ``BackendError`` of kind ``context_overflow`` (duck-typed: the engine imports no backend)."""
+    return getattr(exc, "kind", None) == "context_overflow"
 
 
 def accepts_max_tokens(fn: Callable[..., Any]) -> bool:
@@ -94,7 +107,8 @@ class SummaryCaller:
             report.timed_out = report.timed_out or timeout < self._config.summary_timeout_s
             raise SummaryFailed(f"the summarizer timed out after {timeout:.0f} s") from exc
         except Exception as exc:
-            raise SummaryFailed(f"{type(exc).__name__}: {exc}") from exc
+            raise SummaryFailed(f"{type(exc).__name__}: {exc}",
+                                too_long=refused_as_too_long(exc)) from exc
         if not isinstance(text, str):
             raise SummaryFailed("the summarizer returned no text")
         self._stats["summarizer_output_tokens"] = (self._stats.get("summarizer_output_tokens", 0)
@@ -122,6 +136,8 @@ class SummaryCaller:
             text = await self._gated(make_prompt(None), material=material, target=target,
                                      max_tokens=max_tokens, deadline=deadline, report=report)
         except SummaryFailed as first:
+            if first.too_long:
+                raise  # the same prompt again would be refused again
             report.retried = True
             note = prompts.retry_note(str(first), target)
             try:

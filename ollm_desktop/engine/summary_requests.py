@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ollm_desktop.engine import budget, extractive, prompts
-from ollm_desktop.engine.images import DESCRIPTION_TOKENS, text_with_images
+from ollm_desktop.engine.images import DESCRIPTION_TOKENS, IMAGES_KEY, text_with_images
 from ollm_desktop.engine.models import CompactionReport, Message
 from ollm_desktop.engine.stage import Stage
 from ollm_desktop.engine.summarizer import Deadline, SummaryCaller, SummaryFailed, breaker_open
@@ -44,6 +44,8 @@ class SummaryWriter:
         entries, ids = assembly.messages, assembly.entry_ids
         if not entries or entries[0]["role"] != "system":
             return None
+        if any(IMAGES_KEY in entry for entry in entries):
+            return None  # pictures are sent by the session at send time: summaries use text
         end = 1
         while end < len(entries) and ids[end] and set(ids[end]) <= span_ids:
             end += 1
@@ -136,8 +138,12 @@ class SummaryWriter:
                 report.shared_prefix = True
                 progress(1.0)
                 return text, True
-            except SummaryFailed as exc:  # refused (too long?) or unusable: as before it
+            except SummaryFailed as exc:
                 report.error = str(exc)
+                if not exc.too_long:  # the model failed twice: as it would have standalone
+                    report.extractive = True
+                    return self._extractive(summarised, target, previous), False
+                # The server counted it over its context: the standalone prompt, in chunks.
         pieces = self.chunks(material, verbatim, target, level, previous)
         report.chunks = len(pieces)
         model_ok = not paused
