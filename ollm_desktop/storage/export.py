@@ -1,7 +1,8 @@
 """Export a chat as Markdown (to read) or versioned JSON (to import again); import JSON.
 
-The JSON document carries the full EngineState (every message, checkpoints, goal, undo) and
-the compacted view that was being sent (``api_messages``) for readers that want only that.
+The JSON document carries the full EngineState (every message, checkpoints, goal, facts,
+undo) and the compacted view that was being sent (``api_messages``) for readers that want only
+that.
 Importing gives every message and checkpoint fresh ids, so a chat can be imported next to the
 chat it was exported from (message ids are unique across the database).
 """
@@ -201,7 +202,8 @@ def _check_references(state: EngineState) -> None:
 
 
 def with_fresh_ids(state: EngineState) -> EngineState:
-    """Same conversation, new message and checkpoint ids (references follow)."""
+    """Same conversation, new message and checkpoint ids (references follow: checkpoints,
+    undo entries and each fact's source message)."""
     mapping = {m.id: new_id() for m in state.messages}
     group_ids = {g.id for g in state.groups} | {
         g.id for u in state.undo_stack for g in u.groups}
@@ -225,4 +227,8 @@ def with_fresh_ids(state: EngineState) -> EngineState:
     data["dropped_ids"] = [mapping.get(i, i) for i in data["dropped_ids"]]
     for entry in [*data["ledger"], *(e for u in data["undo_stack"] for e in u["ledger"])]:
         entry["group_id"] = mapping.get(entry["group_id"], entry["group_id"])
+    # A fact keeps its id (unique within its chat only; ``replaced_by`` still names it) and
+    # follows its message; one typed in the panel has none, a converted one a marker.
+    for fact in [*data["facts"], *(f for u in data["undo_stack"] for f in u["facts"])]:
+        fact["message_id"] = mapping.get(fact["message_id"], fact["message_id"])
     return EngineState.model_validate(data)

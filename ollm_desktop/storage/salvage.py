@@ -40,7 +40,7 @@ from ollm_desktop.storage.rows import (
 from ollm_desktop.storage.salvage_schema import open_source
 from ollm_desktop.storage.schema import SIDE_FILES, is_corruption
 from ollm_desktop.storage.snapshots import INFO_COLUMNS, decode_state, info_from_row
-from ollm_desktop.storage.state_parts import StateParts
+from ollm_desktop.storage.state_parts import StateParts, readable_facts
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ MESSAGE_READ = ("id, chat_id, seq, role, content, pinned, tokens, exact_tokens, 
 # Columns later schema steps added, read as their default from a file made before them.
 LATER_COLUMNS = {"settings": "'{}'", "meta": "'{}'", "pinned": "0", "trashed_at": "NULL",
                  "parent_id": "NULL", "root_id": "NULL", "branch_kind": "''",
-                 "branch_label": "''"}
+                 "branch_label": "''", "facts": "'[]'"}
 EMPTY_GROUPS = json.dumps({"groups": [], "dropped_ids": []})
 
 
@@ -276,13 +276,14 @@ def _copy_states(reader: _Reader, conn: sqlite3.Connection, report: SalvageRepor
     """A state is kept whole when every message it names was recovered; otherwise its
     checkpoints and undo steps are dropped (the chat keeps its full history, its goal and
     system prompt, and is summarised again when it fills up)."""
-    for row in reader.rows("chat_state", "chat_id, meta, groups, undo, updated_at"):
-        _rowid, chat_id, meta, groups, undo, updated = row
+    for row in reader.rows("chat_state", "chat_id, meta, groups, undo, facts, updated_at"):
+        _rowid, chat_id, meta, groups, undo, facts, updated = row
         if chat_id not in done.chats:
             continue
+        facts = readable_facts(facts)  # kept whatever else is lost: they are the user's
         try:
             EngineState.model_validate_json(meta)
-            parts = StateParts.parse(meta, groups, undo)
+            parts = StateParts.parse(meta, groups, undo, facts)
         except (ValidationError, ValueError, KeyError, TypeError):
             try:
                 EngineState.model_validate_json(meta)
@@ -293,8 +294,9 @@ def _copy_states(reader: _Reader, conn: sqlite3.Connection, report: SalvageRepor
             groups, undo = EMPTY_GROUPS, "[]"
             report.states_reset += 1
         with contextlib.suppress(sqlite3.IntegrityError):
-            conn.execute("INSERT INTO chat_state (chat_id, meta, groups, undo, updated_at) "
-                         "VALUES (?, ?, ?, ?, ?)", (chat_id, meta, groups, undo, str(updated)))
+            conn.execute("INSERT INTO chat_state (chat_id, meta, groups, undo, facts, "
+                         "updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                         (chat_id, meta, groups, undo, facts, str(updated)))
 
 
 def _refers_to(parts: StateParts, known: set[str]) -> bool:

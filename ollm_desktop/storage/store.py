@@ -51,7 +51,7 @@ from ollm_desktop.storage.rows import (
 )
 from ollm_desktop.storage.schema import StorageError
 from ollm_desktop.storage.side_tables import SideTables
-from ollm_desktop.storage.state_parts import StateParts
+from ollm_desktop.storage.state_parts import StateParts, Which
 
 log = logging.getLogger(__name__)
 
@@ -228,23 +228,26 @@ class ChatStore(RecallTables, SideTables, Families, Images):
 
     # ------------------------------------------------------------- engine state
     def _write_state(self, conn: sqlite3.Connection, chat_id: str, parts: StateParts,
-                     which: tuple[bool, bool, bool] | None) -> bool:
-        """Write the (meta, groups, undo) parts flagged in ``which`` (all when None)."""
+                     which: Which | None) -> bool:
+        """Write the (meta, groups, undo, facts) parts flagged in ``which`` (all when None)."""
         if which is None:
             conn.execute(
-                "INSERT INTO chat_state (chat_id, meta, groups, undo, updated_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id) DO UPDATE SET meta = excluded.meta,"
-                " groups = excluded.groups, undo = excluded.undo, "
-                "updated_at = excluded.updated_at",
-                (chat_id, parts.meta, parts.groups_json(), parts.undo_json(), now()),
+                "INSERT INTO chat_state (chat_id, meta, groups, undo, facts, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id) DO UPDATE SET "
+                "meta = excluded.meta, groups = excluded.groups, undo = excluded.undo, "
+                "facts = excluded.facts, updated_at = excluded.updated_at",
+                (chat_id, parts.meta, parts.groups_json(), parts.undo_json(),
+                 parts.facts_json(), now()),
             )
             return True
-        meta, groups, undo = which
+        meta, groups, undo, facts = which
         columns = {"meta": parts.meta} if meta else {}
         if groups:
             columns["groups"] = parts.groups_json()
         if undo:
             columns["undo"] = parts.undo_json()
+        if facts:
+            columns["facts"] = parts.facts_json()
         if not columns:
             return False
         columns["updated_at"] = now()
@@ -333,8 +336,8 @@ class ChatStore(RecallTables, SideTables, Families, Images):
         """Messages in order plus the stored state; None for a chat with neither."""
         messages = self.messages(chat_id)
         with self._read() as conn:
-            row = conn.execute("SELECT meta, groups, undo FROM chat_state WHERE chat_id = ?",
-                               (chat_id,)).fetchone()
+            row = conn.execute("SELECT meta, groups, undo, facts FROM chat_state "
+                               "WHERE chat_id = ?", (chat_id,)).fetchone()
         if row is None and not messages:
             return None
         state = EngineState(messages=messages)
