@@ -23,6 +23,7 @@ import httpx
 import ollama
 
 from bench.memory.openai_host import Counts, HostError, OpenAIServer, Overflow, api_root, detect
+from bench.memory.slot import Slot
 from bench.memory.tokens import cl100k_messages, cl100k_text
 
 __all__ = ["Answer", "Host", "HostError", "Overflow", "Summarizer", "Usage"]
@@ -44,6 +45,8 @@ class Usage:
     summary_calls: int = 0
     summary_failures: int = 0
     summary_input_tokens: int = 0  # cl100k, every message of every summary request
+    # what a one-slot server must read of them (not served from its cache: ``slot``)
+    summary_read_tokens: int = 0
     summary_output_tokens: int = 0  # eval_count as reported (cl100k if the host gives none)
     summary_seconds: list[float] = field(default_factory=list)
     turn_requests: int = 0
@@ -183,8 +186,10 @@ class Summarizer:
     minutes. The guard is the same for every strategy.
     """
 
-    def __init__(self, host: Host, num_ctx: int, usage: Usage) -> None:
+    def __init__(self, host: Host, num_ctx: int, usage: Usage, slot: Slot | None = None,
+                 ) -> None:
         self.host, self.num_ctx, self.usage = host, num_ctx, usage
+        self.slot = slot  # the one-slot cache model: what a server must read of each request
 
     async def __call__(self, prompt: list[dict[str, str]], max_tokens: int | None = None,
                        ) -> str:
@@ -208,4 +213,7 @@ class Summarizer:
         self.usage.observe(answer, self.num_ctx, refused=False)
         self.usage.summary_output_tokens += (answer.eval_count if answer.eval_count
                                              else cl100k_text(answer.content))
+        if self.slot is not None:
+            self.usage.summary_read_tokens += self.slot.observe("summary", prompt,
+                                                                answer.content)
         return answer.content

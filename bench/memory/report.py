@@ -59,6 +59,22 @@ def _questions(items: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {"final": _retention(final), "all_probes": _retention(every)}
 
 
+def _slot_model(costs: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one-slot cache model over the runs: per request kind, the shares of all prompts."""
+    kinds: dict[str, dict[str, int]] = {}
+    for cost in costs:
+        for kind, f in (cost.get("slot_model") or {}).items():
+            total = kinds.setdefault(kind, {"prompt": 0, "cached": 0, "possible": 0})
+            total["prompt"] += f["prompt_tokens"]
+            total["cached"] += f["cached_tokens"]
+            total["possible"] += round((f["possible_share"] or 0) * f["prompt_tokens"])
+    if not kinds:
+        return None
+    return {kind: {"prompt_tokens": t["prompt"], "cache_share": _share(t["cached"], t["prompt"]),
+                   "possible_share": _share(t["possible"], t["prompt"])}
+            for kind, t in kinds.items()}
+
+
 def _provenance(items: list[dict[str, Any]]) -> dict[str, Any] | None:
     found = [run["provenance"] for run in items if run.get("provenance")]
     if not found:
@@ -90,7 +106,10 @@ def aggregate(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
                 "overflow_requests": "-", "turn_requests": "-",
                 "questions": _questions(items), "provenance": _provenance(items)}
             continue
-        extras = {"questions": _questions(items), "provenance": _provenance(items)}
+        extras = {"questions": _questions(items), "provenance": _provenance(items),
+                  "slot_model": _slot_model(costs),
+                  "summary_read_ratio": sum(c.get("summarizer_read_tokens", 0) for c in costs)
+                  / max(1, sum(c["conversation_tokens"] for c in costs))}
         caches = [c["cache"] for c in costs if c.get("cache")]
         if caches:
             extras["cache"] = caches[0] if len(caches) == 1 else {"runs": caches}
@@ -181,6 +200,19 @@ def table(summary: dict[str, dict[str, Any]]) -> str:
                 f"{_pct(speakers.get('user'))} | {_pct(speakers.get('assistant'))} | "
                 f"{_pct((asked.get('by_form') or {}).get('paraphrase'))} | "
                 f"{_pct((f.get('provenance') or {}).get('user_share'))} |")
+    lines += ["", "| strategy | ctx | read/conv | chat cache (possible) | summary cache "
+              "(possible) |", "|" + "---|" * 5]
+    for strategy in _ordered(summary):
+        for ctx, f in sorted(summary[strategy].items(), key=lambda kv: int(kv[0])):
+            slot = f.get("slot_model") or {}
+
+            def share(kind: str, slot: dict[str, Any] = slot) -> str:
+                k = slot.get(kind) or {}
+                return f"{_pct(k.get('cache_share'))} ({_pct(k.get('possible_share'))})"
+
+            lines.append(f"| {strategy} | {int(ctx) // 1024}K | "
+                         f"{_num(f.get('summary_read_ratio'), 2)} | {share('chat')} | "
+                         f"{share('summary')} |")
     return "\n".join(lines)
 
 

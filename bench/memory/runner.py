@@ -29,6 +29,7 @@ from bench.memory.scoring import (
     question_text,
     unasked_row,
 )
+from bench.memory.slot import Slot
 from bench.memory.strategies import Strategy, make
 from bench.memory.tokens import cl100k_messages, peer_message_tokens
 
@@ -85,7 +86,8 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
                options: Options, model_context: int | None = None) -> RunResult:
     """The whole conversation through one strategy; retention at the probes, cost at the end."""
     usage = Usage()
-    summarizer = Summarizer(host, ctx, usage) if host is not None else None
+    slot = Slot()
+    summarizer = Summarizer(host, ctx, usage, slot) if host is not None else None
     strategy = make(strategy_name, conversation.system_prompt, ctx, summarizer, model_context)
     result = RunResult(conversation.kind, conversation.seed, ctx, strategy.name,
                        len(conversation.turns))
@@ -130,17 +132,26 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
         strategy.add("assistant", reply, fact_bearing=bool(turn.assistant_facts),
                      user_pinned=False)
         played.append(("assistant", reply))
+        if strategy.sends_turns:
+            slot.observe("chat", request, reply)
         ahead = peer_message_tokens(turn.user) + peer_message_tokens(reply)
         conversation_tokens += ahead
         background = await strategy.after_reply(ahead)
         if background is not None:
             pending = background
+            if strategy.warms_cache:
+                slot.observe("warmup", strategy.messages(), "")
         if probing:
             final = strategy.messages()
             result.probes.append(probe(conversation, final, turn.index))
             if options.qa:
+                held = summarizer.slot if summarizer is not None else None
+                if summarizer is not None:
+                    summarizer.slot = None  # a question's compaction is no part of the chat
                 result.questions.append(await _questions(conversation, strategy, usage,
                                                          turn.index))
+                if summarizer is not None:
+                    summarizer.slot = held
             if turn.index == last:
                 result.provenance = identifier_provenance(final, played)
             if options.on_probe is not None and turn.index != last:
@@ -155,6 +166,7 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
     result.seconds = time.monotonic() - started
     result.cost = _cost(strategy, usage, conversation_tokens, waited, wait_seconds,
                         len(conversation.turns))
+    result.cost["slot_model"] = slot.figures()
     return result
 
 
@@ -260,6 +272,8 @@ def _cost(strategy: Strategy, usage: Usage, conversation_tokens: int, waited: in
         "summarizer_output_tokens": usage.summary_output_tokens,
         "conversation_tokens": conversation_tokens,
         "summary_input_ratio": usage.summary_input_tokens / max(1, conversation_tokens),
+        "summarizer_read_tokens": usage.summary_read_tokens,
+        "summary_read_ratio": usage.summary_read_tokens / max(1, conversation_tokens),
         "compactions": len(seconds),
         "compaction_failures": strategy.compaction_failures,
         "compaction_s_median": _percentile(seconds, 0.5),

@@ -40,6 +40,9 @@ class Strategy(ABC):
 
     name = ""
     sends_turns = True  # ``--send-turns`` applies (``full`` is the unsendable ceiling)
+    # After a background compaction the app sends the new request with a one-token reply so
+    # the server reads it while the user reads (issue 21; only our app since then).
+    warms_cache = False
 
     def __init__(self, system_prompt: str, num_ctx: int, summarizer: Summarizer | None) -> None:
         self.system_prompt = system_prompt
@@ -256,6 +259,7 @@ class Ollm(Strategy):
         self.engine = ContextEngine(EngineConfig(context_size=num_ctx), summarizer,
                                     system_prompt=system_prompt)
         self.reports: list[str] = []
+        self.warms_cache = hasattr(self.engine, "facts_view")  # the engine of issue 21 on
         self.last_id = ""
         self.unpinned = 0  # pins given up because pins alone exceeded the context
 

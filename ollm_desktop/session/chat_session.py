@@ -20,6 +20,7 @@ from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.connections import Connections
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import NOTHING, Change
+from ollm_desktop.session.facts import Facts
 from ollm_desktop.session.images import ImageAttachments
 from ollm_desktop.session.message_deletes import MessageDeletes
 from ollm_desktop.session.ollama_link import OllamaLink
@@ -62,6 +63,7 @@ class ChatSession(SessionCore):
         self.chat_list = ChatList(self)  # pins, delete with undo; purges the old trash
         self.branches = Branches(self)
         self.message_deletes = MessageDeletes(self)
+        self.facts = Facts(self)  # the user's changes to the facts ledger, with undo
         self.recall = self.turns.recall
 
     # ------------------------------------------------------------------ chats
@@ -251,6 +253,8 @@ class ChatSession(SessionCore):
     # ------------------------------------------------------------------ close
     async def close(self) -> None:
         """Close the backend, the Ollama this app started, and the store."""
+        with contextlib.suppress(Exception):
+            await self.compactions.cache.close()
         with contextlib.suppress(Exception):
             await self.backend.close()
         with contextlib.suppress(Exception):

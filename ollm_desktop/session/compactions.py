@@ -9,10 +9,12 @@ from ollm_desktop.engine import CompactionReport, ContextEngine
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import Change, CompactionEnded, CompactionStarted
 from ollm_desktop.session.images import describe_before_compaction
+from ollm_desktop.session.server_cache import ServerCache
 from ollm_desktop.session.snapshot_labels import auto_label
 
 UNDO_LEFT_OUT_HINT = ("{0} (Conversation ▸ Open state before compaction as a new chat keeps "
                       "every message in context instead.)")
+PAUSED = "Compaction paused for your message; it resumes after the reply."
 
 
 def nothing_to_compact(engine: ContextEngine, reason: str) -> str:
@@ -29,17 +31,29 @@ class Compactions:
     def __init__(self, core: SessionCore) -> None:
         self._core = core
         self.last_exchange_tokens = 0  # the newest exchange: how much the next one may add
+        self.cache = ServerCache(core)
 
     def schedule_background(self) -> None:
-        """After a reply, compact while the user reads if the next exchange would cross."""
+        """After a reply, compact while the user reads if the next exchange would cross (a
+        compaction a send paused runs again here)."""
         core = self._core
         engine = core.engine
         if engine is None or core.compacting:
             return
         ahead = self.last_exchange_tokens
         if engine.needs_compaction(ahead_tokens=ahead):
-            core.compaction_task = core.spawn(
-                self.run(focus=None, force=False, ahead_tokens=ahead), "background-compaction")
+            core.compaction_task = core.spawn(self._background(ahead), "background-compaction")
+            self.cache.background = core.compaction_task
+
+    async def _background(self, ahead: int) -> CompactionReport:
+        try:
+            report = await self.run(focus=None, force=False, ahead_tokens=ahead)
+        except asyncio.CancelledError:  # paused for a send (or the chat closed)
+            self._core.publish(CompactionEnded(CompactionReport(status="skipped",
+                                                                reason=PAUSED)))
+            raise
+        self.cache.finished(report.status == "compacted")
+        return report
 
     def start_manual(self, focus: str | None = None) -> asyncio.Task[Any] | Change:
         """"Compact now…", with an optional focus text; a problem when it cannot start."""

@@ -135,6 +135,8 @@ class Turns:
         try:
             await core.before_send()  # never more than the model's trained context
             self.waits["turns"] += 1
+            if self._fits(engine):  # goes at once: never queued behind our own summary
+                await self._compactions.cache.before_send()
             waited = await self.make_room(engine)
             self.waits["waited"] += waited  # a turn counts once, however long it waited
             refused = await self.stream_reply(user, may_retry=True)
