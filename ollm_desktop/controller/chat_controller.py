@@ -20,6 +20,7 @@ from ollm_desktop.backend import ChatServer, ModelInfo
 from ollm_desktop.controller.branch_ops import BranchOps
 from ollm_desktop.controller.chat_list_ops import ChatListOps
 from ollm_desktop.controller.connection_ops import ConnectionOps
+from ollm_desktop.controller.fact_ops import FactOps
 from ollm_desktop.controller.image_ops import ImageOps
 from ollm_desktop.controller.message_ops import MessageOps
 from ollm_desktop.controller.recall_ops import RecallOps
@@ -60,7 +61,7 @@ def context_tier(size: int) -> int:
 
 
 class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps, RecallOps,
-                     QObject):
+                     FactOps, QObject):
     """Runs the session's operations on the Qt event loop and turns their results into signals."""
 
     chatsChanged = Signal()

@@ -9,6 +9,7 @@ from ollm_desktop.ui import (
     branch_actions,
     chat_list_features,
     drafts,
+    facts,
     help_pages,
     image_attach,
     live_thinking,
@@ -22,5 +23,5 @@ if TYPE_CHECKING:
 
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
-                    live_thinking, drafts, help_pages, recall_view):
+                    live_thinking, drafts, help_pages, recall_view, facts):
         feature.install(content)

@@ -28,7 +28,7 @@ from ollm_desktop.controller import ChatController, ContextSnapshot, ReplyInfo
 from ollm_desktop.engine import CompactionReport, CompressedGroup, Message
 from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage.models import ChatRecord, StartupNotice
-from ollm_desktop.ui import features, reply_actions, window_actions, window_menus
+from ollm_desktop.ui import docks, features, reply_actions, window_actions, window_menus
 from ollm_desktop.ui.chat_list import ChatListPanel
 from ollm_desktop.ui.chat_settings_dialog import ChatSettingsButton
 from ollm_desktop.ui.compaction_progress import CompactionProgress
@@ -177,9 +177,7 @@ class WindowContent(QObject):
         self.action_create_snapshot = a("actionCreateSnapshot", self.tr("Create s&napshot…"),
                                         None, lambda: window_actions.create_snapshot(w, c))
         self.action_goal = a("actionGoal", self.tr("&Goal"), "Ctrl+G")
-        self.action_goal.setCheckable(True)
-        self.action_goal.toggled.connect(self.goal_panel.setVisible)
-        self.goal_panel.visibilityChanged.connect(self.action_goal.setChecked)
+        docks.follow(self.action_goal, self.goal_panel)  # a tab beside the facts
         self.action_preferences = a("actionPreferences", self.tr("&Preferences…"),
                                     keys.Preferences, self._preferences)
         self.action_toggle_pin = a("actionTogglePin", self.tr("&Pin / unpin message"), "Ctrl+P",

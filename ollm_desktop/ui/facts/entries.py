@@ -1,0 +1,162 @@
+"""How one fact of the ledger reads in the facts panel: its value, kind, who stated it, the
+turn, and where it stands (sent in the ledger, in the recent turns, left out, replaced,
+forgotten). Plain data computed from the engine's ``FactsView``, so the panel only paints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
+
+from ollm_desktop.engine.conversation import LEGACY_MESSAGE
+from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.facts_front import FactsView
+
+SHORT = 48  # characters of a value named in a sentence
+LONG = 110  # characters of a sentence in the list (the tooltip has it all)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("FactsPanel", text)
+
+
+def kind_name(kind: str) -> str:
+    names = {"identifier": _tr("identifier"), "number": _tr("number"),
+             "setting": _tr("setting"), "name": _tr("name"), "decision": _tr("decision"),
+             "correction": _tr("correction"), "note": _tr("note")}
+    return names.get(kind, kind)
+
+
+def who(fact: Fact) -> str:
+    if fact.source == "manual":
+        return _tr("Typed by you")
+    if fact.source == "user":
+        return _tr("You")
+    return _tr("Assistant, you used it") if fact.confirmed else _tr("Assistant")
+
+
+def shown_value(fact: Fact) -> str:
+    """The value first (a narrow column cuts the end), then what it is a value of; a
+    sentence, or a NAME=value that names itself, as it is."""
+    if fact.kind in SENTENCE_KINDS or fact.kind == "setting" or not fact.subject:
+        return fact.value
+    return f"{fact.value} ({fact.subject})"
+
+
+def short(text: str, limit: int = SHORT) -> str:
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def has_message(fact: Fact) -> bool:
+    """It was stated in a message of the chat (not typed here, not an old ledger's)."""
+    return fact.message_id is not None and fact.message_id != LEGACY_MESSAGE
+
+
+@dataclass(frozen=True)
+class Entry:
+    fact: Fact
+    value: str
+    kind: str
+    who: str
+    turn: str
+    state: str
+    tooltip: str
+    sent: bool  # on the ledger's lines now
+    blocking: bool  # a pin to take back: pinned facts alone exceed the ledger's budget
+
+    @property
+    def greyed(self) -> bool:
+        return self.fact.status != "current"
+
+
+def _state(fact: Fact, view: FactsView, by_id: dict[str, Fact]) -> str:
+    """Short, for a narrow dock; the tooltip and the summary say more."""
+    if fact.status == "forgotten":
+        return _tr("forgotten")
+    if fact.status == "replaced":
+        newer = by_id.get(fact.replaced_by or "")
+        if newer is None or newer.kind in SENTENCE_KINDS:
+            return _tr("replaced")
+        return _tr("replaced by {0}").format(short(newer.value, 20))
+    if fact.id in view.shown:
+        state = _tr("in the ledger")
+    elif fact.id in view.left_out:
+        state = _tr("left out (ledger full)")
+    elif fact.id in view.recent:
+        state = _tr("in the recent turns")
+    else:
+        state = _tr("in its message")
+    flags = [_tr("pinned")] * fact.pinned + [_tr("edited")] * fact.edited
+    return " · ".join([state, *flags])
+
+
+STATE_TIPS = {  # what each status means, in the tooltip
+    "in the ledger": "Sent in the facts ledger of every request.",
+    "left out (ledger full)": "Not sent: the ledger's share of the context is full and "
+                              "facts you stated, typed or pinned come first. Pin it to "
+                              "send it anyway.",
+    "in the recent turns": "Sent word for word in its message, which is still among the "
+                           "recent turns; it goes to the ledger when that turn is compacted.",
+    "in its message": "Sent word for word in its message, which the request keeps.",
+    "forgotten": "Never sent again, not even where an earlier text quotes it.",
+}
+
+
+def _tooltip(fact: Fact, state: str, by_id: dict[str, Fact]) -> str:
+    lines = [fact.value]
+    tip = STATE_TIPS.get(state.split(" · ")[0])
+    if tip:
+        lines.append(_tr(tip))
+    if fact.subject and fact.kind not in SENTENCE_KINDS:
+        lines.append(_tr("What it is: {0}").format(fact.subject))
+    if fact.edited and fact.original:
+        lines.append(_tr("Stated as: {0}").format(fact.original))
+    if fact.status == "replaced" and fact.replaced_by in by_id:
+        lines.append(_tr("Replaced by: {0}").format(by_id[fact.replaced_by].value))
+    if has_message(fact):
+        lines.append(_tr("Double-click to go to the message it was stated in."))
+    return "\n".join(lines)
+
+
+def entries(view: FactsView) -> list[Entry]:
+    """Every fact, current, replaced and forgotten, in the order they were stated."""
+    by_id = {f.id: f for f in view.facts}
+    blocking = set(view.blocking_pins)
+    made = []
+    for fact in sorted(view.facts, key=lambda f: f.sequence):
+        state = _state(fact, view, by_id)
+        made.append(Entry(fact, short(shown_value(fact), LONG), kind_name(fact.kind), who(fact),
+                          str(fact.turn) if fact.turn is not None else "", state,
+                          _tooltip(fact, state, by_id), fact.id in view.shown,
+                          fact.id in blocking))
+    return made
+
+
+def summary(view: FactsView) -> str:
+    """One line: how many are sent, recent, left out, replaced, forgotten."""
+    if not view.facts:
+        return _tr("No facts yet. Paths, ports, versions, settings, names and decisions that "
+                   "you or the assistant state are kept here when their turns are compacted; "
+                   "add one yourself below.")
+    current = [f for f in view.facts if f.status == "current"]
+    counts = ((sum(f.id in view.shown for f in current), _tr("{0} in the ledger")),
+              (sum(f.id in view.recent and f.id not in view.shown for f in current),
+               _tr("{0} in the recent turns")),
+              (sum(f.id in view.left_out for f in current),
+               _tr("{0} left out (the ledger is full)")),
+              (sum(not {f.id} & (view.shown | view.recent | view.left_out) for f in current),
+               _tr("{0} in messages sent word for word")),
+              (sum(f.status == "replaced" for f in view.facts), _tr("{0} replaced")),
+              (sum(f.status == "forgotten" for f in view.facts), _tr("{0} forgotten")))
+    parts = [text.format(count) for count, text in counts if count]
+    return _tr("{0} facts: {1}.").format(len(view.facts), ", ".join(parts))
+
+
+def blocking_text(view: FactsView) -> str:
+    """Which pins to take back when pinned facts alone exceed the ledger's budget."""
+    if not view.blocking_pins:
+        return ""
+    by_id = {f.id: f for f in view.facts}
+    names = [f"“{short(by_id[i].value)}”" for i in view.blocking_pins if i in by_id][:3]
+    return _tr("Pinned facts alone exceed the ledger's share of the context, so nothing else "
+               "fits in it: unpin some, for example {0}.").format(", ".join(names))

@@ -1,0 +1,65 @@
+"""The documentation's picture of the facts panel (``docs/screenshots/facts-panel.png``): the
+real window over the loopback fake Ollama, fed the memory benchmark's seeded coding
+conversation (tests/realistic_chat.py) and one correction by the user; the user pins a fact,
+forgets one and types one in the panel. The test checks what the picture must show."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+
+from ollm_desktop.ui.facts.panel import STATE, VALUE, WHO
+from tests.controller_harness import run
+from tests.realistic_chat import conversation, realistic_model
+from tests.test_ui_facts import item, open_panel, select, type_fact
+from tests.test_ui_main_window import App, save_shot
+
+CORRECTION = "Correction: the latency requirement is now 650 ms, not 722 ms."
+TYPED = "Release notes go to docs/releases/2.4.md"
+
+
+@pytest.fixture
+def chat():
+    return conversation(60)
+
+
+@pytest.fixture
+def server(ollama_server, chat):
+    ollama_server.reply_fn = realistic_model(chat)
+    return ollama_server
+
+
+def test_screenshot_the_facts_panel(qloop, qtbot, tmp_path, server, chat, screenshot_dir):
+    app = App(qloop, qtbot, tmp_path / "data", server, context_size=4096)
+    try:
+        async def talk() -> None:
+            for turn in chat.turns[:40]:
+                await app.type_and_send(turn.user)
+            await app.type_and_send(CORRECTION)
+
+        run(qloop, talk())
+        app.window.resize(1480, 860)
+        app.window.findChild(QAction, "actionGoal").trigger()  # the Facts tab beside it
+        panel = open_panel(app, qtbot)
+        app.window.resizeDocks([panel], [600], Qt.Orientation.Horizontal)
+        select(panel, "RES-5021")  # the user pins a ticket they will need
+        qtbot.mouseClick(panel.pin_button, Qt.MouseButton.LeftButton)
+        select(panel, "https://beacon-439.corp.example.net/shard-maps")  # and forgets a link
+        qtbot.mouseClick(panel.forget_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+        type_fact(panel, qtbot, TYPED)
+        replaced = item(panel, "722 ms")
+        assert replaced.text(STATE) == "replaced by 650 ms" and replaced.text(WHO) == "You"
+        assert select(panel, "650 ms").text(STATE) == "in the ledger"
+        assert "pinned" in item(panel, "RES-5021").text(STATE)
+        assert item(panel, "https://beacon-439.corp.example.net/shard-maps").text(
+            STATE) == "forgotten"
+        assert item(panel, TYPED).text(WHO) == "Typed by you"
+        whos = {item.text(WHO) for item in panel.list.findItems(
+            "", Qt.MatchFlag.MatchContains, VALUE)}
+        assert {"You", "Assistant", "Typed by you"} <= whos
+        app.window.content.undo_bar.finish()  # the picture shows the panel, not the offer
+        save_shot(screenshot_dir, app.window, "facts-panel.png")
+    finally:
+        app.close()
