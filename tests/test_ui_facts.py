@@ -11,12 +11,19 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QPushButton, QTreeWidgetItem
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFrame,
+    QLabel,
+    QPushButton,
+    QTreeWidgetItem,
+)
 
 from ollm_desktop.engine.facts import HEADER
 from ollm_desktop.engine.tokens import truncate_to_tokens
 from ollm_desktop.ui.facts.panel import STATE, VALUE, WHO, FactsPanel
-from tests.controller_harness import chat_turns, is_summary_request, run
+from tests.controller_harness import Reply, chat_turns, is_summary_request, run, settle, until
 from tests.engine_fakes import prompt_target
 from tests.test_ui_main_window import App
 
@@ -265,5 +272,38 @@ def test_the_facts_tab_sits_beside_the_goal_and_neither_closes_the_other(
         goal_action.trigger()  # its own action hides it
         qtbot.waitUntil(goal.isHidden)
         assert facts.isVisible()
+    finally:
+        app.close()
+
+
+def test_a_change_while_a_reply_streams_waits_with_its_text_and_no_dialog(
+        qloop, qtbot, tmp_path, server):
+    app = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
+    try:
+        run(qloop, talk(app, 3))
+        panel = open_panel(app, qtbot)
+        errors: list[str] = []
+        app.controller.error.connect(lambda _kind, text: errors.append(text))
+        server.script(Reply(text="A slow answer about the gateway. " * 6,
+                            delay_per_chunk=0.01))
+
+        async def during_the_reply() -> None:
+            app.window.message_input.setPlainText("One more question?")
+            app.find(QPushButton, "sendButton").click()
+            await until(lambda: app.controller.busy)
+            qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+            qtbot.keyClicks(panel.editor, ADDED)
+            qtbot.keyClick(panel.editor, Qt.Key.Key_Return)  # refused: the chat is busy
+            assert app.controller.busy and errors and "reply" in errors[-1].lower()
+            assert panel.editor_row.isVisible() and panel.editor.text() == ADDED
+            assert not QApplication.activeModalWidget()
+            await until(lambda: not app.controller.busy)
+            await settle(app.controller)
+
+        run(qloop, during_the_reply())
+        qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)  # now it goes
+        assert not panel.editor_row.isVisible() and item(panel, ADDED)
+        send(app)
+        assert f"- {ADDED}" in ledger(server)
     finally:
         app.close()
