@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ollm_desktop.controller import ChatController
+from ollm_desktop.engine.prompts import CHAT_SUMMARY_OPENING
 from ollm_desktop.engine.tokens import truncate_to_tokens
 from ollm_desktop.paths import app_paths
 from ollm_desktop.session import Settings
@@ -24,19 +25,35 @@ MODEL = "llama3.2:3b"
 
 
 def is_summary_request(body: dict[str, Any]) -> bool:
-    """The engine's summary and condense prompts carry a token target; chat turns do not."""
+    """The engine's summary and condense prompts carry a token target; chat turns do not.
+    A summary that reuses the chat's prefix ends with the engine's request for one."""
     if not isinstance(body, dict):  # a client killed mid-request sent no readable body
         return False
     messages = body.get("messages") or []
-    return bool(messages) and "at most" in str(messages[-1].get("content", "")) and (
-        "<chat_history>" in str(messages[-1].get("content", ""))
-        or "<checkpoint" in str(messages[-1].get("content", ""))
-        or "<previous_checkpoint" in str(messages[-1].get("content", "")))
+    last = str(messages[-1].get("content", "")) if messages else ""
+    if last.startswith(CHAT_SUMMARY_OPENING):
+        return True
+    return bool(messages) and "at most" in last and (
+        "<chat_history>" in last or "<checkpoint" in last or "<previous_checkpoint" in last)
+
+
+def is_warmup(body: dict[str, Any]) -> bool:
+    """The one-token request that warms the server's cache after a background compaction."""
+    if not isinstance(body, dict):
+        return False
+    messages = body.get("messages") or []
+    return bool(messages) and messages[-1].get("role") == "assistant" and \
+        (body.get("options") or {}).get("num_predict") == 1
+
+
+def is_turn(body: dict[str, Any]) -> bool:
+    """A chat turn: neither a summary nor a warm-up."""
+    return not is_summary_request(body) and not is_warmup(body)
 
 
 def chat_turns(server: FakeOllama) -> list[dict[str, Any]]:
     """The chat requests the fake received, summaries left out: what the user's turns sent."""
-    return [b for b in server.chat_requests() if not is_summary_request(b)]
+    return [b for b in server.chat_requests() if is_turn(b)]
 
 
 def scripted_model(reply_words: int = 150) -> Callable[[dict[str, Any]], str]:

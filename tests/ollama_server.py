@@ -173,6 +173,10 @@ class StreamRecord:
     truncated: bool = False
     num_predict: int | None = None  # options.num_predict of the request, if any
     finished: threading.Event = field(default_factory=threading.Event)
+    # The one-slot cache model (``FakeOllama.slot_figures``): prompt, prefix and possible
+    # tokens of this request against what the slot held; and the request's messages.
+    slot: dict[str, int] = field(default_factory=dict)
+    messages: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -203,6 +207,9 @@ class FakeOllama:
         self.truncate_to_num_ctx = False  # simulate Ollama dropping the oldest messages
         # Refuse prompts over num_ctx by our own count (off when a relay's host does it).
         self.check_num_ctx = True
+        # One slot, as Ollama runs by default: the previous request's tokens and its reply's
+        # (the fake's own units), to say what share of each prompt a server could reuse.
+        self.slot_held: list[str] = []
         self.prompt_scale = 1.0  # multiplies every count (a model with a hungrier tokenizer)
         # "model": model_tokens + template overhead; "words": the legacy word count + 4 per
         # message (only for tests that script exact prompt numbers and are about something else).
@@ -364,9 +371,23 @@ class FakeOllama:
         """The slot now holds this request and its reply."""
         held = [*messages, {"role": "assistant", "content": reply}]
         counts, _extra = self.message_counts(held)
+        tokens = self.slot_tokens(messages) + _UNIT.findall(reply)
         with self._lock:
             self.slot = [(str(m.get("role")), str(m.get("content")), n)
                          for m, n in zip(held, counts, strict=True)]
+            self.slot_held = tokens
+
+    @staticmethod
+    def slot_tokens(messages: list[dict[str, Any]]) -> list[str]:
+        """The prompt as the fake model's units of a simple chat template."""
+        text = "".join(f"<|{m.get('role', 'user')}|>\n{m.get('content', '')}<|end|>\n"
+                       for m in messages)
+        return _UNIT.findall(text + "<|assistant|>\n")
+
+    def slot_figures(self, messages: list[dict[str, Any]]) -> dict[str, int]:
+        with self._lock:
+            held = list(self.slot_held)
+        return prefix_figures(held, self.slot_tokens(messages))
 
     def wait(self, seconds: float) -> bool:
         """Sleep inside the server, waking early on stop; True if stopping."""
@@ -621,7 +642,8 @@ class _Handler(BaseHTTPRequestHandler):
             pieces = pieces[:num_predict]
             reply = dataclasses.replace(reply, chunks=pieces, done_reason="length")
         record = StreamRecord(name, len(pieces), prompt_eval_count=prompt, truncated=truncated,
-                              num_predict=num_predict)
+                              num_predict=num_predict, slot=fake.slot_figures(messages),
+                              messages=list(messages))
         with fake._lock:
             fake.streams.append(record)
         try:
@@ -630,6 +652,7 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._chat_whole(name, reply, pieces, prompt, record)
         finally:
+            fake.hold(messages, "".join(pieces[:record.sent]))
             record.finished.set()
         if record.outcome == "done":
             fake.hold(messages, "".join(pieces))

@@ -12,7 +12,7 @@ import pytest
 
 from tests.controller_harness import (
     Reply,
-    is_summary_request,
+    is_turn,
     run,
     scripted_model,
     settle,
@@ -89,7 +89,7 @@ def test_a_regenerate_stopped_before_any_text_keeps_the_previous_reply(qloop, co
     async def scenario():
         task = controller.regenerate()
         await until(lambda: len([b for b in server.chat_requests()
-                                 if not is_summary_request(b)]) == 2)
+                                 if is_turn(b)]) == 2)
         controller.stop()
         await finish(task)
         await settle(controller)

@@ -17,6 +17,7 @@ from tests.controller_harness import (
     MODEL,
     Reply,
     is_summary_request,
+    is_turn,
     make_controller,
     run,
     scripted_model,
@@ -63,7 +64,7 @@ def test_every_chat_and_summary_refuses_silent_cuts_and_summaries_are_capped(
     run(qloop, build(controller, 16))
     bodies = server.chat_requests()
     summaries = [b for b in bodies if is_summary_request(b)]
-    turns = [b for b in bodies if not is_summary_request(b)]
+    turns = [b for b in bodies if is_turn(b)]
     assert summaries and len(turns) == 16
     for body in bodies:
         assert body["truncate"] is False and body["shift"] is False
@@ -94,7 +95,7 @@ def test_a_refused_request_is_learned_from_fitted_and_resent_once(qloop, control
     controller.sendFailed.connect(lambda text, reason: failed.append(text))
 
     def last_turn() -> list[dict]:
-        return [b for b in server.chat_requests() if not is_summary_request(b)][-1]["messages"]
+        return [b for b in server.chat_requests() if is_turn(b)][-1]["messages"]
 
     def fitting() -> None:  # the compaction that makes room starts after the learning
         if "refused" not in learned and infos and infos[-1].retried:
@@ -121,7 +122,7 @@ def test_a_refused_request_is_learned_from_fitted_and_resent_once(qloop, control
 
     before = run(qloop, scenario())
     bodies = server.chat_requests()[before:]
-    sent = [b for b in bodies if not is_summary_request(b)]
+    sent = [b for b in bodies if is_turn(b)]
     assert len(sent) == 2  # refused once, resent once
     refused, resent = sent
     assert refused["messages"][-1] == resent["messages"][-1] == {
@@ -150,7 +151,7 @@ def test_a_request_refused_twice_gives_the_text_back(qloop, controller, server):
     before = len(server.chat_requests())
     server.script(Reply(http_status=400, error=REFUSED), Reply(http_status=400, error=REFUSED))
     run(qloop, turn(controller, "Will this fit?"))
-    sent = [b for b in server.chat_requests()[before:] if not is_summary_request(b)]
+    sent = [b for b in server.chat_requests()[before:] if is_turn(b)]
     assert len(sent) == 2  # one resend, never a third
     assert failed and failed[-1][0] == "Will this fit?"
     assert "context" in failed[-1][1]
@@ -186,7 +187,7 @@ def test_a_model_that_counts_far_more_is_caught_by_refusals_and_no_text_is_lost(
     for text in texts:
         assert contents.count(text) == 1
     # Once learned, requests fit the model's own count again.
-    last = [b for b in server.chat_requests() if not is_summary_request(b)][-3:]
+    last = [b for b in server.chat_requests() if is_turn(b)][-3:]
     assert all(server.full_count(b["messages"]) <= 4096 for b in last)
     assert controller.session.calibrations.for_model(MODEL).factor >= 2.0
 
@@ -247,7 +248,7 @@ def test_a_send_that_does_not_fit_waits_for_the_compaction(qloop, controller, se
     assert controller.turn_waits["waited"] == 1
     assert events[:2] == ["compacted", "reply"]  # the reply started once the compaction ended
     bodies = server.chat_requests()[before:]
-    turn_body = [b for b in bodies if not is_summary_request(b)][-1]
+    turn_body = [b for b in bodies if is_turn(b)][-1]
     assert is_summary_request(bodies[0])
     assert turn_body["messages"][-1]["content"] == big  # whole, nothing cut to fit
     assert "of the chat." in turn_body["messages"][0]["content"]  # the new checkpoint
@@ -341,6 +342,6 @@ def test_learned_overhead_reaches_the_engine_after_turns(qloop, controller, serv
     # The fake counts ~1.2x cl100k: the learned factor is near that, not the default 1.0,
     # and the estimate of the last request is close to the fake's own count of it.
     assert 1.05 <= calibration.factor <= 1.5
-    last = [b for b in server.chat_requests() if not is_summary_request(b)][-1]["messages"]
+    last = [b for b in server.chat_requests() if is_turn(b)][-1]["messages"]
     actual = server.full_count(last)
     assert abs(calibration.estimate(raw_tokens(last), len(last)) - actual) <= 0.05 * actual

@@ -19,7 +19,7 @@ from ollm_desktop.controller import ChatController
 from ollm_desktop.paths import app_paths
 from ollm_desktop.session import Settings
 from ollm_desktop.storage import ChatStore
-from tests.controller_harness import is_summary_request, run, scripted_model, settle, turn
+from tests.controller_harness import is_turn, run, scripted_model, settle, turn
 from tests.ollama_server import free_port
 from tests.openai_server import FakeOpenAI, FakeReply, ServedModel, prompt_tokens
 
@@ -116,7 +116,7 @@ def test_twenty_turns_at_2k_compact_without_an_overlength_request(qloop, tmp_pat
         assert fake.refusals == []
         assert all(s.outcome == "done" for s in fake.streams), [s.outcome for s in fake.streams]
         assert seen["errors"] == [] and seen["failed"] == []
-        chats = [b for b in fake.chat_requests() if not is_summary_request(b)]
+        chats = [b for b in fake.chat_requests() if is_turn(b)]
         assert len(chats) == 20
         for body in fake.chat_requests():
             assert body["stream"] is True and body["stream_options"] == {"include_usage": True}

@@ -18,6 +18,7 @@ from tests.controller_harness import (
     Reply,
     chat_turns,
     is_summary_request,
+    is_turn,
     make_controller,
     run,
     scripted_model,
@@ -138,7 +139,7 @@ def test_a_new_controller_on_the_same_database_sends_the_identical_context(
 
 
 def chat_turns_since(server, before: int) -> list[dict]:
-    return [b for b in server.chat_requests()[before:] if not is_summary_request(b)]
+    return [b for b in server.chat_requests()[before:] if is_turn(b)]
 
 
 def test_stop_closes_the_connection_and_keeps_what_arrived(qloop, controller, server):
@@ -418,7 +419,7 @@ def test_summaries_can_use_their_own_model(qloop, tmp_path, server):
     try:
         run(qloop, build())
         summaries = [b for b in server.chat_requests() if is_summary_request(b)]
-        chats = [b for b in server.chat_requests() if not is_summary_request(b)]
+        chats = [b for b in server.chat_requests() if is_turn(b)]
         assert summaries and {b["model"] for b in summaries} == {"gemma3:270m"}
         assert {b["model"] for b in chats} == {MODEL}
         assert {b["options"]["num_ctx"] for b in summaries} == {4096}

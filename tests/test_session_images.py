@@ -21,7 +21,7 @@ from ollm_desktop.session.images import (
     first_sentence,
 )
 from ollm_desktop.storage import ChatStore
-from tests.controller_harness import is_summary_request, make_settings, scripted_model
+from tests.controller_harness import is_summary_request, is_turn, make_settings, scripted_model
 from tests.ollama_server import FakeModel
 from tests.test_session import send
 
@@ -38,7 +38,7 @@ def is_describe_request(body: dict[str, Any]) -> bool:
 
 def turns(server) -> list[dict[str, Any]]:
     return [b for b in server.chat_requests()
-            if not is_summary_request(b) and not is_describe_request(b)]
+            if is_turn(b) and not is_describe_request(b)]
 
 
 @pytest.fixture

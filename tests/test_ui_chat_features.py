@@ -29,7 +29,13 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.ui.roles import ReplyModelRole, ReplyStatsRole
-from tests.controller_harness import MODEL, chat_turns, is_summary_request, run, scripted_model
+from tests.controller_harness import (
+    MODEL,
+    chat_turns,
+    is_turn,
+    run,
+    scripted_model,
+)
 from tests.realistic_chat import conversation, realistic_model
 from tests.test_ui_main_window import App
 
@@ -165,7 +171,7 @@ def test_settings_dialog_shows_defaults_and_applies_to_the_next_request(
     try:  # stored with the chat: the same settings after a restart
         before = len(server.chat_requests())
         run(qloop, again.type_and_send("One more after the restart"))
-        sent = next(b for b in server.chat_requests()[before:] if not is_summary_request(b))
+        sent = next(b for b in server.chat_requests()[before:] if is_turn(b))
         assert sent["options"]["temperature"] == 0.3 and sent["options"]["num_ctx"] == 8192
         assert sent["messages"][0]["content"].startswith("You are a careful release manager.")
     finally:

@@ -19,7 +19,7 @@ from ollm_desktop.ui.main_window import MainWindow
 from ollm_desktop.ui.roles import KindRole
 from tests.controller_harness import (
     Reply,
-    is_summary_request,
+    is_turn,
     make_controller,
     run,
     scripted_model,
@@ -209,12 +209,12 @@ def test_pin_and_unpin_change_the_next_request_and_the_meter(app, server):
     assert meter_after >= meter_before
 
     run(app.loop, app.type_and_send("Next"))
-    sent = [b for b in server.chat_requests() if not is_summary_request(b)][-1]
+    sent = [b for b in server.chat_requests() if is_turn(b)][-1]
     assert any(target.content in m["content"] for m in sent["messages"])
     app.window.conversation_view.pinToggled.emit(target.id)
     assert not engine.message(target.id).pinned
     run(app.loop, app.type_and_send("Again"))
-    sent = [b for b in server.chat_requests() if not is_summary_request(b)][-1]
+    sent = [b for b in server.chat_requests() if is_turn(b)][-1]
     assert not any(target.content in m["content"] for m in sent["messages"])
 
 
@@ -353,7 +353,7 @@ def test_restart_on_the_same_folder_shows_the_same_chat_and_sends_the_same_conte
         assert not second.controller.session.engine.needs_compaction()
         before = len(server.chat_requests())
         run(qloop, second.type_and_send("Continue"))
-        sent = next(b for b in server.chat_requests()[before:] if not is_summary_request(b))
+        sent = next(b for b in server.chat_requests()[before:] if is_turn(b))
         assert sent["messages"][:-1] == expected
     finally:
         second.close()

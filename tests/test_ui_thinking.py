@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 from tests.controller_harness import (
     MODEL,
     is_summary_request,
+    is_turn,
     run,
     scripted_model,
     settle,
@@ -69,7 +70,7 @@ def test_thinking_is_shown_collapsed_expands_survives_a_restart_and_is_never_sen
     first = App(qloop, qtbot, tmp_path / "data", server)
     try:
         run(qloop, first.type_and_send("How do I count the lines of a huge log file in Python?"))
-        sent = [b for b in server.chat_requests() if not is_summary_request(b)]
+        sent = [b for b in server.chat_requests() if is_turn(b)]
         assert sent[-1].get("think") is True  # the model lists "thinking" in /api/show
         view, row, index = _last_reply(first)
         assert row.message.thinking == THOUGHT

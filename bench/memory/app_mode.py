@@ -40,11 +40,17 @@ from bench.memory.scoring import (
 )
 
 QUESTION_WAIT_S = 900.0
+TURN_WAIT_S = 600.0  # a turn this long is logged (a hang shows where it is)
 REPLY_PREDICT = 200  # tokens of a live reply (the in-process runner's reply_predict)
 
 
 async def _idle(controller: Any) -> None:
+    started = time.monotonic()
     while controller.compacting or controller.busy:
+        if time.monotonic() - started > TURN_WAIT_S:
+            log(f"[app] still busy after {TURN_WAIT_S:.0f} s (compacting "
+                f"{controller.compacting}, busy {controller.busy})")
+            started = time.monotonic()
         await asyncio.sleep(0.05)
 
 
@@ -121,7 +127,12 @@ async def _converse(controller: Any, relay: Relay, conversation: Conversation, a
         task = controller.send(turn.user)
         if task is None:
             raise RuntimeError("the controller refused a send")
-        await task
+        try:
+            await asyncio.wait_for(asyncio.shield(task), TURN_WAIT_S)
+        except TimeoutError:
+            log(f"[app] turn {turn.index + 1} still running after {TURN_WAIT_S:.0f} s "
+                f"(compacting {controller.compacting}); waiting on")
+            await task
         chat = next((e for e in relay.log[before:] if e.kind == "chat" and e.first), None)
         if chat is not None and chat.first is not None:
             first_token.append(chat.first - sent_at)

@@ -130,11 +130,21 @@ def summary_prompt(
     return [{"role": "system", "content": system}, {"role": "user", "content": body}]
 
 
+# The same request in fewer words, for a window too small for the full rules.
+CHAT_SUMMARY_SHORT = CHAT_SUMMARY_OPENING + """\
+ of at most {target} tokens: the conversation turns above (after the notes) leave your context \
+and the checkpoint replaces them. Do not reply to the last message. Markdown sections: \
+## Context, ## Key Information, ## Decisions & Conclusions, ## Action Items (omit empty ones). \
+Copy every identifier, path, URL, number with its unit and name exactly; keep goal marker lines \
+as written; output only the checkpoint."""
+
+
 def chat_summary_request(*, target: int, level: int, goal: GoalState, focus: str | None,
                          folded: list[Message], users_kept: bool, fold_previous: bool = False,
-                         stricter: str | None = None) -> str:
+                         stricter: str | None = None, short: bool = False) -> str:
     """The last user turn of a summary request that reuses the chat's prefix."""
-    text = CHAT_SUMMARY.format(target=target, guidance=LEVEL_GUIDANCE[level])
+    text = CHAT_SUMMARY_SHORT.format(target=target) if short else \
+        CHAT_SUMMARY.format(target=target, guidance=LEVEL_GUIDANCE[level])
     if fold_previous:
         text += ("\nThe notes above hold the previous checkpoint ([Checkpoint, level ...]): "
                  "fold it into the new one, which replaces it.")
@@ -144,9 +154,11 @@ def chat_summary_request(*, target: int, level: int, goal: GoalState, focus: str
     if focus:
         text += (f"\n<focus>The user asked this summary to focus on: {_neutralise(focus)}. "
                  "Keep everything related to it in detail.</focus>")
-    if folded:
-        text += ("\nFold these earlier messages into the checkpoint too:\n"
-                 + format_history(folded, set()))
+    if folded:  # quoted in the notes already: named by their first words, not repeated
+        starts = "; ".join(f"\u201c{' '.join(m.content.split()[:10])}\u2026\u201d"
+                           for m in folded)
+        text += ("\nAlso fold in these earlier messages quoted in the notes above (they leave "
+                 f"the context with this checkpoint): {_neutralise(starts)}.")
     if users_kept:
         text += ("\nThe user's messages above stay in the context word for word: use them to "
                  "understand the replies, do not repeat them.")

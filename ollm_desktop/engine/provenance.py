@@ -43,8 +43,9 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
     found: list[tuple[int, int, str, str]] = []
     taken: list[tuple[int, int]] = []
     for match in P.SETTING.finditer(sentence):
-        found.append((match.start(), match.end(), match.group(0), "setting"))
-        taken.append(match.span())
+        value = match.group(0).rstrip(".,:;!?)")  # the sentence's end is not the value's
+        found.append((match.start(), match.start() + len(value), value, "setting"))
+        taken.append((match.start(), match.start() + len(value)))
     cursor = 0
     for ref, kind in find_references(sentence):
         start = sentence.find(ref.rstrip("()") if ref.endswith("()") else ref, cursor)

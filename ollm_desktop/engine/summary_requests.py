@@ -42,14 +42,14 @@ class SummaryWriter:
         """The chat request's leading entries that hold exactly span messages, or None."""
         assembly = self.stage.assembly()
         entries, ids = assembly.messages, assembly.entry_ids
-        if not entries or entries[0]["role"] != "system":
+        if not entries:
             return None
         if any(IMAGES_KEY in entry for entry in entries):
             return None  # pictures are sent by the session at send time: summaries use text
-        end = 1
+        end = 1 if entries[0]["role"] == "system" else 0
         while end < len(entries) and ids[end] and set(ids[end]) <= span_ids:
             end += 1
-        while end < len(entries) and not ids[end] and end == 1:  # the continue stub
+        while end < len(entries) and not ids[end] and end <= 1:  # the continue stub
             end += 1
         held = {i for entry in ids[1:end] for i in entry}
         if not held or entries[end - 1]["role"] != "assistant":
@@ -71,20 +71,25 @@ class SummaryWriter:
         folded = [m for m in material if m.id not in span_ids]
         users_kept = data.config.preserve_user_messages
 
-        def make(stricter: str | None) -> Prompt:
-            request = prompts.chat_summary_request(
-                target=target, level=level, goal=data.goal, focus=self.focus, folded=folded,
-                users_kept=users_kept, fold_previous=rolling, stricter=stricter)
-            return [*prefix, {"role": "user", "content": request}]
+        def maker(short: bool) -> Callable[[str | None], Prompt]:
+            def make(stricter: str | None) -> Prompt:
+                request = prompts.chat_summary_request(
+                    target=target, level=level, goal=data.goal, focus=self.focus,
+                    folded=folded, users_kept=users_kept, fold_previous=rolling,
+                    stricter=stricter, short=short)
+                return [*prefix, {"role": "user", "content": request}]
+            return make
 
         config = data.config
         predict = budget.summary_predict(config, target)
-        size = sum(data.message_tokens(m["content"]) for m in make(None)) + \
-            config.request_overhead + 64  # room for the retry note
         margin = UNCALIBRATED_MARGIN if config.estimate_scale == 1.0 else CALIBRATED_MARGIN
-        if size * margin + predict > config.context_size:
-            return None
-        return make
+        for short in (False, True):  # the full rules where they fit, else the short ones
+            make = maker(short)
+            size = sum(data.message_tokens(m["content"]) for m in make(None)) + \
+                config.request_overhead + 64  # room for the retry note
+            if size * margin + predict <= config.context_size:
+                return make
+        return None
 
     # ------------------------------------------------------------ standalone
     def chunks(self, material: list[Message], verbatim: set[str], target: int,
