@@ -9,10 +9,12 @@ warmed), must reach the issue's goals on it; a layout change that breaks the pre
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 
+from ollm_desktop.engine.recall import INTRO
 from tests.controller_harness import (
     is_summary_request,
     is_turn,
@@ -23,7 +25,6 @@ from tests.controller_harness import (
     shutdown,
     turn,
 )
-from ollm_desktop.engine.recall import INTRO
 from tests.engine_fakes import words
 
 
@@ -78,7 +79,7 @@ def test_between_compactions_a_request_is_the_previous_one_plus_the_new_turns(
     try:
         bodies = [b for b in server.chat_requests() if is_turn(b)]
         kept = 0
-        for before, after in zip(bodies, bodies[1:], strict=False):
+        for before, after in itertools.pairwise(bodies):
             system_before, system_after = before["messages"][0], after["messages"][0]
             if system_before == system_after:  # no compaction in between
                 # (recalled text goes only into the request that asked: never carried on)
