@@ -42,8 +42,8 @@ def is_warmup(body: dict[str, Any]) -> bool:
     if not isinstance(body, dict):
         return False
     messages = body.get("messages") or []
-    return bool(messages) and messages[-1].get("role") == "assistant" and \
-        (body.get("options") or {}).get("num_predict") == 1
+    one = (body.get("options") or {}).get("num_predict") == 1 or body.get("max_tokens") == 1
+    return bool(messages) and messages[-1].get("role") == "assistant" and one
 
 
 def is_turn(body: dict[str, Any]) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -214,9 +216,13 @@ def test_the_relay_passes_an_overflow_inside_the_stream_on_in_ollamas_words():
 
 def test_app_mode_runs_against_an_openai_compatible_host(llama, tmp_path: Path):
     out = tmp_path / "app"
-    assert cli.main(["--app", "--host", llama.url, "--model", MODEL, "--ctx", "2048",
-                     "--turns", "12", "--kinds", "coding", "--think-s", "0", "--probe-every",
-                     "6", "--out", str(out)]) == 0
+    # its own qasync loop: in a process of its own, not beside pytest's
+    done = subprocess.run([sys.executable, "-m", "bench.memory", "--app", "--host", llama.url,
+                           "--model", MODEL, "--ctx", "2048", "--turns", "12", "--kinds",
+                           "coding", "--think-s", "0", "--probe-every", "6", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
     payload = json.loads((out / "memory-app.json").read_text(encoding="utf-8"))
     assert payload["summary"]["ollm-app"]["2048"]["overflow_requests"] == 0
     assert llama.chat_requests() and llama.refusals == []  # the summaries went to the host

@@ -115,7 +115,7 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
             wait += forced or 0.0
         waited += wait > 0
         wait_seconds.append(wait)
-        request = strategy.messages()
+        request = strategy.send_messages()
         reply = turn.assistant
         probing = (turn.index % options.probe_every == options.probe_every - 1
                    or turn.index == last)
@@ -167,6 +167,7 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
     result.cost = _cost(strategy, usage, conversation_tokens, waited, wait_seconds,
                         len(conversation.turns))
     result.cost["slot_model"] = slot.figures()
+    result.cost["recall"] = strategy.stats() or None
     return result
 
 

@@ -23,7 +23,7 @@ from bench.memory.host import Summarizer
 from bench.memory.tokens import peer_message_tokens
 
 USABLE_RATIO = 0.85  # the share of num_ctx a request may fill (the rest is for the reply)
-STRATEGIES = ("truncate", "rolling", "ollm", "ollm-pins", "full")
+STRATEGIES = ("truncate", "rolling", "ollm", "ollm-recall", "ollm-pins", "full")
 
 ROLLING_SYSTEM = "You are a helpful assistant that summarizes conversations."
 ROLLING_PROMPT = (
@@ -92,6 +92,13 @@ class Strategy(ABC):
     def question_messages(self) -> list[dict[str, str]]:
         """The request that carries a question just added (recall strategies add to it)."""
         return self.messages()
+
+    def send_messages(self) -> list[dict[str, str]]:
+        """The request a send carries (recall strategies add to its newest user turn)."""
+        return self.messages()
+
+    def stats(self) -> dict[str, Any]:
+        return {}
 
     async def _timed(self, work: Any) -> float | None:
         """Run a compaction; its wall time when it did any work (a summary call), else None."""
@@ -344,6 +351,10 @@ def make(name: str, system_prompt: str, num_ctx: int, summarizer: Summarizer | N
         return Rolling(system_prompt, num_ctx, summarizer)
     if name == "ollm":
         return Ollm(system_prompt, num_ctx, summarizer)
+    if name == "ollm-recall":
+        from bench.memory.recall_strategy import OllmRecall
+
+        return OllmRecall(system_prompt, num_ctx, summarizer)
     if name == "ollm-pins":
         return Ollm(system_prompt, num_ctx, summarizer, pin_facts=True)
     if name == "full":

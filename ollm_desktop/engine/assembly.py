@@ -140,6 +140,7 @@ def build_region(data: Conversation) -> Region:
         if position is not None:
             boundary = max(boundary, position + 1)
     notes = facts.annotations(data.facts)
+    later = facts.corrections(data.facts)
     checkpoints = [Part("checkpoint", text, data.count(text) + 2, group.id)
                    for group in data.groups for text in [checkpoint_text(group, notes)]]
     kept: list[Part] = []
@@ -148,15 +149,19 @@ def build_region(data: Conversation) -> Region:
     for message in data.messages[:boundary]:
         if message.role == "system":
             continue
+        turn = data.turn_of(data.index[message.id]) if later else 0
         if message.pinned:  # word for word, but a replaced value is marked here too
+            marked = facts.mark_corrected(facts.annotate(text_with_images(message), notes),
+                                          later, turn)
             text = f"Pinned by the user ({message.role} message, word for word):\n" \
-                   f"{quote(facts.annotate(text_with_images(message), notes))}"
+                   f"{quote(marked)}"
             kept.append(Part("pin", text, _tokens(data, message.id, "pin", text), message.id,
                              True))
             continue
         if message.id in dropped or message.id in replaced:
             continue
-        content = facts.annotate(text_with_images(message), notes)  # images: their text
+        content = facts.mark_corrected(  # images: their text
+            facts.annotate(text_with_images(message), notes), later, turn)
         if message.tokens > cap:
             content = clip_middle(content, int(cap / data.config.estimate_scale))
         if message.role == "user" and data.config.preserve_user_messages:
@@ -169,7 +174,7 @@ def build_region(data: Conversation) -> Region:
             text = f"Earlier {message.role} message (word for word):\n{quote(content)}"
             kept.append(Part("orphan", text, _tokens(data, message.id, "orphan", text),
                              message.id))
-    if notes:  # annotated quotes are not what the cache holds under their ids
+    if notes or later:  # annotated quotes are not what the cache holds under their ids
         for key in [k for k in data.part_tokens if k[1] in ("request", "orphan", "pin")]:
             del data.part_tokens[key]
     instructions = [m.content for m in data.messages if m.role == "system"]

@@ -18,9 +18,11 @@ may correct one, so a replaced value is never shown as current). Rules:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import Found, message_facts
@@ -208,6 +210,54 @@ def annotate(text: str, notes: dict[str, str | None]) -> str:
             start = end
         text = "".join(out) + text[start:]
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A correction stated as a sentence (no value of its own to mark): what it is about."""
+
+    words: frozenset[str]
+    turn: int
+    sentence: str
+
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(\s+)")
+
+
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in fact_patterns.WORD.findall(text)
+                     if len(w) > 2 and w.lower() not in fact_patterns.STOP)
+
+
+def corrections(facts: Iterable[Fact]) -> list[Correction]:
+    """Every correction sentence (replaced ones too: each is the direct correction of what
+    came before it), in turn order."""
+    found = [Correction(_content_words(f.value), f.turn or 0, f.value) for f in facts
+             if f.kind == "correction" and f.status != "forgotten"]
+    return sorted(found, key=lambda c: c.turn)
+
+
+def mark_corrected(text: str, found: Sequence[Correction], turn: int) -> str:
+    """Sentences of ``text`` (stated at ``turn``) that a later correction is about, with that
+    correction beside them ("the meeting is in room A" -> "... (later corrected: ...)")."""
+    if not found or not text:
+        return text
+    parts = _SENTENCE_SPLIT.split(text)
+    for index in range(0, len(parts), 2):
+        sentence = parts[index]
+        words = _content_words(sentence)
+        if len(words) < 2:
+            continue
+        later = [c for c in found if c.turn > turn and c.sentence not in sentence
+                 and len(words & c.words) >= 2 and len(words & c.words) * 2 >= len(words)]
+        if later:  # the direct correction, and the newest one when it changed again
+            note = f"later corrected: {later[0].sentence}"
+            if len(later) > 1:
+                note += f"; most recently: {later[-1].sentence}"
+            end = len(sentence.rstrip(".!?")) if sentence.rstrip()[-1:] in ".!?" else \
+                len(sentence)  # inside the sentence: it goes wherever the sentence goes
+            parts[index] = f"{sentence[:end]} ({note}){sentence[end:]}"
+    return "".join(parts)
 
 
 # ------------------------------------------------------------------ the ledger as sent

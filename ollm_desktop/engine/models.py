@@ -381,6 +381,9 @@ class CompactionReport(BaseModel):
     merged_groups: int = 0
     summarizer_calls: int = 0
     summarizer_input_tokens: int = 0
+    # of those, what the server must read: a request reusing the chat's prefix finds the
+    # prefix in its cache (issue 21 counts this, and reports both)
+    summarizer_read_tokens: int = 0
     retried: bool = False
     trimmed: bool = False
     recall: float | None = None

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ollm_desktop.engine.facts import annotate
+from ollm_desktop.engine.facts import Correction, annotate, mark_corrected
 
 INTRO = ("(Recalled from earlier in this conversation, already answered; use it only if it "
          "helps with the message above:)")
@@ -73,15 +73,18 @@ def _block(round_: RecalledRound, user: str, reply: str) -> str:
 
 
 def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
-            count: Callable[[str], int], notes: dict[str, str | None]) -> Recalled:
-    """The recalled text for ``rounds`` (best first) within ``room`` tokens."""
+            count: Callable[[str], int], notes: dict[str, str | None],
+            later: Sequence[Correction] = ()) -> Recalled:
+    """The recalled text for ``rounds`` (best first) within ``room`` tokens; ``later``: the
+    corrections stated as sentences, marked beside what they correct."""
     result = Recalled()
     if room < MIN_ROOM or not rounds:
         return result
     used = count(INTRO) + 4
     blocks: list[str] = []
     for round_ in rounds:
-        user, reply = annotate(round_.user, notes), annotate(round_.reply, notes)
+        user = mark_corrected(annotate(round_.user, notes), later, round_.turn)
+        reply = mark_corrected(annotate(round_.reply, notes), later, round_.turn)
         whole = _block(round_, user, reply)
         cost = count(whole) + 2
         partial = False

@@ -93,10 +93,15 @@ class SummaryCaller:
             raise SummaryFailed("the compaction's time limit was reached")
         overhead = self._config.message_overhead
         input_tokens = sum(count_tokens(m["content"]) + overhead for m in prompt)
+        shared = prompt[-1]["content"].startswith(prompts.CHAT_SUMMARY_OPENING)
+        read = count_tokens(prompt[-1]["content"]) + overhead if shared else input_tokens
         report.summarizer_calls += 1
         report.summarizer_input_tokens += input_tokens
+        report.summarizer_read_tokens += read
         self._stats["summarizer_calls"] += 1
         self._stats["summarizer_input_tokens"] += input_tokens
+        self._stats["summarizer_read_tokens"] = self._stats.get("summarizer_read_tokens", 0) \
+            + read
         timeout = min(self._config.summary_timeout_s, deadline.left())
         kwargs = {"max_tokens": max_tokens} if self._takes_max else {}
         try:
