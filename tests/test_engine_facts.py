@@ -53,7 +53,7 @@ def test_a_correction_replaces_the_value_of_its_subject(first, correction, old, 
     assert by_value[new].status == "current"
     assert by_value[old].status == "replaced"
     assert by_value[old].replaced_by == by_value[new].id
-    notes = facts.annotations(ledger)
+    notes = facts.value_notes(ledger)
     assert notes[old] == f"replaced by {new}"
     assert facts.annotate(first, notes).count(f"{old} (replaced by {new})") == 1
 

@@ -139,7 +139,7 @@ def build_region(data: Conversation) -> Region:
         position = data.position(mid)
         if position is not None:
             boundary = max(boundary, position + 1)
-    notes = facts.annotations(data.facts)
+    notes = facts.value_notes(data.facts)
     later = facts.corrections(data.facts)
     checkpoints = [Part("checkpoint", text, data.count(text) + 2, group.id)
                    for group in data.groups for text in [checkpoint_text(group, notes)]]

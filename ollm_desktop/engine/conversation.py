@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.fact_types import Fact, FactKind
 from ollm_desktop.engine.images import image_tokens
 from ollm_desktop.engine.models import (
     BreakerState,
@@ -141,7 +141,7 @@ def legacy_facts(ledger: list[LedgerEntry]) -> list[Fact]:
     known; where is not, so they stand as facts of the compacted region)."""
     facts: list[Fact] = []
     for number, entry in enumerate(ledger, start=1):
-        kind = "number" if entry.kind in ("number", "date", "time") else "identifier"
+        kind: FactKind = "number" if entry.kind in ("number", "date", "time") else "identifier"
         facts.append(Fact(kind=kind, value=entry.text, subject=entry.label.lower(),
                           ref_kind=entry.kind, source=entry.source if entry.source != "summary"
                           else "assistant", sequence=number, message_id=LEGACY_MESSAGE))

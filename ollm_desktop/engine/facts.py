@@ -160,7 +160,7 @@ def _replaced_by_later(facts: list[Fact], new: Fact) -> int:
 
 
 # ------------------------------------------------------------------ what others show
-def annotations(facts: Iterable[Fact]) -> dict[str, str | None]:
+def value_notes(facts: Iterable[Fact]) -> dict[str, str | None]:
     """Text to mark wherever an old value is quoted outside the recent turns: a replaced
     value -> its note (with the current value), an edited one -> the user's value, a
     forgotten one -> None (masked)."""
@@ -173,7 +173,7 @@ def annotations(facts: Iterable[Fact]) -> dict[str, str | None]:
             notes[fact.value] = None
         elif fact.status == "replaced" and fact.replaced_by in by_id:
             current = _current(by_id, fact)
-            direct = by_id[fact.replaced_by]  # type: ignore[index]
+            direct = by_id[fact.replaced_by]
             if current is not None and current.status != "forgotten":
                 notes[fact.value] = f"replaced by {current.value}" if direct is current else \
                     f"replaced by {direct.value}, now {current.value}"
@@ -186,7 +186,7 @@ def _current(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
     """The end of a replacement chain."""
     seen = {fact.id}
     while fact.status == "replaced" and fact.replaced_by in by_id:
-        fact = by_id[fact.replaced_by]  # type: ignore[index]
+        fact = by_id[fact.replaced_by]
         if fact.id in seen:
             return None
         seen.add(fact.id)

@@ -149,7 +149,7 @@ class FactsFront:
         exclude = set(assembly.sent_ids)
         rounds = list(source.search(query, exclude=exclude, limit=RECALL_LIMIT))
         found = recall.compose(rounds, query, room=room, count=self._data.count,
-                               notes=facts.annotations(self._data.facts),
+                               notes=facts.value_notes(self._data.facts),
                                later=facts.corrections(self._data.facts))
         if not found.text:
             return messages, found

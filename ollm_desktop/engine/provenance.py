@@ -101,9 +101,8 @@ def sentence_facts(sentence: str) -> list[Found]:
     decision = bool(P.DECISION.search(sentence))
     if decision and not correction:  # the decision is the clause, not a name inside it
         clipped = P.clip_words(sentence)
-        values = [f for f in out if f.kind == "setting" or f.value not in clipped]
-        return [Found("decision", clipped, P.subject_words(plain), "decision", False),
-                *values]
+        kept = [f for f in out if f.kind == "setting" or f.value not in clipped]
+        return [Found("decision", clipped, P.subject_words(plain), "decision", False), *kept]
     if correction and not any(not f.old and f.kind != "name" for f in out):
         out.append(Found("correction", P.clip_words(sentence), P.subject_words(plain),
                          "correction", correction))

@@ -139,10 +139,11 @@ class SummaryWriter:
         if shared is not None and not self.deadline.expired:
             report.chunks = 1
             try:
-                text = await self._ask(shared, summarised, material, target, level, previous)
+                written = await self._ask(shared, summarised, material, target, level,
+                                          previous)
                 report.shared_prefix = True
                 progress(1.0)
-                return text, True
+                return written, True
             except SummaryFailed as exc:
                 report.error = str(exc)
                 if not exc.too_long:  # the model failed twice: as it would have standalone
