@@ -41,7 +41,8 @@ from bench.memory.scoring import (
 
 QUESTION_WAIT_S = 900.0
 TURN_WAIT_S = 600.0  # a turn this long is logged (a hang shows where it is)
-REPLY_PREDICT = 200  # tokens of a live reply (the in-process runner's reply_predict)
+REPLY_PREDICT = 200
+RECALLED = "(Recalled from earlier in this conversation"  # engine.recall.INTRO's opening  # tokens of a live reply (the in-process runner's reply_predict)
 
 
 async def _idle(controller: Any) -> None:
@@ -190,6 +191,8 @@ def run_app(args: argparse.Namespace) -> int:
                         store, _ = ChatStore.open(paths)
                         settings = Settings(ollama_host=server.url, default_model=model,
                                             context_size=ctx)
+                        if args.no_recall and "recall_new_chats" in Settings.model_fields:
+                            settings = settings.model_copy(update={"recall_new_chats": False})
                         controller = ChatController(store, settings, model=model)
                         run_started = time.monotonic()
                         relay.log.clear()
@@ -208,7 +211,8 @@ def run_app(args: argparse.Namespace) -> int:
         relay.close()
     params = {"label": args.label or "app", "model": model, "host": args.host, "ctx": args.ctx,
               "turns": args.turns, "seeds": args.seeds, "kinds": args.kinds, "app": True,
-              "replies": args.replies, "qa": args.qa, "summariser":
+              "replies": args.replies, "qa": args.qa, "recall": not args.no_recall,
+              "summariser":
                   args.summariser if loopback_only else "host",
               "filler": args.filler, "think_s": 0.0 if args.smoke else args.think_s,
               "smoke": args.smoke, "loopback": bool(loopback_only),
@@ -264,7 +268,10 @@ def _run(conversation: Conversation, ctx: int, played: tuple[Any, ...], waits: d
              "chat_during_summary": sum(e.summary_running for e in measured
                                         if e.kind == "chat"),
              "summaries_cancelled": sum(e.outcome == "cancelled" for e in summaries),
-             "warmups": sum(e.kind == "warmup" for e in measured)}
+             "warmups": sum(e.kind == "warmup" for e in measured),
+             # sends whose request carried recalled rounds (the engine's recall, issue 23)
+             "recalled_sends": sum(RECALLED in str(e.messages[-1].get("content", ""))
+                                   for e in chats if e.messages)}
     cost = {"summarizer_calls": len(summaries), "summarizer_failures": sum(
         e.outcome == "error" for e in summaries), "summarizer_input_tokens": 0,
             "summarizer_output_tokens": 0, "conversation_tokens": 1, "compactions": 0,

@@ -82,6 +82,8 @@ def parser() -> argparse.ArgumentParser:
                         "sizes (the loopback matrix of docs/memory.md)")
     p.add_argument("--app", action="store_true",
                    help="drive the real ChatController (strategy ollm only)")
+    p.add_argument("--no-recall", action="store_true",
+                   help="--app: the chat's recall switched off (the app's default is on)")
     p.add_argument("--think-s", type=float, default=20.0,
                    help="seconds the user reads and types between turns (background work)")
     p.add_argument("--send-turns", choices=("all", "probes", "final", "off"), default=None,
