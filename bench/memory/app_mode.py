@@ -41,8 +41,8 @@ from bench.memory.scoring import (
 
 QUESTION_WAIT_S = 900.0
 TURN_WAIT_S = 600.0  # a turn this long is logged (a hang shows where it is)
-REPLY_PREDICT = 200
-RECALLED = "(Recalled from earlier in this conversation"  # engine.recall.INTRO's opening  # tokens of a live reply (the in-process runner's reply_predict)
+REPLY_PREDICT = 200  # tokens of a live reply (the in-process runner's reply_predict)
+RECALLED = "(Recalled from earlier in this conversation"  # engine.recall.INTRO's opening
 
 
 async def _idle(controller: Any) -> None:
