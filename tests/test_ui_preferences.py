@@ -182,3 +182,10 @@ def test_recent_tokens_default_to_automatic_and_old_files_drop_the_forced_2048(t
     assert load_settings(path)[0].preserve_recent_tokens == 3000
     save_settings(path, Settings(preserve_recent_tokens=2048))
     assert load_settings(path)[0].preserve_recent_tokens == 2048
+
+
+def test_the_summarisation_model_says_what_another_model_costs(dialog):
+    """Issue 21: another summary model replaces the chat model in the server's memory and
+    its cache; Preferences says so where it is picked."""
+    tip = dialog.summary_combo.toolTip()
+    assert "replaces the chat model" in tip and "reads the whole chat again" in tip

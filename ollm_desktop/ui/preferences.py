@@ -138,6 +138,10 @@ class PreferencesDialog(QDialog):
         self.summary_combo.addItems(["", *names])
         self.summary_combo.setCurrentText(settings.summarization_model or "")
         _placeholder(self.summary_combo, self.tr("Same as the chat model"))
+        self.summary_combo.setToolTip(self.tr(  # why the chat's own model is the default
+            "Another model here replaces the chat model in the server's memory at every "
+            "summary: the server then reads the whole chat again at the next message. The "
+            "chat model reuses what the server has just read."))
 
         # --- Context
         self.context_combo = QComboBox()
