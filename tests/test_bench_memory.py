@@ -161,3 +161,35 @@ def test_merge_keeps_each_run_once(smoke, tmp_path) -> None:
     assert len(merged["runs"]) == len(STRATEGIES)
     assert merged["params"]["partial"] is False
     assert merged["summary"] == json.loads(path.read_text(encoding="utf-8"))["summary"]
+
+
+def _fact(speaker: str, kind: str, bucket: str, retained: bool) -> dict:
+    return {"id": f"{speaker}-{kind}-{bucket}", "type": kind, "speaker": speaker, "depth": 120,
+            "bucket": bucket, "retained": retained, "stale_current": False}
+
+
+def _result_dir(root: Path, retained_user: list[bool], calls: int) -> Path:
+    rows = [_fact("user", "correction" if i == 0 else "identifier", "100+", kept)
+            for i, kept in enumerate(retained_user)] + [_fact("assistant", "number", "0-20", True)]
+    cost = {"summarizer_calls": calls, "summarizer_input_tokens": 2000, "summarizer_read_tokens":
+            1000, "conversation_tokens": 1000, "turns": 10, "waited_turns": 1,
+            "overflow_requests": 0, "turn_requests": 10}
+    run = {"strategy": "ollm", "ctx": 2048, "probes": [{"facts": rows}],
+           "questions": [{"rows": [dict(r, form="paraphrase", asked=True) for r in rows]}],
+           "cost": cost}
+    folder = root / "matrix-noisy"
+    folder.mkdir(parents=True)
+    (folder / "memory-x.json").write_text(json.dumps({"runs": [run]}), encoding="utf-8")
+    return root
+
+
+def test_headline_counts_user_facts_apart_and_pairs_before_with_after(tmp_path, capsys) -> None:
+    before = _result_dir(tmp_path / "before", [False, False, True, False], calls=8)
+    after = _result_dir(tmp_path / "after", [True, True, True, False], calls=6)
+    assert cli.main(["headline", str(before), str(after)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("| loopback, noisy | ollm | 2K |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    # end: user, user 100+, user dec+corr, end: assistant, ..., calls, in/conv, read/conv
+    assert cells[3:7] == ["25% → **75%**", "25% → **75%**", "0% → **100%**", "100%"]
+    assert cells[11:14] == ["8.0 → **6.0**", "2.00", "1.00"]

@@ -176,6 +176,13 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--compare", *argv[1:]]
     if argv[:1] == ["merge"]:
         argv = ["--merge", *argv[1:]]
+    if argv[:1] == ["headline"]:  # the table docs/memory.md leads with: BEFORE_DIR AFTER_DIR
+        from bench.memory import headline
+
+        print(headline.table(Path(argv[1]), Path(argv[2])))
+        print()
+        print(headline.cache_table(Path(argv[1]), Path(argv[2])))
+        return 0
     args = parser().parse_args(argv)
     if args.compare:
         print(report.compare(*args.compare))

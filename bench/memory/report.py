@@ -213,7 +213,30 @@ def table(summary: dict[str, dict[str, Any]]) -> str:
             lines.append(f"| {strategy} | {int(ctx) // 1024}K | "
                          f"{_num(f.get('summary_read_ratio'), 2)} | {share('chat')} | "
                          f"{share('summary')} |")
-    return "\n".join(lines)
+    return "\n".join(lines + _server_cache_table(summary))
+
+
+def _server_cache_table(summary: dict[str, dict[str, Any]]) -> list[str]:
+    """What the server itself reported (``--app`` against a live server): cache and waiting."""
+    rows = [(strategy, ctx, f["cache"]) for strategy in _ordered(summary)
+            for ctx, f in sorted(summary[strategy].items(), key=lambda kv: int(kv[0]))
+            if isinstance(f.get("cache"), dict) and "chat" in f["cache"]]
+    if not rows:
+        return []
+    lines = ["", "| strategy | ctx | server: chat cache (possible) | server: summary cache "
+             "(possible) | TTFT s med/p95 | chat during summary | summaries paused | "
+             "warm-ups |", "|" + "---|" * 8]
+    for strategy, ctx, cache in rows:
+        def share(kind: str, cache: dict[str, Any] = cache) -> str:
+            k = cache.get(kind) or {}
+            return f"{_pct(k.get('cache_share'))} ({_pct(k.get('possible_share'))})"
+
+        lines.append(f"| {strategy} | {int(ctx) // 1024}K | {share('chat')} | "
+                     f"{share('summary')} | {_num(cache.get('ttft_s_median'), 2)}/"
+                     f"{_num(cache.get('ttft_s_p95'), 1)} | "
+                     f"{cache.get('chat_during_summary', '-')} | "
+                     f"{cache.get('summaries_cancelled', '-')} | {cache.get('warmups', '-')} |")
+    return lines
 
 
 def chart(summary: dict[str, dict[str, Any]], path: Path, title: str) -> str:
