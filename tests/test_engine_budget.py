@@ -218,11 +218,13 @@ def test_preserve_window_scales_down_for_small_contexts() -> None:
 
 def test_automatic_preserve_window_scales_with_the_context() -> None:
     """0 (the default) keeps a quarter of what is available, not 2,048 at every size; up to
-    4K a smaller share, so the next compaction is several turns away (issue 21)."""
+    4K a smaller share, so the next compaction is several turns away (issue 21); at 8K a fifth,
+    where the facts ledger takes room the turns had (issue 22)."""
     automatic = EngineConfig(context_size=131072)
     assert automatic.preserve_recent_tokens == 0
     assert effective_preserve(automatic, 100_000) == 25_000
-    assert effective_preserve(EngineConfig(context_size=8192), 6000) == int(6000 * 0.25)
+    assert effective_preserve(EngineConfig(context_size=8192), 6000) == int(6000 * 0.20)
+    assert effective_preserve(EngineConfig(context_size=16384), 12000) == int(12000 * 0.25)
     assert effective_preserve(EngineConfig(context_size=2048), 1700) == int(1700 * 0.15)
     # Never more than half the trigger, so a compaction still frees room.
     low_trigger = EngineConfig(context_size=8192, trigger_ratio=0.4)

@@ -107,6 +107,23 @@ def test_an_assistant_only_identifier_loses_to_a_user_fact_when_the_budget_is_sh
     assert next(f for f in ledger if f.value == "app/models_9.py").users
 
 
+def test_no_assistant_only_line_fills_the_room_a_user_fact_did_not_fit_in() -> None:
+    """Seen at 8K: a long user fact left out while shorter assistant-only ones were shown."""
+    ledger = _absorb(
+        ("user", "The release notes live at https://releases.example-company.internal/"
+                 "platform/importer/2026/november/notes-for-the-long-awaited-v3.html."),
+        ("assistant", "Maybe port 8081."))
+    compacted = {f.message_id or "" for f in ledger}
+    base = count_tokens(facts.HEADER) + count_tokens(facts.USER_SECTION) + \
+        count_tokens(facts.ASSISTANT_SECTION) + 4
+    small = facts.render(ledger, compacted=compacted, quoted=set(), budget=base + 12,
+                         count=count_tokens)
+    assert "8081" not in small.text and len(small.left_out) == 2
+    roomy = facts.render(ledger, compacted=compacted, quoted=set(), budget=base + 200,
+                         count=count_tokens)
+    assert "8081" in roomy.text and "notes-for-the-long-awaited-v3" in roomy.text
+
+
 def test_the_ledgers_bytes_do_not_change_across_sends_while_no_fact_changes() -> None:
     engine = ContextEngine(EngineConfig(context_size=4096, min_messages=2,
                                         preserve_user_messages=False), GoodSummarizer())

@@ -246,6 +246,20 @@ def cache_figures(entries: list[Logged]) -> dict[str, Any]:
             "possible_share": _share(sum(s["possible"] for s in slots), prompt)}
 
 
+def _traced(entry: Logged) -> dict[str, Any]:
+    """One request of the run, for reading why a share fell short: its kind, outcome, size,
+    what the server took from its cache and what the one-slot model says was possible."""
+    timings = entry.final.get("timings") or {}
+    slot = entry.final.get("slot_model") or {}
+    return {"kind": entry.kind, "outcome": entry.outcome, "messages": len(entry.messages),
+            "prompt_n": timings.get("prompt_n"), "cache_n": timings.get("cache_n"),
+            "slot_prompt": slot.get("prompt"), "slot_prefix": slot.get("prefix"),
+            "slot_possible": slot.get("possible"),
+            "summary_running": entry.summary_running, "at_s": round(entry.arrived, 2),
+            "first_s": round(entry.first - entry.arrived, 2) if entry.first else None,
+            "took_s": round(entry.ended - entry.arrived, 2) if entry.ended else None}
+
+
 def _percentile(values: list[float], share: float) -> float | None:
     if not values:
         return None
@@ -271,7 +285,8 @@ def _run(conversation: Conversation, ctx: int, played: tuple[Any, ...], waits: d
              "warmups": sum(e.kind == "warmup" for e in measured),
              # sends whose request carried recalled rounds (the engine's recall, issue 23)
              "recalled_sends": sum(RECALLED in str(e.messages[-1].get("content", ""))
-                                   for e in chats if e.messages)}
+                                   for e in chats if e.messages),
+             "trace": [_traced(e) for e in measured]}
     cost = {"summarizer_calls": len(summaries), "summarizer_failures": sum(
         e.outcome == "error" for e in summaries), "summarizer_input_tokens": 0,
             "summarizer_output_tokens": 0, "conversation_tokens": 1, "compactions": 0,

@@ -330,10 +330,15 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
     ranks = {f.id: min([_rank(f), *(_rank(r) for r in replaced.get(f.id, []))]) for f in lines}
     chosen: set[str] = set()
     used = fixed
+    user_left_out = False  # then no assistant-only line takes room (issue 22: never instead)
     for fact in sorted(lines, key=lambda f: (ranks[f.id], -f.sequence)):
+        if ranks[fact.id] >= 3 and user_left_out and not fact.pinned:
+            continue
         if fact.pinned or used + costs[fact.id] <= budget:
             chosen.add(fact.id)
             used += costs[fact.id]
+        elif ranks[fact.id] < 3:
+            user_left_out = True
     users = [texts[f.id] for f in lines if f.id in chosen and ranks[f.id] < 3]
     others = [texts[f.id] for f in lines if f.id in chosen and ranks[f.id] >= 3]
     body = [HEADER]
