@@ -14,6 +14,7 @@ from tests.engine_fakes import (
     exchange,
     prompt_target,
     roles_valid,
+    words,
 )
 
 
@@ -44,6 +45,33 @@ def test_the_summary_request_reuses_the_chats_prefix() -> None:
     assert f"within {target} tokens" in request["content"]
 
 
+def test_turns_the_chat_request_had_left_out_still_reuse_its_prefix() -> None:
+    """Seen at 2K: the oldest turns of the span were no longer sent (the request was full),
+    so every such summary was a standalone request the server read in full. Now the prefix is
+    reused and those turns are quoted after the instructions, which the echo check reads
+    without them."""
+    summarizer = GoodSummarizer()
+    engine = ContextEngine(EngineConfig(context_size=4096, min_messages=2, estimate_scale=1.1),
+                           summarizer)
+    for n in range(23):
+        engine.add("user", f"Question {n}: " + words(60, n))
+        engine.add("assistant", f"Answer {n}: " + words(60, n + 100))
+    chat_request = engine.api_messages()
+    left_out = engine.usage().dropped_messages
+    assert left_out > 0
+    report = compact(engine, force=True)
+    assert report.status == "compacted" and report.shared_prefix
+    prompt = summarizer.prompts[0]
+    assert prompt[0] == chat_request[0] and prompt[1] == chat_request[1]
+    last = prompt[-1]["content"]
+    oldest = [m for m in engine.display_messages()][:left_out]
+    quoted = last.split(prompts.EARLIER_TURNS, 1)[1]
+    assert all(m.content in quoted for m in oldest)
+    assert quoted.index(oldest[0].content) < quoted.index(oldest[-1].content)
+    assert prompts.EARLIER_TURNS not in prompts.instruction_text(prompt)
+    assert oldest[0].content not in prompts.instruction_text(prompt)
+
+
 def test_the_standalone_prompt_has_sections_rules_and_chat_history() -> None:
     engine, _ = _compacted()
     messages = engine.display_messages()[:6]
@@ -69,10 +97,12 @@ def test_prompt_carries_goal_and_focus() -> None:
     )
     engine.add("user", "go on")
     assert compact(engine, force=True, focus="the database schema").status == "compacted"
-    body = summarizer.prompts[0][-1]["content"]
-    assert "<goal>" in body and "ACTIVE GOAL: Migrate the billing service" in body
-    assert "COMPLETED: Schema drafted" in body
-    assert "LOCKED DECISIONS: Keep PostgreSQL" in body
+    prompt = summarizer.prompts[0]
+    body = prompt[-1]["content"]
+    # the chat's own prefix carries the goal block; the instruction names it, once
+    whole = "\n".join(m["content"] for m in prompt)
+    assert whole.count("Migrate the billing service") == 1 and "active goal" in body
+    assert "Schema drafted" in whole and "Keep PostgreSQL" in whole
     assert "<focus>" in body and "the database schema" in body
     assert engine.groups[0].focus == "the database schema"
 

@@ -139,18 +139,27 @@ Copy every identifier, path, URL, number with its unit and name exactly; keep go
 as written; output only the checkpoint."""
 
 
+# Opens the turns of the span that the last chat request had already left out (the oldest):
+# they travel in the summary's last turn after the instructions, so that the rest of the
+# request still comes from the server's cache. ``instruction_text`` stops here.
+EARLIER_TURNS = "<earlier_turns_left_out_above>"
+
+
 def chat_summary_request(*, target: int, level: int, goal: GoalState, focus: str | None,
                          folded: list[Message], users_kept: bool, fold_previous: bool = False,
-                         stricter: str | None = None, short: bool = False) -> str:
-    """The last user turn of a summary request that reuses the chat's prefix."""
+                         stricter: str | None = None, short: bool = False,
+                         earlier: list[Message] | None = None) -> str:
+    """The last user turn of a summary request that reuses the chat's prefix; ``earlier``: span
+    messages the chat request no longer carried, quoted after the instructions."""
     text = CHAT_SUMMARY_SHORT.format(target=target) if short else \
         CHAT_SUMMARY.format(target=target, guidance=LEVEL_GUIDANCE[level])
     if fold_previous:
         text += ("\nThe notes above hold the previous checkpoint ([Checkpoint, level ...]): "
                  "fold it into the new one, which replaces it.")
-    context = goal_context(goal)
-    if context:
-        text += "\n" + context.strip()
+    if not goal.is_empty:  # the goal block is in the notes above: named, not repeated
+        text += ("\nThe notes above state the active goal: preserve decisions, completed "
+                 "checkpoints, files, blockers and next steps toward it; summarise off-topic and "
+                 "exploratory parts aggressively.")
     if focus:
         text += (f"\n<focus>The user asked this summary to focus on: {_neutralise(focus)}. "
                  "Keep everything related to it in detail.</focus>")
@@ -162,8 +171,13 @@ def chat_summary_request(*, target: int, level: int, goal: GoalState, focus: str
     if users_kept:
         text += ("\nThe user's messages above stay in the context word for word: use them to "
                  "understand the replies, do not repeat them.")
+    if earlier:
+        text += ("\nThe oldest turns of this part were already left out of the conversation "
+                 "above; they come first and belong in the checkpoint too:")
     if stricter:
         text += "\n" + stricter
+    if earlier:
+        text += "\n\n" + EARLIER_TURNS + "\n" + format_history(earlier, set())
     return text
 
 
@@ -183,7 +197,7 @@ def instruction_text(prompt: list[dict[str, str]]) -> str:
     request that reuses the chat's prefix, else the whole prompt (its own shape marks its
     content with tags)."""
     if prompt and prompt[-1]["content"].startswith(CHAT_SUMMARY_OPENING):
-        return prompt[-1]["content"]
+        return prompt[-1]["content"].split("\n\n" + EARLIER_TURNS, 1)[0]
     return "\n".join(m["content"] for m in prompt)
 
 

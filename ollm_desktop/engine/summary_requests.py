@@ -4,8 +4,9 @@ A summary request with a prompt of its own replaces the server's cached prompt, 
 chat request is read in full, and the summary itself is read in full too. Instead the request
 sends the chat's own leading entries, exactly as the last chat request did (its system message
 and the turns being compacted), and asks for the checkpoint in a final user turn: its prompt
-comes from the cache. Where that prompt and the summary's output cap would not fit in num_ctx,
-or the span is not sent whole, the standalone prompt is used, split into chunks if needed.
+comes from the cache. The span's oldest turns that the chat request had already left out are
+quoted after the instructions. Where that prompt and the summary's output cap would not fit in
+num_ctx, or the span has a gap, the standalone prompt is used, split into chunks if needed.
 
 Either way the answer goes through the gate (the echo check sees only the instructions, so a
 faithful summary of the chat is not refused as an echo), one stricter retry, and, after two
@@ -25,9 +26,10 @@ from ollm_desktop.engine.tokens import clip_middle, count_tokens
 
 TAG_TOKENS = 6  # <role kept="verbatim"> ... </role> around each message in the prompt
 # Our count of a prompt that nearly fills num_ctx may be short by the model's tokenizer: 1.2-1.3x
-# cl100k before the calibration has learned it, a few percent after.
+# cl100k before the calibration has learned it, a few percent after. The output cap is room on
+# top, and a prompt the server still refuses falls back to the standalone request.
 UNCALIBRATED_MARGIN = 1.3
-CALIBRATED_MARGIN = 1.08
+CALIBRATED_MARGIN = 1.03
 Prompt = list[dict[str, str]]
 
 
@@ -64,10 +66,13 @@ class SummaryWriter:
         prefix = self.shared_prefix(span_ids)
         if prefix is None:
             return None
-        sent = {i for entry in self.stage.assembly().entry_ids for i in entry}
+        ids = self.stage.assembly().entry_ids
+        sent = {i for entry in ids for i in entry}
+        held = {i for entry in ids[1:len(prefix)] for i in entry}
         missing = [m for m in material if m.id in span_ids and m.id not in sent]
-        if missing:
-            return None  # part of the span is left out of the request: not in the prefix
+        first_held = next((n for n, m in enumerate(material) if m.id in held), len(material))
+        if any(n > first_held for n, m in enumerate(material) if m in missing):
+            return None  # a gap inside the span, not its oldest turns: its order would be lost
         folded = [m for m in material if m.id not in span_ids]
         users_kept = data.config.preserve_user_messages
 
@@ -76,7 +81,7 @@ class SummaryWriter:
                 request = prompts.chat_summary_request(
                     target=target, level=level, goal=data.goal, focus=self.focus,
                     folded=folded, users_kept=users_kept, fold_previous=rolling,
-                    stricter=stricter, short=short)
+                    stricter=stricter, short=short, earlier=missing)
                 return [*prefix, {"role": "user", "content": request}]
             return make
 
