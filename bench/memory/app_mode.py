@@ -143,8 +143,11 @@ async def _converse(controller: Any, relay: Relay, conversation: Conversation, a
         if think_s > 0:
             await asyncio.sleep(think_s)
         if turn.index % args.probe_every == args.probe_every - 1 or turn.index == last:
-            probes.append(probe(conversation, controller.session.engine.api_messages(),
-                                turn.index))
+            request = controller.session.engine.api_messages()
+            probes.append(probe(conversation, request, turn.index))
+            if turn.index == last:  # what the model was last sent, to read a miss by eye
+                probes[-1]["request"] = [{"role": m["role"], "content": m["content"]}
+                                         for m in request]
             if args.qa:
                 answer = args.replies == "model" and turn.index == last and not args.smoke
                 questions.append(await _questions(controller, relay, conversation, turn.index,
