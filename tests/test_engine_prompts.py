@@ -102,9 +102,33 @@ def test_prompt_carries_goal_and_focus() -> None:
     # the chat's own prefix carries the goal block; the instruction names it, once
     whole = "\n".join(m["content"] for m in prompt)
     assert whole.count("Migrate the billing service") == 1 and "active goal" in body
-    assert "Schema drafted" in whole and "Keep PostgreSQL" in whole
     assert "<focus>" in body and "the database schema" in body
+    # the reply's markers (not in the summarised span) reach the goal block with the compaction
+    system = engine.api_messages()[0]["content"]
+    assert "Schema drafted" in system and "Keep PostgreSQL" in system
     assert engine.groups[0].focus == "the database schema"
+
+
+def test_goal_markers_in_a_reply_leave_the_front_of_the_request_alone_until_a_compaction(
+) -> None:
+    """Seen live at 4K: each [DECISION] in a reply rewrote the goal block at the front of the
+    request, and the server re-read all of it (7-18 s before the first token)."""
+    engine, _ = _compacted()
+    engine.set_goal(GoalState(description="Migrate the billing service"))
+    before = engine.api_messages()
+    events: list[str] = []
+    engine.subscribe(lambda event: events.append(event.name))
+    engine.add("assistant", "[DECISION] Keep PostgreSQL - LOCKED")
+    after = engine.api_messages()
+    assert after[0] == before[0]  # the notes, the goal block among them, are the same bytes
+    assert "Keep PostgreSQL" in after[-1]["content"] and engine.goal.decisions
+    assert "goal-updated" in events
+    engine.add("user", "go on")
+    assert compact(engine, force=True).status == "compacted"
+    assert "Keep PostgreSQL" in engine.api_messages()[0]["content"]
+    # the user's own change is shown at once
+    engine.set_goal(GoalState(description="Ship the invoices"))
+    assert "Ship the invoices" in engine.api_messages()[0]["content"]
 
 
 def test_message_text_cannot_close_the_history_wrapper() -> None:

@@ -198,7 +198,8 @@ class Assembler:
                  for text in region.instructions if text.strip()]
         prompt_text = "\n\n".join(head)
         cap = budget.goal_cap(data.config)
-        render = goals.render_goal_block_capped(data.goal, cap, data.count)
+        goal = data.goal if data.goal_shown is None else data.goal_shown
+        render = goals.render_goal_block_capped(goal, cap, data.count)
         text = "\n\n".join(p for p in (prompt_text, render.text) if p)
         prompt_tokens = data.count(prompt_text) if prompt_text else 0
         return text, prompt_tokens, render.tokens, render.condensed, cap

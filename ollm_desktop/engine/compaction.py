@@ -261,8 +261,8 @@ class CompactionRun:
         data.compaction_count = sequence
         data.retry_after = None
         record_outcome(data.breaker, model_ok=model_ok, message_count=len(data.messages))
-        if goals.apply_summary_markers(data.goal, summary):
-            stage.goal_changed()
+        if goals.apply_summary_markers(data.goal, summary) or data.goal_shown is not None:
+            stage.goal_changed()  # the request is laid out anew: the goal as it is now
         stage.invalidate(region=True)
         stage.set_error(None if model_ok else report.error)
         stage.stats["compactions"] += 1

@@ -132,7 +132,7 @@ class ContextEngine(FactsFront):
 
     @goal.setter
     def goal(self, value: GoalState) -> None:
-        self._data.goal = value
+        self._data.goal, self._data.goal_shown = value, None
         self._invalidate()
 
     # ------------------------------------------------------------- listeners
@@ -186,19 +186,30 @@ class ContextEngine(FactsFront):
             message.tokens = data.message_tokens(message.content) + image_tokens(message)
         data.index[message.id] = len(data.messages)
         data.messages.append(message)
-        goal_changed = message.role == "assistant" and goals.apply_goal_markers(
-            data.goal, message.content)
+        goal_changed = message.role == "assistant" and self._take_goal_markers(message)
         corrected = self._take_corrections(message)
-        if message.role == "system" or goal_changed or corrected:
+        if message.role == "system" or corrected:
             self._invalidate(region=message.role == "system" or corrected)
         elif self._api is not None and not self._assembler.append(self._api, message):
             self._api = None
         if goal_changed:
-            self._goal_changed()
+            self._emit("goal-updated", data={"goal": self._data.goal.model_dump(mode="json")})
         self._emit("message-added", data={"id": message.id, "role": message.role})
         return message
 
+    def _take_goal_markers(self, message: Message) -> bool:
+        """Markers in a reply update the goal; requests keep showing the goal as it was until
+        the next compaction (``Conversation.goal_shown``), so their prefix stays cached."""
+        data = self._data
+        before = data.goal.model_copy(deep=True) if data.goal_shown is None else None
+        if not goals.apply_goal_markers(data.goal, message.content):
+            return False
+        if before is not None:
+            data.goal_shown = before
+        return True
+
     def _goal_changed(self) -> None:
+        self._data.goal_shown = None  # the user's own change, or a compaction: shown at once
         self._invalidate()
         self._emit("goal-updated", data={"goal": self._data.goal.model_dump(mode="json")})
 
@@ -319,6 +330,10 @@ class ContextEngine(FactsFront):
     def _assembly(self) -> Assembly:
         if self._api is None:
             self._api = self._assembler.assemble(self._region_now())
+            if self._api.dropped_count and self._data.goal_shown is not None:
+                # a reply whose markers are held back may be left out: show the goal as it is
+                self._data.goal_shown = None
+                self._api = self._assembler.assemble(self._region_now())
         return self._api
 
     def api_messages(self) -> list[dict[str, str]]:

@@ -36,6 +36,11 @@ class Conversation:
     groups: list[CompressedGroup] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)  # truncate strategy: left out for good
     goal: GoalState = field(default_factory=GoalState)
+    # The goal as requests show it, while a marker in a recent reply has changed ``goal``: the
+    # goal block sits near the front of every request, so showing the change at once would
+    # make the server re-read the whole prompt; the marker itself is still sent word for word.
+    # None: requests show ``goal``. Cleared by a compaction and by the user's own goal changes.
+    goal_shown: GoalState | None = None
     facts: list[Fact] = field(default_factory=list)  # the facts ledger (``engine.facts``)
     compaction_count: int = 0
     undo: list[UndoEntry] = field(default_factory=list)

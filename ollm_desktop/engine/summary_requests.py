@@ -78,8 +78,9 @@ class SummaryWriter:
 
         def maker(short: bool) -> Callable[[str | None], Prompt]:
             def make(stricter: str | None) -> Prompt:
-                request = prompts.chat_summary_request(
-                    target=target, level=level, goal=data.goal, focus=self.focus,
+                shown = data.goal if data.goal_shown is None else data.goal_shown
+                request = prompts.chat_summary_request(  # names the goal the notes show
+                    target=target, level=level, goal=shown, focus=self.focus,
                     folded=folded, users_kept=users_kept, fold_previous=rolling,
                     stricter=stricter, short=short, earlier=missing)
                 return [*prefix, {"role": "user", "content": request}]
