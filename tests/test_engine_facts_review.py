@@ -6,7 +6,7 @@ from ollm_desktop.engine import ContextEngine, EngineConfig, facts
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.tokens import count_tokens
-from tests.engine_fakes import GoodSummarizer, words
+from tests.engine_fakes import GoodSummarizer, compact, words
 
 GATEWAY = "The gateway listens on port 7443."
 MOVED = "Correction: the gateway moved to port 9443."
@@ -83,6 +83,23 @@ def test_an_unmarked_quote_of_a_replaced_value_does_not_bring_it_back() -> None:
     ledger, _ = _absorb(("user", GATEWAY), ("user", MOVED),
                         ("assistant", "The gateway listens on port 7443."))
     assert _current(ledger) == ["9443"]
+
+
+# ---------------------------------------------------------------- 2. a correction before facts
+def test_a_correction_is_read_while_the_ledger_is_still_empty() -> None:
+    engine = _engine(preserve_user_messages=False)
+    engine.add("user", GATEWAY)
+    engine.add("assistant", words(150))
+    _filler(engine, 8)
+    correction = engine.add("user", MOVED)
+    engine.add("assistant", words(40))
+    assert any(f.value == "9443" for f in engine.facts)  # read at once
+    assert compact(engine, force=True).status == "compacted"
+    assert engine.message(correction.id) is not None
+    assert correction.id not in engine._region_now().compacted  # still a recent turn
+    by_value = {f.value: f for f in engine.facts}
+    assert by_value["7443"].status == "replaced"
+    assert "gateway port: 9443 (replaced 7443)" in _system(engine)
 
 
 # ---------------------------------------------------------------- 4. the assistant and the user
