@@ -102,6 +102,19 @@ def test_a_correction_is_read_while_the_ledger_is_still_empty() -> None:
     assert "gateway port: 9443 (replaced 7443)" in _system(engine)
 
 
+# ---------------------------------------------------------------- 3. remove_last
+def test_taking_back_the_newest_message_takes_its_facts_with_it() -> None:
+    engine = _engine()
+    engine.add_fact("The release is due on Friday.")  # a ledger that is not empty
+    engine.add("user", "Set LOG_LEVEL=debug for the run.")
+    engine.add("assistant", "Done.")
+    correction = engine.add("user", "Actually set LOG_LEVEL=info instead.")
+    assert any(f.value == "LOG_LEVEL=info" for f in engine.facts)
+    assert engine.remove_last(correction.id)
+    assert not any(f.message_id == correction.id for f in engine.facts)
+    assert all(f.status == "current" for f in engine.facts)
+
+
 # ---------------------------------------------------------------- 4. the assistant and the user
 def test_an_assistant_only_value_does_not_replace_the_users() -> None:
     ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED))

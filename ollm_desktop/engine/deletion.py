@@ -77,7 +77,7 @@ def _without(groups: list[CompressedGroup], message_id: str,
     return kept, removed
 
 
-def _without_facts_of(facts: list[Fact], message_id: str) -> list[Fact]:
+def without_facts_of(facts: list[Fact], message_id: str) -> list[Fact]:
     """The facts without those ``message_id`` stated; what they replaced is current again."""
     gone = {f.id for f in facts if f.message_id == message_id}
     kept = [f.model_copy() for f in facts if f.id not in gone]
@@ -108,7 +108,7 @@ def delete(stage: Stage, message_id: str) -> Deleted:
         if entry.message_count is not None and entry.message_count > position:
             entry.message_count -= 1
     data.dropped = [i for i in data.dropped if i != message_id]
-    data.facts = _without_facts_of(data.facts, message_id)
+    data.facts = without_facts_of(data.facts, message_id)
     for key in [k for k in data.part_tokens if k[0] == message_id]:
         del data.part_tokens[key]
     config = data.config
