@@ -147,6 +147,25 @@ def test_each_line_goes_in_the_section_of_its_own_source() -> None:
     assert text.index(facts.ASSISTANT_SECTION) < text.index("9443 (replaced 7443)")
 
 
+# ---------------------------------------------------------------- 5. pinned messages
+def test_a_pinned_messages_old_value_is_marked_after_a_correction() -> None:
+    engine = _engine(preserve_user_messages=False)
+    engine.add_fact("The release is due on Friday.")
+    pinned = engine.add("user", GATEWAY)
+    engine.set_pinned(pinned.id, True)
+    engine.add("assistant", words(150))
+    _filler(engine, 3)
+    engine.add("user", MOVED)
+    engine.add("assistant", words(150, 7))
+    _filler(engine, 6, seed=10)
+    assert compact(engine, force=True).status == "compacted"
+    system = _system(engine)
+    assert "Pinned by the user" in system and "port 7443 (replaced by 9443)" in system
+    assert "gateway port: 9443 (replaced 7443)" in system
+    kept = engine.message(pinned.id)
+    assert kept is not None and kept.pinned  # still quoted word for word
+
+
 # ---------------------------------------------------------------- 7. the stored maximum
 def test_the_stored_maximum_evicts_by_rank_never_pinned_or_typed() -> None:
     keep = [Fact(kind="note", value="typed by hand", source="manual", sequence=1),
