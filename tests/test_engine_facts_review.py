@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ollm_desktop.engine import ContextEngine, EngineConfig, facts
+from ollm_desktop.engine.branching import facts_within, state_up_to
+from ollm_desktop.engine.conversation import LEGACY_MESSAGE
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.tokens import count_tokens
@@ -166,6 +168,42 @@ def test_a_pinned_messages_old_value_is_marked_after_a_correction() -> None:
     assert kept is not None and kept.pinned  # still quoted word for word
 
 
+# ---------------------------------------------------------------- 6. undo of a compaction
+def _compacted_once() -> tuple[ContextEngine, Fact]:
+    engine = _engine()
+    engine.add("user", "The staging host is at port 6123.")
+    engine.add("assistant", words(150))
+    _filler(engine, 8)
+    assert compact(engine, force=True).status == "compacted"
+    _filler(engine, 8, seed=20)
+    port = next(f for f in engine.facts if f.value == "6123")
+    return engine, port
+
+
+def test_undo_keeps_a_second_edit_of_an_edited_fact() -> None:
+    engine, port = _compacted_once()
+    engine.edit_fact(port.id, "6124")
+    assert compact(engine, force=True).status == "compacted"
+    engine.edit_fact(port.id, "6125")
+    assert engine.undo_last_compaction().ok
+    assert next(f for f in engine.facts if f.id == port.id).value == "6125"
+
+
+def test_undo_keeps_a_correction_made_after_the_compaction() -> None:
+    engine, port = _compacted_once()
+    assert compact(engine, force=True).status == "compacted"
+    correction = engine.add("user", "Correction: the staging host moved to port 6200.")
+    new = next(f for f in engine.facts if f.value == "6200")
+    assert next(f for f in engine.facts if f.id == port.id).status == "replaced"
+    earlier = engine.state_before_last_compaction()  # its messages end before the correction
+    assert earlier is not None and not any(f.id == new.id for f in earlier.facts)
+    assert next(f for f in earlier.facts if f.id == port.id).status == "current"
+    assert engine.undo_last_compaction().ok
+    by_id = {f.id: f for f in engine.facts}
+    assert by_id[new.id].status == "current" and by_id[new.id].message_id == correction.id
+    assert by_id[port.id].status == "replaced" and by_id[port.id].replaced_by == new.id
+
+
 # ---------------------------------------------------------------- 7. the stored maximum
 def test_the_stored_maximum_evicts_by_rank_never_pinned_or_typed() -> None:
     keep = [Fact(kind="note", value="typed by hand", source="manual", sequence=1),
@@ -184,3 +222,25 @@ def test_the_stored_maximum_evicts_by_rank_never_pinned_or_typed() -> None:
     assert {f.value for f in keep} <= values
     assert "src/old.py" not in values  # replaced ones go first
     assert "lib/mod_0.py" not in values and f"lib/mod_{facts.MAX_FACTS - 1}.py" in values
+
+
+# ---------------------------------------------------------------- 10. converted legacy facts
+def _legacy() -> Fact:
+    return Fact(kind="identifier", value="src/legacy.py", source="user",
+                message_id=LEGACY_MESSAGE, sequence=1)
+
+
+def test_converted_legacy_facts_stay_in_a_fork_a_branch_and_the_earlier_state() -> None:
+    assert [f.value for f in facts_within([_legacy()], {"m1"})] == ["src/legacy.py"]
+    engine, _ = _compacted_once()
+    engine._data.facts.insert(0, _legacy())
+    state = engine.state()
+    last = state.messages[-1].id
+    for copy in (state_up_to(state, last, keep_message=True),
+                 state_up_to(state, last, keep_message=False)):
+        assert any(f.message_id == LEGACY_MESSAGE for f in copy.facts)
+    assert compact(engine, force=True).status == "compacted"
+    earlier = engine.state_before_last_compaction()
+    assert earlier is not None and any(f.message_id == LEGACY_MESSAGE for f in earlier.facts)
+    assert engine.undo_last_compaction().ok
+    assert any(f.message_id == LEGACY_MESSAGE for f in engine.facts)
