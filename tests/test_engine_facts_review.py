@@ -244,3 +244,13 @@ def test_converted_legacy_facts_stay_in_a_fork_a_branch_and_the_earlier_state() 
     assert earlier is not None and any(f.message_id == LEGACY_MESSAGE for f in earlier.facts)
     assert engine.undo_last_compaction().ok
     assert any(f.message_id == LEGACY_MESSAGE for f in engine.facts)
+
+
+# ---------------------------------------------------------------- found on the way: deletion
+def test_an_undo_of_a_compaction_does_not_bring_back_the_facts_of_a_deleted_message() -> None:
+    engine, port = _compacted_once()
+    assert compact(engine, force=True).status == "compacted"
+    assert port.message_id is not None
+    engine.delete_message(port.message_id)
+    assert engine.undo_last_compaction().ok
+    assert not any(f.message_id == port.message_id for f in engine.facts)
