@@ -22,6 +22,7 @@ message share its origin, which is how a message's alternatives are found.
 from __future__ import annotations
 
 from ollm_desktop.engine import goals
+from ollm_desktop.engine.conversation import LEGACY_MESSAGE
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import (
     BreakerState,
@@ -97,12 +98,18 @@ def state_up_to(state: EngineState, message_id: str, *, keep_message: bool) -> E
 
 
 def facts_within(facts: list[Fact], kept: set[str]) -> list[Fact]:
-    """The facts a copy keeps: those of its messages and those the user typed; a value
-    replaced by a fact that stays behind is current again in the copy."""
-    mine = [f.model_copy() for f in facts if f.message_id is None or f.message_id in kept
-            or f.source == "manual"]
-    ids = {f.id for f in mine}
-    for fact in mine:
+    """The facts a copy keeps: those of its messages, those the user typed and those converted
+    from a chat saved before the ledger (they belong to no message); a value replaced by a
+    fact that stays behind is current again in the copy."""
+    return without_dangling([f.model_copy() for f in facts if f.message_id is None or
+                             f.message_id in kept or f.message_id == LEGACY_MESSAGE or
+                             f.source == "manual"])
+
+
+def without_dangling(facts: list[Fact]) -> list[Fact]:
+    """``facts`` (changed in place) with a value whose replacement is gone current again."""
+    ids = {f.id for f in facts}
+    for fact in facts:
         if fact.status == "replaced" and fact.replaced_by not in ids:
             fact.status, fact.replaced_by = "current", None
-    return mine
+    return facts

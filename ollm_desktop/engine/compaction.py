@@ -8,7 +8,8 @@ checkpoint is built by code from the messages themselves (``extractive``).
 
 The run is handed a ``Stage`` (the chat's data and a few engine services), never the engine.
 A new checkpoint goes after the older ones (``aging`` merges them rarely, in one batch); the
-facts of the compacted messages enter the facts ledger (``facts.absorb``), with who stated them.
+facts of the compacted messages, pinned ones included, enter the facts ledger
+(``facts.absorb``), with who stated them.
 """
 
 from __future__ import annotations
@@ -251,7 +252,11 @@ class CompactionRun:
             return self.fail("the conversation was replaced during compaction")
         new_facts = [f.model_copy() for f in data.facts]
         added = 0
-        for message in material:
+        # The span's pinned messages too: quoted word for word, yet a later correction must
+        # meet their values (the ledger's "replaced" line, the mark inside the pinned quote).
+        read = sorted([*material, *(m for m in plan.span if m.pinned)],
+                      key=lambda m: data.position(m.id) or 0)
+        for message in read:
             position = data.position(message.id)
             turn = data.turn_of(position) if position is not None else 0
             added += facts.absorb(new_facts, message, turn).added

@@ -214,7 +214,8 @@ class ContextEngine(FactsFront):
         self._emit("goal-updated", data={"goal": self._data.goal.model_dump(mode="json")})
 
     def remove_last(self, message_id: str) -> bool:
-        """Take back the newest message (a send that got no reply); False if not allowed."""
+        """Take back the newest message (a send that got no reply, Regenerate, Continue);
+        False if not allowed. The facts it stated go with it (a correction is read at once)."""
         data = self._data
         if not data.messages or data.messages[-1].id != message_id or self._compacting:
             return False
@@ -222,6 +223,8 @@ class ContextEngine(FactsFront):
             return False
         data.messages.pop()
         del data.index[message_id]
+        if any(f.message_id == message_id for f in data.facts):
+            data.facts = deletion.without_facts_of(data.facts, message_id)
         self._invalidate(region=True)
         return True
 

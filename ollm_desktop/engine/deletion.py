@@ -9,7 +9,8 @@ rewritten (no compaction rebuilds a summary from its messages: aging condenses t
 own text, merging reuses it), so what the message said stays there; the session says so.
 A checkpoint left with no summarised message at all goes with that last one: nothing it stands
 for is still in the chat, and it would have no place (no marker) in the history.
-The facts the message stated go with it; a value one of them had replaced is current again.
+The facts the message stated go with it, from the ledger and from the ledgers kept for undo;
+a value one of them had replaced is current again.
 
 Undo is exact when the compaction state has not changed since: the message returns to its
 place with its id, pin, counts and details, and the state before the deletion comes back.
@@ -77,7 +78,7 @@ def _without(groups: list[CompressedGroup], message_id: str,
     return kept, removed
 
 
-def _without_facts_of(facts: list[Fact], message_id: str) -> list[Fact]:
+def without_facts_of(facts: list[Fact], message_id: str) -> list[Fact]:
     """The facts without those ``message_id`` stated; what they replaced is current again."""
     gone = {f.id for f in facts if f.message_id == message_id}
     kept = [f.model_copy() for f in facts if f.id not in gone]
@@ -105,10 +106,11 @@ def delete(stage: Stage, message_id: str) -> Deleted:
     for entry in data.undo:
         entry.groups = _without(entry.groups, message_id)[0]
         entry.dropped_ids = [i for i in entry.dropped_ids if i != message_id]
+        entry.facts = without_facts_of(entry.facts, message_id)  # an undo must not bring them
         if entry.message_count is not None and entry.message_count > position:
             entry.message_count -= 1
     data.dropped = [i for i in data.dropped if i != message_id]
-    data.facts = _without_facts_of(data.facts, message_id)
+    data.facts = without_facts_of(data.facts, message_id)
     for key in [k for k in data.part_tokens if k[0] == message_id]:
         del data.part_tokens[key]
     config = data.config

@@ -6,12 +6,14 @@ may correct one, so a replaced value is never shown as current). Rules:
 - **Supersession is by subject.** A correction's value replaces the current values of the same
   subject and kind stated before it (the gateway's port), whatever words it uses; a value the
   correction names as old ("port 7443 is no longer used") is replaced too. The replaced value
-  stays visible, beside its replacement, never as current.
+  stays visible, beside its replacement, never as current; a correction back to it makes it
+  current again (``fact_supersession``).
 - **Two values that are not a correction of one another are two entries** (no cue, no
   supersession), except a ``NAME=value`` setting, which a new assignment replaces.
 - **The user outranks the assistant.** Entries the user stated, typed, edited, pinned or
-  used (confirmed) come first; an identifier only the assistant used ranks lowest and goes
-  first when the budget is short (oldest first). Pinned entries are never evicted.
+  used (confirmed) come first; an assistant-only value never replaces them, ranks lowest and
+  goes first when the budget (or ``MAX_FACTS``) is short (oldest first). Pinned and typed
+  entries are never evicted.
 - **It renders from its own entries alone**, in creation order, so its bytes change only
   when a fact does.
 """
@@ -23,6 +25,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
+from ollm_desktop.engine.fact_supersession import (
+    Known,
+    family,
+    may_replace,
+    replaced_by_later,
+    supersede,
+    users_stand,
+)
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import Found, message_facts
@@ -33,20 +43,6 @@ USER_SECTION = "Stated by the user:"
 ASSISTANT_SECTION = "From the assistant's replies (the user has not confirmed them):"
 MAX_FACTS = 600  # stored; what is sent is bounded by the budget
 MAX_REPLACED_SHOWN = 6  # replaced values listed beside their replacement
-
-
-def family(fact: Fact | Found) -> str:
-    """What can replace what: ports by ports, versions by versions, amounts by amounts."""
-    if fact.kind in SENTENCE_KINDS:
-        return "sentence"
-    if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
-        return "number"
-    return fact.ref_kind or fact.kind
-
-
-def _subjects_meet(a: str, b: str, family_name: str) -> bool:
-    shared = set(a.split()) & set(b.split())
-    return len(shared) >= (2 if family_name == "sentence" else 1)
 
 
 @dataclass
@@ -70,36 +66,38 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         result.confirmed = _confirm(facts, message.content)
     if not found:
         return result
-    by_value = {(f.value, family(f)): f for f in facts}
+    known = Known(facts, message.id)
     sequence = max((f.sequence for f in facts), default=0)
     made: list[tuple[Found, Fact]] = []
     for item in found:
         if item.old:
             continue
-        fact = by_value.get((item.value, family(item)))
+        fact = known.get(item)
         if fact is None:
             sequence += 1
             fact = Fact(kind=item.kind, value=item.value, subject=item.subject,
                         ref_kind=item.ref_kind, source=message.role, message_id=message.id,
                         turn=turn, sequence=sequence, from_correction=item.correction)
             facts.append(fact)
-            by_value[(item.value, family(item))] = fact
+            known.add_fact(fact, own=True)
             result.added += 1
-            result.replaced += _replaced_by_later(facts, fact)
+            result.replaced += replaced_by_later(facts, fact)
         elif message.role == "user" and fact.source == "assistant" and not fact.confirmed:
             fact.confirmed = True
             result.confirmed += 1
         made.append((item, fact))
     for item, fact in made:
         if item.correction or item.kind == "setting":
-            result.replaced += _supersede(facts, fact, item)
+            result.replaced += supersede(facts, fact, item)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
         replacement = next((f for i, f in near if family(i) == family(item)), None) or \
             next((f for _, f in near), None)
         if replacement is None:
             continue
-        olds = [f for f in facts if f.value == item.value and family(f) == family(item)]
+        # what was stated up to this message (a later return to this value is not undone)
+        olds = [f for f in facts if f.value == item.value and family(f) == family(item)
+                and (f.turn or 0) <= turn]
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
             sequence += 1
             olds = [Fact(kind=item.kind, value=item.value, subject=item.subject,
@@ -108,11 +106,27 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             facts.append(olds[0])
         for old in olds:  # named as old: this correction replaces it (over a guess by subject)
             if old.status != "forgotten" and old is not replacement \
-                    and old.replaced_by != replacement.id:
+                    and old.replaced_by != replacement.id and may_replace(replacement, old):
                 old.status, old.replaced_by = "replaced", replacement.id
                 result.replaced += 1
-    del facts[: max(0, len(facts) - MAX_FACTS)]
+    if result.confirmed:
+        users_stand(facts)
+    evict(facts)
     return result
+
+
+def evict(facts: list[Fact]) -> None:
+    """Over ``MAX_FACTS``: replaced entries go first, then assistant-only ones, then the
+    user's (oldest first); pinned, typed, edited and forgotten ones never (a forgotten value
+    stays masked)."""
+    excess = len(facts) - MAX_FACTS
+    if excess <= 0:
+        return
+    order = sorted((0 if f.status == "replaced" else 1 if not f.users else 2, i)
+                   for i, f in enumerate(facts) if not (f.pinned or f.source == "manual"
+                                                        or f.edited or f.status == "forgotten"))
+    gone = {i for _, i in order[:excess]}
+    facts[:] = [f for i, f in enumerate(facts) if i not in gone]
 
 
 def _confirm(facts: list[Fact], content: str) -> int:
@@ -126,48 +140,17 @@ def _confirm(facts: list[Fact], content: str) -> int:
     return count
 
 
-def _earlier(a: Fact, b: Fact) -> bool:
-    """``a`` was stated before ``b`` (turn order; the same turn: creation order)."""
-    return (a.turn or 0, a.sequence) < (b.turn or 0, b.sequence)
-
-
-def _supersede(facts: list[Fact], new: Fact, item: Found) -> int:
-    """A correction (or a new NAME=value) replaces the same subject's earlier values."""
-    count = 0
-    kind = family(new)
-    for old in facts:
-        if old is new or old.status != "current" or family(old) != kind or old.value == \
-                new.value or not _earlier(old, new) or old.pinned or old.source == "manual":
-            continue
-        same = old.subject == new.subject if item.kind == "setting" else \
-            _subjects_meet(old.subject, new.subject, kind)
-        if same:
-            old.status, old.replaced_by = "replaced", new.id
-            count += 1
-    return count
-
-
-def _replaced_by_later(facts: list[Fact], new: Fact) -> int:
-    """A fact absorbed after a later correction of its subject was: it is replaced at once."""
-    kind = family(new)
-    for later in facts:
-        if later.from_correction and later.status == "current" and family(later) == kind \
-                and later.value != new.value and _earlier(new, later) \
-                and _subjects_meet(new.subject, later.subject, kind):
-            new.status, new.replaced_by = "replaced", later.id
-            return 1
-    return 0
-
-
 # ------------------------------------------------------------------ what others show
 def value_notes(facts: Iterable[Fact]) -> dict[str, str | None]:
     """Text to mark wherever an old value is quoted outside the recent turns: a replaced
     value -> its note (with the current value), an edited one -> the user's value, a
-    forgotten one -> None (masked)."""
+    forgotten one -> None (masked). A value that is current again (the user went back to it)
+    is not marked."""
     by_id = {f.id: f for f in facts}
+    live = {f.value for f in by_id.values() if f.status == "current"}
     notes: dict[str, str | None] = {}
     for fact in by_id.values():
-        if fact.kind in SENTENCE_KINDS or len(fact.value) < 2:
+        if fact.kind in SENTENCE_KINDS or len(fact.value) < 2 or fact.value in live:
             continue
         if fact.status == "forgotten":
             notes[fact.value] = None
@@ -284,7 +267,9 @@ def _line(fact: Fact, replaced: Sequence[Fact]) -> str:
         body = f"{fact.subject}: {fact.value}" if fact.subject else fact.value
     if fact.edited and fact.original and fact.original != fact.value:
         body += f" (the user corrected this; was {fact.original})"
-    olds = [r.value for r in replaced if r.kind not in SENTENCE_KINDS][-MAX_REPLACED_SHOWN:]
+    olds = list(dict.fromkeys(r.value for r in reversed(replaced) if r.kind not in
+                              SENTENCE_KINDS and r.value != fact.value))  # newest first
+    olds = olds[:MAX_REPLACED_SHOWN][::-1]
     if olds:
         body += f" (replaced {', '.join(olds)})"
     lines = [f"- {body}"]
@@ -326,8 +311,9 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
     pins = [f for f in lines if f.pinned]
     blocking = tuple(f.id for f in pins) if fixed + sum(costs[f.id] for f in pins) > budget \
         else ()
-    # A line ranks as its best entry: a value the assistant corrected is still the user's.
-    ranks = {f.id: min([_rank(f), *(_rank(r) for r in replaced.get(f.id, []))]) for f in lines}
+    # A line ranks, and is listed, as its own entry: an assistant-only value that replaced the
+    # user's (a state saved before that was refused) is still the assistant's.
+    ranks = {f.id: _rank(f) for f in lines}
     chosen: set[str] = set()
     used = fixed
     user_left_out = False  # then no assistant-only line takes room (issue 22: never instead)

@@ -122,9 +122,10 @@ class FactsFront:
 
     # ------------------------------------------------------------ from the chat
     def _take_corrections(self, message: Message) -> bool:
-        """A message that may replace a kept fact is read now (cheap test first)."""
-        if message.role not in ("user", "assistant") or not self._data.facts \
-                or not may_correct(message.content):
+        """A message that may replace a fact is read now (cheap test first), even before the
+        ledger holds any: the statement it corrects is taken later, when it is compacted, and
+        must meet the correction then (or it would be kept as current)."""
+        if message.role not in ("user", "assistant") or not may_correct(message.content):
             return False
         data = self._data
         position = data.position(message.id)

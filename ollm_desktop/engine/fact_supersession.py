@@ -1,0 +1,109 @@
+"""What replaces what in the facts ledger (``facts.absorb`` applies these rules).
+
+A correction (or a new ``NAME=value``) replaces the earlier current values of its subject and
+family; a value absorbed after a later correction of its subject is replaced at once; a value
+the user goes back to by a correction is a new entry that replaces the one in between. An
+assistant-only value never replaces one the user stands behind: both stay current and the
+user's ranks first (a small model's guess must not overrule the user).
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.provenance import Found
+
+
+def family(fact: Fact | Found) -> str:
+    """What can replace what: ports by ports, versions by versions, amounts by amounts."""
+    if fact.kind in SENTENCE_KINDS:
+        return "sentence"
+    if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
+        return "number"
+    return fact.ref_kind or fact.kind
+
+
+def _subjects_meet(a: str, b: str, family_name: str) -> bool:
+    shared = set(a.split()) & set(b.split())
+    return len(shared) >= (2 if family_name == "sentence" else 1)
+
+
+class Known:
+    """Which entry a stated value is: this message's own (read again), else the current one;
+    a replaced value is that entry again unless a correction or assignment restates it (then
+    it is a new entry that replaces what replaced it: the user went back to it)."""
+
+    def __init__(self, facts: list[Fact], message_id: str) -> None:
+        self.mine: dict[tuple[str, str], Fact] = {}
+        self.current: dict[tuple[str, str], Fact] = {}
+        self.past: dict[tuple[str, str], Fact] = {}
+        for fact in facts:
+            self.add_fact(fact, own=fact.message_id == message_id)
+
+    def add_fact(self, fact: Fact, *, own: bool) -> None:
+        key = (fact.value, family(fact))
+        if own:
+            self.mine.setdefault(key, fact)
+        if fact.status == "current":
+            self.current[key] = fact
+        elif fact.status == "forgotten" or key not in self.past:
+            self.past[key] = fact  # a forgotten value stays forgotten
+
+    def get(self, item: Found) -> Fact | None:
+        key = (item.value, family(item))
+        found = self.mine.get(key) or self.current.get(key)
+        if found is not None:
+            return found
+        past = self.past.get(key)
+        if past is not None and (past.status == "forgotten" or not (
+                item.correction or item.kind == "setting")):
+            return past
+        return None
+
+
+def may_replace(new: Fact, old: Fact) -> bool:
+    """An assistant-only value never replaces one the user stands behind (both stay)."""
+    return new.users or not old.users
+
+
+def users_stand(facts: list[Fact]) -> None:
+    """A fact the user confirmed after an assistant-only value replaced it is current again."""
+    by_id = {f.id: f for f in facts}
+    for fact in facts:
+        if fact.status == "replaced" and fact.users and fact.replaced_by in by_id \
+                and not may_replace(by_id[fact.replaced_by], fact):
+            fact.status, fact.replaced_by = "current", None
+
+
+def _earlier(a: Fact, b: Fact) -> bool:
+    """``a`` was stated before ``b`` (turn order; the same turn: creation order)."""
+    return (a.turn or 0, a.sequence) < (b.turn or 0, b.sequence)
+
+
+def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
+    """A correction (or a new NAME=value) replaces the same subject's earlier values."""
+    count = 0
+    kind = family(new)
+    for old in facts:
+        if old is new or old.status != "current" or family(old) != kind or old.value == \
+                new.value or not _earlier(old, new) or old.pinned or old.source == "manual" \
+                or not may_replace(new, old):
+            continue
+        same = old.subject == new.subject if item.kind == "setting" else \
+            _subjects_meet(old.subject, new.subject, kind)
+        if same:
+            old.status, old.replaced_by = "replaced", new.id
+            count += 1
+    return count
+
+
+def replaced_by_later(facts: list[Fact], new: Fact) -> int:
+    """A fact absorbed after a later correction of its subject was: it is replaced at once."""
+    kind = family(new)
+    for later in facts:
+        if later.from_correction and later.status == "current" and family(later) == kind \
+                and later.value != new.value and _earlier(new, later) \
+                and _subjects_meet(new.subject, later.subject, kind) \
+                and may_replace(later, new):
+            new.status, new.replaced_by = "replaced", later.id
+            return 1
+    return 0

@@ -1,0 +1,256 @@
+"""The facts ledger's review findings: each reproduced here as it was reported, then fixed."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine import ContextEngine, EngineConfig, facts
+from ollm_desktop.engine.branching import facts_within, state_up_to
+from ollm_desktop.engine.conversation import LEGACY_MESSAGE
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import Message
+from ollm_desktop.engine.tokens import count_tokens
+from tests.engine_fakes import GoodSummarizer, compact, words
+
+GATEWAY = "The gateway listens on port 7443."
+MOVED = "Correction: the gateway moved to port 9443."
+
+
+def _absorb(*said: tuple[str, str]) -> tuple[list[Fact], list[Message]]:
+    ledger: list[Fact] = []
+    messages: list[Message] = []
+    for turn, (role, text) in enumerate(said, start=1):
+        message = Message(role=role, content=text)  # type: ignore[arg-type]
+        messages.append(message)
+        facts.absorb(ledger, message, turn)
+    return ledger, messages
+
+
+def _current(ledger: list[Fact]) -> list[str]:
+    return [f.value for f in ledger if f.status == "current"]
+
+
+def _render(ledger: list[Fact], messages: list[Message]) -> str:
+    return facts.render(ledger, compacted={m.id for m in messages}, quoted=set(), budget=800,
+                        count=count_tokens).text
+
+
+def _engine(**config: object) -> ContextEngine:
+    return ContextEngine(EngineConfig(context_size=4096, min_messages=2, **config),  # type: ignore[arg-type]
+                         GoodSummarizer())
+
+
+def _filler(engine: ContextEngine, turns: int, seed: int = 0) -> None:
+    for turn in range(turns):
+        engine.add("user", f"question {seed + turn} " + words(20, seed + turn))
+        engine.add("assistant", words(150, seed + turn))
+
+
+def _system(engine: ContextEngine) -> str:
+    return engine.api_messages()[0]["content"]
+
+
+# ---------------------------------------------------------------- 1. back to an earlier value
+def test_a_correction_back_to_an_earlier_value_makes_it_current_again() -> None:
+    ledger, messages = _absorb(("user", GATEWAY), ("user", MOVED),
+                               ("user", "Correction: the gateway moved back to port 7443."))
+    assert _current(ledger) == ["7443"]
+    text = _render(ledger, messages)
+    assert "7443 (replaced 9443)" in text and "9443 (replaced 7443)" not in text
+    notes = facts.value_notes(ledger)
+    assert "7443" not in notes and notes["9443"] == "replaced by 7443"
+    assert facts.annotate(messages[2].content, notes) == messages[2].content
+
+
+def test_actually_the_old_value_again_leaves_one_current_value() -> None:
+    ledger, messages = _absorb(
+        ("user", "The API listens on port 8080."),
+        ("user", "Actually the API listens on port 8443, not port 8080."),
+        ("user", "Actually the API listens on port 8080 again, not port 8443."))
+    assert _current(ledger) == ["8080"]
+    assert "8080 (replaced 8443)" in _render(ledger, messages)
+
+
+def test_reading_a_message_again_changes_nothing_after_a_return_to_an_old_value() -> None:
+    """Corrections are read at once and again when compacted: the second read is a no-op."""
+    said = [("user", "The API listens on port 8080."),
+            ("user", "Actually the API listens on port 8443, not port 8080."),
+            ("user", "Actually the API listens on port 8080 again, not port 8443.")]
+    ledger, messages = _absorb(*said)
+    before = [f.model_copy() for f in ledger]
+    for turn, message in enumerate(messages, start=1):
+        facts.absorb(ledger, message, turn)
+    assert ledger == before
+
+
+def test_an_unmarked_quote_of_a_replaced_value_does_not_bring_it_back() -> None:
+    ledger, _ = _absorb(("user", GATEWAY), ("user", MOVED),
+                        ("assistant", "The gateway listens on port 7443."))
+    assert _current(ledger) == ["9443"]
+
+
+# ---------------------------------------------------------------- 2. a correction before facts
+def test_a_correction_is_read_while_the_ledger_is_still_empty() -> None:
+    engine = _engine(preserve_user_messages=False)
+    engine.add("user", GATEWAY)
+    engine.add("assistant", words(150))
+    _filler(engine, 8)
+    correction = engine.add("user", MOVED)
+    engine.add("assistant", words(40))
+    assert any(f.value == "9443" for f in engine.facts)  # read at once
+    assert compact(engine, force=True).status == "compacted"
+    assert engine.message(correction.id) is not None
+    assert correction.id not in engine._region_now().compacted  # still a recent turn
+    by_value = {f.value: f for f in engine.facts}
+    assert by_value["7443"].status == "replaced"
+    assert "gateway port: 9443 (replaced 7443)" in _system(engine)
+
+
+# ---------------------------------------------------------------- 3. remove_last
+def test_taking_back_the_newest_message_takes_its_facts_with_it() -> None:
+    engine = _engine()
+    engine.add_fact("The release is due on Friday.")  # a ledger that is not empty
+    engine.add("user", "Set LOG_LEVEL=debug for the run.")
+    engine.add("assistant", "Done.")
+    correction = engine.add("user", "Actually set LOG_LEVEL=info instead.")
+    assert any(f.value == "LOG_LEVEL=info" for f in engine.facts)
+    assert engine.remove_last(correction.id)
+    assert not any(f.message_id == correction.id for f in engine.facts)
+    assert all(f.status == "current" for f in engine.facts)
+
+
+# ---------------------------------------------------------------- 4. the assistant and the user
+def test_an_assistant_only_value_does_not_replace_the_users() -> None:
+    ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED))
+    assert sorted(_current(ledger)) == ["7443", "9443"]
+    text = _render(ledger, messages)
+    users, assistants = text.split(facts.ASSISTANT_SECTION)
+    assert "7443" in users and "9443" not in users and "9443" in assistants
+    # the old value named by the assistant, and an assistant's correction read first
+    ledger, _ = _absorb(("user", GATEWAY), ("assistant", "Port 7443 is no longer used; the "
+                                                         "gateway moved to port 9443."))
+    assert sorted(_current(ledger)) == ["7443", "9443"]
+    for said in (MOVED, "Port 7443 is no longer used; the gateway moved to port 9443."):
+        ledger = []  # the assistant's correction read at once, the user's statement later
+        facts.absorb(ledger, Message(role="assistant", content=said), 5)
+        facts.absorb(ledger, Message(role="user", content=GATEWAY), 2)
+        assert sorted(_current(ledger)) == ["7443", "9443"]
+
+
+def test_each_line_goes_in_the_section_of_its_own_source() -> None:
+    """A state saved before the rule above: the assistant's value had replaced the user's."""
+    user = Fact(kind="identifier", value="7443", subject="gateway port", ref_kind="port",
+                source="user", message_id="m1", turn=1, sequence=1)
+    assistant = Fact(kind="identifier", value="9443", subject="gateway port", ref_kind="port",
+                     source="assistant", message_id="m2", turn=2, sequence=2,
+                     from_correction=True)
+    user.status, user.replaced_by = "replaced", assistant.id
+    text = facts.render([user, assistant], compacted={"m1", "m2"}, quoted=set(), budget=800,
+                        count=count_tokens).text
+    assert facts.USER_SECTION not in text
+    assert text.index(facts.ASSISTANT_SECTION) < text.index("9443 (replaced 7443)")
+
+
+# ---------------------------------------------------------------- 5. pinned messages
+def test_a_pinned_messages_old_value_is_marked_after_a_correction() -> None:
+    engine = _engine(preserve_user_messages=False)
+    engine.add_fact("The release is due on Friday.")
+    pinned = engine.add("user", GATEWAY)
+    engine.set_pinned(pinned.id, True)
+    engine.add("assistant", words(150))
+    _filler(engine, 3)
+    engine.add("user", MOVED)
+    engine.add("assistant", words(150, 7))
+    _filler(engine, 6, seed=10)
+    assert compact(engine, force=True).status == "compacted"
+    system = _system(engine)
+    assert "Pinned by the user" in system and "port 7443 (replaced by 9443)" in system
+    assert "gateway port: 9443 (replaced 7443)" in system
+    kept = engine.message(pinned.id)
+    assert kept is not None and kept.pinned  # still quoted word for word
+
+
+# ---------------------------------------------------------------- 6. undo of a compaction
+def _compacted_once() -> tuple[ContextEngine, Fact]:
+    engine = _engine()
+    engine.add("user", "The staging host is at port 6123.")
+    engine.add("assistant", words(150))
+    _filler(engine, 8)
+    assert compact(engine, force=True).status == "compacted"
+    _filler(engine, 8, seed=20)
+    port = next(f for f in engine.facts if f.value == "6123")
+    return engine, port
+
+
+def test_undo_keeps_a_second_edit_of_an_edited_fact() -> None:
+    engine, port = _compacted_once()
+    engine.edit_fact(port.id, "6124")
+    assert compact(engine, force=True).status == "compacted"
+    engine.edit_fact(port.id, "6125")
+    assert engine.undo_last_compaction().ok
+    assert next(f for f in engine.facts if f.id == port.id).value == "6125"
+
+
+def test_undo_keeps_a_correction_made_after_the_compaction() -> None:
+    engine, port = _compacted_once()
+    assert compact(engine, force=True).status == "compacted"
+    correction = engine.add("user", "Correction: the staging host moved to port 6200.")
+    new = next(f for f in engine.facts if f.value == "6200")
+    assert next(f for f in engine.facts if f.id == port.id).status == "replaced"
+    earlier = engine.state_before_last_compaction()  # its messages end before the correction
+    assert earlier is not None and not any(f.id == new.id for f in earlier.facts)
+    assert next(f for f in earlier.facts if f.id == port.id).status == "current"
+    assert engine.undo_last_compaction().ok
+    by_id = {f.id: f for f in engine.facts}
+    assert by_id[new.id].status == "current" and by_id[new.id].message_id == correction.id
+    assert by_id[port.id].status == "replaced" and by_id[port.id].replaced_by == new.id
+
+
+# ---------------------------------------------------------------- 7. the stored maximum
+def test_the_stored_maximum_evicts_by_rank_never_pinned_or_typed() -> None:
+    keep = [Fact(kind="note", value="typed by hand", source="manual", sequence=1),
+            Fact(kind="identifier", value="src/pinned.py", source="assistant", message_id="a",
+                 turn=1, sequence=2, pinned=True),
+            Fact(kind="identifier", value="src/users.py", source="user", message_id="b",
+                 turn=1, sequence=3)]
+    replaced = Fact(kind="identifier", value="src/old.py", source="user", message_id="b",
+                    turn=1, sequence=4, status="replaced", replaced_by=keep[2].id)
+    ledger = [*keep, replaced]
+    for turn in range(facts.MAX_FACTS):
+        facts.absorb(ledger, Message(role="assistant", content=f"See lib/mod_{turn}.py."),
+                     turn + 2)
+    assert len(ledger) == facts.MAX_FACTS
+    values = {f.value for f in ledger}
+    assert {f.value for f in keep} <= values
+    assert "src/old.py" not in values  # replaced ones go first
+    assert "lib/mod_0.py" not in values and f"lib/mod_{facts.MAX_FACTS - 1}.py" in values
+
+
+# ---------------------------------------------------------------- 10. converted legacy facts
+def _legacy() -> Fact:
+    return Fact(kind="identifier", value="src/legacy.py", source="user",
+                message_id=LEGACY_MESSAGE, sequence=1)
+
+
+def test_converted_legacy_facts_stay_in_a_fork_a_branch_and_the_earlier_state() -> None:
+    assert [f.value for f in facts_within([_legacy()], {"m1"})] == ["src/legacy.py"]
+    engine, _ = _compacted_once()
+    engine._data.facts.insert(0, _legacy())
+    state = engine.state()
+    last = state.messages[-1].id
+    for copy in (state_up_to(state, last, keep_message=True),
+                 state_up_to(state, last, keep_message=False)):
+        assert any(f.message_id == LEGACY_MESSAGE for f in copy.facts)
+    assert compact(engine, force=True).status == "compacted"
+    earlier = engine.state_before_last_compaction()
+    assert earlier is not None and any(f.message_id == LEGACY_MESSAGE for f in earlier.facts)
+    assert engine.undo_last_compaction().ok
+    assert any(f.message_id == LEGACY_MESSAGE for f in engine.facts)
+
+
+# ---------------------------------------------------------------- found on the way: deletion
+def test_an_undo_of_a_compaction_does_not_bring_back_the_facts_of_a_deleted_message() -> None:
+    engine, port = _compacted_once()
+    assert compact(engine, force=True).status == "compacted"
+    assert port.message_id is not None
+    engine.delete_message(port.message_id)
+    assert engine.undo_last_compaction().ok
+    assert not any(f.message_id == port.message_id for f in engine.facts)
