@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ollm_desktop.engine import budget, deletion, goals, undo
+from ollm_desktop.engine import budget, deletion, undo
 from ollm_desktop.engine.assembly import (
     SUMMARY_CLOSE,
     SUMMARY_OPEN,
@@ -27,6 +27,7 @@ from ollm_desktop.engine.assembly import (
 from ollm_desktop.engine.compaction import CompactionRun
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.facts_front import FactsFront
+from ollm_desktop.engine.goal_front import GoalFront
 from ollm_desktop.engine.images import image_tokens
 from ollm_desktop.engine.models import (
     CompactionReport,
@@ -37,12 +38,10 @@ from ollm_desktop.engine.models import (
     EngineEvent,
     EngineState,
     EventName,
-    GoalState,
     Message,
     Reliability,
     Role,
     Visibility,
-    utcnow,
 )
 from ollm_desktop.engine.reliability import compute_reliability
 from ollm_desktop.engine.stage import Stage
@@ -77,7 +76,7 @@ class UndoResult:
     left_out: int = 0  # messages left out of the context until the next compaction
 
 
-class ContextEngine(FactsFront):
+class ContextEngine(FactsFront, GoalFront):
     """Pure-Python context manager for one chat (no Qt, no I/O besides ``summarize``)."""
 
     def __init__(self, config: EngineConfig, summarize: Summarize,
@@ -125,15 +124,6 @@ class ContextEngine(FactsFront):
     @property
     def config(self) -> EngineConfig:
         return self._data.config
-
-    @property
-    def goal(self) -> GoalState:
-        return self._data.goal
-
-    @goal.setter
-    def goal(self, value: GoalState) -> None:
-        self._data.goal, self._data.goal_shown = value, None
-        self._invalidate()
 
     # ------------------------------------------------------------- listeners
     def subscribe(self, callback: Listener) -> Callable[[], None]:
@@ -197,22 +187,6 @@ class ContextEngine(FactsFront):
         self._emit("message-added", data={"id": message.id, "role": message.role})
         return message
 
-    def _take_goal_markers(self, message: Message) -> bool:
-        """Markers in a reply update the goal; requests keep showing the goal as it was until
-        the next compaction (``Conversation.goal_shown``), so their prefix stays cached."""
-        data = self._data
-        before = data.goal.model_copy(deep=True) if data.goal_shown is None else None
-        if not goals.apply_goal_markers(data.goal, message.content):
-            return False
-        if before is not None:
-            data.goal_shown = before
-        return True
-
-    def _goal_changed(self) -> None:
-        self._data.goal_shown = None  # the user's own change, or a compaction: shown at once
-        self._invalidate()
-        self._emit("goal-updated", data={"goal": self._data.goal.model_dump(mode="json")})
-
     def remove_last(self, message_id: str) -> bool:
         """Take back the newest message (a send that got no reply, Regenerate, Continue);
         False if not allowed. The facts it stated go with it (a correction is read at once)."""
@@ -259,11 +233,6 @@ class ContextEngine(FactsFront):
         self._emit("pin-changed", data={"id": message_id, "pinned": pinned})
         self._emit("budget-recalculated", data=self._usage_data())
         return message
-
-    def set_goal(self, goal: GoalState) -> None:
-        self._data.goal = goal.model_copy(deep=True)
-        self._data.goal.updated_at = utcnow()
-        self._goal_changed()
 
     def set_estimate_scale(self, scale: float) -> None:
         """Apply a learned tokenizer factor to every estimated (not Ollama-reported) count."""
