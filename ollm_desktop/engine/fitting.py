@@ -5,15 +5,16 @@ Order of the system message (``assembly``): head (system prompt, instructions, g
 compressed-history block: checkpoints, the facts ledger, the turns kept word for word, the
 "left out" note. What goes first when over budget: the oldest recent exchange (never the last
 one; pins stay), then replies after the last user message (never the newest message), then
-earlier requests and orphans, then checkpoints (oldest first), then the ledger shrinks, then
-the largest unpinned message is cut to its head and tail.
+earlier requests and orphans, then checkpoints (oldest first), then the ledger shrinks (to its
+pinned facts at last: those stay), then the largest unpinned message is cut to its head and
+tail.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ollm_desktop.engine import budget, facts
+from ollm_desktop.engine import budget
 from ollm_desktop.engine.images import image_tokens
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.tokens import clip_middle
@@ -106,10 +107,12 @@ class Fitting:
             group = next((g for g in data.groups if g.id == part.message_id), None)
             self.dropped.extend(group.message_ids if group else [])
             return True
-        if self.ledger.text:  # the ledger shrinks
+        if self.ledger_budget and self.ledger.text:  # the ledger shrinks, to its pins at last
+            # Rendered again, never emptied: pinned facts are never evicted (they are over
+            # budget then, as pinned messages are), and its ``left_out`` is then every
+            # unpinned fact, not what the previous rendering showed.
             self.ledger_budget = self.ledger_budget // 2 if self.ledger_budget > 16 else 0
-            self.ledger = self.assembler.ledger(self.region, self.ledger_budget) \
-                if self.ledger_budget else facts.Rendered("", (), self.ledger.shown, ())
+            self.ledger = self.assembler.ledger(self.region, self.ledger_budget)
             return True
         return self._clip_largest()
 

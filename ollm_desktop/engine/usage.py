@@ -18,6 +18,9 @@ def usage_note(a: Assembly, data: Conversation, usable: int) -> str:
             return ("The system prompt and goal alone exceed the usable context: shorten the "
                     "system prompt or choose a larger context size.")
         names = [data.messages[data.index[i]] for i in a.blocking_pins[:3]]
+        if not names:  # no pinned message: the ledger's pinned facts take the room
+            return (f"Pinned facts alone exceed the usable context ({usable:,} tokens): unpin "
+                    "some in the facts panel to continue.")
         listed = "; ".join(f"{m.role} message “{m.content[:40].strip()}…” "
                            f"({m.tokens:,} tokens)" for m in names)
         return (f"Pinned messages alone exceed the usable context ({usable:,} tokens): "
