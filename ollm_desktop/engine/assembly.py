@@ -116,11 +116,13 @@ def checkpoint_text(group: CompressedGroup, notes: dict[str, str | None]) -> str
 
 
 def _tokens(data: Conversation, message_id: str, kind: str, text: str) -> int:
+    """A quoted part's count, cached under (message id, kind) with the text it counted: an
+    annotation (a fact replaced, edited or forgotten) changes the text, never the id."""
     key = (message_id, kind)
     cached = data.part_tokens.get(key)
-    if cached is None:
-        cached = data.part_tokens[key] = data.count(text) + 2
-    return cached
+    if cached is None or cached[0] != text:
+        cached = data.part_tokens[key] = (text, data.count(text) + 2)
+    return cached[1]
 
 
 def build_region(data: Conversation) -> Region:
@@ -146,13 +148,15 @@ def build_region(data: Conversation) -> Region:
     kept: list[Part] = []
     orphans: list[str] = []
     cap = budget.message_cap(data.config, 0) // 2  # a quoted earlier message
+    turn = 0  # the exchange (1-based) of each message, counted in this one pass
     for message in data.messages[:boundary]:
+        if message.role == "user":
+            turn += 1
         if message.role == "system":
             continue
-        turn = data.turn_of(data.index[message.id]) if later else 0
         if message.pinned:  # word for word, but a replaced value is marked here too
             marked = facts.mark_corrected(facts.annotate(text_with_images(message), notes),
-                                          later, turn)
+                                          later, max(1, turn))
             text = f"Pinned by the user ({message.role} message, word for word):\n" \
                    f"{quote(marked)}"
             kept.append(Part("pin", text, _tokens(data, message.id, "pin", text), message.id,
@@ -161,7 +165,7 @@ def build_region(data: Conversation) -> Region:
         if message.id in dropped or message.id in replaced:
             continue
         content = facts.mark_corrected(  # images: their text
-            facts.annotate(text_with_images(message), notes), later, turn)
+            facts.annotate(text_with_images(message), notes), later, max(1, turn))
         if message.tokens > cap:
             content = clip_middle(content, int(cap / data.config.estimate_scale))
         if message.role == "user" and data.config.preserve_user_messages:
@@ -174,9 +178,6 @@ def build_region(data: Conversation) -> Region:
             text = f"Earlier {message.role} message (word for word):\n{quote(content)}"
             kept.append(Part("orphan", text, _tokens(data, message.id, "orphan", text),
                              message.id))
-    if notes or later:  # annotated quotes are not what the cache holds under their ids
-        for key in [k for k in data.part_tokens if k[1] in ("request", "orphan", "pin")]:
-            del data.part_tokens[key]
     instructions = [m.content for m in data.messages if m.role == "system"]
     compacted = {m.id for m in data.messages[:boundary]} | {LEGACY_MESSAGE}
     return Region(checkpoints, kept, boundary, instructions, owner, replaced, orphans,

@@ -46,9 +46,10 @@ class Conversation:
     undo: list[UndoEntry] = field(default_factory=list)
     breaker: BreakerState = field(default_factory=BreakerState)
     retry_after: int | None = None
-    # Token counts of region parts by (message id, kind): the region is rebuilt after every
-    # compaction and pin change, and re-tokenising thousands of quoted requests is not free.
-    part_tokens: dict[tuple[str, str], int] = field(default_factory=dict)
+    # Token counts of region parts by (message id, kind), with the text counted (a fact's
+    # note changes a quote's text, not its id): the region is rebuilt after every compaction,
+    # pin and fact change, and re-tokenising thousands of quoted requests is not free.
+    part_tokens: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
 
     # ----------------------------------------------------------------- counts
     def count(self, text: str) -> int:
