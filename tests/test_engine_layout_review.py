@@ -8,13 +8,17 @@ the standalone prompt; 14: the quoted parts' counts are those of the annotated t
 
 from __future__ import annotations
 
+from collections import defaultdict
+from types import SimpleNamespace
 from typing import Any
 
 from ollm_desktop.engine import ContextEngine, EngineConfig, budget
-from ollm_desktop.engine.assembly import build_region
+from ollm_desktop.engine.assembly import CONTINUE_STUB, Assembly, build_region
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
+from ollm_desktop.engine.models import CompactionReport, Message
+from ollm_desktop.engine.summarizer import Deadline, SummaryCaller
+from ollm_desktop.engine.summary_requests import SummaryWriter
 from tests.engine_fakes import GoodSummarizer, compact, text_of_tokens, words
 
 
@@ -124,6 +128,51 @@ def test_a_statement_before_its_correction_is_marked_and_one_after_is_not() -> N
     before, after = data.messages[2], data.messages[16]  # turns 2 and 9
     assert "(later corrected: Correction: the meeting is in room B" in by_id[before.id]
     assert "later corrected" not in by_id[after.id]
+
+
+# ------------------------------------------------------------------ 12: the continue stub
+def _writer(assembly: Assembly) -> SummaryWriter:
+    stage: Any = SimpleNamespace(data=None, assembly=lambda: assembly)
+    caller = SummaryCaller(GoodSummarizer(), EngineConfig(), defaultdict(int))
+    return SummaryWriter(stage, caller, focus=None, deadline=Deadline(60),
+                         report=CompactionReport(status="skipped"))
+
+
+def test_a_leading_continue_stub_does_not_block_prefix_reuse() -> None:
+    """After the boundary user message is deleted, the recent turns start with a reply and
+    the request carries the continue stub right after the system message: the scan stopped
+    at it and nothing was reused."""
+    entries = [{"role": "system", "content": "notes"},
+               {"role": "user", "content": CONTINUE_STUB},
+               {"role": "assistant", "content": "a1"},
+               {"role": "user", "content": "u2"},
+               {"role": "assistant", "content": "a2"},
+               {"role": "user", "content": "u3"}]
+    ids = [[], [], ["a1"], ["u2"], ["a2"], ["u3"]]
+    writer = _writer(Assembly(messages=entries, total=0, raw_total=0, entry_ids=ids))
+    assert writer.shared_prefix({"a1", "u2", "a2"}) == entries[:5]
+    assert writer.shared_prefix({"a1"}) == entries[:3]
+    assert writer.shared_prefix({"u3"}) is None  # the stub alone holds nothing
+
+
+def test_a_chat_whose_boundary_user_message_was_deleted_summarises_from_its_prefix() -> None:
+    summarizer = GoodSummarizer()
+    engine = ContextEngine(EngineConfig(context_size=8192, min_messages=2), summarizer,
+                           "You are helpful.")
+    for n in range(20):
+        engine.add("user", f"Question {n}: " + words(60, n))
+        engine.add("assistant", f"Answer {n}: " + words(60, n + 100))
+    assert compact(engine, force=True).status == "compacted"
+    first_recent = next(m for m in engine.display_messages()
+                        if engine.visibility()[m.id] == "verbatim")
+    assert first_recent.role == "user"
+    engine.delete_message(first_recent.id)
+    request = engine.api_messages()
+    assert request[1] == {"role": "user", "content": CONTINUE_STUB}
+    calls = summarizer.calls
+    report = compact(engine, force=True)
+    assert report.status == "compacted" and report.shared_prefix
+    assert summarizer.prompts[calls][:2] == request[:2]
 
 
 # ------------------------------------------------------------------ 14: annotated counts

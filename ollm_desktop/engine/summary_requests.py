@@ -49,11 +49,11 @@ class SummaryWriter:
         if any(IMAGES_KEY in entry for entry in entries):
             return None  # pictures are sent by the session at send time: summaries use text
         end = 1 if entries[0]["role"] == "system" else 0
+        if end < len(entries) and not ids[end] and entries[end]["role"] == "user":
+            end += 1  # the continue stub (the recent turns start with a reply): no message
         while end < len(entries) and ids[end] and set(ids[end]) <= span_ids:
             end += 1
-        while end < len(entries) and not ids[end] and end <= 1:  # the continue stub
-            end += 1
-        held = {i for entry in ids[1:end] for i in entry}
+        held = {i for entry in ids[:end] for i in entry}
         if not held or entries[end - 1]["role"] != "assistant":
             return None
         return [dict(e) for e in entries[:end]]
@@ -68,7 +68,7 @@ class SummaryWriter:
             return None
         ids = self.stage.assembly().entry_ids
         sent = {i for entry in ids for i in entry}
-        held = {i for entry in ids[1:len(prefix)] for i in entry}
+        held = {i for entry in ids[:len(prefix)] for i in entry}
         missing = [m for m in material if m.id in span_ids and m.id not in sent]
         first_held = next((n for n, m in enumerate(material) if m.id in held), len(material))
         if any(n > first_held for n, m in enumerate(material) if m in missing):
