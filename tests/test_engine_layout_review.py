@@ -8,18 +8,21 @@ the standalone prompt; 14: the quoted parts' counts are those of the annotated t
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from types import SimpleNamespace
 from typing import Any
 
-from ollm_desktop.engine import ContextEngine, EngineConfig, budget
+import pytest
+
+from ollm_desktop.engine import ContextEngine, EngineConfig, budget, prompts
 from ollm_desktop.engine.assembly import CONTINUE_STUB, Assembly, build_region
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import CompactionReport, Message
-from ollm_desktop.engine.summarizer import Deadline, SummaryCaller
+from ollm_desktop.engine.summarizer import Deadline, SummaryCaller, SummaryFailed
 from ollm_desktop.engine.summary_requests import SummaryWriter
-from tests.engine_fakes import GoodSummarizer, compact, text_of_tokens, words
+from tests.engine_fakes import GoodSummarizer, ScriptedSummarizer, compact, text_of_tokens, words
 
 
 # ------------------------------------------------------------------ 8: pinned facts stay
@@ -173,6 +176,51 @@ def test_a_chat_whose_boundary_user_message_was_deleted_summarises_from_its_pref
     report = compact(engine, force=True)
     assert report.status == "compacted" and report.shared_prefix
     assert summarizer.prompts[calls][:2] == request[:2]
+
+
+# ------------------------------------------------------------------ 13: too long on retry
+class _TooLong(Exception):
+    kind = "context_overflow"  # as the backend's BackendError says it (duck-typed)
+
+
+def test_a_retry_refused_as_too_long_keeps_too_long() -> None:
+    calls: list[int] = []
+
+    async def summarize(prompt: list[dict[str, str]]) -> str:
+        calls.append(len(prompt))
+        if len(calls) == 1:
+            return "   "  # refused by the gate: the retry (longer, with its note) is asked
+        raise _TooLong("the input length exceeds the context length")
+
+    caller = SummaryCaller(summarize, EngineConfig(), defaultdict(int))
+    with pytest.raises(SummaryFailed) as failed:
+        asyncio.run(caller.summarize(lambda note: [{"role": "user", "content": "x"}],
+                                     material="x", input_tokens=500, target=100, level=3,
+                                     deadline=Deadline(60),
+                                     report=CompactionReport(status="skipped")))
+    assert failed.value.too_long and len(calls) == 2
+
+
+def test_a_shared_summary_whose_retry_is_too_long_falls_back_to_the_standalone_prompt() -> None:
+    """The re-raised failure lost ``too_long``: an extractive checkpoint was built instead of
+    asking with the standalone prompt."""
+
+    def too_long(prompt: list[dict[str, str]]) -> str:
+        raise _TooLong("the input length exceeds the context length")
+
+    good = GoodSummarizer()
+    summarizer = ScriptedSummarizer(lambda prompt: "   ", too_long,
+                                    lambda prompt: good.answer(prompt, 3))
+    engine = ContextEngine(EngineConfig(context_size=8192, min_messages=2), summarizer,
+                           "You are helpful.")
+    for n in range(20):
+        engine.add("user", f"Question {n}: " + words(60, n))
+        engine.add("assistant", f"Answer {n}: " + words(60, n + 100))
+    report = compact(engine, force=True)
+    assert report.status == "compacted"
+    assert not report.extractive and not report.shared_prefix
+    assert summarizer.prompts[0][-1]["content"].startswith(prompts.CHAT_SUMMARY_OPENING)
+    assert not summarizer.prompts[2][-1]["content"].startswith(prompts.CHAT_SUMMARY_OPENING)
 
 
 # ------------------------------------------------------------------ 14: annotated counts

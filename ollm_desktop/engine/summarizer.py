@@ -150,7 +150,10 @@ class SummaryCaller:
                                          max_tokens=max_tokens, deadline=deadline,
                                          report=report)
             except SummaryFailed as second:
-                raise SummaryFailed(f"{first}; then {second}") from second
+                # The retry is longer (its note): refused as too long, the caller falls back
+                # to the standalone prompt as it would after a first refusal.
+                raise SummaryFailed(f"{first}; then {second}",
+                                    too_long=second.too_long) from second
         tokens = count_tokens(text)
         limit = min(target, max(16, input_tokens - 1))
         if tokens <= limit:
