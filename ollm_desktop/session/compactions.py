@@ -48,9 +48,11 @@ class Compactions:
     async def _background(self, ahead: int) -> CompactionReport:
         try:
             report = await self.run(focus=None, force=False, ahead_tokens=ahead)
-        except asyncio.CancelledError:  # paused for a send (or the chat closed)
-            self._core.publish(CompactionEnded(CompactionReport(status="skipped",
-                                                                reason=PAUSED)))
+        except asyncio.CancelledError:
+            paused, self.cache.paused = self.cache.paused, False
+            if paused:  # for a send; cancelled otherwise (the app's shutdown): nothing to say
+                self._core.publish(CompactionEnded(CompactionReport(status="skipped",
+                                                                    reason=PAUSED)))
             raise
         self.cache.finished(report.status == "compacted")
         return report

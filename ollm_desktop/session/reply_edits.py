@@ -5,7 +5,11 @@ request again; if nothing new arrives, the earlier reply is put back. The chat a
 the earlier reply, is kept as a branch first: the reply stays an alternative to page back to.
 Continue sends the context with the stopped reply as its last message (Ollama then continues
 a trailing assistant message) and appends what streams to that same reply, which ends complete.
-Both run as a turn does: one at a time, with Stop, never while a compaction runs.
+Both run as a turn does: one at a time, with Stop. As a send, a request that fits stops a
+warm-up and pauses a background summary (``Turns.clear_way``); a compaction that cannot be
+paused (a manual one, or a background one paused too often) refuses them, and one still running
+after a bounded wait does too: it holds the history (a reply can be neither taken out nor
+written into while it runs).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import Literal
 
-from ollm_desktop.engine import Message, PinsOverBudget
+from ollm_desktop.engine import ContextEngine, Message, PinsOverBudget
 from ollm_desktop.session.branches import Branches
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
@@ -48,7 +52,7 @@ class ReplyEdits:
         core = self._core
         if core.streaming:
             return "busy", STILL_STREAMING
-        if core.compacting:
+        if core.compacting and not self._compactions.cache.pausable():
             return "busy", COMPACTING
         if not core.model:
             return "input", NO_MODEL
@@ -69,6 +73,21 @@ class ReplyEdits:
         core.streaming = False
         core.publish(BusyChanged(False))
 
+    async def _compaction_out_of_the_way(self, engine: ContextEngine) -> bool:
+        """A running compaction holds the history: a background one is paused when the
+        request fits (as for a send), else waited for (bounded). False, and said, when one
+        still runs."""
+        core = self._core
+        if not core.compacting:
+            return True
+        paused = await self._turns.clear_way(engine)
+        if not paused and core.compacting:
+            await self._compactions.wait(engine.config.compaction_timeout_s)
+        if engine.compacting:
+            core.publish(Change.problem("busy", COMPACTING))
+            return False
+        return True
+
     # ------------------------------------------------------------- regenerate
     async def regenerate(self) -> None:
         """Send the newest request again without its reply (the reply is taken out first)."""
@@ -78,6 +97,8 @@ class ReplyEdits:
         kept: ChatRecord | None = None
         previous: Message | None = None
         try:
+            if not await self._compaction_out_of_the_way(engine):
+                return
             last = engine.display_messages()[-1]
             if last.role == "assistant":
                 previous = last.model_copy()
@@ -98,6 +119,7 @@ class ReplyEdits:
                 core.publish(Change(history=True, context=True) | core.save_state())
             user = next(m for m in reversed(engine.display_messages()) if m.role == "user")
             await core.before_send()
+            await turns.clear_way(engine)  # as a send: a warm-up stops, a summary pauses
             await turns.make_room(engine)
             refused = await turns.stream_reply(user, may_retry=True, previous=previous)
             if refused is not None:
@@ -121,7 +143,10 @@ class ReplyEdits:
         engine = core.engine
         assert engine is not None
         try:
+            if not await self._compaction_out_of_the_way(engine):
+                return
             await core.before_send()
+            await turns.clear_way(engine)  # as a send: a warm-up stops, a summary pauses
             last = engine.display_messages()[-1]
             if not unfinished(last):
                 return

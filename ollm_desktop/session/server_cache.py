@@ -13,12 +13,15 @@ common prefix with it. So:
 - **A warm-up after a background compaction.** The compaction rewrote part of the request;
   the app sends the new request's messages with a reply of one token (discarded), so the
   server reads it now, not when the user sends. A send cancels a warm-up still running.
+
+A send (a Regenerate and a Continue too) waits at most ``CANCEL_WAIT_S`` for what it cancelled
+to end: cancelling an httpx connect can leave a task stuck on the qasync loop (as the chat
+controller's shutdown and ``session.recall`` note), and a send never waits on it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
@@ -30,6 +33,7 @@ log = logging.getLogger(__name__)
 
 MAX_PAUSES = 3  # background summaries paused in a row by sends; the next runs to its end
 WARM_PREDICT = 1  # tokens the warm-up asks for (read the prompt, write almost nothing)
+CANCEL_WAIT_S = 1.0  # the longest a send waits for a cancelled summary or warm-up to end
 
 
 class ServerCache:
@@ -38,26 +42,36 @@ class ServerCache:
         self.background: asyncio.Task[Any] | None = None  # the running background compaction
         self.warm_task: asyncio.Task[Any] | None = None
         self.pauses = 0  # in a row
-        self.paused = False  # the last background compaction was paused: run it again
+        # A send cancelled the running background compaction (read by the compaction: a
+        # pause is said, a cancel at shutdown is not).
+        self.paused = False
         self.stats = {"paused": 0, "ran_through": 0, "warmed": 0, "warm_cancelled": 0}
 
     def may_pause(self) -> bool:
         return self.pauses < MAX_PAUSES
 
+    def running(self) -> bool:
+        """A background compaction is running (the open chat's compaction task)."""
+        task = self.background
+        return task is not None and not task.done() and self._core.compaction_task is task
+
+    def pausable(self) -> bool:
+        """The running compaction, if any, is a background one a send would pause."""
+        return self.running() and self.may_pause()
+
     async def before_send(self) -> bool:
         """A send starts: stop a warm-up, pause a background summary (True if paused)."""
         await self._cancel_warm()
         task = self.background
-        if task is None or task.done() or self._core.compaction_task is not task:
+        if task is None or not self.running():
             return False
         if not self.may_pause():
             self.stats["ran_through"] += 1
             return False
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
-        self.pauses += 1
         self.paused = True
+        task.cancel()
+        await _ended(task)
+        self.pauses += 1
         self.stats["paused"] += 1
         return True
 
@@ -100,8 +114,18 @@ class ServerCache:
         task = self.warm_task
         if task is not None and not task.done():
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await _ended(task)
 
     async def close(self) -> None:
         await self._cancel_warm()
+
+
+async def _ended(task: asyncio.Task[Any]) -> None:
+    """Give a cancelled task ``CANCEL_WAIT_S`` to end, then go on: never ``await task``, which
+    waits forever for one stuck on the loop (and forwards our own cancellation into it)."""
+    _done, stuck = await asyncio.wait({task}, timeout=CANCEL_WAIT_S)
+    if stuck:
+        log.warning("task %s did not end %.1f s after it was cancelled", task.get_name(),
+                    CANCEL_WAIT_S)
+    elif not task.cancelled():
+        task.exception()  # retrieved: how it ended changes nothing for the send

@@ -135,8 +135,7 @@ class Turns:
         try:
             await core.before_send()  # never more than the model's trained context
             self.waits["turns"] += 1
-            if self._fits(engine):  # goes at once: never queued behind our own summary
-                await self._compactions.cache.before_send()
+            await self.clear_way(engine)
             waited = await self.make_room(engine)
             self.waits["waited"] += waited  # a turn counts once, however long it waited
             refused = await self.stream_reply(user, may_retry=True)
@@ -150,6 +149,14 @@ class Turns:
             core.publish(BusyChanged(False))
         self._compactions.schedule_background()
         self.recall.schedule_embedding()
+
+    async def clear_way(self, engine: ContextEngine) -> bool:
+        """A request that fits goes at once, never queued behind our own summary: a warm-up
+        stops and a background summary pauses (True if one was paused). A send, a Regenerate
+        and a Continue all start here."""
+        if self._fits(engine):
+            return await self._compactions.cache.before_send()
+        return False
 
     @staticmethod
     def _fits(engine: ContextEngine) -> bool:
