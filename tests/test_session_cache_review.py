@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ollm_desktop.engine import Message
@@ -215,3 +216,42 @@ async def test_a_compaction_cancelled_at_shutdown_says_nothing(session, server) 
                    for e in events)
     await s.close()
 
+
+async def test_an_embedding_made_while_its_round_changed_is_not_written_onto_it(
+        session, server) -> None:
+    """The reply arrived while its round (the user's message alone) was being embedded: the
+    round was derived again under the same rowid, and the stale vector was written onto it."""
+    s, _events = session
+    s.settings.embedding_model = "all-minilm"
+    s.new_chat("vectors")
+    assert s.chat is not None and s.engine is not None
+    chat = s.chat
+    user = Message(role="user", content="Where do the nightly exports go?")
+    s.engine.add_message(user)
+    s.store.append_message(chat.id, user)
+    await s.drain()
+    s.store._conn.execute("UPDATE recall_rounds SET vector = NULL, vector_model = NULL")
+    reply = Message(role="assistant", content="They go to the archive bucket.")
+    original = s.backend.embed
+    calls: list[list[str]] = []
+
+    async def embed(model: str, texts: list[str], **kwargs: Any) -> list[list[float]]:
+        calls.append(list(texts))
+        vectors = await original(model, texts, **kwargs)
+        if len(calls) == 1:  # the reply lands while the first batch is in flight
+            s.engine.add_message(reply)  # type: ignore[union-attr]
+            s.store.append_message(chat.id, reply)
+        return vectors
+
+    s.backend.embed = embed  # type: ignore[method-assign]
+    await s.recall.embed_rounds()
+    rows = s.store.vectors(chat.id, "all-minilm")
+    assert len(rows) == 1
+    (text,) = [t for _r, t in s.store._conn.execute(
+        "SELECT rowid, user || char(10) || reply FROM recall_text")]
+    assert "archive bucket" in text
+    wanted = np.asarray((await original("all-minilm", [text]))[0], dtype=np.float32)
+    stored = np.frombuffer(rows[0][1], dtype=np.float32)
+    assert np.allclose(stored, wanted / np.linalg.norm(wanted))
+    await s.drain()
+    await s.close()

@@ -33,7 +33,6 @@ from ollm_desktop.storage.recall_index import CANDIDATES, RecallIndex
 log = logging.getLogger(__name__)
 
 RECALL_BUDGET_S = 0.3  # the longest a send waits for its query's embedding
-RECALL_LIMIT = 6  # rounds offered to the engine per send (it keeps what fits)
 RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al.)
 SIMILARITY_FLOOR = 0.3  # cosine below which meaning search finds nothing (MiniLM-like)
 EMBED_BATCH = 16
@@ -255,9 +254,10 @@ class RecallService:
             return 0
         store, done = self._core.store, 0
         prefix = _prefixes(model)[1]
+        previous: list[tuple[int, str]] = []
         while self._core.chat is chat and self.model == model:
             batch = store.rounds_to_embed(chat.id, model, EMBED_BATCH)
-            if not batch:
+            if not batch or batch == previous:  # nothing, or nothing of it could be written
                 break
             try:
                 vectors = await self._core.backend.embed(model, [prefix + t for _r, t in batch])
@@ -268,10 +268,13 @@ class RecallService:
                 self._failed("it returned a different number of embeddings")
                 break
             units = [_unit(v) for v in vectors]
-            store.put_vectors(model, [(rowid, unit.tobytes(), int(unit.shape[0]))
-                                      for (rowid, _t), unit in zip(batch, units, strict=True)])
+            # A round derived again meanwhile (same rowid, new text) is not written: the next
+            # batch embeds it as it reads now.
+            done += store.put_vectors(model, [
+                (rowid, unit.tobytes(), int(unit.shape[0]), text)
+                for (rowid, text), unit in zip(batch, units, strict=True)])
             self._vectors = None  # a re-embedded round keeps its rowid: reload
-            done += len(batch)
+            previous = batch
         return done
 
     # -------------------------------------------------------------- marks

@@ -26,6 +26,11 @@ KEEP_RECALL = ("json_patch(?, json_object('recall', CASE WHEN json_valid(meta) T
 _RECALL = "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.recall') END"
 
 
+def _round_text(user: str | None, reply: str | None) -> str:
+    """What a round's embedding is made from."""
+    return f"{user or ''}\n{reply or ''}".strip()
+
+
 class RecallTables(Database):
     def __init__(self, conn: sqlite3.Connection, path: object) -> None:
         super().__init__(conn, path)  # type: ignore[arg-type]
@@ -126,14 +131,28 @@ class RecallTables(Database):
                 "ON t.rowid = r.rowid WHERE r.chat_id = ? AND (r.vector_model IS NOT ? "
                 "OR r.vector IS NULL) ORDER BY r.rowid DESC LIMIT ?",
                 (chat_id, model, limit)).fetchall()
-        return [(rowid, f"{user}\n{reply}".strip()) for rowid, user, reply in rows]
+        return [(rowid, _round_text(user, reply)) for rowid, user, reply in rows]
 
-    def put_vectors(self, model: str, vectors: Sequence[tuple[int, bytes, int]]) -> None:
-        """(rowid, float32 bytes, dimension) of rounds embedded by ``model``."""
+    def put_vectors(self, model: str, vectors: Sequence[tuple[int, bytes, int, str]]) -> int:
+        """(rowid, float32 bytes, dimension, text embedded) of rounds embedded by ``model``;
+        how many were written.
+
+        A round derived again while its embedding was in flight (its reply arrived, a message
+        was edited or deleted) keeps its rowid: a vector is written only onto a round that
+        still reads the text it was made from and has none of ``model`` yet."""
+        if not vectors:
+            return 0
         with self._write() as conn:
-            conn.executemany("UPDATE recall_rounds SET vector = ?, vector_model = ?, "
-                             "vector_dims = ? WHERE rowid = ?",
-                             [(blob, model, dims, rowid) for rowid, blob, dims in vectors])
+            marks = ", ".join("?" for _ in vectors)
+            now = {rowid: _round_text(user, reply) for rowid, user, reply in conn.execute(
+                f"SELECT rowid, user, reply FROM recall_text WHERE rowid IN ({marks})",
+                [v[0] for v in vectors])}
+            fresh = [(blob, model, dims, rowid, model) for rowid, blob, dims, text in vectors
+                     if now.get(rowid) == text]
+            written = conn.executemany("UPDATE recall_rounds SET vector = ?, vector_model = ?, "
+                                       "vector_dims = ? WHERE rowid = ? AND (vector IS NULL "
+                                       "OR vector_model IS NOT ?)", fresh).rowcount
+        return max(0, written)
 
     def vectors(self, chat_id: str, model: str) -> list[tuple[int, bytes, int]]:
         with self._read() as conn:
