@@ -56,7 +56,8 @@ def usable_tokens(config: EngineConfig) -> int:
 
 
 # A checkpoint below this cannot be written by a small model (135M-8B overshoot every time and
-# drop every identifier): targets never go lower; the reference ledger carries exact facts.
+# drop every identifier): targets never go lower; the facts ledger (``facts``) carries exact
+# facts.
 MIN_TARGET = 128
 # Shares of the usable budget for the parts that never shrink by compaction.
 GOAL_SHARE = 0.12

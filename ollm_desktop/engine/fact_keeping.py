@@ -41,7 +41,7 @@ def measure(material: Sequence[tuple[str, str]], *, verbatim: Iterable[str], sum
     """Count the facts of ``material`` ((role, content), oldest first) still sent word for word.
 
     ``verbatim``: contents still sent as they are (kept user messages); ``summary``: the new
-    checkpoint's text; ``ledger``: the texts of the reference ledger after the compaction.
+    checkpoint's text; ``ledger``: the texts of the facts ledger after the compaction.
     """
     sent = "\n".join(verbatim)
     in_ledger = "\n".join(ledger)  # values, or whole sentences (decisions, corrections)

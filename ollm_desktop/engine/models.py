@@ -334,7 +334,7 @@ class ContextUsage(BaseModel):
     dropped_messages: int  # unpinned messages left out of the API context
     over_budget: bool  # pins alone do not fit: said, never hidden
     note: str = ""
-    ledger: int = 0  # the reference ledger's tokens
+    ledger: int = 0  # the facts ledger's tokens
     clipped_messages: int = 0  # messages sent as head + tail (too long for the context)
     goal_condensed: int = 0  # locked decisions condensed to keep the goal block in its cap
     request_overhead: int = 0
