@@ -14,7 +14,7 @@ __all__ = ["ollama_server"]
 qasync = pytest.importorskip("qasync")
 
 
-def test_cancel_on_qasync_loop_disconnects(qapp, ollama_server: FakeOllama) -> None:
+def test_cancel_on_qasync_loop_disconnects(qloop, ollama_server: FakeOllama) -> None:
     ollama_server.script(Reply(chunks=["tok "] * 2000, delay_per_chunk=0.005))
 
     async def scenario() -> tuple[str, int]:
@@ -37,10 +37,8 @@ def test_cancel_on_qasync_loop_disconnects(qapp, ollama_server: FakeOllama) -> N
         await backend.close()
         return (record.outcome if finished else "still running"), record.sent
 
-    loop = qasync.QEventLoop(qapp)
-    try:
-        outcome, sent = loop.run_until_complete(scenario())
-    finally:
-        loop.close()
+    # The session's one loop (conftest.qloop): a loop made and closed here left its socket
+    # notifiers behind, and a later test's event processing crashed on them (CI, exit 139).
+    outcome, sent = qloop.run_until_complete(scenario())
     assert outcome == "disconnected"
     assert sent < 2000
