@@ -303,6 +303,9 @@ class EngineState(BaseModel):
     groups: list[CompressedGroup] = Field(default_factory=list)
     dropped_ids: list[str] = Field(default_factory=list)  # truncation fallback
     goal: GoalState = Field(default_factory=GoalState)
+    # The goal as requests still show it (``Conversation.goal_shown``): saved, so a chat
+    # reopened after a restart sends the same request, and the server's cache still serves it.
+    goal_shown: GoalState | None = None
     compaction_count: int = 0
     undo_stack: list[UndoEntry] = Field(default_factory=list)
     retry_after_index: int | None = None  # failed summary: retry once messages pass this count
