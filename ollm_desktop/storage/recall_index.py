@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine.recall import RecalledRound
 from ollm_desktop.storage.recall_terms import match_expression, query_terms, quote, round_keys
+from ollm_desktop.storage.schema import fts5_has
 
 INDEX_VERSION = "1"
 META_KEY = "recall-index"  # ollm_meta: "fts5:<version>" or "off:<version>"
@@ -47,15 +48,7 @@ _EXCLUDED = "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.recall.exclud
 
 def fts5_available() -> bool:
     """FTS5 with the porter tokenizer (any SQLite built with FTS5)."""
-    try:
-        probe = sqlite3.connect(":memory:")
-        try:
-            probe.execute("CREATE VIRTUAL TABLE t USING fts5(a, tokenize='porter unicode61')")
-        finally:
-            probe.close()
-    except sqlite3.Error:
-        return False
-    return True
+    return fts5_has("porter unicode61")
 
 
 def chat_token(chat_id: str) -> str:

@@ -108,17 +108,22 @@ def _schema_v1(conn: sqlite3.Connection) -> None:
     )
 
 
-def fts_available() -> bool:
-    """FTS5 with the trigram tokenizer (SQLite >= 3.34) gives indexed substring search."""
+def fts5_has(tokenize: str) -> bool:
+    """Whether this SQLite builds an FTS5 table with the ``tokenize`` option given."""
     try:
         probe = sqlite3.connect(":memory:")
         try:
-            probe.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='trigram')")
+            probe.execute(f"CREATE VIRTUAL TABLE t USING fts5(body, tokenize='{tokenize}')")
         finally:
             probe.close()
     except sqlite3.Error:
         return False
     return True
+
+
+def fts_available() -> bool:
+    """FTS5 with the trigram tokenizer (SQLite >= 3.34) gives indexed substring search."""
+    return fts5_has("trigram")
 
 
 def _search_index_v2(conn: sqlite3.Connection) -> None:
