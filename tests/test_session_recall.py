@@ -22,6 +22,7 @@ from ollm_desktop.storage import ChatStore
 from ollm_desktop.storage.recall_index import RecallIndex
 from tests.controller_harness import make_settings, scripted_model
 from tests.ollama_server import FakeOllama
+from tests.test_session import send
 
 pytestmark = pytest.mark.asyncio
 
@@ -87,16 +88,6 @@ def seed(s: ChatSession, pairs: Sequence[tuple[str, str]]) -> list[Message]:
     s.save_state()
     s.open_chat(s.chat.id)
     return added
-
-
-async def send(s: ChatSession, text: str) -> None:
-    _change, reason = s.start_turn(text)
-    assert reason is None, reason
-    try:
-        await s.turns.run(text)
-    finally:
-        s.turns.ended()
-    await s.drain()
 
 
 def indexed_users(s: ChatSession, chat_id: str) -> list[str]:
