@@ -29,7 +29,7 @@ if __package__ in (None, ""):  # run as a script: make ``bench`` importable
 
 import numpy as np
 
-from bench.common import Result, percentile
+from bench.common import Result, percentile, report
 from bench.memory.generator import generate
 from ollm_desktop.engine.models import EngineState, Message
 from ollm_desktop.engine.recall import compose
@@ -137,11 +137,7 @@ def main() -> int:
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--sends", type=int, default=200)
     args = parser.parse_args()
-    result = run_p9(args.messages, args.sends)
-    print(result.line())
-    for detail in result.details:
-        print("     ", detail)
-    return 0 if result.met else 1
+    return report([run_p9(args.messages, args.sends)])
 
 
 if __name__ == "__main__":

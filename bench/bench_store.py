@@ -26,7 +26,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import Result
+from bench.common import Result, report
 from ollm_desktop.engine.models import CompressedGroup, EngineState, Message, UndoEntry
 from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage import ChatStore
@@ -132,11 +132,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=400)
     args = parser.parse_args()
-    result = run_p3(args.samples)
-    print(result.line())
-    for detail in result.details:
-        print("     ", detail)
-    return 0 if result.met else 1
+    return report([run_p3(args.samples)])
 
 
 if __name__ == "__main__":
