@@ -25,19 +25,10 @@ from typing import Any
 
 from bench.memory import noisy, report
 from bench.memory.cli import SMOKE_MODEL, checked, engine_info
-from bench.memory.generator import Conversation
+from bench.memory.generator import Conversation, Fact
 from bench.memory.relay import Logged, Relay
-from bench.memory.retention import bucket, normalise
 from bench.memory.runner import _reply_with_facts, log
-from bench.memory.scoring import (
-    FORMS,
-    facts_known,
-    identifier_provenance,
-    probe,
-    question_row,
-    question_text,
-    unasked_row,
-)
+from bench.memory.scoring import answer_row, identifier_provenance, probe, question_rows
 
 QUESTION_WAIT_S = 900.0
 TURN_WAIT_S = 600.0  # a turn this long is logged (a hang shows where it is)
@@ -66,28 +57,24 @@ async def _questions(controller: Any, relay: Relay, conversation: Conversation, 
     saved = session.engine.state()
     waits = dict(controller.turn_waits)
     relay.measuring, relay.answer_questions = False, answer
-    rows = []
+
+    async def ask(text: str, fact: Fact, form: str) -> list[dict[str, Any]] | None:
+        relay.question = text
+        before = len(relay.log)
+        task = controller.send(text)
+        if task is not None:
+            await asyncio.wait_for(task, QUESTION_WAIT_S)
+        await _idle(controller)
+        carried = next((e for e in relay.log[before:] if e.kind == "question"), None)
+        if answer and form == "direct":
+            reply = session.engine.display_messages()[-1]
+            qa.append(answer_row(fact, reply.content if reply.role == "assistant" else None,
+                                 turn))
+        _put_back(session, saved)
+        return None if carried is None else carried.messages
+
     try:
-        for fact in facts_known(conversation, turn):
-            for form in FORMS:
-                text = question_text(fact, form)
-                relay.question = text
-                before = len(relay.log)
-                task = controller.send(text)
-                if task is not None:
-                    await asyncio.wait_for(task, QUESTION_WAIT_S)
-                await _idle(controller)
-                carried = next((e for e in relay.log[before:] if e.kind == "question"), None)
-                rows.append(unasked_row(fact, form, turn) if carried is None else
-                            question_row(fact, form, carried.messages, turn))
-                if answer and form == "direct":
-                    reply = session.engine.display_messages()[-1]
-                    said = reply.content if reply.role == "assistant" else None
-                    qa.append({"id": fact.id, "type": fact.type, "speaker": fact.speaker,
-                               "bucket": bucket(turn - fact.turn), "asked": said is not None,
-                               "correct": said is not None
-                               and normalise(fact.answer) in normalise(said)})
-                _put_back(session, saved)
+        rows = await question_rows(conversation, turn, ask)
     finally:
         relay.question, relay.measuring, relay.answer_questions = None, True, False
         controller.turn_waits.update(waits)

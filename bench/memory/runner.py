@@ -19,16 +19,7 @@ from typing import Any
 from bench.memory import noisy
 from bench.memory.generator import Conversation
 from bench.memory.host import Host, Overflow, Summarizer, Usage
-from bench.memory.retention import bucket, normalise
-from bench.memory.scoring import (
-    FORMS,
-    facts_known,
-    identifier_provenance,
-    probe,
-    question_row,
-    question_text,
-    unasked_row,
-)
+from bench.memory.scoring import answer_row, identifier_provenance, probe, question_rows
 from bench.memory.slot import Slot
 from bench.memory.strategies import Strategy, make
 from bench.memory.tokens import cl100k_messages, peer_message_tokens
@@ -218,12 +209,8 @@ async def _questions(conversation: Conversation, strategy: Strategy, usage: Usag
     Summaries a question causes are not the conversation's cost: the usage is put back.
     """
     kept = dataclasses.replace(usage, summary_seconds=list(usage.summary_seconds))
-    rows = []
-    for fact in facts_known(conversation, turn):
-        for form in FORMS:
-            request = await question_request(strategy, question_text(fact, form))
-            rows.append(unasked_row(fact, form, turn) if request is None
-                        else question_row(fact, form, request, turn))
+    rows = await question_rows(conversation, turn,
+                               lambda text, _fact, _form: question_request(strategy, text))
     for name in (f.name for f in dataclasses.fields(Usage)):
         setattr(usage, name, getattr(kept, name))
     return {"turn": turn, "rows": rows}
@@ -246,10 +233,7 @@ async def _ask(conversation: Conversation, strategy: Strategy, host: Host, usage
                 content = answer.content
             except Exception:  # refused (too long) or failed: not asked
                 content = None
-        rows.append({"id": fact.id, "type": fact.type, "speaker": fact.speaker,
-                     "bucket": bucket(last - fact.turn), "asked": content is not None,
-                     "correct": content is not None
-                     and normalise(fact.answer) in normalise(content)})
+        rows.append(answer_row(fact, content, last))
     for name in (f.name for f in dataclasses.fields(Usage)):
         setattr(usage, name, getattr(kept, name))
     return rows

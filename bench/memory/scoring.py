@@ -6,7 +6,7 @@ the client sends) and get plain rows, so the report reads one shape.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bench.memory.generator import Conversation, Fact
@@ -63,6 +63,28 @@ def unasked_row(fact: Fact, form: str, turn: int) -> dict[str, Any]:
     return {"id": fact.id, "type": fact.type, "speaker": fact.speaker, "depth": depth,
             "bucket": bucket(depth), "form": form, "asked": False, "retained": False,
             "stale_current": False}
+
+
+async def question_rows(conversation: Conversation, turn: int,
+                        ask: Callable[[str, Fact, str], Awaitable[Sequence[dict[str, str]] | None]],
+                        ) -> list[dict[str, Any]]:
+    """Question-time retention: every fact known at ``turn`` asked in every form; ``ask``
+    (question text, fact, form) returns the request that carried it, None when none did."""
+    rows = []
+    for fact in facts_known(conversation, turn):
+        for form in FORMS:
+            request = await ask(question_text(fact, form), fact, form)
+            rows.append(unasked_row(fact, form, turn) if request is None
+                        else question_row(fact, form, request, turn))
+    return rows
+
+
+def answer_row(fact: Fact, said: str | None, turn: int) -> dict[str, Any]:
+    """A model's answer to a fact's question (None: not asked), correct when the normalised
+    answer occurs in it."""
+    return {"id": fact.id, "type": fact.type, "speaker": fact.speaker,
+            "bucket": bucket(turn - fact.turn), "asked": said is not None,
+            "correct": said is not None and normalise(fact.answer) in normalise(said)}
 
 
 def identifier_provenance(messages: Sequence[dict[str, str]],
