@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,7 +182,8 @@ class Relay:
                 error = response.text
             return Reply(http_status=response.status_code, error=error[:300])
         final: dict[str, Any] = {}
-        return Reply(stream=_pieces(response, entry, final, tail), final=final)
+        return Reply(stream=_streamed(response, entry, tail, _pieces(response, entry, final)),
+                     final=final)
 
     def _forward_openai(self, server: OpenAIServer, body: dict[str, Any], entry: Logged,
                         tail: str) -> Any:
@@ -213,8 +214,8 @@ class Relay:
                 return Reply(http_status=400, error=INPUT_TOO_LONG)
             return Reply(http_status=response.status_code, error=error[:300])
         final: dict[str, Any] = {}
-        return Reply(stream=_openai_pieces(response, entry, final, tail, self.counts),
-                     final=final)
+        pieces = _openai_pieces(response, entry, final, self.counts)
+        return Reply(stream=_streamed(response, entry, tail, pieces), final=final)
 
 
 def _planted_tail(sentences: list[str]) -> str:
@@ -225,28 +226,12 @@ def _planted_tail(sentences: list[str]) -> str:
     return tail + ("\n\n" + "\n".join(markers) if markers else "")
 
 
-def _pieces(response: httpx.Response, entry: Logged, final: dict[str, Any], tail: str,
-            ) -> Iterator[str]:
-    import json
-
-    done = False
+def _streamed(response: httpx.Response, entry: Logged, tail: str,
+              pieces: Generator[str, None, bool]) -> Iterator[str]:
+    """The host's ``pieces`` (which return whether its answer ended properly), then ``tail``;
+    logs the outcome and the end, and closes the response, however the stream ends."""
     try:
-        for line in response.iter_lines():
-            if not line.strip():
-                continue
-            event = json.loads(line)
-            if event.get("error"):
-                raise RuntimeError(str(event["error"]))
-            piece = (event.get("message") or {}).get("content") or ""
-            if piece:
-                entry.first = entry.first or time.monotonic()
-                yield piece
-            if event.get("done"):
-                keep = ("prompt_eval_count", "eval_count", "prompt_eval_cached_count",
-                        "timings", "slot_model", "done_reason")
-                final.update({k: event[k] for k in keep if k in event})
-                entry.final = dict(final)
-                done = True
+        done = yield from pieces
         if tail:
             entry.first = entry.first or time.monotonic()
             yield tail
@@ -259,6 +244,30 @@ def _pieces(response: httpx.Response, entry: Logged, final: dict[str, Any], tail
         response.close()
 
 
+def _pieces(response: httpx.Response, entry: Logged, final: dict[str, Any],
+            ) -> Generator[str, None, bool]:
+    import json
+
+    done = False
+    for line in response.iter_lines():
+        if not line.strip():
+            continue
+        event = json.loads(line)
+        if event.get("error"):
+            raise RuntimeError(str(event["error"]))
+        piece = (event.get("message") or {}).get("content") or ""
+        if piece:
+            entry.first = entry.first or time.monotonic()
+            yield piece
+        if event.get("done"):
+            keep = ("prompt_eval_count", "eval_count", "prompt_eval_cached_count",
+                    "timings", "slot_model", "done_reason")
+            final.update({k: event[k] for k in keep if k in event})
+            entry.final = dict(final)
+            done = True
+    return done
+
+
 def _json(response: httpx.Response) -> Any:
     try:
         return response.json()
@@ -266,8 +275,8 @@ def _json(response: httpx.Response) -> Any:
         return None
 
 
-def _openai_pieces(response: httpx.Response, entry: Logged, final: dict[str, Any], tail: str,
-                   counts: Counts) -> Iterator[str]:
+def _openai_pieces(response: httpx.Response, entry: Logged, final: dict[str, Any],
+                   counts: Counts) -> Generator[str, None, bool]:
     """An OpenAI-compatible stream as the pieces of an Ollama one; ``usage`` and llama.cpp's
     ``timings`` fill ``final`` as Ollama's final chunk would carry them."""
     usage: dict[str, Any] = {}
@@ -283,20 +292,6 @@ def _openai_pieces(response: httpx.Response, entry: Logged, final: dict[str, Any
                 if piece:
                     entry.first = entry.first or time.monotonic()
                     yield piece
-        if isinstance(usage.get("prompt_tokens"), int):
-            final["prompt_eval_count"] = usage["prompt_tokens"]
-            counts.add(usage_reported=1)
-        if isinstance(usage.get("completion_tokens"), int):
-            final["eval_count"] = usage["completion_tokens"]
-        cached = (final.get("timings") or {}).get("cache_n")
-        if isinstance(cached, int):
-            final["prompt_eval_cached_count"] = cached
-        final["done_reason"] = "length" if finish == "length" else "stop"
-        entry.final = dict(final)
-        if tail:
-            entry.first = entry.first or time.monotonic()
-            yield tail
-        entry.outcome = "done" if finish is not None else "error"
     except Overflow as exc:  # over-length inside the 200 stream (older llama.cpp builds)
         from tests.ollama_server import INPUT_TOO_LONG
 
@@ -306,9 +301,14 @@ def _openai_pieces(response: httpx.Response, entry: Logged, final: dict[str, Any
     except HostError:  # another error inside the stream: passed on as an error line
         entry.outcome = "error"
         raise
-    except GeneratorExit:
-        entry.outcome = "cancelled"
-        raise
-    finally:
-        entry.ended = time.monotonic()
-        response.close()
+    if isinstance(usage.get("prompt_tokens"), int):
+        final["prompt_eval_count"] = usage["prompt_tokens"]
+        counts.add(usage_reported=1)
+    if isinstance(usage.get("completion_tokens"), int):
+        final["eval_count"] = usage["completion_tokens"]
+    cached = (final.get("timings") or {}).get("cache_n")
+    if isinstance(cached, int):
+        final["prompt_eval_cached_count"] = cached
+    final["done_reason"] = "length" if finish == "length" else "stop"
+    entry.final = dict(final)
+    return finish is not None
