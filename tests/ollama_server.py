@@ -34,7 +34,6 @@ import hashlib
 import json
 import os
 import re
-import select
 import signal
 import socket
 import sys
@@ -42,11 +41,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
 import pytest
+
+from tests.loopback_http import Disconnected, LoopbackFake, LoopbackHandler, LoopbackServer
+from tests.loopback_http import RecordedRequest as RecordedRequest  # still importable from here
 
 VERSION = "0.12.6"
 _WORD = re.compile(r"\w+|[^\w\s]")
@@ -155,13 +156,6 @@ class Reply:
 
 
 @dataclass
-class RecordedRequest:
-    method: str
-    path: str
-    body: Any
-
-
-@dataclass
 class StreamRecord:
     """What happened to one streamed reply, as seen by the server."""
 
@@ -188,14 +182,13 @@ class Rejection:
     num_ctx: int
 
 
-class _Disconnected(Exception):
-    pass
-
-
-class FakeOllama:
+class FakeOllama(LoopbackFake):
     """The scriptable server. Thread-safe: handlers run on their own threads."""
 
+    thread_name = "fake-ollama"
+
     def __init__(self, models: list[FakeModel] | None = None) -> None:
+        super().__init__()
         self.models: list[FakeModel] = list(models) if models is not None else [
             FakeModel("llama3.2:3b", "llama", "3.2B", 131072),
             FakeModel("gemma3:270m", "gemma3", "268.10M", 32768, "Q8_0", 291_000_000),
@@ -228,55 +221,14 @@ class FakeOllama:
         self.path_delays: dict[str, float] = {}
         self.path_failures: dict[str, collections.deque[tuple[int, str]]] = {}
         self.pull_delay = 0.0
-        self.requests: list[RecordedRequest] = []
         self.streams: list[StreamRecord] = []
         self.loaded: dict[str, int] = {}  # model -> num_ctx of its last load
         # /api/embed: the models it answers for, and words that mean the same to it.
         self.embedding_models: set[str] = {"all-minilm", "nomic-embed-text", "embeddinggemma"}
         self.embed_aliases: dict[str, str] = {}
-        self.disconnected = threading.Event()
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
 
-    # --------------------------------------------------------------- control
-    def start(self, port: int = 0, host: str = "127.0.0.1") -> FakeOllama:
-        self._stopping.clear()  # a server can be stopped and started again ("Ollama is back")
-        self._httpd = _Server((host, port), _Handler, self)
-        self._thread = threading.Thread(target=self._httpd.serve_forever,
-                                        kwargs={"poll_interval": 0.05}, name="fake-ollama",
-                                        daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> int:
-        """Stop serving, hang up on open connections, join handlers; returns threads left."""
-        if self._httpd is None:
-            return 0
-        self._stopping.set()
-        self._httpd.shutdown()
-        left = self._httpd.close_all(timeout)
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout)
-        self._httpd = None
-        return left
-
-    def __enter__(self) -> FakeOllama:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        assert self._httpd is not None, "server not started"
-        return int(self._httpd.server_address[1])
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+    def _server(self, address: tuple[str, int]) -> LoopbackServer[Any]:
+        return _Server(address, _Handler, self)
 
     # -------------------------------------------------------------- scripting
     def script(self, *replies: Reply | str) -> None:
@@ -293,10 +245,6 @@ class FakeOllama:
             return [r.body for r in self.requests if r.path == "/api/chat"]
 
     # ------------------------------------------------------------- internals
-    def _record(self, method: str, path: str, body: Any) -> None:
-        with self._lock:
-            self.requests.append(RecordedRequest(method, path, body))
-
     def _model(self, name: str) -> FakeModel | None:
         with self._lock:
             for model in self.models:
@@ -389,40 +337,9 @@ class FakeOllama:
             held = list(self.slot_held)
         return prefix_figures(held, self.slot_tokens(messages))
 
-    def wait(self, seconds: float) -> bool:
-        """Sleep inside the server, waking early on stop; True if stopping."""
-        return self._stopping.wait(seconds) if seconds > 0 else self._stopping.is_set()
 
-
-class _Server(ThreadingHTTPServer):
-    """Tracks connections and handler threads so stop() can end them all, bounded."""
-
-    daemon_threads = True
-    block_on_close = False
-    allow_reuse_address = True
-
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler],
-                 fake: FakeOllama) -> None:
-        self.fake = fake
-        self._conns: set[socket.socket] = set()
-        self._workers: list[threading.Thread] = []
-        self._conn_lock = threading.Lock()
-        super().__init__(address, handler)
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        thread = threading.Thread(target=self.process_request_thread,
-                                  args=(request, client_address), daemon=True,
-                                  name="fake-ollama-conn")
-        with self._conn_lock:
-            self._conns.add(request)
-            self._workers = [t for t in self._workers if t.is_alive()]
-            self._workers.append(thread)
-        thread.start()
-
-    def shutdown_request(self, request: Any) -> None:
-        with self._conn_lock:
-            self._conns.discard(request)
-        super().shutdown_request(request)
+class _Server(LoopbackServer[FakeOllama]):
+    conn_thread_name = "fake-ollama-conn"
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that drops an idle keep-alive connection is not an error."""
@@ -430,48 +347,12 @@ class _Server(ThreadingHTTPServer):
             return
         super().handle_error(request, client_address)
 
-    def close_all(self, timeout: float) -> int:
-        with self._conn_lock:
-            conns, workers = list(self._conns), list(self._workers)
-        for conn in conns:
-            with contextlib.suppress(OSError):
-                conn.shutdown(socket.SHUT_RDWR)
-        deadline = time.monotonic() + timeout
-        for thread in workers:
-            thread.join(max(0.0, deadline - time.monotonic()))
-        return sum(t.is_alive() for t in workers)
 
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+class _Handler(LoopbackHandler[FakeOllama]):
+    stream_type = "application/x-ndjson"
+    json_separators = (",", ":")  # compact, as Ollama writes its JSON
 
     # ------------------------------------------------------------ plumbing
-    @property
-    def fake(self) -> FakeOllama:
-        return self.server.fake
-
-    def _body(self) -> Any:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        if not raw:
-            return None
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return raw.decode(errors="replace")
-
-    def _json(self, status: int, payload: Any) -> None:
-        data = json.dumps(payload, separators=(",", ":")).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
     def _text(self, status: int, text: str) -> None:
         data = text.encode()
         self.send_response(status)
@@ -481,39 +362,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
-    def _start_stream(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-ndjson")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-
-    def _peer_closed(self) -> bool:
-        try:
-            readable, _, _ = select.select([self.connection], [], [], 0)
-            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
-        except OSError:
-            return True
-
     def _chunk(self, payload: dict[str, Any]) -> None:
-        if self._peer_closed():
-            raise _Disconnected
-        data = json.dumps(payload, separators=(",", ":")).encode() + b"\n"
-        try:
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as exc:
-            raise _Disconnected from exc
-
-    def _end_stream(self) -> None:
-        with contextlib.suppress(OSError):
-            self.wfile.write(b"0\r\n\r\n")
-
-    def _hang_up(self, partial: bytes = b"") -> None:
-        """Drop the connection mid-body (no terminating chunk)."""
-        with contextlib.suppress(OSError):
-            if partial:
-                self.wfile.write(partial)
-            self.connection.shutdown(socket.SHUT_RDWR)
-        self.close_connection = True
+        """One NDJSON line of the streamed body."""
+        self._write(self._dumps(payload) + b"\n")
 
     def _prologue(self, body: Any) -> bool:
         """Record, apply scripted delay/failure; False when a reply was already sent."""
@@ -713,7 +564,7 @@ class _Handler(BaseHTTPRequestHandler):
                                      "message": {"role": "assistant", "content": piece}})
                     text.append(piece)
                     record.sent += 1
-            except _Disconnected:
+            except Disconnected:
                 raise
             except Exception as exc:  # the other server failed mid-answer
                 record.outcome = "error"
@@ -735,7 +586,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._json(200, {**done, "message": {"role": "assistant",
                                                      "content": "".join(text)}})
             record.outcome = "done"
-        except _Disconnected:
+        except Disconnected:
             record.outcome = "disconnected"
             self.close_connection = True
             fake.disconnected.set()
@@ -795,7 +646,7 @@ class _Handler(BaseHTTPRequestHandler):
                                  "done": False})
             self._end_stream()
             record.outcome = "done" if not reply.end_without_done else "cut"
-        except _Disconnected:
+        except Disconnected:
             record.outcome = "disconnected"
             self.close_connection = True
             fake.disconnected.set()
@@ -823,7 +674,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._json(500, {"error": "pull model manifest: file does not exist"})
                 return
             self._start_stream()
-            with contextlib.suppress(_Disconnected):
+            with contextlib.suppress(Disconnected):
                 self._chunk({"status": "pulling manifest"})
                 self._chunk({"error": "pull model manifest: file does not exist"})
                 self._end_stream()
@@ -849,7 +700,7 @@ class _Handler(BaseHTTPRequestHandler):
                     self._install(model)
                 self._chunk(line)
             self._end_stream()
-        except _Disconnected:
+        except Disconnected:
             self.close_connection = True
             fake.disconnected.set()
 
@@ -1099,7 +950,7 @@ class LlamaCppBackend:
                                 "done_reason": _done_reason(finish), **metrics})
                 handler._end_stream()
                 record.outcome = "done"
-            except _Disconnected:  # Stop: leaving the block closes llama.cpp's stream too
+            except Disconnected:  # Stop: leaving the block closes llama.cpp's stream too
                 self.hold(prompt, "".join(text))  # the slot keeps what was generated
                 record.outcome = "disconnected"
                 handler.close_connection = True
@@ -1175,12 +1026,8 @@ def free_port() -> int:
 @pytest.fixture
 def ollama_server() -> Iterator[FakeOllama]:
     """A started fake Ollama on a random loopback port; stopped (threads joined) afterwards."""
-    fake = FakeOllama().start()
-    try:
+    with FakeOllama().running() as fake:
         yield fake
-    finally:
-        left = fake.stop()
-        assert left == 0, f"{left} fake-Ollama handler threads did not end"
 
 
 def _port_from_env() -> int:

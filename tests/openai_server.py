@@ -30,18 +30,16 @@ import contextlib
 import hashlib
 import json
 import re
-import select
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
-from tests.ollama_server import RecordedRequest, model_tokens, split_pieces
+from tests.loopback_http import Disconnected, LoopbackFake, LoopbackHandler, LoopbackServer
+from tests.ollama_server import model_tokens, split_pieces
 
 SPECIAL = re.compile(r"<\|im_start\|>|<\|im_end\|>")
 IMAGE_TOKENS = 576  # one picture through a vision projector, a fixed figure of the fake's own
@@ -119,11 +117,14 @@ class Stream:
     finished: threading.Event = field(default_factory=threading.Event)
 
 
-class FakeOpenAI:
+class FakeOpenAI(LoopbackFake):
     """The scriptable server (thread-safe)."""
+
+    thread_name = "fake-openai"
 
     def __init__(self, flavour: str = "llama.cpp", models: list[ServedModel] | None = None, *,
                  api_key: str | None = None) -> None:
+        super().__init__()
         self.flavour = flavour
         self.models = models if models is not None else [ServedModel("smollm2-135m")]
         self.api_key = api_key
@@ -134,48 +135,14 @@ class FakeOpenAI:
         self.counting = True  # False: no count endpoint answers (the app must estimate)
         self.scale = 1.0  # multiplies every prompt count (a hungrier tokenizer than learned)
         self.reasoning_field = "reasoning" if flavour == "vllm" else "reasoning_content"
-        self.requests: list[RecordedRequest] = []
         self.streams: list[Stream] = []
         self.refusals: list[tuple[int, int]] = []  # (prompt tokens, window) refused as too long
         self.slot: list[int] = []  # one slot: per-message tokens of the last prompt + reply
-        self.disconnected = threading.Event()
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
 
-    # --------------------------------------------------------------- control
-    def start(self) -> FakeOpenAI:
-        self._httpd = _Server(("127.0.0.1", 0), _Handler, self)
-        self._thread = threading.Thread(target=self._httpd.serve_forever,
-                                        kwargs={"poll_interval": 0.05}, daemon=True,
-                                        name="fake-openai")
-        self._thread.start()
-        return self
+    def _server(self, address: tuple[str, int]) -> LoopbackServer[Any]:
+        return LoopbackServer(address, _Handler, self)
 
-    def stop(self, timeout: float = 5.0) -> int:
-        if self._httpd is None:
-            return 0
-        self._stopping.set()
-        self._httpd.shutdown()
-        left = self._httpd.close_all(timeout)
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout)
-        self._httpd = None
-        return left
-
-    def __enter__(self) -> FakeOpenAI:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    @property
-    def url(self) -> str:
-        assert self._httpd is not None, "server not started"
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
-
+    # -------------------------------------------------------------- scripting
     def script(self, *replies: FakeReply | str) -> None:
         for reply in replies:
             self.replies.append(FakeReply(text=reply) if isinstance(reply, str) else reply)
@@ -213,80 +180,11 @@ class FakeOpenAI:
             same += new
         return same
 
-    def wait(self, seconds: float) -> bool:
-        return self._stopping.wait(seconds) if seconds > 0 else self._stopping.is_set()
 
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-    allow_reuse_address = True
-
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler],
-                 fake: FakeOpenAI) -> None:
-        self.fake = fake
-        self._conns: set[socket.socket] = set()
-        self._workers: list[threading.Thread] = []
-        self._conn_lock = threading.Lock()
-        super().__init__(address, handler)
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        thread = threading.Thread(target=self.process_request_thread,
-                                  args=(request, client_address), daemon=True)
-        with self._conn_lock:
-            self._conns.add(request)
-            self._workers = [t for t in self._workers if t.is_alive()] + [thread]
-        thread.start()
-
-    def shutdown_request(self, request: Any) -> None:
-        with self._conn_lock:
-            self._conns.discard(request)
-        super().shutdown_request(request)
-
-    def close_all(self, timeout: float) -> int:
-        with self._conn_lock:
-            conns, workers = list(self._conns), list(self._workers)
-        for conn in conns:
-            with contextlib.suppress(OSError):
-                conn.shutdown(socket.SHUT_RDWR)
-        deadline = time.monotonic() + timeout
-        for thread in workers:
-            thread.join(max(0.0, deadline - time.monotonic()))
-        return sum(t.is_alive() for t in workers)
-
-
-class _Disconnected(Exception):
-    pass
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    @property
-    def fake(self) -> FakeOpenAI:
-        return self.server.fake
+class _Handler(LoopbackHandler[FakeOpenAI]):
+    stream_type = "text/event-stream"
 
     # ------------------------------------------------------------ plumbing
-    def _json(self, status: int, payload: Any) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _read(self) -> Any:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            return json.loads(raw) if raw else None
-        except ValueError:
-            return raw.decode(errors="replace")
-
     def _allowed(self, path: str) -> bool:
         key = self.fake.api_key
         if not key or path == "/health":
@@ -306,39 +204,12 @@ class _Handler(BaseHTTPRequestHandler):
                                        "type": "not_found_error"}})
 
     def _sse(self, payload: Any) -> None:
-        self._write(b"data: " + json.dumps(payload).encode() + b"\n\n")
-
-    def _write(self, data: bytes) -> None:
-        if self._peer_closed():
-            raise _Disconnected
-        try:
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-            self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError) as exc:
-            raise _Disconnected from exc
-
-    def _peer_closed(self) -> bool:
-        try:
-            readable, _, _ = select.select([self.connection], [], [], 0)
-            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
-        except OSError:
-            return True
-
-    def _start_stream(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-
-    def _end_stream(self) -> None:
-        with contextlib.suppress(OSError):
-            self.wfile.write(b"0\r\n\r\n")
+        self._write(b"data: " + self._dumps(payload) + b"\n\n")
 
     # ------------------------------------------------------------- routes
     def do_GET(self) -> None:
         path = self.path.split("?")[0]
-        with self.fake._lock:
-            self.fake.requests.append(RecordedRequest("GET", path, None))
+        self.fake._record("GET", path, None)
         if not self._allowed(path):
             return
         flavour = self.fake.flavour
@@ -389,9 +260,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         path = self.path.split("?")[0]
-        body = self._read()
-        with self.fake._lock:
-            self.fake.requests.append(RecordedRequest("POST", path, body))
+        body = self._body()
+        self.fake._record("POST", path, body)
         if not self._allowed(path):
             return
         flavour = self.fake.flavour
@@ -495,7 +365,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._json(400, {"error": error})
                 return
             self._start_stream()  # older builds: the error inside a 200 stream
-            with contextlib.suppress(_Disconnected):
+            with contextlib.suppress(Disconnected):
                 if fake.overflow_in_stream == "line":
                     self._write(b"error: " + json.dumps(error).encode() + b"\n\n")
                 else:
@@ -538,9 +408,7 @@ class _Handler(BaseHTTPRequestHandler):
             for index, piece in enumerate(pieces):
                 if reply.cut_after is not None and index == reply.cut_after:
                     record.outcome = "cut"
-                    with contextlib.suppress(OSError):
-                        self.connection.shutdown(socket.SHUT_RDWR)
-                    self.close_connection = True
+                    self._hang_up()
                     return
                 if reply.error_after is not None and index == reply.error_after:
                     self._sse({"error": {"code": 500, "message": reply.error,
@@ -549,7 +417,7 @@ class _Handler(BaseHTTPRequestHandler):
                     record.outcome = "error"
                     return
                 if fake.wait(reply.delay_per_chunk):
-                    raise _Disconnected
+                    raise Disconnected
                 self._sse({**base, "choices": [{"index": 0, "delta": {"content": piece},
                                                 "finish_reason": None}]})
                 record.sent += 1
@@ -572,7 +440,7 @@ class _Handler(BaseHTTPRequestHandler):
             reply_message = {"role": "assistant", "content": "".join(pieces)}
             with fake._lock:
                 fake.slot = [message_tokens(m) for m in [*messages, reply_message]]
-        except _Disconnected:
+        except Disconnected:
             record.outcome = "disconnected"
             self.close_connection = True
             fake.disconnected.set()
@@ -582,8 +450,5 @@ class _Handler(BaseHTTPRequestHandler):
 def openai_server() -> Iterator[FakeOpenAI]:
     """A started fake llama.cpp server on a random loopback port (set ``flavour`` to play
     another); stopped, its threads joined, afterwards."""
-    fake = FakeOpenAI().start()
-    try:
+    with FakeOpenAI().running() as fake:
         yield fake
-    finally:
-        assert fake.stop() == 0, "fake OpenAI handler threads did not end"

@@ -7,10 +7,10 @@ whose content is given as raw bytes, e.g. invalid UTF-8, which the JSON-speaking
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from ollm_desktop.engine.tokens import count_tokens
+from tests.loopback_http import LoopbackServer
 from tests.ollama_server import FakeOllama, Reply, StreamRecord, _Handler, _Server
 
 
@@ -46,18 +46,9 @@ class _RawHandler(_Handler):
         record.outcome = "done"
 
 
-def _serve(fake: FakeOllama, handler: type[_Handler], port: int, host: str) -> None:
-    fake._httpd = _Server((host, port), handler, fake)
-    fake._thread = threading.Thread(target=fake._httpd.serve_forever,
-                                    kwargs={"poll_interval": 0.05}, name="fake-ollama",
-                                    daemon=True)
-    fake._thread.start()
-
-
 class TokenExactOllama(FakeOllama):
-    def start(self, port: int = 0, host: str = "127.0.0.1") -> TokenExactOllama:
-        _serve(self, _ExactHandler, port, host)
-        return self
+    def _server(self, address: tuple[str, int]) -> LoopbackServer[Any]:
+        return _Server(address, _ExactHandler, self)
 
 
 class RawBytesOllama(FakeOllama):
@@ -69,6 +60,5 @@ class RawBytesOllama(FakeOllama):
         super().__init__()
         self.raw_lines = []
 
-    def start(self, port: int = 0, host: str = "127.0.0.1") -> RawBytesOllama:
-        _serve(self, _RawHandler, port, host)
-        return self
+    def _server(self, address: tuple[str, int]) -> LoopbackServer[Any]:
+        return _Server(address, _RawHandler, self)
