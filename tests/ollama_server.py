@@ -29,7 +29,6 @@ import collections
 import contextlib
 import dataclasses
 import datetime as _dt
-import difflib
 import hashlib
 import json
 import os
@@ -46,6 +45,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bench.memory.slot import prefix_figures as prefix_and_possible
 from tests.loopback_http import Disconnected, LoopbackFake, LoopbackHandler, LoopbackServer
 from tests.loopback_http import RecordedRequest as RecordedRequest  # still importable from here
 
@@ -961,15 +961,9 @@ def prefix_figures(held: list[Any], prompt: list[Any]) -> dict[str, int]:
     """One-slot cache figures of ``prompt`` when the slot holds ``held`` (the previous prompt
     and its reply): ``prefix`` tokens it can reuse (the longest common prefix: what Ollama and
     llama.cpp reuse), and ``possible``: the prompt less the tokens that ``held`` does not
-    contain in order at all (the best any layout could reuse)."""
-    prefix = 0
-    for mine, theirs in zip(prompt, held, strict=False):
-        if mine != theirs:
-            break
-        prefix += 1
-    matcher = difflib.SequenceMatcher(None, held, prompt, autojunk=False)
-    possible = sum(block.size for block in matcher.get_matching_blocks())
-    return {"prompt": len(prompt), "prefix": prefix, "possible": max(prefix, possible)}
+    contain in order at all (the best any layout could reuse). The memory benchmark's model."""
+    prefix, possible = prefix_and_possible(held, prompt)
+    return {"prompt": len(prompt), "prefix": prefix, "possible": possible}
 
 
 def _bad_images(messages: list[dict[str, Any]]) -> str | None:

@@ -13,7 +13,7 @@ simple chat template; the real figures come from llama.cpp's ``timings`` (``--ap
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ def template(messages: Sequence[dict[str, Any]]) -> list[int]:
     return _ids(text + "<|assistant|>\n")
 
 
-def prefix_figures(held: Sequence[int], prompt: Sequence[int]) -> tuple[int, int]:
+def prefix_figures(held: Sequence[Hashable], prompt: Sequence[Hashable]) -> tuple[int, int]:
     """(longest common prefix, tokens of ``prompt`` that ``held`` contains in order)."""
     prefix = 0
     for mine, theirs in zip(prompt, held, strict=False):
