@@ -6,6 +6,7 @@ are named."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -64,9 +65,23 @@ def server(ollama_server):
     return ollama_server
 
 
+@pytest.fixture
+def app(qloop, qtbot, tmp_path, server) -> Iterator[App]:
+    """The real window in the small SETTINGS window; closed afterwards."""
+    window = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
+    yield window
+    window.close()
+
+
 async def talk(app: App, turns: int = 18) -> None:
     for i in range(turns):
         await app.type_and_send((SAID[i] if i < len(SAID) else f"What about step {i}?") + ASK)
+
+
+def talked(app: App, qtbot, turns: int = 18) -> FactsPanel:
+    """The facts panel, opened after ``turns`` turns of talk."""
+    run(app.loop, talk(app, turns))
+    return open_panel(app, qtbot)
 
 
 def newest(server) -> str:
@@ -134,69 +149,63 @@ def left_out_identifier(panel: FactsPanel) -> str:
 
 # ----------------------------------------------------------------------------- the tests
 def test_add_edit_forget_and_pin_each_reach_the_request_and_undo_takes_them_back(
-        qloop, qtbot, tmp_path, server):
-    app = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
-    try:
-        run(qloop, talk(app))
-        panel = open_panel(app, qtbot)
-        assert item(panel, "9443").text(WHO) == "You"
-        assert "replaced by 9443" in item(panel, "7443").text(STATE)
-        assert "7443" not in ledger(server).replace("(replaced 7443)", "")
+        app, qtbot, server):
+    panel = talked(app, qtbot)
+    assert item(panel, "9443").text(WHO) == "You"
+    assert "replaced by 9443" in item(panel, "7443").text(STATE)
+    assert "7443" not in ledger(server).replace("(replaced 7443)", "")
 
-        qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)  # add
-        type_fact(panel, qtbot, ADDED)
-        assert item(panel, ADDED).text(WHO) == "Typed by you"
-        assert panel.selected_id() == item(panel, ADDED).data(VALUE, Qt.ItemDataRole.UserRole)
-        send(app)
-        assert f"- {ADDED}" in ledger(server)
-        undo(app, qtbot, "Fact added")
-        assert not [r for r in range(panel.list.topLevelItemCount())
-                    if panel.list.topLevelItem(r).text(VALUE) == ADDED]  # type: ignore[union-attr]
-        send(app)
-        assert ADDED not in newest(server)
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)  # add
+    type_fact(panel, qtbot, ADDED)
+    assert item(panel, ADDED).text(WHO) == "Typed by you"
+    assert panel.selected_id() == item(panel, ADDED).data(VALUE, Qt.ItemDataRole.UserRole)
+    send(app)
+    assert f"- {ADDED}" in ledger(server)
+    undo(app, qtbot, "Fact added")
+    assert not [r for r in range(panel.list.topLevelItemCount())
+                if panel.list.topLevelItem(r).text(VALUE) == ADDED]  # type: ignore[union-attr]
+    send(app)
+    assert ADDED not in newest(server)
 
-        select(panel, "02:30 UTC")  # edit
-        qtbot.mouseClick(panel.edit_button, Qt.MouseButton.LeftButton)
-        assert panel.editor.text() == "02:30 UTC"
-        type_fact(panel, qtbot, "03:15 UTC")
-        assert "edited" in item(panel, "03:15 UTC").text(STATE)
-        send(app)
-        assert "nightly export runs: 03:15 UTC" in ledger(server)
-        undo(app, qtbot, "Fact changed")
-        send(app)
-        assert "03:15" not in newest(server) and "runs: 02:30 UTC" in ledger(server)
+    select(panel, "02:30 UTC")  # edit
+    qtbot.mouseClick(panel.edit_button, Qt.MouseButton.LeftButton)
+    assert panel.editor.text() == "02:30 UTC"
+    type_fact(panel, qtbot, "03:15 UTC")
+    assert "edited" in item(panel, "03:15 UTC").text(STATE)
+    send(app)
+    assert "nightly export runs: 03:15 UTC" in ledger(server)
+    undo(app, qtbot, "Fact changed")
+    send(app)
+    assert "03:15" not in newest(server) and "runs: 02:30 UTC" in ledger(server)
 
-        select(panel, "180 ms per request")  # forget
-        qtbot.mouseClick(panel.forget_button, Qt.MouseButton.LeftButton)
-        assert item(panel, "180 ms per request").text(STATE).startswith("forgotten")
-        assert not panel.forget_button.isEnabled()
-        send(app)
-        assert "180 ms" not in newest(server)
-        undo(app, qtbot, "Fact forgotten")
-        send(app)
-        assert "budget: 180 ms per request" in ledger(server)
+    select(panel, "180 ms per request")  # forget
+    qtbot.mouseClick(panel.forget_button, Qt.MouseButton.LeftButton)
+    assert item(panel, "180 ms per request").text(STATE).startswith("forgotten")
+    assert not panel.forget_button.isEnabled()
+    send(app)
+    assert "180 ms" not in newest(server)
+    undo(app, qtbot, "Fact forgotten")
+    send(app)
+    assert "budget: 180 ms per request" in ledger(server)
 
-        left_out = left_out_identifier(panel)  # pin
-        assert left_out not in newest(server)
-        select(panel, left_out)
-        assert panel.pin_button.text() == "Pin"
-        qtbot.mouseClick(panel.pin_button, Qt.MouseButton.LeftButton)
-        assert "pinned" in item(panel, left_out).text(STATE)
-        assert panel.pin_button.text() == "Unpin"
-        send(app)
-        assert f"- {left_out}" in ledger(server)
-        undo(app, qtbot, "Fact pinned")
-        send(app)
-        assert left_out not in newest(server)
-    finally:
-        app.close()
+    left_out = left_out_identifier(panel)  # pin
+    assert left_out not in newest(server)
+    select(panel, left_out)
+    assert panel.pin_button.text() == "Pin"
+    qtbot.mouseClick(panel.pin_button, Qt.MouseButton.LeftButton)
+    assert "pinned" in item(panel, left_out).text(STATE)
+    assert panel.pin_button.text() == "Unpin"
+    send(app)
+    assert f"- {left_out}" in ledger(server)
+    undo(app, qtbot, "Fact pinned")
+    send(app)
+    assert left_out not in newest(server)
 
 
 def test_the_panels_changes_survive_a_restart(qloop, qtbot, tmp_path, server):
     app = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
     try:
-        run(qloop, talk(app))
-        panel = open_panel(app, qtbot)
+        panel = talked(app, qtbot)
         qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
         type_fact(panel, qtbot, ADDED)
         select(panel, "02:30 UTC")
@@ -224,86 +233,68 @@ def test_the_panels_changes_survive_a_restart(qloop, qtbot, tmp_path, server):
         again.close()
 
 
-def test_an_entry_jumps_to_its_message_and_blocking_pins_are_named(
-        qloop, qtbot, tmp_path, server):
-    app = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
-    try:
-        run(qloop, talk(app))
-        panel = open_panel(app, qtbot)
-        stated = select(panel, "LOG_LEVEL=debug")
-        fact_id = stated.data(VALUE, Qt.ItemDataRole.UserRole)
-        source = next(f.message_id for f in app.controller.facts_view().facts
-                      if f.id == fact_id)
-        assert "LOG_LEVEL=debug" in app.controller.message(source).content
-        where = panel.list.visualItemRect(stated).center()
-        qtbot.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=where)
-        qtbot.mouseDClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=where)
-        assert app.window.conversation_view.current_message_id() == source
-        assert not panel.blocking.isVisible()
+def test_an_entry_jumps_to_its_message_and_blocking_pins_are_named(app, qtbot):
+    panel = talked(app, qtbot)
+    stated = select(panel, "LOG_LEVEL=debug")
+    fact_id = stated.data(VALUE, Qt.ItemDataRole.UserRole)
+    source = next(f.message_id for f in app.controller.facts_view().facts if f.id == fact_id)
+    assert "LOG_LEVEL=debug" in app.controller.message(source).content
+    where = panel.list.visualItemRect(stated).center()
+    qtbot.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    qtbot.mouseDClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    assert app.window.conversation_view.current_message_id() == source
+    assert not panel.blocking.isVisible()
 
-        view = app.controller.facts_view()  # pin everything current: more than its budget
-        for fact in view.facts:
-            if fact.status == "current":
-                app.controller.set_fact_pinned(fact.id, True)
-        qtbot.waitUntil(panel.blocking.isVisible)
-        assert "unpin some" in panel.blocking.text()
-        blocking = app.controller.facts_view().blocking_pins
-        first = next(f for f in app.controller.facts_view().facts if f.id == blocking[0])
-        assert first.value[:20] in panel.blocking.text()
-        assert item(panel, first.value).font(VALUE).bold()
-    finally:
-        app.close()
+    view = app.controller.facts_view()  # pin everything current: more than its budget
+    for fact in view.facts:
+        if fact.status == "current":
+            app.controller.set_fact_pinned(fact.id, True)
+    qtbot.waitUntil(panel.blocking.isVisible)
+    assert "unpin some" in panel.blocking.text()
+    blocking = app.controller.facts_view().blocking_pins
+    first = next(f for f in app.controller.facts_view().facts if f.id == blocking[0])
+    assert first.value[:20] in panel.blocking.text()
+    assert item(panel, first.value).font(VALUE).bold()
 
 
-def test_the_facts_tab_sits_beside_the_goal_and_neither_closes_the_other(
-        qloop, qtbot, tmp_path, server):
-    app = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
-    try:
-        goal, facts = app.find(QDockWidget, "goalPanel"), app.find(QDockWidget, "factsPanel")
-        goal_action = app.window.findChild(QAction, "actionGoal")
-        goal_action.trigger()
-        qtbot.waitUntil(goal.isVisible)
-        open_panel(app, qtbot)  # brought forward over the goal's tab
-        assert app.window.tabifiedDockWidgets(facts) == [goal]
-        assert not goal.isHidden() and not goal_action.isChecked()  # behind, still docked
-        goal_action.trigger()
-        qtbot.waitUntil(goal.isVisible)
-        assert not facts.isHidden() and goal_action.isChecked()
-        goal_action.trigger()  # its own action hides it
-        qtbot.waitUntil(goal.isHidden)
-        assert facts.isVisible()
-    finally:
-        app.close()
+def test_the_facts_tab_sits_beside_the_goal_and_neither_closes_the_other(app, qtbot):
+    goal, facts = app.find(QDockWidget, "goalPanel"), app.find(QDockWidget, "factsPanel")
+    goal_action = app.window.findChild(QAction, "actionGoal")
+    goal_action.trigger()
+    qtbot.waitUntil(goal.isVisible)
+    open_panel(app, qtbot)  # brought forward over the goal's tab
+    assert app.window.tabifiedDockWidgets(facts) == [goal]
+    assert not goal.isHidden() and not goal_action.isChecked()  # behind, still docked
+    goal_action.trigger()
+    qtbot.waitUntil(goal.isVisible)
+    assert not facts.isHidden() and goal_action.isChecked()
+    goal_action.trigger()  # its own action hides it
+    qtbot.waitUntil(goal.isHidden)
+    assert facts.isVisible()
 
 
 def test_a_change_while_a_reply_streams_waits_with_its_text_and_no_dialog(
-        qloop, qtbot, tmp_path, server):
-    app = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
-    try:
-        run(qloop, talk(app, 3))
-        panel = open_panel(app, qtbot)
-        errors: list[str] = []
-        app.controller.error.connect(lambda _kind, text: errors.append(text))
-        server.script(Reply(text="A slow answer about the gateway. " * 6,
-                            delay_per_chunk=0.01))
+        app, qloop, qtbot, server):
+    panel = talked(app, qtbot, 3)
+    errors: list[str] = []
+    app.controller.error.connect(lambda _kind, text: errors.append(text))
+    server.script(Reply(text="A slow answer about the gateway. " * 6, delay_per_chunk=0.01))
 
-        async def during_the_reply() -> None:
-            app.window.message_input.setPlainText("One more question?")
-            app.find(QPushButton, "sendButton").click()
-            await until(lambda: app.controller.busy)
-            qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
-            qtbot.keyClicks(panel.editor, ADDED)
-            qtbot.keyClick(panel.editor, Qt.Key.Key_Return)  # refused: the chat is busy
-            assert app.controller.busy and errors and "reply" in errors[-1].lower()
-            assert panel.editor_row.isVisible() and panel.editor.text() == ADDED
-            assert not QApplication.activeModalWidget()
-            await until(lambda: not app.controller.busy)
-            await settle(app.controller)
+    async def during_the_reply() -> None:
+        app.window.message_input.setPlainText("One more question?")
+        app.find(QPushButton, "sendButton").click()
+        await until(lambda: app.controller.busy)
+        qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+        qtbot.keyClicks(panel.editor, ADDED)
+        qtbot.keyClick(panel.editor, Qt.Key.Key_Return)  # refused: the chat is busy
+        assert app.controller.busy and errors and "reply" in errors[-1].lower()
+        assert panel.editor_row.isVisible() and panel.editor.text() == ADDED
+        assert not QApplication.activeModalWidget()
+        await until(lambda: not app.controller.busy)
+        await settle(app.controller)
 
-        run(qloop, during_the_reply())
-        qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)  # now it goes
-        assert not panel.editor_row.isVisible() and item(panel, ADDED)
-        send(app)
-        assert f"- {ADDED}" in ledger(server)
-    finally:
-        app.close()
+    run(qloop, during_the_reply())
+    qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)  # now it goes
+    assert not panel.editor_row.isVisible() and item(panel, ADDED)
+    send(app)
+    assert f"- {ADDED}" in ledger(server)

@@ -7,30 +7,14 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 from PySide6.QtCore import Qt
 
 from ollm_desktop.ui.facts.panel import STATE, WHO, FactsPanel
 from tests.controller_harness import run, settle, until
-from tests.test_ui_facts import (
-    ADDED,
-    ASK,
-    SETTINGS,
-    item,
-    ledger,
-    model,
-    newest,
-    open_panel,
-    send,
-    talk,
-)
+from tests.test_ui_facts import ADDED, ASK, app, item, ledger, newest, send, server, talked
 from tests.test_ui_main_window import App
 
-
-@pytest.fixture
-def server(ollama_server):
-    ollama_server.reply_fn = model()
-    return ollama_server
+__all__ = ["app", "server"]  # the facts tests' fixtures: the same model, the same window
 
 
 def change_facts(app: App) -> str:
@@ -58,57 +42,46 @@ def kept(app: App, panel: FactsPanel, server, pinned: str) -> None:
     assert "180 ms" not in newest(server)
 
 
-def test_a_branch_and_a_fork_keep_the_users_fact_changes(qloop, qtbot, tmp_path, server):
-    app = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
-    try:
-        run(qloop, talk(app))
-        panel = open_panel(app, qtbot)
-        pinned = change_facts(app)
-        root = app.controller.chat
-        assert root is not None
-        question = [m for m in app.controller.display_messages() if m.role == "user"][-1]
-        assert app.controller.begin_edit(question.id) is not None  # edit and resend: a branch
-        app.window.message_input.setPlainText("What about the last step, again?" + ASK)
-        qtbot.mouseClick(app.window.send_button, Qt.MouseButton.LeftButton)
+def test_a_branch_and_a_fork_keep_the_users_fact_changes(app, qloop, qtbot, server):
+    panel = talked(app, qtbot)
+    pinned = change_facts(app)
+    root = app.controller.chat
+    assert root is not None
+    question = [m for m in app.controller.display_messages() if m.role == "user"][-1]
+    assert app.controller.begin_edit(question.id) is not None  # edit and resend: a branch
+    app.window.message_input.setPlainText("What about the last step, again?" + ASK)
+    qtbot.mouseClick(app.window.send_button, Qt.MouseButton.LeftButton)
 
-        async def replied() -> None:
-            await until(lambda: app.controller._reply_task is not None
-                        or not app.controller.busy)
-            task = app.controller._reply_task
-            if task is not None:
-                await asyncio.gather(task, return_exceptions=True)
-            await settle(app.controller)
+    async def replied() -> None:
+        await until(lambda: app.controller._reply_task is not None or not app.controller.busy)
+        task = app.controller._reply_task
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        await settle(app.controller)
 
-        run(qloop, replied())
-        branch = app.controller.chat
-        assert branch is not None and branch.id != root.id and branch.is_branch
-        assert "03:15 UTC" in ledger(server)  # the edited question's request already had it
-        kept(app, panel, server, pinned)
+    run(qloop, replied())
+    branch = app.controller.chat
+    assert branch is not None and branch.id != root.id and branch.is_branch
+    assert "03:15 UTC" in ledger(server)  # the edited question's request already had it
+    kept(app, panel, server, pinned)
 
-        app.controller.open_chat(root.id)
-        last = app.controller.display_messages()[-1]
-        fork = app.controller.fork_chat(last.id)
-        assert fork is not None and app.controller.chat is not None
-        assert app.controller.chat.id == fork.id
-        kept(app, panel, server, pinned)
-    finally:
-        app.close()
+    app.controller.open_chat(root.id)
+    last = app.controller.display_messages()[-1]
+    fork = app.controller.fork_chat(last.id)
+    assert fork is not None and app.controller.chat is not None
+    assert app.controller.chat.id == fork.id
+    kept(app, panel, server, pinned)
 
 
-def test_an_export_imported_again_keeps_the_users_fact_changes(qloop, qtbot, tmp_path, server):
-    app = App(qloop, qtbot, tmp_path / "data", server, **SETTINGS)
-    try:
-        run(qloop, talk(app))
-        panel = open_panel(app, qtbot)
-        pinned = change_facts(app)
-        original = app.controller.chat
-        assert original is not None
-        path = tmp_path / "chat.json"
-        app.controller.export_json(path)
-        imported = app.controller.import_json(path)
-        chat = app.controller.chat
-        assert imported is not None and chat is not None
-        assert chat.id == imported.id != original.id
-        kept(app, panel, server, pinned)
-    finally:
-        app.close()
+def test_an_export_imported_again_keeps_the_users_fact_changes(app, qtbot, tmp_path, server):
+    panel = talked(app, qtbot)
+    pinned = change_facts(app)
+    original = app.controller.chat
+    assert original is not None
+    path = tmp_path / "chat.json"
+    app.controller.export_json(path)
+    imported = app.controller.import_json(path)
+    chat = app.controller.chat
+    assert imported is not None and chat is not None
+    assert chat.id == imported.id != original.id
+    kept(app, panel, server, pinned)
