@@ -267,11 +267,7 @@ def test_screenshots_of_chat_settings_and_reply_information(qloop, qtbot, tmp_pa
     a = App(qloop, qtbot, tmp_path / "data", ollama_server, context_size=8192,
             system_prompt="You are a senior engineer helping with a Python project.")
     try:
-        async def talk() -> None:
-            for turn in chat.turns[:2]:
-                await a.type_and_send(turn.user)
-
-        run(qloop, talk())
+        run(qloop, a.say(turn.user for turn in chat.turns[:2]))
 
         def pose(dialog: QDialog, seen: dict[str, Any]) -> None:
             child(dialog, QPlainTextEdit, "systemPromptEdit").setPlainText(

@@ -41,11 +41,7 @@ def _texts(a: App) -> str:
 def test_screenshot_a_fresh_chat(qloop, qtbot, tmp_path, server, chat, screenshot_dir):
     a = App(qloop, qtbot, tmp_path / "data", server, context_size=8192)
     try:
-        async def talk() -> None:
-            for turn in chat.turns[:3]:
-                await a.type_and_send(turn.user)
-
-        run(qloop, talk())
+        run(qloop, a.say(turn.user for turn in chat.turns[:3]))
         indicator = a.window.content.reliability_indicator
         assert "Critical" not in indicator.label.text()
         assert not any(word in _texts(a) for word in FILLER)
@@ -95,8 +91,7 @@ def test_screenshot_a_stopped_reply(qloop, qtbot, tmp_path, server, chat, screen
     a = App(qloop, qtbot, tmp_path / "data", server, context_size=8192)
     try:
         async def talk() -> None:
-            for turn in chat.turns[:2]:
-                await a.type_and_send(turn.user)
+            await a.say(turn.user for turn in chat.turns[:2])
             long_answer = " ".join(t.assistant for t in chat.turns[2:8])
             server.script(Reply(text=long_answer, delay_per_chunk=0.01))
             a.window.message_input.setPlainText(chat.turns[2].user)
@@ -133,8 +128,7 @@ def test_screenshot_the_snapshot_browser(qloop, qtbot, tmp_path, server, chat, s
     a = App(qloop, qtbot, tmp_path / "data", server, context_size=4096)
     try:
         async def talk() -> None:
-            for turn in chat.turns[:6]:
-                await a.type_and_send(turn.user)
+            await a.say(turn.user for turn in chat.turns[:6])
             a.controller.create_snapshot("before trying the rewrite")
             for turn in chat.turns[6:30]:
                 await a.type_and_send(turn.user)

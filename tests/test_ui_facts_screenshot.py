@@ -5,40 +5,25 @@ forgets one and types one in the panel. The test checks what the picture must sh
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
 from ollm_desktop.ui.facts.panel import STATE, VALUE, WHO
 from tests.controller_harness import run
-from tests.realistic_chat import conversation, realistic_model
+from tests.test_ui_docs_screenshots import chat, server
 from tests.test_ui_facts import item, open_panel, select, type_fact
 from tests.test_ui_main_window import App, save_shot
+
+__all__ = ["chat", "server"]  # the other screenshots' realistic conversation
 
 CORRECTION = "Correction: the latency requirement is now 650 ms, not 722 ms."
 TYPED = "Release notes go to docs/releases/2.4.md"
 
 
-@pytest.fixture
-def chat():
-    return conversation(60)
-
-
-@pytest.fixture
-def server(ollama_server, chat):
-    ollama_server.reply_fn = realistic_model(chat)
-    return ollama_server
-
-
 def test_screenshot_the_facts_panel(qloop, qtbot, tmp_path, server, chat, screenshot_dir):
     app = App(qloop, qtbot, tmp_path / "data", server, context_size=4096)
     try:
-        async def talk() -> None:
-            for turn in chat.turns[:40]:
-                await app.type_and_send(turn.user)
-            await app.type_and_send(CORRECTION)
-
-        run(qloop, talk())
+        run(qloop, app.say([*(turn.user for turn in chat.turns[:40]), CORRECTION]))
         app.window.resize(1480, 860)
         app.window.findChild(QAction, "actionGoal").trigger()  # the Facts tab beside it
         panel = open_panel(app, qtbot)

@@ -7,6 +7,7 @@ of the main states go to the ``screenshot_dir`` fixture ($OLLM_SCREENSHOT_DIR wh
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,11 @@ class App:
             await asyncio.gather(task, return_exceptions=True)
         await settle(self.controller)
         self.window.conversation_model.flush_stream()
+
+    async def say(self, texts: Iterable[str]) -> None:
+        """Type and send each of ``texts``, one turn after another."""
+        for text in texts:
+            await self.type_and_send(text)
 
     def rows(self) -> list[tuple[str, str | None]]:
         model = self.window.conversation_model

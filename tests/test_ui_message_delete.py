@@ -174,11 +174,7 @@ def test_screenshot_of_the_undo_bar_after_a_delete(qloop, qtbot, tmp_path, ollam
     a = App(qloop, qtbot, tmp_path / "data", ollama_server, context_size=8192,
             system_prompt="You are a senior engineer helping with a Python project.")
     try:
-        async def talk() -> None:
-            for turn in chat.turns[:3]:
-                await a.type_and_send(turn.user)
-
-        run(qloop, talk())
+        run(qloop, a.say(turn.user for turn in chat.turns[:3]))
         messages = a.controller.session.engine.display_messages()
         select(a, messages[-1].id)  # the newest reply: the chat ends with its request
         delete_action(a).trigger()
