@@ -179,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["headline"]:  # the table docs/memory.md leads with: BEFORE_DIR AFTER_DIR
         from bench.memory import headline
 
+        if len(argv) != 3 or not all(Path(a).is_dir() for a in argv[1:]):
+            raise SystemExit("usage: python -m bench.memory headline BEFORE_DIR AFTER_DIR "
+                             "(folders of results, e.g. bench/memory/results/before-v2)")
         print(headline.table(Path(argv[1]), Path(argv[2])))
         print()
         print(headline.cache_table(Path(argv[1]), Path(argv[2])))

@@ -85,6 +85,8 @@ def without_facts_of(facts: list[Fact], message_id: str) -> list[Fact]:
     for fact in kept:
         if fact.status == "replaced" and fact.replaced_by in gone:
             fact.status, fact.replaced_by = "current", None
+        if fact.disputed_by in gone:
+            fact.disputed_by = None
     return kept
 
 

@@ -4,7 +4,9 @@ A correction (or a new ``NAME=value``) replaces the earlier current values of it
 family; a value absorbed after a later correction of its subject is replaced at once; a value
 the user goes back to by a correction is a new entry that replaces the one in between. An
 assistant-only value never replaces one the user stands behind: both stay current and the
-user's ranks first (a small model's guess must not overrule the user).
+user's ranks first (a small model's guess must not overrule the user). Its claim is noted
+beside the user's value (``disputed_by``), which then never reads as current without it; the
+user using the new value makes the claim theirs, and the correction replaces at once.
 """
 
 from __future__ import annotations
@@ -66,12 +68,49 @@ def may_replace(new: Fact, old: Fact) -> bool:
 
 
 def users_stand(facts: list[Fact]) -> None:
-    """A fact the user confirmed after an assistant-only value replaced it is current again."""
+    """A fact the user confirmed after an assistant-only value replaced it is current again;
+    a correction the user confirmed (used its value) replaces what it disputed."""
     by_id = {f.id: f for f in facts}
     for fact in facts:
         if fact.status == "replaced" and fact.users and fact.replaced_by in by_id \
                 and not may_replace(by_id[fact.replaced_by], fact):
+            replacement = by_id[fact.replaced_by]
             fact.status, fact.replaced_by = "current", None
+            if replacement.from_correction or replacement.kind == "correction":
+                fact.disputed_by = fact.disputed_by or replacement.id
+        claim = by_id.get(fact.disputed_by or "")
+        if claim is not None and fact.status == "current" and claim.users \
+                and claim.status == "current" and not fact.pinned and fact.source != "manual":
+            fact.status, fact.replaced_by, fact.disputed_by = "replaced", claim.id, None
+
+
+def replace_or_dispute(new: Fact, old: Fact, facts: list[Fact], *, named: bool = False) -> int:
+    """``new`` (a correction) replaces ``old`` when it may (1); an assistant-only one is
+    noted beside the user's value instead (0). The first live claim stays (the note names it,
+    and the value it has become since), unless this correction ``named`` the value as old."""
+    if may_replace(new, old):
+        old.status, old.replaced_by, old.disputed_by = "replaced", new.id, None
+        return 1
+    live = any(f.id == old.disputed_by and f.status != "forgotten" for f in facts)
+    if (new.from_correction or new.kind == "correction") and (named or not live):
+        old.disputed_by = new.id
+    return 0
+
+
+def dispute(by_id: dict[str, Fact], fact: Fact) -> tuple[Fact, Fact] | None:
+    """(the reply's correction, its value now) when an assistant-only correction still
+    disputes ``fact``; None when none does (or it was deleted or forgotten)."""
+    claim = by_id.get(fact.disputed_by or "")
+    if fact.status != "current" or claim is None or claim.status == "forgotten":
+        return None
+    head, seen = claim, {claim.id}
+    while head.status == "replaced" and head.replaced_by in by_id \
+            and head.replaced_by not in seen:
+        head = by_id[head.replaced_by]
+        seen.add(head.id)
+    if head.status != "current" or head.value == fact.value:
+        return None
+    return claim, head
 
 
 def _earlier(a: Fact, b: Fact) -> bool:
@@ -85,14 +124,12 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
     kind = family(new)
     for old in facts:
         if old is new or old.status != "current" or family(old) != kind or old.value == \
-                new.value or not _earlier(old, new) or old.pinned or old.source == "manual" \
-                or not may_replace(new, old):
+                new.value or not _earlier(old, new) or old.pinned or old.source == "manual":
             continue
         same = old.subject == new.subject if item.kind == "setting" else \
             _subjects_meet(old.subject, new.subject, kind)
         if same:
-            old.status, old.replaced_by = "replaced", new.id
-            count += 1
+            count += replace_or_dispute(new, old, facts)
     return count
 
 
@@ -103,7 +140,6 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
         if later.from_correction and later.status == "current" and family(later) == kind \
                 and later.value != new.value and _earlier(new, later) \
                 and _subjects_meet(new.subject, later.subject, kind) \
-                and may_replace(later, new):
-            new.status, new.replaced_by = "replaced", later.id
+                and replace_or_dispute(later, new, facts):
             return 1
     return 0

@@ -43,6 +43,9 @@ class Fact(BaseModel):
     original: str | None = None  # the value as stated, before the user's edit
     confirmed: bool = False  # an assistant's value the user used too: ranks as the user's
     from_correction: bool = False  # stated by a correction: replaces earlier values it meets
+    # An assistant-only correction that says this (user's) value was replaced: it may not
+    # replace it, but the value is never shown as current without the reply's claim beside it.
+    disputed_by: str | None = None
 
     @property
     def users(self) -> bool:

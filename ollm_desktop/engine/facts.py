@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_supersession import (
     Known,
+    dispute,
     family,
-    may_replace,
+    replace_or_dispute,
     replaced_by_later,
     supersede,
     users_stand,
@@ -65,6 +66,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     if message.role == "user":
         result.confirmed = _confirm(facts, message.content)
     if not found:
+        if result.confirmed:
+            users_stand(facts)
         return result
     known = Known(facts, message.id)
     sequence = max((f.sequence for f in facts), default=0)
@@ -84,6 +87,10 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             result.replaced += replaced_by_later(facts, fact)
         elif message.role == "user" and fact.source == "assistant" and not fact.confirmed:
             fact.confirmed = True
+            result.confirmed += 1
+        elif message.role == "user" and fact.disputed_by is not None \
+                and fact.message_id != message.id and _after_claim(facts, fact, turn):
+            fact.disputed_by = None  # the user states it again: the reply's claim is gone
             result.confirmed += 1
         made.append((item, fact))
     for item, fact in made:
@@ -106,13 +113,17 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             facts.append(olds[0])
         for old in olds:  # named as old: this correction replaces it (over a guess by subject)
             if old.status != "forgotten" and old is not replacement \
-                    and old.replaced_by != replacement.id and may_replace(replacement, old):
-                old.status, old.replaced_by = "replaced", replacement.id
-                result.replaced += 1
+                    and old.replaced_by != replacement.id:
+                result.replaced += replace_or_dispute(replacement, old, facts, named=True)
     if result.confirmed:
         users_stand(facts)
     evict(facts)
     return result
+
+
+def _after_claim(facts: list[Fact], fact: Fact, turn: int) -> bool:
+    claim = next((f for f in facts if f.id == fact.disputed_by), None)
+    return claim is None or (claim.turn or 0) < turn
 
 
 def evict(facts: list[Fact]) -> None:
@@ -147,10 +158,14 @@ def value_notes(facts: Iterable[Fact]) -> dict[str, str | None]:
     forgotten one -> None (masked). A value that is current again (the user went back to it)
     is not marked."""
     by_id = {f.id: f for f in facts}
-    live = {f.value for f in by_id.values() if f.status == "current"}
+    live = {f.value for f in by_id.values() if f.status == "current"
+            and dispute(by_id, f) is None}
     notes: dict[str, str | None] = {}
     for fact in by_id.values():
         if fact.kind in SENTENCE_KINDS or len(fact.value) < 2 or fact.value in live:
+            continue
+        if (note := dispute_note(by_id, fact)) is not None:
+            notes[fact.value] = note
             continue
         if fact.status == "forgotten":
             notes[fact.value] = None
@@ -165,6 +180,17 @@ def value_notes(facts: Iterable[Fact]) -> dict[str, str | None]:
     return notes
 
 
+def dispute_note(by_id: dict[str, Fact], fact: Fact) -> str | None:
+    """The claim of a reply's correction beside the user's value it may not replace."""
+    found = dispute(by_id, fact)
+    if found is None:
+        return None
+    claim, head = found
+    now = "" if head is claim else f", now {head.value}"
+    said = claim.value if claim.kind not in SENTENCE_KINDS else head.value
+    return f"a later reply said it was replaced by {said}{now}; the user has not confirmed"
+
+
 def _current(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
     """The end of a replacement chain."""
     seen = {fact.id}
@@ -177,22 +203,37 @@ def _current(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
 
 
 def annotate(text: str, notes: dict[str, str | None]) -> str:
-    """``text`` with every bounded occurrence of an old value marked (or masked)."""
+    """``text`` with every bounded occurrence of an old value marked (or masked), in one pass
+    over the original text: a value named inside a note (its replacement's chain) or inside a
+    mark already there is left as it is."""
     if not notes or not text:
         return text
+    found: list[tuple[int, int, str]] = []
     for old in sorted(notes, key=len, reverse=True):
-        note = notes[old]
-        start, out = 0, []
+        start = 0
         while (at := locate(old, text[start:])) >= 0:
             at += start
-            end = at + len(old)
-            mark = "[forgotten]" if note is None else f"{old} ({note})"
-            if note is not None and text.startswith(f" ({note})", end):
-                mark = old  # already marked
-            out.append(text[start:at] + mark)
-            start = end
-        text = "".join(out) + text[start:]
-    return text
+            start = at + len(old)
+            found.append((at, start, old))
+    marked = [(end, end + len(f" ({notes[old]})")) for _, end, old in found
+              if notes[old] is not None and text.startswith(f" ({notes[old]})", end)]
+    spans: list[tuple[int, int, str]] = []
+    for at, end, old in found:
+        if not any(a < end and at < b for a, b in marked) and \
+                not any(a < end and at < b for a, b, _ in spans):
+            spans.append((at, end, old))
+    out, position = [], 0
+    for at, end, old in sorted(spans):
+        note = notes[old]
+        out.append(text[position:at])
+        if note is None:
+            out.append("[forgotten]")
+        elif text.startswith(f" ({note})", end):
+            out.append(old)  # already marked
+        else:
+            out.append(f"{old} ({note})")
+        position = end
+    return "".join(out) + text[position:]
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +301,7 @@ def _rank(fact: Fact) -> int:
     return 2 if fact.users else 3
 
 
-def _line(fact: Fact, replaced: Sequence[Fact]) -> str:
+def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None) -> str:
     if fact.kind in SENTENCE_KINDS:
         body = fact.value
     else:
@@ -272,6 +313,8 @@ def _line(fact: Fact, replaced: Sequence[Fact]) -> str:
     olds = olds[:MAX_REPLACED_SHOWN][::-1]
     if olds:
         body += f" (replaced {', '.join(olds)})"
+    if disputed is not None:
+        body += f" ({disputed})"
     lines = [f"- {body}"]
     lines += [f"  - earlier, now replaced: {r.value}"
               for r in replaced if r.kind in SENTENCE_KINDS][-MAX_REPLACED_SHOWN:]
@@ -305,7 +348,7 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
             lines.append(fact)
     if not lines:
         return Rendered("", (), (), ())
-    texts = {f.id: _line(f, replaced.get(f.id, [])) for f in lines}
+    texts = {f.id: _line(f, replaced.get(f.id, []), dispute_note(by_id, f)) for f in lines}
     costs = {fid: count(text) + 1 for fid, text in texts.items()}
     fixed = count(HEADER) + count(USER_SECTION) + count(ASSISTANT_SECTION) + 4
     pins = [f for f in lines if f.pinned]
