@@ -298,3 +298,22 @@ def test_a_change_while_a_reply_streams_waits_with_its_text_and_no_dialog(
     assert not panel.editor_row.isVisible() and item(panel, ADDED)
     send(app)
     assert f"- {ADDED}" in ledger(server)
+
+
+def test_a_value_a_reply_disputes_says_so_in_its_tooltip() -> None:
+    """The user's value a reply's correction may not replace: the panel says what is sent."""
+    from ollm_desktop.engine import facts
+    from ollm_desktop.engine.facts_front import FactsView
+    from ollm_desktop.engine.models import Message
+    from ollm_desktop.ui.facts.entries import entries
+
+    ledger: list = []
+    for turn, (role, text) in enumerate((("user", "The gateway listens on port 7443."),
+                                         ("assistant", "Correction: the gateway moved to "
+                                                       "port 9443.")), start=1):
+        facts.absorb(ledger, Message(role=role, content=text), turn)
+    view = FactsView(ledger, frozenset(), frozenset(), frozenset(), ())
+    tips = {e.fact.value: e.tooltip for e in entries(view)}
+    assert "Sent with a note: a later reply said it was replaced by 9443; the user has not " \
+           "confirmed." in tips["7443"]
+    assert "Sent with a note" not in tips["9443"]

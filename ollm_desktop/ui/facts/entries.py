@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.facts import dispute_note
 from ollm_desktop.engine.facts_front import FactsView
 
 SHORT = 48  # characters of a value named in a sentence
@@ -113,6 +114,8 @@ def _tooltip(fact: Fact, state: str, by_id: dict[str, Fact]) -> str:
         lines.append(_tr("Stated as: {0}").format(fact.original))
     if fact.status == "replaced" and fact.replaced_by in by_id:
         lines.append(_tr("Replaced by: {0}").format(by_id[fact.replaced_by].value))
+    if (note := dispute_note(by_id, fact)) is not None:
+        lines.append(_tr("Sent with a note: {0}.").format(note))
     if has_message(fact):
         lines.append(_tr("Double-click to go to the message it was stated in."))
     return "\n".join(lines)
