@@ -142,7 +142,7 @@ def test_an_assistant_only_value_does_not_replace_the_users() -> None:
 def test_a_replys_correction_of_the_users_value_is_marked_wherever_it_is_quoted() -> None:
     """A quote of the user's message (a pin, an earlier request) never shows the value the
     reply corrected as current; a later reply's correction is named as the value now."""
-    ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED),
+    ledger, _ = _absorb(("user", GATEWAY), ("assistant", MOVED),
                                ("assistant", "Correction: the gateway moved to port 9553."))
     note = facts.value_notes(ledger)["7443"]
     assert note == "a later reply said it was replaced by 9443, now 9553; the user has " \
