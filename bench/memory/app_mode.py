@@ -236,6 +236,17 @@ def cache_figures(entries: list[Logged]) -> dict[str, Any]:
             "possible_share": _share(sum(s["possible"] for s in slots), prompt)}
 
 
+def _trace(measured: list[Logged]) -> list[dict[str, Any]]:
+    rows, before = [], None
+    for entry in measured:
+        row = _traced(entry)
+        if entry.kind == "chat":
+            row["diverged"] = diverged(before, entry.messages) if before is not None else None
+            before = entry.messages
+        rows.append(row)
+    return rows
+
+
 def _traced(entry: Logged) -> dict[str, Any]:
     """One request of the run, for reading why a share fell short: its kind, outcome, size,
     what the server took from its cache and what the one-slot model says was possible."""
@@ -248,6 +259,24 @@ def _traced(entry: Logged) -> dict[str, Any]:
             "summary_running": entry.summary_running, "at_s": round(entry.arrived, 2),
             "first_s": round(entry.first - entry.arrived, 2) if entry.first else None,
             "took_s": round(entry.ended - entry.arrived, 2) if entry.ended else None}
+
+
+def diverged(before: list[dict[str, Any]], now: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Where ``now`` first differs from the chat request ``before`` it (None: it extends it):
+    the message, its role, the character and a few words of each side, to read why a chat
+    request was re-read from there (a compaction, a correction read at once, recall)."""
+    for index, (old, new) in enumerate(zip(before, now, strict=False)):
+        a, b = str(old.get("content", "")), str(new.get("content", ""))
+        if old.get("role") == new.get("role") and a == b:
+            continue
+        at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                  min(len(a), len(b)))
+        if old.get("role") != new.get("role"):
+            at = 0
+        return {"message": index, "role": new.get("role"), "at": at,
+                "was": a[max(0, at - 60):at + 100], "now": b[max(0, at - 60):at + 100]}
+    return None if len(now) >= len(before) else {"message": len(now), "role": None, "at": 0,
+                                                  "was": "", "now": ""}
 
 
 def _percentile(values: list[float], share: float) -> float | None:
@@ -276,7 +305,7 @@ def _run(conversation: Conversation, ctx: int, played: tuple[Any, ...], waits: d
              # sends whose request carried recalled rounds (the engine's recall, issue 23)
              "recalled_sends": sum(RECALLED in str(e.messages[-1].get("content", ""))
                                    for e in chats if e.messages),
-             "trace": [_traced(e) for e in measured]}
+             "trace": _trace(measured)}
     cost = {"summarizer_calls": len(summaries), "summarizer_failures": sum(
         e.outcome == "error" for e in summaries), "summarizer_input_tokens": 0,
             "summarizer_output_tokens": 0, "conversation_tokens": 1, "compactions": 0,
