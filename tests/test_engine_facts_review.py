@@ -124,8 +124,8 @@ def test_an_assistant_only_value_does_not_replace_the_users() -> None:
     text = _render(ledger, messages)
     users, assistants = text.split(facts.ASSISTANT_SECTION)
     # the user's value stays current, with the reply's claim beside it (never bare)
-    assert "- gateway listen port: 7443 (a later reply said it was replaced by 9443; the " \
-           "user has not confirmed)" in users and "9443" in assistants
+    assert "- gateway listen port: 7443 (a reply said replaced by 9443; unconfirmed)" in users
+    assert "9443" in assistants
     # the old value named by the assistant, and an assistant's correction read first
     ledger, _ = _absorb(("user", GATEWAY), ("assistant", "Port 7443 is no longer used; the "
                                                          "gateway moved to port 9443."))
@@ -135,8 +135,7 @@ def test_an_assistant_only_value_does_not_replace_the_users() -> None:
         facts.absorb(ledger, Message(role="assistant", content=said), 5)
         facts.absorb(ledger, Message(role="user", content=GATEWAY), 2)
         assert sorted(_current(ledger)) == ["7443", "9443"]
-        assert facts.value_notes(ledger)["7443"].startswith("a later reply said it was "
-                                                            "replaced by 9443")
+        assert facts.value_notes(ledger)["7443"].startswith("a reply said replaced by 9443")
 
 
 def test_a_replys_correction_of_the_users_value_is_marked_wherever_it_is_quoted() -> None:
@@ -145,8 +144,7 @@ def test_a_replys_correction_of_the_users_value_is_marked_wherever_it_is_quoted(
     ledger, _ = _absorb(("user", GATEWAY), ("assistant", MOVED),
                                ("assistant", "Correction: the gateway moved to port 9553."))
     note = facts.value_notes(ledger)["7443"]
-    assert note == "a later reply said it was replaced by 9443, now 9553; the user has " \
-                   "not confirmed"
+    assert note == "a reply said replaced by 9443, now 9553; unconfirmed"
     notes = facts.value_notes(ledger)
     marked = facts.annotate(GATEWAY, notes)
     assert marked == f"The gateway listens on port 7443 ({note})."
@@ -165,11 +163,11 @@ def test_the_user_stating_the_value_again_takes_the_claim_away() -> None:
                                ("user", "No, the gateway listens on port 7443, as I said."))
     assert sorted(_current(ledger)) == ["7443", "9443"]
     assert "7443" not in facts.value_notes(ledger)
-    assert "a later reply said" not in _render(ledger, messages)
+    assert "a reply said" not in _render(ledger, messages)
     # reading the first message again (idempotent absorb) does not take it away
     ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED))
     facts.absorb(ledger, messages[0], 1)
-    assert "a later reply said" in _render(ledger, messages)
+    assert "a reply said" in _render(ledger, messages)
 
 
 def test_a_claim_whose_reply_is_deleted_or_forgotten_is_no_longer_shown() -> None:
@@ -177,9 +175,9 @@ def test_a_claim_whose_reply_is_deleted_or_forgotten_is_no_longer_shown() -> Non
 
     ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED))
     kept = without_facts_of(ledger, messages[1].id)
-    assert "a later reply said" not in _render(kept, messages) and facts.value_notes(kept) == {}
+    assert "a reply said" not in _render(kept, messages) and facts.value_notes(kept) == {}
     next(f for f in ledger if f.value == "9443").status = "forgotten"
-    assert "a later reply said" not in _render(ledger, messages)
+    assert "a reply said" not in _render(ledger, messages)
 
 
 def test_each_line_goes_in_the_section_of_its_own_source() -> None:

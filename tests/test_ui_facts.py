@@ -314,6 +314,5 @@ def test_a_value_a_reply_disputes_says_so_in_its_tooltip() -> None:
         facts.absorb(ledger, Message(role=role, content=text), turn)
     view = FactsView(ledger, frozenset(), frozenset(), frozenset(), ())
     tips = {e.fact.value: e.tooltip for e in entries(view)}
-    assert "Sent with a note: a later reply said it was replaced by 9443; the user has not " \
-           "confirmed." in tips["7443"]
+    assert "Sent with a note: a reply said replaced by 9443; unconfirmed." in tips["7443"]
     assert "Sent with a note" not in tips["9443"]

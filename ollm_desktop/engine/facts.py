@@ -188,7 +188,7 @@ def dispute_note(by_id: dict[str, Fact], fact: Fact) -> str | None:
     claim, head = found
     now = "" if head is claim else f", now {head.value}"
     said = claim.value if claim.kind not in SENTENCE_KINDS else head.value
-    return f"a later reply said it was replaced by {said}{now}; the user has not confirmed"
+    return f"a reply said replaced by {said}{now}; unconfirmed"
 
 
 def _current(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
