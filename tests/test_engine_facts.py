@@ -174,3 +174,12 @@ def test_the_users_changes_are_what_the_model_sees() -> None:
     engine.restore_fact(saved, port.id)
     engine.restore_fact(None, added.id)  # undo the add
     assert "The release is due on Friday." not in engine.api_messages()[0]["content"]
+
+
+@pytest.mark.parametrize("text", ["A co-author flagged a cherry-picked example in the survey.",
+                                  "We hand-picked three examples for the appendix."])
+def test_a_hyphenated_word_is_no_decision(text: str) -> None:
+    """"cherry-picked" is no decision: such lines filled the ledger's room at 2K (noisy
+    matrix) and pushed the user's real decisions out."""
+    assert [f.kind for f in message_facts(text)] == []
+    assert [f.kind for f in message_facts("We picked Redis for the queue.")] == ["decision"]

@@ -21,8 +21,8 @@ CORRECTION = re.compile(
     r"|upgraded|downgraded|migrated|cut|dropped)\b[^;]{0,50}\bfrom\b[^;]{1,50}\bto"
     r"|typo|i meant|meant to say|earlier figure|earlier value)\b",
     re.IGNORECASE)
-DECISION = re.compile(
-    r"\b(?:decid(?:e|ed|es|ing)|decision|agreed?|final call|we(?:'ll| will) (?:go with|use)"
+DECISION = re.compile(  # not after a hyphen: "cherry-picked", "hand-picked" decide nothing
+    r"(?<!-)\b(?:decid(?:e|ed|es|ing)|decision|agreed?|final call|we(?:'ll| will) (?:go with|use)"
     r"|(?:we|let'?s|let us|i'?ll|we'?re) go(?:ing)? with|let'?s (?:use|stick with)|settled on"
     r"|stick with|chose|chosen|switch(?:ed)? to|instead of|we pick|picked)\b", re.IGNORECASE)
 # A value is the replaced one when one of these precedes it in its clause...
