@@ -299,3 +299,26 @@ def test_an_undo_of_a_compaction_does_not_bring_back_the_facts_of_a_deleted_mess
     engine.delete_message(port.message_id)
     assert engine.undo_last_compaction().ok
     assert not any(f.message_id == port.message_id for f in engine.facts)
+
+
+def test_a_sentence_on_a_line_marks_the_replaced_value_it_holds() -> None:
+    """A reply's sentence with a correction cue ("now listens on 7443") is a line of its own:
+    the value a later correction replaced is marked in it too (live 2K run, stale 3)."""
+    ledger, messages = _absorb(("user", GATEWAY),
+                               ("assistant", "Good news: the gateway now listens on 7443, the "
+                                             "custom port for the lamp server."),
+                               ("user", "Correction: the gateway moved to port 9443; port 7443 "
+                                        "is no longer used."))
+    text = _render(ledger, messages)
+    assert "now listens on 7443 (replaced by 9443)" in text
+
+
+def test_a_replaced_value_whose_message_is_still_recent_is_listed_beside_the_new_one() -> None:
+    """The head line names every value it replaced, wherever that value's message is."""
+    ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED),
+                               ("user", "Correction: the gateway moved to port 9553; port 7443 "
+                                        "is no longer used."))
+    compacted = {messages[0].id}  # the reply that said 9443 is still a recent turn
+    text = facts.render(ledger, compacted=compacted, quoted=set(), budget=800,
+                        count=count_tokens).text
+    assert "9553 (replaced 7443, 9443)" in text

@@ -301,9 +301,10 @@ def _rank(fact: Fact) -> int:
     return 2 if fact.users else 3
 
 
-def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None) -> str:
+def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
+          notes: dict[str, str | None] | None = None) -> str:
     if fact.kind in SENTENCE_KINDS:
-        body = fact.value
+        body = annotate(fact.value, notes or {})
     else:
         body = f"{fact.subject}: {fact.value}" if fact.subject else fact.value
     if fact.edited and fact.original and fact.original != fact.value:
@@ -328,27 +329,32 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
     Eligible: facts of ``compacted`` messages (no longer sent word for word in their place),
     typed, edited or pinned ones; a current fact whose message is ``quoted`` word for word is
     left to its quote unless it replaced something. A replaced fact is listed beside the fact
-    that replaced it (that line is shown even while its own message is recent).
+    that replaced it (that line is shown even while its own message is recent), with every
+    other value that fact replaced; a sentence on a line has its replaced values marked.
     """
     by_id = {f.id: f for f in facts}
-    replaced: dict[str, list[Fact]] = {}
+    replaced: dict[str, list[Fact]] = {}  # every value each current fact replaced
+    heads: set[str] = set()  # current facts that replaced a value no longer sent in place
     for fact in facts:
-        if fact.status == "replaced" and (fact.message_id in compacted or fact.message_id in
-                                          quoted):
+        if fact.status == "replaced":
             head = _current(by_id, fact)
             if head is not None and head.status == "current":
                 replaced.setdefault(head.id, []).append(fact)
+                if fact.message_id in compacted or fact.message_id in quoted:
+                    heads.add(head.id)
     lines: list[Fact] = []
     for fact in facts:
         if fact.status != "current":
             continue
         own = fact.source == "manual" or fact.pinned or fact.edited or (
             fact.message_id in compacted and fact.message_id not in quoted)
-        if own or fact.id in replaced:
+        if own or fact.id in heads:
             lines.append(fact)
     if not lines:
         return Rendered("", (), (), ())
-    texts = {f.id: _line(f, replaced.get(f.id, []), dispute_note(by_id, f)) for f in lines}
+    notes = value_notes(facts)  # a sentence on a line marks the old values it holds
+    texts = {f.id: _line(f, replaced.get(f.id, []), dispute_note(by_id, f), notes)
+             for f in lines}
     costs = {fid: count(text) + 1 for fid, text in texts.items()}
     fixed = count(HEADER) + count(USER_SECTION) + count(ASSISTANT_SECTION) + 4
     pins = [f for f in lines if f.pinned]
