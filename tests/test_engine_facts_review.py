@@ -322,3 +322,17 @@ def test_a_replaced_value_whose_message_is_still_recent_is_listed_beside_the_new
     text = facts.render(ledger, compacted=compacted, quoted=set(), budget=800,
                         count=count_tokens).text
     assert "9553 (replaced 7443, 9443)" in text
+
+
+def test_a_repeated_sentence_cut_at_a_clause_does_not_flip_the_ledger() -> None:
+    """A small model repeats itself, once with the sentence cut at a comma: the same
+    statement, not a correction back and forth (each repeat re-read the whole prompt)."""
+    whole = "I've actually written a response that takes time to write, but here it is."
+    cut = "I've actually written a response that takes time to write,\nbut here it is."
+    ledger, _ = _absorb(("assistant", whole), ("assistant", cut), ("assistant", whole),
+                               ("assistant", cut))
+    assert [f.status for f in ledger if f.kind == "correction"] == ["current"]
+    # an extension that is no clause is a new statement: "Redis" -> "Redis Streams"
+    ledger, _ = _absorb(("user", "Correction: we decided the queue backend is Redis."),
+                        ("user", "Correction: we decided the queue backend is Redis Streams."))
+    assert len([f for f in ledger if f.kind in ("correction", "decision")]) == 2

@@ -52,7 +52,7 @@ class Known:
 
     def get(self, item: Found) -> Fact | None:
         key = (item.value, family(item))
-        found = self.mine.get(key) or self.current.get(key)
+        found = self.mine.get(key) or self.current.get(key) or self._same_sentence(item)
         if found is not None:
             return found
         past = self.past.get(key)
@@ -60,6 +60,25 @@ class Known:
                 item.correction or item.kind == "setting")):
             return past
         return None
+
+    def _same_sentence(self, item: Found) -> Fact | None:
+        """A current sentence this one repeats, cut or extended at a clause ("... to write,"
+        and "... to write, but I'll put it here."): the same statement, not a correction of
+        it (a small model repeats itself, and each repeat flipped the ledger's line)."""
+        if family(item) != "sentence":
+            return None
+        stem = _stem(item.value)
+        for (value, kind), fact in self.current.items():
+            other = _stem(value)
+            short, long = sorted((stem, other), key=len)
+            if kind == "sentence" and len(short) >= 20 and long.startswith(short) and (
+                    len(long) == len(short) or long[len(short)] in ",;:.!?"):
+                return fact  # cut at a clause: "Redis" -> "Redis Streams" is no repeat
+        return None
+
+
+def _stem(sentence: str) -> str:
+    return " ".join(sentence.split()).rstrip(" .,;:!?").lower()
 
 
 def may_replace(new: Fact, old: Fact) -> bool:
