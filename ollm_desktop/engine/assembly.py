@@ -68,6 +68,9 @@ class Region:
     replaced: set[str]  # summarised messages
     orphans: list[str]  # unpinned, unsummarised, not kept: folded by the next compaction
     compacted: set[str] = field(default_factory=set)  # ids before the boundary
+    # The marks of old values (``facts.value_notes``): the quotes above and the ledger's
+    # sentence lines carry the same ones, worked out once per region.
+    notes: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def parts(self) -> list[Part]:
@@ -181,7 +184,7 @@ def build_region(data: Conversation) -> Region:
     instructions = [m.content for m in data.messages if m.role == "system"]
     compacted = {m.id for m in data.messages[:boundary]} | {LEGACY_MESSAGE}
     return Region(checkpoints, kept, boundary, instructions, owner, replaced, orphans,
-                  compacted)
+                  compacted, notes)
 
 
 class Assembler:
@@ -211,7 +214,7 @@ class Assembler:
     def ledger(self, region: Region, limit: int) -> facts.Rendered:
         data = self.data
         return facts.render(data.facts, compacted=region.compacted, quoted=region.quoted,
-                            budget=limit, count=data.count)
+                            budget=limit, count=data.count, notes=region.notes)
 
     # ------------------------------------------------------------ assemble
     def assemble(self, region: Region) -> Assembly:

@@ -95,12 +95,17 @@ def users_stand(facts: list[Fact]) -> None:
                 and not may_replace(by_id[fact.replaced_by], fact):
             replacement = by_id[fact.replaced_by]
             fact.status, fact.replaced_by = "current", None
-            if replacement.from_correction or replacement.kind == "correction":
+            if _corrects(replacement):
                 fact.disputed_by = fact.disputed_by or replacement.id
         claim = by_id.get(fact.disputed_by or "")
         if claim is not None and fact.status == "current" and claim.users \
                 and claim.status == "current" and not fact.pinned and fact.source != "manual":
             fact.status, fact.replaced_by, fact.disputed_by = "replaced", claim.id, None
+
+
+def _corrects(fact: Fact) -> bool:
+    """Stated by a correction: only such a claim is noted beside the user's value."""
+    return fact.from_correction or fact.kind == "correction"
 
 
 def replace_or_dispute(new: Fact, old: Fact, facts: list[Fact], *, named: bool = False) -> int:
@@ -111,7 +116,7 @@ def replace_or_dispute(new: Fact, old: Fact, facts: list[Fact], *, named: bool =
         old.status, old.replaced_by, old.disputed_by = "replaced", new.id, None
         return 1
     live = any(f.id == old.disputed_by and f.status != "forgotten" for f in facts)
-    if (new.from_correction or new.kind == "correction") and (named or not live):
+    if _corrects(new) and (named or not live):
         old.disputed_by = new.id
     return 0
 
@@ -122,14 +127,21 @@ def dispute(by_id: dict[str, Fact], fact: Fact) -> tuple[Fact, Fact] | None:
     claim = by_id.get(fact.disputed_by or "")
     if fact.status != "current" or claim is None or claim.status == "forgotten":
         return None
-    head, seen = claim, {claim.id}
-    while head.status == "replaced" and head.replaced_by in by_id \
-            and head.replaced_by not in seen:
-        head = by_id[head.replaced_by]
-        seen.add(head.id)
-    if head.status != "current" or head.value == fact.value:
+    head = chain_end(by_id, claim)
+    if head is None or head.status != "current" or head.value == fact.value:
         return None
     return claim, head
+
+
+def chain_end(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
+    """The end of a replacement chain (None: the chain goes round)."""
+    seen = {fact.id}
+    while fact.status == "replaced" and fact.replaced_by in by_id:
+        fact = by_id[fact.replaced_by]
+        if fact.id in seen:
+            return None
+        seen.add(fact.id)
+    return fact
 
 
 def _earlier(a: Fact, b: Fact) -> bool:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_supersession import (
     Known,
+    chain_end,
     dispute,
     family,
     replace_or_dispute,
@@ -158,19 +159,20 @@ def value_notes(facts: Iterable[Fact]) -> dict[str, str | None]:
     forgotten one -> None (masked). A value that is current again (the user went back to it)
     is not marked."""
     by_id = {f.id: f for f in facts}
-    live = {f.value for f in by_id.values() if f.status == "current"
-            and dispute(by_id, f) is None}
+    disputed = {f.id: note for f in by_id.values()
+                if (note := dispute_note(by_id, f)) is not None}
+    live = {f.value for f in by_id.values() if f.status == "current" and f.id not in disputed}
     notes: dict[str, str | None] = {}
     for fact in by_id.values():
         if fact.kind in SENTENCE_KINDS or len(fact.value) < 2 or fact.value in live:
             continue
-        if (note := dispute_note(by_id, fact)) is not None:
-            notes[fact.value] = note
+        if fact.id in disputed:
+            notes[fact.value] = disputed[fact.id]
             continue
         if fact.status == "forgotten":
             notes[fact.value] = None
         elif fact.status == "replaced" and fact.replaced_by in by_id:
-            current = _current(by_id, fact)
+            current = chain_end(by_id, fact)
             direct = by_id[fact.replaced_by]
             if current is not None and current.status != "forgotten":
                 notes[fact.value] = f"replaced by {current.value}" if direct is current else \
@@ -189,17 +191,6 @@ def dispute_note(by_id: dict[str, Fact], fact: Fact) -> str | None:
     now = "" if head is claim else f", now {head.value}"
     said = claim.value if claim.kind not in SENTENCE_KINDS else head.value
     return f"a reply said replaced by {said}{now}; unconfirmed"
-
-
-def _current(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
-    """The end of a replacement chain."""
-    seen = {fact.id}
-    while fact.status == "replaced" and fact.replaced_by in by_id:
-        fact = by_id[fact.replaced_by]
-        if fact.id in seen:
-            return None
-        seen.add(fact.id)
-    return fact
 
 
 def annotate(text: str, notes: dict[str, str | None]) -> str:
@@ -323,21 +314,23 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
 
 
 def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budget: int,
-           count: Callable[[str], int]) -> Rendered:
+           count: Callable[[str], int], notes: dict[str, str | None] | None = None,
+           ) -> Rendered:
     """The ledger's text within ``budget`` tokens.
 
     Eligible: facts of ``compacted`` messages (no longer sent word for word in their place),
     typed, edited or pinned ones; a current fact whose message is ``quoted`` word for word is
     left to its quote unless it replaced something. A replaced fact is listed beside the fact
     that replaced it (that line is shown even while its own message is recent), with every
-    other value that fact replaced; a sentence on a line has its replaced values marked.
+    other value that fact replaced; a sentence on a line has its replaced values marked
+    (``notes``: ``value_notes(facts)``, which the region has worked out already).
     """
     by_id = {f.id: f for f in facts}
     replaced: dict[str, list[Fact]] = {}  # every value each current fact replaced
     heads: set[str] = set()  # current facts that replaced a value no longer sent in place
     for fact in facts:
         if fact.status == "replaced":
-            head = _current(by_id, fact)
+            head = chain_end(by_id, fact)
             if head is not None and head.status == "current":
                 replaced.setdefault(head.id, []).append(fact)
                 if fact.message_id in compacted or fact.message_id in quoted:
@@ -352,7 +345,8 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
             lines.append(fact)
     if not lines:
         return Rendered("", (), (), ())
-    notes = value_notes(facts)  # a sentence on a line marks the old values it holds
+    if notes is None:  # a sentence on a line marks the old values it holds
+        notes = value_notes(facts)
     texts = {f.id: _line(f, replaced.get(f.id, []), dispute_note(by_id, f), notes)
              for f in lines}
     costs = {fid: count(text) + 1 for fid, text in texts.items()}

@@ -50,7 +50,8 @@ class FactsFront:
         assembly, region = self._assembly(), self._region_now()
         limited = facts.render(self._data.facts, compacted=region.compacted,
                                quoted=region.quoted, budget=budget.ledger_budget(
-                                   self._data.config), count=self._data.count)
+                                   self._data.config), count=self._data.count,
+                               notes=region.notes)
         recent = {f.id for f in self._data.facts if f.message_id is not None
                   and f.message_id not in region.compacted}
         return FactsView(self.facts, frozenset(assembly.facts_shown),
@@ -150,7 +151,7 @@ class FactsFront:
         exclude = set(assembly.sent_ids)
         rounds = list(source.search(query, exclude=exclude, limit=RECALL_LIMIT))
         found = recall.compose(rounds, query, room=room, count=self._data.count,
-                               notes=facts.value_notes(self._data.facts),
+                               notes=self._region_now().notes,  # as the quotes have them
                                later=facts.corrections(self._data.facts))
         if not found.text:
             return messages, found
