@@ -52,10 +52,16 @@ class Absorbed:
     added: int = 0
     replaced: int = 0
     confirmed: int = 0
+    disputed: int = 0  # facts whose reply's claim came or went (``disputed_by``)
 
     @property
     def changed(self) -> bool:
-        return bool(self.added or self.replaced or self.confirmed)
+        return bool(self.added or self.replaced or self.confirmed or self.disputed)
+
+    @property
+    def shows(self) -> bool:
+        """The request must be laid out anew: a value it shows is replaced or disputed."""
+        return bool(self.replaced or self.disputed)
 
 
 def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
@@ -64,12 +70,13 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     if message.role not in ("user", "assistant"):
         return result
     found = message_facts(message.content)
+    claims = {f.id: f.disputed_by for f in facts}
     if message.role == "user":
         result.confirmed = _confirm(facts, message.content)
     if not found:
         if result.confirmed:
             users_stand(facts)
-        return result
+        return _disputes(result, facts, claims)
     known = Known(facts, message.id)
     sequence = max((f.sequence for f in facts), default=0)
     made: list[tuple[Found, Fact]] = []
@@ -119,6 +126,12 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     if result.confirmed:
         users_stand(facts)
     evict(facts)
+    return _disputes(result, facts, claims)
+
+
+def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str | None]) -> Absorbed:
+    """``result`` with the facts whose claim changed since ``claims`` was taken counted."""
+    result.disputed = sum(f.disputed_by != claims.get(f.id) for f in facts)
     return result
 
 

@@ -132,8 +132,8 @@ class FactsFront:
         position = data.position(message.id)
         turn = data.turn_of(position) if position is not None else 0
         # Its other facts are kept too (not sent while the message is recent); what changes the
-        # request now is what it replaced.
-        return facts.absorb(data.facts, message, turn).replaced > 0
+        # request now is what it replaced or disputed.
+        return facts.absorb(data.facts, message, turn).shows
 
     # ------------------------------------------------------------ recall
     def recall_request(self, source: recall.RecallSource | None, query: str,
