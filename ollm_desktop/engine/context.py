@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ollm_desktop.engine import budget, deletion, undo
@@ -25,6 +24,7 @@ from ollm_desktop.engine.assembly import (
     build_region,
 )
 from ollm_desktop.engine.compaction import CompactionRun
+from ollm_desktop.engine.compaction_draft import Base, Worker, carry_derived, compact_detached
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.facts_front import FactsFront
 from ollm_desktop.engine.goal_front import GoalFront
@@ -44,36 +44,19 @@ from ollm_desktop.engine.models import (
     Visibility,
 )
 from ollm_desktop.engine.reliability import compute_reliability
-from ollm_desktop.engine.stage import Stage
+from ollm_desktop.engine.stage import STAGES, Stage
 from ollm_desktop.engine.summarizer import Summarize, SummaryCaller, SummaryFailed
+from ollm_desktop.engine.undo import UndoResult
 from ollm_desktop.engine.usage import build_usage, visibility
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[EngineEvent], None]
-__all__ = ["SUMMARY_CLOSE", "SUMMARY_OPEN", "ContextEngine", "PinsOverBudget", "Summarize",
-           "SummaryFailed", "UndoResult"]
-
-# Stage boundaries in percent (issue contract).
-STAGES: dict[CompactionStage, tuple[int, int]] = {
-    "identification": (0, 15),
-    "preparation": (15, 25),
-    "summarization": (25, 70),
-    "checkpoint creation": (70, 80),
-    "context update": (80, 90),
-    "validation": (90, 100),
-}
-
+__all__ = ["STAGES", "SUMMARY_CLOSE", "SUMMARY_OPEN", "ContextEngine", "PinsOverBudget",
+           "Summarize", "SummaryFailed", "UndoResult", "Worker"]
 
 class PinsOverBudget(ValueError):
     """Pinned messages (with the system prompt) alone exceed the context: nothing is sent."""
-
-
-@dataclass(frozen=True, slots=True)
-class UndoResult:
-    ok: bool
-    reason: str
-    left_out: int = 0  # messages left out of the context until the next compaction
 
 
 class ContextEngine(FactsFront, GoalFront):
@@ -90,6 +73,7 @@ class ContextEngine(FactsFront, GoalFront):
         self._listeners: list[Listener] = []
         self._lock = asyncio.Lock()
         self._compacting = False
+        self._detached = False  # the running compaction works on a copy (compaction_draft)
         self._generation = 0
         self.model_billions: float | None = None
         self.last_error: str | None = None
@@ -132,12 +116,14 @@ class ContextEngine(FactsFront, GoalFront):
 
     def _emit(self, name: EventName, *, stage: CompactionStage | None = None,
               progress: float | None = None, data: dict[str, Any] | None = None) -> None:
-        event = EngineEvent(name=name, stage=stage, progress=progress, data=data or {})
+        self._dispatch(EngineEvent(name=name, stage=stage, progress=progress, data=data or {}))
+
+    def _dispatch(self, event: EngineEvent) -> None:
         for listener in list(self._listeners):
             try:
                 listener(event)
             except Exception:  # a broken listener must not break the engine
-                log.exception("engine listener failed on %s", name)
+                log.exception("engine listener failed on %s", event.name)
 
     def _progress(self, stage: CompactionStage, fraction: float = 0.0) -> None:
         low, high = STAGES[stage]
@@ -176,6 +162,12 @@ class ContextEngine(FactsFront, GoalFront):
             message.tokens = data.message_tokens(message.content) + image_tokens(message)
         data.index[message.id] = len(data.messages)
         data.messages.append(message)
+        self._read_in(message)
+        self._emit("message-added", data={"id": message.id, "role": message.role})
+        return message
+
+    def _read_in(self, message: Message) -> None:
+        """A new message's goal markers and corrections, and its place in the request."""
         goal_changed = message.role == "assistant" and self._take_goal_markers(message)
         corrected = self._take_corrections(message)
         if message.role == "system" or corrected:
@@ -184,8 +176,6 @@ class ContextEngine(FactsFront, GoalFront):
             self._api = None
         if goal_changed:
             self._emit("goal-updated", data={"goal": self._data.goal.model_dump(mode="json")})
-        self._emit("message-added", data={"id": message.id, "role": message.role})
-        return message
 
     def remove_last(self, message_id: str) -> bool:
         """Take back the newest message (a send that got no reply, Regenerate, Continue);
@@ -219,7 +209,8 @@ class ContextEngine(FactsFront, GoalFront):
                      progress=self._progress, invalidate=self._invalidate,
                      region=self._region_now, assembly=self._assembly, usage=self.usage,
                      generation=lambda: self._generation, goal_changed=self._goal_changed,
-                     set_error=set_error, compacting=lambda: self._compacting)
+                     set_error=set_error,
+                     compacting=lambda: self._compacting and not self._detached)
 
     def set_pinned(self, message_id: str, pinned: bool) -> Message:
         position = self._data.position(message_id)
@@ -339,18 +330,14 @@ class ContextEngine(FactsFront, GoalFront):
 
     # ------------------------------------------------------------ compaction
     def _orphan_tokens(self) -> int:
-        region = self._region_now()
-        return sum(p.tokens for p in region.kept if p.kind == "orphan")
-
-    def _raw_total(self) -> int:
-        return self._assembly().raw_total
+        return sum(p.tokens for p in self._region_now().kept if p.kind == "orphan")
 
     def needs_compaction(self, ahead_tokens: int = 0) -> bool:
         """True when recent messages (plus ``ahead_tokens`` expected next) pass the trigger."""
         if self._compacting or len(self._data.messages) < 2:
             return False
         usage = self.usage()
-        raw_total = self._raw_total()
+        raw_total = self._assembly().raw_total
         compactable = usage.recent + self._orphan_tokens()
         if compactable + ahead_tokens <= usage.trigger and raw_total <= usage.usable:
             return False
@@ -359,20 +346,48 @@ class ContextEngine(FactsFront, GoalFront):
         return run.identify(overflow=raw_total > usage.usable) is not None
 
     async def compact(self, *, focus: str | None = None, force: bool = False,
-                      ahead_tokens: int = 0) -> CompactionReport:
+                      ahead_tokens: int = 0, worker: Worker | None = None) -> CompactionReport:
         """Run the six stages; always returns a report, never leaves half a state.
 
         ``ahead_tokens`` lets the caller compact early, while the user reads, when the next
-        exchange would cross the trigger. Bounded by ``config.compaction_timeout_s``.
+        exchange would cross the trigger. Bounded by ``config.compaction_timeout_s``. With a
+        ``worker``, the stages run there on a copy, applied here if still current.
         """
         async with self._lock:
-            self._compacting = True
+            self._compacting, self._detached = True, worker is not None
             try:
+                if worker is not None:
+                    return await compact_detached(self, worker, focus=focus, force=force,
+                                                  ahead_tokens=ahead_tokens)
                 run = CompactionRun(self._stage(), self._caller, focus=focus, force=force,
                                     ahead_tokens=ahead_tokens)
                 return await run.run()
             finally:
-                self._compacting = False
+                self._compacting = self._detached = False
+
+    def detached_copy(self, worker: Worker) -> tuple[ContextEngine, Base]:
+        """A copy of the chat for ``worker``, and what the chat is now (``compaction_draft``)."""
+        copy = ContextEngine(self.config.model_copy(), worker.home(self._summarize))
+        copy.stats, copy.model_billions, copy.last_error = (self.stats, self.model_billions,
+                                                            self.last_error)
+        copy._adopt(self._data.copy())
+        copy._listeners.append(worker.relay(self._dispatch))
+        return copy, Base.of(self._data, self._generation)
+
+    def take_draft(self, draft: ContextEngine, base: Base) -> str:
+        """Apply a copy's compaction unless the chat changed since ``base`` ("changed")."""
+        verdict = base.compare(self._data, self._generation)
+        if verdict == "changed":
+            return verdict
+        live, data = self._data, draft._data
+        carry_derived(live.messages, data.messages)
+        data.messages, data.index, data.config = live.messages, live.index, live.config
+        self._data, self._assembler = data, draft._assembler
+        self._caller = SummaryCaller(self._summarize, data.config, self.stats)
+        self._region, self._api, self.last_error = draft._region, draft._api, draft.last_error
+        for message in live.messages[len(base.rows):]:
+            self._read_in(message)
+        return verdict
 
     # ------------------------------------------------------------------ undo
     def undo_last_compaction(self) -> UndoResult:

@@ -131,6 +131,12 @@ class Conversation:
             breaker=self.breaker.model_copy(),
         )
 
+    def copy(self) -> Conversation:
+        """A copy to work on elsewhere (a compaction in a worker): the counts it knows too."""
+        data = Conversation.from_state(self.state(), self.config.model_copy())
+        data.part_tokens = dict(self.part_tokens)
+        return data
+
     def turn_of(self, position: int) -> int:
         """The exchange (1-based) the message at ``position`` belongs to."""
         return max(1, sum(1 for m in self.messages[:position + 1] if m.role == "user"))

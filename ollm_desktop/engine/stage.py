@@ -16,6 +16,16 @@ from ollm_desktop.engine.budget import TierSpec
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.models import CompactionStage, ContextUsage, EventName
 
+# Stage boundaries in percent (issue contract).
+STAGES: dict[CompactionStage, tuple[int, int]] = {
+    "identification": (0, 15),
+    "preparation": (15, 25),
+    "summarization": (25, 70),
+    "checkpoint creation": (70, 80),
+    "context update": (80, 90),
+    "validation": (90, 100),
+}
+
 
 class Emit:
     """``emit(name, stage=..., progress=..., data=...)``: an engine event to the listeners."""

@@ -10,6 +10,8 @@ before the ledger (``LEGACY_MESSAGE``) belong to no message and stay like typed 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ollm_desktop.engine.branching import facts_within, without_dangling
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE, Conversation
 from ollm_desktop.engine.fact_types import Fact
@@ -82,3 +84,10 @@ def state_before_last(data: Conversation) -> EngineState | None:
     state.compaction_count = entry.compaction_count
     state.undo_stack = [u.model_copy(deep=True) for u in data.undo[:-1]]
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class UndoResult:
+    ok: bool
+    reason: str
+    left_out: int = 0  # messages left out of the context until the next compaction

@@ -7,6 +7,7 @@ from typing import Any
 
 from ollm_desktop.engine import CompactionReport, ContextEngine
 from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.engine_thread import EngineThread
 from ollm_desktop.session.events import Change, CompactionEnded, CompactionStarted
 from ollm_desktop.session.images import describe_before_compaction
 from ollm_desktop.session.server_cache import ServerCache
@@ -32,6 +33,9 @@ class Compactions:
         self._core = core
         self.last_exchange_tokens = 0  # the newest exchange: how much the next one may add
         self.cache = ServerCache(core)
+        # The stages run on a copy of the chat, on a thread of their own: the window never
+        # waits on them; what the user does meanwhile is kept (engine.compaction_draft).
+        self.worker = EngineThread("compaction")
 
     def schedule_background(self) -> None:
         """After a reply, compact while the user reads if the next exchange would cross (a
@@ -77,7 +81,8 @@ class Compactions:
         # The restore point, stored only once a compaction happened (a skip changes nothing).
         before, label = engine.state(), auto_label("before-compaction", engine)
         await describe_before_compaction(core)  # a summarised turn keeps its images as text
-        report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
+        report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens,
+                                      worker=self.worker)
         if engine is not core.engine:  # the chat changed meanwhile
             return report
         if report.status in ("compacted", "truncated"):

@@ -128,12 +128,15 @@ class SessionCore:
     def busy_problem(self) -> Change:
         return Change.problem("busy", BUSY_TEXT)
 
-    def idle_chat_refusal(self) -> Change | None:
+    def idle_chat_refusal(self, *, during_compaction: bool = False) -> Change | None:
         """Why an operation that changes the open chat cannot run now: there is none, or a
-        reply streams or a compaction runs (both planned with the state it would change)."""
+        reply streams or a compaction runs (both planned with the state it would change).
+        ``during_compaction``: the compaction works on a copy and checks the chat before its
+        result is applied (``engine.compaction_draft``), so the operation may run."""
         if self.chat is None or self.engine is None:
             return Change.problem("input", NO_CHAT)
-        if self.busy or self.engine.compacting:
+        if self.streaming or (not during_compaction and (self.compacting
+                                                         or self.engine.compacting)):
             return self.busy_problem()
         return None
 

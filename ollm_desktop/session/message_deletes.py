@@ -44,10 +44,10 @@ class MessageDeletes:
         return chat is not None and any(chat_id == chat.id for chat_id, _ in self._done)
 
     def delete(self, message_id: str) -> Change:
-        """Delete one message of the open chat; refused while a reply streams or a
-        compaction runs (both planned with it)."""
+        """Delete one message of the open chat; refused while a reply streams (a compaction
+        runs on a copy and is checked against the chat before it is applied)."""
         core = self._core
-        if (refused := core.idle_chat_refusal()) is not None:
+        if (refused := core.idle_chat_refusal(during_compaction=True)) is not None:
             return refused
         chat, engine = core.chat, core.engine
         assert chat is not None and engine is not None

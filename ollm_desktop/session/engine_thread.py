@@ -1,0 +1,110 @@
+"""The engine's long work on a thread of its own, so the window's event loop never waits on it.
+
+A compaction at 32K-128K is seconds of pure-Python work (facts, references, counts, the
+request's layout). ``EngineThread`` is the engine's ``Worker``: the job runs on a new thread
+with an event loop of its own, its summary requests go back to the caller's loop (the HTTP
+client and its connections live there), and so do its events. The result is applied on the
+caller's loop by the engine (``engine.compaction_draft``).
+
+A thread, not a process: measured with ``bench/bench_compaction_stall.py`` the loop's longest
+gap stays within a few switch intervals (``sys.getswitchinterval()``, 5 ms), because the
+engine's regular expressions run on one message at a time; a process would have to copy the
+chat both ways and own no connection to the server, for no gain in what the window feels.
+
+Cancelling the awaiting task (a send pauses a background compaction, the app shuts down)
+cancels the job on its thread at its next await and the summary request on the caller's loop
+at once; the thread is a daemon, so a job still in a CPU stage never holds up the exit, and
+its result is thrown away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from ollm_desktop.engine.models import EngineEvent
+from ollm_desktop.engine.summarizer import Summarize
+
+T = TypeVar("T")
+Listener = Callable[[EngineEvent], None]
+
+
+class EngineThread:
+    """Runs one engine job at a time per call on a daemon thread (see the module)."""
+
+    def __init__(self, name: str = "engine-work") -> None:
+        self.name = name
+
+    async def run(self, job: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        home = asyncio.get_running_loop()
+        done: asyncio.Future[T] = home.create_future()
+        started = threading.Event()
+        away: dict[str, Any] = {}
+
+        def settle(result: T | None, error: BaseException | None) -> None:
+            if done.done():
+                return
+            if error is not None:
+                done.set_exception(error)
+            else:
+                done.set_result(result)  # type: ignore[arg-type]
+
+        def body() -> None:
+            loop = asyncio.new_event_loop()
+            try:
+                task = loop.create_task(job(), name=f"{self.name}-job")
+                away.update(loop=loop, task=task)
+                started.set()
+                try:
+                    result = loop.run_until_complete(task)
+                except BaseException as exc:  # handed to the awaiting task
+                    if not home.is_closed():
+                        home.call_soon_threadsafe(settle, None, exc)
+                    return
+                if not home.is_closed():
+                    home.call_soon_threadsafe(settle, result, None)
+            finally:
+                started.set()
+                loop.close()
+
+        threading.Thread(target=body, name=self.name, daemon=True).start()
+        try:
+            return await done
+        except asyncio.CancelledError:
+            started.wait()
+            loop, task = away.get("loop"), away.get("task")
+            if loop is not None and task is not None and not loop.is_closed():
+                with contextlib.suppress(RuntimeError):  # it has just ended: nothing to cancel
+                    loop.call_soon_threadsafe(task.cancel)
+            raise
+
+    def home(self, summarize: Summarize) -> Summarize:
+        """``summarize`` run on the caller's loop, awaited from the job's thread (wrapped on
+        the caller's loop)."""
+        home = asyncio.get_running_loop()
+
+        async def at_home(*args: Any, **kwargs: Any) -> str:
+            request: Coroutine[Any, Any, str] = summarize(*args, **kwargs)  # type: ignore[assignment]
+            future: concurrent.futures.Future[str] = asyncio.run_coroutine_threadsafe(request,
+                                                                                      home)
+            try:
+                return await asyncio.wrap_future(future)
+            except asyncio.CancelledError:
+                future.cancel()  # the request on the caller's loop ends too
+                raise
+
+        return at_home
+
+    def relay(self, listener: Listener) -> Listener:
+        """Events of the job's copy, delivered on the caller's loop (wrapped there)."""
+        home = asyncio.get_running_loop()
+
+        def deliver(event: EngineEvent) -> None:
+            if not home.is_closed():
+                home.call_soon_threadsafe(listener, event)
+
+        return deliver
