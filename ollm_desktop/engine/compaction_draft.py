@@ -10,7 +10,8 @@ compacting: optimistic locking"):
 - nothing changed: the result is the chat's new compaction state;
 - messages were only appended: the result is applied and the new messages are read into it
   again (their corrections and goal markers meet the facts the compaction added);
-- a message was edited, pinned, unpinned or deleted, or the prompt, settings or goal changed:
+- a message was edited, pinned, unpinned or deleted, or the prompt, settings or goal changed
+  (or the job failed while they did):
   the result is stale and is dropped, and the compaction runs again from a new copy (at most
   ``ATTEMPTS`` times; then it is skipped, and the next reply schedules it again).
 """
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from ollm_desktop.engine.conversation import Conversation
-from ollm_desktop.engine.models import CompactionReport, EngineEvent, Message
+from ollm_desktop.engine.models import CompactionReport, EngineEvent, EngineState, Message
 from ollm_desktop.engine.summarizer import Summarize
 
 if TYPE_CHECKING:
@@ -33,6 +34,16 @@ Listener = Callable[[EngineEvent], None]
 ATTEMPTS = 3  # runs from a fresh copy before a compaction that keeps going stale is skipped
 STALE = ("The chat changed while it was being compacted (a message was edited, pinned or "
          "deleted), so that compaction was not applied; it runs again after the next reply.")
+
+
+@dataclass(frozen=True)
+class DraftStates:
+    """The chat before and after the newest detached compaction, made by the worker (a
+    restore point and a save cost the loop nothing then); ``after`` is None when the chat
+    gained messages meanwhile (the chat's own state is newer)."""
+
+    before: EngineState
+    after: EngineState | None
 
 
 class Worker(Protocol):
@@ -115,10 +126,18 @@ async def compact_detached(engine: ContextEngine, worker: Worker, *, focus: str 
     report = CompactionReport(status="skipped", reason=STALE)
     for _ in range(ATTEMPTS):
         draft, base = engine.detached_copy(worker)
-        report = await worker.run(lambda d=draft: d.compact(focus=focus, force=force,  # type: ignore[misc]
-                                                          ahead_tokens=ahead_tokens))
+
+        async def job(copy: ContextEngine = draft) -> tuple[DraftStates, CompactionReport]:
+            before = copy.state()  # the restore point, made there: the copy is the job's own
+            report = await copy.compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
+            return DraftStates(before, copy.state()), report
+
+        states, report = await worker.run(job)
         verdict = engine.take_draft(draft, base)
         if verdict != "changed":
+            if verdict == "appended":  # read again into the result: the copy's is older
+                states = DraftStates(states.before, None)
+            engine.draft_states = states
             return report
         if report.status not in ("compacted", "truncated"):
             return report  # nothing to apply (its breaker and error were taken)

@@ -24,8 +24,9 @@ from ollm_desktop.engine.assembly import (
     build_region,
 )
 from ollm_desktop.engine.compaction import CompactionRun
-from ollm_desktop.engine.compaction_draft import Base, Worker, carry_derived, compact_detached
+from ollm_desktop.engine.compaction_draft import Base, DraftStates, Worker, compact_detached
 from ollm_desktop.engine.conversation import Conversation
+from ollm_desktop.engine.draft_front import DraftFront
 from ollm_desktop.engine.facts_front import FactsFront
 from ollm_desktop.engine.goal_front import GoalFront
 from ollm_desktop.engine.images import image_tokens
@@ -59,7 +60,7 @@ class PinsOverBudget(ValueError):
     """Pinned messages (with the system prompt) alone exceed the context: nothing is sent."""
 
 
-class ContextEngine(FactsFront, GoalFront):
+class ContextEngine(FactsFront, GoalFront, DraftFront):
     """Pure-Python context manager for one chat (no Qt, no I/O besides ``summarize``)."""
 
     def __init__(self, config: EngineConfig, summarize: Summarize,
@@ -77,6 +78,7 @@ class ContextEngine(FactsFront, GoalFront):
         self._generation = 0
         self.model_billions: float | None = None
         self.last_error: str | None = None
+        self.draft_states: DraftStates | None = None  # of the newest detached compaction
         self._region: Region | None = None
         self._api: Assembly | None = None
 
@@ -373,21 +375,6 @@ class ContextEngine(FactsFront, GoalFront):
         copy._adopt(self._data.copy())
         copy._listeners.append(worker.relay(self._dispatch))
         return copy, Base.of(self._data, self._generation)
-
-    def take_draft(self, draft: ContextEngine, base: Base) -> str:
-        """Apply a copy's compaction unless the chat changed since ``base`` ("changed")."""
-        verdict = base.compare(self._data, self._generation)
-        if verdict == "changed":
-            return verdict
-        live, data = self._data, draft._data
-        carry_derived(live.messages, data.messages)
-        data.messages, data.index, data.config = live.messages, live.index, live.config
-        self._data, self._assembler = data, draft._assembler
-        self._caller = SummaryCaller(self._summarize, data.config, self.stats)
-        self._region, self._api, self.last_error = draft._region, draft._api, draft.last_error
-        for message in live.messages[len(base.rows):]:
-            self._read_in(message)
-        return verdict
 
     # ------------------------------------------------------------------ undo
     def undo_last_compaction(self) -> UndoResult:

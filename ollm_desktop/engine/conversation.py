@@ -132,10 +132,21 @@ class Conversation:
         )
 
     def copy(self) -> Conversation:
-        """A copy to work on elsewhere (a compaction in a worker): the counts it knows too."""
-        data = Conversation.from_state(self.state(), self.config.model_copy())
-        data.part_tokens = dict(self.part_tokens)
-        return data
+        """A copy to work on elsewhere (a compaction in a worker), with the counts it knows.
+
+        Taken on the event loop, so it is cheap: messages and facts are copied (a compaction
+        reads them, the user changes them), checkpoints and undo entries are shared (a
+        compaction replaces them, never changes them in place; a deletion meanwhile, which
+        does, makes the copy's result stale, and it is not applied)."""
+        return Conversation(
+            config=self.config.model_copy(), system_prompt=self.system_prompt,
+            messages=[m.model_copy() for m in self.messages], index=dict(self.index),
+            groups=list(self.groups), dropped=list(self.dropped),
+            goal=self.goal.model_copy(deep=True),
+            goal_shown=self.goal_shown.model_copy(deep=True) if self.goal_shown else None,
+            facts=[f.model_copy() for f in self.facts], compaction_count=self.compaction_count,
+            undo=list(self.undo), breaker=self.breaker.model_copy(),
+            retry_after=self.retry_after, part_tokens=dict(self.part_tokens))
 
     def turn_of(self, position: int) -> int:
         """The exchange (1-based) the message at ``position`` belongs to."""

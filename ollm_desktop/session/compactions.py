@@ -8,10 +8,12 @@ from typing import Any
 from ollm_desktop.engine import CompactionReport, ContextEngine
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.engine_thread import EngineThread
-from ollm_desktop.session.events import Change, CompactionEnded, CompactionStarted
+from ollm_desktop.session.events import NOTHING, Change, CompactionEnded, CompactionStarted
 from ollm_desktop.session.images import describe_before_compaction
 from ollm_desktop.session.server_cache import ServerCache
 from ollm_desktop.session.snapshot_labels import auto_label
+from ollm_desktop.storage import StorageError
+from ollm_desktop.storage.snapshots import encode_state
 
 UNDO_LEFT_OUT_HINT = ("{0} (Conversation ▸ Open state before compaction as a new chat keeps "
                       "every message in context instead.)")
@@ -78,26 +80,50 @@ class Compactions:
         engine, chat = core.engine, core.chat
         assert engine is not None and chat is not None
         core.publish(CompactionStarted())
-        # The restore point, stored only once a compaction happened (a skip changes nothing).
-        before, label = engine.state(), auto_label("before-compaction", engine)
+        # The restore point, stored only once a compaction happened (a skip changes nothing):
+        # made by the worker from its copy, encoded off the loop too.
+        label = auto_label("before-compaction", engine)
         await describe_before_compaction(core)  # a summarised turn keeps its images as text
+        engine.draft_states = None
         report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens,
                                       worker=self.worker)
         if engine is not core.engine:  # the chat changed meanwhile
             return report
         if report.status in ("compacted", "truncated"):
-            core.take_snapshot("before-compaction", label, state=before)
+            states = engine.draft_states
+            before = states.before if states is not None else engine.state()
+            encoded = await asyncio.to_thread(encode_state, before)  # nobody else holds it
+            if engine is not core.engine:
+                return report
+            core.take_snapshot("before-compaction", label, state=before, encoded=encoded)
         elif report.status == "skipped" and force:
             report.reason = nothing_to_compact(engine, report.reason)
         core.sync_calibration()  # what turns learned while it ran
         change = Change(context=True)
         if report.status in ("compacted", "truncated", "failed"):
-            change = change | core.save_state()  # a failure's retry point is state too
+            change = change | await self._save(engine)  # a failure's retry point is state too
         if report.status == "failed":
             change = change | Change.problem("compaction", report.reason)
         core.publish(CompactionEnded(report))
         core.publish(change)
         return report
+
+    async def _save(self, engine: ContextEngine) -> Change:
+        """Write the compacted state, its slow part (compare, serialise) off the loop: from
+        the worker's own copy of it, while nothing was written since (else as usual)."""
+        core = self._core
+        states, chat = engine.draft_states, core.chat
+        after = states.after if states is not None else None
+        if (after is None or chat is None or engine is not core.engine
+                or not core.store.prints_loaded(chat.id) or after.config != engine.config):
+            return core.save_state()
+        try:
+            prepared = await asyncio.to_thread(core.store.prepare_engine_state, chat.id, after)
+            if prepared is None or core.store.commit_engine_state(prepared):
+                return NOTHING  # written for its own chat, even if another one opened since
+        except StorageError as exc:
+            return core.storage_failed(exc)
+        return core.save_state() if engine is core.engine else NOTHING
 
     async def wait(self, timeout: float) -> None:
         """Wait for the running compaction, at most ``timeout`` seconds; never cancel it."""

@@ -375,9 +375,10 @@ class SessionCore:
         log.error("storage write failed: %s", exc)
         return Change.problem("storage", f"Could not save: {exc}")
 
-    def take_snapshot(self, reason: str, label: str = "",
-                      state: EngineState | None = None) -> SnapshotInfo | None:
-        """A snapshot of the open chat now, or of ``state`` (taken earlier, with its label)."""
+    def take_snapshot(self, reason: str, label: str = "", state: EngineState | None = None,
+                      encoded: bytes | None = None) -> SnapshotInfo | None:
+        """A snapshot of the open chat now, or of ``state`` (taken earlier, with its label;
+        ``encoded`` already, off the loop)."""
         if not (self.chat and self.engine):
             return None
         label = label or auto_label(reason, self.engine)  # tells same-second ones apart
@@ -385,7 +386,8 @@ class SessionCore:
             info = self.store.create_snapshot(
                 self.chat.id, state or self.engine.state(), reason=reason, label=label,
                 model=self.model,
-                tier=self.engine.tier.tier, keep_auto=self.settings.snapshot_retention)
+                tier=self.engine.tier.tier, keep_auto=self.settings.snapshot_retention,
+                encoded=encoded)
         except StorageError as exc:
             self.publish(self.storage_failed(exc))
             return None

@@ -50,6 +50,7 @@ class Database:
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self._conn = conn
         self.path = path
+        self.writes = 0  # transactions so far: a save prepared before one is out of date
         kind = conn.execute("SELECT value FROM ollm_meta WHERE key = 'search'").fetchone()
         self.search_kind = kind[0] if kind else "like"
 
@@ -100,6 +101,7 @@ class Database:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One transaction; SQLite errors become StorageError with a readable message."""
         conn = self._conn
+        self.writes += 1
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:

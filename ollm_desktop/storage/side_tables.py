@@ -21,8 +21,9 @@ class SideTables(Database):
     # ---------------------------------------------------------------- snapshots
     def create_snapshot(self, chat_id: str, state: EngineState, *, reason: str, label: str = "",
                         model: str | None = None, tier: int | None = None,
-                        keep_auto: int = 20) -> SnapshotInfo:
-        """Store an immutable copy; keeps the newest ``keep_auto`` automatic ones per chat."""
+                        keep_auto: int = 20, encoded: bytes | None = None) -> SnapshotInfo:
+        """Store an immutable copy; keeps the newest ``keep_auto`` automatic ones per chat.
+        ``encoded``: ``encode_state(state)`` made already (off the event loop: it is slow)."""
         info = SnapshotInfo.model_validate({
             "id": new_id(), "chat_id": chat_id, "created_at": datetime.now(UTC),
             "reason": reason, "label": label, "auto": reason != "manual",
@@ -35,7 +36,7 @@ class SideTables(Database):
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (info.id, chat_id, iso(info.created_at), info.reason, info.label, info.auto,
                  info.message_count, info.tokens, info.checkpoint_count, model, tier,
-                 encode_state(state)),
+                 encoded if encoded is not None else encode_state(state)),
             )
             conn.execute(
                 "DELETE FROM snapshots WHERE chat_id = ? AND auto = 1 AND id NOT IN ("

@@ -12,7 +12,7 @@ serialising them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import TypeAdapter
 
@@ -33,6 +33,7 @@ class StateParts:
     dropped_ids: list[str]
     undo: list[UndoEntry]
     facts: list[Fact]
+    rendered: dict[str, str] = field(default_factory=dict)  # JSON made ahead (``render``)
 
     @classmethod
     def of(cls, state: EngineState) -> StateParts:
@@ -58,15 +59,27 @@ class StateParts:
             [f.model_copy() for f in self.facts] if facts else cached.facts,
         )
 
+    def render(self, which: Which | None) -> None:
+        """Serialise the parts a write needs now (on a worker thread: it is the slow part)."""
+        _meta, groups, undo, facts = which or (True, True, True, True)
+        if groups:
+            self.rendered["groups"] = self.groups_json()
+        if undo:
+            self.rendered["undo"] = self.undo_json()
+        if facts:
+            self.rendered["facts"] = self.facts_json()
+
     def groups_json(self) -> str:
+        if "groups" in self.rendered:
+            return self.rendered["groups"]
         return json.dumps({"groups": _GROUPS.dump_python(self.groups, mode="json"),
                            "dropped_ids": self.dropped_ids})
 
     def undo_json(self) -> str:
-        return _UNDO.dump_json(self.undo).decode("utf-8")
+        return self.rendered.get("undo") or _UNDO.dump_json(self.undo).decode("utf-8")
 
     def facts_json(self) -> str:
-        return _FACTS.dump_json(self.facts).decode("utf-8")
+        return self.rendered.get("facts") or _FACTS.dump_json(self.facts).decode("utf-8")
 
     def changes(self, cached: StateParts | None) -> Which:
         """(meta, groups, undo, facts) changed compared with ``cached``."""
@@ -104,3 +117,18 @@ def readable_facts(stored: object) -> str:
         return _FACTS.dump_json(_FACTS.validate_json(str(stored))).decode("utf-8")
     except ValueError:  # pydantic's ValidationError is one
         return "[]"
+
+
+@dataclass
+class PreparedSave:
+    """A save of a chat's state worked out (``prepare_engine_state``), to be written."""
+
+    chat_id: str
+    state: EngineState
+    writes: int  # the store's write count it was worked out against
+    changed: list[tuple[Message, bool]]  # with: its text changed
+    new: list[Message]
+    out_of_order: bool
+    parts: StateParts
+    which: Which | None  # None: every part
+    merged: StateParts | None  # the parts cache after the write; None: no part changed

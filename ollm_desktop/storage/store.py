@@ -51,7 +51,7 @@ from ollm_desktop.storage.rows import (
 )
 from ollm_desktop.storage.schema import StorageError
 from ollm_desktop.storage.side_tables import SideTables
-from ollm_desktop.storage.state_parts import StateParts, Which
+from ollm_desktop.storage.state_parts import PreparedSave, StateParts, Which
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +269,14 @@ class ChatStore(RecallTables, SideTables, Families, Images):
         Messages of ``state`` that were never appended are appended (in order); stored messages
         missing from ``state`` (a reply still streaming) are left alone.
         """
+        prepared = self.prepare_engine_state(chat_id, state)
+        if prepared is not None:
+            self.commit_engine_state(prepared)
+
+    def prepare_engine_state(self, chat_id: str, state: EngineState) -> PreparedSave | None:
+        """What a save must write, worked out without the database (a worker thread may, if
+        ``prints_loaded(chat_id)``); None: nothing to write."""
+        writes = self.writes
         prints = self._load_prints(chat_id)
         changed: list[tuple[Message, bool]] = []
         new: list[Message] = []
@@ -290,7 +298,26 @@ class ChatStore(RecallTables, SideTables, Families, Images):
         which = parts.changes(cached)
         state_changed = any(which)
         if not (changed or new or state_changed):
-            return
+            return None
+        merged = None
+        if state_changed:
+            parts.render(None if cached is None else which)
+            merged = parts.merged_into(cached, which)
+        return PreparedSave(chat_id, state, writes, changed, new, out_of_order, parts,
+                            None if cached is None else which, merged)
+
+    def prints_loaded(self, chat_id: str) -> bool:
+        """The chat's fingerprints are loaded: ``prepare_engine_state`` reads no database."""
+        return chat_id in self._prints
+
+    def commit_engine_state(self, prepared: PreparedSave) -> bool:
+        """Write a prepared save; False (nothing written) if anything was written since."""
+        chat_id, state = prepared.chat_id, prepared.state
+        if self.writes != prepared.writes:
+            return False
+        changed, new, out_of_order = prepared.changed, prepared.new, prepared.out_of_order
+        parts, which = prepared.parts, prepared.which
+        prints = self._load_prints(chat_id)
         with self._write() as conn:
             for message, content_changed in changed:
                 if content_changed:
@@ -321,16 +348,17 @@ class ChatStore(RecallTables, SideTables, Families, Images):
                     for message in new:  # only the rounds around them change
                         recall_index.refresh_around(conn, chat_id,
                                                     recall_index.seq_of(conn, message.id))
-            if state_changed:
-                self._write_state(conn, chat_id, parts, None if cached is None else which)
+            if prepared.merged is not None:
+                self._write_state(conn, chat_id, parts, which)
             conn.execute("UPDATE chats SET message_count = message_count + ?, updated_at = ? "
                          "WHERE id = ?", (len(new), now(), chat_id))
         for message, _ in changed:
             prints[message.id] = fingerprint(message)
         for message in new:
             prints[message.id] = fingerprint(message)
-        if state_changed:
-            self._parts[chat_id] = parts.merged_into(cached, which)
+        if prepared.merged is not None:
+            self._parts[chat_id] = prepared.merged
+        return True
 
     def load_engine_state(self, chat_id: str) -> EngineState | None:
         """Messages in order plus the stored state; None for a chat with neither."""
