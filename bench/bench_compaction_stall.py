@@ -174,6 +174,10 @@ def run_size(context_size: int, runs: int, idle_seconds: float = 2.0) -> Result:
 async def _hostile(real: Any) -> dict[str, Any]:
     controller = real.controller
     await _open(real)
+    warm = controller.send("A short one first, please")  # what a first reply loads is not this
+    assert warm is not None
+    await warm
+    await asyncio.sleep(0.3)
     probe = LagProbe()
     probe.start()
     marks: dict[str, float] = {}
@@ -199,7 +203,13 @@ def run_hostile() -> Result:
     line = "".join(f"{i:07d}|" for i in range(64_000))  # 512 KB, no whitespace at all
     pieces = [line[i:i + 16_000] for i in range(0, len(line), 16_000)]
     server = quiet_server(FakeOllama().start())
-    server.reply_fn = lambda _body: Reply(chunks=pieces, delay_per_chunk=0.005)
+    calls = [0]
+
+    def reply(_body: dict[str, Any]) -> Any:
+        calls[0] += 1
+        return "Fine." if calls[0] == 1 else Reply(chunks=pieces, delay_per_chunk=0.005)
+
+    server.reply_fn = reply
     try:
         with tempfile.TemporaryDirectory() as tmp:
             data = Path(tmp) / "data"
@@ -210,7 +220,7 @@ def run_hostile() -> Result:
     finally:
         server.stop()
     worst = max(facts["gaps"])
-    return Result("P11 hostile", "event-loop gap streaming one 512 KB line",
+    return Result("P11 hostile", "event-loop gap streaming one 512 KB line (after a warm-up reply)",
                   f"worst {worst:.0f} ms", "-", None, f"worst <= {HOSTILE_MS:g} ms",
                   worst <= HOSTILE_MS,
                   [f"{len(pieces)} chunks of 16 KB 5 ms apart; reply in "

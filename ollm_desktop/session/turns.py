@@ -37,6 +37,7 @@ from ollm_desktop.storage import StorageError
 from ollm_desktop.storage.models import RecallRecord
 
 SAVE_INTERVAL = 1.0  # seconds between saves of a streamed reply
+LONG_REPLY = 20_000  # characters from which a reply is tokenised on a thread
 STILL_STREAMING = "A reply is still streaming; stop it first."
 NO_MODEL = "Choose a model first (its server must be running)."
 TOO_LONG = ("This message is about {0:,} tokens but the model's context leaves room for {1:,}. "
@@ -61,6 +62,7 @@ class Streamed:
     stopped: bool = False
     stored: bool = False  # the reply's row is on disk
     thinking: str = ""  # a thinking model's reasoning (shown on the reply, never sent)
+    counted: int = 0  # a long reply's tokens, counted off the loop (0: the engine counts)
 
 
 class Turns:
@@ -281,6 +283,10 @@ class Turns:
         done = got.done
         got.text = "".join(parts) if done is None or not done.content else done.content
         got.thinking = "".join(thoughts)
+        if len(got.text) > LONG_REPLY and not got.stopped:  # tokenising it takes 0.1 s and up
+            config = engine.config
+            got.counted = await asyncio.to_thread(count_message_tokens, prefix + got.text,
+                                                  config.estimate_scale, config.message_overhead)
         return got
 
     def finish(self, reply: Message, got: Streamed, messages: list[dict[str, str]],
@@ -301,7 +307,7 @@ class Turns:
         # Counted like every other message (tokens=0: the engine counts it with the learned
         # factor and template), not by eval_count: the calibration maps contents to what a
         # prompt costs, and eval_count also counts thinking that is never sent back.
-        reply.tokens, reply.exact_tokens = 0, False
+        reply.tokens, reply.exact_tokens = got.counted, False
         if engine.message(reply.id) is not None and not engine.remove_last(reply.id):
             raise RuntimeError("the continued reply is no longer the newest message")
         engine.add_message(reply)

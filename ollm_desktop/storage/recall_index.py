@@ -42,6 +42,7 @@ MIN_SCORE = 1.0
 MIN_SHARE = 0.25
 RELATIVE = 0.5
 CANDIDATES = 64
+TEXT_LIMIT = 32_000  # characters of a message that recall reads (its words and fact keys)
 
 _EXCLUDED = "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.recall.excluded') END"
 
@@ -133,7 +134,10 @@ class _Round:
     reply: _Message | None
 
     def texts(self) -> tuple[str, str]:
-        return (self.user.content if self.user else "", self.reply.content if self.reply else "")
+        """What is indexed of the round: each message's first ``TEXT_LIMIT`` characters (a
+        reply of one 500 KB line is indexed in milliseconds, not a second per save)."""
+        return (self.user.content[:TEXT_LIMIT] if self.user else "",
+                self.reply.content[:TEXT_LIMIT] if self.reply else "")
 
     def row(self, chat_id: str) -> tuple:
         texts = self.texts()
