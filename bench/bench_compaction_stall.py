@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sys
 import tempfile
@@ -44,6 +45,31 @@ from bench.common import (
     quiet_server,
     report,
 )
+
+
+class BusyProbe(LagProbe):
+    """``LagProbe`` that also records the GUI thread's own CPU time between ticks: on a
+    machine shared with other work, a gap is the thread's own work plus its wait for a core;
+    the CPU figure is the first alone (what the app must not do on the loop)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.busy: list[tuple[float, float]] = []
+        self._cpu = time.thread_time()
+
+    def _tick(self) -> None:
+        super()._tick()
+        cpu = time.thread_time()
+        self.busy.append((time.perf_counter(), (cpu - self._cpu) * 1000))
+        self._cpu = cpu
+
+    def start(self) -> None:
+        self._cpu = time.thread_time()
+        super().start()
+
+    def cpu(self, since: float = 0.0, until: float = float("inf")) -> list[float]:
+        return [ms for at, ms in self.busy if since <= at <= until]
+
 
 P11_P95_MS = 50.0
 P11_WORST_MS = 100.0
@@ -102,7 +128,7 @@ async def _open(real: Any) -> None:
 async def _compactions(real: Any, runs: int, idle_seconds: float) -> dict[str, Any]:
     controller = real.controller
     await _open(real)
-    probe = LagProbe()
+    probe = BusyProbe()
     probe.start()
     began = time.perf_counter()
     await asyncio.sleep(idle_seconds)
@@ -111,6 +137,7 @@ async def _compactions(real: Any, runs: int, idle_seconds: float) -> dict[str, A
     controller.compactionFinished.connect(ended.append)
     controller.compactionFailed.connect(ended.append)
     gaps: list[list[float]] = []
+    busy: list[list[float]] = []
     walls: list[float] = []
     statuses: list[str] = []
     for _ in range(runs):
@@ -124,6 +151,7 @@ async def _compactions(real: Any, runs: int, idle_seconds: float) -> dict[str, A
         await asyncio.sleep(0.05)  # the result applied and painted: part of the stall
         walls.append(end - start)
         gaps.append(probe.lags(start, time.perf_counter()))
+        busy.append(probe.cpu(start, time.perf_counter()))
         statuses.append(ended[-1].status)
         if ended[-1].status == "compacted":
             controller.undo_last_compaction()
@@ -131,7 +159,8 @@ async def _compactions(real: Any, runs: int, idle_seconds: float) -> dict[str, A
         await asyncio.sleep(0.3)
     probe.stop()
     await real.close()
-    return {"idle": idle, "gaps": gaps, "walls": walls, "statuses": statuses}
+    return {"idle": idle, "gaps": gaps, "walls": walls, "statuses": statuses, "busy": busy,
+            "idle_busy": probe.cpu(began, began + idle_seconds)}
 
 
 def run_size(context_size: int, runs: int, idle_seconds: float = 2.0) -> Result:
@@ -154,6 +183,7 @@ def run_size(context_size: int, runs: int, idle_seconds: float = 2.0) -> Result:
     ticks = [lag for g in facts["gaps"] for lag in g]
     p95, worst = percentile(ticks, 0.95), max(worst_each)
     idle = facts["idle"]
+    cpu = [ms for b in facts["busy"] for ms in b]
     i95 = percentile(idle, 0.95)
     label = f"{context_size // 1024}K"
     return Result(
@@ -165,6 +195,9 @@ def run_size(context_size: int, runs: int, idle_seconds: float = 2.0) -> Result:
         p95 <= P11_P95_MS and worst <= P11_WORST_MS,
         [f"{len(worst_each)} compactions ({', '.join(facts['statuses'])}); longest gap each "
          f"{[round(w) for w in worst_each]} ms; {len(ticks)} ticks",
+         f"GUI thread's own CPU between two ticks: p95 {percentile(cpu, 0.95):.1f} / worst "
+         f"{max(cpu):.0f} ms (idle: worst {max(facts['idle_busy']):.1f} ms); load average "
+         f"{os.getloadavg()[0]:.0f} on {os.cpu_count()} cores",
          f"wall time per compaction median {median(facts['walls']):.2f} s "
          f"({[round(w, 2) for w in facts['walls']]})",
          f"{len(state.messages)} messages, {len(state.groups)} checkpoints when stored; "
@@ -178,7 +211,7 @@ async def _hostile(real: Any) -> dict[str, Any]:
     assert warm is not None
     await warm
     await asyncio.sleep(0.3)
-    probe = LagProbe()
+    probe = BusyProbe()
     probe.start()
     marks: dict[str, float] = {}
     controller.replyFinished.connect(lambda *_: marks.setdefault("done", time.perf_counter()))
@@ -192,8 +225,9 @@ async def _hostile(real: Any) -> dict[str, Any]:
     stop = time.perf_counter()
     probe.stop()
     gaps = probe.lags(start, stop)
+    cpu = probe.cpu(start, stop)
     await real.close()
-    return {"gaps": gaps, "seconds": marks.get("done", stop) - start}
+    return {"gaps": gaps, "cpu": cpu, "seconds": marks.get("done", stop) - start}
 
 
 def run_hostile() -> Result:
@@ -225,7 +259,9 @@ def run_hostile() -> Result:
                   worst <= HOSTILE_MS,
                   [f"{len(pieces)} chunks of 16 KB 5 ms apart; reply in "
                    f"{facts['seconds']:.1f} s; {len(facts['gaps'])} ticks, "
-                   f"{sum(g > HOSTILE_MS for g in facts['gaps'])} over {HOSTILE_MS:g} ms"])
+                   f"{sum(g > HOSTILE_MS for g in facts['gaps'])} over {HOSTILE_MS:g} ms",
+                   f"GUI thread's own CPU between two ticks: worst {max(facts['cpu']):.0f} ms; "
+                   f"load average {os.getloadavg()[0]:.0f} on {os.cpu_count()} cores"])
 
 
 def main() -> int:

@@ -131,24 +131,47 @@ CLIP_MARKER = "\n\n[... {omitted:,} tokens of this message are left out here to 
 def clip_middle(text: str, max_tokens: int) -> str:
     """Head and tail of ``text`` within ``max_tokens``, with a visible marker where it was cut.
 
-    A long paste keeps its beginning (what it is) and its end (usually the question).
+    A long paste keeps its beginning (what it is) and its end (usually the question). A text
+    many times longer than what is kept (a 500 KB reply) is read at its ends only.
     """
     enc = encoding()
-    ids = enc.encode(text, disallowed_special=())
-    if len(ids) <= max_tokens:
+    head_ids, tail_ids, total = _ends(text, max_tokens)
+    if total <= max_tokens:
         return text
-    marker_tokens = count_tokens(CLIP_MARKER.format(omitted=len(ids)))
+    marker_tokens = count_tokens(CLIP_MARKER.format(omitted=total))
     room = max(0, max_tokens - marker_tokens - 2)
     if room <= 0:
         return truncate_to_tokens(text, max_tokens)
     head_n = (room * 2) // 3
     tail_n = room - head_n
-    head = enc.decode(ids[:head_n])
-    tail = enc.decode(ids[len(ids) - tail_n:]) if tail_n else ""
-    omitted = len(ids) - head_n - tail_n
+    head = enc.decode(head_ids[:head_n])
+    tail = enc.decode(tail_ids[len(tail_ids) - tail_n:]) if tail_n else ""
+    omitted = total - head_n - tail_n
     clipped = head.rstrip() + CLIP_MARKER.format(omitted=omitted) + tail.lstrip()
     while count_tokens(clipped) > max_tokens and head_n > 0:  # decode seams can add a token
         head_n = max(0, head_n - 4)
-        head = enc.decode(ids[:head_n])
+        head = enc.decode(head_ids[:head_n])
         clipped = head.rstrip() + CLIP_MARKER.format(omitted=omitted) + tail.lstrip()
     return clipped
+
+
+HUGE_SHARE = 8  # a text this many times longer than what is kept is read at its ends only
+CHARS_PER_TOKEN = 4  # about, for English and code (cl100k): sizes the ends that are read
+
+
+def _ends(text: str, max_tokens: int) -> tuple[list[int], list[int], int]:
+    """The tokens of ``text``'s start and end (each at least ``max_tokens`` long, or all of
+    it) and its count: exact, except for a text ``HUGE_SHARE`` times longer than
+    ``max_tokens`` tokens, whose middle is never tokenised (counted at its ends' rate)."""
+    enc = encoding()
+    span = (max_tokens + 64) * CHARS_PER_TOKEN
+    if len(text) > HUGE_SHARE * span:
+        while 2 * span < len(text):
+            head = enc.encode(text[:span], disallowed_special=())
+            tail = enc.encode(text[-span:], disallowed_special=())
+            if min(len(head), len(tail)) > max_tokens:
+                middle = (len(text) - 2 * span) * (len(head) + len(tail)) / (2 * span)
+                return head, tail, len(head) + len(tail) + int(middle + 0.999)
+            span *= 2
+    ids = enc.encode(text, disallowed_special=())
+    return ids, ids, len(ids)

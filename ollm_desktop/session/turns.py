@@ -246,7 +246,7 @@ class Turns:
         core = self._core
         engine, chat = core.engine, core.chat
         assert engine is not None and chat is not None
-        num_ctx = engine.config.context_size
+        num_ctx, scale = engine.config.context_size, engine.config.estimate_scale
         prefix = reply.content
         got = Streamed(stored=bool(prefix))  # a reply with text is stored (or appended)
         parts: list[str] = []
@@ -269,7 +269,8 @@ class Turns:
                     now = time.monotonic()
                     if now - saved_at >= SAVE_INTERVAL:
                         reply.content = prefix + "".join(parts)
-                        got.stored = self._save_reply(chat.id, reply, got.stored)
+                        got.stored = self._save_reply(chat.id, reply, got.stored,
+                                                      index=False)
                         saved_at = now
                 elif isinstance(event, ChatDone):
                     got.done = event
@@ -284,9 +285,8 @@ class Turns:
         got.text = "".join(parts) if done is None or not done.content else done.content
         got.thinking = "".join(thoughts)
         if len(got.text) > LONG_REPLY and not got.stopped:  # tokenising it takes 0.1 s and up
-            config = engine.config
             got.counted = await asyncio.to_thread(count_message_tokens, prefix + got.text,
-                                                  config.estimate_scale, config.message_overhead)
+                                                  scale, engine.config.message_overhead)
         return got
 
     def finish(self, reply: Message, got: Streamed, messages: list[dict[str, str]],
@@ -377,16 +377,15 @@ class Turns:
         self._save_reply(chat.id, previous, False)
         core.publish(Change(added=(previous.model_copy(),), context=True) | core.save_state())
 
-    def _save_reply(self, chat_id: str, reply: Message, stored: bool) -> bool:
-        """Append or update the reply row; True once it is on disk.
-
-        A failed write (disk full) is reported but does not stop the stream: the reply stays
-        in memory and the next save, or the final one, writes it.
-        """
+    def _save_reply(self, chat_id: str, reply: Message, stored: bool, *,
+                    index: bool = True) -> bool:
+        """Append or update the reply row (``index``: its search and recall rows too, or when
+        it ends); True once on disk. A failed write (disk full) is reported and does not stop
+        the stream: the reply stays in memory and the next save, or the final one, writes it."""
         core = self._core
         try:
             if stored:
-                core.store.update_message(chat_id, reply)
+                core.store.update_message(chat_id, reply, index=index)
             else:
                 core.store.append_message(chat_id, reply)
         except StorageError as exc:

@@ -174,8 +174,10 @@ class ChatStore(RecallTables, SideTables, Families, Images):
         if prints is not None:
             prints[message.id] = fingerprint(message)
 
-    def update_message(self, chat_id: str, message: Message) -> None:
-        """Rewrite one stored message (a streamed reply growing); appends it if missing."""
+    def update_message(self, chat_id: str, message: Message, *, index: bool = True) -> None:
+        """Rewrite one stored message (a streamed reply growing); appends it if missing.
+        ``index=False``: its search and recall rows wait for a later write (a reply still
+        streaming is saved every second; indexing a long one each time stalled the window)."""
         with self._write() as conn:
             row = conn.execute(
                 "UPDATE messages SET content = ?, pinned = ?, tokens = ?, exact_tokens = ?, "
@@ -191,9 +193,10 @@ class ChatStore(RecallTables, SideTables, Families, Images):
                 conn.execute("UPDATE chats SET message_count = message_count + 1, "
                              "updated_at = ? WHERE id = ?", (now(), chat_id))
             else:
-                conn.execute("UPDATE message_search SET body = ? WHERE rowid = ?",
-                             (message.content.casefold(), row[0]))
-                recall_index.refresh_around(conn, chat_id, row[1])
+                if index:
+                    conn.execute("UPDATE message_search SET body = ? WHERE rowid = ?",
+                                 (message.content.casefold(), row[0]))
+                    recall_index.refresh_around(conn, chat_id, row[1])
                 conn.execute("UPDATE chats SET updated_at = ? WHERE id = ?", (now(), chat_id))
         prints = self._prints.get(chat_id)
         if prints is not None:
