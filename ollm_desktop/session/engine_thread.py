@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
@@ -87,6 +88,7 @@ class EngineThread:
         the caller's loop)."""
         home = asyncio.get_running_loop()
 
+        @functools.wraps(summarize)  # its signature too: the engine asks it (max_tokens)
         async def at_home(*args: Any, **kwargs: Any) -> str:
             request: Coroutine[Any, Any, str] = summarize(*args, **kwargs)  # type: ignore[assignment]
             future: concurrent.futures.Future[str] = asyncio.run_coroutine_threadsafe(request,
