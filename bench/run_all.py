@@ -30,7 +30,7 @@ from bench.common import ROOT, Result, build_state, machine
 
 DOC = ROOT / "docs" / "performance.md"
 NOTES_MARK = "<!-- notes -->"
-KEYS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9")
+KEYS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P11")
 
 # Sizes per profile. "full" is what the goals are stated for.
 PROFILES: dict[str, dict[str, Any]] = {
@@ -38,12 +38,14 @@ PROFILES: dict[str, dict[str, Any]] = {
              "p2_contexts": (8192, 131072), "p3_samples": 400, "p3_sizes": (100, 10_000),
              "p4_runs": 5, "p4_messages": 10_000, "p5_chunks": 500, "p5_messages": 5_000,
              "p5_idle": 2.0, "p6_turns": 300, "p7_turns": 120, "p8_runs": 3,
-             "p8_messages": 10_000, "p9_messages": 10_000, "p9_sends": 200},
+             "p8_messages": 10_000, "p9_messages": 10_000, "p9_sends": 200,
+             "p11_runs": 5, "p11_sizes": (4096, 8192, 32768, 131072)},
     "quick": {"p1_runs": 2, "p2_turns": 40, "p2_sizes": (100, 300, 1_000),
               "p2_contexts": (8192,), "p3_samples": 40, "p3_sizes": (100, 2_000),
               "p4_runs": 1, "p4_messages": 1_000, "p5_chunks": 100, "p5_messages": 500,
               "p5_idle": 0.5, "p6_turns": 40, "p7_turns": 20, "p8_runs": 1,
-              "p8_messages": 1_000, "p9_messages": 1_000, "p9_sends": 40},
+              "p8_messages": 1_000, "p9_messages": 1_000, "p9_sends": 40,
+              "p11_runs": 1, "p11_sizes": (4096,)},
 }
 
 
@@ -115,8 +117,14 @@ def _p9(p: dict[str, Any], _s: States) -> list[Result]:
     return [run_p9(p["p9_messages"], p["p9_sends"])]
 
 
+def _p11(p: dict[str, Any], _s: States) -> list[Result]:
+    from bench.bench_compaction_stall import run_hostile, run_size
+
+    return [*(run_size(size, p["p11_runs"]) for size in p["p11_sizes"]), run_hostile()]
+
+
 RUNNERS: dict[str, Callable[[dict[str, Any], States], list[Result]]] = {
-    "P1": _p1, "P2": _p2, "P3": _p3, "P4": _p4, "P5": _p5, "P8": _p8, "P9": _p9,
+    "P1": _p1, "P2": _p2, "P3": _p3, "P4": _p4, "P5": _p5, "P8": _p8, "P9": _p9, "P11": _p11,
 }
 
 
