@@ -63,11 +63,9 @@ class EngineThread:
                 try:
                     result = loop.run_until_complete(task)
                 except BaseException as exc:  # handed to the awaiting task
-                    if not home.is_closed():
-                        home.call_soon_threadsafe(settle, None, exc)
+                    _hand_over(home, settle, None, exc)
                     return
-                if not home.is_closed():
-                    home.call_soon_threadsafe(settle, result, None)
+                _hand_over(home, settle, result, None)
             finally:
                 started.set()
                 loop.close()
@@ -106,7 +104,13 @@ class EngineThread:
         home = asyncio.get_running_loop()
 
         def deliver(event: EngineEvent) -> None:
-            if not home.is_closed():
-                home.call_soon_threadsafe(listener, event)
+            _hand_over(home, listener, event)
 
         return deliver
+
+
+def _hand_over(loop: asyncio.AbstractEventLoop, callback: Callable[..., Any], *args: Any) -> None:
+    """``callback(*args)`` on ``loop``; nothing once the app closed it (a job that ended
+    after the shutdown has no one to tell)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(callback, *args)
