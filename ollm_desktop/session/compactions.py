@@ -84,6 +84,7 @@ class Compactions:
         # made by the worker from its copy, encoded off the loop too.
         label = auto_label("before-compaction", engine)
         await describe_before_compaction(core)  # a summarised turn keeps its images as text
+        core.sync_calibration()  # what turns taught: the copy counts with it
         engine.draft_states = None
         report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens,
                                       worker=self.worker)
@@ -98,10 +99,14 @@ class Compactions:
             core.take_snapshot("before-compaction", label, state=before, encoded=encoded)
         elif report.status == "skipped" and force:
             report.reason = nothing_to_compact(engine, report.reason)
-        core.sync_calibration()  # what turns learned while it ran
         change = Change(context=True)
         if report.status in ("compacted", "truncated", "failed"):
             change = change | await self._save(engine)  # a failure's retry point is state too
+        if engine is core.engine:
+            # What its summaries and any turns taught, after the save: the worker's state is
+            # the one written (a reload counts again with the calibration), not one made here.
+            core.sync_calibration()
+            await asyncio.sleep(0)  # the window's turn between the recount and the repaint
         if report.status == "failed":
             change = change | Change.problem("compaction", report.reason)
         core.publish(CompactionEnded(report))
