@@ -264,12 +264,63 @@ def run_hostile() -> Result:
                    f"load average {os.getloadavg()[0]:.0f} on {os.cpu_count()} cores"])
 
 
+async def _walls(data: Path, host: str, runs: int) -> tuple[list[float], list[float]]:
+    from ollm_desktop.paths import app_paths
+    from ollm_desktop.session import ChatSession, load_settings
+    from ollm_desktop.storage import ChatStore
+
+    paths = app_paths(data)
+    settings, _ = load_settings(paths.settings_file)
+    settings.ollama_host = host
+    store, _ = ChatStore.open(paths)
+    session = ChatSession(store, settings)
+    assert settings.last_chat_id is not None
+    session.open_chat(settings.last_chat_id)
+    walls, cpus = [], []
+    try:
+        for _ in range(runs):
+            began, cpu = time.perf_counter(), time.process_time()
+            report = await session.compactions.run(focus=None, force=True)
+            walls.append(time.perf_counter() - began)
+            cpus.append(time.process_time() - cpu)
+            assert report.status == "compacted", report.reason
+            session.compactions.undo_last()
+    finally:
+        await session.close()
+        store.close()
+    return walls, cpus
+
+
+def run_wall(context_size: int, runs: int) -> Result:
+    """Point 3 of issue 29: the wall time (and process CPU) of the same compactions, in
+    process, through the session and the loopback server, no window."""
+    state = chat_state(context_size)
+    server = _server()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            data = Path(tmp) / "data"
+            make_data_dir(data, state, context_size=context_size)
+            walls, cpus = asyncio.run(_walls(data, server.url, runs))
+    finally:
+        server.stop()
+    label = f"{context_size // 1024}K"
+    return Result(f"P11w {label}", f"compaction wall time at {label}, in process",
+                  f"median {median(walls):.2f} s (CPU {median(cpus):.2f} s)", "-", None, "-",
+                  None, [f"wall {[round(w, 2) for w in walls]} s, process CPU "
+                         f"{[round(c, 2) for c in cpus]} s; load average "
+                         f"{os.getloadavg()[0]:.0f} on {os.cpu_count()} cores"])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sizes", default="4096,8192,32768,131072")
     parser.add_argument("--no-hostile", action="store_true")
+    parser.add_argument("--wall", action="store_true",
+                        help="only the in-process wall time of the compactions (no window)")
     args = parser.parse_args()
+    if args.wall:
+        return report([run_wall(int(size), args.runs) for size in args.sizes.split(",")])
     results = [run_size(int(size), args.runs) for size in args.sizes.split(",")]
     if not args.no_hostile:
         results.append(run_hostile())
