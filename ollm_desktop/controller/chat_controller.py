@@ -396,6 +396,10 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
     def export_json(self, path: Path) -> None:
         self.session.snapshots.export_json(path)
 
+    def export_in_background(self, path: Path, kind: str) -> asyncio.Task[Any]:
+        """The export rendered and written on a thread; the task raises OSError if it fails."""
+        return self._spawn(self.session.snapshots.export_off_loop(path, kind), "export")
+
     def import_json(self, path: Path) -> ChatRecord | None:
         chat = self._open_new(self.session.snapshots.import_json(path))
         if chat is not None:

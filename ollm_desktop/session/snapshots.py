@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from ollm_desktop.engine import PinsOverBudget
@@ -85,18 +87,30 @@ class Snapshots:
 
     def export_markdown(self, path: Path) -> None:
         """Raises OSError when the file cannot be written (the caller says so)."""
-        chat, engine = self._core.chat, self._core.engine
-        if chat and engine:
-            path.write_text(export_markdown(chat, engine.state(), self._sent_view()),
-                            encoding="utf-8")
+        if (write := self._export_writer(path, "markdown")) is not None:
+            write()
 
     def export_json(self, path: Path) -> None:
+        if (write := self._export_writer(path, "json")) is not None:
+            write()
+
+    async def export_off_loop(self, path: Path, kind: str) -> None:
+        """Export as ``export_json``/``export_markdown`` do, the rendering and the writing on
+        a thread (a long chat's text is megabytes); the state is copied here first."""
+        if (write := self._export_writer(path, kind)) is not None:
+            await asyncio.to_thread(write)
+
+    def _export_writer(self, path: Path, kind: str) -> Callable[[], object] | None:
+        """What the export of the open chat writes, read now; rendered when called."""
         chat, engine = self._core.chat, self._core.engine
-        if chat and engine:
-            state = engine.state()
-            path.write_text(export_json(chat, state, self._sent_view(),
-                                        image_bytes(state, self._image)),
-                            encoding="utf-8")
+        if not (chat and engine):
+            return None
+        state, sent = engine.state(), self._sent_view()
+        if kind == "json":
+            images = image_bytes(state, self._image)
+            return lambda: path.write_text(export_json(chat, state, sent, images),
+                                           encoding="utf-8")
+        return lambda: path.write_text(export_markdown(chat, state, sent), encoding="utf-8")
 
     def _image(self, key: str) -> tuple[str, bytes] | None:
         store = self._core.store

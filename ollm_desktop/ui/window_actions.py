@@ -6,9 +6,12 @@ async work streams.
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pydantic
 import PySide6
@@ -77,8 +80,8 @@ def start_ollama(parent: QWidget, controller: ChatController) -> None:
     controller.start_ollama(remember)
 
 
-def export_chat(parent: QWidget, controller: ChatController, kind: str) -> str | None:
-    """Ask where, write the open chat as Markdown or JSON; the path written, or None."""
+def ask_export_path(parent: QWidget, controller: ChatController, kind: str) -> Path | None:
+    """Where to export the open chat as Markdown or JSON (None: no chat, or cancelled)."""
     chat = controller.chat
     if chat is None:
         return None
@@ -86,11 +89,27 @@ def export_chat(parent: QWidget, controller: ChatController, kind: str) -> str |
                        else (".md", parent.tr("Export as Markdown")))
     name = chat.title.replace("/", "-")[:60] or "chat"
     path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path.home() / f"{name}{suffix}"))
-    if not path:
-        return None
-    write = controller.export_json if kind == "json" else controller.export_markdown
-    write(Path(path))  # OSError: the caller says so in the window
-    return path
+    return Path(path) if path else None
+
+
+def export_in_background(parent: QWidget, controller: ChatController, kind: str,
+                         show_error: Callable[[str, str], None],
+                         status: Callable[[str], None]) -> None:
+    """Ask where (before any async work starts), then render and write on a thread; say
+    how it went when it has."""
+    path = ask_export_path(parent, controller, kind)
+    if path is None:
+        return
+
+    def done(task: asyncio.Task[Any]) -> None:
+        if task.cancelled():
+            return
+        if isinstance(exc := task.exception(), OSError):
+            show_error("export", parent.tr("Could not write the file: {0}").format(exc))
+        elif exc is None:
+            status(parent.tr("Saved {0}").format(path))
+
+    controller.export_in_background(path, kind).add_done_callback(done)
 
 
 def import_chat(parent: QWidget, controller: ChatController) -> None:

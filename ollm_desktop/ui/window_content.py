@@ -407,10 +407,6 @@ class WindowContent(QObject):
         self.window.statusBar().showMessage(text, 10000)
 
     def _export(self, kind: str) -> None:
-        try:
-            path = window_actions.export_chat(self.window, self.controller, kind)
-        except OSError as exc:
-            self.show_error("export", self.tr("Could not write the file: {0}").format(exc))
-            return
-        if path:
-            self.window.statusBar().showMessage(self.tr("Saved {0}").format(path), 6000)
+        window_actions.export_in_background(
+            self.window, self.controller, kind, self.show_error,
+            lambda text: self.window.statusBar().showMessage(text, 6000))
