@@ -95,7 +95,8 @@ class Snapshots:
         if chat and engine:
             state = engine.state()
             path.write_text(export_json(chat, state, self._sent_view(),
-                                        image_bytes(state, self._image)),
+                                        image_bytes(state, self._image),
+                                        self._core.store.exported_documents(chat.id)),
                             encoding="utf-8")
 
     def _image(self, key: str) -> tuple[str, bytes] | None:
@@ -132,4 +133,5 @@ class Snapshots:
                                             context_size=found.context_size,
                                             settings=found.settings)
         self._core.store.replace_chat_state(chat.id, found.state)
+        self._core.store.import_documents(chat.id, list(found.documents))
         return chat

@@ -225,10 +225,20 @@ def _recall_v6(conn: sqlite3.Connection) -> None:
     recall_index.create(conn)
 
 
+def _documents_v8(conn: sqlite3.Connection) -> None:
+    """Attached documents (``storage.documents``): each content once (``document_files``:
+    its bytes, its extracted text), attached to chats (``chat_documents``), its passages in an
+    FTS5 index (``document_passages``, ``document_text``). New tables only. (Numbered 8: step
+    7 is another branch's; the numbers follow the order of ``MIGRATIONS``.)"""
+    from ollm_desktop.storage.documents import library
+
+    library.create_tables(conn)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 # Never edit or reorder a released step: append a new one.
 MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3, _branches_v4,
-                               _facts_v5, _recall_v6]
+                               _facts_v5, _recall_v6, _documents_v8]
 LATEST_VERSION = len(MIGRATIONS)
 
 
