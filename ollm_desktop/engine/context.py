@@ -26,6 +26,7 @@ from ollm_desktop.engine.assembly import (
 )
 from ollm_desktop.engine.compaction import CompactionRun
 from ollm_desktop.engine.conversation import Conversation
+from ollm_desktop.engine.documents_front import DocumentsFront
 from ollm_desktop.engine.facts_front import FactsFront
 from ollm_desktop.engine.goal_front import GoalFront
 from ollm_desktop.engine.images import image_tokens
@@ -76,7 +77,7 @@ class UndoResult:
     left_out: int = 0  # messages left out of the context until the next compaction
 
 
-class ContextEngine(FactsFront, GoalFront):
+class ContextEngine(FactsFront, GoalFront, DocumentsFront):
     """Pure-Python context manager for one chat (no Qt, no I/O besides ``summarize``)."""
 
     def __init__(self, config: EngineConfig, summarize: Summarize,

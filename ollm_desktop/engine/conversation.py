@@ -42,6 +42,8 @@ class Conversation:
     # None: requests show ``goal``. Cleared by a compaction and by the user's own goal changes.
     goal_shown: GoalState | None = None
     facts: list[Fact] = field(default_factory=list)  # the facts ledger (``engine.facts``)
+    # The chat has attached documents: the system message says how to cite their passages.
+    documents_attached: bool = False
     compaction_count: int = 0
     undo: list[UndoEntry] = field(default_factory=list)
     breaker: BreakerState = field(default_factory=BreakerState)

@@ -139,16 +139,12 @@ def _search_index_v2(conn: sqlite3.Connection) -> None:
     else:
         conn.execute("CREATE TABLE message_search (rowid INTEGER PRIMARY KEY, body TEXT)")
         kind = "like"
-    conn.execute(
-        "CREATE TRIGGER messages_search_delete AFTER DELETE ON messages "
-        "BEGIN DELETE FROM message_search WHERE rowid = old.rowid; END"
-    )
+    conn.execute("CREATE TRIGGER messages_search_delete AFTER DELETE ON messages "
+                 "BEGIN DELETE FROM message_search WHERE rowid = old.rowid; END")
     conn.execute("INSERT INTO ollm_meta (key, value) VALUES ('search', ?)", (kind,))
     rows = conn.execute("SELECT rowid, content FROM messages").fetchall()
-    conn.executemany(
-        "INSERT INTO message_search (rowid, body) VALUES (?, ?)",
-        [(rowid, content.casefold()) for rowid, content in rows],
-    )
+    conn.executemany("INSERT INTO message_search (rowid, body) VALUES (?, ?)",
+                     [(rowid, content.casefold()) for rowid, content in rows])
 
 
 def add_chat_feature_columns(conn: sqlite3.Connection) -> None:
@@ -226,10 +222,7 @@ def _recall_v6(conn: sqlite3.Connection) -> None:
 
 
 def _documents_v8(conn: sqlite3.Connection) -> None:
-    """Attached documents (``storage.documents``): each content once (``document_files``:
-    its bytes, its extracted text), attached to chats (``chat_documents``), its passages in an
-    FTS5 index (``document_passages``, ``document_text``). New tables only. (Numbered 8: step
-    7 is another branch's; the numbers follow the order of ``MIGRATIONS``.)"""
+    """Attached documents: new tables only (``storage.documents.library.create_tables``)."""
     from ollm_desktop.storage.documents import library
 
     library.create_tables(conn)

@@ -31,7 +31,9 @@ DiskState = Literal["same", "changed", "missing", "unknown"]
 
 
 def create_tables(conn: sqlite3.Connection) -> None:
-    """Schema step 8 (``schema._documents_v8``)."""
+    """Schema step 8 (``schema._documents_v8``; numbered 8 because another branch adds step 7,
+    the numbers follow the order of ``schema.MIGRATIONS``): new tables only, so the salvage's
+    stand-in schema page needs none of them."""
     conn.execute("CREATE TABLE document_files (id TEXT PRIMARY KEY, format TEXT NOT NULL, "
                  "size INTEGER NOT NULL, pages INTEGER NOT NULL, data BLOB, "
                  "text TEXT NOT NULL, created_at TEXT NOT NULL)")
