@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ollm_desktop.engine.passages import Passage, citation
+from ollm_desktop.engine.tokens import scaled
 
 SYSTEM_NOTE = ("The user may attach documents. Passages from them can follow the user's "
                "message, each under its source in brackets, such as [guide.pdf, p. 12] or "
@@ -33,7 +34,7 @@ SYSTEM_NOTE = ("The user may attach documents. Passages from them can follow the
 INTRO = "(From the attached documents, with their sources:)"
 DOCUMENT_SHARE = 0.6  # of the usable window, at most, for documents (the rest: the chat)
 MIN_ROOM = 48  # tokens: below this no document text is added
-RELEVANT = 0.35  # of a ranking's best BM25 score: below it a passage is not a candidate
+RELEVANT = 0.6  # of a ranking's best BM25 score: below it a passage is not a candidate
 STRONG = 0.7  # of the best: a hit whose neighbours may join it
 STRONG_HITS = 3  # at most this many hits bring their neighbours
 RRF_K = 60
@@ -110,10 +111,13 @@ def query_context(messages: Sequence[tuple[str, str]]) -> tuple[str, str]:
 
 
 def compose(documents: Sequence[AttachedText], source: PassageSource | None, query: str,
-            context: str, *, room: int, usable: int, count: Callable[[str], int]
-            ) -> DocumentsSent:
+            context: str, *, room: int, usable: int, count: Callable[[str], int],
+            scale: float = 1.0) -> DocumentsSent:
     """The documents' text for a request, within ``room`` tokens (``usable``: the window's
-    usable tokens, of which documents take at most :data:`DOCUMENT_SHARE`)."""
+    usable tokens, of which documents take at most :data:`DOCUMENT_SHARE`; ``count``: the
+    model's tokens of a text, ``scale``: model tokens per counted token of a passage's stored
+    count). Each passage is priced from its stored count; the text as composed is counted
+    once at the end and passages leave, least wanted first, until it fits."""
     sent = DocumentsSent()
     room = min(room, int(usable * DOCUMENT_SHARE))
     if room < MIN_ROOM or not documents:
@@ -124,9 +128,10 @@ def compose(documents: Sequence[AttachedText], source: PassageSource | None, que
     chosen: list[SentPassage] = []
 
     def cost(item: SentPassage) -> int:
-        return count(f"{item.source}\n{item.passage.text}") + 2
+        return scaled(item.passage.tokens, scale) + count(item.source) + 3
 
     share = (room - used) // len(documents)
+    whole_count: dict[str, int] = {}
     for document in sorted(documents, key=lambda d: d.tokens):
         if document.tokens > share:  # its text alone is over its share: passages
             continue
@@ -134,6 +139,7 @@ def compose(documents: Sequence[AttachedText], source: PassageSource | None, que
                              citation(document.name, p)) for p in document.passages()]
         total = sum(cost(item) for item in items)
         if total <= share:
+            whole_count[document.document_id] = len(items)
             chosen.extend(items)
             used += total
             sent.whole.append(document.document_id)
@@ -147,13 +153,20 @@ def compose(documents: Sequence[AttachedText], source: PassageSource | None, que
             if used + price <= room:
                 chosen.append(item)
                 used += price
-    if not chosen:
-        return sent
-    chosen.sort(key=lambda i: (order[i.document_id], i.passage.ordinal))
-    sent.passages = chosen
-    sent.text = "\n\n" + INTRO + "\n" + "\n\n".join(f"{i.source}\n{i.passage.text}"
-                                                    for i in chosen)
-    sent.tokens = used
+    while chosen:
+        shown = sorted(chosen, key=lambda i: (order[i.document_id], i.passage.ordinal))
+        text = "\n\n" + INTRO + "\n" + "\n\n".join(f"{i.source}\n{i.passage.text}"
+                                                    for i in shown)
+        tokens = count(text)
+        if tokens <= room:
+            sent.passages, sent.text, sent.tokens = shown, text, tokens
+            kept: dict[str, int] = {}
+            for item in shown:
+                kept[item.document_id] = kept.get(item.document_id, 0) + 1
+            sent.whole = [key for key in sent.whole if kept.get(key) == whole_count[key]]
+            return sent
+        chosen.pop()  # the price was an estimate: the least wanted leaves
+    sent.whole = []
     return sent
 
 

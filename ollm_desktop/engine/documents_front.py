@@ -37,7 +37,8 @@ class DocumentsFront:
         pairs = [(m.role, m.content) for m in self._data.messages if m.role != "system"]
         query, context = document_context.query_context(pairs)
         sent = document_context.compose(documents, source, query, context, room=room,
-                                        usable=usable, count=self._data.count)
+                                        usable=usable, count=self._data.count,
+                                        scale=self._data.config.estimate_scale)
         if not sent.text:
             return messages, sent
         last = dict(messages[-1])
