@@ -129,6 +129,14 @@ class DocumentTables(Database):
                                 "ORDER BY c.added_at, c.rowid", (chat_id, removed)).fetchall()
         return [_attached(r) for r in rows]
 
+    def document_id_at(self, chat_id: str, path: str) -> str | None:
+        """The content attached to the chat most recently from ``path`` (not removed)."""
+        with self._read() as conn:
+            row = conn.execute("SELECT document_id FROM chat_documents WHERE chat_id = ? AND "
+                               "path = ? AND removed = 0 ORDER BY added_at DESC, rowid DESC "
+                               "LIMIT 1", (chat_id, path)).fetchone()
+        return str(row[0]) if row else None
+
     def set_document_removed(self, chat_id: str, key: str, removed: bool) -> None:
         """Remove a document from the chat (True) or undo that (False); the content stays
         until :meth:`purge_unused_documents`."""

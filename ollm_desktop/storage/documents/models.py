@@ -39,3 +39,13 @@ class ExportedDocument(BaseModel):
     size: int
     added_at: datetime
     text: ExtractedText
+
+
+class DocumentSource(BaseModel):
+    """A passage a reply's request carried (the reply row's sources, the reader's place)."""
+
+    document_id: str
+    name: str
+    ordinal: int
+    source: str  # its citation as sent: "[name, p. 12]"
+    section: str = ""

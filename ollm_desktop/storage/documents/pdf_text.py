@@ -10,6 +10,7 @@ last line); a table's rows come out as lines of text, which is what a model read
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 
 import pypdfium2 as pdfium
 
@@ -21,7 +22,8 @@ PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
 ENDINGS = (".", ":", "!", "?", ";", "\u201d", '"', ")")
 
 
-def read_pdf(data: bytes, name: str) -> ExtractedText:
+def read_pdf(data: bytes, name: str, progress: Callable[[float], None] | None = None
+             ) -> ExtractedText:
     try:
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as error:
@@ -42,6 +44,8 @@ def read_pdf(data: bytes, name: str) -> ExtractedText:
             finally:
                 page.close()
             blocks.extend(_page_blocks(text, index + 1, headings.get(index, {})))
+            if progress is not None:
+                progress((index + 1) / len(pdf))
         pages = len(pdf)
     finally:
         pdf.close()

@@ -27,12 +27,19 @@ class PreparedDocument:
     passages: list[Passage]
 
 
-def prepare(data: bytes, name: str, *, count: Callable[[str], int] = count_tokens
-            ) -> PreparedDocument:
-    """Read and cut ``data`` (``DocumentError`` with the user's message when it cannot be)."""
-    text = read_document(data, name)
-    return PreparedDocument(document_id(data), len(data), data, text,
-                            cut_passages(text.blocks, count))
+READ_SHARE = 0.85  # of the progress bar: reading; the rest is cutting into passages
+
+
+def prepare(data: bytes, name: str, *, count: Callable[[str], int] = count_tokens,
+            progress: Callable[[float], None] | None = None) -> PreparedDocument:
+    """Read and cut ``data`` (``DocumentError`` with the user's message when it cannot be);
+    ``progress`` hears the share done, from this (worker) thread."""
+    text = read_document(data, name, None if progress is None
+                         else lambda share: progress(share * READ_SHARE))
+    passages = cut_passages(text.blocks, count)
+    if progress is not None:
+        progress(1.0)
+    return PreparedDocument(document_id(data), len(data), data, text, passages)
 
 
 def prepare_text(key: str, size: int, text: ExtractedText, *,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import zipfile
+from collections.abc import Callable
 from io import BytesIO
 from pathlib import PurePath
 
@@ -36,8 +37,12 @@ class DocumentError(Exception):
     """A file that cannot be attached; the message is meant for the user."""
 
 
-def read_document(data: bytes, name: str) -> ExtractedText:
-    """The text and structure of ``data`` (the bytes of a file called ``name``)."""
+Progress = Callable[[float], None]
+
+
+def read_document(data: bytes, name: str, progress: Progress | None = None) -> ExtractedText:
+    """The text and structure of ``data`` (the bytes of a file called ``name``); ``progress``
+    hears the share read so far (a PDF, page by page), from the thread that reads."""
     if not data:
         raise DocumentError(f"{name} is empty.")
     if len(data) > MAX_BYTES:
@@ -47,7 +52,7 @@ def read_document(data: bytes, name: str) -> ExtractedText:
     if data.startswith(b"%PDF-") or suffix == ".pdf":
         from ollm_desktop.storage.documents.pdf_text import read_pdf
 
-        found = read_pdf(data, name)
+        found = read_pdf(data, name, progress)
     elif data.startswith(b"PK\x03\x04"):
         found = _read_zip(data, name, suffix)
     elif data.startswith(b"\xd0\xcf\x11\xe0"):  # OLE: an old .doc, or an encrypted Office file
