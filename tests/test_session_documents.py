@@ -5,6 +5,7 @@ passages a send carries kept with its reply."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ from ollm_desktop.paths import app_paths
 from ollm_desktop.session import ChatSession, ReplyFinished, SessionEvent
 from ollm_desktop.storage import ChatStore
 from tests.controller_harness import make_settings, scripted_model
-from tests.ollama_server import FakeOllama
+from tests.ollama_server import EMBED_DIMS, FakeOllama
 from tests.test_document_reading import make_pdf
 from tests.test_session import send
 
@@ -190,3 +191,45 @@ async def test_a_send_carries_the_passages_and_the_reply_keeps_their_sources(
     assert record.sources[0].source in newest
     stored = s.recall.records()
     assert list(stored.values())[-1].sources == record.sources
+
+
+def _bin(word: str) -> int:  # where the loopback's bag-of-words embedding puts a word
+    return hashlib.sha256(word.encode()).digest()[0] % EMBED_DIMS
+
+
+QUERY_BINS = {_bin(w) for w in ("long", "kept", "snapshots", "days")}
+# Names and words off the query's bins, so that only the passage that means it points alike.
+UNITS = [f"wing{n}" for n in range(200) if _bin(f"wing{n}") not in QUERY_BINS][:70]
+FILLER_WORDS = [w for w in ("hall", "opens", "nine", "closes", "weekdays", "gate", "morning",
+                             "visitors", "guided", "tours", "museum", "rooms")
+                if _bin(w) not in QUERY_BINS][:6]
+
+
+def catalogue() -> str:
+    """Short sections; one says how long snapshots are kept, in words no question uses."""
+    parts = []
+    for unit in UNITS:
+        fact = ("Snapshots are kept for 14 days." if unit == UNITS[33]
+                else " ".join(FILLER_WORDS).capitalize() + ".")
+        parts.append(f"## {unit.capitalize()}\n\n{fact}\n")
+    return "\n".join(parts)
+
+
+async def test_meaning_search_finds_the_passage_words_miss(session, server, tmp_path) -> None:
+    s, _events = session
+    s.new_chat("documents")
+    server.embed_aliases.update({"retain": "kept", "images": "snapshots",
+                                 "fortnight": "days"})
+    question = "How long do we retain images for, a fortnight?"
+    path = tmp_path / "catalogue.md"
+    path.write_text(catalogue())
+    await s.documents.attach(path)
+    await send(s, question)  # no embedding model: words alone, which share none
+    assert "14 days" not in server.chat_requests()[-1]["messages"][-1]["content"]
+    s.settings.embedding_model = "all-minilm"
+    s.documents.meaning.schedule([r.key for r in s.documents.rows()])
+    await s.drain()
+    assert await s.documents.meaning.embed([r.key for r in s.documents.rows()]) == 0  # all
+    await send(s, question)
+    assert "Snapshots are kept for 14 days." in server.chat_requests()[-1]["messages"][-1][
+        "content"]

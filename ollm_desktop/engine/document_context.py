@@ -10,12 +10,12 @@ nothing of it is carried into later requests. Every passage carries its source
 Which passages: the source is searched twice, with the newest user message alone and with it
 and the conversation before it (the previous user message and the start of the reply to it),
 so a follow-up such as "and what about retries?" finds passages about the subject of the turn
-before. The two rankings are fused by reciprocal rank, as recall fuses words and meaning (the
-source may fuse meaning search in already). A passage is a candidate when, in one of the
-rankings, its score reaches :data:`RELEVANT` of that ranking's best; candidates go in fused
-order while they fit, then the passages next to the strongest hits (an answer often runs on
-into the next paragraph). How many is set by the room, never by a fixed top-k. What goes is
-shown in document order, grouped by document.
+before; a source that searches by meaning too (an embedding model picked) adds its two
+rankings. The rankings are fused by reciprocal rank, as recall fuses words and meaning. A
+passage is a candidate when, in one of the rankings, its score reaches :data:`RELEVANT` of
+that ranking's best; candidates go in fused order while they fit, then the passages next to
+the strongest hits (an answer often runs on into the next paragraph). How many is set by the
+room, never by a fixed top-k. What goes is shown in document order, grouped by document.
 """
 
 from __future__ import annotations
@@ -53,7 +53,9 @@ class FoundPassage:
 
 
 class PassageSource(Protocol):
-    """Search the passages of the chat's attached documents."""
+    """Search the passages of the chat's attached documents. A source that can also search
+    by meaning has ``meaning(text, limit=...)`` (cosine scores, above its own floor): the
+    engine fuses it as one more ranking."""
 
     def search(self, text: str, *, limit: int = ...) -> Sequence[FoundPassage]:
         ...
@@ -174,9 +176,11 @@ def _ranked(source: PassageSource, query: str, context: str, wanted: set[str]
             ) -> list[FoundPassage]:
     """Candidates in the order they are offered: relevant hits by fused rank, then the
     neighbours of the strongest."""
-    rankings = [list(source.search(query, limit=CANDIDATES))]
-    if context.strip():
-        rankings.append(list(source.search(f"{query}\n{context}", limit=CANDIDATES)))
+    texts = [query, f"{query}\n{context}"] if context.strip() else [query]
+    rankings = [list(source.search(text, limit=CANDIDATES)) for text in texts]
+    meaning = getattr(source, "meaning", None)
+    if meaning is not None:  # words and meaning, fused as recall fuses them
+        rankings += [list(meaning(text, limit=CANDIDATES)) for text in texts]
     fused: dict[int, float] = {}
     found: dict[int, FoundPassage] = {}
     eligible: set[int] = set()

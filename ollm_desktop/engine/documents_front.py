@@ -24,6 +24,15 @@ class DocumentsFront:
             self._data.documents_attached = attached
             self._invalidate()
 
+    def document_queries(self) -> list[str]:
+        """The texts the next ``document_request`` searches with (the newest user message,
+        and it with the turn before), for a source that embeds them first."""
+        pairs = [(m.role, m.content) for m in self._data.messages if m.role != "system"]
+        query, context = document_context.query_context(pairs)
+        if not query.strip():
+            return []
+        return [query, f"{query}\n{context}"] if context.strip() else [query]
+
     def document_request(self, documents: Sequence[AttachedText],
                          source: PassageSource | None, *, reserve: int = 0,
                          ) -> tuple[list[dict[str, str]], DocumentsSent]:

@@ -16,15 +16,16 @@ import asyncio
 import functools
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from ollm_desktop.engine import ContextEngine
 from ollm_desktop.engine.document_context import AttachedText
 from ollm_desktop.engine.passages import Passage
 from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.document_meaning import DocumentMeaning
 from ollm_desktop.session.events import Change
 from ollm_desktop.storage import StorageError
 from ollm_desktop.storage.documents import MAX_BYTES, DocumentError
@@ -35,6 +36,17 @@ from ollm_desktop.storage.documents.reading import MAX_LABEL
 from ollm_desktop.storage.models import RecallRecord
 
 log = logging.getLogger(__name__)
+
+Sent = tuple[list[dict[str, str]], RecallRecord | None]
+WithDocuments = Callable[[ContextEngine, list[dict[str, str]], RecallRecord | None],
+                         Coroutine[Any, Any, Sent]]  # a request with the chat's passages
+
+
+async def without_documents(_engine: ContextEngine, messages: list[dict[str, str]],
+                            found: RecallRecord | None) -> Sent:
+    """A turn's default: no documents service (the facade sets its own)."""
+    return messages, found
+
 
 Status = Literal["reading", "ready", "changed", "missing", "text only"]
 STEP = 0.02  # progress is told on at least this much advance (a 1,000-page PDF: 50 times)
@@ -67,6 +79,7 @@ class DocumentsService:
         self._disk: dict[str, DiskState] = {}
         self._removed: list[tuple[str, str]] = []  # (chat id, document id) that Undo restores
         self.changed: Callable[[], None] = lambda: None  # the rows changed (the controller)
+        self.meaning = DocumentMeaning(core)  # with an embedding model picked
 
     # ------------------------------------------------------------- reading
     def attached(self) -> list[AttachedDocument]:
@@ -130,6 +143,7 @@ class DocumentsService:
             self._reading.pop(where, None)
             self.changed()
         self._disk[key] = "same"
+        self.meaning.schedule([d.document_id for d in self.attached()])
         self._sync_engine()
         self.changed()
         return Change(context=True, notices=(
@@ -214,6 +228,7 @@ class DocumentsService:
         self._sync_engine()
         if self.attached():
             self._core.spawn(self.check_disk(), "documents-disk")
+            self.meaning.schedule([d.document_id for d in self.attached()])
         self.changed()
 
     def _sync_engine(self) -> None:
@@ -221,9 +236,9 @@ class DocumentsService:
         if engine is not None:
             engine.set_documents_attached(bool(self.attached()))
 
-    def into_request(self, engine: ContextEngine, messages: list[dict[str, str]],
-                     recalled: RecallRecord | None
-                     ) -> tuple[list[dict[str, str]], RecallRecord | None]:
+    async def into_request(self, engine: ContextEngine, messages: list[dict[str, str]],
+                           recalled: RecallRecord | None
+                           ) -> tuple[list[dict[str, str]], RecallRecord | None]:
         """The request with the passages its newest user message needs, after what recall
         added (within the room recall left), and the record the reply keeps."""
         chat = self._core.chat
@@ -234,7 +249,9 @@ class DocumentsService:
         texts = [AttachedText(d.document_id, d.name, d.tokens,
                               functools.partial(store.document_passages, d.document_id))
                  for d in documents]
-        _plain, sent = engine.document_request(texts, store.passage_index(chat.id),
+        source = await self.meaning.source(store.passage_index(chat.id),
+                                           engine.document_queries())
+        _plain, sent = engine.document_request(texts, source,
                                                reserve=recalled.tokens if recalled else 0)
         if not sent.text:
             return messages, recalled

@@ -10,6 +10,7 @@ notice a change (:func:`disk_state`). A document no chat refers to any more goes
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from typing import Literal
@@ -153,6 +154,31 @@ class DocumentTables(Database):
     def passage_index(self, chat_id: str) -> PassageIndex:
         """The search over the chat's attached documents (the engine's ``PassageSource``)."""
         return PassageIndex(self._conn, [d.document_id for d in self.chat_documents(chat_id)])
+
+    # ------------------------------------------------------------ meaning
+    def passages_to_embed(self, document_ids: list[str], model: str, limit: int
+                          ) -> list[tuple[int, str]]:
+        """(rowid, section and text) of passages of these documents without a vector of
+        ``model``, in document order."""
+        with self._read() as conn:
+            return [(r[0], f"{r[1]}\n{r[2]}".strip()) for r in conn.execute(
+                "SELECT p.rowid, p.section, t.text FROM document_passages p JOIN document_text t "
+                "ON t.rowid = p.rowid WHERE p.document_id IN (SELECT value FROM json_each(?)) "
+                "AND (p.vector IS NULL OR p.vector_model IS NOT ?) ORDER BY p.rowid LIMIT ?",
+                (json.dumps(document_ids), model, limit))]
+
+    def put_passage_vectors(self, model: str, rows: list[tuple[int, bytes]]) -> None:
+        with self._write() as conn:
+            conn.executemany("UPDATE document_passages SET vector = ?, vector_model = ? "
+                             "WHERE rowid = ?", [(blob, model, rowid) for rowid, blob in rows])
+
+    def passage_vectors(self, document_ids: list[str], model: str) -> list[tuple[int, bytes]]:
+        """(rowid, float32 vector) of the passages of these documents embedded by ``model``."""
+        with self._read() as conn:
+            return [(r[0], bytes(r[1])) for r in conn.execute(
+                "SELECT rowid, vector FROM document_passages WHERE document_id IN "
+                "(SELECT value FROM json_each(?)) AND vector_model = ? AND vector IS NOT NULL",
+                (json.dumps(document_ids), model))]
 
     # -------------------------------------------------------- export, import
     def exported_documents(self, chat_id: str) -> list[ExportedDocument]:
