@@ -104,3 +104,22 @@ def test_documents_in_the_window(qloop, qtbot, tmp_path, server, screenshot_dir)
         panel.close()
     finally:
         app.close()
+
+
+def test_a_file_pasted_into_the_message_box_is_attached(qloop, qtbot, tmp_path, server) -> None:
+    from PySide6.QtCore import QMimeData, QUrl
+
+    app = App(qloop, qtbot, tmp_path / "data", server)
+    try:
+        path = tmp_path / "notes.md"
+        path.write_text("# Notes\n\nThe deploy window is Tuesday 14:00.\n")
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(str(path))])
+        box = app.window.message_input
+        assert box.canInsertFromMimeData(mime)
+        box.insertFromMimeData(mime)  # what a paste or a drop does
+        qloop.run_until_complete(settle(app.controller))
+        qtbot.waitUntil(lambda: len(rows(app)) == 1)
+        assert box.toPlainText() == ""  # attached, not pasted as a path
+    finally:
+        app.close()

@@ -1,6 +1,7 @@
 """Attached documents' wiring: the composer's ``attachDocumentButton`` (and File-dialog
-filter), document files dropped on the conversation, the rows above it (Open, Read again,
-Remove with Undo in the window's undo bar), a reply's sources and the reader.
+filter), document files dropped on the conversation or dropped or pasted into the message box,
+the rows above it (Open, Read again, Remove with Undo in the window's undo bar), a reply's
+sources and the reader.
 
 A file changed on disk is noticed when a chat opens and when the window is brought forward;
 its row then offers Read again. Nothing here reads a file: the controller's tasks do, off the
@@ -86,6 +87,7 @@ class DocumentsFeature(QObject):
         self.drops = DocumentDrops(self)
         content.conversation_view.viewport().installEventFilter(self.drops)
         content.conversation_view.viewport().setAcceptDrops(True)
+        content.message_input.documentFilesDropped.connect(self.attach)  # dropped or pasted
         self.sources = ReplySources(content, self.open_source)
         controller.documentsChanged.connect(self.refresh)
         controller.chatOpened.connect(lambda _chat: self.refresh())
