@@ -54,3 +54,24 @@ def test_the_speed_benchmark_reports_both_figures_against_their_goals() -> None:
     assert (choosing.key, choosing.goal) == ("D2", "p95 <= 50 ms")
     assert choosing.name == "choosing passages, 511 passages"
     assert "68 questions" in choosing.details[0]
+
+
+def test_the_real_model_run_works_through_the_session(ollama_server, tmp_path: Path) -> None:
+    import argparse
+    import asyncio
+
+    from bench.memory import documents_real
+    from tests.controller_harness import scripted_model
+
+    ollama_server.reply_fn = scripted_model(reply_words=12)
+    corpus = Path(__file__).resolve().parent.parent / "bench" / "memory" / "documents_corpus"
+    args = argparse.Namespace(
+        host=ollama_server.url, model="", doc=str(corpus / "docs" / "pep-0008.txt"),
+        questions=[str(corpus / "questions-dev.jsonl")], count=4, ctx=4096, json=None)
+    figures = asyncio.run(documents_real.run(args))
+    assert figures["questions"] == 4
+    rows = figures["rows"]
+    assert all(r["sources"] and r["sources"][0].startswith("[pep-0008.txt, line")
+               for r in rows)
+    assert figures["in_request"] == 1.0  # the scripted replies never hold the answers
+    assert figures["in_reply"] == 0.0
