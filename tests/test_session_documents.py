@@ -233,3 +233,18 @@ async def test_meaning_search_finds_the_passage_words_miss(session, server, tmp_
     await send(s, question)
     assert "Snapshots are kept for 14 days." in server.chat_requests()[-1]["messages"][-1][
         "content"]
+
+
+async def test_a_fork_has_the_chats_documents(session, tmp_path: Path) -> None:
+    s, _events = session
+    s.new_chat("documents")
+    path = tmp_path / "manual.md"
+    path.write_text(manual())
+    await s.documents.attach(path)
+    await send(s, "How long are snapshots kept?")
+    assert s.engine is not None
+    first = s.engine.display_messages()[0]
+    fork = s.branches.fork(first.id)
+    assert hasattr(fork, "id")
+    assert [d.name for d in s.store.chat_documents(fork.id)] == ["manual.md"]
+    assert s.store._conn.execute("SELECT count(*) FROM document_files").fetchone()[0] == 1

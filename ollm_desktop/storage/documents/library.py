@@ -130,6 +130,14 @@ class DocumentTables(Database):
                                 "ORDER BY c.added_at, c.rowid", (chat_id, removed)).fetchall()
         return [_attached(r) for r in rows]
 
+    def copy_documents(self, source_chat: str, target_chat: str) -> None:
+        """A branch or a fork has the documents its chat has (the same contents)."""
+        with self._write() as conn:
+            conn.execute("INSERT OR IGNORE INTO chat_documents (chat_id, document_id, name, path, "
+                         "mtime, added_at) SELECT ?, document_id, name, path, mtime, added_at "
+                         "FROM chat_documents WHERE chat_id = ? AND removed = 0",
+                         (target_chat, source_chat))
+
     def document_id_at(self, chat_id: str, path: str) -> str | None:
         """The content attached to the chat most recently from ``path`` (not removed)."""
         with self._read() as conn:
