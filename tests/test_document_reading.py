@@ -8,6 +8,8 @@ import zipfile
 import docx
 import pypdf
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
@@ -183,3 +185,32 @@ def test_source_code_keeps_definitions_whole_with_line_numbers() -> None:
 def test_text_in_latin1_or_utf16_is_read() -> None:
     assert "café" in read_document("Le café.".encode("latin-1"), "a.txt").blocks[0].text
     assert "naïve" in read_document("naïve".encode("utf-16"), "b.txt").blocks[0].text
+
+
+def _docx_with(body: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("[Content_Types].xml", body)
+        archive.writestr("word/document.xml", body)
+    return buffer.getvalue()
+
+
+def test_a_malformed_docx_gets_a_message_not_a_crash() -> None:
+    with pytest.raises(DocumentError, match=r"could not be read|not a readable DOCX"):
+        read_document(_docx_with(b"garbage"), "broken.docx")
+
+
+@settings(max_examples=150, deadline=None)
+@given(head=st.sampled_from([b"", b"%PDF-1.7\n", b"<!doctype html><p>", b"# T\n", b"\xef\xbb\xbf"]),
+       body=st.binary(max_size=3000), name=st.sampled_from(
+           ["a.pdf", "a.docx", "a.html", "a.md", "a.py", "a.txt", "a", "a.bin"]),
+       as_docx=st.booleans())
+def test_any_bytes_give_text_or_a_message(head: bytes, body: bytes, name: str,
+                                          as_docx: bool) -> None:
+    data = _docx_with(head + body) if as_docx else head + body
+    try:
+        found = read_document(data, name)
+    except DocumentError as error:
+        assert name in str(error)
+    else:
+        assert any(block.text.strip() for block in found.blocks)

@@ -48,6 +48,21 @@ def read_document(data: bytes, name: str, progress: Progress | None = None) -> E
     if len(data) > MAX_BYTES:
         raise DocumentError(f"{name} is {_size(len(data))}; documents up to {MAX_LABEL} can be "
                             "attached.")
+    try:
+        found = _read(data, name, progress)
+    except DocumentError:
+        raise
+    except (ValueError, KeyError, IndexError, AttributeError, TypeError, OSError,
+            SyntaxError, RuntimeError, zipfile.BadZipFile) as error:
+        # A parser's own failure on a malformed file: lxml's XMLSyntaxError is a SyntaxError,
+        # PDFium's errors are RuntimeErrors (RecursionError too).
+        raise DocumentError(f"{name} could not be read: {error}.") from error
+    if not any(block.text.strip() for block in found.blocks):
+        raise DocumentError(f"{name} has no text.")
+    return found
+
+
+def _read(data: bytes, name: str, progress: Progress | None) -> ExtractedText:
     suffix = PurePath(name).suffix.lower()
     if data.startswith(b"%PDF-") or suffix == ".pdf":
         from ollm_desktop.storage.documents.pdf_text import read_pdf
@@ -64,8 +79,6 @@ def read_document(data: bytes, name: str, progress: Progress | None = None) -> E
             raise DocumentError(f"{name} is a binary file, not a format that can be attached "
                                 f"({SUPPORTED}).")
         found = _read_text(text, name, suffix)
-    if not any(block.text.strip() for block in found.blocks):
-        raise DocumentError(f"{name} has no text.")
     return found
 
 
