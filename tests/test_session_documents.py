@@ -77,7 +77,7 @@ async def test_attaching_reads_in_a_worker_with_progress_and_stores_once(
     beat = asyncio.ensure_future(heartbeat())
     change = await s.documents.attach(path)
     beat.cancel()
-    assert not change.problems and "handbook.pdf attached: 12 page(s)" in change.notices[0]
+    assert not change.problems and "handbook.pdf attached: 12 pages" in change.notices[0]
     reading = [share for status, share in seen if status == "reading"]
     assert reading[0] == 0.0 and any(0 < share < 1 for share in reading)
     assert reading == sorted(reading)

@@ -146,9 +146,9 @@ class DocumentsService:
         self.meaning.schedule([d.document_id for d in self.attached()])
         self._sync_engine()
         self.changed()
+        pages = "1 page" if attached.pages == 1 else f"{attached.pages:,} pages"
         return Change(context=True, notices=(
-            f"{attached.name} attached: {attached.pages} page(s), {attached.passages} "
-            "passages.",))
+            f"{attached.name} attached: {pages}, {attached.passages:,} passages.",))
 
     def _progress(self, where: str, share: float) -> None:
         held = self._reading.get(where)
