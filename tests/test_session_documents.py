@@ -248,3 +248,20 @@ async def test_a_fork_has_the_chats_documents(session, tmp_path: Path) -> None:
     assert hasattr(fork, "id")
     assert [d.name for d in s.store.chat_documents(fork.id)] == ["manual.md"]
     assert s.store._conn.execute("SELECT count(*) FROM document_files").fetchone()[0] == 1
+
+
+async def test_export_and_import_carry_the_documents(session, tmp_path: Path) -> None:
+    s, _events = session
+    s.new_chat("documents")
+    path = tmp_path / "manual.md"
+    path.write_text(manual())
+    await s.documents.attach(path)
+    key = s.documents.rows()[0].key
+    exported = tmp_path / "chat.json"
+    s.snapshots.export_json(exported)
+    path.unlink()
+    imported = s.snapshots.import_json(exported)
+    assert hasattr(imported, "id")
+    (copy,) = s.store.chat_documents(imported.id)
+    assert (copy.document_id, copy.name) == (key, "manual.md")
+    assert any("14 days" in p.text for p in s.store.document_passages(key))
