@@ -67,7 +67,8 @@ def test_the_real_model_run_works_through_the_session(ollama_server, tmp_path: P
     corpus = Path(__file__).resolve().parent.parent / "bench" / "memory" / "documents_corpus"
     args = argparse.Namespace(
         host=ollama_server.url, model="", doc=str(corpus / "docs" / "pep-0008.txt"),
-        questions=[str(corpus / "questions-dev.jsonl")], count=4, ctx=4096, json=None)
+        questions=[str(corpus / "questions-dev.jsonl")], count=4, ctx=4096, json=None,
+        predict=200)
     figures = asyncio.run(documents_real.run(args))
     assert figures["questions"] == 4
     rows = figures["rows"]

@@ -21,10 +21,12 @@ import time
 from pathlib import Path
 
 from bench.memory.documents import read_questions
+from ollm_desktop.backend.connection import Connection
 from ollm_desktop.paths import app_paths
 from ollm_desktop.session import ChatSession, ReplyFinished, SessionEvent
 from ollm_desktop.session.settings import Settings
 from ollm_desktop.storage import ChatStore
+from ollm_desktop.storage.documents.preparing import prepare
 
 
 def _norm(text: str) -> str:
@@ -53,16 +55,23 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     doc = Path(args.doc)
     with tempfile.TemporaryDirectory(prefix="documents-real-") as folder:
         store, _ = ChatStore.open(app_paths(Path(folder)))
+        # The server as the user would add it in Preferences (its kind found by asking it).
+        server = Connection(id="bench", name="bench server", url=args.host)
         settings = Settings(ollama_host=args.host, default_model=args.model or None,
-                            context_size=args.ctx)
+                            context_size=args.ctx, connections=[server],
+                            default_connection=server.id)
         session = ChatSession(store, settings)
         events: list[SessionEvent] = []
         session.publish = events.append
         await session.ollama.refresh()
         rows = []
-        for group in groups([Path(p) for p in args.questions], doc.read_text(errors="replace"),
-                            args.count):
+        text = " ".join(p.text for p in prepare(doc.read_bytes(), doc.name).passages)
+        for group in groups([Path(p) for p in args.questions], text, args.count):
             session.new_chat("documents")
+            current = session.chat_settings.current()
+            if current is not None and args.predict:  # a small model may ramble to the end
+                session.chat_settings.apply(current.model_copy(update={
+                    "num_predict": args.predict}))
             change = await session.documents.attach(doc)
             if change.problems:
                 raise SystemExit(change.problems[0].text)
@@ -78,6 +87,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 finally:
                     session.turns.ended()
                 finished = [e for e in events if isinstance(e, ReplyFinished)][-1]
+                if finished.info.error:
+                    print(f"  the server: {finished.info.error}", flush=True)
                 record = finished.info.recalled
                 sent = " ".join(passages.get(s.ordinal, "") for s in
                                 (record.sources if record else []))
@@ -109,9 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--questions", action="append", required=True)
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--ctx", type=int, default=4096)
+    p.add_argument("--predict", type=int, default=200, help="reply tokens at most")
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
     figures = asyncio.run(run(args))
+    if not figures["questions"]:
+        raise SystemExit("no question's answer is in that document")
     print(f"{figures['questions']} questions at {args.ctx}: answer in the request "
           f"{figures['in_request']:.0%}, in the reply {figures['in_reply']:.0%}")
     if args.json:
