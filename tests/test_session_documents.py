@@ -265,3 +265,26 @@ async def test_export_and_import_carry_the_documents(session, tmp_path: Path) ->
     (copy,) = s.store.chat_documents(imported.id)
     assert (copy.document_id, copy.name) == (key, "manual.md")
     assert any("14 days" in p.text for p in s.store.document_passages(key))
+
+
+async def test_a_background_compaction_counts_the_documents_next_send(
+        session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    s, _events = session
+    s.new_chat("documents")
+    assert s.documents.ahead_tokens() == 0
+    path = tmp_path / "manual.md"
+    path.write_text(manual())
+    await s.documents.attach(path)
+    await send(s, "How long are snapshots kept?")
+    record = list(s.recall.records().values())[-1]
+    took = s.documents.ahead_tokens()
+    assert took > 100 and record.sources
+    asked: list[int] = []
+    assert s.engine is not None
+    monkeypatch.setattr(s.engine, "needs_compaction",
+                        lambda ahead_tokens=0: asked.append(ahead_tokens) or False)
+    s.compactions.last_exchange_tokens = 40
+    s.compactions.schedule_background()
+    assert asked == [40 + took]
+    s.documents.remove(s.documents.rows()[0].key)
+    assert s.documents.ahead_tokens() == 0

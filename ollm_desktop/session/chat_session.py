@@ -68,6 +68,7 @@ class ChatSession(SessionCore):
         self.recall = self.turns.recall
         self.documents = DocumentsService(self)  # attached to the chat; their passages
         self.turns.with_documents = self.documents.into_request
+        self.compactions.documents_ahead = self.documents.ahead_tokens
 
     # ------------------------------------------------------------------ chats
     def list_chats(self) -> list[ChatRecord]:

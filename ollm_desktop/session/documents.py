@@ -80,6 +80,7 @@ class DocumentsService:
         self._removed: list[tuple[str, str]] = []  # (chat id, document id) that Undo restores
         self.changed: Callable[[], None] = lambda: None  # the rows changed (the controller)
         self.meaning = DocumentMeaning(core)  # with an embedding model picked
+        self._last_tokens: dict[str, int] = {}  # per chat: what its last send's documents took
 
     # ------------------------------------------------------------- reading
     def attached(self) -> list[AttachedDocument]:
@@ -236,6 +237,15 @@ class DocumentsService:
         if engine is not None:
             engine.set_documents_attached(bool(self.attached()))
 
+    def ahead_tokens(self) -> int:
+        """What the open chat's next send may add from its documents (what the last one
+        added): a background compaction counts it, so the conversation leaves the documents
+        their room instead of growing into it until only a passage or two fits."""
+        chat = self._core.chat
+        if chat is None or not self.attached():
+            return 0
+        return self._last_tokens.get(chat.id, 0)
+
     async def into_request(self, engine: ContextEngine, messages: list[dict[str, str]],
                            recalled: RecallRecord | None
                            ) -> tuple[list[dict[str, str]], RecallRecord | None]:
@@ -253,6 +263,7 @@ class DocumentsService:
                                            engine.document_queries())
         _plain, sent = engine.document_request(texts, source,
                                                reserve=recalled.tokens if recalled else 0)
+        self._last_tokens[chat.id] = sent.tokens
         if not sent.text:
             return messages, recalled
         last = dict(messages[-1])
