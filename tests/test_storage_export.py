@@ -55,7 +55,7 @@ def test_json_round_trip_gives_the_same_context(tmp_path: Path) -> None:
     parsed = json.loads(document)
     assert (parsed["format"], parsed["version"]) == (FORMAT, VERSION)
     assert parsed["compacted_view"] == engine.api_messages()
-    title, state, model, size, settings, _images = import_json(document)
+    title, state, model, size, settings, _images, _documents = import_json(document)
     assert (title, model, size) == ("Port to Rust", "llama3:8b", 4096)
     assert settings == record.settings
     rebuilt = ContextEngine.from_state(state, engine.config, GoodSummarizer())

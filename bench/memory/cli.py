@@ -172,6 +172,12 @@ def _save(params: dict[str, Any], results: list[RunResult], out_dir: Path, name:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "--kind=documents" in argv or " ".join(argv).find("--kind documents") >= 0:
+        # The document benchmark has options of its own (bench/memory/documents.py).
+        from bench.memory import documents
+
+        return documents.main([a for a in argv if a not in ("--kind=documents", "documents")
+                               and a != "--kind"])
     if argv[:1] == ["compare"]:
         argv = ["--compare", *argv[1:]]
     if argv[:1] == ["merge"]:

@@ -3,8 +3,9 @@
 from ollm_desktop.controller.chat_controller import ChatController, context_tier
 from ollm_desktop.session import ContextSnapshot, OllamaStatus, ReplyInfo, Settings
 from ollm_desktop.session.branches import Alternatives
+from ollm_desktop.session.documents import DocumentRow
 
 __all__ = [
-    "Alternatives", "ChatController", "ContextSnapshot", "OllamaStatus", "ReplyInfo",
-    "Settings", "context_tier",
+    "Alternatives", "ChatController", "ContextSnapshot", "DocumentRow", "OllamaStatus",
+    "ReplyInfo", "Settings", "context_tier",
 ]

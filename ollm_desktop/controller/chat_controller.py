@@ -20,6 +20,7 @@ from ollm_desktop.backend import ChatServer, ModelInfo
 from ollm_desktop.controller.branch_ops import BranchOps
 from ollm_desktop.controller.chat_list_ops import ChatListOps
 from ollm_desktop.controller.connection_ops import ConnectionOps
+from ollm_desktop.controller.document_ops import DocumentOps
 from ollm_desktop.controller.fact_ops import FactOps
 from ollm_desktop.controller.image_ops import ImageOps
 from ollm_desktop.controller.message_ops import MessageOps
@@ -61,7 +62,7 @@ def context_tier(size: int) -> int:
 
 
 class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps, RecallOps,
-                     FactOps, QObject):
+                     FactOps, DocumentOps, QObject):
     """Runs the session's operations on the Qt event loop and turns their results into signals."""
 
     chatsChanged = Signal()
@@ -88,6 +89,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
     error = Signal(str, str)  # kind, user-facing text
     notice = Signal(str)  # informational text for the status bar
     pendingImagesChanged = Signal()  # the images waiting for the next message changed
+    documentsChanged = Signal()  # the open chat's documents or a file's reading progress
 
     def __init__(self, store: ChatStore, settings: Settings,
                  backend: ChatServer | None = None, *, model: str | None = None,
@@ -98,6 +100,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
                                    api_key_env=api_key_env)
         self.session.publish = self._publish
         self.session.spawn = self._spawn
+        self.session.documents.changed = self.documentsChanged.emit
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reply_task: asyncio.Task[Any] | None = None
         self._snapshot = ContextSnapshot()

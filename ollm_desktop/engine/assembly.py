@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ollm_desktop.engine import budget, facts, goals
+from ollm_desktop.engine import budget, document_context, facts, goals
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE, Conversation
 from ollm_desktop.engine.images import image_tokens, merged_entry, request_entry, text_with_images
 from ollm_desktop.engine.models import CompressedGroup, Message
@@ -200,6 +200,8 @@ class Assembler:
         head = [data.system_prompt.strip()] if data.system_prompt.strip() else []
         head += [f"Instruction added during the conversation:\n{text}"
                  for text in region.instructions if text.strip()]
+        if data.documents_attached:
+            head.append(document_context.SYSTEM_NOTE)
         prompt_text = "\n\n".join(head)
         cap = budget.goal_cap(data.config)
         goal = data.goal if data.goal_shown is None else data.goal_shown

@@ -26,6 +26,7 @@ from ollm_desktop.engine.assembly import (
 from ollm_desktop.engine.compaction import CompactionRun
 from ollm_desktop.engine.compaction_draft import Base, DraftStates, Worker, compact_detached
 from ollm_desktop.engine.conversation import Conversation
+from ollm_desktop.engine.documents_front import DocumentsFront
 from ollm_desktop.engine.draft_front import DraftFront
 from ollm_desktop.engine.facts_front import FactsFront
 from ollm_desktop.engine.goal_front import GoalFront
@@ -60,7 +61,7 @@ class PinsOverBudget(ValueError):
     """Pinned messages (with the system prompt) alone exceed the context: nothing is sent."""
 
 
-class ContextEngine(FactsFront, GoalFront, DraftFront):
+class ContextEngine(FactsFront, GoalFront, DraftFront, DocumentsFront):
     """Pure-Python context manager for one chat (no Qt, no I/O besides ``summarize``)."""
 
     def __init__(self, config: EngineConfig, summarize: Summarize,

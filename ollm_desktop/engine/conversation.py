@@ -8,7 +8,7 @@ change of calibration must rescale every stored count, including after a reload.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ollm_desktop.engine.fact_types import Fact, FactKind
 from ollm_desktop.engine.images import image_tokens
@@ -42,6 +42,8 @@ class Conversation:
     # None: requests show ``goal``. Cleared by a compaction and by the user's own goal changes.
     goal_shown: GoalState | None = None
     facts: list[Fact] = field(default_factory=list)  # the facts ledger (``engine.facts``)
+    # The chat has attached documents: the system message says how to cite their passages.
+    documents_attached: bool = False
     compaction_count: int = 0
     undo: list[UndoEntry] = field(default_factory=list)
     breaker: BreakerState = field(default_factory=BreakerState)
@@ -138,15 +140,16 @@ class Conversation:
         reads them, the user changes them), checkpoints and undo entries are shared (a
         compaction replaces them, never changes them in place; a deletion meanwhile, which
         does, makes the copy's result stale, and it is not applied)."""
-        return Conversation(
-            config=self.config.model_copy(), system_prompt=self.system_prompt,
+        # dataclasses.replace carries every field, so a field added later (documents, tools)
+        # reaches the worker's copy without this list having to know it.
+        return replace(
+            self, config=self.config.model_copy(),
             messages=[m.model_copy() for m in self.messages], index=dict(self.index),
             groups=list(self.groups), dropped=list(self.dropped),
             goal=self.goal.model_copy(deep=True),
             goal_shown=self.goal_shown.model_copy(deep=True) if self.goal_shown else None,
-            facts=[f.model_copy() for f in self.facts], compaction_count=self.compaction_count,
-            undo=list(self.undo), breaker=self.breaker.model_copy(),
-            retry_after=self.retry_after, part_tokens=dict(self.part_tokens))
+            facts=[f.model_copy() for f in self.facts], undo=list(self.undo),
+            breaker=self.breaker.model_copy(), part_tokens=dict(self.part_tokens))
 
     def turn_of(self, position: int) -> int:
         """The exchange (1-based) the message at ``position`` belongs to."""

@@ -86,6 +86,7 @@ class Branches:
                                   root_id=None if fork else chat.family_id, kind=kind,
                                   label=label)
             core.store.replace_chat_state(copy.id, state)
+            core.store.copy_documents(chat.id, copy.id)  # the attached documents go along
             if core.store.has_chat_mark(chat.id, WARNED_MARK):  # warned once per conversation
                 core.store.set_chat_mark(copy.id, WARNED_MARK)
         except StorageError as exc:

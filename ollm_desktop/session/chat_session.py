@@ -19,6 +19,7 @@ from ollm_desktop.session.chat_settings import ChatSettingsService
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.connections import Connections
 from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.documents import DocumentsService
 from ollm_desktop.session.events import NOTHING, Change
 from ollm_desktop.session.facts import Facts
 from ollm_desktop.session.images import ImageAttachments
@@ -65,6 +66,9 @@ class ChatSession(SessionCore):
         self.message_deletes = MessageDeletes(self)
         self.facts = Facts(self)  # the user's changes to the facts ledger, with undo
         self.recall = self.turns.recall
+        self.documents = DocumentsService(self)  # attached to the chat; their passages
+        self.turns.with_documents = self.documents.into_request
+        self.compactions.documents_ahead = self.documents.ahead_tokens
 
     # ------------------------------------------------------------------ chats
     def list_chats(self) -> list[ChatRecord]:
@@ -117,6 +121,7 @@ class ChatSession(SessionCore):
         if self.model:
             self.spawn(self.ollama.load_model_details_published(self.model), "model-details")
         self.recall.schedule_embedding()
+        self.documents.opened()
         return Change(opened=chat, history=True, context=True)
 
     def rename_chat(self, chat_id: str, title: str) -> Change:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from ollm_desktop.engine import CompactionReport, ContextEngine
@@ -34,6 +35,7 @@ class Compactions:
     def __init__(self, core: SessionCore) -> None:
         self._core = core
         self.last_exchange_tokens = 0  # the newest exchange: how much the next one may add
+        self.documents_ahead: Callable[[], int] = int  # what the next send's documents may add
         self.cache = ServerCache(core)
         # The stages run on a copy of the chat, on a thread of their own: the window never
         # waits on them; what the user does meanwhile is kept (engine.compaction_draft).
@@ -46,7 +48,7 @@ class Compactions:
         engine = core.engine
         if engine is None or core.compacting:
             return
-        ahead = self.last_exchange_tokens
+        ahead = self.last_exchange_tokens + self.documents_ahead()  # documents keep their room
         if engine.needs_compaction(ahead_tokens=ahead):
             core.compaction_task = core.spawn(self._background(ahead), "background-compaction")
             self.cache.background = core.compaction_task

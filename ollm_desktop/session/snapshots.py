@@ -108,7 +108,8 @@ class Snapshots:
         state, sent = engine.state(), self._sent_view()
         if kind == "json":
             images = image_bytes(state, self._image)
-            return lambda: path.write_text(export_json(chat, state, sent, images),
+            documents = self._core.store.exported_documents(chat.id)
+            return lambda: path.write_text(export_json(chat, state, sent, images, documents),
                                            encoding="utf-8")
         return lambda: path.write_text(export_markdown(chat, state, sent), encoding="utf-8")
 
@@ -146,4 +147,5 @@ class Snapshots:
                                             context_size=found.context_size,
                                             settings=found.settings)
         self._core.store.replace_chat_state(chat.id, found.state)
+        self._core.store.import_documents(chat.id, list(found.documents))
         return chat

@@ -19,6 +19,7 @@ from ollm_desktop.engine.models import ImageRef
 from ollm_desktop.session.chat_settings import keep_alive_for, request_options
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.documents import WithDocuments, without_documents
 from ollm_desktop.session.events import (
     BusyChanged,
     Change,
@@ -42,6 +43,7 @@ STILL_STREAMING = "A reply is still streaming; stop it first."
 NO_MODEL = "Choose a model first (its server must be running)."
 TOO_LONG = ("This message is about {0:,} tokens but the model's context leaves room for {1:,}. "
             "Shorten it, or choose a larger context size.")
+
 REFITTED = ("The model counted more tokens than estimated; the context was fitted again and "
             "the message resent.")
 STILL_OVERFLOW = ("Even after fitting the context again, the model counted this request as "
@@ -75,6 +77,7 @@ class Turns:
         self.take_images: Callable[[], list[ImageRef]] = list  # attached to the user's message
         self.pending_tokens: Callable[[], int] = int  # what those images will cost
         self.recall = RecallService(core)  # earlier rounds the new message asks about
+        self.with_documents: WithDocuments = without_documents  # the chat's passages added
 
     def check(self, text: str) -> str | None:
         """Why ``text`` cannot be sent now (None: it can)."""
@@ -215,6 +218,7 @@ class Turns:
         assert engine is not None
         try:
             messages, recalled = await self.recall.request(engine, user)
+            messages, recalled = await self.with_documents(engine, messages, recalled)
         except PinsOverBudget as exc:
             reason = str(exc) or engine.usage().note
             if previous is not None:

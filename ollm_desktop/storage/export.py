@@ -26,6 +26,7 @@ from ollm_desktop.engine.models import (
     EngineState,
     new_id,
 )
+from ollm_desktop.storage.documents.models import ExportedDocument
 from ollm_desktop.storage.models import ChatRecord, ChatSettings
 
 FORMAT = "ollm-desktop-chat"
@@ -106,9 +107,10 @@ def image_bytes(state: EngineState, read: Callable[[str], tuple[str, bytes] | No
 
 
 def export_json(chat: ChatRecord, state: EngineState,
-                api_messages: Sequence[Mapping[str, str]], images: ImageBytes | None = None
-                ) -> str:
-    """``images``: the pictures' bytes, carried in the file so an import elsewhere has them."""
+                api_messages: Sequence[Mapping[str, str]], images: ImageBytes | None = None,
+                documents: Sequence[ExportedDocument] = ()) -> str:
+    """``images``: the pictures' bytes, carried in the file so an import elsewhere has them;
+    ``documents``: the attached documents' references and extracted text."""
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -118,6 +120,7 @@ def export_json(chat: ChatRecord, state: EngineState,
         "compacted_view": [dict(m) for m in api_messages],
         "images": {key: {"mime": mime, "data": base64.b64encode(data).decode("ascii")}
                    for key, (mime, data) in (images or {}).items()},
+        "documents": [d.model_dump(mode="json") for d in documents],
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
 
@@ -139,6 +142,21 @@ def _images(document: dict[str, Any]) -> tuple[tuple[str, str, bytes], ...]:
     return tuple(kept)
 
 
+def _documents(document: dict[str, Any]) -> tuple[ExportedDocument, ...]:
+    """The export's documents that read as such (an export before them has none; a damaged
+    entry is left out, never the whole chat)."""
+    found = document.get("documents")
+    if not isinstance(found, list):
+        return ()
+    kept = []
+    for item in found:
+        try:
+            kept.append(ExportedDocument.model_validate(item))
+        except ValidationError:
+            continue
+    return tuple(kept)
+
+
 class ImportedChat(NamedTuple):
     title: str
     state: EngineState
@@ -146,6 +164,7 @@ class ImportedChat(NamedTuple):
     context_size: int
     settings: ChatSettings  # the chat's own settings (an export before them has none)
     images: tuple[tuple[str, str, bytes], ...] = ()  # (id, mime, bytes) of its pictures
+    documents: tuple[ExportedDocument, ...] = ()  # attached documents, as text
 
 
 def import_json(text: str) -> ImportedChat:
@@ -187,7 +206,8 @@ def import_json(text: str) -> ImportedChat:
         where = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"the conversation is invalid ({where}: {first['msg']})") from exc
     _check_references(state)
-    return ImportedChat(title, with_fresh_ids(state), model, size, settings, _images(document))
+    return ImportedChat(title, with_fresh_ids(state), model, size, settings, _images(document),
+                        _documents(document))
 
 
 def _check_references(state: EngineState) -> None:

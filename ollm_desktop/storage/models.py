@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from ollm_desktop.engine.models import CONTEXT_SIZE_MAX, ContextSize, EngineState
+from ollm_desktop.storage.documents.models import DocumentSource
 
 SnapshotReason = Literal[
     "auto-threshold", "before-compaction", "before-undo", "before-restore", "manual", "import"
@@ -105,6 +106,8 @@ class RecallRecord(BaseModel):
     text: str = ""  # exactly what was appended to the user's message as sent
     tokens: int = Field(0, ge=0)
     semantic: bool = False  # meaning search (embeddings) took part
+    # Passages of attached documents the request carried (``session.documents``).
+    sources: list[DocumentSource] = Field(default_factory=list)
 
     @property
     def message_count(self) -> int:

@@ -139,16 +139,12 @@ def _search_index_v2(conn: sqlite3.Connection) -> None:
     else:
         conn.execute("CREATE TABLE message_search (rowid INTEGER PRIMARY KEY, body TEXT)")
         kind = "like"
-    conn.execute(
-        "CREATE TRIGGER messages_search_delete AFTER DELETE ON messages "
-        "BEGIN DELETE FROM message_search WHERE rowid = old.rowid; END"
-    )
+    conn.execute("CREATE TRIGGER messages_search_delete AFTER DELETE ON messages "
+                 "BEGIN DELETE FROM message_search WHERE rowid = old.rowid; END")
     conn.execute("INSERT INTO ollm_meta (key, value) VALUES ('search', ?)", (kind,))
     rows = conn.execute("SELECT rowid, content FROM messages").fetchall()
-    conn.executemany(
-        "INSERT INTO message_search (rowid, body) VALUES (?, ?)",
-        [(rowid, content.casefold()) for rowid, content in rows],
-    )
+    conn.executemany("INSERT INTO message_search (rowid, body) VALUES (?, ?)",
+                     [(rowid, content.casefold()) for rowid, content in rows])
 
 
 def add_chat_feature_columns(conn: sqlite3.Connection) -> None:
@@ -225,10 +221,17 @@ def _recall_v6(conn: sqlite3.Connection) -> None:
     recall_index.create(conn)
 
 
+def _documents_v8(conn: sqlite3.Connection) -> None:
+    """Attached documents: new tables only (``storage.documents.library.create_tables``)."""
+    from ollm_desktop.storage.documents import library
+
+    library.create_tables(conn)
+
+
 Migration = Callable[[sqlite3.Connection], None]
 # Never edit or reorder a released step: append a new one.
 MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3, _branches_v4,
-                               _facts_v5, _recall_v6]
+                               _facts_v5, _recall_v6, _documents_v8]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -28,6 +28,7 @@ from ollm_desktop.engine.models import (
     new_id,
 )
 from ollm_desktop.storage import recall_index
+from ollm_desktop.storage.documents.library import DocumentTables
 from ollm_desktop.storage.families import Families
 from ollm_desktop.storage.images import Images
 from ollm_desktop.storage.models import (
@@ -56,7 +57,7 @@ from ollm_desktop.storage.state_parts import PreparedSave, StateParts, Which
 log = logging.getLogger(__name__)
 
 
-class ChatStore(RecallTables, SideTables, Families, Images):
+class ChatStore(RecallTables, SideTables, Families, Images, DocumentTables):
     """The app's database; open it with :meth:`open`."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:

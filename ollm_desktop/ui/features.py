@@ -16,6 +16,7 @@ from ollm_desktop.ui import (
     message_delete,
     recall_view,
 )
+from ollm_desktop.ui.documents import feature as documents
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.window_content import WindowContent
@@ -23,5 +24,5 @@ if TYPE_CHECKING:
 
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
-                    live_thinking, drafts, help_pages, recall_view, facts):
+                    live_thinking, drafts, help_pages, recall_view, facts, documents):
         feature.install(content)

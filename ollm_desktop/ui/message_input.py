@@ -20,6 +20,15 @@ SEND_KEYS = ("enter", "ctrl-enter")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
 
 
+def document_files(mime: QMimeData) -> list[str]:
+    """Local files among dragged or pasted URLs that are not pictures (attached as
+    documents)."""
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile()
+            and not url.toLocalFile().lower().endswith(IMAGE_SUFFIXES)]
+
+
 def image_files(mime: QMimeData) -> list[str]:
     """Local image files among dragged or pasted URLs (by their name)."""
     if not mime.hasUrls():
@@ -42,6 +51,7 @@ class MessageInput(QPlainTextEdit):
     escaped = Signal()
     imageFilesDropped = Signal(list)  # paths of image files dropped or pasted on the box
     imagePasted = Signal(QImage)  # a picture pasted from the clipboard (not a file)
+    documentFilesDropped = Signal(list)  # other local files dropped or pasted: documents
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -88,14 +98,17 @@ class MessageInput(QPlainTextEdit):
 
     # ------------------------------------------------------------ images
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
-        return bool(image_files(source)) or source.hasImage() or \
-            super().canInsertFromMimeData(source)
+        return bool(image_files(source)) or bool(document_files(source)) or \
+            source.hasImage() or super().canInsertFromMimeData(source)
 
     def insertFromMimeData(self, source: QMimeData) -> None:
         """Drops and pastes: image files and pictures are attached, anything else is text."""
-        files = image_files(source)
-        if files:
-            self.imageFilesDropped.emit(files)
+        files, documents = image_files(source), document_files(source)
+        if files or documents:
+            if files:
+                self.imageFilesDropped.emit(files)
+            if documents:
+                self.documentFilesDropped.emit(documents)
         elif source.hasImage() and not source.text().strip():  # a spreadsheet's cells
             image = QImage(source.imageData())  # come with a picture of them: text wins
             if not image.isNull():

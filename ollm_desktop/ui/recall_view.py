@@ -74,13 +74,14 @@ class RecallView(QObject):
 
     def _notes(self, row: ConversationRow) -> list[str]:
         record = self.records.get(row.key) if row.message is not None else None
-        notes = [recalled_label(record)] if record is not None else []
+        notes = [recalled_label(record)] if record is not None and record.items else []
         if row.message is not None and row.key in self.excluded:
             notes.append(_tr("kept out of recall"))
         return notes
 
     def _has_record(self, row: ConversationRow) -> bool:
-        return row.message is not None and row.key in self.records
+        record = self.records.get(row.key) if row.message is not None else None
+        return record is not None and bool(record.items)  # not only documents' passages
 
     def _prepare_exclude(self, row: ConversationRow) -> bool:
         """The menu is being built for ``row``: the check shows its state."""
