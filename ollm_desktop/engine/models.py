@@ -12,8 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.tool_types import ToolCall
 
-Role = Literal["system", "user", "assistant"]
+Role = Literal["system", "user", "assistant", "tool"]
 # Per message, what the model sees of it (``ContextEngine.visibility()``).
 Visibility = Literal["verbatim", "preserved", "summarized", "dropped", "clipped"]
 # Compaction stages, in order; ``compaction-progress`` events carry one as ``stage``.
@@ -162,6 +163,11 @@ class Message(BaseModel):
     # original's id): chats of one family that share it share that point of the history.
     origin: str | None = None
     images: list[ImageRef] = Field(default_factory=list)
+    # Tools (``engine.tool_types``): a reply's calls; a result's tool, call, failure.
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_name: str | None = None
+    tool_call_id: str | None = None
+    tool_error: bool = False
 
     @property
     def cut_off(self) -> bool:
