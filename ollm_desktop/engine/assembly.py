@@ -29,9 +29,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ollm_desktop.engine import budget, facts, goals
+from ollm_desktop.engine import budget, facts, goals, tool_results
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE, Conversation
-from ollm_desktop.engine.images import image_tokens, merged_entry, request_entry, text_with_images
+from ollm_desktop.engine.images import (
+    image_tokens,
+    joins,
+    merged_entry,
+    request_entry,
+    text_with_images,
+)
 from ollm_desktop.engine.models import CompressedGroup, Message
 from ollm_desktop.engine.tokens import clip_middle
 
@@ -227,11 +233,19 @@ class Assembler:
         cap = self.clip_cap(prompt_tokens + goal_tokens)
         sent: list[tuple[Message, str, int]] = []  # message, content as sent, tokens
         clipped: set[str] = set()
-        for message in data.messages[region.boundary:]:
+        recent = data.messages[region.boundary:]
+        results = tool_results.plan(recent, config, data.count)  # cut and pruned results
+        data.tool_sent = {mid: result.tokens for mid, result in results.items()}
+        for message in recent:
             if message.role == "system":
                 continue
             content, tokens = message.content, message.tokens
-            if not message.pinned and tokens - overhead - image_tokens(message) > cap:
+            if message.id in results:
+                planned = results[message.id]
+                content, tokens = planned.content, planned.tokens
+                if planned.state == "cut":
+                    clipped.add(message.id)
+            elif not message.pinned and tokens - overhead - image_tokens(message) > cap:
                 content = clip_middle(message.content, max(32, int(cap / config.estimate_scale)))
                 tokens = data.message_tokens(content) + image_tokens(message)
                 clipped.add(message.id)
@@ -248,7 +262,7 @@ class Assembler:
             messages.append({"role": "user", "content": CONTINUE_STUB})
             entry_ids.append([])
         for message, content, _ in fitting.sent:
-            if messages and messages[-1]["role"] == message.role:
+            if messages and joins(messages[-1], message):
                 messages[-1] = merged_entry(messages[-1], message, content)
                 entry_ids[-1].append(message.id)
             else:
@@ -289,7 +303,7 @@ class Assembler:
         """Extend a cached assembly in O(1) when nothing has to be left out or cut."""
         config = self.data.config
         last_role = result.messages[-1]["role"] if result.messages else "system"
-        if result.fitted or message.role == "system" or (
+        if result.fitted or message.role in ("system", "tool") or (  # a result: plan again
                 last_role == "system" and message.role == "assistant"):
             return False
         cap = self.clip_cap(result.system + result.goal)
@@ -300,7 +314,7 @@ class Assembler:
         if new_total > budget.usable_tokens(config):
             return False
         messages = result.messages
-        if messages and messages[-1]["role"] == message.role:
+        if messages and joins(messages[-1], message):
             messages[-1] = merged_entry(messages[-1], message, message.content)
             result.entry_ids[-1].append(message.id)
         else:

@@ -46,6 +46,8 @@ from ollm_desktop.engine.models import (
 from ollm_desktop.engine.reliability import compute_reliability
 from ollm_desktop.engine.stage import Stage
 from ollm_desktop.engine.summarizer import Summarize, SummaryCaller, SummaryFailed
+from ollm_desktop.engine.tool_front import ToolFront
+from ollm_desktop.engine.tool_results import counted_text
 from ollm_desktop.engine.usage import build_usage, visibility
 
 log = logging.getLogger(__name__)
@@ -76,7 +78,7 @@ class UndoResult:
     left_out: int = 0  # messages left out of the context until the next compaction
 
 
-class ContextEngine(FactsFront, GoalFront):
+class ContextEngine(FactsFront, GoalFront, ToolFront):
     """Pure-Python context manager for one chat (no Qt, no I/O besides ``summarize``)."""
 
     def __init__(self, config: EngineConfig, summarize: Summarize,
@@ -173,7 +175,7 @@ class ContextEngine(FactsFront, GoalFront):
         if message.id in data.index:
             raise ValueError(f"message {message.id} is already in the conversation")
         if message.tokens <= 0:
-            message.tokens = data.message_tokens(message.content) + image_tokens(message)
+            message.tokens = data.message_tokens(counted_text(message)) + image_tokens(message)
         data.index[message.id] = len(data.messages)
         data.messages.append(message)
         goal_changed = message.role == "assistant" and self._take_goal_markers(message)

@@ -23,6 +23,8 @@ from ollm_desktop.engine.models import (
     UndoEntry,
 )
 from ollm_desktop.engine.tokens import count_tokens, scaled
+from ollm_desktop.engine.tool_results import counted_text
+from ollm_desktop.engine.tool_types import ToolSpec
 
 LEGACY_OVERHEAD = 4  # what state version 1 added to every message count
 
@@ -50,6 +52,13 @@ class Conversation:
     # note changes a quote's text, not its id): the region is rebuilt after every compaction,
     # pin and fact change, and re-tokenising thousands of quoted requests is not free.
     part_tokens: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
+    # The chat's chosen tools (``tool_schemas``; set by the session, not saved with the state:
+    # the chat's record keeps the choice) and their schemas' tokens, in every request.
+    tools: list[ToolSpec] = field(default_factory=list)
+    tools_tokens: int = 0
+    # Tool results' tokens as the last assembly sent them (cut or pruned): what compaction
+    # weighs a turn by, so a pruned 50,000-token result does not count as 50,000.
+    tool_sent: dict[str, int] = field(default_factory=dict)
 
     # ----------------------------------------------------------------- counts
     def count(self, text: str) -> int:
@@ -70,13 +79,15 @@ class Conversation:
             if message.exact_tokens:
                 message.tokens = max(0, message.tokens - old_overhead) + overhead
             elif abs(scale - old_scale) >= 1e-9 or message.tokens <= 0:
-                message.tokens = self.message_tokens(message.content) + image_tokens(message)
+                message.tokens = self.message_tokens(counted_text(message)) + \
+                    image_tokens(message)
             else:
                 message.tokens = message.tokens - old_overhead + overhead
         self.part_tokens.clear()
         if abs(scale - old_scale) >= 1e-9:
             for group in self.groups:
                 group.current_tokens = self.count(group.summary)
+            self.tools_tokens = sum(self.count(s.wire_text()) + 4 for s in self.tools)
 
     # -------------------------------------------------------------- history
     def reindex(self) -> None:
@@ -111,7 +122,8 @@ class Conversation:
             # A reply saved while it streamed kept the count it started with (its text grew
             # after); after a crash it is loaded as it was cut, so it is counted now.
             if message.partial and not message.exact_tokens:
-                message.tokens = data.message_tokens(message.content) + image_tokens(message)
+                message.tokens = data.message_tokens(counted_text(message)) + \
+                    image_tokens(message)
         data.reindex()
         return data
 

@@ -348,10 +348,10 @@ class ContextUsage(BaseModel):
     goal_condensed: int = 0  # locked decisions condensed to keep the goal block in its cap
     request_overhead: int = 0
     blocking_pins: list[str] = Field(default_factory=list)  # unpin these to send again
-    # Tokens the user's own messages may keep word for word (``user_message_share`` of what
-    # is left after the system prompt, goal and checkpoints); past it the oldest are
-    # summarised. 0 when ``preserve_user_messages`` is off.
+    # Tokens the user's own messages may keep word for word (``user_message_share`` of what is
+    # left after the system prompt, goal and checkpoints; 0: ``preserve_user_messages`` off).
     user_share: int = 0
+    tools: int = 0  # the chosen tools' schemas (``engine.tool_schemas``)
 
 
 class Reliability(BaseModel):
