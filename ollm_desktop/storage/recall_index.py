@@ -153,6 +153,8 @@ def _rounds(messages: Iterable[_Message]) -> list[_Round]:
     for message in messages:
         if message.role == "user":
             rounds.append(_Round(message.rowid, message, None))
+        elif message.role == "tool":  # a tool's whole result is a round of its own: recall
+            rounds.append(_Round(message.rowid, None, message))  # finds what was pruned
         elif message.role == "assistant":
             last = rounds[-1] if rounds else None
             if last is not None and previous is not None and last.user is previous:
