@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ollm_desktop.backend import ChatServer, ModelInfo
+from ollm_desktop.backend.mcp_config import Parsed
 from ollm_desktop.controller.branch_ops import BranchOps
 from ollm_desktop.controller.chat_list_ops import ChatListOps
 from ollm_desktop.controller.connection_ops import ConnectionOps
@@ -92,10 +93,10 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
     def __init__(self, store: ChatStore, settings: Settings,
                  backend: ChatServer | None = None, *, model: str | None = None,
                  host: str | None = None, api_key_env: str | None = None,
-                 parent: QObject | None = None) -> None:
+                 mcp_config: Parsed | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = ChatSession(store, settings, backend, model=model, host=host,
-                                   api_key_env=api_key_env)
+                                   api_key_env=api_key_env, mcp_config=mcp_config)
         self.session.publish = self._publish
         self.session.spawn = self._spawn
         self._tasks: set[asyncio.Task[Any]] = set()

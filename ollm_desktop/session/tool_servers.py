@@ -29,7 +29,7 @@ class ToolServers:
                  secrets: SecretSource = read_secrets, on_change: OnChange | None = None,
                  run_secrets: dict[str, Secrets] | None = None) -> None:
         self.servers = {server.name: server for server in servers}
-        self._log_dir = log_dir
+        self.log_dir = log_dir  # where stdio servers' stderr goes (None: nowhere)
         self._secrets = secrets
         self._run_secrets = run_secrets or {}  # --mcp-config: this run only
         self._on_change = on_change
@@ -50,7 +50,7 @@ class ToolServers:
                 raise ToolFailure(f"There is no tool server named {name}.")
             connection = self._connections.get(name)
             if connection is None or connection.state in ("failed", "stopped"):
-                connection = McpConnection(self.launch(name), log_dir=self._log_dir,
+                connection = McpConnection(self.launch(name), log_dir=self.log_dir,
                                            on_change=self._on_change)
                 self._connections[name] = connection
         if connection.state != "ready":
