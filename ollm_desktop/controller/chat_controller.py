@@ -25,6 +25,7 @@ from ollm_desktop.controller.fact_ops import FactOps
 from ollm_desktop.controller.image_ops import ImageOps
 from ollm_desktop.controller.message_ops import MessageOps
 from ollm_desktop.controller.recall_ops import RecallOps
+from ollm_desktop.controller.tool_ops import ToolOps
 from ollm_desktop.engine import CompactionReport, CompressedGroup, GoalState, Message, tier_for
 from ollm_desktop.session import (
     Change,
@@ -46,6 +47,7 @@ from ollm_desktop.session import (
     StatusChanged,
 )
 from ollm_desktop.session.events import BusyChanged, ReplyThinking
+from ollm_desktop.session.tool_loop import CallEvent
 from ollm_desktop.storage import ChatStore
 from ollm_desktop.storage.models import ChatRecord, ChatSettings, SearchHit, Snapshot, SnapshotInfo
 
@@ -62,7 +64,7 @@ def context_tier(size: int) -> int:
 
 
 class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps, RecallOps,
-                     FactOps, QObject):
+                     FactOps, ToolOps, QObject):
     """Runs the session's operations on the Qt event loop and turns their results into signals."""
 
     chatsChanged = Signal()
@@ -89,6 +91,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
     error = Signal(str, str)  # kind, user-facing text
     notice = Signal(str)  # informational text for the status bar
     pendingImagesChanged = Signal()  # the images waiting for the next message changed
+    toolCall = Signal(CallEvent)  # a call's row: asked, running, done, failed, denied
 
     def __init__(self, store: ChatStore, settings: Settings,
                  backend: ChatServer | None = None, *, model: str | None = None,
@@ -214,6 +217,8 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
                 self.ollamaStatus.emit(status)
             case ModelsChanged(models):
                 self.modelsChanged.emit(models)
+            case CallEvent():  # a call's row: asked, running, done, failed, denied
+                self.toolCall.emit(event)
             case PullProgress():
                 self.pullProgress.emit(event)
 

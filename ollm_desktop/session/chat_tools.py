@@ -27,6 +27,8 @@ class ChatToolsService:
         self._core = core
         self.run_config = run_config  # --mcp-config: offered to new chats, never saved
         self.reports: list[tuple[str, State, str]] = []  # restarts and failures, for the window
+        # Picked before the new chat exists (it is made by its first send): kept by that chat.
+        self.draft: ChatTools | None = None
         self.servers = ToolServers(self.all_servers(),  # log_dir: set by the app
                                    run_secrets=run_config.secrets if run_config else None,
                                    on_change=self._changed)
@@ -44,6 +46,10 @@ class ChatToolsService:
     # ------------------------------------------------------------- per chat
     def choice(self, chat_id: str) -> ChatTools:
         text = self._core.store.chat_value(chat_id, CHAT_VALUE)
+        if not text and self.draft is not None:
+            draft, self.draft = self.draft, None
+            self.set_choice(chat_id, draft)
+            return draft
         if not text:
             return self.new_chat_choice()
         try:

@@ -15,6 +15,7 @@ from ollm_desktop.ui import (
     live_thinking,
     message_delete,
     recall_view,
+    tool_calls,
 )
 
 if TYPE_CHECKING:
@@ -23,5 +24,5 @@ if TYPE_CHECKING:
 
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
-                    live_thinking, drafts, help_pages, recall_view, facts):
+                    live_thinking, drafts, help_pages, recall_view, facts, tool_calls):
         feature.install(content)
