@@ -62,7 +62,33 @@ def build() -> MCPServer:
     def read_note(name: str) -> str:
         return f"note {name}: the deploy port is 8443"
 
+    @server.tool(description="Read a file of the project.",
+                 annotations=ToolAnnotations(read_only_hint=True))
+    def read_file(path: str) -> str:
+        return project_file(path)
+
+    @server.tool(description="Search the project for a word.",
+                 annotations=ToolAnnotations(read_only_hint=True))
+    def search(query: str) -> str:
+        return "\n".join(f"src/mod_{n}.py:{n * 7}: {query} = settings.get('{query}_{n}')"
+                         for n in range(40))
+
+    @server.tool(description="Run a shell command in the project.")
+    def run(command: str) -> str:
+        return f"$ {command}\n" + "\n".join(
+            f"[{n:04d}] ok test_case_{n} ({n % 13} ms)" for n in range(300)) + "\n300 passed"
+
     return server
+
+
+def project_file(path: str) -> str:
+    """A deterministic file of about 3,000 tokens whose middle names a port of its own."""
+    seed = sum(path.encode())
+    lines = [f"# {path}"]
+    lines += [f"def handler_{n}(request):  # route /api/v{n % 3}/items/{n}" for n in range(120)]
+    lines.insert(60, f"SERVICE_PORT = {7000 + seed % 997}  # the port of {path}")
+    lines += [f"    return respond({n})" for n in range(60)]
+    return "\n".join(lines)
 
 
 def main() -> None:

@@ -236,13 +236,18 @@ def test_a_question_naming_only_the_subject_ranks_its_round_first_among_1000() -
     assert index.search("is the weather nice today?", exclude=set(), limit=5) == []
 
 
-def test_a_tool_result_is_a_round_of_its_own_recall_finds_it_whole(store) -> None:
-    """A pruned result stays whole in the index: a question about a line deep inside it
-    finds the result, not the turn that asked for it."""
+def test_a_tool_result_is_recalled_whole(store) -> None:
+    """A pruned result stays whole in the index, as the answer of the turn that asked for it
+    (in place of the bare call): a question about a line deep inside it finds it."""
     from ollm_desktop.engine.models import Message
     from ollm_desktop.engine.tool_types import ToolCall
 
     chat = store.create_chat("tools")
+    for n, topic in enumerate(("the release notes", "the CI cache", "a flaky test",
+                               "the logo colours")):
+        store.append_message(chat.id, Message(role="user", content=f"Tell me about {topic}."))
+        store.append_message(chat.id, Message(role="assistant", content=f"About {topic}: "
+                                              f"nothing unusual in week {n}."))
     store.append_message(chat.id, Message(role="user", content="List the services."))
     call = ToolCall(id="c0", name="read_file", arguments={"path": "services.txt"})
     store.append_message(chat.id, Message(role="assistant", content="", tool_calls=[call]))

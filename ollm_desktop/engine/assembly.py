@@ -101,7 +101,7 @@ class Assembly:
     pinned: int = 0
     recent: int = 0  # unpinned recent tokens (as sent, clipped)
     recent_pinned: int = 0
-    sent_ids: set[str] = field(default_factory=set)
+    sent_ids: set[str] = field(default_factory=set)  # word for word (recall skips them)
     dropped_ids: set[str] = field(default_factory=set)
     clipped_ids: set[str] = field(default_factory=set)
     dropped_count: int = 0
@@ -286,8 +286,9 @@ class Assembler:
             checkpoints=block, ledger=ledger_tokens, preserved=preserved,
             pinned=recent_pinned + sum(p.tokens for p in pins),
             recent=sum(t for m, _, t in sent if not m.pinned), recent_pinned=recent_pinned,
-            sent_ids={m.id for m, _, _ in sent} | {p.message_id for p in fitting.kept
-                                                  if p.message_id},
+            sent_ids=({m.id for m, _, _ in sent} | {p.message_id for p in fitting.kept
+                                                   if p.message_id})
+            - {mid for mid, r in results.items() if r.state != "whole"},  # recall may bring
             dropped_ids=set(fitting.dropped), clipped_ids=fitting.clipped,
             dropped_count=len(fitting.dropped), over_budget=over,
             fitted=bool(fitting.dropped or fitting.clipped or over),
