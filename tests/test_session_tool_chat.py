@@ -52,14 +52,14 @@ def calls_for(turn: int) -> list[dict[str, Any]]:
     return calls
 
 
-def model() -> Any:
+def model(tools: bool = True) -> Any:
     summaries = scripted_model(reply_words=40)
 
     def answer(body: dict[str, Any]) -> str | Reply:
         if is_summary_request(body) or is_warmup(body):
             return summaries(body)
         last = body["messages"][-1]
-        if last["role"] == "user" and last["content"].startswith("Turn "):
+        if tools and last["role"] == "user" and last["content"].startswith("Turn "):
             turn = int(last["content"].split()[1].rstrip(":"))
             return Reply(text="", tool_calls=calls_for(turn))
         return summaries(body)
@@ -67,11 +67,11 @@ def model() -> Any:
     return answer
 
 
-async def play(tmp_path: Path, size: int) -> dict[str, Any]:
+async def play(tmp_path: Path, size: int, tools: bool = True) -> dict[str, Any]:
     with FakeOllama([FakeModel(MODEL, capabilities=("completion", "tools"))]).running() \
             as server:
-        server.reply_fn = model()
-        store, _ = ChatStore.open(app_paths(tmp_path / f"data-{size}"))
+        server.reply_fn = model(tools)
+        store, _ = ChatStore.open(app_paths(tmp_path / f"data-{size}-{tools}"))
         s = ChatSession(store, make_settings(server, context_size=size, mcp_servers=[TOOLS],
                                              preserve_recent_tokens=0))
         s.publish = lambda event: None
@@ -108,6 +108,8 @@ async def play(tmp_path: Path, size: int) -> dict[str, Any]:
                 "over_num_ctx": len(server.rejected),
                 "max_prompt": max(r.prompt_eval_count or 0 for r in server.streams),
                 "calls": sum(1 for m in s.store.messages(s.chat.id) if m.role == "tool"),
+                "tool_tokens_stored": sum(count_tokens(m.content) for m in
+                                          s.store.messages(s.chat.id) if m.role == "tool"),
                 "whole_over_share": whole_over, "pruned_answered": f"{found}/{len(asked)}",
                 "facts_kept": sum(f.split()[-1].rstrip(".") in json.dumps(api) for f in FACTS),
                 "compactions": s.engine.compaction_count if s.engine else 0,
@@ -138,4 +140,7 @@ async def test_a_tool_heavy_chat_stays_in_the_window(tmp_path: Path, size: int) 
     assert figures["calls"] >= 60
     assert figures["over_num_ctx"] == 0 and figures["max_prompt"] <= size
     assert figures["whole_over_share"] == 0
+    baseline = await asyncio.wait_for(play(tmp_path, size, tools=False), 600)
+    print(json.dumps({"without tools": baseline["facts_kept"], "with": figures["facts_kept"]}))
+    assert figures["facts_kept"] >= baseline["facts_kept"]  # the bar for user facts
 
