@@ -56,3 +56,20 @@ def test_new_chats_use_no_tools_and_a_runs_servers_are_offered(store) -> None:
     assert session.tools.choice(second.id).always == []  # "Always" stays in its chat
     plain = ChatSession(store, Settings())
     assert plain.tools.new_chat_choice() == ChatTools()  # without the flag: none
+
+
+def test_a_restart_and_a_failure_are_said_in_the_window(store) -> None:
+    from ollm_desktop.session import ChatSession
+    from ollm_desktop.session.settings import Settings
+
+    session = ChatSession(store, Settings())
+    said: list[object] = []
+    session.publish = said.append
+    session.tools._changed("git", "restarting", "The tool server git stopped and was started "
+                                                "again.")
+    session.tools._changed("git", "failed", "The tool server git stopped again.")
+    session.tools._changed("git", "ready", "")
+    assert [getattr(e, "notices", ()) for e in said][0] == (
+        "The tool server git stopped and was started again.",)
+    assert [p.text for p in said[1].problems] == ["The tool server git stopped again."]
+    assert len(said) == 2

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from ollm_desktop.backend.mcp_config import McpServer, Parsed
 from ollm_desktop.backend.mcp_connection import State
 from ollm_desktop.engine.tool_types import ToolSpec
+from ollm_desktop.session.events import Change
 from ollm_desktop.session.tool_loop import CHAT_VALUE, ChatTools
 from ollm_desktop.session.tool_servers import ToolServers
 
@@ -40,8 +41,12 @@ class ChatToolsService:
         return [*saved, *run.values()]
 
     def _changed(self, server: str, state: State, text: str) -> None:
+        """A restart or a failure is said in the window, never silently (the owner task
+        calls this on the app's loop)."""
         if state in ("restarting", "failed") and text:
             self.reports.append((server, state, text))
+            self._core.publish(Change.problem("tools", text) if state == "failed"
+                               else Change.notice(text))
 
     # ------------------------------------------------------------- per chat
     def choice(self, chat_id: str) -> ChatTools:
