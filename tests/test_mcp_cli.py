@@ -69,7 +69,7 @@ def test_a_restart_and_a_failure_are_said_in_the_window(store) -> None:
                                                 "again.")
     session.tools._changed("git", "failed", "The tool server git stopped again.")
     session.tools._changed("git", "ready", "")
-    assert [getattr(e, "notices", ()) for e in said][0] == (
+    assert said[0].notices == (
         "The tool server git stopped and was started again.",)
     assert [p.text for p in said[1].problems] == ["The tool server git stopped again."]
     assert len(said) == 2
