@@ -202,3 +202,24 @@ async def test_a_huge_result_over_real_mcp_never_exceeds_num_ctx(fake, tmp_path:
     assert len(result.content) > 100_000  # the whole result stays in the history
     sent = server.chat_requests()[1]["messages"][-1]["content"]
     assert "were cut here" in sent and len(sent) < 2_000 * 4
+
+
+@pytest.mark.asyncio
+async def test_stop_while_a_call_waits_for_approval_answers_it_unrun(fake) -> None:
+    server, backend = fake
+    server.script(calling("echo", text="x"))
+    waiting = asyncio.Event()
+
+    async def ask(call: ToolCall, spec: ToolSpec) -> Decision:
+        waiting.set()
+        await asyncio.Event().wait()
+        return "once"  # pragma: no cover - never answered
+
+    runner, engine = Runner(), engine_at()
+    task = asyncio.create_task(loop(engine, backend, runner, ask).run(), name="test-ask")
+    await asyncio.wait_for(waiting.wait(), 20)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    last = engine.display_messages()[-1]
+    assert runner.ran == [] and last.role == "tool" and "stopped" in last.content

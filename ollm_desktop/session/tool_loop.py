@@ -175,7 +175,12 @@ class ToolLoop:
         decision: Decision = "once"  # allowed always in this chat: not asked again
         if key_of(spec) not in self.chat_tools.always:
             self.publish(CallEvent(call, spec.server, "asked"))
-            decision = await self.ask(call, spec)
+            try:
+                decision = await self.ask(call, spec)
+            except BaseException:  # Stop while it waited: answered, so the request stays valid
+                self._result(call, spec.server, "Not run: the user stopped the turn.",
+                             error=True, status="not run")
+                raise
         if decision == "always":
             self.chat_tools = self.chat_tools.model_copy(
                 update={"always": [*self.chat_tools.always, key_of(spec)]})
