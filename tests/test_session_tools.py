@@ -115,3 +115,45 @@ async def test_a_new_chat_sends_no_tools(tmp_path: Path) -> None:
         finally:
             await s.close()
         assert "tools" not in server.chat_requests()[-1]
+
+
+@pytest.mark.asyncio
+async def test_the_openai_wire_through_a_turn_keeps_calls_and_results_paired(
+        tmp_path: Path) -> None:
+    """llama.cpp's server: the calls stream by index, the result goes back with its
+    ``tool_call_id``, the tools' schemas are in the server's own count."""
+    from ollm_desktop.backend import Connection
+    from ollm_desktop.session.settings import Settings
+    from tests.openai_server import FakeOpenAI, FakeReply, ServedModel, prompt_tokens
+
+    fake = FakeOpenAI("llama.cpp", [ServedModel("qwen3-4b", window=4096)]).start()
+    try:
+        fake.script(FakeReply(text="", tool_calls=[{"name": "echo",
+                                                    "arguments": {"text": "via openai"}}]),
+                    FakeReply(text="Echoed."))
+        store, _ = ChatStore.open(app_paths(tmp_path / "data"))
+        lab = Connection(id="lab", name="Lab", url=fake.url, kind="llama.cpp")
+        s = ChatSession(store, Settings(default_model="qwen3-4b", context_size=4096,
+                                        connections=[lab], default_connection="lab",
+                                        mcp_servers=[TOOLS]))
+        s.publish = lambda event: None
+        try:
+            s.new_chat()
+            s.tools.draft = ChatTools(servers=["tests"], tools=["tests/echo"],
+                                      always=["tests/echo"])
+            await (await start(s, "Echo via openai."))
+            s.turns.ended()
+            roles = [m.role for m in s.store.messages(s.chat.id)]
+        finally:
+            await s.close()
+        first, second = fake.chat_requests()[-2:]
+    finally:
+        fake.stop()
+    assert roles == ["user", "assistant", "tool", "assistant"]
+    assert [t["function"]["name"] for t in first["tools"]] == ["echo"]  # the chosen one only
+    call = second["messages"][-2]["tool_calls"][0]
+    assert call["id"] == "call_fake_0" and call["function"]["arguments"] == \
+        '{"text": "via openai"}'
+    assert second["messages"][-1] == {"role": "tool", "content": "echo: via openai",
+                                      "tool_call_id": "call_fake_0"}
+    assert second["max_tokens"] <= 4096 - prompt_tokens(second["messages"], second["tools"])
