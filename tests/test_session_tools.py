@@ -157,3 +157,36 @@ async def test_the_openai_wire_through_a_turn_keeps_calls_and_results_paired(
     assert second["messages"][-1] == {"role": "tool", "content": "echo: via openai",
                                       "tool_call_id": "call_fake_0"}
     assert second["max_tokens"] <= 4096 - prompt_tokens(second["messages"], second["tools"])
+
+
+@pytest.mark.asyncio
+async def test_the_models_own_context_tools_when_switched_on(tmp_path: Path) -> None:
+    from ollm_desktop.session.events import CompactionEnded, CompactionStarted
+
+    with FakeOllama([FakeModel(MODEL, capabilities=("completion", "tools"))]).running() \
+            as server:
+        server.script(Reply(text="", tool_calls=[{"name": "get_context_stats",
+                                                  "arguments": {}}]),
+                      Reply(text="", tool_calls=[{"name": "compact_context",
+                                                  "arguments": {"focus": "the plan"}}]),
+                      Reply(text="Done."))
+        s, events = session_for(tmp_path, server)
+        try:
+            s.new_chat()
+            s.tools.draft = ChatTools(context_tools=True, always=[
+                "ollm-desktop/get_context_stats", "ollm-desktop/compact_context"])
+            await (await start(s, "How full is the context? Then compact it."))
+            s.turns.ended()
+            results = [m for m in s.store.messages(s.chat.id) if m.role == "tool"]
+        finally:
+            await s.close()
+        sent = {t["function"]["name"] for t in server.chat_requests()[0]["tools"]}
+    assert sent == {"get_context_stats", "compact_context"}
+    assert '"window": 4096' in results[0].content
+    assert any(isinstance(e, CompactionStarted) for e in events)  # as if the user asked
+    assert any(isinstance(e, CompactionEnded) for e in events)
+    assert results[1].tool_name == "compact_context"
+
+
+def test_context_tools_are_off_by_default() -> None:
+    assert ChatTools().context_tools is False and ChatTools().servers == []

@@ -20,6 +20,7 @@ from ollm_desktop.backend import BackendError
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.tool_schemas import ToolsOverBudget
 from ollm_desktop.engine.tool_types import ToolCall, ToolSpec
+from ollm_desktop.session import context_tools
 from ollm_desktop.session.events import Change
 from ollm_desktop.session.tool_loop import CallEvent, ChatTools, Decision, LoopEnd, ToolLoop
 
@@ -67,11 +68,14 @@ class ToolTurns:
         if engine is None or chat is None or service is None:
             return
         self.choice = service.choice(chat.id)
-        if self.choice.servers and await self._model_can_use_tools():
+        wanted = self.choice.servers or self.choice.context_tools
+        if wanted and await self._model_can_use_tools():
             try:
                 self.specs = await service.specs(self.choice)
             except Exception as exc:  # a server that cannot start: said, the turn goes on
                 core.publish(Change.problem("tools", str(exc)))
+            if self.choice.context_tools:  # the model's own (off by default, per chat)
+                self.specs += list(context_tools.SPECS)
         try:
             engine.set_tools(self.specs)
         except ToolsOverBudget as exc:
@@ -97,7 +101,8 @@ class ToolTurns:
         engine, chat = core.engine, core.chat
         reply = engine.display_messages()[-1] if engine.display_messages() else None
         loop = ToolLoop(engine, core.backend, core.model or "", specs=self.specs,
-                        runner=core.tools.servers, ask=self.ask, chat_tools=self.choice,
+                        runner=context_tools.WithContextTools(core, core.tools.servers),
+                        ask=self.ask, chat_tools=self.choice,
                         read_only_servers=core.tools.servers.read_only_servers,
                         publish=self._published,
                         save=lambda tools: core.tools.set_choice(chat.id, tools))
