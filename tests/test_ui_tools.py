@@ -43,7 +43,8 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
         picker = app.find(QToolButton, "toolPicker")
         assert "no tools" in strip.summary.text()  # a new chat uses none
         strip.fill_menu()
-        assert [a.text() for a in strip.menu.actions()] == ["tests"]
+        assert [a.text() for a in strip.menu.actions() if a.text()] == [
+            "tests", "The model's own context tools"]
         strip.menu.actions()[0].setChecked(True)  # the chat now uses the server's tools
         assert app.controller.tool_choice().servers == ["tests"]
         server.script(Reply(text="Let me check.", tool_calls=[

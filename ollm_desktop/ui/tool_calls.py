@@ -127,29 +127,41 @@ class ToolCallsStrip(QWidget):
         self.show_summary()
 
     def show_summary(self) -> None:
-        servers = self.controller.tool_choice().servers
-        self.summary.setText(self.tr("This chat uses no tools.") if not servers else
-                             self.tr("Tools from: ") + ", ".join(servers))
+        choice = self.controller.tool_choice()
+        names = [*choice.servers, *([self.tr("its context tools")] if choice.context_tools
+                                    else [])]
+        self.summary.setText(self.tr("This chat uses no tools.") if not names else
+                             self.tr("Tools from: ") + ", ".join(names))
 
     def fill_menu(self) -> None:
         """One checkable entry per configured server (a new chat: none checked)."""
         self.menu.clear()
         names = self.controller.tool_servers()
+        choice = self.controller.tool_choice()
         if not names:
             self.menu.addAction(self.tr("No tool servers: add one in Preferences")) \
                 .setEnabled(False)
-            return
-        chosen = set(self.controller.tool_choice().servers)
         for name in names:
             action = self.menu.addAction(name)
             action.setCheckable(True)
-            action.setChecked(name in chosen)
+            action.setChecked(name in choice.servers)
             action.toggled.connect(lambda on, n=name: self.toggle(n, on))
+        self.menu.addSeparator()
+        own = self.menu.addAction(self.tr("The model's own context tools"))
+        own.setObjectName("toolPickerContextTools")
+        own.setCheckable(True)
+        own.setChecked(choice.context_tools)
+        own.toggled.connect(self.toggle_context_tools)
 
     def toggle(self, name: str, on: bool) -> None:
         choice = self.controller.tool_choice()
         servers = [s for s in choice.servers if s != name] + ([name] if on else [])
         self.controller.set_tool_choice(choice.model_copy(update={"servers": servers}))
+        self.show_summary()
+
+    def toggle_context_tools(self, on: bool) -> None:
+        choice = self.controller.tool_choice()
+        self.controller.set_tool_choice(choice.model_copy(update={"context_tools": on}))
         self.show_summary()
 
     def on_call(self, event: Any) -> None:
