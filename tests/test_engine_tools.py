@@ -129,6 +129,8 @@ def test_older_results_are_pruned_to_a_placeholder_newest_kept() -> None:
     pruned = [r for r in results if states[r.id] == "pruned"]
     assert len(pruned) >= len(results) - KEEP_RESULTS
     assert all(states[r.id] == "pruned" for r in results[:len(results) - KEEP_RESULTS])
+    seen = engine.visibility()  # what each row says
+    assert {seen[r.id] for r in pruned} == {"pruned"} and seen[results[-1].id] == "verbatim"
     api = {m.get("tool_call_id"): m["content"] for m in engine.api_messages()}
     placeholder = api["call_0"]
     assert 'read_file({"path": "src/file_0.py"})' in placeholder

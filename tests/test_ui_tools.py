@@ -66,10 +66,29 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
             await until(lambda: "done" in row.status.text())
             assert not row.buttons.isVisible()
             app.window.grab().save(str(screenshot_dir / "tool-call-done.png"))
+            # three more results: the first one is pruned now, and its row says so
+            server.script(Reply(text="", tool_calls=[
+                {"name": "echo", "arguments": {"text": f"more {n}"}} for n in range(3)]),
+                Reply(text="All three echoed."))
+            app.window.message_input.setPlainText("Echo three more.")
+            app.find(QPushButton, "sendButton").click()
+            await until(lambda: len(strip.rows) == 2)
+            newest = list(strip.rows.values())[-1]
+            newest.findChild(QPushButton, "toolAllowAlways").click()
+            task = app.controller._reply_task
+            if task is not None:
+                await asyncio.gather(task, return_exceptions=True)
+            await until(lambda: len(strip.rows) == 4)
+            app.window.conversation_model.flush_stream()
+            app.window.grab().save(str(screenshot_dir / "tool-call-pruned.png"))
 
         qloop.run_until_complete(scenario())
         stored = app.controller.session.store.messages(app.controller.chat.id)
-        assert [m.role for m in stored] == ["user", "assistant", "tool", "assistant"]
+        assert [m.role for m in stored][:4] == ["user", "assistant", "tool", "assistant"]
+        assert [m.role for m in stored].count("tool") == 4
+        assert app.controller.tool_choice().always == ["tests/echo"]  # this chat only
+        seen = app.controller.session.engine.visibility()
+        assert seen[stored[2].id] == "pruned"  # the first result, now behind three newer
         assert picker.isVisible()
     finally:
         app.close()

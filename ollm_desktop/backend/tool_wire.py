@@ -17,6 +17,7 @@ The engine's request entries carry calls as JSON text (``engine.tool_types``); h
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -69,7 +70,9 @@ def ollama_message(message: Mapping[str, Any]) -> dict[str, Any]:
 
 def ollama_calls(raw: Iterable[Any], first: int = 0) -> list[ToolCall]:
     """``message.tool_calls`` of a reply (dicts or the client's models), with ids we give
-    them (``call_<n>``): Ollama's calls carry none, and a result must name its call."""
+    them: Ollama's calls carry none, and a result must name its call; unique across the chat
+    (every reply's first call would otherwise be ``call_0``)."""
+    batch = uuid.uuid4().hex[:8]
     calls = []
     for number, item in enumerate(raw, start=first):
         function = item.get("function") if isinstance(item, Mapping) else getattr(
@@ -80,7 +83,7 @@ def ollama_calls(raw: Iterable[Any], first: int = 0) -> list[ToolCall]:
         arguments = function.get("arguments") if isinstance(function, Mapping) else \
             function.arguments
         call_id = item.get("id") if isinstance(item, Mapping) else getattr(item, "id", None)
-        calls.append(parse_arguments(str(name or ""), str(call_id or f"call_{number}"),
+        calls.append(parse_arguments(str(name or ""), str(call_id or f"call_{batch}_{number}"),
                                      dict(arguments) if isinstance(arguments, Mapping)
                                      else arguments))
     return calls

@@ -102,6 +102,7 @@ class Assembly:
     recent: int = 0  # unpinned recent tokens (as sent, clipped)
     recent_pinned: int = 0
     sent_ids: set[str] = field(default_factory=set)  # word for word (recall skips them)
+    pruned_ids: set[str] = field(default_factory=set)  # tool results sent as a placeholder
     dropped_ids: set[str] = field(default_factory=set)
     clipped_ids: set[str] = field(default_factory=set)
     dropped_count: int = 0
@@ -290,6 +291,7 @@ class Assembler:
                                                    if p.message_id})
             - {mid for mid, r in results.items() if r.state != "whole"},  # recall may bring
             dropped_ids=set(fitting.dropped), clipped_ids=fitting.clipped,
+            pruned_ids={mid for mid, r in results.items() if r.state == "pruned"},
             dropped_count=len(fitting.dropped), over_budget=over,
             fitted=bool(fitting.dropped or fitting.clipped or over),
             facts_shown=fitting.ledger.shown, facts_left_out=fitting.ledger.left_out,

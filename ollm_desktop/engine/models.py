@@ -15,8 +15,9 @@ from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.tool_types import ToolCall
 
 Role = Literal["system", "user", "assistant", "tool"]
-# Per message, what the model sees of it (``ContextEngine.visibility()``).
-Visibility = Literal["verbatim", "preserved", "summarized", "dropped", "clipped"]
+# Per message, what the model sees of it (``ContextEngine.visibility()``; "pruned": a tool result
+# sent as its placeholder, ``engine.tool_results``).
+Visibility = Literal["verbatim", "preserved", "summarized", "dropped", "clipped", "pruned"]
 # Compaction stages, in order; ``compaction-progress`` events carry one as ``stage``.
 CompactionStage = Literal[
     "identification", "preparation", "summarization", "checkpoint creation", "context update",
@@ -163,8 +164,7 @@ class Message(BaseModel):
     # original's id): chats of one family that share it share that point of the history.
     origin: str | None = None
     images: list[ImageRef] = Field(default_factory=list)
-    # Tools (``engine.tool_types``): a reply's calls; a result's tool, call, failure.
-    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_calls: list[ToolCall] = Field(default_factory=list)  # see engine.tool_types
     tool_name: str | None = None
     tool_call_id: str | None = None
     tool_error: bool = False

@@ -74,6 +74,8 @@ def visibility(data: Conversation, region: Region, a: Assembly) -> dict[str, Vis
             result[mid] = "dropped"
         elif mid in a.clipped_ids:
             result[mid] = "clipped"
+        elif mid in a.pruned_ids:
+            result[mid] = "pruned"
         elif message.role == "system":
             result[mid] = "preserved"
         elif position >= region.boundary:

@@ -89,7 +89,14 @@ class ToolCallRow(QFrame):
         if event.seconds is not None:
             text += f" · {event.seconds:.1f} s"
         self.status.setText(text)
+        waiting = event.status in ("asked", "running")
         self.buttons.setVisible(event.status == "asked")
+        self.arguments.setVisible(waiting)  # a finished call folds to its line: click to open
+        self.setToolTip("" if waiting else self.arguments.text())
+
+    def mousePressEvent(self, event: Any) -> None:
+        self.arguments.setVisible(not self.arguments.isVisible())
+        super().mousePressEvent(event)
 
 
 class ToolCallsStrip(QWidget):
