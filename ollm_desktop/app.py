@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--api-key-env", metavar="NAME",
                         help="read the server's API key from the environment variable NAME "
                              "for this run (never saved)")
+    parser.add_argument("--mcp-config", metavar="FILE",
+                        help="an mcpServers file (Claude Desktop, Cursor, LM Studio, oterm): "
+                             "offer its servers' tools to new chats for this run (never saved)")
     parser.add_argument("--model", help="model to select at start")
     parser.add_argument("--version", action="version", version=f"ollm-desktop {__version__}")
     parser.add_argument("--self-test", action="store_true",
@@ -65,6 +68,19 @@ def main(argv: list[str] | None = None) -> int:
 
         if problem := host_problem(args.host):
             parser.error(f"--host {args.host!r}: {problem}; use a URL like {EXAMPLE}")
+    args.mcp_servers = None
+    if args.mcp_config is not None:  # read now: a bad file is said before any window opens
+        from pathlib import Path
+
+        from ollm_desktop.backend.mcp_config import load
+
+        try:
+            args.mcp_servers = load(Path(args.mcp_config).expanduser())
+        except ValueError as exc:
+            parser.error(f"--mcp-config: {exc}")
+        if not args.mcp_servers.servers:
+            parser.error(f"--mcp-config {args.mcp_config}: no server could be read ("
+                         + "; ".join(args.mcp_servers.problems or ["none listed"]) + ")")
     if args.api_key_env is not None and not os.environ.get(args.api_key_env, "").strip():
         parser.error(f"--api-key-env {args.api_key_env}: the environment variable "
                      f"{args.api_key_env} is not set (export it with the server's API key)")
@@ -247,7 +263,8 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
         apply_theme(app, settings.theme)
     # --host and --model apply to this run only: the session never writes them to settings.
     controller = ChatController(store, settings, model=args.model, host=args.host,
-                                api_key_env=args.api_key_env)
+                                api_key_env=args.api_key_env, mcp_config=args.mcp_servers)
+    controller.session.tools.servers.log_dir = paths.log_dir  # each stdio server's stderr
     window.attach(controller, paths)
     closed = asyncio.Event()
     window.closed.connect(closed.set)

@@ -95,6 +95,22 @@ def model_tokens(text: str) -> int:
     return count
 
 
+def message_text(message: dict[str, Any]) -> str:
+    """What the template writes of one message: its text, a result's tool name and a reply's
+    calls (as JSON, as most tool templates do)."""
+    text = str(message.get("content", ""))
+    if message.get("tool_name"):
+        text = f"{message['tool_name']}\n{text}"
+    if message.get("tool_calls"):
+        text += "\n" + json.dumps(message["tool_calls"], sort_keys=True)
+    return text
+
+
+def tools_tokens(tools: list[dict[str, Any]] | None) -> int:
+    """What the tools' schemas cost in the prompt (the template writes them as JSON)."""
+    return sum(model_tokens(json.dumps(tool, sort_keys=True)) + 4 for tool in tools or [])
+
+
 def split_pieces(text: str) -> list[str]:
     """Reply text -> streamed pieces, one per word, keeping the whitespace."""
     return _PIECE.findall(text) or ([text] if text else [])
@@ -146,6 +162,9 @@ class Reply:
     prompt_eval_count: int | None = None  # override the computed count
     trailing_chunks: int = 0  # (misbehaving server) more content lines after done
     thinking: str = ""  # reasoning streamed first as message.thinking (as Ollama does)
+    # Tool calls ({"name", "arguments": {object}}), sent whole in one ``done: false`` chunk
+    # after the text, as Ollama streams them (``message.tool_calls``).
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
     # A relayed answer (another server's stream): its pieces as they come, and fields for the
     # final chunk that the stream fills as it ends (counts, timings). Closed on disconnect.
     stream: Iterator[str] | None = None
@@ -266,25 +285,29 @@ class FakeOllama(LoopbackFake):
             queue = self.path_failures.get(path)
             return queue.popleft() if queue else None
 
-    def message_counts(self, messages: list[dict[str, Any]]) -> tuple[list[int], int]:
-        """Tokens of each message (template included) and of the per-request overhead."""
+    def message_counts(self, messages: list[dict[str, Any]],
+                       tools: list[dict[str, Any]] | None = None) -> tuple[list[int], int]:
+        """Tokens of each message (template included: its text, a result's tool name, a
+        reply's calls) and of the per-request overhead (with the tools' schemas, which the
+        template writes into the prompt)."""
         if self.counter == "words":
             return [round((estimate_tokens(str(m.get("content", ""))) + 4) * self.prompt_scale)
                     for m in messages], 0
-        counts = [round((model_tokens(str(m.get("content", ""))) + self.per_message)
+        counts = [round((model_tokens(message_text(m)) + self.per_message)
                         * self.prompt_scale) + self.image_tokens * len(m.get("images") or [])
                   for m in messages]
-        return counts, round(self.per_request * self.prompt_scale)
+        return counts, round((self.per_request + tools_tokens(tools)) * self.prompt_scale)
 
-    def full_count(self, messages: list[dict[str, Any]]) -> int:
+    def full_count(self, messages: list[dict[str, Any]],
+                   tools: list[dict[str, Any]] | None = None) -> int:
         """The prompt's size before any truncation."""
-        counts, extra = self.message_counts(messages)
+        counts, extra = self.message_counts(messages, tools)
         return sum(counts) + extra
 
     def prompt_count(self, messages: list[dict[str, Any]], num_ctx: int | None,
-                     ) -> tuple[int, bool]:
+                     tools: list[dict[str, Any]] | None = None) -> tuple[int, bool]:
         """Ollama's prompt_eval_count for ``messages``; truncates like Ollama when enabled."""
-        counts, extra = self.message_counts(messages)
+        counts, extra = self.message_counts(messages, tools)
         total = sum(counts) + extra
         if not (self.truncate_to_num_ctx and num_ctx and total > num_ctx):
             return total, False
@@ -466,9 +489,10 @@ class _Handler(LoopbackHandler[FakeOllama]):
         if bad := _bad_images(messages):
             self._json(400, {"error": bad})  # Ollama's wording for undecodable image data
             return
+        tools = body.get("tools") or None
         if fake.check_num_ctx and body.get("truncate") is False and num_ctx \
-                and fake.full_count(messages) > num_ctx:
-            self._reject(name, fake.full_count(messages), int(num_ctx))
+                and fake.full_count(messages, tools) > num_ctx:
+            self._reject(name, fake.full_count(messages, tools), int(num_ctx))
             return
         reply = fake._next_reply(body)
         if fake.wait(reply.delay_before):
@@ -477,7 +501,7 @@ class _Handler(LoopbackHandler[FakeOllama]):
         if reply.http_status is not None:
             self._json(reply.http_status, {"error": reply.error})
             return
-        prompt, truncated = fake.prompt_count(messages, num_ctx)
+        prompt, truncated = fake.prompt_count(messages, num_ctx, tools)
         cached = fake.cached_prefix(messages)
         if fake.count_rule == "new-only":
             prompt -= cached
@@ -542,7 +566,10 @@ class _Handler(LoopbackHandler[FakeOllama]):
         record.outcome = "done"
         self._json(200, {"model": name, "created_at": _now(),
                          "message": {"role": "assistant", "content": "".join(pieces),
-                                     **({"thinking": reply.thinking} if reply.thinking else {})},
+                                     **({"thinking": reply.thinking} if reply.thinking else {}),
+                                     **({"tool_calls": [{"function": c} for c in
+                                                        reply.tool_calls]}
+                                        if reply.tool_calls else {})},
                          "done": True, "done_reason": reply.done_reason,
                          **self._metrics(prompt, len(pieces))})
 
@@ -635,6 +662,11 @@ class _Handler(LoopbackHandler[FakeOllama]):
                 record.outcome = "cut"
                 self._hang_up()
                 return
+            if reply.tool_calls:  # whole, in one chunk before the final one (as Ollama does)
+                self._chunk({"model": name, "created_at": _now(), "done": False,
+                             "message": {"role": "assistant", "content": "", "tool_calls": [
+                                 {"function": {"index": i, **call}}
+                                 for i, call in enumerate(reply.tool_calls)]}})
             if not reply.end_without_done:
                 self._chunk({"model": name, "created_at": _now(),
                              "message": {"role": "assistant", "content": ""}, "done": True,

@@ -51,7 +51,17 @@ def render(messages: list[dict[str, Any]]) -> str:
 
 
 def render_one(message: dict[str, Any]) -> str:
-    return f"<|im_start|>{message.get('role', 'user')}\n{text_of(message)}<|im_end|>\n"
+    calls = message.get("tool_calls")
+    text = text_of(message) + ("\n" + json.dumps(calls, sort_keys=True) if calls else "")
+    return f"<|im_start|>{message.get('role', 'user')}\n{text}<|im_end|>\n"
+
+
+def render_tools(tools: list[dict[str, Any]] | None) -> str:
+    """The tools' schemas as the template writes them, in a system turn of their own."""
+    if not tools:
+        return ""
+    schemas = "\n".join(json.dumps(tool, sort_keys=True) for tool in tools)
+    return f"<|im_start|>system\n# Tools\n{schemas}<|im_end|>\n"
 
 
 def text_of(message: dict[str, Any]) -> str:
@@ -77,8 +87,10 @@ def message_tokens(message: dict[str, Any]) -> int:
     return tokenize(render_one(message)) + IMAGE_TOKENS * images_of(message)
 
 
-def prompt_tokens(messages: list[dict[str, Any]]) -> int:
-    return sum(message_tokens(m) for m in messages) + tokenize("<|im_start|>assistant\n")
+def prompt_tokens(messages: list[dict[str, Any]],
+                  tools: list[dict[str, Any]] | None = None) -> int:
+    return sum(message_tokens(m) for m in messages) + tokenize("<|im_start|>assistant\n") \
+        + tokenize(render_tools(tools))
 
 
 @dataclass
@@ -102,6 +114,10 @@ class FakeReply:
     error_after: int | None = None  # an error event after this many chunks
     cut_after: int | None = None  # drop the connection after this many chunks
     delay_per_chunk: float = 0.0
+    # Tool calls ({"name", "arguments": {object}}): streamed after the text as
+    # ``delta.tool_calls`` by index (id and name once, the arguments in fragments), then
+    # ``finish_reason: "tool_calls"``.
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -138,6 +154,10 @@ class FakeOpenAI(LoopbackFake):
         self.streams: list[Stream] = []
         self.refusals: list[tuple[int, int]] = []  # (prompt tokens, window) refused as too long
         self.slot: list[int] = []  # one slot: per-message tokens of the last prompt + reply
+        # Tools: llama.cpp's ``chat_template_caps.supports_tools``; ``refuse_tools`` answers a
+        # request with ``tools`` HTTP 400 (vLLM without --enable-auto-tool-choice).
+        self.supports_tools = True
+        self.refuse_tools = False
 
     def _server(self, address: tuple[str, int]) -> LoopbackServer[Any]:
         return LoopbackServer(address, _Handler, self)
@@ -221,6 +241,9 @@ class _Handler(LoopbackHandler[FakeOpenAI]):
                                                              "params": {}},
                              "total_slots": 1, "model_alias": served.id,
                              "modalities": {"vision": served.vision, "audio": False},
+                             "chat_template_caps": {
+                                 "supports_tools": self.fake.supports_tools,
+                                 "supports_tool_calls": self.fake.supports_tools},
                              "build_info": "b9999-fake"})
         elif path == "/v1/models":
             self._json(200, {"object": "list", "data": [self._listing(m)
@@ -281,11 +304,13 @@ class _Handler(LoopbackHandler[FakeOpenAI]):
             self._json(200, {"tokens": list(range(count))})
         elif (path == "/v1/chat/completions/input_tokens" and flavour == "llama.cpp"
               and self.fake.input_tokens_endpoint):
-            self._json(200, {"input_tokens": prompt_tokens(body.get("messages") or []),
+            self._json(200, {"input_tokens": prompt_tokens(body.get("messages") or [],
+                                                           body.get("tools")),
                              "object": "response.input_tokens"})
         elif path == "/tokenize" and flavour == "vllm":
             messages = body.get("messages")
-            count = prompt_tokens(messages) if isinstance(messages, list) else tokenize(
+            count = prompt_tokens(messages, body.get("tools")) if isinstance(
+                messages, list) else tokenize(
                 str(body.get("prompt") or ""))
             self._json(200, {"count": count, "max_model_len": self.fake.models[0].window,
                              "tokens": list(range(count))})
@@ -316,7 +341,12 @@ class _Handler(LoopbackHandler[FakeOpenAI]):
         if fake.flavour == "lmstudio" and not served.loaded:
             served.loaded = True  # loads with the first request (JIT)
         messages = list(body.get("messages") or [])
-        prompt = round(prompt_tokens(messages) * fake.scale)
+        if body.get("tools") and fake.refuse_tools:
+            self._json(400, {"object": "error", "type": "BadRequestError", "code": 400,
+                             "message": '"auto" tool choice requires --enable-auto-tool-choice '
+                                        'and --tool-call-parser to be set'})
+            return
+        prompt = round(prompt_tokens(messages, body.get("tools")) * fake.scale)
         max_tokens = body.get("max_tokens")
         record = Stream(name, prompt, max_tokens, kept_messages=len(messages))
         with fake._lock:
@@ -421,6 +451,10 @@ class _Handler(LoopbackHandler[FakeOpenAI]):
                 self._sse({**base, "choices": [{"index": 0, "delta": {"content": piece},
                                                 "finish_reason": None}]})
                 record.sent += 1
+            for index, call in enumerate(reply.tool_calls):
+                self._tool_call(base, index, call)
+            if reply.tool_calls and finish == "stop":
+                finish = "tool_calls"
             self._sse({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
             if (body.get("stream_options") or {}).get("include_usage"):
                 final: dict[str, Any] = {**base, "choices": [], "usage": {
@@ -444,6 +478,20 @@ class _Handler(LoopbackHandler[FakeOpenAI]):
             record.outcome = "disconnected"
             self.close_connection = True
             fake.disconnected.set()
+
+
+    def _tool_call(self, base: dict[str, Any], index: int, call: dict[str, Any]) -> None:
+        """One call as llama.cpp streams it: id, type and name first, then the arguments'
+        JSON text in three fragments."""
+        arguments = json.dumps(call.get("arguments") or {})
+        third = max(1, len(arguments) // 3)
+        fragments = [arguments[:third], arguments[third:2 * third], arguments[2 * third:]]
+        self._sse({**base, "choices": [{"index": 0, "finish_reason": None, "delta": {
+            "tool_calls": [{"index": index, "id": f"call_fake_{index}", "type": "function",
+                            "function": {"name": call["name"], "arguments": ""}}]}}]})
+        for fragment in fragments:
+            self._sse({**base, "choices": [{"index": 0, "finish_reason": None, "delta": {
+                "tool_calls": [{"index": index, "function": {"arguments": fragment}}]}}]})
 
 
 @pytest.fixture

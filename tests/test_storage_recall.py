@@ -234,3 +234,30 @@ def test_a_question_naming_only_the_subject_ranks_its_round_first_among_1000() -
     assert index.search("which port is the gateway on now?", exclude=set(), limit=5)[0].turn \
         == target
     assert index.search("is the weather nice today?", exclude=set(), limit=5) == []
+
+
+def test_a_tool_result_is_recalled_whole(store) -> None:
+    """A pruned result stays whole in the index, as the answer of the turn that asked for it
+    (in place of the bare call): a question about a line deep inside it finds it."""
+    from ollm_desktop.engine.models import Message
+    from ollm_desktop.engine.tool_types import ToolCall
+
+    chat = store.create_chat("tools")
+    for n, topic in enumerate(("the release notes", "the CI cache", "a flaky test",
+                               "the logo colours")):
+        store.append_message(chat.id, Message(role="user", content=f"Tell me about {topic}."))
+        store.append_message(chat.id, Message(role="assistant", content=f"About {topic}: "
+                                              f"nothing unusual in week {n}."))
+    store.append_message(chat.id, Message(role="user", content="List the services."))
+    call = ToolCall(id="c0", name="read_file", arguments={"path": "services.txt"})
+    store.append_message(chat.id, Message(role="assistant", content="", tool_calls=[call]))
+    lines = [f"service svc-{n:03d} listens on port {9000 + n}" for n in range(400)]
+    lines[377] = "service quasar-gateway listens on port 9377 behind lb-77.internal"
+    result = Message(role="tool", content="\n".join(lines), tool_name="read_file",
+                     tool_call_id="c0")
+    store.append_message(chat.id, result)
+    store.append_message(chat.id, Message(role="assistant", content="There are 400."))
+    hits = store.recall_index(chat.id).search("which port does quasar-gateway use",
+                                              exclude=set(), limit=3)
+    assert hits and result.id in hits[0].message_ids
+    assert "lb-77.internal" in hits[0].reply

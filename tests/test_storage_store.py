@@ -32,7 +32,24 @@ def test_message_fields_are_all_stored() -> None:
     assert set(Message.model_fields) == {
         "id", "role", "content", "pinned", "tokens", "exact_tokens", "created_at", "partial",
         "model", "stats", "thinking", "origin", "images",
+        "tool_calls", "tool_name", "tool_call_id", "tool_error",  # in messages.meta
     }
+
+
+def test_tool_calls_and_results_survive_the_store(store: ChatStore, paths: AppPaths) -> None:
+    from ollm_desktop.engine.tool_types import ToolCall
+
+    chat = store.create_chat("c")
+    call = ToolCall(id="call_0", name="read_file", arguments={"path": "a.py"})
+    store.append_message(chat.id, Message(role="assistant", content="", tool_calls=[call]))
+    store.append_message(chat.id, Message(role="tool", content="x = 1", tool_name="read_file",
+                                          tool_call_id="call_0", tool_error=True))
+    store = _reopen(store, paths)
+    asked, answered = store.messages(chat.id)
+    assert asked.tool_calls == [call]
+    assert (answered.role, answered.tool_name, answered.tool_call_id, answered.tool_error) == (
+        "tool", "read_file", "call_0", True)
+    store.close()
 
 
 def test_a_messages_origin_and_images_survive_the_store(store: ChatStore) -> None:

@@ -37,6 +37,7 @@ from ollm_desktop.backend.models import (
     RunningModel,
 )
 from ollm_desktop.backend.protocol import ServerActions
+from ollm_desktop.backend.tool_wire import ollama_calls, ollama_message
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 DEFAULT_PORT = 11434
@@ -195,6 +196,7 @@ class OllamaBackend:
             quantization=details.quantization_level if details else None,
             architecture=architecture,
             capabilities=list(info.capabilities or []),
+            tools="tools" in (info.capabilities or []),
         )
 
     async def running(self) -> list[RunningModel]:
@@ -214,6 +216,7 @@ class OllamaBackend:
     async def chat_stream(self, model: str, messages: Messages, *, num_ctx: int,
                           options: Mapping[str, Any] | None = None,
                           keep_alive: str | None = None, think: bool | None = None,
+                          tools: Sequence[Mapping[str, Any]] | None = None,
                           ) -> AsyncGenerator[ChatChunk | ChatDone, None]:
         """Yield ChatChunk per piece, then exactly one ChatDone; raise BackendError otherwise.
 
@@ -221,20 +224,23 @@ class OllamaBackend:
         would reload the model and change how much Ollama keeps. ``keep_alive``: this
         request's (a chat's own), else the backend's. ``think``: ask a thinking model for
         its reasoning separately (None: the field is not sent, for models without it).
+        ``tools``: the wire's ``tools`` entries; the calls come back on ``ChatDone``.
         """
         self._check_model(model)
         sent_options = {**(options or {}), "num_ctx": int(num_ctx)}
         parts: list[str] = []
         thinking: list[str] = []
+        calls: list[Any] = []
         try:
             stream = _generator(await self._client._request(
                 _chat_part_type(), "POST", "/api/chat",
-                json=self._chat_body(model, messages, sent_options, keep_alive, think),
+                json=self._chat_body(model, messages, sent_options, keep_alive, think, tools),
                 stream=True))
             async with contextlib.aclosing(stream):
                 async for part in stream:
                     text = part.message.content or ""
                     thought = part.message.thinking or ""
+                    calls.extend(part.message.tool_calls or [])  # whole, in one chunk
                     if part.done:
                         if text:
                             parts.append(text)
@@ -253,6 +259,7 @@ class OllamaBackend:
                             thinking="".join(thinking),
                             prompt_eval_cached_count=getattr(
                                 part, "prompt_eval_cached_count", None),
+                            tool_calls=tuple(ollama_calls(calls)),
                         )
                         break
                     if text or thought:
@@ -286,26 +293,35 @@ class OllamaBackend:
         return [[float(x) for x in vector] for vector in vectors]
 
     def _chat_body(self, model: str, messages: Messages, options: Mapping[str, Any],
-                   keep_alive: str | None = None, think: bool | None = None) -> dict[str, Any]:
-        """The body ``AsyncClient.chat`` would send, plus ``truncate``/``shift`` set to false."""
+                   keep_alive: str | None = None, think: bool | None = None,
+                   tools: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The body ``AsyncClient.chat`` would send, plus ``truncate``/``shift`` set to false.
+
+        ``tools`` go in as given, not through the client's ``Tool`` model, which keeps only a
+        few JSON-schema keywords (``anyOf``, ``default``, ``additionalProperties`` would go).
+        """
         # Not re-exported: what AsyncClient.chat() sends; a message's ``images`` go base64.
         from ollama._types import ChatRequest, Image
 
+        sent = [ollama_message(m) for m in messages]
         sent = [{**m, "images": [Image(value=i) for i in m["images"]]} if m.get("images")
-                else m for m in messages]
+                else m for m in sent]
         body = ChatRequest(
             model=model, messages=sent, stream=True, options=dict(options),
             keep_alive=keep_alive or self.keep_alive, think=think,
         ).model_dump(exclude_none=True)
+        if tools:
+            body["tools"] = [dict(tool) for tool in tools]
         return {**body, **NO_SILENT_CUTS}
 
     async def chat(self, model: str, messages: Messages, *, num_ctx: int,
                    options: Mapping[str, Any] | None = None,
-                   keep_alive: str | None = None, think: bool | None = None) -> ChatDone:
+                   keep_alive: str | None = None, think: bool | None = None,
+                   tools: Sequence[Mapping[str, Any]] | None = None) -> ChatDone:
         """A whole reply at once (summaries). Streamed underneath so a cut is detected."""
         async with contextlib.aclosing(
             self.chat_stream(model, messages, num_ctx=num_ctx, options=options,
-                             keep_alive=keep_alive, think=think)
+                             keep_alive=keep_alive, think=think, tools=tools)
         ) as stream:
             async for event in stream:
                 if isinstance(event, ChatDone):

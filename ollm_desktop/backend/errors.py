@@ -16,7 +16,7 @@ from typing import Literal
 
 ErrorKind = Literal[
     "unreachable", "model_not_found", "http", "stream_error", "stream_cut", "timeout", "invalid",
-    "context_overflow", "unauthorized",
+    "context_overflow", "unauthorized", "tools_unsupported",
 ]
 # The prompt is longer than num_ctx and the request said ``truncate: false``: Ollama refused it
 # instead of silently dropping the oldest messages. The controller fits and retries once.
@@ -44,6 +44,13 @@ class BackendError(Exception):
 
     def __repr__(self) -> str:
         return f"BackendError({self.kind!r}, {self.message!r})"
+
+
+def tools_unsupported(model: str, server: str, detail: str | None = None) -> BackendError:
+    """A server that refused a request for carrying tools: the chat sends none after this."""
+    return BackendError("tools_unsupported", f"{model} on {server} cannot use tools: the "
+                        "server refused them. This chat goes on without tools.", detail=detail,
+                        status_code=400)
 
 
 def unreachable(host: str, server: str = "Ollama") -> BackendError:

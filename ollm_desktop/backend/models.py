@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from ollm_desktop.engine.models import ReplyStats
 from ollm_desktop.engine.reliability import parse_parameter_size
+from ollm_desktop.engine.tool_types import ToolCall
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,8 @@ class ChatDone:
     # Of prompt_eval_count, the tokens the server took from its cache (Ollama's
     # prompt_eval_cached_count, llama.cpp's timings.cache_n); None where it says nothing.
     prompt_eval_cached_count: int | None = None
+    # The tools the model asked to call (both wires); the reply's text may come with them.
+    tool_calls: tuple[ToolCall, ...] = ()
 
     @property
     def tokens_per_second(self) -> float | None:
@@ -105,6 +108,9 @@ class ModelDetails(BaseModel):
     # per-slot n_ctx, vLLM's max_model_len, LM Studio's loaded context, a generic server's
     # user-entered size); None where the client sets it per request (Ollama's num_ctx).
     window: int | None = None
+    # Whether the model can call tools: Ollama's capabilities, llama.cpp's template caps, LM
+    # Studio's listing; None where the server cannot say (the first refused call tells).
+    tools: bool | None = None
     note: str | None = None  # what the user should know (e.g. a model not loaded yet)
 
     @property

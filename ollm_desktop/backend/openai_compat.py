@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import hashlib
 import json
 import ssl
@@ -28,7 +29,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import httpx
 
-from ollm_desktop.backend.errors import BackendError, context_overflow, stream_cut
+from ollm_desktop.backend.errors import (
+    BackendError,
+    context_overflow,
+    stream_cut,
+    tools_unsupported,
+)
 from ollm_desktop.backend.models import ChatChunk, ChatDone, ModelDetails, ModelInfo, PullProgress
 from ollm_desktop.backend.openai_errors import (
     Where,
@@ -42,6 +48,7 @@ from ollm_desktop.backend.openai_models import ModelCatalog
 from ollm_desktop.backend.openai_wire import rough_count, to_openai
 from ollm_desktop.backend.protocol import KIND_LABELS, Messages, ServerActions, ServerKind
 from ollm_desktop.backend.sse import sse_events
+from ollm_desktop.backend.tool_wire import StreamedCalls, refuses_tools
 
 COUNTING_KINDS = frozenset({"llama.cpp", "vllm"})
 THINKING_SWITCH_KINDS = frozenset({"llama.cpp", "vllm"})  # take chat_template_kwargs
@@ -155,19 +162,24 @@ class OpenAICompatServer:
             raise BackendError("invalid", "Choose a model first.")
 
     # --------------------------------------------------------------- counting
-    async def count(self, model: str, messages: Messages) -> int | None:
+    async def count(self, model: str, messages: Messages,
+                    tools: Sequence[Mapping[str, Any]] = ()) -> int | None:
         """The server's count of the templated prompt; None where it cannot count (other
-        kinds, pictures, an endpoint that is missing or failing)."""
+        kinds, pictures, an endpoint that is missing or failing; tools, where only the
+        template-and-tokenize route is left, which cannot render them)."""
         if self.kind not in COUNTING_KINDS or any(m.get("images") for m in messages):
             return None
         sent = to_openai(messages)
-        key = hashlib.sha256(json.dumps([model, sent], sort_keys=True).encode()).hexdigest()
+        if tools and self.kind == "llama.cpp" and self._input_tokens is False:
+            return None
+        key = hashlib.sha256(json.dumps([model, sent, list(tools)],
+                                        sort_keys=True).encode()).hexdigest()
         if key in self._counts:
             self._counts.move_to_end(key)
             return self._counts[key]
         try:
-            counted = await (self._count_llama(model, sent) if self.kind == "llama.cpp"
-                             else self._count_vllm(model, sent))
+            counted = await (self._count_llama(model, sent, tools) if self.kind == "llama.cpp"
+                             else self._count_vllm(model, sent, tools))
         except BackendError as exc:
             if exc.kind == "unauthorized":
                 raise
@@ -178,15 +190,19 @@ class OpenAICompatServer:
                 self._counts.popitem(last=False)
         return counted
 
-    async def _count_llama(self, model: str, sent: list[dict[str, Any]]) -> int | None:
+    async def _count_llama(self, model: str, sent: list[dict[str, Any]],
+                           tools: Sequence[Mapping[str, Any]] = ()) -> int | None:
         if self._input_tokens is not False:
-            status, answer = await self._post_json("/v1/chat/completions/input_tokens",
-                                                   {"model": model, "messages": sent})
+            status, answer = await self._post_json(
+                "/v1/chat/completions/input_tokens",
+                {"model": model, "messages": sent, **({"tools": list(tools)} if tools else {})})
             if status == 200 and isinstance(answer, dict) and isinstance(
                     answer.get("input_tokens"), int):
                 self._input_tokens = True
                 return int(answer["input_tokens"])
             self._input_tokens = False  # an older build: template and tokenize instead
+        if tools:
+            return None
         status, templated = await self._post_json("/apply-template", {"messages": sent})
         if status != 200 or not isinstance(templated, dict) or "prompt" not in templated:
             return None
@@ -196,9 +212,11 @@ class OpenAICompatServer:
             return None
         return len(tokens.get("tokens") or [])
 
-    async def _count_vllm(self, model: str, sent: list[dict[str, Any]]) -> int | None:
+    async def _count_vllm(self, model: str, sent: list[dict[str, Any]],
+                          tools: Sequence[Mapping[str, Any]] = ()) -> int | None:
         status, answer = await self._post_json("/tokenize", {
-            "model": model, "messages": sent, "add_generation_prompt": True})
+            "model": model, "messages": sent, "add_generation_prompt": True,
+            **({"tools": list(tools)} if tools else {})})
         if status != 200 or not isinstance(answer, dict):
             return None
         window = answer.get("max_model_len")
@@ -209,7 +227,8 @@ class OpenAICompatServer:
 
     # --------------------------------------------------------------- chatting
     async def _plan(self, model: str, messages: Messages, num_ctx: int,
-                    options: Mapping[str, Any]) -> tuple[int, int | None, int]:
+                    options: Mapping[str, Any], tools: Sequence[Mapping[str, Any]] = (),
+                    ) -> tuple[int, int | None, int]:
         """(max_tokens, the exact prompt count or None, the window the request must fit)."""
         try:
             served = await self.window(model)
@@ -218,7 +237,8 @@ class OpenAICompatServer:
                 raise
             served = None
         window = min(num_ctx, served) if served else num_ctx
-        exact = await self.count(model, messages)
+        exact = await (self.count(model, messages, tools) if tools
+                       else self.count(model, messages))
         cap = options.get("num_predict")
         cap = int(cap) if isinstance(cap, int | float) and cap > 0 else None
         if exact is not None:
@@ -229,14 +249,17 @@ class OpenAICompatServer:
                     num_ctx=window, server=self.label, numbers=(exact, window))
             room = window - exact
         else:
-            room = max(MIN_REPLY, window - rough_count(messages))
+            room = max(MIN_REPLY, window - rough_count(messages, tools))
         return (min(cap, room) if cap else room), exact, window
 
     def _body(self, model: str, messages: Messages, options: Mapping[str, Any],
-              max_tokens: int, think: bool | None) -> dict[str, Any]:
+              max_tokens: int, think: bool | None,
+              tools: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": model, "messages": to_openai(messages), "stream": True,
             "stream_options": {"include_usage": True}, "max_tokens": int(max_tokens)}
+        if tools:
+            body["tools"] = [dict(tool) for tool in tools]
         for name in ("temperature", "top_p", "seed"):
             if options.get(name) is not None:
                 body[name] = options[name]
@@ -247,17 +270,21 @@ class OpenAICompatServer:
     async def chat_stream(self, model: str, messages: Messages, *, num_ctx: int,
                           options: Mapping[str, Any] | None = None,
                           keep_alive: str | None = None, think: bool | None = None,
+                          tools: Sequence[Mapping[str, Any]] | None = None,
                           ) -> AsyncGenerator[ChatChunk | ChatDone, None]:
         """Yield ChatChunk per piece, then exactly one ChatDone; raise BackendError otherwise.
 
         ``num_ctx``: the chat's budget; the request fits the smaller of it and the server's
-        window. ``keep_alive`` is Ollama's and ignored here.
+        window. ``keep_alive`` is Ollama's and ignored here. ``tools``: the entries the model
+        may call; a server that refuses them raises ``tools_unsupported``.
         """
         self._check_model(model)
         options = options or {}
+        tools = tools or ()
         try:
-            max_tokens, exact, window = await self._plan(model, messages, int(num_ctx), options)
-            body = self._body(model, messages, options, max_tokens, think)
+            max_tokens, exact, window = await self._plan(model, messages, int(num_ctx), options,
+                                                         tools)
+            body = self._body(model, messages, options, max_tokens, think, tools)
             async for event in self._stream(model, body, exact, window):
                 yield event
         except (asyncio.CancelledError, GeneratorExit, BackendError):
@@ -275,6 +302,7 @@ class OpenAICompatServer:
         timings: dict[str, Any] = {}
         finish: str | None = None
         ended = False
+        calls = StreamedCalls()
         for attempt in (1, 2):
             async with self._client().stream("POST", "/v1/chat/completions",
                                              json=body) as response:
@@ -286,6 +314,8 @@ class OpenAICompatServer:
                         # safe to send again with the room the server named.
                         body = {**body, "max_tokens": room}
                         continue
+                    if body.get("tools") and refuses_tools(response.status_code, text):
+                        raise tools_unsupported(model, self.label, text[:300])
                     raise http_error(response.status_code, text, self.where, model=model,
                                      window=window)
                 async for event in sse_events(response.aiter_lines()):
@@ -304,6 +334,7 @@ class OpenAICompatServer:
                     for choice in payload.get("choices") or []:
                         finish = choice.get("finish_reason") or finish
                         delta = choice.get("delta") or {}
+                        calls.add(delta.get("tool_calls"))
                         text = delta.get("content") or ""
                         thought = delta.get("reasoning_content") or delta.get("reasoning") or ""
                         if text or thought:
@@ -314,8 +345,9 @@ class OpenAICompatServer:
             break
         if not ended and finish is None:
             raise stream_cut("the stream ended without a finish reason or [DONE]", self.label)
-        yield self._done(body["model"], parts, thinking, usage, timings, finish, exact,
-                         started, first)
+        done = self._done(body["model"], parts, thinking, usage, timings, finish, exact,
+                          started, first)
+        yield dataclasses.replace(done, tool_calls=tuple(calls.calls())) if calls else done
 
     @staticmethod
     def _done(model: str, parts: list[str], thinking: list[str], usage: dict[str, Any],
@@ -343,10 +375,12 @@ class OpenAICompatServer:
 
     async def chat(self, model: str, messages: Messages, *, num_ctx: int,
                    options: Mapping[str, Any] | None = None,
-                   keep_alive: str | None = None, think: bool | None = None) -> ChatDone:
+                   keep_alive: str | None = None, think: bool | None = None,
+                   tools: Sequence[Mapping[str, Any]] | None = None) -> ChatDone:
         """A whole reply at once (summaries), streamed underneath so a cut is detected."""
         async with contextlib.aclosing(self.chat_stream(
-                model, messages, num_ctx=num_ctx, options=options, think=think)) as stream:
+                model, messages, num_ctx=num_ctx, options=options, think=think,
+                tools=tools)) as stream:
             async for event in stream:
                 if isinstance(event, ChatDone):
                     return event

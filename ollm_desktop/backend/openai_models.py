@@ -53,6 +53,17 @@ def _positive(value: Any) -> int | None:
     return int(value) if isinstance(value, int | float) and value > 0 else None
 
 
+def template_tools(props: dict[str, Any]) -> bool | None:
+    """llama.cpp's word on tools: ``chat_template_caps`` (newer builds: a template without
+    tools takes ``tools`` and silently drops them), else whether its Jinja template reads
+    ``tools`` at all; None when it sends neither."""
+    caps = props.get("chat_template_caps")
+    if isinstance(caps, dict) and "supports_tools" in caps:
+        return bool(caps.get("supports_tools")) and caps.get("supports_tool_calls") is not False
+    template = props.get("chat_template")
+    return "tools" in template if isinstance(template, str) and template else None
+
+
 class ModelCatalog:
     """Model listings and windows of one server, fetched through ``get_json`` (which raises
     ``BackendError``), with windows cached for ``WINDOW_TTL``."""
@@ -104,16 +115,22 @@ class ModelCatalog:
         capabilities = ["completion"]
         trained: int | None = None
         note: str | None = None
+        tools: bool | None = None  # vLLM, generic: unknown until a call is refused
         if self.kind == "llama.cpp":
             trained = _positive(meta.get("n_ctx_train"))
             props = await self._props()
             modalities = props.get("modalities") if isinstance(props, dict) else None
             if isinstance(modalities, dict) and modalities.get("vision"):
                 capabilities.append("vision")
+            tools = template_tools(props)
         elif self.kind == "lmstudio":
             trained = _positive(entry.get("max_context_length"))
             if entry.get("type") == "vlm":
                 capabilities.append("vision")
+            listed = entry.get("capabilities")
+            tools = isinstance(listed, list) and "tool_use" in listed
+        if tools:
+            capabilities.append("tools")
         window = await self.window(model, entry)
         if self.kind == "generic" and window is None:
             note = NO_WINDOW.format(host=self.host, model=model)
@@ -125,7 +142,7 @@ class ModelCatalog:
             family=entry.get("arch") if isinstance(entry.get("arch"), str) else None,
             quantization=(entry.get("quantization")
                           if isinstance(entry.get("quantization"), str) else None),
-            capabilities=capabilities, window=window, note=note)
+            capabilities=capabilities, window=window, note=note, tools=tools)
 
     async def _props(self) -> dict[str, Any]:
         props = await self._get_json("/props")

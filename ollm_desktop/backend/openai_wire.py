@@ -4,10 +4,13 @@ rough count for servers that cannot count (it sizes ``max_tokens`` and errs high
 from __future__ import annotations
 
 import base64
+import json
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ollm_desktop.backend.protocol import Messages
+from ollm_desktop.backend.tool_wire import openai_tool_fields
 from ollm_desktop.engine.tokens import count_tokens
 
 # Without a server count, our own rough one (cl100k, erring high) sizes max_tokens.
@@ -24,7 +27,8 @@ def data_url(image: bytes | str) -> str:
 
 
 def to_openai(messages: Messages) -> list[dict[str, Any]]:
-    """Our messages (Ollama's shape: ``images`` beside the text) as OpenAI chat messages."""
+    """Our messages (Ollama's shape: ``images`` beside the text) as OpenAI chat messages, with
+    their tool calls and results in OpenAI's shape (``tool_wire``)."""
     sent = []
     for message in messages:
         role, text = str(message.get("role") or "user"), str(message.get("content") or "")
@@ -32,13 +36,16 @@ def to_openai(messages: Messages) -> list[dict[str, Any]]:
         if images:
             parts: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
             parts += [{"type": "image_url", "image_url": {"url": data_url(i)}} for i in images]
-            sent.append({"role": role, "content": parts})
+            sent.append({"role": role, "content": parts, **openai_tool_fields(message)})
         else:
-            sent.append({"role": role, "content": text})
+            sent.append({"role": role, "content": text, **openai_tool_fields(message)})
     return sent
 
 
-def rough_count(messages: Messages) -> int:
-    text = sum(count_tokens(str(m.get("content") or "")) for m in messages)
+def rough_count(messages: Messages, tools: Sequence[Mapping[str, Any]] = ()) -> int:
+    """Our own count, erring high: text, tool calls and the tools' schemas."""
+    text = sum(count_tokens(str(m.get("content") or "") + str(m.get("tool_calls") or ""))
+               for m in messages)
+    text += sum(count_tokens(json.dumps(tool, sort_keys=True)) for tool in tools)
     return math.ceil(text * ROUGH_FACTOR) + ROUGH_PER_MESSAGE * len(messages) \
         + ROUGH_PER_REQUEST

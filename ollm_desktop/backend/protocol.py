@@ -73,12 +73,16 @@ class ChatServer(Protocol):
 
     def chat_stream(self, model: str, messages: Messages, *, num_ctx: int,
                     options: Mapping[str, Any] | None = None, keep_alive: str | None = None,
-                    think: bool | None = None,
-                    ) -> AsyncGenerator[ChatChunk | ChatDone, None]: ...
+                    think: bool | None = None, tools: Sequence[Mapping[str, Any]] | None = None,
+                    ) -> AsyncGenerator[ChatChunk | ChatDone, None]:
+        """``tools``: the ``{"type": "function", ...}`` entries the model may call; the calls
+        it makes come back on ``ChatDone.tool_calls`` (``backend.tool_wire``)."""
+        ...
 
     async def chat(self, model: str, messages: Messages, *, num_ctx: int,
                    options: Mapping[str, Any] | None = None, keep_alive: str | None = None,
-                   think: bool | None = None) -> ChatDone: ...
+                   think: bool | None = None,
+                   tools: Sequence[Mapping[str, Any]] | None = None) -> ChatDone: ...
 
     async def count(self, model: str, messages: Messages) -> int | None:
         """The server's exact count of this prompt (template included); None: it cannot."""

@@ -96,20 +96,22 @@ class ProbingServer:
     async def chat_stream(self, model: str, messages: Messages, *, num_ctx: int,
                           options: Mapping[str, Any] | None = None,
                           keep_alive: str | None = None, think: bool | None = None,
+                          tools: Sequence[Mapping[str, Any]] | None = None,
                           ) -> AsyncGenerator[ChatChunk | ChatDone, None]:
         server = await self.server()
         async with contextlib.aclosing(server.chat_stream(
                 model, messages, num_ctx=num_ctx, options=options, keep_alive=keep_alive,
-                think=think)) as stream:
+                think=think, tools=tools)) as stream:
             async for event in stream:
                 yield event
 
     async def chat(self, model: str, messages: Messages, *, num_ctx: int,
                    options: Mapping[str, Any] | None = None, keep_alive: str | None = None,
-                   think: bool | None = None) -> ChatDone:
+                   think: bool | None = None,
+                   tools: Sequence[Mapping[str, Any]] | None = None) -> ChatDone:
         return await (await self.server()).chat(model, messages, num_ctx=num_ctx,
                                                 options=options, keep_alive=keep_alive,
-                                                think=think)
+                                                think=think, tools=tools)
 
     async def count(self, model: str, messages: Messages) -> int | None:
         return await (await self.server()).count(model, messages)

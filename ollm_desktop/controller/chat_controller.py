@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ollm_desktop.backend import ChatServer, ModelInfo
+from ollm_desktop.backend.mcp_config import Parsed
 from ollm_desktop.controller.branch_ops import BranchOps
 from ollm_desktop.controller.chat_list_ops import ChatListOps
 from ollm_desktop.controller.connection_ops import ConnectionOps
@@ -25,6 +26,7 @@ from ollm_desktop.controller.fact_ops import FactOps
 from ollm_desktop.controller.image_ops import ImageOps
 from ollm_desktop.controller.message_ops import MessageOps
 from ollm_desktop.controller.recall_ops import RecallOps
+from ollm_desktop.controller.tool_ops import ToolOps
 from ollm_desktop.engine import CompactionReport, CompressedGroup, GoalState, Message, tier_for
 from ollm_desktop.session import (
     Change,
@@ -46,6 +48,7 @@ from ollm_desktop.session import (
     StatusChanged,
 )
 from ollm_desktop.session.events import BusyChanged, ReplyThinking
+from ollm_desktop.session.tool_loop import CallEvent
 from ollm_desktop.storage import ChatStore
 from ollm_desktop.storage.models import ChatRecord, ChatSettings, SearchHit, Snapshot, SnapshotInfo
 
@@ -62,7 +65,7 @@ def context_tier(size: int) -> int:
 
 
 class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps, RecallOps,
-                     FactOps, DocumentOps, QObject):
+                     FactOps, DocumentOps, ToolOps, QObject):
     """Runs the session's operations on the Qt event loop and turns their results into signals."""
 
     chatsChanged = Signal()
@@ -90,14 +93,15 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
     notice = Signal(str)  # informational text for the status bar
     pendingImagesChanged = Signal()  # the images waiting for the next message changed
     documentsChanged = Signal()  # the open chat's documents or a file's reading progress
+    toolCall = Signal(CallEvent)  # a call's row: asked, running, done, failed, denied
 
     def __init__(self, store: ChatStore, settings: Settings,
                  backend: ChatServer | None = None, *, model: str | None = None,
                  host: str | None = None, api_key_env: str | None = None,
-                 parent: QObject | None = None) -> None:
+                 mcp_config: Parsed | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = ChatSession(store, settings, backend, model=model, host=host,
-                                   api_key_env=api_key_env)
+                                   api_key_env=api_key_env, mcp_config=mcp_config)
         self.session.publish = self._publish
         self.session.spawn = self._spawn
         self.session.documents.changed = self.documentsChanged.emit
@@ -216,6 +220,8 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
                 self.ollamaStatus.emit(status)
             case ModelsChanged(models):
                 self.modelsChanged.emit(models)
+            case CallEvent():  # a call's row: asked, running, done, failed, denied
+                self.toolCall.emit(event)
             case PullProgress():
                 self.pullProgress.emit(event)
 

@@ -29,9 +29,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ollm_desktop.engine import budget, document_context, facts, goals
+from ollm_desktop.engine import budget, document_context, facts, goals, tool_results
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE, Conversation
-from ollm_desktop.engine.images import image_tokens, merged_entry, request_entry, text_with_images
+from ollm_desktop.engine.images import (
+    image_tokens,
+    joins,
+    merged_entry,
+    request_entry,
+    text_with_images,
+)
 from ollm_desktop.engine.models import CompressedGroup, Message
 from ollm_desktop.engine.tokens import clip_middle
 
@@ -95,7 +101,8 @@ class Assembly:
     pinned: int = 0
     recent: int = 0  # unpinned recent tokens (as sent, clipped)
     recent_pinned: int = 0
-    sent_ids: set[str] = field(default_factory=set)
+    sent_ids: set[str] = field(default_factory=set)  # word for word (recall skips them)
+    pruned_ids: set[str] = field(default_factory=set)  # tool results sent as a placeholder
     dropped_ids: set[str] = field(default_factory=set)
     clipped_ids: set[str] = field(default_factory=set)
     dropped_count: int = 0
@@ -229,11 +236,19 @@ class Assembler:
         cap = self.clip_cap(prompt_tokens + goal_tokens)
         sent: list[tuple[Message, str, int]] = []  # message, content as sent, tokens
         clipped: set[str] = set()
-        for message in data.messages[region.boundary:]:
+        recent = data.messages[region.boundary:]
+        results = tool_results.plan(recent, config, data.count)  # cut and pruned results
+        data.tool_sent = {mid: result.tokens for mid, result in results.items()}
+        for message in recent:
             if message.role == "system":
                 continue
             content, tokens = message.content, message.tokens
-            if not message.pinned and tokens - overhead - image_tokens(message) > cap:
+            if message.id in results:
+                planned = results[message.id]
+                content, tokens = planned.content, planned.tokens
+                if planned.state == "cut":
+                    clipped.add(message.id)
+            elif not message.pinned and tokens - overhead - image_tokens(message) > cap:
                 content = clip_middle(message.content, max(32, int(cap / config.estimate_scale)))
                 tokens = data.message_tokens(content) + image_tokens(message)
                 clipped.add(message.id)
@@ -250,7 +265,7 @@ class Assembler:
             messages.append({"role": "user", "content": CONTINUE_STUB})
             entry_ids.append([])
         for message, content, _ in fitting.sent:
-            if messages and messages[-1]["role"] == message.role:
+            if messages and joins(messages[-1], message):
                 messages[-1] = merged_entry(messages[-1], message, content)
                 entry_ids[-1].append(message.id)
             else:
@@ -274,9 +289,11 @@ class Assembler:
             checkpoints=block, ledger=ledger_tokens, preserved=preserved,
             pinned=recent_pinned + sum(p.tokens for p in pins),
             recent=sum(t for m, _, t in sent if not m.pinned), recent_pinned=recent_pinned,
-            sent_ids={m.id for m, _, _ in sent} | {p.message_id for p in fitting.kept
-                                                  if p.message_id},
+            sent_ids=({m.id for m, _, _ in sent} | {p.message_id for p in fitting.kept
+                                                   if p.message_id})
+            - {mid for mid, r in results.items() if r.state != "whole"},  # recall may bring
             dropped_ids=set(fitting.dropped), clipped_ids=fitting.clipped,
+            pruned_ids={mid for mid, r in results.items() if r.state == "pruned"},
             dropped_count=len(fitting.dropped), over_budget=over,
             fitted=bool(fitting.dropped or fitting.clipped or over),
             facts_shown=fitting.ledger.shown, facts_left_out=fitting.ledger.left_out,
@@ -291,7 +308,7 @@ class Assembler:
         """Extend a cached assembly in O(1) when nothing has to be left out or cut."""
         config = self.data.config
         last_role = result.messages[-1]["role"] if result.messages else "system"
-        if result.fitted or message.role == "system" or (
+        if result.fitted or message.role in ("system", "tool") or (  # a result: plan again
                 last_role == "system" and message.role == "assistant"):
             return False
         cap = self.clip_cap(result.system + result.goal)
@@ -302,7 +319,7 @@ class Assembler:
         if new_total > budget.usable_tokens(config):
             return False
         messages = result.messages
-        if messages and messages[-1]["role"] == message.role:
+        if messages and joins(messages[-1], message):
             messages[-1] = merged_entry(messages[-1], message, message.content)
             result.entry_ids[-1].append(message.id)
         else:

@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ollm_desktop.engine import budget, fact_keeping, facts, goals, prompts, references
+from ollm_desktop.engine import (
+    budget,
+    fact_keeping,
+    facts,
+    goals,
+    prompts,
+    references,
+    tool_results,
+)
 from ollm_desktop.engine.aging import merge_batch
 from ollm_desktop.engine.assembly import Part
 from ollm_desktop.engine.images import as_text_tokens
@@ -81,8 +89,8 @@ class CompactionRun:
         split: int | None = None
         suffix, cursor = 0, len(messages)
         for position in reversed(user_positions):
-            suffix += sum(m.tokens for m in messages[position:cursor]
-                          if not m.pinned and m.role != "system")
+            suffix += sum(data.tool_sent.get(m.id, m.tokens) for m in messages[position:cursor]
+                          if not m.pinned and m.role != "system")  # results as sent
             cursor = position
             if suffix >= keep:
                 split = position
@@ -148,7 +156,9 @@ class CompactionRun:
         data = self.data
         positions = (data.position(mid) for mid in plan.folded)
         folded = [data.messages[p] for p in sorted(p for p in positions if p is not None)]
-        return folded + [m for m in plan.span if not m.pinned and m.role != "system"]
+        # tool calls and results as their names and outcomes, never the whole output
+        return [tool_results.summary_material(m) for m in folded + [
+            m for m in plan.span if not m.pinned and m.role != "system"]]
 
     # ---------------------------------------------------------- stages 3-6
     async def run(self) -> CompactionReport:
@@ -185,7 +195,8 @@ class CompactionRun:
         material = self.material(plan)
         summarized_set = set(plan.summarized) | set(plan.folded)
         verbatim = {m.id for m in material if m.id not in summarized_set}
-        original = sum(m.tokens for m in material if m.id in summarized_set)
+        original = sum(data.messages[data.index[m.id]].tokens for m in material
+                       if m.id in summarized_set)  # the messages' own size, whole results
         input_tokens = original + (previous.current_tokens if previous else 0)
         target = max(32, min(targets[level], int(input_tokens * 0.6)))
         prefix = None if stage.assembly().fitted else stage.assembly().messages[:1]

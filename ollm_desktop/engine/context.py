@@ -48,6 +48,8 @@ from ollm_desktop.engine.models import (
 from ollm_desktop.engine.reliability import compute_reliability
 from ollm_desktop.engine.stage import STAGES, Stage
 from ollm_desktop.engine.summarizer import Summarize, SummaryCaller, SummaryFailed
+from ollm_desktop.engine.tool_front import ToolFront
+from ollm_desktop.engine.tool_results import counted_text
 from ollm_desktop.engine.undo import UndoResult
 from ollm_desktop.engine.usage import build_usage, visibility
 
@@ -61,7 +63,7 @@ class PinsOverBudget(ValueError):
     """Pinned messages (with the system prompt) alone exceed the context: nothing is sent."""
 
 
-class ContextEngine(FactsFront, GoalFront, DraftFront, DocumentsFront):
+class ContextEngine(FactsFront, GoalFront, DraftFront, DocumentsFront, ToolFront):
     """Pure-Python context manager for one chat (no Qt, no I/O besides ``summarize``)."""
 
     def __init__(self, config: EngineConfig, summarize: Summarize,
@@ -162,7 +164,7 @@ class ContextEngine(FactsFront, GoalFront, DraftFront, DocumentsFront):
         if message.id in data.index:
             raise ValueError(f"message {message.id} is already in the conversation")
         if message.tokens <= 0:
-            message.tokens = data.message_tokens(message.content) + image_tokens(message)
+            message.tokens = data.message_tokens(counted_text(message)) + image_tokens(message)
         data.index[message.id] = len(data.messages)
         data.messages.append(message)
         self._read_in(message)

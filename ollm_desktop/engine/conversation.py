@@ -23,6 +23,8 @@ from ollm_desktop.engine.models import (
     UndoEntry,
 )
 from ollm_desktop.engine.tokens import count_tokens, scaled
+from ollm_desktop.engine.tool_results import counted_text
+from ollm_desktop.engine.tool_types import ToolSpec
 
 LEGACY_OVERHEAD = 4  # what state version 1 added to every message count
 
@@ -52,6 +54,13 @@ class Conversation:
     # note changes a quote's text, not its id): the region is rebuilt after every compaction,
     # pin and fact change, and re-tokenising thousands of quoted requests is not free.
     part_tokens: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
+    # The chat's chosen tools (``tool_schemas``; set by the session, not saved with the state:
+    # the chat's record keeps the choice) and their schemas' tokens, in every request.
+    tools: list[ToolSpec] = field(default_factory=list)
+    tools_tokens: int = 0
+    # Tool results' tokens as the last assembly sent them (cut or pruned): what compaction
+    # weighs a turn by, so a pruned 50,000-token result does not count as 50,000.
+    tool_sent: dict[str, int] = field(default_factory=dict)
 
     # ----------------------------------------------------------------- counts
     def count(self, text: str) -> int:
@@ -72,13 +81,15 @@ class Conversation:
             if message.exact_tokens:
                 message.tokens = max(0, message.tokens - old_overhead) + overhead
             elif abs(scale - old_scale) >= 1e-9 or message.tokens <= 0:
-                message.tokens = self.message_tokens(message.content) + image_tokens(message)
+                message.tokens = self.message_tokens(counted_text(message)) + \
+                    image_tokens(message)
             else:
                 message.tokens = message.tokens - old_overhead + overhead
         self.part_tokens.clear()
         if abs(scale - old_scale) >= 1e-9:
             for group in self.groups:
                 group.current_tokens = self.count(group.summary)
+            self.tools_tokens = sum(self.count(s.wire_text()) + 4 for s in self.tools)
 
     # -------------------------------------------------------------- history
     def reindex(self) -> None:
@@ -113,7 +124,8 @@ class Conversation:
             # A reply saved while it streamed kept the count it started with (its text grew
             # after); after a crash it is loaded as it was cut, so it is counted now.
             if message.partial and not message.exact_tokens:
-                message.tokens = data.message_tokens(message.content) + image_tokens(message)
+                message.tokens = data.message_tokens(counted_text(message)) + \
+                    image_tokens(message)
         data.reindex()
         return data
 
@@ -149,7 +161,8 @@ class Conversation:
             goal=self.goal.model_copy(deep=True),
             goal_shown=self.goal_shown.model_copy(deep=True) if self.goal_shown else None,
             facts=[f.model_copy() for f in self.facts], undo=list(self.undo),
-            breaker=self.breaker.model_copy(), part_tokens=dict(self.part_tokens))
+            breaker=self.breaker.model_copy(), part_tokens=dict(self.part_tokens),
+            tools=list(self.tools), tool_sent=dict(self.tool_sent))
 
     def turn_of(self, position: int) -> int:
         """The exchange (1-based) the message at ``position`` belongs to."""

@@ -64,7 +64,8 @@ class Fitting:
         system = data.count(text) + config.message_overhead if text else 0
         stub = data.message_tokens(CONTINUE_STUB) if self.sent and \
             self.sent[0][0].role == "assistant" else 0
-        return text, config.request_overhead + system + stub + sum(t for _, _, t in self.sent)
+        return text, config.request_overhead + data.tools_tokens + system + stub + \
+            sum(t for _, _, t in self.sent)
 
     def fit(self) -> None:
         usable = budget.usable_tokens(self.data.config)
@@ -84,17 +85,19 @@ class Fitting:
             self.dropped.append(sent[index][0].id)
             del sent[index]
             last_user -= 1
-            while index < last_user and sent[index][0].role == "assistant" \
+            while index < last_user and sent[index][0].role in ("assistant", "tool") \
                     and not sent[index][0].pinned:
                 self.dropped.append(sent[index][0].id)
                 del sent[index]
                 last_user -= 1
             return True
-        later = next((i for i in range(last_user + 1, len(sent) - 1) if not sent[i][0].pinned),
+        later = next((i for i in range(last_user + 1, len(sent) - 1) if not sent[i][0].pinned
+                      and sent[i][0].role == "assistant" and self._group_end(i) < len(sent)),
                      None)
-        if later is not None:  # replies after the last user message, never the newest
-            self.dropped.append(sent[later][0].id)
-            del sent[later]
+        if later is not None:  # replies after the last user message, never the newest; a
+            end = self._group_end(later)  # reply's calls go with their results
+            self.dropped.extend(m.id for m, _, _ in sent[later:end])
+            del sent[later:end]
             return True
         part = next((p for p in self.kept if not p.pinned), None)
         if part is not None:  # earlier requests and orphans
@@ -115,6 +118,15 @@ class Fitting:
             self.ledger = self.assembler.ledger(self.region, self.ledger_budget)
             return True
         return self._clip_largest()
+
+    def _group_end(self, index: int) -> int:
+        """Past the results that answer the calls of the reply at ``index`` (they are sent
+        together or not at all: a result without its call is refused by OpenAI's API)."""
+        end = index + 1
+        if self.sent[index][0].tool_calls:
+            while end < len(self.sent) and self.sent[end][0].role == "tool":
+                end += 1
+        return end
 
     def _clip_largest(self) -> bool:
         sent, data, config = self.sent, self.data, self.data.config

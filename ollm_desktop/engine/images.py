@@ -9,6 +9,12 @@ sending. The engine never holds image bytes.
 from __future__ import annotations
 
 from ollm_desktop.engine.models import ImageRef, Message
+from ollm_desktop.engine.tool_types import (
+    TOOL_CALL_ID_KEY,
+    TOOL_CALLS_KEY,
+    TOOL_NAME_KEY,
+    calls_json,
+)
 
 IMAGES_KEY = "images"
 DESCRIPTION_TOKENS = 48  # "[image: ...]" with a one-sentence description, at most about
@@ -54,11 +60,24 @@ def join_ids(first: str, second: str) -> str:
 
 
 def request_entry(message: Message, content: str) -> dict[str, str]:
-    """One message of the request as sent (``content`` possibly clipped)."""
+    """One message of the request as sent (``content`` possibly clipped), with a reply's
+    tool calls and a result's tool and call (``tool_types``)."""
     entry = {"role": message.role, "content": content}
     if message.images:
         entry[IMAGES_KEY] = image_ids(message)
+    if message.tool_calls:
+        entry[TOOL_CALLS_KEY] = calls_json(message.tool_calls)
+    if message.role == "tool":
+        entry[TOOL_NAME_KEY] = message.tool_name or ""
+        entry[TOOL_CALL_ID_KEY] = message.tool_call_id or ""
     return entry
+
+
+def joins(previous: dict[str, str], message: Message) -> bool:
+    """Whether ``message`` is joined to the request's previous entry: two turns of one role
+    are one entry, but never a tool result or a reply's calls (each has its own entry)."""
+    return previous["role"] == message.role and message.role != "tool" and \
+        not message.tool_calls and TOOL_CALLS_KEY not in previous
 
 
 def merged_entry(previous: dict[str, str], message: Message, content: str) -> dict[str, str]:

@@ -12,10 +12,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.tool_types import ToolCall
 
-Role = Literal["system", "user", "assistant"]
-# Per message, what the model sees of it (``ContextEngine.visibility()``).
-Visibility = Literal["verbatim", "preserved", "summarized", "dropped", "clipped"]
+Role = Literal["system", "user", "assistant", "tool"]
+# Per message, what the model sees of it (``ContextEngine.visibility()``; "pruned": a tool result
+# sent as its placeholder, ``engine.tool_results``).
+Visibility = Literal["verbatim", "preserved", "summarized", "dropped", "clipped", "pruned"]
 # Compaction stages, in order; ``compaction-progress`` events carry one as ``stage``.
 CompactionStage = Literal[
     "identification", "preparation", "summarization", "checkpoint creation", "context update",
@@ -162,6 +164,10 @@ class Message(BaseModel):
     # original's id): chats of one family that share it share that point of the history.
     origin: str | None = None
     images: list[ImageRef] = Field(default_factory=list)
+    tool_calls: list[ToolCall] = Field(default_factory=list)  # see engine.tool_types
+    tool_name: str | None = None
+    tool_call_id: str | None = None
+    tool_error: bool = False
 
     @property
     def cut_off(self) -> bool:
@@ -342,10 +348,10 @@ class ContextUsage(BaseModel):
     goal_condensed: int = 0  # locked decisions condensed to keep the goal block in its cap
     request_overhead: int = 0
     blocking_pins: list[str] = Field(default_factory=list)  # unpin these to send again
-    # Tokens the user's own messages may keep word for word (``user_message_share`` of what
-    # is left after the system prompt, goal and checkpoints); past it the oldest are
-    # summarised. 0 when ``preserve_user_messages`` is off.
+    # Tokens the user's own messages may keep word for word (``user_message_share`` of what is
+    # left after the system prompt, goal and checkpoints; 0: ``preserve_user_messages`` off).
     user_share: int = 0
+    tools: int = 0  # the chosen tools' schemas (``engine.tool_schemas``)
 
 
 class Reliability(BaseModel):

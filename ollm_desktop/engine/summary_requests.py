@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ollm_desktop.engine import budget, extractive, prompts
+from ollm_desktop.engine import budget, extractive, prompts, tool_results
 from ollm_desktop.engine.images import DESCRIPTION_TOKENS, IMAGES_KEY, text_with_images
 from ollm_desktop.engine.models import CompactionReport, Message
 from ollm_desktop.engine.stage import Stage
@@ -56,6 +56,9 @@ class SummaryWriter:
         held = {i for entry in ids[:end] for i in entry}
         if not held or entries[end - 1]["role"] != "assistant":
             return None
+        if any(e["role"] == "tool" and not e["content"].startswith(tool_results.PRUNED)
+               for e in entries[:end]):
+            return None  # a summary reads a result's outcome, never its output (standalone)
         return [dict(e) for e in entries[:end]]
 
     def chat_prompt(self, material: list[Message], span: list[Message], target: int,

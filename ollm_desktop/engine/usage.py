@@ -38,7 +38,8 @@ def usage_note(a: Assembly, data: Conversation, usable: int) -> str:
 def build_usage(a: Assembly, data: Conversation, tier: budget.TierSpec) -> ContextUsage:
     config = data.config
     usable = budget.usable_tokens(config)
-    fixed = a.system + a.goal + a.checkpoints + a.ledger + a.preserved + a.recent_pinned
+    fixed = a.system + a.goal + a.checkpoints + a.ledger + a.preserved + a.recent_pinned \
+        + data.tools_tokens
     available = max(0, usable - config.request_overhead - fixed)
     return ContextUsage(
         context_size=config.context_size, usable=usable, system=a.system, goal=a.goal,
@@ -52,6 +53,7 @@ def build_usage(a: Assembly, data: Conversation, tier: budget.TierSpec) -> Conte
         clipped_messages=len(a.clipped_ids), goal_condensed=a.goal_condensed,
         request_overhead=config.request_overhead, blocking_pins=a.blocking_pins,
         user_share=user_share(config, usable - a.system - a.goal - a.checkpoints),
+        tools=data.tools_tokens,
     )
 
 
@@ -72,6 +74,8 @@ def visibility(data: Conversation, region: Region, a: Assembly) -> dict[str, Vis
             result[mid] = "dropped"
         elif mid in a.clipped_ids:
             result[mid] = "clipped"
+        elif mid in a.pruned_ids:
+            result[mid] = "pruned"
         elif message.role == "system":
             result[mid] = "preserved"
         elif position >= region.boundary:

@@ -12,10 +12,12 @@ import contextlib
 import functools
 
 from ollm_desktop.backend import ChatServer, ManagedOllama
+from ollm_desktop.backend.mcp_config import Parsed
 from ollm_desktop.engine import CompressedGroup, ContextEngine, GoalState, Message
 from ollm_desktop.session.branches import Branches
 from ollm_desktop.session.chat_list import ChatList
 from ollm_desktop.session.chat_settings import ChatSettingsService
+from ollm_desktop.session.chat_tools import ChatToolsService
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.connections import Connections
 from ollm_desktop.session.core import SessionCore
@@ -46,8 +48,10 @@ class ChatSession(SessionCore):
 
     def __init__(self, store: ChatStore, settings: Settings, backend: ChatServer | None = None,
                  *, model: str | None = None, host: str | None = None,
-                 managed: ManagedOllama | None = None, api_key_env: str | None = None) -> None:
+                 managed: ManagedOllama | None = None, api_key_env: str | None = None,
+                 mcp_config: Parsed | None = None) -> None:
         super().__init__(store, settings, backend, model=model, host=host, managed=managed)
+        self.tools = ChatToolsService(self, mcp_config)  # MCP servers, per-chat tool choice
         # Which server each chat talks to; ``backend`` given (tests): that one, for every chat.
         self.connections = Connections(self, host=host, api_key_env=api_key_env)
         if backend is None:
@@ -257,7 +261,9 @@ class ChatSession(SessionCore):
 
     # ------------------------------------------------------------------ close
     async def close(self) -> None:
-        """Close the backend, the Ollama this app started, and the store."""
+        """Close the tool servers, the backend, the Ollama this app started, and the store."""
+        with contextlib.suppress(Exception):
+            await self.tools.close()  # no MCP owner task or child process is left
         with contextlib.suppress(Exception):
             await self.compactions.cache.close()
         with contextlib.suppress(Exception):

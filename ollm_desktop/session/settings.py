@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ollm_desktop.backend import Connection
+from ollm_desktop.backend.mcp_config import McpServer
 from ollm_desktop.engine import (
     CompactionTimeout,
     ContextSize,
@@ -82,6 +83,9 @@ class Settings(BaseModel):
     window_state: str | None = None
     splitter_state: str | None = None
     last_chat_id: str | None = None
+    # MCP servers (Preferences): no secret in here, their env and header values are in the
+    # keyring (``backend.mcp_secrets``); ``--mcp-config`` servers are never added.
+    mcp_servers: list[McpServer] = Field(default_factory=list)
     # 2: preserve_recent_tokens 0 means automatic (version 1 saved its old default, 2048).
     settings_version: int = SETTINGS_VERSION
 

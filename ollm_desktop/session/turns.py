@@ -34,6 +34,7 @@ from ollm_desktop.session.events import (
 from ollm_desktop.session.images import with_image_data
 from ollm_desktop.session.recall import RecallService
 from ollm_desktop.session.reply_limits import reply_stats
+from ollm_desktop.session.tool_turns import ToolTurns
 from ollm_desktop.storage import StorageError
 from ollm_desktop.storage.models import RecallRecord
 
@@ -78,6 +79,7 @@ class Turns:
         self.pending_tokens: Callable[[], int] = int  # what those images will cost
         self.recall = RecallService(core)  # earlier rounds the new message asks about
         self.with_documents: WithDocuments = without_documents  # the chat's passages added
+        self.tools = ToolTurns(self)  # the chat's tools, approvals, the calls' follow-ups
 
     def check(self, text: str) -> str | None:
         """Why ``text`` cannot be sent now (None: it can)."""
@@ -139,6 +141,7 @@ class Turns:
         core.maybe_auto_snapshot()
         try:
             await core.before_send()  # never more than the model's trained context
+            await self.tools.prepare()  # the chat's tools, counted (``tool_turns``)
             self.waits["turns"] += 1
             await self.clear_way(engine)
             waited = await self.make_room(engine)
@@ -149,6 +152,7 @@ class Turns:
                 await self.fit_after_overflow(engine)
                 core.publish(Change.notice(REFITTED))
                 await self.stream_reply(user, may_retry=False)
+            await self.tools.follow(user)  # calls approved and answered, the model asked again
         finally:
             core.streaming = False
             core.publish(BusyChanged(False))
@@ -232,7 +236,7 @@ class Turns:
                         tokens=1)
         core.publish(ReplyStarted(reply.model_copy()))
         got = await self.stream(reply, messages)
-        if not got.text:
+        if not got.text and not (got.done and got.done.tool_calls):
             return await self._no_reply(user, reply, messages, got, may_retry=may_retry,
                                         previous=previous)
         self.finish(reply, got, messages, estimate, observe=True, recalled=recalled)
@@ -261,7 +265,7 @@ class Turns:
             async for event in core.backend.chat_stream(
                     core.model or "", with_image_data(core.store, messages), num_ctx=num_ctx,
                     options=request_options(core, num_ctx), keep_alive=keep_alive_for(core),
-                    think=core.thinks()):
+                    think=core.thinks(), tools=engine.api_tools() or None):
                 if isinstance(event, ChatChunk):
                     thoughts.append(event.thinking)
                     if event.thinking:
@@ -307,6 +311,7 @@ class Turns:
         reply.partial = got.done is None
         if got.done is not None:  # Ollama's figures for the reply (its row shows them)
             reply.stats = reply_stats(got.done, chat.settings.num_predict)
+            reply.tool_calls = list(got.done.tool_calls)
         reply.thinking = (reply.thinking or "") + got.thinking or None
         # Counted like every other message (tokens=0: the engine counts it with the learned
         # factor and template), not by eval_count: the calibration maps contents to what a

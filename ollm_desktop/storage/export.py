@@ -31,7 +31,7 @@ from ollm_desktop.storage.models import ChatRecord, ChatSettings
 
 FORMAT = "ollm-desktop-chat"
 VERSION = 1
-_ROLE_NAMES = {"user": "User", "assistant": "Assistant", "system": "System"}
+_ROLE_NAMES = {"user": "User", "assistant": "Assistant", "system": "System", "tool": "Tool"}
 
 
 def _when(moment: datetime) -> str:
@@ -78,9 +78,14 @@ def export_markdown(chat: ChatRecord, state: EngineState,
         heading = f"### {_ROLE_NAMES.get(message.role, message.role)} · {_when(message.created_at)}"
         if message.model and message.role == "assistant":
             heading += f" · {message.model}"
+        if message.role == "tool":
+            heading += f" · {message.tool_name or 'tool'}" + (" · failed" if message.tool_error
+                                                              else "")
         if marks:
             heading += " · " + ", ".join(marks)
         lines += ["", heading, "", message.content]
+        lines += [f"- Called `{call.name}` with `{call.arguments_text()}`"
+                  for call in message.tool_calls]
         for number, group in ends.get(message.id, []):
             lines += ["", "---", "",
                       f"> **Checkpoint {number}** (compaction {group.sequence}, level "

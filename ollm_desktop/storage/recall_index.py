@@ -157,6 +157,13 @@ def _rounds(messages: Iterable[_Message]) -> list[_Round]:
     for message in messages:
         if message.role == "user":
             rounds.append(_Round(message.rowid, message, None))
+        elif message.role == "tool":  # a tool's whole result: recall finds what was pruned
+            last = rounds[-1] if rounds else None
+            if last is not None and last.reply is previous and previous is not None \
+                    and previous.role == "assistant" and not previous.content.strip():
+                last.reply = message  # the request's answer in place of its bare call
+            else:
+                rounds.append(_Round(message.rowid, None, message))
         elif message.role == "assistant":
             last = rounds[-1] if rounds else None
             if last is not None and previous is not None and last.user is previous:

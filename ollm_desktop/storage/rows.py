@@ -18,6 +18,7 @@ from ollm_desktop.engine.models import (
     Message,
     ReplyStats,
 )
+from ollm_desktop.engine.tool_types import ToolCall
 from ollm_desktop.storage.models import ChatRecord, ChatSettings
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,41 @@ def meta_json(message: Message) -> str:
         meta["origin"] = message.origin
     if message.images:
         meta["images"] = [image.model_dump(exclude_none=True) for image in message.images]
+    meta.update(tool_meta(message))
     return json.dumps(meta) if meta else "{}"
+
+
+def tool_meta(message: Message) -> dict[str, object]:
+    """A reply's tool calls, a result's tool, call and failure (no schema step: ``meta``)."""
+    meta: dict[str, object] = {}
+    if message.tool_calls:
+        meta["tool_calls"] = [call.model_dump(exclude_defaults=True)
+                              for call in message.tool_calls]
+    if message.tool_name:
+        meta["tool_name"] = message.tool_name
+    if message.tool_call_id:
+        meta["tool_call_id"] = message.tool_call_id
+    if message.tool_error:
+        meta["tool_error"] = True
+    return meta
+
+
+def tools_from_meta(meta: object) -> dict[str, Any]:
+    """The fields :func:`tool_meta` wrote; a damaged entry is left out, never the message."""
+    found = _meta(meta)
+    fields: dict[str, Any] = {}
+    calls = found.get("tool_calls")
+    if isinstance(calls, list):
+        try:
+            fields["tool_calls"] = [ToolCall.model_validate(c) for c in calls]
+        except ValidationError:
+            log.warning("a message's stored tool calls are unreadable; they are left out")
+    for key in ("tool_name", "tool_call_id"):
+        if isinstance(found.get(key), str):
+            fields[key] = found[key]
+    if found.get("tool_error") is True:
+        fields["tool_error"] = True
+    return fields
 
 
 def _meta(meta: object) -> dict[str, Any]:
@@ -143,7 +178,7 @@ def message_from_row(row: tuple) -> Message:
                    exact_tokens=bool(exact), created_at=datetime.fromisoformat(created),
                    partial=bool(partial), model=model, stats=stats_from_meta(meta),
                    thinking=thinking_from_meta(meta), origin=origin_from_meta(meta),
-                   images=images_from_meta(meta))
+                   images=images_from_meta(meta), **tools_from_meta(meta))
 
 
 def chat_from_row(row: tuple) -> ChatRecord:

@@ -15,6 +15,7 @@ from ollm_desktop.ui import (
     live_thinking,
     message_delete,
     recall_view,
+    tool_calls,
 )
 from ollm_desktop.ui.documents import feature as documents
 
@@ -24,5 +25,6 @@ if TYPE_CHECKING:
 
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
-                    live_thinking, drafts, help_pages, recall_view, facts, documents):
+                    live_thinking, drafts, help_pages, recall_view, facts, documents,
+                    tool_calls):
         feature.install(content)

@@ -29,6 +29,9 @@ def visibility_label(visibility: str) -> str:
         "preserved": QCoreApplication.translate("ConversationModel", "kept verbatim"),
         "clipped": QCoreApplication.translate("ConversationModel",
                                               "shortened in context (beginning and end sent)"),
+        "pruned": QCoreApplication.translate("ConversationModel",
+                                             "pruned: the model sees the tool, its arguments "
+                                             "and one line"),
     }
     return labels.get(visibility, "")
 

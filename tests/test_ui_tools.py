@@ -1,0 +1,95 @@
+"""Tools in the real window: the per-chat ``toolPicker``, a call's ``toolCallRow`` waiting with
+``toolAllowOnce`` / ``toolAllowAlways`` / ``toolDeny`` (no dialog while the reply streams), the
+row's status after the call; screenshots of both."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QPushButton, QToolButton
+
+from ollm_desktop.backend.mcp_config import McpServer
+from tests.ollama_server import FakeModel, FakeOllama, Reply
+from tests.test_ui_main_window import App
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = McpServer(name="tests", command=sys.executable, args=["-m", "tests.mcp_server", "stdio"],
+                  cwd=str(ROOT), env={"PYTHONPATH": str(ROOT)})
+
+
+@pytest.fixture
+def server():
+    with FakeOllama([FakeModel("llama3.2:3b", capabilities=("completion", "tools"))]).running() \
+            as fake:
+        yield fake
+
+
+async def until(predicate, timeout: float = 40.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not reached"
+        await asyncio.sleep(0.02)
+
+
+def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, server,
+                                                       screenshot_dir) -> None:
+    app = App(qloop, qtbot, tmp_path / "data", server, mcp_servers=[TOOLS])
+    try:
+        strip = app.window.findChild(object, "toolCalls") or app.window.content.tool_calls
+        picker = app.find(QToolButton, "toolPicker")
+        assert "no tools" in strip.summary.text()  # a new chat uses none
+        strip.fill_menu()
+        assert [a.text() for a in strip.menu.actions() if a.text()] == [
+            "tests", "The model's own context tools"]
+        strip.menu.actions()[0].setChecked(True)  # the chat now uses the server's tools
+        assert app.controller.tool_choice().servers == ["tests"]
+        server.script(Reply(text="Let me check.", tool_calls=[
+            {"name": "echo", "arguments": {"text": "hello tools"}}]),
+            Reply(text="The tool answered: echo: hello tools."))
+
+        async def scenario() -> None:
+            app.window.message_input.setPlainText("Use the echo tool.")
+            app.find(QPushButton, "sendButton").click()
+            await until(lambda: bool(strip.rows))
+            row = next(iter(strip.rows.values()))
+            assert row.objectName() == "toolCallRow" and row.buttons.isVisible()
+            assert '"hello tools"' in row.arguments.text()  # the arguments in full
+            app.window.grab().save(str(screenshot_dir / "tool-call-asked.png"))
+            row.findChild(QPushButton, "toolAllowOnce").click()
+            task = app.controller._reply_task
+            if task is not None:
+                await asyncio.gather(task, return_exceptions=True)
+            await until(lambda: "done" in row.status.text())
+            assert not row.buttons.isVisible()
+            app.window.grab().save(str(screenshot_dir / "tool-call-done.png"))
+            # three more results: the first one is pruned now, and its row says so
+            server.script(Reply(text="", tool_calls=[
+                {"name": "echo", "arguments": {"text": f"more {n}"}} for n in range(3)]),
+                Reply(text="All three echoed."))
+            app.window.message_input.setPlainText("Echo three more.")
+            app.find(QPushButton, "sendButton").click()
+            await until(lambda: len(strip.rows) == 2)
+            newest = list(strip.rows.values())[-1]
+            newest.findChild(QPushButton, "toolAllowAlways").click()
+            task = app.controller._reply_task
+            if task is not None:
+                await asyncio.gather(task, return_exceptions=True)
+            await until(lambda: len(strip.rows) == 4)
+            app.window.conversation_model.flush_stream()
+            app.window.grab().save(str(screenshot_dir / "tool-call-pruned.png"))
+
+        qloop.run_until_complete(scenario())
+        stored = app.controller.session.store.messages(app.controller.chat.id)
+        assert [m.role for m in stored][:4] == ["user", "assistant", "tool", "assistant"]
+        assert [m.role for m in stored].count("tool") == 4
+        assert app.controller.tool_choice().always == ["tests/echo"]  # this chat only
+        seen = app.controller.session.engine.visibility()
+        assert seen[stored[2].id] == "pruned"  # the first result, now behind three newer
+        assert picker.isVisible()
+    finally:
+        app.close()
+    assert (screenshot_dir / "tool-call-asked.png").stat().st_size > 0
