@@ -76,6 +76,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     if message.role not in ("user", "assistant"):
         return result
     found = extract(message.role, message.content)
+    if not found and message.role != "user":
+        return result  # nothing stated, nothing used
     claims = {f.id: f.disputed_by for f in facts}
     if message.role == "user":
         result.confirmed = _confirm(facts, message.content)
@@ -177,8 +179,9 @@ def _confirm(facts: list[Fact], content: str) -> int:
     """The user used an assistant's value: it is theirs now."""
     count = 0
     for fact in facts:
-        if fact.source == "assistant" and not fact.confirmed and fact.kind not in \
-                SENTENCE_KINDS and len(fact.value) >= 3 and locate(fact.value, content) >= 0:
+        if fact.source == "assistant" and not fact.confirmed and fact.value in content and \
+                fact.kind not in SENTENCE_KINDS and len(fact.value) >= 3 and \
+                locate(fact.value, content) >= 0:
             fact.confirmed = True
             count += 1
     return count

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from ollm_desktop.engine.provenance import Found, message_facts
+from ollm_desktop.engine.references import message_references
 
 EXTRACTIONS = 0  # extractions made in this process (cache misses)
 _CACHE_SIZE = 8192  # message versions kept (a few MB at most)
@@ -37,6 +38,8 @@ def extract(role: str, content: str) -> tuple[Found, ...]:
         return found
     EXTRACTIONS += 1
     found = tuple(message_facts(content, role))
+    if role in ("user", "assistant"):
+        message_references(content)  # what a compaction's references read: now, once
     _cache[key] = found
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
