@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ollm_desktop.engine import budget, fact_keeping, facts, goals, prompts, references
 from ollm_desktop.engine.aging import merge_batch
 from ollm_desktop.engine.assembly import Part
+from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.images import as_text_tokens
 from ollm_desktop.engine.models import (
     AgingStep,
@@ -28,7 +29,6 @@ from ollm_desktop.engine.models import (
     EventName,
     Message,
 )
-from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.stage import Stage
 from ollm_desktop.engine.summarizer import Deadline, SummaryCaller, record_outcome
 from ollm_desktop.engine.summary_requests import SummaryWriter

@@ -126,7 +126,8 @@ class FactsFront:
         """A message that may replace a fact is read now (cheap test first), even before the
         ledger holds any: the statement it corrects is taken later, when it is compacted, and
         must meet the correction then (or it would be kept as current)."""
-        if message.role not in ("user", "assistant") or not may_correct(message.content, message.role):
+        if message.role not in ("user", "assistant") or \
+                not may_correct(message.content, message.role):
             return False
         data = self._data
         position = data.position(message.id)
