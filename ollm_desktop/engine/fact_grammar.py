@@ -148,19 +148,54 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
         if not _eligible(token):
             continue
         nxt = words[i + 1] if i + 1 < len(tokens) else ""
-        if _replacement_slot(words, i, first, prev, nxt, tokens) or (_ends_clause(tokens, i) \
-                and _statement_slot(tokens, i, first, prev, correction)):
+        if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
+                _ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
 
 
 def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
-                      tokens: list[Tok]) -> bool:
+                      tokens: list[Tok], sentence: str) -> bool:
     """"instead of Y", "rather than Y", "X instead", "use X", "not Y,", "not ... but X"."""
     after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
-    return after_of or prev == "than" or nxt == "instead" \
+    x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
+    return after_of or prev == "than" or nxt == "instead" or x_not or \
+        (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
         or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "")) \
         or (prev == "not" and nxt in (",", "but", ";")) \
         or (prev == "but" and "not" in words[first:i] and _ends_clause(tokens, i))
+
+
+def _capital(sentence: str, token: Tok) -> bool:
+    return sentence[token.start:token.start + 1].isupper()
+
+
+def _x_of_not(words: list[str], i: int, tokens: list[Tok], sentence: str) -> bool:
+    """X of "X, not Y": the word before ", not" ("in room X, not in room Y"), or, where Y is
+    a capitalised name, the clause's one capitalised word ("It's Ingrid on call, not Tom")."""
+    if "not" not in words[i + 1:]:
+        return False
+    at = words.index("not", i + 1)
+    if words[at - 1] != "," or at + 1 >= len(tokens):
+        return False
+    named = _capital(sentence, tokens[at + 1])
+    if at == i + 2:
+        return _capital(sentence, tokens[i]) == named or not named
+    return named and _capital(sentence, tokens[i]) and not any(
+        _capital(sentence, t) for t in tokens[i + 1:at - 1])
+
+
+def _after_not(words: list[str], i: int) -> bool:
+    """The last word of "not [in room] Y" before the clause ends (or "any more")."""
+    back = words[max(0, i - 4):i]
+    if "not" not in back or any(not w for w in back):
+        return False
+    at = i - len(back) + back.index("not")
+    if words[at - 1:at] != [","] and "but" not in words[i:]:
+        return False  # "X, not Y" and "not Y but X" only: "this is not a bug" states nothing
+    between = back[back.index("not") + 1:]
+    return all(w in PREPOSITIONS or w in DETERMINERS or w.isalpha() for w in between) and (
+        i + 1 >= len(words) or words[i + 1] in BOUNDARY or words[i + 1] in (
+            "any", "anymore", "but"))
 
 
 def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
@@ -181,7 +216,7 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
 def _old(tokens: list[Tok], i: int) -> bool:
     """Whether the value at ``i`` is the one being replaced."""
     words = [t.word for t in tokens]
-    before = words[max(0, i - 3):i]
+    before = [w for w in words[max(0, i - 4):i] if w not in DETERMINERS]  # "instead of the Y"
     if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
             "", "only", "just")) or \
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
@@ -234,6 +269,7 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         entity, attribute = key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
         slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i)))
+    slots = _scratched(tokens, slots)
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]
     # the old value of "X, not Y" / "from Y to X" is a value of X's key (and back)
@@ -247,8 +283,27 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING)))
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X"
-    correction = bool(lead or olds or changed or now)
+    gone = "longer" in words or "anymore" in words or "any more" in joined(tokens)
+    correction = bool(lead or olds or changed or now or gone)
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _scratched(tokens: list[Tok], slots: list[Slot]) -> list[Slot]:
+    """"at 3 pm on Thursday, scratch that, 4 pm": the value taken back is the last one before
+    "scratch that" of the unit class of the first one after it."""
+    words = [t.word for t in tokens]
+    at = next((i for i in range(1, len(tokens) - 1)
+               if words[i:i + 2] == ["scratch", "that"]), None)
+    if at is None:
+        return slots
+    cut = tokens[at].start
+    after = [s for s in slots if s.start > cut]
+    before = [s for s in slots if s.end <= cut]
+    if not after:
+        return slots
+    taken = next((s for s in reversed(before) if s.unit == after[0].unit), None)
+    return [Slot(s.start, s.end, s.value, s.ref_kind, after[0].entity, after[0].attribute,
+                 s.unit, True) if s is taken else s for s in slots]
 
 
 def _with_key(slot: Slot, donor: Slot) -> Slot:

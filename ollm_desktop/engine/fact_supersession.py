@@ -41,11 +41,18 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
             _subjects_meet(a.subject, b.subject, family(a)) else ""
     entity_a, attribute_a, unit_a = a.key.split("|")
     entity_b, attribute_b, unit_b = b.key.split("|")
-    if unit_a != unit_b or not attribute_a or attribute_a != attribute_b:
+    if unit_a != unit_b or not attribute_a:
         return ""
+    if attribute_a != attribute_b:
+        # "production" (the owner alone) beside "the production server"
+        owner = (not entity_a and attribute_a == entity_b) or \
+            (not entity_b and attribute_b == entity_a)
+        return "maybe" if owner else ""
     if entity_a == entity_b:
         return "same"
-    return "maybe" if not entity_a or not entity_b else ""
+    words_a, words_b = set(entity_a.split()), set(entity_b.split())
+    # one side names no owner, or fewer words of it ("submission" in "paper submission")
+    return "maybe" if words_a <= words_b or words_b <= words_a else ""
 
 
 def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]]:

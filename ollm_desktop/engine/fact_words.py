@@ -32,7 +32,8 @@ HEDGES = closed("maybe perhaps possibly probably")
 HYPOTHETICAL = ("what if", "if", "suppose", "imagine", "what about", "how about")
 # The verbs whose "K to X" changes K (the closed set the issue names, and their forms).
 CHANGE = closed("set bump raise lower move switch rename change increase decrease reduce "
-                  "update upgrade downgrade migrate make cut drop")
+                 "update upgrade downgrade migrate make cut drop push postpone delay extend "
+                 "shorten")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
           "update", "i meant", "sorry", "wait", "no", "oops", "typo")
 FILLER = closed("so ok okay oh hmm well also and but btw ah right")
@@ -45,7 +46,7 @@ DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs
 SIZE = closed("b kb mb gb tb kib mib gib tib bytes")
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still here there please let's us me not no really it's that's "
-    "they're we're there's back over again away")
+    "they're we're there's back over again away instead rather than")
 CONJUNCTIONS = closed("and or but so")
 NAMING = closed("call calls called name names named")
 

@@ -146,8 +146,9 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
 
 def _names(item: Found, fact: Fact) -> bool:
     """A bare name (``item``, the old value of a replacement) names ``fact``'s value."""
-    return item.ref_kind in ("name", "class") and fact.kind not in SENTENCE_KINDS and \
-        fact.kind != "question" and fact.value.lower().startswith(item.value.lower() + " ")
+    said, value = item.value.lower(), fact.value.lower()
+    return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
+        value == said or (item.ref_kind in ("name", "class") and value.startswith(said + " ")))
 
 
 def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str | None]) -> Absorbed:
