@@ -123,7 +123,13 @@ def _eligible(token: Tok) -> bool:
 
 def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name") -> None:
     token = tokens[index]
-    token.value = (token.start, token.end, sentence[token.start:token.end], kind)
+    start = token.start
+    noun = tokens[index - 1] if index >= 2 else None
+    if kind == "name" and noun is not None and not noun.value and noun.word.isalpha() and \
+            tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
+            noun.word not in NOT_NP:
+        start = noun.start  # "in room X": the value is "room X", as the user says it
+    token.value = (start, token.end, sentence[start:token.end], kind)
     token.word = ""
 
 

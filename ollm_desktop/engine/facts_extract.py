@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from ollm_desktop.engine.provenance import Found, message_facts
-from ollm_desktop.engine.references import message_references
+from ollm_desktop.engine.references import message_references, remember_references
 
 EXTRACTIONS = 0  # extractions made in this process (cache misses)
 _CACHE_SIZE = 8192  # message versions kept (a few MB at most)
@@ -46,9 +46,17 @@ def extract(role: str, content: str) -> tuple[Found, ...]:
     return found
 
 
-def remember(role: str, content: str, found: Sequence[Found]) -> None:
-    """Facts read back from storage for a message version: no extraction needed."""
+def remember(role: str, content: str, found: Sequence[Found],
+             refs: Sequence[tuple[str, str]] | None = None) -> None:
+    """Facts (and references) read back from storage for a message version: no extraction."""
     _cache[content_key(role, content)] = tuple(found)
+    if refs is not None:
+        remember_references(content, refs)
+
+
+def references_of(content: str) -> list[list[str]]:
+    """A message's references (cached with its facts), as stored (JSON pairs)."""
+    return [[ref, kind] for ref, kind in message_references(content)]
 
 
 def extraction_count() -> int:

@@ -145,11 +145,25 @@ def _drop_contained(refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [r for r in refs if r[0] in kept]
 
 
-@lru_cache(maxsize=16384)
+_MESSAGE_REFERENCES: dict[str, tuple[tuple[str, str], ...]] = {}
+_MESSAGE_REFERENCES_KEPT = 16384
+
+
 def message_references(content: str) -> tuple[tuple[str, str], ...]:
     """A message's references without those inside a longer one: worked out once per text
     (``facts_extract`` does it when the message is final; a compaction reads them)."""
-    return tuple(_drop_contained(find_references(content)))
+    found = _MESSAGE_REFERENCES.get(content)
+    if found is None:
+        found = tuple(_drop_contained(find_references(content)))
+        remember_references(content, found)
+    return found
+
+
+def remember_references(content: str, refs: Sequence[tuple[str, str]]) -> None:
+    """A message's references, worked out now or read back from storage."""
+    if len(_MESSAGE_REFERENCES) >= _MESSAGE_REFERENCES_KEPT:
+        _MESSAGE_REFERENCES.pop(next(iter(_MESSAGE_REFERENCES)))  # the oldest
+    _MESSAGE_REFERENCES[content] = tuple((ref, kind) for ref, kind in refs)
 
 
 def _key_reference_items(summary: str) -> list[tuple[str, str]]:

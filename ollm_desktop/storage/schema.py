@@ -225,10 +225,19 @@ def _recall_v6(conn: sqlite3.Connection) -> None:
     recall_index.create(conn)
 
 
+def _message_facts_v7(conn: sqlite3.Connection) -> None:
+    """Each message's facts, extracted once when it is final (issue 28): the facts and the
+    references ``engine.facts_extract`` found, as JSON, keyed by a hash of the message's role
+    and text, so an edit extracts again and a compaction never re-reads the text. A new table
+    only (an older file fills it as its messages are written again)."""
+    conn.execute("CREATE TABLE message_facts (message_id TEXT PRIMARY KEY, "
+                 "content_key TEXT NOT NULL, facts TEXT NOT NULL)")
+
+
 Migration = Callable[[sqlite3.Connection], None]
 # Never edit or reorder a released step: append a new one.
 MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3, _branches_v4,
-                               _facts_v5, _recall_v6]
+                               _facts_v5, _recall_v6, _message_facts_v7]
 LATEST_VERSION = len(MIGRATIONS)
 
 

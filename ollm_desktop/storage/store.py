@@ -27,7 +27,7 @@ from ollm_desktop.engine.models import (
     Message,
     new_id,
 )
-from ollm_desktop.storage import recall_index
+from ollm_desktop.storage import message_facts, recall_index
 from ollm_desktop.storage.families import Families
 from ollm_desktop.storage.images import Images
 from ollm_desktop.storage.models import (
@@ -142,6 +142,7 @@ class ChatStore(RecallTables, SideTables, Families, Images):
     def _insert_message(self, conn: sqlite3.Connection, chat_id: str, message: Message,
                         seq: int) -> None:
         insert_message(conn, chat_id, message, seq)
+        message_facts.record(conn, message)
 
     @staticmethod
     def _renumber(conn: sqlite3.Connection, chat_id: str, order: list[str]) -> None:
@@ -193,6 +194,7 @@ class ChatStore(RecallTables, SideTables, Families, Images):
             else:
                 conn.execute("UPDATE message_search SET body = ? WHERE rowid = ?",
                              (message.content.casefold(), row[0]))
+                message_facts.record(conn, message)  # an edit, or a reply now final
                 recall_index.refresh_around(conn, chat_id, row[1])
                 conn.execute("UPDATE chats SET updated_at = ? WHERE id = ?", (now(), chat_id))
         prints = self._prints.get(chat_id)
@@ -338,6 +340,7 @@ class ChatStore(RecallTables, SideTables, Families, Images):
         with self._read() as conn:
             row = conn.execute("SELECT meta, groups, undo, facts FROM chat_state "
                                "WHERE chat_id = ?", (chat_id,)).fetchone()
+            message_facts.warm(conn, chat_id)  # each message's facts, extracted before
         if row is None and not messages:
             return None
         state = EngineState(messages=messages)
