@@ -331,7 +331,8 @@ def _rank(fact: Fact) -> int:
 def possibly_note(by_id: dict[str, Fact], fact: Fact) -> str | None:
     """"possibly replaced by X (turn N)": a later value of a key that may be this one."""
     later = by_id.get(fact.possibly_replaced_by or "")
-    if fact.status != "current" or later is None or later.status != "current":
+    if fact.status != "current" or later is None or later.status != "current" or \
+            dispute(by_id, later) is not None:  # never name a value a reply disputes
         return None
     return f"possibly replaced by {later.value} (turn {later.turn or 0})"
 
