@@ -153,3 +153,17 @@ def test_an_uncertain_match_keeps_both_and_marks_the_older() -> None:
     assert {f.value for f in marked} == {"8443", "8444"}
     new = next(f for f in ledger if f.value == "9443")
     assert all(f.possibly_replaced_by == new.id for f in marked)
+
+
+# ------------------------------------------------------------------ adoption (point 5)
+def test_a_pinned_reply_adopts_its_values() -> None:
+    from ollm_desktop.engine import ContextEngine, EngineConfig
+    from tests.engine_fakes import GoodSummarizer
+
+    engine = ContextEngine(EngineConfig(context_size=4096), GoodSummarizer())
+    engine.add("user", "Where should the exporter write?")
+    reply = engine.add("assistant", "Write it to var/export/daily.csv every night.")
+    assert not any(f.users for f in engine.facts if f.message_id == reply.id)
+    engine.set_pinned(reply.id, True)
+    adopted = [f for f in engine.facts if f.message_id == reply.id]
+    assert [f.value for f in adopted] == ["var/export/daily.csv"] and adopted[0].users
