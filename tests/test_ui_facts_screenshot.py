@@ -48,6 +48,7 @@ def test_screenshot_the_facts_panel(qloop, qtbot, tmp_path, server, chat, screen
             "", Qt.MatchFlag.MatchContains, VALUE)]
         assert {"You", "Typed by you"} <= set(whos)
         assert "Assistant" not in whos  # by default: what the user would write down
+        panel.list.expandAll()  # each key's history beneath its current value
         app.window.content.undo_bar.finish()  # the picture shows the panel, not the offer
         save_shot(screenshot_dir, app.window, "facts-panel.png")
     finally:

@@ -164,7 +164,8 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     """"instead of Y", "rather than Y", "X instead", "use X", "not Y,", "not ... but X"."""
     after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
     x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
-    return after_of or prev == "than" or nxt == "instead" or x_not or \
+    ends = _ends_clause(tokens, i)
+    return (after_of or prev == "than") and ends or nxt == "instead" or x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
         or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "")) \
         or (prev == "not" and nxt in (",", "but", ";")) \
@@ -291,6 +292,9 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens)
     correction = bool(lead or olds or changed or now or gone)
+    if mood != "statement":  # an open question keeps the values it names, not bare words
+        given = {value[2] for value in values}
+        slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
 
 

@@ -181,7 +181,8 @@ def _confirm(facts: list[Fact], content: str) -> int:
     count = 0
     for fact in facts:
         if fact.source == "assistant" and not fact.confirmed and fact.value in content and \
-                fact.kind not in SENTENCE_KINDS and len(fact.value) >= 3 and \
+                fact.kind not in SENTENCE_KINDS and fact.kind != "question" and \
+                len(fact.value) >= 3 and \
                 locate(fact.value, content) >= 0:
             fact.confirmed = True
             count += 1

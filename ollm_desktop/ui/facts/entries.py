@@ -50,8 +50,9 @@ def who(fact: Fact) -> str:
 def shown_value(fact: Fact) -> str:
     """The value first (a narrow column cuts the end), then what it is a value of; a
     sentence, or a NAME=value that names itself, as it is."""
-    if fact.kind in SENTENCE_KINDS or fact.kind == "setting" or not fact.subject:
-        return fact.value
+    if fact.kind in SENTENCE_KINDS or fact.kind == "setting" or not fact.subject or \
+            set(fact.subject.split()) <= set(fact.value.lower().split()):
+        return fact.value  # "room osprey-beacon" says what it is
     return f"{fact.value} ({fact.subject})"
 
 
