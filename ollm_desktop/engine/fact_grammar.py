@@ -165,7 +165,7 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
     x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
     ends = _ends_clause(tokens, i)
-    return (after_of or prev == "than") and ends or nxt == "instead" or x_not or \
+    return ((after_of or prev == "than") and ends) or nxt == "instead" or x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
         or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "")) \
         or (prev == "not" and nxt in (",", "but", ";")) \
