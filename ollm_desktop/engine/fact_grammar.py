@@ -144,9 +144,23 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
     words = [t.word for t in tokens]
     for i in range(first, len(tokens)):
         token = tokens[i]
+        if token.value and token.value[3] == "number":
+            _counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
+            continue
         if token.value or not token.word:
             continue
         prev = words[i - 1] if i > first else ""
+        if _capital(sentence, token) and i > first and _eligible(token) and \
+                i + 1 < len(tokens) and tokens[i + 1].word.isdigit() and \
+                _ends_clause(tokens, i + 1):
+            _versioned(sentence, tokens, i)  # "Postgres 16"
+            continue
+        if token.word.isdigit() and prev in ("with", "use", "using", "to", "from") and \
+                i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
+                tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
+            _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
+            _counted(sentence, tokens, i)
+            continue
         if token.word.isdigit() and len(token.word) >= 2 and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
             _promote(sentence, tokens, i, "number")
@@ -157,6 +171,32 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
                 _ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
+
+
+def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
+    """A number without a unit takes the noun it counts: "5,908 participants"."""
+    value = tokens[i].value
+    if value is None or not value[2].replace(",", "").replace(".", "").isdigit():
+        return
+    end = value[1]
+    for token in tokens[i + 1:i + 3]:
+        word = token.word
+        if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
+                or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
+                word in AUXILIARIES or word in PRONOUNS or is_change(word):
+            break
+        end = token.end
+        token.word = "·"  # part of the value now
+    if end != value[1]:
+        tokens[i].value = (value[0], end, sentence[value[0]:end], "number")
+
+
+def _versioned(sentence: str, tokens: list[Tok], i: int) -> None:
+    number = tokens[i + 1]
+    start = tokens[i].start
+    tokens[i + 1].value = (start, number.end, sentence[start:number.end], "version")
+    tokens[i + 1].word = ""
+    tokens[i].word = "·"
 
 
 def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,

@@ -117,6 +117,9 @@ def sentence_facts(sentence: str, role: str = "user") -> list[Found]:
         return [f for f in out if not f.old]
     plain = _blank(sentence, values)
     decision = bool(P.DECISION.search(sentence))
+    keyed = [f for f in out if f.key.split("|")[1:2] not in ([""], ["use"], [])]
+    if decision and not correction and keyed:  # the decision is its values, with their keys
+        return out
     if decision and not correction:  # the decision is the clause, not a name inside it
         clipped = P.clip_words(sentence)
         kept = [f for f in out if f.kind == "setting" or f.value not in clipped]
