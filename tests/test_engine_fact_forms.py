@@ -167,3 +167,21 @@ def test_a_pinned_reply_adopts_its_values() -> None:
     engine.set_pinned(reply.id, True)
     adopted = [f for f in engine.facts if f.message_id == reply.id]
     assert [f.value for f in adopted] == ["var/export/daily.csv"] and adopted[0].users
+
+
+# ------------------------------------------------------------------ the scorer's view, the counter
+def test_current_values_per_key_and_one_extraction_per_message_version() -> None:
+    from ollm_desktop.engine import facts_extract
+
+    said = [("user", "The API port is 8443 and the admin port is 8444."),
+            ("assistant", "The API could listen on 8000 instead."),
+            ("user", "Actually the API port is 9443, not 8443."),
+            ("assistant", "Noted.")]
+    before = facts_extract.extraction_count()
+    current = facts_extract.current_values(said)
+    assert current["api|port|port"] == ["9443"] and current["admin|port|port"] == ["8444"]
+    assert "8000" not in str(current)  # a suggestion is an open question
+    extracted = facts_extract.extraction_count() - before
+    assert extracted <= len(said)
+    facts_extract.current_values(said)  # the same message versions again: nothing extracted
+    assert facts_extract.extraction_count() - before == extracted

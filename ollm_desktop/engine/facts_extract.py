@@ -65,13 +65,17 @@ def extraction_count() -> int:
 
 def current_values(messages: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
     """Per key (``entity|attribute|unit``), the values current after ``messages`` (oldest
-    first), whoever stated them: what a scorer compares with its ground truth."""
+    first), whoever stated them: what a scorer compares with its ground truth. Open questions
+    and sentences (decisions, corrections without a value) have no key and are left out; a
+    value marked "possibly replaced" is still current, beside the newer one."""
     from ollm_desktop.engine import facts as ledger
     from ollm_desktop.engine.fact_types import Fact
     from ollm_desktop.engine.models import Message
 
     kept: list[Fact] = []
-    for turn, (role, text) in enumerate(messages, start=1):
+    turn = 0
+    for role, text in messages:
+        turn += role == "user" or turn == 0  # an exchange is a user message and its reply
         if role in ("user", "assistant"):
             ledger.absorb(kept, Message(role=role, content=text), turn)  # type: ignore[arg-type]
     out: dict[str, list[str]] = {}
