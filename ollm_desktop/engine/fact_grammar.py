@@ -330,7 +330,8 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING)))
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X"
-    gone = "longer" in words or "anymore" in words or "any more" in joined(tokens)
+    gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
+        [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"]
     correction = bool(lead or olds or changed or now or gone)
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}

@@ -50,7 +50,7 @@ from ollm_desktop.engine.references import locate
 HEADER = "Facts of this conversation (exact, kept by code; a later value replaces an earlier one):"
 USER_SECTION = "Stated by the user:"
 MAX_FACTS = 600  # stored; what is sent is bounded by the budget
-MAX_REPLACED_SHOWN = 6  # replaced values listed beside their replacement
+MAX_REPLACED_SHOWN = 3  # replaced values listed beside their replacement (the newest)
 
 
 @dataclass
@@ -343,7 +343,8 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
     if fact.kind in SENTENCE_KINDS:
         body = annotate(fact.value, notes or {})
     else:
-        body = f"{fact.subject}: {fact.value}" if fact.subject else fact.value
+        named = set(fact.subject.split()) <= set(fact.value.lower().split())
+        body = f"{fact.subject}: {fact.value}" if fact.subject and not named else fact.value
     if fact.edited and fact.original and fact.original != fact.value:
         body += f" (the user corrected this; was {fact.original})"
     olds = list(dict.fromkeys(r.value for r in reversed(replaced) if r.kind not in
