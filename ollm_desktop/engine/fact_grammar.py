@@ -273,8 +273,15 @@ def _old(tokens: list[Tok], i: int) -> bool:
             "to" in words[i + 1:]:
         return True
     after = " ".join(w for w in words[i + 1:i + 5] if w)
-    return after.startswith(("is no longer", "no longer", "are no longer", "is gone",
-                             "is obsolete", "is wrong", "was wrong", "anymore", "any more"))
+    if after.startswith(("no longer", "anymore", "any more")):
+        return True
+    verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong"
+    return verb in ("is", "was", "are", "were") and rest.split(" ")[0] in _RETIRED
+
+
+# What a copula says of a value that no longer holds (a closed set of predicates).
+_RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced", "outdated",
+                      "deprecated", "retired", "dropped", "old", "incorrect", "stale"})
 
 
 def _names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
