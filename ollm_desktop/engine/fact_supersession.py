@@ -192,7 +192,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
     key is only possibly the same, both stay and the older is marked."""
     kind = family(new)
     candidates = [old for old in facts if not (
-        old is new or old.status != "current" or family(old) != kind or old.value == new.value
+        old.status != "current" or old is new or old.value == new.value or family(old) != kind
         or not _earlier(old, new) or old.pinned or old.source == "manual")]
     if kind == "sentence":
         return sum(replace_or_dispute(new, old, facts) for old in candidates
@@ -214,12 +214,13 @@ def mark_possible(new: Fact, olds: list[Fact]) -> None:
 def restated(facts: list[Fact], new: Fact) -> None:
     """A plain statement of a key that already has another value (no correction's shape):
     the older is possibly replaced, never silently."""
-    if family(new) in ("sentence", "question") or not new.key or \
-            new.key.split("|")[2] in MANY or new.ref_kind in MANY:
+    parts = new.key.split("|")
+    if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or \
+            parts[2] in MANY or new.ref_kind in MANY:
         return
-    olds = [old for old in facts if old is not new and old.status == "current"
-            and family(old) == family(new) and old.value != new.value and _earlier(old, new)
-            and key_match(new, old) == "same"]
+    olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
+            and old.status == "current" and old.value != new.value  # the cheap tests
+            and family(old) == family(new) and _earlier(old, new)]
     mark_possible(new, olds)
 
 
@@ -229,7 +230,7 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     if kind in ("sentence", "question"):
         return 0
     later = [f for f in facts if f.from_correction and f.status == "current"
-             and family(f) == kind and f.value != new.value and _earlier(new, f)]
+             and f.value != new.value and family(f) == kind and _earlier(new, f)]
     same, _ = _same_key(new, later)
     for fact in same:
         if replace_or_dispute(fact, new, facts):
