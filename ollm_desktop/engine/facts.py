@@ -78,7 +78,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     found = extract(message.role, message.content)
     if not found and message.role != "user":
         return result  # nothing stated, nothing used
-    claims = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
+    claims: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
     if message.role == "user":
         result.confirmed = _confirm(facts, message.content)
     if not found:
@@ -151,9 +151,9 @@ def _names(item: Found, fact: Fact) -> bool:
         value == said or (item.ref_kind in ("name", "class") and value.startswith(said + " ")))
 
 
-def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str | None]) -> Absorbed:
+def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str]) -> Absorbed:
     """``result`` with the facts whose claim changed since ``claims`` was taken counted."""
-    now = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
+    now: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
     result.disputed = len({i for i in now.keys() | claims.keys() if now.get(i) != claims.get(i)})
     return result
 
