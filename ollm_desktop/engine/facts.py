@@ -50,7 +50,7 @@ from ollm_desktop.engine.references import locate
 HEADER = "Facts of this conversation (exact, kept by code; a later value replaces an earlier one):"
 USER_SECTION = "Stated by the user:"
 MAX_FACTS = 600  # stored; what is sent is bounded by the budget
-MAX_REPLACED_SHOWN = 3  # replaced values listed beside their replacement (the newest)
+MAX_REPLACED_SHOWN = 6  # replaced values listed beside their replacement (the newest)
 
 
 @dataclass
