@@ -15,6 +15,15 @@ from ollm_desktop.engine.provenance import Found
 ROLES = ("user", "assistant")
 
 
+def create(conn: sqlite3.Connection) -> None:
+    """Schema step 7 (``schema._message_facts_v7``): each message's facts and references as
+    JSON, keyed by a hash of its role and text, so an edit extracts again and a compaction
+    never re-reads the text. A new table only (an older file fills it as messages are
+    written again)."""
+    conn.execute("CREATE TABLE message_facts (message_id TEXT PRIMARY KEY, "
+                 "content_key TEXT NOT NULL, facts TEXT NOT NULL)")
+
+
 def record(conn: sqlite3.Connection, message: Message) -> None:
     """Store a final message's facts (read from the cache: the engine extracted them when it
     took the message); a partial reply still streaming is stored when it is final."""

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ollm_desktop.storage.message_facts import create as _message_facts_v7  # step 7
+
 APPLICATION_ID = 0x4F4C4D44  # "OLMD"
 SCHEMA_MARKER = "ollm-desktop"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -223,15 +225,6 @@ def _recall_v6(conn: sqlite3.Connection) -> None:
     from ollm_desktop.storage import recall_index
 
     recall_index.create(conn)
-
-
-def _message_facts_v7(conn: sqlite3.Connection) -> None:
-    """Each message's facts, extracted once when it is final (issue 28): the facts and the
-    references ``engine.facts_extract`` found, as JSON, keyed by a hash of the message's role
-    and text, so an edit extracts again and a compaction never re-reads the text. A new table
-    only (an older file fills it as its messages are written again)."""
-    conn.execute("CREATE TABLE message_facts (message_id TEXT PRIMARY KEY, "
-                 "content_key TEXT NOT NULL, facts TEXT NOT NULL)")
 
 
 Migration = Callable[[sqlite3.Connection], None]
