@@ -45,7 +45,7 @@ SPAN: list[tuple[str, str]] = [
                   + FILLER),
     ("user", "Anything else before we start?"),
     ("assistant", "Only the usual checks. " + FILLER + " " + FILLER + " " + FILLER),
-    ("user", "Ok, thanks for the overview so far."),
+    ("user", "Ok, we decided to keep the rollback window at 30 minutes."),
     ("assistant", "You are welcome. " + FILLER + " " + FILLER),
     ("user", "Let's continue tomorrow morning."),
     ("assistant", "Sounds good. " + FILLER + " " + FILLER + " " + FILLER),
@@ -95,7 +95,9 @@ def test_the_shape_says_it_was_built_by_code_and_holds_the_sections():
         assert section in text
     assert '- "We are moving the billing service to the new cluster."' in text
     decisions = text.split("## Decisions & Conclusions")[1].split("##")[0]
-    assert "reconcile_ledger_entries()" in decisions
+    # the user's decision; the reply's "We decided to ..." is no decision of theirs (issue 28)
+    assert "rollback window at 30 minutes" in decisions
+    assert "reconcile_ledger_entries()" not in decisions
     assert kept(text, PLANTED) == len(PLANTED)
     # The gate would let it through: it is a real checkpoint, not an echo or a reply.
     assert inspect_summary(text, material="", prompt="", target=600).ok
@@ -204,3 +206,23 @@ def test_the_replies_own_sentences_never_fill_sections_on_their_own():
     assert "/var/cache/app" in text and "600 s" in text  # what the reply added
     assert "[NEXT] Measure the cache hit rate" in text  # a goal marker stays
     assert "port 8443" in text and "/etc/app.toml" in text  # in the user's own words
+
+
+def test_the_decisions_are_the_users_never_a_replys_filler():
+    """Issue 28: a new user found Decisions & Conclusions full of the assistant's filler while
+    their own decisions (PostgreSQL 16, a 30-minute rollback window) were missing."""
+    span = [
+        ("user", "We'll use PostgreSQL 16 for the new cluster."),
+        ("assistant", "A rewrite is tempting, but it would hide the bug rather than explain it. "
+                      "We decided to go with a staged rollout instead of a big bang. " + FILLER),
+        ("user", "Should we switch to MySQL instead?"),
+        ("assistant", "Let's stick with what works; never change two things at once. " + FILLER),
+        ("user", "Actually the rollback window is 30 minutes, not 15 minutes."),
+        ("assistant", "Always keep the backups. " + FILLER),
+    ]
+    text = extractive_checkpoint(span, target_tokens=400)
+    decisions = text.split("## Decisions & Conclusions")[1].split("\n## ")[0]
+    assert "PostgreSQL 16" in decisions and "30 minutes" in decisions
+    for filler in ("rewrite is tempting", "staged rollout", "stick with what works",
+                   "Always keep", "switch to MySQL"):
+        assert filler not in decisions

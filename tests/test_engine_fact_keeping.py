@@ -15,7 +15,8 @@ def test_a_fact_is_kept_in_the_summary_the_ledger_or_a_verbatim_message() -> Non
                      summary="## Context\nThe service reads /etc/app.toml.", ledger=["v2.1"])
     assert result.user_facts == 3 and result.user_facts_kept == 2
     assert result.lost == ["8443"]
-    assert result.identifiers == 4 and result.identifiers_kept == 3
+    # the reply's v2.1 is recall's, not counted (issue 28: the ledger is the user's)
+    assert result.identifiers == 3 and result.identifiers_kept == 2
     assert 0.33 < result.lost_share < 0.34
     none = measure([("assistant", "Use v3.0.")], verbatim=[], summary="", ledger=[])
     assert none.user_facts == 0 and none.lost_share == 0.0

@@ -85,7 +85,9 @@ def test_a_later_correction_absorbed_first_still_replaces_the_older_statement() 
     assert _current(ledger) == ["9443"]
 
 
-def test_an_assistant_only_identifier_loses_to_a_user_fact_when_the_budget_is_short() -> None:
+def test_an_assistant_only_identifier_is_never_sent_until_the_user_adopts_it() -> None:
+    """Issue 28: the ledger is the user's. An assistant's value waits behind the panel's
+    "Suggested by the assistant" until the user uses it, pins it or keeps it."""
     ledger = _absorb(
         ("assistant", "Try lib/helpers_3.py, docs at https://docs.acme-tools.dev/x and "
                       "call load_rows() with LOG_TTL=300."),
@@ -94,34 +96,37 @@ def test_an_assistant_only_identifier_loses_to_a_user_fact_when_the_budget_is_sh
     compacted = {f.message_id or "" for f in ledger}
     full = facts.render(ledger, compacted=compacted, quoted=set(), budget=1000,
                         count=count_tokens)
-    assert "src/import/reader_12.py" in full.text and "lib/helpers_3.py" in full.text
-    tight = count_tokens(facts.HEADER) + count_tokens(facts.USER_SECTION) + \
-        count_tokens(facts.ASSISTANT_SECTION) + 30
-    short = facts.render(ledger, compacted=compacted, quoted=set(), budget=tight,
-                         count=count_tokens)
-    assert "src/import/reader_12.py" in short.text
-    assert "lib/helpers_3.py" not in short.text and short.left_out
-    # ...and an assistant's value the user used (confirmed) ranks as the user's
+    assert "src/import/reader_12.py" in full.text
+    for invented in ("lib/helpers_3.py", "load_rows()", "8081", "pandas 2.1.4"):
+        assert invented not in full.text
+    # ...an assistant's value the user used (adopted) is theirs, and sent
     ledger = _absorb(("assistant", "Use app/models_9.py for this."),
                      ("user", "OK, app/models_9.py it is."))
-    assert next(f for f in ledger if f.value == "app/models_9.py").users
+    adopted = next(f for f in ledger if f.value == "app/models_9.py")
+    assert adopted.users
+    text = facts.render(ledger, compacted={f.message_id or "" for f in ledger}, quoted=set(),
+                        budget=1000, count=count_tokens).text
+    assert "app/models_9.py" in text
+    # ...and so is one the user kept in the panel (pinned)
+    ledger = _absorb(("assistant", "Use app/models_9.py for this."))
+    ledger[0].pinned = True
+    assert "app/models_9.py" in facts.render(ledger, compacted=set(), quoted=set(),
+                                             budget=1000, count=count_tokens).text
 
 
-def test_no_assistant_only_line_fills_the_room_a_user_fact_did_not_fit_in() -> None:
-    """Seen at 8K: a long user fact left out while shorter assistant-only ones were shown."""
+def test_a_user_fact_that_does_not_fit_is_left_out_and_reported() -> None:
     ledger = _absorb(
         ("user", "The release notes live at https://releases.example-company.internal/"
                  "platform/importer/2026/november/notes-for-the-long-awaited-v3.html."),
         ("assistant", "Maybe port 8081."))
     compacted = {f.message_id or "" for f in ledger}
-    base = count_tokens(facts.HEADER) + count_tokens(facts.USER_SECTION) + \
-        count_tokens(facts.ASSISTANT_SECTION) + 4
+    base = count_tokens(facts.HEADER) + count_tokens(facts.USER_SECTION) + 3
     small = facts.render(ledger, compacted=compacted, quoted=set(), budget=base + 12,
                          count=count_tokens)
-    assert "8081" not in small.text and len(small.left_out) == 2
+    assert "8081" not in small.text and len(small.left_out) == 1
     roomy = facts.render(ledger, compacted=compacted, quoted=set(), budget=base + 200,
                          count=count_tokens)
-    assert "8081" in roomy.text and "notes-for-the-long-awaited-v3" in roomy.text
+    assert "8081" not in roomy.text and "notes-for-the-long-awaited-v3" in roomy.text
 
 
 def test_the_ledgers_bytes_do_not_change_across_sends_while_no_fact_changes() -> None:

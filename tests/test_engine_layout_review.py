@@ -162,7 +162,7 @@ def test_a_chat_whose_boundary_user_message_was_deleted_summarises_from_its_pref
     summarizer = GoodSummarizer()
     engine = ContextEngine(EngineConfig(context_size=8192, min_messages=2), summarizer,
                            "You are helpful.")
-    for n in range(20):
+    for n in range(30):  # enough for two compactions (issue 28: a smaller ledger, more room)
         engine.add("user", f"Question {n}: " + words(60, n))
         engine.add("assistant", f"Answer {n}: " + words(60, n + 100))
     assert compact(engine, force=True).status == "compacted"

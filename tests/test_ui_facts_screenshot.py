@@ -30,20 +30,25 @@ def test_screenshot_the_facts_panel(qloop, qtbot, tmp_path, server, chat, screen
         app.window.resizeDocks([panel], [600], Qt.Orientation.Horizontal)
         select(panel, "RES-5021")  # the user pins a ticket they will need
         qtbot.mouseClick(panel.pin_button, Qt.MouseButton.LeftButton)
+        panel.suggested.setChecked(True)  # the assistant's suggestions, behind their filter
         select(panel, "https://beacon-439.corp.example.net/shard-maps")  # and forgets a link
         qtbot.mouseClick(panel.forget_button, Qt.MouseButton.LeftButton)
+        assert item(panel, "https://beacon-439.corp.example.net/shard-maps").text(
+            STATE) == "forgotten"
+        panel.suggested.setChecked(False)
         qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
         type_fact(panel, qtbot, TYPED)
         replaced = item(panel, "722 ms")
-        assert replaced.text(STATE) == "replaced by 650 ms" and replaced.text(WHO) == "You"
+        assert replaced.text(STATE).startswith("replaced by 650 ms (turn ")
+        assert replaced.text(WHO) == "You"
         assert select(panel, "650 ms").text(STATE) == "in the ledger"
         assert "pinned" in item(panel, "RES-5021").text(STATE)
-        assert item(panel, "https://beacon-439.corp.example.net/shard-maps").text(
-            STATE) == "forgotten"
         assert item(panel, TYPED).text(WHO) == "Typed by you"
-        whos = {item.text(WHO) for item in panel.list.findItems(
-            "", Qt.MatchFlag.MatchContains, VALUE)}
-        assert {"You", "Assistant", "Typed by you"} <= whos
+        whos = [item.text(WHO) for item in panel.list.findItems(
+            "", Qt.MatchFlag.MatchContains, VALUE)]
+        assert {"You", "Typed by you"} <= set(whos)
+        assert "Assistant" not in whos  # by default: what the user would write down
+        panel.list.expandAll()  # each key's history beneath its current value
         app.window.content.undo_bar.finish()  # the picture shows the panel, not the offer
         save_shot(screenshot_dir, app.window, "facts-panel.png")
     finally:

@@ -27,8 +27,9 @@ def server(ollama_server):
 
 
 def lossy(turn: int) -> str:
-    """A message full of the user's own identifiers: more than the ledger can hold at 2K."""
-    paths = " ".join(f"/srv/in/t{turn}_f{i}.csv" for i in range(25))
+    """A message full of the user's own identifiers: more than the ledger can hold at 2K (30:
+    the ledger holds only the user's facts since issue 28, so it has more room for them)."""
+    paths = " ".join(f"/srv/in/t{turn}_f{i}.csv" for i in range(30))
     return f"Step {turn}: load these files: {paths}."
 
 

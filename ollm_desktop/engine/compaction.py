@@ -27,6 +27,7 @@ from ollm_desktop.engine import (
 )
 from ollm_desktop.engine.aging import merge_batch
 from ollm_desktop.engine.assembly import Part
+from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.images import as_text_tokens
 from ollm_desktop.engine.models import (
     AgingStep,
@@ -36,7 +37,6 @@ from ollm_desktop.engine.models import (
     EventName,
     Message,
 )
-from ollm_desktop.engine.provenance import message_facts
 from ollm_desktop.engine.stage import Stage
 from ollm_desktop.engine.summarizer import Deadline, SummaryCaller, record_outcome
 from ollm_desktop.engine.summary_requests import SummaryWriter
@@ -59,7 +59,7 @@ class Plan:
 
 def _fact_weight(message: Message) -> int:
     """How many facts a user message carries: the ones kept word for word are chosen by it."""
-    return len([f for f in message_facts(message.content) if not f.old])
+    return len([f for f in extract(message.role, message.content) if not f.old])
 
 
 class CompactionRun:
@@ -215,8 +215,8 @@ class CompactionRun:
 
         # Stage 4: checkpoint creation.
         summarised_messages = [m for m in material if m.id in summarized_set]
-        refs = [r.text for r in references.extract_ranked(
-            [(m.role, m.content) for m in summarised_messages])]
+        ranked = references.extract_ranked([(m.role, m.content) for m in summarised_messages])
+        refs = [r.text for r in ranked]  # read from each message's stored references
         sequence = data.compaction_count + 1
         group = CompressedGroup(
             summary=summary, level=level,
@@ -224,7 +224,7 @@ class CompactionRun:
             original_tokens=original, current_tokens=data.count(summary), focus=self.focus,
             key_decisions=prompts.section_items(summary, "Decision"),
             next_steps=prompts.section_items(summary, "Action", "Next"),
-            files=[r for r in refs if references.looks_like_path(r)][:20],
+            files=[r.text for r in ranked if r.kind == "path"][:20],
             key_references=refs[:60], recall=references.recall(summary, refs),
             sequence=sequence, extractive=report.extractive,
             history=[AgingStep(kind="created", to_level=level, tokens_before=original,

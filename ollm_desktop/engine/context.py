@@ -225,6 +225,8 @@ class ContextEngine(FactsFront, GoalFront, DraftFront, DocumentsFront, ToolFront
         if message.pinned == pinned:
             return message
         message.pinned = pinned
+        if pinned:
+            self._adopt_pinned(message)  # a pinned reply's values are the user's now
         self._invalidate(region=position < self._region_now().boundary)
         self._emit("pin-changed", data={"id": message_id, "pinned": pinned})
         self._emit("budget-recalculated", data=self._usage_data())

@@ -20,6 +20,9 @@ panel. Sections with nothing in them are left out. The replies' own sentences ar
 where they add something the user did not say: a sentence of a reply must hold an identifier
 the user did not state in the span (or be a goal marker or a code line); a small model's
 plans and advice ("Next, I will…") never fill Action Items or Decisions on their own.
+Decisions & Conclusions holds the user's decisions only (issue 28): stated in a decision's or
+a correction's shape, never asked or supposed; a reply's sentence only with a [DECISION]
+marker.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ollm_desktop.engine.fact_grammar import read
+from ollm_desktop.engine.provenance import sentence_facts
 from ollm_desktop.engine.references import extract_references
 from ollm_desktop.engine.sanitise import neutralise
 from ollm_desktop.engine.sanitise import sentences as split_sentences
@@ -134,9 +139,9 @@ def _message_units(index: int, role: str, content: str, request_words: int,
             continue
         for sentence in split_sentences(_BULLET.sub("", _HEADING.sub("", line))):
             sentences.extend((piece, False) for piece in _pieces(sentence, refs))
-    if role == "user" and sentences:
-        first = next((s for s, code in sentences if not code and len(s.split()) >= 3),
-                     sentences[0][0])
+    requests = [s for s, code in sentences if not code and not _decides(role, s)]
+    if role == "user" and requests:  # a decision is listed as one, not as a request
+        first = next((s for s in requests if len(s.split()) >= 3), requests[0])
         short = _shorten(first, request_words, _refs_in(first, refs))
         units.append(_Unit("User requests", neutralise(f'"{short}"').replace("\n", " "),
                            (index, order), _refs_in(short, refs)))
@@ -154,7 +159,7 @@ def _message_units(index: int, role: str, content: str, request_words: int,
             section, text = "Key Information", sentence if "`" in sentence else f"`{sentence}`"
         else:
             text = sentence
-            if _DECISION.search(sentence):
+            if _decides(role, sentence):
                 section = "Decisions & Conclusions"
             elif _STRONG_ACTION.search(sentence):
                 section = "Action Items"
@@ -167,6 +172,24 @@ def _message_units(index: int, role: str, content: str, request_words: int,
         units.append(_Unit(section, neutralise(text), (index, order), found))
         order += 1
     return units
+
+
+def _decides(role: str, sentence: str) -> bool:
+    """A decision of the user's (issue 28): stated, not asked or supposed, in the shape of a
+    decision or a correction. A reply's sentence decides nothing unless it carries the
+    app's own [DECISION] marker; what the user adopted of it, they say themselves."""
+    if role != "user":
+        return bool(_MARKER.search(sentence)) and "[DECISION]" in sentence
+    if sentence.rstrip().endswith("?"):
+        return False
+    if _DECISION.search(sentence):
+        return _statement(sentence)
+    return any(f.correction and not f.old for f in sentence_facts(sentence, "user"))
+
+
+def _statement(sentence: str) -> bool:
+    """Not a question, a hypothetical or a suggestion (``fact_grammar``'s mood)."""
+    return read(sentence, [], "user").mood == "statement"
 
 
 def _previous_units(previous: str) -> list[_Unit]:

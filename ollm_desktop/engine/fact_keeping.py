@@ -26,7 +26,7 @@ MAX_LOST = 20  # lost facts named on the step (for the Summary tab); the counts 
 class FactKeeping:
     user_facts: int  # identifiers stated in the user's messages that the compaction read
     user_facts_kept: int
-    identifiers: int  # every identifier the compaction read (the user's and the replies')
+    identifiers: int  # the identifiers the compaction read that the user stated or used
     identifiers_kept: int
     lost: list[str] = field(default_factory=list)  # the user's facts not kept, in order
 
@@ -48,6 +48,8 @@ def measure(material: Sequence[tuple[str, str]], *, verbatim: Iterable[str], sum
     user_total = user_kept = total = kept = 0
     lost: list[str] = []
     for ref in extract_ranked(material):
+        if ref.source != "user":
+            continue  # the assistant's are recall's to bring back, never the ledger's (issue 28)
         held = occurs_in(ref.text, in_ledger) or occurs_in(ref.text, summary) \
             or occurs_in(ref.text, sent)
         total += 1

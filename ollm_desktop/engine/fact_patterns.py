@@ -1,43 +1,19 @@
-"""The words that make a sentence a fact: cues for corrections and decisions, subjects, old values.
+"""The patterns ``provenance`` runs around the grammar: sentences, settings, bare values after
+"is", decisions stated as a sentence, and a sentence's subject words (for sentence entries).
 
-Only patterns live here (``provenance`` runs them). A correction is told by its cue, never by a
-value merely differing: "see v1.20.3" then "see v2.11.1" are two facts, while "actually",
-"correction", "instead of", "not X but Y", "moved to", "is superseded" make the newer value
-replace the older one of the same subject.
+Corrections, old values and mood are read by ``fact_grammar`` from the sentence's structure
+(issue 28), no longer by a cue-word regex here.
 """
 
 from __future__ import annotations
 
 import re
 
-CORRECTION = re.compile(
-    r"\b(?:correction|corrected|correcting|actually|update:|instead|rather than|no longer"
-    r"|not\b[^;]{0,60}\bbut|superseded|supersedes|replaces|replaced by|changed (?:to|from)"
-    r"|has changed|moved (?:to|from)|switch(?:ed|ing)? (?:to|from|over)|scratch that"
-    r"|any ?more|was wrong|is wrong|outdated|obsolete"
-    r"|changed our minds?|on second thought|we now use|now uses?|now listens|is now|are now"
-    r"|bumped (?:to|from)|upgraded (?:to|from)|downgraded (?:to|from)"
-    r"|(?:changed|moved|switched|bumped|raised|lowered|increased|decreased|reduced|went"
-    r"|upgraded|downgraded|migrated|cut|dropped)\b[^;]{0,50}\bfrom\b[^;]{1,50}\bto"
-    r"|typo|i meant|meant to say|earlier figure|earlier value)\b",
-    re.IGNORECASE)
 DECISION = re.compile(  # not after a hyphen: "cherry-picked", "hand-picked" decide nothing
     r"(?<!-)\b(?:decid(?:e|ed|es|ing)|decision|agreed?|final call|we(?:'ll| will) (?:go with|use)"
     r"|(?:we|let'?s|let us|i'?ll|we'?re) go(?:ing)? with|let'?s (?:use|stick with)|settled on"
     r"|stick with|chose|chosen|switch(?:ed)? to|instead of|we pick|picked)\b", re.IGNORECASE)
-# A value is the replaced one when one of these precedes it in its clause...
-OLD_BEFORE = re.compile(
-    r"(?:\bnot(?: in| at| on| to| the)?|\binstead of|\brather than|\bfrom|\breplaces|\bformerly"
-    r"|\bwas|\bused to be|\bearlier figure of|\bearlier value of|\bprevious(?:ly)?|\bold)"
-    r"(?:\s+\S+){0,2}\s*$", re.IGNORECASE)
-# ...or one of these follows it.
-OLD_AFTER = re.compile(
-    r"^\s*(?:\S+\s+){0,2}?(?:is|was|are)?\s*(?:no longer|superseded|obsolete|outdated|wrong"
-    r"|gone|retired|deprecated|replaced|not used|any ?more)\b", re.IGNORECASE)
-CLAUSE_BREAK = re.compile(r"[;,]|\bbut\b|\bto\b|\bnow\b", re.IGNORECASE)
-CLAUSE_END = re.compile(r"[;,]|\bbut\b|\band\b|\binstead\b", re.IGNORECASE)
 GOAL_LINE = re.compile(r"^\s*\[(?:GOAL|DECISION|CHECKPOINT|NEXT|ARTIFACT)\]")
-QUESTION = re.compile(r"\?[.\s]*$")
 SETTING = re.compile(r"(?<![\w$])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})=([^\s,;`'\"]+)")
 # "the port is 8443", "retries: 5": a bare number that the finder leaves (no unit).
 BARE_VALUE = re.compile(r"\b(?:is|are|=|:|becomes|set to|equals|to)\s+(\d[\d.,_]*\d|\d)\b"
@@ -95,19 +71,6 @@ def subject_words(before: str) -> str:
             kept.remove(word)
         kept.append(word)
     return " ".join(kept[-MAX_SUBJECT_WORDS:])
-
-
-def is_old(sentence: str, start: int, end: int, floor: int = 0) -> bool:
-    """In a correction, is the value at ``start:end`` the replaced one? ``floor``: where the
-    previous value ended (a cue before it belongs to that value)."""
-    before = sentence[:start]
-    last_break = max((m.end() for m in CLAUSE_BREAK.finditer(before)), default=0)
-    last_break = max(last_break, min(floor, start))
-    clause = before[last_break:]
-    after = sentence[end:]
-    cut = CLAUSE_END.search(after)
-    return bool(OLD_BEFORE.search(clause) or OLD_AFTER.match(after[:cut.start()] if cut
-                                                              else after))
 
 
 def clip_words(sentence: str, limit: int = MAX_SENTENCE_WORDS) -> str:

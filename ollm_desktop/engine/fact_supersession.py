@@ -11,6 +11,7 @@ user using the new value makes the claim theirs, and the correction replaces at 
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.provenance import Found
 
@@ -19,6 +20,8 @@ def family(fact: Fact | Found) -> str:
     """What can replace what: ports by ports, versions by versions, amounts by amounts."""
     if fact.kind in SENTENCE_KINDS:
         return "sentence"
+    if fact.kind == "question":
+        return "question"
     if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
         return "number"
     return fact.ref_kind or fact.kind
@@ -27,6 +30,39 @@ def family(fact: Fact | Found) -> str:
 def _subjects_meet(a: str, b: str, family_name: str) -> bool:
     shared = set(a.split()) & set(b.split())
     return len(shared) >= (2 if family_name == "sentence" else 1)
+
+
+def key_match(a: Fact | Found, b: Fact | Found) -> str:
+    """"same": one key (entity, attribute and unit class alike); "maybe": the same attribute
+    and unit where one side names no entity ("the port" beside "the API port"); "": two keys.
+    One shared word never makes a key: "API port" and "admin port" are two."""
+    if not a.key or not b.key:  # a state saved before keys: the old rule, as uncertain
+        return "maybe" if family(a) == family(b) != "sentence" and \
+            _subjects_meet(a.subject, b.subject, family(a)) else ""
+    entity_a, attribute_a, unit_a = a.key.split("|")
+    entity_b, attribute_b, unit_b = b.key.split("|")
+    if unit_a != unit_b or not attribute_a:
+        return ""
+    if attribute_a != attribute_b:
+        # "production" (the owner alone) beside "the production server"
+        owner = (not entity_a and attribute_a == entity_b) or \
+            (not entity_b and attribute_b == entity_a)
+        return "maybe" if owner else ""
+    if entity_a == entity_b:
+        return "same"
+    words_a, words_b = set(entity_a.split()), set(entity_b.split())
+    # one side names no owner, or fewer words of it ("submission" in "paper submission")
+    return "maybe" if words_a <= words_b or words_b <= words_a else ""
+
+
+def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]]:
+    """(certainly the same key, possibly the same key) among ``candidates``: a "maybe" that
+    is the only value of its attribute is the same (one port named so far)."""
+    same = [f for f in candidates if key_match(new, f) == "same"]
+    maybe = [f for f in candidates if key_match(new, f) == "maybe"]
+    if not same and len({f.key for f in maybe}) == 1:
+        return maybe, []
+    return same, maybe
 
 
 class Known:
@@ -94,13 +130,14 @@ def users_stand(facts: list[Fact]) -> None:
         if fact.status == "replaced" and fact.users and fact.replaced_by in by_id \
                 and not may_replace(by_id[fact.replaced_by], fact):
             replacement = by_id[fact.replaced_by]
-            fact.status, fact.replaced_by = "current", None
+            fact.status, fact.replaced_by, fact.replaced_turn = "current", None, None
             if _corrects(replacement):
                 fact.disputed_by = fact.disputed_by or replacement.id
         claim = by_id.get(fact.disputed_by or "")
         if claim is not None and fact.status == "current" and claim.users \
                 and claim.status == "current" and not fact.pinned and fact.source != "manual":
             fact.status, fact.replaced_by, fact.disputed_by = "replaced", claim.id, None
+            fact.replaced_turn = claim.turn
 
 
 def _corrects(fact: Fact) -> bool:
@@ -114,6 +151,7 @@ def replace_or_dispute(new: Fact, old: Fact, facts: list[Fact], *, named: bool =
     and the value it has become since), unless this correction ``named`` the value as old."""
     if may_replace(new, old):
         old.status, old.replaced_by, old.disputed_by = "replaced", new.id, None
+        old.replaced_turn, old.possibly_replaced_by = new.turn, None
         return 1
     live = any(f.id == old.disputed_by and f.status != "forgotten" for f in facts)
     if _corrects(new) and (named or not live):
@@ -150,27 +188,51 @@ def _earlier(a: Fact, b: Fact) -> bool:
 
 
 def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
-    """A correction (or a new NAME=value) replaces the same subject's earlier values."""
-    count = 0
+    """A correction (or a new NAME=value) replaces the same key's earlier values; where the
+    key is only possibly the same, both stay and the older is marked."""
     kind = family(new)
-    for old in facts:
-        if old is new or old.status != "current" or family(old) != kind or old.value == \
-                new.value or not _earlier(old, new) or old.pinned or old.source == "manual":
-            continue
-        same = old.subject == new.subject if item.kind == "setting" else \
-            _subjects_meet(old.subject, new.subject, kind)
-        if same:
-            count += replace_or_dispute(new, old, facts)
+    candidates = [old for old in facts if not (
+        old.status != "current" or old is new or old.value == new.value or family(old) != kind
+        or not _earlier(old, new) or old.pinned or old.source == "manual")]
+    if kind == "sentence":
+        return sum(replace_or_dispute(new, old, facts) for old in candidates
+                   if _subjects_meet(old.subject, new.subject, kind))
+    same, maybe = _same_key(new, candidates)
+    count = sum(replace_or_dispute(new, old, facts) for old in same)
+    mark_possible(new, maybe)
     return count
 
 
+def mark_possible(new: Fact, olds: list[Fact]) -> None:
+    """Older values that ``new`` may have replaced: kept current, marked (user's values only
+    by the user's)."""
+    for old in olds:
+        if old.status == "current" and may_replace(new, old) and old.value != new.value:
+            old.possibly_replaced_by = new.id
+
+
+def restated(facts: list[Fact], new: Fact) -> None:
+    """A plain statement of a key that already has another value (no correction's shape):
+    the older is possibly replaced, never silently."""
+    parts = new.key.split("|")
+    if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or \
+            parts[2] in MANY or new.ref_kind in MANY:
+        return
+    olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
+            and old.status == "current" and old.value != new.value  # the cheap tests
+            and family(old) == family(new) and _earlier(old, new)]
+    mark_possible(new, olds)
+
+
 def replaced_by_later(facts: list[Fact], new: Fact) -> int:
-    """A fact absorbed after a later correction of its subject was: it is replaced at once."""
+    """A fact absorbed after a later correction of its key was: it is replaced at once."""
     kind = family(new)
-    for later in facts:
-        if later.from_correction and later.status == "current" and family(later) == kind \
-                and later.value != new.value and _earlier(new, later) \
-                and _subjects_meet(new.subject, later.subject, kind) \
-                and replace_or_dispute(later, new, facts):
+    if kind in ("sentence", "question"):
+        return 0
+    later = [f for f in facts if f.from_correction and f.status == "current"
+             and f.value != new.value and family(f) == kind and _earlier(new, f)]
+    same, _ = _same_key(new, later)
+    for fact in same:
+        if replace_or_dispute(fact, new, facts):
             return 1
     return 0

@@ -13,9 +13,12 @@ from pydantic import BaseModel, Field
 
 # identifier: a path, URL, function, version, port, hash...; number: a quantity with its unit;
 # setting: NAME=value; name: a name the user gives something; decision and correction: the
-# sentence that states it (no single value to keep); note: a fact the user typed in the panel.
-FactKind = Literal["identifier", "number", "setting", "name", "decision", "correction", "note"]
-FactSource = Literal["user", "assistant", "manual"]
+# sentence that states it (no single value to keep); note: a fact the user typed in the panel;
+# question: a value only asked about, supposed or suggested (an open question, never sent).
+FactKind = Literal["identifier", "number", "setting", "name", "decision", "correction", "note",
+                   "question"]
+# tool: a value read from a tool's output (follows the assistant's rules: sent once adopted)
+FactSource = Literal["user", "assistant", "manual", "tool"]
 FactStatus = Literal["current", "replaced", "forgotten"]
 SENTENCE_KINDS = frozenset({"decision", "correction", "note"})
 
@@ -46,8 +49,16 @@ class Fact(BaseModel):
     # An assistant-only correction that says this (user's) value was replaced: it may not
     # replace it, but the value is never shown as current without the reply's claim beside it.
     disputed_by: str | None = None
+    # What it is a value of (``fact_grammar``): "entity|attribute|unit class", e.g.
+    # "api|port|port"; only a value of the same key replaces it ("" for sentences, old states).
+    key: str = ""
+    replaced_turn: int | None = None  # the turn it stopped holding (``turn``: from when it held)
+    # A later value of a key that may be this one (uncertain): both stay current, this one is
+    # marked "possibly replaced by X (turn N)".
+    possibly_replaced_by: str | None = None
 
     @property
     def users(self) -> bool:
         """Stated, typed, edited, pinned or confirmed by the user: outranks the assistant."""
-        return self.source != "assistant" or self.confirmed or self.edited or self.pinned
+        return self.source not in ("assistant", "tool") or self.confirmed or self.edited \
+            or self.pinned

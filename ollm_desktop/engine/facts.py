@@ -3,17 +3,22 @@
 Facts come from ``provenance`` when their message is compacted (and at once from a message that
 may correct one, so a replaced value is never shown as current). Rules:
 
-- **Supersession is by subject.** A correction's value replaces the current values of the same
-  subject and kind stated before it (the gateway's port), whatever words it uses; a value the
+- **Supersession is by key.** A correction's value replaces the current values of the same
+  key stated before it (the gateway's port), whatever words it uses; a value the
   correction names as old ("port 7443 is no longer used") is replaced too. The replaced value
   stays visible, beside its replacement, never as current; a correction back to it makes it
   current again (``fact_supersession``).
-- **Two values that are not a correction of one another are two entries** (no cue, no
-  supersession), except a ``NAME=value`` setting, which a new assignment replaces.
-- **The user outranks the assistant.** Entries the user stated, typed, edited, pinned or
-  used (confirmed) come first; an assistant-only value never replaces them, ranks lowest and
-  goes first when the budget (or ``MAX_FACTS``) is short (oldest first). Pinned and typed
-  entries are never evicted.
+- **Two values that are not a correction of one another are two entries** (no correction's
+  shape, no supersession; the older is marked "possibly replaced"), except a ``NAME=value``
+  setting, which a new assignment replaces.
+- **The ledger is the user's** (issue 28). It sends what the user stated, typed, edited or
+  pinned, and an assistant's value once adopted (the user used it in a later message, pinned
+  its reply, or kept it in the panel: ``Fact.users``). An assistant-only value is kept (the
+  panel's "Suggested by the assistant", recall) but never sent, never replaces the user's,
+  and goes first when ``MAX_FACTS`` is short. Pinned and typed entries are never evicted.
+- **Identity is the key** (``fact_grammar``: entity, attribute, unit class), never a shared
+  word; a key that is only possibly the same keeps both values, the older marked "possibly
+  replaced by X (turn N)". A question or a suggestion replaces nothing.
 - **It renders from its own entries alone**, in creation order, so its bytes change only
   when a fact does.
 """
@@ -32,19 +37,20 @@ from ollm_desktop.engine.fact_supersession import (
     family,
     replace_or_dispute,
     replaced_by_later,
+    restated,
     supersede,
     users_stand,
 )
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
-from ollm_desktop.engine.provenance import Found, message_facts
+from ollm_desktop.engine.provenance import Found
 from ollm_desktop.engine.references import locate
 
 HEADER = "Facts of this conversation (exact, kept by code; a later value replaces an earlier one):"
 USER_SECTION = "Stated by the user:"
-ASSISTANT_SECTION = "From the assistant's replies (the user has not confirmed them):"
 MAX_FACTS = 600  # stored; what is sent is bounded by the budget
-MAX_REPLACED_SHOWN = 6  # replaced values listed beside their replacement
+MAX_REPLACED_SHOWN = 6  # replaced values listed beside their replacement (the newest)
 
 
 @dataclass
@@ -69,8 +75,10 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     result = Absorbed()
     if message.role not in ("user", "assistant"):
         return result
-    found = message_facts(message.content)
-    claims = {f.id: f.disputed_by for f in facts}
+    found = extract(message.role, message.content)
+    if not found and message.role != "user":
+        return result  # nothing stated, nothing used
+    claims: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
     if message.role == "user":
         result.confirmed = _confirm(facts, message.content)
     if not found:
@@ -88,7 +96,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             sequence += 1
             fact = Fact(kind=item.kind, value=item.value, subject=item.subject,
                         ref_kind=item.ref_kind, source=message.role, message_id=message.id,
-                        turn=turn, sequence=sequence, from_correction=item.correction)
+                        turn=turn, sequence=sequence, from_correction=item.correction,
+                        key=item.key)
             facts.append(fact)
             known.add_fact(fact, own=True)
             result.added += 1
@@ -104,21 +113,27 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     for item, fact in made:
         if item.correction or item.kind == "setting":
             result.replaced += supersede(facts, fact, item)
+        elif fact.message_id == message.id:
+            restated(facts, fact)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
         replacement = next((f for i, f in near if family(i) == family(item)), None) or \
             next((f for _, f in near), None)
         if replacement is None:
             continue
-        # what was stated up to this message (a later return to this value is not undone)
-        olds = [f for f in facts if f.value == item.value and family(f) == family(item)
-                and (f.turn or 0) <= turn]
+        # what was stated up to this message (a later return to this value is not undone);
+        # a bare name replaces every value it begins ("instead of MySQL": "MySQL 8.0" too)
+        olds = [f for f in facts if (f.turn or 0) <= turn and f is not replacement and (
+            (f.value == item.value and family(f) == family(item)) or _names(item, f))]
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
             sequence += 1
             olds = [Fact(kind=item.kind, value=item.value, subject=item.subject,
                          ref_kind=item.ref_kind, source=message.role, message_id=message.id,
-                         turn=turn, sequence=sequence, status="current")]
+                         turn=turn, sequence=sequence, status="current", key=item.key)]
             facts.append(olds[0])
+        elif replacement.ref_kind in ("name", "class") and replacement.message_id == message.id:
+            keyed = next((f for f in olds if f.key and f.ref_kind != "name"), olds[0])
+            replacement.key, replacement.subject = keyed.key, keyed.subject  # its key now
         for old in olds:  # named as old: this correction replaces it (over a guess by subject)
             if old.status != "forgotten" and old is not replacement \
                     and old.replaced_by != replacement.id:
@@ -129,9 +144,17 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     return _disputes(result, facts, claims)
 
 
-def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str | None]) -> Absorbed:
+def _names(item: Found, fact: Fact) -> bool:
+    """A bare name (``item``, the old value of a replacement) names ``fact``'s value."""
+    said, value = item.value.lower(), fact.value.lower()
+    return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
+        value == said or (item.ref_kind in ("name", "class") and value.startswith(said + " ")))
+
+
+def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str]) -> Absorbed:
     """``result`` with the facts whose claim changed since ``claims`` was taken counted."""
-    result.disputed = sum(f.disputed_by != claims.get(f.id) for f in facts)
+    now: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
+    result.disputed = len({i for i in now.keys() | claims.keys() if now.get(i) != claims.get(i)})
     return result
 
 
@@ -158,8 +181,10 @@ def _confirm(facts: list[Fact], content: str) -> int:
     """The user used an assistant's value: it is theirs now."""
     count = 0
     for fact in facts:
-        if fact.source == "assistant" and not fact.confirmed and fact.kind not in \
-                SENTENCE_KINDS and len(fact.value) >= 3 and locate(fact.value, content) >= 0:
+        if fact.source == "assistant" and not fact.confirmed and fact.value in content and \
+                fact.kind not in SENTENCE_KINDS and fact.kind != "question" and \
+                len(fact.value) >= 3 and \
+                locate(fact.value, content) >= 0:
             fact.confirmed = True
             count += 1
     return count
@@ -305,12 +330,22 @@ def _rank(fact: Fact) -> int:
     return 2 if fact.users else 3
 
 
+def possibly_note(by_id: dict[str, Fact], fact: Fact) -> str | None:
+    """"possibly replaced by X (turn N)": a later value of a key that may be this one."""
+    later = by_id.get(fact.possibly_replaced_by or "")
+    if fact.status != "current" or later is None or later.status != "current" or \
+            dispute(by_id, later) is not None:  # never name a value a reply disputes
+        return None
+    return f"possibly replaced by {later.value} (turn {later.turn or 0})"
+
+
 def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
-          notes: dict[str, str | None] | None = None) -> str:
+          notes: dict[str, str | None] | None = None, possibly: str | None = None) -> str:
     if fact.kind in SENTENCE_KINDS:
         body = annotate(fact.value, notes or {})
     else:
-        body = f"{fact.subject}: {fact.value}" if fact.subject else fact.value
+        named = set(fact.subject.split()) <= set(fact.value.lower().split())
+        body = f"{fact.subject}: {fact.value}" if fact.subject and not named else fact.value
     if fact.edited and fact.original and fact.original != fact.value:
         body += f" (the user corrected this; was {fact.original})"
     olds = list(dict.fromkeys(r.value for r in reversed(replaced) if r.kind not in
@@ -320,6 +355,8 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
         body += f" (replaced {', '.join(olds)})"
     if disputed is not None:
         body += f" ({disputed})"
+    if possibly is not None:
+        body += f" ({possibly})"
     lines = [f"- {body}"]
     lines += [f"  - earlier, now replaced: {r.value}"
               for r in replaced if r.kind in SENTENCE_KINDS][-MAX_REPLACED_SHOWN:]
@@ -349,8 +386,8 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
                 if fact.message_id in compacted or fact.message_id in quoted:
                     heads.add(head.id)
     lines: list[Fact] = []
-    for fact in facts:
-        if fact.status != "current":
+    for fact in facts:  # the user's ledger: an assistant's value only once adopted
+        if fact.status != "current" or not fact.users or fact.kind == "question":
             continue
         own = fact.source == "manual" or fact.pinned or fact.edited or (
             fact.message_id in compacted and fact.message_id not in quoted)
@@ -360,34 +397,20 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
         return Rendered("", (), (), ())
     if notes is None:  # a sentence on a line marks the old values it holds
         notes = value_notes(facts)
-    texts = {f.id: _line(f, replaced.get(f.id, []), dispute_note(by_id, f), notes)
-             for f in lines}
+    texts = {f.id: _line(f, replaced.get(f.id, []), dispute_note(by_id, f), notes,
+                         possibly_note(by_id, f)) for f in lines}
     costs = {fid: count(text) + 1 for fid, text in texts.items()}
-    fixed = count(HEADER) + count(USER_SECTION) + count(ASSISTANT_SECTION) + 4
+    fixed = count(HEADER) + count(USER_SECTION) + 3
     pins = [f for f in lines if f.pinned]
     blocking = tuple(f.id for f in pins) if fixed + sum(costs[f.id] for f in pins) > budget \
         else ()
-    # A line ranks, and is listed, as its own entry: an assistant-only value that replaced the
-    # user's (a state saved before that was refused) is still the assistant's.
-    ranks = {f.id: _rank(f) for f in lines}
     chosen: set[str] = set()
     used = fixed
-    user_left_out = False  # then no assistant-only line takes room (issue 22: never instead)
-    for fact in sorted(lines, key=lambda f: (ranks[f.id], -f.sequence)):
-        if ranks[fact.id] >= 3 and user_left_out and not fact.pinned:
-            continue
+    for fact in sorted(lines, key=lambda f: (_rank(f), -f.sequence)):
         if fact.pinned or used + costs[fact.id] <= budget:
             chosen.add(fact.id)
             used += costs[fact.id]
-        elif ranks[fact.id] < 3:
-            user_left_out = True
-    users = [texts[f.id] for f in lines if f.id in chosen and ranks[f.id] < 3]
-    others = [texts[f.id] for f in lines if f.id in chosen and ranks[f.id] >= 3]
-    body = [HEADER]
-    if users:
-        body += [USER_SECTION, *users]
-    if others:
-        body += [ASSISTANT_SECTION, *others]
-    text = "\n".join(body) if len(body) > 1 else ""
+    body = [HEADER, USER_SECTION, *(texts[f.id] for f in lines if f.id in chosen)]
+    text = "\n".join(body) if chosen else ""
     left = tuple(f.id for f in lines if f.id not in chosen)
     return Rendered(text, tuple(f.id for f in lines if f.id in chosen), left, blocking)

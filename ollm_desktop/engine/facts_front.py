@@ -121,12 +121,26 @@ class FactsFront:
             data.facts[index] = saved.model_copy()
         self._facts_changed()
 
+    def _adopt_pinned(self, message: Message) -> None:
+        """The user pinned a reply: its values are adopted (issue 28), taken now if the reply
+        was not read yet, and sent once its turn is compacted."""
+        if message.role != "assistant":
+            return
+        data = self._data
+        position = data.position(message.id)
+        turn = data.turn_of(position) if position is not None else 0
+        facts.absorb(data.facts, message, turn)
+        for fact in data.facts:
+            if fact.message_id == message.id and fact.kind != "question" and not fact.users:
+                fact.confirmed = True
+
     # ------------------------------------------------------------ from the chat
     def _take_corrections(self, message: Message) -> bool:
         """A message that may replace a fact is read now (cheap test first), even before the
         ledger holds any: the statement it corrects is taken later, when it is compacted, and
         must meet the correction then (or it would be kept as current)."""
-        if message.role not in ("user", "assistant") or not may_correct(message.content):
+        if message.role not in ("user", "assistant") or \
+                not may_correct(message.content, message.role):
             return False
         data = self._data
         position = data.position(message.id)

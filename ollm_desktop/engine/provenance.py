@@ -16,8 +16,10 @@ Pure and bounded: a few regular expressions per sentence, no model.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
+from ollm_desktop.engine import fact_grammar
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.references import find_references
@@ -36,6 +38,7 @@ class Found:
     correction: bool  # its sentence corrects something
     old: bool = False  # in a correction: the value being replaced (not a fact itself)
     sentence: int = 0  # which sentence of the message it came from
+    key: str = ""  # entity|attribute|unit class (``fact_grammar``); "" for sentences
 
 
 def _values(sentence: str) -> list[tuple[int, int, str, str]]:
@@ -84,50 +87,60 @@ def _kind(ref_kind: str) -> FactKind:
     return "number" if ref_kind in NUMBER_KINDS else "identifier"
 
 
-def sentence_facts(sentence: str) -> list[Found]:
-    correction = bool(P.CORRECTION.search(sentence))
+_WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
+
+
+def _key(slot: fact_grammar.Slot) -> str:
+    if slot.ref_kind == "setting":
+        return f"|{slot.value.split('=', 1)[0].lower()}|setting"
+    return slot.key
+
+
+def sentence_facts(sentence: str, role: str = "user") -> list[Found]:
+    """The facts of one sentence, read by ``fact_grammar``: a question or a suggestion gives
+    open questions only (it replaces nothing), a correction marks the values it replaces."""
     values = _values(sentence)
-    plain = _blank(sentence, values)
+    taken = [(a, b) for a, b, _, _ in values]
+    values += [(m.start(), m.end(), m.group(0), "date") for m in _WEEKDAY.finditer(sentence)
+               if not any(a <= m.start() < b for a, b in taken)]
+    reading = fact_grammar.read(sentence, values, role)
+    correction = reading.correction
     out: list[Found] = []
-    floor = 0
-    for start, end, value, ref_kind in values:
-        subject = (value.split("=", 1)[0].lower() if ref_kind == "setting"
-                   else P.subject_words(plain[:start]))
-        old = correction and P.is_old(sentence, start, end, floor)
-        out.append(Found(_kind(ref_kind), value, subject, ref_kind, correction, old))
-        floor = end
-    if P.QUESTION.search(sentence):
-        return [f for f in out if not f.old] if correction else out
+    for slot in reading.slots:
+        subject = (slot.value.split("=", 1)[0].lower() if slot.ref_kind == "setting"
+                   else " ".join(w for w in (slot.entity, slot.attribute) if w))
+        ref_kind = "port" if slot.unit == "port" and slot.value.isdigit() else slot.ref_kind
+        kind: FactKind = _kind(ref_kind) if reading.mood == "statement" else "question"
+        out.append(Found(kind, slot.value, subject, ref_kind, correction,
+                         slot.old and correction, key=_key(slot)))
+    if reading.mood != "statement":
+        return [f for f in out if not f.old]
+    plain = _blank(sentence, values)
     decision = bool(P.DECISION.search(sentence))
+    keyed = [f for f in out if f.key.split("|")[1:2] not in ([""], ["use"], [])]
+    if decision and not correction and keyed:  # the decision is its values, with their keys
+        return out
     if decision and not correction:  # the decision is the clause, not a name inside it
         clipped = P.clip_words(sentence)
         kept = [f for f in out if f.kind == "setting" or f.value not in clipped]
         return [Found("decision", clipped, P.subject_words(plain), "decision", False), *kept]
-    if correction and not any(not f.old and f.kind != "name" for f in out):
+    if correction and not any(not f.old for f in out):
         out.append(Found("correction", P.clip_words(sentence), P.subject_words(plain),
                          "correction", correction))
     return out
 
 
-def message_facts(content: str) -> list[Found]:
+def message_facts(content: str, role: str = "user") -> list[Found]:
     """Every fact of a message's text, in order (sentences without a fact give none)."""
     out: list[Found] = []
     for number, sentence in enumerate(P.sentences(content)):
-        out.extend(replace(f, sentence=number) for f in sentence_facts(sentence))
+        out.extend(replace(f, sentence=number) for f in sentence_facts(sentence, role))
     return out
 
 
-# Words without which no correction cue matches: a plain substring test on every new message
-# (the engine's per-turn cost), the full patterns only when one is there.
-_CUE_WORDS = ("correct", "actual", "update", "instead", "rather", "longer", "not", "supersed",
-              "replace", "chang", "moved", "switch", "scratch", "more", "wrong", "outdat",
-              "obsolet", "now", "bump", "grade", "migrat", "typo", "meant", "earlier", "went",
-              "raised", "lowered", "creased", "reduced", "cut", "dropped", "second")
+def may_correct(content: str, role: str = "user") -> bool:
+    """Could this message replace a fact already kept? Read from its stored facts (one
+    extraction per message version, ``facts_extract``)."""
+    from ollm_desktop.engine.facts_extract import extract
 
-
-def may_correct(content: str) -> bool:
-    """Cheap test run on every new message: could it replace a fact already kept?"""
-    if "=" in content and P.SETTING.search(content):
-        return True
-    lower = content.lower()
-    return any(word in lower for word in _CUE_WORDS) and bool(P.CORRECTION.search(content))
+    return any(f.correction or f.kind == "setting" for f in extract(role, content))

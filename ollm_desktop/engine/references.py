@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ollm_desktop.engine.models import ReferenceSource
 from ollm_desktop.engine.reference_patterns import BACKTICK, RULES, match_text
@@ -71,8 +72,14 @@ def find_references(text: str) -> list[tuple[str, str]]:
     """Every reference in ``text`` as (text, kind), in order of appearance, each text once.
 
     Where candidates overlap, the longest span wins (ties: the earlier rule), so a fragment of
-    a longer reference is never reported on its own.
+    a longer reference is never reported on its own. Worked out once per text (issue 28: a
+    compaction reads the same messages again and again; ``_candidates`` was 75 % of its CPU).
     """
+    return list(_found(text))
+
+
+@lru_cache(maxsize=16384)
+def _found(text: str) -> tuple[tuple[str, str], ...]:
     taken = bytearray(len(text) + 1)
     chosen: list[tuple[int, str, str]] = []
     for start, end, _, ref, kind in sorted(_candidates(text), key=lambda c: (c[0] - c[1], c[2],
@@ -87,7 +94,7 @@ def find_references(text: str) -> list[tuple[str, str]]:
         if ref not in seen:
             seen.add(ref)
             result.append((ref, kind))
-    return result
+    return tuple(result)
 
 
 def _is_word(char: str) -> bool:
@@ -138,6 +145,27 @@ def _drop_contained(refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [r for r in refs if r[0] in kept]
 
 
+_MESSAGE_REFERENCES: dict[str, tuple[tuple[str, str], ...]] = {}
+_MESSAGE_REFERENCES_KEPT = 16384
+
+
+def message_references(content: str) -> tuple[tuple[str, str], ...]:
+    """A message's references without those inside a longer one: worked out once per text
+    (``facts_extract`` does it when the message is final; a compaction reads them)."""
+    found = _MESSAGE_REFERENCES.get(content)
+    if found is None:
+        found = tuple(_drop_contained(find_references(content)))
+        remember_references(content, found)
+    return found
+
+
+def remember_references(content: str, refs: Sequence[tuple[str, str]]) -> None:
+    """A message's references, worked out now or read back from storage."""
+    if len(_MESSAGE_REFERENCES) >= _MESSAGE_REFERENCES_KEPT:
+        _MESSAGE_REFERENCES.pop(next(iter(_MESSAGE_REFERENCES)))  # the oldest
+    _MESSAGE_REFERENCES[content] = tuple((ref, kind) for ref, kind in refs)
+
+
 def _key_reference_items(summary: str) -> list[tuple[str, str]]:
     """Items of the engine's own ``Key references:`` lines in a previous checkpoint."""
     items: list[tuple[str, str]] = []
@@ -164,11 +192,14 @@ def extract_ranked(messages: Sequence[tuple[str, str]]) -> list[Reference]:
     for index, (role, content) in enumerate(messages):
         source: ReferenceSource = (
             "user" if role == "user" else "summary" if role == "summary" else "assistant")
-        refs = find_references(content)
         if source == "summary":
+            refs = find_references(content)
             known = {r for r, _ in refs}
             refs += [item for item in _key_reference_items(content) if item[0] not in known]
-        for order, (ref, kind) in enumerate(_drop_contained(refs)):
+            kept = _drop_contained(refs)
+        else:
+            kept = list(message_references(content))
+        for order, (ref, kind) in enumerate(kept):
             first.setdefault(ref, index)
             key = (SOURCE_RANK[source], index, order)
             if ref not in best or key < best[ref][0]:

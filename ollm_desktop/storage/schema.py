@@ -17,6 +17,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ollm_desktop.storage.message_facts import create as _message_facts_v7  # step 7
+
 APPLICATION_ID = 0x4F4C4D44  # "OLMD"
 SCHEMA_MARKER = "ollm-desktop"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -231,7 +233,7 @@ def _documents_v8(conn: sqlite3.Connection) -> None:
 Migration = Callable[[sqlite3.Connection], None]
 # Never edit or reorder a released step: append a new one.
 MIGRATIONS: list[Migration] = [_schema_v1, _search_index_v2, _chat_features_v3, _branches_v4,
-                               _facts_v5, _recall_v6, _documents_v8]
+                               _facts_v5, _recall_v6, _message_facts_v7, _documents_v8]
 LATEST_VERSION = len(MIGRATIONS)
 
 

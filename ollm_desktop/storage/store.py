@@ -27,7 +27,7 @@ from ollm_desktop.engine.models import (
     Message,
     new_id,
 )
-from ollm_desktop.storage import recall_index
+from ollm_desktop.storage import message_facts, recall_index
 from ollm_desktop.storage.documents.library import DocumentTables
 from ollm_desktop.storage.families import Families
 from ollm_desktop.storage.images import Images
@@ -143,6 +143,7 @@ class ChatStore(RecallTables, SideTables, Families, Images, DocumentTables):
     def _insert_message(self, conn: sqlite3.Connection, chat_id: str, message: Message,
                         seq: int) -> None:
         insert_message(conn, chat_id, message, seq)
+        message_facts.record(conn, message)
 
     @staticmethod
     def _renumber(conn: sqlite3.Connection, chat_id: str, order: list[str]) -> None:
@@ -194,9 +195,10 @@ class ChatStore(RecallTables, SideTables, Families, Images, DocumentTables):
                 conn.execute("UPDATE chats SET message_count = message_count + 1, "
                              "updated_at = ? WHERE id = ?", (now(), chat_id))
             else:
-                if index:
+                if index:  # the final save: what is derived from the text, once
                     conn.execute("UPDATE message_search SET body = ? WHERE rowid = ?",
                                  (message.content.casefold(), row[0]))
+                    message_facts.record(conn, message)  # an edit, or a reply now final
                     recall_index.refresh_around(conn, chat_id, row[1])
                 conn.execute("UPDATE chats SET updated_at = ? WHERE id = ?", (now(), chat_id))
         prints = self._prints.get(chat_id)
@@ -370,6 +372,7 @@ class ChatStore(RecallTables, SideTables, Families, Images, DocumentTables):
         with self._read() as conn:
             row = conn.execute("SELECT meta, groups, undo, facts FROM chat_state "
                                "WHERE chat_id = ?", (chat_id,)).fetchone()
+            message_facts.warm(conn, chat_id)  # each message's facts, extracted before
         if row is None and not messages:
             return None
         state = EngineState(messages=messages)

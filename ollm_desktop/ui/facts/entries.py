@@ -1,6 +1,10 @@
 """How one fact of the ledger reads in the facts panel: its value, kind, who stated it, the
 turn, and where it stands (sent in the ledger, in the recent turns, left out, replaced,
-forgotten). Plain data computed from the engine's ``FactsView``, so the panel only paints."""
+forgotten). Plain data computed from the engine's ``FactsView``, so the panel only paints.
+
+The panel shows what the user would write down (issue 28): one row per key (what a value is a
+value of), its current value on top and its history beneath; the user's facts first, adopted
+values next, the assistant's suggestions last (behind a filter, off by default)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication
 
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE
+from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_supersession import chain_end
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts import dispute_note
 from ollm_desktop.engine.facts_front import FactsView
@@ -24,7 +30,8 @@ def _tr(text: str) -> str:
 def kind_name(kind: str) -> str:
     names = {"identifier": _tr("identifier"), "number": _tr("number"),
              "setting": _tr("setting"), "name": _tr("name"), "decision": _tr("decision"),
-             "correction": _tr("correction"), "note": _tr("note")}
+             "correction": _tr("correction"), "note": _tr("note"),
+             "question": _tr("open question")}
     return names.get(kind, kind)
 
 
@@ -33,14 +40,19 @@ def who(fact: Fact) -> str:
         return _tr("Typed by you")
     if fact.source == "user":
         return _tr("You")
-    return _tr("Assistant, you used it") if fact.confirmed else _tr("Assistant")
+    if fact.confirmed:
+        return _tr("Assistant, you used it")
+    if fact.pinned or fact.edited:
+        return _tr("Assistant, kept by you")
+    return _tr("Assistant")
 
 
 def shown_value(fact: Fact) -> str:
     """The value first (a narrow column cuts the end), then what it is a value of; a
     sentence, or a NAME=value that names itself, as it is."""
-    if fact.kind in SENTENCE_KINDS or fact.kind == "setting" or not fact.subject:
-        return fact.value
+    if fact.kind in SENTENCE_KINDS or fact.kind == "setting" or not fact.subject or \
+            set(fact.subject.split()) <= set(fact.value.lower().split()):
+        return fact.value  # "room osprey-beacon" says what it is
     return f"{fact.value} ({fact.subject})"
 
 
@@ -78,7 +90,16 @@ def _state(fact: Fact, view: FactsView, by_id: dict[str, Fact]) -> str:
         newer = by_id.get(fact.replaced_by or "")
         if newer is None or newer.kind in SENTENCE_KINDS:
             return _tr("replaced")
-        return _tr("replaced by {0}").format(short(newer.value, 20))
+        turn = f" (turn {fact.replaced_turn})" if fact.replaced_turn is not None else ""
+        return _tr("replaced by {0}").format(short(newer.value, 20)) + turn
+    if fact.kind == "question":
+        return _tr("open question · not sent")
+    if not fact.users:
+        return _tr("suggested · not sent")
+    possibly = by_id.get(fact.possibly_replaced_by or "")
+    if possibly is not None and possibly.status == "current":
+        return _tr("possibly replaced by {0} (turn {1})").format(short(possibly.value, 20),
+                                                                 possibly.turn or 0)
     if fact.id in view.shown:
         state = _tr("in the ledger")
     elif fact.id in view.left_out:
@@ -100,12 +121,16 @@ STATE_TIPS = {  # what each status means, in the tooltip
                            "recent turns; it goes to the ledger when that turn is compacted.",
     "in its message": "Sent word for word in its message, which the request keeps.",
     "forgotten": "Never sent again, not even where an earlier text quotes it.",
+    "suggested": "The assistant's value: not sent until you use it in a message, pin it, or "
+                 "pin its reply. Recall still finds it.",
+    "open question": "Asked, supposed or suggested, never stated: it replaces nothing.",
+    "possibly replaced by": "A later value may be of the same thing; both are kept.",
 }
 
 
 def _tooltip(fact: Fact, state: str, by_id: dict[str, Fact]) -> str:
     lines = [fact.value]
-    tip = STATE_TIPS.get(state.split(" · ")[0])
+    tip = next((t for k, t in STATE_TIPS.items() if state.startswith(k)), None)
     if tip:
         lines.append(_tr(tip))
     if fact.subject and fact.kind not in SENTENCE_KINDS:
@@ -133,6 +158,51 @@ def entries(view: FactsView) -> list[Entry]:
                           _tooltip(fact, state, by_id), fact.id in view.shown,
                           fact.id in blocking))
     return made
+
+
+@dataclass(frozen=True)
+class Row:
+    """One key: its current value (``entry``) and the values it held before (``history``,
+    oldest first)."""
+
+    entry: Entry
+    history: tuple[Entry, ...]
+    group: int  # 0: the user's, 1: adopted from the assistant, 2: the assistant's suggestion
+
+
+def _group(fact: Fact) -> int:
+    if fact.source in ("user", "manual") or (fact.edited and not fact.confirmed):
+        return 0
+    return 1 if fact.users else 2
+
+
+def _row_key(fact: Fact, by_id: dict[str, Fact]) -> str:
+    """Which row a fact is listed in: its replacement chain's end, merged by key where a key
+    holds one value at a time (the API's port); a sentence, a note, an open question or a
+    value of a list (files, links) is a row of its own."""
+    head = chain_end(by_id, fact) or fact
+    parts = head.key.split("|") if head.key.count("|") == 2 else []
+    if not parts or not parts[1] or parts[2] in MANY or head.kind in SENTENCE_KINDS or \
+            head.kind == "question" or head.status == "forgotten":
+        return head.id
+    return head.key
+
+
+def rows(view: FactsView) -> list[Row]:
+    """One row per key, the user's first, adopted next, the assistant's suggestions last;
+    within a group in the order stated."""
+    made = entries(view)
+    by_id = {e.fact.id: e.fact for e in made}
+    keyed: dict[str, list[Entry]] = {}
+    for entry in made:
+        keyed.setdefault(_row_key(entry.fact, by_id), []).append(entry)
+    out: list[Row] = []
+    for group in keyed.values():
+        live = [e for e in group if e.fact.status == "current"]
+        users = [e for e in live if e.fact.users]
+        top = (users or live or group)[-1]
+        out.append(Row(top, tuple(e for e in group if e is not top), _group(top.fact)))
+    return sorted(out, key=lambda r: (r.group, r.entry.fact.sequence))
 
 
 def summary(view: FactsView) -> str:

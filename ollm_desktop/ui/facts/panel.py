@@ -1,7 +1,9 @@
-"""The facts panel (``factsPanel``): a dock, a tab beside the goal, listing every fact the app
-keeps of the chat with who stated it and where it stands, and where the user adds, edits,
-forgets or pins one. Never a dialog: adding and editing happen in a line inside the panel, so
-the chat stays usable while a reply streams (a change is refused then, and the text stays)."""
+"""The facts panel (``factsPanel``): a dock, a tab beside the goal, listing the facts the app
+keeps of the chat, one row per key with its history beneath, with who stated it and where it
+stands, and where the user adds, edits, forgets or pins one. The assistant's suggestions (never
+sent until adopted) show only with "Suggested by the assistant" (``factsSuggestedFilter``).
+Never a dialog: adding and editing happen in a line inside the panel, so the chat stays
+usable while a reply streams (a change is refused then, and the text stays)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDockWidget,
     QHBoxLayout,
     QHeaderView,
@@ -25,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.engine.facts_front import FactsView
-from ollm_desktop.ui.facts.entries import Entry, blocking_text, entries, has_message, summary
+from ollm_desktop.ui.facts.entries import Entry, blocking_text, has_message, rows, summary
 
 VALUE, KIND, WHO, TURN, STATE = range(5)
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -62,7 +65,13 @@ class FactsPanel(QDockWidget):
         self.list.setAccessibleName(self.tr("Facts the app keeps"))
         self.list.setHeaderLabels([self.tr("Fact"), self.tr("Kind"), self.tr("Stated by"),
                                    self.tr("Turn"), self.tr("Status")])
-        self.list.setRootIsDecorated(False)
+        self.list.setRootIsDecorated(True)
+        self.suggested = QCheckBox(self.tr("Suggested by the assistant"))
+        self.suggested.setObjectName("factsSuggestedFilter")
+        self.suggested.setToolTip(self.tr("Also list the values the assistant proposed that "
+                                          "you have not used or pinned (they are not sent)"))
+        self.suggested.setChecked(False)
+        self._view: FactsView | None = None
         self.list.setUniformRowHeights(True)
         self.list.setAlternatingRowColors(True)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -101,7 +110,7 @@ class FactsPanel(QDockWidget):
         row.addWidget(self.cancel_button)
         self.editor_row.hide()
         self.note = self._label("factsNote")
-        for widget in (self.summary, self.blocking, self.list):
+        for widget in (self.summary, self.blocking, self.suggested, self.list):
             layout.addWidget(widget, 1 if widget is self.list else 0)
         layout.addLayout(buttons)
         layout.addWidget(self.editor_row)
@@ -109,6 +118,7 @@ class FactsPanel(QDockWidget):
         self.setWidget(body)
         self.setMinimumWidth(300)
 
+        self.suggested.toggled.connect(lambda _: self.set_view(self._view))
         self.list.currentItemChanged.connect(lambda *_: self._selection_changed())
         self.list.itemActivated.connect(lambda *_: self.jump())
         self.add_button.clicked.connect(self.start_add)
@@ -139,27 +149,19 @@ class FactsPanel(QDockWidget):
     def set_view(self, view: FactsView | None) -> None:
         """Show ``view`` (None: no chat), keeping the selected fact and any typing."""
         selected = self.selected_id()
-        made = entries(view) if view is not None else []
-        self._entries = {e.fact.id: e for e in made}
+        self._view = view
+        shown = [r for r in (rows(view) if view is not None else [])
+                 if r.group < 2 or self.suggested.isChecked()]
+        self._entries = {e.fact.id: e for r in shown for e in (r.entry, *r.history)}
         self.list.clear()
-        grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled,
-                                           QPalette.ColorRole.Text))
-        for entry in made:
-            item = QTreeWidgetItem([entry.value, entry.kind, entry.who, entry.turn,
-                                    entry.state])
-            item.setData(VALUE, ID_ROLE, entry.fact.id)
-            for column in range(5):
-                item.setToolTip(column, entry.tooltip)
-                if entry.greyed:
-                    item.setForeground(column, grey)
-            font = QFont(self.list.font())
-            font.setStrikeOut(entry.fact.status == "replaced")
-            font.setItalic(entry.fact.status == "forgotten")
-            font.setBold(entry.blocking)
-            item.setFont(VALUE, font)
+        for row in shown:
+            item = self._item(row.entry)
+            for older in row.history:
+                item.addChild(self._item(older))
             self.list.addTopLevelItem(item)
-            if entry.fact.id == selected:
-                self.list.setCurrentItem(item)
+        chosen = next((i for i in self.all_items() if i.data(VALUE, ID_ROLE) == selected), None)
+        if chosen is not None:
+            self.list.setCurrentItem(chosen)
         self.summary.setText(summary(view) if view is not None else "")
         self.summary.setVisible(view is not None)
         self.blocking.setText(blocking_text(view) if view is not None else "")
@@ -169,26 +171,55 @@ class FactsPanel(QDockWidget):
             self.close_editor()  # the fact went (an undo of its adding, another chat)
         self._selection_changed()
 
+    def _item(self, entry: Entry) -> QTreeWidgetItem:
+        grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled,
+                                           QPalette.ColorRole.Text))
+        item = QTreeWidgetItem([entry.value, entry.kind, entry.who, entry.turn, entry.state])
+        item.setData(VALUE, ID_ROLE, entry.fact.id)
+        for column in range(5):
+            item.setToolTip(column, entry.tooltip)
+            if entry.greyed:
+                item.setForeground(column, grey)
+        font = QFont(self.list.font())
+        font.setStrikeOut(entry.fact.status == "replaced")
+        font.setItalic(entry.fact.status == "forgotten")
+        font.setBold(entry.blocking)
+        item.setFont(VALUE, font)
+        return item
+
     def selected_id(self) -> str | None:
         item = self.list.currentItem()
         return str(item.data(VALUE, ID_ROLE)) if item is not None else None
 
-    def _items(self) -> list[QTreeWidgetItem]:
-        found = (self.list.topLevelItem(i) for i in range(self.list.topLevelItemCount()))
-        return [item for item in found if item is not None]
+    def all_items(self) -> list[QTreeWidgetItem]:
+        """Every row, a key's history included."""
+        out: list[QTreeWidgetItem] = []
+        for i in range(self.list.topLevelItemCount()):
+            top = self.list.topLevelItem(i)
+            if top is not None:
+                out.append(top)
+                out += [c for c in (top.child(j) for j in range(top.childCount()))
+                        if c is not None]
+        return out
 
     def select(self, fact_id: str) -> bool:
-        item = next((i for i in self._items() if i.data(VALUE, ID_ROLE) == fact_id), None)
+        item = next((i for i in self.all_items() if i.data(VALUE, ID_ROLE) == fact_id), None)
+        if item is None and not self.suggested.isChecked() and self._view is not None and any(
+                f.id == fact_id for f in self._view.facts):
+            self.suggested.setChecked(True)  # a suggestion asked for by id: show them
+            return self.select(fact_id)
         if item is not None:
+            parent = item.parent()
+            if parent is not None:
+                parent.setExpanded(True)
             self.list.setCurrentItem(item)
             self.list.scrollToItem(item)
         return item is not None
 
     def select_last(self) -> None:
-        items = self._items()
-        if items:
-            self.list.setCurrentItem(items[-1])
-            self.list.scrollToItem(items[-1])
+        """The newest fact (just added): its row, wherever its group lists it."""
+        if self._view is not None and self._view.facts:
+            self.select(max(self._view.facts, key=lambda f: f.sequence).id)
 
     def _selected(self) -> Entry | None:
         return self._entries.get(self.selected_id() or "")

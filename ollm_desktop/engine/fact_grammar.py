@@ -1,0 +1,370 @@
+"""One sentence read as structure: its mood, the key each value belongs to, what it replaces.
+
+A small hand grammar over tokens (words, punctuation, and the values ``provenance`` found,
+each one token), chosen over a library: spaCy's ``Matcher`` needs a downloaded model for the
+parts of speech it would match on (nothing downloads at run time here), and the shapes a
+correction takes are few and closed. It reads, in order:
+
+1. **Mood.** A question ("?", or an auxiliary before its subject: "should we", "isn't it"), a
+   hypothetical ("what if", "if", "suppose") or a suggestion ("maybe", a modal before the value:
+   "could", "might", "would", "I'd") states nothing and replaces nothing.
+2. **The key of each value**: the noun phrase it attaches to, as (entity, attribute, unit
+   class). "the API port is 8443", "the port of the API is 8443", "the API's port is 8443" and
+   "the API listens on port 8443" are all (api, port, port); "set the request timeout to 60 s"
+   is (request, timeout, duration). One shared word ("port") is never a key by itself.
+3. **Corrections by shape**: "X, not Y", "not Y but X", "from Y to X", "K is now X", a change
+   verb with "K to X" (set, bump, raise, lower, move, switch, rename...), "X instead of Y",
+   "rather than Y", "Y is no longer ...", and a leading "scratch that", "from now on",
+   "actually", "correction:". Y is marked old; the rest replace the same key's values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ollm_desktop.engine.fact_keys import key_of, phrase_before, unit_class
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    BOUNDARY,
+    CONJUNCTIONS,
+    COPULAS,
+    DETERMINERS,
+    FILLER,
+    HEDGES,
+    HYPOTHETICAL,
+    LEADS,
+    MANY,
+    MODALS,
+    NAMING,
+    NOT_NP,
+    PREPOSITIONS,
+    PRONOUNS,
+    Tok,
+    Value,
+    is_change,
+    joined,
+    tokens_of,
+)
+
+__all__ = ["MANY", "Mood", "Reading", "Slot", "read"]
+Mood = Literal["statement", "question", "suggestion"]
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A value of the sentence with its key and role."""
+
+    start: int
+    end: int
+    value: str
+    ref_kind: str
+    entity: str
+    attribute: str
+    unit: str
+    old: bool  # the replaced value ("not Y", "instead of Y", "from Y")
+
+    @property
+    def key(self) -> str:
+        return f"{self.entity}|{self.attribute}|{self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    mood: Mood
+    correction: bool
+    slots: tuple[Slot, ...]
+
+
+
+def _strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
+    """Index of the first token after discourse words, and whether a correction lead was."""
+    index, correction = 0, False
+    while index < len(tokens):
+        text = joined(tokens, index)
+        lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
+                    None)
+        if lead is not None:
+            index += len(lead.split())
+            correction = True
+        elif tokens[index].word in FILLER or tokens[index].word in BOUNDARY - {"("}:
+            index += 1
+        else:
+            break
+    return index, correction
+
+
+def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
+    if sentence.rstrip().rstrip(".!)\"'").endswith("?"):
+        return "question"
+    text = joined(tokens, first)
+    head = tokens[first].word if first < len(tokens) else ""
+    nxt = tokens[first + 1].word if first + 1 < len(tokens) else ""
+    if head in AUXILIARIES and (nxt in PRONOUNS or nxt in DETERMINERS):
+        return "question"  # "should we ...", "isn't the port ... now" without its "?"
+    if any(text == h or text.startswith(h + " ") for h in HYPOTHETICAL):
+        return "suggestion"
+    before = [t.word for t in tokens[first:next((i for i, t in enumerate(tokens)
+                                                 if i >= first and t.value), len(tokens))]]
+    if any(w in HEDGES or w in MODALS for w in before):
+        return "suggestion"
+    if role == "assistant" and ("should" in before or "let's" in before[:1]):
+        return "suggestion"
+    return "statement"
+
+
+def _eligible(token: Tok) -> bool:
+    """A plain word that can be a bare value ("Postgres", "heron", "info")."""
+    word = token.word
+    return bool(word) and not token.value and word[0].isalnum() and word not in DETERMINERS \
+        and word not in PREPOSITIONS and word not in NOT_NP and word not in COPULAS \
+        and word not in BOUNDARY and not is_change(word) and word not in (
+            "instead", "rather", "than", "but", "and", "or", "called", "named", "now", "use")
+
+
+def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name") -> None:
+    token = tokens[index]
+    start = token.start
+    noun = tokens[index - 1] if index >= 2 else None
+    if kind == "name" and noun is not None and not noun.value and noun.word.isalpha() and \
+            tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
+            noun.word not in NOT_NP:
+        start = noun.start  # "in room X": the value is "room X", as the user says it
+    token.value = (start, token.end, sentence[start:token.end], kind)
+    token.word = ""
+
+
+def _ends_clause(tokens: list[Tok], index: int) -> bool:
+    return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
+        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore")
+
+
+def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool) -> None:
+    """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
+    Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
+    words = [t.word for t in tokens]
+    for i in range(first, len(tokens)):
+        token = tokens[i]
+        if token.value and token.value[3] == "number":
+            _counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
+            continue
+        if token.value or not token.word:
+            continue
+        prev = words[i - 1] if i > first else ""
+        if _capital(sentence, token) and i > first and _eligible(token) and \
+                i + 1 < len(tokens) and tokens[i + 1].word.isdigit() and \
+                _ends_clause(tokens, i + 1):
+            _versioned(sentence, tokens, i)  # "Postgres 16"
+            continue
+        if token.word.isdigit() and prev in ("with", "use", "using", "to", "from") and \
+                i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
+                tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
+            _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
+            _counted(sentence, tokens, i)
+            continue
+        if token.word.isdigit() and len(token.word) >= 2 and prev in (
+                "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
+            _promote(sentence, tokens, i, "number")
+            continue
+        if not _eligible(token):
+            continue
+        nxt = words[i + 1] if i + 1 < len(tokens) else ""
+        if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
+                _ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
+            _promote(sentence, tokens, i)
+
+
+def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
+    """A number without a unit takes the noun it counts: "5,908 participants"."""
+    value = tokens[i].value
+    if value is None or not value[2].replace(",", "").replace(".", "").isdigit():
+        return
+    end = value[1]
+    for token in tokens[i + 1:i + 3]:
+        word = token.word
+        if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
+                or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
+                word in AUXILIARIES or word in PRONOUNS or is_change(word):
+            break
+        end = token.end
+        token.word = "·"  # part of the value now
+    if end != value[1]:
+        tokens[i].value = (value[0], end, sentence[value[0]:end], "number")
+
+
+def _versioned(sentence: str, tokens: list[Tok], i: int) -> None:
+    number = tokens[i + 1]
+    start = tokens[i].start
+    tokens[i + 1].value = (start, number.end, sentence[start:number.end], "version")
+    tokens[i + 1].word = ""
+    tokens[i].word = "·"
+
+
+def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
+                      tokens: list[Tok], sentence: str) -> bool:
+    """"instead of Y", "rather than Y", "X instead", "use X", "not Y,", "not ... but X"."""
+    after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
+    x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
+    ends = _ends_clause(tokens, i)
+    return ((after_of or prev == "than") and ends) or nxt == "instead" or x_not or \
+        (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
+        or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "")) \
+        or (prev == "not" and nxt in (",", "but", ";")) \
+        or (prev == "but" and "not" in words[first:i] and _ends_clause(tokens, i))
+
+
+def _capital(sentence: str, token: Tok) -> bool:
+    return sentence[token.start:token.start + 1].isupper()
+
+
+def _x_of_not(words: list[str], i: int, tokens: list[Tok], sentence: str) -> bool:
+    """X of "X, not Y": the word before ", not" ("in room X, not in room Y"), or, where Y is
+    a capitalised name, the clause's one capitalised word ("It's Ingrid on call, not Tom")."""
+    if "not" not in words[i + 1:]:
+        return False
+    at = words.index("not", i + 1)
+    if words[at - 1] != "," or at + 1 >= len(tokens):
+        return False
+    named = _capital(sentence, tokens[at + 1])
+    if at == i + 2:
+        return _capital(sentence, tokens[i]) == named or not named
+    return named and _capital(sentence, tokens[i]) and not any(
+        _capital(sentence, t) for t in tokens[i + 1:at - 1])
+
+
+def _after_not(words: list[str], i: int) -> bool:
+    """The last word of "not [in room] Y" before the clause ends (or "any more")."""
+    back = words[max(0, i - 4):i]
+    if "not" not in back or any(not w for w in back):
+        return False
+    at = i - len(back) + back.index("not")
+    if words[at - 1:at] != [","] and "but" not in words[i:]:
+        return False  # "X, not Y" and "not Y but X" only: "this is not a bug" states nothing
+    between = back[back.index("not") + 1:]
+    return all(w in PREPOSITIONS or w in DETERMINERS or w.isalpha() for w in between) and (
+        i + 1 >= len(words) or words[i + 1] in BOUNDARY or words[i + 1] in (
+            "any", "anymore", "but"))
+
+
+def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
+                    correction: bool) -> bool:
+    """"called X", "(change) K to X", "K is X" at a clause's end (K of two words or more, or
+    any K in a correction: "the log level is debug", not "the API is ready")."""
+    words = [t.word for t in tokens]
+    if prev in ("called", "named"):
+        return True
+    if prev == "to":
+        return any(is_change(w) for w in words[first:i - 1])
+    if prev in ("now", "is", "are"):
+        phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
+        return len(phrase) >= (1 if correction or prev == "now" else 2)
+    return False
+
+
+def _old(tokens: list[Tok], i: int) -> bool:
+    """Whether the value at ``i`` is the one being replaced."""
+    words = [t.word for t in tokens]
+    before = [w for w in words[max(0, i - 4):i] if w not in DETERMINERS]  # "instead of the Y"
+    if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
+            "", "only", "just")) or \
+            before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
+            or before[-2:] == ["place", "of"]:
+        return True
+    if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
+            "to" in words[i + 1:]:
+        return True
+    after = " ".join(w for w in words[i + 1:i + 5] if w)
+    if after.startswith(("no longer", "anymore", "any more")):
+        return True
+    verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong"
+    return verb in ("is", "was", "are", "were") and rest.split(" ")[0] in _RETIRED
+
+
+# What a copula says of a value that no longer holds (a closed set of predicates).
+_RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced", "outdated",
+                      "deprecated", "retired", "dropped", "old", "incorrect", "stale"})
+
+
+def _names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
+    """A run of capitalised words after the first ("Redis Streams") is one word: a name."""
+    out: list[Tok] = []
+    for token in tokens:
+        prev = out[-1] if out else None
+        if prev is not None and len(out) > 1 and not token.value and not prev.value and \
+                sentence[token.start:token.start + 1].isupper() and \
+                sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and \
+                prev.word.isalpha():
+            out[-1] = Tok(f"{prev.word} {token.word}", prev.start, token.end)
+        else:
+            out.append(token)
+    return out
+
+
+def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
+    """The sentence's mood, whether it corrects, and each value with its key and role."""
+    tokens = tokens_of(sentence, values)
+    for i, token in enumerate(tokens[:-1]):  # "the MySQL host": a name inside a noun phrase
+        nxt = tokens[i + 1]
+        if token.value and token.value[3] == "class" and not nxt.value and nxt.word[:1].isalpha() \
+                and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
+                and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
+            token.word, token.value = token.value[2].lower(), None
+    tokens = _names_joined(sentence, tokens)
+    first, lead = _strip_lead(tokens)
+    mood = mood_of(sentence, tokens, first, role)
+    words = [t.word for t in tokens]
+    shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
+        "not" in words or "instead" in words or "rather" in words or "longer" in words
+    _bare_values(sentence, tokens, first, bool(shaped))
+    slots: list[Slot] = []
+    for i, token in enumerate(tokens):
+        if token.value is None:
+            continue
+        start, end, text, kind = token.value
+        entity, attribute = key_of(tokens, i, first)
+        unit = unit_class(text, kind, attribute)
+        slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i)))
+    slots = _scratched(tokens, slots)
+    olds = [s for s in slots if s.old]
+    news = [s for s in slots if not s.old]
+    # the old value of "X, not Y" / "from Y to X" is a value of X's key (and back)
+    if olds and news:
+        donor = news[0]
+        slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
+        if not donor.attribute and olds[0].attribute:
+            slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
+    changed = any(is_change(w) for w in words[first:]) and any(
+        w in ("to", "from") for w in words[first:])
+    now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
+        tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING)))
+        for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X"
+    gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
+        [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"]
+    correction = bool(lead or olds or changed or now or gone)
+    if mood != "statement":  # an open question keeps the values it names, not bare words
+        given = {value[2] for value in values}
+        slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
+    return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _scratched(tokens: list[Tok], slots: list[Slot]) -> list[Slot]:
+    """"at 3 pm on Thursday, scratch that, 4 pm": the value taken back is the last one before
+    "scratch that" of the unit class of the first one after it."""
+    words = [t.word for t in tokens]
+    at = next((i for i in range(1, len(tokens) - 1)
+               if words[i:i + 2] == ["scratch", "that"]), None)
+    if at is None:
+        return slots
+    cut = tokens[at].start
+    after = [s for s in slots if s.start > cut]
+    before = [s for s in slots if s.end <= cut]
+    if not after:
+        return slots
+    taken = next((s for s in reversed(before) if s.unit == after[0].unit), None)
+    return [Slot(s.start, s.end, s.value, s.ref_kind, after[0].entity, after[0].attribute,
+                 s.unit, True) if s is taken else s for s in slots]
+
+
+def _with_key(slot: Slot, donor: Slot) -> Slot:
+    return Slot(slot.start, slot.end, slot.value, slot.ref_kind, donor.entity, donor.attribute,
+                unit_class(slot.value, slot.ref_kind, donor.attribute) if slot.ref_kind !=
+                "name" else donor.unit, slot.old)

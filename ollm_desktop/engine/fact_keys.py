@@ -1,0 +1,167 @@
+"""The key of a value: the noun phrase it attaches to, as (entity, attribute), and its unit
+class. "the API port is 8443", "the port of the API is 8443", "the API's port is 8443", "the
+API listens on port 8443" and "8443 for the API" are all (api, port); "set the request timeout
+to 60 s" is (request, timeout) with the unit class duration. One shared word never makes a key.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    BOUNDARY,
+    CHANGE,
+    CONJUNCTIONS,
+    COPULAS,
+    DETERMINERS,
+    DURATION,
+    NAMING,
+    NOT_NP,
+    PREPOSITIONS,
+    PRONOUNS,
+    SIZE,
+    Tok,
+    is_change,
+)
+
+
+def unit_class(value: str, ref_kind: str, attribute: str) -> str:
+    """The kind of quantity a value is: what may replace it (a port by a port...)."""
+    if ref_kind in ("port", "version", "path", "url", "setting", "time", "hash", "ticket"):
+        return ref_kind
+    if ref_kind in ("date", "weekday"):
+        return "date"
+    if ref_kind == "number":
+        unit = re.sub(r"^[-+~]?[\d.,_]+\s*", "", value).lower().rstrip(".")
+        if not unit:
+            return "port" if attribute == "port" else "number"
+        if unit in DURATION:
+            return "duration"
+        if unit in SIZE:
+            return "size"
+        if unit in ("%", "percent"):
+            return "percent"
+        if unit[0] in "€$£":
+            return "money"
+        return unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
+    return "name"
+
+
+def singular(word: str) -> str:
+    word = word.removesuffix("'s").removesuffix("'")
+    return word[:-1] if word.endswith("s") and len(word) > 4 and not word.endswith("ss") \
+        else word
+
+
+def noun_phrase(words: list[str]) -> tuple[str, str]:
+    """(entity, attribute) of a noun phrase's words: "api port", "port of the api",
+    "db's port" -> (api, port), (api, port), (db, port)."""
+    words = [w for w in words if w not in DETERMINERS and w not in NOT_NP and w != "#"]
+    if "of" in words:
+        at = words.index("of")
+        head, owner = words[:at], words[at + 1:]
+        return " ".join(singular(w) for w in owner[-2:]), singular(head[-1]) if head else ""
+    if not words:
+        return "", ""
+    owner = [w for w in words[:-1] if w not in PREPOSITIONS][-2:]
+    return " ".join(singular(w) for w in owner), singular(words[-1])
+
+
+def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
+    """The words of the noun phrase ending just before ``end`` (back to a boundary)."""
+    words: list[str] = []
+    index = end - 1
+    while index >= floor:
+        token = tokens[index]
+        if token.value or token.word in BOUNDARY or token.word in COPULAS or \
+                (token.word in CHANGE and index > floor - 1 and words) or \
+                token.word in AUXILIARIES or token.word in PRONOUNS or \
+                token.word in CONJUNCTIONS or token.word in NAMING:
+            break
+        if token.word in PREPOSITIONS and token.word != "of":
+            break
+        words.insert(0, token.word)
+        index -= 1
+    return words
+
+
+def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
+    """The subject noun phrase of the clause before ``end`` ("the API listens on" -> api):
+    after its last determiner, without the verb that precedes a preposition."""
+    clause = [t for t in tokens[floor:end] if not t.value]
+    start = max((i for i, t in enumerate(clause) if t.word in BOUNDARY), default=-1) + 1
+    clause = clause[start:]
+    dets = [i for i, t in enumerate(clause) if t.word in DETERMINERS]
+    begin = dets[-1] + 1 if dets else 0
+    words: list[str] = []
+    for token in clause[begin:]:
+        if token.word in PREPOSITIONS or token.word in COPULAS:
+            break
+        words.append(token.word)
+    if words and (len(words) >= 2 or not dets) and begin + len(words) < len(clause) and \
+            clause[begin + len(words)].word in PREPOSITIONS:
+        words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
+    return [w for w in words if w not in NOT_NP and not is_change(w)]
+
+
+def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
+    """(entity, attribute) of the value at ``i``: the noun phrase it attaches to."""
+    words = [t.word for t in tokens]
+    token = tokens[i]
+    kind = token.value[3] if token.value else ""
+    change = next((j for j in range(first, i) if is_change(words[j])), None)
+    if (change is not None and "to" in words[change + 1:i + 1]) or \
+            (change is not None and "from" in words[change + 1:i]):
+        stop = next(j for j in range(change + 1, i + 1) if words[j] in ("to", "from") or
+                    tokens[j].value)
+        entity, attribute = noun_phrase([w for w in words[change + 1:stop] if w])
+        if attribute:
+            return entity, attribute
+    j = i - 1
+    while j >= first and (words[j] in ("now", "called", "named", "at", "on", "due", "set",
+                                       "to", "not", "but", ",") or
+                          (tokens[j].value and j != i)):
+        if words[j] in COPULAS or tokens[j].value:
+            break
+        j -= 1
+    if j >= first and words[j] in COPULAS:
+        phrase = phrase_before(tokens, j, first)
+        if words[j - 1:j] == ["now"]:
+            phrase = phrase_before(tokens, j - 1, first)
+        if phrase:
+            return noun_phrase(phrase)
+    if i > first and words[i - 1] in ("port", "version", "release"):
+        entity, _ = noun_phrase(clause_subject(tokens, i - 1, first))
+        own = after_owner(tokens, i)
+        subject = clause_subject(tokens, i - 1, first)
+        return (own or " ".join(singular(w) for w in subject[-2:])), words[i - 1]
+    if kind == "name" or (i > first and words[i - 1] in ("called", "named")):
+        end = i - 1 if words[i - 1] in ("called", "named") else i
+        phrase = phrase_before(tokens, end, first)
+        if phrase:
+            return noun_phrase(phrase)
+    own = after_owner(tokens, i)
+    if own:
+        return noun_phrase(own.split())
+    subject = clause_subject(tokens, i, first)
+    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and \
+            words[i - 1] == subject[-1]:
+        subject = subject[:-1]  # "the worker pool has 4 threads": the verb before the value
+    return noun_phrase(subject)
+
+
+def after_owner(tokens: list[Tok], i: int) -> str:
+    """"for the DB", "of the API" right after a value: what it belongs to."""
+    rest = tokens[i + 1:i + 5]
+    if not rest or rest[0].word not in ("for", "of"):
+        return ""
+    words: list[str] = []
+    for token in rest[1:]:
+        if token.value or token.word in BOUNDARY or token.word in PREPOSITIONS:
+            break
+        if token.word not in DETERMINERS:
+            words.append(singular(token.word))
+    return " ".join(words[-2:])
+
+

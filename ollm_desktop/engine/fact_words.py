@@ -1,0 +1,84 @@
+"""The words a fact's sentence is read in: tokens (a value found in it is one token) and the
+closed classes of words the grammar names (determiners, prepositions, copulas, modals...).
+
+Closed classes are grammar, not cue lists: English has a fixed set of determiners and modal
+verbs, and a new phrasing of a correction does not add to them. The one open set is ``CHANGE``,
+the verbs of "set/bump/raise/lower/move/switch/rename K to X", which the issue names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
+
+TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’_-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|[^\s`\"'*_]")
+
+
+def closed(text: str) -> frozenset[str]:
+    """A closed class of words (determiners, modals...): grammar, not a growing list."""
+    return frozenset(text.split())
+
+
+DETERMINERS = closed("the a an our my your their its this that these those his her")
+PREPOSITIONS = closed("on at in for of to from with by via under over as into")
+COPULAS = closed("is are was were be becomes become stays remains equals = :")
+AUXILIARIES = closed("should shall could can would will do does did is are isn't aren't "
+                       "don't doesn't won't wouldn't shouldn't")
+PRONOUNS = closed("we i you it they he she")
+MODALS = closed("could might would may i'd we'd you'd it'd")
+HEDGES = closed("maybe perhaps possibly probably")
+HYPOTHETICAL = ("what if", "if", "suppose", "imagine", "what about", "how about")
+# The verbs whose "K to X" changes K (the closed set the issue names, and their forms).
+CHANGE = closed("set bump raise lower move switch rename change increase decrease reduce "
+                 "update upgrade downgrade migrate make cut drop push postpone delay extend "
+                 "shorten")
+LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
+          "update", "i meant", "sorry", "wait", "no", "oops", "typo")
+FILLER = closed("so ok okay oh hmm well also and but btw ah right")
+BOUNDARY = frozenset(",;:?!.()")
+# Unit classes of which a key holds many values at once (a list of files, of links): only a
+# correction replaces one, never a restatement.
+MANY = frozenset({"path", "url", "hash", "ticket", "code", "function", "class", "env"})
+DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs hour hours "
+                    "day days week weeks")
+SIZE = closed("b kb mb gb tb kib mib gib tib bytes")
+NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
+    "now then also just only still here there please let's us me not no really it's that's "
+    "they're we're there's back over again away instead rather than")
+CONJUNCTIONS = closed("and or but so")
+NAMING = closed("call calls called name names named")
+
+
+@dataclass(slots=True)
+class Tok:
+    word: str  # lower case; "" for a value
+    start: int
+    end: int
+    value: Value | None = None
+
+
+def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
+    out: list[Tok] = []
+    cursor = 0
+    for value in sorted(values):
+        out += [Tok(m.group(0).lower().replace("’", "'"), m.start() + cursor,
+                     m.end() + cursor) for m in TOKEN.finditer(sentence[cursor:value[0]])]
+        out.append(Tok("", value[0], value[1], value))
+        cursor = value[1]
+    out += [Tok(m.group(0).lower().replace("’", "'"), m.start() + cursor, m.end() + cursor)
+            for m in TOKEN.finditer(sentence[cursor:])]
+    return out
+
+
+def joined(tokens: list[Tok], start: int = 0) -> str:
+    return " ".join(t.word or "#" for t in tokens[start:])
+
+
+def is_change(word: str) -> bool:
+    return any(word.removesuffix(end) in CHANGE for end in ("", "d", "ed", "ing", "s")) or \
+        (word.endswith("ped") and word[:-3] in CHANGE) or \
+        (word.endswith("ching") and word[:-3] in CHANGE)
+
+

@@ -1,0 +1,85 @@
+"""Each message's facts, extracted once per version of its text and read afterwards.
+
+A message's facts depend only on its role and its text, so they are kept keyed by a hash of
+both: an edit (new text) extracts again, a compaction, a ledger pass or a re-read of the same
+message never does. ``EXTRACTIONS`` counts the real extractions in this process (the memory
+benchmark checks "at most one per message version" with it); ``extraction_count()`` reads it.
+
+``current_values`` is the scorer's view: the current value of each key after a list of
+(role, text) messages, by the same rules the ledger follows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from ollm_desktop.engine.provenance import Found, message_facts
+from ollm_desktop.engine.references import message_references, remember_references
+
+EXTRACTIONS = 0  # extractions made in this process (cache misses)
+_CACHE_SIZE = 8192  # message versions kept (a few MB at most)
+_cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
+
+
+def content_key(role: str, content: str) -> str:
+    """What a message's facts are stored under: its role and a hash of its text."""
+    return hashlib.blake2b(f"{role}\0{content}".encode(), digest_size=16).hexdigest()
+
+
+def extract(role: str, content: str) -> tuple[Found, ...]:
+    """The facts of one message version (extracted at most once while cached)."""
+    global EXTRACTIONS
+    key = content_key(role, content)
+    found = _cache.get(key)
+    if found is not None:
+        _cache.move_to_end(key)
+        return found
+    EXTRACTIONS += 1
+    found = tuple(message_facts(content, role))
+    if role in ("user", "assistant"):
+        message_references(content)  # what a compaction's references read: now, once
+    _cache[key] = found
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return found
+
+
+def remember(role: str, content: str, found: Sequence[Found],
+             refs: Sequence[tuple[str, str]] | None = None) -> None:
+    """Facts (and references) read back from storage for a message version: no extraction."""
+    _cache[content_key(role, content)] = tuple(found)
+    if refs is not None:
+        remember_references(content, refs)
+
+
+def references_of(content: str) -> list[list[str]]:
+    """A message's references (cached with its facts), as stored (JSON pairs)."""
+    return [[ref, kind] for ref, kind in message_references(content)]
+
+
+def extraction_count() -> int:
+    return EXTRACTIONS
+
+
+def current_values(messages: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    """Per key (``entity|attribute|unit``), the values current after ``messages`` (oldest
+    first), whoever stated them: what a scorer compares with its ground truth. Open questions
+    and sentences (decisions, corrections without a value) have no key and are left out; a
+    value marked "possibly replaced" is still current, beside the newer one."""
+    from ollm_desktop.engine import facts as ledger
+    from ollm_desktop.engine.fact_types import Fact
+    from ollm_desktop.engine.models import Message
+
+    kept: list[Fact] = []
+    turn = 0
+    for role, text in messages:
+        turn += role == "user" or turn == 0  # an exchange is a user message and its reply
+        if role in ("user", "assistant"):
+            ledger.absorb(kept, Message(role=role, content=text), turn)  # type: ignore[arg-type]
+    out: dict[str, list[str]] = {}
+    for fact in kept:
+        if fact.status == "current" and fact.key:
+            out.setdefault(fact.key, []).append(fact.value)
+    return out

@@ -1,0 +1,187 @@
+"""Issue 28, point 3: one test per correction form, through the ledger's public calls.
+
+Each test states a fact, then corrects it (or only asks, supposes or suggests), and reads which
+values are current. The sentences of the issue's "Corrections a user writes every day" come
+first, then our own for each form; every one of them went wrong on f01e965.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine import facts
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import Message
+
+
+def _absorb(*said: tuple[str, str]) -> list[Fact]:
+    ledger: list[Fact] = []
+    for turn, (role, text) in enumerate(said, start=1):
+        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
+    return ledger
+
+
+def _current(ledger: list[Fact]) -> list[str]:
+    return [f.value for f in ledger if f.status == "current" and f.kind != "correction"]
+
+
+def _holds(values: list[str], text: str) -> bool:
+    return any(text in value for value in values)
+
+
+# ------------------------------------------------------------------ the forms of point 3
+CORRECTIONS = [
+    # (form, first statement, correction, new value, old value)
+    ("X, not Y", "The API port is 8443.", "The port is now 9443, not 8443.", "9443", "8443"),
+    ("X, not Y", "The report is due on Monday.", "It's due Wednesday, not Monday.",
+     "Wednesday", "Monday"),
+    ("not Y but X", "The request timeout is 30 s.", "The request timeout is not 30 s but 45 s.",
+     "45 s", "30 s"),
+    ("from Y to X", "The timeout is 30 s.", "Bump the timeout from 30 s to 45 s.",
+     "45 s", "30 s"),
+    ("K is now X", "The cache size is 512 MB.", "The cache size is now 1 GB.", "1 GB", "512 MB"),
+    ("K is now X", "We call the staging server bluefin.",
+     "The staging server is now called heron.", "heron", "bluefin"),
+    ("set K to X", "The request timeout is 30 s.", "Set the request timeout to 60 s.",
+     "60 s", "30 s"),
+    ("raise K to X", "The worker pool has 4 threads.", "Raise the worker pool to 8 threads.",
+     "8 threads", "4 threads"),
+    ("lower K to X", "The retry limit is 5 attempts.", "Lower the retry limit to 3 attempts.",
+     "3 attempts", "5 attempts"),
+    ("move K to X", "The DB port is 5432.", "Move the DB port to 5434.", "5434", "5432"),
+    ("switch K to X", "The log level is debug.", "Switch the log level to info.", "info",
+     "debug"),
+    ("rename K to X", "The staging server is called bluefin.",
+     "Rename the staging server to heron.", "heron", "bluefin"),
+    ("instead of Y", "We run MySQL 8.0 for the main database.",
+     "Actually let's use Postgres instead of MySQL.", "Postgres", "MySQL"),
+    ("scratch that", "The MVP deadline is March 14.", "Scratch that, the deadline is Friday.",
+     "Friday", "March 14"),
+    ("from now on", "The standup is at 9:30.", "From now on the standup is at 10:15.",
+     "10:15", "9:30"),
+]
+
+
+@pytest.mark.parametrize(("form", "first", "correction", "new", "old"), CORRECTIONS,
+                         ids=[f"{c[0]}: {c[2]}" for c in CORRECTIONS])
+def test_a_correction_in_each_form_replaces_the_value_of_its_key(
+        form: str, first: str, correction: str, new: str, old: str) -> None:
+    ledger = _absorb(("user", first), ("user", correction))
+    current = _current(ledger)
+    assert _holds(current, new), (form, current)
+    assert not _holds(current, old), (form, current)
+    replaced = [f for f in ledger if f.status == "replaced" and old in f.value]
+    assert replaced and all(f.replaced_turn == 2 for f in replaced)
+    head = {f.id: f for f in ledger}[replaced[0].replaced_by or ""]
+    assert new in head.value
+
+
+def test_a_replacement_without_a_number_replaces_every_value_of_the_key() -> None:
+    """"MySQL 8.0" and a later "MySQL" both belong to the database engine."""
+    ledger = _absorb(("user", "We run MySQL 8.0 for the main database."),
+                     ("user", "The MySQL host is db1."),
+                     ("user", "Actually let's use Postgres instead of MySQL."))
+    current = _current(ledger)
+    assert "MySQL 8.0" not in current
+    assert _holds(current, "Postgres")
+    assert "db1" in current  # the host is another key: it stays
+
+
+def test_the_replaced_line_names_its_replacement_not_the_sentence() -> None:
+    ledger = _absorb(("user", "We run MySQL 8.0 for the main database."),
+                     ("user", "Actually let's use Postgres instead of MySQL."))
+    notes = facts.value_notes(ledger)
+    assert notes.get("MySQL 8.0") == "replaced by Postgres"
+
+
+# ------------------------------------------------------------------ mood: nothing is replaced
+MOODS = [
+    ("user", "The DB port is 5432.", "Should we switch to port 5434 for the DB?", "5434"),
+    ("user", "The API port is 8443.", "What if we moved the API to port 9000?", "9000"),
+    ("user", "The request timeout is 30 s.", "Maybe the request timeout should be 60 s.",
+     "60 s"),
+    ("user", "The API port is 8443.", "Isn't the API port 9443 now?", "9443"),
+    ("assistant", "We run MySQL 8.0 for the main database.",
+     "I'd go with Postgres instead of MySQL.", "Postgres"),
+]
+
+
+@pytest.mark.parametrize(("role", "first", "musing", "value"), MOODS,
+                         ids=[m[2] for m in MOODS])
+def test_a_question_a_hypothetical_or_a_suggestion_replaces_nothing(
+        role: str, first: str, musing: str, value: str) -> None:
+    ledger = _absorb(("user", first), (role, musing))
+    stated = next(f for f in ledger if f.message_id and f.turn == 1 and f.kind != "correction")
+    assert stated.status == "current" and stated.disputed_by is None
+    assert not any(f.status == "replaced" for f in ledger)
+    assert not any(value in f.value and f.status == "current" and f.turn == 2
+                   and f.kind != "question" for f in ledger)
+
+
+# ------------------------------------------------------------------ keys that share a word
+@pytest.mark.parametrize(("a", "b", "correction", "kept"), [
+    ("The API port is 8443.", "The admin port is 8444.", "Correction: the API port is 9443.",
+     "8444"),
+    ("The API port is 8443.", "The admin port is 8444.", "Move the API port to 9443.", "8444"),
+    ("The request timeout is 30 s.", "The statement timeout is 5 s.",
+     "Actually the request timeout is 45 s.", "5 s"),
+    ("The request timeout is 30 s.", "The statement timeout is 5 s.",
+     "Bump the request timeout from 30 s to 60 s.", "5 s"),
+])
+def test_a_correction_of_one_key_leaves_a_key_sharing_a_word_alone(
+        a: str, b: str, correction: str, kept: str) -> None:
+    ledger = _absorb(("user", a), ("user", b), ("user", correction))
+    assert kept in _current(ledger)
+    assert next(f for f in ledger if f.value == kept).possibly_replaced_by is None
+
+
+def test_a_replys_suggestion_on_another_key_disputes_nothing() -> None:
+    ledger = _absorb(("user", "The API port is 8443."),
+                     ("assistant", "I'd expose the metrics on port 9100 instead."))
+    api = next(f for f in ledger if f.value == "8443")
+    assert api.status == "current" and api.disputed_by is None
+    assert facts.value_notes(ledger) == {}
+
+
+def test_an_uncertain_match_keeps_both_and_marks_the_older() -> None:
+    """"The port is now 9443" after two ports: which one is uncertain, so both stay."""
+    ledger = _absorb(("user", "The API port is 8443."), ("user", "The admin port is 8444."),
+                     ("user", "The port is now 9443."))
+    current = _current(ledger)
+    assert {"8443", "8444", "9443"} <= set(current)
+    marked = [f for f in ledger if f.possibly_replaced_by is not None]
+    assert {f.value for f in marked} == {"8443", "8444"}
+    new = next(f for f in ledger if f.value == "9443")
+    assert all(f.possibly_replaced_by == new.id for f in marked)
+
+
+# ------------------------------------------------------------------ adoption (point 5)
+def test_a_pinned_reply_adopts_its_values() -> None:
+    from ollm_desktop.engine import ContextEngine, EngineConfig
+    from tests.engine_fakes import GoodSummarizer
+
+    engine = ContextEngine(EngineConfig(context_size=4096), GoodSummarizer())
+    engine.add("user", "Where should the exporter write?")
+    reply = engine.add("assistant", "Write it to var/export/daily.csv every night.")
+    assert not any(f.users for f in engine.facts if f.message_id == reply.id)
+    engine.set_pinned(reply.id, True)
+    adopted = [f for f in engine.facts if f.message_id == reply.id]
+    assert [f.value for f in adopted] == ["var/export/daily.csv"] and adopted[0].users
+
+
+# ------------------------------------------------------------------ the scorer's view, the counter
+def test_current_values_per_key_and_one_extraction_per_message_version() -> None:
+    from ollm_desktop.engine import facts_extract
+
+    said = [("user", "The API port is 8443 and the admin port is 8444."),
+            ("assistant", "The API could listen on 8000 instead."),
+            ("user", "Actually the API port is 9443, not 8443."),
+            ("assistant", "Noted.")]
+    before = facts_extract.extraction_count()
+    current = facts_extract.current_values(said)
+    assert current["api|port|port"] == ["9443"] and current["admin|port|port"] == ["8444"]
+    assert "8000" not in str(current)  # a suggestion is an open question
+    extracted = facts_extract.extraction_count() - before
+    assert extracted <= len(said)
+    facts_extract.current_values(said)  # the same message versions again: nothing extracted
+    assert facts_extract.extraction_count() - before == extracted
