@@ -335,6 +335,7 @@ class ChatStore(RecallTables, SideTables, Families, Images, DocumentTables):
                     ).fetchone()
                     conn.execute("UPDATE message_search SET body = ? WHERE rowid = ?",
                                  (message.content.casefold(), row[0]))
+                    message_facts.record(conn, message)  # an edit: its facts anew
                     recall_index.refresh_around(conn, chat_id, row[1])
                 else:
                     conn.execute(
