@@ -4,6 +4,7 @@ Examples::
 
     python -m bench.memory --smoke                      # seconds, in-process loopback server
     python -m bench.memory --host http://127.0.0.1:11435 --ctx 2048,4096,8192 --label before
+    python -m bench.memory --kind corrections --ctx 2048,4096 --label before
     python -m bench.memory --compare results/before/memory-before.json results/after/...json
 """
 
@@ -28,6 +29,8 @@ from bench.memory.loopback import SMOKE_MODEL, SUMMARISERS
 from bench.memory.runner import Options, RunResult, log, play
 from bench.memory.strategies import STRATEGIES
 
+# ``--kind``: what a run measures (more kinds, e.g. documents, join this tuple).
+KINDS_OF_RUN = ("memory", "corrections")
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 __all__ = ["SMOKE_MODEL", "engine_info", "main", "parser"]
 
@@ -52,6 +55,10 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bench.memory", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="See docs/memory.md for how to read the figures.")
+    p.add_argument("--kind", choices=KINDS_OF_RUN, default="memory",
+                   help="what is measured: memory (a long chat's retention, the default) or "
+                        "corrections (the correction corpus, bench/memory/corpus, read "
+                        "black-box through the engine; per half, dev and held-out)")
     p.add_argument("--host", default=os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434"),
                    help="Ollama or OpenAI-compatible server (llama-server, vLLM, LM Studio; "
                         "with or without /v1), found by asking it (default: $OLLAMA_HOST)")
@@ -119,6 +126,11 @@ def engine_info() -> dict[str, Any]:
         dirty = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."],
                                capture_output=True, text=True, timeout=10).stdout.strip()
         info["engine_commit"] = commit[:12] + ("+dirty" if dirty else "") if commit else None
+        # The newest commit that changed the engine's own files (a bench-only branch's HEAD
+        # is not the engine it measures).
+        info["engine_last_change"] = subprocess.run(
+            ["git", "-C", str(source), "log", "-1", "--format=%h", "--", "."],
+            capture_output=True, text=True, timeout=10).stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         info["engine_commit"] = None
     return info
@@ -194,6 +206,11 @@ def main(argv: list[str] | None = None) -> int:
         path = report.merge(args.merge[0], args.merge[1:])
         print(f"merged into {path}")
         return 0
+    if args.kind == "corrections":
+        from bench.memory import corrections
+
+        sizes = args.ctx if "--ctx" in argv else [4096]
+        return corrections.main(sizes, args.out, args.label, engine_info())
     if args.smoke:
         if argv.count("--ctx") == 0:
             args.ctx = [2048]
