@@ -188,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--compare", *argv[1:]]
     if argv[:1] == ["merge"]:
         argv = ["--merge", *argv[1:]]
+    if argv[:1] == ["precision"]:  # the precision tables of result files: FILE...
+        from bench.memory import precision_report
+
+        print(precision_report.from_files([Path(a) for a in argv[1:]]))
+        return 0
     if argv[:1] == ["headline"]:  # the table docs/memory.md leads with: BEFORE_DIR AFTER_DIR
         from bench.memory import headline
 
@@ -204,6 +209,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.merge:
         path = report.merge(args.merge[0], args.merge[1:])
+        from bench.memory import precision_report
+
+        text = precision_report.from_files([path])
+        path.with_name(f"{path.stem}-precision.md").write_text(text + "\n", encoding="utf-8")
+        print(text)
         print(f"merged into {path}")
         return 0
     if args.kind == "corrections":
@@ -276,6 +286,10 @@ async def _main(args: argparse.Namespace, send_turns: str) -> int:
     path = _save(params, results, args.out, name, partial=False)
     summary = report.aggregate([asdict(r) for r in results])
     text = report.table(summary)
+    from bench.memory import precision_report
+
+    text += "\n\n" + precision_report.table(precision_report.aggregate(
+        [asdict(r) for r in results]), f"{args.replies} replies")
     print(text)
     (args.out / f"{name}.md").write_text(text + "\n", encoding="utf-8")
     title = (f"{host.model}, {args.turns} turns, engine {params['engine_commit']}, "

@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from bench.memory import corrections_report
-from bench.memory.ledger_text import Entry, current_text, ledger_entries, mentioned, shown_current
+from bench.memory.ledger_text import (
+    Entry,
+    current_text,
+    ledger_entries,
+    mentioned,
+    panel_rows,
+    shown_current,
+)
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -54,24 +61,6 @@ def _engine(ctx: int) -> Any:
 
     config = EngineConfig(context_size=ctx, preserve_user_messages=False)
     return ContextEngine(config, _summarize, SYSTEM)
-
-
-def panel_rows(engine: Any) -> list[dict[str, Any]]:
-    """The panel's entries, read defensively (the panel's data may change shape): text, who
-    stated it, and whether it is shown by default (current, not forgotten, not a suggestion)."""
-    view = engine.facts_view()
-    rows = getattr(view, "rows", None) or getattr(view, "facts", None) or []
-    out = []
-    for row in rows:
-        status = str(getattr(row, "status", "current"))
-        subject = getattr(row, "subject", "") or getattr(row, "key", "") or ""
-        value = str(getattr(row, "value", ""))
-        source = str(getattr(row, "source", "") or getattr(row, "stated_by", ""))
-        suggested = bool(getattr(row, "suggested", False))
-        out.append({"text": f"{subject}: {value}" if subject else value, "status": status,
-                    "source": source,
-                    "shown": status == "current" and not suggested})
-    return out
 
 
 async def play(case: dict[str, Any], ctx: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 # The ledger's heading line ("Facts of this conversation (...):") and the end of its block.
 _HEADER = re.compile(r"^\s*(?:#+\s*)?facts\b.*:\s*$", re.I)
@@ -143,3 +144,21 @@ def current_text(text: str, value: str) -> bool:
 
 def mentioned(text: str, value: str) -> bool:
     return _mentioned_in(text, value)
+
+
+def panel_rows(engine: Any) -> list[dict[str, Any]]:
+    """The panel's entries, read defensively (the panel's data may change shape): text, who
+    stated it, and whether it is shown by default (current, not forgotten, not a suggestion)."""
+    view = engine.facts_view()
+    rows = getattr(view, "rows", None) or getattr(view, "facts", None) or []
+    out = []
+    for row in rows:
+        status = str(getattr(row, "status", "current"))
+        subject = getattr(row, "subject", "") or getattr(row, "key", "") or ""
+        value = str(getattr(row, "value", ""))
+        source = str(getattr(row, "source", "") or getattr(row, "stated_by", ""))
+        suggested = bool(getattr(row, "suggested", False))
+        out.append({"text": f"{subject}: {value}" if subject else value, "status": status,
+                    "source": source,
+                    "shown": status == "current" and not suggested})
+    return out
