@@ -103,3 +103,32 @@ def test_a_short_run_records_precision(tmp_path) -> None:
     assert set(figures["turns"]) == {"25", "30"}
     text = precision_report.table(data["precision"])
     assert "| 2K |" in text and "extractions per message version" in text
+
+
+@pytest.mark.parametrize("kind", ["coding", "research"])
+def test_the_chat_draws_the_users_phrasings_from_both_halves(kind: str) -> None:
+    from bench.memory.generator import verify
+
+    halves: set[str] = set()
+    for seed in (1, 2, 3):
+        conversation = generate(kind, 150, seed, "short")
+        assert verify(conversation) == []
+        drawn = [f for f in conversation.facts if f.half]
+        assert len({f.phrasing for f in drawn}) >= 4
+        for fact in drawn:
+            halves.add(fact.half)
+            said = " ".join(conversation.turns[t].user for t in fact.also_turns)
+            assert fact.answer in said and all(d in said for d in fact.decoys)
+            assert fact.speaker == "user" and fact.subject in fact.paraphrase
+    assert halves == {"dev", "heldout"}
+
+
+def test_noisy_replies_hedge_suggest_and_rival_the_users_values() -> None:
+    from bench.memory import noisy
+
+    conversation = generate("coding", 150, 1, "short")
+    texts = " ".join(text for text, _ in noisy.replies(conversation))
+    assert sum(h in texts for h in noisy.HEDGES) >= 3
+    assert any(t.split("{x}")[0] in texts for t in noisy.SUGGESTIONS)
+    subjects = {s for s, _ in noisy._user_subjects(conversation, 150)}
+    assert any(f"For {s}, " in texts or f"put {s} on" in texts for s in subjects)

@@ -10,6 +10,8 @@ entries and each entry's cl100k tokens are put in one class:
 - ``assistant_filler`` (junk): a sentence of a reply with no planted value in it, stored as a
   decision, a correction or anything else;
 - ``duplicate`` (junk): the same value or text again (a sub-line repeating its entry too);
+- ``question_value``: a value the user only asked about or supposed (a corpus negative's)
+  shown as current: not junk by the issue's definition, counted as a question superseding;
 - ``replaced_note``: a replaced value marked as such beside its replacement;
 - ``user_other``: text of a user message with no planted value; ``other``: none of these.
 
@@ -33,7 +35,8 @@ from bench.memory.tokens import cl100k_text
 
 PRECISION_TURNS = (25, 50, 75, 100, 125, 150)
 JUNK = ("replaced_current", "assistant_invented", "assistant_filler", "duplicate")
-CLASSES = ("user", "assistant_fact", *JUNK, "replaced_note", "user_other", "other")
+CLASSES = ("user", "assistant_fact", *JUNK, "question_value", "replaced_note", "user_other",
+           "other")
 _NOTE_PREFIX = re.compile(r"^(?:earlier|previously|formerly|replaced|possibly)[^:]{0,40}:\s*",
                           re.I)
 _CODE_BUILT = "built from the messages"
@@ -48,6 +51,7 @@ class Truth:
     assistant: list[str] = field(default_factory=list)  # current values a reply stated
     stale: list[str] = field(default_factory=list)  # replaced values
     invented: list[str] = field(default_factory=list)  # identifiers replies invented
+    decoys: list[str] = field(default_factory=list)  # values only asked about or supposed
     user_decisions: list[str] = field(default_factory=list)
     user_text: str = ""
     assistant_text: str = ""
@@ -72,7 +76,10 @@ def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, 
                 out.stale.append(fact.stale)  # (a stale value planted earlier)
             if fact.type == "decision" and fact.speaker == "user":
                 out.user_decisions.append(fact.answer)
-        elif fact.stale is not None and fact.stale_turn is not None and fact.stale_turn <= turn:
+        if fact.decoys and max(fact.also_turns, default=fact.turn) <= turn:
+            out.decoys += fact.decoys
+        if fact.turn > turn and fact.stale is not None and fact.stale_turn is not None \
+                and fact.stale_turn <= turn:
             speaker = fact.stale_speaker or "user"
             (out.user if speaker == "user" else out.assistant).append(fact.stale)
     out.user_text = normalise("\n".join(t for r, t in played if r == "user"))
@@ -100,6 +107,9 @@ def classify(text: str, truth: Truth) -> tuple[str, str]:
     for value in truth.stale:
         if current_text(text, value):
             return "replaced_current", normalise(value)
+    for value in truth.decoys:
+        if current_text(text, value):
+            return "question_value", normalise(value)
     for name, values in (("user", truth.user), ("assistant_fact", truth.assistant)):
         for value in values:
             if current_text(text, value):
@@ -186,6 +196,27 @@ def checkpoint_decisions(messages: Sequence[dict[str, str]], truth: Truth) -> di
             "user_decisions_found": len(decided)}
 
 
+def corpus_figures(conversation: Conversation, entries: Sequence[Entry], turn: int,
+                   ) -> dict[str, dict[str, int]]:
+    """Per half of the phrasing corpus: its keys known now, on the ledger as current, their
+    replaced values shown as current, and a negative's values shown as current."""
+    out: dict[str, dict[str, int]] = {}
+    for fact in conversation.facts:
+        if fact.half is None or fact.turn > turn:
+            continue
+        row = out.setdefault(fact.half, {"keys": 0, "current": 0, "replaced_current": 0,
+                                         "corrections": 0, "question_values_current": 0})
+        row["keys"] += 1
+        row["current"] += any(current_text(e.text, fact.answer) for e in entries)
+        if fact.stale is not None:
+            row["corrections"] += 1
+            row["replaced_current"] += any(current_text(e.text, fact.stale) for e in entries)
+        if max(fact.also_turns, default=fact.turn) <= turn:
+            row["question_values_current"] += sum(
+                any(current_text(e.text, v) for e in entries) for v in fact.decoys)
+    return out
+
+
 def record(conversation: Conversation, messages: Sequence[dict[str, str]], turn: int,
            played: Sequence[tuple[str, str]], invented: Sequence[str],
            panel: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -209,6 +240,9 @@ def record(conversation: Conversation, messages: Sequence[dict[str, str]], turn:
                 false_supersessions(entries, panel, truth),
             "panel": panel_figures(panel, truth),
             "checkpoints": checkpoint_decisions(messages, truth),
+            "question_values_current": sorted({normalise(v) for v in truth.decoys if any(
+                current_text(e.text, v) for e in entries)}),
+            "corpus": corpus_figures(conversation, entries, turn),
             "junk_examples": [r["text"][:160] for r in rows if r["class"] in JUNK][:6],
             "ledger": [[r["class"], r["tokens"], r["text"][:200]] for r in rows]}
 

@@ -51,13 +51,32 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
         cpu = [x for r in mine for x in r["cost"].get("compaction_cpu_s", [])]
         made = [r["cost"].get("extractions") for r in mine]
         versions = sum(r["cost"].get("message_versions") or 0 for r in mine)
-        out[str(ctx)] = {"turns": turns, "cost": {
+        out[str(ctx)] = {"turns": turns, "halves": _halves(mine), "cost": {
             "compactions": len(cpu), "compaction_cpu_s_median": _percentile(cpu, 0.5),
             "compaction_cpu_s_p95": _percentile(cpu, 0.95),
             "extractions": None if any(m is None for m in made) else sum(made),  # type: ignore[misc]
             "message_versions": versions,
             "extractions_per_version": None if any(m is None for m in made) or not versions
             else sum(made) / versions}}  # type: ignore[arg-type,misc]
+    return out
+
+
+def _halves(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per half of the phrasing corpus: keys on the ledger as current at each run's last point;
+    replaced values and question values shown as current, summed over every point."""
+    out: dict[str, Any] = {}
+    for run in runs:
+        last = run["precision"][-1]
+        for point in run["precision"]:
+            for half, row in (point.get("corpus") or {}).items():
+                mine = out.setdefault(half, {"keys": 0, "current": 0, "corrections": 0,
+                                             "replaced_current": 0,
+                                             "question_values_current": 0})
+                mine["replaced_current"] += row["replaced_current"]
+                mine["question_values_current"] += row["question_values_current"]
+                if point is last:
+                    for key in ("keys", "current", "corrections"):
+                        mine[key] += row[key]
     return out
 
 
@@ -97,6 +116,16 @@ def table(precision: dict[str, Any], title: str = "") -> str:
             f" | {last['panel_rows_mean']:.0f} | {_pct(last['panel_user_share'])}"
             f" | {sum(v['checkpoint_filler_lines'] for v in by_turn.values())} / "
             f"{sum(v['checkpoint_decision_lines'] for v in by_turn.values())} |")
+    lines += ["", "The chat's corpus phrasings, per half: keys on the ledger as current at the "
+              "last turn (the rest are still sent word for word, or missing); replaced values "
+              "and question values shown as current, over every reported turn (goal 0).", "",
+              "| ctx | half | keys current / known | corrections | replaced as current "
+              "| question values as current |", "|---|---|---|---|---|---|"]
+    for ctx, figures in precision.items():
+        for half, row in sorted(figures.get("halves", {}).items()):
+            lines.append(f"| {int(ctx) // 1024}K | {half} | {row['current']} / {row['keys']} "
+                         f"| {row['corrections']} | {row['replaced_current']} "
+                         f"| {row['question_values_current']} |")
     lines += ["", "| ctx | compactions | engine CPU per compaction, median / p95 (goal at 32K "
               "≤ 100 ms) | extractions per message version (goal ≤ 1) |", "|---|---|---|---|"]
     for ctx, figures in precision.items():
