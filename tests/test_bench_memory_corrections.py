@@ -149,3 +149,28 @@ def test_kind_corrections_cli(tmp_path, capsys) -> None:
     assert re.search(r"\| 4K \| held-out \|", (tmp_path / "corrections-t.md").read_text())
     with pytest.raises(SystemExit):
         cli.parser().parse_args(["--kind", "nonsense"])
+
+
+def test_the_hand_written_chat_is_whole_and_scored(tmp_path) -> None:
+    from bench.memory import chat_corpus
+
+    chat = json.loads(chat_corpus.CHAT.read_text())
+    assert len(chat["turns"]) == 60 and len(chat["facts"]) == 20
+    assert sum(bool(f["replaced_by"]) for f in chat["facts"]) == 5
+    for fact in chat["facts"]:
+        assert fact["value"] in chat["turns"][fact["turn"] - 1]["user"]
+    for turn in chat["turns"]:
+        assert all(v in turn["assistant"] for v in turn["invented"])
+    assert cli.main(["--kind", "chat", "--ctx", "2048", "--out", str(tmp_path)]) == 0
+    points = json.loads((tmp_path / "chat60.json").read_text())["results"]["2048"]
+    assert [p["turn"] for p in points] == list(chat_corpus.SCORED_TURNS)
+    assert points[-1]["user_facts"] == 20
+    assert 0 <= points[-1]["user_facts_in_request"] <= 20
+
+
+def test_the_refusing_summariser_makes_every_checkpoint_code_built() -> None:
+    from bench.memory import loopback
+
+    assert "refusing" in loopback.SUMMARISERS
+    text = loopback.REPLIES["refusing"]({"messages": [{"role": "user", "content": "x"}]})
+    assert "can't" in text

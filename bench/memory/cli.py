@@ -30,7 +30,7 @@ from bench.memory.runner import Options, RunResult, log, play
 from bench.memory.strategies import STRATEGIES
 
 # ``--kind``: what a run measures (more kinds, e.g. documents, join this tuple).
-KINDS_OF_RUN = ("memory", "corrections")
+KINDS_OF_RUN = ("memory", "corrections", "chat")
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 __all__ = ["SMOKE_MODEL", "engine_info", "main", "parser"]
 
@@ -56,9 +56,10 @@ def parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="See docs/memory.md for how to read the figures.")
     p.add_argument("--kind", choices=KINDS_OF_RUN, default="memory",
-                   help="what is measured: memory (a long chat's retention, the default) or "
+                   help="what is measured: memory (a long chat's retention, the default), "
                         "corrections (the correction corpus, bench/memory/corpus, read "
-                        "black-box through the engine; per half, dev and held-out)")
+                        "black-box through the engine; per half, dev and held-out) or chat "
+                        "(the hand-written 60-turn chat, corpus/chat60.json, held out)")
     p.add_argument("--host", default=os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434"),
                    help="Ollama or OpenAI-compatible server (llama-server, vLLM, LM Studio; "
                         "with or without /v1), found by asking it (default: $OLLAMA_HOST)")
@@ -69,9 +70,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--kinds", type=lambda t: _names(t, KINDS), default=list(KINDS))
     p.add_argument("--strategies", type=lambda t: _names(t, STRATEGIES),
                    default=list(STRATEGIES))
-    p.add_argument("--filler", choices=("long", "short"), default="long",
-                   help="filler length: long (user 15-80 words, assistant 60-250) or short "
-                        "(15-40, 40-110: half the tokens per turn, for slow CPU models)")
+    p.add_argument("--filler", choices=("long", "short", "xl"), default="long",
+                   help="filler length: long (user 15-80 words, assistant 60-250), short "
+                        "(15-40, 40-110: half the tokens per turn, for slow CPU models) or xl "
+                        "(55-65, 850-950: long replies, for a 32K window's compaction CPU)")
     p.add_argument("--replies", choices=("scripted", "noisy", "model"), default="scripted",
                    help="assistant turns: scripted filler, noisy (filler that invents "
                         "identifiers, as small models do), or written by the model under test; "
@@ -221,6 +223,11 @@ def main(argv: list[str] | None = None) -> int:
 
         sizes = args.ctx if "--ctx" in argv else [4096]
         return corrections.main(sizes, args.out, args.label, engine_info())
+    if args.kind == "chat":
+        from bench.memory import chat_corpus
+
+        sizes = args.ctx if "--ctx" in argv else [2048, 4096]
+        return chat_corpus.main(sizes, args.out, args.label, engine_info())
     if args.smoke:
         if argv.count("--ctx") == 0:
             args.ctx = [2048]

@@ -148,7 +148,9 @@ def _message(rng: random.Random, kind: str, role: str, words: int,
 
 # Words per message: (user low, user high), (assistant low, assistant high). "short" halves the
 # tokens of a turn so a slow CPU model gets through 150 turns; depths in turns are unchanged.
-FILLER = {"long": ((15, 80), (60, 250)), "short": ((15, 40), (40, 110))}
+# "xl": a 60-word question and a 900-word reply, the 32K row of issue 29's CPU table.
+FILLER = {"long": ((15, 80), (60, 250)), "short": ((15, 40), (40, 110)),
+          "xl": ((55, 65), (850, 950))}
 
 
 def generate(kind: str, turns: int = 150, seed: int = 1, filler: str = "long") -> Conversation:
