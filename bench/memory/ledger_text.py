@@ -148,7 +148,9 @@ def mentioned(text: str, value: str) -> bool:
 
 def panel_rows(engine: Any) -> list[dict[str, Any]]:
     """The panel's entries, read defensively (the panel's data may change shape): text, who
-    stated it, and whether it is shown by default (current, not forgotten, not a suggestion)."""
+    stated it, and whether it is shown by default: ``shown_by_default`` when a row has it, else
+    current and not flagged as a suggestion, candidate, open question or hidden row. Rows are
+    ``facts_view().rows`` when the view has them, else ``facts_view().facts``."""
     view = engine.facts_view()
     rows = getattr(view, "rows", None) or getattr(view, "facts", None) or []
     out = []
@@ -157,8 +159,12 @@ def panel_rows(engine: Any) -> list[dict[str, Any]]:
         subject = getattr(row, "subject", "") or getattr(row, "key", "") or ""
         value = str(getattr(row, "value", ""))
         source = str(getattr(row, "source", "") or getattr(row, "stated_by", ""))
-        suggested = bool(getattr(row, "suggested", False))
+        # Behind the panel's filters (issue 28: an assistant's candidate, an open question):
+        # whichever of these flags the engine has.
+        hidden = any(bool(getattr(row, name, False)) for name in
+                     ("suggested", "candidate", "open_question", "tentative", "hidden"))
+        default = getattr(row, "shown_by_default", None)
+        shown = status == "current" and not hidden if default is None else bool(default)
         out.append({"text": f"{subject}: {value}" if subject else value, "status": status,
-                    "source": source,
-                    "shown": status == "current" and not suggested})
+                    "source": source, "shown": shown})
     return out
