@@ -211,10 +211,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.merge:
         path = report.merge(args.merge[0], args.merge[1:])
+        import json
+
         from bench.memory import precision_report
 
-        text = precision_report.from_files([path])
-        path.with_name(f"{path.stem}-precision.md").write_text(text + "\n", encoding="utf-8")
+        text = report.table(json.loads(path.read_text(encoding="utf-8"))["summary"])
+        text += "\n\n" + precision_report.from_files([path])
+        path.with_suffix(".md").write_text(text + "\n", encoding="utf-8")
         print(text)
         print(f"merged into {path}")
         return 0

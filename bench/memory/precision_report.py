@@ -51,7 +51,8 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
         cpu = [x for r in mine for x in r["cost"].get("compaction_cpu_s", [])]
         made = [r["cost"].get("extractions") for r in mine]
         versions = sum(r["cost"].get("message_versions") or 0 for r in mine)
-        out[str(ctx)] = {"turns": turns, "halves": _halves(mine), "cost": {
+        out[str(ctx)] = {"turns": turns, "halves": _halves(mine),
+                         "user_recall": _user_recall(mine), "cost": {
             "compactions": len(cpu), "compaction_cpu_s_median": _percentile(cpu, 0.5),
             "compaction_cpu_s_p95": _percentile(cpu, 0.95),
             "extractions": None if any(m is None for m in made) else sum(made),  # type: ignore[misc]
@@ -59,6 +60,26 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "extractions_per_version": None if any(m is None for m in made) or not versions
             else sum(made) / versions}}  # type: ignore[arg-type,misc]
     return out
+
+
+def _user_recall(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """End of chat, the user's facts in the request: the generator's own and the corpus's
+    (ids with ``-k``), each half apart (the corpus facts are new in issue 28)."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    halves = {f"k{i}": "dev" if i % 2 == 0 else "heldout" for i in range(10)}
+    for run in runs:
+        if not run.get("probes"):
+            continue
+        for fact in run["probes"][-1]["facts"]:
+            if fact["speaker"] != "user":
+                continue
+            marker = fact["id"].rsplit("-", 1)[-1]
+            group = f"corpus {halves.get(marker[:2], '?')}" if marker.startswith("k") \
+                else "generator"
+            counts[group][0] += fact["retained"]
+            counts[group][1] += 1
+    return {k: {"n": v[0], "of": v[1], "share": v[0] / v[1] if v[1] else None}
+            for k, v in sorted(counts.items())}
 
 
 def _halves(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -126,6 +147,15 @@ def table(precision: dict[str, Any], title: str = "") -> str:
             lines.append(f"| {int(ctx) // 1024}K | {half} | {row['current']} / {row['keys']} "
                          f"| {row['corrections']} | {row['replaced_current']} "
                          f"| {row['question_values_current']} |")
+    lines += ["", "End of chat, the user's facts in the request: the generator's own, and those "
+              "drawn from the corpus (per half).", "",
+              "| ctx | generator | corpus dev | corpus held-out |", "|---|---|---|---|"]
+    for ctx, figures in precision.items():
+        recall = figures.get("user_recall", {})
+        cells = [recall.get(k) for k in ("generator", "corpus dev", "corpus heldout")]
+        lines.append(f"| {int(ctx) // 1024}K | " + " | ".join(
+            "-" if c is None else f"{c['n']}/{c['of']} ({_pct(c['share'])})" for c in cells)
+            + " |")
     lines += ["", "| ctx | compactions | engine CPU per compaction, median / p95 (goal at 32K "
               "≤ 100 ms) | extractions per message version (goal ≤ 1) |", "|---|---|---|---|"]
     for ctx, figures in precision.items():
@@ -150,5 +180,5 @@ def from_files(paths: Sequence[Path]) -> str:
         params = payload["params"]
         title = f"{path.name}: {params.get('replies')} replies, engine " \
                 f"{params.get('engine_last_change') or params.get('engine_commit')}"
-        out.append(table(payload.get("precision") or aggregate(payload["runs"]), title))
+        out.append(table(aggregate(payload["runs"]), title))
     return "\n\n".join(out)
