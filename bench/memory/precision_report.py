@@ -46,6 +46,8 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 "code_built": sum(c["code_built"] for c in checks),
                 "checkpoint_filler_lines": sum(c["filler_lines"] for c in checks),
                 "checkpoint_decision_lines": sum(c["decision_lines"] for c in checks),
+                "user_decisions": sum(c["user_decisions"] for c in checks),
+                "user_decisions_found": sum(c["user_decisions_found"] for c in checks),
                 "tokens": _sum_dicts(p["tokens"] for p in points),
             }
         cpu = [x for r in mine for x in r["cost"].get("compaction_cpu_s", [])]
@@ -124,7 +126,8 @@ def table(precision: dict[str, Any], title: str = "") -> str:
              "≥ 80 %), and the code-built checkpoints' decisions.", "",
              "| ctx | " + " | ".join(f"turn {t}" for t in turns)
              + " | replaced as current | false sup. | panel rows (last) | panel user share "
-             "| code-built ckpts: filler lines / decision lines |",
+             "| code-built ckpts: filler lines / decision lines (all turns); user decisions "
+             "found / known (last turn) |",
              "|---|" + "---|" * (len(turns) + 5)]
     for ctx, figures in precision.items():
         by_turn = figures["turns"]
@@ -136,7 +139,8 @@ def table(precision: dict[str, Any], title: str = "") -> str:
             f" | {sum(v['false_supersessions'] for v in by_turn.values())}"
             f" | {last['panel_rows_mean']:.0f} | {_pct(last['panel_user_share'])}"
             f" | {sum(v['checkpoint_filler_lines'] for v in by_turn.values())} / "
-            f"{sum(v['checkpoint_decision_lines'] for v in by_turn.values())} |")
+            f"{sum(v['checkpoint_decision_lines'] for v in by_turn.values())}; "
+            f"{last['user_decisions_found']} / {last['user_decisions']} |")
     lines += ["", "The chat's corpus phrasings, per half: keys on the ledger as current at the "
               "last turn (the rest are still sent word for word, or missing); replaced values "
               "and question values shown as current, over every reported turn (goal 0).", "",
