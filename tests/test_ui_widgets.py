@@ -405,16 +405,16 @@ def test_about_lists_versions_and_paths(qtbot, tmp_path):
 # ------------------------------------------------------------------ theme
 @pytest.fixture
 def restore_theme(qapp):
-    style, palette = qapp.style().name(), qapp.palette()
+    palette, sheet = qapp.palette(), qapp.styleSheet()
     yield
     theme.apply_theme(qapp, "system")
-    qapp.setStyle(style)
     qapp.setPalette(palette)
+    qapp.setStyleSheet(sheet)
 
 
 def test_apply_theme_dark_and_light(qapp, restore_theme):
     theme.apply_theme(qapp, "dark")
-    assert qapp.style().name().lower() == "fusion"
+    assert theme.apply.base_style_name(qapp) == "fusion"
     assert theme.is_dark(qapp.palette())
     theme.apply_theme(qapp, "light")
     assert not theme.is_dark(qapp.palette())

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from ollm_desktop.controller import ChatController, ContextSnapshot, Settings
 from ollm_desktop.engine.models import CONTEXT_SIZE_MAX, CONTEXT_SIZE_MIN
 from ollm_desktop.storage.models import ChatRecord, ChatSettings
-from ollm_desktop.ui.theme import status_color
+from ollm_desktop.ui.theme import status_text_color
 
 Apply = Callable[[ChatSettings, int | None], bool]
 OLLAMA_DEFAULT = "Ollama's default (or the model file's)"
@@ -208,7 +208,7 @@ class ChatSettingsDialog(QDialog):
         self.error_label = QLabel()
         self.error_label.setObjectName("chatSettingsError")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet(f"color: {status_color('over').name()};")
+        self.error_label.setStyleSheet(f"color: {status_text_color('over').name()};")
         self.error_label.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)

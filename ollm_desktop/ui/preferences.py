@@ -29,7 +29,7 @@ from ollm_desktop.host_check import host_problem
 from ollm_desktop.ui.connections_editor import ConnectionsEditor, Tester
 from ollm_desktop.ui.context_meter import format_context_size
 from ollm_desktop.ui.recall_preferences import RecallBox
-from ollm_desktop.ui.theme import status_color
+from ollm_desktop.ui.theme import status_text_color
 
 CONTEXT_SIZES = (2048, 4096, 8192, 16384, 32768, 65536, 131072)
 # Go duration ("10m", "1h30m", "-1m") or plain seconds ("300", "-1", "0"), as Ollama accepts.
@@ -226,7 +226,7 @@ class PreferencesDialog(QDialog):
         self.error_label.setObjectName("preferencesError")
         self.error_label.setAccessibleName(self.tr("Input problems"))
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet(f"color: {status_color('over').name()};")
+        self.error_label.setStyleSheet(f"color: {status_text_color('over').name()};")
         self.error_label.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
