@@ -10,6 +10,7 @@ from ollm_desktop.ui import (
     chat_list_features,
     drafts,
     facts,
+    first_run_feature,
     help_pages,
     image_attach,
     live_thinking,
@@ -23,5 +24,5 @@ if TYPE_CHECKING:
 
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
-                    live_thinking, drafts, help_pages, recall_view, facts):
+                    live_thinking, drafts, help_pages, recall_view, facts, first_run_feature):
         feature.install(content)
