@@ -220,7 +220,7 @@ def test_preferences_show_the_open_chats_own_values_and_where_they_come_from(
         assert a.controller.chat.context_size == 2048
         QTimer.singleShot(0, inspect)
         a.window.content.action_preferences.trigger()
-        assert "This chat: 2,048 — Tier 1" in seen["labels"], seen
+        assert "This chat: 2K — 2,048 tokens" in seen["labels"], seen
         assert "lowered to what tiny:1b was trained for" in seen["labels"], seen
         assert "In use in this chat: tiny:1b" in seen["labels"], seen
         assert "tiny:1b" in seen["model placeholder"]

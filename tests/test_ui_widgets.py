@@ -68,8 +68,8 @@ def test_meter_text_shows_total_usable_percent_and_compressions(qtbot):
     assert "2 compressions" in text
     # Issue 25: plain words in the bar, the tier explained in the tooltip.
     assert meter.tier_label.text() == "Context: 8,192 tokens"
-    assert "Tier 2" in meter.toolTip() and "checkpoints" in meter.toolTip()
-    assert "Tier" not in text
+    assert "older messages are summarised into one summary" in meter.toolTip()
+    assert "Tier" not in text and "Tier" not in meter.toolTip()
     assert meter.bar.value() == round(5234 / 6800 * 1000)
 
 

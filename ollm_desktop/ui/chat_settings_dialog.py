@@ -156,7 +156,7 @@ class ChatSettingsDialog(QDialog):
              self.tr("The same seed and request give the same reply.")),
             ("numPredict", self.tr("Reply length limit:"), self.num_predict_spin,
              self.tr("The most tokens one reply may have (num_predict).")),
-            ("contextSize", self.tr("Context size (num_ctx):"), self.context_spin,
+            ("contextSize", self.tr("Context size:"), self.context_spin,
              self.tr("Tokens the model reads per request; the arrows step by powers of two.")),
             ("keepAlive", self.tr("Keep model loaded:"), self.keep_alive_edit,
              self.tr("How long Ollama keeps the model in memory after a reply: 10m, 1h, 0 "

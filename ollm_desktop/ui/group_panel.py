@@ -205,7 +205,7 @@ class GroupPanel(QWidget):
             parts.append((f"### {e(self.tr('Files also named'))}\n\n"
                           + "\n".join(f"- {e(i)}" for i in files), False))
         if group.history:
-            parts.append((f"### {e(self.tr('Aging history'))}\n\n"
+            parts.append((f"### {e(self.tr('How this summary changed'))}\n\n"
                           + "\n".join(self.step_lines(group)), False))
         return parts
 

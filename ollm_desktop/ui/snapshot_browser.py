@@ -202,8 +202,6 @@ class SnapshotBrowser(QDialog):
     def _make_item(self, info: SnapshotInfo) -> _Item:
         local = info.created_at.astimezone()
         model = info.model or "—"
-        if info.tier:
-            model = f"{model} · T{info.tier}"
         values = [local.strftime("%Y-%m-%d %H:%M:%S"), self.reason_label(info.reason),
                   info.label, f"{info.message_count:,}", f"{info.tokens:,}",
                   f"{info.checkpoint_count:,}", model]
@@ -277,8 +275,8 @@ class SnapshotBrowser(QDialog):
             parts.append(f"<h4>{escape(self.tr('Checkpoints ({0})').format(len(state.groups)))}"
                          "</h4>")
             for group in state.groups:
-                head = escape(self.tr("Level {0} · {1} messages · {2} → {3} tokens").format(
-                    group.level, len(group.message_ids), f"{group.original_tokens:,}",
+                head = escape(self.tr("{0} messages · {1} → {2} tokens").format(
+                    len(group.message_ids), f"{group.original_tokens:,}",
                     f"{group.current_tokens:,}"))
                 parts.append(f"<p><i>{head}</i><br>{escape(_first_lines(group.summary, 3))}"
                              "</p>")
