@@ -40,7 +40,8 @@ def test_salvage_notice_is_modeless_and_says_what_came_back(qloop, qtbot, damage
         [box] = window_actions.show_notices(app.window, notices)
         qtbot.waitUntil(box.isVisible)
         assert not box.isModal() and QApplication.activeModalWidget() is None
-        assert "of 360 messages" in box.text() and "Recover chats from a damaged database" in box.text()
+        assert "of 360 messages" in box.text()
+        assert "Recover chats from a damaged database" in box.text()
         app.window.message_input.setPlainText("the window still takes input")
         assert app.window.message_input.toPlainText() == "the window still takes input"
         save_shot(screenshot_dir, box, "salvage-notice.png")

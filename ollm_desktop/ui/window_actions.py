@@ -132,8 +132,8 @@ def show_notices(window: QMainWindow, notices: list[StartupNotice]) -> list[QMes
         if notice.backup_path and notice.backup_path not in text:
             text += f"\n\n{window.tr('Backup:')} {notice.backup_path}"
         if notice.backup_path:
-            text += "\n\n" + window.tr("File ▸ Recover chats from a damaged database… shows what it still "
-                                        "holds.")
+            text += "\n\n" + window.tr("File ▸ Recover chats from a damaged database… shows "
+                                        "what it still holds.")
         box = QMessageBox(QMessageBox.Icon.Warning, "ollm-desktop", text,
                           QMessageBox.StandardButton.Ok, window)
         box.setObjectName("startupNotice")
