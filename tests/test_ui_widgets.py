@@ -142,9 +142,21 @@ def test_reliability_colours_text_and_tooltip(qtbot):
     assert seen["high"] == theme.status_color("high").name()
     assert seen["critical"] == theme.status_color("critical").name()
     tip = indicator.toolTip()
-    for fragment in ("20%", "explained critical", "×0.50", "×0.70", "×0.90", "10%",
-                     "Use a larger model", "Recommendations", "Mid-size models"):
+    for fragment in ("20%", "×0.70", "×0.90", "Use a larger model", "Recommendations",
+                     "Mid-size models"):
         assert fragment in tip
+    # One figure: the tooltip's only percentage is the one beside the dot (issue 32).
+    import re
+    assert set(re.findall(r"\d+%", tip)) == set(re.findall(r"\d+%", indicator.label.text()))
+
+
+def test_reliability_counts_the_facts_the_facts_panel_lists(qtbot):
+    indicator = ReliabilityIndicator()
+    qtbot.addWidget(indicator)
+    indicator.set_reliability(make_reliability("high", 0.9))
+    indicator.set_stated_facts(12, 9)
+    assert "You stated 12 facts" in indicator.toolTip()
+    assert "sends 9 of them" in indicator.toolTip()
 
 
 def test_reliability_without_recommendations_has_no_list(qtbot):

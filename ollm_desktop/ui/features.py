@@ -16,6 +16,7 @@ from ollm_desktop.ui import (
     live_thinking,
     message_delete,
     recall_view,
+    reliability_facts,
 )
 
 if TYPE_CHECKING:
@@ -24,5 +25,6 @@ if TYPE_CHECKING:
 
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
-                    live_thinking, drafts, help_pages, recall_view, facts, first_run_feature):
+                    live_thinking, drafts, help_pages, recall_view, facts, first_run_feature,
+                    reliability_facts):
         feature.install(content)

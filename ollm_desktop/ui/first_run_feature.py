@@ -55,7 +55,8 @@ class FirstRun:
 
     def _status(self, status: OllamaStatus) -> None:
         self.screen.set_status(status)
-        self._quiet_banner()
+        if status.reachable:  # an unreachable server keeps its banner (Retry, Start)
+            self._quiet_banner()
 
     def _quiet_banner(self) -> None:
         """The screen already says there is no model and shows its download: the banner's
