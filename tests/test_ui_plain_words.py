@@ -76,3 +76,27 @@ def test_report_the_facts_panel_s_terms(app, capsys):
     strings = visible_strings(panel) if panel is not None else []
     print("\n".join(internal_terms(strings)))
     assert panel is not None
+
+
+def test_checkpoints_read_rendered_and_with_the_marker_s_figures(app, server):
+    """A snapshot shows a checkpoint's text rendered (no '## Key Information'), with the same
+    figures as its marker; the marker and the panel say no 'level N'."""
+    async def chat_until_compacted():
+        for i in range(30):
+            await app.type_and_send(f"Step {i}: {LONG}")
+            if app.controller.session.engine.groups:
+                break
+
+    run(app.loop, chat_until_compacted())
+    group = app.controller.snapshot.groups[-1]
+    marker = app.window.conversation_model.marker_text(group)
+    assert "level" not in marker.lower()
+    app.controller.create_snapshot("after the first checkpoint")
+    browser = app.window.open_snapshot_browser()
+    browser.list.setCurrentItem(browser.list.topLevelItem(0))
+    preview = browser.preview.toPlainText()
+    figures = f"{group.original_tokens:,} → {group.current_tokens:,} tokens"
+    assert figures in marker and figures in preview
+    assert "#" not in preview.split("Checkpoints", 1)[1].split("Messages", 1)[0]
+    app.window.conversation_view.groupActivated.emit(group.id)
+    assert "level" not in app.window.group_panel.subtitle.text().lower()

@@ -36,3 +36,13 @@ def visibility_label(visibility: str) -> str:
 def counted(value: int, one: str, many: str) -> str:
     """"1 message", "2 messages", "1,249 tokens": the number with the right word."""
     return f"{format_count(value)} {one if value == 1 else many}"
+
+
+def shortened_note(level: int) -> str:
+    """The engine's aging level in words: a checkpoint shortened again as the chat grew."""
+    if level <= 1:
+        return ""
+    again = level - 1
+    return " · " + (QCoreApplication.translate("marker", "shortened once more") if again == 1
+                    else QCoreApplication.translate("marker", "shortened {0} more times").format(
+                        again))
