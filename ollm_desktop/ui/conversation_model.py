@@ -22,12 +22,7 @@ from PySide6.QtCore import (
 )
 
 from ollm_desktop.ui.reply_info import reply_model, reply_stats, reply_tooltip
-from ollm_desktop.ui.row_labels import (
-    format_count,
-    role_label,
-    shortened_note,
-    visibility_label,
-)
+from ollm_desktop.ui.row_labels import format_count, role_label, shortened_note, visibility_label
 
 if TYPE_CHECKING:  # the window's first picture draws rows before the engine is imported
     from ollm_desktop.engine.models import CompressedGroup, Message
