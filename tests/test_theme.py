@@ -115,3 +115,19 @@ def test_every_icon_name_has_a_glyph_in_the_set(qapp):
     for name in GLYPHS:
         assert not theme.icon(name).isNull(), name
     assert theme.icon("no such icon").isNull()
+
+
+def test_ok_and_cancel_carry_no_icons(qapp, qtbot, restore_theme):
+    """Desktop platform themes (GNOME, KDE) give dialog buttons tick and cross icons; the
+    stylesheet turns the hint off (offscreen has no such theme, so the rule is checked too)."""
+    from PySide6.QtWidgets import QDialogButtonBox, QStyle
+    theme.apply_theme(qapp, "light")
+    assert "dialogbuttonbox-buttons-have-icons: 0" in qapp.styleSheet()
+    box = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                           | QDialogButtonBox.StandardButton.Cancel)
+    qtbot.addWidget(box)
+    box.show()
+    hint = QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons
+    assert box.style().styleHint(hint, None, box) == 0
+    for button in box.buttons():
+        assert button.icon().isNull()

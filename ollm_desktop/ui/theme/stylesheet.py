@@ -33,6 +33,7 @@ QPushButton:default, QPushButton#sendButton {{ background: {c.accent}; color: {c
               border-color: {c.accent}; }}
 QPushButton:default:disabled, QPushButton#sendButton:disabled {{ background: {c.border};
               color: {c.disabled_text}; border-color: {c.border}; }}
+QDialogButtonBox {{ dialogbuttonbox-buttons-have-icons: 0; }}
 QToolButton {{ border: 1px solid transparent; border-radius: {r.control}px; padding: 3px; }}
 QToolButton:hover {{ background: {c.surface_alt}; border-color: {c.border}; }}
 QLineEdit, QComboBox, QSpinBox, QDoubleSpinBox {{ background: {c.surface};
