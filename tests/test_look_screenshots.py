@@ -7,6 +7,7 @@ Each shot is also checked for the thing it shows, so the test can fail."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QWidget
 
 from ollm_desktop.ui import theme
 from ollm_desktop.ui.first_run import RECOMMENDED_MODEL
@@ -82,3 +83,15 @@ def test_chat_and_error_state(qloop, qtbot, tmp_path, server, scheme, screenshot
         shot(a, screenshot_dir, f"look-error-{scheme}-1366.png", "1366")
     finally:
         a.close()
+
+
+def test_preferences(qtbot, scheme, screenshot_dir):
+    from ollm_desktop.session import Settings
+    from ollm_desktop.ui.preferences import PreferencesDialog
+
+    dialog = PreferencesDialog(Settings(context_size=8192), ["llama3.2:3b", "gemma3:1b"], None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    advanced = dialog.findChild(QWidget, "advancedSection")
+    assert advanced is not None and advanced.isVisible()
+    assert dialog.grab().save(str(screenshot_dir / f"look-preferences-{scheme}.png"))

@@ -36,12 +36,11 @@ QPushButton:default:disabled, QPushButton#sendButton:disabled {{ background: {c.
 QDialogButtonBox {{ dialogbuttonbox-buttons-have-icons: 0; }}
 QToolButton {{ border: 1px solid transparent; border-radius: {r.control}px; padding: 3px; }}
 QToolButton:hover {{ background: {c.surface_alt}; border-color: {c.border}; }}
-QLineEdit, QComboBox, QSpinBox, QDoubleSpinBox {{ background: {c.surface};
+QLineEdit, QComboBox {{ background: {c.surface};
               border: 1px solid {c.border}; border-radius: {r.control}px;
               padding: 3px {s.s}px; min-height: 20px; }}
 QComboBox::drop-down {{ border: none; width: 20px; }}
-QLineEdit:focus, QComboBox:focus, QSpinBox:focus, QDoubleSpinBox:focus,
-QPlainTextEdit:focus, QTextEdit:focus {{ border: 1px solid {c.accent}; }}
+QLineEdit:focus, QComboBox:focus, QPlainTextEdit:focus, QTextEdit:focus {{ border: 1px solid {c.accent}; }}
 QPlainTextEdit, QTextEdit {{ border: 1px solid {c.border}; border-radius: {r.surface}px; }}
 QPlainTextEdit#messageInput {{ border-radius: {r.bubble}px; padding: {s.xs}px {s.s}px; }}
 QListView, QTreeView, QTableView {{ border: none; background: {c.surface}; }}
