@@ -40,7 +40,8 @@ QLineEdit, QComboBox {{ background: {c.surface};
               border: 1px solid {c.border}; border-radius: {r.control}px;
               padding: 3px {s.s}px; min-height: 20px; }}
 QComboBox::drop-down {{ border: none; width: 20px; }}
-QLineEdit:focus, QComboBox:focus, QPlainTextEdit:focus, QTextEdit:focus {{ border: 1px solid {c.accent}; }}
+QLineEdit:focus, QComboBox:focus, QPlainTextEdit:focus, QTextEdit:focus {{
+              border: 1px solid {c.accent}; }}
 QPlainTextEdit, QTextEdit {{ border: 1px solid {c.border}; border-radius: {r.surface}px; }}
 QPlainTextEdit#messageInput {{ border-radius: {r.bubble}px; padding: {s.xs}px {s.s}px; }}
 QListView, QTreeView, QTableView {{ border: none; background: {c.surface}; }}
