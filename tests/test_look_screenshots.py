@@ -95,3 +95,27 @@ def test_preferences(qtbot, scheme, screenshot_dir):
     advanced = dialog.findChild(QWidget, "advancedSection")
     assert advanced is not None and advanced.isVisible()
     assert dialog.grab().save(str(screenshot_dir / f"look-preferences-{scheme}.png"))
+
+
+def test_side_panel_on_each_tab(qloop, qtbot, tmp_path, server, scheme, screenshot_dir):
+    from tests.test_ui_main_window import LONG
+
+    server.reply_fn = scripted_model(reply_words=120)
+    a = App(qloop, qtbot, tmp_path / "data", server)
+    try:
+        async def until_compacted():
+            for i in range(30):
+                await a.type_and_send(f"Step {i}: {LONG}")
+                if a.controller.session.engine.groups:
+                    break
+
+        run(qloop, until_compacted())
+        a.window.conversation_view.groupActivated.emit(a.controller.snapshot.groups[-1].id)
+        panel = a.window.content.side_panel.panel
+        for tab in ("goal", "facts", "checkpoint", "snapshots"):
+            panel.show_tab(tab)
+            assert panel.isVisible() and panel.current() == tab
+            shot(a, screenshot_dir, f"look-side-panel-{tab}-{scheme}-1366.png", "1366")
+        shot(a, screenshot_dir, f"look-side-panel-snapshots-{scheme}-1920.png", "1920")
+    finally:
+        a.close()

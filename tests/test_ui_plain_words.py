@@ -47,6 +47,8 @@ def test_no_internal_terms_in_the_window_menus_and_panels(app, server):
 
     run(app.loop, chat_until_compacted())
     window = app.window
+    window.conversation_view.groupActivated.emit(app.controller.snapshot.groups[-1].id)
+    assert window.group_panel.isVisible()  # the checkpoint's own words are walked too
     window.goal_panel.show()
     browser = window.open_snapshot_browser()
     c = app.controller

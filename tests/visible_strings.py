@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 # The engine's words, not the user's (issue 32 point 6).
 INTERNAL_TERMS = tuple(re.compile(p, re.IGNORECASE) for p in (
-    r"\btiers?\b", r"num_ctx", r"\bledger\b", r"\blevel \d", r"\bset[- ]aside\b",
+    r"\btiers?\b", r"num_ctx", r"\bledger\b", r"\blevel:? \d", r"\bset[- ]aside\b",
     r"(?<![\w-])T\d\b", r"\[(GOAL|DECISION)\]", r"\baging history\b", r"\bkeep recent tokens\b",
 ))
 

@@ -17,6 +17,7 @@ from ollm_desktop.ui import (
     message_delete,
     recall_view,
     reliability_facts,
+    side_panel,
     state_messages,
 )
 
@@ -27,5 +28,5 @@ if TYPE_CHECKING:
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
                     live_thinking, drafts, help_pages, recall_view, facts, first_run_feature,
-                    reliability_facts, state_messages):
+                    reliability_facts, state_messages, side_panel):
         feature.install(content)

@@ -168,7 +168,7 @@ class GroupPanel(QWidget):
         e = escape_markdown
         ratio = group.ratio * 100
         facts = [
-            f"**{e(self.tr('Level'))}:** {group.level} · {e(self.level_name(group.level))}",
+            f"**{e(self.tr('Detail'))}:** {e(self.level_name(group.level))}",
             f"**{e(self.tr('Tokens'))}:** {e(format_count(group.original_tokens))} → "
             f"{e(format_count(group.current_tokens))} "
             f"({e(self.tr('{0}% of the original').format(f'{ratio:.0f}'))})",

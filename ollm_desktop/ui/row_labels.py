@@ -39,10 +39,13 @@ def counted(value: int, one: str, many: str) -> str:
 
 
 def shortened_note(level: int) -> str:
-    """The engine's aging level in words: a checkpoint shortened again as the chat grew."""
-    if level <= 1:
-        return ""
-    again = level - 1
-    return " · " + (QCoreApplication.translate("marker", "shortened once more") if again == 1
-                    else QCoreApplication.translate("marker", "shortened {0} more times").format(
-                        again))
+    """The engine's summary level in words (3 detailed, 2 moderate, 1 compact: older
+    checkpoints are rewritten shorter), as the marker and the checkpoint panel add it."""
+    word = detail_word(level)
+    return f" · {word}" if word else ""
+
+
+def detail_word(level: int) -> str:
+    return {3: QCoreApplication.translate("marker", "detailed"),
+            2: QCoreApplication.translate("marker", "moderate"),
+            1: QCoreApplication.translate("marker", "compact")}.get(level, "")
