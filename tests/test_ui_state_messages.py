@@ -134,3 +134,25 @@ def test_a_long_status_message_is_not_cut_off(app, server, qtbot):
     qtbot.waitUntil(lambda: needed < room())
     bar.clearMessage()
     qtbot.waitUntil(note.isVisible)
+
+
+def test_the_compaction_result_says_the_marker_s_figure_after_a_recount(app, server):
+    async def until_compacted():
+        for i in range(30):
+            await app.type_and_send(f"Step {i}: {LONG}")
+            if app.controller.session.engine.groups:
+                break
+
+    run(app.loop, until_compacted())
+    strip = app.window.content.compaction_progress
+    snapshot = app.controller.snapshot
+    group = snapshot.groups[-1]
+    assert strip.isVisible()
+    assert f"{group.original_tokens:,} → {group.current_tokens:,} tokens" in strip.label.text()
+    # The server's count arrives and the checkpoint's size moves (as "140" became "133").
+    import dataclasses
+    recounted = group.model_copy(update={"current_tokens": group.current_tokens + 7})
+    app.controller.contextChanged.emit(dataclasses.replace(
+        snapshot, groups=(*snapshot.groups[:-1], recounted)))
+    marker_figure = f"{group.original_tokens:,} → {group.current_tokens + 7:,} tokens"
+    assert marker_figure in strip.label.text()

@@ -160,7 +160,13 @@ class SidePanelFeature(QObject):
         content.group_panel.closed.connect(close)
 
     def _sync(self) -> None:
-        self.action.setChecked(self.panel.isVisibleTo(self.content.window))
+        shown = self.panel.isVisibleTo(self.content.window)
+        self.action.setChecked(shown)
+        if shown and self.panel.parentWidget() is self.splitter:
+            sizes = self.splitter.sizes()
+            want = 420  # its four tabs read whole
+            if sizes[2] < want and sizes[1] - (want - sizes[2]) >= 480:
+                self.splitter.setSizes([sizes[0], sizes[1] - (want - sizes[2]), want])
         self._place()
 
     # ------------------------------------------------------------------ overlay

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 
-from ollm_desktop.controller import OllamaStatus
+from ollm_desktop.controller import ContextSnapshot, OllamaStatus
 from ollm_desktop.ui.ollama_banner import inline_code_html
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ class StateMessages:
         c.ollamaStatus.connect(self._status)
         c.error.connect(self._error)
         c.sendFailed.connect(self._send_failed)
+        c.contextChanged.connect(self._keep_result_figures)
         content.input_error.setTextFormat(Qt.TextFormat.RichText)
         content.banner.retryRequested.connect(self._retry)
         search = content.chat_panel.search_edit
@@ -85,6 +86,22 @@ class StateMessages:
             else tr("Nothing to undo: this chat has not been compacted"))
 
     # ------------------------------------------------------------------ messages
+    def _keep_result_figures(self, snapshot: ContextSnapshot) -> None:
+        """The strip's "… → 65 tokens" names the newest checkpoint's size as it was made; when
+        a recount moves it, the strip says the marker's figure (one source)."""
+        strip = self.content.compaction_progress
+        if not snapshot.groups or not strip.isVisible():
+            return
+        group = snapshot.groups[-1]
+        text = strip.label.text()
+        marker = f"{group.original_tokens:,} → {group.current_tokens:,} tokens"
+        start = f"{group.original_tokens:,} → "
+        if start in text and marker not in text:
+            at = text.index(start) + len(start)
+            end = text.find(" tokens", at)
+            if end > at and text[at:end].replace(",", "").isdigit():
+                strip.label.setText(text[:at] + f"{group.current_tokens:,}" + text[end:])
+
     def _reply_arrived(self, *_args: object) -> None:
         """A reply came through: a connection problem shown before is over."""
         banner = self.content.banner
