@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ollm_desktop.ui import (
     branch_actions,
     chat_list_features,
+    composer,
     drafts,
     facts,
     first_run_feature,
@@ -28,5 +29,5 @@ if TYPE_CHECKING:
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
                     live_thinking, drafts, help_pages, recall_view, facts, first_run_feature,
-                    reliability_facts, state_messages, side_panel):
+                    reliability_facts, state_messages, side_panel, composer):
         feature.install(content)

@@ -94,6 +94,7 @@ class SidePanelFeature(QObject):
         self.snapshots = SnapshotBrowser(content.controller, self.panel)
         self.snapshots.setWindowFlags(Qt.WindowType.Widget)
         self.snapshots.setObjectName("sidePanelSnapshots")
+        self.snapshots.close_button.hide()  # a tab: the panel hides, the page does not close
         self.panel.add_page("snapshots", self.snapshots, tr("Snapshots"), "snapshots")
         self.panel.tabs.currentChanged.connect(self._tab_changed)
         self.panel.hide()

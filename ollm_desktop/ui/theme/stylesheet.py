@@ -44,6 +44,15 @@ QLineEdit:focus, QComboBox:focus, QPlainTextEdit:focus, QTextEdit:focus {{
               border: 1px solid {c.accent}; }}
 QPlainTextEdit, QTextEdit {{ border: 1px solid {c.border}; border-radius: {r.surface}px; }}
 QPlainTextEdit#messageInput {{ border-radius: {r.bubble}px; padding: {s.xs}px {s.s}px; }}
+QFrame#composer {{ background: {c.surface}; border: 1px solid {c.border};
+                  border-radius: {r.bubble}px; }}
+QFrame#composer QPlainTextEdit#messageInput {{ border: none; background: transparent;
+                  padding: {s.xs}px 0; }}
+QFrame#composer QPushButton {{ border-radius: 17px; padding: 0; background: transparent;
+                  border: none; }}
+QFrame#composer QPushButton:hover {{ background: {c.surface_alt}; }}
+QFrame#composer QPushButton#sendButton {{ background: {c.accent}; }}
+QFrame#composer QPushButton#sendButton:disabled {{ background: {c.border}; }}
 QListView, QTreeView, QTableView {{ border: none; background: {c.surface}; }}
 QListView#chatList {{ background: {c.window}; }}
 QListView#chatList::item {{ border-radius: {r.control}px; padding: {s.xs}px {s.s}px; }}
