@@ -7,7 +7,6 @@ Each shot is also checked for the thing it shows, so the test can fail."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QWidget
 
 from ollm_desktop.ui import theme
 from ollm_desktop.ui.first_run import RECOMMENDED_MODEL
@@ -92,9 +91,10 @@ def test_preferences(qtbot, scheme, screenshot_dir):
     dialog = PreferencesDialog(Settings(context_size=8192), ["llama3.2:3b", "gemma3:1b"], None)
     qtbot.addWidget(dialog)
     dialog.show()
-    advanced = dialog.findChild(QWidget, "advancedSection")
-    assert advanced is not None and advanced.isVisible()
-    assert dialog.grab().save(str(screenshot_dir / f"look-preferences-{scheme}.png"))
+    for name in dialog.pages.names:
+        dialog.pages.show_page(name)
+        assert dialog.pages.stack.currentIndex() == dialog.pages.names.index(name)
+        assert dialog.grab().save(str(screenshot_dir / f"look-preferences-{name}-{scheme}.png"))
 
 
 def test_side_panel_on_each_tab(qloop, qtbot, tmp_path, server, scheme, screenshot_dir):

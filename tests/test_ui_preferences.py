@@ -192,3 +192,18 @@ def test_the_summarisation_model_says_what_another_model_costs(dialog):
     its cache; Preferences says so where it is picked."""
     tip = dialog.summary_combo.toolTip()
     assert "replaces the chat model" in tip and "reads the whole chat again" in tip
+
+
+def test_preferences_come_in_pages(dialog):
+    """Issue 32: General, Models and servers, Memory, Advanced; one page at a time."""
+    pages = dialog.pages
+    titles = [pages.list.item(i).text() for i in range(pages.list.count())]
+    assert titles == ["General", "Models and servers", "Memory", "Advanced"]
+    assert pages.page_of(dialog.theme_combo) == "general"
+    assert pages.page_of(dialog.host_edit) == "models"
+    assert pages.page_of(dialog.context_combo) == "memory"
+    assert pages.page_of(dialog.preserve_spin) == "advanced"
+    dialog.show()
+    assert dialog.theme_combo.isVisible() and not dialog.context_combo.isVisible()
+    pages.show_page("memory")
+    assert dialog.context_combo.isVisible() and not dialog.theme_combo.isVisible()

@@ -209,7 +209,7 @@ def test_preferences_show_the_open_chats_own_values_and_where_they_come_from(
             QTimer.singleShot(10, inspect)
             return
         seen["labels"] = " | ".join(label.text() for label in dialog.findChildren(QLabel)
-                                    if label.isVisible())
+                                    if not label.isHidden())  # on any page (issue 32)
         combo = dialog.findChild(QComboBox, "pref_default_model")
         seen["model placeholder"] = combo.lineEdit().placeholderText()
         save_shot(screenshot_dir, dialog, "preferences-open-chat.png")

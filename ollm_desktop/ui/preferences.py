@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -32,6 +31,7 @@ from ollm_desktop.ui.context_size_text import (
     parse_context_size,
     tier_explanation,
 )
+from ollm_desktop.ui.preference_pages import PagedForm
 from ollm_desktop.ui.recall_preferences import RecallBox
 from ollm_desktop.ui.theme import status_text_color
 
@@ -268,23 +268,17 @@ class PreferencesDialog(QDialog):
 
         for wide in (self.host_edit, self.model_combo, self.summary_combo):
             wide.setMinimumWidth(220)  # a URL or a model name must be readable
-        columns = QHBoxLayout()
-        left, right = QVBoxLayout(), QVBoxLayout()
-        left.addWidget(ollama)
-        left.addWidget(self.connections_editor)
-        left.addWidget(models_box)
-        left.addStretch(1)
-        right.addWidget(context)
-        right.addWidget(appearance)
-        right.addWidget(advanced)
         self.recall_box = RecallBox(settings, names)  # issue 23: its own module
-        right.addWidget(self.recall_box)
-        right.addStretch(1)
-        columns.addLayout(left, 1)
-        columns.addLayout(right, 1)
+        self.pages = PagedForm([
+            ("general", self.tr("General"), [appearance, prompt_box]),
+            ("models", self.tr("Models and servers"),
+             [ollama, self.connections_editor, models_box]),
+            ("memory", self.tr("Memory"), [context, self.recall_box]),
+            ("advanced", self.tr("Advanced"), [advanced]),
+        ])
         layout = QVBoxLayout(self)
-        layout.addLayout(columns)
-        layout.addWidget(prompt_box, 1)
+        layout.addWidget(self.pages, 1)
+        self.resize(self.sizeHint())  # pages scroll: their hint alone would be too narrow
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
 

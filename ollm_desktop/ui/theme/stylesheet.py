@@ -57,6 +57,9 @@ QListView, QTreeView, QTableView {{ border: none; background: {c.surface}; }}
 QListView#chatList {{ background: {c.window}; }}
 QListView#chatList::item {{ border-radius: {r.control}px; padding: {s.xs}px {s.s}px; }}
 QListView#chatList::item:selected {{ background: {c.accent}; color: {c.on_accent}; }}
+QListWidget#preferencesPageList {{ background: {c.window}; border: none; }}
+QListWidget#preferencesPageList::item {{ padding-left: {s.s}px; border-radius: {r.control}px; }}
+QListWidget#preferencesPageList::item:selected {{ background: {c.accent}; color: {c.on_accent}; }}
 QTabWidget::pane {{ border: none; }}
 QTabBar::tab {{ padding: {s.xs + 2}px {s.m}px; border: none; border-bottom: 2px solid transparent;
                color: {c.text_secondary}; background: transparent; }}
