@@ -78,3 +78,18 @@ def test_below_a_width_the_panel_lies_over_the_conversation(app):
     assert panel.geometry().right() <= centre.width()
     app.window.resize(1366, 768)
     assert panel.parentWidget() is app.window.splitter and panel.isVisible()
+
+
+def test_a_restored_window_state_keeps_the_panels_in_their_tabs(app):
+    """QMainWindow.restoreState (run at every start) would dock them again: it is undone."""
+    window = app.window
+    window.action_goal.trigger()
+    window.restoreState(window.saveState())
+    panel = panel_of(app)
+    for name in ("goalPanel", "factsPanel"):
+        dock = window.findChild(QDockWidget, name)
+        assert panel.isAncestorOf(dock), name
+        assert window.dockWidgetArea(dock).name == "NoDockWidgetArea"
+    assert list(panel.pages) == list(TABS)
+    assert [panel.tabs.tabText(i) for i in range(panel.tabs.count())] == [
+        "Goal", "Facts", "Checkpoint", "Snapshots"]

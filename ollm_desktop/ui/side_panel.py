@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
+    QMainWindow,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -54,6 +55,7 @@ class SidePanel(QFrame):
         self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
         layout.addWidget(self.tabs)
         self.pages: dict[str, QWidget] = {}
+        self.labels: dict[str, tuple[str, str]] = {}  # name -> (title, icon name)
 
     def add_page(self, name: str, page: QWidget, title: str, icon_name: str) -> None:
         if isinstance(page, QDockWidget):  # a page now: no title bar, no float or close
@@ -62,7 +64,19 @@ class SidePanel(QFrame):
             page.setFloating(False)
         page.setMinimumWidth(0)
         self.pages[name] = page
+        self.labels[name] = (title, icon_name)
         self.tabs.addTab(page, icon(icon_name), title)
+
+    def adopt(self, window: QMainWindow) -> None:
+        """Take back a page that ``QMainWindow.restoreState`` put into the dock area (it finds
+        dock widgets anywhere below the window, and the saved state still names them)."""
+        for index, (name, page) in enumerate(self.pages.items()):
+            if self.tabs.indexOf(page) >= 0 or not isinstance(page, QDockWidget):
+                continue
+            window.removeDockWidget(page)
+            title, icon_name = self.labels[name]
+            self.tabs.insertTab(index, page, icon(icon_name), title)
+            page.setFloating(False)
 
     def show_tab(self, name: str) -> None:
         self.tabs.setCurrentWidget(self.pages[name])
@@ -114,6 +128,14 @@ class SidePanelFeature(QObject):
             self._follow(facts_action, "facts")
         self._wrap_group_calls()
         window.installEventFilter(self)
+        restore = window.restoreState
+
+        def restore_state(state: object, version: int = 0) -> bool:
+            done = restore(state, version)  # type: ignore[arg-type]
+            self.panel.adopt(window)
+            return bool(done)
+
+        window.restoreState = restore_state  # type: ignore[method-assign, assignment]
 
     # ------------------------------------------------------------------ showing
     def _follow(self, action: QAction, name: str) -> None:
