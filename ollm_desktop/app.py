@@ -309,7 +309,7 @@ def _import_layers() -> None:
     import importlib
 
     for name in ("ollm_desktop.controller", "ollm_desktop.storage",
-                 "ollm_desktop.ui.window_content"):
+                 "ollm_desktop.ui.window_content", "qtawesome"):  # icons, after first paint
         importlib.import_module(name)
 
 

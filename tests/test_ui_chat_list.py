@@ -310,16 +310,16 @@ def test_branches_are_nested_under_their_chat(qloop, qtbot, tmp_path, server):
     a = App(qloop, qtbot, tmp_path / "data", server)
     try:
         assert [(k, t, d) for k, t, d in listed(a)] == [
-            ("header", "Today", 0),  # the family is as new as its newest branch
-            ("chat", "Trip plan", 0),
-            # Versions of the message where they part from it (issue 25): these seeds share
-            # no history with their chat, so they are versions of its first message.
-            ("chat", "Edit 2 of 3: by train", 1),
-            ("chat", "Reply 3 of 3", 1),
             ("header", "Yesterday", 0),
             ("chat", "Unrelated", 0),
             ("chat", "Trip plan (fork)", 0),  # a fork stands on its own...
             ("header", "Previous 7 days", 0),
+            ("chat", "Trip plan", 0),  # the family is as new as its newest listed chat
+            # Versions of the message where they part from it (issue 25): these seeds share
+            # no history with their chat, so they are versions of its first message. The
+            # regenerated reply ("Reply 3 of 3") stays out of the list (issue 32): it is
+            # chosen in the chat, and still counts in the numbering.
+            ("chat", "Edit 2 of 3: by train", 1),
             ("chat", "Lost root — Orphan branch", 0),  # ...and a branch without its chat
         ]
         assert "Forked from “Trip plan”" in item_of(a, "Trip plan (fork)").toolTip()
@@ -418,8 +418,8 @@ def test_chat_list_screenshot(qloop, qtbot, tmp_path, server, screenshot_dir):
     try:
         a.window.resize(1100, 640)
         chat_list = a.find(QListWidget, "chatList")
-        chat_list.setCurrentItem(item_of(a, "Reply 3 of 3"))
-        a.window.chat_panel.item_activated(item_of(a, "Reply 3 of 3"))
+        chat_list.setCurrentItem(item_of(a, "Edit 2 of 3: by train"))
+        a.window.chat_panel.item_activated(item_of(a, "Edit 2 of 3: by train"))
         save_shot(screenshot_dir, a.window, "chat-list.png")
     finally:
         a.close()

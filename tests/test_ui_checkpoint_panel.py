@@ -53,7 +53,7 @@ def test_the_group_panel_and_the_status_bar_agree(qloop, qtbot, tmp_path, server
         assert panel.subtitle.text().startswith(f"{group.original_tokens:,} → {current} tokens")
         assert f"{group.original_tokens:,} → {current} tokens" in \
             a.window.conversation_model.marker_text(group)
-        history = text.split("Aging history", 1)[1].strip().splitlines()
+        history = text.split("How this summary changed", 1)[1].strip().splitlines()
         assert len(history) == 2 and f"→ wrote {current} tokens" in history[-1]
         assert all("read " in line for line in history)
         # Undo on the newest (and only) checkpoint.

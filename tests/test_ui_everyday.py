@@ -98,7 +98,7 @@ def test_preferences_say_the_context_was_set_in_chat_settings(app):
 
     def read(dialog) -> None:
         seen["labels"] = " | ".join(label.text() for label in dialog.findChildren(QLabel)
-                                    if label.isVisible())
+                                    if not label.isHidden())  # on any page (issue 32)
         dialog.reject()
 
     QTimer.singleShot(0, lambda: _modal(read))

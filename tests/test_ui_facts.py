@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QTreeWidgetItem,
+    QWidget,
 )
 
 from ollm_desktop.engine.facts import HEADER
@@ -268,14 +269,17 @@ def test_the_facts_tab_sits_beside_the_goal_and_neither_closes_the_other(app, qt
     goal_action.trigger()
     qtbot.waitUntil(goal.isVisible)
     open_panel(app, qtbot)  # brought forward over the goal's tab
-    assert app.window.tabifiedDockWidgets(facts) == [goal]
-    assert not goal.isHidden() and not goal_action.isChecked()  # behind, still docked
+    # Issue 32: both are tabs of the one side panel (no longer docks).
+    side = app.window.findChild(QWidget, "sidePanel")
+    assert side.isAncestorOf(facts) and side.isAncestorOf(goal) and side.current() == "facts"
+    assert not goal_action.isChecked()  # behind, still a tab
     goal_action.trigger()
     qtbot.waitUntil(goal.isVisible)
-    assert not facts.isHidden() and goal_action.isChecked()
-    goal_action.trigger()  # its own action hides it
+    assert side.current() == "goal" and "facts" in side.pages and goal_action.isChecked()
+    goal_action.trigger()  # its own action hides it, with the panel it was in front of
     qtbot.waitUntil(goal.isHidden)
-    assert facts.isVisible()
+    app.window.findChild(QAction, "actionFacts").trigger()
+    qtbot.waitUntil(facts.isVisible)  # the other tab is still there
 
 
 def test_a_change_while_a_reply_streams_waits_with_its_text_and_no_dialog(

@@ -51,7 +51,7 @@ def test_tabs_and_summary_content(qtbot, screenshot_dir):
     text = panel.summary_document.toPlainText()
     for expected in ("Read big UTF-8 files.", "with open(p) as fh:", "src/reader_v2.py",
                      "file I/O", "2 earlier checkpoints", "3,120 → 410", "13%", "moderate",
-                     "Aging history", "Aged", "read 620 tokens → wrote 410 tokens",
+                     "How this summary changed", "Aged", "read 620 tokens → wrote 410 tokens",
                      "2 summarised, 1 kept verbatim"):
         assert expected in text, expected
     # What the checkpoint's text says is not listed again after it (issue 25).

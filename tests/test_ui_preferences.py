@@ -31,11 +31,13 @@ def test_names_and_initial_values(dialog, settings):
     assert dialog.error_label.isHidden()
     assert dialog.result_settings() == settings
     assert dialog.model_combo.currentText() == "llama3.2:3b"
-    assert "Tier 2 · 8K" in dialog.context_combo.currentText()
+    assert dialog.context_combo.currentText() == "8K — 8,192 tokens"
     labels = [dialog.context_combo.itemText(i) for i in range(dialog.context_combo.count())]
-    assert any("Tier 1 · 2K" in label for label in labels)
-    assert any("Tier 4 · 32K" in label for label in labels)
-    assert any("Tier 5" in label and "128K" in label for label in labels)
+    assert labels[0] == "2K — 2,048 tokens" and "32K — 32,768 tokens" in labels
+    assert labels[-1] == "128K — 131,072 tokens"
+    # The engine's tier is named only in the Advanced section, with what it means.
+    assert "tier 2 of 5" in dialog.advanced_label.text()
+    assert "num_ctx" in dialog.advanced_label.text()
 
 
 def test_result_has_changes_without_mutating_input(dialog, settings):
@@ -120,7 +122,8 @@ def test_accept_with_valid_input(dialog, qtbot):
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("8,192 — Tier 2 · 8K", 8192), ("16K", 16384), (" 12000 ", 12000), ("1M", 1_048_576),
+    ("8K — 8,192 tokens", 8192), ("8,192 tokens", 8192), ("16K", 16384), (" 12000 ", 12000),
+    ("1M", 1_048_576),
     ("", None), ("abc", None),
 ])
 def test_parse_context_size(text, expected):
@@ -189,3 +192,18 @@ def test_the_summarisation_model_says_what_another_model_costs(dialog):
     its cache; Preferences says so where it is picked."""
     tip = dialog.summary_combo.toolTip()
     assert "replaces the chat model" in tip and "reads the whole chat again" in tip
+
+
+def test_preferences_come_in_pages(dialog):
+    """Issue 32: General, Models and servers, Memory, Advanced; one page at a time."""
+    pages = dialog.pages
+    titles = [pages.list.item(i).text() for i in range(pages.list.count())]
+    assert titles == ["General", "Models and servers", "Memory", "Advanced"]
+    assert pages.page_of(dialog.theme_combo) == "general"
+    assert pages.page_of(dialog.host_edit) == "models"
+    assert pages.page_of(dialog.context_combo) == "memory"
+    assert pages.page_of(dialog.preserve_spin) == "advanced"
+    dialog.show()
+    assert dialog.theme_combo.isVisible() and not dialog.context_combo.isVisible()
+    pages.show_page("memory")
+    assert dialog.context_combo.isVisible() and not dialog.theme_combo.isVisible()

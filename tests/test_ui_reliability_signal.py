@@ -64,8 +64,9 @@ def test_a_small_models_healthy_compactions_are_high_and_warn_nobody(
         assert not a.window.content.warning_bar.isVisible()
         assert indicator.model_label.isVisible()
         tooltip = indicator.toolTip()
-        assert "Compression penalty" in tooltip and "Model size factor" in tooltip
-        assert "135M" in tooltip and "Score" in tooltip
+        assert "Compression penalty" in tooltip and "size is not part of this figure" in tooltip
+        # One figure (issue 32): the combined score is not a second percentage here.
+        assert "135M" in tooltip and "Score" not in tooltip
         save_shot(screenshot_dir, a.window.statusBar(), "reliability-status.png")
     finally:
         a.close()

@@ -40,7 +40,8 @@ def test_salvage_notice_is_modeless_and_says_what_came_back(qloop, qtbot, damage
         [box] = window_actions.show_notices(app.window, notices)
         qtbot.waitUntil(box.isVisible)
         assert not box.isModal() and QApplication.activeModalWidget() is None
-        assert "of 360 messages" in box.text() and "Open set-aside database" in box.text()
+        assert "of 360 messages" in box.text()
+        assert "Recover chats from a damaged database" in box.text()
         app.window.message_input.setPlainText("the window still takes input")
         assert app.window.message_input.toPlainText() == "the window still takes input"
         save_shot(screenshot_dir, box, "salvage-notice.png")
@@ -153,6 +154,6 @@ def test_no_set_aside_file_says_so_in_the_status_bar(qloop, qtbot, tmp_path, oll
     try:
         assert not window_actions.has_set_aside(app_paths(data))
         assert window_actions.open_set_aside(app.window, app.controller, app_paths(data)) == []
-        assert "No set-aside database" in app.window.statusBar().currentMessage()
+        assert "No damaged database was kept" in app.window.statusBar().currentMessage()
     finally:
         app.close()

@@ -227,3 +227,28 @@ def test_with_real_store_snapshots(qtbot, tmp_path, request):
     assert "Could not read this snapshot" in widget.preview.toPlainText()
     widget.refresh()
     assert widget.list.topLevelItemCount() == 1
+
+
+def test_a_checkpoint_reads_rendered_with_the_live_checkpoint_s_figures(browser):
+    """Issue 32: no '## Key Information' source, no tier ('T2') in the list; a checkpoint
+    still in the chat shows its marker's figures (one source), an older one its own."""
+    snapshot = make_snapshot(4)
+    group = snapshot.state.groups[0]
+    group.summary = "## Key Information\n- The API runs on **port 8080**\n## Decisions"
+    html_text = browser.preview_html(snapshot)
+    from PySide6.QtGui import QTextDocument
+    doc = QTextDocument()
+    doc.setHtml(html_text)
+    text = doc.toPlainText()
+    assert "Key Information / The API runs on port 8080 / Decisions" in text
+    assert "##" not in text and "**" not in text
+    assert "1,200 → 300 tokens" in text
+    live = group.model_copy(update={"current_tokens": 310})
+    browser.controller.snapshot = type("Snap", (), {"groups": [live]})()
+    doc.setHtml(browser.preview_html(snapshot))
+    assert "1,200 → 310 tokens" in doc.toPlainText()
+    changed = live.model_copy(update={"summary": "rewritten since", "current_tokens": 99})
+    browser.controller.snapshot = type("Snap", (), {"groups": [changed]})()
+    doc.setHtml(browser.preview_html(snapshot))
+    assert "1,200 → 300 tokens" in doc.toPlainText()  # another text: the snapshot's own
+    assert not any("T2" in t for t in column_texts(browser, 6))

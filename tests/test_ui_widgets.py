@@ -68,8 +68,8 @@ def test_meter_text_shows_total_usable_percent_and_compressions(qtbot):
     assert "2 compressions" in text
     # Issue 25: plain words in the bar, the tier explained in the tooltip.
     assert meter.tier_label.text() == "Context: 8,192 tokens"
-    assert "Tier 2" in meter.toolTip() and "checkpoints" in meter.toolTip()
-    assert "Tier" not in text
+    assert "older messages are summarised into one summary" in meter.toolTip()
+    assert "Tier" not in text and "Tier" not in meter.toolTip()
     assert meter.bar.value() == round(5234 / 6800 * 1000)
 
 
@@ -142,9 +142,21 @@ def test_reliability_colours_text_and_tooltip(qtbot):
     assert seen["high"] == theme.status_color("high").name()
     assert seen["critical"] == theme.status_color("critical").name()
     tip = indicator.toolTip()
-    for fragment in ("20%", "explained critical", "×0.50", "×0.70", "×0.90", "10%",
-                     "Use a larger model", "Recommendations", "Mid-size models"):
+    for fragment in ("20%", "×0.70", "×0.90", "Use a larger model", "Recommendations",
+                     "Mid-size models"):
         assert fragment in tip
+    # One figure: the tooltip's only percentage is the one beside the dot (issue 32).
+    import re
+    assert set(re.findall(r"\d+%", tip)) == set(re.findall(r"\d+%", indicator.label.text()))
+
+
+def test_reliability_counts_the_facts_the_facts_panel_lists(qtbot):
+    indicator = ReliabilityIndicator()
+    qtbot.addWidget(indicator)
+    indicator.set_reliability(make_reliability("high", 0.9))
+    indicator.set_stated_facts(12, 9)
+    assert "You stated 12 facts" in indicator.toolTip()
+    assert "sends 9 of them" in indicator.toolTip()
 
 
 def test_reliability_without_recommendations_has_no_list(qtbot):
@@ -405,16 +417,16 @@ def test_about_lists_versions_and_paths(qtbot, tmp_path):
 # ------------------------------------------------------------------ theme
 @pytest.fixture
 def restore_theme(qapp):
-    style, palette = qapp.style().name(), qapp.palette()
+    palette, sheet = qapp.palette(), qapp.styleSheet()
     yield
     theme.apply_theme(qapp, "system")
-    qapp.setStyle(style)
     qapp.setPalette(palette)
+    qapp.setStyleSheet(sheet)
 
 
 def test_apply_theme_dark_and_light(qapp, restore_theme):
     theme.apply_theme(qapp, "dark")
-    assert qapp.style().name().lower() == "fusion"
+    assert theme.apply.base_style_name(qapp) == "fusion"
     assert theme.is_dark(qapp.palette())
     theme.apply_theme(qapp, "light")
     assert not theme.is_dark(qapp.palette())

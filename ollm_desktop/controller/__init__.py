@@ -4,8 +4,9 @@ from ollm_desktop.controller.chat_controller import ChatController, context_tier
 from ollm_desktop.session import ContextSnapshot, OllamaStatus, ReplyInfo, Settings
 from ollm_desktop.session.branches import Alternatives
 from ollm_desktop.session.documents import DocumentRow
+from ollm_desktop.session.events import PullProgress
 
 __all__ = [
     "Alternatives", "ChatController", "ContextSnapshot", "DocumentRow", "OllamaStatus",
-    "ReplyInfo", "Settings", "context_tier",
+    "PullProgress", "ReplyInfo", "Settings", "context_tier",
 ]

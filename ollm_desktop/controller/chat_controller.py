@@ -86,6 +86,9 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
     compactionFailed = Signal(CompactionReport)
     snapshotsChanged = Signal()
     busyChanged = Signal(bool)  # a reply is streaming
+    # A compaction's task has ended (``compacting`` is False only from then on: its result's
+    # signals come while the task still runs, so actions that wait for it re-check here).
+    compactionTaskEnded = Signal()
     ollamaStatus = Signal(OllamaStatus)
     modelsChanged = Signal(tuple)  # tuple[ModelInfo, ...]
     pullProgress = Signal(PullProgress)
@@ -119,6 +122,8 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
+        if task.get_name() in ("compaction", "background-compaction"):
+            self.compactionTaskEnded.emit()
         if task is self._reply_task:
             self._reply_task = None
             self.session.turns.ended()

@@ -10,7 +10,8 @@ from ollm_desktop.storage.models import ChatRecord
 
 class ChatListOps(OpsBase):
     def listed_chats(self) -> list[ChatRecord]:
-        """The chats as the list shows them (a branch as a version of its message)."""
+        """The chats as the list shows them (a branch as a version of its message; no
+        regenerated replies)."""
         return self.session.chat_list.listed()
 
     def pin_chat(self, chat_id: str, pinned: bool) -> None:

@@ -20,6 +20,11 @@ class ConnectionOps(OpsBase):
     def connection(self) -> Connection:
         return self.session.connections.current
 
+    @property
+    def host_from_command_line(self) -> bool:
+        """The address in use came from ``--host`` (messages name it so, not Preferences)."""
+        return self.session.connections.command_line is not None
+
     def server_choices(self) -> list[tuple[str | None, str]]:
         """(what a chat stores, name) of each server a chat may talk to; none while
         ``--host`` decides for the run."""

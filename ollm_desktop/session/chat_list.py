@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from ollm_desktop.session.branches import EARLIER_REPLY
 from ollm_desktop.session.chat_versions import version_labels
 from ollm_desktop.session.events import NOTHING, Change
 from ollm_desktop.storage import StorageError
@@ -44,9 +45,11 @@ class ChatList:
             return self._session.storage_failed(exc)
         return Change(chats=True)
 
-    def listed(self) -> list[ChatRecord]:
+    def listed(self, regenerated: bool = False) -> list[ChatRecord]:
         """The chats as the list shows them: a branch with an automatic label reads as the
-        version of its message it holds ("Reply 1 of 2")."""
+        version of its message it holds ("Edit 2 of 2"). Regenerate's earlier replies are
+        left out unless asked for: they are versions of one reply, chosen in the chat itself
+        (its version selector), not chats of their own."""
         chats = self._session.store.list_chats()
         try:
             labels = version_labels(self._session.store, chats)
@@ -54,7 +57,8 @@ class ChatList:
             log.error("branch versions could not be read: %s", exc)
             labels = {}
         return [c.model_copy(update={"branch_label": labels[c.id]}) if c.id in labels else c
-                for c in chats]
+                for c in chats
+                if regenerated or not (c.is_branch and c.branch_label == EARLIER_REPLY)]
 
     def relabel(self, chat_id: str, label: str) -> Change:
         """Rename a branch: its label is what the list shows under its family's chat."""

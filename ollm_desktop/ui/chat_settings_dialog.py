@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from ollm_desktop.controller import ChatController, ContextSnapshot, Settings
 from ollm_desktop.engine.models import CONTEXT_SIZE_MAX, CONTEXT_SIZE_MIN
 from ollm_desktop.storage.models import ChatRecord, ChatSettings
-from ollm_desktop.ui.theme import status_color
+from ollm_desktop.ui.theme import status_text_color
 
 Apply = Callable[[ChatSettings, int | None], bool]
 OLLAMA_DEFAULT = "Ollama's default (or the model file's)"
@@ -156,7 +156,7 @@ class ChatSettingsDialog(QDialog):
              self.tr("The same seed and request give the same reply.")),
             ("numPredict", self.tr("Reply length limit:"), self.num_predict_spin,
              self.tr("The most tokens one reply may have (num_predict).")),
-            ("contextSize", self.tr("Context size (num_ctx):"), self.context_spin,
+            ("contextSize", self.tr("Context size:"), self.context_spin,
              self.tr("Tokens the model reads per request; the arrows step by powers of two.")),
             ("keepAlive", self.tr("Keep model loaded:"), self.keep_alive_edit,
              self.tr("How long Ollama keeps the model in memory after a reply: 10m, 1h, 0 "
@@ -208,7 +208,7 @@ class ChatSettingsDialog(QDialog):
         self.error_label = QLabel()
         self.error_label.setObjectName("chatSettingsError")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet(f"color: {status_color('over').name()};")
+        self.error_label.setStyleSheet(f"color: {status_text_color('over').name()};")
         self.error_label.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)

@@ -126,9 +126,10 @@ class ContextMeter(QWidget):
         head = escape(self.tr("Context: {0} tokens, {1} usable (the rest is kept for the "
                               "reply)").format(f"{usage.context_size:,}", f"{usage.usable:,}"))
         tier = escape(self.tr(
-            "Tier {0} ({1}, {2}): how large checkpoints may be and how many are kept. Small "
-            "contexts keep one rolling checkpoint; larger ones keep several that age.").format(
-            usage.tier, usage.tier_name, format_context_size(usage.context_size)))
+            "At {0}, older messages are summarised into {1}: small contexts keep one summary "
+            "that is rewritten, larger ones keep several and shorten the oldest.").format(
+            format_context_size(usage.context_size),
+            self.tr("one summary") if usage.tier <= 2 else self.tr("several summaries")))
         total = escape(self.tr("Sent to the model: {0} tokens ({1}%)").format(
             f"{usage.total:,}", round(usage.percent * 100)))
         extra = ""

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
 )
 
 from ollm_desktop.ui.reply_info import reply_model, reply_stats, reply_tooltip
-from ollm_desktop.ui.row_labels import format_count, role_label, visibility_label
+from ollm_desktop.ui.row_labels import format_count, role_label, shortened_note, visibility_label
 
 if TYPE_CHECKING:  # the window's first picture draws rows before the engine is imported
     from ollm_desktop.engine.models import CompressedGroup, Message
@@ -79,6 +79,7 @@ class ConversationRow:
     streaming: bool = False  # the reply streaming at this moment (cursor, "writing…")
     actions: bool = False  # a stopped newest reply: Continue and Regenerate on the row
     marks: Callable[[SafeTextDocument], SafeTextDocument] | None = None  # a search hit's highlight
+
 
 
 class ConversationModel(QAbstractListModel):
@@ -353,9 +354,9 @@ class ConversationModel(QAbstractListModel):
         count = len(group.message_ids)
         summarised = (self.tr("1 message summarised") if count == 1
                       else self.tr("{0} messages summarised").format(format_count(count)))
-        return self.tr("Context compacted · {0} · {1} → {2} tokens · level {3}").format(
-            summarised, format_count(group.original_tokens),
-            format_count(group.current_tokens), group.level)
+        text = self.tr("Context compacted · {0} · {1} → {2} tokens").format(
+            summarised, format_count(group.original_tokens), format_count(group.current_tokens))
+        return text + shortened_note(group.level)
 
     # ------------------------------------------------------------ internals
     def last_message_row(self) -> int | None:

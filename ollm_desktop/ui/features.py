@@ -8,13 +8,18 @@ from typing import TYPE_CHECKING
 from ollm_desktop.ui import (
     branch_actions,
     chat_list_features,
+    composer,
     drafts,
     facts,
+    first_run_feature,
     help_pages,
     image_attach,
     live_thinking,
     message_delete,
     recall_view,
+    reliability_facts,
+    side_panel,
+    state_messages,
     tool_calls,
 )
 from ollm_desktop.ui.documents import feature as documents
@@ -26,5 +31,6 @@ if TYPE_CHECKING:
 def install(content: WindowContent) -> None:
     for feature in (branch_actions, message_delete, image_attach, chat_list_features,
                     live_thinking, drafts, help_pages, recall_view, facts, documents,
-                    tool_calls):
+                    tool_calls, first_run_feature, reliability_facts, state_messages,
+                    side_panel, composer):
         feature.install(content)

@@ -46,7 +46,8 @@ class GoalPanel(QDockWidget):
         layout.setSpacing(6)
 
         self.empty_label = QLabel(self.tr(
-            "No goal yet. The model can set one with [GOAL] markers, or type it here."))
+            "No goal yet. Type what this chat is for; the model may also propose one as the "
+            "chat goes on."))
         self.empty_label.setObjectName("goalEmpty")
         self.empty_label.setWordWrap(True)
         self.status_label = QLabel()

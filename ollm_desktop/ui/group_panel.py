@@ -30,7 +30,7 @@ from ollm_desktop.ui.markdown import (
     style_code_blocks,
 )
 from ollm_desktop.ui.roles import PRESERVED, SUMMARIZED
-from ollm_desktop.ui.row_labels import counted
+from ollm_desktop.ui.row_labels import counted, shortened_note
 
 _HEADING = re.compile(r"^(#{1,6})(\s)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -135,9 +135,9 @@ class GroupPanel(QWidget):
         self.title.setText(self.tr("Checkpoint {0} of {1}").format(*position)
                            if position else self.tr("Checkpoint"))
         # The marker's own figures (conversation_model.marker_text): one source for each.
-        self.subtitle.setText(self.tr("{0} → {1} tokens · level {2}").format(
-            format_count(group.original_tokens), format_count(group.current_tokens),
-            group.level))
+        self.subtitle.setText(self.tr("{0} → {1} tokens").format(
+            format_count(group.original_tokens), format_count(group.current_tokens))
+            + shortened_note(group.level))
         self._fill_summary(group)
         replaced = set(group.message_ids)
         visibility = {m.id: SUMMARIZED if m.id in replaced else PRESERVED for m in originals}
@@ -168,7 +168,7 @@ class GroupPanel(QWidget):
         e = escape_markdown
         ratio = group.ratio * 100
         facts = [
-            f"**{e(self.tr('Level'))}:** {group.level} · {e(self.level_name(group.level))}",
+            f"**{e(self.tr('Detail'))}:** {e(self.level_name(group.level))}",
             f"**{e(self.tr('Tokens'))}:** {e(format_count(group.original_tokens))} → "
             f"{e(format_count(group.current_tokens))} "
             f"({e(self.tr('{0}% of the original').format(f'{ratio:.0f}'))})",
@@ -205,7 +205,7 @@ class GroupPanel(QWidget):
             parts.append((f"### {e(self.tr('Files also named'))}\n\n"
                           + "\n".join(f"- {e(i)}" for i in files), False))
         if group.history:
-            parts.append((f"### {e(self.tr('Aging history'))}\n\n"
+            parts.append((f"### {e(self.tr('How this summary changed'))}\n\n"
                           + "\n".join(self.step_lines(group)), False))
         return parts
 
@@ -214,12 +214,10 @@ class GroupPanel(QWidget):
         group's current count (the same figure as the header, even after a recount)."""
         lines = []
         for number, step in enumerate(group.history, start=1):
-            levels = (f"{step.from_level} → {step.to_level}" if step.from_level is not None
-                      else str(step.to_level))
             after = group.current_tokens if number == len(group.history) else step.tokens_after
             lines.append("- " + escape_markdown(self.tr(
-                "{0} · level {1} · read {2} → wrote {3} · {4}").format(
-                self.step_name(step.kind), levels,
+                "{0} · read {1} → wrote {2} · {3}").format(
+                self.step_name(step.kind),
                 counted(step.tokens_before, self.tr("token"), self.tr("tokens")),
                 counted(after, self.tr("token"), self.tr("tokens")),
                 step.at.astimezone().strftime("%Y-%m-%d %H:%M"))))

@@ -4,6 +4,7 @@ server has them."""
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
@@ -29,6 +30,15 @@ def _human_bytes(n: int) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{value:.1f} GB"
+
+
+RETRY_QUESTION = re.compile(r"\s*Retry\?\s*$")
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def inline_code_html(text: str) -> str:
+    """Escaped text whose `backticks` read as code, never as raw backticks."""
+    return _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", escape(text))
 
 
 class OllamaBanner(QFrame):
@@ -139,7 +149,9 @@ class OllamaBanner(QFrame):
 
     def show_error(self, text: str, retry: bool = False) -> None:
         self._reset("error", "over")
-        self.message_label.setText(escape(text))
+        if retry:  # the button asks it: "… complete. Retry?" would ask twice
+            text = RETRY_QUESTION.sub("", text)
+        self.message_label.setText(inline_code_html(text))
         self.retry_button.setVisible(retry)
         self.show()
 

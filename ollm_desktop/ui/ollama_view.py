@@ -10,6 +10,9 @@ from ollm_desktop.backend.models import ModelInfo
 from ollm_desktop.controller import ChatController, OllamaStatus
 from ollm_desktop.ui.ollama_banner import OllamaBanner
 
+# Problems a second try can solve; Retry is then a button, never "Retry?" in the text.
+RETRYABLE = frozenset({"unauthorized", "stream_cut", "timeout", "unreachable", "http"})
+
 
 class OllamaView(QObject):
     def __init__(self, controller: ChatController, banner: OllamaBanner, selector: QComboBox,
@@ -65,4 +68,4 @@ class OllamaView(QObject):
             self.banner.show_unreachable(self.controller.host,
                                          self.controller.can_start_ollama(), status.server)
         else:
-            self.banner.show_error(text, retry=kind == "unauthorized")
+            self.banner.show_error(text, retry=kind in RETRYABLE)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -24,40 +23,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ollm_desktop.controller import ContextSnapshot, Settings, context_tier
+from ollm_desktop.controller import ContextSnapshot, Settings
 from ollm_desktop.host_check import host_problem
 from ollm_desktop.ui.connections_editor import ConnectionsEditor, Tester
-from ollm_desktop.ui.context_meter import format_context_size
+from ollm_desktop.ui.context_size_text import (
+    context_size_label,
+    parse_context_size,
+    tier_explanation,
+)
+from ollm_desktop.ui.preference_pages import PagedForm
 from ollm_desktop.ui.recall_preferences import RecallBox
-from ollm_desktop.ui.theme import status_color
+from ollm_desktop.ui.theme import status_text_color
 
 CONTEXT_SIZES = (2048, 4096, 8192, 16384, 32768, 65536, 131072)
 # Go duration ("10m", "1h30m", "-1m") or plain seconds ("300", "-1", "0"), as Ollama accepts.
 _KEEP_ALIVE = re.compile(r"^-?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$|^-?\d+$")
-_SIZE_TEXT = re.compile(r"^\s*([\d][\d,_ ]*)\s*([kKmM]?)")
 
 
 def _placeholder(combo: QComboBox, text: str) -> None:
     edit = combo.lineEdit()
     if edit is not None:
         edit.setPlaceholderText(text)
-
-
-def context_size_label(size: int) -> str:
-    return f"{size:,} — Tier {context_tier(size)} · {format_context_size(size)}"
-
-
-def parse_context_size(text: str) -> int | None:
-    """"8,192 — Tier 2 · 8K" -> 8192; "16K" -> 16384; "12000" -> 12000; junk -> None."""
-    match = _SIZE_TEXT.match(text)
-    if not match:
-        return None
-    digits = re.sub(r"[,_ ]", "", match.group(1))
-    if not digits:
-        return None
-    value = int(digits)
-    unit = match.group(2).lower()
-    return value * 1024 if unit == "k" else value * 1_048_576 if unit == "m" else value
 
 
 def chat_context_text(snap: ContextSnapshot, settings: Settings, origin: str = "") -> str:
@@ -155,8 +141,8 @@ class PreferencesDialog(QDialog):
         else:
             self.context_combo.setCurrentText(str(settings.context_size))
         self.context_combo.setToolTip(self.tr(
-            "Tokens the model reads per request (num_ctx) in new chats. Pick a tier or type a "
-            "number; larger contexts need more memory."))
+            "How much of a chat the model reads at once, in new chats: pick a size or type a "
+            "number of tokens. Larger sizes need more memory."))
         self.chat_context = QLabel(chat_context_text(current, settings, context_origin))
         self.chat_context.setWordWrap(True)
         self.chat_context.setVisible(bool(self.chat_context.text()))
@@ -226,7 +212,7 @@ class PreferencesDialog(QDialog):
         self.error_label.setObjectName("preferencesError")
         self.error_label.setAccessibleName(self.tr("Input problems"))
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet(f"color: {status_color('over').name()};")
+        self.error_label.setStyleSheet(f"color: {status_text_color('over').name()};")
         self.error_label.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -251,7 +237,6 @@ class PreferencesDialog(QDialog):
             ("chat_context_size", "", self.chat_context),
             ("allow_beyond_trained", "", self.beyond_check),
             ("trigger_ratio", self.tr("Compact at:"), self.trigger_spin),
-            ("preserve_recent_tokens", self.tr("Keep recent tokens:"), self.preserve_spin),
             ("keep_recent_turns", self.tr("Keep the last N turns verbatim:"),
              self.keep_turns_spin),
             ("preserve_user_messages", "", self.preserve_user_check),
@@ -260,6 +245,17 @@ class PreferencesDialog(QDialog):
              self.compaction_timeout_spin),
             ("snapshot_retention", self.tr("Keep:"), self.retention_spin),
         ])
+        advanced = self._group(self.tr("Advanced"), [
+            ("preserve_recent_tokens", self.tr("Never compress the newest:"),
+             self.preserve_spin),
+        ])
+        advanced.setObjectName("advancedSection")  # the engine's own terms, explained here
+        self.advanced_label = QLabel()
+        self.advanced_label.setObjectName("advancedExplanation")
+        self.advanced_label.setWordWrap(True)
+        advanced.layout().addWidget(self.advanced_label)  # type: ignore[union-attr]
+        self.context_combo.currentTextChanged.connect(self._explain_advanced)
+        self._explain_advanced()
         appearance = self._group(self.tr("Appearance"), [
             ("theme", self.tr("Theme:"), self.theme_combo),
             ("send_key", self.tr("Send with:"), self.send_combo),
@@ -272,22 +268,17 @@ class PreferencesDialog(QDialog):
 
         for wide in (self.host_edit, self.model_combo, self.summary_combo):
             wide.setMinimumWidth(220)  # a URL or a model name must be readable
-        columns = QHBoxLayout()
-        left, right = QVBoxLayout(), QVBoxLayout()
-        left.addWidget(ollama)
-        left.addWidget(self.connections_editor)
-        left.addWidget(models_box)
-        left.addStretch(1)
-        right.addWidget(context)
-        right.addWidget(appearance)
         self.recall_box = RecallBox(settings, names)  # issue 23: its own module
-        right.addWidget(self.recall_box)
-        right.addStretch(1)
-        columns.addLayout(left, 1)
-        columns.addLayout(right, 1)
+        self.pages = PagedForm([
+            ("general", self.tr("General"), [appearance, prompt_box]),
+            ("models", self.tr("Models and servers"),
+             [ollama, self.connections_editor, models_box]),
+            ("memory", self.tr("Memory"), [context, self.recall_box]),
+            ("advanced", self.tr("Advanced"), [advanced]),
+        ])
         layout = QVBoxLayout(self)
-        layout.addLayout(columns)
-        layout.addWidget(prompt_box, 1)
+        layout.addWidget(self.pages, 1)
+        self.resize(self.sizeHint())  # pages scroll: their hint alone would be too narrow
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
 
@@ -322,6 +313,12 @@ class PreferencesDialog(QDialog):
 
     def sizeHint(self) -> QSize:
         return QSize(820, 560)
+
+    def _explain_advanced(self, *_args: object) -> None:
+        size = parse_context_size(self.context_combo.currentText()) or 0
+        self.advanced_label.setText(self.tr(
+            "Ollama calls the context size num_ctx. {0}").format(
+            tier_explanation(size) if size else ""))
 
     def _group(self, title: str, rows: list[tuple[str, str, QWidget]]) -> QGroupBox:
         box = QGroupBox(title)

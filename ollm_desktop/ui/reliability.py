@@ -47,6 +47,10 @@ class ReliabilityIndicator(QWidget):
         self.setObjectName("reliabilityIndicator")
         self.setAccessibleName(self.tr("Reliability"))
         self.reliability: Reliability | None = None
+        self.compressions = 1
+        # The facts panel's own figures: facts the user stated (typed or in a message) that
+        # are current, and how many of them the next request sends.
+        self.stated_facts: tuple[int, int] | None = None
         self.level = "idle"
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 0, 6, 0)
@@ -71,7 +75,7 @@ class ReliabilityIndicator(QWidget):
     def set_reliability(self, r: Reliability, compressions: int = 1) -> None:
         """The level says what happened to this chat (its own figure beside it); before
         anything was compressed or left out there is nothing to rate."""
-        self.reliability = r
+        self.reliability, self.compressions = r, compressions
         fresh = compressions == 0 and r.chat_score >= 1.0
         self.level = "fresh" if fresh else r.level
         self.dot.set_color(status_color("idle" if fresh else r.level))
@@ -88,39 +92,55 @@ class ReliabilityIndicator(QWidget):
         for widget in (self, self.dot, self.label, self.model_label):
             widget.setToolTip(tooltip)
 
+    def set_stated_facts(self, stated: int, sent: int) -> None:
+        """The facts panel's count of the user's facts, for the tooltip's line about them."""
+        if self.stated_facts != (stated, sent):
+            self.stated_facts = (stated, sent)
+            if self.reliability is not None:
+                self.set_reliability(self.reliability, self.compressions)
+
+    def _facts_line(self) -> str:
+        if self.stated_facts is None or not self.stated_facts[0]:
+            return ""
+        stated, sent = self.stated_facts
+        return "<br>" + escape(self.tr(
+            "You stated {0} facts in this chat (the Facts panel lists them); the next message "
+            "sends {1} of them.").format(f"{stated:,}", f"{sent:,}"))
+
     def _model_line(self, r: Reliability) -> str:
         if not r.model_known:
             return self.tr("The model's size is unknown, so it is not counted in the score.")
-        return self.tr("{0} ({1}: size factor {2:.2f}). The factor is part of the score, "
-                       "never of the level.").format(r.model_note, r.model_size, r.model_factor)
+        return self.tr("{0} ({1}). The model's size is not part of this figure.").format(
+            r.model_note, r.model_size)
 
     def _fresh_tooltip(self, r: Reliability) -> str:
         head = escape(self.tr("Nothing has been compressed yet"))
         body = escape(self.tr(
             "Every message is sent word for word. From the first compression on, the level "
             "says how much of what you said the checkpoints kept."))
-        return f"<b>{head}</b><br>{body}<br>{escape(self._model_line(r))}"
+        return (f"<b>{head}</b><br>{body}{self._facts_line()}<br>"
+                f"{escape(self._model_line(r))}")
 
     def _tooltip(self, r: Reliability) -> str:
         rows = [
             (self.tr("Compression penalty (facts lost)"), f"×{r.compression_penalty:.2f}"),
             (self.tr("Context confidence"), f"×{r.context_confidence:.2f}"),
-            (self.tr("This chat (sets the level)"), f"{round(r.chat_score * 100)}%"),
-            (self.tr("Model size factor"),
-             f"×{r.model_factor:.2f}" if r.model_known else self.tr("unknown")),
-            (self.tr("Score"), f"{round(r.score * 100)}%"),
-        ]
+            (self.tr("This chat"), f"{round(r.chat_score * 100)}%"),
+        ]  # one figure: the one beside the dot (the model's size is a line of its own)
         table = "".join(f"<tr><td>{escape(a)}</td><td align='right'>&nbsp;&nbsp;{escape(b)}"
                         f"</td></tr>" for a, b in rows)
         head = escape(self.tr("Reliability {0}: {1}%").format(
             self.level_text(r.level).lower(), round(r.chat_score * 100)))
-        facts = ""
+        facts = self._facts_line()
         if r.user_facts:
-            facts = "<br>" + escape(self.tr(
-                "The checkpoints kept {0} of the {1} facts you stated (names, paths, numbers) "
-                "word for word.").format(f"{r.user_facts_kept:,}", f"{r.user_facts:,}"))
+            facts += "<br>" + escape(self.tr(
+                "The summaries kept {0} of the {1} names, paths and numbers of your summarised "
+                "messages word for word.").format(f"{r.user_facts_kept:,}", f"{r.user_facts:,}"))
+        lost = escape(self.tr("Compressions that lost something you said: {0} of {1}.").format(
+            r.costly_compressions, self.compressions))
+        # The engine's own explanation names its combined score: a second figure, left out.
         html = (f"<b>{head}</b>{facts}<br>{escape(self._model_line(r))}"
-                f"<table>{table}</table><small>{escape(r.explanation)}</small>")
+                f"<table>{table}</table><small>{lost}</small>")
         if r.recommendations:
             items = "".join(f"<li>{escape(item)}</li>" for item in r.recommendations)
             html += f"<br><b>{escape(self.tr('Recommendations'))}</b><ul>{items}</ul>"

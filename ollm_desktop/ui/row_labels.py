@@ -39,3 +39,16 @@ def visibility_label(visibility: str) -> str:
 def counted(value: int, one: str, many: str) -> str:
     """"1 message", "2 messages", "1,249 tokens": the number with the right word."""
     return f"{format_count(value)} {one if value == 1 else many}"
+
+
+def shortened_note(level: int) -> str:
+    """The engine's summary level in words (3 detailed, 2 moderate, 1 compact: older
+    checkpoints are rewritten shorter), as the marker and the checkpoint panel add it."""
+    word = detail_word(level)
+    return f" · {word}" if word else ""
+
+
+def detail_word(level: int) -> str:
+    return {3: QCoreApplication.translate("marker", "detailed"),
+            2: QCoreApplication.translate("marker", "moderate"),
+            1: QCoreApplication.translate("marker", "compact")}.get(level, "")

@@ -39,8 +39,8 @@ class SetAsideDialog(QDialog):
         super().__init__(parent)
         self.path, self.chats = path, chats
         self.setObjectName("setAsideDialog")
-        self.setAccessibleName(self.tr("Open set-aside database"))
-        self.setWindowTitle(self.tr("Open set-aside database"))
+        self.setAccessibleName(self.tr("Recover chats from a damaged database"))
+        self.setWindowTitle(self.tr("Recover chats from a damaged database"))
         layout = QVBoxLayout(self)
         try:
             when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")

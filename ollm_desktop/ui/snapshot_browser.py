@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 from ollm_desktop.engine.models import Message
 from ollm_desktop.storage.models import Snapshot, SnapshotInfo
 from ollm_desktop.ui import dialogs
-from ollm_desktop.ui.row_labels import counted
+from ollm_desktop.ui.markdown import markdown_fragment
+from ollm_desktop.ui.row_labels import counted, format_count
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -202,8 +203,6 @@ class SnapshotBrowser(QDialog):
     def _make_item(self, info: SnapshotInfo) -> _Item:
         local = info.created_at.astimezone()
         model = info.model or "—"
-        if info.tier:
-            model = f"{model} · T{info.tier}"
         values = [local.strftime("%Y-%m-%d %H:%M:%S"), self.reason_label(info.reason),
                   info.label, f"{info.message_count:,}", f"{info.tokens:,}",
                   f"{info.checkpoint_count:,}", model]
@@ -251,6 +250,10 @@ class SnapshotBrowser(QDialog):
             return
         self.preview.setHtml(self.preview_html(snapshot))
 
+    def _live_groups(self) -> dict[str, Any]:
+        snapshot = getattr(self.controller, "snapshot", None)
+        return {g.id: g for g in getattr(snapshot, "groups", ())}
+
     def preview_html(self, snapshot: Snapshot) -> str:
         info, state = snapshot.info, snapshot.state
         when = info.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
@@ -276,12 +279,16 @@ class SnapshotBrowser(QDialog):
         if state.groups:
             parts.append(f"<h4>{escape(self.tr('Checkpoints ({0})').format(len(state.groups)))}"
                          "</h4>")
+            live = self._live_groups()
             for group in state.groups:
-                head = escape(self.tr("Level {0} · {1} messages · {2} → {3} tokens").format(
-                    group.level, len(group.message_ids), f"{group.original_tokens:,}",
-                    f"{group.current_tokens:,}"))
-                parts.append(f"<p><i>{head}</i><br>{escape(_first_lines(group.summary, 3))}"
-                             "</p>")
+                # The same checkpoint still in the chat: its marker's figures, one source.
+                same = live.get(group.id)
+                shown = same if same is not None and same.summary == group.summary else group
+                head = escape(self.tr("{0} messages · {1} → {2} tokens").format(
+                    len(shown.message_ids), format_count(shown.original_tokens),
+                    format_count(shown.current_tokens)))
+                text = _first_lines(markdown_fragment(group.summary).toPlainText(), 3)
+                parts.append(f"<p><i>{head}</i><br>{escape(text)}</p>")
 
         messages = state.messages
         parts.append(f"<h4>{escape(self.tr('Messages ({0})').format(len(messages)))}</h4>")

@@ -151,8 +151,8 @@ def show_notices(window: QMainWindow, notices: list[StartupNotice]) -> list[QMes
         if notice.backup_path and notice.backup_path not in text:
             text += f"\n\n{window.tr('Backup:')} {notice.backup_path}"
         if notice.backup_path:
-            text += "\n\n" + window.tr("File ▸ Open set-aside database… shows what it still "
-                                        "holds.")
+            text += "\n\n" + window.tr("File ▸ Recover chats from a damaged database… shows "
+                                        "what it still holds.")
         box = QMessageBox(QMessageBox.Icon.Warning, "ollm-desktop", text,
                           QMessageBox.StandardButton.Ok, window)
         box.setObjectName("startupNotice")
@@ -177,7 +177,7 @@ def open_set_aside(window: QMainWindow, controller: ChatController,
     files = set_aside.files(paths)
     if not files:
         window.statusBar().showMessage(
-            window.tr("No set-aside database in {0}.").format(paths.backup_dir), 8000)
+            window.tr("No damaged database was kept in {0}.").format(paths.backup_dir), 8000)
         return []
     path: Path | None = files[0]
     if len(files) > 1:
@@ -217,6 +217,6 @@ def _choose_set_aside(window: QMainWindow, files: list[Path]) -> Path | None:
     for path in files:
         when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         labels.append(f"{path.name} ({when})")
-    label, ok = QInputDialog.getItem(window, window.tr("Open set-aside database"),
-                                     window.tr("Set-aside database:"), labels, 0, False)
+    label, ok = QInputDialog.getItem(window, window.tr("Recover chats from a damaged database"),
+                                     window.tr("Damaged database kept aside:"), labels, 0, False)
     return files[labels.index(label)] if ok and label in labels else None

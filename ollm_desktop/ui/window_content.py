@@ -158,7 +158,7 @@ class WindowContent(QObject):
         self.action_import = a("actionImport", self.tr("&Import…"), None,
                                lambda: window_actions.import_chat(w, c))
         self.action_set_aside = a("actionOpenSetAside",
-                                  self.tr("Open set-&aside database…"), None,
+                                  self.tr("Recover chats from a d&amaged database…"), None,
                                   lambda: window_actions.open_set_aside(w, c, self.paths))
         # A file is set aside only when the store opens, before this window is built.
         self.action_set_aside.setEnabled(window_actions.has_set_aside(self.paths))
