@@ -254,6 +254,8 @@ class ChatSession(SessionCore):
     async def close(self) -> None:
         """Close the backend, the Ollama this app started, and the store."""
         with contextlib.suppress(Exception):
+            await self.recall.close()
+        with contextlib.suppress(Exception):
             await self.compactions.cache.close()
         with contextlib.suppress(Exception):
             await self.backend.close()
