@@ -21,7 +21,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make ``tests`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.shutdown_closes import HELD, ShutdownServer, clean, close_once
+from tests.shutdown_closes import FIVE_STATES, ShutdownServer, clean, close_once
 
 DELAYS = (0.0, 0.15, 0.3, 0.5)
 
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--closes", type=int, default=20)
     parser.add_argument("--json", help="write every close's report here")
     args = parser.parse_args(argv)
-    states = list(HELD)
+    states = list(FIVE_STATES)
     reports = []
     with tempfile.TemporaryDirectory(prefix="ollm-closes-") as scratch, \
             ShutdownServer().running() as server:

@@ -295,22 +295,33 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     return code
 
 
-LAST_GRACE = 2.0  # seconds the tasks the controller did not own get to end after a cancel
+SETTLE_GRACE = 0.5  # seconds the tasks the controller did not own get to end by themselves
+LAST_GRACE = 2.0  # and then after a cancel
 
 
 async def _end_other_tasks() -> list[asyncio.Task[Any]]:
-    """Cancel whatever still runs after the controller's shutdown (a library's task, a
-    stream's closing) and wait a bounded time; returns the tasks that did not end."""
+    """End whatever still runs after the controller's shutdown and wait a bounded time;
+    returns the tasks that did not end.
+
+    Such tasks are not the app's own work: asyncio closes an abandoned stream in a task of
+    its own (``close: Response.aiter_bytes``, often made by the garbage collector during the
+    shutdown itself), and a library may start one. They get a moment to end by themselves
+    (a stream's closing should finish), then they are cancelled.
+    """
     import asyncio
 
     current = asyncio.current_task()
     others = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
-    for task in others:
-        log.warning("task %s still ran after the shutdown: cancelled", task.get_name())
-        task.cancel()
     if not others:
         return []
-    _done, stuck = await asyncio.wait(others, timeout=LAST_GRACE)
+    _done, running = await asyncio.wait(others, timeout=SETTLE_GRACE)
+    for task in running:
+        log.warning("task %s still ran after the shutdown (%s): cancelled", task.get_name(),
+                    _waiting_at(task))
+        task.cancel()
+    if not running:
+        return []
+    _done, stuck = await asyncio.wait(running, timeout=LAST_GRACE)
     return sorted(stuck, key=lambda t: t.get_name())
 
 

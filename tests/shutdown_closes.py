@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HOLD_S = 60.0  # how long a held request stays open (the close comes long before)
 # What each state holds open; everything else is answered at once.
 HELD = {"stream": "turn", "compaction": "summary", "warm-up": "warm-up",
-        "embedding": "document", "recall": "query"}
+        "embedding": "document", "recall": "query", "edits": ""}
+FIVE_STATES = ("stream", "compaction", "warm-up", "embedding", "recall")  # issue 29, point 3
 QUERY_PREFIX = "search_query: "  # nomic-embed-text's (session/recall.py)
 
 

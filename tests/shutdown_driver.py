@@ -10,7 +10,9 @@ controller, puts the app into STATE, and closes the window the way a user does:
 - ``compaction``: "Compact now" is waiting for its summary;
 - ``warm-up``: a background compaction ended and the server's cache is being warmed;
 - ``embedding``: a reply's round is being embedded for recall;
-- ``recall``: a send is waiting for its query's embedding.
+- ``recall``: a send is waiting for its query's embedding;
+- ``edits``: after sends, a Regenerate, an edit and a change of the chat's context size (the
+  script of issue 29's report), idle.
 
 The report (JSON) says how main() ended: its return code, or ``os._exit`` with the tasks that
 would not stop (name, coroutine, where each waits); the threads and child processes left
@@ -29,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-STATES = ("stream", "compaction", "warm-up", "embedding", "recall")
+STATES = ("stream", "compaction", "warm-up", "embedding", "recall", "edits")
 MODEL = "llama3.2:3b"
 EMBEDDER = "nomic-embed-text"  # prefixes tell a query (recall) from a round (embedding)
 DRIVER_TASK = "shutdown-driver"
@@ -121,6 +123,17 @@ async def reach(state: str, window: Any, report: dict[str, Any]) -> None:
     elif state == "recall":
         controller.send("Where did we put the tide tables?")
         await _until(lambda: report["server"]("query"), "the query's embedding request")
+    elif state == "edits":  # the issue's script: sends, a regenerate, an edit, a setting
+        await turn("Where did we put the tide tables?")
+        await turn("And the harbour master's number?")
+        task = controller.regenerate()
+        assert task is not None, "Regenerate was refused"
+        await asyncio.wait({task})
+        first = controller.display_messages()[0].id
+        assert controller.begin_edit(first) is not None, "the edit was refused"
+        await turn("Where did we put the tide tables, again?")
+        controller.set_context_size(4096)
+        await turn("Thanks, that is all")
     report["reached"] = True
 
 
