@@ -3,8 +3,9 @@
 
 It runs ``ollm_desktop.app.main()`` as ``ollm-desktop`` does (the same QApplication, qasync
 loop, window, controller and ``asyncio.run``), against a loopback server the caller runs and
-scripts (``tests.shutdown_closes``). A timer on the GUI thread waits for the window's
-controller, puts the app into STATE, and closes the window the way a user does:
+scripts (``tests.shutdown_closes``). When the app opens its first chat (the last step of its
+start) the driver starts on the loop, puts the app into STATE, and closes the window the way
+a user does:
 
 - ``stream``: a reply is streaming;
 - ``compaction``: "Compact now" is waiting for its summary;
@@ -23,9 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import json
 import os
-import sys
 import threading
 import time
 from pathlib import Path
@@ -177,10 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     os._exit = recording_exit  # type: ignore[assignment]
     report["server"] = seen_by_server(Path(args.markers))
 
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
+    faulthandler.enable()  # a crash says where, on stderr (the report keeps its tail)
+    from ollm_desktop.ui.main_window import MainWindow
 
-    app = QApplication(sys.argv[:1])
     closed_at: list[float] = []
 
     async def drive(window: Any) -> None:
@@ -193,20 +193,14 @@ def main(argv: list[str] | None = None) -> int:
         closed_at.append(time.monotonic())
         window.close()
 
-    def look() -> None:
-        from ollm_desktop.ui.main_window import MainWindow
+    opened = MainWindow.open_initial_chat
 
-        for widget in app.topLevelWidgets():
-            if isinstance(widget, MainWindow) and widget.content is not None:
-                poll.stop()
-                asyncio.ensure_future(drive(widget)).set_name(DRIVER_TASK)
-                return
+    def open_then_drive(window: Any) -> None:
+        """The app's last step of its start (``_run``, on the loop): the driver starts."""
+        opened(window)
+        asyncio.get_running_loop().create_task(drive(window), name=DRIVER_TASK)
 
-    poll = QTimer()
-    poll.setInterval(20)
-    poll.timeout.connect(look)
-    poll.start()
-
+    MainWindow.open_initial_chat = open_then_drive  # type: ignore[method-assign]
     from ollm_desktop import app as ollm_app
 
     started = time.monotonic()
