@@ -77,3 +77,27 @@ def test_an_abandoned_stream_is_closed_by_a_named_task(qloop) -> None:
     qloop.run_until_complete(scenario())
     assert closed == [task_names.CLOSING + "test_an_abandoned_stream_is_closed_by_a_named_"
                       "task.<locals>.stream"]
+
+
+def test_every_task_the_app_starts_is_given_a_name() -> None:
+    """Each ``create_task``/``ensure_future`` in the package passes ``name=`` or names the
+    task in the same function (the runtime factory only catches what this misses)."""
+    import ast
+    from pathlib import Path
+
+    import ollm_desktop
+
+    unnamed: list[str] = []
+    for path in Path(ollm_desktop.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            body = ast.unparse(function)
+            for call in ast.walk(function):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                        and call.func.attr in ("create_task", "ensure_future") \
+                        and not any(k.arg == "name" for k in call.keywords) \
+                        and ".set_name(" not in body:
+                    unnamed.append(f"{path.name}:{call.lineno}")
+    assert unnamed == []
