@@ -234,3 +234,25 @@ def test_a_question_naming_only_the_subject_ranks_its_round_first_among_1000() -
     assert index.search("which port is the gateway on now?", exclude=set(), limit=5)[0].turn \
         == target
     assert index.search("is the weather nice today?", exclude=set(), limit=5) == []
+
+
+def test_a_very_long_word_is_read_once_not_once_per_position(monkeypatch):
+    """A 20 KB run of word characters (a blob, a hash) cost 17 s per call: each of its
+    positions was scanned to its end. Now only its first LONGEST_TERM characters are read
+    for values, however long it is."""
+    from ollm_desktop.storage import recall_terms
+
+    scanned: list[int] = []
+    value = recall_terms._VALUE
+
+    class CountingPattern:
+        def finditer(self, text):
+            scanned.append(len(text))
+            return value.finditer(text)
+
+    monkeypatch.setattr(recall_terms, "_VALUE", CountingPattern())
+    text = "Keep the token " + "x" * 20_000 + " and the port 8443."
+    keys = recall_terms.round_keys(text)
+    terms = dict(recall_terms.query_terms(text))
+    assert "8443" in keys and terms["8443"] == recall_terms.NUMBER_WEIGHT
+    assert max(scanned) < 2 * recall_terms.LONGEST_TERM + 100
