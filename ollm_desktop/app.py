@@ -9,6 +9,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ollm_desktop import (
     APP_ID,
@@ -20,6 +21,9 @@ from ollm_desktop import (
 )
 from ollm_desktop.paths import AppPaths, app_paths
 from ollm_desktop.startup_failure import StartupFailure
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger("ollm_desktop")
 
@@ -233,12 +237,11 @@ def _app_icon():
 async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
     import asyncio
 
+    from ollm_desktop.task_names import name_tasks
     from ollm_desktop.ui.theme import apply_theme, current_theme
 
     loop = asyncio.get_running_loop()
-    # qasync does not install these; without them an abandoned stream keeps its socket open.
-    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
-                           finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+    name_tasks(loop)  # and the async-generator hooks qasync does not install
 
     from ollm_desktop.engine.tokens import VocabularyError, count_tokens
 
@@ -293,16 +296,59 @@ async def _run(app, window, args: argparse.Namespace, paths: AppPaths) -> int:
         log.warning("settings not saved: %s", exc)
     await controller.shutdown()
     window.deleteLater()
-    stuck = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+    stuck = await _end_other_tasks()
     if stuck:
-        # asyncio.run would wait for these forever; everything is saved and closed already.
-        log.error("exiting with %d task(s) that would not stop: %s", len(stuck),
-                  ", ".join(t.get_name() for t in stuck))
+        # The last resort: asyncio.run would wait for these forever; everything is saved and
+        # closed already. It skips every later cleanup, so the test suite fails if it is
+        # ever reached (tests/conftest.py) and the log says what each task was waiting on.
+        names = ", ".join(f"{t.get_name()} ({_waiting_at(t)})" for t in stuck)
+        log.error("exiting with %d task(s) that would not stop: %s", len(stuck), names)
+        print(f"ollm-desktop: exiting with {len(stuck)} task(s) that would not stop: {names}",
+              file=sys.stderr)
         logging.shutdown()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
     return code
+
+
+SETTLE_GRACE = 0.5  # seconds the tasks the controller did not own get to end by themselves
+LAST_GRACE = 2.0  # and then after a cancel
+
+
+async def _end_other_tasks() -> list[asyncio.Task[Any]]:
+    """End whatever still runs after the controller's shutdown and wait a bounded time;
+    returns the tasks that did not end.
+
+    Such tasks are not the app's own work: asyncio closes an abandoned stream in a task of
+    its own (``close: Response.aiter_bytes``, often made by the garbage collector during the
+    shutdown itself), and a library may start one. They get a moment to end by themselves
+    (a stream's closing should finish), then they are cancelled.
+    """
+    import asyncio
+
+    current = asyncio.current_task()
+    others = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    if not others:
+        return []
+    _done, running = await asyncio.wait(others, timeout=SETTLE_GRACE)
+    for task in running:
+        log.warning("task %s still ran after the shutdown (%s): cancelled", task.get_name(),
+                    _waiting_at(task))
+        task.cancel()
+    if not running:
+        return []
+    _done, stuck = await asyncio.wait(running, timeout=LAST_GRACE)
+    return sorted(stuck, key=lambda t: t.get_name())
+
+
+def _waiting_at(task: asyncio.Task[Any]) -> str:
+    """Where a task waits: its innermost frame, ``file:line function``."""
+    frames = task.get_stack()
+    if not frames:
+        return "not started"
+    code = frames[-1].f_code
+    return f"{code.co_filename.rsplit('/', 1)[-1]}:{frames[-1].f_lineno} {code.co_name}"
 
 
 def _import_layers() -> None:

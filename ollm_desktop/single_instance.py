@@ -90,7 +90,14 @@ class Instance:
 
     def serve(self, window: Any, delay_ms: int = 500) -> None:
         """Listen for a second launch (after ``delay_ms``: the first usable chat comes first;
-        a second launch retries meanwhile); bring ``window`` forward when one asks."""
+        a second launch retries meanwhile); bring ``window`` forward when one asks.
+
+        QtNetwork is imported here, on the main thread before the event loop runs: imported
+        by the timer, it met the worker that imports the controller and window content
+        (``app._import_layers``) on a slow start, and two threads initialising PySide
+        modules at once crashed the app (SIGSEGV, 2 of 40 scripted starts under load).
+        """
+        from PySide6 import QtNetwork  # noqa: F401  (see above)
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(delay_ms, lambda: self._listen(window))

@@ -12,6 +12,31 @@ import pytest
 
 pytest_plugins = ["tests.ollama_server"]
 
+FORCED_EXITS: list[str] = []  # the app's last resort (os._exit), reached in this process
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_forced_exit():
+    """The app's last resort at shutdown (``os._exit`` with tasks that would not stop) fails
+    the run wherever it is reached in this process: the test that reached it fails at once
+    (the exit is refused, so the run goes on), and the session's exit status says so.
+    Subprocesses report it on stderr ("would not stop"), which their tests check."""
+    real = os._exit
+
+    def refuse(code: int) -> None:
+        FORCED_EXITS.append(os.environ.get("PYTEST_CURRENT_TEST", "?"))
+        raise AssertionError(f"os._exit({code}) reached: a task would not stop at shutdown")
+
+    os._exit = refuse
+    yield
+    os._exit = real
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if FORCED_EXITS:
+        print(f"\nos._exit was reached in: {', '.join(FORCED_EXITS)}", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
 
 @pytest.fixture
 def screenshot_dir(tmp_path):
@@ -61,12 +86,12 @@ def _session_qloop(qapp):
 
     import qasync
 
+    from ollm_desktop.task_names import name_tasks
+
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
-    # qasync installs no async-generator hooks; the app does this too (see app.py).
     old_hooks = sys.get_asyncgen_hooks()
-    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,
-                           finalizer=loop._asyncgen_finalizer_hook)
+    name_tasks(loop)  # as the app does: every task named, async generators closed (app.py)
     yield loop
     loop.run_until_complete(loop.shutdown_asyncgens())
     sys.set_asyncgen_hooks(*old_hooks)

@@ -25,8 +25,15 @@ def _run(*args: str, data_dir: Path | None = None) -> subprocess.CompletedProces
     env.pop("OLLM_DATA_DIR", None)
     if data_dir is not None:
         env["OLLM_DATA_DIR"] = str(data_dir)
-    return subprocess.run([sys.executable, "-m", "ollm_desktop", *args], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=120, check=False)
+    return _ended_cleanly(subprocess.run(
+        [sys.executable, "-m", "ollm_desktop", *args], capture_output=True, text=True, env=env,
+        cwd=ROOT, timeout=120, check=False))
+
+
+def _ended_cleanly(result: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    """The app's last resort (os._exit with tasks left, said on stderr) fails any test."""
+    assert "would not stop" not in result.stderr, result.stderr
+    return result
 
 
 def test_version_prints_the_package_version() -> None:
@@ -70,8 +77,9 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def _app(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ollm_desktop", *args], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=timeout, check=False)
+    return _ended_cleanly(subprocess.run(
+        [sys.executable, "-m", "ollm_desktop", *args], capture_output=True, text=True, env=env,
+        cwd=ROOT, timeout=timeout, check=False))
 
 
 def _host_used(result: subprocess.CompletedProcess[str]) -> str:

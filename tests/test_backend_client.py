@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -255,14 +254,13 @@ async def test_cut_stream(backend: OllamaBackend, ollama_server: FakeOllama,
 async def test_slow_server_times_out(ollama_server: FakeOllama) -> None:
     ollama_server.path_delays["/api/version"] = 30.0
     client = OllamaBackend(ollama_server.url, timeout=0.3)
-    started = time.monotonic()
     try:
         with pytest.raises(BackendError) as caught:
             await client.version()
     finally:
         await client.close()
-    assert caught.value.kind == "timeout"
-    assert time.monotonic() - started < 5.0
+    assert caught.value.kind == "timeout"  # not the answer the server gives after 30 s
+    assert ollama_server.requests[-1].path == "/api/version"
 
 
 @pytest.mark.asyncio

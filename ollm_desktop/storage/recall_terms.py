@@ -47,6 +47,15 @@ _VALUE = re.compile(
     r"|[a-z]+[A-Z][A-Za-z0-9]*"
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
+# _VALUE rescans a run of word characters from each of its positions: a 20 KB word (a blob, a
+# hash, minified code) cost 17 s a call, on the event loop, at every save of its message. A
+# run is read up to its first LONGEST_TERM characters; no one recalls a longer value by name.
+LONGEST_TERM = 200
+_LONG_RUN = re.compile(rf"[\w.:/,`-]{{{LONGEST_TERM}}}[\w.:/,`-]+")
+
+
+def _bounded(text: str) -> str:
+    return _LONG_RUN.sub(lambda m: m.group(0)[:LONGEST_TERM] + " ", text)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
@@ -66,6 +75,7 @@ def quote(term: str) -> str:
 def query_terms(text: str) -> list[tuple[str, int]]:
     """(term, weight) of a message: values first, then content words; deduplicated."""
     terms: dict[str, int] = {}
+    text = _bounded(text)
     rest = text
     for match in _VALUE.finditer(text):
         value = _clean_value(match.group(0))
@@ -89,7 +99,7 @@ def match_expression(terms: list[tuple[str, int]]) -> str:
 def round_keys(text: str) -> str:
     """The values of ``text`` with the words before them that name them."""
     keys: list[str] = []
-    for sentence in _SENTENCE.split(text):
+    for sentence in _SENTENCE.split(_bounded(text)):
         values = [m for m in _VALUE.finditer(sentence) if len(_clean_value(m.group(0))) >= 2]
         if not values:
             continue
