@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -26,6 +25,7 @@ from ollm_desktop.controller.fact_ops import FactOps
 from ollm_desktop.controller.image_ops import ImageOps
 from ollm_desktop.controller.message_ops import MessageOps
 from ollm_desktop.controller.recall_ops import RecallOps
+from ollm_desktop.controller.snapshot_ops import SnapshotOps
 from ollm_desktop.controller.tool_ops import ToolOps
 from ollm_desktop.engine import CompactionReport, CompressedGroup, GoalState, Message, tier_for
 from ollm_desktop.session import (
@@ -65,7 +65,7 @@ def context_tier(size: int) -> int:
 
 
 class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps, RecallOps,
-                     FactOps, DocumentOps, ToolOps, QObject):
+                     FactOps, DocumentOps, ToolOps, SnapshotOps, QObject):
     """Runs the session's operations on the Qt event loop and turns their results into signals."""
 
     chatsChanged = Signal()
@@ -392,34 +392,6 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
         self._op(self.session.set_goal, goal)
 
     # ------------------------------------------------------------ snapshots
-    def create_snapshot(self, label: str = "") -> SnapshotInfo | None:
-        return self.session.snapshots.create(label)
-
-    def delete_snapshot(self, snapshot_id: str) -> None:
-        self._op(self.session.snapshots.delete, snapshot_id)
-
-    def restore_snapshot(self, snapshot_id: str) -> bool:
-        return self._op(self.session.snapshots.restore, snapshot_id, idle=True)
-
-    def undo_restore(self) -> bool:
-        return self._op(self.session.snapshots.undo_restore, idle=True)
-
-    def export_markdown(self, path: Path) -> None:
-        self.session.snapshots.export_markdown(path)
-
-    def export_json(self, path: Path) -> None:
-        self.session.snapshots.export_json(path)
-
-    def export_in_background(self, path: Path, kind: str) -> asyncio.Task[Any]:
-        """The export rendered and written on a thread; the task raises OSError if it fails."""
-        return self._spawn(self.session.snapshots.export_off_loop(path, kind), "export")
-
-    def import_json(self, path: Path) -> ChatRecord | None:
-        chat = self._open_new(self.session.snapshots.import_json(path))
-        if chat is not None:
-            self.session.take_snapshot("import")
-        return chat
-
     def _open_new(self, result: ChatRecord | Change) -> ChatRecord | None:
         """Open a chat an operation just stored (a branch, an import), or report why not."""
         if isinstance(result, Change):

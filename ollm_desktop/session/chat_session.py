@@ -267,6 +267,8 @@ class ChatSession(SessionCore):
         with contextlib.suppress(Exception):
             await self.recall.close()
         with contextlib.suppress(Exception):
+            await self.documents.meaning.close()
+        with contextlib.suppress(Exception):
             await self.compactions.cache.close()
         with contextlib.suppress(Exception):
             await self.backend.close()

@@ -68,6 +68,15 @@ class DocumentMeaning:
     def model(self) -> str:
         return (self._core.settings.embedding_model or "").strip()
 
+    async def close(self) -> None:
+        """At shutdown: cancel the query embeddings past their budget (as recall does) and
+        give them a moment to end; never wait longer."""
+        late = [t for t in self._late if not t.done()]
+        for task in late:
+            task.cancel()
+        if late:
+            await asyncio.wait(late, timeout=1.0)
+
     def schedule(self, document_ids: Sequence[str]) -> None:
         """Embed these documents' passages that have no vector of the model, in the
         background (one run at a time)."""
@@ -112,6 +121,7 @@ class DocumentMeaning:
             return index
         task = asyncio.ensure_future(self._core.backend.embed(
             model, [_prefixes(model)[0] + t for t in texts]))
+        task.set_name("documents-query-embedding")
         done, _pending = await asyncio.wait({task}, timeout=RECALL_BUDGET_S)
         if not done:
             self._late.add(task)  # left to end by itself, bounded by the client's timeout

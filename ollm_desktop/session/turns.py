@@ -31,6 +31,7 @@ from ollm_desktop.session.events import (
     ReplyThinking,
     SendFailed,
 )
+from ollm_desktop.session.give_back import give_back
 from ollm_desktop.session.images import with_image_data
 from ollm_desktop.session.recall import RecallService
 from ollm_desktop.session.reply_limits import reply_stats
@@ -229,7 +230,7 @@ class Turns:
                 self.put_back(previous)
                 core.publish(Change.problem("send", reason))
             else:
-                await self._give_back(user, reason)
+                await give_back(self._core, self._compactions, user, reason)
             return None
         estimate = engine.api_tokens()
         reply = Message(role="assistant", content="", partial=True, model=core.model or "",
@@ -374,7 +375,8 @@ class Turns:
         if stopped:
             raise asyncio.CancelledError
         if failure is not None and previous is None:
-            await self._give_back(user, reason or failure.message, kind=str(failure.kind))
+            await give_back(self._core, self._compactions, user, reason or failure.message,
+                            kind=str(failure.kind))
         return None
 
     def put_back(self, previous: Message) -> None:
@@ -401,29 +403,3 @@ class Turns:
             core.publish(core.storage_failed(exc))
             return stored
         return True
-
-    def _take_back(self, user: Message) -> bool:
-        """Remove a just-sent user message that got no reply; its text goes back to the input."""
-        core = self._core
-        engine, chat = core.engine, core.chat
-        if engine is None or chat is None or not engine.remove_last(user.id):
-            return False
-        core.store.delete_message(user.id)
-        core.publish(Change(history=True, context=True))
-        return True
-
-    async def _give_back(self, user: Message, reason: str, kind: str = "send") -> None:
-        """A send that got no reply: its message leaves the chat, its text goes back to the input.
-
-        A running compaction holds the history (the engine refuses to take a message back
-        then), so it is waited for, bounded; if the message still cannot be taken back it
-        stays in the chat and the reason is shown as an error instead.
-        """
-        core = self._core
-        engine = core.engine
-        if engine is not None and engine.compacting:
-            await self._compactions.wait(engine.config.compaction_timeout_s)
-        if self._take_back(user):
-            core.publish(SendFailed(user.content, reason))
-        else:
-            core.publish(Change.problem(kind, reason))

@@ -214,18 +214,16 @@ def _facts_v5(conn: sqlite3.Connection) -> None:
 
 
 def _recall_v6(conn: sqlite3.Connection) -> None:
-    """Recall's word index (``storage.recall_index``): every round of a chat (a user message
-    and its reply) in an FTS5 table (``porter unicode61``, BM25), built here from the stored
-    messages; plain tables where SQLite lacks FTS5 (recall is then off). New tables only: the
-    salvage's stand-in schema page needs none of them."""
+    """Recall's word index (``storage.recall_index``): each round of a chat in FTS5 (BM25),
+    built from the stored messages (plain tables without FTS5: recall off). New tables only."""
     from ollm_desktop.storage import recall_index
 
     recall_index.create(conn)
 
 
 def _documents_v8(conn: sqlite3.Connection) -> None:
-    """Attached documents: new tables only (``storage.documents.library.create_tables``)."""
-    from ollm_desktop.storage.documents import library
+    """Attached documents: new tables only (``storage.documents.library``)."""
+    from ollm_desktop.storage.documents import library  # it imports this module
 
     library.create_tables(conn)
 
