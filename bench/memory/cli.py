@@ -4,6 +4,7 @@ Examples::
 
     python -m bench.memory --smoke                      # seconds, in-process loopback server
     python -m bench.memory --host http://127.0.0.1:11435 --ctx 2048,4096,8192 --label before
+    python -m bench.memory --kind corrections --ctx 2048,4096 --label before
     python -m bench.memory --compare results/before/memory-before.json results/after/...json
 """
 
@@ -28,6 +29,8 @@ from bench.memory.loopback import SMOKE_MODEL, SUMMARISERS
 from bench.memory.runner import Options, RunResult, log, play
 from bench.memory.strategies import STRATEGIES
 
+# ``--kind``: what a run measures (more kinds, e.g. documents, join this tuple).
+KINDS_OF_RUN = ("memory", "corrections", "chat")
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 __all__ = ["SMOKE_MODEL", "engine_info", "main", "parser"]
 
@@ -52,6 +55,11 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bench.memory", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="See docs/memory.md for how to read the figures.")
+    p.add_argument("--kind", choices=KINDS_OF_RUN, default="memory",
+                   help="what is measured: memory (a long chat's retention, the default), "
+                        "corrections (the correction corpus, bench/memory/corpus, read "
+                        "black-box through the engine; per half, dev and held-out) or chat "
+                        "(the hand-written 60-turn chat, corpus/chat60.json, held out)")
     p.add_argument("--host", default=os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434"),
                    help="Ollama or OpenAI-compatible server (llama-server, vLLM, LM Studio; "
                         "with or without /v1), found by asking it (default: $OLLAMA_HOST)")
@@ -62,9 +70,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--kinds", type=lambda t: _names(t, KINDS), default=list(KINDS))
     p.add_argument("--strategies", type=lambda t: _names(t, STRATEGIES),
                    default=list(STRATEGIES))
-    p.add_argument("--filler", choices=("long", "short"), default="long",
-                   help="filler length: long (user 15-80 words, assistant 60-250) or short "
-                        "(15-40, 40-110: half the tokens per turn, for slow CPU models)")
+    p.add_argument("--filler", choices=("long", "short", "xl"), default="long",
+                   help="filler length: long (user 15-80 words, assistant 60-250), short "
+                        "(15-40, 40-110: half the tokens per turn, for slow CPU models) or xl "
+                        "(55-65, 850-950: long replies, for a 32K window's compaction CPU)")
     p.add_argument("--replies", choices=("scripted", "noisy", "model"), default="scripted",
                    help="assistant turns: scripted filler, noisy (filler that invents "
                         "identifiers, as small models do), or written by the model under test; "
@@ -119,6 +128,11 @@ def engine_info() -> dict[str, Any]:
         dirty = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."],
                                capture_output=True, text=True, timeout=10).stdout.strip()
         info["engine_commit"] = commit[:12] + ("+dirty" if dirty else "") if commit else None
+        # The newest commit that changed the engine's own files (a bench-only branch's HEAD
+        # is not the engine it measures).
+        info["engine_last_change"] = subprocess.run(
+            ["git", "-C", str(source), "log", "-1", "--format=%h", "--", "."],
+            capture_output=True, text=True, timeout=10).stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         info["engine_commit"] = None
     return info
@@ -176,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--compare", *argv[1:]]
     if argv[:1] == ["merge"]:
         argv = ["--merge", *argv[1:]]
+    if argv[:1] == ["precision"]:  # the precision tables of result files: FILE...
+        from bench.memory import precision_report
+
+        print(precision_report.from_files([Path(a) for a in argv[1:]]))
+        return 0
     if argv[:1] == ["headline"]:  # the table docs/memory.md leads with: BEFORE_DIR AFTER_DIR
         from bench.memory import headline
 
@@ -192,8 +211,26 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.merge:
         path = report.merge(args.merge[0], args.merge[1:])
+        import json
+
+        from bench.memory import precision_report
+
+        text = report.table(json.loads(path.read_text(encoding="utf-8"))["summary"])
+        text += "\n\n" + precision_report.from_files([path])
+        path.with_suffix(".md").write_text(text + "\n", encoding="utf-8")
+        print(text)
         print(f"merged into {path}")
         return 0
+    if args.kind == "corrections":
+        from bench.memory import corrections
+
+        sizes = args.ctx if "--ctx" in argv else [4096]
+        return corrections.main(sizes, args.out, args.label, engine_info())
+    if args.kind == "chat":
+        from bench.memory import chat_corpus
+
+        sizes = args.ctx if "--ctx" in argv else [2048, 4096]
+        return chat_corpus.main(sizes, args.out, args.label, engine_info())
     if args.smoke:
         if argv.count("--ctx") == 0:
             args.ctx = [2048]
@@ -259,6 +296,10 @@ async def _main(args: argparse.Namespace, send_turns: str) -> int:
     path = _save(params, results, args.out, name, partial=False)
     summary = report.aggregate([asdict(r) for r in results])
     text = report.table(summary)
+    from bench.memory import precision_report
+
+    text += "\n\n" + precision_report.table(precision_report.aggregate(
+        [asdict(r) for r in results]), f"{args.replies} replies")
     print(text)
     (args.out / f"{name}.md").write_text(text + "\n", encoding="utf-8")
     title = (f"{host.model}, {args.turns} turns, engine {params['engine_commit']}, "

@@ -50,6 +50,12 @@ class Fact:
     pinned: bool = False  # the user pins the message that states it
     subject: str = ""  # what the fact is about ("the gateway"): the paraphrase keeps it
     paraphrase: str = ""  # the question in other words (``questions.paraphrase``)
+    # Facts drawn from the phrasing corpus (``corpus_facts``): its half and case, the values
+    # its message under test only mentions (never current), the turns that may name it.
+    half: str | None = None
+    phrasing: str | None = None
+    decoys: list[str] = field(default_factory=list)
+    also_turns: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -142,7 +148,9 @@ def _message(rng: random.Random, kind: str, role: str, words: int,
 
 # Words per message: (user low, user high), (assistant low, assistant high). "short" halves the
 # tokens of a turn so a slow CPU model gets through 150 turns; depths in turns are unchanged.
-FILLER = {"long": ((15, 80), (60, 250)), "short": ((15, 40), (40, 110))}
+# "xl": a 60-word question and a 900-word reply, the 32K row of issue 29's CPU table.
+FILLER = {"long": ((15, 80), (60, 250)), "short": ((15, 40), (40, 110)),
+          "xl": ((55, 65), (850, 950))}
 
 
 def generate(kind: str, turns: int = 150, seed: int = 1, filler: str = "long") -> Conversation:
@@ -172,8 +180,12 @@ def generate(kind: str, turns: int = 150, seed: int = 1, filler: str = "long") -
             fact.stale_sentence = planted.stale_sentence
         fact.subject, fact.paraphrase = subject(fact), paraphrase(fact)
         facts.append(fact)
-    return Conversation(kind, seed, SYSTEM_PROMPTS[kind],
-                        _turns(rng, kind, turns, facts, FILLER[filler]), facts)
+    conversation = Conversation(kind, seed, SYSTEM_PROMPTS[kind],
+                                _turns(rng, kind, turns, facts, FILLER[filler]), facts)
+    from bench.memory import corpus_facts
+
+    corpus_facts.plant(conversation)
+    return conversation
 
 
 def _turns(rng: random.Random, kind: str, count: int, facts: list[Fact],
@@ -206,7 +218,8 @@ def verify(conversation: Conversation) -> list[str]:
     texts = [(t.index, normalise(t.user + "\n" + t.assistant)) for t in conversation.turns]
     problems = []
     for fact in conversation.facts:
-        allowed = {fact.turn} | ({fact.stale_turn} if fact.stale_turn is not None else set())
+        allowed = {fact.turn, *fact.also_turns} | (
+            {fact.stale_turn} if fact.stale_turn is not None else set())
         for value in (fact.answer, fact.stale):
             if not value:
                 continue

@@ -2,6 +2,7 @@
 
 - ``keep-facts`` (the smoke default): keeps the chat's sentences that carry digits or names.
   It keeps the facts *for* the engine, so it flatters every summarising strategy.
+- ``refusing``: refuses every summary, so every checkpoint is built by code.
 - ``fact-free``: a plausible Markdown summary of realistic length (about 80 % of the target the
   prompt asks for) that holds no planted value: the worst case of a small model. What is then
   retained is what the engine keeps by code (ledger, kept messages, extractive fallbacks).
@@ -18,7 +19,7 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-SUMMARISERS = ("keep-facts", "fact-free")
+SUMMARISERS = ("keep-facts", "fact-free", "refusing")
 SMOKE_MODEL = "smoke:tiny"
 
 _TARGET = re.compile(r"at most (\d+) tokens")
@@ -95,8 +96,15 @@ def fact_free_reply(body: dict[str, Any]) -> str:
     return "\n".join(out).strip()
 
 
+def refusing_reply(body: dict[str, Any]) -> str:
+    """A small model that refuses: every summary is unusable, so every checkpoint is built by
+    code (the check of issue 28 on the code-built checkpoints' decisions)."""
+    return "I'm sorry, but I can't help with summarising this conversation."
+
+
 REPLIES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "keep-facts": keep_facts_reply, "fact-free": fact_free_reply}
+    "keep-facts": keep_facts_reply, "fact-free": fact_free_reply,
+    "refusing": refusing_reply}
 
 
 def server(summariser: str = "keep-facts") -> Any:

@@ -6,10 +6,13 @@ checkpoints and the kept messages; scripted filler has none, which makes the ben
 
 Each reply is filler prose of the scripted reply's length with a few invented-identifier
 sentences woven in, covering every planted shape: paths, URLs, functions, versions, ports,
-``NAME=value`` settings, numbers with units (and commands). Deterministic per conversation, turn
-and attempt (``random.Random`` only). A reply never contains a planted value of the
-conversation, nor a sentence of the user's message; ``check`` verifies both. The planted
-sentences the assistant states are appended by the runner, as for ``--replies model``.
+``NAME=value`` settings, numbers with units (and commands). Since issue 28 it also hedges with
+correction cue words ("actually", "rather", "instead"), suggests ("I'd go with ..."), and
+invents rival values on the user's own subjects ("the gateway could just as well use 8000").
+Deterministic per conversation, turn and attempt (``random.Random`` only). A reply never
+contains a planted value of the conversation, nor a sentence of the user's message; ``check``
+verifies both. The planted sentences the assistant states are appended by the runner, as for
+``--replies model``.
 """
 
 from __future__ import annotations
@@ -113,6 +116,35 @@ SHAPES = tuple(TEMPLATES)
 PER_REPLY = (2, 4)  # invented-identifier sentences per reply
 ATTEMPTS = 50
 
+# What real models write besides inventions (issue 28): hedges with correction cue words and
+# no value, suggestions, and invented values on the *user's* subjects.
+HEDGES = [
+    "A rewrite is tempting, but it would hide the problem rather than explain it.",
+    "Actually, the simpler option tends to hold up better in practice.",
+    "Instead of changing everything at once, I would rather go one step at a time.",
+    "Rather than guessing, it is usually better to measure first.",
+    "Actually, it might be better to keep it as it is instead, at least for now.",
+    "That said, I would rather not change the plan again without a good reason.",
+]
+SUGGESTIONS = [
+    "I'd go with {x} for this, if you are open to it.",
+    "You might consider {x} instead, though it is your call.",
+    "If it were me, I'd probably try {x} first.",
+    "Should you want a fallback, {x} is a reasonable choice.",
+]
+ON_SUBJECT = [
+    "For {s}, {x} could also work if the current setup gets in the way.",
+    "{S} could just as well use {x} instead.",
+    "Some teams would put {s} on {x} rather than that.",
+    "Actually, {x} is a common choice for {s} too.",
+]
+# The user's fact's shape -> the shape of a rival value invented for its subject.
+RIVAL = {"port": "port", "version": "version", "product": "version", "path": "path",
+         "url": "url", "function": "function", "seconds": "quantity", "memory": "quantity",
+         "rate": "quantity", "count": "quantity", "money_eu": "quantity",
+         "money_us": "quantity", "meeting": "setting", "amount": "quantity",
+         "class": "function", "env": "setting", "hash": "command", "ticket": "command"}
+
 
 def _sentences(rng: random.Random, count: int) -> tuple[list[str], list[str]]:
     """(sentences, identifiers): ``count`` invented-identifier sentences of varied shapes."""
@@ -158,12 +190,53 @@ def reply(conversation: Conversation, index: int, words: int) -> tuple[str, list
         rng = random.Random(f"bench.memory/noisy/{conversation.kind}/{conversation.seed}/"
                             f"{len(conversation.turns)}/{index}/{attempt}")
         sentences, invented = _sentences(rng, rng.randint(*PER_REPLY))
+        extra, rivals = _realistic(rng, _user_subjects(conversation, index))
+        for sentence, value in zip(extra, rivals, strict=True):  # within the reply's length
+            if sum(len(s.split()) for s in (*sentences, sentence)) <= words - 8:
+                sentences.append(sentence)
+                if value:
+                    invented.append(value)
         used = sum(len(s.split()) for s in sentences)
         body = prose(rng, conversation.kind, "assistant", max(8, words - used))
         text = _weave(rng, body, sentences)
         if not problems(text, user, planted):
             return text, invented
     raise RuntimeError(f"no fair noisy reply for turn {index} after {ATTEMPTS} attempts")
+
+
+def _user_subjects(conversation: Conversation, index: int) -> list[tuple[str, str]]:
+    """(subject, shape of a rival value) of the user's facts stated before turn ``index``."""
+    out = []
+    for fact in conversation.facts:
+        stated = fact.turn if fact.speaker == "user" else (
+            fact.stale_turn if fact.stale_speaker == "user" else None)
+        shape = RIVAL.get(fact.subtype)
+        if stated is not None and stated < index and shape and fact.subject:
+            out.append((fact.subject, shape))
+    return out
+
+
+def _realistic(rng: random.Random, subjects: list[tuple[str, str]],
+               ) -> tuple[list[str], list[str]]:
+    """A hedge (half the replies), a suggestion (a third) and a rival value on one of the
+    user's subjects (half the replies, once the user has stated one), each with the value it
+    invents ("" for a hedge)."""
+    sentences: list[str] = []
+    invented: list[str] = []
+    if rng.random() < 0.5:
+        sentences.append(rng.choice(HEDGES))
+        invented.append("")
+    if rng.random() < 0.33:
+        value = TEMPLATES[rng.choice(("version", "setting", "port"))][0](rng)
+        sentences.append(rng.choice(SUGGESTIONS).format(x=value))
+        invented.append(value)
+    if subjects and rng.random() < 0.5:
+        about, shape = rng.choice(subjects)
+        value = TEMPLATES[shape][0](rng)
+        template = rng.choice(ON_SUBJECT)
+        sentences.append(template.format(s=about, S=about[:1].upper() + about[1:], x=value))
+        invented.append(value)
+    return sentences, invented
 
 
 def planted_values(conversation: Conversation) -> list[str]:

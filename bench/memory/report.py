@@ -277,6 +277,9 @@ def chart(summary: dict[str, dict[str, Any]], path: Path, title: str) -> str:
 
 def write(payload: dict[str, Any], out_dir: Path, name: str) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
+    from bench.memory import precision_report
+
+    payload["precision"] = precision_report.aggregate(payload["runs"])
     path = out_dir / f"{name}.json"
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(payload, indent=1, sort_keys=False), encoding="utf-8")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.memory import noisy
+from bench.memory import noisy, precision
 from bench.memory.generator import Conversation
 from bench.memory.host import Host, Overflow, Summarizer, Usage
 from bench.memory.scoring import answer_row, identifier_provenance, probe, question_rows
@@ -53,6 +53,7 @@ class RunResult:
     qa: list[dict[str, Any]] = field(default_factory=list)
     questions: list[dict[str, Any]] = field(default_factory=list)  # per probe point
     provenance: dict[str, Any] = field(default_factory=dict)  # the last request's identifiers
+    precision: list[dict[str, Any]] = field(default_factory=list)  # the ledger sent (issue 28)
     cost: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -89,6 +90,8 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
     conversation_tokens = 0
     played: list[tuple[str, str]] = []  # the chat as played (replies as sent), for provenance
     invented = noisy.replies(conversation) if options.replies == "noisy" else None
+    invented_so_far: list[str] = []
+    extractions = precision.extraction_count()
     tag = (f"[{options.label or 'run'}] {conversation.kind} s{conversation.seed} "
            f"{ctx // 1024}K {strategy.name}")
     last = len(conversation.turns) - 1
@@ -118,6 +121,7 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
             reply = _reply_with_facts(answer or "", turn.assistant_sentences)
         elif invented is not None:
             reply = _reply_with_facts(invented[turn.index][0], turn.assistant_sentences)
+            invented_so_far += invented[turn.index][1]
         if host is not None and sending and strategy.sends_turns and options.replies != "model":
             await _send(host, strategy, request, usage, 1)
         strategy.add("assistant", reply, fact_bearing=bool(turn.assistant_facts),
@@ -132,6 +136,12 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
             pending = background
             if strategy.warms_cache:
                 slot.observe("warmup", strategy.messages(), "")
+        engine = getattr(strategy, "engine", None)
+        if engine is not None and (turn.index + 1 in precision.PRECISION_TURNS
+                                   or turn.index == last):
+            result.precision.append(precision.record(
+                conversation, strategy.messages(), turn.index, played, invented_so_far,
+                precision.panel_of(engine)))
         if probing:
             final = strategy.messages()
             result.probes.append(probe(conversation, final, turn.index))
@@ -159,6 +169,7 @@ async def play(conversation: Conversation, strategy_name: str, ctx: int, host: H
                         len(conversation.turns))
     result.cost["slot_model"] = slot.figures()
     result.cost["recall"] = strategy.stats() or None
+    result.cost.update(precision.cost_figures(strategy, extractions))
     return result
 
 

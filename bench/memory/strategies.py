@@ -50,6 +50,9 @@ class Strategy(ABC):
         self.usable = int(num_ctx * USABLE_RATIO)
         self.summarizer = summarizer
         self.compaction_seconds: list[float] = []
+        # Engine CPU of each compaction (this thread's CPU time: the in-process loopback
+        # server answers in its own thread and is not counted).
+        self.compaction_cpu: list[float] = []
         self.compaction_failures = 0
 
     @abstractmethod
@@ -83,11 +86,13 @@ class Strategy(ABC):
         """Remove the message added last (nothing else changed since)."""
 
     def snapshot(self) -> Any:
-        return (list(self.compaction_seconds), self.compaction_failures)
+        return (list(self.compaction_seconds), list(self.compaction_cpu),
+                self.compaction_failures)
 
     def restore(self, snapshot: Any) -> None:
-        seconds, failures = snapshot
+        seconds, cpu, failures = snapshot
         self.compaction_seconds, self.compaction_failures = list(seconds), failures
+        self.compaction_cpu = list(cpu)
 
     def question_messages(self) -> list[dict[str, str]]:
         """The request that carries a question just added (recall strategies add to it)."""
@@ -102,12 +107,13 @@ class Strategy(ABC):
 
     async def _timed(self, work: Any) -> float | None:
         """Run a compaction; its wall time when it did any work (a summary call), else None."""
-        started = time.monotonic()
+        started, cpu = time.monotonic(), time.thread_time()
         worked = await work
         seconds = time.monotonic() - started
         if not worked:
             return None
         self.compaction_seconds.append(seconds)
+        self.compaction_cpu.append(time.thread_time() - cpu)
         return seconds
 
 
@@ -269,9 +275,11 @@ class Ollm(Strategy):
         self.warms_cache = hasattr(self.engine, "facts_view")  # the engine of issue 21 on
         self.last_id = ""
         self.unpinned = 0  # pins given up because pins alone exceeded the context
+        self.versions: set[tuple[str, str]] = set()  # message versions added (extractions)
 
     def add(self, role: str, content: str, *, fact_bearing: bool, user_pinned: bool) -> None:
         pinned = user_pinned or (self.pin_facts and fact_bearing)
+        self.versions.add((role, content))
         self.last_id = self.engine.add(role, content, pinned=pinned).id
 
     def take_back(self) -> None:

@@ -1,0 +1,286 @@
+"""What the facts ledger sends, classified against the generator's ground truth (issue 28).
+
+At turns 25, 50, 75, 100, 125 and 150 the ledger of the request (``ledger_text``) is split into
+entries and each entry's cl100k tokens are put in one class:
+
+- ``user``: a value the user stated (planted, current);
+- ``assistant_fact``: a value a reply stated (planted; the user never adopts one here);
+- ``replaced_current`` (junk): a replaced value shown as current;
+- ``assistant_invented`` (junk): an identifier a reply invented (``noisy``);
+- ``assistant_filler`` (junk): a sentence of a reply with no planted value in it, stored as a
+  decision, a correction or anything else;
+- ``duplicate`` (junk): the same value or text again (a sub-line repeating its entry too);
+- ``question_value``: a value the user only asked about or supposed (a corpus negative's)
+  shown as current: not junk by the issue's definition, counted as a question superseding;
+- ``replaced_note``: a replaced value marked as such beside its replacement;
+- ``user_other``: text of a user message with no planted value; ``other``: none of these.
+
+Beside it: false supersessions (a current planted value shown only as replaced, in the request
+or in the panel), the panel's share of user-stated or adopted rows, and the code-built
+checkpoints' "Decisions & Conclusions" (assistant filler there, user decisions found there).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.memory.generator import Conversation
+from bench.memory.ledger_text import Entry, current_text, ledger_entries, mentioned, panel_rows
+from bench.memory.retention import normalise
+from bench.memory.tokens import cl100k_text
+
+PRECISION_TURNS = (25, 50, 75, 100, 125, 150)
+JUNK = ("replaced_current", "assistant_invented", "assistant_filler", "duplicate")
+CLASSES = ("user", "assistant_fact", *JUNK, "question_value", "replaced_note", "user_other",
+           "other")
+_NOTE_PREFIX = re.compile(r"^(?:earlier|previously|formerly|replaced|possibly)[^:]{0,40}:\s*",
+                          re.I)
+_CODE_BUILT = "built from the messages"
+_DECISIONS = re.compile(r"^##\s*decisions", re.I)
+
+
+@dataclass
+class Truth:
+    """The generator's ground truth at one turn."""
+
+    user: list[str] = field(default_factory=list)  # current values the user stated
+    assistant: list[str] = field(default_factory=list)  # current values a reply stated
+    stale: list[str] = field(default_factory=list)  # replaced values
+    invented: list[str] = field(default_factory=list)  # identifiers replies invented
+    decoys: list[str] = field(default_factory=list)  # values only asked about or supposed
+    user_decisions: list[str] = field(default_factory=list)
+    user_text: str = ""
+    assistant_text: str = ""
+
+
+def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, str]],
+             invented: Sequence[str]) -> Truth:
+    """Ground truth after exchange ``turn`` (0-based): ``played`` is the chat as played."""
+    out = Truth(invented=sorted(set(invented)))
+    # Two facts may share a question (the gateway moves twice): the later one replaces the
+    # earlier one's answer, as the same key.
+    latest: dict[str, int] = {}
+    for fact in conversation.facts:
+        if fact.turn <= turn:
+            latest[fact.question] = max(latest.get(fact.question, -1), fact.turn)
+    for fact in conversation.facts:
+        if fact.turn <= turn and latest[fact.question] > fact.turn:
+            out.stale += [v for v in (fact.answer, fact.stale) if v]
+        elif fact.turn <= turn:
+            (out.user if fact.speaker == "user" else out.assistant).append(fact.answer)
+            if fact.stale is not None and fact.stale_turn is not None:
+                out.stale.append(fact.stale)  # (a stale value planted earlier)
+            if fact.type == "decision" and fact.speaker == "user":
+                out.user_decisions.append(fact.answer)
+        if fact.decoys and max(fact.also_turns, default=fact.turn) <= turn:
+            out.decoys += fact.decoys
+        if fact.turn > turn and fact.stale is not None and fact.stale_turn is not None \
+                and fact.stale_turn <= turn:
+            speaker = fact.stale_speaker or "user"
+            (out.user if speaker == "user" else out.assistant).append(fact.stale)
+    out.user_text = normalise("\n".join(t for r, t in played if r == "user"))
+    out.assistant_text = normalise("\n".join(t for r, t in played if r == "assistant"))
+    return out
+
+
+def _said_by(text: str, truth: Truth) -> str:
+    """Whose message a text (or the value after its "subject:") comes from."""
+    candidates = [normalise(text).rstrip(". ")]
+    if ": " in text:
+        candidates.append(normalise(text.rsplit(": ", 1)[1]).rstrip(". "))
+    for candidate in candidates:
+        if len(candidate) < 3:
+            continue
+        if candidate in truth.user_text:
+            return "user_other"
+        if candidate in truth.assistant_text:
+            return "assistant_filler"
+    return "other"
+
+
+def classify(text: str, truth: Truth) -> tuple[str, str]:
+    """(class, what it carries) of one entry's own text."""
+    for value in truth.stale:
+        if current_text(text, value):
+            return "replaced_current", normalise(value)
+    for value in truth.decoys:
+        if current_text(text, value):
+            return "question_value", normalise(value)
+    for name, values in (("user", truth.user), ("assistant_fact", truth.assistant)):
+        for value in values:
+            if current_text(text, value):
+                return name, normalise(value)
+    for value in truth.invented:
+        if mentioned(text, value):
+            return "assistant_invented", normalise(value)
+    return _said_by(text, truth), normalise(text)
+
+
+def classify_ledger(entries: Sequence[Entry], truth: Truth) -> list[dict[str, Any]]:
+    """Every entry and sub-line of the ledger with its class and tokens."""
+    rows: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+    notes_seen: set[str] = set()
+    for entry in entries:
+        name, carried = classify(entry.text, truth)
+        if (name, carried) in seen and name not in ("other",):
+            name = "duplicate"
+        seen.add((name, carried))
+        rows.append({"text": entry.text, "class": name, "tokens": cl100k_text(f"- {entry.text}"),
+                     "assistant_section": entry.assistant})
+        own = normalise(entry.text)
+        for note in entry.notes:
+            body = normalise(_NOTE_PREFIX.sub("", note))
+            if body in notes_seen or body == own:
+                kind = "duplicate"
+            elif _said_by(body, truth) == "assistant_filler" and \
+                    classify(body, truth)[0] in ("assistant_filler", "other"):
+                kind = "assistant_filler"
+            else:
+                kind = "replaced_note"
+            notes_seen.add(body)
+            rows.append({"text": note, "class": kind, "tokens": cl100k_text(f"  - {note}"),
+                         "assistant_section": entry.assistant})
+    return rows
+
+
+def false_supersessions(entries: Sequence[Entry], panel: Sequence[dict[str, Any]],
+                        truth: Truth) -> list[str]:
+    """Current planted values shown only as replaced (request), or replaced in the panel
+    while no shown row has them."""
+    out = []
+    for value in (*truth.user, *truth.assistant):
+        in_ledger = [e for e in entries if mentioned(" ".join((e.text, *e.notes)), value)]
+        ledger_replaced = bool(in_ledger) and not any(current_text(e.text, value)
+                                                      for e in in_ledger)
+        panel_replaced = any(not r["shown"] and r["status"] == "replaced"
+                             and mentioned(r["text"], value) for r in panel) and \
+            not any(r["shown"] and mentioned(r["text"], value) for r in panel)
+        if ledger_replaced or panel_replaced:
+            out.append(value)
+    return out
+
+
+def panel_figures(panel: Sequence[dict[str, Any]], truth: Truth) -> dict[str, Any]:
+    shown = [r for r in panel if r["shown"]]
+    user = [r for r in shown if classify(r["text"], truth)[0] == "user"
+            or r["source"] in ("manual", "adopted")]
+    by_source = [r for r in shown if r["source"] in ("user", "manual", "adopted")]
+    return {"rows": len(panel), "shown": len(shown), "user_or_adopted": len(user),
+            "user_share": len(user) / len(shown) if shown else None,
+            "stated_by_user_share": len(by_source) / len(shown) if shown else None}
+
+
+def checkpoint_decisions(messages: Sequence[dict[str, str]], truth: Truth) -> dict[str, Any]:
+    """The code-built checkpoints' "Decisions & Conclusions" lines: assistant filler there, and
+    the user's decisions found there."""
+    text = "\n".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
+    blocks = re.split(r"\[checkpoint[^\]]*\]", text, flags=re.I)[1:]
+    built = [b for b in blocks if _CODE_BUILT in b.lower()]
+    lines: list[str] = []
+    for block in built:
+        inside = False
+        for line in block.splitlines():
+            if line.startswith("#"):
+                inside = bool(_DECISIONS.match(line))
+            elif inside and line.strip().startswith("-"):
+                lines.append(line.strip()[1:].strip())
+    filler = [line for line in lines if classify(line, truth)[0] == "assistant_filler"]
+    decided = [d for d in truth.user_decisions if any(mentioned(line, d) for line in lines)]
+    return {"code_built": len(built), "decision_lines": len(lines), "filler_lines": len(filler),
+            "filler_examples": filler[:3], "user_decisions": len(truth.user_decisions),
+            "user_decisions_found": len(decided)}
+
+
+def corpus_figures(conversation: Conversation, entries: Sequence[Entry], turn: int,
+                   ) -> dict[str, dict[str, int]]:
+    """Per half of the phrasing corpus: its keys known now, on the ledger as current, their
+    replaced values shown as current, and a negative's values shown as current."""
+    out: dict[str, dict[str, int]] = {}
+    for fact in conversation.facts:
+        if fact.half is None or fact.turn > turn:
+            continue
+        row = out.setdefault(fact.half, {"keys": 0, "current": 0, "replaced_current": 0,
+                                         "corrections": 0, "question_values_current": 0})
+        row["keys"] += 1
+        row["current"] += any(current_text(e.text, fact.answer) for e in entries)
+        if fact.stale is not None:
+            row["corrections"] += 1
+            row["replaced_current"] += any(current_text(e.text, fact.stale) for e in entries)
+        if max(fact.also_turns, default=fact.turn) <= turn:
+            row["question_values_current"] += sum(
+                any(current_text(e.text, v) for e in entries) for v in fact.decoys)
+    return out
+
+
+def record(conversation: Conversation, messages: Sequence[dict[str, str]], turn: int,
+           played: Sequence[tuple[str, str]], invented: Sequence[str],
+           panel: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The ledger sent after exchange ``turn`` (0-based), classified."""
+    truth = truth_at(conversation, turn, played, invented)
+    entries = ledger_entries(messages)
+    rows = classify_ledger(entries, truth)
+    tokens: Counter[str] = Counter()
+    count: Counter[str] = Counter()
+    for row in rows:
+        tokens[row["class"]] += row["tokens"]
+        count[row["class"]] += 1
+    total = sum(tokens.values())
+    junk = sum(tokens[name] for name in JUNK)
+    stale = sorted({normalise(v) for v in truth.stale
+                    if any(current_text(e.text, v) for e in entries)})
+    return {"turn": turn + 1, "ledger_tokens": total, "junk_tokens": junk,
+            "junk_share": junk / total if total else None,
+            "tokens": dict(tokens), "entries": dict(count),
+            "replaced_current": stale, "false_supersessions":
+                false_supersessions(entries, panel, truth),
+            "panel": panel_figures(panel, truth),
+            "checkpoints": checkpoint_decisions(messages, truth),
+            "question_values_current": sorted({normalise(v) for v in truth.decoys if any(
+                current_text(e.text, v) for e in entries)}),
+            "corpus": corpus_figures(conversation, entries, turn),
+            "junk_examples": [r["text"][:160] for r in rows if r["class"] in JUNK][:6],
+            "ledger": [[r["class"], r["tokens"], r["text"][:200]] for r in rows]}
+
+
+def panel_of(engine: Any) -> list[dict[str, Any]]:
+    """The panel's rows; none when the engine has no panel (an engine before issue 22)."""
+    try:
+        return panel_rows(engine)
+    except AttributeError:
+        return []
+
+
+def extraction_count() -> int | None:
+    """The engine's process-wide count of fact extractions (issue 28 adds it); None before."""
+    try:
+        from ollm_desktop.engine import facts_extract  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    counter = getattr(facts_extract, "extraction_count", None)
+    return int(counter()) if callable(counter) else None
+
+
+def _percentile(values: Sequence[float], share: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
+
+
+def cost_figures(strategy: Any, extractions_before: int | None) -> dict[str, Any]:
+    """Extractions per message version added, and the engine CPU of each compaction."""
+    versions = len(getattr(strategy, "versions", ()))
+    after = extraction_count()
+    made = None if after is None or extractions_before is None else after - extractions_before
+    cpu = list(getattr(strategy, "compaction_cpu", []))
+    return {"extractions": made, "message_versions": versions or None,
+            "extractions_per_version": made / versions if made is not None and versions
+            else None,
+            "compaction_cpu_s": [round(x, 4) for x in cpu],
+            "compaction_cpu_s_median": _percentile(cpu, 0.5),
+            "compaction_cpu_s_p95": _percentile(cpu, 0.95)}

@@ -1,0 +1,134 @@
+"""The memory benchmark's precision figures (issue 28): the classifier and the run's records.
+
+These check the instrument: a ledger entry of each class is put in that class, repeated text
+counts as a duplicate, the ground truth follows the generator (a later fact with the same
+question replaces the earlier one), and a short loopback run records the ledger at the
+precision turns with its cost figures.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench.memory import cli, precision, precision_report
+from bench.memory.generator import generate
+from bench.memory.ledger_text import Entry
+
+
+def _truth() -> precision.Truth:
+    return precision.Truth(
+        user=["8443", "PostgreSQL 16"], assistant=["v2.3.1"], stale=["9000"],
+        invented=["lib/models_3.py"], user_decisions=["PostgreSQL 16"],
+        user_text="the api listens on 8443. we go with postgresql 16. let me think about it.",
+        assistant_text="a rewrite is tempting, but it would hide the bug rather than explain "
+                       "it. try lib/models_3.py.")
+
+
+def _entry(text: str, *notes: str, section: str = "stated by the user:") -> Entry:
+    return Entry(section, text, tuple(notes))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("api port: 8443", "user"),
+    ("api port: 9000", "replaced_current"),
+    ("api port: 8443 (replaced 9000)", "user"),
+    ("tool: v2.3.1", "assistant_fact"),
+    ("try opening: lib/models_3.py", "assistant_invented"),
+    ("A rewrite is tempting, but it would hide the bug rather than explain it.",
+     "assistant_filler"),
+    ("Let me think about it.", "user_other"),
+    ("something nobody said", "other"),
+])
+def test_classify(text: str, expected: str) -> None:
+    assert precision.classify(text, _truth())[0] == expected
+
+
+def test_duplicates_and_notes() -> None:
+    hedge = "A rewrite is tempting, but it would hide the bug rather than explain it."
+    rows = precision.classify_ledger([
+        _entry("api port: 8443"), _entry("port: 8443"),
+        _entry(hedge, f"earlier, now replaced: {hedge}", "earlier, now replaced: api port 9000",
+               "earlier, now replaced: api port 9000"),
+    ], _truth())
+    assert [r["class"] for r in rows] == ["user", "duplicate", "assistant_filler", "duplicate",
+                                          "replaced_note", "duplicate"]
+    assert all(r["tokens"] > 0 for r in rows)
+
+
+def test_record_and_false_supersession() -> None:
+    conversation = generate("coding", 40, 1, "short")
+    answer = conversation.facts[0].answer
+    messages = [{"role": "system", "content": "Facts of this conversation:\nStated by the "
+                 f"user:\n- x: 1 (replaced {answer})\n"}]
+    turn = conversation.facts[0].turn
+    played = [("user", t.user) for t in conversation.turns[: turn + 1]]
+    rec = precision.record(conversation, messages, turn, played, [], [])
+    assert rec["turn"] == turn + 1 and rec["ledger_tokens"] > 0
+    if conversation.facts[0].stale is None:
+        assert conversation.facts[0].answer in rec["false_supersessions"]
+
+
+def test_a_later_fact_with_the_same_question_replaces_the_earlier() -> None:
+    for seed in range(1, 6):
+        conversation = generate("coding", 150, seed, "short")
+        seen: dict[str, object] = {}
+        for fact in sorted(conversation.facts, key=lambda f: f.turn):
+            if fact.question in seen:
+                earlier = seen[fact.question]
+                truth = precision.truth_at(conversation, 149, [], [])
+                assert earlier.answer in truth.stale  # type: ignore[attr-defined]
+                assert earlier.answer not in truth.user + truth.assistant  # type: ignore[attr-defined]
+                return
+            seen[fact.question] = fact
+    pytest.skip("no repeated question in these seeds")
+
+
+def test_a_short_run_records_precision(tmp_path) -> None:
+    assert cli.main(["--loopback", "--summariser", "fact-free", "--replies", "noisy",
+                     "--ctx", "2048", "--turns", "30", "--seeds", "1", "--kinds", "coding",
+                     "--filler", "short", "--strategies", "ollm", "--out", str(tmp_path),
+                     "--label", "p"]) == 0
+    data = json.loads((tmp_path / "memory-p.json").read_text())
+    run = data["runs"][0]
+    assert [p["turn"] for p in run["precision"]] == [25, 30]
+    for point in run["precision"]:
+        assert point["junk_share"] is None or 0 <= point["junk_share"] <= 1
+        assert set(point["tokens"]) <= set(precision.CLASSES)
+        assert point["panel"]["rows"] >= point["panel"]["shown"]
+    assert run["cost"]["compactions"] == len(run["cost"]["compaction_cpu_s"])
+    assert run["cost"]["message_versions"] >= 60
+    figures = data["precision"]["2048"]
+    assert set(figures["turns"]) == {"25", "30"}
+    text = precision_report.table(data["precision"])
+    assert "| 2K |" in text and "extractions per message version" in text
+
+
+@pytest.mark.parametrize("kind", ["coding", "research"])
+def test_the_chat_draws_the_users_phrasings_from_both_halves(kind: str) -> None:
+    from bench.memory.generator import verify
+
+    halves: set[str] = set()
+    for seed in (1, 2, 3):
+        conversation = generate(kind, 150, seed, "short")
+        assert verify(conversation) == []
+        drawn = [f for f in conversation.facts if f.half]
+        assert len({f.phrasing for f in drawn}) >= 4
+        for fact in drawn:
+            halves.add(fact.half)
+            said = " ".join(conversation.turns[t].user for t in fact.also_turns)
+            assert fact.answer in said and all(d in said for d in fact.decoys)
+            assert fact.speaker == "user" and fact.subject in fact.paraphrase
+    assert halves == {"dev", "heldout"}
+
+
+def test_noisy_replies_hedge_suggest_and_rival_the_users_values() -> None:
+    from bench.memory import noisy
+
+    conversation = generate("coding", 150, 1, "short")
+    texts = " ".join(text for text, _ in noisy.replies(conversation))
+    assert sum(h in texts for h in noisy.HEDGES) >= 3
+    assert any(t.split("{x}")[0] in texts for t in noisy.SUGGESTIONS)
+    subjects = {s for s, _ in noisy._user_subjects(conversation, 150)}
+    assert any(f"For {s}, " in texts or f"put {s} on" in texts for s in subjects)
