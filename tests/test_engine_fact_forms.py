@@ -185,3 +185,50 @@ def test_current_values_per_key_and_one_extraction_per_message_version() -> None
     assert extracted <= len(said)
     facts_extract.current_values(said)  # the same message versions again: nothing extracted
     assert facts_extract.extraction_count() - before == extracted
+
+
+# ------------------------------------------------- value kinds and keys the grammar now reads
+FORMS_READ_NOW = [
+    # (what it checks, first statement, correction, new value, old value)
+    ("scientific notation is one value", "We trained with a weight decay of 1e-5.",
+     "Correction: the weight decay was 5e-6, not 1e-5.", "5e-6", "1e-5"),
+    ("a duration in words; a verb's key beside its noun's",
+     "Backups are kept for three weeks.", "Backup retention is now six weeks.", "six weeks",
+     "three weeks"),
+    ("an ordinal date with 'of'", "The launch is on the 3rd of May.",
+     "Sorry, the launch is on the 5th of May, not the 3rd of May.", "5th of May", "3rd of May"),
+    ("K is now X where K adds a head noun", "The disk alarm triggers at 85%.",
+     "Raise the disk alarm threshold to 92%.", "92%", "85%"),
+    ("a bare count replaces a counted one of the same noun phrase",
+     "The build farm has 6 runners.", "Bump the build farm to 10.", "10", "6 runners"),
+    ("a product's version, stated as the product alone", "The backend runs on Python 3.11.",
+     "Python is now 3.12 everywhere.", "3.12", "3.11"),
+    ("from now on, with the owner after a counted value", "Run the linters with 3 parallel jobs.",
+     "From now on, use 6 parallel jobs for the linters.", "6 parallel jobs", "3 parallel jobs"),
+    ("X, not Y between two people ('on call' names no one)", "On call tonight is Priya.",
+     "It's Marek on call tonight, not Priya.", "Marek", "Priya"),
+]
+
+
+@pytest.mark.parametrize(("what", "first", "correction", "new", "old"), FORMS_READ_NOW,
+                         ids=[row[0] for row in FORMS_READ_NOW])
+def test_value_kinds_and_keys_the_finder_missed(what: str, first: str, correction: str,
+                                                 new: str, old: str) -> None:
+    stated = _current(_absorb(("user", first)))
+    assert _holds(stated, old), stated  # the first value is read at all
+    current = _current(_absorb(("user", first), ("user", correction)))
+    assert _holds(current, new), current
+    assert not _holds(current, old), current
+
+
+def test_multi_word_names_after_a_preposition_are_values() -> None:
+    current = _current(_absorb(("user", "The workshop is in Utrecht, at the Hotel Mercator.")))
+    assert "Utrecht" in current and "Hotel Mercator" in current, current
+
+
+def test_a_key_with_a_head_noun_more_leaves_another_owners_value_alone() -> None:
+    ledger = _absorb(("user", "The disk alarm triggers at 85%."),
+                     ("user", "The memory alarm triggers at 70%."),
+                     ("user", "Raise the disk alarm threshold to 92%."))
+    current = _current(ledger)
+    assert "70%" in current and "92%" in current and "85%" not in current, current

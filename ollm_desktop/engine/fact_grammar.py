@@ -155,22 +155,44 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
                 _ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
-        if token.word.isdigit() and prev in ("with", "use", "using", "to", "from") and \
+        if token.word.isdigit() and prev in ("with", "use", "using", "to", "from", "has",
+                                             "have", "had") and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
                 tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
             _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
             _counted(sentence, tokens, i)
             continue
-        if token.word.isdigit() and len(token.word) >= 2 and prev in (
+        if _numeric(token.word) and len(token.word) >= 2 and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
             _promote(sentence, tokens, i, "number")
             continue
         if not _eligible(token):
             continue
+        if _proper_name(sentence, tokens, i, first):
+            _promote(sentence, tokens, i)
+            continue
         nxt = words[i + 1] if i + 1 < len(tokens) else ""
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
                 _ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
+
+
+def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
+    """A capitalised name (a run of them is one token: "Hotel Flandria") inside the sentence,
+    as the object of a preposition or a copula ("in Ghent", "at the Hotel Flandria", "is
+    Ingrid"): a value as it stands, the user's name for a place, a person, a product."""
+    if i <= first or not _capital(sentence, tokens[i]) or not tokens[i].word[:1].isalpha():
+        return False
+    before = i - 1
+    if tokens[before].word in DETERMINERS and before > first:
+        before -= 1
+    head = tokens[before].word
+    return head in PREPOSITIONS or head in COPULAS
+
+
+def _numeric(word: str) -> bool:
+    """A number as a word: "9443", "3.12" (a bare version or amount)."""
+    return word[:1].isdigit() and word.replace(".", "").isdigit() and not word.endswith(".")
 
 
 def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
@@ -322,6 +344,8 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         start, end, text, kind = token.value
         entity, attribute = key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
+        entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
+        kind = "version" if unit == "version" else kind
         slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i)))
     slots = _scratched(tokens, slots)
     olds = [s for s in slots if s.old]
@@ -344,6 +368,24 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
+                     unit: str) -> tuple[str, str, str]:
+    """A version's key is its product's: "run on Node 18" is (node, version) whatever the
+    clause's subject; and a bare number stated of a proper name alone ("Node is now 20",
+    "Python is now 3.12") is that product's version."""
+    token = tokens[i]
+    text = token.value[2] if token.value else ""
+    if unit == "version":
+        name = text.split()[0] if " " in text else text.rstrip("0123456789.x-").rstrip(" v")
+        if name[:1].isalpha() and name.replace("-", "").replace(".", "").isalnum():
+            return name.lower(), "version", unit
+    if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
+        named = [t for t in tokens[:i] if t.word == attribute and _capital(sentence, t)]
+        if named:
+            return attribute, "version", "version"
+    return entity, attribute, unit
 
 
 def _scratched(tokens: list[Tok], slots: list[Slot]) -> list[Slot]:

@@ -24,6 +24,7 @@ from ollm_desktop.engine.fact_words import (
     Tok,
     is_change,
 )
+from ollm_desktop.engine.reference_patterns import NUMBER_WORDS
 
 
 def unit_class(value: str, ref_kind: str, attribute: str) -> str:
@@ -33,7 +34,11 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     if ref_kind in ("date", "weekday"):
         return "date"
     if ref_kind == "number":
-        unit = re.sub(r"^[-+~]?[\d.,_]+\s*", "", value).lower().rstrip(".")
+        unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+)?\s*", "", value).lower().rstrip(".")
+        spelled = unit.replace("-", " ").split()
+        while len(spelled) > 1 and spelled[0] in NUMBER_WORDS:  # "two weeks"
+            spelled = spelled[1:]
+        unit = " ".join(spelled)
         if not unit:
             return "port" if attribute == "port" else "number"
         if unit in DURATION:
@@ -100,7 +105,8 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
             break
         words.append(token.word)
     if words and (len(words) >= 2 or not dets) and begin + len(words) < len(clause) and \
-            clause[begin + len(words)].word in PREPOSITIONS:
+            clause[begin + len(words)].word in PREPOSITIONS and \
+            clause[begin + len(words)].word != "of":
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
 
@@ -153,7 +159,7 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
 
 def after_owner(tokens: list[Tok], i: int) -> str:
     """"for the DB", "of the API" right after a value: what it belongs to."""
-    rest = tokens[i + 1:i + 5]
+    rest = [t for t in tokens[i + 1:i + 8] if t.word != "·"][:4]  # past "4 parallel jobs"
     if not rest or rest[0].word not in ("for", "of"):
         return ""
     words: list[str] = []

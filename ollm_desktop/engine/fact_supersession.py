@@ -41,8 +41,17 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
             _subjects_meet(a.subject, b.subject, family(a)) else ""
     entity_a, attribute_a, unit_a = a.key.split("|")
     entity_b, attribute_b, unit_b = b.key.split("|")
-    if unit_a != unit_b or not attribute_a:
+    if not attribute_a:
         return ""
+    if unit_a != unit_b:
+        # a bare number beside a counted one of the same noun phrase ("the pool has 8
+        # workers", "bump the pool to 12"): the count, its noun left out
+        counted = {unit_a, unit_b} - {"number"}
+        loose = len(counted) == 1 and "number" in (unit_a, unit_b) and \
+            next(iter(counted)) not in _MEASURES
+        return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
+    if _extends(entity_a, attribute_a, entity_b) or _extends(entity_b, attribute_b, entity_a):
+        return "maybe"  # "the CPU alert" beside "the CPU alert threshold" (one more head noun)
     if attribute_a != attribute_b:
         # "production" (the owner alone) beside "the production server"
         owner = (not entity_a and attribute_a == entity_b) or \
@@ -53,6 +62,18 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
     words_a, words_b = set(entity_a.split()), set(entity_b.split())
     # one side names no owner, or fewer words of it ("submission" in "paper submission")
     return "maybe" if words_a <= words_b or words_b <= words_a else ""
+
+
+# Unit classes a bare number never stands for (they always carry their unit or form).
+_MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "hash", "ticket",
+                       "date", "duration", "size", "percent", "money", "name"})
+
+
+def _extends(entity: str, attribute: str, other_entity: str) -> bool:
+    """Whether a key's whole noun phrase is the other's owner: "cpu alert" (cpu, alert) and
+    "cpu alert threshold" (cpu alert, threshold); "raw events are retained for 90 days"
+    (raw, event) and "raw event retention"."""
+    return bool(other_entity and attribute) and f"{entity} {attribute}".strip() == other_entity
 
 
 def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]]:
