@@ -207,6 +207,16 @@ FORMS_READ_NOW = [
      "From now on, use 6 parallel jobs for the linters.", "6 parallel jobs", "3 parallel jobs"),
     ("X, not Y between two people ('on call' names no one)", "On call tonight is Priya.",
      "It's Marek on call tonight, not Priya.", "Marek", "Priya"),
+    ("a verb's key meets its noun's by stem", "We sample every 5 minutes.",
+     "The sampling interval is now 10 minutes.", "10 minutes", "5 minutes"),
+    ("a trailing 'instead' replaces the key's value", "The report template is in Google Docs.",
+     "Put the report template in Notion instead.", "Notion", "Google Docs"),
+    ("K's now X, a multi-word name", "The venue is the Rosewood Hall.",
+     "The venue's now the Harbour Rooms.", "Harbour Rooms", "Rosewood Hall"),
+    ("K is X now", "The submission deadline is March 3.",
+     "The submission deadline is March 10 now.", "March 10", "March 3"),
+    ("two versions of one product, whatever the phrase", "The database is MySQL 8.0.",
+     "Switch the database to MySQL 8.4.", "MySQL 8.4", "MySQL 8.0"),
 ]
 
 
@@ -232,3 +242,12 @@ def test_a_key_with_a_head_noun_more_leaves_another_owners_value_alone() -> None
                      ("user", "Raise the disk alarm threshold to 92%."))
     current = _current(ledger)
     assert "70%" in current and "92%" in current and "85%" not in current, current
+
+
+def test_the_stem_of_a_verb_and_of_its_noun_is_one() -> None:
+    from ollm_desktop.engine.fact_keys import stem
+
+    pairs = [("retained", "retention"), ("capped", "cap"), ("sampling", "sample"),
+             ("shipping", "ships"), ("opens", "opening")]
+    assert all(stem(a) == stem(b) for a, b in pairs), [(stem(a), stem(b)) for a, b in pairs]
+    assert stem("port") != stem("portal") and stem("timeout") != stem("time")

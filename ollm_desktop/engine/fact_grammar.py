@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ollm_desktop.engine.fact_keys import key_of, phrase_before, unit_class
+from ollm_desktop.engine.fact_keys import key_of, phrase_before, singular, unit_class
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
@@ -42,8 +42,10 @@ from ollm_desktop.engine.fact_words import (
     PRONOUNS,
     Tok,
     Value,
+    contracted,
     is_change,
     joined,
+    names_joined,
     tokens_of,
 )
 
@@ -162,7 +164,7 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
             _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
             _counted(sentence, tokens, i)
             continue
-        if _numeric(token.word) and len(token.word) >= 2 and prev in (
+        if _numeric(token.word) and (len(token.word) >= 2 or prev == "now") and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
             _promote(sentence, tokens, i, "number")
             continue
@@ -186,6 +188,8 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     before = i - 1
     if tokens[before].word in DETERMINERS and before > first:
         before -= 1
+    if tokens[before].word == "now" and before > first:
+        before -= 1  # "is now the Grand Hotel"
     head = tokens[before].word
     return head in PREPOSITIONS or head in COPULAS
 
@@ -306,21 +310,6 @@ _RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced
                       "deprecated", "retired", "dropped", "old", "incorrect", "stale"})
 
 
-def _names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
-    """A run of capitalised words after the first ("Redis Streams") is one word: a name."""
-    out: list[Tok] = []
-    for token in tokens:
-        prev = out[-1] if out else None
-        if prev is not None and len(out) > 1 and not token.value and not prev.value and \
-                sentence[token.start:token.start + 1].isupper() and \
-                sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and \
-                prev.word.isalpha():
-            out[-1] = Tok(f"{prev.word} {token.word}", prev.start, token.end)
-        else:
-            out.append(token)
-    return out
-
-
 def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
     """The sentence's mood, whether it corrects, and each value with its key and role."""
     tokens = tokens_of(sentence, values)
@@ -330,7 +319,7 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = _names_joined(sentence, tokens)
+    tokens = contracted(names_joined(sentence, tokens))
     first, lead = _strip_lead(tokens)
     mood = mood_of(sentence, tokens, first, role)
     words = [t.word for t in tokens]
@@ -359,11 +348,13 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
     changed = any(is_change(w) for w in words[first:]) and any(
         w in ("to", "from") for w in words[first:])
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
-        tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING)))
-        for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X"
+        tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
+        or (tokens[i - 1].value is not None and _ends_clause(tokens, i)))
+        for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"]
-    correction = bool(lead or olds or changed or now or gone)
+    instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
+    correction = bool(lead or olds or changed or now or gone or instead)
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
@@ -372,19 +363,15 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
 
 def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
                      unit: str) -> tuple[str, str, str]:
-    """A version's key is its product's: "run on Node 18" is (node, version) whatever the
-    clause's subject; and a bare number stated of a proper name alone ("Node is now 20",
-    "Python is now 3.12") is that product's version."""
+    """A bare number stated of a proper name alone ("Node is now 20", "Python is now 3.12")
+    is that product's version: (node, version), which ``key_match`` meets with "Node 18"."""
     token = tokens[i]
     text = token.value[2] if token.value else ""
-    if unit == "version":
-        name = text.split()[0] if " " in text else text.rstrip("0123456789.x-").rstrip(" v")
-        if name[:1].isalpha() and name.replace("-", "").replace(".", "").isalnum():
-            return name.lower(), "version", unit
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
-        named = [t for t in tokens[:i] if t.word == attribute and _capital(sentence, t)]
+        named = [t for t in tokens[:i] if singular(t.word) == attribute and
+                 _capital(sentence, t)]
         if named:
-            return attribute, "version", "version"
+            return named[0].word, "version", "version"
     return entity, attribute, unit
 
 
