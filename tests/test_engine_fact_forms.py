@@ -215,6 +215,8 @@ FORMS_READ_NOW = [
      "The venue's now the Harbour Rooms.", "Harbour Rooms", "Rosewood Hall"),
     ("K is X now", "The submission deadline is March 3.",
      "The submission deadline is March 10 now.", "March 10", "March 3"),
+    ("make K X: the object's last noun is part of K", "The body font size is 12 pt.",
+     "Make the body font size 14 pt.", "14 pt", "12 pt"),
     ("two versions of one product, whatever the phrase", "The database is MySQL 8.0.",
      "Switch the database to MySQL 8.4.", "MySQL 8.4", "MySQL 8.0"),
 ]
@@ -251,3 +253,11 @@ def test_the_stem_of_a_verb_and_of_its_noun_is_one() -> None:
              ("shipping", "ships"), ("opens", "opening")]
     assert all(stem(a) == stem(b) for a, b in pairs), [(stem(a), stem(b)) for a, b in pairs]
     assert stem("port") != stem("portal") and stem("timeout") != stem("time")
+
+
+def test_a_correction_whose_key_meets_none_marks_the_one_value_of_its_unit() -> None:
+    ledger = _absorb(("user", "We poll the upstream feed every 30 seconds."),
+                     ("user", "The polling interval is now 90 seconds."))
+    old = next(f for f in ledger if f.value == "30 seconds")
+    new = next(f for f in ledger if f.value == "90 seconds")
+    assert old.possibly_replaced_by == new.id  # never silently current beside its correction

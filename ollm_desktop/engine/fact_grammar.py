@@ -345,8 +345,9 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    changed = any(is_change(w) for w in words[first:]) and any(
-        w in ("to", "from") for w in words[first:])
+    changed = (any(is_change(w) for w in words[first:]) and any(
+        w in ("to", "from") for w in words[first:])) or (
+        first < len(words) and is_change(words[first]))  # an imperative: "make the K X"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
         or (tokens[i - 1].value is not None and _ends_clause(tokens, i)))

@@ -175,8 +175,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     if own:
         return noun_phrase(own.split())
     subject = clause_subject(tokens, i, first)
-    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and \
-            words[i - 1] == subject[-1]:
+    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
+            words[i - 1] == subject[-1]:  # ("make the font size 14 pt": the object's noun)
         subject = subject[:-1]  # "the worker pool has 4 threads": the verb before the value
     return noun_phrase(subject)
 

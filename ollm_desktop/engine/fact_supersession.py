@@ -241,8 +241,20 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
                    if _subjects_meet(old.subject, new.subject, kind))
     same, maybe = _same_key(new, candidates)
     count = sum(replace_or_dispute(new, old, facts) for old in same)
-    mark_possible(new, maybe)
+    mark_possible(new, maybe or _only_of_its_unit(new, candidates))
     return count
+
+
+def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
+    """A correction whose key meets none: the one earlier value of its unit class (one
+    date so far, one percentage) is possibly what it corrects. It stays current but is
+    marked, so a key phrased two ways ("the museum opens at", "closing time") never leaves
+    an old value reading as current beside its correction."""
+    unit = new.key.split("|")[-1] if new.key else ""
+    if not unit or unit in MANY or new.ref_kind in MANY:
+        return []
+    alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit]
+    return alike if len({f.key for f in alike}) == 1 else []
 
 
 def mark_possible(new: Fact, olds: list[Fact]) -> None:
