@@ -217,6 +217,10 @@ FORMS_READ_NOW = [
      "The submission deadline is March 10 now.", "March 10", "March 3"),
     ("make K X: the object's last noun is part of K", "The body font size is 12 pt.",
      "Make the body font size 14 pt.", "14 pt", "12 pt"),
+    ("from Y to X with one-digit numbers; '3' names '3 replicas'", "We run 3 replicas.",
+     "Increase the replicas from 3 to 5.", "5", "3 replicas"),
+    ("X, not Y with X a counted number", "The guest count is 80.",
+     "It's 95 guests, not 80.", "95 guests", "80"),
     ("two versions of one product, whatever the phrase", "The database is MySQL 8.0.",
      "Switch the database to MySQL 8.4.", "MySQL 8.4", "MySQL 8.0"),
 ]

@@ -38,6 +38,7 @@ from ollm_desktop.engine.fact_words import (
     MODALS,
     NAMING,
     NOT_NP,
+    PAIRED,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
@@ -46,6 +47,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     joined,
     names_joined,
+    numeric,
     tokens_of,
 )
 
@@ -157,14 +159,15 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
                 _ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
-        if token.word.isdigit() and prev in ("with", "use", "using", "to", "from", "has",
-                                             "have", "had") and \
+        if token.word.isdigit() and (prev in ("with", "use", "using", "to", "from", "has",
+                                              "have", "had") or words[i + 2:i + 4] == [
+                                                  ",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
                 tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
             _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
             _counted(sentence, tokens, i)
             continue
-        if _numeric(token.word) and (len(token.word) >= 2 or prev == "now") and prev in (
+        if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
             _promote(sentence, tokens, i, "number")
             continue
@@ -192,11 +195,6 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         before -= 1  # "is now the Grand Hotel"
     head = tokens[before].word
     return head in PREPOSITIONS or head in COPULAS
-
-
-def _numeric(word: str) -> bool:
-    """A number as a word: "9443", "3.12" (a bare version or amount)."""
-    return word[:1].isdigit() and word.replace(".", "").isdigit() and not word.endswith(".")
 
 
 def _counted(sentence: str, tokens: list[Tok], i: int) -> None:

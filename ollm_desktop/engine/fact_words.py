@@ -110,3 +110,12 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
         else:
             out.append(token)
     return out
+
+
+# Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5".
+PAIRED = frozenset({"now", "from", "to", "not", "but"})
+
+
+def numeric(word: str) -> bool:
+    """A number as a word: "9443", "3.12" (a bare version or amount)."""
+    return word[:1].isdigit() and word.replace(".", "").isdigit() and not word.endswith(".")
