@@ -185,3 +185,83 @@ def test_current_values_per_key_and_one_extraction_per_message_version() -> None
     assert extracted <= len(said)
     facts_extract.current_values(said)  # the same message versions again: nothing extracted
     assert facts_extract.extraction_count() - before == extracted
+
+
+# ------------------------------------------------- value kinds and keys the grammar now reads
+FORMS_READ_NOW = [
+    # (what it checks, first statement, correction, new value, old value)
+    ("scientific notation is one value", "We trained with a weight decay of 1e-5.",
+     "Correction: the weight decay was 5e-6, not 1e-5.", "5e-6", "1e-5"),
+    ("a duration in words; a verb's key beside its noun's",
+     "Backups are kept for three weeks.", "Backup retention is now six weeks.", "six weeks",
+     "three weeks"),
+    ("an ordinal date with 'of'", "The launch is on the 3rd of May.",
+     "Sorry, the launch is on the 5th of May, not the 3rd of May.", "5th of May", "3rd of May"),
+    ("K is now X where K adds a head noun", "The disk alarm triggers at 85%.",
+     "Raise the disk alarm threshold to 92%.", "92%", "85%"),
+    ("a bare count replaces a counted one of the same noun phrase",
+     "The build farm has 6 runners.", "Bump the build farm to 10.", "10", "6 runners"),
+    ("a product's version, stated as the product alone", "The backend runs on Python 3.11.",
+     "Python is now 3.12 everywhere.", "3.12", "3.11"),
+    ("from now on, with the owner after a counted value", "Run the linters with 3 parallel jobs.",
+     "From now on, use 6 parallel jobs for the linters.", "6 parallel jobs", "3 parallel jobs"),
+    ("X, not Y between two people ('on call' names no one)", "On call tonight is Priya.",
+     "It's Marek on call tonight, not Priya.", "Marek", "Priya"),
+    ("a verb's key meets its noun's by stem", "We sample every 5 minutes.",
+     "The sampling interval is now 10 minutes.", "10 minutes", "5 minutes"),
+    ("a trailing 'instead' replaces the key's value", "The report template is in Google Docs.",
+     "Put the report template in Notion instead.", "Notion", "Google Docs"),
+    ("K's now X, a multi-word name", "The venue is the Rosewood Hall.",
+     "The venue's now the Harbour Rooms.", "Harbour Rooms", "Rosewood Hall"),
+    ("K is X now", "The submission deadline is March 3.",
+     "The submission deadline is March 10 now.", "March 10", "March 3"),
+    ("make K X: the object's last noun is part of K", "The body font size is 12 pt.",
+     "Make the body font size 14 pt.", "14 pt", "12 pt"),
+    ("from Y to X with one-digit numbers; '3' names '3 replicas'", "We run 3 replicas.",
+     "Increase the replicas from 3 to 5.", "5", "3 replicas"),
+    ("X, not Y with X a counted number", "The guest count is 80.",
+     "It's 95 guests, not 80.", "95 guests", "80"),
+    ("two versions of one product, whatever the phrase", "The database is MySQL 8.0.",
+     "Switch the database to MySQL 8.4.", "MySQL 8.4", "MySQL 8.0"),
+]
+
+
+@pytest.mark.parametrize(("what", "first", "correction", "new", "old"), FORMS_READ_NOW,
+                         ids=[row[0] for row in FORMS_READ_NOW])
+def test_value_kinds_and_keys_the_finder_missed(what: str, first: str, correction: str,
+                                                 new: str, old: str) -> None:
+    stated = _current(_absorb(("user", first)))
+    assert _holds(stated, old), stated  # the first value is read at all
+    current = _current(_absorb(("user", first), ("user", correction)))
+    assert _holds(current, new), current
+    assert not _holds(current, old), current
+
+
+def test_multi_word_names_after_a_preposition_are_values() -> None:
+    current = _current(_absorb(("user", "The workshop is in Utrecht, at the Hotel Mercator.")))
+    assert "Utrecht" in current and "Hotel Mercator" in current, current
+
+
+def test_a_key_with_a_head_noun_more_leaves_another_owners_value_alone() -> None:
+    ledger = _absorb(("user", "The disk alarm triggers at 85%."),
+                     ("user", "The memory alarm triggers at 70%."),
+                     ("user", "Raise the disk alarm threshold to 92%."))
+    current = _current(ledger)
+    assert "70%" in current and "92%" in current and "85%" not in current, current
+
+
+def test_the_stem_of_a_verb_and_of_its_noun_is_one() -> None:
+    from ollm_desktop.engine.fact_keys import stem
+
+    pairs = [("retained", "retention"), ("capped", "cap"), ("sampling", "sample"),
+             ("shipping", "ships"), ("opens", "opening")]
+    assert all(stem(a) == stem(b) for a, b in pairs), [(stem(a), stem(b)) for a, b in pairs]
+    assert stem("port") != stem("portal") and stem("timeout") != stem("time")
+
+
+def test_a_correction_whose_key_meets_none_marks_the_one_value_of_its_unit() -> None:
+    ledger = _absorb(("user", "We poll the upstream feed every 30 seconds."),
+                     ("user", "The polling interval is now 90 seconds."))
+    old = next(f for f in ledger if f.value == "30 seconds")
+    new = next(f for f in ledger if f.value == "90 seconds")
+    assert old.possibly_replaced_by == new.id  # never silently current beside its correction

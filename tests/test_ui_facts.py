@@ -325,3 +325,31 @@ def test_a_value_a_reply_disputes_says_so_in_its_tooltip() -> None:
     tips = {e.fact.value: e.tooltip for e in entries(view)}
     assert "Sent with a note: a reply said replaced by 9443; unconfirmed." in tips["7443"]
     assert "Sent with a note" not in tips["9443"]
+
+
+def test_the_panel_lists_by_default_exactly_the_rows_the_engine_marks_shown(qtbot) -> None:
+    """``FactsView.rows[].shown_by_default`` is the panel's own decision: with the filter off
+    it lists those rows and no other; with it on, every row."""
+    from ollm_desktop.engine import facts
+    from ollm_desktop.engine.facts_front import FactsView
+    from ollm_desktop.engine.models import Message
+    from ollm_desktop.ui.facts.panel import FactActions
+
+    ledger: list = []
+    for turn, (role, text) in enumerate((
+            ("user", "The gateway listens on port 7443."),
+            ("assistant", "The metrics exporter runs on port 9187."),
+            ("user", "Should we move the gateway to port 7444?")), start=1):
+        facts.absorb(ledger, Message(role=role, content=text), turn)
+    view = FactsView(ledger, frozenset(), frozenset(), frozenset(), ())
+    refuse = FactActions(lambda *a: False, lambda *a: False, lambda *a: False,
+                         lambda *a: False, lambda *a: False)
+    panel = FactsPanel(refuse)
+    qtbot.addWidget(panel)
+    panel.set_view(view)
+    listed = [panel.list.topLevelItem(i).data(VALUE, Qt.ItemDataRole.DisplayRole)
+              for i in range(panel.list.topLevelItemCount())]
+    assert len(listed) == sum(r.shown_by_default for r in view.rows) == 1, listed
+    assert "7443" in listed[0]
+    panel.suggested.setChecked(True)
+    assert panel.list.topLevelItemCount() == len(view.rows) == 3

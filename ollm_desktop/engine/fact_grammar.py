@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ollm_desktop.engine.fact_keys import key_of, phrase_before, unit_class
+from ollm_desktop.engine.fact_keys import key_of, phrase_before, singular, unit_class
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
@@ -38,12 +38,16 @@ from ollm_desktop.engine.fact_words import (
     MODALS,
     NAMING,
     NOT_NP,
+    PAIRED,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
     Value,
+    contracted,
     is_change,
     joined,
+    names_joined,
+    numeric,
     tokens_of,
 )
 
@@ -155,22 +159,42 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
                 _ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
-        if token.word.isdigit() and prev in ("with", "use", "using", "to", "from") and \
+        if token.word.isdigit() and (prev in ("with", "use", "using", "to", "from", "has",
+                                              "have", "had") or words[i + 2:i + 4] == [
+                                                  ",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
                 tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
             _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
             _counted(sentence, tokens, i)
             continue
-        if token.word.isdigit() and len(token.word) >= 2 and prev in (
+        if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
             _promote(sentence, tokens, i, "number")
             continue
         if not _eligible(token):
             continue
+        if _proper_name(sentence, tokens, i, first):
+            _promote(sentence, tokens, i)
+            continue
         nxt = words[i + 1] if i + 1 < len(tokens) else ""
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
                 _ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
+
+
+def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
+    """A capitalised name (a run of them is one token: "Hotel Flandria") inside the sentence,
+    as the object of a preposition or a copula ("in Ghent", "at the Hotel Flandria", "is
+    Ingrid"): a value as it stands, the user's name for a place, a person, a product."""
+    if i <= first or not _capital(sentence, tokens[i]) or not tokens[i].word[:1].isalpha():
+        return False
+    before = i - 1
+    if tokens[before].word in DETERMINERS and before > first:
+        before -= 1
+    if tokens[before].word == "now" and before > first:
+        before -= 1  # "is now the Grand Hotel"
+    head = tokens[before].word
+    return head in PREPOSITIONS or head in COPULAS
 
 
 def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
@@ -284,21 +308,6 @@ _RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced
                       "deprecated", "retired", "dropped", "old", "incorrect", "stale"})
 
 
-def _names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
-    """A run of capitalised words after the first ("Redis Streams") is one word: a name."""
-    out: list[Tok] = []
-    for token in tokens:
-        prev = out[-1] if out else None
-        if prev is not None and len(out) > 1 and not token.value and not prev.value and \
-                sentence[token.start:token.start + 1].isupper() and \
-                sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and \
-                prev.word.isalpha():
-            out[-1] = Tok(f"{prev.word} {token.word}", prev.start, token.end)
-        else:
-            out.append(token)
-    return out
-
-
 def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
     """The sentence's mood, whether it corrects, and each value with its key and role."""
     tokens = tokens_of(sentence, values)
@@ -308,7 +317,7 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = _names_joined(sentence, tokens)
+    tokens = contracted(names_joined(sentence, tokens))
     first, lead = _strip_lead(tokens)
     mood = mood_of(sentence, tokens, first, role)
     words = [t.word for t in tokens]
@@ -322,6 +331,8 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         start, end, text, kind = token.value
         entity, attribute = key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
+        entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
+        kind = "version" if unit == "version" else kind
         slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i)))
     slots = _scratched(tokens, slots)
     olds = [s for s in slots if s.old]
@@ -332,18 +343,35 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    changed = any(is_change(w) for w in words[first:]) and any(
-        w in ("to", "from") for w in words[first:])
+    changed = (any(is_change(w) for w in words[first:]) and any(
+        w in ("to", "from") for w in words[first:])) or (
+        first < len(words) and is_change(words[first]))  # an imperative: "make the K X"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
-        tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING)))
-        for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X"
+        tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
+        or (tokens[i - 1].value is not None and _ends_clause(tokens, i)))
+        for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"]
-    correction = bool(lead or olds or changed or now or gone)
+    instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
+    correction = bool(lead or olds or changed or now or gone or instead)
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
+                     unit: str) -> tuple[str, str, str]:
+    """A bare number stated of a proper name alone ("Node is now 20", "Python is now 3.12")
+    is that product's version: (node, version), which ``key_match`` meets with "Node 18"."""
+    token = tokens[i]
+    text = token.value[2] if token.value else ""
+    if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
+        named = [t for t in tokens[:i] if singular(t.word) == attribute and
+                 _capital(sentence, t)]
+        if named:
+            return named[0].word, "version", "version"
+    return entity, attribute, unit
 
 
 def _scratched(tokens: list[Tok], slots: list[Slot]) -> list[Slot]:

@@ -24,6 +24,7 @@ from ollm_desktop.engine.fact_words import (
     Tok,
     is_change,
 )
+from ollm_desktop.engine.reference_patterns import NUMBER_WORDS
 
 
 def unit_class(value: str, ref_kind: str, attribute: str) -> str:
@@ -33,7 +34,11 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     if ref_kind in ("date", "weekday"):
         return "date"
     if ref_kind == "number":
-        unit = re.sub(r"^[-+~]?[\d.,_]+\s*", "", value).lower().rstrip(".")
+        unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+)?\s*", "", value).lower().rstrip(".")
+        spelled = unit.replace("-", " ").split()
+        while len(spelled) > 1 and spelled[0] in NUMBER_WORDS:  # "two weeks"
+            spelled = spelled[1:]
+        unit = " ".join(spelled)
         if not unit:
             return "port" if attribute == "port" else "number"
         if unit in DURATION:
@@ -50,8 +55,29 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
 
 def singular(word: str) -> str:
     word = word.removesuffix("'s").removesuffix("'")
-    return word[:-1] if word.endswith("s") and len(word) > 4 and not word.endswith("ss") \
-        else word
+    return word[:-1] if word.endswith("s") and len(word) > 3 and \
+        not word.endswith(("ss", "us", "is")) else word
+
+
+# Derivational and inflectional endings, longest first: "retention" and "retained", "capped"
+# and "cap", "sampling" and "sample" meet at one stem (a closed set of English suffixes).
+_ENDINGS = ("ation", "ention", "tion", "sion", "ment", "ing", "ion", "ed", "es", "s", "e")
+
+
+def stem(word: str) -> str:
+    """A word's stem, so a key phrased as a verb meets the one phrased as its noun: "raw
+    events are retained" and "raw event retention", "uploads are capped" and "the upload
+    cap", "we sample every" and "the sampling interval"."""
+    word = singular(word)
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            word = word[:-len(ending)]
+            break
+    if word.endswith("ain") and len(word) > 5:
+        word = word[:-3]  # retain / retention, detain / detention
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # capped -> capp -> cap, shipping -> shipp -> ship
+    return word
 
 
 def noun_phrase(words: list[str]) -> tuple[str, str]:
@@ -99,8 +125,12 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
         if token.word in PREPOSITIONS or token.word in COPULAS:
             break
         words.append(token.word)
-    if words and (len(words) >= 2 or not dets) and begin + len(words) < len(clause) and \
-            clause[begin + len(words)].word in PREPOSITIONS:
+    # after a verb the phrase is its object ("put the report template in"): no verb in it
+    subject = not dets or dets[-1] == 0
+    if words and subject and (len(words) >= 2 or not dets) and \
+            begin + len(words) < len(clause) and \
+            clause[begin + len(words)].word in PREPOSITIONS and \
+            clause[begin + len(words)].word != "of":
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
 
@@ -120,7 +150,7 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
             return entity, attribute
     j = i - 1
     while j >= first and (words[j] in ("now", "called", "named", "at", "on", "due", "set",
-                                       "to", "not", "but", ",") or
+                                       "to", "not", "but", ",") or words[j] in DETERMINERS or
                           (tokens[j].value and j != i)):
         if words[j] in COPULAS or tokens[j].value:
             break
@@ -145,15 +175,15 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     if own:
         return noun_phrase(own.split())
     subject = clause_subject(tokens, i, first)
-    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and \
-            words[i - 1] == subject[-1]:
+    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
+            words[i - 1] == subject[-1]:  # ("make the font size 14 pt": the object's noun)
         subject = subject[:-1]  # "the worker pool has 4 threads": the verb before the value
     return noun_phrase(subject)
 
 
 def after_owner(tokens: list[Tok], i: int) -> str:
     """"for the DB", "of the API" right after a value: what it belongs to."""
-    rest = tokens[i + 1:i + 5]
+    rest = [t for t in tokens[i + 1:i + 8] if t.word != "·"][:4]  # past "4 parallel jobs"
     if not rest or rest[0].word not in ("for", "of"):
         return ""
     words: list[str] = []

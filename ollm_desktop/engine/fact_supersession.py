@@ -12,6 +12,7 @@ user using the new value makes the claim theirs, and the correction replaces at 
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.provenance import Found
 
@@ -41,9 +42,22 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
             _subjects_meet(a.subject, b.subject, family(a)) else ""
     entity_a, attribute_a, unit_a = a.key.split("|")
     entity_b, attribute_b, unit_b = b.key.split("|")
-    if unit_a != unit_b or not attribute_a:
+    if not attribute_a:
         return ""
-    if attribute_a != attribute_b:
+    if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b):
+        return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
+    if unit_a != unit_b:
+        # a bare number beside a counted one of the same noun phrase ("the pool has 8
+        # workers", "bump the pool to 12"): the count, its noun left out
+        counted = {unit_a, unit_b} - {"number"}
+        loose = len(counted) == 1 and "number" in (unit_a, unit_b) and \
+            next(iter(counted)) not in _MEASURES
+        return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
+    if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
+        return "same"
+    if _extends(entity_a, attribute_a, entity_b) or _extends(entity_b, attribute_b, entity_a):
+        return "maybe"  # "the CPU alert" beside "the CPU alert threshold" (one more head noun)
+    if stem(attribute_a) != stem(attribute_b):
         # "production" (the owner alone) beside "the production server"
         owner = (not entity_a and attribute_a == entity_b) or \
             (not entity_b and attribute_b == entity_a)
@@ -53,6 +67,34 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
     words_a, words_b = set(entity_a.split()), set(entity_b.split())
     # one side names no owner, or fewer words of it ("submission" in "paper submission")
     return "maybe" if words_a <= words_b or words_b <= words_a else ""
+
+
+# Unit classes a bare number never stands for (they always carry their unit or form).
+_MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "hash", "ticket",
+                       "date", "duration", "size", "percent", "money", "name"})
+
+
+def _product(fact: Fact | Found) -> str:
+    """The product a version value names ("node" of "Node 18"), or the entity of a bare
+    version stated of the product ("Node is now 20": node|version)."""
+    name, _, number = fact.value.partition(" ")
+    if number and name[:1].isalpha():
+        return name.lower()
+    entity, attribute, _ = fact.key.split("|")
+    return entity if attribute == "version" and " " not in entity else ""
+
+
+def _extends(entity: str, attribute: str, other_entity: str) -> bool:
+    """Whether a key's whole noun phrase is the other's owner, word stems alike: "cpu alert"
+    (cpu, alert) and "cpu alert threshold" (cpu alert, threshold); "raw events are retained
+    for 90 days" (raw, event) and "raw event retention"; the owner may name more ("the
+    museum" and "the museum opening time") or be the verb the phrase ends with ("orders
+    ship within" (order, ship) and "shipping time")."""
+    if not other_entity or not attribute:
+        return False
+    phrase = [stem(w) for w in f"{entity} {attribute}".split()]
+    owner = [stem(w) for w in other_entity.split()]
+    return owner[:len(phrase)] == phrase or phrase[-len(owner):] == owner
 
 
 def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]]:
@@ -199,8 +241,20 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
                    if _subjects_meet(old.subject, new.subject, kind))
     same, maybe = _same_key(new, candidates)
     count = sum(replace_or_dispute(new, old, facts) for old in same)
-    mark_possible(new, maybe)
+    mark_possible(new, maybe or _only_of_its_unit(new, candidates))
     return count
+
+
+def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
+    """A correction whose key meets none: the one earlier value of its unit class (one
+    date so far, one percentage) is possibly what it corrects. It stays current but is
+    marked, so a key phrased two ways ("the museum opens at", "closing time") never leaves
+    an old value reading as current beside its correction."""
+    unit = new.key.split("|")[-1] if new.key else ""
+    if not unit or unit in MANY or new.ref_kind in MANY:
+        return []
+    alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit]
+    return alike if len({f.key for f in alike}) == 1 else []
 
 
 def mark_possible(new: Fact, olds: list[Fact]) -> None:

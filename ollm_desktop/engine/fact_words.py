@@ -82,3 +82,40 @@ def is_change(word: str) -> bool:
         (word.endswith("ching") and word[:-3] in CHANGE)
 
 
+def contracted(tokens: list[Tok]) -> list[Tok]:
+    """"the venue's now X", "the port's not 8443": a noun's "'s" before "now" or "not" is
+    "is", not a possessive."""
+    out: list[Tok] = []
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1].word if i + 1 < len(tokens) else ""
+        if token.word.endswith("'s") and len(token.word) > 2 and after in ("now", "not") and \
+                not token.value:
+            out += [Tok(token.word[:-2], token.start, token.end - 2),
+                    Tok("is", token.end - 2, token.end)]
+        else:
+            out.append(token)
+    return out
+
+
+def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
+    """A run of capitalised words after the first ("Redis Streams") is one word: a name."""
+    out: list[Tok] = []
+    for token in tokens:
+        prev = out[-1] if out else None
+        if prev is not None and len(out) > 1 and not token.value and not prev.value and \
+                sentence[token.start:token.start + 1].isupper() and \
+                sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and \
+                prev.word.replace(" ", "").isalpha():  # "Grand Alpine Lodge": one name
+            out[-1] = Tok(f"{prev.word} {token.word}", prev.start, token.end)
+        else:
+            out.append(token)
+    return out
+
+
+# Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5".
+PAIRED = frozenset({"now", "from", "to", "not", "but"})
+
+
+def numeric(word: str) -> bool:
+    """A number as a word: "9443", "3.12" (a bare version or amount)."""
+    return word[:1].isdigit() and word.replace(".", "").isdigit() and not word.endswith(".")

@@ -145,10 +145,12 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
 
 
 def _names(item: Found, fact: Fact) -> bool:
-    """A bare name (``item``, the old value of a replacement) names ``fact``'s value."""
+    """A bare name or number (``item``, the old value of a replacement) names ``fact``'s
+    value ("instead of MySQL": "MySQL 8.0"; "from 3 to 5": "3 replicas")."""
     said, value = item.value.lower(), fact.value.lower()
     return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
-        value == said or (item.ref_kind in ("name", "class") and value.startswith(said + " ")))
+        value == said or (item.ref_kind in ("name", "class") and value.startswith(said + " "))
+        or (said.replace(",", "").isdigit() and value.startswith(said + " ")))  # "3" of "3 jobs"
 
 
 def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str]) -> Absorbed:

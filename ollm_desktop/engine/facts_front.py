@@ -16,6 +16,7 @@ from ollm_desktop.engine import facts, recall
 from ollm_desktop.engine.assembly import Assembly, Region
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.facts_rows import FactRow, fact_rows
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import may_correct
 
@@ -31,6 +32,12 @@ class FactsView:
     left_out: frozenset[str]  # eligible but over its budget
     recent: frozenset[str]  # their message is still sent word for word in its place
     blocking_pins: tuple[str, ...]  # pinned facts alone exceed the ledger's budget
+
+    @property
+    def rows(self) -> tuple[FactRow, ...]:
+        """The panel's rows, one per key, each with ``shown_by_default`` (``facts_rows``):
+        what the panel lists and what a benchmark reads are one decision."""
+        return fact_rows(self.facts)
 
 
 class FactsFront:

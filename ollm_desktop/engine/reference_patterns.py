@@ -36,6 +36,15 @@ tonnes ml mL USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dol
 requests request req reqs queries users connections workers threads cores vCPUs CPUs GPUs replicas
 nodes pods shards partitions rows records tokens retries attempts events messages jobs
 transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS"""))
+# Cardinal numbers in words (a closed class) and the units of time they count in a duration.
+NUMBER_WORDS = frozenset(_words("""\
+one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+hundred"""))
+_NUMBER_WORDS = _alt(sorted(NUMBER_WORDS))
+_TIME_UNIT = _alt(_words("""\
+second seconds minute minutes hour hours day days week weeks month months year
+years"""))
 _PER = _alt(_words("""\
 s sec second min minute h hr hour day week month mo year yr request req user seat
 node core instance GB TB MB"""))
@@ -85,7 +94,8 @@ _TOKEN = r"[A-Za-z0-9](?:[\w.-]*[A-Za-z0-9])?(?!\w)"
 _X = rf"(?:{_QUOTE}|(?!(?i:{_STOP})\b)(?P<ref>[A-Z][\w-]*(?:[ ][A-Z][\w-]*){{0,3}}|{_TOKEN}))"
 _END = (r"(?=[ \t]*(?:[.,;:!?)\]}\"”\n]|$)|[ \t]+(?i:and|or|but|so|from|for|because|since|then"
         r"|going|instead|when|while|until|as|in|on|to|too|now|here|please|with|which|that)\b)")
-_NAME_VERB = r"(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing)|dub(?:s|bed)?)"
+# "call" after "on" is a noun ("on call this week"), naming nothing
+_NAME_VERB = r"(?<![Oo]n )(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing)|dub(?:s|bed)?)"
 
 Check = Callable[[re.Match[str]], tuple[str, str] | None]
 
@@ -226,8 +236,8 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w.-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
           r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])", "date"),
     _rule(r"(?<![\w./])\d{1,2}([./])\d{1,2}\1\d{4}(?![\w./])", "date"),
-    _rule(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b", "date"),
-    _rule(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
+    _rule(rf"\b{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b", "date"),
+    _rule(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
     _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\.?)?"
           r"(?:\s?(?:UTC|GMT|CET|CEST|EST|EDT|PST|PDT|Z))?(?![\w:])", "time"),
     _rule(r"\b(?:1[0-2]|0?[1-9])\s?(?:am|pm|AM|PM)\b", "time"),
@@ -274,6 +284,11 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w&#/])#\d{1,7}(?!\w)", "ticket"),
     _rule(r"(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)", "env", check=_check_min(5)),
     _rule(r"(?<![\w$])\$\{?[A-Z][A-Z0-9]{1,}\}?(?![\w])", "env"),
+    # scientific notation (3e-4, 1.5E+6): one number, not "3" and a word "e-4"
+    _rule(r"(?<![\w.])[-−]?\d+(?:\.\d+)?[eE][-+−]?\d+(?!\w|\.\d)", "number"),
+    # a duration in words ("two weeks", "ninety days"): a number as the user wrote it
+    _rule(rf"\b(?i:{_NUMBER_WORDS})(?:[ -](?i:{_NUMBER_WORDS}))?\s+(?i:{_TIME_UNIT})\b",
+          "number"),
     _rule(rf"(?P<ref>(?:(?<![^\s(\[])[-−+~≈])?(?:(?<!\w)[$€£¥₹]\s?{_NUM}{_MULT}?"
           rf"(?:\s?(?:{_UNIT}){_UNIT_END})?(?:{_RATE})?"
           rf"|(?<!\w)(?:USD|EUR|GBP|CHF)\s{_NUM}{_MULT}?(?:{_RATE})?"

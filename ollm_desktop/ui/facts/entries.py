@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication
 
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE
-from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_supersession import chain_end
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts import dispute_note
 from ollm_desktop.engine.facts_front import FactsView
@@ -163,46 +161,19 @@ def entries(view: FactsView) -> list[Entry]:
 @dataclass(frozen=True)
 class Row:
     """One key: its current value (``entry``) and the values it held before (``history``,
-    oldest first)."""
+    oldest first); grouping and ``shown_by_default`` are the engine's (``facts_rows``)."""
 
     entry: Entry
     history: tuple[Entry, ...]
     group: int  # 0: the user's, 1: adopted from the assistant, 2: the assistant's suggestion
-
-
-def _group(fact: Fact) -> int:
-    if fact.source in ("user", "manual") or (fact.edited and not fact.confirmed):
-        return 0
-    return 1 if fact.users else 2
-
-
-def _row_key(fact: Fact, by_id: dict[str, Fact]) -> str:
-    """Which row a fact is listed in: its replacement chain's end, merged by key where a key
-    holds one value at a time (the API's port); a sentence, a note, an open question or a
-    value of a list (files, links) is a row of its own."""
-    head = chain_end(by_id, fact) or fact
-    parts = head.key.split("|") if head.key.count("|") == 2 else []
-    if not parts or not parts[1] or parts[2] in MANY or head.kind in SENTENCE_KINDS or \
-            head.kind == "question" or head.status == "forgotten":
-        return head.id
-    return head.key
+    shown_by_default: bool  # listed with the "Suggested by the assistant" filter off
 
 
 def rows(view: FactsView) -> list[Row]:
-    """One row per key, the user's first, adopted next, the assistant's suggestions last;
-    within a group in the order stated."""
-    made = entries(view)
-    by_id = {e.fact.id: e.fact for e in made}
-    keyed: dict[str, list[Entry]] = {}
-    for entry in made:
-        keyed.setdefault(_row_key(entry.fact, by_id), []).append(entry)
-    out: list[Row] = []
-    for group in keyed.values():
-        live = [e for e in group if e.fact.status == "current"]
-        users = [e for e in live if e.fact.users]
-        top = (users or live or group)[-1]
-        out.append(Row(top, tuple(e for e in group if e is not top), _group(top.fact)))
-    return sorted(out, key=lambda r: (r.group, r.entry.fact.sequence))
+    """The engine's rows (``view.rows``) as the panel paints them."""
+    made = {e.fact.id: e for e in entries(view)}
+    return [Row(made[r.fact.id], tuple(made[f.id] for f in r.history), r.group,
+                r.shown_by_default) for r in view.rows]
 
 
 def summary(view: FactsView) -> str:

@@ -69,7 +69,8 @@ class FactsPanel(QDockWidget):
         self.suggested = QCheckBox(self.tr("Suggested by the assistant"))
         self.suggested.setObjectName("factsSuggestedFilter")
         self.suggested.setToolTip(self.tr("Also list the values the assistant proposed that "
-                                          "you have not used or pinned (they are not sent)"))
+                                          "you have not used or pinned, and the values of "
+                                          "open questions (neither is sent)"))
         self.suggested.setChecked(False)
         self._view: FactsView | None = None
         self.list.setUniformRowHeights(True)
@@ -151,7 +152,7 @@ class FactsPanel(QDockWidget):
         selected = self.selected_id()
         self._view = view
         shown = [r for r in (rows(view) if view is not None else [])
-                 if r.group < 2 or self.suggested.isChecked()]
+                 if r.shown_by_default or self.suggested.isChecked()]
         self._entries = {e.fact.id: e for r in shown for e in (r.entry, *r.history)}
         self.list.clear()
         for row in shown:
