@@ -76,6 +76,9 @@ def test_usable_is_ratio_times_context(context_size: int, usable: int) -> None:
 
 def test_available_subtracts_system_goal_checkpoints_and_pins() -> None:
     engine, _ = chat(EngineConfig(context_size=8192, min_messages=2), turns=24)
+    # A fact the user typed, so that the ledger has a line: it carries the user's facts, and
+    # those the user wrote in the compacted turns are quoted word for word instead.
+    engine.add_fact("The staging server listens on port 8443.")
     early_pin = engine.display_messages()[2]
     first_pin = engine.add("user", "pinned spec: the API is frozen", pinned=True)
     engine.add("assistant", "[GOAL] Ship the importer\n[NEXT] write tests")

@@ -30,6 +30,8 @@ TAG_TOKENS = 6  # <role kept="verbatim"> ... </role> around each message in the 
 # top, and a prompt the server still refuses falls back to the standalone request.
 UNCALIBRATED_MARGIN = 1.3
 CALIBRATED_MARGIN = 1.03
+# The full summary rules' extra words over the short ones, as a share of the window, at most.
+FULL_RULES_SHARE = 0.06
 Prompt = list[dict[str, str]]
 
 
@@ -92,12 +94,20 @@ class SummaryWriter:
         config = data.config
         predict = budget.summary_predict(config, target)
         margin = UNCALIBRATED_MARGIN if config.estimate_scale == 1.0 else CALIBRATED_MARGIN
-        for short in (False, True):  # the full rules where they fit, else the short ones
-            make = maker(short)
-            size = sum(data.message_tokens(m["content"]) for m in make(None)) + \
+        def size(make: Callable[[str | None], Prompt]) -> int:
+            return sum(data.message_tokens(m["content"]) for m in make(None)) + \
                 config.request_overhead + 64  # room for the retry note
-            if size * margin + predict <= config.context_size:
-                return make
+
+        full, short = maker(False), maker(True)
+        full_size, short_size = size(full), size(short)
+        # The rules follow the cached prefix, so the server reads them anew on every summary:
+        # the full ones where they fit and their extra words are a small share of the window
+        # (about 190 tokens: a tenth of a 2K window), else the short ones.
+        if (full_size - short_size <= config.context_size * FULL_RULES_SHARE
+                and full_size * margin + predict <= config.context_size):
+            return full
+        if short_size * margin + predict <= config.context_size:
+            return short
         return None
 
     # ------------------------------------------------------------ standalone

@@ -66,7 +66,7 @@ def trace(store: ChatStore) -> None:
         setattr(store, name, traced)
 
     def message_event(kind: str) -> Any:
-        def after(chat_id: str, message: Any) -> None:
+        def after(chat_id: str, message: Any, **_options: Any) -> None:  # index=False too
             emit(ev=kind, chat=chat_id, id=message.id, role=message.role,
                  partial=message.partial, content=message.content)
         return after
