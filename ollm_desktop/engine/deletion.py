@@ -61,6 +61,16 @@ def _marks(data: Conversation) -> Marks:
                  [f.model_copy() for f in data.facts])
 
 
+def _same_marks(now: Marks, then: Marks) -> bool:
+    """The same compaction state, whatever the calibration: a checkpoint's count follows the
+    model's tokenizer factor, which a reply or a reopen may have moved since the delete."""
+    def plain(marks: Marks) -> Marks:
+        groups = [g.model_copy(update={"current_tokens": 0}) for g in marks.groups]
+        return marks._replace(groups=groups)
+
+    return plain(now) == plain(then)
+
+
 def _without(groups: list[CompressedGroup], message_id: str,
              ) -> tuple[list[CompressedGroup], list[str]]:
     """``groups`` without ``message_id``; the ids of those it was the last summarised one of."""
@@ -144,12 +154,14 @@ def restore(stage: Stage, deleted: Deleted) -> bool:
     else:
         position = min(deleted.position, len(data.messages))
     _recount(data, message, deleted.calibration)
-    exact = _marks(data) == deleted.after
+    exact = _same_marks(_marks(data), deleted.after)
     data.messages.insert(position, message)
     data.reindex()
     if exact:
         before = deleted.before
         data.groups = [g.model_copy(deep=True) for g in before.groups]
+        for group in data.groups:  # at the calibration of now (it may have moved meanwhile)
+            group.current_tokens = data.count(group.summary)
         data.undo = [u.model_copy(deep=True) for u in before.undo]
         data.dropped = list(before.dropped)
         data.facts = [f.model_copy() for f in before.facts]
