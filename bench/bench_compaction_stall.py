@@ -116,7 +116,8 @@ def _server() -> Any:
 
 async def _open(real: Any) -> None:
     window, controller = real.window, real.controller
-    watch = paint_watch(window.conversation_view.viewport())
+    # The window itself: a fresh data folder opens on the first-run screen, not the chat.
+    watch = paint_watch(window)
     watch.arm()
     window.show()
     window.open_initial_chat()

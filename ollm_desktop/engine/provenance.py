@@ -130,11 +130,20 @@ def sentence_facts(sentence: str, role: str = "user") -> list[Found]:
     return out
 
 
+# The grammar's cost grows faster than a sentence's length: a reply of one 500 KB line took
+# 47 s on the event loop. Facts are read from a message's first MAX_FACT_TEXT characters and
+# from each sentence's first MAX_SENTENCE_CHARS (no stated fact is a thousand characters long);
+# the whole text stays in the history and in recall.
+MAX_FACT_TEXT = 16_000
+MAX_SENTENCE_CHARS = 1_000
+
+
 def message_facts(content: str, role: str = "user") -> list[Found]:
     """Every fact of a message's text, in order (sentences without a fact give none)."""
     out: list[Found] = []
-    for number, sentence in enumerate(P.sentences(content)):
-        out.extend(replace(f, sentence=number) for f in sentence_facts(sentence, role))
+    for number, sentence in enumerate(P.sentences(content[:MAX_FACT_TEXT])):
+        out.extend(replace(f, sentence=number)
+                   for f in sentence_facts(sentence[:MAX_SENTENCE_CHARS], role))
     return out
 
 

@@ -147,14 +147,15 @@ def _drop_contained(refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 _MESSAGE_REFERENCES: dict[str, tuple[tuple[str, str], ...]] = {}
 _MESSAGE_REFERENCES_KEPT = 16384
+MAX_REFERENCE_TEXT = 32_000  # characters of a message read for references (recall's bound)
 
 
 def message_references(content: str) -> tuple[tuple[str, str], ...]:
     """A message's references without those inside a longer one: worked out once per text
     (``facts_extract`` does it when the message is final; a compaction reads them)."""
     found = _MESSAGE_REFERENCES.get(content)
-    if found is None:
-        found = tuple(_drop_contained(find_references(content)))
+    if found is None:  # a hostile 500 KB line took a second: its first part is read
+        found = tuple(_drop_contained(find_references(content[:MAX_REFERENCE_TEXT])))
         remember_references(content, found)
     return found
 
