@@ -349,3 +349,19 @@ def test_every_reference_is_verbatim(text: str) -> None:
         assert kind in KINDS
         assert occurs_in(ref, text)
         assert ref in text or kind == "function"
+
+
+def test_a_huge_message_is_read_for_facts_and_references_in_its_first_part_only() -> None:
+    """A reply of one 500 KB line held the event loop for 47 s in the fact grammar and the
+    reference scan: both read a bounded first part; what lies beyond stays in the history."""
+    from ollm_desktop.engine import facts_extract, provenance, references
+
+    head = "The staging API listens on port 8443 at /srv/api/config.yaml. "
+    filler = "lorem ipsum dolor sit amet " * 40_000
+    tail = " The admin port is 9555 at /srv/admin/late.yaml."
+    text = head + filler + tail
+    assert len(text) > 20 * max(provenance.MAX_FACT_TEXT, references.MAX_REFERENCE_TEXT)
+    values = {f.value for f in facts_extract.extract("user", text)}
+    refs = {ref for ref, _kind in references.message_references(text)}
+    assert "8443" in values and "/srv/api/config.yaml" in refs
+    assert "9555" not in values and "/srv/admin/late.yaml" not in refs
