@@ -196,12 +196,12 @@ async def test_a_late_or_failing_embedding_leaves_words_alone_within_the_budget(
     server.path_delays["/api/embed"] = 1.0
     source = await s.recall.source("lb-17.internal port")
     # The send went on with words alone while the query's embedding was still on its way.
-    [late] = s.recall._late
+    [late] = s.recall.queries.late
     assert not late.done() and late.get_name() == recall_module.QUERY_TASK
     assert isinstance(source, RecallIndex) and not s.recall.semantic_used
     assert [h.user for h in source.search("lb-17.internal port", exclude=set(), limit=3)] \
         == [FACT]
-    await asyncio.wait(set(s.recall._late), timeout=5)  # the late answer ends by itself
+    await asyncio.wait(set(s.recall.queries.late), timeout=5)  # the late answer ends by itself
     server.path_delays.clear()
     server.fail("/api/embed", 500, "embedding runner crashed")
     source = await s.recall.source("lb-17.internal port")

@@ -21,6 +21,7 @@ import numpy as np
 from ollm_desktop.backend import BackendError
 from ollm_desktop.engine.document_context import FoundPassage
 from ollm_desktop.session.core import SessionCore
+from ollm_desktop.session.query_embeddings import QueryEmbeddings
 from ollm_desktop.session.recall import (
     EMBED_BATCH,
     RECALL_BUDGET_S,
@@ -62,20 +63,15 @@ class DocumentMeaning:
     def __init__(self, core: SessionCore) -> None:
         self._core = core
         self._embedding: asyncio.Task[Any] | None = None
-        self._late: set[asyncio.Task[Any]] = set()
+        self.queries = QueryEmbeddings("documents-query-embedding")  # late ones tracked
 
     @property
     def model(self) -> str:
         return (self._core.settings.embedding_model or "").strip()
 
     async def close(self) -> None:
-        """At shutdown: cancel the query embeddings past their budget (as recall does) and
-        give them a moment to end; never wait longer."""
-        late = [t for t in self._late if not t.done()]
-        for task in late:
-            task.cancel()
-        if late:
-            await asyncio.wait(late, timeout=1.0)
+        """At shutdown: end the query embeddings still running (as recall does)."""
+        await self.queries.close()
 
     def schedule(self, document_ids: Sequence[str]) -> None:
         """Embed these documents' passages that have no vector of the model, in the
@@ -119,19 +115,13 @@ class DocumentMeaning:
         if not rows:
             self.schedule(index.document_ids)
             return index
-        task = asyncio.ensure_future(self._core.backend.embed(
-            model, [_prefixes(model)[0] + t for t in texts]))
-        task.set_name("documents-query-embedding")
-        done, _pending = await asyncio.wait({task}, timeout=RECALL_BUDGET_S)
-        if not done:
-            self._late.add(task)  # left to end by itself, bounded by the client's timeout
-            task.add_done_callback(self._late.discard)
-            task.add_done_callback(lambda t: t.cancelled() or t.exception())
-            return index
         try:
-            vectors = task.result()
+            vectors = await self.queries.within(self._core.backend.embed(
+                model, [_prefixes(model)[0] + t for t in texts]), RECALL_BUDGET_S)
         except BackendError as exc:
             log.info("the query's embedding failed (%s): words only", exc.message)
+            return index
+        if vectors is None:  # left to finish by itself, bounded by the client's timeout
             return index
         if len(vectors) != len(texts):
             return index

@@ -27,6 +27,7 @@ from ollm_desktop.engine import ContextEngine, Message
 from ollm_desktop.engine.recall import RecalledRound, RecallSource
 from ollm_desktop.session.core import SessionCore
 from ollm_desktop.session.events import NOTHING, Change
+from ollm_desktop.session.query_embeddings import QueryEmbeddings
 from ollm_desktop.storage import StorageError
 from ollm_desktop.storage.models import RecalledItem, RecallRecord
 from ollm_desktop.storage.recall_index import CANDIDATES, RecallIndex
@@ -35,7 +36,6 @@ log = logging.getLogger(__name__)
 
 RECALL_BUDGET_S = 0.3  # the longest a send waits for its query's embedding
 QUERY_TASK = "recall-query-embedding"
-CLOSE_WAIT_S = 1.0  # the longest close() waits for cancelled query embeddings to end
 RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al.)
 SIMILARITY_FLOOR = 0.3  # cosine below which meaning search finds nothing (MiniLM-like)
 EMBED_BATCH = 16
@@ -111,7 +111,7 @@ class RecallService:
         self._core = core
         self._vectors: Vectors | None = None
         self._embedding: asyncio.Task[Any] | None = None
-        self._late: set[asyncio.Task[Any]] = set()  # query embeddings past the budget
+        self.queries = QueryEmbeddings(QUERY_TASK)  # each send's, late ones tracked
         self._down: tuple[str, str, float] | None = None  # model, reason, until
         self.semantic_used = False  # the last send's source searched by meaning too
 
@@ -197,23 +197,14 @@ class RecallService:
         if not self._available():
             return None
         model = self.model
-        task = asyncio.ensure_future(self._core.backend.embed(model, [_prefixes(model)[0]
-                                                                      + text]))
-        task.set_name(QUERY_TASK)
-        self._late.add(task)  # tracked until it ends, so that close() can end it
-        task.add_done_callback(self._late_done)
         try:
-            done, _pending = await asyncio.wait({task}, timeout=RECALL_BUDGET_S)
-        except asyncio.CancelledError:
-            task.cancel()  # the send was stopped (or the app closes): its query is of no use
-            raise
-        if not done:  # left to finish by itself, bounded by the client's timeout
-            log.info("the query's embedding was late: words only for this send")
-            return None
-        try:
-            vectors = task.result()
+            vectors = await self.queries.within(
+                self._core.backend.embed(model, [_prefixes(model)[0] + text]), RECALL_BUDGET_S)
         except BackendError as exc:
             self._failed(exc.message)
+            return None
+        if vectors is None:  # left to finish by itself, bounded by the client's timeout
+            log.info("the query's embedding was late: words only for this send")
             return None
         if not vectors or not vectors[0]:
             self._failed("it returned no embedding")
@@ -222,20 +213,8 @@ class RecallService:
         return _unit(vectors[0])
 
     async def close(self) -> None:
-        """At shutdown: cancel the query embeddings still running (a late one is otherwise
-        left for the client's timeout) and give them a moment to end; never wait longer."""
-        late = [t for t in self._late if not t.done()]
-        for task in late:
-            task.cancel()
-        if late:
-            _done, stuck = await asyncio.wait(late, timeout=CLOSE_WAIT_S)
-            for task in stuck:
-                log.warning("task %s did not stop at shutdown", task.get_name())
-
-    def _late_done(self, task: asyncio.Task[Any]) -> None:
-        self._late.discard(task)
-        if not task.cancelled():
-            task.exception()  # retrieved: a late failure is not an unhandled one
+        """At shutdown: end the query embeddings still running."""
+        await self.queries.close()
 
     def _load_vectors(self) -> Vectors | None:
         chat, model = self._core.chat, self.model

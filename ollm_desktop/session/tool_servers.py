@@ -78,4 +78,6 @@ class ToolServers:
         """Stop every server: no task and no child process is left."""
         connections = list(self._connections.values())
         self._connections.clear()
-        await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
+        closing = [asyncio.create_task(c.close(), name=f"mcp-close-{c.name}")
+                   for c in connections]
+        await asyncio.gather(*closing, return_exceptions=True)
