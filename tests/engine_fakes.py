@@ -12,7 +12,9 @@ import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ollm_desktop.engine import CompactionReport, ContextEngine, EngineConfig
+from ollm_desktop.engine import CompactionReport, ContextEngine, EngineConfig, facts
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.tokens import count_message_tokens, count_tokens, truncate_to_tokens
 
 Prompt = list[dict[str, str]]
@@ -268,3 +270,11 @@ def roles_valid(api: list[dict[str, str]]) -> bool:
     if any(m["role"] == "system" for m in api[1:]):
         return False
     return all(a["role"] != b["role"] for a, b in itertools.pairwise(api))
+
+
+def absorbed(*said: tuple[str, str]) -> list[Fact]:
+    """The facts ledger after these (role, text) messages, one exchange turn each."""
+    ledger: list[Fact] = []
+    for turn, (role, text) in enumerate(said, start=1):
+        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
+    return ledger

@@ -11,14 +11,7 @@ import pytest
 
 from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _absorb(*said: tuple[str, str]) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, (role, text) in enumerate(said, start=1):
-        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
-    return ledger
+from tests.engine_fakes import absorbed
 
 
 def _current(ledger: list[Fact]) -> list[str]:
@@ -66,7 +59,7 @@ CORRECTIONS = [
                          ids=[f"{c[0]}: {c[2]}" for c in CORRECTIONS])
 def test_a_correction_in_each_form_replaces_the_value_of_its_key(
         form: str, first: str, correction: str, new: str, old: str) -> None:
-    ledger = _absorb(("user", first), ("user", correction))
+    ledger = absorbed(("user", first), ("user", correction))
     current = _current(ledger)
     assert _holds(current, new), (form, current)
     assert not _holds(current, old), (form, current)
@@ -78,7 +71,7 @@ def test_a_correction_in_each_form_replaces_the_value_of_its_key(
 
 def test_a_replacement_without_a_number_replaces_every_value_of_the_key() -> None:
     """"MySQL 8.0" and a later "MySQL" both belong to the database engine."""
-    ledger = _absorb(("user", "We run MySQL 8.0 for the main database."),
+    ledger = absorbed(("user", "We run MySQL 8.0 for the main database."),
                      ("user", "The MySQL host is db1."),
                      ("user", "Actually let's use Postgres instead of MySQL."))
     current = _current(ledger)
@@ -88,7 +81,7 @@ def test_a_replacement_without_a_number_replaces_every_value_of_the_key() -> Non
 
 
 def test_the_replaced_line_names_its_replacement_not_the_sentence() -> None:
-    ledger = _absorb(("user", "We run MySQL 8.0 for the main database."),
+    ledger = absorbed(("user", "We run MySQL 8.0 for the main database."),
                      ("user", "Actually let's use Postgres instead of MySQL."))
     notes = facts.value_notes(ledger)
     assert notes.get("MySQL 8.0") == "replaced by Postgres"
@@ -110,7 +103,7 @@ MOODS = [
                          ids=[m[2] for m in MOODS])
 def test_a_question_a_hypothetical_or_a_suggestion_replaces_nothing(
         role: str, first: str, musing: str, value: str) -> None:
-    ledger = _absorb(("user", first), (role, musing))
+    ledger = absorbed(("user", first), (role, musing))
     stated = next(f for f in ledger if f.message_id and f.turn == 1 and f.kind != "correction")
     assert stated.status == "current" and stated.disputed_by is None
     assert not any(f.status == "replaced" for f in ledger)
@@ -130,13 +123,13 @@ def test_a_question_a_hypothetical_or_a_suggestion_replaces_nothing(
 ])
 def test_a_correction_of_one_key_leaves_a_key_sharing_a_word_alone(
         a: str, b: str, correction: str, kept: str) -> None:
-    ledger = _absorb(("user", a), ("user", b), ("user", correction))
+    ledger = absorbed(("user", a), ("user", b), ("user", correction))
     assert kept in _current(ledger)
     assert next(f for f in ledger if f.value == kept).possibly_replaced_by is None
 
 
 def test_a_replys_suggestion_on_another_key_disputes_nothing() -> None:
-    ledger = _absorb(("user", "The API port is 8443."),
+    ledger = absorbed(("user", "The API port is 8443."),
                      ("assistant", "I'd expose the metrics on port 9100 instead."))
     api = next(f for f in ledger if f.value == "8443")
     assert api.status == "current" and api.disputed_by is None
@@ -145,7 +138,7 @@ def test_a_replys_suggestion_on_another_key_disputes_nothing() -> None:
 
 def test_an_uncertain_match_keeps_both_and_marks_the_older() -> None:
     """"The port is now 9443" after two ports: which one is uncertain, so both stay."""
-    ledger = _absorb(("user", "The API port is 8443."), ("user", "The admin port is 8444."),
+    ledger = absorbed(("user", "The API port is 8443."), ("user", "The admin port is 8444."),
                      ("user", "The port is now 9443."))
     current = _current(ledger)
     assert {"8443", "8444", "9443"} <= set(current)
@@ -230,20 +223,20 @@ FORMS_READ_NOW = [
                          ids=[row[0] for row in FORMS_READ_NOW])
 def test_value_kinds_and_keys_the_finder_missed(what: str, first: str, correction: str,
                                                  new: str, old: str) -> None:
-    stated = _current(_absorb(("user", first)))
+    stated = _current(absorbed(("user", first)))
     assert _holds(stated, old), stated  # the first value is read at all
-    current = _current(_absorb(("user", first), ("user", correction)))
+    current = _current(absorbed(("user", first), ("user", correction)))
     assert _holds(current, new), current
     assert not _holds(current, old), current
 
 
 def test_multi_word_names_after_a_preposition_are_values() -> None:
-    current = _current(_absorb(("user", "The workshop is in Utrecht, at the Hotel Mercator.")))
+    current = _current(absorbed(("user", "The workshop is in Utrecht, at the Hotel Mercator.")))
     assert "Utrecht" in current and "Hotel Mercator" in current, current
 
 
 def test_a_key_with_a_head_noun_more_leaves_another_owners_value_alone() -> None:
-    ledger = _absorb(("user", "The disk alarm triggers at 85%."),
+    ledger = absorbed(("user", "The disk alarm triggers at 85%."),
                      ("user", "The memory alarm triggers at 70%."),
                      ("user", "Raise the disk alarm threshold to 92%."))
     current = _current(ledger)
@@ -260,7 +253,7 @@ def test_the_stem_of_a_verb_and_of_its_noun_is_one() -> None:
 
 
 def test_a_correction_whose_key_meets_none_marks_the_one_value_of_its_unit() -> None:
-    ledger = _absorb(("user", "We poll the upstream feed every 30 seconds."),
+    ledger = absorbed(("user", "We poll the upstream feed every 30 seconds."),
                      ("user", "The polling interval is now 90 seconds."))
     old = next(f for f in ledger if f.value == "30 seconds")
     new = next(f for f in ledger if f.value == "90 seconds")

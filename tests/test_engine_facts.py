@@ -10,14 +10,7 @@ from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import message_facts
 from ollm_desktop.engine.tokens import count_tokens
-from tests.engine_fakes import GoodSummarizer, compact, words
-
-
-def _absorb(*said: tuple[str, str]) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, (role, text) in enumerate(said, start=1):
-        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
-    return ledger
+from tests.engine_fakes import GoodSummarizer, absorbed, compact, words
 
 
 def _current(ledger: list[Fact]) -> list[str]:
@@ -28,7 +21,7 @@ def test_a_setting_is_kept_with_its_value() -> None:
     found = message_facts("Set LOG_LEVEL=debug and MAX_WORKERS=8 before starting.")
     assert [(f.kind, f.value) for f in found] == [("setting", "LOG_LEVEL=debug"),
                                                   ("setting", "MAX_WORKERS=8")]
-    ledger = _absorb(("user", "Set LOG_LEVEL=debug please."), ("user", "Now LOG_LEVEL=info."))
+    ledger = absorbed(("user", "Set LOG_LEVEL=debug please."), ("user", "Now LOG_LEVEL=info."))
     assert _current(ledger) == ["LOG_LEVEL=info"]  # a new assignment replaces the old one
     assert next(f for f in ledger if f.value == "LOG_LEVEL=debug").status == "replaced"
 
@@ -48,7 +41,7 @@ def test_a_setting_is_kept_with_its_value() -> None:
      "9001", "9011"),
 ])
 def test_a_correction_replaces_the_value_of_its_subject(first, correction, old, new) -> None:
-    ledger = _absorb(("user", first), ("user", correction))
+    ledger = absorbed(("user", first), ("user", correction))
     by_value = {f.value: f for f in ledger}
     assert by_value[new].status == "current"
     assert by_value[old].status == "replaced"
@@ -60,7 +53,7 @@ def test_a_correction_replaces_the_value_of_its_subject(first, correction, old, 
 
 def test_a_correction_by_subject_alone_replaces_the_earlier_value() -> None:
     """The correction does not repeat the old value: the subject (the gateway's port) decides."""
-    ledger = _absorb(("user", "The gateway listens on port 7443."),
+    ledger = absorbed(("user", "The gateway listens on port 7443."),
                      ("user", "Correction: the gateway moved to port 9443."))
     assert _current(ledger) == ["9443"]
     rendered = facts.render(ledger, compacted={f.message_id or "" for f in ledger}, quoted=set(),
@@ -69,10 +62,10 @@ def test_a_correction_by_subject_alone_replaces_the_earlier_value() -> None:
 
 
 def test_two_values_under_the_same_words_that_are_not_a_correction_are_two_entries() -> None:
-    ledger = _absorb(("user", "For the old parser see v1.20.3 in the notes."),
+    ledger = absorbed(("user", "For the old parser see v1.20.3 in the notes."),
                      ("user", "For the new parser see v2.11.1 in the notes."))
     assert sorted(_current(ledger)) == ["v1.20.3", "v2.11.1"]
-    ledger = _absorb(("user", "The timeout is 45 s."), ("user", "The timeout is 90 s."))
+    ledger = absorbed(("user", "The timeout is 45 s."), ("user", "The timeout is 90 s."))
     assert sorted(_current(ledger)) == ["45 s", "90 s"]  # no cue: no supersession
 
 
@@ -88,7 +81,7 @@ def test_a_later_correction_absorbed_first_still_replaces_the_older_statement() 
 def test_an_assistant_only_identifier_is_never_sent_until_the_user_adopts_it() -> None:
     """Issue 28: the ledger is the user's. An assistant's value waits behind the panel's
     "Suggested by the assistant" until the user uses it, pins it or keeps it."""
-    ledger = _absorb(
+    ledger = absorbed(
         ("assistant", "Try lib/helpers_3.py, docs at https://docs.acme-tools.dev/x and "
                       "call load_rows() with LOG_TTL=300."),
         ("user", "For the importer: the file we need is src/import/reader_12.py."),
@@ -100,7 +93,7 @@ def test_an_assistant_only_identifier_is_never_sent_until_the_user_adopts_it() -
     for invented in ("lib/helpers_3.py", "load_rows()", "8081", "pandas 2.1.4"):
         assert invented not in full.text
     # ...an assistant's value the user used (adopted) is theirs, and sent
-    ledger = _absorb(("assistant", "Use app/models_9.py for this."),
+    ledger = absorbed(("assistant", "Use app/models_9.py for this."),
                      ("user", "OK, app/models_9.py it is."))
     adopted = next(f for f in ledger if f.value == "app/models_9.py")
     assert adopted.users
@@ -108,14 +101,14 @@ def test_an_assistant_only_identifier_is_never_sent_until_the_user_adopts_it() -
                         budget=1000, count=count_tokens).text
     assert "app/models_9.py" in text
     # ...and so is one the user kept in the panel (pinned)
-    ledger = _absorb(("assistant", "Use app/models_9.py for this."))
+    ledger = absorbed(("assistant", "Use app/models_9.py for this."))
     ledger[0].pinned = True
     assert "app/models_9.py" in facts.render(ledger, compacted=set(), quoted=set(),
                                              budget=1000, count=count_tokens).text
 
 
 def test_a_user_fact_that_does_not_fit_is_left_out_and_reported() -> None:
-    ledger = _absorb(
+    ledger = absorbed(
         ("user", "The release notes live at https://releases.example-company.internal/"
                  "platform/importer/2026/november/notes-for-the-long-awaited-v3.html."),
         ("assistant", "Maybe port 8081."))
