@@ -21,13 +21,13 @@ from ollm_desktop.controller import ContextSnapshot, OllamaStatus
 from ollm_desktop.ui.status.ollama_banner import inline_code_html
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.status.host import StateMessagesHost
 
 CONNECTION_KINDS = frozenset({"unreachable", "stream_cut", "timeout", "http"})
 
 
 class StateMessages:
-    def __init__(self, content: WindowContent) -> None:
+    def __init__(self, content: StateMessagesHost) -> None:
         self.content = content
         c = content.controller
         self.restored = False  # the open chat has a restore to undo
@@ -171,5 +171,5 @@ class StateMessages:
                 return
             label.hide()
 
-def install(content: WindowContent) -> None:
-    content.state_messages = StateMessages(content)  # type: ignore[attr-defined]
+def install(content: StateMessagesHost) -> StateMessages:
+    return StateMessages(content)
