@@ -9,6 +9,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QLineEdit, QMainWindow
 
 from ollm_desktop.controller import ChatController
+from ollm_desktop.ui.status.action_reasons import ActionsHost
 from ollm_desktop.ui.status.compaction_progress import CompactionProgress
 from ollm_desktop.ui.status.ollama_banner import OllamaBanner
 from ollm_desktop.ui.status.reliability import ReliabilityIndicator
@@ -43,7 +44,7 @@ class MeterFigures(Protocol):
     def sizeHint(self) -> QSize: ...
 
 
-class StateMessagesHost(ReliabilityHost, Protocol):
+class StateMessagesHost(ReliabilityHost, ActionsHost, Protocol):
     @property
     def window(self) -> QMainWindow: ...
 
@@ -64,12 +65,6 @@ class StateMessagesHost(ReliabilityHost, Protocol):
 
     @property
     def action_compact(self) -> QAction: ...
-
-    @property
-    def action_continue(self) -> QAction: ...
-
-    @property
-    def action_undo_compaction(self) -> QAction: ...
 
     @property
     def action_undo_restore(self) -> QAction: ...
