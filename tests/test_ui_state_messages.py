@@ -50,6 +50,7 @@ def test_the_unreachable_note_above_the_input_goes_after_reconnecting(qloop, qtb
         assert "`" not in note.text() and "<code>" in note.text()  # backticks rendered
         assert "Retry" in note.text()  # ... and the button it names is there, in the banner
         assert a.window.banner.isVisible() and a.window.banner.retry_button.isVisible()
+        assert "`" not in a.window.banner.message_label.text()  # the banner renders them too
         server.start(port=port)
         run(qloop, a.controller.refresh_ollama())
         run(qloop, settle(a.controller))
