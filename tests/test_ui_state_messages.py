@@ -30,6 +30,8 @@ def test_a_cut_reply_s_banner_has_a_retry_button_and_goes_when_a_reply_arrives(a
     assert banner.isVisible() and banner.mode == "error"
     assert banner.retry_button.isVisible()  # a button, not "Retry?" in the text
     assert "Retry?" not in banner.message_label.text()
+    status = app.window.statusBar().currentMessage()
+    assert "broke before the reply was complete" in status and "Retry?" not in status
     server.reply_fn = scripted_model(reply_words=10)
     banner.retry_button.click()  # continues the cut reply
     run(app.loop, settle(app.controller))
