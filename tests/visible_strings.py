@@ -1,7 +1,7 @@
 """Every string a user can see in a widget tree: texts, titles, tooltips, status tips,
-placeholders, list, tree and tab texts (every row of an item view's model; of the conversation's
-messages only their tooltips, their text being the user's and the model's words), menus and their actions;
-what sits inside an "Advanced" section (a widget named
+placeholders, list, tree and tab texts (every row of an item view's model; of the
+conversation's messages only their tooltips, their text being the user's and the model's
+words), menus and their actions; what sits inside an "Advanced" section (a widget named
 ``advancedSection``) is left out, since the internal terms may be explained there."""
 
 from __future__ import annotations
