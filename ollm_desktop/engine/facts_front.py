@@ -43,6 +43,7 @@ class FactsView:
 class FactsFront:
     _data: Conversation
     _invalidate: Callable[..., None]
+    _api: Assembly | None  # the assembled request (ContextEngine), None: assemble again
     _assembly: Callable[[], Assembly]
     _region_now: Callable[[], Region]
 
