@@ -60,7 +60,7 @@ def test_servers_are_listed_edited_imported_and_tested(qloop, qtbot, tmp_path, c
     assert "s3cret-token" not in saved.model_dump_json()
     assert saved.mcp_servers[2].env == {"HOME_DIR": "${HOME}"}
     assert saved.mcp_servers[2].secret_env == ["API_TOKEN"]
-    typed, _kept = dialog.tool_server_secrets()["project (2)"]
+    typed, _kept = dialog.tool_servers_box.secrets()["project (2)"]
     assert typed["env"] == {"API_TOKEN": "s3cret-token"}
     # A stdio server without a command is refused with a sentence.
     box.list.setCurrentRow(2)

@@ -40,12 +40,17 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
     app = App(qloop, qtbot, tmp_path / "data", server, mcp_servers=[TOOLS])
     try:
         strip = app.window.findChild(object, "toolCalls") or app.window.content.tool_calls
+        calls = app.window.content.tool_call_rows  # the rows, inside the conversation's
         picker = app.find(QToolButton, "toolPicker")
         assert "no tools" in strip.summary.text()  # a new chat uses none
         strip.fill_menu()
         assert [a.text() for a in strip.menu.actions() if a.text()] == [
             "tests", "The model's own context tools"]
         strip.menu.actions()[0].setChecked(True)  # the chat now uses the server's tools
+        strip.menu.popup(picker.mapToGlobal(picker.rect().topLeft()))
+        qtbot.waitUntil(strip.menu.isVisible)
+        strip.menu.grab().save(str(screenshot_dir / "tool-picker.png"))
+        strip.menu.hide()
         assert app.controller.tool_choice().servers == ["tests"]
         server.script(Reply(text="Let me check.", tool_calls=[
             {"name": "echo", "arguments": {"text": "hello tools"}}]),
@@ -54,9 +59,14 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
         async def scenario() -> None:
             app.window.message_input.setPlainText("Use the echo tool.")
             app.find(QPushButton, "sendButton").click()
-            await until(lambda: bool(strip.rows))
-            row = next(iter(strip.rows.values()))
+            await until(lambda: bool(calls.rows))
+            row = next(iter(calls.rows.values()))
             assert row.objectName() == "toolCallRow" and row.buttons.isVisible()
+            view = app.window.conversation_view
+            assert view.viewport().isAncestorOf(row)  # in the conversation, not a strip
+            reply = view.conversation_model.row_of_message(row.parentWidget().key)
+            rect = view.visualRect(view.conversation_model.index(reply, 0))
+            assert rect.contains(row.parentWidget().geometry())  # inside its reply's row
             assert '"hello tools"' in row.arguments.text()  # the arguments in full
             app.window.grab().save(str(screenshot_dir / "tool-call-asked.png"))
             row.findChild(QPushButton, "toolAllowOnce").click()
@@ -65,6 +75,18 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
                 await asyncio.gather(task, return_exceptions=True)
             await until(lambda: "done" in row.status.text())
             assert not row.buttons.isVisible()
+            folded = row.parentWidget().height()
+            row.toggle.click()  # Details: the arguments and the result, cut for display
+            assert row.result.isVisible() and row.result.text() == "echo: hello tools"
+            await until(lambda: row.parentWidget().height() > folded)
+
+            def inside_its_row() -> bool:  # the reply's row grew with it: nothing overlaps
+                model = view.conversation_model
+                below = model.row_of_message(row.parentWidget().key) + 1
+                return view.visualRect(model.index(below, 0)).top() > \
+                    row.parentWidget().geometry().bottom()
+
+            await until(inside_its_row)
             app.window.grab().save(str(screenshot_dir / "tool-call-done.png"))
             # three more results: the first one is pruned now, and its row says so
             server.script(Reply(text="", tool_calls=[
@@ -72,14 +94,16 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
                 Reply(text="All three echoed."))
             app.window.message_input.setPlainText("Echo three more.")
             app.find(QPushButton, "sendButton").click()
-            await until(lambda: len(strip.rows) == 2)
-            newest = list(strip.rows.values())[-1]
+            await until(lambda: len(calls.rows) == 2)
+            newest = list(calls.rows.values())[-1]
             newest.findChild(QPushButton, "toolAllowAlways").click()
             task = app.controller._reply_task
             if task is not None:
                 await asyncio.gather(task, return_exceptions=True)
-            await until(lambda: len(strip.rows) == 4)
+            await until(lambda: len(calls.rows) == 4)
             app.window.conversation_model.flush_stream()
+            app.window.conversation_view.scrollToTop()  # the first call: pruned by now
+            await until(lambda: next(iter(calls.rows.values())).isVisible())
             app.window.grab().save(str(screenshot_dir / "tool-call-pruned.png"))
 
         qloop.run_until_complete(scenario())
@@ -89,6 +113,8 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
         assert app.controller.tool_choice().always == ["tests/echo"]  # this chat only
         seen = app.controller.session.engine.visibility()
         assert seen[stored[2].id] == "pruned"  # the first result, now behind three newer
+        first = next(iter(calls.rows.values()))
+        assert first.pruned and "pruned" in first.status.text()  # its row says so
         assert picker.isVisible()
     finally:
         app.close()

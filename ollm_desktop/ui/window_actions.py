@@ -61,7 +61,7 @@ def preferences(parent: QWidget, controller: ChatController, models: list[str]) 
         if not controller.set_api_key(connection_id, key):
             new.connections = [c.model_copy(update={"has_key": False}) if c.id == connection_id
                                else c for c in new.connections]
-    for name, (typed, kept) in dialog.tool_server_secrets().items():  # to the keyring too
+    for name, (typed, kept) in dialog.tool_servers_box.secrets().items():  # to the keyring too
         if any(typed.values()) or any(kept.values()):
             problem = controller.save_tool_server_secrets(name, typed, kept)
             if problem:

@@ -409,12 +409,6 @@ class PreferencesDialog(QDialog):
         settings file)."""
         return self.connections_editor.keys()
 
-    def tool_server_secrets(self) -> dict[str, tuple[dict[str, dict[str, str]],
-                                                      dict[str, list[str]]]]:
-        """Per tool server: typed secret values and the names kept in the keyring (for the
-        keyring, never the settings file)."""
-        return self.tool_servers_box.secrets()
-
     def result_settings(self) -> Settings:
         """A validated copy; the Settings passed in are never changed here."""
         if self._result is None:
