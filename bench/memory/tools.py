@@ -39,7 +39,7 @@ from bench.memory.strategies import Ollm, Strategy, make
 from bench.memory.tokens import cl100k_text, peer_message_tokens
 from bench.memory.tools_corpus import ToolChat, Turn, generate
 
-STRATEGIES = ("truncate", "rolling", "ollm")
+STRATEGIES = ("truncate", "rolling", "ollm-no-recall", "ollm")
 SYSTEM = "You are a coding assistant with tools. Answer briefly."
 DEPTHS = ((0, 0), (1, 1), (2, 2), (3, 5), (6, 10), (11, 20), (21, 10**6))  # turns ago
 
@@ -67,12 +67,14 @@ class Summariser:
 class OllmTools(Ollm):
     """Our engine fed the app's tool messages, with recall over the app's word index."""
 
-    def __init__(self, system_prompt: str, num_ctx: int, summarizer: Any) -> None:
+    def __init__(self, system_prompt: str, num_ctx: int, summarizer: Any,
+                 recall: bool = True) -> None:
         import sqlite3
 
         from ollm_desktop.storage.recall_index import RecallIndex
 
         super().__init__(system_prompt, num_ctx, summarizer)
+        self.recall = recall  # off: the request as assembled (ledger, placeholders) alone
         self.index = RecallIndex(sqlite3.connect(":memory:"), chat_id="tools")
         self.result_ids: dict[tuple[int, int], str] = {}  # (turn, call) -> message id
 
@@ -102,6 +104,8 @@ class OllmTools(Ollm):
         self.index.add_round("", turn.answer, message_ids=(reply.id,))
 
     def question_messages(self) -> list[dict[str, str]]:
+        if not self.recall:
+            return self.messages()
         text = self.engine.display_messages()[-1].content
         messages, _ = self.engine.recall_request(self.index, text)
         return [dict(m) for m in messages]
@@ -146,8 +150,9 @@ def _request_tokens(request: list[dict[str, str]]) -> int:
 
 async def play(chat: ToolChat, name: str, num_ctx: int, summariser: str) -> dict[str, Any]:
     summarizer = Summariser(summariser)
-    strategy: Strategy = (OllmTools(SYSTEM, num_ctx, summarizer) if name == "ollm"
-                          else make(name, SYSTEM, num_ctx, summarizer))
+    strategy: Strategy = (OllmTools(SYSTEM, num_ctx, summarizer, recall=name == "ollm")
+                          if name.startswith("ollm") else make(name, SYSTEM, num_ctx,
+                                                               summarizer))
     ours = isinstance(strategy, OllmTools)
     shares: dict[str, list[float]] = defaultdict(list)
     requests = over = 0
@@ -198,21 +203,48 @@ def _ratio(found: list[bool]) -> float | None:
     return round(sum(found) / len(found), 3) if found else None
 
 
+def averaged(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per context size and strategy: the seeds' mean."""
+    groups: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
+    for run in runs:
+        groups[(run["num_ctx"], run["strategy"])].append(run)
+    rows = []
+    for (size, name), group in groups.items():
+        labels = {label for r in group for label in r["tool_output_sent_by_depth"]}
+        rows.append({
+            "num_ctx": size, "strategy": name, "seeds": len(group),
+            "user_facts": _mean([r["user_facts"] for r in group]),
+            "tool_identifiers": _mean([r["tool_identifiers"] for r in group]),
+            "requests": sum(r["requests"] for r in group),
+            "requests_over_window": sum(r["requests_over_window"] for r in group),
+            "tool_output_sent_by_depth": {label: _mean([
+                r["tool_output_sent_by_depth"].get(label) for r in group]) for label in labels},
+        })
+    return rows
+
+
+def _mean(values: list[Any]) -> float:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else 0.0
+
+
 def table(runs: list[dict[str, Any]]) -> str:
+    rows = averaged(runs)
     lines = ["| num_ctx | strategy | user facts | tool identifiers | requests over the window "
              "| tool output sent, by turns ago (" + ", ".join(
                  depth_label(lo, hi) for lo, hi in DEPTHS) + ") |",
              "|---|---|---|---|---|---|"]
-    for r in runs:
+    for r in rows:
         by = r["tool_output_sent_by_depth"]
         shares = " / ".join(f"{by[depth_label(lo, hi)]:.0%}" if depth_label(lo, hi) in by
                             else "-" for lo, hi in DEPTHS)
         lines.append(f"| {r['num_ctx']:,} | {r['strategy']} | {r['user_facts']:.0%} | "
                      f"{r['tool_identifiers']:.0%} | {r['requests_over_window']} of "
                      f"{r['requests']} | {shares} |")
-    lines += ["", "Gain of ours (retention ratio, ours / peer):", ""]
-    for size in sorted({r["num_ctx"] for r in runs}):
-        at = {r["strategy"]: r for r in runs if r["num_ctx"] == size}
+    lines += ["", "Gain of ours (retention, ours / peer; a peer at 0 % gives no finite ratio):",
+              ""]
+    for size in sorted({r["num_ctx"] for r in rows}):
+        at = {r["strategy"]: r for r in rows if r["num_ctx"] == size}
         if "ollm" not in at:
             continue
         for peer in ("truncate", "rolling"):
@@ -228,7 +260,9 @@ def table(runs: list[dict[str, Any]]) -> str:
 def _gain(ours: float | None, peer: float | None) -> str:
     if ours is None or peer is None:
         return "-"
-    return f"{ours / peer:.1f}x" if peer else ("∞ (peer 0)" if ours else "1.0x")
+    if not peer:
+        return f"{ours:.0%} vs 0 %" if ours else "both 0 %"
+    return f"{ours / peer:.1f}x ({ours:.0%} vs {peer:.0%})"
 
 
 def main(sizes: list[int], seeds: list[int], out: Path, label: str, summariser: str,
