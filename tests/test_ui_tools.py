@@ -119,3 +119,45 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
     finally:
         app.close()
     assert (screenshot_dir / "tool-call-asked.png").stat().st_size > 0
+
+
+def test_closing_the_window_with_two_stdio_servers_leaves_no_child_and_no_task(
+        qloop, qtbot, tmp_path, server) -> None:
+    """Two servers started by a chat, one of them in the middle of a call that never ends:
+    closing the window (as the app quits) stops both, children and owner tasks."""
+    from ollm_desktop.session.tool_loop import ChatTools
+    from tests.test_mcp_connection import children
+
+    other = TOOLS.model_copy(update={"name": "other"})
+    before = children()
+    app = App(qloop, qtbot, tmp_path / "data", server, mcp_servers=[TOOLS, other])
+    closed = False
+    try:
+        app.controller.set_tool_choice(ChatTools(
+            servers=["tests", "other"], always=["tests/echo", "tests/hang", "other/echo",
+                                                "other/hang"]))
+        server.script(Reply(text="", tool_calls=[
+            {"name": "echo", "arguments": {"text": "one"}},
+            {"name": "hang", "arguments": {}}]))
+
+        async def scenario() -> None:
+            app.window.message_input.setPlainText("Start both.")
+            app.find(QPushButton, "sendButton").click()
+            connections = app.controller.session.tools.servers._connections
+            await until(lambda: any(c._running for c in connections.values()))
+            await app.controller.session.tools.servers.connect("other")  # the second one
+            assert len(children() - before) >= 2
+
+        qloop.run_until_complete(scenario())
+        app.close()
+        closed = True
+
+        async def gone() -> None:
+            await until(lambda: not (children() - before))
+
+        qloop.run_until_complete(gone())
+        assert not [t.get_name() for t in asyncio.all_tasks(qloop)
+                    if t.get_name().startswith("mcp-") and not t.done()]
+    finally:
+        if not closed:
+            app.close()
