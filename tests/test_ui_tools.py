@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QPushButton, QToolButton
+from PySide6.QtWidgets import QMenu, QPushButton, QSpinBox, QToolButton
 
 from ollm_desktop.backend.mcp_config import McpServer
 from tests.ollama_server import FakeModel, FakeOllama, Reply
@@ -88,6 +88,17 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
 
             await until(inside_its_row)
             app.window.grab().save(str(screenshot_dir / "tool-call-done.png"))
+            # The server runs now: the picker lists its tools; one left out, the limit set.
+            strip.fill_menu()
+            sub = strip.menu.findChild(QMenu, "toolPickerTools:tests")
+            names = [a.text() for a in sub.actions()]
+            assert "echo" in names and "read_file  (read-only)" in names
+            assert all(a.isChecked() for a in sub.actions())  # all, until one is left out
+            next(a for a in sub.actions() if a.text() == "hang").setChecked(False)
+            chosen = app.controller.tool_choice().tools
+            assert "tests/hang" not in chosen and "tests/echo" in chosen
+            strip.menu.findChild(QSpinBox, "toolPickerMaxCalls").setValue(5)
+            assert app.controller.tool_choice().max_calls == 5
             # three more results: the first one is pruned now, and its row says so
             server.script(Reply(text="", tool_calls=[
                 {"name": "echo", "arguments": {"text": f"more {n}"}} for n in range(3)]),

@@ -8,6 +8,7 @@ streams. The chat's tools are chosen in the ``toolPicker``.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from ollm_desktop.backend.connection import KeyringMissing
 from ollm_desktop.backend.mcp_config import McpServer
@@ -63,6 +64,14 @@ class ToolOps(OpsBase):
         return {part: {**{k: v for k, v in (stored.get(part) or {}).items()
                           if k in kept.get(part, [])}, **(typed.get(part) or {})}
                 for part in ("env", "headers")}
+
+    def known_tools(self, server: str) -> list[ToolSpec] | None:
+        """The tools a started server offers (None: not started yet: ``start_tool_server``)."""
+        return self.session.tools.servers.known_tools(server)
+
+    def start_tool_server(self, server: str) -> asyncio.Task[Any]:
+        """Start a server in the background so that its tools can be listed (the picker)."""
+        return self._spawn(self.session.tools.servers.connect(server), f"tool-server-{server}")
 
     def tool_servers(self) -> list[str]:
         """Every configured server's name (Preferences' and this run's)."""

@@ -84,6 +84,15 @@ class ToolServers:
                 task.add_done_callback(self._closing.discard)
         self.servers = wanted
 
+    def known_tools(self, name: str) -> list[ToolSpec] | None:
+        """The tools a running server listed (None: not started yet), a read-only server's
+        read-only ones only."""
+        connection = self._connections.get(name)
+        if connection is None or connection.state != "ready" or name not in self.servers:
+            return None
+        read_only = self.servers[name].read_only
+        return [s for s in connection.tools if s.read_only or not read_only]
+
     @property
     def read_only_servers(self) -> set[str]:
         return {name for name, server in self.servers.items() if server.read_only}

@@ -13,9 +13,11 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMenu,
+    QSpinBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
+    QWidgetAction,
 )
 
 from ollm_desktop.ui.conversation.tool_call_rows import CallsInConversation
@@ -63,8 +65,13 @@ class ToolCallsStrip(QWidget):
                              self.tr("Tools from: ") + ", ".join(names))
 
     def fill_menu(self) -> None:
-        """One checkable entry per configured server (a new chat: none checked)."""
+        """One checkable entry per configured server (a new chat: none checked), each with a
+        submenu of its tools once it has started (a chosen server is started for that), and
+        the turn's call limit."""
         self.menu.clear()
+        for old in self.menu.findChildren(QMenu):  # clear() leaves the submenus it made
+            old.setParent(None)
+            old.deleteLater()
         names = self.controller.tool_servers()
         choice = self.controller.tool_choice()
         if not names:
@@ -75,12 +82,60 @@ class ToolCallsStrip(QWidget):
             action.setCheckable(True)
             action.setChecked(name in choice.servers)
             action.toggled.connect(lambda on, n=name: self.toggle(n, on))
+            if name in choice.servers:
+                self._tools_menu(name, choice)
         self.menu.addSeparator()
         own = self.menu.addAction(self.tr("The model's own context tools"))
         own.setObjectName("toolPickerContextTools")
         own.setCheckable(True)
         own.setChecked(choice.context_tools)
         own.toggled.connect(self.toggle_context_tools)
+        limit = QSpinBox()
+        limit.setObjectName("toolPickerMaxCalls")
+        limit.setRange(1, 64)
+        limit.setValue(choice.max_calls)
+        limit.setPrefix(self.tr("At most "))
+        limit.setSuffix(self.tr(" calls per turn"))
+        limit.valueChanged.connect(self.set_max_calls)
+        holder = QWidgetAction(self.menu)
+        holder.setDefaultWidget(limit)
+        self.menu.addAction(holder)
+
+    def _tools_menu(self, server: str, choice: Any) -> None:
+        """The server's tools, each checkable (all, until the user leaves one out)."""
+        tools = self.controller.known_tools(server)
+        sub = self.menu.addMenu(self.tr("   {0}'s tools").format(server))
+        sub.setObjectName(f"toolPickerTools:{server}")
+        if tools is None:
+            sub.addAction(self.tr("Starting the server to list its tools…")).setEnabled(False)
+            self.controller.start_tool_server(server)
+            return
+        named = [t for t in choice.tools if t.startswith(f"{server}/")]
+        for spec in tools:
+            key = f"{server}/{spec.name}"
+            action = sub.addAction(spec.name + (self.tr("  (read-only)") if spec.read_only
+                                                else ""))
+            action.setCheckable(True)
+            action.setChecked(not named or key in named)
+            action.setToolTip(spec.description)
+            action.toggled.connect(lambda on, k=key, all_=[f"{server}/{t.name}" for t in tools]:
+                                   self.toggle_tool(k, on, all_))
+
+    def toggle_tool(self, key: str, on: bool, every: list[str]) -> None:
+        choice = self.controller.tool_choice()
+        server = key.split("/", 1)[0]
+        named = [t for t in choice.tools if t.startswith(f"{server}/")] or list(every)
+        named = [t for t in named if t != key] + ([key] if on else [])
+        others = [t for t in choice.tools if not t.startswith(f"{server}/")]
+        chosen = others + ([] if sorted(named) == sorted(every) else sorted(named))
+        servers = choice.servers if named else [s for s in choice.servers if s != server]
+        self.controller.set_tool_choice(choice.model_copy(update={"tools": chosen,
+                                                                  "servers": servers}))
+        self.show_summary()
+
+    def set_max_calls(self, value: int) -> None:
+        choice = self.controller.tool_choice()
+        self.controller.set_tool_choice(choice.model_copy(update={"max_calls": value}))
 
     def toggle(self, name: str, on: bool) -> None:
         choice = self.controller.tool_choice()
