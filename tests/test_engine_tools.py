@@ -344,3 +344,27 @@ def test_a_tight_room_keeps_the_line_that_states_what_is_asked() -> None:
     found = compose([round_], "What SERVICE_PORT did src/app_3.py define?", room=60,
                     count=count_tokens, notes={})
     assert "SERVICE_PORT = 7103" in found.text and found.partial == [True]
+
+
+def test_exports_carry_the_calls_and_results_and_a_json_import_keeps_them() -> None:
+    from ollm_desktop.storage.export import export_json, export_markdown, import_json
+    from ollm_desktop.storage.models import ChatRecord
+    engine = engine_at(4096)
+    engine.add("user", "Read the config.")
+    call_and_result(engine, 0, "PORT = 8443")
+    call_and_result(engine, 1, "no such file", error=True)
+    engine.add("assistant", "The port is 8443.")
+    from datetime import UTC, datetime
+    now = datetime.now(UTC)
+    chat = ChatRecord(id="c", title="tools", model="m", context_size=4096, created_at=now,
+                      updated_at=now, message_count=6)
+    markdown = export_markdown(chat, engine.state(), engine.api_messages())
+    assert 'Called `read_file` with `{"path": "src/file_0.py"}`' in markdown
+    assert "· read_file · failed" in markdown and "PORT = 8443" in markdown
+    back = import_json(export_json(chat, engine.state(), engine.api_messages())).state
+    calls = [c for m in back.messages for c in m.tool_calls]
+    assert [c.arguments for c in calls] == [{"path": "src/file_0.py"}, {"path": "src/file_1.py"}]
+    results = [m for m in back.messages if m.role == "tool"]
+    assert [(m.tool_name, m.tool_error) for m in results] == [("read_file", False),
+                                                              ("read_file", True)]
+    assert {m.tool_call_id for m in results} == {c.id for c in calls}
