@@ -232,3 +232,40 @@ async def test_a_tools_image_is_sent_and_counted_like_the_users_never_cut(
             assert entry["images"] == image.id
         finally:
             await s.close()
+
+
+async def learned_factor(tmp_path: Path, tools: bool) -> tuple[float, list[str]]:
+    """Four turns (with an echo call each, or plain): the model's learned factor, notices."""
+    with FakeOllama([FakeModel(MODEL, capabilities=("completion", "tools"))]).running() \
+            as server:
+        server.reply_fn = lambda body: Reply(text="", tool_calls=[
+            {"name": "echo", "arguments": {"text": f"turn {len(body['messages'])}"}}]) \
+            if tools and body["messages"][-1]["role"] == "user" else \
+            Reply(text="Done with that, the echo answered as expected.")
+        s, events = session_for(tmp_path / str(tools), server)
+        try:
+            s.new_chat()
+            if tools:
+                s.tools.set_choice(s.chat.id, ChatTools(servers=["tests"],
+                                                        tools=["tests/echo"],
+                                                        always=["tests/echo"]))
+            for n in range(4):
+                await (await start(s, f"Please echo item {n} for me."))
+                s.turns.ended()
+            factor = s.calibrations.for_model(MODEL).factor
+        finally:
+            await s.close()
+    return factor, [n for e in events for n in getattr(e, "notices", ())]
+
+
+@pytest.mark.asyncio
+async def test_a_tool_chat_teaches_the_same_token_factor_as_a_plain_one(tmp_path: Path) -> None:
+    """The server counts the tools' schemas and the calls in the prompt: the calibration
+    counts them too, so a tool chat learns the model's factor, not one inflated by its tools
+    (which made later estimates too high and, once the tools were left out, raised a false
+    "the server dropped part of the context"). Without the schemas counted: 1.16 against
+    1.0."""
+    plain, _ = await learned_factor(tmp_path, tools=False)
+    with_tools, notices = await learned_factor(tmp_path, tools=True)
+    assert abs(with_tools - plain) <= 0.05 * plain, (with_tools, plain)
+    assert not any("fewer prompt tokens" in n for n in notices)
