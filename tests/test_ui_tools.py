@@ -69,6 +69,10 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
             assert rect.contains(row.parentWidget().geometry())  # inside its reply's row
             assert '"hello tools"' in row.arguments.text()  # the arguments in full
             app.window.grab().save(str(screenshot_dir / "tool-call-asked.png"))
+            app.controller.historyReset.emit()  # the list reloaded while the call waits
+            await until(lambda: bool(calls.rows) and next(iter(calls.rows.values())) is not row)
+            row = next(iter(calls.rows.values()))
+            assert row.buttons.isVisibleTo(app.window)  # it still waits, with its buttons
             row.findChild(QPushButton, "toolAllowOnce").click()
             task = app.controller._reply_task
             if task is not None:
@@ -127,6 +131,16 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
         first = next(iter(calls.rows.values()))
         assert first.pruned and "pruned" in first.status.text()  # its row says so
         assert picker.isVisible()
+        # Opened again from the store: each reply's calls are back in its row, with outcomes.
+        chat_id = app.controller.chat.id
+        app.controller.new_chat()
+        assert not calls.rows
+        app.controller.open_chat(chat_id)
+        qtbot.waitUntil(lambda: len(calls.rows) == 4)
+        assert all("done" in r.status.text() for r in calls.rows.values())
+        first = next(iter(calls.rows.values()))
+        assert first.pruned and first.result_id == stored[2].id
+        assert not any(r.buttons.isVisible() for r in calls.rows.values())
     finally:
         app.close()
     assert (screenshot_dir / "tool-call-asked.png").stat().st_size > 0

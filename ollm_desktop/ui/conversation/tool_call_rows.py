@@ -15,9 +15,10 @@ model's and the tool's text: shown as plain text only.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ollm_desktop.ui.conversation import row_tool_calls
@@ -186,10 +187,19 @@ class CallsInConversation(QObject):
         view.viewport().installEventFilter(self)
         controller.toolCall.connect(self.on_call)
         controller.contextChanged.connect(self.on_context)
-        controller.chatOpened.connect(lambda _chat: self.reset())
+        self._live: dict[str, Any] = {}  # calls asked or running: kept through a reload
+        controller.chatOpened.connect(self._opened)
         controller.historyReset.connect(self.reset)
+        self._rebuild = QTimer(self)  # after the list is filled from the history
+        self._rebuild.setSingleShot(True)
+        self._rebuild.setInterval(0)
+        self._rebuild.timeout.connect(self.from_history)
 
     # ------------------------------------------------------------ events
+    def _opened(self, _chat: object) -> None:
+        self._live.clear()  # another chat: its calls come from its history
+        self.reset()
+
     def reset(self) -> None:
         for panel in self.panels.values():
             panel.deleteLater()
@@ -198,8 +208,35 @@ class CallsInConversation(QObject):
         row_tool_calls.forget(self.view.message_delegate)
         self.view.message_delegate.clear_caches()
         self.view.doItemsLayout()
+        self._rebuild.start()
 
-    def on_call(self, event: Any) -> None:
+    def from_history(self) -> None:
+        """The calls of a chat opened from the store: each reply's calls with their results'
+        outcome (done or failed; a call whose result is missing was not run)."""
+        model = self.view.conversation_model
+        if model is None or self.panels:
+            return
+        results = {row.message.tool_call_id: row.message for row in model.rows
+                   if row.message is not None and row.message.role == "tool"}
+        for row in model.rows:
+            message = row.message
+            for call in getattr(message, "tool_calls", None) or ():
+                result = results.get(call.id)
+                status = "not run" if result is None else "failed" if result.tool_error \
+                    else "done"
+                self.on_call(SimpleNamespace(call=call, server="", status=status, seconds=None,
+                                             result_id=result.id if result else None),
+                             stored=True)
+        for event in list(self._live.values()):  # a call still waiting keeps its buttons
+            self.on_call(event)
+        self.on_context(self.controller.snapshot)
+
+    def on_call(self, event: Any, stored: bool = False) -> None:
+        if not stored:
+            if event.status in ("asked", "running"):
+                self._live[event.call.id] = event
+            else:
+                self._live.pop(event.call.id, None)
         row = self.rows.get(event.call.id)
         if row is not None:
             row.update_from(event)
