@@ -54,6 +54,9 @@ def test_servers_are_listed_edited_imported_and_tested(qloop, qtbot, tmp_path, c
     assert box.import_file(claude) == 1
     assert listed.count() == 3 and box.servers()[2].name == "project (2)"  # a name taken
     assert box.args_edit.text() == "-y server-fs /srv"
+    shown = box.env_edit.toPlainText()  # the secret is never displayed, the reference is
+    assert "s3cret-token" not in shown and "API_TOKEN=(to the keyring on OK)" in shown
+    assert "HOME_DIR=${HOME}" in shown
     dialog.grab().save(str(screenshot_dir / "preferences-tool-servers.png"))
     assert dialog.validate(), dialog.errors
     saved = dialog.result_settings()

@@ -9,8 +9,9 @@ tools and stops it, in a task: the window never waits.
 
 Secrets: every value of the environment and the headers except a bare ``${VAR}`` reference is
 a secret. Typed values are kept here until OK, then go to the keyring through the controller
-(never to settings.json); a value already in the keyring shows as ``KEPT`` and stays there
-unless the user types a new one.
+(never to settings.json). Once entered (typed and the row left, or imported), a secret shows as
+``PENDING`` and is never displayed again; one already in the keyring shows as ``KEPT`` and
+stays there unless the user types a new one.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from PySide6.QtWidgets import (
 from ollm_desktop.backend.mcp_config import McpServer, found_files, load
 
 KEPT = "(kept in the keyring)"
+PENDING = "(to the keyring on OK)"
 _REFERENCE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}$")
 TRANSPORTS = (("stdio", "Local program (stdio)"), ("http", "Streamable HTTP"), ("sse", "SSE"))
 # typed secret values by server: {"env": {...}, "headers": {...}}
@@ -247,8 +249,9 @@ class ToolServersBox(QGroupBox):
         self.args_edit.setText(shlex.join(s.args))
         self.cwd_edit.setText(s.cwd or "")
         self.url_edit.setText(s.url)
-        self.env_edit.setPlainText(_lines({**s.env, **typed["env"]}, s.secret_env, "="))
-        self.headers_edit.setPlainText(_lines({**s.headers, **typed["headers"]},
+        hidden = {part: dict.fromkeys(values, PENDING) for part, values in typed.items()}
+        self.env_edit.setPlainText(_lines({**s.env, **hidden["env"]}, s.secret_env, "="))
+        self.headers_edit.setPlainText(_lines({**s.headers, **hidden["headers"]},
                                               s.secret_headers, ": "))
         self.read_only_check.setChecked(s.read_only)
         self._loading = False
@@ -274,9 +277,10 @@ class ToolServersBox(QGroupBox):
         env = _parse(self.env_edit.toPlainText(), "=")
         headers = _parse(self.headers_edit.toPlainText(), ":")
         name = self.name_edit.text().strip() or old.name
-        typed = {"env": {k: v for k, v in env.items() if v != KEPT and not _REFERENCE.match(v)},
-                 "headers": {k: v for k, v in headers.items()
-                             if v != KEPT and not _REFERENCE.match(v)}}
+        before = self._typed.get(old.name, {"env": {}, "headers": {}})
+        typed = {part: {k: before[part].get(k, "") if v == PENDING else v
+                        for k, v in values.items() if v != KEPT and not _REFERENCE.match(v)}
+                 for part, values in (("env", env), ("headers", headers))}
         self._typed.pop(old.name, None)
         self._typed[name] = typed
         self._servers[row] = McpServer(
