@@ -186,3 +186,40 @@ def test_closing_the_window_with_two_stdio_servers_leaves_no_child_and_no_task(
     finally:
         if not closed:
             app.close()
+
+
+def test_a_long_stored_tool_chat_builds_its_call_rows_near_the_viewport(
+        qloop, qtbot, tmp_path, server) -> None:
+    """60 replies with a call each, opened from the store: only the rows near what is shown
+    are built (not hundreds of widgets at once); scrolling to the top builds those."""
+    from ollm_desktop.engine.models import Message
+    from ollm_desktop.engine.tool_types import ToolCall
+
+    app = App(qloop, qtbot, tmp_path / "data", server)
+    try:
+        s = app.controller.session
+        s.new_chat("long tool chat")
+        for n in range(60):
+            call = ToolCall(id=f"c{n}", name="read_file", arguments={"path": f"f{n}.py"})
+            for message in (Message(role="user", content=f"Read f{n}.py"),
+                            Message(role="assistant", content="", tool_calls=[call]),
+                            Message(role="tool", content=f"line of f{n}", tool_name="read_file",
+                                    tool_call_id=call.id),
+                            Message(role="assistant", content=f"f{n} is fine.")):
+                s.engine.add_message(message)
+                s.store.append_message(s.chat.id, message)
+        s.save_state()
+        chat_id = s.chat.id
+        app.controller.new_chat()
+        app.controller.open_chat(chat_id)
+        calls = app.window.content.tool_call_rows
+        qtbot.waitUntil(lambda: bool(calls.rows))
+        assert 0 < len(calls.rows) < 30  # the newest ones, near the bottom
+        assert "c59" in calls.rows and "c0" not in calls.rows
+        app.window.conversation_view.scrollToTop()
+        qtbot.waitUntil(lambda: "c0" in calls.rows)
+        view = app.window.conversation_view
+        qtbot.waitUntil(lambda: calls.rows["c0"].isVisibleTo(view))  # placed in its row
+        assert "done" in calls.rows["c0"].status.text()
+    finally:
+        app.close()

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 STATUS = {"asked": "waiting for you", "running": "running…", "done": "done",
           "failed": "failed", "denied": "denied", "not run": "not run"}
 SHOWN_CHARS = 400  # of a result, in its row before "Show all"
+FOLDED_H = 40  # a folded call's row, about: what a stored reply's row reserves until built
+NEAR = 1.0  # viewport heights above and below where stored calls' rows are built
 PRUNED = ("Pruned to save room: the model now sees only this call and the result's first "
           "line (the whole result stays in the chat, and recall brings it back when asked).")
 
@@ -188,12 +190,21 @@ class CallsInConversation(QObject):
         controller.toolCall.connect(self.on_call)
         controller.contextChanged.connect(self.on_context)
         self._live: dict[str, Any] = {}  # calls asked or running: kept through a reload
+        # A stored chat's calls by reply, built when their row comes near the viewport (a
+        # long tool chat would otherwise make thousands of widgets when it opens).
+        self._stored: dict[str, list[Any]] = {}
         controller.chatOpened.connect(self._opened)
         controller.historyReset.connect(self.reset)
         self._rebuild = QTimer(self)  # after the list is filled from the history
         self._rebuild.setSingleShot(True)
         self._rebuild.setInterval(0)
         self._rebuild.timeout.connect(self.from_history)
+        self._follow = QTimer(self)  # after a scroll or a relayout: rows move, some come near
+        self._follow.setSingleShot(True)
+        self._follow.setInterval(0)
+        self._follow.timeout.connect(self.place)
+        view.verticalScrollBar().valueChanged.connect(self._moved)
+        view.verticalScrollBar().rangeChanged.connect(self._moved)
 
     # ------------------------------------------------------------ events
     def _opened(self, _chat: object) -> None:
@@ -205,6 +216,7 @@ class CallsInConversation(QObject):
             panel.deleteLater()
         self.panels.clear()
         self.rows.clear()
+        self._stored.clear()
         row_tool_calls.forget(self.view.message_delegate)
         self.view.message_delegate.clear_caches()
         self.view.doItemsLayout()
@@ -214,22 +226,36 @@ class CallsInConversation(QObject):
         """The calls of a chat opened from the store: each reply's calls with their results'
         outcome (done or failed; a call whose result is missing was not run)."""
         model = self.view.conversation_model
-        if model is None or self.panels:
+        if model is None or self.panels or self._stored:
             return
         results = {row.message.tool_call_id: row.message for row in model.rows
                    if row.message is not None and row.message.role == "tool"}
+        delegate = self.view.message_delegate
         for row in model.rows:
-            message = row.message
-            for call in getattr(message, "tool_calls", None) or ():
+            events = []
+            for call in getattr(row.message, "tool_calls", None) or ():
                 result = results.get(call.id)
                 status = "not run" if result is None else "failed" if result.tool_error \
                     else "done"
-                self.on_call(SimpleNamespace(call=call, server="", status=status, seconds=None,
-                                             result_id=result.id if result else None),
-                             stored=True)
+                events.append(SimpleNamespace(call=call, server="", status=status, seconds=None,
+                                              result_id=result.id if result else None))
+            if events:
+                self._stored[row.key] = events
+                row_tool_calls.set_height(delegate, row.key, len(events) * FOLDED_H)
         for event in list(self._live.values()):  # a call still waiting keeps its buttons
+            self._build(self._reply_of(event.call.id) or "")
             self.on_call(event)
-        self.on_context(self.controller.snapshot)
+        self.place()
+
+    def _build(self, key: str) -> None:
+        """A stored reply's calls, made into rows now that it is near the viewport."""
+        for event in self._stored.pop(key, []):
+            self.on_call(event, stored=True)
+        seen = getattr(self.controller.snapshot, "visibility", None) or {}
+        for call_row in self.panels[key].rows.values() if key in self.panels else ():
+            if call_row.result_id and call_row.set_pruned(
+                    seen.get(call_row.result_id) == "pruned"):
+                self._resized(call_row)
 
     def on_call(self, event: Any, stored: bool = False) -> None:
         if not stored:
@@ -302,13 +328,22 @@ class CallsInConversation(QObject):
         """Each panel over the bottom of its reply's card (hidden when its row is not laid
         out: a filtered list, a chat switch in flight)."""
         model, delegate = self.view.conversation_model, self.view.message_delegate
-        for key, panel in self.panels.items():
-            position = model.row_of_message(key) if model is not None else None
-            if model is None or position is None:
+        if model is None:
+            return
+        area = self.view.viewport().rect()
+        near = area.adjusted(0, -int(area.height() * NEAR), 0, int(area.height() * NEAR))
+        for key in list(self._stored):
+            position = model.row_of_message(key)
+            if position is not None and near.intersects(
+                    self.view.visualRect(model.index(position, 0, QModelIndex()))):
+                self._build(key)
+        for key, panel in list(self.panels.items()):
+            position = model.row_of_message(key)
+            if position is None:
                 panel.hide()
                 continue
             rect = self.view.visualRect(model.index(position, 0, QModelIndex()))
-            if not rect.isValid():
+            if not rect.isValid() or not near.intersects(rect):
                 panel.hide()
                 continue
             card = delegate.card_rect(rect)
@@ -324,7 +359,12 @@ class CallsInConversation(QObject):
             if not panel.isVisible():
                 panel.show()
 
+    def _moved(self, *_args: object) -> None:
+        if (self.panels or self._stored) and not self._follow.isActive():
+            self._follow.start()
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.Paint, QEvent.Type.Resize) and self.panels:
+        if event.type() in (QEvent.Type.Paint, QEvent.Type.Resize) and (
+                self.panels or self._stored):
             self.place()
         return False
