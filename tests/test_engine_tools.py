@@ -267,3 +267,104 @@ def test_tool_output_states_no_user_fact_and_corrects_none() -> None:
     after = [(f.value, f.source) for f in engine.facts]
     assert after == before  # the tool's 9999 neither becomes a fact nor replaces 8443
     assert all(source != "tool" for _, source in after)
+
+
+# ----------------------------------------------------------------- schemas lean, recall room
+def test_schemas_go_without_their_title_annotations_a_title_property_stays() -> None:
+    from ollm_desktop.engine.tool_types import lean_schema
+    generated = {"title": "read_fileArguments", "type": "object", "required": ["path"],
+                 "properties": {"path": {"title": "Path", "type": "string"},
+                                "title": {"title": "Title", "type": "string"},
+                                "tags": {"type": "array", "items": {"title": "Tag",
+                                                                    "type": "string"}}}}
+    lean = lean_schema(generated)
+    assert lean == {"type": "object", "required": ["path"],
+                    "properties": {"path": {"type": "string"}, "title": {"type": "string"},
+                                   "tags": {"type": "array", "items": {"type": "string"}}}}
+    spec = SPEC.model_copy(update={"parameters": generated})
+    assert '"title"' in json.dumps(spec.wire()) and "Arguments" not in spec.wire_text()
+    assert spec.parameters == generated  # the tool's own schema is kept as the server gave it
+
+
+def _asked_about(size: int, yield_room: bool) -> tuple[str, str]:
+    """A chat of file reads until the first file's result is pruned and the request is full
+    of kept results, then a question about that first file: the request that asks."""
+    import sqlite3
+
+    from ollm_desktop.storage.recall_index import RecallIndex
+    engine = engine_at(size)
+    index = RecallIndex(sqlite3.connect(":memory:"), chat_id="t")
+    port = "SERVICE_PORT = 7391  # the port of src/file_0.py"
+    for n in range(6):
+        user = engine.add("user", f"Look at src/file_{n}.py please.")
+        body = lines_of(60, n) + (f"\n{port}\n" if n == 0 else "\n") + lines_of(60, n + 50)
+        _asked, answered = call_and_result(engine, n, f"# src/file_{n}.py\n{body}")
+        index.add_round(user.content, f'read_file({{"path": "src/file_{n}.py"}})\n'
+                        + answered.content, message_ids=(user.id, answered.id))
+        reply = engine.add("assistant", f"File {n} looks fine.")
+        index.add_round("", reply.content, message_ids=(reply.id,))
+    assert engine.tool_result_states()[engine.display_messages()[2].id] == "pruned"
+    from ollm_desktop.engine import budget
+    usable = budget.usable_tokens(engine.config)
+    n = 0
+    while engine.api_tokens() < usable - 50:  # a full window: the room left is small
+        engine.add("user", f"And the tests {n}?")
+        engine.add("assistant", words(40, n))
+        n += 1
+    engine.add("user", "What SERVICE_PORT did src/file_0.py define?")
+    if not yield_room:  # the rule disabled: no round counts as a tool's result
+        engine._is_result = lambda round_: False  # type: ignore[method-assign]
+    messages, _found = engine.recall_request(index, messages_text(engine))
+    assert engine.api_tokens() <= usable
+    return messages[-1]["content"], json.dumps(engine.api_messages())
+
+
+def messages_text(engine: ContextEngine) -> str:
+    return engine.display_messages()[-1].content
+
+
+def test_a_question_about_a_pruned_result_gets_room_in_the_request_that_asks() -> None:
+    asking, after = _asked_about(2048, yield_room=True)
+    assert "SERVICE_PORT = 7391" in asking  # the line that answers, with its subject
+    assert "7391" not in after  # for that request only: the next is as before
+
+
+def test_without_room_given_the_pruned_result_is_not_recalled() -> None:
+    """The same chat with the kept results never giving way (the rule disabled): the answer
+    does not reach the request, so the test above fails without the rule."""
+    asking, _after = _asked_about(2048, yield_room=False)
+    assert "7391" not in asking
+
+
+def test_a_tight_room_keeps_the_line_that_states_what_is_asked() -> None:
+    from ollm_desktop.engine.recall import RecalledRound, compose
+    text = "\n".join(["# src/app_3.py", *[f"def handler_{n}(request): pass" for n in range(40)],
+                      "SERVICE_PORT = 7103  # the port of src/app_3.py"])
+    round_ = RecalledRound(("u", "r"), 4, "Turn 3: look at src/app_3.py.", text, 9.0)
+    found = compose([round_], "What SERVICE_PORT did src/app_3.py define?", room=60,
+                    count=count_tokens, notes={})
+    assert "SERVICE_PORT = 7103" in found.text and found.partial == [True]
+
+
+def test_exports_carry_the_calls_and_results_and_a_json_import_keeps_them() -> None:
+    from ollm_desktop.storage.export import export_json, export_markdown, import_json
+    from ollm_desktop.storage.models import ChatRecord
+    engine = engine_at(4096)
+    engine.add("user", "Read the config.")
+    call_and_result(engine, 0, "PORT = 8443")
+    call_and_result(engine, 1, "no such file", error=True)
+    engine.add("assistant", "The port is 8443.")
+    from datetime import UTC, datetime
+    now = datetime.now(UTC)
+    chat = ChatRecord(id="c", title="tools", model="m", context_size=4096, created_at=now,
+                      updated_at=now, message_count=6)
+    markdown = export_markdown(chat, engine.state(), engine.api_messages())
+    assert 'Called `read_file` with `{"path": "src/file_0.py"}`' in markdown
+    assert "· read_file · failed" in markdown and "PORT = 8443" in markdown
+    back = import_json(export_json(chat, engine.state(), engine.api_messages())).state
+    calls = [c for m in back.messages for c in m.tool_calls]
+    assert [c.arguments for c in calls] == [{"path": "src/file_0.py"}, {"path": "src/file_1.py"}]
+    results = [m for m in back.messages if m.role == "tool"]
+    assert [(m.tool_name, m.tool_error) for m in results] == [("read_file", False),
+                                                              ("read_file", True)]
+    assert {m.tool_call_id for m in results} == {c.id for c in calls}

@@ -143,11 +143,13 @@ async def test_read_only_switch_runs_only_read_only_tools(fake) -> None:
 async def test_the_loop_cap_stops_a_turn(fake, cap: int) -> None:
     server, backend = fake
     counter = itertools.count()
-    server.reply_fn = lambda body: calling("echo", text=f"call {next(counter)}")
+    # A model that would make 20 different calls before answering: without the cap all 20 run.
+    server.reply_fn = lambda body: calling("echo", text=f"call {n}") if (
+        n := next(counter)) < 20 else Reply(text="done at last")
     runner = Runner()
     end = await loop(engine_at(), backend, runner, asker(),
                      tools=ChatTools(always=["local/echo"], max_calls=cap)).run()
-    assert len(runner.ran) == cap  # a model that never stops would go on forever
+    assert len(runner.ran) == cap
     assert end.reason == "cap" and f"limit of {cap}" in end.note
 
 

@@ -190,3 +190,82 @@ async def test_the_models_own_context_tools_when_switched_on(tmp_path: Path) -> 
 
 def test_context_tools_are_off_by_default() -> None:
     assert ChatTools().context_tools is False and ChatTools().servers == []
+
+
+@pytest.mark.asyncio
+async def test_a_tools_image_is_sent_and_counted_like_the_users_never_cut(
+        tmp_path: Path) -> None:
+    """The picture tool's PNG goes back with its result as an image (base64 on Ollama's wire),
+    counted as an image of this model; the text is cut or pruned, the image never is."""
+    import base64
+
+    from ollm_desktop.engine import tool_results
+    from ollm_desktop.session.images import estimate_image_tokens
+    from ollm_desktop.session.tool_images import image_size
+    from tests.mcp_server import PNG
+    with FakeOllama([FakeModel(MODEL, capabilities=("completion", "tools"))]).running() \
+            as server:
+        server.script(Reply(text="", tool_calls=[{"name": "picture", "arguments": {}}]),
+                      Reply(text="A red dot."))
+        s, _ = session_for(tmp_path, server)
+        try:
+            s.new_chat()
+            s.tools.set_choice(s.chat.id, ChatTools(servers=["tests"], always=["tests/picture"]))
+            await (await start(s, "Show me the picture."))
+            s.turns.ended()
+            result = next(m for m in s.engine.display_messages() if m.role == "tool")
+            (image,) = result.images
+            assert (image.width, image.height) == image_size(PNG) == (1, 1)
+            assert image.tokens == estimate_image_tokens(MODEL, None, 1, 1) > 0
+            assert result.tokens >= image.tokens  # in the message's count, like the user's
+            sent = server.chat_requests()[-1]["messages"][-1]
+            assert sent["role"] == "tool" and sent["content"] == "a red dot"
+            assert sent["images"] == [base64.b64encode(PNG).decode()]
+            # A long text beside the picture is cut to its share; the picture goes whole.
+            huge = result.model_copy(update={"content": "x y z\n" * 20_000, "tokens": 0})
+            s.engine.add_message(huge.model_copy(update={"id": "huge"}))
+            planned = tool_results.plan(s.engine.display_messages(), s.engine.config,
+                                        lambda text: len(text) // 4)
+            assert planned["huge"].state == "cut"
+            (entry,) = [m for m in s.engine.api_messages() if m.get("content", "").startswith(
+                "x y z") and "images" in m]
+            assert entry["images"] == image.id
+        finally:
+            await s.close()
+
+
+async def learned_factor(tmp_path: Path, tools: bool) -> tuple[float, list[str]]:
+    """Four turns (with an echo call each, or plain): the model's learned factor, notices."""
+    with FakeOllama([FakeModel(MODEL, capabilities=("completion", "tools"))]).running() \
+            as server:
+        server.reply_fn = lambda body: Reply(text="", tool_calls=[
+            {"name": "echo", "arguments": {"text": f"turn {len(body['messages'])}"}}]) \
+            if tools and body["messages"][-1]["role"] == "user" else \
+            Reply(text="Done with that, the echo answered as expected.")
+        s, events = session_for(tmp_path / str(tools), server)
+        try:
+            s.new_chat()
+            if tools:
+                s.tools.set_choice(s.chat.id, ChatTools(servers=["tests"],
+                                                        tools=["tests/echo"],
+                                                        always=["tests/echo"]))
+            for n in range(4):
+                await (await start(s, f"Please echo item {n} for me."))
+                s.turns.ended()
+            factor = s.calibrations.for_model(MODEL).factor
+        finally:
+            await s.close()
+    return factor, [n for e in events for n in getattr(e, "notices", ())]
+
+
+@pytest.mark.asyncio
+async def test_a_tool_chat_teaches_the_same_token_factor_as_a_plain_one(tmp_path: Path) -> None:
+    """The server counts the tools' schemas and the calls in the prompt: the calibration
+    counts them too, so a tool chat learns the model's factor, not one inflated by its tools
+    (which made later estimates too high and, once the tools were left out, raised a false
+    "the server dropped part of the context"). Without the schemas counted: 1.16 against
+    1.0."""
+    plain, _ = await learned_factor(tmp_path, tools=False)
+    with_tools, notices = await learned_factor(tmp_path, tools=True)
+    assert abs(with_tools - plain) <= 0.05 * plain, (with_tools, plain)
+    assert not any("fewer prompt tokens" in n for n in notices)

@@ -283,3 +283,30 @@ def test_a_very_long_word_is_read_once_not_once_per_position(monkeypatch):
     terms = dict(recall_terms.query_terms(text))
     assert "8443" in keys and terms["8443"] == recall_terms.NUMBER_WEIGHT
     assert max(scanned) < 2 * recall_terms.LONGEST_TERM + 100
+
+
+def test_a_tools_result_is_indexed_with_its_call_and_found_by_its_arguments(
+        store: ChatStore) -> None:
+    """The second result of a turn has no user text in its round: its call (tool, arguments)
+    is what a question names ("the search for retry_budget"), so it is indexed with it."""
+    from ollm_desktop.engine.tool_types import ToolCall
+    chat_id, _ = filled_chat(store)
+    calls = [ToolCall(id="c1", name="read_file", arguments={"path": "src/net.py"}),
+             ToolCall(id="c2", name="search", arguments={"query": "retry_budget"})]
+    for message in [Message(role="user", content="Check the network code."),
+                    Message(role="assistant", content="", tool_calls=calls),
+                    Message(role="tool", content="import socket\n...", tool_name="read_file",
+                            tool_call_id="c1"),
+                    Message(role="tool", content="lib/a.py:3: limit = 40\nlib/b.py:9: x = 2",
+                            tool_name="search", tool_call_id="c2"),
+                    Message(role="assistant", content="Both look fine.")]:
+        store.append_message(chat_id, message)
+    indexed = rounds(store, chat_id)
+    assert ("Check the network code.", 'read_file({"path": "src/net.py"})\nimport socket\n...'
+            ) in indexed
+    assert ("", 'search({"query": "retry_budget"})\nlib/a.py:3: limit = 40\nlib/b.py:9: x = 2'
+            ) in indexed
+    index = store.recall_index(chat_id)
+    (hit, *_) = index.search("what did the search for retry_budget find?", exclude=set(),
+                             limit=3)
+    assert hit.reply.startswith("search(") and "limit = 40" in hit.reply

@@ -195,10 +195,11 @@ def test_the_summarisation_model_says_what_another_model_costs(dialog):
 
 
 def test_preferences_come_in_pages(dialog):
-    """Issue 32: General, Models and servers, Memory, Advanced; one page at a time."""
+    """Issue 32: General, Models and servers, Memory, Tools (issue 30), Advanced; one page at
+    a time."""
     pages = dialog.pages
     titles = [pages.list.item(i).text() for i in range(pages.list.count())]
-    assert titles == ["General", "Models and servers", "Memory", "Advanced"]
+    assert titles == ["General", "Models and servers", "Memory", "Tools", "Advanced"]
     assert pages.page_of(dialog.theme_combo) == "general"
     assert pages.page_of(dialog.host_edit) == "models"
     assert pages.page_of(dialog.context_combo) == "memory"

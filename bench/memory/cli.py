@@ -5,6 +5,7 @@ Examples::
     python -m bench.memory --smoke                      # seconds, in-process loopback server
     python -m bench.memory --host http://127.0.0.1:11435 --ctx 2048,4096,8192 --label before
     python -m bench.memory --kind corrections --ctx 2048,4096 --label before
+    python -m bench.memory --kind tools                 # 2K, 4K, 8K; seconds, no model
     python -m bench.memory --compare results/before/memory-before.json results/after/...json
 """
 
@@ -30,7 +31,7 @@ from bench.memory.runner import Options, RunResult, log, play
 from bench.memory.strategies import STRATEGIES
 
 # ``--kind``: what a run measures (more kinds, e.g. documents, join this tuple).
-KINDS_OF_RUN = ("memory", "corrections", "chat")
+KINDS_OF_RUN = ("memory", "corrections", "chat", "tools")
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 __all__ = ["SMOKE_MODEL", "engine_info", "main", "parser"]
 
@@ -59,7 +60,9 @@ def parser() -> argparse.ArgumentParser:
                    help="what is measured: memory (a long chat's retention, the default), "
                         "corrections (the correction corpus, bench/memory/corpus, read "
                         "black-box through the engine; per half, dev and held-out) or chat "
-                        "(the hand-written 60-turn chat, corpus/chat60.json, held out)")
+                        "(the hand-written 60-turn chat, corpus/chat60.json, held out) or "
+                        "tools (100 tool calls: user facts and tool identifiers at question "
+                        "time, tool output sent by turn depth; truncate, rolling and ours)")
     p.add_argument("--host", default=os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434"),
                    help="Ollama or OpenAI-compatible server (llama-server, vLLM, LM Studio; "
                         "with or without /v1), found by asking it (default: $OLLAMA_HOST)")
@@ -232,6 +235,11 @@ def main(argv: list[str] | None = None) -> int:
 
         sizes = args.ctx if "--ctx" in argv else [4096]
         return corrections.main(sizes, args.out, args.label, engine_info())
+    if args.kind == "tools":
+        from bench.memory import tools
+
+        return tools.main(args.ctx, args.seeds, args.out / "tools", args.label,
+                          args.summariser, engine_info())
     if args.kind == "chat":
         from bench.memory import chat_corpus
 

@@ -237,7 +237,7 @@ class Assembler:
         sent: list[tuple[Message, str, int]] = []  # message, content as sent, tokens
         clipped: set[str] = set()
         recent = data.messages[region.boundary:]
-        results = tool_results.plan(recent, config, data.count)  # cut and pruned results
+        results = tool_results.plan(recent, config, data.count, data.tool_yield)  # cut, pruned
         data.tool_sent = {mid: result.tokens for mid, result in results.items()}
         for message in recent:
             if message.role == "system":

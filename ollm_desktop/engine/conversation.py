@@ -61,6 +61,9 @@ class Conversation:
     # Tool results' tokens as the last assembly sent them (cut or pruned): what compaction
     # weighs a turn by, so a pruned 50,000-token result does not count as 50,000.
     tool_sent: dict[str, int] = field(default_factory=dict)
+    # Tokens the kept results give way for one assembly: recall of a pruned result
+    # (``FactsFront.recall_request``); 0 otherwise.
+    tool_yield: int = 0
 
     # ----------------------------------------------------------------- counts
     def count(self, text: str) -> int:

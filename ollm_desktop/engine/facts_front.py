@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ollm_desktop.engine import facts, recall
+from ollm_desktop.engine import facts, recall, tool_results
 from ollm_desktop.engine.assembly import Assembly, Region
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.fact_types import Fact
@@ -43,6 +43,7 @@ class FactsView:
 class FactsFront:
     _data: Conversation
     _invalidate: Callable[..., None]
+    _api: Assembly | None  # the assembled request (ContextEngine), None: assemble again
     _assembly: Callable[[], Assembly]
     _region_now: Callable[[], Region]
 
@@ -160,22 +161,59 @@ class FactsFront:
     def recall_request(self, source: recall.RecallSource | None, query: str,
                        ) -> tuple[list[dict[str, str]], recall.Recalled]:
         """The request with earlier rounds that ``query`` asks about inside its newest user
-        message, within the room left under the usable budget (never carried forward)."""
+        message, within the room left under the usable budget (never carried forward).
+
+        A question about a tool's result that was pruned or cut (``tool_results``) gets room:
+        when such a round is found but does not fit, the results kept whole for earlier turns
+        give way (pruned to their placeholders for this request only) and the search runs
+        again. The question is about that result, not those; they are back whole in the next
+        request, where nothing asks for the pruned one."""
+        messages, found, wanted = self._recalled(source, query)
+        if not wanted or any(self._is_result(r) for r in found.rounds):
+            return messages, found
+        data = self._data
+        data.tool_yield = tool_results.keep_budget(data.config) + 1
+        self._api = None
+        try:
+            again, refound, _ = self._recalled(source, query)
+        finally:
+            data.tool_yield = 0
+            self._api = None
+        if any(self._is_result(r) for r in refound.rounds):
+            return again, refound
+        return messages, found
+
+    def _recalled(self, source: recall.RecallSource | None, query: str,
+                  ) -> tuple[list[dict[str, str]], recall.Recalled, bool]:
+        """The request with what fits, and whether a tool's result was found that is not
+        sent whole (what :meth:`recall_request` may make room for)."""
         messages: list[dict[str, str]] = self.api_messages()  # type: ignore[attr-defined]
         assembly = self._assembly()
         from ollm_desktop.engine import budget
 
         room = budget.usable_tokens(self._data.config) - assembly.total
         if source is None or not query.strip() or not messages or \
-                messages[-1]["role"] != "user" or room < recall.MIN_ROOM:
-            return messages, recall.Recalled()
+                messages[-1]["role"] != "user":
+            return messages, recall.Recalled(), False
         exclude = set(assembly.sent_ids)
         rounds = list(source.search(query, exclude=exclude, limit=RECALL_LIMIT))
+        wanted = any(self._is_result(r) for r in rounds)
+        if room < recall.MIN_ROOM:
+            return messages, recall.Recalled(), wanted
         found = recall.compose(rounds, query, room=room, count=self._data.count,
                                notes=self._region_now().notes,  # as the quotes have them
                                later=facts.corrections(self._data.facts))
         if not found.text:
-            return messages, found
+            return messages, found, wanted
         last = dict(messages[-1])
         last["content"] += found.text
-        return [*messages[:-1], last], found
+        return [*messages[:-1], last], found, wanted
+
+    def _is_result(self, round_: recall.RecalledRound) -> bool:
+        """Whether the round holds a tool's result."""
+        data = self._data
+        for message_id in round_.message_ids:
+            position = data.position(message_id)
+            if position is not None and data.messages[position].role == "tool":
+                return True
+        return False

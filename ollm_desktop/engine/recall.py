@@ -60,9 +60,26 @@ def _sentences(text: str) -> list[str]:
 
 def _matching(text: str, query: str) -> list[str]:
     """The sentences of ``text`` that share a word (3+ letters) with ``query``."""
-    wanted = {w.lower() for w in _WORD.findall(query) if len(w) >= 3}
-    return [s for s in _sentences(text)
-            if wanted & {w.lower() for w in _WORD.findall(s) if len(w) >= 3}]
+    wanted = _words(query)
+    return [s for s in _sentences(text) if wanted & _words(s)]
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if len(w) >= 3}
+
+
+def _weight(word: str) -> int:
+    """An identifier (a digit, ``_``, ``.``, ``/`` or ``-`` in it: a path, a constant, a
+    version) says more about what is asked than a plain word."""
+    return 2 if any(not c.isalpha() for c in word) else 1
+
+
+def _best_first(pieces: list[str], query: str) -> list[str]:
+    """The matching sentences by how much of the query each states (identifiers weigh
+    double), the text's order among equals: when room is short, the line that names the
+    asked value with its subject goes before a line that only shares a word."""
+    wanted = _words(query)
+    return sorted(pieces, key=lambda piece: -sum(_weight(w) for w in wanted & _words(piece)))
 
 
 def _block(round_: RecalledRound, user: str, reply: str) -> str:
@@ -70,6 +87,14 @@ def _block(round_: RecalledRound, user: str, reply: str) -> str:
     if reply:
         lines.append(f"[Turn {round_.turn}] Assistant: {reply}")
     return "\n".join(lines)
+
+
+def _pieces(turn: int, chosen: list[str], found: list[str], count: Callable[[str], int],
+            ) -> tuple[str, int]:
+    """The chosen sentences in the order the round has them, and their cost."""
+    kept = [piece for piece in found if piece in chosen]
+    text = f"[Turn {turn}] " + " … ".join(kept)
+    return text, count(text) + 2
 
 
 def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
@@ -89,16 +114,15 @@ def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
         cost = count(whole) + 2
         partial = False
         if used + cost > room:
-            pieces = _matching(user, query) + _matching(reply, query)
-            if not pieces:
+            found = _matching(user, query) + _matching(reply, query)
+            if not found:
                 continue
-            whole = f"[Turn {round_.turn}] " + " … ".join(pieces)
-            cost = count(whole) + 2
+            pieces = _best_first(found, query)
+            whole, cost = _pieces(round_.turn, pieces, found, count)
             partial = True
             while used + cost > room and len(pieces) > 1:
                 pieces.pop()
-                whole = f"[Turn {round_.turn}] " + " … ".join(pieces)
-                cost = count(whole) + 2
+                whole, cost = _pieces(round_.turn, pieces, found, count)
             if used + cost > room:
                 continue
         blocks.append(whole)

@@ -129,11 +129,15 @@ def calls_by_id(messages: Iterable[Message]) -> dict[str, ToolCall]:
     return {call.id: call for m in messages for call in m.tool_calls}
 
 
-def plan(messages: list[Message], config: EngineConfig, count: Count) -> dict[str, SentResult]:
-    """What each tool result among ``messages`` (the recent turns, oldest first) is sent as."""
+def plan(messages: list[Message], config: EngineConfig, count: Count,
+         yield_tokens: int = 0) -> dict[str, SentResult]:
+    """What each tool result among ``messages`` (the recent turns, oldest first) is sent as;
+    ``yield_tokens``: what the kept results give way to (a question about a pruned one, where
+    none is being answered: the newest may go too)."""
     overhead = config.message_overhead
     cap = result_cap(config)
-    keep = keep_budget(config)
+    keep = keep_budget(config) - yield_tokens
+    newest_kept = 1 if yield_tokens <= 0 else 0
     calls = calls_by_id(messages)
     sent: dict[str, SentResult] = {}
     kept_tokens = 0
@@ -153,7 +157,7 @@ def plan(messages: list[Message], config: EngineConfig, count: Count) -> dict[st
             text, state = cut_result(text, max(MIN_CUT, int(cap / config.estimate_scale)),
                                      name), "cut"
             tokens = count(text) + extra
-        if rank > 0 and (rank >= KEEP_RESULTS or kept_tokens + tokens > keep):
+        if rank >= newest_kept and (rank >= KEEP_RESULTS or kept_tokens + tokens > keep):
             text, state = placeholder(message, calls.get(message.tool_call_id or ""),
                                       size), "pruned"
             tokens = count(text) + extra

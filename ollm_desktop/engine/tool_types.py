@@ -60,13 +60,41 @@ class ToolSpec(BaseModel):
     read_only: bool = False  # the server says it changes nothing (readOnlyHint)
 
     def wire(self) -> dict[str, Any]:
-        """The ``tools`` entry both wires take (Ollama and OpenAI share this shape)."""
+        """The ``tools`` entry both wires take (Ollama and OpenAI share this shape), its
+        schema without ``title`` annotations (:func:`lean_schema`)."""
         return {"type": "function", "function": {
-            "name": self.name, "description": self.description, "parameters": self.parameters}}
+            "name": self.name, "description": self.description,
+            "parameters": lean_schema(self.parameters)}}
 
     def wire_text(self) -> str:
         """The entry as one stable text: what is counted, and what a cache keeps."""
         return json.dumps(self.wire(), sort_keys=True, ensure_ascii=False)
+
+
+_SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_ONES = ("items", "additionalProperties", "not", "if", "then", "else")
+
+
+def lean_schema(schema: Any) -> Any:
+    """A JSON schema without its ``title`` annotations: they change nothing a model may send,
+    and the SDKs' generated ones only restate names ("title": "Path" on ``path``,
+    "read_fileArguments" on the whole), a fifth of a small tool's schema. Only a schema's own
+    ``title`` goes: a property named "title" stays."""
+    if not isinstance(schema, dict):
+        return schema
+    lean: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            value = {name: lean_schema(inner) for name, inner in value.items()}
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            value = [lean_schema(inner) for inner in value]
+        elif key in _SCHEMA_ONES:
+            value = lean_schema(value)
+        lean[key] = value
+    return lean
 
 
 def calls_json(calls: list[ToolCall]) -> str:

@@ -18,8 +18,10 @@ taken for a new-only count and not learned from.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ollm_desktop.backend import (
     BackendError,
@@ -53,8 +55,21 @@ def _content_tokens(text: str) -> int:
 
 
 def raw_tokens(messages: ApiMessages) -> int:
-    """cl100k tokens of the contents of a request, without any template overhead."""
-    return sum(_content_tokens(str(m.get("content") or "")) for m in messages)
+    """cl100k tokens of the contents of a request, without any template overhead: each
+    message's text, and what the template writes of tools (a reply's calls as JSON, a
+    result's tool name). Left out, a tool chat's counts would teach a factor too high by
+    all its calls."""
+    return sum(_content_tokens(str(m.get("content") or ""))
+               + sum(_content_tokens(str(m.get(key) or "")) for key in _TOOL_KEYS if m.get(key))
+               for m in messages)
+
+
+_TOOL_KEYS = ("tool_calls", "tool_name")
+
+
+def tools_raw(tools: Sequence[Mapping[str, Any]]) -> int:
+    """cl100k tokens of the tools' schemas as the template writes them (JSON)."""
+    return sum(_content_tokens(json.dumps(tool, sort_keys=True)) for tool in tools)
 
 
 def _signature(messages: ApiMessages) -> Signature:
@@ -93,19 +108,22 @@ class Calibrations:
             log.warning("calibration of %s not saved: %s", model, exc)
 
     def observe(self, model: str, messages: ApiMessages, estimate: int | None,
-                actual: int | None, num_ctx: int, *, cached: int | None = None) -> bool:
+                actual: int | None, num_ctx: int, *, cached: int | None = None,
+                tools_raw: int = 0) -> bool:
         """Learn from the server's count of a request we sent; True if it looks truncated.
 
         ``estimate`` is what the engine believed the request costs (None: the calibration's
         own estimate, for summary requests the engine does not count as a whole). ``cached``:
         the tokens the server says came from its cache (Ollama's prompt_eval_cached_count).
+        ``tools_raw``: cl100k tokens of the tools' schemas sent with it (the server counts them
+        in the prompt).
         """
         previous = self._previous.get(self.key(model))
         self._previous[self.key(model)] = _signature(messages)
         if not model or not actual:
             return False
         calibration = self.for_model(model)
-        raw, count = raw_tokens(messages), len(messages)
+        raw, count = raw_tokens(messages) + tools_raw, len(messages)
         if estimate is None:
             estimate = calibration.estimate(raw, count)
         if cached is not None:

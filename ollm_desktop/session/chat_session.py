@@ -173,6 +173,7 @@ class ChatSession(SessionCore):
             for name in type(new).model_fields:
                 setattr(self.settings, name, getattr(new, name))
         self.ollama.reconnect_if_moved()
+        self.tools.servers_changed()  # an edited or removed server starts again when used
         engine, settings = self.engine, self.settings
         if engine is None:
             return NOTHING

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from ollm_desktop.backend.mcp_config import McpServer, Parsed
-from ollm_desktop.backend.mcp_connection import State
+from ollm_desktop.backend.mcp_connection import McpConnection, State
+from ollm_desktop.backend.mcp_secrets import Secrets, launch_of
 from ollm_desktop.engine.tool_types import ToolSpec
 from ollm_desktop.session.events import Change
 from ollm_desktop.session.tool_loop import CHAT_VALUE, ChatTools
@@ -39,6 +40,22 @@ class ChatToolsService:
         run = {s.name: s for s in (self.run_config.servers if self.run_config else [])}
         saved = [s for s in self._core.settings.mcp_servers if s.name not in run]
         return [*saved, *run.values()]
+
+    def servers_changed(self) -> None:
+        """The Preferences' list changed: new servers are offered, a removed or edited one's
+        running connection is closed (in the background) and starts again when used."""
+        self.servers.update(self.all_servers())
+
+    async def list_tools(self, server: McpServer, secrets: Secrets | None) -> list[ToolSpec]:
+        """The tools of a server as the Preferences' test button shows them: started on its
+        own connection (owned by its task), listed, stopped. Raises ``ToolFailure`` with a
+        sentence when it cannot start."""
+        connection = McpConnection(launch_of(server, secrets), log_dir=self.servers.log_dir)
+        try:
+            await connection.start()
+            return list(connection.tools)
+        finally:
+            await connection.close()
 
     def _changed(self, server: str, state: State, text: str) -> None:
         """A restart or a failure is said in the window, never silently (the owner task

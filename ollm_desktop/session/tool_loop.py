@@ -32,7 +32,7 @@ from ollm_desktop.backend import ChatChunk, ChatDone
 from ollm_desktop.backend.mcp_connection import ToolFailure, ToolOutcome
 from ollm_desktop.backend.protocol import ChatServer
 from ollm_desktop.engine import ContextEngine
-from ollm_desktop.engine.models import Message
+from ollm_desktop.engine.models import ImageRef, Message
 from ollm_desktop.engine.tool_types import ToolCall, ToolSpec
 
 Decision = Literal["once", "always", "deny"]
@@ -64,6 +64,9 @@ class ToolRunner(Protocol):
 
 
 Ask = Callable[[ToolCall, ToolSpec], Awaitable[Decision]]
+# Stores one picture of a result (bytes, mime type, tool) and returns it counted for the model
+# (``session.tool_images``); None: not kept, the text says an image came.
+KeepImage = Callable[[bytes, str, str], ImageRef | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +95,7 @@ class ToolLoop:
                  publish: Callable[[object], None] | None = None,
                  on_text: Callable[[str], None] | None = None,
                  save: Callable[[ChatTools], None] | None = None,
+                 keep_image: KeepImage | None = None,
                  options: dict[str, Any] | None = None) -> None:
         self.engine, self.server, self.model = engine, server, model
         self.specs = {spec.name: spec for spec in specs}
@@ -100,6 +104,7 @@ class ToolLoop:
         self.publish = publish or (lambda event: None)
         self.on_text = on_text or (lambda text: None)
         self.save = save or (lambda tools: None)
+        self.keep_image = keep_image
         self.options = options or {}
         self.calls = 0
         self.seen: Counter[tuple[str, str]] = Counter()
@@ -202,20 +207,24 @@ class ToolLoop:
             self._result(call, spec.server, "The user stopped this call.", error=True,
                          status="failed", seconds=time.monotonic() - started)
             raise
-        text = outcome.text
-        if outcome.images:
-            text += "".join(f"\n[image: {mime}, {len(data):,} bytes]"
-                            for data, mime in outcome.images)
+        text, images = outcome.text, []
+        for data, mime in outcome.images:  # sent as images, counted like the user's: never cut
+            kept = self.keep_image(data, mime, call.name) if self.keep_image else None
+            if kept is not None:
+                images.append(kept)
+            else:
+                text += f"\n[image: {mime}, {len(data):,} bytes, not kept]"
         self._result(call, spec.server, text, error=outcome.is_error,
                      status="failed" if outcome.is_error else "done",
-                     seconds=time.monotonic() - started)
+                     seconds=time.monotonic() - started, images=images)
 
     def _result(self, call: ToolCall, server: str, text: str, *, error: bool,
                 status: Literal["done", "failed", "denied", "not run"],
-                seconds: float | None = None) -> Message:
+                seconds: float | None = None,
+                images: list[ImageRef] | None = None) -> Message:
         message = self.engine.add_message(Message(
             role="tool", content=text, tool_name=call.name, tool_call_id=call.id,
-            tool_error=error))
+            tool_error=error, images=images or []))
         self.replies.append(message)
         self.publish(message)
         self.publish(CallEvent(call, server, status, seconds, message.id))

@@ -35,6 +35,7 @@ class ToolServers:
         self._on_change = on_change
         self._connections: dict[str, McpConnection] = {}
         self._lock = asyncio.Lock()
+        self._closing: set[asyncio.Task[None]] = set()  # connections of edited servers
 
     def launch(self, name: str) -> Launch:
         server = self.servers[name]
@@ -70,6 +71,28 @@ class ToolServers:
         connection = await self.connect(server)
         return await connection.call(name, arguments)
 
+    def update(self, servers: Sequence[McpServer]) -> None:
+        """A new list of servers: a removed or changed server's connection is closed (in a
+        named background task; closing waits for its child), the rest keep running."""
+        wanted = {server.name: server for server in servers}
+        for name in list(self._connections):
+            if wanted.get(name) != self.servers.get(name):
+                connection = self._connections.pop(name)
+                task = asyncio.ensure_future(connection.close())
+                task.set_name(f"mcp-close-{name}")
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+        self.servers = wanted
+
+    def known_tools(self, name: str) -> list[ToolSpec] | None:
+        """The tools a running server listed (None: not started yet), a read-only server's
+        read-only ones only."""
+        connection = self._connections.get(name)
+        if connection is None or connection.state != "ready" or name not in self.servers:
+            return None
+        read_only = self.servers[name].read_only
+        return [s for s in connection.tools if s.read_only or not read_only]
+
     @property
     def read_only_servers(self) -> set[str]:
         return {name for name, server in self.servers.items() if server.read_only}
@@ -80,4 +103,4 @@ class ToolServers:
         self._connections.clear()
         closing = [asyncio.create_task(c.close(), name=f"mcp-close-{c.name}")
                    for c in connections]
-        await asyncio.gather(*closing, return_exceptions=True)
+        await asyncio.gather(*closing, *self._closing, return_exceptions=True)

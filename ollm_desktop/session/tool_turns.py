@@ -22,6 +22,7 @@ from ollm_desktop.engine.tool_schemas import ToolsOverBudget
 from ollm_desktop.engine.tool_types import ToolCall, ToolSpec
 from ollm_desktop.session import context_tools
 from ollm_desktop.session.events import Change
+from ollm_desktop.session.tool_images import keep_tool_image
 from ollm_desktop.session.tool_loop import CallEvent, ChatTools, Decision, LoopEnd, ToolLoop
 
 if TYPE_CHECKING:
@@ -105,7 +106,9 @@ class ToolTurns:
                         ask=self.ask, chat_tools=self.choice,
                         read_only_servers=core.tools.servers.read_only_servers,
                         publish=self._published,
-                        save=lambda tools: core.tools.set_choice(chat.id, tools))
+                        save=lambda tools: core.tools.set_choice(chat.id, tools),
+                        keep_image=lambda data, mime, tool: keep_tool_image(
+                            core, data, mime, tool))
         while reply is not None and reply.role == "assistant" and reply.tool_calls:
             end = await loop._answer_calls(list(reply.tool_calls))
             self.choice = loop.chat_tools

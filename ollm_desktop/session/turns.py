@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError, ChatChunk, ChatDone
 from ollm_desktop.engine import ContextEngine, Message, PinsOverBudget, count_message_tokens
 from ollm_desktop.engine.models import ImageRef
+from ollm_desktop.session.calibrations import tools_raw
 from ollm_desktop.session.chat_settings import keep_alive_for, request_options
 from ollm_desktop.session.compactions import Compactions
 from ollm_desktop.session.core import SessionCore
@@ -332,7 +333,8 @@ class Turns:
             if observe:
                 info.truncated = core.calibrations.observe(
                     core.model or "", messages, estimate, done.prompt_eval_count,
-                    engine.config.context_size, cached=done.prompt_eval_cached_count)
+                    engine.config.context_size, cached=done.prompt_eval_cached_count,
+                    tools_raw=tools_raw(engine.api_tools()))
                 core.sync_calibration()
             if info.truncated:
                 change = change | Change.notice(TRUNCATION_SUSPECTED)

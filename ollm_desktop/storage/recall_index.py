@@ -31,7 +31,7 @@ from ollm_desktop.engine.recall import RecalledRound
 from ollm_desktop.storage.recall_terms import match_expression, query_terms, quote, round_keys
 from ollm_desktop.storage.schema import fts5_has
 
-INDEX_VERSION = "1"
+INDEX_VERSION = "2"  # 2: a tool's result is indexed with its call
 META_KEY = "recall-index"  # ollm_meta: "fts5:<version>" or "off:<version>"
 WEIGHTS = (1.0, 1.0, 2.5, 0.0)  # BM25 per column: user, reply, keys, chat (a filter only)
 # Relevance: a round is recalled when its BM25 score (higher is better) reaches MIN_SCORE and
@@ -125,6 +125,8 @@ class _Message:
     role: str
     content: str
     excluded: bool
+    calls: str | None = None  # an assistant message's tool calls (JSON, from its meta)
+    call_id: str | None = None  # a tool result's call
 
 
 @dataclass(slots=True)
@@ -144,17 +146,47 @@ class _Round:
         return (self.anchor, *texts, round_keys("\n".join(texts)), chat_token(chat_id))
 
 
-_READ = f"SELECT rowid, id, role, content, {_EXCLUDED} FROM messages"
+_META = "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.{0}') END"
+_READ = (f"SELECT rowid, id, role, content, {_EXCLUDED}, {_META.format('tool_calls')}, "
+         f"{_META.format('tool_call_id')} FROM messages")
 
 
 def _message(row: tuple) -> _Message:
-    return _Message(row[0], row[1], row[2], row[3], bool(row[4]))
+    return _Message(row[0], row[1], row[2], row[3], bool(row[4]),
+                    row[5] if isinstance(row[5], str) else None, row[6])
+
+
+def _calls(message: _Message) -> dict[str, str]:
+    """An assistant message's calls by id, each as ``name({arguments})``."""
+    try:
+        rows = json.loads(message.calls or "[]")
+    except ValueError:
+        return {}
+    return {str(row.get("id")): f"{row.get('name')}("
+            f"{json.dumps(row.get('arguments') or {}, sort_keys=True, ensure_ascii=False)})"
+            for row in rows if isinstance(row, dict) and row.get("id")}
+
+
+def with_call(message: _Message, called: dict[str, str]) -> _Message:
+    """A tool's result as indexed: its call (tool name and arguments) first, so a question
+    that names the tool, the file or the query finds the result even when its text never
+    says them."""
+    call = called.get(message.call_id or "")
+    if call is None:
+        return message
+    return _Message(message.rowid, message.id, message.role, f"{call}\n{message.content}",
+                    message.excluded, None, message.call_id)
 
 
 def _rounds(messages: Iterable[_Message]) -> list[_Round]:
     rounds: list[_Round] = []
     previous: _Message | None = None
+    called: dict[str, str] = {}
     for message in messages:
+        if message.calls:
+            called.update(_calls(message))
+        if message.role == "tool":
+            message = with_call(message, called)
         if message.role == "user":
             rounds.append(_Round(message.rowid, message, None))
         elif message.role == "tool":  # a tool's whole result: recall finds what was pruned

@@ -53,7 +53,8 @@ def preferences(parent: QWidget, controller: ChatController, models: list[str]) 
     chat = controller.chat
     origin = controller.context_origin(chat.id) if chat is not None else ""
     dialog = PreferencesDialog(current, models, parent, controller.snapshot, origin,
-                               tester=controller.test_connection)
+                               tester=controller.test_connection,
+                               tool_tester=controller.test_tool_server)
     if not dialog.exec():
         return
     new = dialog.result_settings()
@@ -61,6 +62,11 @@ def preferences(parent: QWidget, controller: ChatController, models: list[str]) 
         if not controller.set_api_key(connection_id, key):
             new.connections = [c.model_copy(update={"has_key": False}) if c.id == connection_id
                                else c for c in new.connections]
+    for name, (typed, kept) in dialog.tool_servers_box.secrets().items():  # to the keyring too
+        if any(typed.values()) or any(kept.values()):
+            problem = controller.save_tool_server_secrets(name, typed, kept)
+            if problem:
+                controller.error.emit("tools", problem)
     app = QApplication.instance()
     if new.theme != current.theme and isinstance(app, QApplication):
         apply_theme(app, new.theme)

@@ -68,3 +68,6 @@ class ToolCallsHost(Protocol):
     @property
     def message_input(self) -> QWidget: ...
 
+    @property
+    def conversation_view(self) -> ConversationView: ...
+

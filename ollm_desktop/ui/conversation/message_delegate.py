@@ -34,7 +34,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ollm_desktop.ui.conversation import row_images
+from ollm_desktop.ui.conversation import row_images, row_tool_calls
 from ollm_desktop.ui.conversation.conversation_model import ConversationModel, ConversationRow
 from ollm_desktop.ui.conversation.roles import DIMMED_VISIBILITIES, KIND_MARKER
 from ollm_desktop.ui.conversation.row_header import paint_header
@@ -194,6 +194,7 @@ class MessageDelegate(QStyledItemDelegate):
             step = STREAM_SLACK_LINES * self._line
             body = math.ceil((body + 1) / step) * step
         body += row_images.height(self, row)  # a message's images, under its text
+        body += row_tool_calls.height(self, row)  # a reply's tool calls (their panel)
         return int(2 * OUTER_V + 2 * PAD_V + self._header_h + HEADER_GAP + math.ceil(body)
                    + self.footer_for(row) + self.thinking.height(row))
 

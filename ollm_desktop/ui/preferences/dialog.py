@@ -28,6 +28,7 @@ from ollm_desktop.host_check import host_problem
 from ollm_desktop.ui.preferences.connections_editor import ConnectionsEditor, Tester
 from ollm_desktop.ui.preferences.preference_pages import PagedForm
 from ollm_desktop.ui.preferences.recall_preferences import RecallBox
+from ollm_desktop.ui.preferences.tool_servers_page import ToolServersBox, ToolTester
 from ollm_desktop.ui.text.context_size_text import (
     context_size_label,
     parse_context_size,
@@ -74,7 +75,8 @@ def chat_context_text(snap: ContextSnapshot, settings: Settings, origin: str = "
 class PreferencesDialog(QDialog):
     def __init__(self, settings: Settings, models: list[str],
                  parent: QWidget | None = None, current: ContextSnapshot | None = None,
-                 context_origin: str = "", tester: Tester | None = None) -> None:
+                 context_origin: str = "", tester: Tester | None = None,
+                 tool_tester: ToolTester | None = None) -> None:
         super().__init__(parent)
         current = current or ContextSnapshot()
         self.setObjectName("preferencesDialog")
@@ -269,11 +271,13 @@ class PreferencesDialog(QDialog):
         for wide in (self.host_edit, self.model_combo, self.summary_combo):
             wide.setMinimumWidth(220)  # a URL or a model name must be readable
         self.recall_box = RecallBox(settings, names)  # issue 23: its own module
+        self.tool_servers_box = ToolServersBox(settings.mcp_servers, tool_tester)  # issue 30
         self.pages = PagedForm([
             ("general", self.tr("General"), [appearance, prompt_box]),
             ("models", self.tr("Models and servers"),
              [ollama, self.connections_editor, models_box]),
             ("memory", self.tr("Memory"), [context, self.recall_box]),
+            ("tools", self.tr("Tools"), [self.tool_servers_box]),
             ("advanced", self.tr("Advanced"), [advanced]),
         ])
         layout = QVBoxLayout(self)
@@ -299,6 +303,7 @@ class PreferencesDialog(QDialog):
         self.beyond_check.toggled.connect(self.validate)
         self.prompt_edit.textChanged.connect(self.validate)
         self.connections_editor.changed.connect(self.validate)
+        self.tool_servers_box.changed.connect(self.validate)
         self.recall_box.changed.connect(self.validate)
         self.validate()
 
@@ -349,6 +354,7 @@ class PreferencesDialog(QDialog):
             problems.append(self.tr("Context size: type a number of tokens, e.g. 8192."))
             size = self._original.context_size
         problems += self.connections_editor.problems()
+        problems += self.tool_servers_box.problems()
         if self.compaction_timeout_spin.value() < self.summary_timeout_spin.value():
             problems.append(self.tr("Compaction time limit: a compaction includes its "
                                     "summaries, so allow at least the summary time limit."))
@@ -374,6 +380,7 @@ class PreferencesDialog(QDialog):
             "connections": self.connections_editor.connections(),
             "default_connection": self.connections_editor.default_connection(),
             **self.recall_box.values(),
+            "mcp_servers": self.tool_servers_box.servers(),
         }
         return values, problems
 
