@@ -99,6 +99,20 @@ class EngineThread:
 
         return at_home
 
+    def asks_home(self, question: Callable[[], T]) -> Callable[[], Coroutine[Any, Any, T]]:
+        """``question()`` answered on the caller's loop (whose state it reads), awaited from
+        the job's thread (wrapped on the caller's loop)."""
+        home = asyncio.get_running_loop()
+
+        async def answer() -> T:
+            return question()
+
+        async def ask() -> T:
+            future = asyncio.run_coroutine_threadsafe(answer(), home)
+            return await asyncio.wrap_future(future)
+
+        return ask
+
     def relay(self, listener: Listener) -> Listener:
         """Events of the job's copy, delivered on the caller's loop (wrapped there)."""
         home = asyncio.get_running_loop()
