@@ -119,6 +119,14 @@ def count_tokens(text: str) -> int:
     return count
 
 
+def forget_counts() -> None:
+    """Empty the count cache (a test that must tokenise for real)."""
+    global _counted_chars
+    with _counts_lock:
+        _counts.clear()
+        _counted_chars = 0
+
+
 def _remember(text: str, count: int) -> None:
     global _counted_chars
     with _counts_lock:
