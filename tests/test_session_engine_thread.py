@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from ollm_desktop.engine import ContextEngine, EngineConfig
 from ollm_desktop.engine.models import EngineEvent
 from ollm_desktop.paths import app_paths
 from ollm_desktop.session import ChatSession
-from ollm_desktop.session.engine_thread import EngineThread
+from ollm_desktop.session.engine_thread import JOB_SWITCH_INTERVAL, EngineThread
 from ollm_desktop.storage import ChatStore
 from tests.controller_harness import make_settings
 from tests.engine_fakes import GoodSummarizer, exchange
@@ -123,3 +124,18 @@ async def test_a_job_hides_the_heap_from_the_collector_until_the_chat_changes(
     assert gc.get_freeze_count() == 0
     await session.close()
     store.close()
+
+
+def test_a_thread_waiting_for_the_gil_gets_it_sooner_while_a_job_runs() -> None:
+    """The window's thread needs the GIL for every Python call Qt makes while it paints; with
+    the worker busy, each waited up to the 5 ms default (``JOB_SWITCH_INTERVAL`` meanwhile)."""
+    before = sys.getswitchinterval()
+
+    async def scenario() -> float:
+        async def job() -> float:
+            return sys.getswitchinterval()
+
+        return await EngineThread("test-engine").run(job)
+
+    assert asyncio.run(scenario()) == min(before, JOB_SWITCH_INTERVAL) < before
+    assert sys.getswitchinterval() == before
