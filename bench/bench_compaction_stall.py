@@ -25,6 +25,7 @@ import os
 import random
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -55,20 +56,41 @@ class BusyProbe(LagProbe):
     def __init__(self) -> None:
         super().__init__()
         self.busy: list[tuple[float, float]] = []
+        self.own: list[tuple[float, float]] = []
         self._cpu = time.thread_time()
+        self._queued = _run_queue_ms()
 
     def _tick(self) -> None:
         super()._tick()
-        cpu = time.thread_time()
-        self.busy.append((time.perf_counter(), (cpu - self._cpu) * 1000))
-        self._cpu = cpu
+        cpu, queued = time.thread_time(), _run_queue_ms()
+        at, lag = self.samples[-1]
+        self.busy.append((at, (cpu - self._cpu) * 1000))
+        if queued is not None and self._queued is not None:
+            self.own.append((at, max(0.0, lag - (queued - self._queued))))
+        self._cpu, self._queued = cpu, queued
 
     def start(self) -> None:
-        self._cpu = time.thread_time()
+        self._cpu, self._queued = time.thread_time(), _run_queue_ms()
         super().start()
 
     def cpu(self, since: float = 0.0, until: float = float("inf")) -> list[float]:
         return [ms for at, ms in self.busy if since <= at <= until]
+
+    def app_lags(self, since: float = 0.0, until: float = float("inf")) -> list[float]:
+        """Each gap less the time the GUI thread was runnable but waited for a core (Linux
+        schedstat): its own work plus its waits for the GIL (the worker's long calls, the
+        collector) and locks, which the app causes; an upper bound (a worker preempted while
+        it holds the GIL counts too)."""
+        return [ms for at, ms in self.own if since <= at <= until]
+
+
+def _run_queue_ms() -> float | None:
+    """This thread's time spent runnable but not running so far (ms), None off Linux."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/schedstat") as stat:
+            return int(stat.read().split()[1]) / 1e6
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 P11_P95_MS = 50.0
@@ -139,6 +161,7 @@ async def _compactions(real: Any, runs: int, idle_seconds: float) -> dict[str, A
     controller.compactionFailed.connect(ended.append)
     gaps: list[list[float]] = []
     busy: list[list[float]] = []
+    own: list[list[float]] = []
     walls: list[float] = []
     statuses: list[str] = []
     for _ in range(runs):
@@ -153,6 +176,7 @@ async def _compactions(real: Any, runs: int, idle_seconds: float) -> dict[str, A
         walls.append(end - start)
         gaps.append(probe.lags(start, time.perf_counter()))
         busy.append(probe.cpu(start, time.perf_counter()))
+        own.append(probe.app_lags(start, time.perf_counter()))
         statuses.append(ended[-1].status)
         if ended[-1].status == "compacted":
             controller.undo_last_compaction()
@@ -161,7 +185,8 @@ async def _compactions(real: Any, runs: int, idle_seconds: float) -> dict[str, A
     probe.stop()
     await real.close()
     return {"idle": idle, "gaps": gaps, "walls": walls, "statuses": statuses, "busy": busy,
-            "idle_busy": probe.cpu(began, began + idle_seconds)}
+            "idle_busy": probe.cpu(began, began + idle_seconds), "own": own,
+            "idle_own": probe.app_lags(began, began + idle_seconds)}
 
 
 def run_size(context_size: int, runs: int, idle_seconds: float = 2.0) -> Result:
@@ -199,10 +224,21 @@ def run_size(context_size: int, runs: int, idle_seconds: float = 2.0) -> Result:
          f"GUI thread's own CPU between two ticks: p95 {percentile(cpu, 0.95):.1f} / worst "
          f"{max(cpu):.0f} ms (idle: worst {max(facts['idle_busy']):.1f} ms); load average "
          f"{os.getloadavg()[0]:.0f} on {os.cpu_count()} cores",
+         _app_caused(facts["own"], facts["idle_own"]),
          f"wall time per compaction median {median(facts['walls']):.2f} s "
          f"({[round(w, 2) for w in facts['walls']]})",
          f"{len(state.messages)} messages, {len(state.groups)} checkpoints when stored; "
          f"built in {built:.0f} s"])
+
+
+def _app_caused(own: list[list[float]], idle: list[float]) -> str:
+    ticks = [ms for each in own for ms in each]
+    if not ticks:
+        return "gaps less the wait for a core: not measured (no schedstat)"
+    return (f"gaps less the GUI thread's wait for a core (its work, GIL and lock waits): p95 "
+            f"{percentile(ticks, 0.95):.1f} / worst {max(ticks):.0f} ms, longest each "
+            f"{[round(max(e, default=0)) for e in own]} (idle: worst "
+            f"{max(idle, default=0):.1f} ms)")
 
 
 async def _hostile(real: Any) -> dict[str, Any]:
@@ -227,8 +263,9 @@ async def _hostile(real: Any) -> dict[str, Any]:
     probe.stop()
     gaps = probe.lags(start, stop)
     cpu = probe.cpu(start, stop)
+    own = probe.app_lags(start, stop)
     await real.close()
-    return {"gaps": gaps, "cpu": cpu, "seconds": marks.get("done", stop) - start}
+    return {"gaps": gaps, "cpu": cpu, "own": own, "seconds": marks.get("done", stop) - start}
 
 
 def run_hostile() -> Result:
@@ -262,7 +299,8 @@ def run_hostile() -> Result:
                    f"{facts['seconds']:.1f} s; {len(facts['gaps'])} ticks, "
                    f"{sum(g > HOSTILE_MS for g in facts['gaps'])} over {HOSTILE_MS:g} ms",
                    f"GUI thread's own CPU between two ticks: worst {max(facts['cpu']):.0f} ms; "
-                   f"load average {os.getloadavg()[0]:.0f} on {os.cpu_count()} cores"])
+                   f"load average {os.getloadavg()[0]:.0f} on {os.cpu_count()} cores",
+                   _app_caused([facts["own"]], [])])
 
 
 async def _walls(data: Path, host: str, runs: int) -> tuple[list[float], list[float]]:

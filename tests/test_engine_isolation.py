@@ -58,6 +58,7 @@ def test_token_counting_with_sockets_blocked(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(socket, "create_connection", refuse)
     monkeypatch.setattr(socket, "getaddrinfo", refuse)  # a download would resolve first
     tokens._encoding_cached.cache_clear()  # force a fresh load of the vocabulary
+    tokens.forget_counts()  # and real counting, not the counts cached by text
     try:
         assert tokens.count_tokens("hello world") == 2
         assert tokens.count_tokens("The quick brown fox jumps over the lazy dog.") == 10
@@ -104,3 +105,18 @@ def test_damaged_vocabulary_is_refused_with_a_clear_message(tmp_path: Path) -> N
         tokens.load_vocabulary(bad)
     with pytest.raises(tokens.VocabularyError, match="not readable"):
         tokens.load_vocabulary(tmp_path / "missing.tiktoken")
+
+
+def test_a_count_is_cached_by_text_and_bounded() -> None:
+    """The same text is tokenised once (a layout, a recount, a compaction reread it); the
+    cache holds at most ``COUNT_CACHE_CHARS`` characters, the least recently used go."""
+    tokens.forget_counts()
+    text = "The exporter on port 8443 fails in src/export.py. " * 40
+    first = tokens.count_tokens(text)
+    assert tokens.count_tokens("".join([text])) == first  # an equal text, another object
+    assert text in tokens._counts
+    for i in range(tokens.COUNT_CACHE_CHARS // 50_000 + 2):
+        tokens.count_tokens(f"{i} " + "x " * 25_000)
+    assert tokens._counted_chars <= tokens.COUNT_CACHE_CHARS
+    assert text not in tokens._counts  # the oldest went first
+    assert tokens.count_tokens(text) == first

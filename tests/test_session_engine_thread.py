@@ -4,11 +4,21 @@ and events come back to the loop, and cancelling the awaiting task ends both end
 from __future__ import annotations
 
 import asyncio
+import gc
+import sys
 import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from ollm_desktop.engine import ContextEngine, EngineConfig
 from ollm_desktop.engine.models import EngineEvent
-from ollm_desktop.session.engine_thread import EngineThread
+from ollm_desktop.paths import app_paths
+from ollm_desktop.session import ChatSession
+from ollm_desktop.session.engine_thread import JOB_SWITCH_INTERVAL, EngineThread
+from ollm_desktop.storage import ChatStore
+from tests.controller_harness import make_settings
 from tests.engine_fakes import GoodSummarizer, exchange
 
 
@@ -93,3 +103,39 @@ def test_a_compaction_in_the_worker_gives_the_same_checkpoint_as_one_in_place() 
         assert away[1] == in_place[1]
 
     asyncio.run(scenario())
+
+
+
+@pytest.mark.asyncio
+async def test_a_job_hides_the_heap_from_the_collector_until_the_chat_changes(
+        tmp_path: Path, ollama_server: Any) -> None:
+    """A full collection during a job walks the whole heap holding the GIL (70-150 ms of a
+    frozen window at 32K): what is alive when a job starts is frozen, and given back when
+    the open chat changes (its old objects may be garbage then)."""
+    gc.unfreeze()
+
+    async def job() -> int:
+        return gc.get_freeze_count()
+
+    assert await EngineThread("test-engine").run(job) > 0
+    store, _ = ChatStore.open(app_paths(tmp_path / "data"))
+    session = ChatSession(store, make_settings(ollama_server))
+    session.new_chat("another chat")
+    assert gc.get_freeze_count() == 0
+    await session.close()
+    store.close()
+
+
+def test_a_thread_waiting_for_the_gil_gets_it_sooner_while_a_job_runs() -> None:
+    """The window's thread needs the GIL for every Python call Qt makes while it paints; with
+    the worker busy, each waited up to the 5 ms default (``JOB_SWITCH_INTERVAL`` meanwhile)."""
+    before = sys.getswitchinterval()
+
+    async def scenario() -> float:
+        async def job() -> float:
+            return sys.getswitchinterval()
+
+        return await EngineThread("test-engine").run(job)
+
+    assert asyncio.run(scenario()) == min(before, JOB_SWITCH_INTERVAL) < before
+    assert sys.getswitchinterval() == before

@@ -18,7 +18,7 @@ compacting: optimistic locking"):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
@@ -31,6 +31,12 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Listener = Callable[[EngineEvent], None]
+# The token calibration to count with after the summaries (estimate scale, or None to keep
+# it; per-message and per-request template overhead), read on the caller's loop when the job
+# asks: the summary requests teach it, and applied there it would recount the chat and build
+# the request again on that loop.
+Calibration = tuple[float | None, int, int]
+ReadCalibration = Callable[[], Awaitable[Calibration | None]]
 ATTEMPTS = 3  # runs from a fresh copy before a compaction that keeps going stale is skipped
 STALE = ("The chat changed while it was being compacted (a message was edited, pinned or "
          "deleted), so that compaction was not applied; it runs again after the next reply.")
@@ -120,9 +126,14 @@ def carry_derived(live: list[Message], copies: list[Message]) -> None:
 
 
 async def compact_detached(engine: ContextEngine, worker: Worker, *, focus: str | None,
-                           force: bool, ahead_tokens: int) -> CompactionReport:
+                           force: bool, ahead_tokens: int,
+                           calibration: ReadCalibration | None = None) -> CompactionReport:
     """Run one compaction on a copy in ``worker``; apply it if it is still current, else run
-    again from a new copy (see the module's docstring)."""
+    again from a new copy (see the module's docstring).
+
+    The copy ends ready to be the chat: counted with ``calibration`` (what its summaries
+    taught), its request's region and layout built. Applied, they are the chat's (the loop
+    builds nothing again); dropped with a stale result, they are never seen."""
     report = CompactionReport(status="skipped", reason=STALE)
     for _ in range(ATTEMPTS):
         draft, base = engine.detached_copy(worker)
@@ -130,6 +141,13 @@ async def compact_detached(engine: ContextEngine, worker: Worker, *, focus: str 
         async def job(copy: ContextEngine = draft) -> tuple[DraftStates, CompactionReport]:
             before = copy.state()  # the restore point, made there: the copy is the job's own
             report = await copy.compact(focus=focus, force=force, ahead_tokens=ahead_tokens)
+            if report.status in ("compacted", "truncated"):
+                target = await calibration() if calibration is not None else None
+                if target is not None:
+                    scale, per_message, per_request = target
+                    copy.set_calibration(scale=scale, per_message=per_message,
+                                         per_request=per_request)
+                copy.usage()  # the region and the request, built here
             return DraftStates(before, copy.state()), report
 
         states, report = await worker.run(job)

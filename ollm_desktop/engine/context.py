@@ -24,7 +24,13 @@ from ollm_desktop.engine.assembly import (
     build_region,
 )
 from ollm_desktop.engine.compaction import CompactionRun
-from ollm_desktop.engine.compaction_draft import Base, DraftStates, Worker, compact_detached
+from ollm_desktop.engine.compaction_draft import (
+    Base,
+    DraftStates,
+    ReadCalibration,
+    Worker,
+    compact_detached,
+)
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.documents_front import DocumentsFront
 from ollm_desktop.engine.draft_front import DraftFront
@@ -353,19 +359,22 @@ class ContextEngine(FactsFront, GoalFront, DraftFront, DocumentsFront, ToolFront
         return run.identify(overflow=raw_total > usage.usable) is not None
 
     async def compact(self, *, focus: str | None = None, force: bool = False,
-                      ahead_tokens: int = 0, worker: Worker | None = None) -> CompactionReport:
+                      ahead_tokens: int = 0, worker: Worker | None = None,
+                      calibration: ReadCalibration | None = None) -> CompactionReport:
         """Run the six stages; always returns a report, never leaves half a state.
 
         ``ahead_tokens`` lets the caller compact early, while the user reads, when the next
         exchange would cross the trigger. Bounded by ``config.compaction_timeout_s``. With a
-        ``worker``, the stages run there on a copy, applied here if still current.
+        ``worker``, the stages run there on a copy, applied here if still current, counted
+        with ``calibration`` (asked after its summaries) if given.
         """
         async with self._lock:
             self._compacting, self._detached = True, worker is not None
             try:
                 if worker is not None:
                     return await compact_detached(self, worker, focus=focus, force=force,
-                                                  ahead_tokens=ahead_tokens)
+                                                  ahead_tokens=ahead_tokens,
+                                                  calibration=calibration)
                 run = CompactionRun(self._stage(), self._caller, focus=focus, force=force,
                                     ahead_tokens=ahead_tokens)
                 return await run.run()

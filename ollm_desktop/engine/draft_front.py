@@ -11,6 +11,8 @@ from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.summarizer import Summarize, SummaryCaller
 
+CALIBRATION = ("estimate_scale", "message_overhead", "request_overhead")
+
 
 class DraftFront:
     _data: Conversation
@@ -35,7 +37,17 @@ class DraftFront:
             return verdict
         live, data = self._data, draft._data
         carry_derived(live.messages, data.messages)
+        # The copy's counts are in its calibration (``compact_detached``): the chat's own
+        # settings object (the session holds it) takes it, and the chat's own messages are
+        # counted again with it (each text's count is cached: no tokenising), as the copy's
+        # were; the region and request the copy built stay valid.
+        old_scale, old_overhead = live.config.estimate_scale, live.config.message_overhead
+        recount = any(getattr(live.config, n) != getattr(data.config, n) for n in CALIBRATION)
+        for name in CALIBRATION:
+            setattr(live.config, name, getattr(data.config, name))
         data.messages, data.index, data.config = live.messages, live.index, live.config
+        if recount:
+            data.recount(old_scale, old_overhead)
         self._data, self._assembler = data, draft._assembler
         self._caller = SummaryCaller(self._summarize, data.config, self.stats)
         self._region, self._api, self.last_error = draft._region, draft._api, draft.last_error

@@ -13,15 +13,38 @@ occur in the material (the chat discussed prompt injection) is kept, defused.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 QUOTED = "(quoted) "
 HEADING = re.compile(r"^\s*#{1,6}\s")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
+_WORD = re.compile(r"\w+")
+_SPACE = re.compile(r"\s")
+PIECE = 16_384  # characters read per regular-expression call on a long text
+
+
 def norm(text: str) -> str:
     """Lower-case words joined by single spaces: the form in which texts are compared."""
-    return " ".join(re.findall(r"\w+", text.lower()))
+    if len(text) <= PIECE:
+        return " ".join(_WORD.findall(text.lower()))
+    return _norm_long(text)
+
+
+@lru_cache(maxsize=4)
+def _norm_long(text: str) -> str:
+    """``norm`` of a long text (a summary's whole material, 400 KB at 128K), read in pieces
+    cut at whitespace (no word spans one): one ``findall`` over all of it held the GIL for
+    20-40 ms, in which the window's thread could not run; the gate reads the same material
+    two or three times."""
+    lowered, words, start = text.lower(), [], 0
+    while start < len(lowered):
+        gap = _SPACE.search(lowered, start + PIECE)
+        end = gap.start() if gap else len(lowered)
+        words.extend(_WORD.findall(lowered, start, end))
+        start = end
+    return " ".join(words)
 
 
 # ------------------------------------------------------------------ neutralising

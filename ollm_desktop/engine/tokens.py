@@ -91,11 +91,53 @@ def encoding() -> tiktoken.Encoding:
         return _encoding_cached()
 
 
+# Counts already made, by text (a count depends on the text alone): the same messages,
+# summaries and ledger lines are counted again by every layout of the request, every recount
+# after a calibration and every compaction, which made counting most of the engine's CPU at
+# 32K-128K (and tens of ms on the event loop after each compaction). Looking a text up costs
+# its hash (cached by ``str``) and, on a hit, one comparison; a miss is counted as before.
+# Bounded by the characters it holds (the least recently used go first); the texts are
+# mostly the chat's own strings, held anyway.
+COUNT_CACHE_CHARS = 4_000_000
+_counts: dict[str, int] = {}
+_counted_chars = 0
+_counts_lock = threading.Lock()
+
+
 def count_tokens(text: str) -> int:
     """Tokens of ``text`` (special-token strings in chat text count as plain text)."""
     if not text:
         return 0
-    return len(encoding().encode(text, disallowed_special=()))
+    with _counts_lock:
+        known = _counts.pop(text, None)
+        if known is not None:
+            _counts[text] = known  # the most recently used again
+            return known
+    count = len(encoding().encode(text, disallowed_special=()))
+    if len(text) <= COUNT_CACHE_CHARS // 8:
+        _remember(text, count)
+    return count
+
+
+def forget_counts() -> None:
+    """Empty the count cache (a test that must tokenise for real)."""
+    global _counted_chars
+    with _counts_lock:
+        _counts.clear()
+        _counted_chars = 0
+
+
+def _remember(text: str, count: int) -> None:
+    global _counted_chars
+    with _counts_lock:
+        if text in _counts:
+            return
+        _counts[text] = count
+        _counted_chars += len(text)
+        while _counted_chars > COUNT_CACHE_CHARS:
+            oldest = next(iter(_counts))
+            del _counts[oldest]
+            _counted_chars -= len(oldest)
 
 
 def scaled(raw: int, scale: float = 1.0) -> int:

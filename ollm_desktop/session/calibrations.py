@@ -195,11 +195,17 @@ class Calibrations:
         rescaling every stored count under a running compaction would skew its plan)."""
         if engine is None or not model or engine.compacting:
             return
+        scale, per_message, per_request = self.target(engine, model, force=force)
+        engine.set_calibration(scale=scale, per_message=per_message, per_request=per_request)
+
+    def target(self, engine: ContextEngine, model: str, *,
+               force: bool = False) -> tuple[float | None, int, int]:
+        """What ``sync`` would give the engine: the learned scale (None: close enough to the
+        engine's to keep it) and the template's per-message and per-request overhead. A
+        compaction's copy asks it after its summaries (``engine.compaction_draft``)."""
         calibration = self.for_model(model)
-        config = engine.config
         step = 0.0 if force else SCALE_STEP
-        if abs(calibration.factor - config.estimate_scale) > step:
-            engine.set_estimate_scale(calibration.factor)
-        if (calibration.per_message, calibration.per_request) != (config.message_overhead,
-                                                                   config.request_overhead):
-            engine.set_template_overhead(calibration.per_message, calibration.per_request)
+        scale = calibration.factor
+        if abs(scale - engine.config.estimate_scale) <= step:
+            return None, calibration.per_message, calibration.per_request
+        return scale, calibration.per_message, calibration.per_request

@@ -89,7 +89,9 @@ class Compactions:
         core.sync_calibration()  # what turns taught: the copy counts with it
         engine.draft_states = None
         report = await engine.compact(focus=focus, force=force, ahead_tokens=ahead_tokens,
-                                      worker=self.worker)
+                                      worker=self.worker,
+                                      calibration=self.worker.asks_home(
+                                          lambda: self._calibration(engine)))
         if engine is not core.engine:  # the chat changed meanwhile
             return report
         if report.status in ("compacted", "truncated"):
@@ -105,8 +107,8 @@ class Compactions:
         if report.status in ("compacted", "truncated", "failed"):
             change = change | await self._save(engine)  # a failure's retry point is state too
         if engine is core.engine:
-            # What its summaries and any turns taught, after the save: the worker's state is
-            # the one written (a reload counts again with the calibration), not one made here.
+            # What its summaries taught was applied by the worker (``_calibration``): this
+            # recounts only if the chat's model changed meanwhile.
             core.sync_calibration()
             await asyncio.sleep(0)  # the window's turn between the recount and the repaint
         if report.status == "failed":
@@ -114,6 +116,14 @@ class Compactions:
         core.publish(CompactionEnded(report))
         core.publish(change)
         return report
+
+    def _calibration(self, engine: ContextEngine) -> tuple[float | None, int, int] | None:
+        """The calibration the compaction's copy counts with after its summaries (on the
+        loop: the calibrations live here); None without a model or once the chat changed."""
+        core = self._core
+        if engine is not core.engine or not core.model:
+            return None
+        return core.calibrations.target(engine, core.model)
 
     async def _save(self, engine: ContextEngine) -> Change:
         """Write the compacted state, its slow part (compare, serialise) off the loop: from

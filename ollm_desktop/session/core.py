@@ -28,6 +28,7 @@ from ollm_desktop.engine import (
     Message,
 )
 from ollm_desktop.session.calibrations import ApiMessages, Calibrations
+from ollm_desktop.session.engine_thread import release_heap
 from ollm_desktop.session.events import (
     NOTHING,
     Change,
@@ -241,6 +242,8 @@ class SessionCore:
         if self._unsubscribe:
             self._unsubscribe()
             self._unsubscribe = None
+        if engine is not self.engine:
+            release_heap()  # what a compaction froze of the old chat may be freed now
         self.engine = engine
         if engine is not None:
             self._unsubscribe = engine.subscribe(self._on_engine_event)

@@ -23,8 +23,10 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import gc
+import sys
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from ollm_desktop.engine.models import EngineEvent
@@ -70,9 +72,11 @@ class EngineThread:
                 started.set()
                 loop.close()
 
+        settle_heap()
         threading.Thread(target=body, name=self.name, daemon=True).start()
         try:
-            return await done
+            with _short_turns():
+                return await done
         except asyncio.CancelledError:
             started.wait()
             loop, task = away.get("loop"), away.get("task")
@@ -99,6 +103,20 @@ class EngineThread:
 
         return at_home
 
+    def asks_home(self, question: Callable[[], T]) -> Callable[[], Coroutine[Any, Any, T]]:
+        """``question()`` answered on the caller's loop (whose state it reads), awaited from
+        the job's thread (wrapped on the caller's loop)."""
+        home = asyncio.get_running_loop()
+
+        async def answer() -> T:
+            return question()
+
+        async def ask() -> T:
+            future = asyncio.run_coroutine_threadsafe(answer(), home)
+            return await asyncio.wrap_future(future)
+
+        return ask
+
     def relay(self, listener: Listener) -> Listener:
         """Events of the job's copy, delivered on the caller's loop (wrapped there)."""
         home = asyncio.get_running_loop()
@@ -107,6 +125,54 @@ class EngineThread:
             _hand_over(home, listener, event)
 
         return deliver
+
+
+JOB_SWITCH_INTERVAL = 0.001  # seconds a thread holds the GIL while another waits, during a job
+_jobs = [0, sys.getswitchinterval()]  # jobs running; the interval to restore after the last
+
+
+@contextlib.contextmanager
+def _short_turns() -> Iterator[None]:
+    """While a job runs, a thread waiting for the GIL gets it after 1 ms instead of 5 ms.
+
+    The window's thread needs the GIL for each Python call Qt makes while it paints or lays
+    out (a row's data, size and paint): with the worker busy in Python, each of them waited up
+    to the 5 ms default, which adds up to tens of ms per repaint (the gaps of P11 at 128K that
+    were neither the loop's own work nor a wait for a core). Set on the caller's loop only.
+    """
+    if _jobs[0] == 0:
+        _jobs[1] = sys.getswitchinterval()
+        sys.setswitchinterval(min(_jobs[1], JOB_SWITCH_INTERVAL))
+    _jobs[0] += 1
+    try:
+        yield
+    finally:
+        _jobs[0] -= 1
+        if _jobs[0] == 0:
+            sys.setswitchinterval(_jobs[1])
+
+
+def settle_heap() -> None:
+    """Move what is alive now out of the cyclic garbage collector's sight, before a job.
+
+    A job allocates copies of the chat (tens of thousands of objects at 32K-128K); they push
+    the collector into a full collection, which walks every tracked object of the process
+    (the chat, the window's wrappers, every module) holding the GIL: 70-150 ms in which the
+    event loop cannot run (measured in the P11 benchmark with ``gc.callbacks``). Frozen
+    objects are skipped by every collection; they are still freed when unreferenced, only
+    cycles among them are not collected, so the young generations are collected first (a
+    few ms: what was just made, not the heap).
+    """
+    gc.collect(1)
+    gc.freeze()
+
+
+def release_heap() -> None:
+    """Give the frozen objects back to the collector (``settle_heap``) when the open chat
+    changes: the old chat's objects may be cyclic garbage now, which only a collection that
+    sees them frees. The full collection that follows falls in the chat switch, not in a
+    compaction."""
+    gc.unfreeze()
 
 
 def _hand_over(loop: asyncio.AbstractEventLoop, callback: Callable[..., Any], *args: Any) -> None:
