@@ -14,13 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ollm_desktop.backend import CONTEXT_OVERFLOW, BackendError, ChatChunk, ChatDone
-from ollm_desktop.engine import (
-    ContextEngine,
-    Message,
-    PinsOverBudget,
-    count_message_tokens,
-    facts_extract,
-)
+from ollm_desktop.engine import ContextEngine, Message, PinsOverBudget, count_message_tokens
+from ollm_desktop.engine.facts_extract import extract as extract_facts
 from ollm_desktop.engine.models import ImageRef
 from ollm_desktop.session.calibrations import tools_raw
 from ollm_desktop.session.chat_settings import keep_alive_for, request_options
@@ -54,8 +49,9 @@ def _read_ahead(text: str, scale: float, overhead: int) -> int:
     """A long reply's count, and its facts and references extracted, on a thread: the
     engine reads them from its cache when the reply joins the chat (a 512 KB line's took
     0.1-0.3 s on the loop)."""
-    facts_extract.extract("assistant", text)
+    extract_facts("assistant", text)
     return count_message_tokens(text, scale, overhead)
+
 STILL_STREAMING = "A reply is still streaming; stop it first."
 NO_MODEL = "Choose a model first (its server must be running)."
 TOO_LONG = ("This message is about {0:,} tokens but the model's context leaves room for {1:,}. "
