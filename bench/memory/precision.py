@@ -57,25 +57,41 @@ class Truth:
     assistant_text: str = ""
 
 
+def _replaces(later_speaker: str, earlier_speaker: str) -> bool:
+    """Whether a later value may replace an earlier one of the same key, by the issue's rule
+    of authority: the ledger is the user's, so an assistant's value that the user never
+    adopted (the generator's user never adopts one) never replaces the user's; the user's
+    value replaces anything, and an assistant's value replaces the assistant's."""
+    return later_speaker == "user" or earlier_speaker == "assistant"
+
+
 def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, str]],
              invented: Sequence[str]) -> Truth:
-    """Ground truth after exchange ``turn`` (0-based): ``played`` is the chat as played."""
+    """Ground truth after exchange ``turn`` (0-based): ``played`` is the chat as played.
+
+    A reply that corrects or restates the user's value with another one leaves the user's value
+    current (``_replaces``): the engine shows it with the reply's claim beside it, and the
+    reply's value is an assistant fact (never sent until adopted)."""
     out = Truth(invented=sorted(set(invented)))
     # Two facts may share a question (the gateway moves twice): the later one replaces the
-    # earlier one's answer, as the same key.
-    latest: dict[str, int] = {}
-    for fact in conversation.facts:
-        if fact.turn <= turn:
-            latest[fact.question] = max(latest.get(fact.question, -1), fact.turn)
-    for fact in conversation.facts:
-        if fact.turn <= turn and latest[fact.question] > fact.turn:
+    # earlier one's answer, as the same key, when it has the authority to.
+    stated = [f for f in conversation.facts if f.turn <= turn]
+    for fact in stated:
+        replaced = any(other.question == fact.question and other.turn > fact.turn
+                       and _replaces(other.speaker, fact.speaker) for other in stated)
+        if replaced:
             out.stale += [v for v in (fact.answer, fact.stale) if v]
-        elif fact.turn <= turn:
-            (out.user if fact.speaker == "user" else out.assistant).append(fact.answer)
-            if fact.stale is not None and fact.stale_turn is not None:
+            continue
+        (out.user if fact.speaker == "user" else out.assistant).append(fact.answer)
+        if fact.stale is not None and fact.stale_turn is not None:
+            stale_speaker = fact.stale_speaker or "user"
+            if _replaces(fact.speaker, stale_speaker):
                 out.stale.append(fact.stale)  # (a stale value planted earlier)
-            if fact.type == "decision" and fact.speaker == "user":
-                out.user_decisions.append(fact.answer)
+            else:  # a reply's correction of the user's value: the user's stands
+                out.user.append(fact.stale)
+        if fact.type == "decision" and fact.speaker == "user":
+            out.user_decisions.append(fact.answer)
+    for fact in conversation.facts:
         if fact.decoys and max(fact.also_turns, default=fact.turn) <= turn:
             out.decoys += fact.decoys
         if fact.turn > turn and fact.stale is not None and fact.stale_turn is not None \
@@ -191,9 +207,16 @@ def checkpoint_decisions(messages: Sequence[dict[str, str]], truth: Truth) -> di
                 lines.append(line.strip()[1:].strip())
     filler = [line for line in lines if classify(line, truth)[0] == "assistant_filler"]
     decided = [d for d in truth.user_decisions if any(mentioned(line, d) for line in lines)]
+    # The decisions the checkpoints summarised: those no longer sent word for word in the
+    # recent turns (every checkpoint of a refusing summariser's run is code-built).
+    recent = "\n".join(str(m.get("content", "")) for m in messages if m.get("role") != "system")
+    summarised = [d for d in truth.user_decisions if not mentioned(recent, d)] if built else []
+    found = [d for d in summarised if d in decided]
     return {"code_built": len(built), "decision_lines": len(lines), "filler_lines": len(filler),
             "filler_examples": filler[:3], "user_decisions": len(truth.user_decisions),
-            "user_decisions_found": len(decided)}
+            "user_decisions_found": len(decided), "user_decisions_summarised": len(summarised),
+            "user_decisions_summarised_found": len(found),
+            "missing_examples": [d for d in summarised if d not in decided][:3]}
 
 
 def corpus_figures(conversation: Conversation, entries: Sequence[Entry], turn: int,
