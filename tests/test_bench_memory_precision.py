@@ -159,3 +159,60 @@ def test_noisy_replies_hedge_suggest_and_rival_the_users_values() -> None:
     assert any(t.split("{x}")[0] in texts for t in noisy.SUGGESTIONS)
     subjects = {s for s, _ in noisy._user_subjects(conversation, 150)}
     assert any(f"For {s}, " in texts or f"put {s} on" in texts for s in subjects)
+
+
+def test_each_code_built_checkpoint_is_scored_on_the_decisions_it_summarised() -> None:
+    """The recorder sees every code-built checkpoint of a run (the engine's own function) and
+    scores it on the user's decisions of the messages it was built from; it puts the engine's
+    function back when stopped."""
+    from bench.memory import checkpoint_builds
+    from ollm_desktop.engine import extractive
+
+    conversation = generate("coding", 150, 1, "short")
+    decision = next(f for f in conversation.facts if f.type == "decision" and f.speaker == "user")
+    original = extractive.extractive_checkpoint
+    recorder = checkpoint_builds.start()
+    try:
+        span = [("user", conversation.turns[decision.turn].user),
+                ("assistant", "A rewrite is tempting, but it would hide the bug rather than "
+                              "explain it.")]
+        extractive.extractive_checkpoint(span, target_tokens=300)
+        extractive.extractive_checkpoint([("user", "Hello there.")], target_tokens=300)
+    finally:
+        recorder.stop()
+    assert extractive.extractive_checkpoint is original
+    figures = checkpoint_builds.figures(conversation, recorder)
+    assert figures["builds"] == 2
+    assert figures["user_decisions_in_span"] == 1 and figures["user_decisions_kept"] == 1
+    assert figures["filler_lines"] == 0
+    recorder.builds[0].text = "## Decisions & Conclusions\n- A rewrite is tempting, but it " \
+        "would hide the bug rather than explain it."
+    figures = checkpoint_builds.figures(conversation, recorder)
+    assert figures["user_decisions_kept"] == 0 and figures["filler_lines"] == 1
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("constraint: Fridays", "user_part"),  # of "no deploys on Fridays"
+    ("p99 latency: 796 ms", "user_part"),  # of "p99 latency stays under 796 ms"
+    ("day: Fridays (replaced Mondays)", "user_part"),
+    ("setting: read", "user_other"),  # a word of the user's, no value of theirs
+    ("deploys: no", "user_other"),  # too short to be a value's part
+    ("p99 latency: 900 ms", "other"),  # not the user's number
+])
+def test_a_part_of_the_users_value_is_the_users(text: str, expected: str) -> None:
+    """A classifier fix (issue 28's panel and junk figures): an entry whose value is a
+    distinctive part of a user's value (a name, a number with its unit) is the user's fact in
+    fewer words, not text of no fact."""
+    truth = precision.Truth(user=["no deploys on Fridays", "p99 latency stays under 796 ms"],
+                            stale=["Mondays"], user_text="setting it to read only. deploys: no.")
+    assert precision.classify(text, truth)[0] == expected
+
+
+def test_the_panel_share_counts_adopted_rows_and_the_users_parts() -> None:
+    truth = precision.Truth(user=["no deploys on Fridays"], assistant=["v2.3.1"])
+    rows = [{"text": "constraint: Fridays", "shown": True, "source": "user", "status": "current"},
+            {"text": "tool: v2.3.1", "shown": True, "source": "adopted", "status": "current"},
+            {"text": "setting: read", "shown": True, "source": "user", "status": "current"},
+            {"text": "tool: v9", "shown": False, "source": "assistant", "status": "current"}]
+    figures = precision.panel_figures(rows, truth)
+    assert figures["shown"] == 3 and figures["user_or_adopted"] == 2

@@ -4,6 +4,9 @@ At turns 25, 50, 75, 100, 125 and 150 the ledger of the request (``ledger_text``
 entries and each entry's cl100k tokens are put in one class:
 
 - ``user``: a value the user stated (planted, current);
+- ``user_part``: a distinctive part of such a value, shown as the whole of an entry's value
+  ("constraint: Fridays" of the user's "no deploys on Fridays", "p99 latency: 796 ms" of
+  "p99 latency stays under 796 ms"): the user's fact, carried in fewer words;
 - ``assistant_fact``: a value a reply stated (planted; the user never adopts one here);
 - ``replaced_current`` (junk): a replaced value shown as current;
 - ``assistant_invented`` (junk): an identifier a reply invented (``noisy``);
@@ -35,8 +38,8 @@ from bench.memory.tokens import cl100k_text
 
 PRECISION_TURNS = (25, 50, 75, 100, 125, 150)
 JUNK = ("replaced_current", "assistant_invented", "assistant_filler", "duplicate")
-CLASSES = ("user", "assistant_fact", *JUNK, "question_value", "replaced_note", "user_other",
-           "other")
+CLASSES = ("user", "user_part", "assistant_fact", *JUNK, "question_value", "replaced_note",
+           "user_other", "other")
 _NOTE_PREFIX = re.compile(r"^(?:earlier|previously|formerly|replaced|possibly)[^:]{0,40}:\s*",
                           re.I)
 _CODE_BUILT = "built from the messages"
@@ -133,7 +136,26 @@ def classify(text: str, truth: Truth) -> tuple[str, str]:
     for value in truth.invented:
         if mentioned(text, value):
             return "assistant_invented", normalise(value)
+    part = _user_part(text, truth)
+    if part is not None:
+        return "user_part", part
     return _said_by(text, truth), normalise(text)
+
+
+_OWN_VALUE = re.compile(r"^[^:()]{1,60}:\s+(.+?)\s*(?:\(.*)?$")
+
+
+def _user_part(text: str, truth: Truth) -> str | None:
+    """The planted user value an entry's value is a distinctive part of (whole words, at least
+    4 characters, with a digit or a capital: a name, a number with its unit), else None."""
+    match = _OWN_VALUE.match(text)
+    value = (match.group(1) if match else text).strip().rstrip(".")
+    if len(value) < 4 or not re.search(r"[\dA-Z]", value) or len(value.split()) > 4:
+        return None
+    for answer in truth.user:
+        if normalise(answer) != normalise(value) and mentioned(answer, value):
+            return normalise(answer)
+    return None
 
 
 def classify_ledger(entries: Sequence[Entry], truth: Truth) -> list[dict[str, Any]]:
@@ -183,7 +205,7 @@ def false_supersessions(entries: Sequence[Entry], panel: Sequence[dict[str, Any]
 
 def panel_figures(panel: Sequence[dict[str, Any]], truth: Truth) -> dict[str, Any]:
     shown = [r for r in panel if r["shown"]]
-    user = [r for r in shown if classify(r["text"], truth)[0] == "user"
+    user = [r for r in shown if classify(r["text"], truth)[0] in ("user", "user_part")
             or r["source"] in ("manual", "adopted")]
     by_source = [r for r in shown if r["source"] in ("user", "manual", "adopted")]
     return {"rows": len(panel), "shown": len(shown), "user_or_adopted": len(user),

@@ -63,12 +63,18 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
         cpu = [x for r in mine for x in r["cost"].get("compaction_cpu_s", [])]
         made = [r["cost"].get("extractions") for r in mine]
         versions = sum(r["cost"].get("message_versions") or 0 for r in mine)
+        builds = [r["cost"]["checkpoint_builds"] for r in mine
+                  if r["cost"].get("checkpoint_builds")]
         out[str(ctx)] = {"turns": turns, "halves": _halves(mine),
                          "user_recall": _user_recall(mine), "cost": {
             "compactions": len(cpu), "compaction_cpu_s_median": _percentile(cpu, 0.5),
             "compaction_cpu_s_p95": _percentile(cpu, 0.95),
             "extractions": None if any(m is None for m in made) else sum(made),  # type: ignore[misc]
             "message_versions": versions,
+            "checkpoint_builds": sum(b["builds"] for b in builds),
+            "build_filler_lines": sum(b["filler_lines"] for b in builds),
+            "build_decisions_in_span": sum(b["user_decisions_in_span"] for b in builds),
+            "build_decisions_kept": sum(b["user_decisions_kept"] for b in builds),
             "extractions_per_version": None if any(m is None for m in made) or not versions
             else sum(made) / versions}}  # type: ignore[arg-type,misc]
     return out
@@ -173,14 +179,21 @@ def table(precision: dict[str, Any], title: str = "") -> str:
             "-" if c is None else f"{c['n']}/{c['of']} ({_pct(c['share'])})" for c in cells)
             + " |")
     lines += ["", "| ctx | compactions | engine CPU per compaction, median / p95 (goal at 32K "
-              "≤ 100 ms) | extractions per message version (goal ≤ 1) |", "|---|---|---|---|"]
+              "≤ 100 ms) | extractions per message version (goal ≤ 1) | code-built checkpoints: "
+              "builds; the user's decisions in the messages each summarised, kept in its "
+              "decisions (goal ≥ 90 %); reply sentences there (goal 0) |",
+              "|---|---|---|---|---|"]
     for ctx, figures in precision.items():
         cost = figures["cost"]
         per = cost["extractions_per_version"]
+        built = cost.get("checkpoint_builds", 0)
+        kept = f"{cost.get('build_decisions_kept', 0)} / {cost.get('build_decisions_in_span', 0)}"
         lines.append(f"| {int(ctx) // 1024}K | {cost['compactions']} | "
                      f"{_ms(cost['compaction_cpu_s_median'])} / "
                      f"{_ms(cost['compaction_cpu_s_p95'])} | "
-                     f"{'n/a' if per is None else f'{per:.2f}'} |")
+                     f"{'n/a' if per is None else f'{per:.2f}'} | "
+                     + (f"{built}; {kept}; {cost.get('build_filler_lines', 0)} |" if built
+                        else "- |"))
     return "\n".join(lines)
 
 

@@ -7,9 +7,10 @@ target is reached, and lists the identifiers no picked sentence holds in what ro
 So it keeps many more facts than truncation in the same tokens.
 
 Budget order (deterministic): the previous checkpoint's decisions (up to
-``PREVIOUS_FLOOR + PREVIOUS_DECISIONS`` of the budget), then its other lines up to
-``PREVIOUS_FLOOR`` (its identifier lines first) so a rolling tier never loses all older
-context; then the span's decisions, newest first; then the sentences (user requests
+``PREVIOUS_FLOOR + PREVIOUS_DECISIONS`` of the budget, the newest first: a code-built
+checkpoint's replies' lines are the assistant's, the user's decisions weigh more), then its
+other lines up to ``PREVIOUS_FLOOR`` (its identifier lines first) so a rolling tier never
+loses all older context; then the span's decisions, newest first; then the sentences (user requests
 included) that add an identifier not yet kept, newest first; then the other user requests,
 newest first; then the rest of those sentences; then the rest of the previous checkpoint's
 identifier lines; then action items; then its other lines; then, in the room left, bare
@@ -53,7 +54,7 @@ OLD_HEADERS = ("## Context (extracted, the model's summary was unusable)",
 SECTIONS = ("Earlier checkpoint", "User requests", "Decisions & Conclusions", "Key Information",
             "Action Items")
 PREVIOUS_FLOOR = 0.2  # share of the budget the previous checkpoint keeps when it has content
-PREVIOUS_DECISIONS = 0.3  # share of the budget its decisions may keep besides the floor
+PREVIOUS_DECISIONS = 0.5  # share of the budget its decisions may keep besides the floor
 DECISIONS = "Decisions & Conclusions"
 REQUEST_WORDS = 25
 LONG_SENTENCE = 60  # words: longer "sentences" (pastes without punctuation) are cut in pieces
@@ -345,9 +346,9 @@ def extractive_checkpoint(
     newest = sorted(span, key=lambda u: (-u.position[0], u.position[1]))
     old = sorted(_previous_units(previous or ""), key=lambda u: (not u.key, u.position))
     picker = _Picker(budget, count)
-    for unit in old:
-        if unit.section == DECISIONS:
-            picker.take(unit, limit=int(budget * (PREVIOUS_FLOOR + PREVIOUS_DECISIONS)))
+    for unit in sorted((u for u in old if u.section == DECISIONS), key=lambda u: u.position,
+                       reverse=True):  # the newest first when not all fit
+        picker.take(unit, limit=int(budget * (PREVIOUS_FLOOR + PREVIOUS_DECISIONS)))
     for unit in old:
         picker.take(unit, limit=int(budget * PREVIOUS_FLOOR))
     core = [u for u in newest if u.section != "Action Items" or u.refs]
