@@ -26,7 +26,8 @@ CONTRACTS = {
     ]
 }
 # Contracts the real tree must keep (all of them).
-ENFORCED_NOW = {"qt-free", "layers", "ui-sees-controller"}
+ENFORCED_NOW = {"qt-free", "layers", "ui-sees-controller", "ui-features-independent",
+                "ui-features-not-the-window", "ui-shared-below-features"}
 LINT = "from importlinter.cli import lint_imports_command; lint_imports_command()"
 
 
@@ -44,8 +45,8 @@ def _flat(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
-def test_the_configuration_names_the_three_contracts() -> None:
-    assert set(CONTRACTS) == {"layers", "qt-free", "ui-sees-controller"}
+def test_the_configuration_names_the_contracts() -> None:
+    assert set(CONTRACTS) == ENFORCED_NOW
 
 
 @pytest.fixture(scope="module")
@@ -81,14 +82,27 @@ VIOLATIONS = [
                  "ollm_desktop.engine.undo -> PySide6", id="engine-imports-qt"),
     pytest.param("qt-free", "storage/export.py", "import qasync\n",
                  "ollm_desktop.storage.export -> qasync", id="storage-imports-qasync"),
-    pytest.param("layers", "engine/undo.py", "from ollm_desktop.ui import roles\n",
+    pytest.param("layers", "engine/undo.py", "from ollm_desktop.ui.conversation import roles\n",
                  "ollm_desktop.engine.undo -> ollm_desktop.ui", id="engine-imports-ui"),
     pytest.param("layers", "storage/export.py", "from ollm_desktop.backend import errors\n",
                  "ollm_desktop.storage.export -> ollm_desktop.backend",
                  id="storage-imports-backend"),
-    pytest.param("ui-sees-controller", "ui/roles.py",
+    pytest.param("ui-sees-controller", "ui/conversation/roles.py",
                  "from ollm_desktop.storage.store import ChatStore\n",
-                 "ollm_desktop.ui.roles -> ollm_desktop.storage.store", id="ui-imports-the-store"),
+                 "ollm_desktop.ui.conversation.roles -> ollm_desktop.storage.store",
+                 id="ui-imports-the-store"),
+    pytest.param("ui-features-independent", "ui/chat_list/chat_list_rows.py",
+                 "from ollm_desktop.ui.conversation import roles\n",
+                 "ollm_desktop.ui.chat_list.chat_list_rows -> ollm_desktop.ui.conversation.roles",
+                 id="chat-list-imports-the-conversation"),
+    pytest.param("ui-features-not-the-window", "ui/composer/drafts.py",
+                 "from ollm_desktop.ui.window_content import WindowContent\n",
+                 "ollm_desktop.ui.composer.drafts -> ollm_desktop.ui.window_content",
+                 id="a-feature-imports-the-window"),
+    pytest.param("ui-shared-below-features", "ui/text/markdown.py",
+                 "from ollm_desktop.ui.status import undo_bar\n",
+                 "ollm_desktop.ui.text.markdown -> ollm_desktop.ui.status.undo_bar",
+                 id="text-imports-a-feature"),
 ]
 
 

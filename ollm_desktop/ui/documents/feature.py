@@ -19,13 +19,13 @@ from PySide6.QtWidgets import QFileDialog, QPushButton
 
 from ollm_desktop.storage.documents.models import DocumentSource
 from ollm_desktop.storage.documents.reading import CODE, HTML, MARKDOWN, TEXT
+from ollm_desktop.ui.composer.message_input import IMAGE_SUFFIXES
 from ollm_desktop.ui.documents.reader import DocumentReader
 from ollm_desktop.ui.documents.rows import DocumentsPanel
 from ollm_desktop.ui.documents.sources import ReplySources
-from ollm_desktop.ui.message_input import IMAGE_SUFFIXES
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.documents.host import DocumentsHost
 
 SHORTCUT = "Ctrl+Shift+D"
 SUFFIXES = sorted({".pdf", ".docx", *MARKDOWN, *HTML, *(TEXT - {""}), *CODE})
@@ -57,8 +57,8 @@ class DocumentDrops(QObject):
 
 
 class DocumentsFeature(QObject):
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: DocumentsHost) -> None:
+        super().__init__(content.window)
         self.setObjectName("documentsFeature")
         self.content = content
         controller = self.controller = content.controller
@@ -139,10 +139,10 @@ class DocumentsFeature(QObject):
 
 
 def _insert_before(anchor: object, widget: object) -> None:
-    from ollm_desktop.ui.image_attach import _insert_before as insert
+    from ollm_desktop.ui.composer.image_attach import _insert_before as insert
 
     insert(anchor, widget)  # type: ignore[arg-type]
 
 
-def install(content: WindowContent) -> None:
-    content.documents = DocumentsFeature(content)  # type: ignore[attr-defined]
+def install(content: DocumentsHost) -> DocumentsFeature:
+    return DocumentsFeature(content)
