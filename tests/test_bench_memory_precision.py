@@ -216,3 +216,19 @@ def test_the_panel_share_counts_adopted_rows_and_the_users_parts() -> None:
             {"text": "tool: v9", "shown": False, "source": "assistant", "status": "current"}]
     figures = precision.panel_figures(rows, truth)
     assert figures["shown"] == 3 and figures["user_or_adopted"] == 2
+
+
+def test_a_replaced_value_marked_with_its_replacement_is_not_shown_as_current() -> None:
+    """As ``retention``'s strict check reads a ledger entry: a replaced value whose own note
+    says "(possibly) replaced by" the value that replaced it is marked, not current (and not
+    junk); marked with another value, or not marked, it is shown as current."""
+    truth = precision.Truth(user=["tarpon-vault"], stale=["merlin-gate"],
+                            replacements={"merlin-gate": ["tarpon-vault"]})
+    assert precision.classify("parameter sweep: merlin-gate (possibly replaced by "
+                              "tarpon-vault (turn 54))", truth)[0] == "replaced_marked"
+    assert precision.classify("parameter sweep: merlin-gate (possibly replaced by "
+                              "heron-gate (turn 54))", truth)[0] == "replaced_current"
+    assert precision.classify("parameter sweep: merlin-gate", truth)[0] == "replaced_current"
+    conversation = generate("coding", 150, 1, "short")
+    truth = precision.truth_at(conversation, 149, [], [])
+    assert set(truth.replacements) <= set(truth.stale) and truth.replacements

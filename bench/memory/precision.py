@@ -9,6 +9,10 @@ entries and each entry's cl100k tokens are put in one class:
   "p99 latency stays under 796 ms"): the user's fact, carried in fewer words;
 - ``assistant_fact``: a value a reply stated (planted; the user never adopts one here);
 - ``replaced_current`` (junk): a replaced value shown as current;
+- ``replaced_marked``: a replaced value at the head of an entry whose note says "(possibly)
+  replaced by" a value that replaced it: shown as replaced, the current value beside it
+  (``retention``'s strict reading of a ledger entry); not junk by the issue's definition, but
+  a line the model could do without, so its share is reported beside the junk share;
 - ``assistant_invented`` (junk): an identifier a reply invented (``noisy``);
 - ``assistant_filler`` (junk): a sentence of a reply with no planted value in it, stored as a
   decision, a correction or anything else;
@@ -38,8 +42,8 @@ from bench.memory.tokens import cl100k_text
 
 PRECISION_TURNS = (25, 50, 75, 100, 125, 150)
 JUNK = ("replaced_current", "assistant_invented", "assistant_filler", "duplicate")
-CLASSES = ("user", "user_part", "assistant_fact", *JUNK, "question_value", "replaced_note",
-           "user_other", "other")
+CLASSES = ("user", "user_part", "assistant_fact", *JUNK, "replaced_marked", "question_value",
+           "replaced_note", "user_other", "other")
 _NOTE_PREFIX = re.compile(r"^(?:earlier|previously|formerly|replaced|possibly)[^:]{0,40}:\s*",
                           re.I)
 _CODE_BUILT = "built from the messages"
@@ -56,6 +60,8 @@ class Truth:
     invented: list[str] = field(default_factory=list)  # identifiers replies invented
     decoys: list[str] = field(default_factory=list)  # values only asked about or supposed
     user_decisions: list[str] = field(default_factory=list)
+    # a replaced value -> the values that replaced it (the later answers of its question)
+    replacements: dict[str, list[str]] = field(default_factory=dict)
     user_text: str = ""
     assistant_text: str = ""
 
@@ -84,12 +90,18 @@ def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, 
                        and _replaces(other.speaker, fact.speaker) for other in stated)
         if replaced:
             out.stale += [v for v in (fact.answer, fact.stale) if v]
+            later = [o.answer for o in stated if o.question == fact.question
+                     and o.turn > fact.turn]
+            for value in (fact.answer, fact.stale):
+                if value:
+                    out.replacements.setdefault(value, []).extend(later)
             continue
         (out.user if fact.speaker == "user" else out.assistant).append(fact.answer)
         if fact.stale is not None and fact.stale_turn is not None:
             stale_speaker = fact.stale_speaker or "user"
             if _replaces(fact.speaker, stale_speaker):
                 out.stale.append(fact.stale)  # (a stale value planted earlier)
+                out.replacements.setdefault(fact.stale, []).append(fact.answer)
             else:  # a reply's correction of the user's value: the user's stands
                 out.user.append(fact.stale)
         if fact.type == "decision" and fact.speaker == "user":
@@ -125,6 +137,8 @@ def classify(text: str, truth: Truth) -> tuple[str, str]:
     """(class, what it carries) of one entry's own text."""
     for value in truth.stale:
         if current_text(text, value):
+            if _marked(text, value, truth):
+                return "replaced_marked", normalise(value)
             return "replaced_current", normalise(value)
     for value in truth.decoys:
         if current_text(text, value):
@@ -142,6 +156,18 @@ def classify(text: str, truth: Truth) -> tuple[str, str]:
     return _said_by(text, truth), normalise(text)
 
 
+def _marked(text: str, value: str, truth: Truth) -> bool:
+    """A replaced value at the head of an entry whose own note says it was (possibly)
+    replaced and names a value that replaced it ("merlin-gate (possibly replaced by
+    tarpon-vault (turn 54))"): shown as replaced, with the current value beside it, as
+    ``retention``'s strict check reads a ledger entry (a replacement marker and the new value
+    in the same entry)."""
+    notes = " ".join(m.group(1) for m in re.finditer(r"\(([^()]*(?:\([^()]*\))?[^()]*)\)", text)
+                     if _REPLACED_NOTE.search(m.group(1)))
+    return bool(notes) and any(mentioned(notes, new) for new in truth.replacements.get(value, ()))
+
+
+_REPLACED_NOTE = re.compile(r"replaced by", re.I)
 _OWN_VALUE = re.compile(r"^[^:()]{1,60}:\s+(.+?)\s*(?:\(.*)?$")
 
 
@@ -277,9 +303,11 @@ def record(conversation: Conversation, messages: Sequence[dict[str, str]], turn:
     total = sum(tokens.values())
     junk = sum(tokens[name] for name in JUNK)
     stale = sorted({normalise(v) for v in truth.stale
-                    if any(current_text(e.text, v) for e in entries)})
+                    if any(current_text(e.text, v) and not _marked(e.text, v, truth)
+                           for e in entries)})
     return {"turn": turn + 1, "ledger_tokens": total, "junk_tokens": junk,
             "junk_share": junk / total if total else None,
+            "marked_tokens": tokens["replaced_marked"],
             "tokens": dict(tokens), "entries": dict(count),
             "replaced_current": stale, "false_supersessions":
                 false_supersessions(entries, panel, truth),

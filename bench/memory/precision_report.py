@@ -43,6 +43,7 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             turns[str(turn)] = {
                 "runs": len(points), "ledger_tokens_mean": ledger / len(points),
                 "junk_share": _ratio(sum(p["junk_tokens"] for p in points), ledger),
+                "marked_share": _ratio(sum(p.get("marked_tokens", 0) for p in points), ledger),
                 "replaced_current": sum(len(p["replaced_current"]) for p in points),
                 "false_supersessions": sum(len(p["false_supersessions"]) for p in points),
                 "panel_rows_mean": sum(p["panel"]["rows"] for p in points) / len(points),
@@ -136,22 +137,26 @@ def table(precision: dict[str, Any], title: str = "") -> str:
         return ""
     turns = [str(t) for t in PRECISION_TURNS]
     lines = [f"### Ledger precision{f' ({title})' if title else ''}", "",
-             "Junk share of the ledger's tokens (goal ≤ 10 %), per turn; then replaced values "
+             "Junk share of the ledger's tokens (goal ≤ 10 %), per turn; the share of replaced "
+             "values at the head of a line marked \"(possibly) replaced by\" their "
+             "replacement (not junk by the issue's definition; the worst turn); replaced values "
              "shown as current and false supersessions (summed over runs and turns, goal 0), "
              "the panel's default rows that are user-stated or adopted (last turn, goal "
              "≥ 80 %), and the code-built checkpoints' decisions.", "",
              "| ctx | " + " | ".join(f"turn {t}" for t in turns)
-             + " | replaced as current | false sup. | panel rows (last) | panel user share "
+             + " | marked replaced lines, share (worst turn) | replaced as current | false sup. "
+             "| panel rows (last) | panel user share "
              "| code-built ckpts: filler lines / decision lines (all turns); user decisions "
              "found / known (last turn); found / summarised (all turns, goal ≥ 90 %) |",
-             "|---|" + "---|" * (len(turns) + 5)]
+             "|---|" + "---|" * (len(turns) + 6)]
     for ctx, figures in precision.items():
         by_turn = figures["turns"]
         last = by_turn[max(by_turn, key=int)]
         cells = [_pct(by_turn[t]["junk_share"]) if t in by_turn else "-" for t in turns]
         lines.append(
             f"| {int(ctx) // 1024}K | " + " | ".join(cells)
-            + f" | {sum(v['replaced_current'] for v in by_turn.values())}"
+            + f" | {_pct(max((v.get('marked_share') or 0 for v in by_turn.values()), default=0))}"
+            f" | {sum(v['replaced_current'] for v in by_turn.values())}"
             f" | {sum(v['false_supersessions'] for v in by_turn.values())}"
             f" | {last['panel_rows_mean']:.0f} | {_pct(last['panel_user_share'])}"
             f" | {sum(v['checkpoint_filler_lines'] for v in by_turn.values())} / "
