@@ -23,6 +23,7 @@ INTRO = ("(Recalled from earlier in this conversation, already answered; use it 
          "helps with the message above:)")
 MIN_ROOM = 24  # tokens: below this nothing is recalled
 _WORD = re.compile(r"[\w.-]+", re.UNICODE)
+_VALUE = re.compile(r"\d|\w[_/.]\w|\w[a-z][A-Z]")  # a number, a path or name of code
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,20 +83,27 @@ def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
         return result
     used = count(INTRO) + 4
     blocks: list[str] = []
-    for round_ in rounds:
+    for left, round_ in enumerate(rounds):
         user = mark_corrected(annotate(round_.user, notes), later, round_.turn)
         reply = mark_corrected(annotate(round_.reply, notes), later, round_.turn)
         whole = _block(round_, user, reply)
         cost = count(whole) + 2
         partial = False
-        if used + cost > room:
-            pieces = _matching(user, query) + _matching(reply, query)
+        # A round goes whole only within its share of the room left (the rounds after it
+        # get theirs): in a tight room each round's matching sentences, not the first
+        # round whole and nothing of the rest (the answer is often the second's).
+        share = (room - used) // (len(rounds) - left) if left < len(rounds) - 1 \
+            else room - used
+        if cost > share:
+            # the sentences that state a value first: what a question asks back
+            pieces = sorted(_matching(user, query) + _matching(reply, query),
+                            key=lambda piece: _VALUE.search(piece) is None)
             if not pieces:
                 continue
             whole = f"[Turn {round_.turn}] " + " … ".join(pieces)
             cost = count(whole) + 2
             partial = True
-            while used + cost > room and len(pieces) > 1:
+            while cost > share and len(pieces) > 1:
                 pieces.pop()
                 whole = f"[Turn {round_.turn}] " + " … ".join(pieces)
                 cost = count(whole) + 2
