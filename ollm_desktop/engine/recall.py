@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.facts import Correction, annotate, mark_corrected
 
 INTRO = ("(Recalled from earlier in this conversation, already answered; use it only if it "
@@ -66,6 +67,11 @@ def _matching(text: str, query: str) -> list[str]:
             if wanted & {w.lower() for w in _WORD.findall(s) if len(w) >= 3}]
 
 
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in fact_patterns.WORD.findall(text)
+                     if len(w) > 2 and w.lower() not in fact_patterns.STOP)
+
+
 def _block(round_: RecalledRound, user: str, reply: str) -> str:
     lines = [f"[Turn {round_.turn}] User: {user}"]
     if reply:
@@ -95,9 +101,12 @@ def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
         share = (room - used) // (len(rounds) - left) if left < len(rounds) - 1 \
             else room - used
         if cost > share:
-            # the sentences that state a value first: what a question asks back
+            # the sentences sharing most of the query's words first, and of those the ones
+            # that state a value: what a question asks back
+            wanted = _content_words(query)
             pieces = sorted(_matching(user, query) + _matching(reply, query),
-                            key=lambda piece: _VALUE.search(piece) is None)
+                            key=lambda piece: (-len(_content_words(piece) & wanted),
+                                               _VALUE.search(piece) is None))
             if not pieces:
                 continue
             whole = f"[Turn {round_.turn}] " + " … ".join(pieces)
