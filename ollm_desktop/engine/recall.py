@@ -89,6 +89,14 @@ def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
         return result
     used = count(INTRO) + 4
     blocks: list[str] = []
+    wanted = _content_words(query)
+
+    def rank(piece: str) -> tuple[int, bool, int]:
+        """First the sentences that share two or more of the query's words and state a value
+        (what a question asks back), then by the words they share."""
+        shared = len(_content_words(piece) & wanted)
+        return -min(shared, 2), _VALUE.search(piece) is None, -shared
+
     for left, round_ in enumerate(rounds):
         user = mark_corrected(annotate(round_.user, notes), later, round_.turn)
         reply = mark_corrected(annotate(round_.reply, notes), later, round_.turn)
@@ -101,12 +109,7 @@ def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
         share = (room - used) // (len(rounds) - left) if left < len(rounds) - 1 \
             else room - used
         if cost > share:
-            # the sentences sharing most of the query's words first, and of those the ones
-            # that state a value: what a question asks back
-            wanted = _content_words(query)
-            pieces = sorted(_matching(user, query) + _matching(reply, query),
-                            key=lambda piece: (-len(_content_words(piece) & wanted),
-                                               _VALUE.search(piece) is None))
+            pieces = sorted(_matching(user, query) + _matching(reply, query), key=rank)
             if not pieces:
                 continue
             whole = f"[Turn {round_.turn}] " + " … ".join(pieces)
