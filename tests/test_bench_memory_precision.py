@@ -232,3 +232,20 @@ def test_a_replaced_value_marked_with_its_replacement_is_not_shown_as_current() 
     conversation = generate("coding", 150, 1, "short")
     truth = precision.truth_at(conversation, 149, [], [])
     assert set(truth.replacements) <= set(truth.stale) and truth.replacements
+
+
+def test_the_panel_reader_reads_an_adopted_row_as_adopted() -> None:
+    """The engine's row says who stated the value ("assistant") and whether the user made it
+    theirs (``Fact.users``): the reader reports such a row as adopted."""
+    from types import SimpleNamespace
+
+    from bench.memory.ledger_text import panel_rows
+
+    def row(source: str, users: bool) -> SimpleNamespace:
+        fact = SimpleNamespace(users=users)
+        return SimpleNamespace(status="current", subject="tool", value="v2", source=source,
+                               fact=fact, shown_by_default=True)
+
+    engine = SimpleNamespace(facts_view=lambda: SimpleNamespace(
+        rows=[row("assistant", True), row("assistant", False), row("user", True)]))
+    assert [r["source"] for r in panel_rows(engine)] == ["adopted", "assistant", "user"]

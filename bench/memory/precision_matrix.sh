@@ -9,7 +9,7 @@
 #   turns, one process per size and setting (six at once, nice 5), merged per setting; with
 #   ollm-recall beside ollm, for the facts asked with recall (the assistant's too: the ledger no
 #   longer carries them, recall answers for them);
-# - the code-built checkpoints (the refusing summariser), noisy, seed 1, 2K/4K/8K;
+# - the code-built checkpoints (the refusing summariser), noisy, seeds 1-3, 2K/4K/8K;
 # - a compaction's engine CPU at 32K with 900-word replies (120 turns).
 set -euo pipefail
 LABEL=${1:?usage: precision_matrix.sh LABEL [OUT_DIR]}
@@ -34,7 +34,7 @@ for replies in scripted noisy; do
     done
 done
 "${BENCH[@]}" --loopback --summariser refusing --replies noisy --ctx 2048,4096,8192 --turns 150 \
-    --seeds 1 --kinds coding,research --filler short --strategies ollm --out "$PARTS" \
+    --seeds 1,2,3 --kinds coding,research --filler short --strategies ollm --out "$PARTS" \
     --label "$LABEL-refusing" > "$PARTS/refusing.log" 2>&1 &
 pids+=($!)
 "${BENCH[@]}" --loopback --summariser fact-free --replies scripted --ctx 32768 --turns 120 \
