@@ -71,18 +71,45 @@ def test_record_and_false_supersession() -> None:
 
 
 def test_a_later_fact_with_the_same_question_replaces_the_earlier() -> None:
+    """...when it has the authority to: the user's later value replaces anything; a reply's
+    later value replaces a reply's, never the user's (the ledger is the user's)."""
+    checked = set()
     for seed in range(1, 6):
         conversation = generate("coding", 150, seed, "short")
-        seen: dict[str, object] = {}
-        for fact in sorted(conversation.facts, key=lambda f: f.turn):
-            if fact.question in seen:
-                earlier = seen[fact.question]
-                truth = precision.truth_at(conversation, 149, [], [])
-                assert earlier.answer in truth.stale  # type: ignore[attr-defined]
-                assert earlier.answer not in truth.user + truth.assistant  # type: ignore[attr-defined]
-                return
-            seen[fact.question] = fact
-    pytest.skip("no repeated question in these seeds")
+        truth = precision.truth_at(conversation, 149, [], [])
+        for earlier in conversation.facts:
+            later = [f for f in conversation.facts if f.question == earlier.question
+                     and f.turn > earlier.turn and f.answer != earlier.answer]
+            if not later:
+                continue
+            if any(f.speaker == "user" for f in later) or earlier.speaker == "assistant":
+                assert earlier.answer in truth.stale
+                assert earlier.answer not in truth.user + truth.assistant
+                checked.add("replaced")
+            else:
+                assert earlier.answer in truth.user and earlier.answer not in truth.stale
+                checked.add("kept")
+    assert checked == {"replaced", "kept"}
+
+
+def test_a_replys_correction_leaves_the_users_value_current() -> None:
+    """The generator's reply that corrects the user's value ("we target v7.14.9 instead; v6.30.9
+    is superseded", the old value stated by the user): by the issue's rule the user's value
+    stands until the user adopts the reply's, so it is a user fact, not a replaced one."""
+    found = 0
+    for seed in range(1, 6):
+        conversation = generate("coding", 150, seed, "short")
+        truth = precision.truth_at(conversation, 149, [], [])
+        later = {(f.question, f.turn) for f in conversation.facts}
+        for fact in conversation.facts:
+            if fact.stale is None or fact.stale_turn is None or fact.speaker != "assistant" \
+                    or (fact.stale_speaker or "user") != "user" \
+                    or any(q == fact.question and t > fact.turn for q, t in later):
+                continue
+            assert fact.stale in truth.user and fact.stale not in truth.stale
+            assert fact.answer in truth.assistant
+            found += 1
+    assert found > 0
 
 
 def test_a_short_run_records_precision(tmp_path) -> None:
@@ -132,3 +159,93 @@ def test_noisy_replies_hedge_suggest_and_rival_the_users_values() -> None:
     assert any(t.split("{x}")[0] in texts for t in noisy.SUGGESTIONS)
     subjects = {s for s, _ in noisy._user_subjects(conversation, 150)}
     assert any(f"For {s}, " in texts or f"put {s} on" in texts for s in subjects)
+
+
+def test_each_code_built_checkpoint_is_scored_on_the_decisions_it_summarised() -> None:
+    """The recorder sees every code-built checkpoint of a run (the engine's own function) and
+    scores it on the user's decisions of the messages it was built from; it puts the engine's
+    function back when stopped."""
+    from bench.memory import checkpoint_builds
+    from ollm_desktop.engine import extractive
+
+    conversation = generate("coding", 150, 1, "short")
+    decision = next(f for f in conversation.facts if f.type == "decision" and f.speaker == "user")
+    original = extractive.extractive_checkpoint
+    recorder = checkpoint_builds.start()
+    try:
+        span = [("user", conversation.turns[decision.turn].user),
+                ("assistant", "A rewrite is tempting, but it would hide the bug rather than "
+                              "explain it.")]
+        extractive.extractive_checkpoint(span, target_tokens=300)
+        extractive.extractive_checkpoint([("user", "Hello there.")], target_tokens=300)
+    finally:
+        recorder.stop()
+    assert extractive.extractive_checkpoint is original
+    figures = checkpoint_builds.figures(conversation, recorder)
+    assert figures["builds"] == 2
+    assert figures["user_decisions_in_span"] == 1 and figures["user_decisions_kept"] == 1
+    assert figures["filler_lines"] == 0
+    recorder.builds[0].text = "## Decisions & Conclusions\n- A rewrite is tempting, but it " \
+        "would hide the bug rather than explain it."
+    figures = checkpoint_builds.figures(conversation, recorder)
+    assert figures["user_decisions_kept"] == 0 and figures["filler_lines"] == 1
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("constraint: Fridays", "user_part"),  # of "no deploys on Fridays"
+    ("p99 latency: 796 ms", "user_part"),  # of "p99 latency stays under 796 ms"
+    ("day: Fridays (replaced Mondays)", "user_part"),
+    ("setting: read", "user_other"),  # a word of the user's, no value of theirs
+    ("deploys: no", "user_other"),  # too short to be a value's part
+    ("p99 latency: 900 ms", "other"),  # not the user's number
+])
+def test_a_part_of_the_users_value_is_the_users(text: str, expected: str) -> None:
+    """A classifier fix (issue 28's panel and junk figures): an entry whose value is a
+    distinctive part of a user's value (a name, a number with its unit) is the user's fact in
+    fewer words, not text of no fact."""
+    truth = precision.Truth(user=["no deploys on Fridays", "p99 latency stays under 796 ms"],
+                            stale=["Mondays"], user_text="setting it to read only. deploys: no.")
+    assert precision.classify(text, truth)[0] == expected
+
+
+def test_the_panel_share_counts_adopted_rows_and_the_users_parts() -> None:
+    truth = precision.Truth(user=["no deploys on Fridays"], assistant=["v2.3.1"])
+    rows = [{"text": "constraint: Fridays", "shown": True, "source": "user", "status": "current"},
+            {"text": "tool: v2.3.1", "shown": True, "source": "adopted", "status": "current"},
+            {"text": "setting: read", "shown": True, "source": "user", "status": "current"},
+            {"text": "tool: v9", "shown": False, "source": "assistant", "status": "current"}]
+    figures = precision.panel_figures(rows, truth)
+    assert figures["shown"] == 3 and figures["user_or_adopted"] == 2
+
+
+def test_a_replaced_value_marked_with_its_replacement_is_not_shown_as_current() -> None:
+    """As ``retention``'s strict check reads a ledger entry: a replaced value whose own note
+    says "(possibly) replaced by" the value that replaced it is marked, not current (and not
+    junk); marked with another value, or not marked, it is shown as current."""
+    truth = precision.Truth(user=["tarpon-vault"], stale=["merlin-gate"],
+                            replacements={"merlin-gate": ["tarpon-vault"]})
+    assert precision.classify("parameter sweep: merlin-gate (possibly replaced by "
+                              "tarpon-vault (turn 54))", truth)[0] == "replaced_marked"
+    assert precision.classify("parameter sweep: merlin-gate (possibly replaced by "
+                              "heron-gate (turn 54))", truth)[0] == "replaced_current"
+    assert precision.classify("parameter sweep: merlin-gate", truth)[0] == "replaced_current"
+    conversation = generate("coding", 150, 1, "short")
+    truth = precision.truth_at(conversation, 149, [], [])
+    assert set(truth.replacements) <= set(truth.stale) and truth.replacements
+
+
+def test_the_panel_reader_reads_an_adopted_row_as_adopted() -> None:
+    """The engine's row says who stated the value ("assistant") and whether the user made it
+    theirs (``Fact.users``): the reader reports such a row as adopted."""
+    from types import SimpleNamespace
+
+    from bench.memory.ledger_text import panel_rows
+
+    def row(source: str, users: bool) -> SimpleNamespace:
+        fact = SimpleNamespace(users=users)
+        return SimpleNamespace(status="current", subject="tool", value="v2", source=source,
+                               fact=fact, shown_by_default=True)
+
+    engine = SimpleNamespace(facts_view=lambda: SimpleNamespace(
+        rows=[row("assistant", True), row("assistant", False), row("user", True)]))
+    assert [r["source"] for r in panel_rows(engine)] == ["adopted", "assistant", "user"]

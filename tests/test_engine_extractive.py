@@ -226,3 +226,38 @@ def test_the_decisions_are_the_users_never_a_replys_filler():
     for filler in ("rewrite is tempting", "staged rollout", "stick with what works",
                    "Always keep", "switch to MySQL"):
         assert filler not in decisions
+
+
+def _decisions(text: str) -> str:
+    return text.split("## Decisions & Conclusions")[1].split("\n## ")[0] \
+        if "## Decisions & Conclusions" in text else ""
+
+
+def test_the_decisions_are_what_the_ledger_keeps_as_the_users():
+    """The same rules as the ledger: a sentence it keeps as the user's decision is one (no cue
+    word needed), a decision's words around no value ("let's keep going with the migration")
+    are not, and a decision's shape that states a value the ledger keeps is."""
+    span = [
+        ("user", "Final call on the logging format: structured JSON lines. " + FILLER),
+        ("assistant", FILLER),
+        ("user", "Let's keep going with the schema migration; I have about an hour."),
+        ("assistant", FILLER),
+        ("user", "We agreed that the locking approach is SELECT FOR UPDATE SKIP LOCKED."),
+    ]
+    decisions = _decisions(extractive_checkpoint(span, target_tokens=400))
+    assert "structured JSON lines" in decisions
+    assert "SELECT FOR UPDATE SKIP LOCKED" in decisions
+    assert "keep going" not in decisions
+
+
+def test_the_users_decisions_outrank_newer_reply_identifiers_and_survive_a_roll():
+    """Under a tight budget the user's decision is kept before the newer replies' invented
+    identifiers; rolled into the next checkpoint it stays a decision."""
+    replies = [("assistant", f"Try opening config/models_{i}.py first; the entry point is "
+                             f"near the top. The sidecar answers on port 86{i:02d}.")
+               for i in range(12)]
+    span = [("user", "We'll use PostgreSQL 16 for the new cluster."), *replies]
+    first = extractive_checkpoint(span, target_tokens=120)
+    assert "PostgreSQL 16" in _decisions(first)
+    later = extractive_checkpoint(replies, target_tokens=120, previous=first)
+    assert "PostgreSQL 16" in _decisions(later)

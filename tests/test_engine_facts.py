@@ -181,3 +181,24 @@ def test_a_hyphenated_word_is_no_decision(text: str) -> None:
     matrix) and pushed the user's real decisions out."""
     assert [f.kind for f in message_facts(text)] == []
     assert [f.kind for f in message_facts("We picked Redis for the queue.")] == ["decision"]
+
+
+def test_a_value_possibly_replaced_by_one_of_the_same_key_is_named_on_its_line() -> None:
+    """Issue 28, what the ledger sends: a restatement of one key with another value (no
+    correction's shape) marks the older "possibly replaced"; the ledger names the older on the
+    newer value's line, once, instead of a second line that repeats the key. Keys that are only
+    possibly the same (the port, the API port) keep a line each."""
+    ledger = absorbed(("user", "Let's name the pilot study halibut-orchard."),
+                     ("user", "Let's call the pilot study tarpon-lantern from now on."),
+                     ("user", "Let's name the pilot study avocet-anvil, it is shorter."))
+    rendered = facts.render(ledger, compacted={f.message_id or "" for f in ledger},
+                            quoted=set(), budget=1000, count=count_tokens)
+    lines = rendered.text.splitlines()[2:]
+    assert lines == ["- pilot study: avocet-anvil (replaced halibut-orchard) (possibly "
+                     "replaced tarpon-lantern)"]  # "from now on" replaced the first for sure
+    # the two current values are on that line
+    assert set(rendered.shown) == {f.id for f in ledger if f.status == "current"}
+    ledger = absorbed(("user", "The port is 8080."), ("user", "The API port is 9443."))
+    rendered = facts.render(ledger, compacted={f.message_id or "" for f in ledger},
+                            quoted=set(), budget=1000, count=count_tokens)
+    assert rendered.text.splitlines()[2:] == ["- port: 8080", "- api port: 9443"]

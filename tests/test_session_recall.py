@@ -219,3 +219,24 @@ async def test_without_an_embedding_model_the_settings_say_words_only(session) -
     assert s.recall.status() == recall_module.WORDS_ONLY + recall_module.NO_MODEL
     assert isinstance(await s.recall.source("anything"), RecallIndex)
     await s.drain()
+
+
+async def test_a_tight_room_gets_each_rounds_matching_sentences_not_the_first_whole() -> None:
+    """Issue 28 (recall answers for the assistant's values at 2K): in a room that holds one
+    round whole, the best round does not take it all: each round keeps its share, a round
+    over it goes as its matching sentences (those stating a value first), so the second
+    round's answer gets in."""
+    from ollm_desktop.engine.recall import RecalledRound
+
+    chatty = " ".join(["The nightly job is a long story and I would rather not rush it."] * 12)
+    first = RecalledRound(("u1", "a1"), 12, "Quick question about the nightly job: is a "
+                          "timezone mix-up something we have seen before?", chatty, 3.0)
+    second = RecalledRound(("u2", "a2"), 50, "Let's keep going.", "Sure. For the nightly "
+                           "job: the slowest step takes 241 s on average. " + chatty, 2.0)
+    query = "How long does the nightly job need per run?"
+    whole = count_tokens(chatty) + 40
+    recalled = compose([first, second], query, room=whole + 30, count=count_tokens, notes={})
+    assert "241 s" in recalled.text and recalled.tokens <= whole + 30
+    assert recalled.partial == [True, True]
+    roomy = compose([first, second], query, room=10 * whole, count=count_tokens, notes={})
+    assert roomy.partial == [False, False]  # room for both: whole, as before

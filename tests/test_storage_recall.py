@@ -310,3 +310,32 @@ def test_a_tools_result_is_indexed_with_its_call_and_found_by_its_arguments(
     (hit, *_) = index.search("what did the search for retry_budget find?", exclude=set(),
                              limit=3)
     assert hit.reply.startswith("search(") and "limit = 40" in hit.reply
+
+
+def test_the_round_that_states_the_named_value_is_found_among_rounds_that_chat_about_it():
+    """Issue 28 (recall answers for the assistant's values): the question names a key ("for
+    the webhook handler, ... the helper function"); the round whose sentence states a value
+    named by those words is found and goes first, though rounds that only chat about the
+    webhook handler share more of the question's words, and a reply that only suggests a
+    value ("could … instead") does not count as stating one."""
+    rng = random.Random(5)
+    index = RecallIndex(sqlite3.connect(":memory:"))
+    chat = ["Our on-call engineer says the webhook handler paged them twice; the webhook "
+            "handler name keeps coming up, so call the owner of the webhook handler function.",
+            "Can you walk me through how the webhook handler handles errors today? The "
+            "webhook handler is a function we call a lot."]
+    target = 0
+    for turn in range(1, 151):
+        if turn == 117:
+            target = index.add_round(
+                "Let's keep going.", "For the webhook handler: the helper that does this is "
+                "serialize_audit_events_4ae(), so call it from there.")
+        elif turn == 130:
+            index.add_round("Next step?", "The webhook handler helper could just as well use "
+                            "init_batch() instead.")
+        else:
+            index.add_round(rng.choice(chat), "I would start small and add a test first.")
+    question = "For the webhook handler, what is the name of the helper function we call?"
+    hits = index.search(question, exclude=set(), limit=4)
+    assert hits and hits[0].turn == target
+    assert all("init_batch" not in h.reply for h in hits[:1])

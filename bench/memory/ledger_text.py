@@ -159,6 +159,9 @@ def panel_rows(engine: Any) -> list[dict[str, Any]]:
         subject = getattr(row, "subject", "") or getattr(row, "key", "") or ""
         value = str(getattr(row, "value", ""))
         source = str(getattr(row, "source", "") or getattr(row, "stated_by", ""))
+        fact = getattr(row, "fact", row)
+        if source in ("assistant", "tool") and bool(getattr(fact, "users", False)):
+            source = "adopted"  # an assistant's value the user used, pinned or kept
         # Behind the panel's filters (issue 28: an assistant's candidate, an open question):
         # whichever of these flags the engine has.
         hidden = any(bool(getattr(row, name, False)) for name in

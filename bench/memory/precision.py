@@ -4,8 +4,15 @@ At turns 25, 50, 75, 100, 125 and 150 the ledger of the request (``ledger_text``
 entries and each entry's cl100k tokens are put in one class:
 
 - ``user``: a value the user stated (planted, current);
+- ``user_part``: a distinctive part of such a value, shown as the whole of an entry's value
+  ("constraint: Fridays" of the user's "no deploys on Fridays", "p99 latency: 796 ms" of
+  "p99 latency stays under 796 ms"): the user's fact, carried in fewer words;
 - ``assistant_fact``: a value a reply stated (planted; the user never adopts one here);
 - ``replaced_current`` (junk): a replaced value shown as current;
+- ``replaced_marked``: a replaced value at the head of an entry whose note says "(possibly)
+  replaced by" a value that replaced it: shown as replaced, the current value beside it
+  (``retention``'s strict reading of a ledger entry); not junk by the issue's definition, but
+  a line the model could do without, so its share is reported beside the junk share;
 - ``assistant_invented`` (junk): an identifier a reply invented (``noisy``);
 - ``assistant_filler`` (junk): a sentence of a reply with no planted value in it, stored as a
   decision, a correction or anything else;
@@ -35,8 +42,8 @@ from bench.memory.tokens import cl100k_text
 
 PRECISION_TURNS = (25, 50, 75, 100, 125, 150)
 JUNK = ("replaced_current", "assistant_invented", "assistant_filler", "duplicate")
-CLASSES = ("user", "assistant_fact", *JUNK, "question_value", "replaced_note", "user_other",
-           "other")
+CLASSES = ("user", "user_part", "assistant_fact", *JUNK, "replaced_marked", "question_value",
+           "replaced_note", "user_other", "other")
 _NOTE_PREFIX = re.compile(r"^(?:earlier|previously|formerly|replaced|possibly)[^:]{0,40}:\s*",
                           re.I)
 _CODE_BUILT = "built from the messages"
@@ -53,29 +60,53 @@ class Truth:
     invented: list[str] = field(default_factory=list)  # identifiers replies invented
     decoys: list[str] = field(default_factory=list)  # values only asked about or supposed
     user_decisions: list[str] = field(default_factory=list)
+    # a replaced value -> the values that replaced it (the later answers of its question)
+    replacements: dict[str, list[str]] = field(default_factory=dict)
     user_text: str = ""
     assistant_text: str = ""
 
 
+def _replaces(later_speaker: str, earlier_speaker: str) -> bool:
+    """Whether a later value may replace an earlier one of the same key, by the issue's rule
+    of authority: the ledger is the user's, so an assistant's value that the user never
+    adopted (the generator's user never adopts one) never replaces the user's; the user's
+    value replaces anything, and an assistant's value replaces the assistant's."""
+    return later_speaker == "user" or earlier_speaker == "assistant"
+
+
 def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, str]],
              invented: Sequence[str]) -> Truth:
-    """Ground truth after exchange ``turn`` (0-based): ``played`` is the chat as played."""
+    """Ground truth after exchange ``turn`` (0-based): ``played`` is the chat as played.
+
+    A reply that corrects or restates the user's value with another one leaves the user's value
+    current (``_replaces``): the engine shows it with the reply's claim beside it, and the
+    reply's value is an assistant fact (never sent until adopted)."""
     out = Truth(invented=sorted(set(invented)))
     # Two facts may share a question (the gateway moves twice): the later one replaces the
-    # earlier one's answer, as the same key.
-    latest: dict[str, int] = {}
-    for fact in conversation.facts:
-        if fact.turn <= turn:
-            latest[fact.question] = max(latest.get(fact.question, -1), fact.turn)
-    for fact in conversation.facts:
-        if fact.turn <= turn and latest[fact.question] > fact.turn:
+    # earlier one's answer, as the same key, when it has the authority to.
+    stated = [f for f in conversation.facts if f.turn <= turn]
+    for fact in stated:
+        replaced = any(other.question == fact.question and other.turn > fact.turn
+                       and _replaces(other.speaker, fact.speaker) for other in stated)
+        if replaced:
             out.stale += [v for v in (fact.answer, fact.stale) if v]
-        elif fact.turn <= turn:
-            (out.user if fact.speaker == "user" else out.assistant).append(fact.answer)
-            if fact.stale is not None and fact.stale_turn is not None:
+            later = [o.answer for o in stated if o.question == fact.question
+                     and o.turn > fact.turn]
+            for value in (fact.answer, fact.stale):
+                if value:
+                    out.replacements.setdefault(value, []).extend(later)
+            continue
+        (out.user if fact.speaker == "user" else out.assistant).append(fact.answer)
+        if fact.stale is not None and fact.stale_turn is not None:
+            stale_speaker = fact.stale_speaker or "user"
+            if _replaces(fact.speaker, stale_speaker):
                 out.stale.append(fact.stale)  # (a stale value planted earlier)
-            if fact.type == "decision" and fact.speaker == "user":
-                out.user_decisions.append(fact.answer)
+                out.replacements.setdefault(fact.stale, []).append(fact.answer)
+            else:  # a reply's correction of the user's value: the user's stands
+                out.user.append(fact.stale)
+        if fact.type == "decision" and fact.speaker == "user":
+            out.user_decisions.append(fact.answer)
+    for fact in conversation.facts:
         if fact.decoys and max(fact.also_turns, default=fact.turn) <= turn:
             out.decoys += fact.decoys
         if fact.turn > turn and fact.stale is not None and fact.stale_turn is not None \
@@ -106,6 +137,8 @@ def classify(text: str, truth: Truth) -> tuple[str, str]:
     """(class, what it carries) of one entry's own text."""
     for value in truth.stale:
         if current_text(text, value):
+            if _marked(text, value, truth):
+                return "replaced_marked", normalise(value)
             return "replaced_current", normalise(value)
     for value in truth.decoys:
         if current_text(text, value):
@@ -117,7 +150,38 @@ def classify(text: str, truth: Truth) -> tuple[str, str]:
     for value in truth.invented:
         if mentioned(text, value):
             return "assistant_invented", normalise(value)
+    part = _user_part(text, truth)
+    if part is not None:
+        return "user_part", part
     return _said_by(text, truth), normalise(text)
+
+
+def _marked(text: str, value: str, truth: Truth) -> bool:
+    """A replaced value at the head of an entry whose own note says it was (possibly)
+    replaced and names a value that replaced it ("merlin-gate (possibly replaced by
+    tarpon-vault (turn 54))"): shown as replaced, with the current value beside it, as
+    ``retention``'s strict check reads a ledger entry (a replacement marker and the new value
+    in the same entry)."""
+    notes = " ".join(m.group(1) for m in re.finditer(r"\(([^()]*(?:\([^()]*\))?[^()]*)\)", text)
+                     if _REPLACED_NOTE.search(m.group(1)))
+    return bool(notes) and any(mentioned(notes, new) for new in truth.replacements.get(value, ()))
+
+
+_REPLACED_NOTE = re.compile(r"replaced by", re.I)
+_OWN_VALUE = re.compile(r"^[^:()]{1,60}:\s+(.+?)\s*(?:\(.*)?$")
+
+
+def _user_part(text: str, truth: Truth) -> str | None:
+    """The planted user value an entry's value is a distinctive part of (whole words, at least
+    4 characters, with a digit or a capital: a name, a number with its unit), else None."""
+    match = _OWN_VALUE.match(text)
+    value = (match.group(1) if match else text).strip().rstrip(".")
+    if len(value) < 4 or not re.search(r"[\dA-Z]", value) or len(value.split()) > 4:
+        return None
+    for answer in truth.user:
+        if normalise(answer) != normalise(value) and mentioned(answer, value):
+            return normalise(answer)
+    return None
 
 
 def classify_ledger(entries: Sequence[Entry], truth: Truth) -> list[dict[str, Any]]:
@@ -167,7 +231,7 @@ def false_supersessions(entries: Sequence[Entry], panel: Sequence[dict[str, Any]
 
 def panel_figures(panel: Sequence[dict[str, Any]], truth: Truth) -> dict[str, Any]:
     shown = [r for r in panel if r["shown"]]
-    user = [r for r in shown if classify(r["text"], truth)[0] == "user"
+    user = [r for r in shown if classify(r["text"], truth)[0] in ("user", "user_part")
             or r["source"] in ("manual", "adopted")]
     by_source = [r for r in shown if r["source"] in ("user", "manual", "adopted")]
     return {"rows": len(panel), "shown": len(shown), "user_or_adopted": len(user),
@@ -191,9 +255,16 @@ def checkpoint_decisions(messages: Sequence[dict[str, str]], truth: Truth) -> di
                 lines.append(line.strip()[1:].strip())
     filler = [line for line in lines if classify(line, truth)[0] == "assistant_filler"]
     decided = [d for d in truth.user_decisions if any(mentioned(line, d) for line in lines)]
+    # The decisions the checkpoints summarised: those no longer sent word for word in the
+    # recent turns (every checkpoint of a refusing summariser's run is code-built).
+    recent = "\n".join(str(m.get("content", "")) for m in messages if m.get("role") != "system")
+    summarised = [d for d in truth.user_decisions if not mentioned(recent, d)] if built else []
+    found = [d for d in summarised if d in decided]
     return {"code_built": len(built), "decision_lines": len(lines), "filler_lines": len(filler),
             "filler_examples": filler[:3], "user_decisions": len(truth.user_decisions),
-            "user_decisions_found": len(decided)}
+            "user_decisions_found": len(decided), "user_decisions_summarised": len(summarised),
+            "user_decisions_summarised_found": len(found),
+            "missing_examples": [d for d in summarised if d not in decided][:3]}
 
 
 def corpus_figures(conversation: Conversation, entries: Sequence[Entry], turn: int,
@@ -232,9 +303,11 @@ def record(conversation: Conversation, messages: Sequence[dict[str, str]], turn:
     total = sum(tokens.values())
     junk = sum(tokens[name] for name in JUNK)
     stale = sorted({normalise(v) for v in truth.stale
-                    if any(current_text(e.text, v) for e in entries)})
+                    if any(current_text(e.text, v) and not _marked(e.text, v, truth)
+                           for e in entries)})
     return {"turn": turn + 1, "ledger_tokens": total, "junk_tokens": junk,
             "junk_share": junk / total if total else None,
+            "marked_tokens": tokens["replaced_marked"],
             "tokens": dict(tokens), "entries": dict(count),
             "replaced_current": stale, "false_supersessions":
                 false_supersessions(entries, panel, truth),

@@ -6,8 +6,10 @@
 #
 # - the correction corpus (both halves) and the hand-written 60-turn chat, 2K/4K/8K;
 # - the loopback matrix, scripted and noisy, seeds 1-3, coding + research, 2K/4K/8K, 150
-#   turns, one process per size and setting (six at once, nice 5), merged per setting;
-# - the code-built checkpoints (the refusing summariser), noisy, seed 1, 2K/4K/8K;
+#   turns, one process per size and setting (six at once, nice 5), merged per setting; with
+#   ollm-recall beside ollm, for the facts asked with recall (the assistant's too: the ledger no
+#   longer carries them, recall answers for them);
+# - the code-built checkpoints (the refusing summariser), noisy, seeds 1-3, 2K/4K/8K;
 # - a compaction's engine CPU at 32K with 900-word replies (120 turns).
 set -euo pipefail
 LABEL=${1:?usage: precision_matrix.sh LABEL [OUT_DIR]}
@@ -24,14 +26,15 @@ pids=()
 for replies in scripted noisy; do
     for ctx in 2048 4096 8192; do
         "${BENCH[@]}" --loopback --summariser fact-free --replies "$replies" --qa --ctx "$ctx" \
-            --turns 150 --seeds 1,2,3 --kinds coding,research --filler short --strategies ollm \
+            --turns 150 --seeds 1,2,3 --kinds coding,research --filler short \
+            --strategies ollm,ollm-recall \
             --out "$PARTS" --label "$LABEL-$replies-$((ctx / 1024))k" \
             > "$PARTS/$replies-$ctx.log" 2>&1 &
         pids+=($!)
     done
 done
 "${BENCH[@]}" --loopback --summariser refusing --replies noisy --ctx 2048,4096,8192 --turns 150 \
-    --seeds 1 --kinds coding,research --filler short --strategies ollm --out "$PARTS" \
+    --seeds 1,2,3 --kinds coding,research --filler short --strategies ollm --out "$PARTS" \
     --label "$LABEL-refusing" > "$PARTS/refusing.log" 2>&1 &
 pids+=($!)
 "${BENCH[@]}" --loopback --summariser fact-free --replies scripted --ctx 32768 --turns 120 \

@@ -27,6 +27,11 @@ def _ratio(part: float, whole: float) -> float | None:
 def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """{ctx: {"turns": {turn: figures}, "cost": figures, "halves": ...}} over the runs."""
     out: dict[str, Any] = {}
+    # One strategy's ledger (ollm's when a run has it beside ollm-recall: the same ledger,
+    # counted once).
+    named = {r.get("strategy") for r in runs if r.get("precision")}
+    if "ollm" in named and len(named) > 1:
+        runs = [r for r in runs if r.get("strategy") == "ollm"]
     for ctx in sorted({r["ctx"] for r in runs if r.get("precision")}):
         mine = [r for r in runs if r["ctx"] == ctx and r.get("precision")]
         turns: dict[str, Any] = {}
@@ -38,6 +43,7 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             turns[str(turn)] = {
                 "runs": len(points), "ledger_tokens_mean": ledger / len(points),
                 "junk_share": _ratio(sum(p["junk_tokens"] for p in points), ledger),
+                "marked_share": _ratio(sum(p.get("marked_tokens", 0) for p in points), ledger),
                 "replaced_current": sum(len(p["replaced_current"]) for p in points),
                 "false_supersessions": sum(len(p["false_supersessions"]) for p in points),
                 "panel_rows_mean": sum(p["panel"]["rows"] for p in points) / len(points),
@@ -48,17 +54,28 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 "checkpoint_decision_lines": sum(c["decision_lines"] for c in checks),
                 "user_decisions": sum(c["user_decisions"] for c in checks),
                 "user_decisions_found": sum(c["user_decisions_found"] for c in checks),
+                # (older result files lack these: a checkpoint's summarised decisions)
+                "user_decisions_summarised": sum(c.get("user_decisions_summarised", 0)
+                                                 for c in checks),
+                "user_decisions_summarised_found": sum(
+                    c.get("user_decisions_summarised_found", 0) for c in checks),
                 "tokens": _sum_dicts(p["tokens"] for p in points),
             }
         cpu = [x for r in mine for x in r["cost"].get("compaction_cpu_s", [])]
         made = [r["cost"].get("extractions") for r in mine]
         versions = sum(r["cost"].get("message_versions") or 0 for r in mine)
+        builds = [r["cost"]["checkpoint_builds"] for r in mine
+                  if r["cost"].get("checkpoint_builds")]
         out[str(ctx)] = {"turns": turns, "halves": _halves(mine),
                          "user_recall": _user_recall(mine), "cost": {
             "compactions": len(cpu), "compaction_cpu_s_median": _percentile(cpu, 0.5),
             "compaction_cpu_s_p95": _percentile(cpu, 0.95),
             "extractions": None if any(m is None for m in made) else sum(made),  # type: ignore[misc]
             "message_versions": versions,
+            "checkpoint_builds": sum(b["builds"] for b in builds),
+            "build_filler_lines": sum(b["filler_lines"] for b in builds),
+            "build_decisions_in_span": sum(b["user_decisions_in_span"] for b in builds),
+            "build_decisions_kept": sum(b["user_decisions_kept"] for b in builds),
             "extractions_per_version": None if any(m is None for m in made) or not versions
             else sum(made) / versions}}  # type: ignore[arg-type,misc]
     return out
@@ -120,27 +137,33 @@ def table(precision: dict[str, Any], title: str = "") -> str:
         return ""
     turns = [str(t) for t in PRECISION_TURNS]
     lines = [f"### Ledger precision{f' ({title})' if title else ''}", "",
-             "Junk share of the ledger's tokens (goal ≤ 10 %), per turn; then replaced values "
+             "Junk share of the ledger's tokens (goal ≤ 10 %), per turn; the share of replaced "
+             "values at the head of a line marked \"(possibly) replaced by\" their "
+             "replacement (not junk by the issue's definition; the worst turn); replaced values "
              "shown as current and false supersessions (summed over runs and turns, goal 0), "
              "the panel's default rows that are user-stated or adopted (last turn, goal "
              "≥ 80 %), and the code-built checkpoints' decisions.", "",
              "| ctx | " + " | ".join(f"turn {t}" for t in turns)
-             + " | replaced as current | false sup. | panel rows (last) | panel user share "
+             + " | marked replaced lines, share (worst turn) | replaced as current | false sup. "
+             "| panel rows (last) | panel user share "
              "| code-built ckpts: filler lines / decision lines (all turns); user decisions "
-             "found / known (last turn) |",
-             "|---|" + "---|" * (len(turns) + 5)]
+             "found / known (last turn); found / summarised (all turns, goal ≥ 90 %) |",
+             "|---|" + "---|" * (len(turns) + 6)]
     for ctx, figures in precision.items():
         by_turn = figures["turns"]
         last = by_turn[max(by_turn, key=int)]
         cells = [_pct(by_turn[t]["junk_share"]) if t in by_turn else "-" for t in turns]
         lines.append(
             f"| {int(ctx) // 1024}K | " + " | ".join(cells)
-            + f" | {sum(v['replaced_current'] for v in by_turn.values())}"
+            + f" | {_pct(max((v.get('marked_share') or 0 for v in by_turn.values()), default=0))}"
+            f" | {sum(v['replaced_current'] for v in by_turn.values())}"
             f" | {sum(v['false_supersessions'] for v in by_turn.values())}"
             f" | {last['panel_rows_mean']:.0f} | {_pct(last['panel_user_share'])}"
             f" | {sum(v['checkpoint_filler_lines'] for v in by_turn.values())} / "
             f"{sum(v['checkpoint_decision_lines'] for v in by_turn.values())}; "
-            f"{last['user_decisions_found']} / {last['user_decisions']} |")
+            f"{last['user_decisions_found']} / {last['user_decisions']}; "
+            f"{sum(v.get('user_decisions_summarised_found', 0) for v in by_turn.values())} / "
+            f"{sum(v.get('user_decisions_summarised', 0) for v in by_turn.values())} |")
     lines += ["", "The chat's corpus phrasings, per half: keys on the ledger as current at the "
               "last turn (the rest are still sent word for word, or missing); replaced values "
               "and question values shown as current, over every reported turn (goal 0).", "",
@@ -161,14 +184,21 @@ def table(precision: dict[str, Any], title: str = "") -> str:
             "-" if c is None else f"{c['n']}/{c['of']} ({_pct(c['share'])})" for c in cells)
             + " |")
     lines += ["", "| ctx | compactions | engine CPU per compaction, median / p95 (goal at 32K "
-              "≤ 100 ms) | extractions per message version (goal ≤ 1) |", "|---|---|---|---|"]
+              "≤ 100 ms) | extractions per message version (goal ≤ 1) | code-built checkpoints: "
+              "builds; the user's decisions in the messages each summarised, kept in its "
+              "decisions (goal ≥ 90 %); reply sentences there (goal 0) |",
+              "|---|---|---|---|---|"]
     for ctx, figures in precision.items():
         cost = figures["cost"]
         per = cost["extractions_per_version"]
+        built = cost.get("checkpoint_builds", 0)
+        kept = f"{cost.get('build_decisions_kept', 0)} / {cost.get('build_decisions_in_span', 0)}"
         lines.append(f"| {int(ctx) // 1024}K | {cost['compactions']} | "
                      f"{_ms(cost['compaction_cpu_s_median'])} / "
                      f"{_ms(cost['compaction_cpu_s_p95'])} | "
-                     f"{'n/a' if per is None else f'{per:.2f}'} |")
+                     f"{'n/a' if per is None else f'{per:.2f}'} | "
+                     + (f"{built}; {kept}; {cost.get('build_filler_lines', 0)} |" if built
+                        else "- |"))
     return "\n".join(lines)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.memory import noisy, precision
+from bench.memory import checkpoint_builds, noisy, precision
 from bench.memory.generator import Conversation
 from bench.memory.host import Host, Overflow, Summarizer, Usage
 from bench.memory.scoring import answer_row, identifier_provenance, probe, question_rows
@@ -76,7 +76,19 @@ def _reply_with_facts(text: str, sentences: list[str]) -> str:
 
 async def play(conversation: Conversation, strategy_name: str, ctx: int, host: Host | None,
                options: Options, model_context: int | None = None) -> RunResult:
-    """The whole conversation through one strategy; retention at the probes, cost at the end."""
+    """The whole conversation through one strategy; retention at the probes, cost at the end
+    (with what each code-built checkpoint kept of the user's decisions)."""
+    builds = checkpoint_builds.start()
+    try:
+        result = await _play(conversation, strategy_name, ctx, host, options, model_context)
+    finally:
+        builds.stop()
+    result.cost["checkpoint_builds"] = checkpoint_builds.figures(conversation, builds)
+    return result
+
+
+async def _play(conversation: Conversation, strategy_name: str, ctx: int, host: Host | None,
+                options: Options, model_context: int | None = None) -> RunResult:
     usage = Usage()
     slot = Slot()
     summarizer = Summarizer(host, ctx, usage, slot) if host is not None else None

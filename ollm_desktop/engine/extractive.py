@@ -6,13 +6,16 @@ sentences instead: the user's requests, decisions, sentences holding identifiers
 target is reached, and lists the identifiers no picked sentence holds in what room is left.
 So it keeps many more facts than truncation in the same tokens.
 
-Budget order (deterministic): the previous checkpoint keeps up to ``PREVIOUS_FLOOR`` of the
-budget (its identifier lines first) so a rolling tier never loses all older context; then
-the span's decisions and the sentences (user requests included) that add an identifier not
-yet kept, newest first; then the other user requests, newest first; then the rest of those
-sentences; then the rest of the previous checkpoint's identifier lines; then action items;
-then its other lines; then, in the room left, bare identifiers. The most
-recent material wins; the previous checkpoint is shortened before recent facts are dropped.
+Budget order (deterministic): the previous checkpoint's decisions (up to
+``PREVIOUS_FLOOR + PREVIOUS_DECISIONS`` of the budget, the newest first: a code-built
+checkpoint's replies' lines are the assistant's, the user's decisions weigh more), then its
+other lines up to ``PREVIOUS_FLOOR`` (its identifier lines first) so a rolling tier never
+loses all older context; then the span's decisions, newest first; then the sentences (user requests
+included) that add an identifier not yet kept, newest first; then the other user requests,
+newest first; then the rest of those sentences; then the rest of the previous checkpoint's
+identifier lines; then action items; then its other lines; then, in the room left, bare
+identifiers. The most recent material wins; the previous checkpoint is shortened before
+recent facts are dropped.
 Every text is untrusted: each line goes through ``sanitise.neutralise``.
 
 It starts with one small note (``NOTE``), not a heading: the Summary tab shows it in a narrow
@@ -21,8 +24,11 @@ where they add something the user did not say: a sentence of a reply must hold a
 the user did not state in the span (or be a goal marker or a code line); a small model's
 plans and advice ("Next, I will…") never fill Action Items or Decisions on their own.
 Decisions & Conclusions holds the user's decisions only (issue 28): stated in a decision's or
-a correction's shape, never asked or supposed; a reply's sentence only with a [DECISION]
-marker.
+a correction's shape, never asked or supposed, or a sentence the facts ledger keeps as the
+user's decision or correction (``facts_extract``, the ledger's own rules; the extraction is
+cached by content, so this costs no second pass); a reply's sentence only with a [DECISION]
+marker. A previous checkpoint's decisions stay decisions, first in the budget after its
+floor: a decision holds until the user changes it, however many times the checkpoint rolls.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine.fact_grammar import read
+from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.provenance import sentence_facts
 from ollm_desktop.engine.references import extract_references
 from ollm_desktop.engine.sanitise import neutralise
@@ -47,6 +54,8 @@ OLD_HEADERS = ("## Context (extracted, the model's summary was unusable)",
 SECTIONS = ("Earlier checkpoint", "User requests", "Decisions & Conclusions", "Key Information",
             "Action Items")
 PREVIOUS_FLOOR = 0.2  # share of the budget the previous checkpoint keeps when it has content
+PREVIOUS_DECISIONS = 0.5  # share of the budget its decisions may keep besides the floor
+DECISIONS = "Decisions & Conclusions"
 REQUEST_WORDS = 25
 LONG_SENTENCE = 60  # words: longer "sentences" (pastes without punctuation) are cut in pieces
 PIECE_WORDS = 40
@@ -139,7 +148,8 @@ def _message_units(index: int, role: str, content: str, request_words: int,
             continue
         for sentence in split_sentences(_BULLET.sub("", _HEADING.sub("", line))):
             sentences.extend((piece, False) for piece in _pieces(sentence, refs))
-    requests = [s for s, code in sentences if not code and not _decides(role, s)]
+    decided = _ledger_decisions(content) if role == "user" else _Kept()
+    requests = [s for s, code in sentences if not code and not _decides(role, s, decided)]
     if role == "user" and requests:  # a decision is listed as one, not as a request
         first = next((s for s in requests if len(s.split()) >= 3), requests[0])
         short = _shorten(first, request_words, _refs_in(first, refs))
@@ -159,8 +169,8 @@ def _message_units(index: int, role: str, content: str, request_words: int,
             section, text = "Key Information", sentence if "`" in sentence else f"`{sentence}`"
         else:
             text = sentence
-            if _decides(role, sentence):
-                section = "Decisions & Conclusions"
+            if _decides(role, sentence, decided):
+                section = DECISIONS
             elif _STRONG_ACTION.search(sentence):
                 section = "Action Items"
             elif found:
@@ -174,15 +184,37 @@ def _message_units(index: int, role: str, content: str, request_words: int,
     return units
 
 
-def _decides(role: str, sentence: str) -> bool:
-    """A decision of the user's (issue 28): stated, not asked or supposed, in the shape of a
-    decision or a correction. A reply's sentence decides nothing unless it carries the
-    app's own [DECISION] marker; what the user adopted of it, they say themselves."""
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """What the facts ledger keeps of a user's message (its own rules, its cached
+    extraction): the sentences it keeps as a decision or a correction, and its values."""
+
+    sentences: frozenset[str] = frozenset()
+    values: tuple[str, ...] = ()
+
+
+def _ledger_decisions(content: str) -> _Kept:
+    found = [f for f in extract("user", content) if not f.old and f.kind != "question"]
+    return _Kept(frozenset(" ".join(f.value.split()) for f in found
+                           if f.kind in ("decision", "correction")),
+                 tuple(f.value for f in found if f.kind not in ("decision", "correction")))
+
+
+def _decides(role: str, sentence: str, kept: _Kept | None = None) -> bool:
+    """A decision of the user's (issue 28), by the ledger's rules: a sentence the ledger keeps
+    as a decision or a correction, or one in a decision's shape that states a value the
+    ledger keeps ("we agreed that the locking approach is X"); stated, never asked or
+    supposed. A decision's words around no value ("let's keep going with the migration")
+    decide nothing. A reply's sentence decides nothing unless it carries the app's own
+    [DECISION] marker; what the user adopted of it, they say themselves."""
     if role != "user":
         return bool(_MARKER.search(sentence)) and "[DECISION]" in sentence
     if sentence.rstrip().endswith("?"):
         return False
-    if _DECISION.search(sentence):
+    kept = kept if kept is not None else _ledger_decisions(sentence)
+    if " ".join(sentence.split()) in kept.sentences:
+        return True
+    if _DECISION.search(sentence) and any(v in sentence for v in kept.values):
         return _statement(sentence)
     return any(f.correction and not f.old for f in sentence_facts(sentence, "user"))
 
@@ -193,11 +225,20 @@ def _statement(sentence: str) -> bool:
 
 
 def _previous_units(previous: str) -> list[_Unit]:
+    """The previous checkpoint's lines: its decisions stay decisions (and key); the rest is
+    "Earlier checkpoint"."""
     units: list[_Unit] = []
+    section = ""
     for order, line in enumerate(previous.split("\n")):
         stripped = line.strip()
-        if not stripped or _HEADING.match(line) or stripped in _OWN_HEADERS \
-                or _FENCE.match(line):
+        if _HEADING.match(line):
+            section = _HEADING.sub("", line).strip()
+            continue
+        if not stripped or stripped in _OWN_HEADERS or _FENCE.match(line):
+            continue
+        if section == DECISIONS and _BULLET.match(line):
+            units.append(_Unit(DECISIONS, neutralise(_BULLET.sub("", stripped)), (-1, order),
+                               tuple(extract_references([stripped])), key=True))
             continue
         if stripped.startswith("Key references: "):
             for item in stripped[len("Key references: "):].split("; "):
@@ -252,7 +293,7 @@ class _Picker:
         return True
 
     def adds_news(self, unit: _Unit) -> bool:
-        return unit.section == "Decisions & Conclusions" or \
+        return unit.section == DECISIONS or \
             any(r not in self.covered for r in unit.refs)
 
 
@@ -305,9 +346,15 @@ def extractive_checkpoint(
     newest = sorted(span, key=lambda u: (-u.position[0], u.position[1]))
     old = sorted(_previous_units(previous or ""), key=lambda u: (not u.key, u.position))
     picker = _Picker(budget, count)
+    for unit in sorted((u for u in old if u.section == DECISIONS), key=lambda u: u.position,
+                       reverse=True):  # the newest first when not all fit
+        picker.take(unit, limit=int(budget * (PREVIOUS_FLOOR + PREVIOUS_DECISIONS)))
     for unit in old:
         picker.take(unit, limit=int(budget * PREVIOUS_FLOOR))
     core = [u for u in newest if u.section != "Action Items" or u.refs]
+    for unit in core:  # the user's decisions first: what a reply adds waits behind them
+        if unit.section == DECISIONS:
+            picker.take(unit)
     for unit in core:
         if picker.adds_news(unit):
             picker.take(unit)

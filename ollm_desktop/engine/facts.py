@@ -341,8 +341,34 @@ def possibly_note(by_id: dict[str, Fact], fact: Fact) -> str | None:
     return f"possibly replaced by {later.value} (turn {later.turn or 0})"
 
 
+def _folded(by_id: dict[str, Fact], lines: Sequence[Fact]) -> dict[str, list[Fact]]:
+    """Lines folded into a later one: a value possibly replaced by a later value of the very
+    same key, both on a line (a restatement without a correction's shape), is named on the
+    later value's line ("pilot study: avocet-anvil (possibly replaced halibut-orchard)")
+    instead of a line of its own that repeats the key: one line per key, the older value kept
+    and marked. Keys that are only possibly the same keep two lines. {later id: [older]}."""
+    on_line = {f.id for f in lines}
+    out: dict[str, list[Fact]] = {}
+    for fact in lines:
+        if fact.pinned or fact.source == "manual" or fact.edited:
+            continue  # the user's own effort keeps its own line
+        head, seen = fact, {fact.id}
+        while True:
+            later = by_id.get(head.possibly_replaced_by or "")
+            if later is None or later.id in seen or later.id not in on_line or \
+                    not later.key or later.key != fact.key or \
+                    possibly_note(by_id, head) is None:
+                break
+            head = later
+            seen.add(head.id)
+        if head is not fact:
+            out.setdefault(head.id, []).append(fact)
+    return out
+
+
 def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
-          notes: dict[str, str | None] | None = None, possibly: str | None = None) -> str:
+          notes: dict[str, str | None] | None = None, possibly: str | None = None,
+          earlier: Sequence[Fact] = ()) -> str:
     if fact.kind in SENTENCE_KINDS:
         body = annotate(fact.value, notes or {})
     else:
@@ -359,6 +385,9 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
         body += f" ({disputed})"
     if possibly is not None:
         body += f" ({possibly})"
+    olds = list(dict.fromkeys(e.value for e in earlier if e.value != fact.value))
+    if olds:
+        body += f" (possibly replaced {', '.join(olds[-MAX_REPLACED_SHOWN:])})"
     lines = [f"- {body}"]
     lines += [f"  - earlier, now replaced: {r.value}"
               for r in replaced if r.kind in SENTENCE_KINDS][-MAX_REPLACED_SHOWN:]
@@ -399,8 +428,15 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
         return Rendered("", (), (), ())
     if notes is None:  # a sentence on a line marks the old values it holds
         notes = value_notes(facts)
+    folded = _folded(by_id, lines)
+    inside = {f.id for olds in folded.values() for f in olds}
+    lines = [f for f in lines if f.id not in inside]
+    for head_id, olds in folded.items():  # what a folded value replaced, the line says too
+        replaced[head_id] = sorted([*replaced.get(head_id, []),
+                                    *(r for o in olds for r in replaced.get(o.id, []))],
+                                   key=lambda r: r.sequence)
     texts = {f.id: _line(f, replaced.get(f.id, []), dispute_note(by_id, f), notes,
-                         possibly_note(by_id, f)) for f in lines}
+                         possibly_note(by_id, f), folded.get(f.id, ())) for f in lines}
     costs = {fid: count(text) + 1 for fid, text in texts.items()}
     fixed = count(HEADER) + count(USER_SECTION) + 3
     pins = [f for f in lines if f.pinned]
@@ -415,4 +451,7 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
     body = [HEADER, USER_SECTION, *(texts[f.id] for f in lines if f.id in chosen)]
     text = "\n".join(body) if chosen else ""
     left = tuple(f.id for f in lines if f.id not in chosen)
-    return Rendered(text, tuple(f.id for f in lines if f.id in chosen), left, blocking)
+    left += tuple(o.id for f in lines if f.id not in chosen for o in folded.get(f.id, ()))
+    shown = tuple(i for f in lines if f.id in chosen
+                  for i in (f.id, *(o.id for o in folded.get(f.id, ()))))
+    return Rendered(text, shown, left, blocking)

@@ -17,12 +17,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.facts import Correction, annotate, mark_corrected
 
 INTRO = ("(Recalled from earlier in this conversation, already answered; use it only if it "
          "helps with the message above:)")
 MIN_ROOM = 24  # tokens: below this nothing is recalled
 _WORD = re.compile(r"[\w.-]+", re.UNICODE)
+_VALUE = re.compile(r"\d|\w[_/.]\w|\w[a-z][A-Z]")  # a number, a path or name of code
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +76,16 @@ def _weight(word: str) -> int:
     return 2 if any(not c.isalpha() for c in word) else 1
 
 
-def _best_first(pieces: list[str], query: str) -> list[str]:
-    """The matching sentences by how much of the query each states (identifiers weigh
-    double), the text's order among equals: when room is short, the line that names the
-    asked value with its subject goes before a line that only shares a word."""
-    wanted = _words(query)
-    return sorted(pieces, key=lambda piece: -sum(_weight(w) for w in wanted & _words(piece)))
+def _weighed(piece: str, query: str) -> int:
+    """How much of the query a sentence states (identifiers weigh double): when room is
+    short, the line that names the asked value with its subject goes before a line that only
+    shares a word."""
+    return sum(_weight(w) for w in _words(query) & _words(piece))
+
+
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in fact_patterns.WORD.findall(text)
+                     if len(w) > 2 and w.lower() not in fact_patterns.STOP)
 
 
 def _block(round_: RecalledRound, user: str, reply: str) -> str:
@@ -107,20 +113,34 @@ def compose(rounds: Sequence[RecalledRound], query: str, *, room: int,
         return result
     used = count(INTRO) + 4
     blocks: list[str] = []
-    for round_ in rounds:
+    wanted = _content_words(query)
+
+    def rank(piece: str) -> tuple[int, bool, int, int]:
+        """First the sentences that share two or more of the query's words and state a value
+        (what a question asks back), then by the words they share."""
+        shared = len(_content_words(piece) & wanted)
+        return (-min(shared, 2), _VALUE.search(piece) is None, -_weighed(piece, query),
+                -shared)
+
+    for left, round_ in enumerate(rounds):
         user = mark_corrected(annotate(round_.user, notes), later, round_.turn)
         reply = mark_corrected(annotate(round_.reply, notes), later, round_.turn)
         whole = _block(round_, user, reply)
         cost = count(whole) + 2
         partial = False
-        if used + cost > room:
+        # A round goes whole only within its share of the room left (the rounds after it
+        # get theirs): in a tight room each round's matching sentences, not the first
+        # round whole and nothing of the rest (the answer is often the second's).
+        share = (room - used) // (len(rounds) - left) if left < len(rounds) - 1 \
+            else room - used
+        if cost > share:
             found = _matching(user, query) + _matching(reply, query)
             if not found:
                 continue
-            pieces = _best_first(found, query)
+            pieces = sorted(found, key=rank)
             whole, cost = _pieces(round_.turn, pieces, found, count)
             partial = True
-            while used + cost > room and len(pieces) > 1:
+            while cost > share and len(pieces) > 1:
                 pieces.pop()
                 whole, cost = _pieces(round_.turn, pieces, found, count)
             if used + cost > room:

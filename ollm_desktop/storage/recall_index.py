@@ -28,7 +28,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine.recall import RecalledRound
-from ollm_desktop.storage.recall_terms import match_expression, query_terms, quote, round_keys
+from ollm_desktop.storage.recall_terms import (
+    match_expression,
+    naming_hits,
+    query_terms,
+    quote,
+    round_keys,
+)
 from ollm_desktop.storage.schema import fts5_has
 
 INDEX_VERSION = "2"  # 2: a tool's result is indexed with its call
@@ -42,6 +48,11 @@ MIN_SCORE = 1.0
 MIN_SHARE = 0.25
 RELATIVE = 0.5
 CANDIDATES = 64
+# Query words naming a round's stated value that let it pass the threshold: at least NAMED
+# and NAMED_SHARE of the query's words (a question about a key names little else; a message
+# that only mentions a subject in passing says much more besides, and recalls nothing by it).
+NAMED = 2
+NAMED_SHARE = 0.4
 TEXT_LIMIT = 32_000  # characters of a message that recall reads (its words and fact keys)
 
 _EXCLUDED = "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.recall.excluded') END"
@@ -335,10 +346,32 @@ class RecallIndex:
     def ranked(self, text: str, *, exclude: set[str], limit: int = CANDIDATES
                ) -> list[tuple[int, float]]:
         """(rowid, BM25 score) of the rounds above the threshold, best first; a round whose
-        messages are all in ``exclude`` (already in the request word for word) is skipped."""
+        messages are all in ``exclude`` (already in the request word for word) is skipped.
+
+        A round that states a value named by ``NAMED`` or more of the query's words, and
+        ``NAMED_SHARE`` of them (the key the question names: "for the webhook handler, which
+        helper…" and "For the webhook handler: the helper … is X") passes the threshold and
+        goes first, the more naming words the earlier: a question about a subject many rounds
+        chat about finds the round that states its value, not the one that repeats its words
+        most."""
         terms = query_terms(text)
         if not self.searchable or not terms or limit <= 0:
             return []
+        rows = self._bm25(terms, exclude, max(limit, CANDIDATES))
+        if not rows:
+            return []
+        floor = max(MIN_SCORE, rows[0][1] * RELATIVE, self._ideal(terms) * MIN_SHARE)
+        found = self.rounds([rowid for rowid, _ in rows])
+        asked = sum(1 for _, weight in terms if weight == 1)
+        need = max(NAMED, math.ceil(asked * NAMED_SHARE))
+        named = {rowid: hits for rowid, _ in rows if rowid in found and (hits := naming_hits(
+            terms, f"{found[rowid].user}\n{found[rowid].reply}")) >= need}
+        kept = [(rowid, score) for rowid, score in rows if score >= floor or rowid in named]
+        kept.sort(key=lambda row: -named.get(row[0], 0))  # stable: BM25 order within
+        return kept[:limit]
+
+    def _bm25(self, terms: list[tuple[str, int]], exclude: set[str], limit: int
+              ) -> list[tuple[int, float]]:
         query = f'chat : "{self._token}" AND ({match_expression(terms)})'
         rows = self.conn.execute(
             "SELECT t.rowid, -t.rank FROM recall_text t JOIN recall_rounds r "
@@ -348,10 +381,7 @@ class RecallIndex:
             "ORDER BY t.rank LIMIT ?",
             (query, self.chat_id, json.dumps(sorted(exclude)), json.dumps(sorted(exclude)),
              limit)).fetchall()
-        if not rows:
-            return []
-        floor = max(MIN_SCORE, rows[0][1] * RELATIVE, self._ideal(terms) * MIN_SHARE)
-        return [(rowid, score) for rowid, score in rows if score >= floor]
+        return [(int(rowid), float(score)) for rowid, score in rows]
 
     def _ideal(self, terms: list[tuple[str, int]]) -> float:
         """The score of a round holding each term once in its text and once in its keys, at

@@ -108,3 +108,32 @@ def round_keys(text: str) -> str:
         keys.extend(subject[-SUBJECT_WORDS:])
         keys.extend(_clean_value(m.group(0)) for m in values)
     return " ".join(keys)
+
+
+# A modal or a hedge before a value: a suggestion, which states no value (the engine's mood
+# rule, ``fact_grammar``); a closed class of words.
+_SUGGESTING = frozenset(["could", "might", "would", "may", "maybe", "perhaps", "should"])
+NAMING_WORDS = 8  # words before a value that may name it
+
+
+def naming_hits(terms: list[tuple[str, int]], text: str) -> int:
+    """How many of a query's words (``query_terms`` of weight 1) name a value stated in
+    ``text``: the most, over its sentences that state a value (not suggest one), of those
+    words among the words before the sentence's first value ("For the webhook handler: the
+    helper that does this is X" names X by "webhook handler helper"). Structure, not a word
+    list: the question names the key (what the value is a value of), the round states it."""
+    words = {term for term, weight in terms if weight == 1}
+    if not words:
+        return 0
+    best = 0
+    for sentence in _SENTENCE.split(_bounded(text)):
+        value = next((m for m in _VALUE.finditer(sentence)
+                      if len(_clean_value(m.group(0))) >= 2), None)
+        if value is None:
+            continue
+        before = [w.casefold() for w in _WORD.findall(sentence[:value.start()])]
+        if _SUGGESTING & set(before):
+            continue
+        naming = [w for w in before if w not in STOP_WORDS][-NAMING_WORDS:]
+        best = max(best, len(words & set(naming)))
+    return best
