@@ -23,12 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ollm_desktop.engine.fact_keys import key_of, phrase_before, singular, unit_class
+from ollm_desktop.engine.fact_keys import key_of, noun_phrase, phrase_before, singular, unit_class
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
+    DEICTIC,
     DETERMINERS,
     FILLER,
     HEDGES,
@@ -87,14 +88,27 @@ def _strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
         text = joined(tokens, index)
         lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
                     None)
-        if lead is not None:
-            index += len(lead.split())
+        span = _from_on(tokens, index)
+        if lead is not None or span:
+            index += span or len(lead.split() if lead else ())
             correction = True
         elif tokens[index].word in FILLER or tokens[index].word in BOUNDARY - {"("}:
             index += 1
         else:
             break
     return index, correction
+
+
+def _from_on(tokens: list[Tok], index: int) -> int:
+    """The length of a leading "from <now, here, today, this point...> on": a time from
+    which the clause holds (a deictic between "from" and "on"), 0 if none."""
+    words = [t.word for t in tokens[index:index + 4]]
+    if words[:1] != ["from"]:
+        return 0
+    for size in (3, 4):
+        if words[size - 1:size] == ["on"] and all(w in DEICTIC for w in words[1:size - 1]):
+            return size
+    return 0
 
 
 def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
@@ -319,6 +333,10 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
             token.word, token.value = token.value[2].lower(), None
     tokens = contracted(names_joined(sentence, tokens))
     first, lead = _strip_lead(tokens)
+    first, owner = _topic(tokens, first)
+    if owner:
+        more, again = _strip_lead(tokens[first:])
+        first, lead = first + more, lead or again
     mood = mood_of(sentence, tokens, first, role)
     words = [t.word for t in tokens]
     shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
@@ -332,6 +350,9 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         entity, attribute = key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
         entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
+        if owner:  # "For the billing worker: the tool is pinned to v4": the worker's tool
+            entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
+                noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
         slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i)))
     slots = _scratched(tokens, slots)
@@ -358,6 +379,27 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _topic(tokens: list[Tok], first: int) -> tuple[int, str]:
+    """A leading "For the billing worker:" / "For the API," names what the clause's values
+    belong to (a topic phrase): (the index after it, its noun phrase's words). A phrase with a
+    value in it ("For 3 days, ...") or a verb-like word is no topic."""
+    if first >= len(tokens) or tokens[first].word not in ("for", "regarding", "about", "re"):
+        return first, ""
+    words: list[str] = []
+    for index in range(first + 1, min(len(tokens), first + 7)):
+        token = tokens[index]
+        if token.word in (":", ","):
+            named = [w for w in words if w not in DETERMINERS]
+            if not named or len(named) > 4:
+                return first, ""
+            return index + 1, " ".join(singular(w) for w in named[-3:])
+        if token.value or not token.word[:1].isalpha() or token.word in NOT_NP or \
+                token.word in PREPOSITIONS or token.word in COPULAS or is_change(token.word):
+            return first, ""
+        words.append(token.word)
+    return first, ""
 
 
 def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,

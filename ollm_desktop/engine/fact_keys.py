@@ -148,6 +148,10 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         entity, attribute = noun_phrase([w for w in words[change + 1:stop] if w])
         if attribute:
             return entity, attribute
+    if change is None and i - 1 > first and words[i - 1] == "to":
+        moved = _object_before(tokens, i - 1, first)
+        if moved:  # "we pinned the tool to v4.17": any verb's "the K to X" (a change verb's too)
+            return noun_phrase(moved)
     j = i - 1
     while j >= first and (words[j] in ("now", "called", "named", "at", "on", "due", "set",
                                        "to", "not", "but", ",") or words[j] in DETERMINERS or
@@ -195,3 +199,17 @@ def after_owner(tokens: list[Tok], i: int) -> str:
     return " ".join(words[-2:])
 
 
+
+
+def _object_before(tokens: list[Tok], end: int, first: int) -> list[str]:
+    """The object of "V the K to X" (the words after its determiner), where a verb (no
+    preposition, copula or pronoun) stands before the determiner: "pinned the tool to", not
+    "went to" or "is close to"."""
+    phrase = phrase_before(tokens, end, first)
+    dets = [k for k, w in enumerate(phrase) if w in DETERMINERS]
+    if not dets or dets[-1] == 0 or dets[-1] + 1 >= len(phrase):
+        return []
+    verb = phrase[dets[-1] - 1]
+    if not verb.isalpha() or verb in NOT_NP or verb in PREPOSITIONS:
+        return []
+    return phrase[dets[-1] + 1:]

@@ -42,8 +42,8 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
             _subjects_meet(a.subject, b.subject, family(a)) else ""
     entity_a, attribute_a, unit_a = a.key.split("|")
     entity_b, attribute_b, unit_b = b.key.split("|")
-    if not attribute_a:
-        return ""
+    if not attribute_a or not attribute_b:
+        return ""  # a value with no noun phrase ("pinned to v4") has no key to meet
     if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:
@@ -265,17 +265,31 @@ def mark_possible(new: Fact, olds: list[Fact]) -> None:
             old.possibly_replaced_by = new.id
 
 
-def restated(facts: list[Fact], new: Fact) -> None:
-    """A plain statement of a key that already has another value (no correction's shape):
-    the older is possibly replaced, never silently."""
+def certain_key(fact: Fact | Found) -> bool:
+    """A key that names its owner and attribute ("the parameter sweep", "the API port") of a
+    single-valued unit: a restatement of it with another value is a new value of one thing."""
+    parts = fact.key.split("|")
+    return len(parts) == 3 and bool(parts[0]) and bool(parts[1]) and parts[2] not in MANY \
+        and fact.ref_kind not in MANY and family(fact) not in ("sentence", "question")
+
+
+def restated(facts: list[Fact], new: Fact) -> int:
+    """A plain statement of a key that already has another value (no correction's shape).
+    Where the key is certain (the same owner and attribute: "the parameter sweep is named
+    X" after "call the parameter sweep Y") the user's new value replaces the older one, as
+    the user means it; where the key names no owner ("the port is 9443") the older is only
+    possibly replaced, never silently. Returns how many it replaced."""
     parts = new.key.split("|")
     if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or \
             parts[2] in MANY or new.ref_kind in MANY:
-        return
+        return 0
     olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
             and old.status == "current" and old.value != new.value  # the cheap tests
             and family(old) == family(new) and _earlier(old, new)]
-    mark_possible(new, olds)
+    certain = [old for old in olds if certain_key(new) and new.users and not old.pinned
+               and old.source != "manual"]
+    mark_possible(new, [old for old in olds if old not in certain])
+    return sum(replace_or_dispute(new, old, facts) for old in certain)
 
 
 def replaced_by_later(facts: list[Fact], new: Fact) -> int:
@@ -286,6 +300,9 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     later = [f for f in facts if f.from_correction and f.status == "current"
              and f.value != new.value and family(f) == kind and _earlier(new, f)]
     same, _ = _same_key(new, later)
+    same += [f for f in facts if f.status == "current" and f.value != new.value  # restated
+             and certain_key(f) and f.key == new.key and f.users and _earlier(new, f)
+             and family(f) == kind and f not in same]
     for fact in same:
         if replace_or_dispute(fact, new, facts):
             return 1

@@ -34,6 +34,8 @@ HYPOTHETICAL = ("what if", "if", "suppose", "imagine", "what about", "how about"
 CHANGE = closed("set bump raise lower move switch rename change increase decrease reduce "
                  "update upgrade downgrade migrate make cut drop push postpone delay extend "
                  "shorten")
+# Deictic words of time and place ("from here on", "from this point on"): a closed class.
+DEICTIC = closed("now here today tomorrow then this that point there")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
           "update", "i meant", "sorry", "wait", "no", "oops", "typo")
 FILLER = closed("so ok okay oh hmm well also and but btw ah right")

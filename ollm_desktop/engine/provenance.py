@@ -149,7 +149,10 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
 
 def may_correct(content: str, role: str = "user") -> bool:
     """Could this message replace a fact already kept? Read from its stored facts (one
-    extraction per message version, ``facts_extract``)."""
+    extraction per message version, ``facts_extract``): a correction, a setting, or the
+    user's value of a key that names its owner (a restatement replaces that key's value)."""
+    from ollm_desktop.engine.fact_supersession import certain_key
     from ollm_desktop.engine.facts_extract import extract
 
-    return any(f.correction or f.kind == "setting" for f in extract(role, content))
+    return any(f.correction or f.kind == "setting" or (role == "user" and certain_key(f))
+               for f in extract(role, content))
