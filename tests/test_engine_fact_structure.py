@@ -9,6 +9,8 @@ only marked "possibly replaced".
 
 from __future__ import annotations
 
+import pytest
+
 from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import Message
@@ -104,3 +106,51 @@ def test_from_a_deictic_on_is_a_correction_lead() -> None:
     for sentence in ("From here on, the parameter sweep is named tarpon-vault.",
                      "From this point on the API port is 9443."):
         assert all(f.correction for f in message_facts(sentence)), sentence
+
+
+# ------------------------------------------- shapes the new dev phrasings (dev-more) needed
+NEW_SHAPES = [
+    # (what, first statement, correction, new value, old value)
+    ("a phrasal verb ends the subject: 'the release goes out on'",
+     "The release goes out on the 5th of May.",
+     "Scratch that: the release goes out on the 8th of May.", "8th of May", "5th of May"),
+    ("a labelled name after a preposition; 'now' before the verb",
+     "The reading group meets in room B12.", "The reading group now meets in room C3.",
+     "room C3", "room B12"),
+    ("a verb's capitalised object, owned by 'for the K'; a trailing 'instead'",
+     "We use Jest for the unit tests.", "Use Vitest for the unit tests instead.",
+     "Vitest", "Jest"),
+    ("a counted number after any preposition; 'not for Y but for X'",
+     "The model is trained for 20 epochs.", "We train it not for 20 epochs but for 30 epochs.",
+     "30 epochs", "20 epochs"),
+    ("'make that X' refers back to the one value of its unit",
+     "Book the room for 10 people.", "No wait, make that 12 people.", "12 people",
+     "10 people"),
+]
+
+
+@pytest.mark.parametrize(("what", "first", "correction", "new", "old"), NEW_SHAPES,
+                         ids=[row[0] for row in NEW_SHAPES])
+def test_new_shapes_of_a_correction(what: str, first: str, correction: str, new: str,
+                                    old: str) -> None:
+    current = _current(absorbed(("user", first), ("user", correction)))
+    assert new in current and old not in current, current
+
+
+def test_a_clause_after_and_has_its_own_subject() -> None:
+    """"Training runs on 4 GPUs and inference runs on 1 GPU": two keys, so raising the
+    training's leaves the inference's alone."""
+    ledger = absorbed(("user", "Training runs on 4 GPUs and inference runs on 1 GPU."),
+                      ("user", "Bump training to 8 GPUs."))
+    current = _current(ledger)
+    assert "8 GPUs" in current and "1 GPU" in current and "4 GPUs" not in current, current
+
+
+def test_for_now_and_until_now_correct_nothing() -> None:
+    for sentence in ("For the billing worker: we pinned the tool to v4.17.4 for now.",
+                     "Until now the API port was 8443."):
+        assert not any(f.correction for f in message_facts(sentence)), sentence
+
+
+def test_a_decisions_own_object_keeps_the_decision() -> None:
+    assert [f.kind for f in message_facts("We picked Redis for the queue.")] == ["decision"]

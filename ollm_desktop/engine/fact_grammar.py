@@ -147,6 +147,7 @@ def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name") -
             tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
             noun.word not in NOT_NP:
         start = noun.start  # "in room X": the value is "room X", as the user says it
+        noun.word = "·"  # part of the value now (its key is the clause's, not "room")
     token.value = (start, token.end, sentence[start:token.end], kind)
     token.word = ""
 
@@ -173,12 +174,17 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
                 _ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
-        if token.word.isdigit() and (prev in ("with", "use", "using", "to", "from", "has",
-                                              "have", "had") or words[i + 2:i + 4] == [
+        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had")
+                                     or prev in PREPOSITIONS or words[i + 2:i + 4] == [
                                                   ",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
                 tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
             _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
+            _counted(sentence, tokens, i)
+            continue
+        if token.word.isdigit() and prev in DETERMINERS and i >= 2 and \
+                is_change(words[i - 2]) and i + 1 < len(tokens) and tokens[i + 1].word.isalpha():
+            _promote(sentence, tokens, i, "number")  # "make that 12 people"
             _counted(sentence, tokens, i)
             continue
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
@@ -200,15 +206,38 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     """A capitalised name (a run of them is one token: "Hotel Flandria") inside the sentence,
     as the object of a preposition or a copula ("in Ghent", "at the Hotel Flandria", "is
     Ingrid"): a value as it stands, the user's name for a place, a person, a product."""
-    if i <= first or not _capital(sentence, tokens[i]) or not tokens[i].word[:1].isalpha():
+    if i <= first or not tokens[i].word[:1].isalpha():
         return False
+    if not _capital(sentence, tokens[i]):
+        return i >= 2 and "-" in tokens[i].word and _labelled(tokens, i, first)
     before = i - 1
     if tokens[before].word in DETERMINERS and before > first:
         before -= 1
-    if tokens[before].word == "now" and before > first:
+    if tokens[before].word == "now" and before > first and tokens[before - 1].word in COPULAS:
         before -= 1  # "is now the Grand Hotel"
     head = tokens[before].word
-    return head in PREPOSITIONS or head in COPULAS
+    if head in PREPOSITIONS or head in COPULAS:
+        return True
+    nxt = tokens[i + 1].word if i + 1 < len(tokens) else ""
+    if before == i - 1 and _labelled(tokens, i, first):
+        return True
+    # the object of a verb, where its clause ends or goes on ("use Vitest for the tests")
+    return before == i - 1 and head.isalpha() and head not in NOT_NP and \
+        head not in DETERMINERS and head not in CONJUNCTIONS and \
+        head not in AUXILIARIES and head not in NAMING and \
+        (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
+            "instead", "rather", "and")) and (before == first or
+                                              not _capital(sentence, tokens[before]))
+
+
+def _labelled(tokens: list[Tok], i: int, first: int) -> bool:
+    """A labelled name: a preposition, a plain noun, then an identifier with a digit or a
+    hyphen that ends its clause ("in room B12", "at gate A4", "in room kestrel-bay")."""
+    head = tokens[i - 1].word
+    word = tokens[i].word
+    return i - 1 > first and head.isalpha() and head not in NOT_NP and \
+        head not in DETERMINERS and tokens[i - 2].word in PREPOSITIONS and \
+        (any(c.isdigit() for c in word) or ("-" in word and _ends_clause(tokens, i)))
 
 
 def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
@@ -243,7 +272,9 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
     x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
     ends = _ends_clause(tokens, i)
-    return ((after_of or prev == "than") and ends) or nxt == "instead" or x_not or \
+    held = any(t.value for t in tokens[first:i])  # "use Vitest for the unit tests instead"
+    return ((after_of or prev == "than") and ends) or (nxt == "instead" and not held) or \
+        x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
         or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "")) \
         or (prev == "not" and nxt in (",", "but", ";")) \
@@ -369,7 +400,8 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         first < len(words) and is_change(words[first]))  # an imperative: "make the K X"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
-        or (tokens[i - 1].value is not None and _ends_clause(tokens, i)))
+        or (tokens[i - 1].value is not None and _ends_clause(tokens, i))
+        or (i > first and _now_before_verb(tokens, i)))
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"]
@@ -400,6 +432,20 @@ def _topic(tokens: list[Tok], first: int) -> tuple[int, str]:
             return first, ""
         words.append(token.word)
     return first, ""
+
+
+def _now_before_verb(tokens: list[Tok], i: int) -> bool:
+    """"The reading group now meets in room C3", "we now use X": "now" after the subject and
+    before its verb, a value in the clause after it (not "for now", "until now", "right now")."""
+    prev = tokens[i - 1].word
+    if not prev or prev in PREPOSITIONS or prev in BOUNDARY or prev in ("right", "just"):
+        return False
+    for token in tokens[i + 1:i + 7]:
+        if token.word in BOUNDARY:
+            return False
+        if token.value:
+            return True
+    return False
 
 
 def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,

@@ -18,6 +18,7 @@ from ollm_desktop.engine.fact_words import (
     DURATION,
     NAMING,
     NOT_NP,
+    PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
     SIZE,
@@ -100,7 +101,8 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
     index = end - 1
     while index >= floor:
         token = tokens[index]
-        if token.value or token.word in BOUNDARY or token.word in COPULAS or \
+        if token.value or token.word in BOUNDARY or token.word in COPULAS or token.word == "·" \
+                or \
                 (token.word in CHANGE and index > floor - 1 and words) or \
                 token.word in AUXILIARIES or token.word in PRONOUNS or \
                 token.word in CONJUNCTIONS or token.word in NAMING:
@@ -115,9 +117,17 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
 def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
     """The subject noun phrase of the clause before ``end`` ("the API listens on" -> api):
     after its last determiner, without the verb that precedes a preposition."""
-    clause = [t for t in tokens[floor:end] if not t.value]
+    # a clause begins after punctuation, or after a conjunction that follows a value
+    # ("training runs on 4 GPUs and inference runs on 1 GPU")
+    floor = max([floor, *(k + 1 for k in range(floor, end) if tokens[k].word in CONJUNCTIONS
+                          and k > floor and (tokens[k - 1].value or tokens[k - 1].word == "·"))])
+    clause = [t for t in tokens[floor:end] if not t.value and t.word != "·"]
     start = max((i for i, t in enumerate(clause) if t.word in BOUNDARY), default=-1) + 1
     clause = clause[start:]
+    popped = False
+    while clause and (clause[-1].word in DETERMINERS or clause[-1].word in PREPOSITIONS):
+        popped = popped or (clause[-1].word in PREPOSITIONS and clause[-1].word != "of")
+        clause.pop()  # "goes out on the" before "5th of May": the value's own preposition
     dets = [i for i, t in enumerate(clause) if t.word in DETERMINERS]
     begin = dets[-1] + 1 if dets else 0
     words: list[str] = []
@@ -125,14 +135,30 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
         if token.word in PREPOSITIONS or token.word in COPULAS:
             break
         words.append(token.word)
+    if dets and dets[-1] == 0:  # "the release goes out", "the reading group meets": the
+        words = _before_verb(words)  # subject ends where an inflected verb begins
     # after a verb the phrase is its object ("put the report template in"): no verb in it
     subject = not dets or dets[-1] == 0
     if words and subject and (len(words) >= 2 or not dets) and \
-            begin + len(words) < len(clause) and \
-            clause[begin + len(words)].word in PREPOSITIONS and \
-            clause[begin + len(words)].word != "of":
+            ((begin + len(words) < len(clause) and
+              clause[begin + len(words)].word in PREPOSITIONS and
+              clause[begin + len(words)].word != "of") or
+             (popped and begin + len(words) == len(clause))):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
+
+
+def _before_verb(words: list[str]) -> list[str]:
+    """A subject's words up to its verb: after its first noun, a word inflected as a verb
+    ("goes", "meets", "moved") that follows an uninflected noun ends it."""
+    for k in range(1, len(words)):
+        word, prev = words[k], words[k - 1]
+        if len(word) > 3 and word.endswith(("s", "ed")) and not prev.endswith("s") and \
+                not word.endswith(("ss", "us", "is")) and \
+                all(w in PARTICLES for w in words[k + 1:]):  # "goes out", not "tests run"
+            return words[:k]
+    return words
+
 
 
 def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
@@ -170,6 +196,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         own = after_owner(tokens, i)
         subject = clause_subject(tokens, i - 1, first)
         return (own or " ".join(singular(w) for w in subject[-2:])), words[i - 1]
+    if kind == "name" and after_owner(tokens, i):  # "use Jest for the unit tests"
+        return noun_phrase(after_owner(tokens, i).split())
     if kind == "name" or (i > first and words[i - 1] in ("called", "named")):
         end = i - 1 if words[i - 1] in ("called", "named") else i
         phrase = phrase_before(tokens, end, first)

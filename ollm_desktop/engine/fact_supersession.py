@@ -241,8 +241,18 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
                    if _subjects_meet(old.subject, new.subject, kind))
     same, maybe = _same_key(new, candidates)
     count = sum(replace_or_dispute(new, old, facts) for old in same)
-    mark_possible(new, maybe or _only_of_its_unit(new, candidates))
+    alike = [] if maybe else _only_of_its_unit(new, candidates)
+    if _keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
+        return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
+    mark_possible(new, maybe or alike)
     return count
+
+
+def _keyless(fact: Fact) -> bool:
+    """A value whose sentence names no noun phrase for it at all ("make that 12 people",
+    "scratch that, Friday"): it refers back to what was said."""
+    parts = fact.key.split("|")
+    return len(parts) == 3 and not parts[0] and not parts[1]
 
 
 def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:

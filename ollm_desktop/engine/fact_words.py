@@ -22,7 +22,7 @@ def closed(text: str) -> frozenset[str]:
 
 
 DETERMINERS = closed("the a an our my your their its this that these those his her")
-PREPOSITIONS = closed("on at in for of to from with by via under over as into")
+PREPOSITIONS = closed("on at in for of to from with by via under over as into until till since")
 COPULAS = closed("is are was were be becomes become stays remains equals = :")
 AUXILIARIES = closed("should shall could can would will do does did is are isn't aren't "
                        "don't doesn't won't wouldn't shouldn't")
@@ -50,6 +50,8 @@ NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than")
 CONJUNCTIONS = closed("and or but so")
+# The particles of phrasal verbs ("goes out", "moved up").
+PARTICLES = closed("out up down off back over away around along")
 NAMING = closed("call calls called name names named")
 
 

@@ -80,6 +80,6 @@ def current_values(messages: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
             ledger.absorb(kept, Message(role=role, content=text), turn)  # type: ignore[arg-type]
     out: dict[str, list[str]] = {}
     for fact in kept:
-        if fact.status == "current" and fact.key:
+        if fact.status == "current" and fact.key and fact.kind != "question":
             out.setdefault(fact.key, []).append(fact.value)
     return out

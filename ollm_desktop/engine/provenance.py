@@ -116,8 +116,15 @@ def sentence_facts(sentence: str, role: str = "user") -> list[Found]:
     if reading.mood != "statement":
         return [f for f in out if not f.old]
     plain = _blank(sentence, values)
-    decision = bool(P.DECISION.search(sentence))
-    keyed = [f for f in out if f.key.split("|")[1:2] not in ([""], ["use"], [])]
+    decided = P.DECISION.search(sentence)
+    decision = bool(decided)
+    # the name a decision's verb takes ("we picked Redis for the queue") is the decision's
+    # own object: the decision is the clause, as before such objects were values
+    chosen = {slot.value for slot in reading.slots if decided is not None and
+              slot.ref_kind == "name" and not sentence[decided.end():slot.start].strip(
+                  " ").lower().removeprefix("the ").strip()}
+    keyed = [f for f in out if f.key.split("|")[1:2] not in ([""], ["use"], [])
+             and f.value not in chosen]
     if decision and not correction and keyed:  # the decision is its values, with their keys
         return out
     if decision and not correction:  # the decision is the clause, not a name inside it
