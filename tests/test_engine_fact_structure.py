@@ -44,12 +44,16 @@ def test_any_verbs_object_before_to_is_the_key() -> None:
     assert _key("I went to Paris.", "Paris") == "||name"  # no object: no key from it
 
 
-def test_a_correction_never_replaces_a_value_without_a_key() -> None:
-    """A value with no noun phrase is no key: an unrelated correction of a version leaves it
-    alone (it was "possibly the same", and as the only one of its kind, replaced)."""
-    ledger = absorbed(("user", "Pinned to v4.17.4 for now."),
+def test_a_correction_replaces_no_one_of_several_values_without_a_key() -> None:
+    """Values with no noun phrase are possibly of any key of their unit: one alone is the
+    one a correction means, but of several, which one is uncertain; all stay, marked (they
+    were all replaced by an unrelated correction of a version)."""
+    ledger = absorbed(("user", "Pinned to v4.17.4 for now."), ("user", "Pinned to v5.24.8."),
                       ("user", "Update: we target v8.15.9 instead; v7.37.6 is superseded."))
-    assert {"v4.17.4", "v8.15.9"} <= set(_current(ledger)), _current(ledger)
+    assert {"v4.17.4", "v5.24.8", "v8.15.9"} <= set(_current(ledger)), _current(ledger)
+    new = next(f for f in ledger if f.value == "v8.15.9")
+    assert all(f.possibly_replaced_by == new.id for f in ledger if f.value in ("v4.17.4",
+                                                                              "v5.24.8"))
 
 
 def test_two_owners_pinned_versions_stay_current_beside_a_correction() -> None:
@@ -123,6 +127,16 @@ NEW_SHAPES = [
     ("a counted number after any preposition; 'not for Y but for X'",
      "The model is trained for 20 epochs.", "We train it not for 20 epochs but for 30 epochs.",
      "30 epochs", "20 epochs"),
+    ("a lead alone makes the next sentence a correction", "We meet the client on the 4th of "
+     "March.", "Scratch that. We meet the client on the 6th of March.", "6th of March",
+     "4th of March"),
+    ("a subject going on with a preposition ('our contact at the vendor')",
+     "Our contact at the vendor is Martin.", "Scratch that, our contact is Sofie.", "Sofie",
+     "Martin"),
+    ("a title is part of a name and ends no sentence", "The keynote speaker is Dr. Okafor.",
+     "Scratch that, the keynote speaker is Dr. Lindqvist.", "Dr. Lindqvist", "Dr. Okafor"),
+    ("a count after a verb", "Code reviews need 1 approval.",
+     "From now on code reviews need 2 approvals.", "2 approvals", "1 approval"),
     ("'make that X' refers back to the one value of its unit",
      "Book the room for 10 people.", "No wait, make that 12 people.", "12 people",
      "10 people"),

@@ -52,7 +52,7 @@ from ollm_desktop.engine.fact_words import (
     tokens_of,
 )
 
-__all__ = ["MANY", "Mood", "Reading", "Slot", "read"]
+__all__ = ["MANY", "Mood", "Reading", "Slot", "lead_only", "read"]
 Mood = Literal["statement", "question", "suggestion"]
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +175,10 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
         if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had")
-                                     or prev in PREPOSITIONS or words[i + 2:i + 4] == [
+                                     or prev in PREPOSITIONS or (
+                                         _verb_like(prev) and i + 1 < len(words) and
+                                         words[i + 1].endswith("s"))  # "need 2 approvals"
+                                     or words[i + 2:i + 4] == [
                                                   ",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
                 tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
@@ -228,6 +231,13 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
             "instead", "rather", "and")) and (before == first or
                                               not _capital(sentence, tokens[before]))
+
+
+def _verb_like(word: str) -> bool:
+    """A plain word before a count ("need 2 approvals", "ran 3 trials"): no closed-class
+    word, so "the 2 options" or "is 2 approvals" stay as they were read."""
+    return word.isalpha() and word not in DETERMINERS and word not in NOT_NP and \
+        word not in COPULAS and word not in CONJUNCTIONS and word not in PREPOSITIONS
 
 
 def _labelled(tokens: list[Tok], i: int, first: int) -> bool:
@@ -353,7 +363,16 @@ _RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced
                       "deprecated", "retired", "dropped", "old", "incorrect", "stale"})
 
 
-def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
+def lead_only(sentence: str) -> bool:
+    """A sentence that is only a correction's lead ("Scratch that.", "Correction:", "Wait,
+    no."): it makes the next sentence of the message a correction."""
+    tokens = tokens_of(sentence, [])
+    first, lead = _strip_lead(tokens)
+    return lead and first >= len(tokens)
+
+
+def read(sentence: str, values: list[Value], role: str = "user", *,
+         led: bool = False) -> Reading:
     """The sentence's mood, whether it corrects, and each value with its key and role."""
     tokens = tokens_of(sentence, values)
     for i, token in enumerate(tokens[:-1]):  # "the MySQL host": a name inside a noun phrase
@@ -364,6 +383,7 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
             token.word, token.value = token.value[2].lower(), None
     tokens = contracted(names_joined(sentence, tokens))
     first, lead = _strip_lead(tokens)
+    lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
     first, owner = _topic(tokens, first)
     if owner:
         more, again = _strip_lead(tokens[first:])

@@ -186,10 +186,12 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
             break
         j -= 1
     if j >= first and words[j] in COPULAS:
-        phrase = phrase_before(tokens, j, first)
-        if words[j - 1:j] == ["now"]:
-            phrase = phrase_before(tokens, j - 1, first)
+        end = j - 1 if words[j - 1:j] == ["now"] else j
+        phrase = phrase_before(tokens, end, first)
         if phrase:
+            head = _head_before(tokens, end - len(phrase), first)
+            if head:  # "our contact at the vendor is": the vendor's contact
+                return noun_phrase([*head, "of", *phrase])
             return noun_phrase(phrase)
     if i > first and words[i - 1] in ("port", "version", "release"):
         entity, _ = noun_phrase(clause_subject(tokens, i - 1, first))
@@ -241,3 +243,17 @@ def _object_before(tokens: list[Tok], end: int, first: int) -> list[str]:
     if not verb.isalpha() or verb in NOT_NP or verb in PREPOSITIONS:
         return []
     return phrase[dets[-1] + 1:]
+
+
+def _head_before(tokens: list[Tok], at: int, first: int) -> list[str]:
+    """The head of a subject whose noun phrase goes on with a preposition before the copula:
+    "our contact at the vendor is", "the deposit for the flat is" (the words before "at")."""
+    if at - 1 <= first or tokens[at - 1].word not in PREPOSITIONS or \
+            tokens[at - 1].word == "of":
+        return []
+    head = phrase_before(tokens, at - 1, first)
+    words = [w for w in head if w not in DETERMINERS]
+    if not words or len(words) > 3 or not any(w in DETERMINERS for w in head[:1]) or \
+            any(is_change(w) for w in words):
+        return []
+    return words

@@ -42,8 +42,8 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
             _subjects_meet(a.subject, b.subject, family(a)) else ""
     entity_a, attribute_a, unit_a = a.key.split("|")
     entity_b, attribute_b, unit_b = b.key.split("|")
-    if not attribute_a or not attribute_b:
-        return ""  # a value with no noun phrase ("pinned to v4") has no key to meet
+    if not attribute_a:
+        return ""
     if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:
@@ -102,8 +102,9 @@ def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]
     is the only value of its attribute is the same (one port named so far)."""
     same = [f for f in candidates if key_match(new, f) == "same"]
     maybe = [f for f in candidates if key_match(new, f) == "maybe"]
-    if not same and len({f.key for f in maybe}) == 1:
-        return maybe, []
+    keyless = bool(maybe) and maybe[0].key.split("|")[1:2] == [""]
+    if not same and len({f.key for f in maybe}) == 1 and (len(maybe) == 1 or not keyless):
+        return maybe, []  # several values with no noun phrase at all: which one is uncertain
     return same, maybe
 
 

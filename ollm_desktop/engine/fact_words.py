@@ -50,6 +50,7 @@ NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than")
 CONJUNCTIONS = closed("and or but so")
+TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").
 PARTICLES = closed("out up down off back over away around along")
 NAMING = closed("call calls called name names named")
@@ -106,10 +107,13 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
     out: list[Tok] = []
     for token in tokens:
         prev = out[-1] if out else None
+        if prev is not None and token.word == "." and prev.word in TITLES:
+            out[-1] = Tok(f"{prev.word}.", prev.start, token.end)  # "Dr. Lindqvist"
+            continue
         if prev is not None and len(out) > 1 and not token.value and not prev.value and \
                 sentence[token.start:token.start + 1].isupper() and \
                 sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and \
-                prev.word.replace(" ", "").isalpha():  # "Grand Alpine Lodge": one name
+                prev.word.replace(" ", "").replace(".", "").isalpha():  # "Grand Alpine Lodge"
             out[-1] = Tok(f"{prev.word} {token.word}", prev.start, token.end)
         else:
             out.append(token)

@@ -96,14 +96,14 @@ def _key(slot: fact_grammar.Slot) -> str:
     return slot.key
 
 
-def sentence_facts(sentence: str, role: str = "user") -> list[Found]:
+def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> list[Found]:
     """The facts of one sentence, read by ``fact_grammar``: a question or a suggestion gives
     open questions only (it replaces nothing), a correction marks the values it replaces."""
     values = _values(sentence)
     taken = [(a, b) for a, b, _, _ in values]
     values += [(m.start(), m.end(), m.group(0), "date") for m in _WEEKDAY.finditer(sentence)
                if not any(a <= m.start() < b for a, b in taken)]
-    reading = fact_grammar.read(sentence, values, role)
+    reading = fact_grammar.read(sentence, values, role, led=led)
     correction = reading.correction
     out: list[Found] = []
     for slot in reading.slots:
@@ -148,9 +148,14 @@ MAX_SENTENCE_CHARS = 1_000
 def message_facts(content: str, role: str = "user") -> list[Found]:
     """Every fact of a message's text, in order (sentences without a fact give none)."""
     out: list[Found] = []
+    led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
     for number, sentence in enumerate(P.sentences(content[:MAX_FACT_TEXT])):
+        if len(sentence) < 40 and fact_grammar.lead_only(sentence):
+            led = True
+            continue
         out.extend(replace(f, sentence=number)
-                   for f in sentence_facts(sentence[:MAX_SENTENCE_CHARS], role))
+                   for f in sentence_facts(sentence[:MAX_SENTENCE_CHARS], role, led=led))
+        led = False
     return out
 
 
