@@ -168,3 +168,15 @@ def test_for_now_and_until_now_correct_nothing() -> None:
 
 def test_a_decisions_own_object_keeps_the_decision() -> None:
     assert [f.kind for f in message_facts("We picked Redis for the queue.")] == ["decision"]
+
+
+def test_the_one_value_of_a_definite_key_is_replaced_even_of_a_list_unit() -> None:
+    """"the last good build is commit X": a commit is usually one of many (a list), but what
+    "the K is" names is one value: restated, it replaces (a list stays a list)."""
+    ledger = absorbed(
+        ("user", "For the report exporter: the last good build is commit e5fb1bec."),
+        ("user", "For the report exporter: the last good build is commit 77aa01fe."))
+    assert _current(ledger) == ["77aa01fe"]
+    listed = absorbed(("user", "For the report exporter see src/export/a.py."),
+                      ("user", "For the report exporter see src/export/b.py."))
+    assert sorted(_current(listed)) == ["src/export/a.py", "src/export/b.py"]

@@ -67,6 +67,7 @@ class Slot:
     attribute: str
     unit: str
     old: bool  # the replaced value ("not Y", "instead of Y", "from Y")
+    single: bool = False  # "the K is X": one value of a definite K, whatever its unit
 
     @property
     def key(self) -> str:
@@ -405,7 +406,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
-        slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i)))
+        slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i),
+                          _definite_copula(tokens, i, first)))
     slots = _scratched(tokens, slots)
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]
@@ -452,6 +454,21 @@ def _topic(tokens: list[Tok], first: int) -> tuple[int, str]:
             return first, ""
         words.append(token.word)
     return first, ""
+
+
+def _definite_copula(tokens: list[Tok], i: int, first: int) -> bool:
+    """The value is what "the K is" names ("the last good build is commit e5fb1bec"): one
+    value of K, even of a unit that is usually a list (a commit, a path)."""
+    j = i - 1
+    while j > first and (tokens[j].word in DETERMINERS or tokens[j].word in ("now", "·") or
+                         (tokens[j].word.isalpha() and tokens[j - 1].word in COPULAS and
+                          tokens[j].word not in PREPOSITIONS)):
+        j -= 1  # "is now", "is the", "is commit"
+    if j <= first or tokens[j].word not in ("is", "was", "becomes", "remains"):
+        return False
+    clause = [t.word for t in tokens[first:j]]
+    start = max((k + 1 for k, w in enumerate(clause) if w in BOUNDARY), default=0)
+    return clause[start:start + 1] == ["the"] and len(clause) - start >= 2
 
 
 def _now_before_verb(tokens: list[Tok], i: int) -> bool:

@@ -276,29 +276,32 @@ def mark_possible(new: Fact, olds: list[Fact]) -> None:
             old.possibly_replaced_by = new.id
 
 
-def certain_key(fact: Fact | Found) -> bool:
+def certain_key(fact: Fact | Found, *, single: bool = False) -> bool:
     """A key that names its owner and attribute ("the parameter sweep", "the API port") of a
-    single-valued unit: a restatement of it with another value is a new value of one thing."""
+    single-valued unit (or stated as the one value of a definite key, ``single``: "the last
+    good build is commit X"): a restatement of it with another value is a new value of one
+    thing."""
     parts = fact.key.split("|")
-    return len(parts) == 3 and bool(parts[0]) and bool(parts[1]) and parts[2] not in MANY \
-        and fact.ref_kind not in MANY and family(fact) not in ("sentence", "question")
+    return len(parts) == 3 and bool(parts[0]) and bool(parts[1]) and family(fact) not in (
+        "sentence", "question") and (single or (parts[2] not in MANY and
+                                               fact.ref_kind not in MANY))
 
 
-def restated(facts: list[Fact], new: Fact) -> int:
+def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
     """A plain statement of a key that already has another value (no correction's shape).
     Where the key is certain (the same owner and attribute: "the parameter sweep is named
     X" after "call the parameter sweep Y") the user's new value replaces the older one, as
     the user means it; where the key names no owner ("the port is 9443") the older is only
     possibly replaced, never silently. Returns how many it replaced."""
     parts = new.key.split("|")
-    if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or \
-            parts[2] in MANY or new.ref_kind in MANY:
+    if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or (
+            not single and (parts[2] in MANY or new.ref_kind in MANY)):
         return 0
     olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
             and old.status == "current" and old.value != new.value  # the cheap tests
             and family(old) == family(new) and _earlier(old, new)]
-    certain = [old for old in olds if certain_key(new) and new.users and not old.pinned
-               and old.source != "manual"]
+    certain = [old for old in olds if certain_key(new, single=single) and new.users
+               and not old.pinned and old.source != "manual"]
     mark_possible(new, [old for old in olds if old not in certain])
     return sum(replace_or_dispute(new, old, facts) for old in certain)
 

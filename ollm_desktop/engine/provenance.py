@@ -39,6 +39,7 @@ class Found:
     old: bool = False  # in a correction: the value being replaced (not a fact itself)
     sentence: int = 0  # which sentence of the message it came from
     key: str = ""  # entity|attribute|unit class (``fact_grammar``); "" for sentences
+    single: bool = False  # stated as the one value of a definite key ("the K is X")
 
 
 def _values(sentence: str) -> list[tuple[int, int, str, str]]:
@@ -112,7 +113,7 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
         ref_kind = "port" if slot.unit == "port" and slot.value.isdigit() else slot.ref_kind
         kind: FactKind = _kind(ref_kind) if reading.mood == "statement" else "question"
         out.append(Found(kind, slot.value, subject, ref_kind, correction,
-                         slot.old and correction, key=_key(slot)))
+                         slot.old and correction, key=_key(slot), single=slot.single))
     if reading.mood != "statement":
         return [f for f in out if not f.old]
     plain = _blank(sentence, values)
@@ -166,5 +167,6 @@ def may_correct(content: str, role: str = "user") -> bool:
     from ollm_desktop.engine.fact_supersession import certain_key
     from ollm_desktop.engine.facts_extract import extract
 
-    return any(f.correction or f.kind == "setting" or (role == "user" and certain_key(f))
+    return any(f.correction or f.kind == "setting" or (role == "user" and certain_key(
+        f, single=f.single))
                for f in extract(role, content))
