@@ -180,3 +180,24 @@ def test_the_one_value_of_a_definite_key_is_replaced_even_of_a_list_unit() -> No
     listed = absorbed(("user", "For the report exporter see src/export/a.py."),
                       ("user", "For the report exporter see src/export/b.py."))
     assert sorted(_current(listed)) == ["src/export/a.py", "src/export/b.py"]
+
+
+def test_a_correction_of_one_key_phrased_otherwise_replaces_it() -> None:
+    """The one key of its unit so far, sharing a word's stem and naming no other owner: the
+    same thing in other words ("the release train leaves every" / "the release cadence")."""
+    ledger = absorbed(("user", "The release train leaves every 2 weeks."),
+                      ("user", "Change the release cadence to every 3 weeks."))
+    assert _current(ledger) == ["3 weeks"], _current(ledger)
+
+
+def test_another_owner_sharing_a_word_is_never_phrased_otherwise() -> None:
+    ledger = absorbed(("user", "The admin port is 8444."), ("user", "Set the API port to 9443."))
+    assert {"8444", "9443"} <= set(_current(ledger))
+    # read again after its own key's value was replaced (a compaction re-reads a message):
+    # the other owner's value stays current
+    ledger = []
+    facts.absorb(ledger, Message(role="user", content="Eval batch size is now 512."), 5)
+    facts.absorb(ledger, Message(role="user", content="Eval batch size is 256."), 1)
+    facts.absorb(ledger, Message(role="user", content="Train batch size is 64."), 1)
+    facts.absorb(ledger, Message(role="user", content="Eval batch size is now 512."), 5)
+    assert sorted(_current(ledger)) == ["512", "64"], _current(ledger)

@@ -242,11 +242,29 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
                    if _subjects_meet(old.subject, new.subject, kind))
     same, maybe = _same_key(new, candidates)
     count = sum(replace_or_dispute(new, old, facts) for old in same)
-    alike = [] if maybe else _only_of_its_unit(new, candidates)
+    found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
+    alike = [] if found else _only_of_its_unit(new, candidates)
     if _keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
+    if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
+        return count + sum(replace_or_dispute(new, old, facts) for old in alike)
     mark_possible(new, maybe or alike)
     return count
+
+
+def _phrased_otherwise(new: Fact, old: Fact) -> bool:
+    """One key phrased two ways: a correction's key and the one key of its unit so far share
+    a word's stem ("the release cadence" / "the release train leaves every") and name no two
+    different owners ("the API port" / "the admin port" do)."""
+    entity_a, attribute_a, _ = new.key.split("|")
+    entity_b, attribute_b, _ = old.key.split("|")
+    owners_a = {stem(w) for w in entity_a.split()}
+    owners_b = {stem(w) for w in entity_b.split()}
+    words_a = owners_a | {stem(w) for w in attribute_a.split()}
+    words_b = owners_b | {stem(w) for w in attribute_b.split()}
+    if owners_a - words_b and owners_b - words_a:
+        return False  # each names an owner the other does not: "eval batch" / "train batch"
+    return bool(words_a & words_b)
 
 
 def _keyless(fact: Fact) -> bool:
