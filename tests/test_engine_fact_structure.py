@@ -201,3 +201,26 @@ def test_another_owner_sharing_a_word_is_never_phrased_otherwise() -> None:
     facts.absorb(ledger, Message(role="user", content="Train batch size is 64."), 1)
     facts.absorb(ledger, Message(role="user", content="Eval batch size is now 512."), 5)
     assert sorted(_current(ledger)) == ["512", "64"], _current(ledger)
+
+
+MORE_SHAPES = [
+    ("a bare number of a version key is a version; the product's version meets it",
+     "The Python version is 3.11.", "We're now on Python 3.12.", "Python 3.12", "3.11"),
+    ("a change verb's object is the key, not a value; names found two ways are one family",
+     "Our CI runs on CircleCI.", "Switch CI to Buildkite.", "Buildkite", "CircleCI"),
+    ("an imperative 'V the K to X' with any verb", "The cluster has 3 nodes.",
+     "Scale the cluster to 5 nodes.", "5 nodes", "3 nodes"),
+    ("a coded name after a preposition ('in eu-west-1')", "The data is stored in eu-west-1.",
+     "Data now lives in eu-north-1.", "eu-north-1", "eu-west-1"),
+    ("a noun after a determiner is no verb ('the admin UI')",
+     "We're using Angular for the admin UI.", "Use React for the admin UI instead of Angular.",
+     "React", "Angular"),
+]
+
+
+@pytest.mark.parametrize(("what", "first", "correction", "new", "old"), MORE_SHAPES,
+                         ids=[row[0] for row in MORE_SHAPES])
+def test_more_shapes_of_a_correction(what: str, first: str, correction: str, new: str,
+                                     old: str) -> None:
+    current = _current(absorbed(("user", first), ("user", correction)))
+    assert new in current and old not in current and "UI" not in current, current

@@ -23,7 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ollm_desktop.engine.fact_keys import key_of, noun_phrase, phrase_before, singular, unit_class
+from ollm_desktop.engine.fact_keys import (
+    key_of,
+    noun_phrase,
+    object_before,
+    phrase_before,
+    singular,
+    unit_class,
+)
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
@@ -212,8 +219,12 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     Ingrid"): a value as it stands, the user's name for a place, a person, a product."""
     if i <= first or not tokens[i].word[:1].isalpha():
         return False
+    word = tokens[i].word
     if not _capital(sentence, tokens[i]):
-        return i >= 2 and "-" in tokens[i].word and _labelled(tokens, i, first)
+        coded = "-" in word and any(c.isdigit() for c in word)  # "eu-west-1", "db-stage-3"
+        head = tokens[i - 1].word
+        return (i >= 2 and "-" in word and _labelled(tokens, i, first)) or (
+            coded and (head in PREPOSITIONS or head in COPULAS or head == "now"))
     before = i - 1
     if tokens[before].word in DETERMINERS and before > first:
         before -= 1
@@ -227,8 +238,9 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         return True
     # the object of a verb, where its clause ends or goes on ("use Vitest for the tests")
     return before == i - 1 and head.isalpha() and head not in NOT_NP and \
+        (before == first or tokens[before - 1].word not in DETERMINERS) and \
         head not in DETERMINERS and head not in CONJUNCTIONS and \
-        head not in AUXILIARIES and head not in NAMING and \
+        head not in AUXILIARIES and head not in NAMING and not is_change(head) and \
         (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
             "instead", "rather", "and")) and (before == first or
                                               not _capital(sentence, tokens[before]))
@@ -419,7 +431,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
     changed = (any(is_change(w) for w in words[first:]) and any(
         w in ("to", "from") for w in words[first:])) or (
-        first < len(words) and is_change(words[first]))  # an imperative: "make the K X"
+        first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
+        t.value and i > first + 1 and words[i - 1] == "to" and _imperative_to(tokens, i, first)
+        for i, t in enumerate(tokens))  # any verb's "V the K to X": "scale the cluster to 5"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
         or (tokens[i - 1].value is not None and _ends_clause(tokens, i))
@@ -454,6 +468,15 @@ def _topic(tokens: list[Tok], first: int) -> tuple[int, str]:
             return first, ""
         words.append(token.word)
     return first, ""
+
+
+def _imperative_to(tokens: list[Tok], i: int, first: int) -> bool:
+    """An imperative "V the K to X" ("scale the cluster to 5 nodes"): the verb opens the
+    clause. A narrative "we pinned the tool to v4" states, it changes nothing."""
+    moved = object_before(tokens, i - 1, first)
+    verb = i - 1 - len(moved) - 2  # the verb, before the object's determiner
+    return bool(moved) and verb >= first and (verb == first or tokens[verb - 1].word in (
+        "let's", "please", ",")) and tokens[verb].word not in PRONOUNS
 
 
 def _definite_copula(tokens: list[Tok], i: int, first: int) -> bool:

@@ -41,7 +41,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
             spelled = spelled[1:]
         unit = " ".join(spelled)
         if not unit:
-            return "port" if attribute == "port" else "number"
+            return attribute if attribute in ("port", "version") else "number"
         if unit in DURATION:
             return "duration"
         if unit in SIZE:
@@ -175,7 +175,7 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         if attribute:
             return entity, attribute
     if change is None and i - 1 > first and words[i - 1] == "to":
-        moved = _object_before(tokens, i - 1, first)
+        moved = object_before(tokens, i - 1, first)
         if moved:  # "we pinned the tool to v4.17": any verb's "the K to X" (a change verb's too)
             return noun_phrase(moved)
     j = i - 1
@@ -231,7 +231,7 @@ def after_owner(tokens: list[Tok], i: int) -> str:
 
 
 
-def _object_before(tokens: list[Tok], end: int, first: int) -> list[str]:
+def object_before(tokens: list[Tok], end: int, first: int) -> list[str]:
     """The object of "V the K to X" (the words after its determiner), where a verb (no
     preposition, copula or pronoun) stands before the determiner: "pinned the tool to", not
     "went to" or "is close to"."""

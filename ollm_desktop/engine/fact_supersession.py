@@ -25,6 +25,8 @@ def family(fact: Fact | Found) -> str:
         return "question"
     if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
         return "number"
+    if fact.key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
+        return "name"
     return fact.ref_kind or fact.kind
 
 
