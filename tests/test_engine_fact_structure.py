@@ -224,3 +224,14 @@ def test_more_shapes_of_a_correction(what: str, first: str, correction: str, new
                                      old: str) -> None:
     current = _current(absorbed(("user", first), ("user", correction)))
     assert new in current and old not in current and "UI" not in current, current
+
+
+def test_counts_after_a_copula_and_coded_names_after_a_verb() -> None:
+    current = _current(absorbed(("user", "The max PR size is 400 lines."),
+                                ("user", "From now on the max PR size is 300 lines.")))
+    assert "300 lines" in current and "400 lines" not in current, current
+    current = _current(absorbed(("user", "The demo server is demo-1."),
+                                ("user", "From now on use demo-2 as the demo server.")))
+    assert "demo-2" in current and "demo-1" not in current, current
+    # a preposition is never a counted noun, a version counts nothing
+    assert [f.value for f in message_facts("Node is now 20 across all services.")] == ["20"]

@@ -147,10 +147,11 @@ def _eligible(token: Tok) -> bool:
             "instead", "rather", "than", "but", "and", "or", "called", "named", "now", "use")
 
 
-def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name") -> None:
+def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
+             floor: int = 0) -> None:
     token = tokens[index]
     start = token.start
-    noun = tokens[index - 1] if index >= 2 else None
+    noun = tokens[index - 1] if index - 2 >= floor else None  # (a lead's "on" is no label's)
     if kind == "name" and noun is not None and not noun.value and noun.word.isalpha() and \
             tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
             noun.word not in NOT_NP:
@@ -201,11 +202,13 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
             _promote(sentence, tokens, i, "number")
+            if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
+                _counted(sentence, tokens, i)  # "the max PR size is 400 lines"
             continue
         if not _eligible(token):
             continue
         if _proper_name(sentence, tokens, i, first):
-            _promote(sentence, tokens, i)
+            _promote(sentence, tokens, i, floor=first)
             continue
         nxt = words[i + 1] if i + 1 < len(tokens) else ""
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
@@ -224,7 +227,8 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         coded = "-" in word and any(c.isdigit() for c in word)  # "eu-west-1", "db-stage-3"
         head = tokens[i - 1].word
         return (i >= 2 and "-" in word and _labelled(tokens, i, first)) or (
-            coded and (head in PREPOSITIONS or head in COPULAS or head == "now"))
+            coded and (head in PREPOSITIONS or head in COPULAS or head == "now" or (
+                _verb_like(head) and tokens[i - 2].word not in DETERMINERS)))
     before = i - 1
     if tokens[before].word in DETERMINERS and before > first:
         before -= 1

@@ -218,7 +218,7 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
 def after_owner(tokens: list[Tok], i: int) -> str:
     """"for the DB", "of the API" right after a value: what it belongs to."""
     rest = [t for t in tokens[i + 1:i + 8] if t.word != "·"][:4]  # past "4 parallel jobs"
-    if not rest or rest[0].word not in ("for", "of"):
+    if not rest or rest[0].word not in ("for", "of", "as"):  # "use demo-2 as the demo server"
         return ""
     words: list[str] = []
     for token in rest[1:]:

@@ -22,7 +22,9 @@ def closed(text: str) -> frozenset[str]:
 
 
 DETERMINERS = closed("the a an our my your their its this that these those his her")
-PREPOSITIONS = closed("on at in for of to from with by via under over as into until till since")
+PREPOSITIONS = closed("on at in for of to from with by via under over as into until till since "
+                      "across after before between through per within without behind beyond "
+                      "during against toward towards near among above below beside onto upon")
 COPULAS = closed("is are was were be becomes become stays remains equals = :")
 AUXILIARIES = closed("should shall could can would will do does did is are isn't aren't "
                        "don't doesn't won't wouldn't shouldn't")
