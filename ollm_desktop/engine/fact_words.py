@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
@@ -83,7 +84,10 @@ def joined(tokens: list[Tok], start: int = 0) -> str:
     return " ".join(t.word or "#" for t in tokens[start:])
 
 
+@lru_cache(maxsize=8192)
 def is_change(word: str) -> bool:
+    """A change verb in any form ("bumped", "switching"): memoised, it is asked of every
+    word of every sentence several times."""
     return any(word.removesuffix(end) in CHANGE for end in ("", "d", "ed", "ing", "s")) or \
         (word.endswith("ped") and word[:-3] in CHANGE) or \
         (word.endswith("ching") and word[:-3] in CHANGE)
