@@ -220,6 +220,9 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     """A capitalised name (a run of them is one token: "Hotel Flandria") inside the sentence,
     as the object of a preposition or a copula ("in Ghent", "at the Hotel Flandria", "is
     Ingrid"): a value as it stands, the user's name for a place, a person, a product."""
+    if i - 1 > first and tokens[i].word.isdigit() and len(tokens[i].word) >= 2 and \
+            _labelled(tokens, i, first):
+        return True  # "in room 101", "at gate 12"
     if i <= first or not tokens[i].word[:1].isalpha():
         return False
     word = tokens[i].word
@@ -436,7 +439,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     changed = (any(is_change(w) for w in words[first:]) and any(
         w in ("to", "from") for w in words[first:])) or (
         first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
-        t.value and i > first + 1 and words[i - 1] == "to" and _imperative_to(tokens, i, first)
+        t.value and _imperative_to(tokens, _label_start(tokens, i), first)
         for i, t in enumerate(tokens))  # any verb's "V the K to X": "scale the cluster to 5"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
@@ -477,10 +480,19 @@ def _topic(tokens: list[Tok], first: int) -> tuple[int, str]:
 def _imperative_to(tokens: list[Tok], i: int, first: int) -> bool:
     """An imperative "V the K to X" ("scale the cluster to 5 nodes"): the verb opens the
     clause. A narrative "we pinned the tool to v4" states, it changes nothing."""
+    if i <= first + 1 or tokens[i - 1].word != "to":
+        return False
     moved = object_before(tokens, i - 1, first)
     verb = i - 1 - len(moved) - 2  # the verb, before the object's determiner
     return bool(moved) and verb >= first and (verb == first or tokens[verb - 1].word in (
         "let's", "please", ",")) and tokens[verb].word not in PRONOUNS
+
+
+def _label_start(tokens: list[Tok], i: int) -> int:
+    """The index a value starts at, with its label noun ("room" of "room 204")."""
+    while i > 0 and tokens[i - 1].word == "·":
+        i -= 1
+    return i
 
 
 def _definite_copula(tokens: list[Tok], i: int, first: int) -> bool:

@@ -95,10 +95,16 @@ def is_change(word: str) -> bool:
 
 def contracted(tokens: list[Tok]) -> list[Tok]:
     """"the venue's now X", "the port's not 8443": a noun's "'s" before "now" or "not" is
-    "is", not a possessive."""
+    "is", not a possessive; "isn't" inside a sentence is "is not"."""
     out: list[Tok] = []
     for i, token in enumerate(tokens):
         after = tokens[i + 1].word if i + 1 < len(tokens) else ""
+        if i > 0 and token.word.endswith("n't") and len(token.word) > 4 and not token.value:
+            # "isn't on Thursday but on Friday": the verb and "not" (a question's leading
+            # "Isn't the port ...?" stays one auxiliary)
+            verb = {"won't": "will", "can't": "can"}.get(token.word, token.word[:-3])
+            out += [Tok(verb, token.start, token.end - 3), Tok("not", token.end - 3, token.end)]
+            continue
         if token.word.endswith("'s") and len(token.word) > 2 and after in ("now", "not") and \
                 not token.value:
             out += [Tok(token.word[:-2], token.start, token.end - 2),
