@@ -186,8 +186,8 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
         if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had")
                                      or prev in PREPOSITIONS or (
                                          _verb_like(prev) and i + 1 < len(words) and
-                                         (words[i + 1].endswith("s") or (  # "need 2 approvals"
-                                             token.word == "1" and _ends_clause(tokens, i + 1))))
+                                         (words[i + 1].endswith("s") or  # "need 2 approvals"
+                                          _ends_clause(tokens, i + 1)))  # "seats 8 people."
                                      or words[i + 2:i + 4] == [
                                                   ",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
