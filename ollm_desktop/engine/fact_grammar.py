@@ -166,7 +166,8 @@ def _ends_clause(tokens: list[Tok], index: int) -> bool:
         tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore")
 
 
-def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool) -> None:
+def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
+                 lead: bool = False) -> None:
     """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
     words = [t.word for t in tokens]
@@ -207,6 +208,10 @@ def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool)
                 _counted(sentence, tokens, i)  # "the max PR size is 400 lines"
             continue
         if not _eligible(token):
+            continue
+        if lead and i == first and first > 0 and i + 1 < len(tokens) and (
+                words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
+            _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
         if _proper_name(sentence, tokens, i, first):
             _promote(sentence, tokens, i, floor=first)
@@ -307,7 +312,7 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     return ((after_of or prev == "than") and ends) or (nxt == "instead" and not held) or \
         x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
-        or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "")) \
+        or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "now", "")) \
         or (prev == "not" and nxt in (",", "but", ";")) \
         or (prev == "but" and "not" in words[first:i] and _ends_clause(tokens, i))
 
@@ -375,6 +380,8 @@ def _old(tokens: list[Tok], i: int) -> bool:
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
+    if words[max(0, i - 2):i] == ["(", "was"]:
+        return True  # "Retries: 5 (was 3)"
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong"
     return verb in ("is", "was", "are", "were") and rest.split(" ")[0] in _RETIRED
 
@@ -413,7 +420,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     words = [t.word for t in tokens]
     shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
-    _bare_values(sentence, tokens, first, bool(shaped))
+    _bare_values(sentence, tokens, first, bool(shaped), lead)
     slots: list[Slot] = []
     for i, token in enumerate(tokens):
         if token.value is None:

@@ -105,7 +105,9 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
                 or \
                 (token.word in CHANGE and index > floor - 1 and words) or \
                 token.word in AUXILIARIES or token.word in PRONOUNS or \
-                token.word in CONJUNCTIONS or token.word in NAMING:
+                token.word in CONJUNCTIONS or (token.word in NAMING and (
+                    token.word not in ("name", "names") or index + 1 >= len(tokens) or
+                    tokens[index + 1].word in DETERMINERS)):  # "the bucket name is": a noun
             break
         if token.word in PREPOSITIONS and token.word != "of":
             break
@@ -135,7 +137,7 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
         if token.word in PREPOSITIONS or token.word in COPULAS:
             break
         words.append(token.word)
-    if dets and dets[-1] == 0:  # "the release goes out", "the reading group meets": the
+    if not dets or dets[-1] == 0:  # "the release goes out", "the reading group meets": the
         words = _before_verb(words)  # subject ends where an inflected verb begins
     # after a verb the phrase is its object ("put the report template in"): no verb in it
     subject = not dets or dets[-1] == 0
@@ -153,9 +155,10 @@ def _before_verb(words: list[str]) -> list[str]:
     ("goes", "meets", "moved") that follows an uninflected noun ends it."""
     for k in range(1, len(words)):
         word, prev = words[k], words[k - 1]
-        if len(word) > 3 and word.endswith(("s", "ed")) and not prev.endswith("s") and \
-                not word.endswith(("ss", "us", "is")) and \
-                all(w in PARTICLES for w in words[k + 1:]):  # "goes out", not "tests run"
+        particles = all(w in PARTICLES for w in words[k + 1:])
+        if (len(word) > 3 and word.endswith(("s", "ed")) and not prev.endswith("s") and
+                not word.endswith(("ss", "us", "is")) and particles) or \
+                (k + 1 < len(words) and particles):  # "goes out", "go out"; not "tests run"
             return words[:k]
     return words
 

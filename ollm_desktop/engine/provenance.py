@@ -88,7 +88,7 @@ def _kind(ref_kind: str) -> FactKind:
     return "number" if ref_kind in NUMBER_KINDS else "identifier"
 
 
-_WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
+_WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b")  # "on Tuesdays" too
 
 
 def _key(slot: fact_grammar.Slot) -> str:
