@@ -53,6 +53,7 @@ from ollm_desktop.engine.fact_words import (
     Value,
     contracted,
     is_change,
+    is_replace,
     joined,
     names_joined,
     numeric,
@@ -382,6 +383,9 @@ def _old(tokens: list[Tok], i: int) -> bool:
         return True
     if words[max(0, i - 2):i] == ["(", "was"]:
         return True  # "Retries: 5 (was 3)"
+    verb = next((w for w in reversed(words[max(0, i - 3):i]) if w not in DETERMINERS), "")
+    if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"]):
+        return True  # "replace WordPress with Ghost": the object of "replace" goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong"
     return verb in ("is", "was", "are", "were") and rest.split(" ")[0] in _RETIRED
 
@@ -455,7 +459,11 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         or (i > first and _now_before_verb(tokens, i)))
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
-        [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"]
+        [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(
+            w == "from" and words[k + 1:k + 2] and (words[k + 1] in DEICTIC or
+                                                   words[k + 1] == "next")
+            and "to" not in words[k:] for k, w in enumerate(words) if k > first)
+    # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     correction = bool(lead or olds or changed or now or gone or instead)
     if mood != "statement":  # an open question keeps the values it names, not bare words

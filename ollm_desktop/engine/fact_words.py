@@ -39,6 +39,9 @@ CHANGE = closed("set bump raise lower move switch rename change increase decreas
                  "shorten")
 # Deictic words of time and place ("from here on", "from this point on"): a closed class.
 DEICTIC = closed("now here today tomorrow then this that point there")
+# The verbs of "replace Y with X" (Y goes, X comes), in their forms.
+REPLACE = closed("replace replaces replaced replacing swap swaps swapped swapping substitute "
+                 "substitutes substituted substituting")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
           "update", "i meant", "sorry", "wait", "no", "oops", "typo")
 FILLER = closed("so ok okay oh hmm well also and but btw ah right")
@@ -91,6 +94,10 @@ def is_change(word: str) -> bool:
     return any(word.removesuffix(end) in CHANGE for end in ("", "d", "ed", "ing", "s")) or \
         (word.endswith("ped") and word[:-3] in CHANGE) or \
         (word.endswith("ching") and word[:-3] in CHANGE)
+
+
+def is_replace(word: str) -> bool:
+    return word in REPLACE
 
 
 def contracted(tokens: list[Tok]) -> list[Tok]:
