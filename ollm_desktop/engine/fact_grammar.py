@@ -76,6 +76,7 @@ class Slot:
     unit: str
     old: bool  # the replaced value ("not Y", "instead of Y", "from Y")
     single: bool = False  # "the K is X": one value of a definite K, whatever its unit
+    label: str = ""  # the key's words in the clause itself, without a topic phrase's owner
 
     @property
     def key(self) -> str:
@@ -433,12 +434,13 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         entity, attribute = key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
         entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
+        label = " ".join(w for w in (entity, attribute) if w)
         if owner:  # "For the billing worker: the tool is pinned to v4": the worker's tool
             entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
         slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i),
-                          _definite_copula(tokens, i, first)))
+                          _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]

@@ -97,6 +97,9 @@ def _key(slot: fact_grammar.Slot) -> str:
     return slot.key
 
 
+SUBJECT_WORDS = 3
+
+
 def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> list[Found]:
     """The facts of one sentence, read by ``fact_grammar``: a question or a suggestion gives
     open questions only (it replaces nothing), a correction marks the values it replaces."""
@@ -108,8 +111,11 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
     correction = reading.correction
     out: list[Found] = []
     for slot in reading.slots:
+        # the ledger's label: the key's words in the clause, at most three (its identity
+        # keeps a topic phrase's owner too; a long label costs the ledger room at 2K)
+        words = slot.label or " ".join(w for w in (slot.entity, slot.attribute) if w)
         subject = (slot.value.split("=", 1)[0].lower() if slot.ref_kind == "setting"
-                   else " ".join(w for w in (slot.entity, slot.attribute) if w))
+                   else " ".join(words.split()[-SUBJECT_WORDS:]))
         ref_kind = "port" if slot.unit == "port" and slot.value.isdigit() else slot.ref_kind
         kind: FactKind = _kind(ref_kind) if reading.mood == "statement" else "question"
         out.append(Found(kind, slot.value, subject, ref_kind, correction,
