@@ -42,7 +42,7 @@ def test_corpus_size_and_halves(halves: dict[str, list[dict]]) -> None:
     assert len(ids) == len(set(ids))
     for half, cases in halves.items():
         assert all(c["half"] == half for c in cases)
-    dev_texts = {_norm(c["message"]["text"]) for c in halves["dev"]}
+    dev_texts = {_norm(c["message"]["text"]) for c in (*halves["dev"], *halves["dev-more"])}
     assert not dev_texts & {_norm(c["message"]["text"]) for c in halves["heldout"]}
 
 
@@ -144,7 +144,7 @@ def test_a_case_through_the_real_engine() -> None:
 def test_kind_corrections_cli(tmp_path, capsys) -> None:
     assert cli.main(["--kind", "corrections", "--out", str(tmp_path), "--label", "t"]) == 0
     data = json.loads((tmp_path / "corrections-t.json").read_text())
-    assert set(data["summary"]["4096"]) == {"dev", "heldout"}
+    assert set(data["summary"]["4096"]) == {"dev", "dev-more", "heldout"}
     assert len(data["cases"]) == sum(data["params"]["cases"].values())
     assert re.search(r"\| 4K \| held-out \|", (tmp_path / "corrections-t.md").read_text())
     with pytest.raises(SystemExit):

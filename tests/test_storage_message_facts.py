@@ -50,3 +50,24 @@ def test_a_loaded_chat_reads_its_stored_facts_and_an_edit_extracts_again(paths) 
                               (message.id,)).fetchone()
     assert row[0] == facts_extract.content_key("user", edited.content)
     store.close()
+
+
+def test_facts_stored_by_an_older_grammar_are_extracted_anew(paths, monkeypatch) -> None:
+    """The grammar's version is part of the key: after an upgrade that reads sentences
+    otherwise, a chat's stored facts are not taken as they were; each message is extracted
+    once with the new grammar (and stored again)."""
+    monkeypatch.setattr(facts_extract, "GRAMMAR_VERSION", facts_extract.GRAMMAR_VERSION - 1)
+    store, _ = ChatStore.open(paths)
+    chat = store.create_chat("facts", context_size=4096)
+    store.append_message(chat.id, Message(role="user", content=SAID))
+    store.close()
+    monkeypatch.undo()
+
+    _forget_all()
+    store, _ = ChatStore.open(paths)
+    state = store.load_engine_state(chat.id)
+    assert state is not None
+    before = facts_extract.extraction_count()
+    facts.absorb([], state.messages[0], 1)
+    assert facts_extract.extraction_count() == before + 1  # not read back: extracted anew
+    store.close()

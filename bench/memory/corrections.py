@@ -10,7 +10,9 @@ read with ``ledger_text``: which value is shown as current, which only as replac
 ``preserve_user_messages`` is off: with it on, the user's compacted messages are quoted word
 for word and the ledger leaves their facts to the quotes, so a ledger could not be scored.
 Each half (dev, held-out) is reported on its own; the held-out half is what no rule was written
-against.
+against. ``dev-more.jsonl`` holds more dev phrasings (written after the held-out half's figure
+was known, to widen the grammar without reading it); it is reported as its own row and is not
+planted in the generated chats (``corpus_facts``), so the matrix stays comparable.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from bench.memory.ledger_text import (
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-HALVES = ("dev", "heldout")
+HALVES = ("dev", "dev-more", "heldout")  # dev-more: more phrasings rules may be written against
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-HALF_NAMES = {"dev": "dev", "heldout": "held-out"}
+HALF_NAMES = {"dev": "dev", "dev-more": "dev (more)", "heldout": "held-out"}
 
 
 def _share(hits: int, total: int) -> dict[str, Any]:
@@ -59,7 +59,7 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     for ctx in sorted({r["ctx"] for r in rows}):
         out[str(ctx)] = {half: _figures([r for r in rows if r["ctx"] == ctx
                                          and r["half"] == half])
-                         for half in ("dev", "heldout") if any(r["half"] == half for r in rows)}
+                         for half in HALF_NAMES if any(r["half"] == half for r in rows)}
     return out
 
 

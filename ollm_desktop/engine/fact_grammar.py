@@ -23,12 +23,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ollm_desktop.engine.fact_keys import key_of, phrase_before, singular, unit_class
+from ollm_desktop.engine.fact_keys import (
+    key_of,
+    noun_phrase,
+    object_before,
+    singular,
+    unit_class,
+)
+from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
+    DEICTIC,
     DETERMINERS,
     FILLER,
     HEDGES,
@@ -38,20 +46,19 @@ from ollm_desktop.engine.fact_words import (
     MODALS,
     NAMING,
     NOT_NP,
-    PAIRED,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
     Value,
     contracted,
     is_change,
+    is_replace,
     joined,
     names_joined,
-    numeric,
     tokens_of,
 )
 
-__all__ = ["MANY", "Mood", "Reading", "Slot", "read"]
+__all__ = ["MANY", "Mood", "Reading", "Slot", "lead_only", "read"]
 Mood = Literal["statement", "question", "suggestion"]
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +73,8 @@ class Slot:
     attribute: str
     unit: str
     old: bool  # the replaced value ("not Y", "instead of Y", "from Y")
+    single: bool = False  # "the K is X": one value of a definite K, whatever its unit
+    label: str = ""  # the key's words in the clause itself, without a topic phrase's owner
 
     @property
     def key(self) -> str:
@@ -87,14 +96,27 @@ def _strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
         text = joined(tokens, index)
         lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
                     None)
-        if lead is not None:
-            index += len(lead.split())
+        span = _from_on(tokens, index)
+        if lead is not None or span:
+            index += span or len(lead.split() if lead else ())
             correction = True
         elif tokens[index].word in FILLER or tokens[index].word in BOUNDARY - {"("}:
             index += 1
         else:
             break
     return index, correction
+
+
+def _from_on(tokens: list[Tok], index: int) -> int:
+    """The length of a leading "from <now, here, today, this point...> on": a time from
+    which the clause holds (a deictic between "from" and "on"), 0 if none."""
+    words = [t.word for t in tokens[index:index + 4]]
+    if words[:1] != ["from"]:
+        return 0
+    for size in (3, 4):
+        if words[size - 1:size] == ["on"] and all(w in DEICTIC for w in words[1:size - 1]):
+            return size
+    return 0
 
 
 def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
@@ -116,174 +138,6 @@ def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
     return "statement"
 
 
-def _eligible(token: Tok) -> bool:
-    """A plain word that can be a bare value ("Postgres", "heron", "info")."""
-    word = token.word
-    return bool(word) and not token.value and word[0].isalnum() and word not in DETERMINERS \
-        and word not in PREPOSITIONS and word not in NOT_NP and word not in COPULAS \
-        and word not in BOUNDARY and not is_change(word) and word not in (
-            "instead", "rather", "than", "but", "and", "or", "called", "named", "now", "use")
-
-
-def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name") -> None:
-    token = tokens[index]
-    start = token.start
-    noun = tokens[index - 1] if index >= 2 else None
-    if kind == "name" and noun is not None and not noun.value and noun.word.isalpha() and \
-            tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
-            noun.word not in NOT_NP:
-        start = noun.start  # "in room X": the value is "room X", as the user says it
-    token.value = (start, token.end, sentence[start:token.end], kind)
-    token.word = ""
-
-
-def _ends_clause(tokens: list[Tok], index: int) -> bool:
-    return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
-        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore")
-
-
-def _bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool) -> None:
-    """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
-    Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
-    words = [t.word for t in tokens]
-    for i in range(first, len(tokens)):
-        token = tokens[i]
-        if token.value and token.value[3] == "number":
-            _counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
-            continue
-        if token.value or not token.word:
-            continue
-        prev = words[i - 1] if i > first else ""
-        if _capital(sentence, token) and i > first and _eligible(token) and \
-                i + 1 < len(tokens) and tokens[i + 1].word.isdigit() and \
-                _ends_clause(tokens, i + 1):
-            _versioned(sentence, tokens, i)  # "Postgres 16"
-            continue
-        if token.word.isdigit() and (prev in ("with", "use", "using", "to", "from", "has",
-                                              "have", "had") or words[i + 2:i + 4] == [
-                                                  ",", "not"]) and \
-                i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
-                tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
-            _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
-            _counted(sentence, tokens, i)
-            continue
-        if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
-                "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
-            _promote(sentence, tokens, i, "number")
-            continue
-        if not _eligible(token):
-            continue
-        if _proper_name(sentence, tokens, i, first):
-            _promote(sentence, tokens, i)
-            continue
-        nxt = words[i + 1] if i + 1 < len(tokens) else ""
-        if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
-                _ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
-            _promote(sentence, tokens, i)
-
-
-def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
-    """A capitalised name (a run of them is one token: "Hotel Flandria") inside the sentence,
-    as the object of a preposition or a copula ("in Ghent", "at the Hotel Flandria", "is
-    Ingrid"): a value as it stands, the user's name for a place, a person, a product."""
-    if i <= first or not _capital(sentence, tokens[i]) or not tokens[i].word[:1].isalpha():
-        return False
-    before = i - 1
-    if tokens[before].word in DETERMINERS and before > first:
-        before -= 1
-    if tokens[before].word == "now" and before > first:
-        before -= 1  # "is now the Grand Hotel"
-    head = tokens[before].word
-    return head in PREPOSITIONS or head in COPULAS
-
-
-def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
-    """A number without a unit takes the noun it counts: "5,908 participants"."""
-    value = tokens[i].value
-    if value is None or not value[2].replace(",", "").replace(".", "").isdigit():
-        return
-    end = value[1]
-    for token in tokens[i + 1:i + 3]:
-        word = token.word
-        if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
-                or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
-                word in AUXILIARIES or word in PRONOUNS or is_change(word):
-            break
-        end = token.end
-        token.word = "·"  # part of the value now
-    if end != value[1]:
-        tokens[i].value = (value[0], end, sentence[value[0]:end], "number")
-
-
-def _versioned(sentence: str, tokens: list[Tok], i: int) -> None:
-    number = tokens[i + 1]
-    start = tokens[i].start
-    tokens[i + 1].value = (start, number.end, sentence[start:number.end], "version")
-    tokens[i + 1].word = ""
-    tokens[i].word = "·"
-
-
-def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
-                      tokens: list[Tok], sentence: str) -> bool:
-    """"instead of Y", "rather than Y", "X instead", "use X", "not Y,", "not ... but X"."""
-    after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
-    x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
-    ends = _ends_clause(tokens, i)
-    return ((after_of or prev == "than") and ends) or nxt == "instead" or x_not or \
-        (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
-        or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "")) \
-        or (prev == "not" and nxt in (",", "but", ";")) \
-        or (prev == "but" and "not" in words[first:i] and _ends_clause(tokens, i))
-
-
-def _capital(sentence: str, token: Tok) -> bool:
-    return sentence[token.start:token.start + 1].isupper()
-
-
-def _x_of_not(words: list[str], i: int, tokens: list[Tok], sentence: str) -> bool:
-    """X of "X, not Y": the word before ", not" ("in room X, not in room Y"), or, where Y is
-    a capitalised name, the clause's one capitalised word ("It's Ingrid on call, not Tom")."""
-    if "not" not in words[i + 1:]:
-        return False
-    at = words.index("not", i + 1)
-    if words[at - 1] != "," or at + 1 >= len(tokens):
-        return False
-    named = _capital(sentence, tokens[at + 1])
-    if at == i + 2:
-        return _capital(sentence, tokens[i]) == named or not named
-    return named and _capital(sentence, tokens[i]) and not any(
-        _capital(sentence, t) for t in tokens[i + 1:at - 1])
-
-
-def _after_not(words: list[str], i: int) -> bool:
-    """The last word of "not [in room] Y" before the clause ends (or "any more")."""
-    back = words[max(0, i - 4):i]
-    if "not" not in back or any(not w for w in back):
-        return False
-    at = i - len(back) + back.index("not")
-    if words[at - 1:at] != [","] and "but" not in words[i:]:
-        return False  # "X, not Y" and "not Y but X" only: "this is not a bug" states nothing
-    between = back[back.index("not") + 1:]
-    return all(w in PREPOSITIONS or w in DETERMINERS or w.isalpha() for w in between) and (
-        i + 1 >= len(words) or words[i + 1] in BOUNDARY or words[i + 1] in (
-            "any", "anymore", "but"))
-
-
-def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
-                    correction: bool) -> bool:
-    """"called X", "(change) K to X", "K is X" at a clause's end (K of two words or more, or
-    any K in a correction: "the log level is debug", not "the API is ready")."""
-    words = [t.word for t in tokens]
-    if prev in ("called", "named"):
-        return True
-    if prev == "to":
-        return any(is_change(w) for w in words[first:i - 1])
-    if prev in ("now", "is", "are"):
-        phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
-        return len(phrase) >= (1 if correction or prev == "now" else 2)
-    return False
-
-
 def _old(tokens: list[Tok], i: int) -> bool:
     """Whether the value at ``i`` is the one being replaced."""
     words = [t.word for t in tokens]
@@ -299,6 +153,11 @@ def _old(tokens: list[Tok], i: int) -> bool:
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
+    if words[max(0, i - 2):i] == ["(", "was"]:
+        return True  # "Retries: 5 (was 3)"
+    verb = next((w for w in reversed(words[max(0, i - 3):i]) if w not in DETERMINERS), "")
+    if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"]):
+        return True  # "replace WordPress with Ghost": the object of "replace" goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong"
     return verb in ("is", "was", "are", "were") and rest.split(" ")[0] in _RETIRED
 
@@ -308,7 +167,16 @@ _RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced
                       "deprecated", "retired", "dropped", "old", "incorrect", "stale"})
 
 
-def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
+def lead_only(sentence: str) -> bool:
+    """A sentence that is only a correction's lead ("Scratch that.", "Correction:", "Wait,
+    no."): it makes the next sentence of the message a correction."""
+    tokens = tokens_of(sentence, [])
+    first, lead = _strip_lead(tokens)
+    return lead and first >= len(tokens)
+
+
+def read(sentence: str, values: list[Value], role: str = "user", *,
+         led: bool = False) -> Reading:
     """The sentence's mood, whether it corrects, and each value with its key and role."""
     tokens = tokens_of(sentence, values)
     for i, token in enumerate(tokens[:-1]):  # "the MySQL host": a name inside a noun phrase
@@ -319,11 +187,16 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
             token.word, token.value = token.value[2].lower(), None
     tokens = contracted(names_joined(sentence, tokens))
     first, lead = _strip_lead(tokens)
+    lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
+    first, owner = _topic(tokens, first)
+    if owner:
+        more, again = _strip_lead(tokens[first:])
+        first, lead = first + more, lead or again
     mood = mood_of(sentence, tokens, first, role)
     words = [t.word for t in tokens]
     shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
-    _bare_values(sentence, tokens, first, bool(shaped))
+    bare_values(sentence, tokens, first, bool(shaped), lead)
     slots: list[Slot] = []
     for i, token in enumerate(tokens):
         if token.value is None:
@@ -332,8 +205,13 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
         entity, attribute = key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
         entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
+        label = " ".join(w for w in (entity, attribute) if w)
+        if owner:  # "For the billing worker: the tool is pinned to v4": the worker's tool
+            entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
+                noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
-        slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i)))
+        slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i),
+                          _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]
@@ -345,19 +223,94 @@ def read(sentence: str, values: list[Value], role: str = "user") -> Reading:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
     changed = (any(is_change(w) for w in words[first:]) and any(
         w in ("to", "from") for w in words[first:])) or (
-        first < len(words) and is_change(words[first]))  # an imperative: "make the K X"
+        first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
+        t.value and _imperative_to(tokens, _label_start(tokens, i), first)
+        for i, t in enumerate(tokens))  # any verb's "V the K to X": "scale the cluster to 5"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
-        or (tokens[i - 1].value is not None and _ends_clause(tokens, i)))
+        or (tokens[i - 1].value is not None and ends_clause(tokens, i))
+        or (i > first and _now_before_verb(tokens, i)))
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
-        [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"]
+        [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(
+            w == "from" and words[k + 1:k + 2] and (words[k + 1] in DEICTIC or
+                                                   words[k + 1] == "next")
+            and "to" not in words[k:] for k, w in enumerate(words) if k > first)
+    # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     correction = bool(lead or olds or changed or now or gone or instead)
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _topic(tokens: list[Tok], first: int) -> tuple[int, str]:
+    """A leading "For the billing worker:" / "For the API," names what the clause's values
+    belong to (a topic phrase): (the index after it, its noun phrase's words). A phrase with a
+    value in it ("For 3 days, ...") or a verb-like word is no topic."""
+    if first >= len(tokens) or tokens[first].word not in ("for", "regarding", "about", "re"):
+        return first, ""
+    words: list[str] = []
+    for index in range(first + 1, min(len(tokens), first + 7)):
+        token = tokens[index]
+        if token.word in (":", ","):
+            named = [w for w in words if w not in DETERMINERS]
+            if not named or len(named) > 4:
+                return first, ""
+            return index + 1, " ".join(singular(w) for w in named[-3:])
+        if token.value or not token.word[:1].isalpha() or token.word in NOT_NP or \
+                token.word in PREPOSITIONS or token.word in COPULAS or is_change(token.word):
+            return first, ""
+        words.append(token.word)
+    return first, ""
+
+
+def _imperative_to(tokens: list[Tok], i: int, first: int) -> bool:
+    """An imperative "V the K to X" ("scale the cluster to 5 nodes"): the verb opens the
+    clause. A narrative "we pinned the tool to v4" states, it changes nothing."""
+    if i <= first + 1 or tokens[i - 1].word != "to":
+        return False
+    moved = object_before(tokens, i - 1, first)
+    verb = i - 1 - len(moved) - 2  # the verb, before the object's determiner
+    return bool(moved) and verb >= first and (verb == first or tokens[verb - 1].word in (
+        "let's", "please", ",")) and tokens[verb].word not in PRONOUNS
+
+
+def _label_start(tokens: list[Tok], i: int) -> int:
+    """The index a value starts at, with its label noun ("room" of "room 204")."""
+    while i > 0 and tokens[i - 1].word == "·":
+        i -= 1
+    return i
+
+
+def _definite_copula(tokens: list[Tok], i: int, first: int) -> bool:
+    """The value is what "the K is" names ("the last good build is commit e5fb1bec"): one
+    value of K, even of a unit that is usually a list (a commit, a path)."""
+    j = i - 1
+    while j > first and (tokens[j].word in DETERMINERS or tokens[j].word in ("now", "·") or
+                         (tokens[j].word.isalpha() and tokens[j - 1].word in COPULAS and
+                          tokens[j].word not in PREPOSITIONS)):
+        j -= 1  # "is now", "is the", "is commit"
+    if j <= first or tokens[j].word not in ("is", "was", "becomes", "remains"):
+        return False
+    clause = [t.word for t in tokens[first:j]]
+    start = max((k + 1 for k, w in enumerate(clause) if w in BOUNDARY), default=0)
+    return clause[start:start + 1] == ["the"] and len(clause) - start >= 2
+
+
+def _now_before_verb(tokens: list[Tok], i: int) -> bool:
+    """"The reading group now meets in room C3", "we now use X": "now" after the subject and
+    before its verb, a value in the clause after it (not "for now", "until now", "right now")."""
+    prev = tokens[i - 1].word
+    if not prev or prev in PREPOSITIONS or prev in BOUNDARY or prev in ("right", "just"):
+        return False
+    for token in tokens[i + 1:i + 7]:
+        if token.word in BOUNDARY:
+            return False
+        if token.value:
+            return True
+    return False
 
 
 def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
@@ -368,7 +321,7 @@ def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attr
     text = token.value[2] if token.value else ""
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
         named = [t for t in tokens[:i] if singular(t.word) == attribute and
-                 _capital(sentence, t)]
+                 capital(sentence, t)]
         if named:
             return named[0].word, "version", "version"
     return entity, attribute, unit

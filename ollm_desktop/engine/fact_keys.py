@@ -18,6 +18,7 @@ from ollm_desktop.engine.fact_words import (
     DURATION,
     NAMING,
     NOT_NP,
+    PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
     SIZE,
@@ -40,7 +41,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
             spelled = spelled[1:]
         unit = " ".join(spelled)
         if not unit:
-            return "port" if attribute == "port" else "number"
+            return attribute if attribute in ("port", "version") else "number"
         if unit in DURATION:
             return "duration"
         if unit in SIZE:
@@ -100,10 +101,13 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
     index = end - 1
     while index >= floor:
         token = tokens[index]
-        if token.value or token.word in BOUNDARY or token.word in COPULAS or \
+        if token.value or token.word in BOUNDARY or token.word in COPULAS or token.word == "·" \
+                or \
                 (token.word in CHANGE and index > floor - 1 and words) or \
                 token.word in AUXILIARIES or token.word in PRONOUNS or \
-                token.word in CONJUNCTIONS or token.word in NAMING:
+                token.word in CONJUNCTIONS or (token.word in NAMING and (
+                    token.word not in ("name", "names") or index + 1 >= len(tokens) or
+                    tokens[index + 1].word in DETERMINERS)):  # "the bucket name is": a noun
             break
         if token.word in PREPOSITIONS and token.word != "of":
             break
@@ -115,9 +119,17 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
 def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
     """The subject noun phrase of the clause before ``end`` ("the API listens on" -> api):
     after its last determiner, without the verb that precedes a preposition."""
-    clause = [t for t in tokens[floor:end] if not t.value]
+    # a clause begins after punctuation, or after a conjunction that follows a value
+    # ("training runs on 4 GPUs and inference runs on 1 GPU")
+    floor = max([floor, *(k + 1 for k in range(floor, end) if tokens[k].word in CONJUNCTIONS
+                          and k > floor and (tokens[k - 1].value or tokens[k - 1].word == "·"))])
+    clause = [t for t in tokens[floor:end] if not t.value and t.word != "·"]
     start = max((i for i, t in enumerate(clause) if t.word in BOUNDARY), default=-1) + 1
     clause = clause[start:]
+    popped = False
+    while clause and (clause[-1].word in DETERMINERS or clause[-1].word in PREPOSITIONS):
+        popped = popped or (clause[-1].word in PREPOSITIONS and clause[-1].word != "of")
+        clause.pop()  # "goes out on the" before "5th of May": the value's own preposition
     dets = [i for i, t in enumerate(clause) if t.word in DETERMINERS]
     begin = dets[-1] + 1 if dets else 0
     words: list[str] = []
@@ -125,14 +137,31 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
         if token.word in PREPOSITIONS or token.word in COPULAS:
             break
         words.append(token.word)
+    if not dets or dets[-1] == 0:  # "the release goes out", "the reading group meets": the
+        words = _before_verb(words)  # subject ends where an inflected verb begins
     # after a verb the phrase is its object ("put the report template in"): no verb in it
     subject = not dets or dets[-1] == 0
     if words and subject and (len(words) >= 2 or not dets) and \
-            begin + len(words) < len(clause) and \
-            clause[begin + len(words)].word in PREPOSITIONS and \
-            clause[begin + len(words)].word != "of":
+            ((begin + len(words) < len(clause) and
+              clause[begin + len(words)].word in PREPOSITIONS and
+              clause[begin + len(words)].word != "of") or
+             (popped and begin + len(words) == len(clause))):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
+
+
+def _before_verb(words: list[str]) -> list[str]:
+    """A subject's words up to its verb: after its first noun, a word inflected as a verb
+    ("goes", "meets", "moved") that follows an uninflected noun ends it."""
+    for k in range(1, len(words)):
+        word, prev = words[k], words[k - 1]
+        particles = all(w in PARTICLES for w in words[k + 1:])
+        if (len(word) > 3 and word.endswith(("s", "ed")) and not prev.endswith("s") and
+                not word.endswith(("ss", "us", "is")) and particles) or \
+                (k + 1 < len(words) and particles):  # "goes out", "go out"; not "tests run"
+            return words[:k]
+    return words
+
 
 
 def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
@@ -148,6 +177,10 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         entity, attribute = noun_phrase([w for w in words[change + 1:stop] if w])
         if attribute:
             return entity, attribute
+    if change is None and i - 1 > first and words[i - 1] == "to":
+        moved = object_before(tokens, i - 1, first)
+        if moved:  # "we pinned the tool to v4.17": any verb's "the K to X" (a change verb's too)
+            return noun_phrase(moved)
     j = i - 1
     while j >= first and (words[j] in ("now", "called", "named", "at", "on", "due", "set",
                                        "to", "not", "but", ",") or words[j] in DETERMINERS or
@@ -156,16 +189,20 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
             break
         j -= 1
     if j >= first and words[j] in COPULAS:
-        phrase = phrase_before(tokens, j, first)
-        if words[j - 1:j] == ["now"]:
-            phrase = phrase_before(tokens, j - 1, first)
+        end = j - 1 if words[j - 1:j] == ["now"] else j
+        phrase = phrase_before(tokens, end, first)
         if phrase:
+            head = _head_before(tokens, end - len(phrase), first)
+            if head:  # "our contact at the vendor is": the vendor's contact
+                return noun_phrase([*head, "of", *phrase])
             return noun_phrase(phrase)
     if i > first and words[i - 1] in ("port", "version", "release"):
         entity, _ = noun_phrase(clause_subject(tokens, i - 1, first))
         own = after_owner(tokens, i)
         subject = clause_subject(tokens, i - 1, first)
         return (own or " ".join(singular(w) for w in subject[-2:])), words[i - 1]
+    if kind == "name" and after_owner(tokens, i):  # "use Jest for the unit tests"
+        return noun_phrase(after_owner(tokens, i).split())
     if kind == "name" or (i > first and words[i - 1] in ("called", "named")):
         end = i - 1 if words[i - 1] in ("called", "named") else i
         phrase = phrase_before(tokens, end, first)
@@ -184,7 +221,7 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
 def after_owner(tokens: list[Tok], i: int) -> str:
     """"for the DB", "of the API" right after a value: what it belongs to."""
     rest = [t for t in tokens[i + 1:i + 8] if t.word != "·"][:4]  # past "4 parallel jobs"
-    if not rest or rest[0].word not in ("for", "of"):
+    if not rest or rest[0].word not in ("for", "of", "as"):  # "use demo-2 as the demo server"
         return ""
     words: list[str] = []
     for token in rest[1:]:
@@ -195,3 +232,31 @@ def after_owner(tokens: list[Tok], i: int) -> str:
     return " ".join(words[-2:])
 
 
+
+
+def object_before(tokens: list[Tok], end: int, first: int) -> list[str]:
+    """The object of "V the K to X" (the words after its determiner), where a verb (no
+    preposition, copula or pronoun) stands before the determiner: "pinned the tool to", not
+    "went to" or "is close to"."""
+    phrase = phrase_before(tokens, end, first)
+    dets = [k for k, w in enumerate(phrase) if w in DETERMINERS]
+    if not dets or dets[-1] == 0 or dets[-1] + 1 >= len(phrase):
+        return []
+    verb = phrase[dets[-1] - 1]
+    if not verb.isalpha() or verb in NOT_NP or verb in PREPOSITIONS:
+        return []
+    return phrase[dets[-1] + 1:]
+
+
+def _head_before(tokens: list[Tok], at: int, first: int) -> list[str]:
+    """The head of a subject whose noun phrase goes on with a preposition before the copula:
+    "our contact at the vendor is", "the deposit for the flat is" (the words before "at")."""
+    if at - 1 <= first or tokens[at - 1].word not in PREPOSITIONS or \
+            tokens[at - 1].word == "of":
+        return []
+    head = phrase_before(tokens, at - 1, first)
+    words = [w for w in head if w not in DETERMINERS]
+    if not words or len(words) > 3 or not any(w in DETERMINERS for w in head[:1]) or \
+            any(is_change(w) for w in words):
+        return []
+    return words

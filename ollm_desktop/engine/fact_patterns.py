@@ -20,7 +20,10 @@ BARE_VALUE = re.compile(r"\b(?:is|are|=|:|becomes|set to|equals|to)\s+(\d[\d.,_]
                         r"(?![.,]?\d|\s*(?:%|[A-Za-z€$£]))")
 # A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),
 # but not after a common abbreviation.
-SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?])\s+")
+# (not after a title before a name: "Dr. Lindqvist", "Mrs. Haas", a closed class)
+SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
+                          r"(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
+                          r"(?<=[.!?])\s+")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")
 STOP = frozenset("""
 a an the and or but if so as of in on at by to for from with into onto about than then that

@@ -25,6 +25,8 @@ def family(fact: Fact | Found) -> str:
         return "question"
     if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
         return "number"
+    if fact.key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
+        return "name"
     return fact.ref_kind or fact.kind
 
 
@@ -102,8 +104,9 @@ def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]
     is the only value of its attribute is the same (one port named so far)."""
     same = [f for f in candidates if key_match(new, f) == "same"]
     maybe = [f for f in candidates if key_match(new, f) == "maybe"]
-    if not same and len({f.key for f in maybe}) == 1:
-        return maybe, []
+    keyless = bool(maybe) and maybe[0].key.split("|")[1:2] == [""]
+    if not same and len({f.key for f in maybe}) == 1 and (len(maybe) == 1 or not keyless):
+        return maybe, []  # several values with no noun phrase at all: which one is uncertain
     return same, maybe
 
 
@@ -241,8 +244,36 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
                    if _subjects_meet(old.subject, new.subject, kind))
     same, maybe = _same_key(new, candidates)
     count = sum(replace_or_dispute(new, old, facts) for old in same)
-    mark_possible(new, maybe or _only_of_its_unit(new, candidates))
+    found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
+    alike = [] if found else _only_of_its_unit(new, candidates)
+    if _keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
+        return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
+    if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
+        return count + sum(replace_or_dispute(new, old, facts) for old in alike)
+    mark_possible(new, maybe or alike)
     return count
+
+
+def _phrased_otherwise(new: Fact, old: Fact) -> bool:
+    """One key phrased two ways: a correction's key and the one key of its unit so far share
+    a word's stem ("the release cadence" / "the release train leaves every") and name no two
+    different owners ("the API port" / "the admin port" do)."""
+    entity_a, attribute_a, _ = new.key.split("|")
+    entity_b, attribute_b, _ = old.key.split("|")
+    owners_a = {stem(w) for w in entity_a.split()}
+    owners_b = {stem(w) for w in entity_b.split()}
+    words_a = owners_a | {stem(w) for w in attribute_a.split()}
+    words_b = owners_b | {stem(w) for w in attribute_b.split()}
+    if owners_a - words_b and owners_b - words_a:
+        return False  # each names an owner the other does not: "eval batch" / "train batch"
+    return bool(words_a & words_b)
+
+
+def _keyless(fact: Fact) -> bool:
+    """A value whose sentence names no noun phrase for it at all ("make that 12 people",
+    "scratch that, Friday"): it refers back to what was said."""
+    parts = fact.key.split("|")
+    return len(parts) == 3 and not parts[0] and not parts[1]
 
 
 def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
@@ -265,17 +296,34 @@ def mark_possible(new: Fact, olds: list[Fact]) -> None:
             old.possibly_replaced_by = new.id
 
 
-def restated(facts: list[Fact], new: Fact) -> None:
-    """A plain statement of a key that already has another value (no correction's shape):
-    the older is possibly replaced, never silently."""
+def certain_key(fact: Fact | Found, *, single: bool = False) -> bool:
+    """A key that names its owner and attribute ("the parameter sweep", "the API port") of a
+    single-valued unit (or stated as the one value of a definite key, ``single``: "the last
+    good build is commit X"): a restatement of it with another value is a new value of one
+    thing."""
+    parts = fact.key.split("|")
+    return len(parts) == 3 and bool(parts[0]) and bool(parts[1]) and family(fact) not in (
+        "sentence", "question") and (single or (parts[2] not in MANY and
+                                               fact.ref_kind not in MANY))
+
+
+def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
+    """A plain statement of a key that already has another value (no correction's shape).
+    Where the key is certain (the same owner and attribute: "the parameter sweep is named
+    X" after "call the parameter sweep Y") the user's new value replaces the older one, as
+    the user means it; where the key names no owner ("the port is 9443") the older is only
+    possibly replaced, never silently. Returns how many it replaced."""
     parts = new.key.split("|")
-    if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or \
-            parts[2] in MANY or new.ref_kind in MANY:
-        return
+    if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or (
+            not single and (parts[2] in MANY or new.ref_kind in MANY)):
+        return 0
     olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
             and old.status == "current" and old.value != new.value  # the cheap tests
             and family(old) == family(new) and _earlier(old, new)]
-    mark_possible(new, olds)
+    certain = [old for old in olds if certain_key(new, single=single) and new.users
+               and not old.pinned and old.source != "manual"]
+    mark_possible(new, [old for old in olds if old not in certain])
+    return sum(replace_or_dispute(new, old, facts) for old in certain)
 
 
 def replaced_by_later(facts: list[Fact], new: Fact) -> int:
@@ -286,6 +334,9 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     later = [f for f in facts if f.from_correction and f.status == "current"
              and f.value != new.value and family(f) == kind and _earlier(new, f)]
     same, _ = _same_key(new, later)
+    same += [f for f in facts if f.status == "current" and f.value != new.value  # restated
+             and certain_key(f) and f.key == new.key and f.users and _earlier(new, f)
+             and family(f) == kind and f not in same]
     for fact in same:
         if replace_or_dispute(fact, new, facts):
             return 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
@@ -22,7 +23,9 @@ def closed(text: str) -> frozenset[str]:
 
 
 DETERMINERS = closed("the a an our my your their its this that these those his her")
-PREPOSITIONS = closed("on at in for of to from with by via under over as into")
+PREPOSITIONS = closed("on at in for of to from with by via under over as into until till since "
+                      "across after before between through per within without behind beyond "
+                      "during against toward towards near among above below beside onto upon")
 COPULAS = closed("is are was were be becomes become stays remains equals = :")
 AUXILIARIES = closed("should shall could can would will do does did is are isn't aren't "
                        "don't doesn't won't wouldn't shouldn't")
@@ -34,6 +37,11 @@ HYPOTHETICAL = ("what if", "if", "suppose", "imagine", "what about", "how about"
 CHANGE = closed("set bump raise lower move switch rename change increase decrease reduce "
                  "update upgrade downgrade migrate make cut drop push postpone delay extend "
                  "shorten")
+# Deictic words of time and place ("from here on", "from this point on"): a closed class.
+DEICTIC = closed("now here today tomorrow then this that point there")
+# The verbs of "replace Y with X" (Y goes, X comes), in their forms.
+REPLACE = closed("replace replaces replaced replacing swap swaps swapped swapping substitute "
+                 "substitutes substituted substituting")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
           "update", "i meant", "sorry", "wait", "no", "oops", "typo")
 FILLER = closed("so ok okay oh hmm well also and but btw ah right")
@@ -48,6 +56,9 @@ NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than")
 CONJUNCTIONS = closed("and or but so")
+TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
+# The particles of phrasal verbs ("goes out", "moved up").
+PARTICLES = closed("out up down off back over away around along")
 NAMING = closed("call calls called name names named")
 
 
@@ -76,18 +87,31 @@ def joined(tokens: list[Tok], start: int = 0) -> str:
     return " ".join(t.word or "#" for t in tokens[start:])
 
 
+@lru_cache(maxsize=8192)
 def is_change(word: str) -> bool:
+    """A change verb in any form ("bumped", "switching"): memoised, it is asked of every
+    word of every sentence several times."""
     return any(word.removesuffix(end) in CHANGE for end in ("", "d", "ed", "ing", "s")) or \
         (word.endswith("ped") and word[:-3] in CHANGE) or \
         (word.endswith("ching") and word[:-3] in CHANGE)
 
 
+def is_replace(word: str) -> bool:
+    return word in REPLACE
+
+
 def contracted(tokens: list[Tok]) -> list[Tok]:
     """"the venue's now X", "the port's not 8443": a noun's "'s" before "now" or "not" is
-    "is", not a possessive."""
+    "is", not a possessive; "isn't" inside a sentence is "is not"."""
     out: list[Tok] = []
     for i, token in enumerate(tokens):
         after = tokens[i + 1].word if i + 1 < len(tokens) else ""
+        if i > 0 and token.word.endswith("n't") and len(token.word) > 4 and not token.value:
+            # "isn't on Thursday but on Friday": the verb and "not" (a question's leading
+            # "Isn't the port ...?" stays one auxiliary)
+            verb = {"won't": "will", "can't": "can"}.get(token.word, token.word[:-3])
+            out += [Tok(verb, token.start, token.end - 3), Tok("not", token.end - 3, token.end)]
+            continue
         if token.word.endswith("'s") and len(token.word) > 2 and after in ("now", "not") and \
                 not token.value:
             out += [Tok(token.word[:-2], token.start, token.end - 2),
@@ -102,10 +126,13 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
     out: list[Tok] = []
     for token in tokens:
         prev = out[-1] if out else None
+        if prev is not None and token.word == "." and prev.word in TITLES:
+            out[-1] = Tok(f"{prev.word}.", prev.start, token.end)  # "Dr. Lindqvist"
+            continue
         if prev is not None and len(out) > 1 and not token.value and not prev.value and \
                 sentence[token.start:token.start + 1].isupper() and \
                 sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and \
-                prev.word.replace(" ", "").isalpha():  # "Grand Alpine Lodge": one name
+                prev.word.replace(" ", "").replace(".", "").isalpha():  # "Grand Alpine Lodge"
             out[-1] = Tok(f"{prev.word} {token.word}", prev.start, token.end)
         else:
             out.append(token)

@@ -114,7 +114,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         if item.correction or item.kind == "setting":
             result.replaced += supersede(facts, fact, item)
         elif fact.message_id == message.id:
-            restated(facts, fact)
+            result.replaced += restated(facts, fact, single=item.single)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
         replacement = next((f for i, f in near if family(i) == family(item)), None) or \

@@ -23,9 +23,17 @@ _CACHE_SIZE = 8192  # message versions kept (a few MB at most)
 _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 
 
+# The grammar's version: a stored extraction of an older grammar is no longer this one's
+# reading (its key does not match, so the message is extracted anew, once). Raise it whenever
+# ``fact_grammar``, ``fact_keys``, ``fact_words`` or ``provenance`` read a sentence otherwise.
+GRAMMAR_VERSION = 2  # (2: issue 28, facts-engine)
+
+
 def content_key(role: str, content: str) -> str:
-    """What a message's facts are stored under: its role and a hash of its text."""
-    return hashlib.blake2b(f"{role}\0{content}".encode(), digest_size=16).hexdigest()
+    """What a message's facts are stored under: the grammar's version, its role and a hash
+    of its text."""
+    return hashlib.blake2b(f"{GRAMMAR_VERSION}\0{role}\0{content}".encode(),
+                           digest_size=16).hexdigest()
 
 
 def extract(role: str, content: str) -> tuple[Found, ...]:
@@ -80,6 +88,6 @@ def current_values(messages: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
             ledger.absorb(kept, Message(role=role, content=text), turn)  # type: ignore[arg-type]
     out: dict[str, list[str]] = {}
     for fact in kept:
-        if fact.status == "current" and fact.key:
+        if fact.status == "current" and fact.key and fact.kind != "question":
             out.setdefault(fact.key, []).append(fact.value)
     return out

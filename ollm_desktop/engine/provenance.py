@@ -39,6 +39,7 @@ class Found:
     old: bool = False  # in a correction: the value being replaced (not a fact itself)
     sentence: int = 0  # which sentence of the message it came from
     key: str = ""  # entity|attribute|unit class (``fact_grammar``); "" for sentences
+    single: bool = False  # stated as the one value of a definite key ("the K is X")
 
 
 def _values(sentence: str) -> list[tuple[int, int, str, str]]:
@@ -87,7 +88,7 @@ def _kind(ref_kind: str) -> FactKind:
     return "number" if ref_kind in NUMBER_KINDS else "identifier"
 
 
-_WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
+_WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b")  # "on Tuesdays" too
 
 
 def _key(slot: fact_grammar.Slot) -> str:
@@ -96,28 +97,41 @@ def _key(slot: fact_grammar.Slot) -> str:
     return slot.key
 
 
-def sentence_facts(sentence: str, role: str = "user") -> list[Found]:
+SUBJECT_WORDS = 3
+
+
+def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> list[Found]:
     """The facts of one sentence, read by ``fact_grammar``: a question or a suggestion gives
     open questions only (it replaces nothing), a correction marks the values it replaces."""
     values = _values(sentence)
     taken = [(a, b) for a, b, _, _ in values]
     values += [(m.start(), m.end(), m.group(0), "date") for m in _WEEKDAY.finditer(sentence)
                if not any(a <= m.start() < b for a, b in taken)]
-    reading = fact_grammar.read(sentence, values, role)
+    reading = fact_grammar.read(sentence, values, role, led=led)
     correction = reading.correction
     out: list[Found] = []
     for slot in reading.slots:
+        # the ledger's label: the key's words in the clause, at most three (its identity
+        # keeps a topic phrase's owner too; a long label costs the ledger room at 2K)
+        words = slot.label or " ".join(w for w in (slot.entity, slot.attribute) if w)
         subject = (slot.value.split("=", 1)[0].lower() if slot.ref_kind == "setting"
-                   else " ".join(w for w in (slot.entity, slot.attribute) if w))
+                   else " ".join(words.split()[-SUBJECT_WORDS:]))
         ref_kind = "port" if slot.unit == "port" and slot.value.isdigit() else slot.ref_kind
         kind: FactKind = _kind(ref_kind) if reading.mood == "statement" else "question"
         out.append(Found(kind, slot.value, subject, ref_kind, correction,
-                         slot.old and correction, key=_key(slot)))
+                         slot.old and correction, key=_key(slot), single=slot.single))
     if reading.mood != "statement":
         return [f for f in out if not f.old]
     plain = _blank(sentence, values)
-    decision = bool(P.DECISION.search(sentence))
-    keyed = [f for f in out if f.key.split("|")[1:2] not in ([""], ["use"], [])]
+    decided = P.DECISION.search(sentence)
+    decision = bool(decided)
+    # the name a decision's verb takes ("we picked Redis for the queue") is the decision's
+    # own object: the decision is the clause, as before such objects were values
+    chosen = {slot.value for slot in reading.slots if decided is not None and
+              slot.ref_kind == "name" and not sentence[decided.end():slot.start].strip(
+                  " ").lower().removeprefix("the ").strip()}
+    keyed = [f for f in out if f.key.split("|")[1:2] not in ([""], ["use"], [])
+             and f.value not in chosen]
     if decision and not correction and keyed:  # the decision is its values, with their keys
         return out
     if decision and not correction:  # the decision is the clause, not a name inside it
@@ -141,15 +155,24 @@ MAX_SENTENCE_CHARS = 1_000
 def message_facts(content: str, role: str = "user") -> list[Found]:
     """Every fact of a message's text, in order (sentences without a fact give none)."""
     out: list[Found] = []
+    led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
     for number, sentence in enumerate(P.sentences(content[:MAX_FACT_TEXT])):
+        if len(sentence) < 40 and fact_grammar.lead_only(sentence):
+            led = True
+            continue
         out.extend(replace(f, sentence=number)
-                   for f in sentence_facts(sentence[:MAX_SENTENCE_CHARS], role))
+                   for f in sentence_facts(sentence[:MAX_SENTENCE_CHARS], role, led=led))
+        led = False
     return out
 
 
 def may_correct(content: str, role: str = "user") -> bool:
     """Could this message replace a fact already kept? Read from its stored facts (one
-    extraction per message version, ``facts_extract``)."""
+    extraction per message version, ``facts_extract``): a correction, a setting, or the
+    user's value of a key that names its owner (a restatement replaces that key's value)."""
+    from ollm_desktop.engine.fact_supersession import certain_key
     from ollm_desktop.engine.facts_extract import extract
 
-    return any(f.correction or f.kind == "setting" for f in extract(role, content))
+    return any(f.correction or f.kind == "setting" or (role == "user" and certain_key(
+        f, single=f.single))
+               for f in extract(role, content))

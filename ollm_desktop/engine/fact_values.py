@@ -1,0 +1,253 @@
+"""Where a sentence's bare words are values: a number or a plain word in the places a value
+goes ("is now 9443, not 8443", "use Postgres instead of MySQL", "switch the log level to
+info", "in room B12", "need 2 approvals"), beside the values ``provenance`` found.
+
+Part of ``fact_grammar``'s reading (the shapes are read over its tokens, in place: a word that
+becomes a value is marked so, its label or counted noun is marked part of it).
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    BOUNDARY,
+    CONJUNCTIONS,
+    COPULAS,
+    DETERMINERS,
+    NAMING,
+    NOT_NP,
+    PAIRED,
+    PREPOSITIONS,
+    PRONOUNS,
+    Tok,
+    is_change,
+    numeric,
+)
+
+
+def _eligible(token: Tok) -> bool:
+    """A plain word that can be a bare value ("Postgres", "heron", "info")."""
+    word = token.word
+    return bool(word) and not token.value and word[0].isalnum() and word not in DETERMINERS \
+        and word not in PREPOSITIONS and word not in NOT_NP and word not in COPULAS \
+        and word not in BOUNDARY and not is_change(word) and word not in (
+            "instead", "rather", "than", "but", "and", "or", "called", "named", "now", "use")
+
+
+def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
+             floor: int = 0) -> None:
+    token = tokens[index]
+    start = token.start
+    noun = tokens[index - 1] if index - 2 >= floor else None  # (a lead's "on" is no label's)
+    if kind == "name" and noun is not None and not noun.value and noun.word.isalpha() and \
+            tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
+            noun.word not in NOT_NP:
+        start = noun.start  # "in room X": the value is "room X", as the user says it
+        noun.word = "·"  # part of the value now (its key is the clause's, not "room")
+    token.value = (start, token.end, sentence[start:token.end], kind)
+    token.word = ""
+
+
+def ends_clause(tokens: list[Tok], index: int) -> bool:
+    return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
+        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore")
+
+
+def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
+                 lead: bool = False) -> None:
+    """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
+    Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
+    words = [t.word for t in tokens]
+    for i in range(first, len(tokens)):
+        token = tokens[i]
+        if token.value and token.value[3] == "number":
+            _counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
+            continue
+        if token.value or not token.word:
+            continue
+        prev = words[i - 1] if i > first else ""
+        if capital(sentence, token) and i > first and _eligible(token) and \
+                i + 1 < len(tokens) and tokens[i + 1].word.isdigit() and \
+                ends_clause(tokens, i + 1):
+            _versioned(sentence, tokens, i)  # "Postgres 16"
+            continue
+        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had")
+                                     or prev in PREPOSITIONS or (
+                                         _verb_like(prev) and i + 1 < len(words) and
+                                         (words[i + 1].endswith("s") or  # "need 2 approvals"
+                                          ends_clause(tokens, i + 1)))  # "seats 8 people."
+                                     or words[i + 2:i + 4] == [
+                                                  ",", "not"]) and \
+                i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
+                tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
+            _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
+            _counted(sentence, tokens, i)
+            continue
+        if token.word.isdigit() and prev in DETERMINERS and i >= 2 and \
+                is_change(words[i - 2]) and i + 1 < len(tokens) and tokens[i + 1].word.isalpha():
+            _promote(sentence, tokens, i, "number")  # "make that 12 people"
+            _counted(sentence, tokens, i)
+            continue
+        if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
+                "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
+            _promote(sentence, tokens, i, "number")
+            if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
+                _counted(sentence, tokens, i)  # "the max PR size is 400 lines"
+            continue
+        if not _eligible(token):
+            continue
+        if lead and i == first and first > 0 and i + 1 < len(tokens) and (
+                words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
+            _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
+            continue
+        if _proper_name(sentence, tokens, i, first):
+            _promote(sentence, tokens, i, floor=first)
+            continue
+        nxt = words[i + 1] if i + 1 < len(tokens) else ""
+        if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
+                ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
+            _promote(sentence, tokens, i)
+
+
+def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
+    """A capitalised name (a run of them is one token: "Hotel Flandria") inside the sentence,
+    as the object of a preposition or a copula ("in Ghent", "at the Hotel Flandria", "is
+    Ingrid"): a value as it stands, the user's name for a place, a person, a product."""
+    if i - 1 > first and tokens[i].word.isdigit() and len(tokens[i].word) >= 2 and \
+            _labelled(tokens, i, first):
+        return True  # "in room 101", "at gate 12"
+    if i <= first or not tokens[i].word[:1].isalpha():
+        return False
+    word = tokens[i].word
+    if not capital(sentence, tokens[i]):
+        coded = "-" in word and any(c.isdigit() for c in word)  # "eu-west-1", "db-stage-3"
+        head = tokens[i - 1].word
+        return (i >= 2 and "-" in word and _labelled(tokens, i, first)) or (
+            coded and (head in PREPOSITIONS or head in COPULAS or head == "now" or (
+                _verb_like(head) and tokens[i - 2].word not in DETERMINERS)))
+    before = i - 1
+    if tokens[before].word in DETERMINERS and before > first:
+        before -= 1
+    if tokens[before].word == "now" and before > first and tokens[before - 1].word in COPULAS:
+        before -= 1  # "is now the Grand Hotel"
+    head = tokens[before].word
+    if head in PREPOSITIONS or head in COPULAS:
+        return True
+    nxt = tokens[i + 1].word if i + 1 < len(tokens) else ""
+    if before == i - 1 and _labelled(tokens, i, first):
+        return True
+    # the object of a verb, where its clause ends or goes on ("use Vitest for the tests")
+    return before == i - 1 and head.isalpha() and head not in NOT_NP and \
+        (before == first or tokens[before - 1].word not in DETERMINERS) and \
+        head not in DETERMINERS and head not in CONJUNCTIONS and \
+        head not in AUXILIARIES and head not in NAMING and not is_change(head) and \
+        (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
+            "instead", "rather", "and")) and (before == first or
+                                              not capital(sentence, tokens[before]))
+
+
+def _verb_like(word: str) -> bool:
+    """A plain word before a count ("need 2 approvals", "ran 3 trials"): no closed-class
+    word, so "the 2 options" or "is 2 approvals" stay as they were read."""
+    return word.isalpha() and word not in DETERMINERS and word not in NOT_NP and \
+        word not in COPULAS and word not in CONJUNCTIONS and word not in PREPOSITIONS
+
+
+def _labelled(tokens: list[Tok], i: int, first: int) -> bool:
+    """A labelled name: a preposition, a plain noun, then an identifier with a digit or a
+    hyphen that ends its clause ("in room B12", "at gate A4", "in room kestrel-bay")."""
+    head = tokens[i - 1].word
+    word = tokens[i].word
+    return i - 1 > first and head.isalpha() and head not in NOT_NP and \
+        head not in DETERMINERS and tokens[i - 2].word in PREPOSITIONS and \
+        (any(c.isdigit() for c in word) or ("-" in word and ends_clause(tokens, i)))
+
+
+def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
+    """A number without a unit takes the noun it counts: "5,908 participants"."""
+    value = tokens[i].value
+    if value is None or not value[2].replace(",", "").replace(".", "").isdigit():
+        return
+    end = value[1]
+    for token in tokens[i + 1:i + 3]:
+        word = token.word
+        if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
+                or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
+                word in AUXILIARIES or word in PRONOUNS or is_change(word):
+            break
+        end = token.end
+        token.word = "·"  # part of the value now
+    if end != value[1]:
+        tokens[i].value = (value[0], end, sentence[value[0]:end], "number")
+
+
+def _versioned(sentence: str, tokens: list[Tok], i: int) -> None:
+    number = tokens[i + 1]
+    start = tokens[i].start
+    tokens[i + 1].value = (start, number.end, sentence[start:number.end], "version")
+    tokens[i + 1].word = ""
+    tokens[i].word = "·"
+
+
+def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
+                      tokens: list[Tok], sentence: str) -> bool:
+    """"instead of Y", "rather than Y", "X instead", "use X", "not Y,", "not ... but X"."""
+    after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
+    x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
+    ends = ends_clause(tokens, i)
+    held = any(t.value for t in tokens[first:i])  # "use Vitest for the unit tests instead"
+    return ((after_of or prev == "than") and ends) or (nxt == "instead" and not held) or \
+        x_not or \
+        (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
+        or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "now", "")) \
+        or (prev == "not" and nxt in (",", "but", ";")) \
+        or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i))
+
+
+def capital(sentence: str, token: Tok) -> bool:
+    return sentence[token.start:token.start + 1].isupper()
+
+
+def _x_of_not(words: list[str], i: int, tokens: list[Tok], sentence: str) -> bool:
+    """X of "X, not Y": the word before ", not" ("in room X, not in room Y"), or, where Y is
+    a capitalised name, the clause's one capitalised word ("It's Ingrid on call, not Tom")."""
+    if "not" not in words[i + 1:]:
+        return False
+    at = words.index("not", i + 1)
+    if words[at - 1] != "," or at + 1 >= len(tokens):
+        return False
+    named = capital(sentence, tokens[at + 1])
+    if at == i + 2:
+        return capital(sentence, tokens[i]) == named or not named
+    return named and capital(sentence, tokens[i]) and not any(
+        capital(sentence, t) for t in tokens[i + 1:at - 1])
+
+
+def _after_not(words: list[str], i: int) -> bool:
+    """The last word of "not [in room] Y" before the clause ends (or "any more")."""
+    back = words[max(0, i - 4):i]
+    if "not" not in back or any(not w for w in back):
+        return False
+    at = i - len(back) + back.index("not")
+    if words[at - 1:at] != [","] and "but" not in words[i:]:
+        return False  # "X, not Y" and "not Y but X" only: "this is not a bug" states nothing
+    between = back[back.index("not") + 1:]
+    return all(w in PREPOSITIONS or w in DETERMINERS or w.isalpha() for w in between) and (
+        i + 1 >= len(words) or words[i + 1] in BOUNDARY or words[i + 1] in (
+            "any", "anymore", "but"))
+
+
+def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
+                    correction: bool) -> bool:
+    """"called X", "(change) K to X", "K is X" at a clause's end (K of two words or more, or
+    any K in a correction: "the log level is debug", not "the API is ready")."""
+    words = [t.word for t in tokens]
+    if prev in ("called", "named"):
+        return True
+    if prev == "to":
+        return any(is_change(w) for w in words[first:i - 1])
+    if prev in ("now", "is", "are"):
+        phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
+        return len(phrase) >= (1 if correction or prev == "now" else 2)
+    return False
