@@ -7,6 +7,7 @@ import pytest
 
 from ollm_desktop.engine import ContextEngine, EngineConfig, facts
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.facts_render import render
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import message_facts
 from ollm_desktop.engine.tokens import count_tokens
@@ -56,7 +57,7 @@ def test_a_correction_by_subject_alone_replaces_the_earlier_value() -> None:
     ledger = absorbed(("user", "The gateway listens on port 7443."),
                      ("user", "Correction: the gateway moved to port 9443."))
     assert _current(ledger) == ["9443"]
-    rendered = facts.render(ledger, compacted={f.message_id or "" for f in ledger}, quoted=set(),
+    rendered = render(ledger, compacted={f.message_id or "" for f in ledger}, quoted=set(),
                             budget=500, count=count_tokens)
     assert "gateway port: 9443 (replaced 7443)" in rendered.text
 
@@ -87,7 +88,7 @@ def test_an_assistant_only_identifier_is_never_sent_until_the_user_adopts_it() -
         ("user", "For the importer: the file we need is src/import/reader_12.py."),
         ("assistant", "Or use app/models_9.py on port 8081 with pandas 2.1.4."))
     compacted = {f.message_id or "" for f in ledger}
-    full = facts.render(ledger, compacted=compacted, quoted=set(), budget=1000,
+    full = render(ledger, compacted=compacted, quoted=set(), budget=1000,
                         count=count_tokens)
     assert "src/import/reader_12.py" in full.text
     for invented in ("lib/helpers_3.py", "load_rows()", "8081", "pandas 2.1.4"):
@@ -97,13 +98,13 @@ def test_an_assistant_only_identifier_is_never_sent_until_the_user_adopts_it() -
                      ("user", "OK, app/models_9.py it is."))
     adopted = next(f for f in ledger if f.value == "app/models_9.py")
     assert adopted.users
-    text = facts.render(ledger, compacted={f.message_id or "" for f in ledger}, quoted=set(),
+    text = render(ledger, compacted={f.message_id or "" for f in ledger}, quoted=set(),
                         budget=1000, count=count_tokens).text
     assert "app/models_9.py" in text
     # ...and so is one the user kept in the panel (pinned)
     ledger = absorbed(("assistant", "Use app/models_9.py for this."))
     ledger[0].pinned = True
-    assert "app/models_9.py" in facts.render(ledger, compacted=set(), quoted=set(),
+    assert "app/models_9.py" in render(ledger, compacted=set(), quoted=set(),
                                              budget=1000, count=count_tokens).text
 
 
@@ -114,10 +115,10 @@ def test_a_user_fact_that_does_not_fit_is_left_out_and_reported() -> None:
         ("assistant", "Maybe port 8081."))
     compacted = {f.message_id or "" for f in ledger}
     base = count_tokens(facts.HEADER) + count_tokens(facts.USER_SECTION) + 3
-    small = facts.render(ledger, compacted=compacted, quoted=set(), budget=base + 12,
+    small = render(ledger, compacted=compacted, quoted=set(), budget=base + 12,
                          count=count_tokens)
     assert "8081" not in small.text and len(small.left_out) == 1
-    roomy = facts.render(ledger, compacted=compacted, quoted=set(), budget=base + 200,
+    roomy = render(ledger, compacted=compacted, quoted=set(), budget=base + 200,
                          count=count_tokens)
     assert "8081" not in roomy.text and "notes-for-the-long-awaited-v3" in roomy.text
 
@@ -188,17 +189,21 @@ def test_a_value_possibly_replaced_by_one_of_the_same_key_is_named_on_its_line()
     correction's shape) marks the older "possibly replaced"; the ledger names the older on the
     newer value's line, once, instead of a second line that repeats the key. Keys that are only
     possibly the same (the port, the API port) keep a line each."""
-    ledger = absorbed(("user", "Let's name the pilot study halibut-orchard."),
-                     ("user", "Let's call the pilot study tarpon-lantern from now on."),
-                     ("user", "Let's name the pilot study avocet-anvil, it is shorter."))
-    rendered = facts.render(ledger, compacted={f.message_id or "" for f in ledger},
-                            quoted=set(), budget=1000, count=count_tokens)
-    lines = rendered.text.splitlines()[2:]
-    assert lines == ["- pilot study: avocet-anvil (replaced halibut-orchard) (possibly "
-                     "replaced tarpon-lantern)"]  # "from now on" replaced the first for sure
+    ledger = absorbed(("user", "The timeout is 30 s."), ("user", "The timeout is 45 s."))
+    rendered = render(ledger, compacted={f.message_id or "" for f in ledger},
+                      quoted=set(), budget=1000, count=count_tokens)
+    assert rendered.text.splitlines()[2:] == ["- timeout: 45 s (possibly replaced 30 s)"]
     # the two current values are on that line
     assert set(rendered.shown) == {f.id for f in ledger if f.status == "current"}
+    # a key named with its owner, restated, is replaced for sure (no "possibly")
+    ledger = absorbed(("user", "Let's name the pilot study halibut-orchard."),
+                      ("user", "Let's call the pilot study tarpon-lantern from now on."),
+                      ("user", "Let's name the pilot study avocet-anvil, it is shorter."))
+    rendered = render(ledger, compacted={f.message_id or "" for f in ledger},
+                      quoted=set(), budget=1000, count=count_tokens)
+    assert rendered.text.splitlines()[2:] == [
+        "- pilot study: avocet-anvil (replaced halibut-orchard, tarpon-lantern)"]
     ledger = absorbed(("user", "The port is 8080."), ("user", "The API port is 9443."))
-    rendered = facts.render(ledger, compacted={f.message_id or "" for f in ledger},
+    rendered = render(ledger, compacted={f.message_id or "" for f in ledger},
                             quoted=set(), budget=1000, count=count_tokens)
     assert rendered.text.splitlines()[2:] == ["- port: 8080", "- api port: 9443"]

@@ -6,6 +6,7 @@ from ollm_desktop.engine import ContextEngine, EngineConfig, facts
 from ollm_desktop.engine.branching import facts_within, state_up_to
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.facts_render import render
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.tokens import count_tokens
 from tests.engine_fakes import GoodSummarizer, compact, words
@@ -29,7 +30,7 @@ def _current(ledger: list[Fact]) -> list[str]:
 
 
 def _render(ledger: list[Fact], messages: list[Message]) -> str:
-    return facts.render(ledger, compacted={m.id for m in messages}, quoted=set(), budget=800,
+    return render(ledger, compacted={m.id for m in messages}, quoted=set(), budget=800,
                         count=count_tokens).text
 
 
@@ -189,7 +190,7 @@ def test_a_state_where_the_assistant_replaced_the_user_sends_neither_as_current(
                      source="assistant", message_id="m2", turn=2, sequence=2,
                      from_correction=True)
     user.status, user.replaced_by = "replaced", assistant.id
-    text = facts.render([user, assistant], compacted={"m1", "m2"}, quoted=set(), budget=800,
+    text = render([user, assistant], compacted={"m1", "m2"}, quoted=set(), budget=800,
                         count=count_tokens).text
     assert "9443" not in text and "7443" not in text
 
@@ -321,7 +322,7 @@ def test_a_replaced_value_whose_message_is_still_recent_is_listed_beside_the_new
                                ("user", "Correction: the gateway moved to port 9553; port 7443 "
                                         "is no longer used."))
     compacted = {messages[0].id}  # the reply that said 9443 is still a recent turn
-    text = facts.render(ledger, compacted=compacted, quoted=set(), budget=800,
+    text = render(ledger, compacted=compacted, quoted=set(), budget=800,
                         count=count_tokens).text
     assert "9553 (replaced 7443, 9443)" in text
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ollm_desktop.engine import budget, document_context, facts, goals, tool_results
+from ollm_desktop.engine import budget, document_context, facts, facts_render, goals, tool_results
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE, Conversation
 from ollm_desktop.engine.images import (
     image_tokens,
@@ -220,9 +220,9 @@ class Assembler:
     def clip_cap(self, fixed: int) -> int:
         return budget.message_cap(self.data.config, fixed)
 
-    def ledger(self, region: Region, limit: int) -> facts.Rendered:
+    def ledger(self, region: Region, limit: int) -> facts_render.Rendered:
         data = self.data
-        return facts.render(data.facts, compacted=region.compacted, quoted=region.quoted,
+        return facts_render.render(data.facts, compacted=region.compacted, quoted=region.quoted,
                             budget=limit, count=data.count, notes=region.notes)
 
     # ------------------------------------------------------------ assemble

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ollm_desktop.engine import facts, recall, tool_results
+from ollm_desktop.engine import facts, facts_render, recall, tool_results
 from ollm_desktop.engine.assembly import Assembly, Region
 from ollm_desktop.engine.conversation import Conversation
 from ollm_desktop.engine.fact_types import Fact
@@ -56,7 +56,7 @@ class FactsFront:
         from ollm_desktop.engine import budget
 
         assembly, region = self._assembly(), self._region_now()
-        limited = facts.render(self._data.facts, compacted=region.compacted,
+        limited = facts_render.render(self._data.facts, compacted=region.compacted,
                                quoted=region.quoted, budget=budget.ledger_budget(
                                    self._data.config), count=self._data.count,
                                notes=region.notes)
