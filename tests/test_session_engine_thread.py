@@ -15,7 +15,7 @@ import pytest
 from ollm_desktop.engine import ContextEngine, EngineConfig
 from ollm_desktop.engine.models import EngineEvent
 from ollm_desktop.paths import app_paths
-from ollm_desktop.session import ChatSession
+from ollm_desktop.session import ChatSession, engine_thread
 from ollm_desktop.session.engine_thread import JOB_SWITCH_INTERVAL, EngineThread
 from ollm_desktop.storage import ChatStore
 from tests.controller_harness import make_settings
@@ -126,10 +126,14 @@ async def test_a_job_hides_the_heap_from_the_collector_until_the_chat_changes(
     store.close()
 
 
-def test_a_thread_waiting_for_the_gil_gets_it_sooner_while_a_job_runs() -> None:
+def test_a_thread_waiting_for_the_gil_gets_it_sooner_while_a_job_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The window's thread needs the GIL for every Python call Qt makes while it paints; with
-    the worker busy, each waited up to the 5 ms default (``JOB_SWITCH_INTERVAL`` meanwhile)."""
+    the worker busy, each waited up to the 5 ms default (``JOB_SWITCH_INTERVAL`` meanwhile).
+    Its own count of jobs: a job of an earlier test in this process may still be ending."""
     before = sys.getswitchinterval()
+    monkeypatch.setattr(engine_thread, "_jobs", [0, 0.005])
+    sys.setswitchinterval(0.005)
 
     async def scenario() -> float:
         async def job() -> float:
@@ -137,5 +141,8 @@ def test_a_thread_waiting_for_the_gil_gets_it_sooner_while_a_job_runs() -> None:
 
         return await EngineThread("test-engine").run(job)
 
-    assert asyncio.run(scenario()) == min(before, JOB_SWITCH_INTERVAL) < before
-    assert sys.getswitchinterval() == before
+    try:
+        assert asyncio.run(scenario()) == JOB_SWITCH_INTERVAL < 0.005
+        assert sys.getswitchinterval() == 0.005
+    finally:
+        sys.setswitchinterval(before)

@@ -238,6 +238,12 @@ def _after_not(words: list[str], i: int) -> bool:
             "any", "anymore", "but"))
 
 
+def _participle(word: str) -> bool:
+    """A passive or progressive verb form ("tagged", "shipped", "running"), lower-case: what
+    happens to K, not a name for it."""
+    return word.islower() and len(word) > 4 and word.endswith(("ed", "ing"))
+
+
 def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
                     correction: bool) -> bool:
     """"called X", "(change) K to X", "K is X" at a clause's end (K of two words or more, or
@@ -247,6 +253,8 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
         return True
     if prev == "to":
         return any(is_change(w) for w in words[first:i - 1])
+    if prev in ("is", "are") and not correction and _participle(words[i]):
+        return False  # "the release candidate is tagged": a state of K, not a value of it
     if prev in ("now", "is", "are"):
         phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
         return len(phrase) >= (1 if correction or prev == "now" else 2)
