@@ -339,7 +339,12 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
         return self._spawn(self.session.ollama.start(), "start-ollama")
 
     def pull_model(self, model: str) -> asyncio.Task[Any]:
+        """Download ``model``; the task's result is True when it arrived (cancel: Cancel)."""
         return self._spawn(self.session.ollama.pull(model), "pull")
+
+    def delete_model(self, model: str) -> asyncio.Task[Any]:
+        """Delete ``model`` from the server; the task's result is True when it went."""
+        return self._spawn(self.session.ollama.delete(model), "delete-model")
 
     # ------------------------------------------------------------------ turns
     def send(self, text: str) -> asyncio.Task[Any] | None:
