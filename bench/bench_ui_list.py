@@ -20,8 +20,8 @@ from PySide6.QtCore import QEvent as _QEvent
 from PySide6.QtWidgets import QApplication, QListView, QWidget
 
 from ollm_desktop.engine.models import CompressedGroup, Message
-from ollm_desktop.ui.conversation_model import ConversationModel
-from ollm_desktop.ui.conversation_view import ConversationView
+from ollm_desktop.ui.conversation.conversation_model import ConversationModel
+from ollm_desktop.ui.conversation.conversation_view import ConversationView
 
 WORDS = [
     "context", "token", "model", "window", "summary", "pinned", "budget", "stream",

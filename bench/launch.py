@@ -150,7 +150,7 @@ def _watch_ready(args: argparse.Namespace, first_paint: Any,
         if args.expect_chat is not None and chat_id != args.expect_chat:
             return False
         if args.expect_messages is not None:
-            from ollm_desktop.ui.conversation_model import MessageIdRole
+            from ollm_desktop.ui.conversation.conversation_model import MessageIdRole
 
             shown = sum(1 for row in range(model.rowCount())
                         if model.data(model.index(row, 0), MessageIdRole) is not None)
@@ -239,7 +239,7 @@ def _watch_ready(args: argparse.Namespace, first_paint: Any,
 
     def show_preview(self: Any, chat: Any, *a: Any) -> None:
         mark("preview-start")
-        from ollm_desktop.ui.conversation_view import ConversationView
+        from ollm_desktop.ui.conversation.conversation_view import ConversationView
 
         arm(self, ConversationView)
         original_preview(self, chat, *a)

@@ -81,14 +81,15 @@ VIOLATIONS = [
                  "ollm_desktop.engine.undo -> PySide6", id="engine-imports-qt"),
     pytest.param("qt-free", "storage/export.py", "import qasync\n",
                  "ollm_desktop.storage.export -> qasync", id="storage-imports-qasync"),
-    pytest.param("layers", "engine/undo.py", "from ollm_desktop.ui import roles\n",
+    pytest.param("layers", "engine/undo.py", "from ollm_desktop.ui.conversation import roles\n",
                  "ollm_desktop.engine.undo -> ollm_desktop.ui", id="engine-imports-ui"),
     pytest.param("layers", "storage/export.py", "from ollm_desktop.backend import errors\n",
                  "ollm_desktop.storage.export -> ollm_desktop.backend",
                  id="storage-imports-backend"),
-    pytest.param("ui-sees-controller", "ui/roles.py",
+    pytest.param("ui-sees-controller", "ui/conversation/roles.py",
                  "from ollm_desktop.storage.store import ChatStore\n",
-                 "ollm_desktop.ui.roles -> ollm_desktop.storage.store", id="ui-imports-the-store"),
+                 "ollm_desktop.ui.conversation.roles -> ollm_desktop.storage.store",
+                 id="ui-imports-the-store"),
 ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.ui import theme
-from ollm_desktop.ui.first_run import RECOMMENDED_MODEL
+from ollm_desktop.ui.first_run.screen import RECOMMENDED_MODEL
 from tests.controller_harness import run, scripted_model, settle, until
 from tests.ollama_server import FakeModel
 from tests.test_ui_main_window import App
@@ -86,7 +86,7 @@ def test_chat_and_error_state(qloop, qtbot, tmp_path, server, scheme, screenshot
 
 def test_preferences(qtbot, scheme, screenshot_dir):
     from ollm_desktop.session import Settings
-    from ollm_desktop.ui.preferences import PreferencesDialog
+    from ollm_desktop.ui.preferences.dialog import PreferencesDialog
 
     dialog = PreferencesDialog(Settings(context_size=8192), ["llama3.2:3b", "gemma3:1b"], None)
     qtbot.addWidget(dialog)

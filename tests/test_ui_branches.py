@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QToolButton
 
-from ollm_desktop.ui.row_header import action_rects
+from ollm_desktop.ui.conversation.row_header import action_rects
 from tests.controller_harness import (
     chat_turns,
     run,

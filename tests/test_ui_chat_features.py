@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ollm_desktop.ui.roles import ReplyModelRole, ReplyStatsRole
+from ollm_desktop.ui.conversation.roles import ReplyModelRole, ReplyStatsRole
 from tests.controller_harness import (
     MODEL,
     chat_turns,

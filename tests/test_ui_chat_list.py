@@ -20,10 +20,10 @@ from ollm_desktop.engine import count_message_tokens
 from ollm_desktop.engine.models import EngineState, Message
 from ollm_desktop.paths import app_paths
 from ollm_desktop.storage import ChatStore
-from ollm_desktop.ui.chat_list_items import HEADER_ROLE, ROW_ROLE
-from ollm_desktop.ui.chat_list_rows import ListRow
-from ollm_desktop.ui.search_highlight import HIT_PROPERTY
-from ollm_desktop.ui.undo_bar import UndoBar
+from ollm_desktop.ui.chat_list.chat_list_items import HEADER_ROLE, ROW_ROLE
+from ollm_desktop.ui.chat_list.chat_list_rows import ListRow
+from ollm_desktop.ui.conversation.search_highlight import HIT_PROPERTY
+from ollm_desktop.ui.status.undo_bar import UndoBar
 from tests.controller_harness import scripted_model
 from tests.engine_fakes import words
 from tests.test_ui_main_window import App, save_shot

@@ -12,8 +12,8 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyleOptionViewItem
 
 from ollm_desktop.session.branches import fork_title
-from ollm_desktop.ui.chat_list_items import ROW_ROLE, row_of, shown_text
-from ollm_desktop.ui.chat_list_rows import ListRow
+from ollm_desktop.ui.chat_list.chat_list_items import ROW_ROLE, row_of, shown_text
+from ollm_desktop.ui.chat_list.chat_list_rows import ListRow
 from tests.controller_harness import run, scripted_model
 from tests.test_ui_branches import click_row_button, wait_reply
 from tests.test_ui_main_window import App

@@ -9,10 +9,10 @@ import pytest
 from PySide6.QtGui import QTextCursor
 
 from ollm_desktop.engine.models import Message
-from ollm_desktop.ui import message_delegate
-from ollm_desktop.ui.conversation_model import ConversationModel
-from ollm_desktop.ui.conversation_view import ConversationView
-from ollm_desktop.ui.markdown import make_document
+from ollm_desktop.ui.conversation import message_delegate
+from ollm_desktop.ui.conversation.conversation_model import ConversationModel
+from ollm_desktop.ui.conversation.conversation_view import ConversationView
+from ollm_desktop.ui.text.markdown import make_document
 
 T0 = datetime(2025, 3, 4, 9, 15, tzinfo=UTC)
 

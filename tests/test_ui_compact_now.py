@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.ui import dialogs
+from ollm_desktop.ui.dialogs import short_dialogs as dialogs
 from tests.controller_harness import run, scripted_model, settle
 from tests.test_ui_main_window import App
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from ollm_desktop.backend import Connection
 from ollm_desktop.backend.probe import probe
 from ollm_desktop.session import Settings
-from ollm_desktop.ui.preferences import PreferencesDialog
+from ollm_desktop.ui.preferences.dialog import PreferencesDialog
 from tests.openai_server import FakeOpenAI, ServedModel
 
 LAB = Connection(id="lab", name="Lab vLLM", url="https://gpu.lab.example/v1", kind="vllm",
@@ -101,7 +101,7 @@ def test_chat_settings_reach_at_most_the_servers_window(qtbot):
 
     from ollm_desktop.controller import ContextSnapshot
     from ollm_desktop.storage.models import ChatRecord
-    from ollm_desktop.ui.chat_settings_dialog import ChatSettingsDialog
+    from ollm_desktop.ui.dialogs.chat_settings_dialog import ChatSettingsDialog
 
     now = datetime.now(UTC)
     chat = ChatRecord(id="c", title="On llama.cpp", context_size=2048, created_at=now,
@@ -122,7 +122,7 @@ def test_chat_settings_choose_the_chats_server(qtbot):
 
     from ollm_desktop.controller import ContextSnapshot
     from ollm_desktop.storage.models import ChatRecord
-    from ollm_desktop.ui.chat_settings_dialog import ChatSettingsDialog
+    from ollm_desktop.ui.dialogs.chat_settings_dialog import ChatSettingsDialog
 
     now = datetime.now(UTC)
     chat = ChatRecord(id="c", title="t", created_at=now, updated_at=now)

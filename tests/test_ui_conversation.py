@@ -12,16 +12,20 @@ from PySide6.QtTest import QSignalSpy
 from PySide6.QtWidgets import QApplication
 
 from ollm_desktop.engine.models import CompressedGroup, Message
-from ollm_desktop.ui.conversation_model import ConversationModel, MessageIdRole, PinnedRole
-from ollm_desktop.ui.conversation_view import ConversationView
-from ollm_desktop.ui.markdown import VIEW_CHAR_LIMIT, SafeTextDocument
-from ollm_desktop.ui.roles import (
+from ollm_desktop.ui.conversation.conversation_model import (
+    ConversationModel,
+    MessageIdRole,
+    PinnedRole,
+)
+from ollm_desktop.ui.conversation.conversation_view import ConversationView
+from ollm_desktop.ui.conversation.roles import (
     GroupIdRole,
     KindRole,
     PartialRole,
     RevisionRole,
     VisibilityRole,
 )
+from ollm_desktop.ui.text.markdown import VIEW_CHAR_LIMIT, SafeTextDocument
 
 T0 = datetime(2025, 3, 4, 9, 15, tzinfo=UTC)
 

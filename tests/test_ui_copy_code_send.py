@@ -20,8 +20,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from ollm_desktop.ui import theme
-from ollm_desktop.ui.markdown import SafeTextDocument
-from ollm_desktop.ui.preferences import PreferencesDialog
+from ollm_desktop.ui.preferences.dialog import PreferencesDialog
+from ollm_desktop.ui.text.markdown import SafeTextDocument
 from tests.controller_harness import (
     chat_turns,
     run,
@@ -137,7 +137,7 @@ def style_colour(style_name: str) -> str:
 
 def test_code_blocks_are_coloured_in_both_themes_and_copy_gives_exactly_the_code(
         app, server, qapp, qtbot, restore_theme, screenshot_dir):
-    from ollm_desktop.ui.code_blocks import DARK_STYLE, LIGHT_STYLE
+    from ollm_desktop.ui.text.code_blocks import DARK_STYLE, LIGHT_STYLE
 
     theme.apply_theme(qapp, "light")
     server.script(REPLY)

@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from ollm_desktop.storage.models import ChatSettings
-from ollm_desktop.ui.chat_settings_dialog import ChatSettingsDialog
-from ollm_desktop.ui.roles import ReplyStateRole
+from ollm_desktop.ui.conversation.roles import ReplyStateRole
+from ollm_desktop.ui.dialogs.chat_settings_dialog import ChatSettingsDialog
 from tests.controller_harness import Reply, chat_turns, run, scripted_model, settle, until
 from tests.test_ui_main_window import App, save_shot
 

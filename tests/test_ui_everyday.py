@@ -13,8 +13,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel
 
-from ollm_desktop.ui import help_pages
-from ollm_desktop.ui.chat_settings_dialog import open_chat_settings
+from ollm_desktop.ui.dialogs import help_pages
+from ollm_desktop.ui.dialogs.chat_settings_dialog import open_chat_settings
 from tests.controller_harness import run, scripted_model
 from tests.test_ui_main_window import App, save_shot
 

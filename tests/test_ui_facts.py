@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ollm_desktop.engine.facts import HEADER
 from ollm_desktop.engine.tokens import truncate_to_tokens
-from ollm_desktop.ui.facts.panel import STATE, VALUE, WHO, FactsPanel
+from ollm_desktop.ui.side_panel.facts.panel import STATE, VALUE, WHO, FactsPanel
 from tests.controller_harness import Reply, chat_turns, is_summary_request, run, settle, until
 from tests.engine_fakes import prompt_target
 from tests.test_ui_main_window import App
@@ -314,7 +314,7 @@ def test_a_value_a_reply_disputes_says_so_in_its_tooltip() -> None:
     from ollm_desktop.engine import facts
     from ollm_desktop.engine.facts_front import FactsView
     from ollm_desktop.engine.models import Message
-    from ollm_desktop.ui.facts.entries import entries
+    from ollm_desktop.ui.side_panel.facts.entries import entries
 
     ledger: list = []
     for turn, (role, text) in enumerate((("user", "The gateway listens on port 7443."),
@@ -333,7 +333,7 @@ def test_the_panel_lists_by_default_exactly_the_rows_the_engine_marks_shown(qtbo
     from ollm_desktop.engine import facts
     from ollm_desktop.engine.facts_front import FactsView
     from ollm_desktop.engine.models import Message
-    from ollm_desktop.ui.facts.panel import FactActions
+    from ollm_desktop.ui.side_panel.facts.panel import FactActions
 
     ledger: list = []
     for turn, (role, text) in enumerate((

@@ -9,7 +9,7 @@ import asyncio
 
 from PySide6.QtCore import Qt
 
-from ollm_desktop.ui.facts.panel import STATE, WHO, FactsPanel
+from ollm_desktop.ui.side_panel.facts.panel import STATE, WHO, FactsPanel
 from tests.controller_harness import run, settle, until
 from tests.test_ui_facts import ADDED, ASK, app, item, ledger, newest, send, server, talked
 from tests.test_ui_main_window import App

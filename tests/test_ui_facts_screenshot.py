@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
-from ollm_desktop.ui.facts.panel import STATE, VALUE, WHO
+from ollm_desktop.ui.side_panel.facts.panel import STATE, VALUE, WHO
 from tests.controller_harness import run
 from tests.test_ui_docs_screenshots import chat, server
 from tests.test_ui_facts import item, open_panel, select, type_fact

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QLabel, QWidget
 
-from ollm_desktop.ui.first_run import CONTEXT_SENTENCE, RECOMMENDED_MODEL, SUGGESTED_PROMPTS
+from ollm_desktop.ui.first_run.screen import CONTEXT_SENTENCE, RECOMMENDED_MODEL, SUGGESTED_PROMPTS
 from tests.controller_harness import run, scripted_model, settle, until
 from tests.ollama_server import FakeModel
 from tests.test_ui_main_window import App

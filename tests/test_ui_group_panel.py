@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from PySide6.QtWidgets import QTabWidget
 
 from ollm_desktop.engine.models import AgingStep, CompressedGroup, Message
-from ollm_desktop.ui.group_panel import GroupPanel
-from ollm_desktop.ui.markdown import SafeTextDocument
-from ollm_desktop.ui.roles import MessageIdRole, PinnedRole, VisibilityRole
+from ollm_desktop.ui.conversation.roles import MessageIdRole, PinnedRole, VisibilityRole
+from ollm_desktop.ui.side_panel.group_panel import GroupPanel
+from ollm_desktop.ui.text.markdown import SafeTextDocument
 
 
 def sample() -> tuple[CompressedGroup, list[Message]]:

@@ -13,7 +13,7 @@ from PySide6.QtCore import QMimeData, QObject, QPointF, Qt, QUrl
 from PySide6.QtGui import QAction, QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QPushButton, QWidget
 
-from ollm_desktop.ui import row_images
+from ollm_desktop.ui.conversation import row_images
 from tests.controller_harness import chat_turns, run, scripted_model, settle
 from tests.ollama_server import FakeModel
 from tests.test_ui_main_window import App

@@ -15,9 +15,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListView, QProgressBar, QPushButton, QTabWidget, QWidget
 
 from ollm_desktop.paths import app_paths
-from ollm_desktop.ui.conversation_model import MessageIdRole, PinnedRole
+from ollm_desktop.ui.conversation.conversation_model import MessageIdRole, PinnedRole
+from ollm_desktop.ui.conversation.roles import KindRole
 from ollm_desktop.ui.main_window import MainWindow
-from ollm_desktop.ui.roles import KindRole
 from tests.controller_harness import (
     Reply,
     is_turn,
@@ -167,7 +167,7 @@ def test_two_compactions_show_markers_tabs_and_the_dimmed_set(app, server, scree
     # Dimmed rows are exactly the ones the model no longer sees verbatim.
     visibility = engine.visibility()
     model = app.window.conversation_model
-    from ollm_desktop.ui.roles import VisibilityRole
+    from ollm_desktop.ui.conversation.roles import VisibilityRole
     for row in range(model.rowCount()):
         index = model.index(row)
         if index.data(KindRole) == "message":
@@ -317,7 +317,7 @@ def test_a_missing_model_offers_pull_with_progress(qloop, qtbot, tmp_path, serve
 
 
 def test_html_and_file_images_in_a_reply_are_shown_as_text(app, server):
-    from ollm_desktop.ui.markdown import SafeTextDocument, make_document
+    from ollm_desktop.ui.text.markdown import SafeTextDocument, make_document
 
     hostile = ('<b>bold?</b> <script>alert(1)</script> <img src="file:///etc/passwd"> '
                'and ![x](file:///etc/passwd)')

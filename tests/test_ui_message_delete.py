@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 
-from ollm_desktop.ui.roles import MessageIdRole
+from ollm_desktop.ui.conversation.roles import MessageIdRole
 from tests.controller_harness import (
     Reply,
     chat_turns,

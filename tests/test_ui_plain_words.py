@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from ollm_desktop.ui.chat_settings_dialog import ChatSettingsDialog
-from ollm_desktop.ui.preferences import PreferencesDialog
+from ollm_desktop.ui.dialogs.chat_settings_dialog import ChatSettingsDialog
+from ollm_desktop.ui.preferences.dialog import PreferencesDialog
 from tests.controller_harness import run, scripted_model
 from tests.test_ui_main_window import LONG
 from tests.visible_strings import internal_terms, visible_strings

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from ollm_desktop.session import Settings, load_settings, save_settings
-from ollm_desktop.ui.preferences import PreferencesDialog, parse_context_size
+from ollm_desktop.ui.preferences.dialog import PreferencesDialog, parse_context_size
 
 MODELS = ["llama3.2:3b", "qwen2.5:14b"]
 

@@ -11,9 +11,9 @@ from PySide6.QtGui import QAction, QColor, QPainter, QPixmap
 from PySide6.QtWidgets import QCheckBox, QDialog, QLabel, QListWidget, QPlainTextEdit, QPushButton
 
 from ollm_desktop.engine import ContextEngine, Message
-from ollm_desktop.ui.chat_settings_dialog import ChatSettingsDialog
-from ollm_desktop.ui.preferences import PreferencesDialog
-from ollm_desktop.ui.row_menu import build_row_menu
+from ollm_desktop.ui.conversation.row_menu import build_row_menu
+from ollm_desktop.ui.dialogs.chat_settings_dialog import ChatSettingsDialog
+from ollm_desktop.ui.preferences.dialog import PreferencesDialog
 from tests.controller_harness import scripted_model
 from tests.test_session_recall import FACT, TALK, seed, stand_in_recall_request
 from tests.test_ui_branches import click_row_button

@@ -15,7 +15,7 @@ from ollm_desktop.engine.models import (
     Message,
 )
 from ollm_desktop.storage.models import Snapshot, SnapshotInfo
-from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
+from ollm_desktop.ui.side_panel.snapshot_browser import SnapshotBrowser
 
 BASE = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

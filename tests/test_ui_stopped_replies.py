@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
-from ollm_desktop.ui.roles import MessageIdRole, ReplyStateRole
+from ollm_desktop.ui.conversation.roles import MessageIdRole, ReplyStateRole
 from tests.controller_harness import (
     Reply,
     chat_turns,

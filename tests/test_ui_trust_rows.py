@@ -25,8 +25,8 @@ from ollm_desktop.engine.models import (
 from ollm_desktop.paths import app_paths
 from ollm_desktop.storage import ChatStore
 from ollm_desktop.storage.models import ChatRecord
-from ollm_desktop.ui.conversation_model import format_count
-from ollm_desktop.ui.roles import GroupIdRole, KindRole, VisibilityRole
+from ollm_desktop.ui.conversation.conversation_model import format_count
+from ollm_desktop.ui.conversation.roles import GroupIdRole, KindRole, VisibilityRole
 from tests.controller_harness import run, scripted_model, settle
 from tests.engine_fakes import words
 from tests.test_ui_main_window import App

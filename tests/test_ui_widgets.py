@@ -14,12 +14,13 @@ from ollm_desktop.engine.models import (
     GoalState,
     Reliability,
 )
-from ollm_desktop.ui import dialogs, theme
-from ollm_desktop.ui.compaction_progress import CompactionProgress
-from ollm_desktop.ui.context_meter import ContextMeter, format_context_size
-from ollm_desktop.ui.goal_panel import GoalPanel, lock_symbol
-from ollm_desktop.ui.ollama_banner import OllamaBanner
-from ollm_desktop.ui.reliability import ReliabilityIndicator
+from ollm_desktop.ui import theme
+from ollm_desktop.ui.composer.context_meter import ContextMeter, format_context_size
+from ollm_desktop.ui.dialogs import short_dialogs as dialogs
+from ollm_desktop.ui.side_panel.goal_panel import GoalPanel, lock_symbol
+from ollm_desktop.ui.status.compaction_progress import CompactionProgress
+from ollm_desktop.ui.status.ollama_banner import OllamaBanner
+from ollm_desktop.ui.status.reliability import ReliabilityIndicator
 
 
 def make_usage(total: int, usable: int = 6800, **extra) -> ContextUsage:
@@ -322,7 +323,7 @@ def test_goal_panel_emits_edit_and_keeps_draft(qtbot):
 
 # ------------------------------------------------------------------ dialogs
 def test_reliability_warning_bar_follows_seed(qtbot):
-    from ollm_desktop.ui.warning_bar import ReliabilityWarningBar
+    from ollm_desktop.ui.status.warning_bar import ReliabilityWarningBar
 
     bar = ReliabilityWarningBar()
     qtbot.addWidget(bar)

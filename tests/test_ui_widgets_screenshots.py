@@ -15,13 +15,13 @@ from PySide6.QtWidgets import QStatusBar, QVBoxLayout, QWidget
 from ollm_desktop.engine.models import GoalArtifact, GoalCheckpoint, GoalDecision, GoalState
 from ollm_desktop.session import Settings
 from ollm_desktop.ui import theme
-from ollm_desktop.ui.compaction_progress import CompactionProgress
-from ollm_desktop.ui.context_meter import ContextMeter
-from ollm_desktop.ui.goal_panel import GoalPanel
-from ollm_desktop.ui.ollama_banner import OllamaBanner
-from ollm_desktop.ui.preferences import PreferencesDialog
-from ollm_desktop.ui.reliability import ReliabilityIndicator
-from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
+from ollm_desktop.ui.composer.context_meter import ContextMeter
+from ollm_desktop.ui.preferences.dialog import PreferencesDialog
+from ollm_desktop.ui.side_panel.goal_panel import GoalPanel
+from ollm_desktop.ui.side_panel.snapshot_browser import SnapshotBrowser
+from ollm_desktop.ui.status.compaction_progress import CompactionProgress
+from ollm_desktop.ui.status.ollama_banner import OllamaBanner
+from ollm_desktop.ui.status.reliability import ReliabilityIndicator
 from tests.test_ui_snapshot_browser import FakeController, make_snapshot
 from tests.test_ui_widgets import make_reliability, make_usage
 

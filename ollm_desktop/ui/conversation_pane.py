@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
-from ollm_desktop.ui.conversation_model import ConversationModel
-from ollm_desktop.ui.conversation_view import ConversationView
-from ollm_desktop.ui.message_input import MessageInput
+from ollm_desktop.ui.composer.message_input import MessageInput
+from ollm_desktop.ui.conversation.conversation_model import ConversationModel
+from ollm_desktop.ui.conversation.conversation_view import ConversationView
 
 
 def _tr(text: str) -> str:

@@ -5,24 +5,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ollm_desktop.ui import (
+from ollm_desktop.ui.chat_list import chat_list_features
+from ollm_desktop.ui.composer import box as composer
+from ollm_desktop.ui.composer import drafts, image_attach
+from ollm_desktop.ui.conversation import (
     branch_actions,
-    chat_list_features,
-    composer,
-    drafts,
-    facts,
-    first_run_feature,
-    help_pages,
-    image_attach,
     live_thinking,
     message_delete,
     recall_view,
-    reliability_facts,
-    side_panel,
-    state_messages,
     tool_calls,
 )
+from ollm_desktop.ui.dialogs import help_pages
 from ollm_desktop.ui.documents import feature as documents
+from ollm_desktop.ui.first_run import feature as first_run_feature
+from ollm_desktop.ui.side_panel import facts
+from ollm_desktop.ui.side_panel import panel as side_panel
+from ollm_desktop.ui.status import reliability_facts, state_messages
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.window_content import WindowContent

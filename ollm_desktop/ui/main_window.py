@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ollm_desktop.quick_history import QuickChat
     from ollm_desktop.storage.models import StartupNotice
     from ollm_desktop.ui.conversation_pane import ConversationPane
-    from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
+    from ollm_desktop.ui.side_panel.snapshot_browser import SnapshotBrowser
     from ollm_desktop.ui.window_content import WindowContent
 
 # The content's widgets and actions, reachable from the window (tests, accessibility tools).

@@ -32,8 +32,8 @@ from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage import set_aside
 from ollm_desktop.storage.models import ChatRecord, StartupNotice
 from ollm_desktop.storage.schema import StorageError
-from ollm_desktop.ui import dialogs
-from ollm_desktop.ui.preferences import PreferencesDialog
+from ollm_desktop.ui.dialogs import short_dialogs as dialogs
+from ollm_desktop.ui.preferences.dialog import PreferencesDialog
 from ollm_desktop.ui.theme import apply_theme
 
 START_OLLAMA_TEXT = ("Start Ollama automatically whenever ollm-desktop opens and it is not "
@@ -172,7 +172,7 @@ def open_set_aside(window: QMainWindow, controller: ChatController,
                    paths: AppPaths) -> list[ChatRecord]:
     """File ▸ Open set-aside database: pick a set-aside file, see the chats it still holds,
     import the ticked ones as new chats. Returns the chats imported."""
-    from ollm_desktop.ui.set_aside_dialog import SetAsideDialog
+    from ollm_desktop.ui.dialogs.set_aside_dialog import SetAsideDialog
 
     files = set_aside.files(paths)
     if not files:

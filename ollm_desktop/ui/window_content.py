@@ -28,20 +28,22 @@ from ollm_desktop.controller import ChatController, ContextSnapshot, ReplyInfo
 from ollm_desktop.engine import CompactionReport, CompressedGroup, Message
 from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage.models import ChatRecord, StartupNotice
-from ollm_desktop.ui import docks, features, reply_actions, window_actions, window_menus
-from ollm_desktop.ui.chat_list import ChatListPanel
-from ollm_desktop.ui.chat_settings_dialog import ChatSettingsButton
-from ollm_desktop.ui.compaction_progress import CompactionProgress
-from ollm_desktop.ui.context_meter import ContextMeter
+from ollm_desktop.ui import features, window_actions, window_menus
+from ollm_desktop.ui.chat_list.panel import ChatListPanel
+from ollm_desktop.ui.composer.context_meter import ContextMeter
+from ollm_desktop.ui.conversation import reply_actions
 from ollm_desktop.ui.conversation_pane import build_pane
-from ollm_desktop.ui.goal_panel import GoalPanel
-from ollm_desktop.ui.group_panel import GroupPanel
-from ollm_desktop.ui.ollama_banner import OllamaBanner
-from ollm_desktop.ui.ollama_view import OllamaView
-from ollm_desktop.ui.reliability import ReliabilityIndicator
-from ollm_desktop.ui.snapshot_browser import SnapshotBrowser
-from ollm_desktop.ui.undo_bar import UndoBar
-from ollm_desktop.ui.warning_bar import ReliabilityWarningBar
+from ollm_desktop.ui.dialogs.chat_settings_dialog import ChatSettingsButton
+from ollm_desktop.ui.side_panel import docks
+from ollm_desktop.ui.side_panel.goal_panel import GoalPanel
+from ollm_desktop.ui.side_panel.group_panel import GroupPanel
+from ollm_desktop.ui.side_panel.snapshot_browser import SnapshotBrowser
+from ollm_desktop.ui.status.compaction_progress import CompactionProgress
+from ollm_desktop.ui.status.ollama_banner import OllamaBanner
+from ollm_desktop.ui.status.ollama_view import OllamaView
+from ollm_desktop.ui.status.reliability import ReliabilityIndicator
+from ollm_desktop.ui.status.undo_bar import UndoBar
+from ollm_desktop.ui.status.warning_bar import ReliabilityWarningBar
 
 
 class WindowContent(QObject):

@@ -23,7 +23,7 @@ import pytest
 from ollm_desktop.controller import ChatController
 from ollm_desktop.paths import app_paths
 from ollm_desktop.ui.main_window import MainWindow
-from ollm_desktop.ui.markdown import SafeTextDocument
+from ollm_desktop.ui.text.markdown import SafeTextDocument
 from tests.controller_harness import MODEL, make_controller, run, settle, until
 from tests.faults.servers import RawBytesOllama
 from tests.ollama_server import Reply

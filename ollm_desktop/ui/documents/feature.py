@@ -19,10 +19,10 @@ from PySide6.QtWidgets import QFileDialog, QPushButton
 
 from ollm_desktop.storage.documents.models import DocumentSource
 from ollm_desktop.storage.documents.reading import CODE, HTML, MARKDOWN, TEXT
+from ollm_desktop.ui.composer.message_input import IMAGE_SUFFIXES
 from ollm_desktop.ui.documents.reader import DocumentReader
 from ollm_desktop.ui.documents.rows import DocumentsPanel
 from ollm_desktop.ui.documents.sources import ReplySources
-from ollm_desktop.ui.message_input import IMAGE_SUFFIXES
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.window_content import WindowContent
@@ -139,7 +139,7 @@ class DocumentsFeature(QObject):
 
 
 def _insert_before(anchor: object, widget: object) -> None:
-    from ollm_desktop.ui.image_attach import _insert_before as insert
+    from ollm_desktop.ui.composer.image_attach import _insert_before as insert
 
     insert(anchor, widget)  # type: ignore[arg-type]
 

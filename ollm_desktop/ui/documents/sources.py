@@ -27,7 +27,7 @@ from ollm_desktop.engine.models import Message
 from ollm_desktop.storage.documents.models import DocumentSource
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.conversation_model import ConversationRow
+    from ollm_desktop.ui.conversation.conversation_model import ConversationRow
     from ollm_desktop.ui.window_content import WindowContent
 
 SHOWN = 2  # sources named on the row; the rest as "+N"

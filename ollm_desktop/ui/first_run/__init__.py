@@ -1,0 +1,1 @@
+"""The first-run screen (`firstRunScreen`): the server, the installed models, a download."""

@@ -1,0 +1,1 @@
+"""Preferences, in pages: General, Models and servers, Memory, Appearance, Advanced."""
