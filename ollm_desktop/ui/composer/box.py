@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.controller import ContextSnapshot
+from ollm_desktop.ui.composer.model_picker import ModelPicker
 from ollm_desktop.ui.theme import SPACE, current_colors, icon, status_color
 
 if TYPE_CHECKING:
@@ -139,6 +140,9 @@ def install(content: WindowContent) -> Composer:
     if controls is not None:  # the model picker and chat settings: at the top of the chat
         column.removeItem(controls)
         column.insertLayout(0, controls)
+        picker = ModelPicker(content.model_selector, content.controller, content.window)
+        controls.insertWidget(controls.indexOf(content.model_selector) + 1, picker.facts)
+        content.model_picker = picker  # type: ignore[attr-defined]
 
     def ring(snapshot: ContextSnapshot) -> None:
         usage = snapshot.usage
