@@ -179,16 +179,17 @@ def paint_marker(painter: QPainter, option: QStyleOptionViewItem, card: QRect, l
     fm = QFontMetrics(font)
     link_text = QCoreApplication.translate("MessageDelegate", "Show summary / history")
     link_w = fm.horizontalAdvance(link_text)
-    label = fm.elidedText(label, Qt.TextElideMode.ElideMiddle,
-                          max(40, card.width() - link_w - 80))
+    label = fm.elidedText(label, Qt.TextElideMode.ElideRight,
+                          max(40, card.width() - link_w - 12 - 2 * 16))
     label_w = fm.horizontalAdvance(label)
     width = label_w + 12 + link_w
     left = card.center().x() - width // 2
     y = card.center().y()
     painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight) if selected
                         else blend(base, text, 0.18), 1.0))
-    painter.drawLine(QPointF(card.left(), y + 0.5), QPointF(left - 10, y + 0.5))
-    painter.drawLine(QPointF(left + width + 10, y + 0.5), QPointF(card.right(), y + 0.5))
+    if left - 10 > card.left() + 6:  # the hairline where the text leaves room for it
+        painter.drawLine(QPointF(card.left(), y + 0.5), QPointF(left - 10, y + 0.5))
+        painter.drawLine(QPointF(left + width + 10, y + 0.5), QPointF(card.right(), y + 0.5))
     painter.setFont(font)
     painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
     row = QRect(left, y - fm.height() // 2, width, fm.height())

@@ -270,7 +270,7 @@ class InstalledModelsBox(QGroupBox):
 
 
 def add_to(dialog: QWidget, controller: ChatController) -> InstalledModelsBox | None:
-    """Put the box on the Preferences' "models" page (after its last box)."""
+    """Put the box at the top of the Preferences' "models" page: what the server has first."""
     pages = getattr(dialog, "pages", None)
     if pages is None or "models" not in pages.names:
         return None
@@ -280,5 +280,5 @@ def add_to(dialog: QWidget, controller: ChatController) -> InstalledModelsBox | 
     if not isinstance(column, QVBoxLayout):
         return None
     box = InstalledModelsBox(controller, page)
-    column.insertWidget(column.count() - 1, box)  # before the page's closing stretch
+    column.insertWidget(0, box)
     return box
