@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QContextMenuEvent, QImage
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMenu, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication, QMenu, QStyleOptionViewItem, QWidget
 
 from ollm_desktop.ui.conversation.message_delegate import BUBBLE_SHARE, BUBBLE_V, OUTER_V, PAD_V
 from ollm_desktop.ui.conversation.row_header import action_rects
@@ -141,3 +141,32 @@ def test_actions_show_on_hover_and_are_in_the_rows_menu_from_the_keyboard(app, q
     menus[-1].close()
     shot = view.viewport().grab()
     assert shot.save(str(SHOTS / "conversation-hover.png"))
+
+
+def test_the_composer_holds_its_buttons_as_icons_under_the_column(app, qloop) -> None:
+    from PySide6.QtWidgets import QAbstractButton, QFrame
+
+    composer = app.find(QFrame, "composer")
+    for name in ("messageInput", "sendButton", "stopButton", "attachImageButton",
+                 "attachDocumentButton", "toolPicker"):
+        widget = app.window.findChild(QWidget, name)
+        assert widget is not None and composer.isAncestorOf(widget), name
+        if isinstance(widget, QAbstractButton):
+            assert not widget.text() and not widget.icon().isNull(), name  # an icon
+            assert widget.toolTip() and widget.accessibleName(), name  # still named
+    view = app.window.conversation_view
+    app.window.resize(1920, 1080)
+    QApplication.processEvents()
+    column = view.message_delegate.card_rect(view.viewport().rect())
+    left = view.viewport().mapTo(app.window, column.topLeft()).x()
+    box = composer.mapTo(app.window, QPoint(0, 0)).x()
+    assert abs(box - left) <= 32 and composer.width() <= column.width() + 2 * 16 + 1
+    # It grows with its text, up to eight lines, and shrinks back.
+    field = app.window.message_input
+    one = field.height()
+    field.setPlainText("line\n" * 4)
+    QApplication.processEvents()
+    assert field.height() > 2 * one
+    field.setPlainText("")
+    QApplication.processEvents()
+    assert field.height() == one

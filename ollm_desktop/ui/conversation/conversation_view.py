@@ -388,7 +388,8 @@ class ConversationView(QListView):
             return
         painter = QPainter(self.viewport())  # an empty chat says what to do, not nothing
         painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        painter.drawText(self.viewport().rect().adjusted(24, 24, -24, -24),
+        painter.drawText(self.message_delegate.column_rect(self.viewport().rect().adjusted(
+                         24, 24, -24, -24)),
                          int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap),
                          self.empty_text)
         painter.end()

@@ -121,7 +121,7 @@ class MessageDelegate(QStyledItemDelegate):
         # The column: READABLE_LINE_CHARS of ordinary text (not of the font's average glyph).
         sample = "The team reviewed the design and agreed to keep the current approach. "
         per_char = self._fm.horizontalAdvance(sample) / len(sample)
-        self._column_w = round(per_char * READABLE_LINE_CHARS) + 2 * PAD_H
+        self.column_width = round(per_char * READABLE_LINE_CHARS) + 2 * PAD_H
         self._char_w = max(1.0, self._fm.averageCharWidth() * 1.04)
         self._header_h = max(self._bold_fm.height(), self._small_fm.height() + 6, PIN_SIZE)
         self._strip_h = self._small_fm.height() + 10  # a code block's Copy strip
@@ -140,10 +140,10 @@ class MessageDelegate(QStyledItemDelegate):
     def width(self) -> int:
         return self._width
 
-    @property
-    def column_width(self) -> int:
-        """The widest a row's column gets (a readable line length): the composer matches it."""
-        return self._column_w
+    def column_rect(self, area: QRect) -> QRect:
+        """The readable column centred in ``area`` (where the empty chat's hint wraps)."""
+        width = min(area.width(), self.column_width)
+        return QRect(area.left() + (area.width() - width) // 2, area.top(), width, area.height())
 
     def clear_caches(self) -> None:
         self._sizes.clear()
@@ -169,13 +169,13 @@ class MessageDelegate(QStyledItemDelegate):
     # ------------------------------------------------------------ geometry
     def card_rect(self, row_rect: QRect) -> QRect:
         """The row's column: centred, at most a readable line length wide."""
-        width = min(self._width - 2 * OUTER_H, self._column_w)
+        width = min(self._width - 2 * OUTER_H, self.column_width)
         left = row_rect.left() + max(OUTER_H, (row_rect.width() - width) // 2)
         return QRect(left, row_rect.top() + OUTER_V, width, row_rect.height() - 2 * OUTER_V)
 
     def text_width(self, row: ConversationRow | None = None) -> int:
         """Where a row's text wraps: the column's width, or a user's bubble's at most."""
-        column = max(40, min(self._width - 2 * OUTER_H, self._column_w) - 2 * PAD_H)
+        column = max(40, min(self._width - 2 * OUTER_H, self.column_width) - 2 * PAD_H)
         return max(40, int(column * BUBBLE_SHARE)) if bubbled(row) else column
 
     def bubble_rect(self, row: ConversationRow, row_rect: QRect) -> QRect:
