@@ -155,8 +155,8 @@ def test_after_a_restore_every_notice_follows_the_restored_state(qloop, qtbot, t
         browser.confirm = lambda title, text: asked.append(text) or True
         newer = len(a.controller.display_messages()) - 2
         assert browser.restore_selected()
-        assert asked == [f"Restore this snapshot? {newer} newer messages will be set aside; "
-                         "Undo restore brings them back."]
+        assert asked == [f"Restore this snapshot? {newer} newer messages will be taken out of "
+                         "the chat; Undo restore brings them back."]
         indicator = a.window.content.reliability_indicator
         assert indicator.label.text() == "Not compressed"
         assert not bar.isVisible()

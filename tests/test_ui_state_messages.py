@@ -48,6 +48,8 @@ def test_the_unreachable_note_above_the_input_goes_after_reconnecting(qloop, qtb
         note = a.window.input_error
         assert note.isVisible()
         assert "`" not in note.text() and "<code>" in note.text()  # backticks rendered
+        assert "Retry" in note.text()  # ... and the button it names is there, in the banner
+        assert a.window.banner.isVisible() and a.window.banner.retry_button.isVisible()
         server.start(port=port)
         run(qloop, a.controller.refresh_ollama())
         run(qloop, settle(a.controller))
@@ -156,3 +158,53 @@ def test_the_compaction_result_says_the_marker_s_figure_after_a_recount(app, ser
         snapshot, groups=(*snapshot.groups[:-1], recounted)))
     marker_figure = f"{group.original_tokens:,} → {group.current_tokens + 7:,} tokens"
     assert marker_figure in strip.label.text()
+
+
+def menu_actions(window) -> list:
+    return [a for bar in window.menuBar().actions() for a in bar.menu().actions()
+            if not a.isSeparator()]
+
+
+def unexplained(window) -> list[str]:
+    """Disabled menu actions whose tooltip is only their own name (Qt's default)."""
+    return [a.objectName() for a in menu_actions(window) if not a.isEnabled()
+            and a.toolTip().replace("…", "") == a.text().replace("&", "").replace("…", "")]
+
+
+def test_with_nothing_open_the_actions_that_need_a_chat_are_off_and_say_why(app):
+    window = app.window
+    assert app.controller.chat is None
+    c = window.content
+    for action in (c.action_regenerate, c.action_continue, c.action_export_md,
+                   c.action_export_json, c.action_snapshots, c.action_create_snapshot,
+                   c.action_branch_before):
+        assert not action.isEnabled(), action.objectName()
+    assert "Open a chat first" in window.content.action_export_md.toolTip()
+    assert "damaged database" in window.content.action_set_aside.toolTip()
+    assert unexplained(window) == []
+
+
+def test_regenerate_and_continue_follow_the_newest_reply(app, server):
+    regenerate, cont = app.window.content.action_regenerate, app.window.content.action_continue
+    run(app.loop, app.type_and_send("Tell me about rivers"))
+    assert regenerate.isEnabled() and regenerate.toolTip() == regenerate.statusTip()
+    assert not cont.isEnabled() and "stopped or cut-off reply" in cont.toolTip()
+    assert unexplained(app.window) == []
+    server.reply_fn = None
+    server.replies.append(Reply(text="one two three four five six seven", cut_after=2))
+    run(app.loop, app.type_and_send("And about lakes?"))
+    assert cont.isEnabled() and cont.toolTip() == cont.statusTip()
+
+
+def test_the_broken_connection_banner_goes_when_continue_succeeds(app, server):
+    """Continue from the menu (not the banner's own button) ends the banner too."""
+    server.reply_fn = None
+    server.replies.append(Reply(text="one two three four five six seven", cut_after=2))
+    run(app.loop, app.type_and_send("Tell me a story"))
+    banner = app.window.banner
+    assert banner.isVisible() and banner.retry_button.isVisible()
+    server.reply_fn = scripted_model(reply_words=10)
+    app.window.content.action_continue.trigger()
+    run(app.loop, settle(app.controller))
+    assert not banner.isVisible()
+    assert not app.window.content.action_continue.isEnabled()  # nothing left to continue

@@ -1,5 +1,7 @@
-"""Every string a user can see in a widget tree: texts, titles, tooltips, placeholders, list
-and tab texts, menus' actions; what sits inside an "Advanced" section (a widget named
+"""Every string a user can see in a widget tree: texts, titles, tooltips, status tips,
+placeholders, list, tree and tab texts (every row of an item view's model; of the conversation
+only its markers, the rest being the user's and the model's words), menus and their actions;
+what sits inside an "Advanced" section (a widget named
 ``advancedSection``) is left out, since the internal terms may be explained there."""
 
 from __future__ import annotations
@@ -7,19 +9,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
     QComboBox,
+    QDoubleSpinBox,
     QGroupBox,
     QLabel,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
+    QSpinBox,
     QTabBar,
     QTextEdit,
     QTreeWidget,
     QWidget,
 )
+
+from ollm_desktop.ui.conversation.roles import MessageIdRole
 
 # The engine's words, not the user's (issue 32 point 6).
 INTERNAL_TERMS = tuple(re.compile(p, re.IGNORECASE) for p in (
@@ -39,6 +49,7 @@ def inside(widget: QWidget, names: tuple[str, ...]) -> bool:
 
 def _widget_strings(widget: QWidget) -> Iterator[str]:
     yield widget.toolTip()
+    yield widget.statusTip()
     yield widget.whatsThis()
     if widget.isWindow():
         yield widget.windowTitle()
@@ -58,15 +69,40 @@ def _widget_strings(widget: QWidget) -> Iterator[str]:
         for i in range(widget.count()):
             yield widget.tabText(i)
             yield widget.tabToolTip(i)
-    if isinstance(widget, QTreeWidget):
-        header = widget.headerItem()
-        for column in range(header.columnCount()):
-            yield header.text(column)
-        for row in range(widget.topLevelItemCount()):
-            item = widget.topLevelItem(row)
-            for column in range(item.columnCount()):
-                yield item.text(column)
-                yield item.toolTip(column)
+    if isinstance(widget, QMenu):
+        yield widget.title()
+    if isinstance(widget, QSpinBox | QDoubleSpinBox):
+        yield widget.prefix()
+        yield widget.suffix()
+    if isinstance(widget, QAbstractSpinBox):
+        yield widget.specialValueText()
+    if isinstance(widget, QAbstractItemView) and widget.model() is not None:
+        markers_only = widget.objectName() == "conversationView"
+        yield from _model_strings(widget.model(), QModelIndex(), markers_only)
+        if isinstance(widget, QTreeWidget):
+            header = widget.headerItem()
+            for column in range(header.columnCount()):
+                yield header.text(column)
+
+
+
+
+
+def _model_strings(model: QAbstractItemModel, parent: QModelIndex,
+                   markers_only: bool) -> Iterator[str]:
+    """Display texts and tooltips of every row (and child row) of a model."""
+    flat = isinstance(model, QAbstractListModel)  # (its columnCount is private in PySide)
+    for row in range(model.rowCount(parent)):
+        for column in range(1 if flat else max(1, model.columnCount(parent))):
+            index = model.index(row, column, parent)
+            if markers_only and model.data(index, MessageIdRole) is not None:
+                continue  # a message: the user's or the model's words, not ours
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                value = model.data(index, role)
+                if isinstance(value, str):
+                    yield value
+            if column == 0 and not flat and model.hasChildren(index):
+                yield from _model_strings(model, index, markers_only)
 
 
 def visible_strings(root: QWidget, skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:

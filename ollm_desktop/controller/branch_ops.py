@@ -15,6 +15,7 @@ from ollm_desktop.storage.models import ChatRecord
 EDITED_GONE = ("The message you were editing is no longer in this chat; your text is back in "
                "the input (Send posts it as a new message).")
 BRANCH_FAILED = "The branch for the edited message could not be made."
+NO_CHAT = "Open a chat first."
 
 
 class BranchOps(OpsBase):
@@ -23,6 +24,13 @@ class BranchOps(OpsBase):
 
     def continue_reply(self) -> asyncio.Task[Any] | None:
         return self._edit_reply("continue")
+
+    def reply_edit_refusal(self, kind: EditKind) -> str | None:
+        """Why a Regenerate or a Continue cannot run now (None: it can): the window disables
+        the action and says this in its tooltip, instead of answering a click with an error."""
+        refusal = self.session.reply_edits.check(kind) if self.session.chat is not None \
+            else ("input", NO_CHAT)
+        return refusal[1] if refusal is not None else None
 
     def _edit_reply(self, kind: EditKind) -> asyncio.Task[Any] | None:
         """Started like ``send`` (the handle is kept: Stop works), or refused with a reason."""

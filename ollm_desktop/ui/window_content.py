@@ -9,6 +9,7 @@ objects.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
@@ -46,14 +47,14 @@ from ollm_desktop.ui.status.undo_bar import UndoBar
 from ollm_desktop.ui.status.warning_bar import ReliabilityWarningBar
 
 
-class WindowContent(QObject):
+class WindowContent(QObject, features.InstalledFeatures):
     """Builds the window's widgets into ``window`` and keeps them in step with the controller."""
 
     def __init__(self, window: QMainWindow, controller: ChatController, paths: AppPaths) -> None:
         super().__init__(window)
         self.window, self.controller, self.paths = window, controller, paths
         self.snapshot_browser: SnapshotBrowser | None = None
-        self._open_group_id: str | None = None
+        self.open_group_id: str | None = None
         self._groups: tuple[CompressedGroup, ...] = ()
         self._build_widgets()
         self._build_actions()
@@ -137,7 +138,7 @@ class WindowContent(QObject):
         button.setAccessibleName(text)
         return button
 
-    def _action(self, name: str, text: str,
+    def add_action(self, name: str, text: str,
                 shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
                 slot: Callable[[], object] | None = None) -> QAction:
         action = QAction(text, self.window)
@@ -150,7 +151,7 @@ class WindowContent(QObject):
         return action
 
     def _build_actions(self) -> None:
-        c, w, a = self.controller, self.window, self._action
+        c, w, a = self.controller, self.window, self.add_action
         keys = QKeySequence.StandardKey
         self.action_new_chat = a("actionNewChat", self.tr("&New chat"), keys.New, self.new_chat)
         self.action_export_md = a("actionExportMarkdown", self.tr("Export as &Markdown…"), None,
@@ -232,7 +233,9 @@ class WindowContent(QObject):
             lambda p: self.banner.set_pull_progress(p.status, p.completed, p.total))
         c.error.connect(self.show_error)
         c.notice.connect(lambda text: self.window.statusBar().showMessage(text, 8000))
-        reply_actions.connect(self)  # stopped replies, search hits, group numbers
+        reply_actions.connect(self)  # stopped replies, the user's share, the rows' buttons
+        panel.messageRequested.connect(partial(reply_actions.open_search_hit, self))
+        self.group_panel.numbering = self.conversation_model.marker_position
 
     # ------------------------------------------------------------------ state
     def open_initial_chat(self) -> None:
@@ -347,9 +350,9 @@ class WindowContent(QObject):
                 a.current_tokens != b.current_tokens or a.level != b.level
                 for a, b in zip(old, snap.groups, strict=True)):
             self.reload_history()
-        if self._open_group_id:
-            if any(g.id == self._open_group_id for g in snap.groups):
-                self.show_group(self._open_group_id)
+        if self.open_group_id:
+            if any(g.id == self.open_group_id for g in snap.groups):
+                self.show_group(self.open_group_id)
             else:
                 self.close_group()
         self.update_actions()
@@ -365,10 +368,10 @@ class WindowContent(QObject):
         if sizes[2] < 200:  # first opening, or collapsed by the user: give it room again
             room = min(420, max(300, sizes[1] // 3))
             self.splitter.setSizes([sizes[0], max(300, sizes[1] - room), room])
-        self._open_group_id = group_id
+        self.open_group_id = group_id
 
     def close_group(self) -> None:
-        self._open_group_id = None
+        self.open_group_id = None
         self.group_panel.hide()
 
     def _compaction_finished(self, report: CompactionReport) -> None:

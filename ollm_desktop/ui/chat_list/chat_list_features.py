@@ -7,18 +7,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from ollm_desktop.ui.conversation.search_highlight import SearchHighlight
-
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.chat_list.host import ChatListHost, SearchMarks
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ChatList", text)
 
 
-def install(content: WindowContent) -> None:
-    """Adds this feature's actions and wiring to the built window."""
+def install(content: ChatListHost, highlight: SearchMarks) -> None:
+    """Adds this feature's actions and wiring to the built window; ``highlight`` marks an
+    opened search hit's matches in the conversation."""
     c, panel = content.controller, content.chat_panel
     panel.pinRequested.connect(c.pin_chat)
     panel.relabelRequested.connect(c.relabel_chat)
@@ -39,8 +38,6 @@ def install(content: WindowContent) -> None:
     panel.deleteRequested.connect(delete)
     # A finished reply may make a branch a version of its message ("Edit 2 of 2").
     c.replyFinished.connect(lambda *_: panel.refresh())
-
-    highlight = SearchHighlight(content.conversation_model, content)
 
     def hit_opened(chat_id: str, message_id: str) -> None:
         # After reply_actions' handler: the chat is open and scrolled to the message.

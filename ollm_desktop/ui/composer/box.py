@@ -28,7 +28,7 @@ from ollm_desktop.ui.composer.model_picker import ModelPicker
 from ollm_desktop.ui.theme import SPACE, current_colors, icon, status_color
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.composer.host import ComposerHost
 
 MIN_LINES, MAX_LINES = 1, 8
 
@@ -125,7 +125,7 @@ def _layout_holding(parent: QLayout, widget: QWidget) -> QBoxLayout | None:
     return None
 
 
-def install(content: WindowContent) -> Composer:
+def install(content: ComposerHost) -> Composer:
     box, send, stop = content.message_input, content.send_button, content.stop_button
     centre = box.parentWidget()
     column = centre.layout() if centre is not None else None
@@ -179,5 +179,4 @@ def install(content: WindowContent) -> Composer:
                                    content.context_meter.toolTip())
 
     content.controller.contextChanged.connect(ring)
-    content.composer = composer  # type: ignore[attr-defined]
     return composer

@@ -9,20 +9,12 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
 from ollm_desktop.engine.models import ContextUsage
+from ollm_desktop.ui.text.context_size_text import format_context_size
 from ollm_desktop.ui.theme import status_color
 
 WARN_PERCENT = 0.80  # of the usable context
 WARN_TRIGGER_SHARE = 0.85  # recent tokens this close to the compaction trigger
 NOTE_WIDTH = 360
-
-
-def format_context_size(tokens: int) -> str:
-    """8192 -> "8K", 131072 -> "128K", 1048576 -> "1M"; odd sizes keep their digits."""
-    if tokens >= 1_048_576 and tokens % 1_048_576 == 0:
-        return f"{tokens // 1_048_576}M"
-    if tokens % 1024 == 0:
-        return f"{tokens // 1024}K"
-    return f"{tokens:,}"
 
 
 def usage_level(usage: ContextUsage) -> str:

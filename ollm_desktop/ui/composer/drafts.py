@@ -15,13 +15,13 @@ from PySide6.QtCore import QObject, QTimer
 from ollm_desktop.storage.models import ChatRecord
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.composer.host import DraftsHost
 
 SAVE_DELAY_MS = 700
 
 
 class Drafts(QObject):
-    def __init__(self, content: WindowContent) -> None:
+    def __init__(self, content: DraftsHost) -> None:
         super().__init__(content.window)
         self.content = content
         self.controller, self.input = content.controller, content.message_input
@@ -61,5 +61,5 @@ class Drafts(QObject):
         self.timer.stop()  # what was just put back is already saved
 
 
-def install(content: WindowContent) -> None:
-    content.drafts = Drafts(content)  # type: ignore[attr-defined]
+def install(content: DraftsHost) -> Drafts:
+    return Drafts(content)

@@ -31,7 +31,7 @@ from ollm_desktop.ui.conversation import row_images
 if TYPE_CHECKING:
     from ollm_desktop.controller import ChatController
     from ollm_desktop.engine.models import ImageRef
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.composer.host import ImageAttachHost
 
 THUMB_H = 56
 FILTER = "Images ({})".format(" ".join(f"*{suffix}" for suffix in IMAGE_SUFFIXES))
@@ -154,8 +154,8 @@ class ImageDrops(QObject):
 class ImageAttach(QObject):
     """The feature's wiring: button, strip, drops, pastes and the controller's signals."""
 
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: ImageAttachHost) -> None:
+        super().__init__(content.window)
         self.setObjectName("imageAttach")
         self.content = content
         controller = content.controller
@@ -258,6 +258,6 @@ def _holder(layout: QLayout, anchor: QWidget) -> tuple[QBoxLayout, int] | None:
     return None
 
 
-def install(content: WindowContent) -> None:
+def install(content: ImageAttachHost) -> None:
     """Adds the Attach button, the pending strip and drops/pastes to the built window."""
-    ImageAttach(content)  # kept by its parent, the window content
+    ImageAttach(content)  # kept by its parent, the window

@@ -32,7 +32,7 @@ from ollm_desktop.ui.conversation.roles import KIND_MESSAGE
 from ollm_desktop.ui.conversation.row_header import branch_rect
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.conversation.host import BranchActionsHost
 
 EDIT_KEY = "Ctrl+E"
 FORK_KEY = "Ctrl+Shift+F"
@@ -90,8 +90,8 @@ class BranchSelector(QFrame):
 
 
 class BranchActions(QObject):
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: BranchActionsHost) -> None:
+        super().__init__(content.window)
         self.content = content
         self._alternatives: dict[str, Alternatives] = {}
         view, c = content.conversation_view, content.controller
@@ -309,5 +309,5 @@ class BranchActions(QObject):
         return False
 
 
-def install(content: WindowContent) -> None:
-    content.branch_actions = BranchActions(content)  # type: ignore[attr-defined]
+def install(content: BranchActionsHost) -> BranchActions:
+    return BranchActions(content)

@@ -11,12 +11,12 @@ from PySide6.QtCore import QObject, QTimer
 from ollm_desktop.ui.conversation.conversation_model import STREAM_FLUSH_MS
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.conversation.host import ConversationHost
 
 
 class LiveThinking(QObject):
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: ConversationHost) -> None:
+        super().__init__(content.window)
         self._model = content.conversation_model
         self._pending: dict[str, list[str]] = {}
         self._timer = QTimer(self)
@@ -46,5 +46,5 @@ class LiveThinking(QObject):
                     update={"thinking": (message.thinking or "") + "".join(parts)}))
 
 
-def install(content: WindowContent) -> None:
-    content.live_thinking = LiveThinking(content)  # type: ignore[attr-defined]
+def install(content: ConversationHost) -> LiveThinking:
+    return LiveThinking(content)

@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from ollm_desktop.storage.models import ChatRecord
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.conversation.host import MessageDeleteHost
 
 
 def _tr(text: str) -> str:
@@ -25,8 +25,8 @@ def _tr(text: str) -> str:
 
 
 class MessageDelete(QObject):
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: MessageDeleteHost) -> None:
+        super().__init__(content.window)
         self._content = content
         view = content.conversation_view
         action = QAction(_tr("&Delete message"), view)
@@ -87,7 +87,7 @@ class MessageDelete(QObject):
             self._content.undo_bar.finish()  # the undo belongs to the chat it was made in
 
 
-def install(content: WindowContent) -> None:
+def install(content: MessageDeleteHost) -> None:
     """Adds ``actionDeleteMessage`` to the Conversation menu and the rows' context menu."""
     deleter = MessageDelete(content)
     content.menus["conversation"].insertAction(content.action_goal, deleter.action)  # by Pin

@@ -20,7 +20,7 @@ from ollm_desktop.ui.conversation.recall_panel import RecallPanel, recalled_labe
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.conversation.conversation_model import ConversationRow
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.conversation.host import ConversationHost
 
 
 def _tr(text: str) -> str:
@@ -28,8 +28,8 @@ def _tr(text: str) -> str:
 
 
 class RecallView(QObject):
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: ConversationHost) -> None:
+        super().__init__(content.window)
         self._content = content
         self.records: dict[str, RecallRecord] = {}
         self.excluded: set[str] = set()
@@ -118,5 +118,5 @@ class RecallView(QObject):
         return True
 
 
-def install(content: WindowContent) -> None:
-    RecallView(content)  # parented to the content, which keeps it
+def install(content: ConversationHost) -> None:
+    RecallView(content)  # parented to the window, which keeps it

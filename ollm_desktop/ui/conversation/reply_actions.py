@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from ollm_desktop.controller import ContextSnapshot
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.conversation.host import ConversationHost, ReplyActionsHost
 
 REGENERATE_KEY = "Ctrl+Shift+R"
 CONTINUE_KEY = "Ctrl+Shift+C"
@@ -28,7 +28,7 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("ReplyActions", text)
 
 
-def build_actions(content: WindowContent) -> tuple[QAction, QAction]:
+def build_actions(content: ReplyActionsHost) -> tuple[QAction, QAction]:
     """(Regenerate, Continue), added to the window so their shortcuts work everywhere."""
     window, controller = content.window, content.controller
     made = []
@@ -48,14 +48,15 @@ def build_actions(content: WindowContent) -> tuple[QAction, QAction]:
     return made[0], made[1]
 
 
-def follow_send_key(content: WindowContent) -> None:
+def follow_send_key(content: ReplyActionsHost) -> None:
     """The preferred send key to the input (its placeholder) and the empty chat's hint."""
     key = content.controller.settings.send_key
     content.message_input.set_send_key(key)
     content.conversation_view.set_send_key(key)
 
 
-def connect(content: WindowContent) -> None:
+def connect(content: ReplyActionsHost) -> None:
+    """Which reply streams, the user's budget share, the row buttons' actions."""
     c, model, view = content.controller, content.conversation_model, content.conversation_view
     follow_send_key(content)
     view.set_reply_actions({"regenerate": content.action_regenerate,
@@ -69,11 +70,11 @@ def connect(content: WindowContent) -> None:
 
     c.contextChanged.connect(share)
 
-    def open_hit(chat_id: str, message_id: str) -> None:
-        if c.chat is None or c.chat.id != chat_id:
-            c.open_chat(chat_id)
-        if c.chat is not None and c.chat.id == chat_id:
-            view.scroll_to_message(message_id)
 
-    content.chat_panel.messageRequested.connect(open_hit)
-    content.group_panel.numbering = model.marker_position
+def open_search_hit(content: ConversationHost, chat_id: str, message_id: str) -> None:
+    """A search hit opens its chat at its message."""
+    c = content.controller
+    if c.chat is None or c.chat.id != chat_id:
+        c.open_chat(chat_id)
+    if c.chat is not None and c.chat.id == chat_id:
+        content.conversation_view.scroll_to_message(message_id)

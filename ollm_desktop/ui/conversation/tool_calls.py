@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.conversation.host import ToolCallsHost
 
 STATUS = {"asked": "waiting for you", "running": "running…", "done": "done",
           "failed": "failed", "denied": "denied", "not run": "not run"}
@@ -184,12 +184,10 @@ class ToolCallsStrip(QWidget):
             row.update_from(event)
 
 
-def install(content: WindowContent) -> None:
+def install(content: ToolCallsHost) -> ToolCallsStrip:
     strip = ToolCallsStrip(content.controller)
     parent = content.message_input.parentWidget()
     layout = parent.layout() if parent is not None else None
-    if not isinstance(layout, QVBoxLayout):  # pragma: no cover - the window's own layout
-        return
-    index = layout.indexOf(content.message_input)  # above the input, under the conversation
-    layout.insertWidget(max(0, index), strip)
-    content.tool_calls = strip  # type: ignore[attr-defined]
+    if isinstance(layout, QVBoxLayout):  # above the input, under the conversation
+        layout.insertWidget(max(0, layout.indexOf(content.message_input)), strip)
+    return strip

@@ -15,7 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.dialogs.host import HelpHost
 
 SHORTCUTS_KEY = "Ctrl+/"
 
@@ -34,7 +34,7 @@ COMPACTION_PAGE = [
           "checkpoint's marker to read its summary and the messages it stands for."),
     ("p", "What the model always keeps: your own recent messages word for word, pinned "
           "messages (Ctrl+P), the goal, and the exact names, paths and numbers you gave (a "
-          "ledger beside the checkpoints)."),
+          "list of facts beside the checkpoints: Conversation ▸ Facts)."),
     ("p", "When the model's summary is unusable, the checkpoint is built from the messages "
           "by code; it says so in a small note."),
     ("p", "Reliability (in the status bar) says what compaction did to this chat: High while "
@@ -104,13 +104,13 @@ def compaction_html() -> str:
 
 
 class HelpPages:
-    def __init__(self, content: WindowContent) -> None:
+    def __init__(self, content: HelpHost) -> None:
         self.window, self.controller = content.window, content.controller
         self.pages: dict[str, HelpPage] = {}
-        self.action_shortcuts = content._action(
+        self.action_shortcuts = content.add_action(
             "actionKeyboardShortcuts", _tr("&Keyboard shortcuts"), SHORTCUTS_KEY,
             self.show_shortcuts)
-        self.action_compaction = content._action(
+        self.action_compaction = content.add_action(
             "actionHowCompactionWorks", _tr("How &compaction works"), None,
             self.show_compaction)
         menu = content.menus["help"]  # before About, with a line between
@@ -137,5 +137,5 @@ class HelpPages:
         return self._show("compactionHelpPage", _tr("How compaction works"), compaction_html())
 
 
-def install(content: WindowContent) -> None:
-    content.help_pages = HelpPages(content)  # type: ignore[attr-defined]
+def install(content: HelpHost) -> HelpPages:
+    return HelpPages(content)

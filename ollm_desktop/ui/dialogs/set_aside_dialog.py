@@ -46,8 +46,8 @@ class SetAsideDialog(QDialog):
             when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         except OSError:
             when = "?"
-        intro = self.tr("{0} ({1}, last written {2}) was set aside because it could not be "
-                        "used.").format(path.name, _size(path), when)
+        intro = self.tr("{0} ({1}, last written {2}) could not be used, so it was kept "
+                        "unchanged beside a new database.").format(path.name, _size(path), when)
         if problem:
             intro += " " + self.tr("It cannot be opened: {0}").format(problem)
         elif not chats:

@@ -25,7 +25,7 @@ from ollm_desktop.ui.documents.rows import DocumentsPanel
 from ollm_desktop.ui.documents.sources import ReplySources
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.documents.host import DocumentsHost
 
 SHORTCUT = "Ctrl+Shift+D"
 SUFFIXES = sorted({".pdf", ".docx", *MARKDOWN, *HTML, *(TEXT - {""}), *CODE})
@@ -57,8 +57,8 @@ class DocumentDrops(QObject):
 
 
 class DocumentsFeature(QObject):
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: DocumentsHost) -> None:
+        super().__init__(content.window)
         self.setObjectName("documentsFeature")
         self.content = content
         controller = self.controller = content.controller
@@ -144,5 +144,5 @@ def _insert_before(anchor: object, widget: object) -> None:
     insert(anchor, widget)  # type: ignore[arg-type]
 
 
-def install(content: WindowContent) -> None:
-    content.documents = DocumentsFeature(content)  # type: ignore[attr-defined]
+def install(content: DocumentsHost) -> DocumentsFeature:
+    return DocumentsFeature(content)

@@ -28,7 +28,7 @@ from ollm_desktop.storage.documents.models import DocumentSource
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.conversation.conversation_model import ConversationRow
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.documents.host import SourcesHost
 
 SHOWN = 2  # sources named on the row; the rest as "+N"
 
@@ -82,9 +82,9 @@ class SourcesPanel(QDialog):
 
 
 class ReplySources(QObject):
-    def __init__(self, content: WindowContent,
+    def __init__(self, content: SourcesHost,
                  open_source: Callable[[DocumentSource], object]) -> None:
-        super().__init__(content)
+        super().__init__(content.window)
         self._content = content
         self._open_source = open_source
         self.sources: dict[str, list[DocumentSource]] = {}

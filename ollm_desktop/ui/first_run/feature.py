@@ -15,13 +15,13 @@ from ollm_desktop.controller import OllamaStatus, PullProgress
 from ollm_desktop.ui.first_run.screen import FirstRunScreen
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.first_run.host import FirstRunHost
 
 
 class FirstRun:
     """The screen's wiring; ``content.first_run`` keeps it (tests reach the screen there)."""
 
-    def __init__(self, content: WindowContent) -> None:
+    def __init__(self, content: FirstRunHost) -> None:
         self.content = content
         c = content.controller
         self.screen = FirstRunScreen()
@@ -106,5 +106,5 @@ class FirstRun:
         self.content.message_input.setFocus()
 
 
-def install(content: WindowContent) -> None:
-    content.first_run = FirstRun(content)  # type: ignore[attr-defined]
+def install(content: FirstRunHost) -> FirstRun:
+    return FirstRun(content)

@@ -26,13 +26,13 @@ from PySide6.QtWidgets import (
 from ollm_desktop.controller import ContextSnapshot, Settings
 from ollm_desktop.host_check import host_problem
 from ollm_desktop.ui.preferences.connections_editor import ConnectionsEditor, Tester
-from ollm_desktop.ui.preferences.context_size_text import (
+from ollm_desktop.ui.preferences.preference_pages import PagedForm
+from ollm_desktop.ui.preferences.recall_preferences import RecallBox
+from ollm_desktop.ui.text.context_size_text import (
     context_size_label,
     parse_context_size,
     tier_explanation,
 )
-from ollm_desktop.ui.preferences.preference_pages import PagedForm
-from ollm_desktop.ui.preferences.recall_preferences import RecallBox
 from ollm_desktop.ui.theme import status_text_color
 
 CONTEXT_SIZES = (2048, 4096, 8192, 16384, 32768, 65536, 131072)

@@ -29,7 +29,7 @@ from ollm_desktop.ui.side_panel.snapshot_browser import SnapshotBrowser
 from ollm_desktop.ui.theme import icon
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.side_panel.host import SidePanelHost
 
 PANEL_WIDTH = 340  # its minimum: the pages scroll or wrap inside it
 CHAT_LIST_MIN = 200
@@ -89,8 +89,8 @@ class SidePanel(QFrame):
 
 
 class SidePanelFeature(QObject):
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: SidePanelHost) -> None:
+        super().__init__(content.window)
         self.content = content
         window = content.window
         self.panel = SidePanel()
@@ -166,7 +166,7 @@ class SidePanelFeature(QObject):
 
         def show(group_id: str) -> None:
             show_group(group_id)
-            if content._open_group_id == group_id:  # it had a view to show
+            if content.open_group_id == group_id:  # it had a view to show
                 self.panel.show_tab("checkpoint")
                 self._sync()
 
@@ -225,6 +225,5 @@ class SidePanelFeature(QObject):
             panel.raise_()
 
 
-def install(content: WindowContent) -> SidePanelFeature:
-    content.side_panel = SidePanelFeature(content)  # type: ignore[attr-defined]
-    return content.side_panel  # type: ignore[attr-defined]
+def install(content: SidePanelHost) -> SidePanelFeature:
+    return SidePanelFeature(content)

@@ -331,10 +331,10 @@ class SnapshotBrowser(QDialog):
             return self.tr("Restore this snapshot? Undo restore brings the current state back.")
         newer = sum(1 for m in current if m.id not in kept)
         if not newer:
-            return self.tr("Restore this snapshot? No message is set aside (its checkpoints "
+            return self.tr("Restore this snapshot? No message is taken out (its checkpoints "
                            "and goal come back); Undo restore brings the current state back.")
-        return self.tr("Restore this snapshot? {0} will be set aside; Undo restore brings "
-                       "them back.").format(counted(newer, self.tr("newer message"),
+        return self.tr("Restore this snapshot? {0} will be taken out of the chat; Undo "
+                       "restore brings them back.").format(counted(newer, self.tr("newer message"),
                                                     self.tr("newer messages")))
 
     def delete_selected(self) -> bool:

@@ -1,30 +1,33 @@
 """Feeds the reliability light's tooltip the facts panel's own count of the user's facts, so
-"facts you stated" is one figure in both places (read from the same FactsView)."""
+"facts you stated" is one figure in both places: the same rows of the same ``FactsView``
+(``FactsView.rows``, the panel's rows), the user's current values, and of those the ones the
+next request sends (every one but those left out for want of room)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ollm_desktop.controller import ContextSnapshot
+from ollm_desktop.controller import ChatController, ContextSnapshot
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.status.host import ReliabilityHost
 
 USER_SOURCES = ("user", "manual")  # said in a message, or typed into the panel
 
 
-def stated_facts(content: WindowContent) -> tuple[int, int]:
-    """(current facts the user stated, how many of them the next request sends)."""
-    view = content.controller.facts_view()
+def stated_facts(controller: ChatController) -> tuple[int, int]:
+    """(the facts panel's rows of the user's current facts, how many of them are sent)."""
+    view = controller.facts_view()
     if view is None:
         return 0, 0
-    mine = [f for f in view.facts if f.source in USER_SOURCES and f.status == "current"]
-    sent = sum(1 for f in mine if f.id in view.shown or f.id in view.recent)
+    mine = [r.fact for r in view.rows if r.shown_by_default and r.fact.status == "current"
+            and r.fact.source in USER_SOURCES]
+    sent = sum(1 for f in mine if f.id not in view.left_out)
     return len(mine), sent
 
 
-def install(content: WindowContent) -> None:
+def install(content: ReliabilityHost) -> None:
     def refresh(_snapshot: ContextSnapshot | None = None) -> None:
-        content.reliability_indicator.set_stated_facts(*stated_facts(content))
+        content.reliability_indicator.set_stated_facts(*stated_facts(content.controller))
 
     content.controller.contextChanged.connect(refresh)

@@ -18,16 +18,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 
 from ollm_desktop.controller import ContextSnapshot, OllamaStatus
+from ollm_desktop.ui.status import action_reasons
 from ollm_desktop.ui.status.ollama_banner import inline_code_html
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.status.host import StateMessagesHost
 
 CONNECTION_KINDS = frozenset({"unreachable", "stream_cut", "timeout", "http"})
 
 
 class StateMessages:
-    def __init__(self, content: WindowContent) -> None:
+    def __init__(self, content: StateMessagesHost) -> None:
         self.content = content
         c = content.controller
         self.restored = False  # the open chat has a restore to undo
@@ -42,6 +43,7 @@ class StateMessages:
 
         content.update_actions = update_actions  # type: ignore[method-assign]
         c.compactionTaskEnded.connect(update_actions)
+        c.compactionStarted.connect(lambda *_: update_actions())  # Regenerate waits for it
         c.snapshotsChanged.connect(self._snapshots_changed)
         c.chatOpened.connect(self._snapshots_changed)
         c.replyFinished.connect(self._reply_arrived)
@@ -84,6 +86,7 @@ class StateMessages:
             tr("Open a chat first") if not has_chat else why_busy if busy and can_undo
             else tr("Go back to the state before the last compaction") if can_undo
             else tr("Nothing to undo: this chat has not been compacted"))
+        action_reasons.explain(content)
 
     # ------------------------------------------------------------------ messages
     def _keep_result_figures(self, snapshot: ContextSnapshot) -> None:
@@ -171,5 +174,5 @@ class StateMessages:
                 return
             label.hide()
 
-def install(content: WindowContent) -> None:
-    content.state_messages = StateMessages(content)  # type: ignore[attr-defined]
+def install(content: StateMessagesHost) -> StateMessages:
+    return StateMessages(content)

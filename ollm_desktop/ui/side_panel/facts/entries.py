@@ -99,9 +99,9 @@ def _state(fact: Fact, view: FactsView, by_id: dict[str, Fact]) -> str:
         return _tr("possibly replaced by {0} (turn {1})").format(short(possibly.value, 20),
                                                                  possibly.turn or 0)
     if fact.id in view.shown:
-        state = _tr("in the ledger")
+        state = _tr("sent with every message")
     elif fact.id in view.left_out:
-        state = _tr("left out (ledger full)")
+        state = _tr("left out (no room for more facts)")
     elif fact.id in view.recent:
         state = _tr("in the recent turns")
     else:
@@ -111,12 +111,14 @@ def _state(fact: Fact, view: FactsView, by_id: dict[str, Fact]) -> str:
 
 
 STATE_TIPS = {  # what each status means, in the tooltip
-    "in the ledger": "Sent in the facts ledger of every request.",
-    "left out (ledger full)": "Not sent: the ledger's share of the context is full and "
-                              "facts you stated, typed or pinned come first. Pin it to "
-                              "send it anyway.",
+    "sent with every message": "Sent with every message, in the list of facts the model "
+                               "reads before the conversation.",
+    "left out (no room for more facts)": "Not sent: the room for facts in the context is "
+                                         "full, and facts you stated, typed or pinned come "
+                                         "first. Pin it to send it anyway.",
     "in the recent turns": "Sent word for word in its message, which is still among the "
-                           "recent turns; it goes to the ledger when that turn is compacted.",
+                           "recent turns; it joins the list of facts when that turn is "
+                           "compacted.",
     "in its message": "Sent word for word in its message, which the request keeps.",
     "forgotten": "Never sent again, not even where an earlier text quotes it.",
     "suggested": "The assistant's value: not sent until you use it in a message, pin it, or "
@@ -183,11 +185,11 @@ def summary(view: FactsView) -> str:
                    "you or the assistant state are kept here when their turns are compacted; "
                    "add one yourself below.")
     current = [f for f in view.facts if f.status == "current"]
-    counts = ((sum(f.id in view.shown for f in current), _tr("{0} in the ledger")),
+    counts = ((sum(f.id in view.shown for f in current), _tr("{0} sent with every message")),
               (sum(f.id in view.recent and f.id not in view.shown for f in current),
                _tr("{0} in the recent turns")),
               (sum(f.id in view.left_out for f in current),
-               _tr("{0} left out (the ledger is full)")),
+               _tr("{0} left out (no room for more facts)")),
               (sum(not {f.id} & (view.shown | view.recent | view.left_out) for f in current),
                _tr("{0} in messages sent word for word")),
               (sum(f.status == "replaced" for f in view.facts), _tr("{0} replaced")),
@@ -197,10 +199,10 @@ def summary(view: FactsView) -> str:
 
 
 def blocking_text(view: FactsView) -> str:
-    """Which pins to take back when pinned facts alone exceed the ledger's budget."""
+    """Which pins to take back when pinned facts alone fill the room for facts."""
     if not view.blocking_pins:
         return ""
     by_id = {f.id: f for f in view.facts}
     names = [f"“{short(by_id[i].value)}”" for i in view.blocking_pins if i in by_id][:3]
-    return _tr("Pinned facts alone exceed the ledger's share of the context, so nothing else "
-               "fits in it: unpin some, for example {0}.").format(", ".join(names))
+    return _tr("Pinned facts alone fill the room for facts in the context, so no other "
+               "fact is sent: unpin some, for example {0}.").format(", ".join(names))

@@ -14,7 +14,7 @@ from ollm_desktop.ui.side_panel import docks
 from ollm_desktop.ui.side_panel.facts.panel import FactActions, FactsPanel
 
 if TYPE_CHECKING:
-    from ollm_desktop.ui.window_content import WindowContent
+    from ollm_desktop.ui.side_panel.host import FactsHost
 
 
 def _tr(text: str) -> str:
@@ -22,8 +22,8 @@ def _tr(text: str) -> str:
 
 
 class FactsFeature(QObject):
-    def __init__(self, content: WindowContent) -> None:
-        super().__init__(content)
+    def __init__(self, content: FactsHost) -> None:
+        super().__init__(content.window)
         self._content = content
         window, c = content.window, content.controller
         self.panel = FactsPanel(FactActions(self.add, self.edit, self.forget, self.pin,
@@ -88,5 +88,5 @@ class FactsFeature(QObject):
             self._content.undo_bar.finish()  # the undo belongs to the chat it was made in
 
 
-def install(content: WindowContent) -> None:
-    content.facts = FactsFeature(content)  # type: ignore[attr-defined]
+def install(content: FactsHost) -> FactsFeature:
+    return FactsFeature(content)

@@ -95,8 +95,8 @@ class FactsPanel(QDockWidget):
                                           self.tr("Never send this fact again (Undo brings "
                                                   "it back)"))
         self.pin_button = self._button("factPinButton", self.tr("Pin"),
-                                       self.tr("Always send this fact, however full the "
-                                               "ledger"))
+                                       self.tr("Always send this fact, even when the "
+                                               "room for facts is full"))
         self.jump_button = self._button("factJumpButton", self.tr("Go to message"),
                                         self.tr("Show the message this fact was stated in"))
         buttons = QHBoxLayout()

@@ -6,7 +6,16 @@ from __future__ import annotations
 import re
 
 from ollm_desktop.controller import context_tier
-from ollm_desktop.ui.composer.context_meter import format_context_size
+
+
+def format_context_size(tokens: int) -> str:
+    """8192 -> "8K", 131072 -> "128K", 1048576 -> "1M"; odd sizes keep their digits."""
+    if tokens >= 1_048_576 and tokens % 1_048_576 == 0:
+        return f"{tokens // 1_048_576}M"
+    if tokens % 1024 == 0:
+        return f"{tokens // 1024}K"
+    return f"{tokens:,}"
+
 
 _SIZE_TEXT = re.compile(r"^\s*([\d][\d,_ ]*)\s*([kKmM]?)")
 
