@@ -109,8 +109,14 @@ def test_delete_asks_inline_then_deletes(app, qtbot, server) -> None:
     assert not [w for w in box.window().findChildren(QMessageBox)]
     assert not any(isinstance(w, QDialog) and w.isModal() and w.isVisible()
                    for w in box.window().findChildren(QDialog))
+    assert "This chat uses it" not in box.confirm_text.text()
     box.keep_button.click()
     assert box.confirm_row.isHidden()
+    box.list.setCurrentRow(0)  # the chat's own model: the question says so
+    box.delete_button.click()
+    assert "This chat uses it" in box.confirm_text.text()
+    box.keep_button.click()
+    box.list.setCurrentRow(1)
     assert "gemma3:4b" in [m.name for m in server.models]
     box.delete_button.click()
     box.confirm_button.click()
@@ -195,3 +201,17 @@ def test_preferences_has_the_box_on_its_models_page(app, qtbot) -> None:
     qtbot.addWidget(dialog)
     box = installed_models.add_to(dialog, app.controller)
     assert box is not None and dialog.pages.page_of(box) == "models"
+
+
+def test_the_models_box_and_picker_speak_plainly(app, qtbot) -> None:
+    from tests.visible_strings import internal_terms, visible_strings
+
+    box = box_for(app, qtbot)
+    box.list.setCurrentRow(0)
+    box.ask_delete()
+    selector = app.find(QComboBox, "modelSelector")
+    strings = [*visible_strings(box), *[("tooltip", box.list.item(i).toolTip())
+                                        for i in range(box.list.count())],
+               ("picker", selector.toolTip()), ("facts", app.find(QLabel, "modelFacts").text())]
+    found = internal_terms(strings)
+    assert not found, "\n".join(found)

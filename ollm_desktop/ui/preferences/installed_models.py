@@ -187,9 +187,12 @@ class InstalledModelsBox(QGroupBox):
         if chosen is None or not self.delete_button.isEnabled():
             return
         size = size_text(chosen.size)
+        in_use = chosen.name == self.controller.model
         self.confirm_text.setText(
             self.tr("Delete {0}{1} from the server? Downloading it again takes time.").format(
-                chosen.name, f" ({size})" if size else ""))
+                chosen.name, f" ({size})" if size else "")
+            + (" " + self.tr("This chat uses it: choose another model for it afterwards.")
+               if in_use else ""))
         self.confirm_row.show()
         self.keep_button.setFocus()  # the safe choice is the default one
 
