@@ -371,7 +371,8 @@ class MessageDelegate(QStyledItemDelegate):
         dimmed = row.visibility in DIMMED_VISIBILITIES
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         text_colour = blend(text, base, 0.5) if dimmed else text
-        muted = blend(text, base, 0.45 if not dimmed else 0.62)
+        quiet = palette.color(QPalette.ColorRole.PlaceholderText)  # 4.5:1 on the surfaces
+        muted = blend(quiet, base, 0.3) if dimmed else quiet
 
         card = self.card_rect(option.rect)
         bubble = self.bubble_rect(row, option.rect) if bubbled(row) else None

@@ -89,7 +89,8 @@ def paint_surface(painter: QPainter, option: QStyleOptionViewItem, card: QRect,
     selected = bool(option.state & QStyle.StateFlag.State_Selected)
     if bubble is not None:
         painter.setPen(QPen(highlight, 1.6) if selected else Qt.PenStyle.NoPen)
-        painter.setBrush(blend(base, highlight, 0.10 if not dimmed else 0.04))
+        bubble_fill = palette.color(QPalette.ColorRole.AlternateBase)  # text reads at 4.5:1
+        painter.setBrush(blend(bubble_fill, base, 0.5) if dimmed else bubble_fill)
         painter.drawRoundedRect(QRectF(bubble).adjusted(0.5, 0.5, -0.5, -0.5), RADIUS.bubble,
                                 RADIUS.bubble)
     elif selected or role == "system":
