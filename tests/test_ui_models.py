@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QMessageBox
 
 from ollm_desktop.backend.models import ModelInfo
@@ -192,7 +193,7 @@ def test_a_server_that_cannot_delete_or_download_says_so(app, qtbot) -> None:
         box.pull_button.toolTip()
 
 
-def test_preferences_has_the_box_on_its_models_page(app, qtbot) -> None:
+def test_preferences_has_the_box_on_its_models_page(app, qtbot, server) -> None:
     from ollm_desktop.session import Settings
     from ollm_desktop.ui.preferences import installed_models
     from ollm_desktop.ui.preferences.dialog import PreferencesDialog
@@ -201,6 +202,16 @@ def test_preferences_has_the_box_on_its_models_page(app, qtbot) -> None:
     qtbot.addWidget(dialog)
     box = installed_models.add_to(dialog, app.controller)
     assert box is not None and dialog.pages.page_of(box) == "models"
+    dialog.show()
+    dialog.pages.show_page("models")
+    server.pullable["tinyllama:1b"] = FakeModel("tinyllama:1b", size=640_000_000)
+    box.name_edit.setFocus()
+    box.name_edit.setText("tinyllama:1b")
+    QTest.keyClick(box.name_edit, Qt.Key.Key_Return)  # downloads; Preferences stays open
+    assert dialog.isVisible() and dialog.result() == 0
+    assert box.pulling == "tinyllama:1b"
+    run(app.loop, settle(app.controller))
+    assert "tinyllama:1b is ready" in box.note.text()
 
 
 def test_the_models_box_and_picker_speak_plainly(app, qtbot) -> None:
@@ -215,3 +226,12 @@ def test_the_models_box_and_picker_speak_plainly(app, qtbot) -> None:
                ("picker", selector.toolTip()), ("facts", app.find(QLabel, "modelFacts").text())]
     found = internal_terms(strings)
     assert not found, "\n".join(found)
+
+
+def test_the_box_knows_what_the_server_can_do_as_soon_as_it_opens(app, qtbot) -> None:
+    box = InstalledModelsBox(app.controller)  # no new status yet: the last one is used
+    qtbot.addWidget(box)
+    box.list.setCurrentRow(1)
+    assert box.delete_button.isEnabled(), box.delete_button.toolTip()
+    box.name_edit.setText("tinyllama:1b")
+    assert box.pull_button.isEnabled(), box.pull_button.toolTip()

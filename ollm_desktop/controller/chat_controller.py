@@ -111,6 +111,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reply_task: asyncio.Task[Any] | None = None
         self._snapshot = ContextSnapshot()
+        self._status: OllamaStatus | None = None  # what ollamaStatus last carried
 
     # ----------------------------------------------------------------- tasks
     def _spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
@@ -222,6 +223,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
             case CompactionEnded(report):
                 self.compactionFinished.emit(report)
             case StatusChanged(status):
+                self._status = status
                 self.ollamaStatus.emit(status)
             case ModelsChanged(models):
                 self.modelsChanged.emit(models)
@@ -255,6 +257,11 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
     def snapshot(self) -> ContextSnapshot:
         """The newest context snapshot (what ``contextChanged`` last carried)."""
         return self._snapshot
+
+    @property
+    def server_status(self) -> OllamaStatus | None:
+        """The newest server status (what ``ollamaStatus`` last carried); None before any."""
+        return self._status
 
     @property
     def host(self) -> str:

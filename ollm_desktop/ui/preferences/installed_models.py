@@ -12,6 +12,8 @@ import asyncio
 from typing import Any
 
 import shiboken6
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -44,7 +46,8 @@ class InstalledModelsBox(QGroupBox):
         self.setTitle(self.tr("Installed models"))
         self.setObjectName("installedModels")
         self.controller = controller
-        self.status = OllamaStatus(reachable=True, host=controller.host)
+        self.status = controller.server_status or OllamaStatus(reachable=False,
+                                                               host=controller.host)
         self.pull_task: asyncio.Task[Any] | None = None
         self.delete_task: asyncio.Task[Any] | None = None
         self.pulling: str | None = None
@@ -113,7 +116,7 @@ class InstalledModelsBox(QGroupBox):
 
         self.list.itemSelectionChanged.connect(self._changed)
         self.name_edit.textChanged.connect(lambda _text: self.update_actions())
-        self.name_edit.returnPressed.connect(self.pull)
+        self.name_edit.installEventFilter(self)  # Enter downloads (and keeps the dialog)
         self.delete_button.clicked.connect(self.ask_delete)
         self.keep_button.clicked.connect(self.keep)
         self.confirm_button.clicked.connect(self.delete)
@@ -125,6 +128,15 @@ class InstalledModelsBox(QGroupBox):
         controller.error.connect(self._error)
         self.set_models(tuple(controller.models))
         self._show_progress(False)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Enter in the name field downloads it; it never reaches the dialog's OK."""
+        if watched is self.name_edit and isinstance(event, QKeyEvent) and \
+                event.type() == QEvent.Type.KeyPress and \
+                event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.pull()
+            return True
+        return super().eventFilter(watched, event)
 
     # ---------------------------------------------------------------- state
     def set_status(self, status: OllamaStatus) -> None:
@@ -284,4 +296,5 @@ def add_to(dialog: QWidget, controller: ChatController) -> InstalledModelsBox | 
         return None
     box = InstalledModelsBox(controller, page)
     column.insertWidget(0, box)
+    controller.refresh_ollama()  # what the server has now (and can do)
     return box
