@@ -118,6 +118,10 @@ def test_delete_asks_inline_then_deletes(app, qtbot, server) -> None:
     assert "This chat uses it" in box.confirm_text.text()
     box.keep_button.click()
     box.list.setCurrentRow(1)
+    box.list.setFocus()
+    QTest.keyClick(box.list, Qt.Key.Key_Delete)  # from the keyboard: the same question
+    assert box.confirm_row.isVisible() and "gemma3:4b" in box.confirm_text.text()
+    box.keep_button.click()
     assert "gemma3:4b" in [m.name for m in server.models]
     box.delete_button.click()
     box.confirm_button.click()

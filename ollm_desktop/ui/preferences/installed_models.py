@@ -13,7 +13,7 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -115,6 +115,11 @@ class InstalledModelsBox(QGroupBox):
         column.addWidget(self.note)
 
         self.list.itemSelectionChanged.connect(self._changed)
+        ask = QAction(self.tr("Delete…"), self.list)  # the Delete key asks too
+        ask.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        ask.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        ask.triggered.connect(self.ask_delete)
+        self.list.addAction(ask)
         self.name_edit.textChanged.connect(lambda _text: self.update_actions())
         self.name_edit.installEventFilter(self)  # Enter downloads (and keeps the dialog)
         self.delete_button.clicked.connect(self.ask_delete)
