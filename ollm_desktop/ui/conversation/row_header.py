@@ -109,10 +109,11 @@ def paint_header(d: MessageDelegate, painter: QPainter, option: QStyleOptionView
         details.append(_tr("cut off at the length limit"))
     if d.row_notes is not None:  # e.g. what a reply's request recalled
         details += d.row_notes(row)
-    detail = " · ".join(details)
+    hovered = selected or row.key == d.hover_key
+    # Above the user's bubble the time alone shows on hover; a state (kept verbatim...) always.
+    detail = "" if user and len(details) == 1 and not hovered else " · ".join(details)
     pin = d.pin_rect(option.rect)
     copy = d.copy_rect(option.rect)  # left of the pin; the header text stops before it
-    hovered = selected or row.key == d.hover_key
     # The pin and Copy show on hover (or when pinned): until then the text may reach the edge.
     right_limit = copy.left() - 8 if hovered or message.pinned else header.right()
     versions = branch_rect(d, row, option.rect)
