@@ -23,6 +23,8 @@ from tests.test_ui_main_window import App
 SHOTS = Path(os.environ.get("OLLM_UI_SHOTS", "/tmp"))
 SEEING = FakeModel("gemma3:4b", "gemma3", "4.3B", 131072, size=3_300_000_000,
                    capabilities=("completion", "vision"))
+EMBEDDING = FakeModel("nomic-embed-text", "nomic-bert", "137M", 2048, size=274_000_000,
+                      capabilities=("embedding",))
 THINKING = FakeModel("qwen3:4b", "qwen3", "4.0B", 40960, size=2_600_000_000,
                      capabilities=("completion", "tools", "thinking"))
 
@@ -30,7 +32,8 @@ THINKING = FakeModel("qwen3:4b", "qwen3", "4.0B", 40960, size=2_600_000_000,
 @pytest.fixture
 def server(ollama_server):
     ollama_server.models = [FakeModel(MODEL, "llama", "3.2B", 131072, size=2_000_000_000,
-                                      capabilities=("completion", "tools")), SEEING, THINKING]
+                                      capabilities=("completion", "tools")), SEEING, THINKING,
+                            EMBEDDING]
     ollama_server.reply_fn = scripted_model(reply_words=40)
     return ollama_server
 
@@ -62,7 +65,10 @@ def test_sizes_contexts_and_tags_read_as_people_write_them() -> None:
 def test_the_picker_shows_each_models_size_context_and_capabilities(app, qtbot) -> None:
     selector = app.find(QComboBox, "modelSelector")
     names = [selector.itemText(i) for i in range(selector.count())]
-    assert names == [MODEL, "gemma3:4b", "qwen3:4b"]  # the text is still the model's name
+    assert names == [MODEL, "gemma3:4b", "qwen3:4b", "nomic-embed-text"]  # still the names
+    items = selector.model()
+    assert [items.item(i).isEnabled() for i in range(4)] == [True, True, True, False]
+    assert "cannot chat" in selector.itemData(3, Qt.ItemDataRole.ToolTipRole)
     assert all(selector.itemData(i) is None for i in range(selector.count()))
     rows = {selector.itemText(i): selector.itemData(i, MODEL_ROLE)
             for i in range(selector.count())}
@@ -127,7 +133,8 @@ def test_delete_asks_inline_then_deletes(app, qtbot, server) -> None:
     box.confirm_button.click()
     run(app.loop, settle(app.controller))
     assert "gemma3:4b" not in [m.name for m in server.models]
-    assert [box.list.item(i).text() for i in range(box.list.count())] == [MODEL, "qwen3:4b"]
+    assert [box.list.item(i).text() for i in range(box.list.count())] == [
+        MODEL, "qwen3:4b", "nomic-embed-text"]
     assert "gemma3:4b was deleted" in box.note.text()
     selector = app.find(QComboBox, "modelSelector")
     assert selector.findText("gemma3:4b") < 0
@@ -141,7 +148,7 @@ def test_a_failed_delete_is_said_beside_it_and_the_model_stays(app, qtbot, serve
     box.confirm_button.click()
     run(app.loop, settle(app.controller))
     assert "permission denied" in box.note.text()
-    assert box.list.count() == 3 and box.delete_button.isEnabled()
+    assert box.list.count() == 4 and box.delete_button.isEnabled()
 
 
 def test_download_shows_progress_and_can_be_cancelled(app, qtbot, server) -> None:

@@ -10,7 +10,7 @@ the details ride on ``MODEL_ROLE`` and the tooltip.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from ollm_desktop.backend.models import ModelInfo
@@ -44,6 +44,7 @@ class ModelPicker(QObject):
     def decorate(self, models: tuple[ModelInfo, ...]) -> None:
         by_name = {m.name: m for m in models}
         selector = self.selector
+        items = selector.model()
         for position in range(selector.count()):
             if selector.itemData(position) is not None:  # "(not installed)": nothing to say
                 continue
@@ -52,6 +53,9 @@ class ModelPicker(QObject):
                 continue
             selector.setItemData(position, model, MODEL_ROLE)
             selector.setItemData(position, tooltip(model), Qt.ItemDataRole.ToolTipRole)
+            item = items.item(position) if isinstance(items, QStandardItemModel) else None
+            if item is not None:  # an embedding model cannot chat: listed, not choosable
+                item.setEnabled(not model.embedding_only)
         self.show_current()
 
     def show_current(self) -> None:
