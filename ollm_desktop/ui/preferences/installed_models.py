@@ -158,8 +158,11 @@ class InstalledModelsBox(QGroupBox):
             self.list.addItem(item)
             if chosen is not None and model.name == chosen.name:
                 self.list.setCurrentItem(item)
+        empty = self.tr("No models yet: download one below.")
         if not models:
-            self.note.setText(self.tr("No models yet: download one below."))
+            self.note.setText(empty)
+        elif self.note.text() == empty:
+            self.note.clear()
         self._changed()
 
     def selected(self) -> ModelInfo | None:
