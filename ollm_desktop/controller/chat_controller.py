@@ -54,7 +54,8 @@ from ollm_desktop.storage.models import ChatRecord, ChatSettings, SearchHit, Sna
 
 log = logging.getLogger(__name__)
 
-PROBE_TASKS = frozenset({"refresh-ollama", "model-details", "close-backend"})
+PROBE_TASKS = frozenset({"refresh-ollama", "model-details", "describe-models", "delete-model",
+                         "close-backend"})
 PROBE_GRACE = 1.5  # seconds a probe may take to end by itself at shutdown
 CANCEL_GRACE = 3.0  # seconds cancelled tasks get to unwind at shutdown
 
