@@ -62,3 +62,9 @@ error: ollm-desktop needs Python 3.12 or newer with its venv module; none was fo
 MSG
     return 1
 }
+
+# Run rather than sourced (`bash packaging/find-python.sh`): print it, e.g. for
+# `pipx install --python "$(bash packaging/find-python.sh)" .`
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+    find_python
+fi

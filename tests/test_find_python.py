@@ -101,3 +101,11 @@ def test_make_venv_with_only_python3_13(tmp_path: Path) -> None:
                               "import sys, pip; print(sys.version_info >= (3, 12))"],
                              capture_output=True, text=True, timeout=60, check=False)
     assert version.stdout.strip() == "True", version.stderr
+
+
+def test_run_as_a_command_it_prints_the_python(tmp_path: Path) -> None:
+    """``bash packaging/find-python.sh`` (the README's pipx line) prints what it found."""
+    env = machine(tmp_path, {"python3.13": real_python()})
+    found = subprocess.run([BASH, str(FIND)], env=env, capture_output=True, text=True,
+                           timeout=60, check=False)
+    assert found.returncode == 0 and found.stdout.strip() == str(tmp_path / "bin" / "python3.13")

@@ -41,7 +41,7 @@ def test_screenshot_the_facts_panel(qloop, qtbot, tmp_path, server, chat, screen
         replaced = item(panel, "722 ms")
         assert replaced.text(STATE).startswith("replaced by 650 ms (turn ")
         assert replaced.text(WHO) == "You"
-        assert select(panel, "650 ms").text(STATE) == "in the ledger"
+        assert select(panel, "650 ms").text(STATE) == "sent with every message"
         assert "pinned" in item(panel, "RES-5021").text(STATE)
         assert item(panel, TYPED).text(WHO) == "Typed by you"
         whos = [item.text(WHO) for item in panel.list.findItems(

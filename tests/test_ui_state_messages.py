@@ -30,6 +30,8 @@ def test_a_cut_reply_s_banner_has_a_retry_button_and_goes_when_a_reply_arrives(a
     assert banner.isVisible() and banner.mode == "error"
     assert banner.retry_button.isVisible()  # a button, not "Retry?" in the text
     assert "Retry?" not in banner.message_label.text()
+    status = app.window.statusBar().currentMessage()
+    assert "broke before the reply was complete" in status and "Retry?" not in status
     server.reply_fn = scripted_model(reply_words=10)
     banner.retry_button.click()  # continues the cut reply
     run(app.loop, settle(app.controller))
@@ -50,6 +52,7 @@ def test_the_unreachable_note_above_the_input_goes_after_reconnecting(qloop, qtb
         assert "`" not in note.text() and "<code>" in note.text()  # backticks rendered
         assert "Retry" in note.text()  # ... and the button it names is there, in the banner
         assert a.window.banner.isVisible() and a.window.banner.retry_button.isVisible()
+        assert "`" not in a.window.banner.message_label.text()  # the banner renders them too
         server.start(port=port)
         run(qloop, a.controller.refresh_ollama())
         run(qloop, settle(a.controller))

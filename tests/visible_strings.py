@@ -1,7 +1,7 @@
 """Every string a user can see in a widget tree: texts, titles, tooltips, status tips,
-placeholders, list, tree and tab texts (every row of an item view's model; of the conversation
-only its markers, the rest being the user's and the model's words), menus and their actions;
-what sits inside an "Advanced" section (a widget named
+placeholders, list, tree and tab texts (every row of an item view's model; of the
+conversation's messages only their tooltips, their text being the user's and the model's
+words), menus and their actions; what sits inside an "Advanced" section (a widget named
 ``advancedSection``) is left out, since the internal terms may be explained there."""
 
 from __future__ import annotations
@@ -77,8 +77,8 @@ def _widget_strings(widget: QWidget) -> Iterator[str]:
     if isinstance(widget, QAbstractSpinBox):
         yield widget.specialValueText()
     if isinstance(widget, QAbstractItemView) and widget.model() is not None:
-        markers_only = widget.objectName() == "conversationView"
-        yield from _model_strings(widget.model(), QModelIndex(), markers_only)
+        conversation = widget.objectName() == "conversationView"
+        yield from _model_strings(widget.model(), QModelIndex(), conversation)
         if isinstance(widget, QTreeWidget):
             header = widget.headerItem()
             for column in range(header.columnCount()):
@@ -89,20 +89,21 @@ def _widget_strings(widget: QWidget) -> Iterator[str]:
 
 
 def _model_strings(model: QAbstractItemModel, parent: QModelIndex,
-                   markers_only: bool) -> Iterator[str]:
+                   conversation: bool) -> Iterator[str]:
     """Display texts and tooltips of every row (and child row) of a model."""
     flat = isinstance(model, QAbstractListModel)  # (its columnCount is private in PySide)
     for row in range(model.rowCount(parent)):
         for column in range(1 if flat else max(1, model.columnCount(parent))):
             index = model.index(row, column, parent)
-            if markers_only and model.data(index, MessageIdRole) is not None:
-                continue  # a message: the user's or the model's words, not ours
-            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            message = conversation and model.data(index, MessageIdRole) is not None
+            # a message's text is the user's or the model's words, not ours; its tooltip is
+            for role in ((Qt.ItemDataRole.ToolTipRole,) if message else
+                         (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)):
                 value = model.data(index, role)
                 if isinstance(value, str):
                     yield value
             if column == 0 and not flat and model.hasChildren(index):
-                yield from _model_strings(model, index, markers_only)
+                yield from _model_strings(model, index, conversation)
 
 
 def visible_strings(root: QWidget, skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:

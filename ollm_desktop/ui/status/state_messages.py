@@ -19,7 +19,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 
 from ollm_desktop.controller import ContextSnapshot, OllamaStatus
 from ollm_desktop.ui.status import action_reasons
-from ollm_desktop.ui.status.ollama_banner import inline_code_html
+from ollm_desktop.ui.status.ollama_banner import RETRY_QUESTION, inline_code_html
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.status.host import StateMessagesHost
@@ -121,8 +121,11 @@ class StateMessages:
         if not status.reachable and self.content.controller.host_from_command_line:
             self._name_command_line_host()
 
-    def _error(self, kind: str, _text: str) -> None:
+    def _error(self, kind: str, text: str) -> None:
         self.last_error_kind = kind
+        bar, banner = self.content.window.statusBar(), self.content.banner
+        if banner.retry_button.isVisibleTo(banner) and bar.currentMessage() == text:
+            bar.showMessage(RETRY_QUESTION.sub("", text), 10000)  # the banner's button asks
         if kind == "unreachable" and self.content.controller.host_from_command_line:
             self._name_command_line_host()
 
