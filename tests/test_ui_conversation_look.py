@@ -170,3 +170,30 @@ def test_the_composer_holds_its_buttons_as_icons_under_the_column(app, qloop) ->
     field.setPlainText("")
     QApplication.processEvents()
     assert field.height() == one
+
+
+def test_send_becomes_stop_while_a_reply_streams(app, qloop, server) -> None:
+    import asyncio
+
+    from PySide6.QtWidgets import QPushButton
+
+    from tests.controller_harness import settle, until
+    from tests.ollama_server import Reply
+
+    send, stop = app.find(QPushButton, "sendButton"), app.find(QPushButton, "stopButton")
+    assert send.isVisible() and stop.isHidden()
+    server.script(Reply(chunks=["word "] * 200, delay_per_chunk=0.01))
+    app.window.message_input.setPlainText("Tell me a story.")
+    send.click()
+
+    async def streaming() -> None:
+        await until(lambda: app.controller.busy)
+        assert stop.isVisible() and stop.isEnabled() and send.isHidden()
+        stop.click()  # in the same place Send was
+        task = app.controller._reply_task
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        await settle(app.controller)
+
+    run(qloop, streaming())
+    assert send.isVisible() and stop.isHidden()

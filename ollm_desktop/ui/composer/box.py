@@ -165,6 +165,13 @@ def install(content: ComposerHost) -> Composer:
     _iconify(send, "send", content.tr("Send"), current_colors().on_accent)
     composer.row.addWidget(stop)
     composer.row.addWidget(send)
+
+    def swap(busy: bool) -> None:  # one place: Send, or Stop while a reply streams
+        stop.setVisible(busy)
+        send.setVisible(not busy)
+
+    content.controller.busyChanged.connect(swap)
+    swap(content.controller.busy)
     if controls is not None:  # the model picker and chat settings: at the top of the chat
         column.removeItem(controls)
         column.insertLayout(0, controls)
