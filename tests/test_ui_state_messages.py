@@ -62,7 +62,7 @@ def test_the_unreachable_note_above_the_input_goes_after_reconnecting(qloop, qtb
 
 
 def test_an_address_given_with_host_is_named_as_such(qloop, qtbot, tmp_path, server):
-    url, settings = server.url, make_settings(server)
+    url, settings, port = server.url, make_settings(server), server.port
     server.stop()
     paths = app_paths(tmp_path / "data")
     paths.ensure()
@@ -78,6 +78,10 @@ def test_an_address_given_with_host_is_named_as_such(qloop, qtbot, tmp_path, ser
         text = window.banner.message_label.text()
         assert window.banner.isVisible() and "--host" in text
         assert "Preferences" not in text
+        server.start(port=port)  # the server comes back: the banner goes
+        run(qloop, controller.refresh_ollama())
+        run(qloop, settle(controller))
+        assert not window.banner.isVisible()
     finally:
         window.close()
         shutdown(qloop, controller)

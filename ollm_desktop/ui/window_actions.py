@@ -35,6 +35,7 @@ from ollm_desktop.storage.schema import StorageError
 from ollm_desktop.ui.dialogs import short_dialogs as dialogs
 from ollm_desktop.ui.preferences import installed_models
 from ollm_desktop.ui.preferences.dialog import PreferencesDialog
+from ollm_desktop.ui.side_panel.snapshot_browser import SnapshotBrowser
 from ollm_desktop.ui.theme import apply_theme
 
 START_OLLAMA_TEXT = ("Start Ollama automatically whenever ollm-desktop opens and it is not "
@@ -125,6 +126,20 @@ def compact_now(parent: QWidget, controller: ChatController) -> None:
     focus = dialogs.ask_compact_focus(parent)
     if focus is not None:
         controller.compact(focus)
+
+
+def snapshot_browser(parent: QWidget, controller: ChatController,
+                     browser: SnapshotBrowser | None) -> SnapshotBrowser:
+    """Snapshots… as a window of its own: made once, then refreshed and brought forward."""
+    if browser is None:
+        browser = SnapshotBrowser(controller, parent)
+        browser.restoreRequested.connect(controller.restore_snapshot)
+        browser.deleteRequested.connect(controller.delete_snapshot)
+        browser.createRequested.connect(controller.create_snapshot)
+    browser.refresh()
+    browser.show()
+    browser.raise_()
+    return browser
 
 
 def create_snapshot(parent: QWidget, controller: ChatController) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.controller import ChatController, ContextSnapshot, ReplyInfo
-from ollm_desktop.engine import CompactionReport, CompressedGroup, Message
+from ollm_desktop.engine import CompressedGroup, Message
 from ollm_desktop.paths import AppPaths
 from ollm_desktop.storage.models import ChatRecord, StartupNotice
 from ollm_desktop.ui import features, window_actions, window_menus
@@ -48,7 +48,12 @@ from ollm_desktop.ui.status.warning_bar import ReliabilityWarningBar
 
 
 class WindowContent(QObject, features.InstalledFeatures):
-    """Builds the window's widgets into ``window`` and keeps them in step with the controller."""
+    """Builds the window's widgets into ``window`` and keeps them in step with the controller;
+    features follow it through its signals."""
+
+    actionsUpdated = Signal()  # after update_actions: features refine the actions' states
+    groupShown = Signal(str)  # a compressed group's checkpoint is shown (``open_group_id``)
+    groupClosed = Signal()
 
     def __init__(self, window: QMainWindow, controller: ChatController, paths: AppPaths) -> None:
         super().__init__(window)
@@ -224,8 +229,8 @@ class WindowContent(QObject, features.InstalledFeatures):
         c.reliabilityWarning.connect(self._reliability_warning)
         c.compactionStarted.connect(self.compaction_progress.start)
         c.compactionProgress.connect(self.compaction_progress.set_progress)
-        c.compactionFinished.connect(self._compaction_finished)
-        c.compactionFailed.connect(lambda r: self.compaction_progress.finish(r.reason))
+        for ended in (c.compactionFinished, c.compactionFailed):  # said in one place, a skip too
+            ended.connect(lambda r: self.compaction_progress.finish(r.reason))
         c.snapshotsChanged.connect(self._snapshots_changed)
         c.busyChanged.connect(self._busy_changed)
         self.ollama_view = OllamaView(c, self.banner, self.model_selector, self.window)
@@ -262,6 +267,7 @@ class WindowContent(QObject, features.InstalledFeatures):
         self.action_compact.setEnabled(has_chat and not busy)
         self.action_undo_compaction.setEnabled(has_chat and not busy and c.snapshot.can_undo)
         self.action_branch_before.setEnabled(self.action_undo_compaction.isEnabled())
+        self.actionsUpdated.emit()
 
     # -------------------------------------------------------------- messages
     def new_chat(self) -> None:
@@ -369,15 +375,12 @@ class WindowContent(QObject, features.InstalledFeatures):
             room = min(420, max(300, sizes[1] // 3))
             self.splitter.setSizes([sizes[0], max(300, sizes[1] - room), room])
         self.open_group_id = group_id
+        self.groupShown.emit(group_id)
 
     def close_group(self) -> None:
         self.open_group_id = None
         self.group_panel.hide()
-
-    def _compaction_finished(self, report: CompactionReport) -> None:
-        """The result in one place (the strip above the input), in the marker's figures; a
-        skip says why (never a silent no-op)."""
-        self.compaction_progress.finish(report.reason)
+        self.groupClosed.emit()
 
     def _reliability_warning(self, snap: ContextSnapshot) -> None:
         if snap.reliability is not None:  # a bar in the window: nothing modal, ever
@@ -386,15 +389,8 @@ class WindowContent(QObject, features.InstalledFeatures):
 
     # --------------------------------------------------------------- dialogs
     def open_snapshot_browser(self) -> SnapshotBrowser:
-        if self.snapshot_browser is None:
-            browser = SnapshotBrowser(self.controller, self.window)
-            browser.restoreRequested.connect(self.controller.restore_snapshot)
-            browser.deleteRequested.connect(self.controller.delete_snapshot)
-            browser.createRequested.connect(self.controller.create_snapshot)
-            self.snapshot_browser = browser
-        self.snapshot_browser.refresh()
-        self.snapshot_browser.show()
-        self.snapshot_browser.raise_()
+        self.snapshot_browser = window_actions.snapshot_browser(self.window, self.controller,
+                                                                self.snapshot_browser)
         return self.snapshot_browser
 
     def _snapshots_changed(self) -> None:

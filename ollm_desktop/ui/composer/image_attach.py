@@ -14,11 +14,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QAction, QDropEvent, QImage, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
-    QBoxLayout,
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QLayout,
     QPushButton,
     QToolButton,
     QVBoxLayout,
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from ollm_desktop.ui.composer.message_input import IMAGE_SUFFIXES, image_files
 from ollm_desktop.ui.conversation import row_images
+from ollm_desktop.ui.window_parts import insert_before
 
 if TYPE_CHECKING:
     from ollm_desktop.controller import ChatController
@@ -179,8 +178,8 @@ class ImageAttach(QObject):
             menu.insertSeparator(first)
         self.button.setToolTip(f"{self.button.toolTip()} ({SHORTCUT})")
         self.strip = PendingImages(controller)
-        _insert_before(content.stop_button, self.button)  # Attach, Stop, Send
-        _insert_before(content.message_input, self.strip)
+        insert_before(content.stop_button, self.button)  # Attach, Stop, Send
+        insert_before(content.message_input, self.strip)
         box = content.message_input
         box.imageFilesDropped.connect(self.attach_files)
         box.imagePasted.connect(self.attach_pasted)
@@ -232,30 +231,6 @@ class ImageAttach(QObject):
 
 def _short(name: str, limit: int = 24) -> str:
     return name if len(name) <= limit else name[:limit - 1] + "…"
-
-
-def _insert_before(anchor: QWidget, widget: QWidget) -> None:
-    """Put ``widget`` just before ``anchor`` in whichever box layout of its parent (nested or
-    not) holds it."""
-    parent = anchor.parentWidget()
-    layout = parent.layout() if parent is not None else None
-    found = _holder(layout, anchor) if layout is not None else None
-    if found is None:
-        raise RuntimeError(f"{anchor.objectName()} is not in the expected layout")
-    box, index = found
-    box.insertWidget(index, widget)
-
-
-def _holder(layout: QLayout, anchor: QWidget) -> tuple[QBoxLayout, int] | None:
-    index = layout.indexOf(anchor)
-    if index >= 0 and isinstance(layout, QBoxLayout):
-        return layout, index
-    for position in range(layout.count()):
-        item = layout.itemAt(position)
-        inner = item.layout() if item is not None else None
-        if inner is not None and (found := _holder(inner, anchor)) is not None:
-            return found
-    return None
 
 
 def install(content: ImageAttachHost) -> None:

@@ -23,6 +23,7 @@ from ollm_desktop.ui.composer.message_input import IMAGE_SUFFIXES
 from ollm_desktop.ui.documents.reader import DocumentReader
 from ollm_desktop.ui.documents.rows import DocumentsPanel
 from ollm_desktop.ui.documents.sources import ReplySources
+from ollm_desktop.ui.window_parts import insert_before
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.documents.host import DocumentsHost
@@ -82,8 +83,8 @@ class DocumentsFeature(QObject):
         self.panel = DocumentsPanel({"open": lambda key: self.open_document(key),
                                      "remove": self.remove,
                                      "reread": controller.reread_document})
-        _insert_before(content.stop_button, self.button)
-        _insert_before(content.conversation_view, self.panel)
+        insert_before(content.stop_button, self.button)
+        insert_before(content.conversation_view, self.panel)
         self.drops = DocumentDrops(self)
         content.conversation_view.viewport().installEventFilter(self.drops)
         content.conversation_view.viewport().setAcceptDrops(True)
@@ -136,12 +137,6 @@ class DocumentsFeature(QObject):
 
     def open_source(self, source: DocumentSource) -> DocumentReader:
         return self.open_document(source.document_id, source.ordinal, source.name)
-
-
-def _insert_before(anchor: object, widget: object) -> None:
-    from ollm_desktop.ui.composer.image_attach import _insert_before as insert
-
-    insert(anchor, widget)  # type: ignore[arg-type]
 
 
 def install(content: DocumentsHost) -> DocumentsFeature:

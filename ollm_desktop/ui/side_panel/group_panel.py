@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from ollm_desktop.engine.extractive import NOTE, OLD_HEADERS
 from ollm_desktop.engine.fact_keeping import measured_steps
 from ollm_desktop.engine.models import CompressedGroup, Message
-from ollm_desktop.ui.conversation.conversation_model import ConversationModel, format_count
+from ollm_desktop.ui.conversation.conversation_model import ConversationModel
 from ollm_desktop.ui.conversation.conversation_view import ConversationView
 from ollm_desktop.ui.conversation.roles import PRESERVED, SUMMARIZED
 from ollm_desktop.ui.text.markdown import (
@@ -30,7 +30,7 @@ from ollm_desktop.ui.text.markdown import (
     markdown_fragment,
     style_code_blocks,
 )
-from ollm_desktop.ui.text.row_labels import counted, shortened_note
+from ollm_desktop.ui.text.row_labels import counted, format_count, shortened_note
 
 _HEADING = re.compile(r"^(#{1,6})(\s)")
 _FENCE = re.compile(r"^\s*(```|~~~)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QSplitter, QWidget
 
@@ -52,11 +53,10 @@ class SidePanelHost(WindowBasics, Protocol):
     def action_goal(self) -> QAction: ...
 
     @property
-    def open_group_id(self) -> str | None:
-        """The compressed group the checkpoint panel shows, if any."""
+    def groupShown(self) -> SignalInstance:
+        """A compressed group's checkpoint is shown: its tab comes forward."""
 
-    def show_group(self, group_id: str) -> None: ...
-
-    def close_group(self) -> None: ...
+    @property
+    def groupClosed(self) -> SignalInstance: ...
 
     def tr(self, text: str) -> str: ...

@@ -126,7 +126,8 @@ class SidePanelFeature(QObject):
         facts_action = window.findChild(QAction, "actionFacts")
         if facts_action is not None:
             self._follow(facts_action, "facts")
-        self._wrap_group_calls()
+        content.groupShown.connect(self._group_shown)
+        content.groupClosed.connect(self._group_closed)
         window.installEventFilter(self)
         restore = window.restoreState
 
@@ -160,27 +161,16 @@ class SidePanelFeature(QObject):
         if self.panel.current() == "snapshots":
             self.snapshots.refresh()
 
-    def _wrap_group_calls(self) -> None:
-        content = self.content
-        show_group, close_group = content.show_group, content.close_group
+    def _group_shown(self, _group_id: str) -> None:
+        self.panel.show_tab("checkpoint")
+        self._sync()
 
-        def show(group_id: str) -> None:
-            show_group(group_id)
-            if content.open_group_id == group_id:  # it had a view to show
-                self.panel.show_tab("checkpoint")
-                self._sync()
-
-        def close() -> None:
-            close_group()
-            content.group_panel.setVisible(self.panel.current() == "checkpoint")
-            if self.panel.current() == "checkpoint":
-                self.panel.hide()
-                self._sync()
-
-        content.show_group = show  # type: ignore[method-assign]
-        content.close_group = close  # type: ignore[method-assign]
-        content.group_panel.closed.disconnect()
-        content.group_panel.closed.connect(close)
+    def _group_closed(self) -> None:
+        """The checkpoint's tab stays a page (only hidden with its panel)."""
+        self.content.group_panel.setVisible(self.panel.current() == "checkpoint")
+        if self.panel.current() == "checkpoint":
+            self.panel.hide()
+            self._sync()
 
     def _sync(self) -> None:
         shown = self.panel.isVisibleTo(self.content.window)

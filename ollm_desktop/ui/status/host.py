@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, SignalInstance
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QLineEdit, QMainWindow
 
@@ -72,3 +72,7 @@ class StateMessagesHost(ReliabilityHost, ActionsHost, Protocol):
     def tr(self, text: str) -> str: ...
 
     def update_actions(self) -> None: ...
+
+    @property
+    def actionsUpdated(self) -> SignalInstance:
+        """Emitted at the end of ``update_actions``: the state's reasons refine it."""

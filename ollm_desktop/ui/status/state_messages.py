@@ -35,15 +35,9 @@ class StateMessages:
         self.input_note_is_connection = False
         self.reachable = True
         self.last_error_kind: str | None = None
-        frame_update = content.update_actions
-
-        def update_actions() -> None:
-            frame_update()
-            self.refine_actions()
-
-        content.update_actions = update_actions  # type: ignore[method-assign]
-        c.compactionTaskEnded.connect(update_actions)
-        c.compactionStarted.connect(lambda *_: update_actions())  # Regenerate waits for it
+        content.actionsUpdated.connect(self.refine_actions)
+        c.compactionTaskEnded.connect(content.update_actions)
+        c.compactionStarted.connect(content.update_actions)  # Regenerate waits for it
         c.snapshotsChanged.connect(self._snapshots_changed)
         c.chatOpened.connect(self._snapshots_changed)
         c.replyFinished.connect(self._reply_arrived)
