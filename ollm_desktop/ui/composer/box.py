@@ -175,9 +175,9 @@ def install(content: ComposerHost) -> Composer:
     if controls is not None:  # the model picker and chat settings: at the top of the chat
         column.removeItem(controls)
         column.insertLayout(0, controls)
+        # The window keeps the picker (its parent).
         picker = ModelPicker(content.model_selector, content.controller, content.window)
         controls.insertWidget(controls.indexOf(content.model_selector) + 1, picker.facts)
-        content.model_picker = picker  # type: ignore[attr-defined]
 
     def ring(snapshot: ContextSnapshot) -> None:
         usage = snapshot.usage
