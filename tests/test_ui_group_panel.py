@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QTabWidget
 
 from ollm_desktop.engine.models import AgingStep, CompressedGroup, Message
 from ollm_desktop.ui.conversation.roles import MessageIdRole, PinnedRole, VisibilityRole
-from ollm_desktop.ui.side_panel.group_panel import GroupPanel
+from ollm_desktop.ui.side_panel.checkpoint_panel import GroupPanel
 from ollm_desktop.ui.text.markdown import SafeTextDocument
 
 

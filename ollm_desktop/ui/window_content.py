@@ -36,8 +36,8 @@ from ollm_desktop.ui.conversation import reply_actions
 from ollm_desktop.ui.conversation_pane import build_pane
 from ollm_desktop.ui.dialogs.chat_settings_dialog import ChatSettingsButton
 from ollm_desktop.ui.side_panel import docks
+from ollm_desktop.ui.side_panel.checkpoint_panel import GroupPanel
 from ollm_desktop.ui.side_panel.goal_panel import GoalPanel
-from ollm_desktop.ui.side_panel.group_panel import GroupPanel
 from ollm_desktop.ui.side_panel.snapshot_browser import SnapshotBrowser
 from ollm_desktop.ui.status.compaction_progress import CompactionProgress
 from ollm_desktop.ui.status.ollama_banner import OllamaBanner

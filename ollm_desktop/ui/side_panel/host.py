@@ -8,8 +8,8 @@ from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QSplitter, QWidget
 
+from ollm_desktop.ui.side_panel.checkpoint_panel import GroupPanel
 from ollm_desktop.ui.side_panel.goal_panel import GoalPanel
-from ollm_desktop.ui.side_panel.group_panel import GroupPanel
 from ollm_desktop.ui.window_parts import UndoOffer, WindowBasics
 
 
