@@ -1,7 +1,7 @@
 """Paints messages as a current chat app does, with cached sizes: the user's messages are
 bubbles on the right, replies are plain text in a centred column of a readable line length
-(``READABLE_LINE_CHARS``), the model's name and the time are small, and compaction markers are
-quiet rows (``row_parts.paint_marker``). The row's actions show on hover (``row_header``).
+(``READABLE_LINE_CHARS``), the model's name and the time are small, compaction markers are
+quiet dividers across the row (``row_parts.paint_marker``), actions show on hover.
 
 QListView asks every row's size on each relayout, so ``sizeHint`` must be O(1): sizes are
 cached per message id with the (layout revision, width) they were computed for. Rows never
@@ -183,9 +183,8 @@ class MessageDelegate(QStyledItemDelegate):
         wraps at ``text_width(row)`` whatever the bubble's width: sizes do not depend on it)."""
         card = self.card_rect(row_rect)
         top = card.top() + PAD_V + self._header_h + HEADER_GAP
-        content = self.document(row).idealWidth() if row.message and row.message.content \
-            else self._fm.horizontalAdvance("…")
-        content = max(content, row_images.width(self, row), self._fm.horizontalAdvance("mmmm"))
+        text = self.document(row).idealWidth() if row.message and row.message.content else 0
+        content = max(text, row_images.width(self, row), self._fm.horizontalAdvance("mmmm"))
         width = min(self.text_width(row), math.ceil(content)) + 2 * BUBBLE_H
         bottom = card.bottom() - PAD_V + 1 - self.footer_for(row) - self.thinking.height(row)
         return QRect(card.right() + 1 - width, top, width, bottom - top)
@@ -416,4 +415,5 @@ class MessageDelegate(QStyledItemDelegate):
     def _paint_marker(self, painter: QPainter, option: QStyleOptionViewItem,
                       row: ConversationRow) -> None:
         label = self._model.marker_text(row.group) if self._model is not None else ""
-        paint_marker(painter, option, self.card_rect(option.rect), label, self._small)
+        paint_marker(painter, option, option.rect.adjusted(OUTER_H, OUTER_V, -OUTER_H, -OUTER_V),
+                     label, self._small)
