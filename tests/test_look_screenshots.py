@@ -64,7 +64,9 @@ def test_first_run_and_download(qloop, qtbot, tmp_path, server, scheme, screensh
             await settle(a.controller)
 
         run(qloop, mid_download())
+        run(qloop, settle(a.controller))  # the status after the model was chosen
         assert "is ready" in screen.pull_status.text()
+        assert not a.window.banner.isVisible()  # no "not installed" about the old model
         shot(a, screenshot_dir, f"look-first-run-ready-{scheme}-1366.png", "1366")
     finally:
         a.close()
