@@ -9,7 +9,7 @@ Each shot is also checked for the thing it shows, so the test can fail."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QAbstractItemView, QLabel
 
 from ollm_desktop.ui import theme
 from ollm_desktop.ui.conversation.roles import KIND_MARKER, KindRole
@@ -95,6 +95,8 @@ def test_chat_and_error_state(qloop, qtbot, tmp_path, server, scheme, screenshot
         run(qloop, a.controller.refresh_ollama())
         run(qloop, settle(a.controller))
         assert a.window.banner.isVisible()
+        assert "is not reachable" in " ".join(label.text() for label in
+                                              a.window.banner.findChildren(QLabel))
         for size in SIZES:
             shot(a, screenshot_dir, f"look-error-{scheme}-{size}.png", size)
     finally:
@@ -124,6 +126,7 @@ def preferences_shots(a: App, folder, scheme: str) -> None:
     c = a.controller
     dialog = PreferencesDialog(c.settings, [m.name for m in c.models], a.window, c.snapshot)
     box = installed_models.add_to(dialog, c)
+    run(a.loop, settle(c))  # the server asked again as Preferences opens, in one loop pass
     assert box is not None and box.list.count() == 3
     box.list.setCurrentRow(1)
     box.ask_delete()  # the inline confirmation, shown
