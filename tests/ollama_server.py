@@ -1,7 +1,8 @@
 """A loopback fake of Ollama's HTTP API for tests (stdlib only).
 
 It speaks the wire format the real server uses (see shared/notes/platform-facts.md):
-NDJSON chunked streams for ``/api/chat`` and ``/api/pull``, JSON errors with HTTP status codes,
+NDJSON chunked streams for ``/api/chat`` and ``/api/pull``, ``DELETE /api/delete``, ``/api/show``
+with each model's ``capabilities`` and trained context, JSON errors with HTTP status codes,
 an ``{"error": ...}`` line mid-stream. Each test scripts the behaviour (models, replies, cut
 streams, delays, Ollama's silent prompt truncation) and then asserts on what the app sent
 (``requests``) and on what happened to each stream (``streams``: finished, cut, or the client
@@ -445,6 +446,32 @@ class _Handler(LoopbackHandler[FakeOllama]):
             self._embed(body)
         else:
             self._text(404, "404 page not found")
+
+    def do_DELETE(self) -> None:
+        """``DELETE /api/delete {"model"}``: 200 with an empty body, 404 for an unknown name."""
+        body = self._body()
+        if not self._prologue(body):
+            return
+        if self.path.split("?")[0] != "/api/delete":
+            self._text(405, "405 method not allowed")
+            return
+        name = str(body.get("model") or body.get("name") or "") if isinstance(body, dict) \
+            else ""
+        if not name:
+            self._json(400, {"error": "model is required"})
+            return
+        fake = self.fake
+        model = fake._model(name)  # "name" also finds "name:latest", as Ollama does
+        with fake._lock:
+            if model is not None:
+                fake.models = [m for m in fake.models if m is not model]
+                fake.loaded.pop(model.name, None)
+        if model is None:
+            self._json(404, {"error": f"model '{name}' not found"})
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
     def _running(self) -> list[dict[str, Any]]:
         rows = []

@@ -82,7 +82,7 @@ class OllamaBackend:
 
     label = "Ollama"
     # No tokenize endpoint (ollama #6774): counts are learned from prompt_eval_count.
-    actions = ServerActions(pull=True, start=True, count=False, sets_window=True)
+    actions = ServerActions(pull=True, start=True, count=False, sets_window=True, delete=True)
 
     def __init__(self, host: str | None = None, *, timeout: float = 10.0,
                  keep_alive: str | None = "10m") -> None:
@@ -188,6 +188,7 @@ class OllamaBackend:
             if isinstance(value, int | float) and value > 0:
                 context_length = int(value)
         details = info.details
+        listed = list(info.capabilities or [])
         return ModelDetails(
             name=model,
             context_length=context_length,
@@ -195,8 +196,11 @@ class OllamaBackend:
             family=(details.family if details else None) or architecture,
             quantization=details.quantization_level if details else None,
             architecture=architecture,
-            capabilities=list(info.capabilities or []),
-            tools="tools" in (info.capabilities or []),
+            capabilities=listed,
+            tools="tools" in listed,
+            # An Ollama before capabilities (0.6) says nothing: unknown, not "cannot".
+            vision="vision" in listed if listed else None,
+            thinking="thinking" in listed if listed else None,
         )
 
     async def running(self) -> list[RunningModel]:
@@ -348,6 +352,19 @@ class OllamaBackend:
             raise self._error(exc, model) from exc
         if not succeeded:
             raise stream_cut("the pull ended without 'success'")
+
+    async def delete(self, model: str) -> None:
+        """``DELETE /api/delete``: the model's files go from the server's disk."""
+        self._check_model(model)
+        try:
+            async with self._short_call(model):
+                await self._client.delete(model)
+        except BackendError as exc:
+            if exc.kind == "model_not_found":  # "not installed. Pull it?" would mislead here
+                raise BackendError("model_not_found", f"{model} is not on the server (any "
+                                   "more): nothing was deleted.", detail=exc.detail,
+                                   status_code=exc.status_code) from exc
+            raise
 
     async def close(self) -> None:
         if self._client_instance is None:

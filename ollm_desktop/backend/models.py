@@ -79,7 +79,15 @@ class PullProgress:
 
 
 class ModelInfo(BaseModel):
-    """A row of ``/api/tags``."""
+    """A model the server lists (Ollama: a row of ``/api/tags``), with what the model picker
+    and the Models page show of it: size on disk, trained context and capabilities.
+
+    ``vision``, ``tools``, ``thinking``: True or False where the server says, None where it
+    cannot (a generic OpenAI-compatible server) or has not been asked yet. ``described``: the
+    listing is all this server will say (OpenAI-compatible listings), or :meth:`described_by`
+    has added the model's details (Ollama's ``/api/show``); False asks the session to fetch
+    them.
+    """
 
     name: str
     size: int | None = None
@@ -88,10 +96,33 @@ class ModelInfo(BaseModel):
     quantization: str | None = None
     modified_at: datetime | None = None
     digest: str | None = None
+    context_length: int | None = None  # trained context (the most a chat can use)
+    vision: bool | None = None
+    tools: bool | None = None
+    thinking: bool | None = None
+    embedding_only: bool = False  # an embedding model: it cannot chat
+    described: bool = False
 
     @property
     def parameter_billions(self) -> float | None:
         return parse_parameter_size(self.parameter_size)
+
+    def described_by(self, details: ModelDetails) -> ModelInfo:
+        """This row with the model's details: context, capabilities (where known)."""
+        capabilities = details.capabilities
+        return self.model_copy(update={
+            "context_length": details.context_length or details.window or self.context_length,
+            "parameter_size": self.parameter_size or details.parameter_size,
+            "vision": _known(details.vision, self.vision),
+            "tools": _known(details.tools, self.tools),
+            "thinking": _known(details.thinking, self.thinking),
+            "embedding_only": "embedding" in capabilities and "completion" not in capabilities,
+            "described": True,
+        })
+
+
+def _known(said: bool | None, before: bool | None) -> bool | None:
+    return before if said is None else said
 
 
 class ModelDetails(BaseModel):
@@ -111,6 +142,10 @@ class ModelDetails(BaseModel):
     # Whether the model can call tools: Ollama's capabilities, llama.cpp's template caps, LM
     # Studio's listing; None where the server cannot say (the first refused call tells).
     tools: bool | None = None
+    # Whether it sees images (Ollama's capabilities, llama.cpp's /props modalities, LM Studio's
+    # "vlm" type) and reasons before answering (Ollama's "thinking"); None: the server is silent.
+    vision: bool | None = None
+    thinking: bool | None = None
     note: str | None = None  # what the user should know (e.g. a model not loaded yet)
 
     @property

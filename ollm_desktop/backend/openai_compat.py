@@ -404,6 +404,11 @@ class OpenAICompatServer:
                            "download models from here: add them on the server.")
         yield  # pragma: no cover - makes this an async generator
 
+    async def delete(self, model: str) -> None:
+        """No OpenAI-compatible server deletes models through this API."""
+        raise BackendError("invalid", f"The server at {self.host} ({self.label}) cannot "
+                           "delete models from here: remove them on the server.")
+
     async def close(self) -> None:
         if self._http is not None:
             with contextlib.suppress(Exception):

@@ -90,16 +90,32 @@ class ModelCatalog:
         return rows
 
     async def list_models(self) -> list[ModelInfo]:
+        """The listing, with the context and capabilities it names (unknown where it names
+        none); llama.cpp's vision and tools are in ``/props``, so its rows ask :meth:`show`."""
         models = []
         for entry in await self.entries():
             meta = _dict(entry.get("meta"))
+            vision = tools = None
+            if self.kind == "lmstudio":
+                listed = entry.get("capabilities")
+                vision = entry.get("type") == "vlm"
+                tools = isinstance(listed, list) and "tool_use" in listed
             models.append(ModelInfo(
                 name=entry["id"], parameter_size=format_params(meta.get("n_params")),
                 family=entry.get("arch") if isinstance(entry.get("arch"), str) else None,
                 quantization=(entry.get("quantization")
                               if isinstance(entry.get("quantization"), str) else None),
-                size=_positive(meta.get("size"))))
+                size=_positive(meta.get("size")), context_length=self._listed_context(entry),
+                vision=vision, tools=tools, described=self.kind != "llama.cpp"))
         return models
+
+    def _listed_context(self, entry: dict[str, Any]) -> int | None:
+        """The trained context (llama.cpp, LM Studio) or the served one (vLLM, others)."""
+        if self.kind == "llama.cpp":
+            return _positive(_dict(entry.get("meta")).get("n_ctx_train"))
+        if self.kind == "lmstudio":
+            return _positive(entry.get("max_context_length"))
+        return next((w for key in LISTED_WINDOW if (w := _positive(entry.get(key)))), None)
 
     async def entry(self, model: str) -> dict[str, Any]:
         for entry in await self.entries():
@@ -116,19 +132,21 @@ class ModelCatalog:
         trained: int | None = None
         note: str | None = None
         tools: bool | None = None  # vLLM, generic: unknown until a call is refused
+        vision: bool | None = None
         if self.kind == "llama.cpp":
             trained = _positive(meta.get("n_ctx_train"))
             props = await self._props()
             modalities = props.get("modalities") if isinstance(props, dict) else None
-            if isinstance(modalities, dict) and modalities.get("vision"):
-                capabilities.append("vision")
+            if isinstance(modalities, dict):
+                vision = bool(modalities.get("vision"))
             tools = template_tools(props)
         elif self.kind == "lmstudio":
             trained = _positive(entry.get("max_context_length"))
-            if entry.get("type") == "vlm":
-                capabilities.append("vision")
+            vision = entry.get("type") == "vlm"
             listed = entry.get("capabilities")
             tools = isinstance(listed, list) and "tool_use" in listed
+        if vision:
+            capabilities.append("vision")
         if tools:
             capabilities.append("tools")
         window = await self.window(model, entry)
@@ -142,7 +160,7 @@ class ModelCatalog:
             family=entry.get("arch") if isinstance(entry.get("arch"), str) else None,
             quantization=(entry.get("quantization")
                           if isinstance(entry.get("quantization"), str) else None),
-            capabilities=capabilities, window=window, note=note, tools=tools)
+            capabilities=capabilities, window=window, note=note, tools=tools, vision=vision)
 
     async def _props(self) -> dict[str, Any]:
         props = await self._get_json("/props")

@@ -31,14 +31,16 @@ Messages = Sequence[Mapping[str, Any]]
 class ServerActions:
     """What a server offers beyond chatting: the window hides what the server lacks.
 
-    ``pull``: download a model; ``start``: a local server the app may start (``ollama
-    serve``); ``count``: exact prompt counts (:meth:`ChatServer.count` returns numbers);
-    ``sets_window``: the client chooses the context per request (Ollama's num_ctx) instead of
-    the server fixing it (``window`` then returns None).
+    ``pull``: download a model; ``delete``: remove one from the server's disk; ``start``: a
+    local server the app may start (``ollama serve``); ``count``: exact prompt counts
+    (:meth:`ChatServer.count` returns numbers); ``sets_window``: the client chooses the
+    context per request (Ollama's num_ctx) instead of the server fixing it (``window`` then
+    returns None).
     """
 
     pull: bool = False
     start: bool = False
+    delete: bool = False
     count: bool = False
     sets_window: bool = False
 
@@ -96,5 +98,9 @@ class ChatServer(Protocol):
     async def embed(self, model: str, texts: Sequence[str]) -> list[list[float]]: ...
 
     def pull(self, model: str) -> AsyncGenerator[PullProgress, None]: ...
+
+    async def delete(self, model: str) -> None:
+        """Remove the model from the server (only where ``actions.delete``)."""
+        ...
 
     async def close(self) -> None: ...

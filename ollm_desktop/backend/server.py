@@ -70,7 +70,8 @@ class ProbingServer:
             return self._inner.actions
         port = urllib.parse.urlsplit(self.host).port
         looks_ollama = port == DEFAULT_PORT
-        return ServerActions(pull=looks_ollama, start=looks_ollama, sets_window=looks_ollama)
+        return ServerActions(pull=looks_ollama, start=looks_ollama, sets_window=looks_ollama,
+                             delete=looks_ollama)
 
     async def server(self) -> ChatServer:
         if self._inner is None:
@@ -127,6 +128,9 @@ class ProbingServer:
         async with contextlib.aclosing(server.pull(model)) as stream:
             async for progress in stream:
                 yield progress
+
+    async def delete(self, model: str) -> None:
+        await (await self.server()).delete(model)
 
     async def close(self) -> None:
         if self._inner is not None:

@@ -54,7 +54,8 @@ from ollm_desktop.storage.models import ChatRecord, ChatSettings, SearchHit, Sna
 
 log = logging.getLogger(__name__)
 
-PROBE_TASKS = frozenset({"refresh-ollama", "model-details", "close-backend"})
+PROBE_TASKS = frozenset({"refresh-ollama", "model-details", "describe-models", "delete-model",
+                         "close-backend"})
 PROBE_GRACE = 1.5  # seconds a probe may take to end by itself at shutdown
 CANCEL_GRACE = 3.0  # seconds cancelled tasks get to unwind at shutdown
 
@@ -111,6 +112,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reply_task: asyncio.Task[Any] | None = None
         self._snapshot = ContextSnapshot()
+        self._status: OllamaStatus | None = None  # what ollamaStatus last carried
 
     # ----------------------------------------------------------------- tasks
     def _spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
@@ -222,6 +224,7 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
             case CompactionEnded(report):
                 self.compactionFinished.emit(report)
             case StatusChanged(status):
+                self._status = status
                 self.ollamaStatus.emit(status)
             case ModelsChanged(models):
                 self.modelsChanged.emit(models)
@@ -255,6 +258,11 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
     def snapshot(self) -> ContextSnapshot:
         """The newest context snapshot (what ``contextChanged`` last carried)."""
         return self._snapshot
+
+    @property
+    def server_status(self) -> OllamaStatus | None:
+        """The newest server status (what ``ollamaStatus`` last carried); None before any."""
+        return self._status
 
     @property
     def host(self) -> str:
@@ -339,7 +347,12 @@ class ChatController(BranchOps, MessageOps, ChatListOps, ImageOps, ConnectionOps
         return self._spawn(self.session.ollama.start(), "start-ollama")
 
     def pull_model(self, model: str) -> asyncio.Task[Any]:
+        """Download ``model``; the task's result is True when it arrived (cancel: Cancel)."""
         return self._spawn(self.session.ollama.pull(model), "pull")
+
+    def delete_model(self, model: str) -> asyncio.Task[Any]:
+        """Delete ``model`` from the server; the task's result is True when it went."""
+        return self._spawn(self.session.ollama.delete(model), "delete-model")
 
     # ------------------------------------------------------------------ turns
     def send(self, text: str) -> asyncio.Task[Any] | None:

@@ -43,6 +43,7 @@ class OllamaStatus(BaseModel):
     error: str | None = None
     server: str = "Ollama"  # how the server is named in messages ("vLLM", "LM Studio", ...)
     can_pull: bool = True  # the server downloads models on request (only Ollama does)
+    can_delete: bool = False  # the server deletes models on request (only Ollama does)
     error_kind: str | None = None  # why it is not reachable ("unauthorized", "invalid", ...)
 
 
@@ -201,6 +202,7 @@ class PullProgress:
     status: str
     completed: int | None
     total: int | None
+    model: str = ""  # what is being downloaded
 
 
 @dataclass(frozen=True)

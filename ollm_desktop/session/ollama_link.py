@@ -22,6 +22,7 @@ from ollm_desktop.session.events import (
     PullProgress,
     StatusChanged,
 )
+from ollm_desktop.session.installed_models import InstalledModels
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ class OllamaLink:
         self._connections = connections
         self._auto_start_tried = False
         self._noted: set[tuple[str, str]] = set()  # (host, model) whose note was shown
+        self.installed = InstalledModels(core)
 
     @property
     def host(self) -> str:
@@ -65,10 +67,11 @@ class OllamaLink:
                     return await self.refresh()
             status = OllamaStatus(reachable=False, host=backend.host, error=exc.message,
                                   can_start=can_start, server=backend.label,
-                                  can_pull=backend.actions.pull, error_kind=exc.kind)
+                                  can_pull=backend.actions.pull, error_kind=exc.kind,
+                                  can_delete=backend.actions.delete)
             core.publish(StatusChanged(status))
             return status
-        core.models = list(models)
+        core.models = self.installed.with_details(models)
         names = [m.name for m in models]
         if core.model is None and names and core.choose_model(names[0]):
             core.spawn(self.load_model_details_published(names[0]), "model-details")
@@ -77,9 +80,11 @@ class OllamaLink:
             core.spawn(self.load_model_details_published(core.model), "model-details")
         status = OllamaStatus(reachable=True, host=backend.host, version=version, models=names,
                               model_missing=bool(core.model and core.model not in names),
-                              server=backend.label, can_pull=backend.actions.pull)
-        core.publish(ModelsChanged(tuple(models)))
+                              server=backend.label, can_pull=backend.actions.pull,
+                              can_delete=backend.actions.delete)
+        core.publish(ModelsChanged(tuple(core.models)))
         core.publish(StatusChanged(status))
+        self.installed.describe_later()
         return status
 
     async def start(self) -> None:
@@ -93,22 +98,32 @@ class OllamaLink:
             core.publish(Change.problem("unreachable", f"Ollama could not be started: {reason}"))
         await self.refresh()
 
-    async def pull(self, model: str) -> None:
+    async def pull(self, model: str) -> bool:
+        """Download ``model`` with progress events; True when it arrived. Cancelling the
+        task closes the download's stream (Ollama keeps the finished layers for next time)."""
         core = self._core
         if not core.backend.actions.pull:
             core.publish(Change.problem("model_not_found", CANNOT_PULL.format(
                 core.backend.host, core.backend.label, model)))
-            return
+            return False
         try:
             async for progress in core.backend.pull(model):
-                core.publish(PullProgress(progress.status, progress.completed, progress.total))
+                core.publish(PullProgress(progress.status, progress.completed, progress.total,
+                                          model))
         except BackendError as exc:
             core.publish(Change.problem(str(exc.kind), exc.message))
-            return
+            return False
         core.publish(Change.notice(f"{model} is ready."))
         await self.refresh()
         if core.model == model:
             await self.load_model_details_published(model)
+        return True
+
+    async def delete(self, model: str) -> bool:
+        """Delete ``model`` from the server (``InstalledModels.delete``), then list again."""
+        deleted = await self.installed.delete(model)
+        await self.refresh()
+        return deleted
 
     async def load_model_details_published(self, model: str) -> None:
         self._core.publish(await self.load_model_details(model))

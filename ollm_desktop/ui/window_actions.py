@@ -33,6 +33,7 @@ from ollm_desktop.storage import set_aside
 from ollm_desktop.storage.models import ChatRecord, StartupNotice
 from ollm_desktop.storage.schema import StorageError
 from ollm_desktop.ui.dialogs import short_dialogs as dialogs
+from ollm_desktop.ui.preferences import installed_models
 from ollm_desktop.ui.preferences.dialog import PreferencesDialog
 from ollm_desktop.ui.side_panel.snapshot_browser import SnapshotBrowser
 from ollm_desktop.ui.theme import apply_theme
@@ -55,6 +56,7 @@ def preferences(parent: QWidget, controller: ChatController, models: list[str]) 
     dialog = PreferencesDialog(current, models, parent, controller.snapshot, origin,
                                tester=controller.test_connection,
                                tool_tester=controller.test_tool_server)
+    installed_models.add_to(dialog, controller)  # download and delete models there
     if not dialog.exec():
         return
     new = dialog.result_settings()

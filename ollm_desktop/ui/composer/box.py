@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.controller import ContextSnapshot
+from ollm_desktop.ui.composer.model_picker import ModelPicker
 from ollm_desktop.ui.theme import SPACE, current_colors, icon, status_color
 
 if TYPE_CHECKING:
@@ -106,6 +107,15 @@ def _iconify(button: QAbstractButton, name: str, tooltip: str, color: str | None
     button.setFixedSize(34, 34)
 
 
+def _take(widget: QWidget) -> None:
+    """Out of the layout its feature put it in (it is re-parented by the composer's)."""
+    parent = widget.parentWidget()
+    layouts = parent.findChildren(QLayout) if parent is not None else []
+    for layout in layouts:
+        if layout.indexOf(widget) >= 0:
+            layout.removeWidget(widget)
+
+
 def _layout_holding(parent: QLayout, widget: QWidget) -> QBoxLayout | None:
     for i in range(parent.count()):
         item = parent.itemAt(i)
@@ -121,24 +131,53 @@ def install(content: ComposerHost) -> Composer:
     column = centre.layout() if centre is not None else None
     assert isinstance(column, QBoxLayout)
     composer = Composer()
-    column.insertWidget(column.indexOf(box), composer)
+    # As wide as the conversation's column, under it (a readable width on a wide window).
+    composer.setMaximumWidth(content.conversation_view.message_delegate.column_width
+                             + 2 * SPACE.l)
+    holder = QWidget()  # centres the composer: it takes up to its maximum, the sides the rest
+    holder.setObjectName("composerRow")
+    centring = QHBoxLayout(holder)
+    centring.setContentsMargins(0, 0, 0, 0)
+    centring.addStretch(1)
+    centring.addWidget(composer, 100)
+    centring.addStretch(1)
+    column.insertWidget(column.indexOf(box), holder)
     column.removeWidget(box)
     composer.layout().insertWidget(0, box)  # type: ignore[union-attr]
     box.setMaximumHeight(16777215)
     box.document().documentLayout().documentSizeChanged.connect(lambda _size: _grow(box))
     _grow(box)
     controls = _layout_holding(column, content.model_selector)
-    attach = content.window.findChild(QAbstractButton, "attachImageButton")
-    if attach is not None:
-        _iconify(attach, "attach_image", attach.toolTip())
-        composer.add_tool_button(attach)
+    # Attach an image, a document, and the chat's tools: icons on the composer's left, each
+    # taken from where its feature put it (their objectNames, menus and tooltips unchanged).
+    for name, glyph, tip in (
+            ("attachImageButton", "attach_image", ""),
+            ("attachDocumentButton", "attach_document", ""),
+            ("toolPicker", "tools", content.tr("Tools: which tool servers this chat may use"))):
+        button = content.window.findChild(QAbstractButton, name)
+        if button is not None:
+            _take(button)
+            if not button.accessibleName():  # its text goes: its name stays for readers
+                button.setAccessibleName(button.text().replace("&", "").rstrip("…"))
+            _iconify(button, glyph, tip or button.toolTip() or button.accessibleName())
+            composer.add_tool_button(button)
     _iconify(stop, "stop", content.tr("Stop the reply (Esc)"))
     _iconify(send, "send", content.tr("Send"), current_colors().on_accent)
     composer.row.addWidget(stop)
     composer.row.addWidget(send)
+
+    def swap(busy: bool) -> None:  # one place: Send, or Stop while a reply streams
+        stop.setVisible(busy)
+        send.setVisible(not busy)
+
+    content.controller.busyChanged.connect(swap)
+    swap(content.controller.busy)
     if controls is not None:  # the model picker and chat settings: at the top of the chat
         column.removeItem(controls)
         column.insertLayout(0, controls)
+        # The window keeps the picker (its parent).
+        picker = ModelPicker(content.model_selector, content.controller, content.window)
+        controls.insertWidget(controls.indexOf(content.model_selector) + 1, picker.facts)
 
     def ring(snapshot: ContextSnapshot) -> None:
         usage = snapshot.usage

@@ -43,6 +43,10 @@ class ComposerHost(InputHost, Protocol):
     @property
     def context_meter(self) -> ContextMeter: ...
 
+    @property
+    def conversation_view(self) -> ConversationView:
+        """The composer is as wide as the conversation's readable column."""
+
     def tr(self, text: str) -> str: ...
 
 

@@ -47,7 +47,7 @@ from ollm_desktop.ui.conversation.row_hotspots import (
     row_action,
     tooltip,
 )
-from ollm_desktop.ui.conversation.row_menu import build_row_menu
+from ollm_desktop.ui.conversation.row_menu import build_row_menu, menu_target
 from ollm_desktop.ui.text.row_labels import empty_chat_hint
 from ollm_desktop.ui.theme import is_dark
 
@@ -364,13 +364,11 @@ class ConversationView(QListView):
         super().keyPressEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        index = self.indexAt(event.pos())
-        if index.isValid():
-            self.setCurrentIndex(index)
+        index, where = menu_target(self, event)  # from the keyboard: the current row's
         menu = self.build_context_menu(index)
         if menu is not None:
             menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            menu.popup(event.globalPos())
+            menu.popup(where)
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Leave:  # no row under the mouse: no copy glyph
@@ -390,7 +388,8 @@ class ConversationView(QListView):
             return
         painter = QPainter(self.viewport())  # an empty chat says what to do, not nothing
         painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        painter.drawText(self.viewport().rect().adjusted(24, 24, -24, -24),
+        painter.drawText(self.message_delegate.column_rect(self.viewport().rect().adjusted(
+                         24, 24, -24, -24)),
                          int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap),
                          self.empty_text)
         painter.end()

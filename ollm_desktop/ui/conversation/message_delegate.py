@@ -1,4 +1,7 @@
-"""Paints messages as Markdown cards and compaction markers as bands, with cached sizes.
+"""Paints messages as a current chat app does, with cached sizes: the user's messages are
+bubbles on the right, replies are plain text in a centred column of a readable line length
+(``READABLE_LINE_CHARS``), the model's name and the time are small, compaction markers are
+quiet dividers across the row (``row_parts.paint_marker``), actions show on hover.
 
 QListView asks every row's size on each relayout, so ``sizeHint`` must be O(1): sizes are
 cached per message id with the (layout revision, width) they were computed for. Rows never
@@ -30,7 +33,6 @@ from PySide6.QtGui import (
     QFontMetrics,
     QPainter,
     QPalette,
-    QPen,
 )
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
@@ -40,11 +42,13 @@ from ollm_desktop.ui.conversation.roles import DIMMED_VISIBILITIES, KIND_MARKER
 from ollm_desktop.ui.conversation.row_header import paint_header
 from ollm_desktop.ui.conversation.row_parts import (
     blend,
+    bubbled,
     button_rects,
     footer_height,
     paint_buttons,
     paint_marker,
     paint_stream_cursor,
+    paint_surface,
 )
 from ollm_desktop.ui.conversation.row_thinking import RowThinking
 from ollm_desktop.ui.text.code_blocks import (
@@ -54,6 +58,7 @@ from ollm_desktop.ui.text.code_blocks import (
     paint_code_blocks,
 )
 from ollm_desktop.ui.text.markdown import VIEW_CHAR_LIMIT, SafeTextDocument, make_document
+from ollm_desktop.ui.theme.tokens import READABLE_LINE_CHARS
 
 # Geometry (logical pixels).
 OUTER_H = 14  # card to viewport edge
@@ -61,9 +66,9 @@ OUTER_V = 5  # card to row edge
 PAD_H = 14  # text to card edge
 PAD_V = 10
 HEADER_GAP = 6
-MAX_CARD_WIDTH = 980
+BUBBLE_SHARE = 0.8  # of the column: a user's bubble is at most this wide
+BUBBLE_H, BUBBLE_V = 14, 9  # text to bubble edge
 PIN_SIZE = 16
-RADIUS = 9.0
 STREAM_SLACK_LINES = 3  # a streaming row grows in steps: fewer full relayouts
 DOC_CACHE_SIZE = 300
 STREAM_COLOUR_LIMIT = 4000  # code characters coloured per relayout while a reply streams
@@ -113,6 +118,10 @@ class MessageDelegate(QStyledItemDelegate):
         self._small_fm = QFontMetrics(self._small)
         self._bold_fm = QFontMetrics(self._bold)
         self._line = self._fm.lineSpacing()
+        # The column: READABLE_LINE_CHARS of ordinary text (not of the font's average glyph).
+        sample = "The team reviewed the design and agreed to keep the current approach. "
+        per_char = self._fm.horizontalAdvance(sample) / len(sample)
+        self.column_width = round(per_char * READABLE_LINE_CHARS) + 2 * PAD_H
         self._char_w = max(1.0, self._fm.averageCharWidth() * 1.04)
         self._header_h = max(self._bold_fm.height(), self._small_fm.height() + 6, PIN_SIZE)
         self._strip_h = self._small_fm.height() + 10  # a code block's Copy strip
@@ -130,6 +139,11 @@ class MessageDelegate(QStyledItemDelegate):
     @property
     def width(self) -> int:
         return self._width
+
+    def column_rect(self, area: QRect) -> QRect:
+        """The readable column centred in ``area`` (where the empty chat's hint wraps)."""
+        width = min(area.width(), self.column_width)
+        return QRect(area.left() + (area.width() - width) // 2, area.top(), width, area.height())
 
     def clear_caches(self) -> None:
         self._sizes.clear()
@@ -154,12 +168,26 @@ class MessageDelegate(QStyledItemDelegate):
 
     # ------------------------------------------------------------ geometry
     def card_rect(self, row_rect: QRect) -> QRect:
-        width = min(self._width - 2 * OUTER_H, MAX_CARD_WIDTH)
+        """The row's column: centred, at most a readable line length wide."""
+        width = min(self._width - 2 * OUTER_H, self.column_width)
         left = row_rect.left() + max(OUTER_H, (row_rect.width() - width) // 2)
         return QRect(left, row_rect.top() + OUTER_V, width, row_rect.height() - 2 * OUTER_V)
 
-    def text_width(self) -> int:
-        return max(40, min(self._width - 2 * OUTER_H, MAX_CARD_WIDTH) - 2 * PAD_H)
+    def text_width(self, row: ConversationRow | None = None) -> int:
+        """Where a row's text wraps: the column's width, or a user's bubble's at most."""
+        column = max(40, min(self._width - 2 * OUTER_H, self.column_width) - 2 * PAD_H)
+        return max(40, int(column * BUBBLE_SHARE)) if bubbled(row) else column
+
+    def bubble_rect(self, row: ConversationRow, row_rect: QRect) -> QRect:
+        """A user's bubble: right-aligned in the column, as wide as its text needs (the text
+        wraps at ``text_width(row)`` whatever the bubble's width: sizes do not depend on it)."""
+        card = self.card_rect(row_rect)
+        top = card.top() + PAD_V + self._header_h + HEADER_GAP
+        text = self.document(row).idealWidth() if row.message and row.message.content else 0
+        content = max(text, row_images.width(self, row), self._fm.horizontalAdvance("mmmm"))
+        width = min(self.text_width(row), math.ceil(content)) + 2 * BUBBLE_H
+        bottom = card.bottom() - PAD_V + 1 - self.footer_for(row) - self.thinking.height(row)
+        return QRect(card.right() + 1 - width, top, width, bottom - top)
 
     def pin_rect(self, row_rect: QRect) -> QRect:
         card = self.card_rect(row_rect)
@@ -173,7 +201,11 @@ class MessageDelegate(QStyledItemDelegate):
         """The Copy glyph left of the pin (shown on the hovered or selected row)."""
         return self.pin_rect(row_rect).translated(-PIN_SIZE - 10, 0)
 
-    def body_origin(self, row_rect: QRect) -> QPoint:
+    def body_origin(self, row_rect: QRect, row: ConversationRow | None = None) -> QPoint:
+        """Where the row's text starts (inside the bubble for a user's message)."""
+        if row is not None and bubbled(row):
+            bubble = self.bubble_rect(row, row_rect)
+            return QPoint(bubble.left() + BUBBLE_H, bubble.top() + BUBBLE_V)
         card = self.card_rect(row_rect)
         return QPoint(card.left() + PAD_H, card.top() + PAD_V + self._header_h + HEADER_GAP)
 
@@ -182,12 +214,12 @@ class MessageDelegate(QStyledItemDelegate):
         if row.message is None or not row.message.content:
             return []
         doc = self.document(row)
-        origin = self.body_origin(row_rect)
+        origin = self.body_origin(row_rect, row)
         return [copy_button_rect(strip, self._small_fm).translated(origin)
                 for strip, _box in code_rects(doc, doc.code_blocks)]
 
     def marker_height(self) -> int:
-        return 2 * OUTER_V + 12 + self._small_fm.height() * 2 + 14
+        return 2 * OUTER_V + self._small_fm.height() + 16
 
     def _height_for_body(self, body: float, row: ConversationRow) -> int:
         if row.streaming:
@@ -195,8 +227,9 @@ class MessageDelegate(QStyledItemDelegate):
             body = math.ceil((body + 1) / step) * step
         body += row_images.height(self, row)  # a message's images, under its text
         body += row_tool_calls.height(self, row)  # a reply's tool calls (their panel)
+        bubble = 2 * BUBBLE_V if bubbled(row) else 0
         return int(2 * OUTER_V + 2 * PAD_V + self._header_h + HEADER_GAP + math.ceil(body)
-                   + self.footer_for(row) + self.thinking.height(row))
+                   + bubble + self.footer_for(row) + self.thinking.height(row))
 
     def _has_buttons(self, row: ConversationRow) -> bool:
         return row.actions and not self.read_only
@@ -243,7 +276,7 @@ class MessageDelegate(QStyledItemDelegate):
         assert row.message is not None
         text = row.message.content
         length = min(len(text), VIEW_CHAR_LIMIT)
-        per_line = max(8, int(self.text_width() / self._char_w))
+        per_line = max(8, int(self.text_width(row) / self._char_w))
         lines = text.count("\n", 0, length) + 1 + length // per_line
         if not text:
             lines = 1
@@ -301,7 +334,7 @@ class MessageDelegate(QStyledItemDelegate):
             self._docs[row.key] = (stamp, row.marks(doc) if row.marks else doc)
             while len(self._docs) > DOC_CACHE_SIZE:
                 self._docs.popitem(last=False)
-        width = self.text_width()
+        width = self.text_width(row)
         if doc.textWidth() != width:
             doc.setTextWidth(width)
         return doc
@@ -338,21 +371,12 @@ class MessageDelegate(QStyledItemDelegate):
         dimmed = row.visibility in DIMMED_VISIBILITIES
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         text_colour = blend(text, base, 0.5) if dimmed else text
-        muted = blend(text, base, 0.45 if not dimmed else 0.62)
+        quiet = palette.color(QPalette.ColorRole.PlaceholderText)  # 4.5:1 on the surfaces
+        muted = blend(quiet, base, 0.3) if dimmed else quiet
 
         card = self.card_rect(option.rect)
-        if message.role == "user":
-            background = blend(base, highlight, 0.09)
-        elif message.role == "system":
-            background = blend(base, text, 0.06)
-        else:
-            background = blend(base, text, 0.025)
-        if dimmed:
-            background = blend(background, base, 0.6)
-        border = highlight if selected else blend(base, text, 0.13 if not dimmed else 0.08)
-        painter.setPen(QPen(border, 1.6 if selected else 1.0))
-        painter.setBrush(background)
-        painter.drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), RADIUS, RADIUS)
+        bubble = self.bubble_rect(row, option.rect) if bubbled(row) else None
+        paint_surface(painter, option, card, bubble, message.role, dimmed)
 
         # Header: role, time, state tags; pin badge and pin toggle on the right.
         top = card.top() + PAD_V
@@ -362,16 +386,16 @@ class MessageDelegate(QStyledItemDelegate):
         copied = self.copied[1] if self.copied and self.copied[0] == row.key else None
 
         # Body.
-        body_top = top + self._header_h + HEADER_GAP
+        origin = self.body_origin(option.rect, row)
         doc = self.document(row)
         painter.save()
-        painter.translate(card.left() + PAD_H, body_top)
+        painter.translate(origin)
         context = QAbstractTextDocumentLayout.PaintContext()
         body_palette = QPalette(palette)
         body_palette.setColor(QPalette.ColorRole.Text, text_colour)
         body_palette.setColor(QPalette.ColorRole.WindowText, text_colour)
         context.palette = body_palette
-        context.clip = QRectF(0, 0, self.text_width(), card.bottom() - body_top)
+        context.clip = QRectF(0, 0, self.text_width(row), card.bottom() - origin.y())
         if doc.code_blocks and message.content:
             code = int(copied[5:]) if copied and copied.startswith("code:") else None
             paint_code_blocks(painter, doc, doc.code_blocks, body_palette, self._small, code)
@@ -392,4 +416,5 @@ class MessageDelegate(QStyledItemDelegate):
     def _paint_marker(self, painter: QPainter, option: QStyleOptionViewItem,
                       row: ConversationRow) -> None:
         label = self._model.marker_text(row.group) if self._model is not None else ""
-        paint_marker(painter, option, self.card_rect(option.rect), label, self._small)
+        paint_marker(painter, option, option.rect.adjusted(OUTER_H, OUTER_V, -OUTER_H, -OUTER_V),
+                     label, self._small)

@@ -1,8 +1,10 @@
-"""A message row's header: role, model, time and state tags on the left; on the right, from
-the edge: the pin toggle, the Copy glyph, the versions of a message that has alternatives
-("‹ 2/3 ›", where the window's ``branchSelector`` sits on the row it is shown for), the Pinned
-badge, and on the hovered or selected row its actions (Edit, Fork, Delete, Regenerate...) as
-small buttons. The rectangles are computed here for painting and for the view's clicks."""
+"""A message row's header, small and quiet: the model's name, the time and state tags (left
+above a reply, right above the user's bubble). On the right, from the edge, on the hovered or
+selected row: the pin toggle (always when pinned), the Copy glyph, the versions of a message
+that has alternatives ("‹ 2/3 ›", where the window's ``branchSelector`` sits on the row it is
+shown for), the Pinned badge, and the row's actions (Edit, Fork, Delete, Regenerate...) as
+small buttons, which are also in the row's menu and the window's menus. The rectangles are
+computed here for painting and for the view's clicks."""
 
 from __future__ import annotations
 
@@ -78,18 +80,21 @@ def _tr(text: str) -> str:
 def paint_header(d: MessageDelegate, painter: QPainter, option: QStyleOptionViewItem,
                  row: ConversationRow, header: QRect, colours: Colours) -> None:
     """``colours``: text, base, highlight, the text's colour, muted, dimmed, selected."""
-    text, base, highlight, text_colour, muted, dimmed, selected = colours
+    text, base, highlight, text_colour, muted, _dimmed, selected = colours
     message = row.message
     assert message is not None
     palette: QPalette = option.palette
     x, top = header.left(), header.top()
-    painter.setFont(d._bold)
-    role_colour = highlight if message.role == "user" and not dimmed else text_colour
-    painter.setPen(role_colour)
-    label = role_label(message.role)
-    painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                     label)
-    x += d._bold_fm.horizontalAdvance(label) + 10
+    user = message.role == "user"
+    # Small and quiet: the model's name and the time; a role only where no model names it
+    # (the user's bubble says whose it is).
+    label = "" if user or reply_model(message) else role_label(message.role)
+    if label:
+        painter.setFont(d._bold)
+        painter.setPen(text_colour)
+        painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         label)
+        x += d._bold_fm.horizontalAdvance(label) + 10
     painter.setFont(d._small)
     painter.setPen(muted)
     details = [message.created_at.astimezone().strftime("%H:%M")]
@@ -104,10 +109,13 @@ def paint_header(d: MessageDelegate, painter: QPainter, option: QStyleOptionView
         details.append(_tr("cut off at the length limit"))
     if d.row_notes is not None:  # e.g. what a reply's request recalled
         details += d.row_notes(row)
-    detail = " · ".join(details)
+    hovered = selected or row.key == d.hover_key
+    # Above the user's bubble the time alone shows on hover; a state (kept verbatim...) always.
+    detail = "" if user and len(details) == 1 and not hovered else " · ".join(details)
     pin = d.pin_rect(option.rect)
     copy = d.copy_rect(option.rect)  # left of the pin; the header text stops before it
-    right_limit = copy.left() - 8
+    # The pin and Copy show on hover (or when pinned): until then the text may reach the edge.
+    right_limit = copy.left() - 8 if hovered or message.pinned else header.right()
     versions = branch_rect(d, row, option.rect)
     if versions is not None:
         right_limit = versions.left() - 8
@@ -131,10 +139,11 @@ def paint_header(d: MessageDelegate, painter: QPainter, option: QStyleOptionView
     painter.setFont(d._small)
     painter.setPen(muted)
     detail_rect = QRect(x, top, max(0, right_limit - x), d._header_h)
-    painter.drawText(detail_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+    side = Qt.AlignmentFlag.AlignRight if user else Qt.AlignmentFlag.AlignLeft
+    painter.drawText(detail_rect, side | Qt.AlignmentFlag.AlignVCenter,
                      d._small_fm.elidedText(detail, Qt.TextElideMode.ElideRight,
                                             detail_rect.width()))
-    if message.pinned or not d.read_only:
+    if message.pinned or (hovered and not d.read_only):  # Pin: an action, shown on hover
         pin_colour = highlight if message.pinned else blend(text, base, 0.6)
         draw_pin(painter, pin, pin_colour, filled=message.pinned)
     copied = d.copied[1] if d.copied and d.copied[0] == row.key else None

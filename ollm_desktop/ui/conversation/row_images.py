@@ -33,8 +33,8 @@ Source = Callable[[str, int], QImage | None]  # (image id, height) -> thumbnail
 class _Delegate(Protocol):
     """What the message delegate tells about a row (see ``MessageDelegate``)."""
 
-    def text_width(self) -> int: ...
-    def body_origin(self, row_rect: QRect) -> QPoint: ...
+    def text_width(self, row: ConversationRow | None = None) -> int: ...
+    def body_origin(self, row_rect: QRect, row: ConversationRow | None = None) -> QPoint: ...
     def document(self, row: ConversationRow) -> SafeTextDocument: ...
 
 
@@ -75,8 +75,16 @@ def height(delegate: _Delegate, row: ConversationRow) -> int:
     widths = _widths(row)
     if not widths:
         return 0
-    count = len(_lines(widths, delegate.text_width()))
+    count = len(_lines(widths, delegate.text_width(row)))
     return GAP + count * THUMB_H + (count - 1) * GAP
+
+
+def width(delegate: _Delegate, row: ConversationRow) -> int:
+    """The widest line of thumbnails (0 without images): a bubble is at least that wide."""
+    widths = _widths(row)
+    lines = _lines(widths, delegate.text_width(row)) if widths else []
+    return max((sum(widths[i] for i in line) + GAP * (len(line) - 1) for line in lines),
+               default=0)
 
 
 def rects(delegate: _Delegate, row: ConversationRow, row_rect: QRect) -> list[QRect]:
@@ -84,10 +92,10 @@ def rects(delegate: _Delegate, row: ConversationRow, row_rect: QRect) -> list[QR
     widths = _widths(row)
     if not widths:
         return []
-    origin = delegate.body_origin(row_rect)
+    origin = delegate.body_origin(row_rect, row)
     top = origin.y() + int(delegate.document(row).size().height()) + GAP
     found: dict[int, QRect] = {}
-    for number, line in enumerate(_lines(widths, delegate.text_width())):
+    for number, line in enumerate(_lines(widths, delegate.text_width(row))):
         left = origin.x()
         y = top + number * (THUMB_H + GAP)
         for index in line:

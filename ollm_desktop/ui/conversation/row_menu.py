@@ -1,12 +1,14 @@
-"""The context menu of a conversation row: pin, copy (the view's ``actionCopyMessage``), the
-newest reply's Continue / Regenerate, or a marker's summary. Built apart from ``exec`` so
-tests can drive it; building it makes its row the current one (what the actions act on)."""
+"""The context menu of a conversation row (from the mouse or the keyboard): pin, copy (the
+view's ``actionCopyMessage``), the newest reply's Continue / Regenerate, or a marker's
+summary. Built apart from ``exec`` so tests can drive it; building it makes its row the
+current one (what the actions act on)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, QPoint
+from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QMenu
 
 from ollm_desktop.ui.conversation.roles import (
@@ -20,6 +22,20 @@ from ollm_desktop.ui.conversation.roles import (
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.conversation.conversation_view import ConversationView
+
+
+def menu_target(view: ConversationView, event: QContextMenuEvent) -> tuple[QModelIndex, QPoint]:
+    """The row a context menu is for and where it opens: under the mouse, or from the
+    keyboard (Menu key, Shift+F10) the current row, at that row; that row becomes current."""
+    if event.reason() == QContextMenuEvent.Reason.Keyboard and view.currentIndex().isValid():
+        index = view.currentIndex()
+        rect = view.visualRect(index)
+        where = view.viewport().mapToGlobal(QPoint(rect.left() + 24, rect.top() + 12))
+    else:
+        index, where = view.indexAt(event.pos()), event.globalPos()
+    if index.isValid():
+        view.setCurrentIndex(index)
+    return index, where
 
 
 def build_row_menu(view: ConversationView, index: QModelIndex) -> QMenu | None:

@@ -17,6 +17,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
 
+from ollm_desktop.ui.conversation.conversation_model import ConversationRow
+from ollm_desktop.ui.theme.tokens import RADIUS
+
 # (action, label): the row's buttons, left to right; the action names the window's QAction
 # (``actionContinue`` / ``actionRegenerate``) that a click triggers.
 REPLY_BUTTONS = (("continue", "Continue"), ("regenerate", "Regenerate"))
@@ -68,6 +71,34 @@ def paint_buttons(painter: QPainter, rects: list[tuple[str, QRect]], palette: QP
         painter.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
         painter.setPen(palette.color(QPalette.ColorRole.Link))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, button_label(action))
+
+
+def bubbled(row: ConversationRow | None) -> bool:
+    """The user's messages are bubbles; replies, system text and notes are not."""
+    return row is not None and row.message is not None and row.message.role == "user"
+
+
+def paint_surface(painter: QPainter, option: QStyleOptionViewItem, card: QRect,
+                  bubble: QRect | None, role: str, dimmed: bool) -> None:
+    """What is under a message's text: the user's bubble; nothing under a reply (plain text
+    in the column), a quiet frame when it is selected; a faint box under system text."""
+    palette: QPalette = option.palette
+    base = palette.color(QPalette.ColorRole.Base)
+    text = palette.color(QPalette.ColorRole.Text)
+    highlight = palette.color(QPalette.ColorRole.Highlight)
+    selected = bool(option.state & QStyle.StateFlag.State_Selected)
+    if bubble is not None:
+        painter.setPen(QPen(highlight, 1.6) if selected else Qt.PenStyle.NoPen)
+        bubble_fill = palette.color(QPalette.ColorRole.AlternateBase)  # text reads at 4.5:1
+        painter.setBrush(blend(bubble_fill, base, 0.5) if dimmed else bubble_fill)
+        painter.drawRoundedRect(QRectF(bubble).adjusted(0.5, 0.5, -0.5, -0.5), RADIUS.bubble,
+                                RADIUS.bubble)
+    elif selected or role == "system":
+        border = highlight if selected else blend(base, text, 0.13 if not dimmed else 0.08)
+        painter.setPen(QPen(border, 1.6 if selected else 1.0))
+        painter.setBrush(blend(base, text, 0.04) if role == "system" else Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), RADIUS.surface,
+                                RADIUS.surface)
 
 
 def draw_pin(painter: QPainter, rect: QRect, colour: QColor, filled: bool) -> None:
@@ -140,33 +171,30 @@ def paint_stream_cursor(painter: QPainter, doc: QTextDocument, colour: QColor) -
 
 def paint_marker(painter: QPainter, option: QStyleOptionViewItem, card: QRect, label: str,
                  font: QFont) -> None:
-    """A compaction marker: a dashed line with the group's pill and a "Show" link."""
+    """A compaction marker as a quiet row: a hairline, the group's line in small muted text
+    and a "Show" link in the middle of it (the whole row opens the checkpoint)."""
     palette: QPalette = option.palette
     base = palette.color(QPalette.ColorRole.Base)
     text = palette.color(QPalette.ColorRole.Text)
-    highlight = palette.color(QPalette.ColorRole.Highlight)
     selected = bool(option.state & QStyle.StateFlag.State_Selected)
     fm = QFontMetrics(font)
-    pill_h = fm.height() + 10
-    label = fm.elidedText(label, Qt.TextElideMode.ElideMiddle, card.width() - 80)
-    pill_w = fm.horizontalAdvance(label) + 28
-    pill = QRect(card.center().x() - pill_w // 2, card.top() + 4, pill_w, pill_h)
-    line_colour = blend(base, highlight, 0.45)
-    painter.setPen(QPen(line_colour, 1.2, Qt.PenStyle.DashLine))
-    y = pill.center().y() + 0.5
-    painter.drawLine(QPointF(card.left(), y), QPointF(pill.left() - 8, y))
-    painter.drawLine(QPointF(pill.right() + 8, y), QPointF(card.right(), y))
-    painter.setPen(QPen(highlight if selected else blend(base, highlight, 0.55),
-                        1.8 if selected else 1.0))
-    painter.setBrush(blend(base, highlight, 0.12))
-    painter.drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5), pill_h / 2, pill_h / 2)
+    link_text = QCoreApplication.translate("MessageDelegate", "Show summary / history")
+    link_w = fm.horizontalAdvance(link_text)
+    label = fm.elidedText(label, Qt.TextElideMode.ElideRight,
+                          max(40, card.width() - link_w - 12 - 2 * 16))
+    label_w = fm.horizontalAdvance(label)
+    width = label_w + 12 + link_w
+    left = card.center().x() - width // 2
+    y = card.center().y()
+    painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight) if selected
+                        else blend(base, text, 0.18), 1.0))
+    if left - 10 > card.left() + 6:  # the hairline where the text leaves room for it
+        painter.drawLine(QPointF(card.left(), y + 0.5), QPointF(left - 10, y + 0.5))
+        painter.drawLine(QPointF(left + width + 10, y + 0.5), QPointF(card.right(), y + 0.5))
     painter.setFont(font)
-    painter.setPen(text)
-    painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
-    link_font = QFont(font)
-    link_font.setUnderline(True)
-    painter.setFont(link_font)
+    painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+    row = QRect(left, y - fm.height() // 2, width, fm.height())
+    painter.drawText(row, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
     painter.setPen(palette.color(QPalette.ColorRole.Link))
-    link = QRect(card.left(), pill.bottom() + 4, card.width(), fm.height() + 2)
-    painter.drawText(link, Qt.AlignmentFlag.AlignCenter,
-                     QCoreApplication.translate("MessageDelegate", "Show summary / history"))
+    painter.drawText(row, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                     link_text)

@@ -96,6 +96,7 @@ class FirstRun:
             c = self.content.controller
             if c.model not in [m.name for m in c.models]:  # none, or one not installed
                 c.set_model(model)
+                c.refresh_ollama()  # the "not installed" banner named the model before it
 
     def cancel(self) -> None:
         if self.task is not None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -24,6 +25,8 @@ from PySide6.QtWidgets import (
 
 from ollm_desktop.backend.models import ModelInfo
 from ollm_desktop.controller import OllamaStatus, PullProgress
+from ollm_desktop.ui.text.model_details import tooltip
+from ollm_desktop.ui.text.model_rows import MODEL_ROLE, ModelRowDelegate
 from ollm_desktop.ui.theme import SPACE, TYPE, icon
 
 # Small enough for most laptops (about 0.8 GB, 32K context), good enough to summarise.
@@ -83,7 +86,7 @@ class FirstRunScreen(QFrame):
         self.models_list = QListWidget()
         self.models_list.setObjectName("firstRunModels")
         self.models_list.setAccessibleName(self.tr("Installed models"))
-        self.models_list.setMaximumHeight(120)
+        self.models_list.setItemDelegate(ModelRowDelegate(self.models_list))
         self.models_list.hide()
         layout.addWidget(self.models_list)
         self._build_pull(layout)
@@ -162,11 +165,15 @@ class FirstRunScreen(QFrame):
 
     def set_models(self, models: tuple[ModelInfo, ...] | list[ModelInfo]) -> None:
         self.models_list.clear()
-        for model in models:
-            details = [part for part in (model.parameter_size, _megabytes(model.size)) if part]
-            suffix = f"  ·  {'  ·  '.join(details)}" if details else ""
-            self.models_list.addItem(f"{model.name}{suffix}")
+        for model in models:  # drawn as the model picker draws them (size, context, tags)
+            item = QListWidgetItem(model.name)
+            item.setData(MODEL_ROLE, model)
+            item.setToolTip(tooltip(model))
+            self.models_list.addItem(item)
         self.models_list.setVisible(bool(models))
+        if models:  # as tall as its rows, up to four of them (then it scrolls)
+            rows = sum(self.models_list.sizeHintForRow(i) for i in range(min(4, len(models))))
+            self.models_list.setFixedHeight(rows + 2 * self.models_list.frameWidth() + 2)
         self.pull_box.setVisible(not models or self.pulling is not None)
 
     def pull_started(self, model: str) -> None:

@@ -51,6 +51,9 @@ QFrame#composer QPlainTextEdit#messageInput {{ border: none; background: transpa
 QFrame#composer QPushButton {{ border-radius: 17px; padding: 0; background: transparent;
                   border: none; }}
 QFrame#composer QPushButton:hover {{ background: {c.surface_alt}; }}
+QFrame#composer QToolButton {{ border-radius: 17px; padding: 0; border: none; }}
+QFrame#composer QToolButton:hover {{ background: {c.surface_alt}; }}
+QFrame#composer QToolButton::menu-indicator {{ image: none; width: 0; }}
 QFrame#composer QPushButton#sendButton {{ background: {c.accent}; }}
 QFrame#composer QPushButton#sendButton:disabled {{ background: {c.border}; }}
 QListView, QTreeView, QTableView {{ border: none; background: {c.surface}; }}
