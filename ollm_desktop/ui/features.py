@@ -15,6 +15,7 @@ from ollm_desktop.ui.conversation import (
     live_thinking,
     message_delete,
     recall_view,
+    suggested_prompts,
     tool_calls,
 )
 from ollm_desktop.ui.conversation.search_highlight import SearchHighlight
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from ollm_desktop.ui.composer.drafts import Drafts
     from ollm_desktop.ui.conversation.branch_actions import BranchActions
     from ollm_desktop.ui.conversation.live_thinking import LiveThinking
+    from ollm_desktop.ui.conversation.suggested_prompts import SuggestedPrompts
     from ollm_desktop.ui.conversation.tool_calls import ToolCallsStrip
     from ollm_desktop.ui.dialogs.help_pages import HelpPages
     from ollm_desktop.ui.documents.feature import DocumentsFeature
@@ -51,6 +53,7 @@ class InstalledFeatures:
     facts: FactsFeature
     documents: DocumentsFeature
     tool_calls: ToolCallsStrip
+    suggested_prompts: SuggestedPrompts
     first_run: FirstRun
     state_messages: StateMessages
     side_panel: SidePanelFeature
@@ -71,6 +74,7 @@ def install(content: WindowContent) -> None:
     c.facts = facts.install(c)
     c.documents = documents.install(c)
     c.tool_calls = tool_calls.install(c)
+    c.suggested_prompts = suggested_prompts.install(c)
     c.first_run = first_run.install(c)
     reliability_facts.install(c)
     c.state_messages = state_messages.install(c)

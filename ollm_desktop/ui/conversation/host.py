@@ -71,3 +71,8 @@ class ToolCallsHost(Protocol):
     @property
     def conversation_view(self) -> ConversationView: ...
 
+
+
+class SuggestedPromptsHost(ConversationHost, Protocol):
+    @property
+    def message_input(self) -> QPlainTextEdit: ...

@@ -27,16 +27,12 @@ from ollm_desktop.backend.models import ModelInfo
 from ollm_desktop.controller import OllamaStatus, PullProgress
 from ollm_desktop.ui.text.model_details import tooltip
 from ollm_desktop.ui.text.model_rows import MODEL_ROLE, ModelRowDelegate
+from ollm_desktop.ui.text.suggested_prompts import SUGGESTED_PROMPTS
 from ollm_desktop.ui.theme import SPACE, TYPE, icon
 
 # Small enough for most laptops (about 0.8 GB, 32K context), good enough to summarise.
 RECOMMENDED_MODEL = "gemma3:1b"
 RECOMMENDED_SIZE = "about 800 MB"
-SUGGESTED_PROMPTS = (
-    "Explain what a context window is, in two sentences.",
-    "Help me plan a three-day trip to Lisbon on a small budget.",
-    "Write a Python function that removes duplicate lines from a file.",
-)
 CONTEXT_SENTENCE = (
     "A model reads only a limited part of a chat at a time (its context size); when a chat "
     "grows longer, ollm-desktop summarises the oldest messages for it, so you can keep going "
