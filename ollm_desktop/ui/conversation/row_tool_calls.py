@@ -30,5 +30,6 @@ def set_height(delegate: Any, key: str, pixels: int) -> None:
     delegate.sizeMismatch.emit()
 
 
-def forget(delegate: object) -> None:
-    _heights.pop(delegate, None)
+def forget(delegate: object) -> bool:
+    """No row has calls any more; True when some row had (its size was taller)."""
+    return bool(_heights.pop(delegate, None))

@@ -217,9 +217,9 @@ class CallsInConversation(QObject):
         self.panels.clear()
         self.rows.clear()
         self._stored.clear()
-        row_tool_calls.forget(self.view.message_delegate)
-        self.view.message_delegate.clear_caches()
-        self.view.doItemsLayout()
+        if row_tool_calls.forget(self.view.message_delegate):  # rows that were taller: sized
+            self.view.message_delegate.clear_caches()  # again (a chat without calls keeps
+            self.view.doItemsLayout()  # its sizes: no second layout of 10,000 rows)
         self._rebuild.start()
 
     def from_history(self) -> None:
