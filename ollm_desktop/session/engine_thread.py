@@ -73,17 +73,17 @@ class EngineThread:
                 loop.close()
 
         settle_heap()
-        threading.Thread(target=body, name=self.name, daemon=True).start()
-        try:
-            with _short_turns():
+        with _short_turns():  # before the thread starts: its first steps wait less too
+            threading.Thread(target=body, name=self.name, daemon=True).start()
+            try:
                 return await done
-        except asyncio.CancelledError:
-            started.wait()
-            loop, task = away.get("loop"), away.get("task")
-            if loop is not None and task is not None and not loop.is_closed():
-                with contextlib.suppress(RuntimeError):  # it has just ended: nothing to cancel
-                    loop.call_soon_threadsafe(task.cancel)
-            raise
+            except asyncio.CancelledError:
+                started.wait()
+                loop, task = away.get("loop"), away.get("task")
+                if loop is not None and task is not None and not loop.is_closed():
+                    with contextlib.suppress(RuntimeError):  # it has just ended: nothing to
+                        loop.call_soon_threadsafe(task.cancel)  # cancel
+                raise
 
     def home(self, summarize: Summarize) -> Summarize:
         """``summarize`` run on the caller's loop, awaited from the job's thread (wrapped on
