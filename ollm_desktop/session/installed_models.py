@@ -67,7 +67,8 @@ class InstalledModels:
                     return
             self._described[(host, model.name, model.digest)] = model.described_by(details)
 
-        await asyncio.gather(*(one(m) for m in wanted))
+        await asyncio.gather(*(asyncio.create_task(one(m), name=f"describe-model-{m.name}")
+                               for m in wanted))  # named: gather would make "Task-N"s
         if core.backend.host != host:  # the chat moved to another server meanwhile
             return
         core.models = self.with_details(core.models)

@@ -22,8 +22,7 @@ class QueryEmbeddings:
                      budget: float) -> list[list[float]] | None:
         """The vectors, or None when they did not come within ``budget`` seconds; the
         embedding's own error (``BackendError``) is raised."""
-        task = asyncio.ensure_future(embed)
-        task.set_name(self.task_name)
+        task = asyncio.create_task(embed, name=self.task_name)
         self.late.add(task)  # tracked until it ends, so that close() can end it
         task.add_done_callback(self._ended)
         try:

@@ -78,8 +78,7 @@ class ToolServers:
         for name in list(self._connections):
             if wanted.get(name) != self.servers.get(name):
                 connection = self._connections.pop(name)
-                task = asyncio.ensure_future(connection.close())
-                task.set_name(f"mcp-close-{name}")
+                task = asyncio.create_task(connection.close(), name=f"mcp-close-{name}")
                 self._closing.add(task)
                 task.add_done_callback(self._closing.discard)
         self.servers = wanted
