@@ -216,3 +216,29 @@ def test_delete_and_undo_wait_while_a_reply_streams(app, server):
     run(app.loop, scenario())
     undo.click()
     assert message_ids(app)[0] == first.id
+
+
+def test_the_menus_row_actions_are_off_without_a_row_and_hover_buttons_still_work(app, server):
+    """With no current row the Conversation menu's message actions are disabled (they used to
+    be offered and do nothing); a row's hover button makes its row current and acts."""
+    from tests.test_ui_branches import click_row_button
+
+    run(app.loop, app.type_and_send("First"))
+    run(app.loop, app.type_and_send("Second"))
+    view, model = app.window.conversation_view, app.window.conversation_model
+    view.setCurrentIndex(model.index(-1))
+    names = ("actionDeleteMessage", "actionTogglePin")
+    actions = {n: app.window.findChild(QAction, n) for n in names}
+    assert all(a is not None for a in actions.values())
+    assert [n for n, a in actions.items() if a.isEnabled()] == []
+    for newest in ("actionRegenerate", "actionEditMessage", "actionForkChat"):
+        found = app.window.findChild(QAction, newest)  # these act on the newest message
+        assert found is not None and found.isEnabled(), newest
+
+    reply = app.controller.session.engine.display_messages()[-1]
+    select(app, reply.id)
+    assert [n for n, a in actions.items() if not a.isEnabled()] == []
+
+    view.setCurrentIndex(model.index(-1))
+    click_row_button(app, reply.id, "actionDeleteMessage")
+    assert reply.id not in message_ids(app)

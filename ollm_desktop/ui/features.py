@@ -12,6 +12,7 @@ from ollm_desktop.ui.chat_list import chat_list_features
 from ollm_desktop.ui.composer import box, drafts, image_attach
 from ollm_desktop.ui.conversation import (
     branch_actions,
+    current_row_actions,
     live_thinking,
     message_delete,
     recall_view,
@@ -80,3 +81,4 @@ def install(content: WindowContent) -> None:
     c.state_messages = state_messages.install(c)
     c.side_panel = panel.install(c)
     c.composer = box.install(c)
+    current_row_actions.install(c)  # last: binds the row actions the features added

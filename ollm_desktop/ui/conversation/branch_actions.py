@@ -159,8 +159,10 @@ class BranchActions(QObject):
         return action
 
     def _row_actions(self, row: ConversationRow) -> list[tuple[str, str]]:
+        # Not by isEnabled: that follows the current row (current_row_actions), and a
+        # row's own buttons act on it (pressing one makes it current first).
         return [(a.objectName(), a.iconText()) for a, applies in self.view.message_actions
-                if a.isEnabled() and applies(row)]
+                if applies(row)]
 
     def _regenerable(self, row: ConversationRow) -> bool:
         model = self.content.conversation_model

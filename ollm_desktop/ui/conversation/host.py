@@ -76,3 +76,8 @@ class ToolCallsHost(Protocol):
 class SuggestedPromptsHost(ConversationHost, Protocol):
     @property
     def message_input(self) -> QPlainTextEdit: ...
+
+
+class CurrentRowActionsHost(ConversationHost, Protocol):
+    @property
+    def action_toggle_pin(self) -> QAction: ...
