@@ -87,10 +87,17 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
             def inside_its_row() -> bool:  # the reply's row grew with it: nothing overlaps
                 model = view.conversation_model
                 below = model.row_of_message(row.parentWidget().key) + 1
+                while view.isRowHidden(below):  # the result's own row: hidden (below)
+                    below += 1
                 return view.visualRect(model.index(below, 0)).top() > \
                     row.parentWidget().geometry().bottom()
 
             await until(inside_its_row)
+            # The result is shown once, in its call's row: its own "Tool" row is hidden.
+            model = view.conversation_model
+            result = next(r for r in range(model.rowCount())
+                          if model.rows[r].message.role == "tool")
+            assert view.isRowHidden(result) and not view.isRowHidden(result - 1)
             app.window.grab().save(str(screenshot_dir / "tool-call-done.png"))
             # The server runs now: the picker lists its tools; one left out, the limit set.
             strip.fill_menu()
@@ -141,6 +148,8 @@ def test_a_call_waits_in_its_row_and_runs_when_allowed(qloop, qtbot, tmp_path, s
         first = next(iter(calls.rows.values()))
         assert first.pruned and first.result_id == stored[2].id
         assert not any(r.buttons.isVisible() for r in calls.rows.values())
+        hidden = app.window.content.tool_calls.result_rows.hidden_results()
+        assert hidden == [m.id for m in stored if m.role == "tool"]  # reopened: hidden too
     finally:
         app.close()
     assert (screenshot_dir / "tool-call-asked.png").stat().st_size > 0

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.ui.conversation.tool_call_rows import CallsInConversation
+from ollm_desktop.ui.conversation.tool_result_rows import ToolResultRows
 
 if TYPE_CHECKING:
     from ollm_desktop.ui.conversation.host import ToolCallsHost
@@ -37,6 +38,7 @@ class ToolCallsStrip(QWidget):
     """The picker and the line naming the chat's tools."""
 
     in_conversation: CallsInConversation  # each reply's calls in its row (set by ``install``)
+    result_rows: ToolResultRows | None  # their results' own rows, hidden (set by ``install``)
 
     def __init__(self, controller: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -159,4 +161,6 @@ def install(content: ToolCallsHost) -> ToolCallsStrip:
         layout.insertWidget(max(0, layout.indexOf(content.message_input)), strip)
     # each reply's calls, in its own row (kept on the strip, which the window keeps)
     strip.in_conversation = CallsInConversation(content.conversation_view, content.controller)
+    model = content.conversation_view.conversation_model
+    strip.result_rows = ToolResultRows(content.conversation_view, model) if model else None
     return strip
