@@ -34,6 +34,10 @@ def is_message(row: ConversationRow) -> bool:
     return row.kind == KIND_MESSAGE and row.message is not None
 
 
+def _on_a_message(applies: Applies) -> Applies:
+    return lambda row: is_message(row) and applies(row)
+
+
 class CurrentRowActions(QObject):
     """Keeps each bound action's enabled state in step with the view's current row."""
 
@@ -74,6 +78,6 @@ def install(content: CurrentRowActionsHost) -> CurrentRowActions:
     keeper.bind(content.action_toggle_pin, is_message)
     for action, applies in view.message_actions:
         if action.objectName() not in WITHOUT_A_ROW:
-            keeper.bind(action, lambda row, test=applies: is_message(row) and test(row))
+            keeper.bind(action, _on_a_message(applies))
     return keeper
 
