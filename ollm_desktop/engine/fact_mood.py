@@ -1,0 +1,373 @@
+"""The mood of each clause of a sentence: whether it asserts a current value (issue 28).
+
+A value is stated only by a declarative main clause. A clause asserts nothing when it is:
+
+- under a **question**: its segment ends with "?", or opens with an auxiliary before its
+  subject ("should we ...", "isn't the port ...");
+- a **conditional** subordinate ("if", "unless", "in case", "provided", "suppose", "let's
+  say") with its consequent: the clauses after a leading one ("If the vendor slips, we go to
+  May 20"), the clause before a trailing one with no comma between ("we stay in if it
+  pours"). A concessive ("whether", "even if") holds only itself, and so does a conditional
+  about the listener ("if anyone asks, the deadline is Friday"). A clause that opens with
+  "but", "either way" or "anyway" leaves the consequent;
+- the complement of a **belief verb** of someone else ("Dana thinks ...", "a guy on the forum
+  claims ..."), or of a hearsay or proposal verb whoever speaks ("I heard ...", "my mum
+  suggested ..."). A plain report ("the airline says departure is 07:25") is the speaker
+  relaying a value: it states, unless its own words hedge ("Dana said it might be 8210");
+- under a **modal** or **tentative** verb phrase ("might", "could", "would", "may", "we'd";
+  "considering", "leaning towards", "tempted"), a hedge ("maybe", "perhaps"), or a bare
+  **doubt** beside it ("..., not sure yet", "..., no decision yet", "TBD", "apparently"). The
+  user's "I'd rather", "I'd prefer", "I'd like" choose: they state;
+- a **past** state with an explicit before-time ("we used to use MySQL", "back in 2019", "last
+  time we flew ...", "the previous owners were ..."). A past change ("we moved it to 10") and
+  a correction's shape ("now", "not", "instead") still hold;
+- a **suggestion** ("how about", "what if", "why not").
+
+The words named here are closed classes (modals, auxiliaries, subordinating conjunctions,
+pronouns, reporting verbs, tense and time markers): grammar that a new phrasing does not add
+to. Clauses are cut at ";", dashes and ":", at a comma before a new subject, a conjunction or
+a subordinator, and at a subordinator; "X, not Y" and "not Y but X" stay one clause.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    DETERMINERS,
+    HEDGES,
+    MODALS,
+    PRONOUNS,
+    Tok,
+    closed,
+    is_change,
+    is_replace,
+)
+
+Mood = Literal["statement", "question", "suggestion"]
+ClauseMood = Literal["statement", "question", "suggestion", "conditional", "reported",
+                     "tentative", "past"]
+Clause = tuple[int, int, bool]  # token range, and whether it opens a segment
+Mark = Callable[[int, int, ClauseMood], None]
+
+STRONG = frozenset({";", "—", "–"})  # a dash or a semicolon: a new sentence in all but name
+MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
+                        "couldn't wouldn't mightn't")
+CHOOSING = closed("rather prefer like")  # the user's "I'd rather X": a choice
+QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were")
+CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
+ALWAYS_CUT = closed("if unless whether though although whereas because")
+LEAVES = closed("but anyway regardless either however")  # leave a leading conditional
+LISTENER = closed("you anyone anybody someone somebody you're you've")
+# Belief verbs: the complement is someone else's opinion, not the speaker's.
+BELIEF = closed("think thinks thought reckon reckons reckoned believe believes believed "
+                "guess guesses guessed suspect suspects suspected claim claims claimed "
+                "insist insists insisted argue argues argued")
+# Hearsay and proposal verbs: not asserted whoever speaks ("I heard ...", "I suggested ...").
+HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose proposes "
+                 "proposed proposing floated recommend recommends recommended recommending "
+                 "rumoured rumored")
+# Tentative verb phrases: a choice under way, not made.
+TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
+                   "exploring weighing debating deciding wondering undecided prototyping "
+                   "trialling trialing piloting")
+DOUBTED = closed("sure certain decided final official confirmed settled")  # after a negation
+NEGATION = closed("not no never nothing")
+UNDECIDED = closed("tbd tbc tba")
+EVIDENTIAL = closed("apparently reportedly allegedly supposedly seemingly hypothetically "
+                    "theoretically tentatively pending")
+ANTERIOR = closed("originally previously formerly ago")
+ANTERIOR_ADJ = closed("previous former old original earlier prior")
+PAST = closed("was were had did")
+BE = closed("am is are was were i'm we're they're she's he's it's")
+PERFECT = closed("already been had just got done written given taken made sent told said put")
+CONTRAST = closed("now not instead rather than anymore longer")  # a correction's shape
+WH = closed("what why how when where who which whom whose")
+SUBJECTS = PRONOUNS | closed("that's it's there's i'm i've i'll we're we've we'll they're "
+                             "she's he's")
+OPENERS = SUBJECTS | HEDGES | EVIDENTIAL | UNDECIDED | ALWAYS_CUT | LEAVES | MODAL | closed(
+    "that this so yet now even which otherwise provided providing assuming supposing")
+FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
+SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
+
+
+@dataclass(frozen=True, slots=True)
+class Moods:
+    """A sentence's mood, and the spans (characters) of its clauses that assert nothing."""
+
+    mood: Mood  # "statement" when a clause with a value asserts
+    unasserted: tuple[tuple[int, int, ClauseMood], ...]
+
+    def mood_at(self, start: int) -> ClauseMood:
+        return next((m for a, b, m in self.unasserted if a <= start < b), "statement")
+
+    def asserted(self, starts: Sequence[int]) -> list[bool]:
+        """For each value's start: does it stay? A past value never (it states nothing now);
+        in a stating sentence, only a value of a clause that asserts."""
+        out = []
+        for start in starts:
+            mood = self.mood_at(start)
+            out.append(mood == "statement" or (self.mood != "statement" and mood != "past"))
+        return out
+
+
+def _word(tokens: list[Tok], i: int) -> str:
+    return tokens[i].word if 0 <= i < len(tokens) else ""
+
+
+def _head(words: list[str]) -> int:
+    """Index of a clause's first word after a conjunction and a comma."""
+    k = 0
+    while k < len(words) and words[k] in SKIPPED:
+        k += 1
+    return k
+
+
+def _starts_clause(tokens: list[Tok], i: int) -> bool:
+    """Does a new clause begin at ``i`` with no comma before it?"""
+    word, nxt = tokens[i].word, _word(tokens, i + 1)
+    if word in ALWAYS_CUT and _word(tokens, i - 1) not in ("what", "even", "as"):
+        return True  # ("what if", "even if", "as if" are one subordinator)
+    if word == "in" and nxt in ("case", "which"):
+        return True
+    if word in ("but", "so", "and", "or"):  # "not Y but X", "Redis and Postgres": one clause
+        return nxt in SUBJECTS or nxt in DETERMINERS
+    return False
+
+
+def _opens_after_comma(tokens: list[Tok], i: int) -> bool:
+    word, nxt = tokens[i].word, _word(tokens, i + 1)
+    if tokens[i].value:
+        return False  # "X, not Y", "9443, sorry": a value goes on the clause
+    if word in NEGATION:  # ", not 8443" goes on; ", not sure yet" is a clause of its own
+        return not any(t.value for t in tokens[i + 1:i + 4])
+    if word in QUESTION_AUX and (nxt in SUBJECTS or nxt == "not"):
+        return True  # ", can you ...", ", doesn't it"
+    return word in OPENERS or _starts_clause(tokens, i)
+
+
+def clauses(tokens: list[Tok], first: int) -> list[Clause]:
+    """The clauses from ``first``: (start, end, opens a segment) token ranges."""
+    out: list[Clause] = []
+    start, strong = first, True
+    for i in range(first, len(tokens)):
+        word = tokens[i].word
+        dash = word == "-" and _word(tokens, i + 1) != ">"
+        if word in STRONG or dash or word in (":", "(", ")"):
+            if i > start:
+                out.append((start, i, strong))
+            strong = word in STRONG or dash or (strong and i == start)
+            start = i + 1
+        elif i > start and (_opens_after_comma(tokens, i) if tokens[i - 1].word == ","
+                            else _starts_clause(tokens, i)):
+            out.append((start, i, strong))
+            start, strong = i, False
+    if start < len(tokens):
+        out.append((start, len(tokens), strong))
+    return out
+
+
+def _past(clause: list[Tok]) -> int:
+    """How many of the clause's words a past state covers (0: none): "we used to use
+    MySQL", "back in 2019 ...", "the previous owners were ...", "we were on Heroku until
+    2023". A past change ("moved", "raised") and a correction's shape ("now", "not",
+    "instead") still hold."""
+    words = [t.word for t in clause]
+    dated = any(w in ("in", "until", "till", "during") and _year(clause[i + 1])
+                for i, w in enumerate(words[:-1]))
+    pairs = set(itertools.pairwise(words))
+    now = words.index("now") if "now" in words else len(words)
+    used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
+        "is", "are", "be", "get", "got")
+    if not used and (any(is_change(w) or is_replace(w) for w in words) or
+                     CONTRAST - {"now"} & set(words)):
+        return 0
+    text = f" {' '.join(words)} "
+    timed = used or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
+                                  ("last", "time")}) or " in the past " in text or \
+        " at the time " in text or bool(ANTERIOR & set(words)) or \
+        words[_head(words):_head(words) + 1] == ["before"]
+    described = any(w in ANTERIOR_ADJ and words[i - 1] in DETERMINERS
+                    for i, w in enumerate(words) if i > 0)
+    tensed = any(w in PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
+    if not (timed or ((described or dated) and tensed)):
+        return 0
+    # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
+    return max((i for i, w in enumerate(words[:now]) if w == ","), default=now) \
+        if now < len(words) else now
+
+
+def _year(token: Tok) -> bool:
+    text = token.value[2] if token.value else token.word
+    return len(text) == 4 and text.isdigit() and text[:2] in ("19", "20")
+
+
+def _doubt(words: list[str]) -> tuple[bool, bool]:
+    """(a doubt, bare): "not sure yet", "no decision yet", "TBD", "she wasn't sure",
+    "apparently". Bare: no subject of its own but a pronoun, so it doubts its segment."""
+    rest = [w for w in words[_head(words):] if w != ","]
+    negated = any(w in NEGATION or w.endswith("n't") for w in rest)
+    sure = next((i for i, w in enumerate(rest) if w in DOUBTED), None)
+    if sure is not None and sure + 1 < len(rest) and (rest[sure + 1] in WH or rest[sure + 1] in (
+            "about", "of", "if", "whether")):
+        return False, False  # "not sure why it moved": a doubt about something else
+    doubt = (negated and (sure is not None or ("yet" in rest and len(rest) <= 4))) or \
+        bool((UNDECIDED | EVIDENTIAL) & set(rest))
+    bare = not rest or rest[0] in NEGATION or rest[0] in SUBJECTS or rest[0] in UNDECIDED or \
+        rest[0] in EVIDENTIAL
+    return doubt, doubt and bare
+
+
+def _interrogative(tokens: list[Tok], a: int, b: int) -> bool:
+    """An auxiliary before its subject opens the clause: "should we", "isn't the port"."""
+    k = a + _head([t.word for t in tokens[a:b]])
+    head, nxt = _word(tokens, k), _word(tokens, k + 1)
+    nxt = _word(tokens, k + 2) if nxt == "not" else nxt
+    return k < b and head in QUESTION_AUX and (nxt in SUBJECTS or (
+        nxt in DETERMINERS | {"there"} and head not in ("do", "will")))
+
+
+def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
+    """A modal, a hedge or a tentative verb at ``i``."""
+    word, nxt = tokens[i].word, _word(tokens, i + 1)
+    if word == "may" and i > 0 and sentence[tokens[i].start:tokens[i].start + 1] == "M":
+        return False  # "in May": the month
+    if word.endswith("'d") and (nxt in PERFECT or nxt.endswith("ed")):
+        return False  # "we'd already moved", "I'd mixed them up": had
+    if role == "user" and word in MODAL and nxt in CHOOSING:
+        return False  # "I'd rather", "we'd prefer": the user's choice
+    if role == "assistant" and word in ("should", "let's"):
+        return True
+    if word == "looking" and nxt in ("at", "into") and _word(tokens, i - 1) in BE:
+        return True  # "we're looking at Hetzner": considering
+    return word in MODAL or word in HEDGES or word in TENTATIVE
+
+
+def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
+               ) -> list[tuple[int, int, ClauseMood]]:
+    """The token ranges a clause's own words leave unasserted (-1: the clause before)."""
+    words = [t.word for t in tokens[a:b]]
+    k = _head(words)
+    out: list[tuple[int, int, ClauseMood]] = []
+    past = _past(tokens[a:b])
+    if past:
+        out.append((a, a + past, "past"))
+    if " ".join(words[k:k + 2]) in ("how about", "what about", "what if", "why not"):
+        out.append((a, b, "suggestion"))
+    for j in range(a, b):
+        word = tokens[j].word
+        before = [t.word for t in tokens[a:j] if t.word not in SKIPPED]
+        if word in HEARSAY or (word in BELIEF and before and before[-1] not in FIRST_PERSON
+                               and "as" not in before[-2:]):
+            out.append((j + 1, b, "reported"))
+            if all(t.word in EVIDENTIAL or t.word in (".", "!") for t in tokens[j + 1:b]):
+                out.append((-1, -1, "reported"))  # "the port is 9443, Dana thinks"
+            break
+        if _tentative(sentence, tokens, j, role):
+            back = j  # its subject: "2 seconds would ...", "the other place might ..."
+            while back > a and tokens[back - 1].word not in (",", "and", "or", "is", "are") \
+                    and tokens[back - 1].word not in BELIEF:
+                back -= 1
+            out.append((back, b, "tentative"))
+            break
+    return out
+
+
+def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -> None:
+    """A conditional clause and its consequent."""
+    a, b, _ = segment[n]
+    end = segment[-1][1]
+    words = [t.word for t in tokens[a:b]]
+    k = _head(words)
+    head, pair = (words[k] if k < len(words) else ""), " ".join(words[k:k + 2])
+    if head == "let's" and words[k + 1:k + 2] and words[k + 1] in CONDITIONAL | {"say"}:
+        head = "suppose"  # "let's say", "let's imagine"
+    if head == "whether" or pair == "even if":
+        mark(a, b, "conditional")  # concessive: the consequent holds either way
+        return
+    if not (head in CONDITIONAL or pair in ("in case", "in which", "what if") or
+            (head == "once" and n == 0) or
+            (head == "say" and words[k + 1:k + 2] == [","])):
+        return
+    mark(a, b, "conditional")
+    leading = all(not any(t.value for t in tokens[x:y]) and y - x <= 4
+                  for x, y, _ in segment[:n])  # after an aside: "Hypothetically, if ..."
+    if leading or pair == "in which":  # a leading conditional: to its consequent's end
+        if leading and LISTENER & set(words):
+            return  # "if anyone asks, ...": about the listener, the consequent holds
+        stop = next((s[0] for s in segment[n + 1:] if _leaves(tokens, s)), end)
+        mark(b, stop, "conditional")
+    elif tokens[a - 1].word != "," and not _complement(tokens, a):
+        mark(segment[n - 1][0], segment[n - 1][1], "conditional")  # "we go to X if ..."
+
+
+def _leaves(tokens: list[Tok], clause: Clause) -> bool:
+    """A clause that opens with "but", "either way", "anyway": it leaves the consequent."""
+    words = [t.word for t in tokens[clause[0]:clause[1]] if t.word != ","]
+    return bool(words) and words[0] in LEAVES
+
+
+def _complement(tokens: list[Tok], a: int) -> bool:
+    """A trailing "if" that is a verb's object ("to see if", "wonder if"), not a condition."""
+    before = _word(tokens, a - 1)
+    return _word(tokens, a - 2) == "to" or before in BELIEF or before in HEARSAY or \
+        before in TENTATIVE or before in DOUBTED or before in ("wonder", "ask", "know", "see")
+
+
+def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
+             mark: Mark) -> None:
+    """Marks one segment's clauses (between strong breaks)."""
+    start, end = segment[0][0], segment[-1][1]
+    if _interrogative(tokens, start, segment[0][1]):
+        mark(start, end, "question")
+    for n, (a, b, _) in enumerate(segment):
+        _conditional(tokens, segment, n, mark)
+        doubt, bare = _doubt([t.word for t in tokens[a:b]])
+        if doubt:
+            whole = bare and not any(t.value for t in tokens[a:b])
+            mark(start if whole else a, end if whole else b, "tentative")
+        if n and _interrogative(tokens, a, b):
+            mark(a, b, "question")
+        for x, y, mood in _own_marks(sentence, tokens, a, b, role):
+            if x < 0 and n:
+                mark(segment[n - 1][0], segment[n - 1][1], mood)
+            elif x >= 0:
+                mark(x, y, mood)
+
+
+def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:
+    """Each clause's mood, and the sentence's: a statement when a value is asserted."""
+    moods: list[ClauseMood] = ["statement"] * len(tokens)
+
+    def mark(a: int, b: int, mood: ClauseMood) -> None:
+        for i in range(max(a, first), min(b, len(tokens))):
+            if moods[i] == "statement" or mood == "past":
+                moods[i] = mood
+
+    segments: list[list[Clause]] = []
+    for part in clauses(tokens, first):
+        if part[2] or not segments:
+            segments.append([])
+        segments[-1].append(part)
+    for segment in segments:
+        _segment(sentence, tokens, segment, role, mark)
+    if "?" in [t.word for t in tokens[-3:]]:  # a question asks about all of its sentence
+        mark(first, len(tokens), "question")
+    spans: list[tuple[int, int, ClauseMood]] = []
+    for i in range(first, len(tokens)):
+        if moods[i] != "statement":
+            if spans and i > first and moods[i - 1] == moods[i]:
+                spans[-1] = (spans[-1][0], tokens[i].end, moods[i])
+            else:
+                spans.append((tokens[i].start, tokens[i].end, moods[i]))
+    values = [i for i in range(first, len(tokens)) if tokens[i].value]
+    if any(moods[i] == "statement" for i in values):
+        return Moods("statement", tuple(spans))
+    mood = moods[values[0]] if values else moods[first] if first < len(tokens) else "statement"
+    said: Mood = "statement" if mood == "statement" else (
+        "question" if mood == "question" else "suggestion")
+    return Moods(said, tuple(spans))
