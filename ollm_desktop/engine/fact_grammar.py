@@ -196,8 +196,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
-    slots = [s for s, held in zip(slots, moods.asserted([s.start for s in slots]), strict=True)
-             if held]  # a value of a clause that asserts nothing (fact_mood) goes
+    slots, mood = moods.held(slots, mood)  # (fact_mood) a clause asserting nothing states none
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]
     # the old value of "X, not Y" / "from Y to X" is a value of X's key (and back)

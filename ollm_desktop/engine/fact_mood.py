@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -60,6 +60,8 @@ MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could'v
 CHOOSING = closed("rather prefer like")  # the user's "I'd rather X": a choice
 QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were")
 CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
+SUBORDINATE = closed("if unless whether though although because once provided providing "
+                     "assuming supposing")
 ALWAYS_CUT = closed("if unless whether though although whereas because")
 LEAVES = closed("but anyway regardless either however")  # leave a leading conditional
 LISTENER = closed("you anyone anybody someone somebody you're you've")
@@ -95,6 +97,14 @@ FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
 SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
 
 
+class Placed(Protocol):
+    @property
+    def start(self) -> int: ...
+
+
+S = TypeVar("S", bound=Placed)
+
+
 @dataclass(frozen=True, slots=True)
 class Moods:
     """A sentence's mood, and the spans (characters) of its clauses that assert nothing."""
@@ -105,14 +115,17 @@ class Moods:
     def mood_at(self, start: int) -> ClauseMood:
         return next((m for a, b, m in self.unasserted if a <= start < b), "statement")
 
-    def asserted(self, starts: Sequence[int]) -> list[bool]:
-        """For each value's start: does it stay? A past value never (it states nothing now);
-        in a stating sentence, only a value of a clause that asserts."""
-        out = []
-        for start in starts:
-            mood = self.mood_at(start)
-            out.append(mood == "statement" or (self.mood != "statement" and mood != "past"))
-        return out
+    def held(self, slots: Sequence[S], mood: Mood) -> tuple[list[S], Mood]:
+        """The values a sentence keeps, and its mood: a value of an asserting clause makes
+        it a statement and keeps only those; else it keeps its values as open questions
+        (a question's, a supposition's), but never a past one (it says nothing now)."""
+        moods = [self.mood_at(slot.start) for slot in slots]
+        kept = [slot for slot, m in zip(slots, moods, strict=True) if m == "statement"]
+        if kept or not slots:
+            return kept, mood if not slots else "statement"
+        open_ = [(slot, m) for slot, m in zip(slots, moods, strict=True) if m != "past"]
+        first = open_[0][1] if open_ else "suggestion"
+        return [slot for slot, _ in open_], "question" if first == "question" else "suggestion"
 
 
 def _word(tokens: list[Tok], i: int) -> str:
@@ -162,13 +175,22 @@ def clauses(tokens: list[Tok], first: int) -> list[Clause]:
                 out.append((start, i, strong))
             strong = word in STRONG or dash or (strong and i == start)
             start = i + 1
-        elif i > start and (_opens_after_comma(tokens, i) if tokens[i - 1].word == ","
-                            else _starts_clause(tokens, i)):
+        elif i > start and ((_opens_after_comma(tokens, i) or _subordinate(tokens, start))
+                            if tokens[i - 1].word == "," else _starts_clause(tokens, i)):
             out.append((start, i, strong))
             start, strong = i, False
     if start < len(tokens):
         out.append((start, len(tokens), strong))
     return out
+
+
+def _subordinate(tokens: list[Tok], start: int) -> bool:
+    """The clause from ``start`` is a fronted subordinate ("if X,", "even if X,", "in case
+    X,"): it ends at its first comma, and the main clause follows."""
+    words = [t.word for t in tokens[start:start + 4]]
+    k = _head(words)
+    pair = " ".join(words[k:k + 2])
+    return (k < len(words) and words[k] in SUBORDINATE) or pair in ("in case", "even if")
 
 
 def _past(clause: list[Tok]) -> int:
@@ -314,7 +336,8 @@ def _leaves(tokens: list[Tok], clause: Clause) -> bool:
 def _complement(tokens: list[Tok], a: int) -> bool:
     """A trailing "if" that is a verb's object ("to see if", "wonder if"), not a condition."""
     before = _word(tokens, a - 1)
-    return _word(tokens, a - 2) == "to" or before in BELIEF or before in HEARSAY or \
+    verb = _word(tokens, a - 2) == "to" and before.isalpha()  # not "to 1 TB if"
+    return verb or before in BELIEF or before in HEARSAY or \
         before in TENTATIVE or before in DOUBTED or before in ("wonder", "ask", "know", "see")
 
 
@@ -365,9 +388,11 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
             else:
                 spans.append((tokens[i].start, tokens[i].end, moods[i]))
     values = [i for i in range(first, len(tokens)) if tokens[i].value]
-    if any(moods[i] == "statement" for i in values):
-        return Moods("statement", tuple(spans))
-    mood = moods[values[0]] if values else moods[first] if first < len(tokens) else "statement"
+    words = [i for i in range(first, len(tokens)) if tokens[i].word[:1].isalnum()]
+    if any(moods[i] == "statement" for i in values) or (
+            not values and any(moods[i] == "statement" for i in words)):
+        return Moods("statement", tuple(spans))  # (values found later are held by their span)
+    mood = moods[values[0]] if values else moods[words[0]] if words else "statement"
     said: Mood = "statement" if mood == "statement" else (
         "question" if mood == "question" else "suggestion")
     return Moods(said, tuple(spans))
