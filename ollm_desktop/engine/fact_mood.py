@@ -353,8 +353,9 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
         if doubt:
             whole = bare and not any(t.value for t in tokens[a:b])
             mark(start if whole else a, end if whole else b, "tentative")
-        if n and _interrogative(tokens, a, b):
-            mark(a, b, "question")
+        if n and _interrogative(tokens, a, b):  # a tag asks about the clauses before it
+            tag = b - a <= 4 and n == len(segment) - 1 and not any(t.value for t in tokens[a:b])
+            mark(start if tag else a, b, "question")  # "..., doesn't it"
         for x, y, mood in _own_marks(sentence, tokens, a, b, role):
             if x < 0 and n:
                 mark(segment[n - 1][0], segment[n - 1][1], mood)
