@@ -94,6 +94,11 @@ SUBJECTS = PRONOUNS | closed("that's it's there's i'm i've i'll we're we've we'l
 OPENERS = SUBJECTS | HEDGES | EVIDENTIAL | UNDECIDED | ALWAYS_CUT | LEAVES | MODAL | closed(
     "that this so yet now even which otherwise provided providing assuming supposing")
 FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
+PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
+CUES = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | DOUBTED | \
+    UNDECIDED | EVIDENTIAL | PAST_CUES | CHOOSING | closed(
+        "? whether even case which say looking should let's yet how what why once")
+CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
 SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
 
 
@@ -199,19 +204,22 @@ def _past(clause: list[Tok]) -> int:
     2023". A past change ("moved", "raised") and a correction's shape ("now", "not",
     "instead") still hold."""
     words = [t.word for t in clause]
+    present = set(words)
+    if not present & PAST_CUES and not any(map(_year, clause)):
+        return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and _year(clause[i + 1])
                 for i, w in enumerate(words[:-1]))
     pairs = set(itertools.pairwise(words))
-    now = words.index("now") if "now" in words else len(words)
+    now = words.index("now") if "now" in present else len(words)
     used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
         "is", "are", "be", "get", "got")
-    if not used and (any(is_change(w) or is_replace(w) for w in words) or
-                     CONTRAST - {"now"} & set(words)):
+    if not used and ((CONTRAST - {"now"}) & present or
+                     any(is_change(w) or is_replace(w) for w in words)):
         return 0
     text = f" {' '.join(words)} "
     timed = used or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
                                   ("last", "time")}) or " in the past " in text or \
-        " at the time " in text or bool(ANTERIOR & set(words)) or \
+        " at the time " in text or bool(ANTERIOR & present) or \
         words[_head(words):_head(words) + 1] == ["before"]
     described = any(w in ANTERIOR_ADJ and words[i - 1] in DETERMINERS
                     for i, w in enumerate(words) if i > 0)
@@ -282,9 +290,10 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
         out.append((a, b, "suggestion"))
     for j in range(a, b):
         word = tokens[j].word
-        before = [t.word for t in tokens[a:j] if t.word not in SKIPPED]
-        if word in HEARSAY or (word in BELIEF and before and before[-1] not in FIRST_PERSON
-                               and "as" not in before[-2:]):
+        before = [t.word for t in tokens[a:j] if t.word not in SKIPPED] if word in BELIEF \
+            else []
+        if word in HEARSAY or (before and before[-1] not in FIRST_PERSON and
+                               "as" not in before[-2:]):
             out.append((j + 1, b, "reported"))
             if all(t.word in EVIDENTIAL or t.word in (".", "!") for t in tokens[j + 1:b]):
                 out.append((-1, -1, "reported"))  # "the port is 9443, Dana thinks"
@@ -363,8 +372,21 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
                 mark(x, y, mood)
 
 
+def _plain(tokens: list[Tok], first: int) -> bool:
+    """No word of any mood and no auxiliary opening a clause: a plain statement (most
+    sentences), read without cutting clauses."""
+    for i in range(first, len(tokens)):
+        word = tokens[i].word
+        if word in CUES or _year(tokens[i]) or (word in QUESTION_AUX and (
+                i == first or tokens[i - 1].word in CLAUSE_EDGE)):
+            return False
+    return True
+
+
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:
     """Each clause's mood, and the sentence's: a statement when a value is asserted."""
+    if _plain(tokens, first):
+        return Moods("statement", ())
     moods: list[ClauseMood] = ["statement"] * len(tokens)
 
     def mark(a: int, b: int, mood: ClauseMood) -> None:
