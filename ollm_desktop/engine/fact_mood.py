@@ -38,9 +38,11 @@ from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
+    COPULAS,
     DETERMINERS,
     HEDGES,
     MODALS,
+    PREPOSITIONS,
     PRONOUNS,
     Tok,
     closed,
@@ -54,7 +56,7 @@ ClauseMood = Literal["statement", "question", "suggestion", "conditional", "repo
 Clause = tuple[int, int, bool]  # token range, and whether it opens a segment
 Mark = Callable[[int, int, ClauseMood], None]
 
-STRONG = frozenset({";", "—", "–"})  # a dash or a semicolon: a new sentence in all but name
+STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
 MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
                         "couldn't wouldn't mightn't")
 CHOOSING = closed("rather prefer like")  # the user's "I'd rather X": a choice
@@ -85,6 +87,7 @@ EVIDENTIAL = closed("apparently reportedly allegedly supposedly seemingly hypoth
 ANTERIOR = closed("originally previously formerly ago")
 ANTERIOR_ADJ = closed("previous former old original earlier prior")
 PAST = closed("was were had did")
+PRESENT = closed("is are am it's that's there's we're they're i'm he's she's")
 BE = closed("am is are was were i'm we're they're she's he's it's")
 PERFECT = closed("already been had just got done written given taken made sent told said put")
 CONTRAST = closed("now not instead rather than anymore longer")  # a correction's shape
@@ -93,6 +96,8 @@ SUBJECTS = PRONOUNS | closed("that's it's there's i'm i've i'll we're we've we'l
                              "she's he's")
 OPENERS = SUBJECTS | HEDGES | EVIDENTIAL | UNDECIDED | ALWAYS_CUT | LEAVES | MODAL | closed(
     "that this so yet now even which otherwise provided providing assuming supposing")
+ONCE_NOT = closed("a again more per or twice in")  # "once a week": a frequency
+QUANTIFIERS = closed("some any more much no little enough second")
 FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
 PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
 CUES = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | DOUBTED | \
@@ -175,7 +180,7 @@ def clauses(tokens: list[Tok], first: int) -> list[Clause]:
     for i in range(first, len(tokens)):
         word = tokens[i].word
         dash = word == "-" and _word(tokens, i + 1) != ">"
-        if word in STRONG or dash or word in (":", "(", ")"):
+        if word in STRONG or dash or word in ("(", ")"):
             if i > start:
                 out.append((start, i, strong))
             strong = word in STRONG or dash or (strong and i == start)
@@ -224,6 +229,8 @@ def _past(clause: list[Tok]) -> int:
     described = any(w in ANTERIOR_ADJ and words[i - 1] in DETERMINERS
                     for i, w in enumerate(words) if i > 0)
     tensed = any(w in PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
+    if not used and present & PRESENT:
+        return 0  # "like last time, the venue is Hall C": it holds now
     if not (timed or ((described or dated) and tensed)):
         return 0
     # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
@@ -247,6 +254,8 @@ def _doubt(words: list[str]) -> tuple[bool, bool]:
         return False, False  # "not sure why it moved": a doubt about something else
     doubt = (negated and (sure is not None or ("yet" in rest and len(rest) <= 4))) or \
         bool((UNDECIDED | EVIDENTIAL) & set(rest))
+    if EVIDENTIAL & set(rest) and FIRST_PERSON & set(rest) and not negated:
+        return False, False  # "apparently I mistyped": the speaker's own slip
     bare = not rest or rest[0] in NEGATION or rest[0] in SUBJECTS or rest[0] in UNDECIDED or \
         rest[0] in EVIDENTIAL
     return doubt, doubt and bare
@@ -258,7 +267,7 @@ def _interrogative(tokens: list[Tok], a: int, b: int) -> bool:
     head, nxt = _word(tokens, k), _word(tokens, k + 1)
     nxt = _word(tokens, k + 2) if nxt == "not" else nxt
     return k < b and head in QUESTION_AUX and (nxt in SUBJECTS or (
-        nxt in DETERMINERS | {"there"} and head not in ("do", "will")))
+        nxt in DETERMINERS | {"there"} and head not in ("do", "will", "have")))
 
 
 def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
@@ -290,10 +299,9 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
         out.append((a, b, "suggestion"))
     for j in range(a, b):
         word = tokens[j].word
-        before = [t.word for t in tokens[a:j] if t.word not in SKIPPED] if word in BELIEF \
-            else []
-        if word in HEARSAY or (before and before[-1] not in FIRST_PERSON and
-                               "as" not in before[-2:]):
+        before = [t.word for t in tokens[a:j] if t.word not in SKIPPED] \
+            if word in BELIEF or word in HEARSAY else []
+        if _reports(word, before, _word(tokens, j + 1)):
             out.append((j + 1, b, "reported"))
             if all(t.word in EVIDENTIAL or t.word in (".", "!") for t in tokens[j + 1:b]):
                 out.append((-1, -1, "reported"))  # "the port is 9443, Dana thinks"
@@ -303,9 +311,26 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
             while back > a and tokens[back - 1].word not in (",", "and", "or", "is", "are") \
                     and tokens[back - 1].word not in BELIEF:
                 back -= 1
-            out.append((back, b, "tentative"))
+            stop = b
+            if word in TENTATIVE and not any(t.word in SUBJECTS or t.word in BE
+                                             for t in tokens[a:j]):
+                # an adjunct with no subject: "Thinking about it, the port is 9443"
+                stop = next((x for x in range(j, b) if tokens[x].word == ","), b)
+            out.append((back, stop, "tentative"))
             break
     return out
+
+
+def _reports(word: str, before: list[str], after: str) -> bool:
+    """A belief verb of someone else ("Dana thinks"), or a hearsay or proposal verb of anyone
+    ("I heard", "my mum suggested"); not a noun ("expense claims are", "after some thought",
+    "the recommended setting") nor an aside ("as suggested", "as Dana thinks")."""
+    if not (word in BELIEF or word in HEARSAY) or "as" in before[-2:] or after in COPULAS:
+        return False
+    subject = before[-1] if before else ""
+    if subject in DETERMINERS or subject in PREPOSITIONS or subject in QUANTIFIERS:
+        return False
+    return word in HEARSAY or (bool(subject) and subject not in FIRST_PERSON)
 
 
 def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -> None:
@@ -320,10 +345,12 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
     if head == "whether" or pair == "even if":
         mark(a, b, "conditional")  # concessive: the consequent holds either way
         return
+    nxt = words[k + 1] if k + 1 < len(words) else ""
     if not (head in CONDITIONAL or pair in ("in case", "in which", "what if") or
-            (head == "once" and n == 0) or
-            (head == "say" and words[k + 1:k + 2] == [","])):
-        return
+            (head == "once" and n == 0 and nxt not in ONCE_NOT) or
+            (head == "say" and nxt == ",")) or nxt in PREPOSITIONS - {"to"} or \
+            " ".join(words[k:k + 3]) == "in case of":
+        return  # "provided by the vendor", "once a week", "in case of rain": no condition
     mark(a, b, "conditional")
     leading = all(not any(t.value for t in tokens[x:y]) and y - x <= 4
                   for x, y, _ in segment[:n])  # after an aside: "Hypothetically, if ..."
@@ -332,7 +359,8 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
             return  # "if anyone asks, ...": about the listener, the consequent holds
         stop = next((s[0] for s in segment[n + 1:] if _leaves(tokens, s)), end)
         mark(b, stop, "conditional")
-    elif tokens[a - 1].word != "," and not _complement(tokens, a):
+    elif tokens[a - 1].word != "," and not _complement(tokens, a) and \
+            not LISTENER & set(words):
         mark(segment[n - 1][0], segment[n - 1][1], "conditional")  # "we go to X if ..."
 
 
