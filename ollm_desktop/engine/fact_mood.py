@@ -2,8 +2,9 @@
 
 A value is stated only by a declarative main clause. A clause asserts nothing when it is:
 
-- under a **question**: its segment ends with "?", or opens with an auxiliary before its
-  subject ("should we ...", "isn't the port ...");
+- under a **question**: its sentence ends with "?", its segment opens with an auxiliary
+  before its subject ("should we ...", "isn't the port ..."), or a tag follows it ("...,
+  doesn't it");
 - a **conditional** subordinate ("if", "unless", "in case", "provided", "suppose", "let's
   say") with its consequent: the clauses after a leading one ("If the vendor slips, we go to
   May 20"), the clause before a trailing one with no comma between ("we stay in if it
@@ -23,10 +24,11 @@ A value is stated only by a declarative main clause. A clause asserts nothing wh
   a correction's shape ("now", "not", "instead") still hold;
 - a **suggestion** ("how about", "what if", "why not").
 
-The words named here are closed classes (modals, auxiliaries, subordinating conjunctions,
-pronouns, reporting verbs, tense and time markers): grammar that a new phrasing does not add
-to. Clauses are cut at ";", dashes and ":", at a comma before a new subject, a conjunction or
-a subordinator, and at a subordinator; "X, not Y" and "not Y but X" stay one clause.
+The words named (``fact_mood_words``) are closed classes (modals, auxiliaries, subordinating
+conjunctions, pronouns, reporting verbs, tense and time markers): grammar that a new phrasing
+does not add to. Clauses are cut at ";", dashes and ":", at a comma before a new subject, a
+conjunction or a subordinator, and at a subordinator; "X, not Y" and "not Y but X" stay one
+clause.
 """
 
 from __future__ import annotations
@@ -36,16 +38,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
+from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_words import (
-    AUXILIARIES,
     COPULAS,
     DETERMINERS,
     HEDGES,
-    MODALS,
     PREPOSITIONS,
-    PRONOUNS,
     Tok,
-    closed,
     is_change,
     is_replace,
 )
@@ -55,56 +54,6 @@ ClauseMood = Literal["statement", "question", "suggestion", "conditional", "repo
                      "tentative", "past"]
 Clause = tuple[int, int, bool]  # token range, and whether it opens a segment
 Mark = Callable[[int, int, ClauseMood], None]
-
-STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
-MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
-                        "couldn't wouldn't mightn't")
-CHOOSING = closed("rather prefer like")  # the user's "I'd rather X": a choice
-QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were")
-CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
-SUBORDINATE = closed("if unless whether though although because once provided providing "
-                     "assuming supposing")
-ALWAYS_CUT = closed("if unless whether though although whereas because")
-LEAVES = closed("but anyway regardless either however")  # leave a leading conditional
-LISTENER = closed("you anyone anybody someone somebody you're you've")
-# Belief verbs: the complement is someone else's opinion, not the speaker's.
-BELIEF = closed("think thinks thought reckon reckons reckoned believe believes believed "
-                "guess guesses guessed suspect suspects suspected claim claims claimed "
-                "insist insists insisted argue argues argued")
-# Hearsay and proposal verbs: not asserted whoever speaks ("I heard ...", "I suggested ...").
-HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose proposes "
-                 "proposed proposing floated recommend recommends recommended recommending "
-                 "rumoured rumored")
-# Tentative verb phrases: a choice under way, not made.
-TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
-                   "exploring weighing debating deciding wondering undecided prototyping "
-                   "trialling trialing piloting")
-DOUBTED = closed("sure certain decided final official confirmed settled")  # after a negation
-NEGATION = closed("not no never nothing")
-UNDECIDED = closed("tbd tbc tba")
-EVIDENTIAL = closed("apparently reportedly allegedly supposedly seemingly hypothetically "
-                    "theoretically tentatively pending")
-ANTERIOR = closed("originally previously formerly ago")
-ANTERIOR_ADJ = closed("previous former old original earlier prior")
-PAST = closed("was were had did")
-PRESENT = closed("is are am it's that's there's we're they're i'm he's she's")
-BE = closed("am is are was were i'm we're they're she's he's it's")
-PERFECT = closed("already been had just got done written given taken made sent told said put")
-CONTRAST = closed("now not instead rather than anymore longer")  # a correction's shape
-WH = closed("what why how when where who which whom whose")
-SUBJECTS = PRONOUNS | closed("that's it's there's i'm i've i'll we're we've we'll they're "
-                             "she's he's")
-OPENERS = SUBJECTS | HEDGES | EVIDENTIAL | UNDECIDED | ALWAYS_CUT | LEAVES | MODAL | closed(
-    "that this so yet now even which otherwise provided providing assuming supposing")
-ONCE_NOT = closed("a again more per or twice in")  # "once a week": a frequency
-QUANTIFIERS = closed("some any more much no little enough second")
-FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
-PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
-CUES = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | DOUBTED | \
-    UNDECIDED | EVIDENTIAL | PAST_CUES | CHOOSING | closed(
-        "? whether even case which say looking should let's yet how what why once")
-CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
-SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
 
 
 class Placed(Protocol):
@@ -145,7 +94,7 @@ def _word(tokens: list[Tok], i: int) -> str:
 def _head(words: list[str]) -> int:
     """Index of a clause's first word after a conjunction and a comma."""
     k = 0
-    while k < len(words) and words[k] in SKIPPED:
+    while k < len(words) and words[k] in cues.SKIPPED:
         k += 1
     return k
 
@@ -153,12 +102,12 @@ def _head(words: list[str]) -> int:
 def _starts_clause(tokens: list[Tok], i: int) -> bool:
     """Does a new clause begin at ``i`` with no comma before it?"""
     word, nxt = tokens[i].word, _word(tokens, i + 1)
-    if word in ALWAYS_CUT and _word(tokens, i - 1) not in ("what", "even", "as"):
+    if word in cues.ALWAYS_CUT and _word(tokens, i - 1) not in ("what", "even", "as"):
         return True  # ("what if", "even if", "as if" are one subordinator)
     if word == "in" and nxt in ("case", "which"):
         return True
     if word in ("but", "so", "and", "or"):  # "not Y but X", "Redis and Postgres": one clause
-        return nxt in SUBJECTS or nxt in DETERMINERS
+        return nxt in cues.SUBJECTS or nxt in DETERMINERS
     return False
 
 
@@ -166,11 +115,11 @@ def _opens_after_comma(tokens: list[Tok], i: int) -> bool:
     word, nxt = tokens[i].word, _word(tokens, i + 1)
     if tokens[i].value:
         return False  # "X, not Y", "9443, sorry": a value goes on the clause
-    if word in NEGATION:  # ", not 8443" goes on; ", not sure yet" is a clause of its own
+    if word in cues.NEGATION:  # ", not 8443" goes on; ", not sure yet" is a clause of its own
         return not any(t.value for t in tokens[i + 1:i + 4])
-    if word in QUESTION_AUX and (nxt in SUBJECTS or nxt == "not"):
+    if word in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or nxt == "not"):
         return True  # ", can you ...", ", doesn't it"
-    return word in OPENERS or _starts_clause(tokens, i)
+    return word in cues.OPENERS or _starts_clause(tokens, i)
 
 
 def clauses(tokens: list[Tok], first: int) -> list[Clause]:
@@ -180,10 +129,10 @@ def clauses(tokens: list[Tok], first: int) -> list[Clause]:
     for i in range(first, len(tokens)):
         word = tokens[i].word
         dash = word == "-" and _word(tokens, i + 1) != ">"
-        if word in STRONG or dash or word in ("(", ")"):
+        if word in cues.STRONG or dash or word in ("(", ")"):
             if i > start:
                 out.append((start, i, strong))
-            strong = word in STRONG or dash or (strong and i == start)
+            strong = word in cues.STRONG or dash or (strong and i == start)
             start = i + 1
         elif i > start and ((_opens_after_comma(tokens, i) or _subordinate(tokens, start))
                             if tokens[i - 1].word == "," else _starts_clause(tokens, i)):
@@ -200,7 +149,7 @@ def _subordinate(tokens: list[Tok], start: int) -> bool:
     words = [t.word for t in tokens[start:start + 4]]
     k = _head(words)
     pair = " ".join(words[k:k + 2])
-    return (k < len(words) and words[k] in SUBORDINATE) or pair in ("in case", "even if")
+    return (k < len(words) and words[k] in cues.SUBORDINATE) or pair in ("in case", "even if")
 
 
 def _past(clause: list[Tok]) -> int:
@@ -210,7 +159,7 @@ def _past(clause: list[Tok]) -> int:
     "instead") still hold."""
     words = [t.word for t in clause]
     present = set(words)
-    if not present & PAST_CUES and not any(map(_year, clause)):
+    if not present & cues.PAST_CUES and not any(map(_year, clause)):
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and _year(clause[i + 1])
                 for i, w in enumerate(words[:-1]))
@@ -218,18 +167,18 @@ def _past(clause: list[Tok]) -> int:
     now = words.index("now") if "now" in present else len(words)
     used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
         "is", "are", "be", "get", "got")
-    if not used and ((CONTRAST - {"now"}) & present or
+    if not used and ((cues.CONTRAST - {"now"}) & present or
                      any(is_change(w) or is_replace(w) for w in words)):
         return 0
     text = f" {' '.join(words)} "
     timed = used or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
                                   ("last", "time")}) or " in the past " in text or \
-        " at the time " in text or bool(ANTERIOR & present) or \
+        " at the time " in text or bool(cues.ANTERIOR & present) or \
         words[_head(words):_head(words) + 1] == ["before"]
-    described = any(w in ANTERIOR_ADJ and words[i - 1] in DETERMINERS
+    described = any(w in cues.ANTERIOR_ADJ and words[i - 1] in DETERMINERS
                     for i, w in enumerate(words) if i > 0)
-    tensed = any(w in PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
-    if not used and present & PRESENT:
+    tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
+    if not used and present & cues.PRESENT:
         return 0  # "like last time, the venue is Hall C": it holds now
     if not (timed or ((described or dated) and tensed)):
         return 0
@@ -247,17 +196,17 @@ def _doubt(words: list[str]) -> tuple[bool, bool]:
     """(a doubt, bare): "not sure yet", "no decision yet", "TBD", "she wasn't sure",
     "apparently". Bare: no subject of its own but a pronoun, so it doubts its segment."""
     rest = [w for w in words[_head(words):] if w != ","]
-    negated = any(w in NEGATION or w.endswith("n't") for w in rest)
-    sure = next((i for i, w in enumerate(rest) if w in DOUBTED), None)
-    if sure is not None and sure + 1 < len(rest) and (rest[sure + 1] in WH or rest[sure + 1] in (
-            "about", "of", "if", "whether")):
+    negated = any(w in cues.NEGATION or w.endswith("n't") for w in rest)
+    sure = next((i for i, w in enumerate(rest) if w in cues.DOUBTED), None)
+    after = rest[sure + 1] if sure is not None and sure + 1 < len(rest) else ""
+    if after in cues.WH or after in ("about", "of", "if", "whether"):
         return False, False  # "not sure why it moved": a doubt about something else
     doubt = (negated and (sure is not None or ("yet" in rest and len(rest) <= 4))) or \
-        bool((UNDECIDED | EVIDENTIAL) & set(rest))
-    if EVIDENTIAL & set(rest) and FIRST_PERSON & set(rest) and not negated:
+        bool((cues.UNDECIDED | cues.EVIDENTIAL) & set(rest))
+    if cues.EVIDENTIAL & set(rest) and cues.FIRST_PERSON & set(rest) and not negated:
         return False, False  # "apparently I mistyped": the speaker's own slip
-    bare = not rest or rest[0] in NEGATION or rest[0] in SUBJECTS or rest[0] in UNDECIDED or \
-        rest[0] in EVIDENTIAL
+    bare = not rest or rest[0] in cues.NEGATION | cues.SUBJECTS | cues.UNDECIDED | \
+        cues.EVIDENTIAL
     return doubt, doubt and bare
 
 
@@ -266,7 +215,7 @@ def _interrogative(tokens: list[Tok], a: int, b: int) -> bool:
     k = a + _head([t.word for t in tokens[a:b]])
     head, nxt = _word(tokens, k), _word(tokens, k + 1)
     nxt = _word(tokens, k + 2) if nxt == "not" else nxt
-    return k < b and head in QUESTION_AUX and (nxt in SUBJECTS or (
+    return k < b and head in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or (
         nxt in DETERMINERS | {"there"} and head not in ("do", "will", "have")))
 
 
@@ -275,15 +224,15 @@ def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
     word, nxt = tokens[i].word, _word(tokens, i + 1)
     if word == "may" and i > 0 and sentence[tokens[i].start:tokens[i].start + 1] == "M":
         return False  # "in May": the month
-    if word.endswith("'d") and (nxt in PERFECT or nxt.endswith("ed")):
+    if word.endswith("'d") and (nxt in cues.PERFECT or nxt.endswith("ed")):
         return False  # "we'd already moved", "I'd mixed them up": had
-    if role == "user" and word in MODAL and nxt in CHOOSING:
+    if role == "user" and word in cues.MODAL and nxt in cues.CHOOSING:
         return False  # "I'd rather", "we'd prefer": the user's choice
     if role == "assistant" and word in ("should", "let's"):
         return True
-    if word == "looking" and nxt in ("at", "into") and _word(tokens, i - 1) in BE:
+    if word == "looking" and nxt in ("at", "into") and _word(tokens, i - 1) in cues.BE:
         return True  # "we're looking at Hetzner": considering
-    return word in MODAL or word in HEDGES or word in TENTATIVE
+    return word in cues.MODAL or word in HEDGES or word in cues.TENTATIVE
 
 
 def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
@@ -299,20 +248,20 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
         out.append((a, b, "suggestion"))
     for j in range(a, b):
         word = tokens[j].word
-        before = [t.word for t in tokens[a:j] if t.word not in SKIPPED] \
-            if word in BELIEF or word in HEARSAY else []
+        before = [t.word for t in tokens[a:j] if t.word not in cues.SKIPPED] \
+            if word in cues.BELIEF or word in cues.HEARSAY else []
         if _reports(word, before, _word(tokens, j + 1)):
             out.append((j + 1, b, "reported"))
-            if all(t.word in EVIDENTIAL or t.word in (".", "!") for t in tokens[j + 1:b]):
+            if all(t.word in cues.EVIDENTIAL or t.word in (".", "!") for t in tokens[j + 1:b]):
                 out.append((-1, -1, "reported"))  # "the port is 9443, Dana thinks"
             break
         if _tentative(sentence, tokens, j, role):
             back = j  # its subject: "2 seconds would ...", "the other place might ..."
             while back > a and tokens[back - 1].word not in (",", "and", "or", "is", "are") \
-                    and tokens[back - 1].word not in BELIEF:
+                    and tokens[back - 1].word not in cues.BELIEF:
                 back -= 1
             stop = b
-            if word in TENTATIVE and not any(t.word in SUBJECTS or t.word in BE
+            if word in cues.TENTATIVE and not any(t.word in cues.SUBJECTS or t.word in cues.BE
                                              for t in tokens[a:j]):
                 # an adjunct with no subject: "Thinking about it, the port is 9443"
                 stop = next((x for x in range(j, b) if tokens[x].word == ","), b)
@@ -325,12 +274,12 @@ def _reports(word: str, before: list[str], after: str) -> bool:
     """A belief verb of someone else ("Dana thinks"), or a hearsay or proposal verb of anyone
     ("I heard", "my mum suggested"); not a noun ("expense claims are", "after some thought",
     "the recommended setting") nor an aside ("as suggested", "as Dana thinks")."""
-    if not (word in BELIEF or word in HEARSAY) or "as" in before[-2:] or after in COPULAS:
+    if not (word in cues.BELIEF or word in cues.HEARSAY) or "as" in before[-2:] or after in COPULAS:
         return False
     subject = before[-1] if before else ""
-    if subject in DETERMINERS or subject in PREPOSITIONS or subject in QUANTIFIERS:
+    if subject in DETERMINERS or subject in PREPOSITIONS or subject in cues.QUANTIFIERS:
         return False
-    return word in HEARSAY or (bool(subject) and subject not in FIRST_PERSON)
+    return word in cues.HEARSAY or (bool(subject) and subject not in cues.FIRST_PERSON)
 
 
 def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -> None:
@@ -340,14 +289,14 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
     words = [t.word for t in tokens[a:b]]
     k = _head(words)
     head, pair = (words[k] if k < len(words) else ""), " ".join(words[k:k + 2])
-    if head == "let's" and words[k + 1:k + 2] and words[k + 1] in CONDITIONAL | {"say"}:
+    if head == "let's" and words[k + 1:k + 2] and words[k + 1] in cues.CONDITIONAL | {"say"}:
         head = "suppose"  # "let's say", "let's imagine"
     if head == "whether" or pair == "even if":
         mark(a, b, "conditional")  # concessive: the consequent holds either way
         return
     nxt = words[k + 1] if k + 1 < len(words) else ""
-    if not (head in CONDITIONAL or pair in ("in case", "in which", "what if") or
-            (head == "once" and n == 0 and nxt not in ONCE_NOT) or
+    if not (head in cues.CONDITIONAL or pair in ("in case", "in which", "what if") or
+            (head == "once" and n == 0 and nxt not in cues.ONCE_NOT) or
             (head == "say" and nxt == ",")) or nxt in PREPOSITIONS - {"to"} or \
             " ".join(words[k:k + 3]) == "in case of":
         return  # "provided by the vendor", "once a week", "in case of rain": no condition
@@ -355,27 +304,27 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
     leading = all(not any(t.value for t in tokens[x:y]) and y - x <= 4
                   for x, y, _ in segment[:n])  # after an aside: "Hypothetically, if ..."
     if leading or pair == "in which":  # a leading conditional: to its consequent's end
-        if leading and LISTENER & set(words):
+        if leading and cues.LISTENER & set(words):
             return  # "if anyone asks, ...": about the listener, the consequent holds
         stop = next((s[0] for s in segment[n + 1:] if _leaves(tokens, s)), end)
         mark(b, stop, "conditional")
     elif tokens[a - 1].word != "," and not _complement(tokens, a) and \
-            not LISTENER & set(words):
+            not cues.LISTENER & set(words):
         mark(segment[n - 1][0], segment[n - 1][1], "conditional")  # "we go to X if ..."
 
 
 def _leaves(tokens: list[Tok], clause: Clause) -> bool:
     """A clause that opens with "but", "either way", "anyway": it leaves the consequent."""
     words = [t.word for t in tokens[clause[0]:clause[1]] if t.word != ","]
-    return bool(words) and words[0] in LEAVES
+    return bool(words) and words[0] in cues.LEAVES
 
 
 def _complement(tokens: list[Tok], a: int) -> bool:
     """A trailing "if" that is a verb's object ("to see if", "wonder if"), not a condition."""
     before = _word(tokens, a - 1)
     verb = _word(tokens, a - 2) == "to" and before.isalpha()  # not "to 1 TB if"
-    return verb or before in BELIEF or before in HEARSAY or \
-        before in TENTATIVE or before in DOUBTED or before in ("wonder", "ask", "know", "see")
+    return verb or before in cues.BELIEF | cues.HEARSAY | cues.TENTATIVE | cues.DOUBTED or \
+        before in ("wonder", "ask", "know", "see")
 
 
 def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
@@ -405,8 +354,8 @@ def _plain(tokens: list[Tok], first: int) -> bool:
     sentences), read without cutting clauses."""
     for i in range(first, len(tokens)):
         word = tokens[i].word
-        if word in CUES or _year(tokens[i]) or (word in QUESTION_AUX and (
-                i == first or tokens[i - 1].word in CLAUSE_EDGE)):
+        if word in cues.ANY_MOOD or _year(tokens[i]) or (word in cues.QUESTION_AUX and (
+                i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)):
             return False
     return True
 
