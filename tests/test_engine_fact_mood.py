@@ -86,11 +86,6 @@ def test_a_condition_about_the_listener_leaves_its_main_clause_stating() -> None
            "9443", "8443")
 
 
-def test_the_users_choice_with_would_rather_is_a_correction() -> None:
-    _holds("The database is MySQL.", "I'd rather use Postgres instead of MySQL.", "Postgres",
-           "MySQL")
-
-
 def test_a_concessive_if_and_a_plain_report_still_state() -> None:
     """Guards (these held on d625f2c too): "even if" does not make its main clause
     conditional, and the user relaying a plain report states the value."""

@@ -17,8 +17,7 @@ A value is stated only by a declarative main clause. A clause asserts nothing wh
   relaying a value: it states, unless its own words hedge ("Dana said it might be 8210");
 - under a **modal** or **tentative** verb phrase ("might", "could", "would", "may", "we'd";
   "considering", "leaning towards", "tempted"), a hedge ("maybe", "perhaps"), or a bare
-  **doubt** beside it ("..., not sure yet", "..., no decision yet", "TBD", "apparently"). The
-  user's "I'd rather", "I'd prefer", "I'd like" choose: they state;
+  **doubt** beside it ("..., not sure yet", "..., no decision yet", "TBD", "apparently");
 - a **past** state with an explicit before-time ("we used to use MySQL", "back in 2019", "last
   time we flew ...", "the previous owners were ..."). A past change ("we moved it to 10") and
   a correction's shape ("now", "not", "instead") still hold;
@@ -60,6 +59,12 @@ class Placed(Protocol):
     @property
     def start(self) -> int: ...
 
+    @property
+    def old(self) -> bool: ...
+
+    @property
+    def ref_kind(self) -> str: ...
+
 
 S = TypeVar("S", bound=Placed)
 
@@ -70,6 +75,7 @@ class Moods:
 
     mood: Mood  # "statement" when a clause with a value asserts
     unasserted: tuple[tuple[int, int, ClauseMood], ...]
+    known: frozenset[int] = frozenset()  # the starts of the values found before the grammar
 
     def mood_at(self, start: int) -> ClauseMood:
         return next((m for a, b, m in self.unasserted if a <= start < b), "statement")
@@ -77,14 +83,24 @@ class Moods:
     def held(self, slots: Sequence[S], mood: Mood) -> tuple[list[S], Mood]:
         """The values a sentence keeps, and its mood: a value of an asserting clause makes
         it a statement and keeps only those; else it keeps its values as open questions
-        (a question's, a supposition's), but never a past one (it says nothing now)."""
-        moods = [self.mood_at(slot.start) for slot in slots]
-        kept = [slot for slot, m in zip(slots, moods, strict=True) if m == "statement"]
-        if kept or not slots:
-            return kept, mood if not slots else "statement"
-        open_ = [(slot, m) for slot, m in zip(slots, moods, strict=True) if m != "past"]
+        (a question's, a supposition's), but never a past one (it says nothing now) unless
+        it is the value a correction retires ("the earlier figure of 5,489 EUR was wrong")."""
+        moods: list[ClauseMood] = [self.mood_at(slot.start) for slot in slots]
+        moods = ["statement" if m == "past" and slot.old else m
+                 for slot, m in zip(slots, moods, strict=True)]  # (ClauseMood)
+        pairs = list(zip(slots, moods, strict=True))
+        # a bare name the grammar found ("the tests are thin, so I would not ...") does not
+        # make a sentence that asserted none of its found values a statement
+        if any(m == "statement" and (self.mood == "statement" or slot.ref_kind != "name" or
+                                     slot.start in self.known) for slot, m in pairs):
+            return [slot for slot, m in pairs if m == "statement"], "statement"
+        if not slots:
+            return [], mood
+        open_ = [(slot, m) for slot, m in pairs if m != "past"]
         first = open_[0][1] if open_ else "suggestion"
-        return [slot for slot, _ in open_], "question" if first == "question" else "suggestion"
+        said: Mood = mood if mood != "statement" else (
+            "question" if first == "question" else "suggestion")
+        return [slot for slot, _ in open_], said
 
 
 def _word(tokens: list[Tok], i: int) -> str:
@@ -226,8 +242,6 @@ def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
         return False  # "in May": the month
     if word.endswith("'d") and (nxt in cues.PERFECT or nxt.endswith("ed")):
         return False  # "we'd already moved", "I'd mixed them up": had
-    if role == "user" and word in cues.MODAL and nxt in cues.CHOOSING:
-        return False  # "I'd rather", "we'd prefer": the user's choice
     if role == "assistant" and word in ("should", "let's"):
         return True
     if word == "looking" and nxt in ("at", "into") and _word(tokens, i - 1) in cues.BE:
@@ -388,11 +402,12 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
             else:
                 spans.append((tokens[i].start, tokens[i].end, moods[i]))
     values = [i for i in range(first, len(tokens)) if tokens[i].value]
-    words = [i for i in range(first, len(tokens)) if tokens[i].word[:1].isalnum()]
-    if any(moods[i] == "statement" for i in values) or (
-            not values and any(moods[i] == "statement" for i in words)):
-        return Moods("statement", tuple(spans))  # (values found later are held by their span)
-    mood = moods[values[0]] if values else moods[words[0]] if words else "statement"
+    known = frozenset(tokens[i].start for i in values)
+    if any(moods[i] == "statement" for i in values):
+        return Moods("statement", tuple(spans), known)
+    # with no value found yet, any clause that asserts nothing makes the sentence tentative
+    # (a value the grammar finds later in an asserting clause makes it a statement: held)
+    mood = moods[values[0]] if values else spans[0][2] if spans else "statement"
     said: Mood = "statement" if mood == "statement" else (
         "question" if mood == "question" else "suggestion")
-    return Moods(said, tuple(spans))
+    return Moods(said, tuple(spans), known)

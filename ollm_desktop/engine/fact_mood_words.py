@@ -14,7 +14,6 @@ from ollm_desktop.engine.fact_words import AUXILIARIES, HEDGES, MODALS, PRONOUNS
 STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
 MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
                         "couldn't wouldn't mightn't")
-CHOOSING = closed("rather prefer like")  # the user's "I'd rather X": a choice
 QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were")
 CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
 SUBORDINATE = closed("if unless whether though although because once provided providing "
@@ -56,7 +55,7 @@ QUANTIFIERS = closed("some any more much no little enough second")
 FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
 PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
 ANY_MOOD = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | \
-    DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | CHOOSING | closed(
+    DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | closed(
         "? whether even case which say looking should let's yet how what why once")
 CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
 SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
