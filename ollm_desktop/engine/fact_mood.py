@@ -265,9 +265,12 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
         before = [t.word for t in tokens[a:j] if t.word not in cues.SKIPPED] \
             if word in cues.BELIEF or word in cues.HEARSAY else []
         if _reports(word, before, _word(tokens, j + 1)):
-            out.append((j + 1, b, "reported"))
-            if all(t.word in cues.EVIDENTIAL or t.word in (".", "!") for t in tokens[j + 1:b]):
-                out.append((-1, -1, "reported"))  # "the port is 9443, Dana thinks"
+            said = [t for t in tokens[j + 1:b] if t.value or t.word[:1].isalnum()]
+            if said:  # its complement ("the shuttle leaves at 16:50")
+                out.append((j + 1, b, "reported"))
+            comma = max((x for x in range(a, j) if tokens[x].word == ","), default=a)
+            if not said and j - comma <= 3:  # "the port is 9443, Dana thinks"
+                out.append((a, comma, "reported") if comma > a else (-1, -1, "reported"))
             break
         if _tentative(sentence, tokens, j, role):
             back = j  # its subject: "2 seconds would ...", "the other place might ..."
@@ -407,7 +410,9 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
         return Moods("statement", tuple(spans), known)
     # with no value found yet, any clause that asserts nothing makes the sentence tentative
     # (a value the grammar finds later in an asserting clause makes it a statement: held)
-    mood = moods[values[0]] if values else spans[0][2] if spans else "statement"
+    marked = [moods[i] for i in range(first, len(tokens))
+              if moods[i] != "statement" and tokens[i].word[:1].isalnum()]
+    mood = moods[values[0]] if values else marked[0] if marked else "statement"
     said: Mood = "statement" if mood == "statement" else (
         "question" if mood == "question" else "suggestion")
     return Moods(said, tuple(spans), known)
