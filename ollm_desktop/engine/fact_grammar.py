@@ -30,20 +30,17 @@ from ollm_desktop.engine.fact_keys import (
     singular,
     unit_class,
 )
+from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
-    AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
     DEICTIC,
     DETERMINERS,
     FILLER,
-    HEDGES,
-    HYPOTHETICAL,
     LEADS,
     MANY,
-    MODALS,
     NAMING,
     NOT_NP,
     PREPOSITIONS,
@@ -120,22 +117,7 @@ def _from_on(tokens: list[Tok], index: int) -> int:
 
 
 def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
-    if sentence.rstrip().rstrip(".!)\"'").endswith("?"):
-        return "question"
-    text = joined(tokens, first)
-    head = tokens[first].word if first < len(tokens) else ""
-    nxt = tokens[first + 1].word if first + 1 < len(tokens) else ""
-    if head in AUXILIARIES and (nxt in PRONOUNS or nxt in DETERMINERS):
-        return "question"  # "should we ...", "isn't the port ... now" without its "?"
-    if any(text == h or text.startswith(h + " ") for h in HYPOTHETICAL):
-        return "suggestion"
-    before = [t.word for t in tokens[first:next((i for i, t in enumerate(tokens)
-                                                 if i >= first and t.value), len(tokens))]]
-    if any(w in HEDGES or w in MODALS for w in before):
-        return "suggestion"
-    if role == "assistant" and ("should" in before or "let's" in before[:1]):
-        return "suggestion"
-    return "statement"
+    return read_moods(sentence, tokens, first, role).mood  # each clause's mood: fact_mood
 
 
 def _old(tokens: list[Tok], i: int) -> bool:
@@ -192,7 +174,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     if owner:
         more, again = _strip_lead(tokens[first:])
         first, lead = first + more, lead or again
-    mood = mood_of(sentence, tokens, first, role)
+    moods = read_moods(sentence, tokens, first, role)  # (fact_mood) each clause's mood
+    mood = moods.mood
     words = [t.word for t in tokens]
     shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
@@ -213,6 +196,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
+    slots, mood = moods.held(slots, mood)  # (fact_mood) a clause asserting nothing states none
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]
     # the old value of "X, not Y" / "from Y to X" is a value of X's key (and back)

@@ -1,0 +1,61 @@
+"""The closed classes of words that mark a clause's mood (``fact_mood``): modals,
+auxiliaries, subordinating conjunctions, belief and hearsay verbs, tentative verbs, negation
+and doubt, time and tense markers.
+
+Each is grammar, not a cue list: English has a fixed set of modals and subordinators, and the
+verbs that report someone else's belief or a proposal are a small class a new phrasing of a
+correction does not add to.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_words import AUXILIARIES, HEDGES, MODALS, PRONOUNS, closed
+
+STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
+MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
+                        "couldn't wouldn't mightn't")
+QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were")
+CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
+SUBORDINATE = closed("if unless whether though although because once provided providing "
+                     "assuming supposing")
+ALWAYS_CUT = closed("if unless whether though although whereas because")
+LEAVES = closed("but anyway regardless either however")  # leave a leading conditional
+LISTENER = closed("you anyone anybody someone somebody you're you've")
+# Belief verbs: the complement is someone else's opinion, not the speaker's.
+BELIEF = closed("think thinks thought reckon reckons reckoned believe believes believed "
+                "guess guesses guessed suspect suspects suspected claim claims claimed "
+                "insist insists insisted argue argues argued")
+# Hearsay and proposal verbs: not asserted whoever speaks ("I heard ...", "I suggested ...").
+HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose proposes "
+                 "proposed proposing floated recommend recommends recommended recommending "
+                 "rumoured rumored")
+# Tentative verb phrases: a choice under way, not made.
+TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
+                   "exploring weighing debating deciding wondering undecided prototyping "
+                   "trialling trialing piloting")
+DOUBTED = closed("sure certain decided final official confirmed settled")  # after a negation
+NEGATION = closed("not no never nothing")
+UNDECIDED = closed("tbd tbc tba")
+EVIDENTIAL = closed("apparently reportedly allegedly supposedly seemingly hypothetically "
+                    "theoretically tentatively pending")
+ANTERIOR = closed("originally previously formerly ago")
+ANTERIOR_ADJ = closed("previous former old original earlier prior")
+PAST = closed("was were had did")
+PRESENT = closed("is are am it's that's there's we're they're i'm he's she's")
+BE = closed("am is are was were i'm we're they're she's he's it's")
+PERFECT = closed("already been had just got done written given taken made sent told said put")
+CONTRAST = closed("now not instead rather than anymore longer")  # a correction's shape
+WH = closed("what why how when where who which whom whose")
+SUBJECTS = PRONOUNS | closed("that's it's there's i'm i've i'll we're we've we'll they're "
+                             "she's he's")
+OPENERS = SUBJECTS | HEDGES | EVIDENTIAL | UNDECIDED | ALWAYS_CUT | LEAVES | MODAL | closed(
+    "that this so yet now even which otherwise provided providing assuming supposing")
+ONCE_NOT = closed("a again more per or twice in")  # "once a week": a frequency
+QUANTIFIERS = closed("some any more much no little enough second")
+FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
+PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
+ANY_MOOD = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | \
+    DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | closed(
+        "? whether even case which say looking should let's yet how what why once")
+CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
+SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
