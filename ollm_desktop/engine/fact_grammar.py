@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ollm_desktop.engine.fact_clauses import clause_key
 from ollm_desktop.engine.fact_keys import (
     key_of,
     noun_phrase,
@@ -145,7 +146,7 @@ def _old(tokens: list[Tok], i: int) -> bool:
     if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
             "", "only", "just")) or \
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
-            or before[-2:] == ["place", "of"]:
+            or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:]:
@@ -160,6 +161,14 @@ def _old(tokens: list[Tok], i: int) -> bool:
         return True  # "replace WordPress with Ghost": the object of "replace" goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong"
     return verb in ("is", "was", "are", "were") and rest.split(" ")[0] in _RETIRED
+
+
+def _over(tokens: list[Tok], i: int) -> bool:
+    """Y of a choice "X over Y" ("we went with AWS over Azure"): a name right after a name
+    and "over" is the one passed over (a number after "over" is a quantity: "over 5 GB")."""
+    value, chosen = tokens[i].value, tokens[i - 2].value if i >= 2 else None
+    return tokens[i - 1].word == "over" and value is not None and value[3] == "name" and \
+        chosen is not None and chosen[3] in ("name", "version")
 
 
 # What a copula says of a value that no longer holds (a closed set of predicates).
@@ -202,7 +211,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         if token.value is None:
             continue
         start, end, text, kind = token.value
-        entity, attribute = key_of(tokens, i, first)
+        entity, attribute = clause_key(tokens, i, first) or key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
         entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
         label = " ".join(w for w in (entity, attribute) if w)
@@ -229,7 +238,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
         or (tokens[i - 1].value is not None and ends_clause(tokens, i))
-        or (i > first and _now_before_verb(tokens, i)))
+        or (i > first and _now_before_verb(tokens, i))
+        or (i == first + 1 and tokens[first].value is not None))  # "Tomasz now approves"
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(
@@ -320,8 +330,8 @@ def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attr
     token = tokens[i]
     text = token.value[2] if token.value else ""
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
-        named = [t for t in tokens[:i] if singular(t.word) == attribute and
-                 capital(sentence, t)]
+        named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
+                 capital(sentence, t) and tokens[k + 1].word != ":"]  # "Retries: 5": a label
         if named:
             return named[0].word, "version", "version"
     return entity, attribute, unit

@@ -8,6 +8,7 @@ becomes a value is marked so, its label or counted noun is marked part of it).
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_clauses import ADVERBS, finite_verb
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -101,6 +102,9 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
+        if i == first and _subject_name(sentence, tokens, i, lead):
+            _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
+            continue
         if _proper_name(sentence, tokens, i, first):
             _promote(sentence, tokens, i, floor=first)
             continue
@@ -145,6 +149,18 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
             "instead", "rather", "and")) and (before == first or
                                               not capital(sentence, tokens[before]))
+
+
+def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
+    """A capitalised name as the clause's subject before a verb and its object ("Jonas
+    [now] triages the tickets"), after a correction's lead or before "now" (a sentence's
+    first word is capitalised anyway: a name only where the clause says it changed)."""
+    at = i + 1
+    while at < len(tokens) and tokens[at].word in ADVERBS:
+        at += 1
+    return capital(sentence, tokens[i]) and (lead or at > i + 1) \
+        and at + 1 < len(tokens) and finite_verb(tokens[at]) and \
+        tokens[at + 1].word in DETERMINERS and tokens[i].word.isalpha()
 
 
 def _verb_like(word: str) -> bool:

@@ -139,8 +139,9 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
     return out
 
 
-# Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5".
-PAIRED = frozenset({"now", "from", "to", "not", "but"})
+# Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5",
+# "5 (was 3)".
+PAIRED = frozenset({"now", "from", "to", "not", "but", "was"})
 
 
 def numeric(word: str) -> bool:

@@ -63,6 +63,10 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             continue  # the NAME of a NAME=value
         found.append((start, end, ref, kind))
         taken.append((start, end))
+    for match in P.RATIO.finditer(sentence):
+        if not any(a <= match.start() < b for a, b in taken):
+            found.append((match.start(), match.end(), match.group(0), "ratio"))
+            taken.append(match.span())
     for match in P.BARE_VALUE.finditer(sentence):
         start, end = match.span(1)
         if not any(a <= start < b for a, b in taken):

@@ -1,0 +1,135 @@
+"""A value's key read from its clause as a whole: subject, verb, object and the phrase the
+clause places the value on, where the noun phrase just before the value names no key.
+
+``fact_keys.key_of`` reads the noun phrase a value attaches to ("the API port is 8443"). Two
+clause shapes carry the key elsewhere, and there the words before the value are a pronoun and
+a verb ("we run", "we now have"), which are no key:
+
+- **The user's verb placing a value on a thing**: PRONOUN VERB [adverb] VALUE PREPOSITION NP.
+  "We run Ubuntu 22.04 on the servers", "we now have 3,450 subscribers on the newsletter":
+  the value is the servers' (the newsletter's); the verb only says the user does it.
+- **A rate's subject**: K per N COPULA VALUE. "Disk quota per user is 5 GB" is the disk
+  quota's (per user says what it counts in, as "per-user" does before the noun).
+- **A name as the subject of a verb with an object**: NAME VERB-s [adverb] DETERMINER NP.
+  "Jonas triages the tickets" states who triages them: a value of the object ("the
+  tickets"), as the passive "tickets are triaged by Amal" is (the passive's subject).
+
+Both are structure over the grammar's tokens: the pronouns, determiners, prepositions and
+adverbs are closed classes (``fact_words``); the verb and the nouns are any words.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    BOUNDARY,
+    CONJUNCTIONS,
+    COPULAS,
+    DETERMINERS,
+    NOT_NP,
+    PREPOSITIONS,
+    Tok,
+    closed,
+    is_change,
+)
+
+# The pronouns a clause's subject is the user (or the user's team) in: "we run", "I use".
+PERSONS = closed("we i you they")
+# Adverbs of time and degree that stand between a subject and its verb (a closed class).
+ADVERBS = closed("now also still currently already just only mostly usually")
+# Prepositions that place a value on a thing ("on the servers", "in the newsletter"): the
+# rest name a time, a direction or an owner, which other readings take.
+PLACES = closed("on in at across inside within throughout")
+MAX_NP = 3
+
+
+def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
+    """(entity, attribute) of the value at ``i`` read from its clause, or None where the
+    clause has neither shape (``key_of`` reads it)."""
+    start = _clause_start(tokens, i, first)
+    return _placed_on(tokens, i, start) or _names_subject(tokens, i, start) or \
+        _rate_subject(tokens, i, start)
+
+
+def _clause_start(tokens: list[Tok], i: int, first: int) -> int:
+    for k in range(i - 1, first - 1, -1):
+        if tokens[k].word in BOUNDARY:
+            return k + 1
+    return first
+
+
+def _plain(token: Tok) -> bool:
+    """A word of an open class (a verb or a noun): no value, no closed-class word."""
+    word = token.word
+    return bool(word) and not token.value and word[:1].isalpha() and word not in NOT_NP \
+        and word not in DETERMINERS and word not in PREPOSITIONS and word not in COPULAS \
+        and word not in CONJUNCTIONS and word not in AUXILIARIES
+
+
+def _object(tokens: list[Tok], at: int) -> list[str]:
+    """The noun phrase from ``at`` (its determiner optional): its words, up to a boundary, a
+    value, a preposition or a conjunction; none if longer than ``MAX_NP`` words."""
+    if at < len(tokens) and tokens[at].word in DETERMINERS:
+        at += 1
+    words: list[str] = []
+    for token in tokens[at:]:
+        if not _plain(token):
+            break
+        words.append(token.word)
+    return words if 0 < len(words) <= MAX_NP else []
+
+
+def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """PRONOUN [adverb] VERB [adverb] VALUE PREPOSITION NP: the NP's key."""
+    before = [t for t in tokens[start:i] if t.word not in ADVERBS]
+    if len(before) != 2 or before[0].word not in PERSONS or not _plain(before[1]) or \
+            is_change(before[1].word):
+        return None
+    after = i + 1
+    while after < len(tokens) and tokens[after].word == "·":  # "3,450 subscribers"
+        after += 1
+    if after >= len(tokens) or tokens[after].word not in PLACES:
+        return None
+    words = _object(tokens, after + 1)
+    entity, attribute = noun_phrase(words)
+    return (entity, attribute) if attribute else None
+
+
+def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """NAME [adverb] VERB-s DETERMINER NP, the name the clause's subject: the NP's key."""
+    value = tokens[i].value
+    if i != start or value is None or value[3] != "name":
+        return None
+    at = i + 1
+    while at < len(tokens) and tokens[at].word in ADVERBS:
+        at += 1
+    if at + 1 >= len(tokens) or not finite_verb(tokens[at]) or \
+            tokens[at + 1].word not in DETERMINERS:
+        return None
+    entity, attribute = noun_phrase(_object(tokens, at + 1))
+    return (entity, attribute) if attribute else None
+
+
+def finite_verb(token: Tok) -> bool:
+    """A verb in the present's third person ("triages", "runs", "owns"): a plain lower-case
+    word ending in -s (not -ss, -us, -is: "process", "status", "analysis")."""
+    word = token.word
+    return _plain(token) and len(word) > 3 and word.endswith("s") and \
+        not word.endswith(("ss", "us", "is"))
+
+
+def _rate_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """K per N COPULA [now] VALUE: K's key (the words before "per")."""
+    j = i - 1
+    while j > start and (tokens[j].word in ADVERBS or tokens[j].word in DETERMINERS):
+        j -= 1
+    if j <= start or tokens[j].word not in COPULAS:
+        return None
+    counted = phrase_before(tokens, j, start)
+    per = j - len(counted) - 1
+    if not counted or per <= start or tokens[per].word != "per":
+        return None
+    entity, attribute = noun_phrase(phrase_before(tokens, per, start))
+    return (entity, attribute) if attribute else None
+
