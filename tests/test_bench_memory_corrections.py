@@ -16,13 +16,19 @@ import pytest
 
 from bench.memory import cli, corrections
 from bench.memory.corrections_report import summarise
-from bench.memory.ledger_text import Entry, ledger_entries, shown_current, shown_replaced
+from bench.memory.ledger_text import Entry, ledger_entries, mentioned, shown_current, shown_replaced
 
 POINT_3 = ("x-not-y", "not-y-but-x", "from-y-to-x", "k-is-now-x", "verb-k-to-x",
            "instead-of-y", "scratch-that", "from-now-on", "replace-without-number")
 NEGATIVES = ("question", "hypothetical", "suggestion-user", "isnt-it-now",
              "suggestion-assistant", "hedge-assistant", "invented-assistant")
 VALUE_KINDS = ("date", "weekday", "time", "name", "number")
+# The second corpus (dev-3, heldout-2) adds these negatives and the plain restatement.
+SECOND = ("dev-3",)  # heldout-2 follows in its own commit
+SECOND_SHAPE = {"dev-3": (150, "t"), "heldout-2": (80, "g")}  # at least this many cases; id prefix
+SECOND_FORMS = ("reported", "conditional", "past-value", "undecided", "statement-change")
+CASE_KEYS = {"id", "half", "forms", "domain", "value_kind", "polarity", "shared_word", "history",
+             "message", "expect"}
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +78,82 @@ def test_expected_values_are_written_in_the_case(halves: dict[str, list[dict]]) 
         assert case["expect"]["supersedes"] == (case["polarity"] == "correction")
         if case["polarity"] == "negative":
             assert all(not k["replaced"] for k in case["expect"]["keys"])
-        if case["shared_word"]:
+        if case["shared_word"] and case["polarity"] == "correction":
             assert sum(not k["replaced"] for k in case["expect"]["keys"]) == 1
+        if case["shared_word"]:
+            assert len(case["expect"]["keys"]) >= 2, case["id"]
+
+
+def test_the_second_corpus_sizes_ids_and_text(halves: dict[str, list[dict]]) -> None:
+    """dev-3 and heldout-2: big enough, their own ids, no sentence twice or of another file."""
+    earlier = {_norm(c["message"]["text"]) for c in (*halves["dev"], *halves["dev-more"])}
+    texts = []
+    for half in SECOND:
+        minimum, prefix = SECOND_SHAPE[half]
+        assert len(halves[half]) >= minimum, half
+        ids = [c["id"] for c in halves[half]]
+        assert all(re.fullmatch(prefix + r"\d{3}", i) for i in ids), half
+        assert ids == sorted(ids)
+        texts += [_norm(c["message"]["text"]) for c in halves[half]]
+    assert len(set(texts)) == len(texts)
+    assert not set(texts) & earlier
+
+
+@pytest.mark.parametrize("half", SECOND)
+def test_the_second_corpus_parses_as_cases(halves: dict[str, list[dict]], half: str) -> None:
+    """Every line has the README's fields with the README's types and polarity rules."""
+    for case in halves[half]:
+        assert set(case) == CASE_KEYS, case["id"]
+        assert case["polarity"] in ("correction", "negative", "fact")
+        assert case["forms"] and all(isinstance(f, str) for f in case["forms"])
+        assert ("shared-word" in case["forms"]) == case["shared_word"]
+        assert case["message"]["role"] in ("user", "assistant") and case["message"]["text"]
+        assert all(m["role"] in ("user", "assistant") and m["text"] for m in case["history"])
+        keys = case["expect"]["keys"]
+        assert keys and all(k["key"] and k["current"] for k in keys)
+        if case["polarity"] == "correction":
+            assert any(k["replaced"] for k in keys), case["id"]
+        if case["polarity"] == "negative":
+            assert any(k["not_current"] for k in keys), case["id"]
+        if case["polarity"] == "fact":
+            assert not any(k["replaced"] or k["not_current"] for k in keys), case["id"]
+
+
+@pytest.mark.parametrize("half", SECOND)
+def test_the_second_corpus_values_are_whole_tokens(halves: dict[str, list[dict]],
+                                                   half: str) -> None:
+    """The scorer matches whole tokens: each value must be written so in the case, a replaced
+    value in the history, a suggested one in the message, and no value may hide in another."""
+    for case in halves[half]:
+        history = " ".join(m["text"] for m in case["history"])
+        message = case["message"]["text"]
+        values = []
+        for key in case["expect"]["keys"]:
+            assert mentioned(history + "\n" + message, key["current"]), (case["id"], key)
+            assert all(mentioned(history, v) for v in key["replaced"]), (case["id"], key)
+            assert all(mentioned(message, v) for v in key["not_current"]), (case["id"], key)
+            values += [key["current"], *key["replaced"], *key["not_current"]]
+        for value in values:
+            assert not any(other != value and mentioned(other, value) for other in values), \
+                (case["id"], value)
+
+
+@pytest.mark.parametrize("form", SECOND_FORMS)
+def test_the_second_corpus_has_every_new_form_in_both_files(halves: dict[str, list[dict]],
+                                                            form: str) -> None:
+    for half in SECOND:
+        assert any(form in c["forms"] for c in halves[half]), f"{form} missing in {half}"
+
+
+@pytest.mark.parametrize("half", SECOND)
+def test_the_second_corpus_is_a_third_negative_with_shared_word_pairs(
+        halves: dict[str, list[dict]], half: str) -> None:
+    cases = halves[half]
+    assert 3 * sum(c["polarity"] == "negative" for c in cases) >= len(cases)
+    assert sum(c["shared_word"] and c["polarity"] == "correction" for c in cases) >= 5
+    assert any(c["shared_word"] and c["polarity"] == "negative" for c in cases)
+    assert any(c["message"]["role"] == "assistant" for c in cases)
+    assert any(sum(bool(k["replaced"]) for k in c["expect"]["keys"]) >= 2 for c in cases)
 
 
 LEDGER = """You are helpful.
@@ -144,9 +224,12 @@ def test_a_case_through_the_real_engine() -> None:
 def test_kind_corrections_cli(tmp_path, capsys) -> None:
     assert cli.main(["--kind", "corrections", "--out", str(tmp_path), "--label", "t"]) == 0
     data = json.loads((tmp_path / "corrections-t.json").read_text())
-    assert set(data["summary"]["4096"]) == {"dev", "dev-more", "heldout"}
+    assert set(data["summary"]["4096"]) == set(corrections.HALVES)
+    assert "dev-3" in corrections.HALVES
     assert len(data["cases"]) == sum(data["params"]["cases"].values())
-    assert re.search(r"\| 4K \| held-out \|", (tmp_path / "corrections-t.md").read_text())
+    table = (tmp_path / "corrections-t.md").read_text()
+    assert re.search(r"\| 4K \| held-out \|", table)
+    assert re.search(r"\| 4K \| dev-3 \|", table)
     with pytest.raises(SystemExit):
         cli.parser().parse_args(["--kind", "nonsense"])
 

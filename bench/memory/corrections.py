@@ -13,6 +13,9 @@ Each half (dev, held-out) is reported on its own; the held-out half is what no r
 against. ``dev-more.jsonl`` holds more dev phrasings (written after the held-out half's figure
 was known, to widen the grammar without reading it); it is reported as its own row and is not
 planted in the generated chats (``corpus_facts``), so the matrix stays comparable.
+``dev-3.jsonl`` and ``heldout-2.jsonl`` are a second corpus written by someone who had not read
+the engine (``corpus/README.md``): dev-3 may be fixed against, heldout-2 may not. Each is its own
+row, and neither is planted in the generated chats either.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from bench.memory.ledger_text import (
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-HALVES = ("dev", "dev-more", "heldout")  # dev-more: more phrasings rules may be written against
+# dev-more, dev-3: more phrasings rules may be written against; heldout-2: a second held-out half
+HALVES = ("dev", "dev-more", "heldout", "dev-3")
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]
