@@ -24,7 +24,7 @@ NEGATIVES = ("question", "hypothetical", "suggestion-user", "isnt-it-now",
              "suggestion-assistant", "hedge-assistant", "invented-assistant")
 VALUE_KINDS = ("date", "weekday", "time", "name", "number")
 # The second corpus (dev-3, heldout-2) adds these negatives and the plain restatement.
-SECOND = ("dev-3",)  # heldout-2 follows in its own commit
+SECOND = ("dev-3", "heldout-2")
 SECOND_SHAPE = {"dev-3": (150, "t"), "heldout-2": (80, "g")}  # at least this many cases; id prefix
 SECOND_FORMS = ("reported", "conditional", "past-value", "undecided", "statement-change")
 CASE_KEYS = {"id", "half", "forms", "domain", "value_kind", "polarity", "shared_word", "history",
@@ -225,11 +225,11 @@ def test_kind_corrections_cli(tmp_path, capsys) -> None:
     assert cli.main(["--kind", "corrections", "--out", str(tmp_path), "--label", "t"]) == 0
     data = json.loads((tmp_path / "corrections-t.json").read_text())
     assert set(data["summary"]["4096"]) == set(corrections.HALVES)
-    assert "dev-3" in corrections.HALVES
+    assert {"dev-3", "heldout-2"} <= set(corrections.HALVES)
     assert len(data["cases"]) == sum(data["params"]["cases"].values())
     table = (tmp_path / "corrections-t.md").read_text()
     assert re.search(r"\| 4K \| held-out \|", table)
-    assert re.search(r"\| 4K \| dev-3 \|", table)
+    assert re.search(r"\| 4K \| held-out-2 \|", table) and re.search(r"\| 4K \| dev-3 \|", table)
     with pytest.raises(SystemExit):
         cli.parser().parse_args(["--kind", "nonsense"])
 

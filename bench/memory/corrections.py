@@ -40,7 +40,7 @@ from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 # dev-more, dev-3: more phrasings rules may be written against; heldout-2: a second held-out half
-HALVES = ("dev", "dev-more", "heldout", "dev-3")
+HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2")
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]
