@@ -10,6 +10,9 @@ a verb ("we run", "we now have"), which are no key:
   the value is the servers' (the newsletter's); the verb only says the user does it.
 - **A rate's subject**: K per N COPULA VALUE. "Disk quota per user is 5 GB" is the disk
   quota's (per user says what it counts in, as "per-user" does before the noun).
+- **A value given to a pronoun**: VERB it/them VALUE ("give it 120 GB", "make it $650"):
+  the pronoun refers back to what was said, so the clause names no key of its own (the value
+  is keyless, and replaces the one earlier value of its unit, as "make that 12 people" does).
 - **A name as the subject of a verb with an object**: NAME VERB-s [adverb] DETERMINER NP.
   "Jonas triages the tickets" states who triages them: a value of the object ("the
   tickets"), as the passive "tickets are triaged by Amal" is (the passive's subject).
@@ -41,6 +44,9 @@ ADVERBS = closed("now also still currently already just only mostly usually")
 # Prepositions that place a value on a thing ("on the servers", "in the newsletter"): the
 # rest name a time, a direction or an owner, which other readings take.
 PLACES = closed("on in at across inside within throughout")
+# Subordinating conjunctions: a new clause begins ("... the code reviews while Lena is away").
+SUBORDINATORS = closed("while because since although though when whenever until unless if "
+                       "whereas after before once")
 MAX_NP = 3
 
 
@@ -48,6 +54,8 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     """(entity, attribute) of the value at ``i`` read from its clause, or None where the
     clause has neither shape (``key_of`` reads it)."""
     start = _clause_start(tokens, i, first)
+    if _refers_back(tokens, i, start):
+        return "", ""
     return _placed_on(tokens, i, start) or _names_subject(tokens, i, start) or \
         _rate_subject(tokens, i, start)
 
@@ -64,7 +72,7 @@ def _plain(token: Tok) -> bool:
     word = token.word
     return bool(word) and not token.value and word[:1].isalpha() and word not in NOT_NP \
         and word not in DETERMINERS and word not in PREPOSITIONS and word not in COPULAS \
-        and word not in CONJUNCTIONS and word not in AUXILIARIES
+        and word not in CONJUNCTIONS and word not in AUXILIARIES and word not in SUBORDINATORS
 
 
 def _object(tokens: list[Tok], at: int) -> list[str]:
@@ -115,8 +123,8 @@ def finite_verb(token: Tok) -> bool:
     """A verb in the present's third person ("triages", "runs", "owns"): a plain lower-case
     word ending in -s (not -ss, -us, -is: "process", "status", "analysis")."""
     word = token.word
-    return _plain(token) and len(word) > 3 and word.endswith("s") and \
-        not word.endswith(("ss", "us", "is"))
+    return word in ("does", "has") or (_plain(token) and len(word) > 3 and word.endswith("s")
+                                       and not word.endswith(("ss", "us", "is")))
 
 
 def _rate_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
@@ -133,3 +141,11 @@ def _rate_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | No
     entity, attribute = noun_phrase(phrase_before(tokens, per, start))
     return (entity, attribute) if attribute else None
 
+
+
+def _refers_back(tokens: list[Tok], i: int, start: int) -> bool:
+    """[subject] VERB it/them VALUE, the clause ending there: the value's key is what the
+    pronoun refers to."""
+    ends = i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY
+    return ends and i - 2 >= start and tokens[i - 1].word in ("it", "them") and \
+        _plain(tokens[i - 2])

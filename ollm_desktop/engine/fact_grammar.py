@@ -31,6 +31,7 @@ from ollm_desktop.engine.fact_keys import (
     singular,
     unit_class,
 )
+from ollm_desktop.engine.fact_leads import retraction, strip_lead
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -39,10 +40,8 @@ from ollm_desktop.engine.fact_words import (
     COPULAS,
     DEICTIC,
     DETERMINERS,
-    FILLER,
     HEDGES,
     HYPOTHETICAL,
-    LEADS,
     MANY,
     MODALS,
     NAMING,
@@ -90,36 +89,6 @@ class Reading:
 
 
 
-def _strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
-    """Index of the first token after discourse words, and whether a correction lead was."""
-    index, correction = 0, False
-    while index < len(tokens):
-        text = joined(tokens, index)
-        lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
-                    None)
-        span = _from_on(tokens, index)
-        if lead is not None or span:
-            index += span or len(lead.split() if lead else ())
-            correction = True
-        elif tokens[index].word in FILLER or tokens[index].word in BOUNDARY - {"("}:
-            index += 1
-        else:
-            break
-    return index, correction
-
-
-def _from_on(tokens: list[Tok], index: int) -> int:
-    """The length of a leading "from <now, here, today, this point...> on": a time from
-    which the clause holds (a deictic between "from" and "on"), 0 if none."""
-    words = [t.word for t in tokens[index:index + 4]]
-    if words[:1] != ["from"]:
-        return 0
-    for size in (3, 4):
-        if words[size - 1:size] == ["on"] and all(w in DEICTIC for w in words[1:size - 1]):
-            return size
-    return 0
-
-
 def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
     if sentence.rstrip().rstrip(".!)\"'").endswith("?"):
         return "question"
@@ -159,8 +128,9 @@ def _old(tokens: list[Tok], i: int) -> bool:
     verb = next((w for w in reversed(words[max(0, i - 3):i]) if w not in DETERMINERS), "")
     if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"]):
         return True  # "replace WordPress with Ghost": the object of "replace" goes
-    verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong"
-    return verb in ("is", "was", "are", "were") and rest.split(" ")[0] in _RETIRED
+    verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
+    said = [w for w in rest.split(" ") if w not in DETERMINERS]
+    return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
 
 
 def _over(tokens: list[Tok], i: int) -> bool:
@@ -180,7 +150,7 @@ def lead_only(sentence: str) -> bool:
     """A sentence that is only a correction's lead ("Scratch that.", "Correction:", "Wait,
     no."): it makes the next sentence of the message a correction."""
     tokens = tokens_of(sentence, [])
-    first, lead = _strip_lead(tokens)
+    first, lead = strip_lead(tokens)
     return lead and first >= len(tokens)
 
 
@@ -195,23 +165,26 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
     tokens = contracted(names_joined(sentence, tokens))
-    first, lead = _strip_lead(tokens)
+    first, lead = strip_lead(tokens)
     lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
     first, owner = _topic(tokens, first)
     if owner:
-        more, again = _strip_lead(tokens[first:])
+        more, again = strip_lead(tokens[first:])
         first, lead = first + more, lead or again
     mood = mood_of(sentence, tokens, first, role)
     words = [t.word for t in tokens]
     shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
     bare_values(sentence, tokens, first, bool(shaped), lead)
+    first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
+    lead = lead or bool(taken)
     slots: list[Slot] = []
     for i, token in enumerate(tokens):
         if token.value is None:
             continue
         start, end, text, kind = token.value
-        entity, attribute = clause_key(tokens, i, first) or key_of(tokens, i, first)
+        entity, attribute = ("", "") if i in taken else \
+            clause_key(tokens, i, first) or key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
         entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
         label = " ".join(w for w in (entity, attribute) if w)
@@ -219,7 +192,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
-        slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i),
+        slots.append(Slot(start, end, text, kind, entity, attribute, unit,
+                          i in taken or _old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
     olds = [s for s in slots if s.old]

@@ -90,6 +90,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
             _counted(sentence, tokens, i)
             continue
+        if numeric(token.word) and len(token.word) >= 2 and i == first and (
+                ends_clause(tokens, i) or tokens[i + 1].word in COPULAS):
+            _promote(sentence, tokens, i, "number")  # "8766, sorry.", "8765 is the old one"
+            continue
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
             _promote(sentence, tokens, i, "number")

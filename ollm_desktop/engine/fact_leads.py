@@ -1,0 +1,76 @@
+"""What opens a sentence before its clause: discourse words, a correction's lead, a time from
+which the clause holds, and a retraction of an earlier value ("ignore what I said about Y").
+
+Part of ``fact_grammar``'s reading. Each is a shape, not a cue list:
+
+- **A lead** ("actually", "scratch that", "correction:", "wait, no"): the closed set in
+  ``fact_words.LEADS``.
+- **A time from which the clause holds**: "from <deictic or next/this + noun> on / onward(s)
+  [out]" ("from now on", "from today on", "from next week onward", "from here on out"), a
+  participle with "forward" ("going forward", "moving forward"), or one of the closed class of
+  adverbs that say it ("henceforth", "hereafter").
+- **A retraction**: an imperative of a verb that takes back what was said (the closed class
+  ``RETRACT``: scratch, forget, ignore, disregard) opening the sentence; the values of its
+  object, up to the clause's end, are the replaced ones ("Ignore what I said about Hertz — we
+  booked with Sixt": Hertz is old, the clause after it states the new value).
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok, closed, joined
+
+# The verbs whose imperative takes back what was said (a closed class).
+RETRACT = closed("scratch forget ignore disregard")
+# Adverbs of time that say "from now on" in one word (a closed class).
+FROM_NOW = closed("henceforth hereafter thenceforth")
+ONWARD = closed("on onward onwards")
+
+
+def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
+    """Index of the first token after discourse words, and whether a correction lead was."""
+    index, correction = 0, False
+    while index < len(tokens):
+        text = joined(tokens, index)
+        lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
+                    None)
+        span = from_now(tokens, index)
+        if lead is not None or span:
+            index += span or len(lead.split() if lead else ())
+            correction = True
+        elif tokens[index].word in FILLER or tokens[index].word in BOUNDARY - {"("}:
+            index += 1
+        else:
+            break
+    return index, correction
+
+
+def from_now(tokens: list[Tok], index: int) -> int:
+    """The length of a leading time from which the clause holds ("from now on", "from next
+    week onward", "going forward", "henceforth"), 0 if none."""
+    words = [t.word for t in tokens[index:index + 5]]
+    if words[:1] and words[0] in FROM_NOW:
+        return 1
+    if len(words) >= 2 and words[1] == "forward" and words[0].endswith("ing"):
+        return 2  # "going forward", "moving forward"
+    if words[:1] != ["from"]:
+        return 0
+    for size in (3, 4):
+        between = words[1:size - 1]
+        if words[size - 1:size] and words[size - 1] in ONWARD and (
+                all(w in DEICTIC for w in between) or
+                (len(between) == 2 and between[0] in ("next", "this") and between[1].isalpha())):
+            return size + (words[size:size + 1] == ["out"])  # "from here on out"
+    return 0
+
+
+def retraction(tokens: list[Tok], first: int) -> tuple[int, frozenset[int]]:
+    """A leading "ignore/forget/scratch [what I said about] Y" (not "scratch that", a lead):
+    (the index after its clause, the indices of the values it takes back); (first, {}) if
+    the sentence opens otherwise. Read after the sentence's bare values are marked."""
+    if first >= len(tokens) or tokens[first].word not in RETRACT or \
+            (tokens[first + 1:first + 2] and tokens[first + 1].word == "that"):
+        return first, frozenset()
+    end = next((k for k in range(first + 1, len(tokens)) if tokens[k].word in BOUNDARY),
+               len(tokens))
+    taken = frozenset(k for k in range(first + 1, end) if tokens[k].value)
+    return (end + 1, taken) if taken and end < len(tokens) else (first, frozenset())
