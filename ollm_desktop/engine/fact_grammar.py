@@ -32,8 +32,10 @@ from ollm_desktop.engine.fact_keys import (
     unit_class,
 )
 from ollm_desktop.engine.fact_leads import retraction, strip_lead
+from ollm_desktop.engine.fact_mood import unsure
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
+    ARROWS,
     AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
@@ -99,8 +101,10 @@ def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
         return "question"  # "should we ...", "isn't the port ... now" without its "?"
     if any(text == h or text.startswith(h + " ") for h in HYPOTHETICAL):
         return "suggestion"
-    before = [t.word for t in tokens[first:next((i for i, t in enumerate(tokens)
-                                                 if i >= first and t.value), len(tokens))]]
+    upto = next((i for i, t in enumerate(tokens) if i >= first and t.value), len(tokens))
+    before = [t.word for t in tokens[first:upto]]
+    if unsure(tokens, first, upto):
+        return "suggestion"  # someone else's word, a plan under discussion, a past value
     if any(w in HEDGES or w in MODALS for w in before):
         return "suggestion"
     if role == "assistant" and ("should" in before or "let's" in before[:1]):
@@ -123,6 +127,8 @@ def _old(tokens: list[Tok], i: int) -> bool:
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
+    if words[i + 1:i + 2] and words[i + 1] in ARROWS:
+        return True  # "django 4.2 → 5.0"
     if words[max(0, i - 2):i] == ["(", "was"]:
         return True  # "Retries: 5 (was 3)"
     verb = next((w for w in reversed(words[max(0, i - 3):i]) if w not in DETERMINERS), "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_clauses import ADVERBS, finite_verb
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_words import (
+    ARROWS,
     AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
@@ -95,7 +96,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "8766, sorry.", "8765 is the old one"
             continue
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
-                "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
+                "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
+                *ARROWS):
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
                 _counted(sentence, tokens, i)  # "the max PR size is 400 lines"

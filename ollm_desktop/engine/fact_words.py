@@ -14,7 +14,8 @@ from functools import lru_cache
 
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
-TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’_-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|[^\s`\"'*_]")
+TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’_-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|->|=>|[^\s`\"'*_]")
+ARROWS = frozenset({"->", "=>", "→"})  # "Y -> X", "Y → X": from Y to X
 
 
 def closed(text: str) -> frozenset[str]:
@@ -31,8 +32,9 @@ AUXILIARIES = closed("should shall could can would will do does did is are isn't
                        "don't doesn't won't wouldn't shouldn't")
 PRONOUNS = closed("we i you it they he she")
 MODALS = closed("could might would may i'd we'd you'd it'd")
-HEDGES = closed("maybe perhaps possibly probably")
-HYPOTHETICAL = ("what if", "if", "suppose", "imagine", "what about", "how about")
+HEDGES = closed("maybe perhaps possibly probably tempted")
+HYPOTHETICAL = ("what if", "if", "unless", "suppose", "imagine", "what about", "how about",
+                "let's say", "say")
 # The verbs whose "K to X" changes K (the closed set the issue names, and their forms).
 CHANGE = closed("set bump raise lower move switch rename change increase decrease reduce "
                  "update upgrade downgrade migrate make cut drop push postpone delay extend "
@@ -54,7 +56,8 @@ DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs
 SIZE = closed("b kb mb gb tb kib mib gib tib bytes")
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still here there please let's us me not no really it's that's "
-    "they're we're there's back over again away instead rather than")
+    "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
+    "you've you're they've they'll -> => →")
 CONJUNCTIONS = closed("and or but so")
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").
