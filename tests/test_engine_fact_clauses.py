@@ -89,3 +89,78 @@ def test_a_hyphenated_value_is_not_shown_inside_a_longer_one() -> None:
 
     assert not mentioned("bucket name: acme-logs-prod", "acme-logs")
     assert mentioned("bucket name: acme-logs, prod", "acme-logs")
+
+
+# ------------------------------------------------------------------ leads, retractions, moods
+LEADS = [
+    ("from <time> onward", "The choir rehearses on Tuesdays.",
+     "From next month onward the choir rehearses on Wednesdays.", "Wednesdays", "Tuesdays"),
+    ("going forward", "We back up the wiki on Sundays.",
+     "going forward we back up the wiki on Fridays", "Fridays", "Sundays"),
+    ("henceforth", "Expense claims are signed off by Oskar.",
+     "Henceforth Birgit signs off the expense claims.", "Birgit", "Oskar"),
+    ("ignore what I said about Y", "We'll book the van from Europcar.",
+     "Ignore what I said about Europcar — we booked with Avis.", "Avis", "Europcar"),
+    ("wait no — VERB it X", "Give the test runner a 40 GB volume.",
+     "Wait no — give it 80 GB.", "80 GB", "40 GB"),
+    ("X, sorry. Y is the old one", "The gRPC server listens on port 7311.",
+     "7312, sorry. 7311 is the old one", "7312", "7311"),
+    ("Y → X", "The frontend uses Angular 16.", "angular 16 → 17, deployed today", "17",
+     "Angular 16"),
+    ("not Y (a product's version)", "We host the wiki on MediaWiki 1.39.",
+     "Correction: the wiki runs 1.41, not 1.39.", "1.41", "MediaWiki 1.39"),
+]
+
+
+@pytest.mark.parametrize(("form", "stated", "corrected", "new", "old"), LEADS,
+                         ids=[c[0] for c in LEADS])
+def test_a_lead_or_a_retraction_corrects(form: str, stated: str, corrected: str, new: str,
+                                         old: str) -> None:
+    current = _current(absorbed(("user", stated), ("user", corrected)))
+    assert any(occurs_in(new, v) for v in current), (form, current)
+    assert not any(occurs_in(old, v) for v in current), (form, current)
+
+
+UNSURE = [
+    ("reported", "The ferry leaves at 08:10.",
+     "A woman at the harbour claims the ferry leaves at 08:40 on Sundays.", "08:40"),
+    ("reported", "The plumber charges £60 an hour.",
+     "My brother reckons it'll be more like £85 next year.", "£85"),
+    ("undecided", "Logs are shipped to Graylog.",
+     "We're evaluating Grafana Loki for the logs, nothing decided.", "Grafana Loki"),
+    ("undecided", "The offsite is on June 3.",
+     "The director floated moving the offsite to June 10; we'll see.", "June 10"),
+    ("past", "Our broadband provider is Zen.",
+     "The previous tenants were with Virgin Media, so letters still arrive for them.",
+     "Virgin Media"),
+    ("past", "We ship with Rollup.", "We used to ship with Parcel back in 2020.", "Parcel"),
+    ("hypothetical", "The attachments bucket holds 200 GB.",
+     "Let's say it grows to 2 TB by spring. Is the plan still fine?", "2 TB"),
+    ("conditional", "The tasting is on Saturday.",
+     "Unless the chef is ill, in which case we do Sunday.", "Sunday"),
+    ("inclination", "The barbecue starts at 17:00.",
+     "I'm half tempted to start the barbecue at 16:00, hmm.", "16:00"),
+]
+
+
+@pytest.mark.parametrize(("mood", "stated", "said", "value"), UNSURE,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(UNSURE)])
+def test_a_sentence_that_states_nothing_current_replaces_nothing(
+        mood: str, stated: str, said: str, value: str) -> None:
+    ledger = absorbed(("user", stated), ("user", said))
+    assert all(f.status == "current" for f in ledger if f.kind != "question"), mood
+    stated_now = [f.value for f in ledger if f.status == "current" and f.kind != "question"]
+    assert not any(occurs_in(value, v) for v in stated_now), (mood, stated_now)
+
+
+def test_what_i_said_is_no_report() -> None:
+    """"what I said earlier" reports the user's own word: the correction stands."""
+    current = _current(absorbed(("user", "The cache node runs Redis 7.0."),
+                                ("user", "Fix to what I said earlier: it runs 7.2, not 7.0.")))
+    assert "7.2" in current and "Redis 7.0" not in current, current
+
+
+def test_an_instruction_the_user_follows_is_no_report() -> None:
+    current = _current(absorbed(("user", "The cancellation fee is 4% of the fare."),
+                                ("user", "Legal told us to cut the cancellation fee to 3%.")))
+    assert any("3%" in v for v in current) and not any(v.startswith("4%") for v in current)

@@ -31,6 +31,7 @@ from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
     NOT_NP,
+    PARTICLES,
     PREPOSITIONS,
     Tok,
     closed,
@@ -112,8 +113,10 @@ def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | N
     at = i + 1
     while at < len(tokens) and tokens[at].word in ADVERBS:
         at += 1
-    if at + 1 >= len(tokens) or not finite_verb(tokens[at]) or \
-            tokens[at + 1].word not in DETERMINERS:
+    if at + 1 >= len(tokens) or not finite_verb(tokens[at]):
+        return None
+    at += tokens[at + 1].word in PARTICLES  # "signs off the claims"
+    if at + 1 >= len(tokens) or tokens[at + 1].word not in DETERMINERS:
         return None
     entity, attribute = noun_phrase(_object(tokens, at + 1))
     return (entity, attribute) if attribute else None

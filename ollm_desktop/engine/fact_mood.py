@@ -17,7 +17,7 @@ classes of words:
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, Tok, closed
+from ollm_desktop.engine.fact_words import BOUNDARY, COPULAS, DETERMINERS, Tok, closed
 
 # Verbs that report a claim or a belief (a closed class of reporting verbs, in their forms).
 REPORTING = closed("claims claimed thinks thought reckons reckoned believes believed heard "
@@ -27,6 +27,7 @@ REPORTING = closed("claims claimed thinks thought reckons reckoned believes beli
 DELIBERATING = closed("evaluating considering exploring deciding weighing trialling trialing "
                       "prototyping piloting debating floated floating pondering")
 USERS = closed("i we you i'm we're you're i've we've")
+SOMEONE = closed("someone somebody everyone everybody people they he she")
 FORMER = closed("previous former old earlier")
 PAST_LEADS = (("last", "time"), ("originally",), ("before",), ("back", "in"))
 
@@ -44,8 +45,10 @@ def unsure(tokens: list[Tok], first: int, upto: int) -> bool:
     subject = _subject(words)
     if any(w in FORMER for w in subject):
         return True  # "the previous owners were with X", "our old sitter Hannes"
-    return bool(subject) and not any(w in USERS for w in subject) and any(
-        w in REPORTING for w in words[len(subject):len(subject) + 2])
+    verb = words[len(subject):len(subject) + 2]
+    return bool(subject) and (subject[0] in DETERMINERS or subject[0] in SOMEONE) and \
+        not any(w in USERS for w in subject) and any(w in REPORTING for w in verb[:1]) and \
+        not any(w in COPULAS for w in verb[1:])  # "expense claims are ...": a noun
 
 
 def _used_to(words: list[str]) -> bool:

@@ -20,6 +20,7 @@ from ollm_desktop.engine.fact_words import (
     NAMING,
     NOT_NP,
     PAIRED,
+    PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
@@ -164,9 +165,11 @@ def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
     at = i + 1
     while at < len(tokens) and tokens[at].word in ADVERBS:
         at += 1
-    return capital(sentence, tokens[i]) and (lead or at > i + 1) \
-        and at + 1 < len(tokens) and finite_verb(tokens[at]) and \
-        tokens[at + 1].word in DETERMINERS and tokens[i].word.isalpha()
+    if not capital(sentence, tokens[i]) or not (lead or at > i + 1) or \
+            at + 1 >= len(tokens) or not finite_verb(tokens[at]) or not tokens[i].word.isalpha():
+        return False
+    at += tokens[at + 1].word in PARTICLES  # "Birgit signs off the claims"
+    return at + 1 < len(tokens) and tokens[at + 1].word in DETERMINERS
 
 
 def _verb_like(word: str) -> bool:
