@@ -166,7 +166,10 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     tokens = tokens_of(sentence, values)
     for i, token in enumerate(tokens[:-1]):  # "the MySQL host": a name inside a noun phrase
         nxt = tokens[i + 1]
-        if token.value and token.value[3] == "class" and not nxt.value and nxt.word[:1].isalpha() \
+        named = token.value is not None and (token.value[3] == "class" or (
+            token.value[3] == "name" and i > 0 and tokens[i - 1].word in DETERMINERS and
+            nxt.word not in DETERMINERS))  # "the HTTP client": a name as a noun's modifier
+        if named and token.value and not nxt.value and nxt.word[:1].isalpha() \
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None

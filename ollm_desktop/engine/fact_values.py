@@ -138,6 +138,10 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
             coded and (head in PREPOSITIONS or head in COPULAS or head == "now" or (
                 _verb_like(head) and tokens[i - 2].word not in DETERMINERS)))
     before = i - 1
+    if tokens[before].word in DETERMINERS and i + 2 < len(tokens) and \
+            tokens[i + 1].word.isalpha() and tokens[i + 1].word not in NOT_NP and \
+            tokens[i + 2].word in COPULAS:
+        return False  # "the HTTP client is": a name modifying the subject's noun
     if tokens[before].word in DETERMINERS and before > first:
         before -= 1
     if tokens[before].word == "now" and before > first and tokens[before - 1].word in COPULAS:
