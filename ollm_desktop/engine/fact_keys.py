@@ -55,7 +55,8 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
 
 
 # ISO 4217 codes of the currencies the value finder reads (``reference_patterns._UNIT``).
-CURRENCIES = frozenset(["usd", "eur", "gbp", "chf", "jpy", "cny", "inr", "cad", "aud", "sek", "nok", "dkk", "pln"])
+CURRENCIES = frozenset(["usd", "eur", "gbp", "chf", "jpy", "cny", "inr", "cad", "aud", "sek",
+                        "nok", "dkk", "pln"])
 
 
 def singular(word: str) -> str:
