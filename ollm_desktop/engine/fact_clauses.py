@@ -13,6 +13,9 @@ a verb ("we run", "we now have"), which are no key:
 - **A value given to a pronoun**: VERB it/them VALUE ("give it 120 GB", "make it $650"):
   the pronoun refers back to what was said, so the clause names no key of its own (the value
   is keyless, and replaces the one earlier value of its unit, as "make that 12 people" does).
+- **A definite subject's verb taking the value**: DETERMINER NP VERB [preposition] VALUE.
+  "The analysis scripts use R 4.2.3", "the reporting replica runs 15.4": the subject's value
+  (the verb, "use" or "run", is no part of the key).
 - **A name as the subject of a verb with an object**: NAME VERB-s [adverb] DETERMINER NP.
   "Jonas triages the tickets" states who triages them: a value of the object ("the
   tickets"), as the passive "tickets are triaged by Amal" is (the passive's subject).
@@ -58,13 +61,14 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     if _refers_back(tokens, i, start):
         return "", ""
     return _placed_on(tokens, i, start) or _names_subject(tokens, i, start) or \
-        _rate_subject(tokens, i, start)
+        _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start)
 
 
 def _clause_start(tokens: list[Tok], i: int, first: int) -> int:
     for k in range(i - 1, first - 1, -1):
-        if tokens[k].word in BOUNDARY:
-            return k + 1
+        if tokens[k].word in BOUNDARY or (tokens[k].word in SUBORDINATORS | CONJUNCTIONS and
+                                          tokens[k + 1].word in DETERMINERS):
+            return k + 1  # "..., so the scripts run on R 4.3.1": a clause of its own
     return first
 
 
@@ -152,3 +156,24 @@ def _refers_back(tokens: list[Tok], i: int, start: int) -> bool:
     ends = i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY
     return ends and i - 2 >= start and tokens[i - 1].word in ("it", "them") and \
         _plain(tokens[i - 2])
+
+
+def _subject_verb(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """DETERMINER NP VERB [preposition] VALUE: the NP's key, the verb a finite one (-s after a
+    singular noun, any plain word after a plural one)."""
+    at = i - 1
+    while at > start and tokens[at].word == "·":  # "R" of "R 4.2.3"
+        at -= 1
+    if at > start and tokens[at].word in PLACES:
+        at -= 1
+    if at - 2 < start or tokens[start].word not in DETERMINERS:
+        return None
+    subject, verb = tokens[start + 1:at], tokens[at]
+    if not subject or len(subject) > MAX_NP or not all(_plain(t) for t in subject) or \
+            not _plain(verb) or is_change(verb.word):
+        return None
+    plural = subject[-1].word.endswith("s") and not subject[-1].word.endswith("ss")
+    if not (finite_verb(verb) if not plural else not verb.word.endswith("s")):
+        return None
+    entity, attribute = noun_phrase([t.word for t in subject])
+    return (entity, attribute) if attribute else None

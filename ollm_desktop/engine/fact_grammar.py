@@ -136,7 +136,14 @@ def _old(tokens: list[Tok], i: int) -> bool:
         return True  # "replace WordPress with Ghost": the object of "replace" goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
     said = [w for w in rest.split(" ") if w not in DETERMINERS]
+    if verb in ("was", "were") and said and i == _clause_first(tokens, i):
+        return True  # a value the subject of a past copula: "10% was underfitting"
     return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
+
+
+def _clause_first(tokens: list[Tok], i: int) -> int:
+    """The index a clause begins at (after the last boundary before ``i``)."""
+    return next((k + 1 for k in range(i - 1, -1, -1) if tokens[k].word in BOUNDARY), 0)
 
 
 def _over(tokens: list[Tok], i: int) -> bool:

@@ -70,6 +70,14 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if token.value or not token.word:
             continue
         prev = words[i - 1] if i > first else ""
+        nxt_value = tokens[i + 1].value if i + 1 < len(tokens) else None
+        if capital(sentence, token) and i > first and _eligible(token) and \
+                nxt_value is not None and nxt_value[3] == "version" and \
+                sentence[token.end:nxt_value[0]] == " " and nxt_value[2][:1].isdigit():
+            start = token.start  # "R 4.2.3", "Gitea 1.21": a name and its version, one value
+            tokens[i + 1].value = (start, nxt_value[1], sentence[start:nxt_value[1]], "version")
+            token.word = "·"
+            continue
         if capital(sentence, token) and i > first and _eligible(token) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isdigit() and \
                 ends_clause(tokens, i + 1):
