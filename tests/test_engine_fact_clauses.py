@@ -101,6 +101,15 @@ LEADS = [
      "Henceforth Birgit signs off the expense claims.", "Birgit", "Oskar"),
     ("ignore what I said about Y", "We'll book the van from Europcar.",
      "Ignore what I said about Europcar — we booked with Avis.", "Avis", "Europcar"),
+    ("strike that", "The launch is on March 14.", "Strike that, the launch is Friday.",
+     "Friday", "March 14"),
+    ("an error clause", "The launch is on March 14.",
+     "My mistake — the launch is on March 21.", "March 21", "March 14"),
+    ("an error clause", "The API port is 8443.", "I got that wrong: the API port is 9443.",
+     "9443", "8443"),
+    ("a definite subject's verb", "The lint jobs use Ruff 0.4.2.",
+     "I upgraded the runners so the lint jobs run on Ruff 0.5.1 these days.", "Ruff 0.5.1",
+     "Ruff 0.4.2"),
     ("wait no — VERB it X", "Give the test runner a 40 GB volume.",
      "Wait no — give it 80 GB.", "80 GB", "40 GB"),
     ("X, sorry. Y is the old one", "The gRPC server listens on port 7311.",
@@ -151,6 +160,17 @@ def test_a_sentence_that_states_nothing_current_replaces_nothing(
     assert all(f.status == "current" for f in ledger if f.kind != "question"), mood
     stated_now = [f.value for f in ledger if f.status == "current" and f.kind != "question"]
     assert not any(occurs_in(value, v) for v in stated_now), (mood, stated_now)
+
+
+def test_a_value_the_subject_of_a_past_copula_is_the_replaced_one() -> None:
+    found = message_facts("Tuned the head dropout to 6%, 12% was underfitting.")
+    assert [(f.value, f.old) for f in found] == [("6%", False), ("12%", True)], found
+
+
+def test_a_value_named_error_is_no_error_clause() -> None:
+    current = _current(absorbed(("user", "The log level is warn."),
+                                ("user", "Set the log level to error.")))
+    assert current == ["error"], current
 
 
 def test_what_i_said_is_no_report() -> None:

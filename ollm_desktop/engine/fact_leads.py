@@ -9,6 +9,9 @@ Part of ``fact_grammar``'s reading. Each is a shape, not a cue list:
   [out]" ("from now on", "from today on", "from next week onward", "from here on out"), a
   participle with "forward" ("going forward", "moving forward"), or one of the closed class of
   adverbs that say it ("henceforth", "hereafter").
+- **A clause that says the earlier word was wrong**: a leading clause without a value whose
+  words include one of the closed class ``ERROR`` ("I got that wrong:", "my mistake —", "I
+  misread the PDF,"), or a retraction verb with a pronoun ("strike that", "forget it").
 - **A retraction**: an imperative of a verb that takes back what was said (the closed class
   ``RETRACT``: scratch, forget, ignore, disregard) opening the sentence; the values of its
   object, up to the clause's end, are the replaced ones ("Ignore what I said about Hertz — we
@@ -20,7 +23,14 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok, closed, joined
 
 # The verbs whose imperative takes back what was said (a closed class).
-RETRACT = closed("scratch forget ignore disregard")
+RETRACT = closed("scratch strike forget ignore disregard")
+# Words that say what was said was wrong (a closed class of predicates of error).
+ERROR = closed("wrong mistake mistaken misspoke misspoken typo typos error incorrect misread "
+               "misremembered mixed")
+MAX_LEAD_WORDS = 10
+# The speaker of such a clause (it says the user's own word was wrong: "I misread", "my
+# mistake", "that was wrong"), not a value ("set the log level to error").
+SPEAKER = closed("i my we our i'm i've we've that this it")
 # Adverbs of time that say "from now on" in one word (a closed class).
 FROM_NOW = closed("henceforth hereafter thenceforth")
 ONWARD = closed("on onward onwards")
@@ -33,7 +43,7 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
         text = joined(tokens, index)
         lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
                     None)
-        span = from_now(tokens, index)
+        span = from_now(tokens, index) or _taken_back(tokens, index) or _error_clause(tokens, index)
         if lead is not None or span:
             index += span or len(lead.split() if lead else ())
             correction = True
@@ -42,6 +52,28 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
         else:
             break
     return index, correction
+
+
+def _taken_back(tokens: list[Tok], index: int) -> int:
+    """A retraction verb with a pronoun for what was said ("strike that", "forget it",
+    "disregard this"): the length of the lead, 0 if none."""
+    words = [t.word for t in tokens[index:index + 2]]
+    return 2 if len(words) == 2 and words[0] in RETRACT and words[1] in ("that", "this", "it") \
+        else 0
+
+
+def _error_clause(tokens: list[Tok], index: int) -> int:
+    """A leading clause with no value that says the user's word was wrong ("I got that wrong:",
+    "my mistake —", "I misspoke earlier,", "I looked at the wrong column."): its length with
+    the boundary after it, 0 if none."""
+    for k in range(index, min(len(tokens), index + MAX_LEAD_WORDS + 1)):
+        token = tokens[k]
+        if token.value:
+            return 0
+        if token.word in BOUNDARY and token.word != "(":
+            said = {t.word for t in tokens[index:k]}
+            return k + 1 - index if said & ERROR and said & SPEAKER else 0
+    return 0
 
 
 def from_now(tokens: list[Tok], index: int) -> int:

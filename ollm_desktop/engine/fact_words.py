@@ -46,7 +46,7 @@ REPLACE = closed("replace replaces replaced replacing swap swaps swapped swappin
                  "substitutes substituted substituting")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
           "update", "i meant", "sorry", "wait", "no", "oops", "typo")
-FILLER = closed("so ok okay oh hmm well also and but btw ah right")
+FILLER = closed("so ok okay oh hmm well also and but btw ah right ugh argh whoops hm")
 BOUNDARY = frozenset([*",;:?!.()", "—", "–"])  # (a dash between clauses too)
 # Unit classes of which a key holds many values at once (a list of files, of links): only a
 # correction replaces one, never a restatement.
