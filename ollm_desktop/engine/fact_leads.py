@@ -39,11 +39,13 @@ ONWARD = closed("on onward onwards")
 def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
     """Index of the first token after discourse words, and whether a correction lead was."""
     index, correction = 0, False
+    erring = any(t.word in ERROR for t in tokens)  # (most sentences say nothing was wrong)
     while index < len(tokens):
-        text = joined(tokens, index)
+        text = joined(tokens[index:index + 4])  # (a lead is at most three words)
         lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
                     None)
-        span = from_now(tokens, index) or _taken_back(tokens, index) or _error_clause(tokens, index)
+        span = from_now(tokens, index) or _taken_back(tokens, index) or (
+            erring and _error_clause(tokens, index))
         if lead is not None or span:
             index += span or len(lead.split() if lead else ())
             correction = True
@@ -79,9 +81,12 @@ def _error_clause(tokens: list[Tok], index: int) -> int:
 def from_now(tokens: list[Tok], index: int) -> int:
     """The length of a leading time from which the clause holds ("from now on", "from next
     week onward", "going forward", "henceforth"), 0 if none."""
-    words = [t.word for t in tokens[index:index + 5]]
-    if words[:1] and words[0] in FROM_NOW:
+    head = tokens[index].word
+    if head in FROM_NOW:
         return 1
+    if head != "from" and not head.endswith("ing"):
+        return 0
+    words = [t.word for t in tokens[index:index + 5]]
     if len(words) >= 2 and words[1] == "forward" and words[0].endswith("ing"):
         return 2  # "going forward", "moving forward"
     if words[:1] != ["from"]:

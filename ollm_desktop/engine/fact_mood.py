@@ -52,7 +52,7 @@ def unsure(tokens: list[Tok], first: int, upto: int) -> bool:
 
 
 def _used_to(words: list[str]) -> bool:
-    return any(words[k:k + 2] == ["used", "to"] for k in range(len(words) - 1))
+    return "used" in words and any(words[k:k + 2] == ["used", "to"] for k in range(len(words) - 1))
 
 
 def _subject(words: list[str]) -> list[str]:

@@ -100,7 +100,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
             _counted(sentence, tokens, i)
             continue
-        if numeric(token.word) and len(token.word) >= 2 and i == first and (
+        if i == first and len(token.word) >= 2 and numeric(token.word) and (
                 ends_clause(tokens, i) or tokens[i + 1].word in COPULAS):
             _promote(sentence, tokens, i, "number")  # "8766, sorry.", "8765 is the old one"
             continue
