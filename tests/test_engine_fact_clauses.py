@@ -167,6 +167,17 @@ def test_a_value_the_subject_of_a_past_copula_is_the_replaced_one() -> None:
     assert [(f.value, f.old) for f in found] == [("6%", False), ("12%", True)], found
 
 
+@pytest.mark.parametrize(("sentence", "old", "new"), [
+    ("Replaced the Linksys with a Fritz mesh system last night.", "Linksys",
+     "Fritz mesh system"),
+    ("Swapping the oat milk for soy milk in the latte.", "oat milk", "soy milk"),
+])
+def test_the_objects_of_replace_and_swap_are_the_old_and_the_new_value(
+        sentence: str, old: str, new: str) -> None:
+    found = [(f.value, f.old) for f in message_facts(sentence)]
+    assert (old, True) in found and (new, False) in found, found
+
+
 def test_a_value_named_error_is_no_error_clause() -> None:
     current = _current(absorbed(("user", "The log level is warn."),
                                 ("user", "Set the log level to error.")))

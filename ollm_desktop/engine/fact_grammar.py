@@ -131,9 +131,11 @@ def _old(tokens: list[Tok], i: int) -> bool:
         return True  # "django 4.2 → 5.0"
     if words[max(0, i - 2):i] == ["(", "was"]:
         return True  # "Retries: 5 (was 3)"
-    verb = next((w for w in reversed(words[max(0, i - 3):i]) if w not in DETERMINERS), "")
-    if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"]):
-        return True  # "replace WordPress with Ghost": the object of "replace" goes
+    verb = next((w for w in reversed(words[max(0, i - 6):i]) if w not in DETERMINERS
+                 and w != "·"), "")  # (past the words of a value: "the old Netgear router")
+    if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"], ["for"]) and (
+            words[i + 1] != "for" or verb.startswith("swap")):
+        return True  # "replace WordPress with Ghost", "swap the butter for oil": it goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
     said = [w for w in rest.split(" ") if w not in DETERMINERS]
     if verb in ("was", "were") and said and i == _clause_first(tokens, i):

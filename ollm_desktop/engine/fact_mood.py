@@ -43,7 +43,7 @@ def unsure(tokens: list[Tok], first: int, upto: int) -> bool:
     if _used_to(words) or any(tuple(words[:len(lead)]) == lead for lead in PAST_LEADS):
         return True
     subject = _subject(words)
-    if any(w in FORMER for w in subject):
+    if subject[:1] and subject[0] in DETERMINERS and any(w in FORMER for w in subject[1:3]):
         return True  # "the previous owners were with X", "our old sitter Hannes"
     verb = words[len(subject):len(subject) + 2]
     return bool(subject) and (subject[0] in DETERMINERS or subject[0] in SOMEONE) and \

@@ -23,7 +23,9 @@ from ollm_desktop.engine.fact_words import (
     PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
+    REPLACE,
     Tok,
+    closed,
     is_change,
     numeric,
 )
@@ -61,6 +63,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                  lead: bool = False) -> None:
     """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
+    _replaced_objects(sentence, tokens, first)
     words = [t.word for t in tokens]
     for i in range(first, len(tokens)):
         token = tokens[i]
@@ -296,3 +299,51 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
         phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
         return len(phrase) >= (1 if correction or prev == "now" else 2)
     return False
+
+
+# The words that join the two objects of "replace Y with X", "swap Y for X".
+_REPLACING = {"with": REPLACE, "by": REPLACE, "for": closed("swap swaps swapped swapping")}
+
+
+def _replaced_objects(sentence: str, tokens: list[Tok], first: int) -> None:
+    """The two objects of "replace Y with X" / "swap Y for X" ("Replaced the Netgear with an
+    Eero mesh system", "swapping the butter for coconut oil"): each noun phrase one value (a
+    name) where it holds none yet; which one goes is ``fact_grammar``'s reading."""
+    for k in range(first, len(tokens) - 3):
+        if tokens[k].word not in REPLACE:
+            continue
+        one = _object_span(tokens, k + 1)
+        if one is None or one[1] >= len(tokens):
+            return
+        verbs = _REPLACING.get(tokens[one[1]].word)
+        two = _object_span(tokens, one[1] + 1) if verbs and tokens[k].word in verbs else None
+        if two is None:
+            return
+        for a, b in (one, two):
+            _name_span(sentence, tokens, a, b)
+        return
+
+
+def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
+    """[at, end) of a noun phrase's words after its determiner: plain words (or one value),
+    up to a preposition, a boundary or the end; None if empty or over four words."""
+    at += at < len(tokens) and tokens[at].word in DETERMINERS
+    end = at
+    while end < len(tokens) and (tokens[end].value or (
+            tokens[end].word[:1].isalnum() and tokens[end].word not in PREPOSITIONS and
+            tokens[end].word not in NOT_NP and tokens[end].word not in CONJUNCTIONS and
+            tokens[end].word not in DETERMINERS)):
+        end += 1
+    return (at, end) if 0 < end - at <= 4 else None
+
+
+def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
+    """The words [a, b) as one name value, kept on the last token (the others are part of
+    it), unless a value is among them already."""
+    if any(t.value for t in tokens[a:b]):
+        return
+    start, end = tokens[a].start, tokens[b - 1].end
+    for token in tokens[a:b - 1]:
+        token.word = "·"
+    tokens[b - 1].value = (start, end, sentence[start:end], "name")
+    tokens[b - 1].word = ""
