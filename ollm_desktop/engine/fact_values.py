@@ -16,6 +16,7 @@ from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
+    DEICTIC,
     DETERMINERS,
     NAMING,
     NOT_NP,
@@ -301,6 +302,8 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
     return False
 
 
+# Words that open a time adverbial after a noun phrase (a closed class).
+TIME_WORDS = DEICTIC | closed("last next yesterday tonight")
 # The words that join the two objects of "replace Y with X", "swap Y for X".
 _REPLACING = {"with": REPLACE, "by": REPLACE, "for": closed("swap swaps swapped swapping")}
 
@@ -332,8 +335,8 @@ def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
     while end < len(tokens) and (tokens[end].value or (
             tokens[end].word[:1].isalnum() and tokens[end].word not in PREPOSITIONS and
             tokens[end].word not in NOT_NP and tokens[end].word not in CONJUNCTIONS and
-            tokens[end].word not in DETERMINERS)):
-        end += 1
+            tokens[end].word not in DETERMINERS and tokens[end].word not in TIME_WORDS)):
+        end += 1  # (up to a time: "... with a mesh system last night")
     return (at, end) if 0 < end - at <= 4 else None
 
 
