@@ -178,6 +178,26 @@ def test_the_objects_of_replace_and_swap_are_the_old_and_the_new_value(
     assert (old, True) in found and (new, False) in found, found
 
 
+def test_a_keyless_mention_beside_a_corrected_key_is_no_new_value() -> None:
+    """"Roof leak at the Corn Exchange, so the dinner venue is now X": the venue's new value
+    is X; the Corn Exchange, with no key of its own here, is a mention (it replaced X)."""
+    found = message_facts("Roof leak at the Corn Exchange, so the dinner venue is now "
+                          "Rosehill Manor.")
+    assert [f.value for f in found if not f.old] == ["Rosehill Manor"], found
+
+
+def test_a_names_affiliation_is_no_second_value_of_the_key() -> None:
+    """"Renata from Ledgerline": Ledgerline is Renata's firm, not a newer accountant."""
+    ledger = absorbed(("user", "The accountant we work with is Renata from Ledgerline."))
+    renata = next(f for f in ledger if f.value == "Renata")
+    assert renata.status == "current" and renata.possibly_replaced_by is None
+
+
+def test_measures_joined_by_by_are_one_value() -> None:
+    found = message_facts("The guest room is 3.2 m by 2.4 m, ceiling height 2.5 m.")
+    assert [f.value for f in found] == ["3.2 m by 2.4 m", "2.5 m"], found
+
+
 def test_a_value_named_error_is_no_error_clause() -> None:
     current = _current(absorbed(("user", "The log level is warn."),
                                 ("user", "Set the log level to error.")))

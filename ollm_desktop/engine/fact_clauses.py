@@ -16,6 +16,8 @@ a verb ("we run", "we now have"), which are no key:
 - **A definite subject's verb taking the value**: DETERMINER NP VERB [preposition] VALUE.
   "The analysis scripts use R 4.2.3", "the reporting replica runs 15.4": the subject's value
   (the verb, "use" or "run", is no part of the key).
+- **A name's affiliation**: NAME from/at NAME ("Dominika from Talentbridge", "Ana at
+  Acme"): the second is the first's (entity, "from"), not a second value of the clause's key.
 - **A name as the subject of a verb with an object**: NAME VERB-s [adverb] DETERMINER NP.
   "Jonas triages the tickets" states who triages them: a value of the object ("the
   tickets"), as the passive "tickets are triaged by Amal" is (the passive's subject).
@@ -60,6 +62,9 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     start = _clause_start(tokens, i, first)
     if _refers_back(tokens, i, start):
         return "", ""
+    owner = _of_a_name(tokens, i)
+    if owner:
+        return owner
     return _placed_on(tokens, i, start) or _names_subject(tokens, i, start) or \
         _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start)
 
@@ -177,3 +182,12 @@ def _subject_verb(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | No
         return None
     entity, attribute = noun_phrase([t.word for t in subject])
     return (entity, attribute) if attribute else None
+
+
+def _of_a_name(tokens: list[Tok], i: int) -> tuple[str, str] | None:
+    """NAME from/at NAME: (the first name, the preposition) for the second."""
+    value, before = tokens[i].value, tokens[i - 2].value if i >= 2 else None
+    if value is None or before is None or value[3] != "name" or before[3] != "name" or \
+            tokens[i - 1].word not in ("from", "at"):
+        return None
+    return before[2].lower(), tokens[i - 1].word

@@ -241,6 +241,10 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     correction = bool(lead or olds or changed or now or gone or instead)
+    if correction and any(s.attribute and not s.old for s in slots):
+        # a correction's new value has its key: a value with none beside it is a mention
+        # ("Flooding at the Old Mill, so the venue is now X"), not a second new value
+        slots = [s for s in slots if s.attribute or s.entity or s.old]
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]

@@ -65,6 +65,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
     """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
     _replaced_objects(sentence, tokens, first)
+    _dimensions(sentence, tokens, first)
     words = [t.word for t in tokens]
     for i in range(first, len(tokens)):
         token = tokens[i]
@@ -350,3 +351,15 @@ def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
         token.word = "·"
     tokens[b - 1].value = (start, end, sentence[start:end], "name")
     tokens[b - 1].word = ""
+
+
+def _dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
+    """Two measures joined by "by" or "x" ("5.4 m by 4.1 m", "3 x 4 m"): one value, the
+    dimensions of one thing (not a second value that restates the first)."""
+    for i in range(first, len(tokens) - 2):
+        one, two = tokens[i].value, tokens[i + 2].value
+        if one is None or two is None or one[3] != "number" or two[3] != "number" or \
+                tokens[i + 1].word not in ("by", "x", "×"):
+            continue
+        tokens[i + 2].value = (one[0], two[1], sentence[one[0]:two[1]], "dimensions")
+        tokens[i].value, tokens[i].word, tokens[i + 1].word = None, "·", "·"
