@@ -25,8 +25,9 @@ from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok
 # The verbs whose imperative takes back what was said (a closed class).
 RETRACT = closed("scratch strike forget ignore disregard")
 # Words that say what was said was wrong (a closed class of predicates of error).
-ERROR = closed("wrong mistake mistaken misspoke misspoken typo typos error incorrect misread "
-               "misremembered mixed")
+# ("error" is left out: it is a noun in most sentences, "the error analysis is fine")
+ERROR = closed("wrong mistake mistaken misspoke misspoken typo typos incorrect misread "
+               "misremembered")
 MAX_LEAD_WORDS = 10
 # The speaker of such a clause (it says the user's own word was wrong: "I misread", "my
 # mistake", "that was wrong"), not a value ("set the log level to error").
