@@ -244,7 +244,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     if correction and any(s.attribute and not s.old for s in slots):
         # a correction's new value has its key: a value with none beside it is a mention
         # ("Flooding at the Old Mill, so the venue is now X"), not a second new value
-        slots = [s for s in slots if s.attribute or s.entity or s.old]
+        slots = [s for s in slots if s.attribute or s.entity or s.old or s.ref_kind != "name"]
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]

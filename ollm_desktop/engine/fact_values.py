@@ -122,7 +122,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
-        if i == first and _subject_name(sentence, tokens, i, lead):
+        if (i == first or (prev == "but" and "not" in words[first:i])) and \
+                _subject_name(sentence, tokens, i, lead or prev == "but"):
             _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
             continue
         if _proper_name(sentence, tokens, i, first):
