@@ -187,7 +187,8 @@ def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
             at + 1 >= len(tokens) or not finite_verb(tokens[at]) or not tokens[i].word.isalpha():
         return False
     at += tokens[at + 1].word in PARTICLES  # "Birgit signs off the claims"
-    return at + 1 < len(tokens) and tokens[at + 1].word in DETERMINERS
+    return at + 1 < len(tokens) and (tokens[at + 1].word in DETERMINERS or (  # "sings lead."
+        _eligible(tokens[at + 1]) and ends_clause(tokens, at + 1)))
 
 
 def _verb_like(word: str) -> bool:

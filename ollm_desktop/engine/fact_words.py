@@ -53,7 +53,7 @@ BOUNDARY = frozenset([*",;:?!.()", "—", "–"])  # (a dash between clauses too
 MANY = frozenset({"path", "url", "hash", "ticket", "code", "function", "class", "env"})
 DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs hour hours "
                     "day days week weeks")
-SIZE = closed("b kb mb gb tb kib mib gib tib bytes")
+SIZE = closed("b kb mb gb tb kib mib gib tib ki mi gi ti bytes")  # (Mi, Gi: Kubernetes')
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
