@@ -202,6 +202,19 @@ def test_measures_joined_by_by_are_one_value() -> None:
     assert [f.value for f in found] == ["3.2 m by 2.4 m", "2.5 m"], found
 
 
+def test_a_value_said_twice_in_a_sentence_is_keyed_where_it_is_said_last() -> None:
+    current = _current(absorbed(
+        ("user", "My viva is scheduled for March 9."),
+        ("user", "The examiners prefer March 16 instead, so the viva is March 16.")))
+    assert current == ["March 16"], current
+
+
+def test_a_replaced_value_mentioned_again_in_its_correction_stays_replaced() -> None:
+    found = message_facts("Retro happens Tuesday instead of Monday, half the team is off "
+                          "Monday.")
+    assert [f.value for f in found if not f.old] == ["Tuesday"], found
+
+
 def test_a_value_named_error_is_no_error_clause() -> None:
     current = _current(absorbed(("user", "The log level is warn."),
                                 ("user", "Set the log level to error.")))

@@ -241,6 +241,11 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     correction = bool(lead or olds or changed or now or gone or instead)
+    last = {s.value: s for s in slots if not s.old}  # a value said twice is one value, keyed
+    slots = [s for s in slots if s.old or last[s.value] is s]  # where it is said last ("X
+    taken_back = {s.value for s in slots if s.old}  # instead, so the defense is X")
+    if correction and taken_back:  # "Thursday instead of Friday, half the panel is out
+        slots = [s for s in slots if s.old or s.value not in taken_back]  # Friday": still old
     if correction and any(s.attribute and not s.old for s in slots):
         # a correction's new value has its key: a value with none beside it is a mention
         # ("Flooding at the Old Mill, so the venue is now X"), not a second new value

@@ -63,6 +63,12 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             continue  # the NAME of a NAME=value
         found.append((start, end, ref, kind))
         taken.append((start, end))
+        again = sentence.find(ref, end)  # a reference is listed once; each place it is said
+        while again >= 0 and not ref.endswith("()"):  # is a value ("prefers November 21
+            if not any(a <= again < b for a, b in taken):  # instead, so ... is November 21")
+                found.append((again, again + len(ref), ref, kind))
+                taken.append((again, again + len(ref)))
+            again = sentence.find(ref, again + len(ref))
     for match in P.RATIO.finditer(sentence):
         if not any(a <= match.start() < b for a, b in taken):
             found.append((match.start(), match.end(), match.group(0), "ratio"))
