@@ -37,14 +37,19 @@ FROM_NOW = closed("henceforth hereafter thenceforth")
 ONWARD = closed("on onward onwards")
 
 
+_LEAD_HEADS = frozenset(lead.split()[0] for lead in LEADS)
+
+
 def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
     """Index of the first token after discourse words, and whether a correction lead was."""
     index, correction = 0, False
     erring = any(t.word in ERROR for t in tokens)  # (most sentences say nothing was wrong)
     while index < len(tokens):
-        text = joined(tokens[index:index + 4])  # (a lead is at most three words)
-        lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
-                    None)
+        lead = None
+        if tokens[index].word in _LEAD_HEADS:
+            text = joined(tokens[index:index + 4])  # (a lead is at most three words)
+            lead = next((lead for lead in LEADS if text == lead or
+                         text.startswith(lead + " ")), None)
         span = from_now(tokens, index) or _taken_back(tokens, index) or (
             erring and _error_clause(tokens, index))
         if lead is not None or span:
