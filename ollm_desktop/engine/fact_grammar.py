@@ -229,7 +229,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         for i, t in enumerate(tokens))  # any verb's "V the K to X": "scale the cluster to 5"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
-        or (tokens[i - 1].value is not None and ends_clause(tokens, i))
+        or (_after_value(tokens, i) and (ends_clause(tokens, i) or (
+            i + 1 < len(tokens) and words[i + 1] in PREPOSITIONS)))  # "X now before an offer"
         or (i > first and _now_before_verb(tokens, i))
         or (i == first + 1 and tokens[first].value is not None))  # "Tomasz now approves"
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
@@ -254,6 +255,14 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _after_value(tokens: list[Tok], i: int) -> bool:
+    """The word before ``i`` ends a value (past its counted noun: "2 interview rounds now")."""
+    k = i - 1
+    while k > 0 and tokens[k].word == "·":
+        k -= 1
+    return k >= 0 and tokens[k].value is not None
 
 
 def _topic(tokens: list[Tok], first: int) -> tuple[int, str]:

@@ -88,7 +88,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
-        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had")
+        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had",
+                                              "do", "does", "did", *CONTRACTED)
                                      or prev in PREPOSITIONS or (
                                          _verb_like(prev) and i + 1 < len(words) and
                                          (words[i + 1].endswith("s") or  # "need 2 approvals"
@@ -305,6 +306,8 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
     return False
 
 
+# A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
+CONTRACTED = closed("it's we're they're that's there's")
 # Words that open a time adverbial after a noun phrase (a closed class).
 TIME_WORDS = DEICTIC | closed("last next yesterday tonight")
 # The words that join the two objects of "replace Y with X", "swap Y for X".
