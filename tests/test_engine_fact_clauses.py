@@ -117,6 +117,8 @@ LEADS = [
     ("it's X now before ...", "Applicants do 4 reference checks before an offer.",
      "We cut it down, it's 2 reference checks now before an offer.", "2 reference checks",
      "4 reference checks"),
+    ("NAME will VERB the NP instead of Y", "Omar is editing the style guide.",
+     "Lena will edit the style guide instead of Omar.", "Lena", "Omar"),
     ("wait no — VERB it X", "Give the test runner a 40 GB volume.",
      "Wait no — give it 80 GB.", "80 GB", "40 GB"),
     ("X, sorry. Y is the old one", "The gRPC server listens on port 7311.",

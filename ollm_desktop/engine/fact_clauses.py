@@ -122,13 +122,31 @@ def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | N
     at = i + 1
     while at < len(tokens) and tokens[at].word in ADVERBS:
         at += 1
-    if at + 1 >= len(tokens) or not finite_verb(tokens[at]):
+    verb = verb_group(tokens, at)
+    if verb is None or verb + 1 >= len(tokens):
         return None
-    at += tokens[at + 1].word in PARTICLES  # "signs off the claims"
+    at = verb + (tokens[verb + 1].word in PARTICLES)  # "signs off the claims"
     if at + 1 >= len(tokens) or tokens[at + 1].word not in DETERMINERS:
         return None
     entity, attribute = noun_phrase(_object(tokens, at + 1))
     return (entity, attribute) if attribute else None
+
+
+# Auxiliaries that open a verb group before its main verb ("will take", "is writing").
+VERB_AUXILIARIES = closed("will is was does did")
+
+
+def verb_group(tokens: list[Tok], at: int) -> int | None:
+    """The index of the main verb of a verb group starting at ``at``: a finite verb
+    ("triages"), or an auxiliary and its verb ("will take", "is writing"); None if none."""
+    if at >= len(tokens):
+        return None
+    if finite_verb(tokens[at]):
+        return at
+    if tokens[at].word in VERB_AUXILIARIES and at + 1 < len(tokens) and \
+            _plain(tokens[at + 1]) and not is_change(tokens[at + 1].word):
+        return at + 1
+    return None
 
 
 def finite_verb(token: Tok) -> bool:

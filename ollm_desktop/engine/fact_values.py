@@ -8,7 +8,7 @@ becomes a value is marked so, its label or counted noun is marked part of it).
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_clauses import ADVERBS, finite_verb
+from ollm_desktop.engine.fact_clauses import ADVERBS, verb_group
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -124,7 +124,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
         if (i == first or (prev == "but" and "not" in words[first:i])) and \
-                _subject_name(sentence, tokens, i, lead or prev == "but"):
+                _subject_name(sentence, tokens, i, lead or correction or prev == "but"):
             _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
             continue
         if _proper_name(sentence, tokens, i, first):
@@ -184,10 +184,11 @@ def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
     at = i + 1
     while at < len(tokens) and tokens[at].word in ADVERBS:
         at += 1
-    if not capital(sentence, tokens[i]) or not (lead or at > i + 1) or \
-            at + 1 >= len(tokens) or not finite_verb(tokens[at]) or not tokens[i].word.isalpha():
+    verb = verb_group(tokens, at)
+    if not capital(sentence, tokens[i]) or not (lead or at > i + 1) or verb is None or \
+            verb + 1 >= len(tokens) or not tokens[i].word.isalpha():
         return False
-    at += tokens[at + 1].word in PARTICLES  # "Birgit signs off the claims"
+    at = verb + (tokens[verb + 1].word in PARTICLES)  # "Birgit signs off the claims"
     return at + 1 < len(tokens) and (tokens[at + 1].word in DETERMINERS or (  # "sings lead."
         _eligible(tokens[at + 1]) and ends_clause(tokens, at + 1)))
 
