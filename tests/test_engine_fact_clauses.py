@@ -119,6 +119,8 @@ LEADS = [
      "4 reference checks"),
     ("NAME will VERB the NP instead of Y", "Omar is editing the style guide.",
      "Lena will edit the style guide instead of Omar.", "Lena", "Omar"),
+    ("K was VERBed; it's X", "Our nightly rate at the cabin is 120 EUR.",
+     "The nightly rate was raised in May; it's 135 EUR now.", "135 EUR", "120 EUR"),
     ("wait no — VERB it X", "Give the test runner a 40 GB volume.",
      "Wait no — give it 80 GB.", "80 GB", "40 GB"),
     ("X, sorry. Y is the old one", "The gRPC server listens on port 7311.",

@@ -16,6 +16,8 @@ a verb ("we run", "we now have"), which are no key:
 - **A definite subject's verb taking the value**: DETERMINER NP VERB [preposition] VALUE.
   "The analysis scripts use R 4.2.3", "the reporting replica runs 15.4": the subject's value
   (the verb, "use" or "run", is no part of the key).
+- **"it's VALUE" after a clause with a subject**: "the meal allowance was raised; it's 55 EUR
+  per day": the pronoun refers to the sentence's first subject, whose key the value takes.
 - **A name's affiliation**: NAME from/at NAME ("Dominika from Talentbridge", "Ana at
   Acme"): the second is the first's (entity, "from"), not a second value of the clause's key.
 - **A verbless clause**: NOUN PREPOSITION ... VALUE ("Dinner for 6 at Luigi's at 20:00."):
@@ -64,6 +66,11 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     start = _clause_start(tokens, i, first)
     if _refers_back(tokens, i, start):
         return "", ""
+    if start > first and _it_is(tokens, i, start):  # "the allowance was raised; it's 55 EUR"
+        subject = _object(tokens, first) if tokens[first].word in DETERMINERS else []
+        entity, attribute = noun_phrase(subject)
+        if attribute:
+            return entity, attribute
     owner = _of_a_name(tokens, i)
     if owner:
         return owner
@@ -230,3 +237,9 @@ def _fragment_head(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | N
         return None
     entity, attribute = noun_phrase([tokens[start].word])
     return (entity, attribute) if attribute else None
+
+
+def _it_is(tokens: list[Tok], i: int, start: int) -> bool:
+    """A clause "it's VALUE" / "it is VALUE" (its pronoun refers to the sentence's subject)."""
+    words = [t.word for t in tokens[start:i]]
+    return words in (["it's"], ["it", "is"], ["it", "is", "now"], ["it's", "now"])

@@ -102,7 +102,8 @@ def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
     if any(text == h or text.startswith(h + " ") for h in HYPOTHETICAL):
         return "suggestion"
     upto = next((i for i, t in enumerate(tokens) if i >= first and t.value), len(tokens))
-    before = [t.word for t in tokens[first:upto]]
+    before = [t.word for k, t in enumerate(tokens[first:upto])  # ("in May": the month)
+              if not (k and t.word == "may" and sentence[t.start:t.start + 1] == "M")]
     if unsure(tokens, first, upto):
         return "suggestion"  # someone else's word, a plan under discussion, a past value
     if any(w in HEDGES or w in MODALS for w in before):
@@ -226,7 +227,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         w in ("to", "from") for w in words[first:])) or (
         first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
         t.value and _imperative_to(tokens, _label_start(tokens, i), first)
-        for i, t in enumerate(tokens))  # any verb's "V the K to X": "scale the cluster to 5"
+        for i, t in enumerate(tokens)) or any(  # any verb's "V the K to X": "scale the ..."
+        w in ("was", "were", "got") and is_change(words[k + 1]) and words[k + 1].endswith("ed")
+        for k, w in enumerate(words[:-1]) if k >= first)  # "the allowance was raised; it's X"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
         or (_after_value(tokens, i) and (ends_clause(tokens, i) or (
