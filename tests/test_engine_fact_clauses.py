@@ -222,13 +222,6 @@ def test_a_replaced_value_mentioned_again_in_its_correction_stays_replaced() -> 
     assert [f.value for f in found if not f.old] == ["Tuesday"], found
 
 
-def test_a_verbless_clause_keys_its_values_by_its_noun() -> None:
-    """"Lunch for 4 at Nordhaus at 12:30.": no verb, every value is the lunch's (a value
-    with no key would meet no correction of "lunch is at 13:00")."""
-    found = message_facts("Lunch for 4 at Nordhaus at 12:30.")
-    assert {f.key.split("|")[1] for f in found} == {"lunch"}, found
-
-
 def test_a_value_named_error_is_no_error_clause() -> None:
     current = _current(absorbed(("user", "The log level is warn."),
                                 ("user", "Set the log level to error.")))

@@ -20,8 +20,6 @@ a verb ("we run", "we now have"), which are no key:
   per day": the pronoun refers to the sentence's first subject, whose key the value takes.
 - **A name's affiliation**: NAME from/at NAME ("Dominika from Talentbridge", "Ana at
   Acme"): the second is the first's (entity, "from"), not a second value of the clause's key.
-- **A verbless clause**: NOUN PREPOSITION ... VALUE ("Dinner for 6 at Luigi's at 20:00."):
-  a noun and its prepositional phrases, no verb: every value is the noun's.
 - **A name as the subject of a verb with an object**: NAME VERB-s [adverb] DETERMINER NP.
   "Jonas triages the tickets" states who triages them: a value of the object ("the
   tickets"), as the passive "tickets are triaged by Amal" is (the passive's subject).
@@ -75,8 +73,7 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     if owner:
         return owner
     return _placed_on(tokens, i, start) or _names_subject(tokens, i, start) or \
-        _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start) or \
-        _fragment_head(tokens, i, start)
+        _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start)
 
 
 def _clause_start(tokens: list[Tok], i: int, first: int) -> int:
@@ -219,24 +216,6 @@ def _of_a_name(tokens: list[Tok], i: int) -> tuple[str, str] | None:
             tokens[i - 1].word not in ("from", "at"):
         return None
     return before[2].lower(), tokens[i - 1].word
-
-
-def _fragment_head(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
-    """NOUN PREPOSITION [DET] (VALUE | NOUN) ... VALUE with no verb: (, the noun)."""
-    if i - 2 < start or not _plain(tokens[start]) or tokens[start + 1].word not in PLACES | {
-            "for"}:
-        return None
-    for k in range(start + 1, i):
-        token, prev = tokens[k], tokens[k - 1]
-        if token.value or token.word == "·" or token.word in PREPOSITIONS or \
-                token.word in DETERMINERS or token.word[:1].isdigit():
-            continue
-        if not (_plain(token) and (prev.word in PREPOSITIONS or prev.word in DETERMINERS)):
-            return None  # a word that is no preposition's object: maybe a verb
-    if tokens[i - 1].word not in PREPOSITIONS:
-        return None
-    entity, attribute = noun_phrase([tokens[start].word])
-    return (entity, attribute) if attribute else None
 
 
 def _it_is(tokens: list[Tok], i: int, start: int) -> bool:
