@@ -99,7 +99,8 @@ def _normal(text: str) -> str:
 def _pattern(value: str) -> re.Pattern[str]:
     parts = re.split(r"\s+|(?<=\d)(?=[a-z%])", _normal(value))  # "45 s" = "45s"
     body = r"\s*".join(re.escape(part) for part in parts if part)
-    return re.compile(rf"(?<![\w.,:/-]){body}(?![\w]|[.,:][\w])")
+    # whole tokens: "acme-logs" is no part of "acme-logs-prod", nor "CIFAR-10" of "CIFAR-100"
+    return re.compile(rf"(?<![\w.,:/-]){body}(?![\w]|[.,:/-][\w])")
 
 
 def _spans(text: str) -> tuple[str, list[str]]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ollm_desktop.engine.fact_clauses import clause_key
 from ollm_desktop.engine.fact_keys import (
     key_of,
     noun_phrase,
@@ -30,16 +31,16 @@ from ollm_desktop.engine.fact_keys import (
     singular,
     unit_class,
 )
+from ollm_desktop.engine.fact_leads import retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
+    ARROWS,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
     DEICTIC,
     DETERMINERS,
-    FILLER,
-    LEADS,
     MANY,
     NAMING,
     NOT_NP,
@@ -86,36 +87,6 @@ class Reading:
 
 
 
-def _strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
-    """Index of the first token after discourse words, and whether a correction lead was."""
-    index, correction = 0, False
-    while index < len(tokens):
-        text = joined(tokens, index)
-        lead = next((lead for lead in LEADS if text == lead or text.startswith(lead + " ")),
-                    None)
-        span = _from_on(tokens, index)
-        if lead is not None or span:
-            index += span or len(lead.split() if lead else ())
-            correction = True
-        elif tokens[index].word in FILLER or tokens[index].word in BOUNDARY - {"("}:
-            index += 1
-        else:
-            break
-    return index, correction
-
-
-def _from_on(tokens: list[Tok], index: int) -> int:
-    """The length of a leading "from <now, here, today, this point...> on": a time from
-    which the clause holds (a deictic between "from" and "on"), 0 if none."""
-    words = [t.word for t in tokens[index:index + 4]]
-    if words[:1] != ["from"]:
-        return 0
-    for size in (3, 4):
-        if words[size - 1:size] == ["on"] and all(w in DEICTIC for w in words[1:size - 1]):
-            return size
-    return 0
-
-
 def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
     return read_moods(sentence, tokens, first, role).mood  # each clause's mood: fact_mood
 
@@ -127,7 +98,7 @@ def _old(tokens: list[Tok], i: int) -> bool:
     if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
             "", "only", "just")) or \
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
-            or before[-2:] == ["place", "of"]:
+            or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:]:
@@ -135,13 +106,33 @@ def _old(tokens: list[Tok], i: int) -> bool:
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
+    if words[i + 1:i + 2] and words[i + 1] in ARROWS:
+        return True  # "django 4.2 → 5.0"
     if words[max(0, i - 2):i] == ["(", "was"]:
         return True  # "Retries: 5 (was 3)"
-    verb = next((w for w in reversed(words[max(0, i - 3):i]) if w not in DETERMINERS), "")
-    if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"]):
-        return True  # "replace WordPress with Ghost": the object of "replace" goes
-    verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong"
-    return verb in ("is", "was", "are", "were") and rest.split(" ")[0] in _RETIRED
+    verb = next((w for w in reversed(words[max(0, i - 6):i]) if w not in DETERMINERS
+                 and w != "·"), "")  # (past the words of a value: "the old Netgear router")
+    if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"], ["for"]) and (
+            words[i + 1] != "for" or verb.startswith("swap")):
+        return True  # "replace WordPress with Ghost", "swap the butter for oil": it goes
+    verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
+    said = [w for w in rest.split(" ") if w not in DETERMINERS]
+    if verb in ("was", "were") and said and i == _clause_first(tokens, i):
+        return True  # a value the subject of a past copula: "10% was underfitting"
+    return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
+
+
+def _clause_first(tokens: list[Tok], i: int) -> int:
+    """The index a clause begins at (after the last boundary before ``i``)."""
+    return next((k + 1 for k in range(i - 1, -1, -1) if tokens[k].word in BOUNDARY), 0)
+
+
+def _over(tokens: list[Tok], i: int) -> bool:
+    """Y of a choice "X over Y" ("we went with AWS over Azure"): a name right after a name
+    and "over" is the one passed over (a number after "over" is a quantity: "over 5 GB")."""
+    value, chosen = tokens[i].value, tokens[i - 2].value if i >= 2 else None
+    return tokens[i - 1].word == "over" and value is not None and value[3] == "name" and \
+        chosen is not None and chosen[3] in ("name", "version")
 
 
 # What a copula says of a value that no longer holds (a closed set of predicates).
@@ -153,7 +144,7 @@ def lead_only(sentence: str) -> bool:
     """A sentence that is only a correction's lead ("Scratch that.", "Correction:", "Wait,
     no."): it makes the next sentence of the message a correction."""
     tokens = tokens_of(sentence, [])
-    first, lead = _strip_lead(tokens)
+    first, lead = strip_lead(tokens)
     return lead and first >= len(tokens)
 
 
@@ -163,16 +154,19 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     tokens = tokens_of(sentence, values)
     for i, token in enumerate(tokens[:-1]):  # "the MySQL host": a name inside a noun phrase
         nxt = tokens[i + 1]
-        if token.value and token.value[3] == "class" and not nxt.value and nxt.word[:1].isalpha() \
+        named = token.value is not None and (token.value[3] == "class" or (
+            token.value[3] == "name" and i > 0 and tokens[i - 1].word in DETERMINERS and
+            nxt.word not in DETERMINERS))  # "the HTTP client": a name as a noun's modifier
+        if named and token.value and not nxt.value and nxt.word[:1].isalpha() \
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
     tokens = contracted(names_joined(sentence, tokens))
-    first, lead = _strip_lead(tokens)
+    first, lead = strip_lead(tokens)
     lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
     first, owner = _topic(tokens, first)
     if owner:
-        more, again = _strip_lead(tokens[first:])
+        more, again = strip_lead(tokens[first:])
         first, lead = first + more, lead or again
     moods = read_moods(sentence, tokens, first, role)  # (fact_mood) each clause's mood
     mood = moods.mood
@@ -180,12 +174,15 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
     bare_values(sentence, tokens, first, bool(shaped), lead)
+    first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
+    lead = lead or bool(taken)
     slots: list[Slot] = []
     for i, token in enumerate(tokens):
         if token.value is None:
             continue
         start, end, text, kind = token.value
-        entity, attribute = key_of(tokens, i, first)
+        entity, attribute = ("", "") if i in taken else \
+            clause_key(tokens, i, first) or key_of(tokens, i, first)
         unit = unit_class(text, kind, attribute)
         entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
         label = " ".join(w for w in (entity, attribute) if w)
@@ -193,7 +190,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
-        slots.append(Slot(start, end, text, kind, entity, attribute, unit, _old(tokens, i),
+        slots.append(Slot(start, end, text, kind, entity, attribute, unit,
+                          i in taken or _old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
     slots, mood = moods.held(slots, mood)  # (fact_mood) a clause asserting nothing states none
@@ -209,11 +207,15 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         w in ("to", "from") for w in words[first:])) or (
         first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
         t.value and _imperative_to(tokens, _label_start(tokens, i), first)
-        for i, t in enumerate(tokens))  # any verb's "V the K to X": "scale the cluster to 5"
+        for i, t in enumerate(tokens)) or any(  # any verb's "V the K to X": "scale the ..."
+        w in ("was", "were", "got") and is_change(words[k + 1]) and words[k + 1].endswith("ed")
+        for k, w in enumerate(words[:-1]) if k >= first)  # "the allowance was raised; it's X"
     now = any(w == "now" and (i == first or words[i - 1] in COPULAS or (i + 1 < len(tokens) and (
         tokens[i + 1].value is not None or words[i + 1] in COPULAS or words[i + 1] in NAMING))
-        or (tokens[i - 1].value is not None and ends_clause(tokens, i))
-        or (i > first and _now_before_verb(tokens, i)))
+        or (_after_value(tokens, i) and (ends_clause(tokens, i) or (
+            i + 1 < len(tokens) and words[i + 1] in PREPOSITIONS)))  # "X now before an offer"
+        or (i > first and _now_before_verb(tokens, i))
+        or (i == first + 1 and tokens[first].value is not None))  # "Tomasz now approves"
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(
@@ -223,10 +225,27 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     correction = bool(lead or olds or changed or now or gone or instead)
+    last = {s.value: s for s in slots if not s.old}  # a value said twice is one value, keyed
+    slots = [s for s in slots if s.old or last[s.value] is s]  # where it is said last ("X
+    taken_back = {s.value for s in slots if s.old}  # instead, so the defense is X")
+    if correction and taken_back:  # "Thursday instead of Friday, half the panel is out
+        slots = [s for s in slots if s.old or s.value not in taken_back]  # Friday": still old
+    if correction and any(s.attribute and not s.old for s in slots):
+        # a correction's new value has its key: a value with none beside it is a mention
+        # ("Flooding at the Old Mill, so the venue is now X"), not a second new value
+        slots = [s for s in slots if s.attribute or s.entity or s.old or s.ref_kind != "name"]
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _after_value(tokens: list[Tok], i: int) -> bool:
+    """The word before ``i`` ends a value (past its counted noun: "2 interview rounds now")."""
+    k = i - 1
+    while k > 0 and tokens[k].word == "·":
+        k -= 1
+    return k >= 0 and tokens[k].value is not None
 
 
 def _topic(tokens: list[Tok], first: int) -> tuple[int, str]:
@@ -304,8 +323,8 @@ def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attr
     token = tokens[i]
     text = token.value[2] if token.value else ""
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
-        named = [t for t in tokens[:i] if singular(t.word) == attribute and
-                 capital(sentence, t)]
+        named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
+                 capital(sentence, t) and tokens[k + 1].word != ":"]  # "Retries: 5": a label
         if named:
             return named[0].word, "version", "version"
     return entity, attribute, unit

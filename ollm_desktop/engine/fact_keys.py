@@ -48,10 +48,15 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
             return "size"
         if unit in ("%", "percent"):
             return "percent"
-        if unit[0] in "€$£":
+        if unit[0] in "€$£" or unit.split()[0] in CURRENCIES:  # "45 EUR", "55 EUR per day"
             return "money"
         return unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
     return "name"
+
+
+# ISO 4217 codes of the currencies the value finder reads (``reference_patterns._UNIT``).
+CURRENCIES = frozenset(["usd", "eur", "gbp", "chf", "jpy", "cny", "inr", "cad", "aud", "sek",
+                        "nok", "dkk", "pln"])
 
 
 def singular(word: str) -> str:
@@ -84,6 +89,9 @@ def stem(word: str) -> str:
 def noun_phrase(words: list[str]) -> tuple[str, str]:
     """(entity, attribute) of a noun phrase's words: "api port", "port of the api",
     "db's port" -> (api, port), (api, port), (db, port)."""
+    dets = [k for k, w in enumerate(words) if w in DETERMINERS]
+    if "of" not in words and dets and dets[-1] > 0:  # "remeasured the bedroom window": a
+        words = words[dets[-1]:]  # noun phrase begins at its determiner (the verb is none)
     words = [w for w in words if w not in DETERMINERS and w not in NOT_NP and w != "#"]
     if "of" in words:
         at = words.index("of")
@@ -193,8 +201,10 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         phrase = phrase_before(tokens, end, first)
         if phrase:
             head = _head_before(tokens, end - len(phrase), first)
-            if head:  # "our contact at the vendor is": the vendor's contact
-                return noun_phrase([*head, "of", *phrase])
+            if head:  # "our contact at the vendor is": the vendor's contact; "the dropout
+                entity, attribute = noun_phrase([*head, "of", *phrase])  # rate in the blocks":
+                kinds = [singular(w) for w in head[:-1]]  # the blocks' dropout rate
+                return " ".join([*entity.split(), *kinds][-3:]), attribute
             return noun_phrase(phrase)
     if i > first and words[i - 1] in ("port", "version", "release"):
         entity, _ = noun_phrase(clause_subject(tokens, i - 1, first))

@@ -18,6 +18,8 @@ SETTING = re.compile(r"(?<![\w$])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})=([^\s
 # "the port is 8443", "retries: 5": a bare number that the finder leaves (no unit).
 BARE_VALUE = re.compile(r"\b(?:is|are|=|:|becomes|set to|equals|to)\s+(\d[\d.,_]*\d|\d)\b"
                         r"(?![.,]?\d|\s*(?:%|[A-Za-z€$£]))")
+# A ratio ("split 80/20", "70/15/15"): one value, no path and no identifier to reference.
+RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)")
 # A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),
 # but not after a common abbreviation.
 # (not after a title before a name: "Dr. Lindqvist", "Mrs. Haas", a closed class)

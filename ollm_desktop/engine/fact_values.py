@@ -8,19 +8,25 @@ becomes a value is marked so, its label or counted noun is marked part of it).
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_clauses import ADVERBS, verb_group
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_words import (
+    ARROWS,
     AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
+    DEICTIC,
     DETERMINERS,
     NAMING,
     NOT_NP,
     PAIRED,
+    PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
+    REPLACE,
     Tok,
+    closed,
     is_change,
     numeric,
 )
@@ -58,6 +64,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                  lead: bool = False) -> None:
     """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
+    _replaced_objects(sentence, tokens, first)
+    _dimensions(sentence, tokens, first)
     words = [t.word for t in tokens]
     for i in range(first, len(tokens)):
         token = tokens[i]
@@ -67,12 +75,21 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if token.value or not token.word:
             continue
         prev = words[i - 1] if i > first else ""
+        nxt_value = tokens[i + 1].value if i + 1 < len(tokens) else None
+        if capital(sentence, token) and i > first and _eligible(token) and \
+                nxt_value is not None and nxt_value[3] == "version" and \
+                sentence[token.end:nxt_value[0]] == " " and nxt_value[2][:1].isdigit():
+            start = token.start  # "R 4.2.3", "Gitea 1.21": a name and its version, one value
+            tokens[i + 1].value = (start, nxt_value[1], sentence[start:nxt_value[1]], "version")
+            token.word = "·"
+            continue
         if capital(sentence, token) and i > first and _eligible(token) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isdigit() and \
                 ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
-        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had")
+        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had",
+                                              "do", "does", "did", *CONTRACTED)
                                      or prev in PREPOSITIONS or (
                                          _verb_like(prev) and i + 1 < len(words) and
                                          (words[i + 1].endswith("s") or  # "need 2 approvals"
@@ -89,8 +106,13 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
             _counted(sentence, tokens, i)
             continue
+        if i == first and len(token.word) >= 2 and numeric(token.word) and (
+                ends_clause(tokens, i) or tokens[i + 1].word in COPULAS):
+            _promote(sentence, tokens, i, "number")  # "8766, sorry.", "8765 is the old one"
+            continue
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
-                "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was"):
+                "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
+                *ARROWS):
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
                 _counted(sentence, tokens, i)  # "the max PR size is 400 lines"
@@ -100,6 +122,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if lead and i == first and first > 0 and i + 1 < len(tokens) and (
                 words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
+            continue
+        if (i == first or (prev == "but" and "not" in words[first:i])) and \
+                _subject_name(sentence, tokens, i, lead or correction or prev == "but"):
+            _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
             continue
         if _proper_name(sentence, tokens, i, first):
             _promote(sentence, tokens, i, floor=first)
@@ -127,6 +153,10 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
             coded and (head in PREPOSITIONS or head in COPULAS or head == "now" or (
                 _verb_like(head) and tokens[i - 2].word not in DETERMINERS)))
     before = i - 1
+    if tokens[before].word in DETERMINERS and i + 2 < len(tokens) and \
+            tokens[i + 1].word.isalpha() and tokens[i + 1].word not in NOT_NP and \
+            tokens[i + 2].word in COPULAS:
+        return False  # "the HTTP client is": a name modifying the subject's noun
     if tokens[before].word in DETERMINERS and before > first:
         before -= 1
     if tokens[before].word == "now" and before > first and tokens[before - 1].word in COPULAS:
@@ -145,6 +175,22 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
             "instead", "rather", "and")) and (before == first or
                                               not capital(sentence, tokens[before]))
+
+
+def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
+    """A capitalised name as the clause's subject before a verb and its object ("Jonas
+    [now] triages the tickets"), after a correction's lead or before "now" (a sentence's
+    first word is capitalised anyway: a name only where the clause says it changed)."""
+    at = i + 1
+    while at < len(tokens) and tokens[at].word in ADVERBS:
+        at += 1
+    verb = verb_group(tokens, at)
+    if not capital(sentence, tokens[i]) or not (lead or at > i + 1) or verb is None or \
+            verb + 1 >= len(tokens) or not tokens[i].word.isalpha():
+        return False
+    at = verb + (tokens[verb + 1].word in PARTICLES)  # "Birgit signs off the claims"
+    return at + 1 < len(tokens) and (tokens[at + 1].word in DETERMINERS or (  # "sings lead."
+        _eligible(tokens[at + 1]) and ends_clause(tokens, at + 1)))
 
 
 def _verb_like(word: str) -> bool:
@@ -259,3 +305,67 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
         phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
         return len(phrase) >= (1 if correction or prev == "now" else 2)
     return False
+
+
+# A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
+CONTRACTED = closed("it's we're they're that's there's")
+# Words that open a time adverbial after a noun phrase (a closed class).
+TIME_WORDS = DEICTIC | closed("last next yesterday tonight")
+# The words that join the two objects of "replace Y with X", "swap Y for X".
+_REPLACING = {"with": REPLACE, "by": REPLACE, "for": closed("swap swaps swapped swapping")}
+
+
+def _replaced_objects(sentence: str, tokens: list[Tok], first: int) -> None:
+    """The two objects of "replace Y with X" / "swap Y for X" ("Replaced the Netgear with an
+    Eero mesh system", "swapping the butter for coconut oil"): each noun phrase one value (a
+    name) where it holds none yet; which one goes is ``fact_grammar``'s reading."""
+    for k in range(first, len(tokens) - 3):
+        if tokens[k].word not in REPLACE:
+            continue
+        one = _object_span(tokens, k + 1)
+        if one is None or one[1] >= len(tokens):
+            return
+        verbs = _REPLACING.get(tokens[one[1]].word)
+        two = _object_span(tokens, one[1] + 1) if verbs and tokens[k].word in verbs else None
+        if two is None:
+            return
+        for a, b in (one, two):
+            _name_span(sentence, tokens, a, b)
+        return
+
+
+def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
+    """[at, end) of a noun phrase's words after its determiner: plain words (or one value),
+    up to a preposition, a boundary or the end; None if empty or over four words."""
+    at += at < len(tokens) and tokens[at].word in DETERMINERS
+    end = at
+    while end < len(tokens) and (tokens[end].value or (
+            tokens[end].word[:1].isalnum() and tokens[end].word not in PREPOSITIONS and
+            tokens[end].word not in NOT_NP and tokens[end].word not in CONJUNCTIONS and
+            tokens[end].word not in DETERMINERS and tokens[end].word not in TIME_WORDS)):
+        end += 1  # (up to a time: "... with a mesh system last night")
+    return (at, end) if 0 < end - at <= 4 else None
+
+
+def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
+    """The words [a, b) as one name value, kept on the last token (the others are part of
+    it), unless a value is among them already."""
+    if any(t.value for t in tokens[a:b]):
+        return
+    start, end = tokens[a].start, tokens[b - 1].end
+    for token in tokens[a:b - 1]:
+        token.word = "·"
+    tokens[b - 1].value = (start, end, sentence[start:end], "name")
+    tokens[b - 1].word = ""
+
+
+def _dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
+    """Two measures joined by "by" or "x" ("5.4 m by 4.1 m", "3 x 4 m"): one value, the
+    dimensions of one thing (not a second value that restates the first)."""
+    for i in range(first, len(tokens) - 2):
+        one, two = tokens[i].value, tokens[i + 2].value
+        if one is None or two is None or one[3] != "number" or two[3] != "number" or \
+                tokens[i + 1].word not in ("by", "x", "×"):
+            continue
+        tokens[i + 2].value = (one[0], two[1], sentence[one[0]:two[1]], "dimensions")
+        tokens[i].value, tokens[i].word, tokens[i + 1].word = None, "·", "·"

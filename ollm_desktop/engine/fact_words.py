@@ -14,7 +14,8 @@ from functools import lru_cache
 
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
-TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’_-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|[^\s`\"'*_]")
+TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’_-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|->|=>|[^\s`\"'*_]")
+ARROWS = frozenset({"->", "=>", "→"})  # "Y -> X", "Y → X": from Y to X
 
 
 def closed(text: str) -> frozenset[str]:
@@ -31,8 +32,9 @@ AUXILIARIES = closed("should shall could can would will do does did is are isn't
                        "don't doesn't won't wouldn't shouldn't")
 PRONOUNS = closed("we i you it they he she")
 MODALS = closed("could might would may i'd we'd you'd it'd")
-HEDGES = closed("maybe perhaps possibly probably")
-HYPOTHETICAL = ("what if", "if", "suppose", "imagine", "what about", "how about")
+HEDGES = closed("maybe perhaps possibly probably tempted")
+HYPOTHETICAL = ("what if", "if", "unless", "suppose", "imagine", "what about", "how about",
+                "let's say", "say")
 # The verbs whose "K to X" changes K (the closed set the issue names, and their forms).
 CHANGE = closed("set bump raise lower move switch rename change increase decrease reduce "
                  "update upgrade downgrade migrate make cut drop push postpone delay extend "
@@ -44,17 +46,18 @@ REPLACE = closed("replace replaces replaced replacing swap swaps swapped swappin
                  "substitutes substituted substituting")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
           "update", "i meant", "sorry", "wait", "no", "oops", "typo")
-FILLER = closed("so ok okay oh hmm well also and but btw ah right")
-BOUNDARY = frozenset(",;:?!.()")
+FILLER = closed("so ok okay oh hmm well also and but btw ah right ugh argh whoops hm")
+BOUNDARY = frozenset([*",;:?!.()", "—", "–"])  # (a dash between clauses too)
 # Unit classes of which a key holds many values at once (a list of files, of links): only a
 # correction replaces one, never a restatement.
 MANY = frozenset({"path", "url", "hash", "ticket", "code", "function", "class", "env"})
 DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs hour hours "
                     "day days week weeks")
-SIZE = closed("b kb mb gb tb kib mib gib tib bytes")
+SIZE = closed("b kb mb gb tb kib mib gib tib ki mi gi ti bytes")  # (Mi, Gi: Kubernetes')
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still here there please let's us me not no really it's that's "
-    "they're we're there's back over again away instead rather than")
+    "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
+    "you've you're they've they'll -> => →")
 CONJUNCTIONS = closed("and or but so")
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").
@@ -139,8 +142,9 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
     return out
 
 
-# Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5".
-PAIRED = frozenset({"now", "from", "to", "not", "but"})
+# Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5",
+# "5 (was 3)".
+PAIRED = frozenset({"now", "from", "to", "not", "but", "was"})
 
 
 def numeric(word: str) -> bool:

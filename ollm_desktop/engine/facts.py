@@ -45,7 +45,7 @@ from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import Found
-from ollm_desktop.engine.references import locate
+from ollm_desktop.engine.references import locate, occurs_in
 
 HEADER = "Facts of this conversation (exact, kept by code; a later value replaces an earlier one):"
 USER_SECTION = "Stated by the user:"
@@ -148,9 +148,14 @@ def _names(item: Found, fact: Fact) -> bool:
     """A bare name or number (``item``, the old value of a replacement) names ``fact``'s
     value ("instead of MySQL": "MySQL 8.0"; "from 3 to 5": "3 replicas")."""
     said, value = item.value.lower(), fact.value.lower()
+    if fact.kind == "decision" and item.ref_kind == "name":  # "we chose Firebase 10 for
+        return occurs_in(item.value, fact.value)  # auth": the decision named the old value
+    numeral = any(c.isdigit() for c in said)
     return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
-        value == said or (item.ref_kind in ("name", "class") and value.startswith(said + " "))
-        or (said.replace(",", "").isdigit() and value.startswith(said + " ")))  # "3" of "3 jobs"
+        value == said or (item.ref_kind in ("name", "class") and (  # "Malpensa" of "Milan
+            value.startswith(said + " ") or value.endswith(" " + said)))  # Malpensa"
+        or (numeral and value.startswith(said + " "))  # "3" of "3 jobs", "1.5%" of "1.5% per
+        or (numeral and "." in said and value.endswith(" " + said)))  # month"; "PostgreSQL 14.9"
 
 
 def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str]) -> Absorbed:

@@ -63,6 +63,16 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             continue  # the NAME of a NAME=value
         found.append((start, end, ref, kind))
         taken.append((start, end))
+        again = sentence.find(ref, end)  # a reference is listed once; each place it is said
+        while again >= 0 and not ref.endswith("()"):  # is a value ("prefers November 21
+            if not any(a <= again < b for a, b in taken):  # instead, so ... is November 21")
+                found.append((again, again + len(ref), ref, kind))
+                taken.append((again, again + len(ref)))
+            again = sentence.find(ref, again + len(ref))
+    for match in P.RATIO.finditer(sentence):
+        if not any(a <= match.start() < b for a, b in taken):
+            found.append((match.start(), match.end(), match.group(0), "ratio"))
+            taken.append(match.span())
     for match in P.BARE_VALUE.finditer(sentence):
         start, end = match.span(1)
         if not any(a <= start < b for a, b in taken):
@@ -156,14 +166,46 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     """Every fact of a message's text, in order (sentences without a fact give none)."""
     out: list[Found] = []
     led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
+    taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
     for number, sentence in enumerate(P.sentences(content[:MAX_FACT_TEXT])):
         if len(sentence) < 40 and fact_grammar.lead_only(sentence):
             led = True
             continue
-        out.extend(replace(f, sentence=number)
-                   for f in sentence_facts(sentence[:MAX_SENTENCE_CHARS], role, led=led))
+        found = [replace(f, sentence=number)
+                 for f in sentence_facts(sentence[:MAX_SENTENCE_CHARS], role, led=led)]
+        if taken:
+            out.extend(_taken_back(taken, found, out, number))
+            taken = []
+        if _only_taken_back(found):
+            taken, led = found, True
+            continue
+        out.extend(found)
         led = False
+    if taken:
+        out.extend(_taken_back(taken, [], out, -1))
     return out
+
+
+def _stated(found: list[Found]) -> bool:
+    return any(not f.old and f.kind not in ("correction", "decision", "question") for f in found)
+
+
+def _only_taken_back(found: list[Found]) -> bool:
+    """A sentence whose values are all replaced ones ("Forget October 2, legal needs another
+    review.", "8765 is the old one"): its replacement is a neighbouring sentence's value."""
+    return any(f.old for f in found) and not _stated(found)
+
+
+def _taken_back(taken: list[Found], after: list[Found], before: list[Found],
+                number: int) -> list[Found]:
+    """The old values of a sentence that only takes back, paired with the next sentence's
+    new values (``number``), else with the previous sentence's; with neither, as read."""
+    previous = before[-1].sentence if before else -1
+    if _stated(after):
+        return [replace(f, sentence=number) for f in taken if f.old]
+    if before and _stated([f for f in before if f.sentence == previous]):
+        return [replace(f, sentence=previous) for f in taken if f.old]
+    return taken
 
 
 def may_correct(content: str, role: str = "user") -> bool:

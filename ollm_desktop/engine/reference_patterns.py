@@ -30,6 +30,7 @@ service timer plist desktop qml qrc ui dockerfile patch diff"""))
 _UNIT = _alt(_words("""\
 ns µs μs us ms s sec secs second seconds min mins minute minutes h hr hrs hour
 hours day days week weeks month months year years yr yrs B KB kB MB GB TB PB KiB MiB GiB TiB Kb Mb
+Ki Mi Gi Ti
 Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
 fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
 tonnes ml mL USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dollars euros pounds cents
@@ -214,6 +215,15 @@ def _check_number(match: re.Match[str]) -> tuple[str, str] | None:
     return text, "number"
 
 
+def _check_digit_groups(match: re.Match[str]) -> tuple[str, str] | None:
+    """Digit groups joined by hyphens with six digits or more (a phone or account number):
+    "2019-2023" (two years) and "10-20" (a range) are no such number."""
+    text = match.group(0)
+    digits = sum(c.isdigit() for c in text)
+    years = all(len(g) == 4 and g[:2] in ("19", "20") for g in text.split("-"))
+    return (text, "name") if digits >= 6 and not years else None
+
+
 def _check_product(match: re.Match[str]) -> tuple[str, str] | None:
     text = match.group("ref")
     product = match.group("product")
@@ -284,6 +294,10 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w&#/])#\d{1,7}(?!\w)", "ticket"),
     _rule(r"(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)", "env", check=_check_min(5)),
     _rule(r"(?<![\w$])\$\{?[A-Z][A-Z0-9]{1,}\}?(?![\w])", "env"),
+    # a number in digit groups ("555-0199", "0471-22-31-80"): one identifier, as the user
+    # writes it (not a range of two numbers)
+    _rule(r"(?<![\w./+-])\+?\d{2,5}(?:-\d{2,5}){1,4}(?![\w/-]|\.\d)", "name",
+          check=_check_digit_groups),
     # scientific notation (3e-4, 1.5E+6): one number, not "3" and a word "e-4"
     _rule(r"(?<![\w.])[-−]?\d+(?:\.\d+)?[eE][-+−]?\d+(?!\w|\.\d)", "number"),
     # a duration in words ("two weeks", "ninety days"): a number as the user wrote it

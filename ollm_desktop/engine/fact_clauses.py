@@ -1,0 +1,224 @@
+"""A value's key read from its clause as a whole: subject, verb, object and the phrase the
+clause places the value on, where the noun phrase just before the value names no key.
+
+``fact_keys.key_of`` reads the noun phrase a value attaches to ("the API port is 8443"). Two
+clause shapes carry the key elsewhere, and there the words before the value are a pronoun and
+a verb ("we run", "we now have"), which are no key:
+
+- **The user's verb placing a value on a thing**: PRONOUN VERB [adverb] VALUE PREPOSITION NP.
+  "We run Ubuntu 22.04 on the servers", "we now have 3,450 subscribers on the newsletter":
+  the value is the servers' (the newsletter's); the verb only says the user does it.
+- **A rate's subject**: K per N COPULA VALUE. "Disk quota per user is 5 GB" is the disk
+  quota's (per user says what it counts in, as "per-user" does before the noun).
+- **A value given to a pronoun**: VERB it/them VALUE ("give it 120 GB", "make it $650"):
+  the pronoun refers back to what was said, so the clause names no key of its own (the value
+  is keyless, and replaces the one earlier value of its unit, as "make that 12 people" does).
+- **A definite subject's verb taking the value**: DETERMINER NP VERB [preposition] VALUE.
+  "The analysis scripts use R 4.2.3", "the reporting replica runs 15.4": the subject's value
+  (the verb, "use" or "run", is no part of the key).
+- **"it's VALUE" after a clause with a subject**: "the meal allowance was raised; it's 55 EUR
+  per day": the pronoun refers to the sentence's first subject, whose key the value takes.
+- **A name's affiliation**: NAME from/at NAME ("Dominika from Talentbridge", "Ana at
+  Acme"): the second is the first's (entity, "from"), not a second value of the clause's key.
+- **A name as the subject of a verb with an object**: NAME VERB-s [adverb] DETERMINER NP.
+  "Jonas triages the tickets" states who triages them: a value of the object ("the
+  tickets"), as the passive "tickets are triaged by Amal" is (the passive's subject).
+
+Both are structure over the grammar's tokens: the pronouns, determiners, prepositions and
+adverbs are closed classes (``fact_words``); the verb and the nouns are any words.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    BOUNDARY,
+    CONJUNCTIONS,
+    COPULAS,
+    DETERMINERS,
+    NOT_NP,
+    PARTICLES,
+    PREPOSITIONS,
+    Tok,
+    closed,
+    is_change,
+)
+
+# The pronouns a clause's subject is the user (or the user's team) in: "we run", "I use".
+PERSONS = closed("we i you they")
+# Adverbs of time and degree that stand between a subject and its verb (a closed class).
+ADVERBS = closed("now also still currently already just only mostly usually")
+# Prepositions that place a value on a thing ("on the servers", "in the newsletter"): the
+# rest name a time, a direction or an owner, which other readings take.
+PLACES = closed("on in at across inside within throughout")
+# Subordinating conjunctions: a new clause begins ("... the code reviews while Lena is away").
+SUBORDINATORS = closed("while because since although though when whenever until unless if "
+                       "whereas after before once")
+MAX_NP = 3
+
+
+def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
+    """(entity, attribute) of the value at ``i`` read from its clause, or None where the
+    clause has neither shape (``key_of`` reads it)."""
+    start = _clause_start(tokens, i, first)
+    if _refers_back(tokens, i, start):
+        return "", ""
+    if start > first and _it_is(tokens, i, start):  # "the allowance was raised; it's 55 EUR"
+        subject = _object(tokens, first) if tokens[first].word in DETERMINERS else []
+        entity, attribute = noun_phrase(subject)
+        if attribute:
+            return entity, attribute
+    owner = _of_a_name(tokens, i)
+    if owner:
+        return owner
+    return _placed_on(tokens, i, start) or _names_subject(tokens, i, start) or \
+        _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start)
+
+
+def _clause_start(tokens: list[Tok], i: int, first: int) -> int:
+    for k in range(i - 1, first - 1, -1):
+        if tokens[k].word in BOUNDARY or (tokens[k].word in SUBORDINATORS | CONJUNCTIONS and
+                                          tokens[k + 1].word in DETERMINERS):
+            return k + 1  # "..., so the scripts run on R 4.3.1": a clause of its own
+    return first
+
+
+def _plain(token: Tok) -> bool:
+    """A word of an open class (a verb or a noun): no value, no closed-class word."""
+    word = token.word
+    return bool(word) and not token.value and word[:1].isalpha() and word not in NOT_NP \
+        and word not in DETERMINERS and word not in PREPOSITIONS and word not in COPULAS \
+        and word not in CONJUNCTIONS and word not in AUXILIARIES and word not in SUBORDINATORS
+
+
+def _object(tokens: list[Tok], at: int) -> list[str]:
+    """The noun phrase from ``at`` (its determiner optional): its words, up to a boundary, a
+    value, a preposition or a conjunction; none if longer than ``MAX_NP`` words."""
+    if at < len(tokens) and tokens[at].word in DETERMINERS:
+        at += 1
+    words: list[str] = []
+    for token in tokens[at:]:
+        if not _plain(token):
+            break
+        words.append(token.word)
+    return words if 0 < len(words) <= MAX_NP else []
+
+
+def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """PRONOUN [adverb] VERB [adverb] VALUE PREPOSITION NP: the NP's key."""
+    before = [t for t in tokens[start:i] if t.word not in ADVERBS]
+    if len(before) != 2 or before[0].word not in PERSONS or not _plain(before[1]) or \
+            is_change(before[1].word):
+        return None
+    after = i + 1
+    while after < len(tokens) and tokens[after].word == "·":  # "3,450 subscribers"
+        after += 1
+    if after >= len(tokens) or tokens[after].word not in PLACES:
+        return None
+    words = _object(tokens, after + 1)
+    entity, attribute = noun_phrase(words)
+    return (entity, attribute) if attribute else None
+
+
+def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """NAME [adverb] VERB-s DETERMINER NP, the name the clause's subject: the NP's key."""
+    value = tokens[i].value
+    if i != start or value is None or value[3] != "name":
+        return None
+    at = i + 1
+    while at < len(tokens) and tokens[at].word in ADVERBS:
+        at += 1
+    verb = verb_group(tokens, at)
+    if verb is None or verb + 1 >= len(tokens):
+        return None
+    at = verb + (tokens[verb + 1].word in PARTICLES)  # "signs off the claims"
+    if at + 1 >= len(tokens) or tokens[at + 1].word not in DETERMINERS:
+        return None
+    entity, attribute = noun_phrase(_object(tokens, at + 1))
+    return (entity, attribute) if attribute else None
+
+
+# Auxiliaries that open a verb group before its main verb ("will take", "is writing").
+VERB_AUXILIARIES = closed("will is was does did")
+
+
+def verb_group(tokens: list[Tok], at: int) -> int | None:
+    """The index of the main verb of a verb group starting at ``at``: a finite verb
+    ("triages"), or an auxiliary and its verb ("will take", "is writing"); None if none."""
+    if at >= len(tokens):
+        return None
+    if finite_verb(tokens[at]):
+        return at
+    if tokens[at].word in VERB_AUXILIARIES and at + 1 < len(tokens) and \
+            _plain(tokens[at + 1]) and not is_change(tokens[at + 1].word):
+        return at + 1
+    return None
+
+
+def finite_verb(token: Tok) -> bool:
+    """A verb in the present's third person ("triages", "runs", "owns"): a plain lower-case
+    word ending in -s (not -ss, -us, -is: "process", "status", "analysis")."""
+    word = token.word
+    return word in ("does", "has") or (_plain(token) and len(word) > 3 and word.endswith("s")
+                                       and not word.endswith(("ss", "us", "is")))
+
+
+def _rate_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """K per N COPULA [now] VALUE: K's key (the words before "per")."""
+    j = i - 1
+    while j > start and (tokens[j].word in ADVERBS or tokens[j].word in DETERMINERS):
+        j -= 1
+    if j <= start or tokens[j].word not in COPULAS:
+        return None
+    counted = phrase_before(tokens, j, start)
+    per = j - len(counted) - 1
+    if not counted or per <= start or tokens[per].word != "per":
+        return None
+    entity, attribute = noun_phrase(phrase_before(tokens, per, start))
+    return (entity, attribute) if attribute else None
+
+
+
+def _refers_back(tokens: list[Tok], i: int, start: int) -> bool:
+    """[subject] VERB it/them VALUE, the clause ending there: the value's key is what the
+    pronoun refers to."""
+    ends = i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY
+    return ends and i - 2 >= start and tokens[i - 1].word in ("it", "them") and \
+        _plain(tokens[i - 2])
+
+
+def _subject_verb(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """DETERMINER NP VERB [preposition] VALUE: the NP's key, the verb a finite one (-s after a
+    singular noun, any plain word after a plural one)."""
+    at = i - 1
+    while at > start and tokens[at].word == "·":  # "R" of "R 4.2.3"
+        at -= 1
+    if at > start and tokens[at].word in PLACES:
+        at -= 1
+    if at - 2 < start or tokens[start].word not in DETERMINERS:
+        return None
+    subject, verb = tokens[start + 1:at], tokens[at]
+    if not subject or len(subject) > MAX_NP or not all(_plain(t) for t in subject) or \
+            not _plain(verb) or is_change(verb.word):
+        return None
+    plural = subject[-1].word.endswith("s") and not subject[-1].word.endswith("ss")
+    if not (finite_verb(verb) if not plural else not verb.word.endswith("s")):
+        return None
+    entity, attribute = noun_phrase([t.word for t in subject])
+    return (entity, attribute) if attribute else None
+
+
+def _of_a_name(tokens: list[Tok], i: int) -> tuple[str, str] | None:
+    """NAME from/at NAME: (the first name, the preposition) for the second."""
+    value, before = tokens[i].value, tokens[i - 2].value if i >= 2 else None
+    if value is None or before is None or value[3] != "name" or before[3] != "name" or \
+            tokens[i - 1].word not in ("from", "at"):
+        return None
+    return before[2].lower(), tokens[i - 1].word
+
+
+def _it_is(tokens: list[Tok], i: int, start: int) -> bool:
+    """A clause "it's VALUE" / "it is VALUE" (its pronoun refers to the sentence's subject)."""
+    words = [t.word for t in tokens[start:i]]
+    return words in (["it's"], ["it", "is"], ["it", "is", "now"], ["it's", "now"])

@@ -1,0 +1,119 @@
+"""What opens a sentence before its clause: discourse words, a correction's lead, a time from
+which the clause holds, and a retraction of an earlier value ("ignore what I said about Y").
+
+Part of ``fact_grammar``'s reading. Each is a shape, not a cue list:
+
+- **A lead** ("actually", "scratch that", "correction:", "wait, no"): the closed set in
+  ``fact_words.LEADS``.
+- **A time from which the clause holds**: "from <deictic or next/this + noun> on / onward(s)
+  [out]" ("from now on", "from today on", "from next week onward", "from here on out"), a
+  participle with "forward" ("going forward", "moving forward"), or one of the closed class of
+  adverbs that say it ("henceforth", "hereafter").
+- **A clause that says the earlier word was wrong**: a leading clause without a value whose
+  words include one of the closed class ``ERROR`` ("I got that wrong:", "my mistake —", "I
+  misread the PDF,"), or a retraction verb with a pronoun ("strike that", "forget it").
+- **A retraction**: an imperative of a verb that takes back what was said (the closed class
+  ``RETRACT``: scratch, forget, ignore, disregard) opening the sentence; the values of its
+  object, up to the clause's end, are the replaced ones ("Ignore what I said about Hertz — we
+  booked with Sixt": Hertz is old, the clause after it states the new value).
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok, closed, joined
+
+# The verbs whose imperative takes back what was said (a closed class).
+RETRACT = closed("scratch strike forget ignore disregard")
+# Words that say what was said was wrong (a closed class of predicates of error).
+# ("error" is left out: it is a noun in most sentences, "the error analysis is fine")
+ERROR = closed("wrong mistake mistaken misspoke misspoken typo typos incorrect misread "
+               "misremembered")
+MAX_LEAD_WORDS = 10
+# The speaker of such a clause (it says the user's own word was wrong: "I misread", "my
+# mistake", "that was wrong"), not a value ("set the log level to error").
+SPEAKER = closed("i my we our i'm i've we've that this it")
+# Adverbs of time that say "from now on" in one word (a closed class).
+FROM_NOW = closed("henceforth hereafter thenceforth")
+ONWARD = closed("on onward onwards")
+
+
+_LEAD_HEADS = frozenset(lead.split()[0] for lead in LEADS)
+
+
+def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
+    """Index of the first token after discourse words, and whether a correction lead was."""
+    index, correction = 0, False
+    erring = any(t.word in ERROR for t in tokens)  # (most sentences say nothing was wrong)
+    while index < len(tokens):
+        lead = None
+        if tokens[index].word in _LEAD_HEADS:
+            text = joined(tokens[index:index + 4])  # (a lead is at most three words)
+            lead = next((lead for lead in LEADS if text == lead or
+                         text.startswith(lead + " ")), None)
+        span = from_now(tokens, index) or _taken_back(tokens, index) or (
+            erring and _error_clause(tokens, index))
+        if lead is not None or span:
+            index += span or len(lead.split() if lead else ())
+            correction = True
+        elif tokens[index].word in FILLER or tokens[index].word in BOUNDARY - {"("}:
+            index += 1
+        else:
+            break
+    return index, correction
+
+
+def _taken_back(tokens: list[Tok], index: int) -> int:
+    """A retraction verb with a pronoun for what was said ("strike that", "forget it",
+    "disregard this"): the length of the lead, 0 if none."""
+    words = [t.word for t in tokens[index:index + 2]]
+    return 2 if len(words) == 2 and words[0] in RETRACT and words[1] in ("that", "this", "it") \
+        else 0
+
+
+def _error_clause(tokens: list[Tok], index: int) -> int:
+    """A leading clause with no value that says the user's word was wrong ("I got that wrong:",
+    "my mistake —", "I misspoke earlier,", "I looked at the wrong column."): its length with
+    the boundary after it, 0 if none."""
+    for k in range(index, min(len(tokens), index + MAX_LEAD_WORDS + 1)):
+        token = tokens[k]
+        if token.value:
+            return 0
+        if token.word in BOUNDARY and token.word != "(":
+            said = {t.word for t in tokens[index:k]}
+            return k + 1 - index if said & ERROR and said & SPEAKER else 0
+    return 0
+
+
+def from_now(tokens: list[Tok], index: int) -> int:
+    """The length of a leading time from which the clause holds ("from now on", "from next
+    week onward", "going forward", "henceforth"), 0 if none."""
+    head = tokens[index].word
+    if head in FROM_NOW:
+        return 1
+    if head != "from" and not head.endswith("ing"):
+        return 0
+    words = [t.word for t in tokens[index:index + 5]]
+    if len(words) >= 2 and words[1] == "forward" and words[0].endswith("ing"):
+        return 2  # "going forward", "moving forward"
+    if words[:1] != ["from"]:
+        return 0
+    for size in (3, 4):
+        between = words[1:size - 1]
+        if words[size - 1:size] and words[size - 1] in ONWARD and (
+                all(w in DEICTIC for w in between) or
+                (len(between) == 2 and between[0] in ("next", "this") and between[1].isalpha())):
+            return size + (words[size:size + 1] == ["out"])  # "from here on out"
+    return 0
+
+
+def retraction(tokens: list[Tok], first: int) -> tuple[int, frozenset[int]]:
+    """A leading "ignore/forget/scratch [what I said about] Y" (not "scratch that", a lead):
+    (the index after its clause, the indices of the values it takes back); (first, {}) if
+    the sentence opens otherwise. Read after the sentence's bare values are marked."""
+    if first >= len(tokens) or tokens[first].word not in RETRACT or \
+            (tokens[first + 1:first + 2] and tokens[first + 1].word == "that"):
+        return first, frozenset()
+    end = next((k for k in range(first + 1, len(tokens)) if tokens[k].word in BOUNDARY),
+               len(tokens))
+    taken = frozenset(k for k in range(first + 1, end) if tokens[k].value)
+    return (end + 1, taken) if taken and end < len(tokens) else (first, frozenset())
