@@ -243,24 +243,23 @@ def false_supersessions(entries: Sequence[Entry], panel: Sequence[dict[str, Any]
             _other_key(" ".join((e.text, *e.notes)), value, truth) for e in entries
             if mentioned(" ".join((e.text, *e.notes)), value))
         panel_false = not any(r["shown"] and current_text(r["text"], value) for r in panel) \
-            and any(_other_key(r["text"], value, truth, owner=False) for r in panel
+            and any(_other_key(r["text"], value, truth) for r in panel
                     if any(mentioned(h, value) for h in r.get("history", ())))
         if ledger or panel_false:
             out.append(value)
     return out
 
 
-def _other_key(text: str, value: str, truth: Truth, *, owner: bool = True) -> bool:
+def _other_key(text: str, value: str, truth: Truth) -> bool:
     """Whether ``text`` (an entry with its notes, or a panel row's own line) belongs to a key
-    other than ``value``'s: no other planted value of ``value``'s question is in it (with
-    ``owner``, an entry that is ``value`` alone is its own key; a row is judged by its line)."""
+    other than ``value``'s: no other planted value of ``value``'s question is in it, and,
+    where no planted value is, its own line does not name ``value`` ("46,500 documents")."""
     question = truth.question_of.get(normalise(value))
     partners = [v for v, q in truth.question_of.items()
                 if v != normalise(value) and mentioned(text, v)]
     if question is None or any(truth.question_of[v] == question for v in partners):
         return False
-    if owner and not partners:
-        # alone on its entry: another key's only when its own line names something else
+    if not partners:  # another key's only when its own line names something else
         own = _OWN_VALUE.match(text)
         head = (own.group(1) if own else text).split(" (")[0]
         return not mentioned(head, value)

@@ -117,8 +117,11 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             result.replaced += restated(facts, fact, single=item.single)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
+        # a value of its own kind, else any value (a version for a name: "Postgres 16
+        # instead of MySQL"), never a sentence or a question ("... did not control" is no
+        # value that a reply's hedge replaces)
         replacement = next((f for i, f in near if family(i) == family(item)), None) or \
-            next((f for _, f in near), None)
+            next((f for i, f in near if family(i) not in ("sentence", "question")), None)
         if replacement is None:
             continue
         # what was stated up to this message (a later return to this value is not undone);

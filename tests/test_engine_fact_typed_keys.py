@@ -1,0 +1,78 @@
+"""Issue 28, point 2: a value supersedes only a value of its own key, and "possibly replaced"
+joins only two keys that may be one, never two kinds of value. Each case is a false
+supersession the noisy benchmark found on d625f2c (the generated chats' own sentences)."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine import facts
+from ollm_desktop.engine.fact_types import Fact
+from tests.engine_fakes import absorbed
+
+
+def _fact(ledger: list[Fact], value: str) -> Fact:
+    return next(f for f in ledger if f.value == value)
+
+
+def _by(ledger: list[Fact], fact_id: str | None) -> str | None:
+    return next((f.value for f in ledger if f.id == fact_id), None)
+
+
+def test_a_replacement_without_a_number_leaves_a_value_of_no_key_alone() -> None:
+    """"Pulumi in place of Terraform" replaced the offsite's hotel too: a value with no noun
+    phrase of its own ("... at the Hotel Flandria") is no key a correction can meet."""
+    ledger = absorbed(("user", "Our offsite is in Ghent this year, at the Hotel Flandria."),
+                      ("user", "Terraform 1.5 manages the infra."),
+                      ("user", "We're going with Pulumi in place of Terraform."))
+    hotel = _fact(ledger, "Hotel Flandria")
+    assert hotel.status == "current" and hotel.possibly_replaced_by is None
+    assert _fact(ledger, "Terraform 1.5").status == "replaced"
+    assert _by(ledger, _fact(ledger, "Terraform 1.5").replaced_by) == "Pulumi"
+
+
+def test_a_bare_number_of_another_attribute_is_its_own_entry() -> None:
+    """"Lower dropout to 0.1" marked the learning rate "possibly replaced by 0.1": two
+    attributes named, no word alike, and a bare number says nothing of its kind."""
+    ledger = absorbed(("user", "The learning rate is 1e-3."),
+                      ("user", "Lower dropout to 0.1 for the next runs."))
+    assert _fact(ledger, "1e-3").possibly_replaced_by is None
+    assert _fact(ledger, "1e-3").status == "current" == _fact(ledger, "0.1").status
+
+
+def test_a_count_of_the_same_noun_phrase_is_still_possibly_the_same() -> None:
+    """(the rule above narrows, never drops, the uncertain match of one noun phrase)"""
+    ledger = absorbed(("user", "We poll the upstream feed every 30 seconds."),
+                      ("user", "The polling interval is now 90 seconds."))
+    assert _by(ledger, _fact(ledger, "30 seconds").possibly_replaced_by) == "90 seconds"
+
+
+def test_a_function_never_possibly_replaces_a_word_or_an_environment_variable() -> None:
+    ledger = absorbed(
+        ("assistant", "For the session cache: the setting is read from the environment "
+                      "variable KESTREL_RELAY_TOKEN."),
+        ("user", "For the session cache: the helper that does this is "
+                 "hydrate_retry_queues_792(), so call it from there."))
+    assert all(f.possibly_replaced_by is None and f.status == "current" for f in ledger)
+
+
+def test_a_sentence_never_replaces_a_value_it_names_as_old() -> None:
+    """A reply's hedge ("... a confound we did not control, and reviewers will look there
+    first.") is no replacement of a value: no "control (a reply said replaced by The weakest
+    part of ...)" line."""
+    ledger = absorbed(
+        ("user", "I reread the literature review and I am sure about a confound we did not "
+                 "control."),
+        ("assistant", "The weakest part of the error analysis is a confound we did not "
+                      "control, and reviewers will look there first."),
+        ("user", "Drop Jenkins, we use GitHub Actions instead."))
+    assert not any(f.disputed_by or f.replaced_by or f.possibly_replaced_by for f in ledger)
+    assert facts.value_notes(ledger) == {}
+
+
+def test_a_word_never_replaces_a_helper_function() -> None:
+    """"Switch auth over to JWT bearer tokens" replaced the importer's helper with "to JWT":
+    a value of no key may replace the one value of its unit only if it is of its kind."""
+    ledger = absorbed(("user", "For the importer: the helper that does this is "
+                               "throttle_retry_queues_291(), so call it from there."),
+                      ("user", "Switch auth over to JWT bearer tokens."))
+    helper = _fact(ledger, "throttle_retry_queues_291()")
+    assert helper.status == "current" and helper.possibly_replaced_by is None
