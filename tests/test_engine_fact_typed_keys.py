@@ -76,3 +76,15 @@ def test_a_word_never_replaces_a_helper_function() -> None:
                       ("user", "Switch auth over to JWT bearer tokens."))
     helper = _fact(ledger, "throttle_retry_queues_291()")
     assert helper.status == "current" and helper.possibly_replaced_by is None
+
+
+def test_a_panel_row_never_hides_a_current_count_under_a_name() -> None:
+    """One sentence gave a count and a name one noun phrase: the panel listed the name and
+    hid the count in its history, a current value shown as replaced."""
+    from ollm_desktop.engine.facts_rows import fact_rows
+
+    ledger = absorbed(("user", "The archive has 12,000 files after cleanup."),
+                      ("user", "I miscounted: 11,200 files after cleanup, not 12,000."))
+    rows = fact_rows(ledger)
+    assert any(r.value == "11,200 files" and r.shown_by_default for r in rows), \
+        [(r.value, [h.value for h in r.history]) for r in rows]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_supersession import chain_end
+from ollm_desktop.engine.fact_supersession import chain_end, family
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 
 USERS, ADOPTED, SUGGESTED = 0, 1, 2
@@ -56,13 +56,14 @@ def group_of(fact: Fact) -> int:
 def row_key(fact: Fact, by_id: dict[str, Fact]) -> str:
     """Which row a fact is listed in: its replacement chain's end, merged by key where a key
     holds one value at a time (the API's port); a sentence, a note, an open question or a
-    value of a list (files, links) is a row of its own."""
+    value of a list (files, links) is a row of its own, and so is each kind of value of one
+    noun phrase ("46,500 documents" and the name "dedup" read off one sentence)."""
     head = chain_end(by_id, fact) or fact
     parts = head.key.split("|") if head.key.count("|") == 2 else []
     if not parts or not parts[1] or parts[2] in MANY or head.kind in SENTENCE_KINDS or \
             head.kind == "question" or head.status == "forgotten":
         return head.id
-    return head.key
+    return f"{head.key}|{family(head)}"  # a name never hides a count under its row
 
 
 def fact_rows(facts: list[Fact]) -> tuple[FactRow, ...]:
