@@ -88,3 +88,16 @@ def test_a_panel_row_never_hides_a_current_count_under_a_name() -> None:
     rows = fact_rows(ledger)
     assert any(r.value == "11,200 files" and r.shown_by_default for r in rows), \
         [(r.value, [h.value for h in r.history]) for r in rows]
+
+
+def test_a_decision_keeps_the_phrase_the_user_decided() -> None:
+    """"we go with no deploys on Fridays" was kept as "constraint: Fridays" (the meaning
+    turned round, and the user's decision missing from the last request)."""
+    ledger = absorbed(
+        ("user", "Decision: for the constraint for deploys we go with no deploys on Fridays."),
+        ("user", "We agreed that the statistical test is the Wilcoxon signed-rank test."),
+        ("user", "Final call on the queue backend: RabbitMQ quorum queues."),
+        ("user", "Let's go with PostgreSQL 16 for the main database."))
+    values = {f.value for f in ledger if f.status == "current"}
+    assert {"no deploys on Fridays", "the Wilcoxon signed-rank test",
+            "RabbitMQ quorum queues", "PostgreSQL 16"} <= values, values
