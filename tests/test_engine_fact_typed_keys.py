@@ -101,3 +101,37 @@ def test_a_decision_keeps_the_phrase_the_user_decided() -> None:
     values = {f.value for f in ledger if f.status == "current"}
     assert {"no deploys on Fridays", "the Wilcoxon signed-rank test",
             "RabbitMQ quorum queues", "PostgreSQL 16"} <= values, values
+
+
+def test_the_users_later_value_marks_the_older_though_a_reply_disputes_it() -> None:
+    """The user's "the meeting is in room lapwing-vault", then "... room curlew-compass",
+    then a reply's correction of the latter: the older read as current on a line of its own
+    (the "possibly replaced" note was dropped while a reply disputed the newer)."""
+    from ollm_desktop.engine.facts_render import render
+
+    ledger = absorbed(
+        ("user", "The meeting is in room dunlin-beacon."),
+        ("user", "Change of plan: the meeting is in room lapwing-vault, not in room "
+                 "dunlin-beacon any more."),
+        ("user", "The meeting is in room curlew-compass."),
+        ("assistant", "Change of plan: the meeting is in room heron-lantern, not in room "
+                      "curlew-compass any more."))
+    text = render(ledger, compacted={f.message_id for f in ledger}, quoted=set(),
+                  budget=500, count=lambda s: len(s) // 4).text
+    lines = [line for line in text.splitlines() if "lapwing-vault" in line]
+    assert len(lines) == 1 and "curlew-compass" in lines[0] and "possibly" in lines[0], text
+
+
+def test_the_panel_lists_a_name_of_no_key_behind_the_filter() -> None:
+    """"I looked at the CLI again this morning": the CLI is what the chat is about, not
+    a value the user would write down; an identifier and a replacing name are listed."""
+    from ollm_desktop.engine.facts_rows import fact_rows
+
+    ledger = absorbed(("user", "I looked at the CLI again this morning and I think a timezone "
+                               "mix-up is behind the failures."),
+                      ("user", "We page through PagerDuty."),
+                      ("user", "Actually let's use Opsgenie instead of PagerDuty."),
+                      ("user", "The API port is 8443."))
+    shown = {r.value for r in fact_rows(ledger) if r.shown_by_default}
+    assert "CLI" not in shown and "8443" in shown and "Opsgenie" in shown, shown
+    assert any(r.value == "CLI" for r in fact_rows(ledger))  # one click away

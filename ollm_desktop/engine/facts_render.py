@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ollm_desktop.engine.fact_supersession import chain_end, dispute
+from ollm_desktop.engine.fact_supersession import chain_end
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts import (
     HEADER,
@@ -39,10 +39,11 @@ def _rank(fact: Fact) -> int:
 
 
 def possibly_note(by_id: dict[str, Fact], fact: Fact) -> str | None:
-    """"possibly replaced by X (turn N)": a later value of a key that may be this one."""
+    """"possibly replaced by X (turn N)": a later value of a key that may be this one (the
+    user's later value, even where a reply disputes it: the reply's claim is unconfirmed, and
+    without the note the older value read as current beside it)."""
     later = by_id.get(fact.possibly_replaced_by or "")
-    if fact.status != "current" or later is None or later.status != "current" or \
-            dispute(by_id, later) is not None:  # never name a value a reply disputes
+    if fact.status != "current" or later is None or later.status != "current":
         return None
     return f"possibly replaced by {later.value} (turn {later.turn or 0})"
 

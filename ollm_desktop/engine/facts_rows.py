@@ -81,5 +81,19 @@ def fact_rows(facts: list[Fact]) -> tuple[FactRow, ...]:
         top = (users or live or group)[-1]
         rank = group_of(top)
         out.append(FactRow(top, tuple(f for f in group if f is not top), rank,
-                           rank != SUGGESTED and top.kind != "question"))
+                           rank != SUGGESTED and top.kind != "question" and _of_a_key(
+                               top, any(f.replaced_by == top.id for f in group))))
     return tuple(sorted(out, key=lambda r: (r.group, r.fact.sequence)))
+
+
+def _of_a_key(fact: Fact, replaced: bool) -> bool:
+    """A value the user would write down: one of a key (what it is a value of), a sentence
+    (a decision), an identifier, a value that replaced another, or one the user typed,
+    edited or pinned. A plain name read with no noun phrase at all that replaced nothing
+    ("the CLI paged them twice": what the chat is about, not a value of anything; "switch
+    auth over to JWT") is kept behind the filter."""
+    if fact.kind != "name" or fact.pinned or fact.edited or fact.source == "manual" or \
+            replaced:
+        return True
+    parts = fact.key.split("|")
+    return len(parts) != 3 or bool(parts[0] or parts[1])
