@@ -169,13 +169,15 @@ def _after_claim(facts: list[Fact], fact: Fact, turn: int) -> bool:
 
 
 def evict(facts: list[Fact]) -> None:
-    """Over ``MAX_FACTS``: replaced entries go first, then assistant-only ones, then the
-    user's (oldest first); pinned, typed, edited and forgotten ones never (a forgotten value
-    stays masked)."""
+    """Over ``MAX_FACTS``: assistant-only entries go first (replaced ones before current
+    ones: never sent, recall finds them in the history), then the user's replaced ones, then
+    the user's (oldest first); pinned, typed, edited and forgotten ones never (a forgotten
+    value stays masked). A small model's inventions filled the store in a long chat and the
+    user's replaced values went first: the "(replaced X)" beside a current value was lost."""
     excess = len(facts) - MAX_FACTS
     if excess <= 0:
         return
-    order = sorted((0 if f.status == "replaced" else 1 if not f.users else 2, i)
+    order = sorted(((0 if f.status == "replaced" else 1) + (2 if f.users else 0), i)
                    for i, f in enumerate(facts) if not (f.pinned or f.source == "manual"
                                                         or f.edited or f.status == "forgotten"))
     gone = {i for _, i in order[:excess]}
