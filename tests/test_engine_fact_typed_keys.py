@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import Message
 from tests.engine_fakes import absorbed
 
 
@@ -135,3 +136,24 @@ def test_the_panel_lists_a_name_of_no_key_behind_the_filter() -> None:
     shown = {r.value for r in fact_rows(ledger) if r.shown_by_default}
     assert "CLI" not in shown and "8443" in shown and "Opsgenie" in shown, shown
     assert any(r.value == "CLI" for r in fact_rows(ledger))  # one click away
+
+
+def test_the_users_value_a_reply_named_first_marks_the_users_older_value() -> None:
+    """The reply's correction ("not in room curlew-compass any more") is read at once, the
+    user's plain statement of curlew-compass only when its message is compacted: the value
+    became the user's, but the user's older room read as current beside it."""
+    from ollm_desktop.engine.facts_render import render
+
+    ledger: list[Fact] = []
+    for turn, role, text in [
+            (2, "user", "The meeting is in room dunlin-beacon."),
+            (39, "user", "Change of plan: the meeting is in room lapwing-vault, not in room "
+                         "dunlin-beacon any more."),
+            (67, "assistant", "Change of plan: the meeting is in room heron-lantern, not in "
+                              "room curlew-compass any more."),
+            (60, "user", "The meeting is in room curlew-compass.")]:
+        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
+    text = render(ledger, compacted={f.message_id for f in ledger}, quoted=set(),
+                  budget=500, count=lambda s: len(s) // 4).text
+    lines = [line for line in text.splitlines() if "lapwing-vault" in line]
+    assert len(lines) == 1 and "curlew-compass" in lines[0] and "possibly" in lines[0], text

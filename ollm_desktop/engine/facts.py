@@ -88,6 +88,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     known = Known(facts, message.id)
     sequence = max((f.sequence for f in facts), default=0)
     made: list[tuple[Found, Fact]] = []
+    adopted: set[str] = set()  # a reply's value this user message states as its own
     for item in found:
         if item.old:
             continue
@@ -105,6 +106,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         elif message.role == "user" and fact.source == "assistant" and not fact.confirmed:
             fact.confirmed = True
             result.confirmed += 1
+        if message.role == "user" and fact.source == "assistant":
+            adopted.add(fact.id)
         elif message.role == "user" and fact.disputed_by is not None \
                 and fact.message_id != message.id and _after_claim(facts, fact, turn):
             fact.disputed_by = None  # the user states it again: the reply's claim is gone
@@ -113,7 +116,9 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     for item, fact in made:
         if item.correction or item.kind == "setting":
             result.replaced += supersede(facts, fact, item)
-        elif fact.message_id == message.id:
+        elif fact.message_id == message.id or fact.id in adopted:
+            # (a value a reply named first, "not in room X any more", is the user's now:
+            # what the user said of its key before is possibly replaced by it)
             result.replaced += restated(facts, fact, single=item.single)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
