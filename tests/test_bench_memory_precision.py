@@ -317,3 +317,12 @@ def test_a_questions_statements_are_replayed_in_the_order_they_were_said() -> No
     assert {"20456", "10291", "41990", "21968"} <= set(truth.stale)
     assert "20456" not in truth.user
     assert truth.question_of["20456"] == truth.question_of["41581"]
+
+
+def test_a_replaced_value_is_replaced_by_every_later_value_of_its_question() -> None:
+    """A line naming the newest value beside an older one ("meeting: room X (possibly
+    replaced by room Z)", with room Y said in between) shows the older as replaced."""
+    conversation = generate("coding", 150, 1, "short")
+    truth = precision.truth_at(conversation, 149, [], [])
+    assert {"10291", "36581"} <= set(truth.replacements["20456"])
+    assert "41581" not in truth.replacements["20456"]  # (a reply's never replaces the user's)

@@ -106,7 +106,7 @@ def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, 
                if f.type == "decision" and f.speaker == "user" and f.turn <= turn}
     for said in statements.values():
         current: dict[str, tuple[str, str]] = {}  # normalised value -> (speaker, value)
-        for _, _, speaker, value in sorted(said):
+        for turn_of, order_of, speaker, value in sorted(said):
             key = normalise(value)
             if speaker == "named":  # only ever said as the value its correction replaces
                 if key not in current:
@@ -116,7 +116,11 @@ def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, 
                 if old != key and _replaces(speaker, old_speaker):
                     del current[old]
                     out.stale.append(old_value)
-                    out.replacements.setdefault(old_value, []).append(value)
+                    # what replaced it: this value and every later one of the question that
+                    # may replace it (a line naming the newest is marked as well)
+                    out.replacements.setdefault(old_value, []).extend(
+                        v for t, o, s, v in sorted(said) if (t, o) >= (turn_of, order_of)
+                        and s != "named" and _replaces(s, old_speaker))
             if key in current and speaker == "user":  # the user restates a reply's value
                 del current[key]
             current.setdefault(key, (speaker, value))
