@@ -121,6 +121,8 @@ def test_the_users_later_value_marks_the_older_though_a_reply_disputes_it() -> N
                   budget=500, count=lambda s: len(s) // 4).text
     lines = [line for line in text.splitlines() if "lapwing-vault" in line]
     assert len(lines) == 1 and "curlew-compass" in lines[0] and "possibly" in lines[0], text
+    # the older values are read with the value, before a reply's note ("...; unconfirmed")
+    assert lines[0].index("lapwing-vault") < lines[0].index("unconfirmed"), lines[0]
 
 
 def test_the_panel_lists_a_name_of_no_key_behind_the_filter() -> None:

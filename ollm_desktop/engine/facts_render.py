@@ -83,6 +83,11 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
         body = f"{fact.subject}: {fact.value}" if fact.subject and not named else fact.value
     if fact.edited and fact.original and fact.original != fact.value:
         body += f" (the user corrected this; was {fact.original})"
+    # the values this one possibly replaced first, beside it: a reply's note after them
+    # ("...; unconfirmed") never parts the value from the older ones it is read with
+    maybe = list(dict.fromkeys(e.value for e in earlier if e.value != fact.value))
+    if maybe:
+        body += f" (possibly replaced {', '.join(maybe[-MAX_REPLACED_SHOWN:])})"
     olds = list(dict.fromkeys(r.value for r in reversed(replaced) if r.kind not in
                               SENTENCE_KINDS and r.value != fact.value))  # newest first
     olds = olds[:MAX_REPLACED_SHOWN][::-1]
@@ -92,9 +97,6 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
         body += f" ({disputed})"
     if possibly is not None:
         body += f" ({possibly})"
-    olds = list(dict.fromkeys(e.value for e in earlier if e.value != fact.value))
-    if olds:
-        body += f" (possibly replaced {', '.join(olds[-MAX_REPLACED_SHOWN:])})"
     lines = [f"- {body}"]
     lines += [f"  - earlier, now replaced: {r.value}"
               for r in replaced if r.kind in SENTENCE_KINDS][-MAX_REPLACED_SHOWN:]
