@@ -159,3 +159,18 @@ def test_the_users_value_a_reply_named_first_marks_the_users_older_value() -> No
                   budget=500, count=lambda s: len(s) // 4).text
     lines = [line for line in text.splitlines() if "lapwing-vault" in line]
     assert len(lines) == 1 and "curlew-compass" in lines[0] and "possibly" in lines[0], text
+
+
+def test_the_users_sentence_still_replaces_the_value_it_names_as_old() -> None:
+    """(a reply's sentence never does, above; the user's "Not Paul but Greta reviews this
+    one." replaces Paul though the finder reads no value in it)"""
+    ledger = absorbed(("user", "Our reviewer is Paul."),
+                      ("user", "Not Paul but Greta reviews this one."))
+    assert _fact(ledger, "Paul").status == "replaced"
+
+
+def test_a_time_of_no_noun_phrase_is_still_the_one_a_correction_replaces() -> None:
+    """(a name of no noun phrase meets no key; a time or a date still may)"""
+    ledger = absorbed(("user", "Dinner for 6 at Luigi's at 20:00."),
+                      ("user", "Scratch that, dinner is at 20:30."))
+    assert _fact(ledger, "20:00").status == "replaced"

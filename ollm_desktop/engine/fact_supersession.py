@@ -58,8 +58,12 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
             _subjects_meet(a.subject, b.subject, family(a)) else ""
     entity_a, attribute_a, unit_a = a.key.split("|")
     entity_b, attribute_b, unit_b = b.key.split("|")
-    if not attribute_a or not attribute_b:  # no noun phrase: no key to meet ("Pulumi in
-        return ""  # place of Terraform" never meets "... at the Hotel Flandria")
+    if not attribute_a:
+        return ""
+    if not attribute_b and unit_b in _ANY_KIND:  # a name or bare number of no noun phrase:
+        return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
+    # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
+    # 20:00", then "dinner is at 20:30")
     if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:

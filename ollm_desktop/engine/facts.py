@@ -123,10 +123,13 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
         # a value of its own kind, else any value (a version for a name: "Postgres 16
-        # instead of MySQL"), never a sentence or a question ("... did not control" is no
-        # value that a reply's hedge replaces)
+        # instead of MySQL"), else the user's own sentence ("Not Paul but Greta reviews
+        # this one": a name it holds the finder missed), never a reply's sentence nor a
+        # question ("... a confound we did not control" is no correction of "control")
         replacement = next((f for i, f in near if family(i) == family(item)), None) or \
-            next((f for i, f in near if family(i) not in ("sentence", "question")), None)
+            next((f for i, f in near if family(i) not in ("sentence", "question")), None) or \
+            next((f for i, f in near if message.role == "user" and family(i) == "sentence"),
+                 None)
         if replacement is None:
             continue
         # what was stated up to this message (a later return to this value is not undone);
