@@ -78,11 +78,18 @@ def test_a_later_fact_with_the_same_question_replaces_the_earlier() -> None:
         conversation = generate("coding", 150, seed, "short")
         truth = precision.truth_at(conversation, 149, [], [])
         for earlier in conversation.facts:
-            later = [f for f in conversation.facts if f.question == earlier.question
-                     and f.turn > earlier.turn and f.answer != earlier.answer]
+            # every later statement of the question: a fact's value, or the stale value a
+            # later fact corrects, said after this one (turn order, not the correction's)
+            later = [(f.turn, f.speaker) for f in conversation.facts
+                     if f.question == earlier.question and f.turn > earlier.turn
+                     and f.answer != earlier.answer] + \
+                [(f.stale_turn, f.stale_speaker or "user") for f in conversation.facts
+                 if f.question == earlier.question and f.stale_turn is not None
+                 and f.stale_turn > earlier.turn and f.stale != earlier.answer]
             if not later:
                 continue
-            if any(f.speaker == "user" for f in later) or earlier.speaker == "assistant":
+            if any(speaker == "user" for _, speaker in later) or \
+                    earlier.speaker == "assistant":
                 assert earlier.answer in truth.stale
                 assert earlier.answer not in truth.user + truth.assistant
                 checked.add("replaced")
@@ -104,8 +111,10 @@ def test_a_replys_correction_leaves_the_users_value_current() -> None:
         for fact in conversation.facts:
             if fact.stale is None or fact.stale_turn is None or fact.speaker != "assistant" \
                     or (fact.stale_speaker or "user") != "user" \
-                    or any(q == fact.question and t > fact.turn for q, t in later):
-                continue
+                    or any(q == fact.question and t > fact.turn for q, t in later) \
+                    or any(f.question == fact.question and f.stale_speaker == "user"
+                           and (f.stale_turn or 0) > fact.stale_turn for f in conversation.facts):
+                continue  # (the user moved on from it: 20456, then 36581, of one port)
             assert fact.stale in truth.user and fact.stale not in truth.stale
             assert fact.answer in truth.assistant
             found += 1
@@ -249,3 +258,71 @@ def test_the_panel_reader_reads_an_adopted_row_as_adopted() -> None:
     engine = SimpleNamespace(facts_view=lambda: SimpleNamespace(
         rows=[row("assistant", True), row("assistant", False), row("user", True)]))
     assert [r["source"] for r in panel_rows(engine)] == ["adopted", "assistant", "user"]
+
+
+def _keyed_truth() -> precision.Truth:
+    """Two keys: a port the user moved (20456, then 36581; a reply claims 41581) and a venue;
+    a learning rate and a batch size."""
+    return precision.Truth(
+        user=["36581", "Hotel Flandria", "1e-3", "0.1", "Pulumi"], assistant=["41581"],
+        stale=["20456", "Terraform 1.5"], question_of={
+            "36581": "port", "20456": "port", "41581": "port", "hotel flandria": "venue",
+            "1e-3": "lr", "0.1": "dropout", "pulumi": "iac", "terraform 1.5": "iac"})
+
+
+@pytest.mark.parametrize(("ledger", "expected"), [
+    # the reply's unconfirmed claim beside the user's value of its own key: not sent as a
+    # value, no false supersession (the first measure counted 41581)
+    (["gateway port: 36581 (replaced 20456) (a reply said replaced by 41581; unconfirmed)",
+      "venue: Hotel Flandria", "learning rate: 1e-3", "dropout: 0.1", "iac: Pulumi"], []),
+    # a venue replaced by an IaC tool: another key's value
+    (["gateway port: 36581", "Pulumi (replaced Hotel Flandria, Terraform 1.5)",
+      "learning rate: 1e-3", "dropout: 0.1"], ["Hotel Flandria"]),
+    # a user's value of another key absorbed as a possible replacement, not its own entry
+    (["gateway port: 36581", "venue: Hotel Flandria", "iac: Pulumi",
+      "learning rate: 1e-3 (possibly replaced by 0.1 (turn 55))"], ["0.1"]),
+    # ... and as a replacement of a line that is no value at all
+    (["gateway port: 36581", "venue: Hotel Flandria", "iac: Pulumi", "dropout: 0.1",
+      "control (possibly replaced by 1e-3 (turn 9))"], ["1e-3"]),
+    # the same value shown as current elsewhere: not lost
+    (["gateway port: 36581", "venue: Hotel Flandria", "iac: Pulumi", "dropout: 0.1",
+      "learning rate: 1e-3", "control (possibly replaced by 1e-3 (turn 9))"], []),
+    # a value missing from the ledger is a recall miss, not a supersession
+    (["gateway port: 36581"], []),
+])
+def test_a_false_supersession_is_a_value_replaced_by_another_keys(
+        ledger: list[str], expected: list[str]) -> None:
+    entries = [_entry(text) for text in ledger]
+    assert precision.false_supersessions(entries, [], _keyed_truth()) == expected
+
+
+def test_a_panel_row_holding_another_keys_value_in_its_history_is_a_false_supersession() -> None:
+    truth = _keyed_truth()
+    rows = [{"text": "iac: Pulumi", "shown": True, "status": "current", "source": "user",
+             "history": ["Terraform 1.5", "Hotel Flandria"]},
+            {"text": "gateway port: 36581", "shown": True, "status": "current",
+             "source": "user", "history": ["20456", "41581"]}]
+    everything = [_entry(f"x: {v}") for v in ("36581", "Hotel Flandria", "1e-3", "0.1",
+                                              "Pulumi", "41581")]
+    assert precision.false_supersessions(everything, rows, truth) == ["Hotel Flandria"]
+
+
+def test_a_questions_statements_are_replayed_in_the_order_they_were_said() -> None:
+    """Coding seed 1: the user gives the gateway 20456 (turn 100), 10291 (109) and 36581
+    (115); replies correct them later (41990 at 120, 21968 at 133, 41581 at 140). The user's
+    last value is current, the reply's last one is an assistant fact."""
+    conversation = generate("coding", 150, 1, "short")
+    truth = precision.truth_at(conversation, 149, [], [])
+    assert "36581" in truth.user and "41581" in truth.assistant
+    assert {"20456", "10291", "41990", "21968"} <= set(truth.stale)
+    assert "20456" not in truth.user
+    assert truth.question_of["20456"] == truth.question_of["41581"]
+
+
+def test_a_replaced_value_is_replaced_by_every_later_value_of_its_question() -> None:
+    """A line naming the newest value beside an older one ("meeting: room X (possibly
+    replaced by room Z)", with room Y said in between) shows the older as replaced."""
+    conversation = generate("coding", 150, 1, "short")
+    truth = precision.truth_at(conversation, 149, [], [])
+    assert {"10291", "36581"} <= set(truth.replacements["20456"])
+    assert "41581" not in truth.replacements["20456"]  # (a reply's never replaces the user's)

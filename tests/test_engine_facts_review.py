@@ -266,8 +266,15 @@ def test_the_stored_maximum_evicts_by_rank_never_pinned_or_typed() -> None:
     assert len(ledger) == facts.MAX_FACTS
     values = {f.value for f in ledger}
     assert {f.value for f in keep} <= values
-    assert "src/old.py" not in values  # replaced ones go first
+    # the assistant's unconfirmed values go first, oldest first; the user's replaced value
+    # stays (the ledger names it beside its replacement)
+    assert "src/old.py" in values
     assert "lib/mod_0.py" not in values and f"lib/mod_{facts.MAX_FACTS - 1}.py" in values
+    ledger.append(Fact(kind="identifier", value="src/older.py", source="user", message_id="c",
+                       turn=1, sequence=5, status="replaced", replaced_by=keep[2].id))
+    facts.evict(ledger)
+    assert "src/old.py" in {f.value for f in ledger} and "lib/mod_1.py" not in \
+        {f.value for f in ledger}
 
 
 # ---------------------------------------------------------------- 10. converted legacy facts

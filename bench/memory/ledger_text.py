@@ -151,7 +151,8 @@ def panel_rows(engine: Any) -> list[dict[str, Any]]:
     """The panel's entries, read defensively (the panel's data may change shape): text, who
     stated it, and whether it is shown by default: ``shown_by_default`` when a row has it, else
     current and not flagged as a suggestion, candidate, open question or hidden row. Rows are
-    ``facts_view().rows`` when the view has them, else ``facts_view().facts``."""
+    ``facts_view().rows`` when the view has them, else ``facts_view().facts``; a row's
+    ``history`` is the values it held before (a one-row-per-key panel's)."""
     view = engine.facts_view()
     rows = getattr(view, "rows", None) or getattr(view, "facts", None) or []
     out = []
@@ -169,6 +170,7 @@ def panel_rows(engine: Any) -> list[dict[str, Any]]:
                      ("suggested", "candidate", "open_question", "tentative", "hidden"))
         default = getattr(row, "shown_by_default", None)
         shown = status == "current" and not hidden if default is None else bool(default)
+        history = [str(getattr(h, "value", "")) for h in getattr(row, "history", ())]
         out.append({"text": f"{subject}: {value}" if subject else value, "status": status,
-                    "source": source, "shown": shown})
+                    "source": source, "shown": shown, "history": history})
     return out

@@ -62,6 +62,8 @@ class Truth:
     user_decisions: list[str] = field(default_factory=list)
     # a replaced value -> the values that replaced it (the later answers of its question)
     replacements: dict[str, list[str]] = field(default_factory=dict)
+    # a planted value (normalised) -> the question it answers (its key)
+    question_of: dict[str, str] = field(default_factory=dict)
     user_text: str = ""
     assistant_text: str = ""
 
@@ -78,41 +80,58 @@ def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, 
              invented: Sequence[str]) -> Truth:
     """Ground truth after exchange ``turn`` (0-based): ``played`` is the chat as played.
 
-    A reply that corrects or restates the user's value with another one leaves the user's value
-    current (``_replaces``): the engine shows it with the reply's claim beside it, and the
-    reply's value is an assistant fact (never sent until adopted)."""
+    The statements of one question (its facts' values and the stale values they correct, each
+    at the turn it was said) are replayed in turn order: a later value replaces the earlier
+    current ones it has the authority to (``_replaces``). So a reply that corrects the user's
+    value leaves the user's value current (the engine shows it with the reply's claim beside
+    it; the reply's value is an assistant fact, never sent until adopted), and the user's
+    20456, 10291 and 36581 of one port, said in that order, leave 36581 current however late
+    the reply's corrections of them come."""
     out = Truth(invented=sorted(set(invented)))
-    # Two facts may share a question (the gateway moves twice): the later one replaces the
-    # earlier one's answer, as the same key, when it has the authority to.
-    stated = [f for f in conversation.facts if f.turn <= turn]
-    for fact in stated:
-        replaced = any(other.question == fact.question and other.turn > fact.turn
-                       and _replaces(other.speaker, fact.speaker) for other in stated)
-        if replaced:
-            out.stale += [v for v in (fact.answer, fact.stale) if v]
-            later = [o.answer for o in stated if o.question == fact.question
-                     and o.turn > fact.turn]
-            for value in (fact.answer, fact.stale):
-                if value:
-                    out.replacements.setdefault(value, []).extend(later)
-            continue
-        (out.user if fact.speaker == "user" else out.assistant).append(fact.answer)
-        if fact.stale is not None and fact.stale_turn is not None:
-            stale_speaker = fact.stale_speaker or "user"
-            if _replaces(fact.speaker, stale_speaker):
-                out.stale.append(fact.stale)  # (a stale value planted earlier)
-                out.replacements.setdefault(fact.stale, []).append(fact.answer)
-            else:  # a reply's correction of the user's value: the user's stands
-                out.user.append(fact.stale)
-        if fact.type == "decision" and fact.speaker == "user":
-            out.user_decisions.append(fact.answer)
+    statements: dict[str, list[tuple[int, int, str, str]]] = {}
+    order = 0
+    for fact in conversation.facts:
+        said = statements.setdefault(fact.question, [])
+        if fact.stale is not None and fact.stale_turn is not None and fact.stale_turn <= turn:
+            said.append((fact.stale_turn, order, fact.stale_speaker or "user", fact.stale))
+        elif fact.stale is not None and fact.turn <= turn:  # named as old by its correction
+            said.append((fact.turn, order, "named", fact.stale))
+        if fact.turn <= turn:
+            said.append((fact.turn, order + 1, fact.speaker, fact.answer))
+        order += 2
+        out.question_of.setdefault(normalise(fact.answer), fact.question)
+        if fact.stale:
+            out.question_of.setdefault(normalise(fact.stale), fact.question)
+    decided = {normalise(f.answer) for f in conversation.facts
+               if f.type == "decision" and f.speaker == "user" and f.turn <= turn}
+    for said in statements.values():
+        current: dict[str, tuple[str, str]] = {}  # normalised value -> (speaker, value)
+        for turn_of, order_of, speaker, value in sorted(said):
+            key = normalise(value)
+            if speaker == "named":  # only ever said as the value its correction replaces
+                if key not in current:
+                    out.stale.append(value)
+                continue
+            for old, (old_speaker, old_value) in list(current.items()):
+                if old != key and _replaces(speaker, old_speaker):
+                    del current[old]
+                    out.stale.append(old_value)
+                    # what replaced it: this value and every later one of the question that
+                    # may replace it (a line naming the newest is marked as well)
+                    out.replacements.setdefault(old_value, []).extend(
+                        v for t, o, s, v in sorted(said) if (t, o) >= (turn_of, order_of)
+                        and s != "named" and _replaces(s, old_speaker))
+            if key in current and speaker == "user":  # the user restates a reply's value
+                del current[key]
+            current.setdefault(key, (speaker, value))
+            out.stale = [v for v in out.stale if normalise(v) != key]
+        for key, (speaker, value) in current.items():
+            (out.user if speaker == "user" else out.assistant).append(value)
+            if speaker == "user" and key in decided:
+                out.user_decisions.append(value)
     for fact in conversation.facts:
         if fact.decoys and max(fact.also_turns, default=fact.turn) <= turn:
             out.decoys += fact.decoys
-        if fact.turn > turn and fact.stale is not None and fact.stale_turn is not None \
-                and fact.stale_turn <= turn:
-            speaker = fact.stale_speaker or "user"
-            (out.user if speaker == "user" else out.assistant).append(fact.stale)
     out.user_text = normalise("\n".join(t for r, t in played if r == "user"))
     out.assistant_text = normalise("\n".join(t for r, t in played if r == "assistant"))
     return out
@@ -214,19 +233,41 @@ def classify_ledger(entries: Sequence[Entry], truth: Truth) -> list[dict[str, An
 
 def false_supersessions(entries: Sequence[Entry], panel: Sequence[dict[str, Any]],
                         truth: Truth) -> list[str]:
-    """Current planted values shown only as replaced (request), or replaced in the panel
-    while no shown row has them."""
+    """Current planted values replaced by a value of another key (issue 28's definition):
+    on the request, a value shown nowhere as current whose every entry is another key's (it
+    is shown there as replaced, or only as that entry's replacement: "Pulumi (replaced Hotel
+    Flandria, ...)", "learning rate: 1e-3 (possibly replaced by 0.1)" where 0.1 is another
+    question's answer); in the panel, a value no row lists as current that sits in the history
+    of another key's row. A value beside others of its own question ("gateway port: 36581 (a
+    reply said replaced by 41990, now 41581; unconfirmed)": the reply's value, not sent until
+    adopted) is no false supersession."""
     out = []
     for value in (*truth.user, *truth.assistant):
-        in_ledger = [e for e in entries if mentioned(" ".join((e.text, *e.notes)), value)]
-        ledger_replaced = bool(in_ledger) and not any(current_text(e.text, value)
-                                                      for e in in_ledger)
-        panel_replaced = any(not r["shown"] and r["status"] == "replaced"
-                             and mentioned(r["text"], value) for r in panel) and \
-            not any(r["shown"] and mentioned(r["text"], value) for r in panel)
-        if ledger_replaced or panel_replaced:
+        ledger = not any(current_text(e.text, value) for e in entries) and any(
+            _other_key(" ".join((e.text, *e.notes)), value, truth) for e in entries
+            if mentioned(" ".join((e.text, *e.notes)), value))
+        panel_false = not any(r["shown"] and current_text(r["text"], value) for r in panel) \
+            and any(_other_key(r["text"], value, truth) for r in panel
+                    if any(mentioned(h, value) for h in r.get("history", ())))
+        if ledger or panel_false:
             out.append(value)
     return out
+
+
+def _other_key(text: str, value: str, truth: Truth) -> bool:
+    """Whether ``text`` (an entry with its notes, or a panel row's own line) belongs to a key
+    other than ``value``'s: no other planted value of ``value``'s question is in it, and,
+    where no planted value is, its own line does not name ``value`` ("46,500 documents")."""
+    question = truth.question_of.get(normalise(value))
+    partners = [v for v, q in truth.question_of.items()
+                if v != normalise(value) and mentioned(text, v)]
+    if question is None or any(truth.question_of[v] == question for v in partners):
+        return False
+    if not partners:  # another key's only when its own line names something else
+        own = _OWN_VALUE.match(text)
+        head = (own.group(1) if own else text).split(" (")[0]
+        return not mentioned(head, value)
+    return True
 
 
 def panel_figures(panel: Sequence[dict[str, Any]], truth: Truth) -> dict[str, Any]:
@@ -311,6 +352,8 @@ def record(conversation: Conversation, messages: Sequence[dict[str, str]], turn:
             "tokens": dict(tokens), "entries": dict(count),
             "replaced_current": stale, "false_supersessions":
                 false_supersessions(entries, panel, truth),
+            "false_supersessions_before": _before(conversation, entries, panel, turn, played,
+                                                  invented),
             "panel": panel_figures(panel, truth),
             "checkpoints": checkpoint_decisions(messages, truth),
             "question_values_current": sorted({normalise(v) for v in truth.decoys if any(
@@ -318,6 +361,16 @@ def record(conversation: Conversation, messages: Sequence[dict[str, str]], turn:
             "corpus": corpus_figures(conversation, entries, turn),
             "junk_examples": [r["text"][:160] for r in rows if r["class"] in JUNK][:6],
             "ledger": [[r["class"], r["tokens"], r["text"][:200]] for r in rows]}
+
+
+def _before(conversation: Conversation, entries: Sequence[Entry],
+            panel: Sequence[dict[str, Any]], turn: int, played: Sequence[tuple[str, str]],
+            invented: Sequence[str]) -> list[str]:
+    """The first measure's count on the same ledger (``precision_before``)."""
+    from bench.memory import precision_before
+
+    truth = precision_before.truth_before(conversation, turn, played, invented)
+    return precision_before.false_supersessions_before(entries, panel, truth)
 
 
 def panel_of(engine: Any) -> list[dict[str, Any]]:

@@ -46,6 +46,9 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 "marked_share": _ratio(sum(p.get("marked_tokens", 0) for p in points), ledger),
                 "replaced_current": sum(len(p["replaced_current"]) for p in points),
                 "false_supersessions": sum(len(p["false_supersessions"]) for p in points),
+                # (the first measure, on the same ledger: files from after stop 34 have it)
+                "false_supersessions_before": sum(len(p.get("false_supersessions_before", ()))
+                                                  for p in points),
                 "panel_rows_mean": sum(p["panel"]["rows"] for p in points) / len(points),
                 "panel_user_share": _ratio(sum(p["panel"]["user_or_adopted"] for p in points),
                                            panel_shown),
@@ -140,7 +143,9 @@ def table(precision: dict[str, Any], title: str = "") -> str:
              "Junk share of the ledger's tokens (goal ≤ 10 %), per turn; the share of replaced "
              "values at the head of a line marked \"(possibly) replaced by\" their "
              "replacement (not junk by the issue's definition; the worst turn); replaced values "
-             "shown as current and false supersessions (summed over runs and turns, goal 0), "
+             "shown as current and false supersessions (values replaced by a value of another "
+             "key; in brackets the first measure's count on the same ledgers; summed over runs "
+             "and turns, goal 0), "
              "the panel's default rows that are user-stated or adopted (last turn, goal "
              "≥ 80 %), and the code-built checkpoints' decisions.", "",
              "| ctx | " + " | ".join(f"turn {t}" for t in turns)
@@ -158,6 +163,7 @@ def table(precision: dict[str, Any], title: str = "") -> str:
             + f" | {_pct(max((v.get('marked_share') or 0 for v in by_turn.values()), default=0))}"
             f" | {sum(v['replaced_current'] for v in by_turn.values())}"
             f" | {sum(v['false_supersessions'] for v in by_turn.values())}"
+            f" ({sum(v.get('false_supersessions_before', 0) for v in by_turn.values())})"
             f" | {last['panel_rows_mean']:.0f} | {_pct(last['panel_user_share'])}"
             f" | {sum(v['checkpoint_filler_lines'] for v in by_turn.values())} / "
             f"{sum(v['checkpoint_decision_lines'] for v in by_turn.values())}; "

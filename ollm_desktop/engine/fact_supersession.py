@@ -38,7 +38,21 @@ def _subjects_meet(a: str, b: str, family_name: str) -> bool:
 def key_match(a: Fact | Found, b: Fact | Found) -> str:
     """"same": one key (entity, attribute and unit class alike); "maybe": the same attribute
     and unit where one side names no entity ("the port" beside "the API port"); "": two keys.
-    One shared word never makes a key: "API port" and "admin port" are two."""
+    One shared word never makes a key: "API port" and "admin port" are two. Two kinds of
+    value are two keys however alike their noun phrases: a function never possibly replaces
+    an environment variable or a word ("the setting is read from ..." beside "the helper
+    is hydrate_retry_queues_792()")."""
+    found = _key_match(a, b)
+    return "" if found == "maybe" and _kinds_differ(a, b) else found
+
+
+def _kinds_differ(a: Fact | Found, b: Fact | Found) -> bool:
+    """Two kinds of identifier, or an identifier and a word ("to JWT" is no helper function,
+    whatever it corrects)."""
+    return a.ref_kind != b.ref_kind and (a.ref_kind in MANY or b.ref_kind in MANY)
+
+
+def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     if not a.key or not b.key:  # a state saved before keys: the old rule, as uncertain
         return "maybe" if family(a) == family(b) != "sentence" and \
             _subjects_meet(a.subject, b.subject, family(a)) else ""
@@ -46,6 +60,10 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
     entity_b, attribute_b, unit_b = b.key.split("|")
     if not attribute_a:
         return ""
+    if not attribute_b and unit_b in _ANY_KIND:  # a name or bare number of no noun phrase:
+        return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
+    # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
+    # 20:00", then "dinner is at 20:30")
     if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:
@@ -284,8 +302,23 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
     unit = new.key.split("|")[-1] if new.key else ""
     if not unit or unit in MANY or new.ref_kind in MANY:
         return []
-    alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit]
+    alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
+             and not _kinds_differ(new, f)]
+    if unit in _ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
+        alike = [f for f in alike if _keyless(new) or _share_a_word(new, f)]
     return alike if len({f.key for f in alike}) == 1 else []
+
+
+# Unit classes that do not tell one kind of value from another: a bare number, a name.
+_ANY_KIND = frozenset({"number", "name"})
+
+
+def _share_a_word(a: Fact, b: Fact) -> bool:
+    """Two keys' noun phrases share a word's stem ("the pool" and "the worker pool")."""
+    def words(fact: Fact) -> set[str]:
+        entity, attribute, _ = fact.key.split("|")
+        return {stem(w) for w in f"{entity} {attribute}".split()}
+    return bool(words(a) & words(b))
 
 
 def mark_possible(new: Fact, olds: list[Fact]) -> None:

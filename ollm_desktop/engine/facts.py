@@ -88,6 +88,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     known = Known(facts, message.id)
     sequence = max((f.sequence for f in facts), default=0)
     made: list[tuple[Found, Fact]] = []
+    adopted: set[str] = set()  # a reply's value this user message states as its own
     for item in found:
         if item.old:
             continue
@@ -105,6 +106,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         elif message.role == "user" and fact.source == "assistant" and not fact.confirmed:
             fact.confirmed = True
             result.confirmed += 1
+        if message.role == "user" and fact.source == "assistant":
+            adopted.add(fact.id)
         elif message.role == "user" and fact.disputed_by is not None \
                 and fact.message_id != message.id and _after_claim(facts, fact, turn):
             fact.disputed_by = None  # the user states it again: the reply's claim is gone
@@ -113,12 +116,20 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     for item, fact in made:
         if item.correction or item.kind == "setting":
             result.replaced += supersede(facts, fact, item)
-        elif fact.message_id == message.id:
+        elif fact.message_id == message.id or fact.id in adopted:
+            # (a value a reply named first, "not in room X any more", is the user's now:
+            # what the user said of its key before is possibly replaced by it)
             result.replaced += restated(facts, fact, single=item.single)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
+        # a value of its own kind, else any value (a version for a name: "Postgres 16
+        # instead of MySQL"), else the user's own sentence ("Not Paul but Greta reviews
+        # this one": a name it holds the finder missed), never a reply's sentence nor a
+        # question ("... a confound we did not control" is no correction of "control")
         replacement = next((f for i, f in near if family(i) == family(item)), None) or \
-            next((f for _, f in near), None)
+            next((f for i, f in near if family(i) not in ("sentence", "question")), None) or \
+            next((f for i, f in near if message.role == "user" and family(i) == "sentence"),
+                 None)
         if replacement is None:
             continue
         # what was stated up to this message (a later return to this value is not undone);
@@ -171,13 +182,15 @@ def _after_claim(facts: list[Fact], fact: Fact, turn: int) -> bool:
 
 
 def evict(facts: list[Fact]) -> None:
-    """Over ``MAX_FACTS``: replaced entries go first, then assistant-only ones, then the
-    user's (oldest first); pinned, typed, edited and forgotten ones never (a forgotten value
-    stays masked)."""
+    """Over ``MAX_FACTS``: assistant-only entries go first (replaced ones before current
+    ones: never sent, recall finds them in the history), then the user's replaced ones, then
+    the user's (oldest first); pinned, typed, edited and forgotten ones never (a forgotten
+    value stays masked). A small model's inventions filled the store in a long chat and the
+    user's replaced values went first: the "(replaced X)" beside a current value was lost."""
     excess = len(facts) - MAX_FACTS
     if excess <= 0:
         return
-    order = sorted((0 if f.status == "replaced" else 1 if not f.users else 2, i)
+    order = sorted(((0 if f.status == "replaced" else 1) + (2 if f.users else 0), i)
                    for i, f in enumerate(facts) if not (f.pinned or f.source == "manual"
                                                         or f.edited or f.status == "forgotten"))
     gone = {i for _, i in order[:excess]}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ollm_desktop.engine.fact_supersession import chain_end, dispute
+from ollm_desktop.engine.fact_supersession import chain_end
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts import (
     HEADER,
@@ -39,10 +39,11 @@ def _rank(fact: Fact) -> int:
 
 
 def possibly_note(by_id: dict[str, Fact], fact: Fact) -> str | None:
-    """"possibly replaced by X (turn N)": a later value of a key that may be this one."""
+    """"possibly replaced by X (turn N)": a later value of a key that may be this one (the
+    user's later value, even where a reply disputes it: the reply's claim is unconfirmed, and
+    without the note the older value read as current beside it)."""
     later = by_id.get(fact.possibly_replaced_by or "")
-    if fact.status != "current" or later is None or later.status != "current" or \
-            dispute(by_id, later) is not None:  # never name a value a reply disputes
+    if fact.status != "current" or later is None or later.status != "current":
         return None
     return f"possibly replaced by {later.value} (turn {later.turn or 0})"
 
@@ -82,6 +83,11 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
         body = f"{fact.subject}: {fact.value}" if fact.subject and not named else fact.value
     if fact.edited and fact.original and fact.original != fact.value:
         body += f" (the user corrected this; was {fact.original})"
+    # the values this one possibly replaced first, beside it: a reply's note after them
+    # ("...; unconfirmed") never parts the value from the older ones it is read with
+    maybe = list(dict.fromkeys(e.value for e in earlier if e.value != fact.value))
+    if maybe:
+        body += f" (possibly replaced {', '.join(maybe[-MAX_REPLACED_SHOWN:])})"
     olds = list(dict.fromkeys(r.value for r in reversed(replaced) if r.kind not in
                               SENTENCE_KINDS and r.value != fact.value))  # newest first
     olds = olds[:MAX_REPLACED_SHOWN][::-1]
@@ -91,9 +97,6 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
         body += f" ({disputed})"
     if possibly is not None:
         body += f" ({possibly})"
-    olds = list(dict.fromkeys(e.value for e in earlier if e.value != fact.value))
-    if olds:
-        body += f" (possibly replaced {', '.join(olds[-MAX_REPLACED_SHOWN:])})"
     lines = [f"- {body}"]
     lines += [f"  - earlier, now replaced: {r.value}"
               for r in replaced if r.kind in SENTENCE_KINDS][-MAX_REPLACED_SHOWN:]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_supersession import chain_end
+from ollm_desktop.engine.fact_supersession import chain_end, family
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 
 USERS, ADOPTED, SUGGESTED = 0, 1, 2
@@ -56,13 +56,14 @@ def group_of(fact: Fact) -> int:
 def row_key(fact: Fact, by_id: dict[str, Fact]) -> str:
     """Which row a fact is listed in: its replacement chain's end, merged by key where a key
     holds one value at a time (the API's port); a sentence, a note, an open question or a
-    value of a list (files, links) is a row of its own."""
+    value of a list (files, links) is a row of its own, and so is each kind of value of one
+    noun phrase ("46,500 documents" and the name "dedup" read off one sentence)."""
     head = chain_end(by_id, fact) or fact
     parts = head.key.split("|") if head.key.count("|") == 2 else []
     if not parts or not parts[1] or parts[2] in MANY or head.kind in SENTENCE_KINDS or \
             head.kind == "question" or head.status == "forgotten":
         return head.id
-    return head.key
+    return f"{head.key}|{family(head)}"  # a name never hides a count under its row
 
 
 def fact_rows(facts: list[Fact]) -> tuple[FactRow, ...]:
@@ -80,5 +81,19 @@ def fact_rows(facts: list[Fact]) -> tuple[FactRow, ...]:
         top = (users or live or group)[-1]
         rank = group_of(top)
         out.append(FactRow(top, tuple(f for f in group if f is not top), rank,
-                           rank != SUGGESTED and top.kind != "question"))
+                           rank != SUGGESTED and top.kind != "question" and _of_a_key(
+                               top, any(f.replaced_by == top.id for f in group))))
     return tuple(sorted(out, key=lambda r: (r.group, r.fact.sequence)))
+
+
+def _of_a_key(fact: Fact, replaced: bool) -> bool:
+    """A value the user would write down: one of a key (what it is a value of), a sentence
+    (a decision), an identifier, a value that replaced another, or one the user typed,
+    edited or pinned. A plain name read with no noun phrase at all that replaced nothing
+    ("the CLI paged them twice": what the chat is about, not a value of anything; "switch
+    auth over to JWT") is kept behind the filter."""
+    if fact.kind != "name" or fact.pinned or fact.edited or fact.source == "manual" or \
+            replaced:
+        return True
+    parts = fact.key.split("|")
+    return len(parts) != 3 or bool(parts[0] or parts[1])

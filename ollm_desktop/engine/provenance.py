@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from ollm_desktop.engine import fact_grammar
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_types import FactKind
+from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.references import find_references
 
 NUMBER_KINDS = frozenset({"number", "date", "time"})
@@ -143,7 +144,8 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
     keyed = [f for f in out if f.key.split("|")[1:2] not in ([""], ["use"], [])
              and f.value not in chosen]
     if decision and not correction and keyed:  # the decision is its values, with their keys
-        return out
+        return [_decided(sentence, slot, found) if found in keyed else found
+                for slot, found in zip(reading.slots, out, strict=True)]
     if decision and not correction:  # the decision is the clause, not a name inside it
         clipped = P.clip_words(sentence)
         kept = [f for f in out if f.kind == "setting" or f.value not in clipped]
@@ -152,6 +154,42 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
         out.append(Found("correction", P.clip_words(sentence), P.subject_words(plain),
                          "correction", correction))
     return out
+
+
+_DECIDED_START = re.compile(r":\s|\b(?:is|are|will be)\s", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,;]\s|[.!?]?\s*$")
+# What a decided noun phrase begins with, when words precede its value: a determiner or a
+# quantifier (a closed class: "the Wilcoxon test", "no deploys on Fridays").
+_PHRASE_HEADS = DETERMINERS | frozenset({"no", "every", "all", "only", "each", "both"})
+_OWNER_AFTER = re.compile(r"\s(?:for|of|as|in|on|at|to|with|from)\s", re.IGNORECASE)
+MAX_DECIDED_WORDS = 6
+
+
+def _decided(sentence: str, slot: fact_grammar.Slot, found: Found) -> Found:
+    """A decision's value as the object phrase the user decided, when the value is a word of
+    it: "we go with no deploys on Fridays" is "no deploys on Fridays", not "Fridays"; "the
+    API style is JSON over gRPC-Web" is "JSON over gRPC-Web". The phrase runs from the last
+    decision verb, colon or copula before the value to the end of its clause (at most six
+    words); it is a name of the same key."""
+    if slot.ref_kind not in ("name", "date"):  # a version, a number: their own unit
+        return found
+    before = sentence[:slot.start]
+    starts = [m.end() for m in P.DECISION.finditer(before)]
+    starts += [m.end() for m in _DECIDED_START.finditer(before)]
+    if not starts:
+        return found
+    end = _CLAUSE_END.search(sentence, slot.end)
+    tail = sentence[slot.end:end.start() if end else len(sentence)]
+    owner = _OWNER_AFTER.search(tail)  # "Redis for the queue": the key, not the decision
+    phrase = (sentence[max(starts):slot.end] + tail[:owner.start() if owner else None]
+              ).strip(" .!?:")
+    prefix = phrase[:phrase.find(found.value)].split() if found.value in phrase else ["?"]
+    if phrase == found.value or not 1 < len(phrase.split()) <= MAX_DECIDED_WORDS or (
+            prefix and prefix[0].lower() not in _PHRASE_HEADS):  # "(to) use Redis": a verb
+        return found
+    entity, attribute, _ = [*found.key.split("|"), "", "", ""][:3]
+    return replace(found, value=phrase, ref_kind="name", kind="name",
+                   key=f"{entity}|{attribute}|name")
 
 
 # The grammar's cost grows faster than a sentence's length: a reply of one 500 KB line took
