@@ -166,13 +166,15 @@ def _after_claim(facts: list[Fact], fact: Fact, turn: int) -> bool:
 
 
 def evict(facts: list[Fact]) -> None:
-    """Over ``MAX_FACTS``: replaced entries go first, then assistant-only ones, then the
-    user's (oldest first); pinned, typed, edited and forgotten ones never (a forgotten value
-    stays masked)."""
+    """Over ``MAX_FACTS``: the assistant's replaced entries go first, then its other ones,
+    then the user's replaced ones, then the user's (oldest first); pinned, typed, edited and
+    forgotten ones never (a forgotten value stays masked). A user's replaced value is what
+    marks its old quotes "replaced by X" (kept turns, recall): a reply's invented values,
+    hundreds in a long chat, never push it out."""
     excess = len(facts) - MAX_FACTS
     if excess <= 0:
         return
-    order = sorted((0 if f.status == "replaced" else 1 if not f.users else 2, i)
+    order = sorted((2 * f.users + (f.status != "replaced"), i)
                    for i, f in enumerate(facts) if not (f.pinned or f.source == "manual"
                                                         or f.edited or f.status == "forgotten"))
     gone = {i for _, i in order[:excess]}
