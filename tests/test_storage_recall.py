@@ -371,37 +371,3 @@ def test_a_question_or_a_suggestion_about_the_subject_states_no_value():
     hits = index.search("Which revision of the report exporter worked?", exclude=set(),
                         limit=4)
     assert hits and hits[0].turn == target
-
-
-def test_a_noun_phrase_of_the_question_names_the_value_in_a_long_question():
-    """Issue 28: a paraphrase with many words of its own ("How many people signed up around
-    the ablation table?") shares only its subject with the statement; two of its words side
-    by side as in the question ("ablation table") name the value, though they are fewer
-    than the share a long question needs."""
-    index, target = _chat_about(
-        "ablation table", ("For the ablation table: the mailing list now has 5,197 "
-                            "participants.", "Good."), 41)
-    hits = index.search("How many people signed up around the ablation table?",
-                        exclude=set(), limit=4)
-    assert hits and hits[0].turn == target
-
-
-def test_a_question_of_one_word_finds_the_round_stating_its_value():
-    """Issue 28: "Where is the meeting now?" has one word that is no stop word; a round
-    whose sentence states a value after it ("the meeting is in room bittern-quarry") is
-    found, though "meeting" is said in many rounds (its BM25 score stays under the
-    threshold) and two naming words were needed."""
-    rng = random.Random(4)
-    index = RecallIndex(sqlite3.connect(":memory:"))
-    target = 0
-    for turn in range(1, 151):
-        if turn == 9:
-            target = index.add_round("Change of plan: the meeting is in room bittern-quarry, "
-                                     "not in room avocet-anvil any more.", "Noted.")
-        else:
-            index.add_round(rng.choice([
-                "Let's keep going; I have about an hour before my next meeting.",
-                "Please keep the explanation short before the meeting.",
-                "I pushed a small change to the upload endpoint."]), "I would add a test.")
-    hits = index.search("Where is the meeting now?", exclude=set(), limit=4)
-    assert hits and hits[0].turn == target

@@ -259,9 +259,9 @@ class RecallIndex:
         messages are all in ``exclude`` (already in the request word for word) is skipped.
 
         A round that states a value named by ``NAMED`` or more of the query's words, and
-        ``NAMED_SHARE`` of them or two side by side as in the query (the key the question
-        names: "for the webhook handler, which helper…" and "For the webhook handler: the
-        helper … is X"; a question of one word, by that word) passes the threshold and
+        ``NAMED_SHARE`` of them (the key the question names: "for the webhook handler, which
+        helper…" and "For the webhook handler: the helper … is X"), in a sentence that states
+        it (not one that asks about it or suggests it), passes the threshold and
         goes first, the more naming words the earlier: a question about a subject many rounds
         chat about finds the round that states its value, not the one that repeats its words
         most."""
@@ -274,13 +274,9 @@ class RecallIndex:
         floor = max(MIN_SCORE, rows[0][1] * RELATIVE, self._ideal(terms) * MIN_SHARE)
         found = self.rounds([rowid for rowid, _ in rows])
         asked = sum(1 for _, weight in terms if weight == 1)
-        need = min(asked, max(NAMED, math.ceil(asked * NAMED_SHARE)))
-        named: dict[int, int] = {}
-        for rowid, _ in rows:
-            if rowid in found:
-                hits, phrase = naming_hits(terms, f"{found[rowid].user}\n{found[rowid].reply}")
-                if hits >= need or (phrase and hits >= NAMED):
-                    named[rowid] = hits
+        need = max(NAMED, math.ceil(asked * NAMED_SHARE))
+        named = {rowid: hits for rowid, _ in rows if rowid in found and (hits := naming_hits(
+            terms, f"{found[rowid].user}\n{found[rowid].reply}")) >= need}
         kept = [(rowid, score) for rowid, score in rows if score >= floor or rowid in named]
         kept.sort(key=lambda row: -named.get(row[0], 0))  # stable: BM25 order within
         return kept[:limit]
