@@ -371,3 +371,22 @@ def test_a_question_or_a_suggestion_about_the_subject_states_no_value():
     hits = index.search("Which revision of the report exporter worked?", exclude=set(),
                         limit=4)
     assert hits and hits[0].turn == target
+
+
+def test_a_noun_phrase_of_a_single_question_names_the_value():
+    """Issue 28: a paraphrase with many words of its own ("How many people signed up around
+    the ablation table?") shares only its subject with the statement; two of its words side
+    by side as in the question ("ablation table") name the value, though they are fewer
+    than the share a long question needs. A message of several sentences that mentions the
+    subject in passing recalls nothing by it (recall on ordinary sends costs the chat's
+    cache)."""
+    index, target = _chat_about(
+        "ablation table", ("For the ablation table: the mailing list now has 5,197 "
+                           "participants.", "Good."), 41)
+    hits = index.search("How many people signed up around the ablation table?",
+                        exclude=set(), limit=4)
+    assert hits and hits[0].turn == target
+    chatter = ("I looked at the numbers again this morning and many people signed up around "
+               "the ablation table. Let's keep going with the upload endpoint; I have about "
+               "an hour before my next meeting.")
+    assert all(h.turn != target for h in index.search(chatter, exclude=set(), limit=4))
