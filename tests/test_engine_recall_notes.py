@@ -33,11 +33,14 @@ def test_a_value_possibly_replaced_is_quoted_with_its_later_value():
     assert "web-prd-01 (possibly replaced by web-prd-02 (turn 81))" in found.text
 
 
-def test_the_ledgers_own_notes_go_first_and_a_later_value_replaced_itself_is_not_named():
-    """A value the ledger already notes keeps that note; a later value that is no longer
-    current is never named (as on the ledger's line)."""
+def test_the_ledgers_own_notes_go_first_and_only_the_users_values_are_marked():
+    """A value the ledger already notes keeps that note; a reply's value is not marked (the
+    ledger does not send it), nor one whose later value is no longer current."""
     ledger = _ledger()
     marked = quoted_notes(ledger, {"web-prd-01": "replaced by web-prd-03"})
     assert marked["web-prd-01"] == "replaced by web-prd-03"
+    ledger[0].source = "assistant"  # a reply's value: the ledger does not send it
+    assert "web-prd-01" not in quoted_notes(ledger, {})
+    ledger[0].source = "user"
     ledger[1].status = "replaced"  # the later value is no longer current: nothing to name
     assert "web-prd-01" not in quoted_notes(ledger, {})
