@@ -339,3 +339,54 @@ def test_the_round_that_states_the_named_value_is_found_among_rounds_that_chat_a
     hits = index.search(question, exclude=set(), limit=4)
     assert hits and hits[0].turn == target
     assert all("init_batch" not in h.reply for h in hits[:1])
+
+
+def _chat_about(subject: str, stated: tuple[str, str], at: int, *, seed: int = 3
+                ) -> tuple[RecallIndex, int]:
+    """150 rounds that chat about ``subject`` (questions about it, values it may take), one
+    of which (round ``at``) states its value."""
+    rng = random.Random(seed)
+    chat = [(f"Quick question about the {subject}: is an off-by-one in paging something we "
+             f"have seen before? I pushed a change to v2.{n} today.",
+             f"For the {subject}, make flush-{n} could also work if the setup gets in the way.")
+            for n in range(40)] + FILLER * 10
+    index = RecallIndex(sqlite3.connect(":memory:"))
+    target = 0
+    for turn in range(1, 151):
+        if turn == at:
+            target = index.add_round(*stated)
+        else:
+            index.add_round(*rng.choice(chat))
+    return index, target
+
+
+def test_a_question_or_a_suggestion_about_the_subject_states_no_value():
+    """Issue 28 (asked with recall): rounds that ask about the subject ("is an off-by-one …
+    something we have seen before?", a value in it) or suggest a value after it ("make
+    flush-3 could also work") named the question's words as a statement would, and went
+    first in BM25 order; the round that states the value was sixth and not sent."""
+    index, target = _chat_about(
+        "report exporter", ("For the report exporter: the last good build is commit e5fb1bec.",
+                            "Noted."), 6)
+    hits = index.search("Which revision of the report exporter worked?", exclude=set(),
+                        limit=4)
+    assert hits and hits[0].turn == target
+
+
+def test_a_noun_phrase_of_a_single_question_names_the_value():
+    """Issue 28: a paraphrase with many words of its own ("How many people signed up around
+    the ablation table?") shares only its subject with the statement; two of its words side
+    by side as in the question ("ablation table") name the value, though they are fewer
+    than the share a long question needs. A message of several sentences that mentions the
+    subject in passing recalls nothing by it (recall on ordinary sends costs the chat's
+    cache)."""
+    index, target = _chat_about(
+        "ablation table", ("For the ablation table: the mailing list now has 5,197 "
+                           "participants.", "Good."), 41)
+    hits = index.search("How many people signed up around the ablation table?",
+                        exclude=set(), limit=4)
+    assert hits and hits[0].turn == target
+    chatter = ("I looked at the numbers again this morning and many people signed up around "
+               "the ablation table. Let's keep going with the upload endpoint; I have about "
+               "an hour before my next meeting.")
+    assert all(h.turn != target for h in index.search(chatter, exclude=set(), limit=4))

@@ -181,16 +181,20 @@ def _after_claim(facts: list[Fact], fact: Fact, turn: int) -> bool:
     return claim is None or (claim.turn or 0) < turn
 
 
+# (the user's, replaced) -> the order of eviction
+_EVICTION_RANK = {(False, False): 0, (False, True): 1, (True, True): 2, (True, False): 3}
+
+
 def evict(facts: list[Fact]) -> None:
-    """Over ``MAX_FACTS``: assistant-only entries go first (replaced ones before current
-    ones: never sent, recall finds them in the history), then the user's replaced ones, then
-    the user's (oldest first); pinned, typed, edited and forgotten ones never (a forgotten
-    value stays masked). A small model's inventions filled the store in a long chat and the
-    user's replaced values went first: the "(replaced X)" beside a current value was lost."""
+    """Over ``MAX_FACTS``: the assistant's current entries go first, then its replaced ones,
+    then the user's replaced ones, then the user's (oldest first); pinned, typed, edited and
+    forgotten ones never (a forgotten value stays masked). A replaced value is what marks
+    its old quotes "replaced by X" (kept turns, recall): a reply's invented values, hundreds
+    in a long chat, never push it out."""
     excess = len(facts) - MAX_FACTS
     if excess <= 0:
         return
-    order = sorted(((0 if f.status == "replaced" else 1) + (2 if f.users else 0), i)
+    order = sorted((_EVICTION_RANK[f.users, f.status == "replaced"], i)
                    for i, f in enumerate(facts) if not (f.pinned or f.source == "manual"
                                                         or f.edited or f.status == "forgotten"))
     gone = {i for _, i in order[:excess]}

@@ -201,7 +201,8 @@ class FactsFront:
         if room < recall.MIN_ROOM:
             return messages, recall.Recalled(), wanted
         found = recall.compose(rounds, query, room=room, count=self._data.count,
-                               notes=self._region_now().notes,  # as the quotes have them
+                               notes=recall.quoted_notes(  # as the quotes have them
+                                   self._data.facts, self._region_now().notes),
                                later=facts.corrections(self._data.facts))
         if not found.text:
             return messages, found, wanted

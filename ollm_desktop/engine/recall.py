@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ollm_desktop.engine import fact_patterns
+from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.facts import Correction, annotate, mark_corrected
+from ollm_desktop.engine.facts_render import possibly_note
 
 INTRO = ("(Recalled from earlier in this conversation, already answered; use it only if it "
          "helps with the message above:)")
@@ -54,6 +56,26 @@ class Recalled:
     partial: list[bool] = field(default_factory=list)  # sent as matching sentences only
     text: str = ""  # exactly what was appended to the user's message
     tokens: int = 0
+
+
+def quoted_notes(facts: Sequence[Fact], notes: dict[str, str | None]) -> dict[str, str | None]:
+    """What recall marks in the rounds it quotes: the ledger's notes (replaced, edited,
+    forgotten values) and, for a value a later value of a key that may be the same one
+    possibly replaced, that later value ("web-prd-01 (possibly replaced by web-prd-02 (turn
+    81))"), as the ledger's own line says, for the values the ledger sends (the user's): a
+    quote is never exempt, and an old round recalled beside the question would state the
+    older value as current (the request's kept turns keep their place in the chat, so they
+    are left as they are). A reply's invented value is not marked: its "possibly replaced"
+    guesses are the grammar's, across the replies' inventions, and only noise in a quote."""
+    by_id = {f.id: f for f in facts}
+    found = dict(notes)
+    for fact in facts:
+        if fact.possibly_replaced_by and fact.users and len(fact.value) >= 2 \
+                and fact.value not in found:
+            note = possibly_note(by_id, fact)
+            if note is not None:
+                found[fact.value] = note
+    return found
 
 
 def _sentences(text: str) -> list[str]:

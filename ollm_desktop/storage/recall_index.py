@@ -37,6 +37,7 @@ from ollm_desktop.storage.recall_rounds import (
 from ollm_desktop.storage.recall_terms import (
     match_expression,
     naming_hits,
+    one_question,
     query_terms,
     quote,
     round_keys,
@@ -260,7 +261,10 @@ class RecallIndex:
 
         A round that states a value named by ``NAMED`` or more of the query's words, and
         ``NAMED_SHARE`` of them (the key the question names: "for the webhook handler, which
-        helper…" and "For the webhook handler: the helper … is X") passes the threshold and
+        helper…" and "For the webhook handler: the helper … is X"), or, for a message that is
+        one question, two of them side by side as in it (its noun phrase, "How many people
+        signed up around the ablation table?"), in a sentence that states the value (not one
+        that asks about it or suggests it), passes the threshold and
         goes first, the more naming words the earlier: a question about a subject many rounds
         chat about finds the round that states its value, not the one that repeats its words
         most."""
@@ -274,8 +278,13 @@ class RecallIndex:
         found = self.rounds([rowid for rowid, _ in rows])
         asked = sum(1 for _, weight in terms if weight == 1)
         need = max(NAMED, math.ceil(asked * NAMED_SHARE))
-        named = {rowid: hits for rowid, _ in rows if rowid in found and (hits := naming_hits(
-            terms, f"{found[rowid].user}\n{found[rowid].reply}")) >= need}
+        asking = one_question(text)
+        named: dict[int, int] = {}
+        for rowid, _ in rows:
+            if rowid in found:
+                hits, phrase = naming_hits(terms, f"{found[rowid].user}\n{found[rowid].reply}")
+                if hits >= need or (asking and phrase and hits >= NAMED):
+                    named[rowid] = hits
         kept = [(rowid, score) for rowid, score in rows if score >= floor or rowid in named]
         kept.sort(key=lambda row: -named.get(row[0], 0))  # stable: BM25 order within
         return kept[:limit]

@@ -15,6 +15,7 @@ subject outranks rounds that merely mention it (LongMemEval's fact-augmented key
 
 from __future__ import annotations
 
+import itertools
 import re
 
 IDENTIFIER_WEIGHT = 3  # times an identifier (a path, a name with digits) is repeated
@@ -110,30 +111,43 @@ def round_keys(text: str) -> str:
     return " ".join(keys)
 
 
-# A modal or a hedge before a value: a suggestion, which states no value (the engine's mood
-# rule, ``fact_grammar``); a closed class of words.
+# A modal or a hedge in a sentence: a suggestion, which states no value (the engine's mood
+# rule, ``fact_grammar``); a closed class of words. A question states none either.
 _SUGGESTING = frozenset(["could", "might", "would", "may", "maybe", "perhaps", "should"])
 NAMING_WORDS = 8  # words before a value that may name it
 
 
-def naming_hits(terms: list[tuple[str, int]], text: str) -> int:
+def naming_hits(terms: list[tuple[str, int]], text: str) -> tuple[int, bool]:
     """How many of a query's words (``query_terms`` of weight 1) name a value stated in
-    ``text``: the most, over its sentences that state a value (not suggest one), of those
-    words among the words before the sentence's first value ("For the webhook handler: the
-    helper that does this is X" names X by "webhook handler helper"). Structure, not a word
-    list: the question names the key (what the value is a value of), the round states it."""
+    ``text``: the most, over its sentences that state a value (not ask about one or suggest
+    one: a question, or a modal anywhere in the sentence, "make X could also work"), of
+    those words among the words before the sentence's first value ("For the webhook
+    handler: the helper that does this is X" names X by "webhook handler helper"); and
+    whether two of them stand side by side there as in the query (a noun phrase of the
+    question, "the ablation table", is the value's subject). Structure, not a word list: the
+    question names the key (what the value is a value of), the round states it."""
     words = {term for term, weight in terms if weight == 1}
     if not words:
-        return 0
-    best = 0
+        return 0, False
+    pairs = {(a, b) for (a, wa), (b, wb) in itertools.pairwise(terms) if wa == wb == 1}
+    best, phrase = 0, False
     for sentence in _SENTENCE.split(_bounded(text)):
+        if sentence.rstrip().endswith("?"):
+            continue
         value = next((m for m in _VALUE.finditer(sentence)
                       if len(_clean_value(m.group(0))) >= 2), None)
-        if value is None:
+        if value is None or _SUGGESTING & {w.casefold() for w in _WORD.findall(sentence)}:
             continue
         before = [w.casefold() for w in _WORD.findall(sentence[:value.start()])]
-        if _SUGGESTING & set(before):
-            continue
         naming = [w for w in before if w not in STOP_WORDS][-NAMING_WORDS:]
-        best = max(best, len(words & set(naming)))
-    return best
+        hits = len(words & set(naming))
+        paired = hits >= 2 and any(pair in pairs for pair in itertools.pairwise(naming))
+        best, phrase = max((best, phrase), (hits, paired))
+    return best, phrase
+
+
+def one_question(text: str) -> bool:
+    """The message is a single question: what it asks about is its noun phrase (a message of
+    several sentences that mentions a subject says much besides, and asks nothing back)."""
+    pieces = [p for p in _SENTENCE.split(text.strip()) if p.strip()]
+    return len(pieces) == 1 and pieces[0].rstrip().endswith("?")
