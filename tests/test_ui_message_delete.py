@@ -231,6 +231,7 @@ def test_the_menus_row_actions_are_off_without_a_row_and_hover_buttons_still_wor
     actions = {n: app.window.findChild(QAction, n) for n in names}
     assert all(a is not None for a in actions.values())
     assert [n for n, a in actions.items() if a.isEnabled()] == []
+    assert all("Click a message" in a.toolTip() for a in actions.values())  # says why
     for newest in ("actionRegenerate", "actionEditMessage", "actionForkChat"):
         found = app.window.findChild(QAction, newest)  # these act on the newest message
         assert found is not None and found.isEnabled(), newest
@@ -238,6 +239,7 @@ def test_the_menus_row_actions_are_off_without_a_row_and_hover_buttons_still_wor
     reply = app.controller.session.engine.display_messages()[-1]
     select(app, reply.id)
     assert [n for n, a in actions.items() if not a.isEnabled()] == []
+    assert "Undo brings it back" in actions["actionDeleteMessage"].toolTip()
 
     view.setCurrentIndex(model.index(-1))
     click_row_button(app, reply.id, "actionDeleteMessage")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction
 
 from ollm_desktop.ui.conversation.conversation_model import ConversationRow
@@ -45,6 +45,9 @@ class CurrentRowActions(QObject):
         super().__init__(view)
         self._view = view
         self._bound: list[tuple[QAction, Applies]] = []
+        self._tips: dict[QAction, str] = {}
+        self._why = QCoreApplication.translate(
+            "CurrentRowActions", "Click a message in the conversation first")
         selection = view.selectionModel()
         if selection is not None:
             selection.currentChanged.connect(self.refresh)
@@ -56,6 +59,7 @@ class CurrentRowActions(QObject):
 
     def bind(self, action: QAction, applies: Applies) -> None:
         self._bound.append((action, applies))
+        self._tips[action] = action.toolTip()  # shown again while enabled
         self.refresh()
 
     def current_row(self) -> ConversationRow | None:
@@ -67,7 +71,9 @@ class CurrentRowActions(QObject):
     def refresh(self, *_: object) -> None:
         row = self.current_row()
         for action, applies in self._bound:
-            action.setEnabled(row is not None and applies(row))
+            enabled = row is not None and applies(row)
+            action.setEnabled(enabled)
+            action.setToolTip(self._tips[action] if enabled else self._why)  # says why
 
 
 def install(content: CurrentRowActionsHost) -> CurrentRowActions:
