@@ -26,11 +26,13 @@ alone do not fit, the assembly is marked over budget and ``blocking_pins`` names
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from ollm_desktop.engine import budget, document_context, facts, facts_render, goals, tool_results
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE, Conversation
+from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.images import (
     image_tokens,
     joins,
@@ -77,6 +79,7 @@ class Region:
     # The marks of old values (``facts.value_notes``): the quotes above and the ledger's
     # sentence lines carry the same ones, worked out once per region.
     notes: dict[str, str | None] = field(default_factory=dict)
+    facts: list[Fact] = field(default_factory=list)  # ``sent_facts``: what the ledger reads
 
     @property
     def parts(self) -> list[Part]:
@@ -135,6 +138,19 @@ def _tokens(data: Conversation, message_id: str, kind: str, text: str) -> int:
     return cached[1]
 
 
+def sent_facts(found: Sequence[Fact], compacted: set[str]) -> list[Fact]:
+    """The facts the request is built from. A reply's (or a tool's) value the user has not
+    adopted is never sent, only noted beside the user's value it disputes ("a reply said
+    replaced by X; unconfirmed"), and while that reply is still sent word for word the note
+    says nothing the reply does not: it waits for the compaction that folds the reply (which
+    re-reads the request from the ledger anyway). Noted at once, every rival value a reply
+    names (small models name many) made the server re-read the request from the ledger on.
+    A value that replaced another stays (its chain is the ledger's)."""
+    replacing = {f.replaced_by for f in found if f.replaced_by}
+    return [f for f in found if f.users or f.message_id is None or f.message_id in compacted
+            or f.id in replacing]
+
+
 def build_region(data: Conversation) -> Region:
     owner: dict[str, int] = {}
     boundary = 0
@@ -151,8 +167,10 @@ def build_region(data: Conversation) -> Region:
         position = data.position(mid)
         if position is not None:
             boundary = max(boundary, position + 1)
-    notes = facts.value_notes(data.facts)
-    later = facts.corrections(data.facts)
+    compacted = {m.id for m in data.messages[:boundary]} | {LEGACY_MESSAGE}
+    shown = sent_facts(data.facts, compacted)
+    notes = facts.value_notes(shown)
+    later = facts.corrections(f for f in shown if f.users)  # a reply's is no correction
     checkpoints = [Part("checkpoint", text, data.count(text) + 2, group.id)
                    for group in data.groups for text in [checkpoint_text(group, notes)]]
     kept: list[Part] = []
@@ -189,9 +207,8 @@ def build_region(data: Conversation) -> Region:
             kept.append(Part("orphan", text, _tokens(data, message.id, "orphan", text),
                              message.id))
     instructions = [m.content for m in data.messages if m.role == "system"]
-    compacted = {m.id for m in data.messages[:boundary]} | {LEGACY_MESSAGE}
     return Region(checkpoints, kept, boundary, instructions, owner, replaced, orphans,
-                  compacted, notes)
+                  compacted, notes, shown)
 
 
 class Assembler:
@@ -222,7 +239,7 @@ class Assembler:
 
     def ledger(self, region: Region, limit: int) -> facts_render.Rendered:
         data = self.data
-        return facts_render.render(data.facts, compacted=region.compacted, quoted=region.quoted,
+        return facts_render.render(region.facts, compacted=region.compacted, quoted=region.quoted,
                             budget=limit, count=data.count, notes=region.notes)
 
     # ------------------------------------------------------------ assemble
