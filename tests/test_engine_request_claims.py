@@ -43,7 +43,15 @@ def test_a_replys_claim_waits_for_the_compaction_that_folds_the_reply() -> None:
     _filler(engine, 8, seed=50)
     assert compact(engine, force=True).status == "compacted"
     assert claim.id in engine._region_now().compacted
-    assert "7443 (a reply said replaced by 9443; unconfirmed)" in _system(engine)
+    noted = _system(engine)
+    assert "7443 (a reply said replaced by 9443; unconfirmed)" in noted
+    # a later reply names another value: the note as it was until that reply is compacted
+    engine.add("user", "and the health check? " + words(20, 97))
+    engine.add("assistant", "Correction: the gateway moved to port 9553. " + words(60, 96))
+    assert _system(engine) == noted
+    _filler(engine, 8, seed=70)
+    assert compact(engine, force=True).status == "compacted"
+    assert "7443 (a reply said replaced by 9443, now 9553; unconfirmed)" in _system(engine)
 
 
 def test_a_users_correction_still_changes_the_request_at_once() -> None:

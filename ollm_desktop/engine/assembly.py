@@ -145,10 +145,27 @@ def sent_facts(found: Sequence[Fact], compacted: set[str]) -> list[Fact]:
     says nothing the reply does not: it waits for the compaction that folds the reply (which
     re-reads the request from the ledger anyway). Noted at once, every rival value a reply
     names (small models name many) made the server re-read the request from the ledger on.
-    A value that replaced another stays (its chain is the ledger's)."""
-    replacing = {f.replaced_by for f in found if f.replaced_by}
-    return [f for f in found if f.users or f.message_id is None or f.message_id in compacted
-            or f.id in replacing]
+    What such a value replaced of the assistant's own is read as it was before it; a value
+    that replaced one of the user's (or an adopted one) is sent at once (its chain is the
+    ledger's)."""
+
+    def waits(fact: Fact) -> bool:
+        return not fact.users and fact.message_id is not None \
+            and fact.message_id not in compacted
+
+    waiting = {f.id for f in found if waits(f)}
+    keep = {f.replaced_by for f in found  # replaced a value of the user's: sent now
+            if f.replaced_by in waiting and f.users}
+    waiting -= keep
+    out: list[Fact] = []
+    for fact in found:
+        if fact.id in waiting:
+            continue
+        if fact.replaced_by in waiting and fact.status == "replaced":
+            fact = fact.model_copy(update={"status": "current", "replaced_by": None,
+                                           "replaced_turn": None})
+        out.append(fact)
+    return out
 
 
 def build_region(data: Conversation) -> Region:
