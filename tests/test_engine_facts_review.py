@@ -340,3 +340,17 @@ def test_a_repeated_sentence_cut_at_a_clause_does_not_flip_the_ledger() -> None:
     ledger, _ = _absorb(("user", "Correction: we decided the queue backend is Redis."),
                         ("user", "Correction: we decided the queue backend is Redis Streams."))
     assert _current(ledger) == ["Redis Streams"]
+
+
+def test_a_replys_correction_of_a_compacted_user_value_reaches_the_next_request() -> None:
+    """Read at once, as a user's correction is: the next request already has the claim beside
+    the user's value (a dispute replaces nothing, yet the request must be laid out anew)."""
+    engine = _engine()
+    engine.add("user", GATEWAY)
+    engine.add("assistant", words(150))
+    _filler(engine, 8)
+    assert compact(engine, force=True).status == "compacted"
+    assert "port 7443" in _system(engine) and "a reply said" not in _system(engine)
+    engine.add("user", "Which port should the health check use?")
+    engine.add("assistant", MOVED)
+    assert "7443 (a reply said replaced by 9443; unconfirmed)" in _system(engine)

@@ -1,7 +1,7 @@
-"""What a reply claims reaches the request only once the reply is compacted (issue 28, cost):
-the reply is sent word for word until then, and a note that repeats it made the server re-read
-the request from the ledger on at every rival value a reply named. A reply's sentence never
-marks the user's quoted words as "later corrected"."""
+"""A reply's sentence never marks the user's quoted words as "later corrected" (issue 28: the
+ledger is the user's; a reply's advice read as a correction marked quoted requests at every such
+reply, junk in the request and a re-read from there on); the user's correction still changes
+the request at once."""
 
 from __future__ import annotations
 
@@ -25,33 +25,6 @@ def _filler(engine: ContextEngine, turns: int, seed: int = 0) -> None:
 
 def _system(engine: ContextEngine) -> str:
     return engine.api_messages()[0]["content"]
-
-
-def test_a_replys_claim_waits_for_the_compaction_that_folds_the_reply() -> None:
-    engine = _engine(preserve_user_messages=False)
-    engine.add("user", GATEWAY)
-    engine.add("assistant", words(150))
-    _filler(engine, 8)
-    assert compact(engine, force=True).status == "compacted"
-    before = _system(engine)
-    assert "gateway port: 7443" in before and "a reply said" not in before
-    engine.add("user", "question about the gateway " + words(20, 99))
-    claim = engine.add("assistant", MOVED + " " + words(60, 98))
-    assert any(f.value == "9443" for f in engine.facts)  # read at once, kept
-    assert _system(engine) == before  # the request is the previous one plus the new turns
-    assert MOVED in engine.api_messages()[-1]["content"]  # the reply says it itself
-    _filler(engine, 8, seed=50)
-    assert compact(engine, force=True).status == "compacted"
-    assert claim.id in engine._region_now().compacted
-    noted = _system(engine)
-    assert "7443 (a reply said replaced by 9443; unconfirmed)" in noted
-    # a later reply names another value: the note as it was until that reply is compacted
-    engine.add("user", "and the health check? " + words(20, 97))
-    engine.add("assistant", "Correction: the gateway moved to port 9553. " + words(60, 96))
-    assert _system(engine) == noted
-    _filler(engine, 8, seed=70)
-    assert compact(engine, force=True).status == "compacted"
-    assert "7443 (a reply said replaced by 9443, now 9553; unconfirmed)" in _system(engine)
 
 
 def test_a_users_correction_still_changes_the_request_at_once() -> None:

@@ -26,13 +26,11 @@ alone do not fit, the assembly is marked over budget and ``blocking_pins`` names
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from ollm_desktop.engine import budget, document_context, facts, facts_render, goals, tool_results
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE, Conversation
-from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.images import (
     image_tokens,
     joins,
@@ -79,7 +77,6 @@ class Region:
     # The marks of old values (``facts.value_notes``): the quotes above and the ledger's
     # sentence lines carry the same ones, worked out once per region.
     notes: dict[str, str | None] = field(default_factory=dict)
-    facts: list[Fact] = field(default_factory=list)  # ``sent_facts``: what the ledger reads
 
     @property
     def parts(self) -> list[Part]:
@@ -138,36 +135,6 @@ def _tokens(data: Conversation, message_id: str, kind: str, text: str) -> int:
     return cached[1]
 
 
-def sent_facts(found: Sequence[Fact], compacted: set[str]) -> list[Fact]:
-    """The facts the request is built from. A reply's (or a tool's) value the user has not
-    adopted is never sent, only noted beside the user's value it disputes ("a reply said
-    replaced by X; unconfirmed"), and while that reply is still sent word for word the note
-    says nothing the reply does not: it waits for the compaction that folds the reply (which
-    re-reads the request from the ledger anyway). Noted at once, every rival value a reply
-    names (small models name many) made the server re-read the request from the ledger on.
-    What such a value replaced of the assistant's own is read as it was before it; a value
-    that replaced one of the user's (or an adopted one) is sent at once (its chain is the
-    ledger's)."""
-
-    def waits(fact: Fact) -> bool:
-        return not fact.users and fact.message_id is not None \
-            and fact.message_id not in compacted
-
-    waiting = {f.id for f in found if waits(f)}
-    keep = {f.replaced_by for f in found  # replaced a value of the user's: sent now
-            if f.replaced_by in waiting and f.users}
-    waiting -= keep
-    out: list[Fact] = []
-    for fact in found:
-        if fact.id in waiting:
-            continue
-        if fact.replaced_by in waiting and fact.status == "replaced":
-            fact = fact.model_copy(update={"status": "current", "replaced_by": None,
-                                           "replaced_turn": None})
-        out.append(fact)
-    return out
-
-
 def build_region(data: Conversation) -> Region:
     owner: dict[str, int] = {}
     boundary = 0
@@ -184,10 +151,11 @@ def build_region(data: Conversation) -> Region:
         position = data.position(mid)
         if position is not None:
             boundary = max(boundary, position + 1)
-    compacted = {m.id for m in data.messages[:boundary]} | {LEGACY_MESSAGE}
-    shown = sent_facts(data.facts, compacted)
-    notes = facts.value_notes(shown)
-    later = facts.corrections(f for f in shown if f.users)  # a reply's is no correction
+    notes = facts.value_notes(data.facts)
+    # A reply's correction sentence never marks the user's words "later corrected": the
+    # ledger is the user's, and a reply's sentence read as a correction (advice, filler)
+    # marked quoted requests at every such reply (junk, and a re-read from there on).
+    later = facts.corrections(f for f in data.facts if f.users)
     checkpoints = [Part("checkpoint", text, data.count(text) + 2, group.id)
                    for group in data.groups for text in [checkpoint_text(group, notes)]]
     kept: list[Part] = []
@@ -224,8 +192,9 @@ def build_region(data: Conversation) -> Region:
             kept.append(Part("orphan", text, _tokens(data, message.id, "orphan", text),
                              message.id))
     instructions = [m.content for m in data.messages if m.role == "system"]
+    compacted = {m.id for m in data.messages[:boundary]} | {LEGACY_MESSAGE}
     return Region(checkpoints, kept, boundary, instructions, owner, replaced, orphans,
-                  compacted, notes, shown)
+                  compacted, notes)
 
 
 class Assembler:
@@ -256,7 +225,7 @@ class Assembler:
 
     def ledger(self, region: Region, limit: int) -> facts_render.Rendered:
         data = self.data
-        return facts_render.render(region.facts, compacted=region.compacted, quoted=region.quoted,
+        return facts_render.render(data.facts, compacted=region.compacted, quoted=region.quoted,
                             budget=limit, count=data.count, notes=region.notes)
 
     # ------------------------------------------------------------ assemble
