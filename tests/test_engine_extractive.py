@@ -261,3 +261,41 @@ def test_the_users_decisions_outrank_newer_reply_identifiers_and_survive_a_roll(
     assert "PostgreSQL 16" in _decisions(first)
     later = extractive_checkpoint(replies, target_tokens=120, previous=first)
     assert "PostgreSQL 16" in _decisions(later)
+
+
+def test_a_decision_the_ledger_keeps_as_a_keyed_value_is_a_decision():
+    """Issue 28 (stop 35): "Final call on the queue backend: RabbitMQ quorum queues." is kept by
+    the ledger as the queue backend's name (a decision with a keyed value is its values); the
+    checkpoint reads the decision's shape by the ledger's own pattern, so it stays a decision."""
+    span = [("user", "Our on-call engineer says the webhook handler paged them twice. "
+                     "Final call on the queue backend: RabbitMQ quorum queues."),
+            ("assistant", FILLER)]
+    assert "RabbitMQ quorum queues" in _decisions(extractive_checkpoint(span, target_tokens=200))
+
+
+def test_the_spans_decisions_come_before_a_previous_checkpoints_and_the_goals_markers():
+    """Issue 28 (stop 35): at 2K-4K a rolling checkpoint's target is about 130 tokens; the
+    previous checkpoint's decisions (and the goal's [DECISION] markers, which the goal block
+    sends anyway) took the room first, and the user's new decision was lost in the very build
+    that read it. The span's own decisions now go first; the older ones fill what is left,
+    the newest first, the goal's markers last."""
+    previous = "\n".join([NOTE, "", "## Decisions & Conclusions",
+                          "- From here on, the pilot study is named tarpon-lantern.",
+                          "- From here on, the new metric is named heron-vault.",
+                          "- Change of plan: the meeting is in room merlin-quarry, not in room "
+                          "kestrel-lantern any more.",
+                          "- I changed the dashboard refresh from 15 minutes to 5 minutes.",
+                          "- [DECISION] Keep expected calibration error for the main "
+                          "evaluation metric - LOCKED"])
+    span = [("user", "We agreed that the statistical test is the Wilcoxon signed-rank test. "
+                     "Should we cite the original paper before we send the draft around?"),
+            ("assistant", FILLER)]
+    text = extractive_checkpoint(span, target_tokens=128, previous=previous)
+    decisions = _decisions(text)
+    assert count_tokens(text) <= 128
+    assert "Wilcoxon signed-rank test" in decisions
+    assert "5 minutes" in decisions  # the newest of the previous ones stays
+    roomy = _decisions(extractive_checkpoint(span, target_tokens=400, previous=previous))
+    assert "Wilcoxon" in roomy and "tarpon-lantern" in roomy and "LOCKED" in roomy
+    tight = _decisions(extractive_checkpoint(span, target_tokens=150, previous=previous))
+    assert "LOCKED" not in tight or "tarpon-lantern" in tight  # the goal's markers go first

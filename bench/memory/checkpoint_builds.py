@@ -5,11 +5,12 @@ is gone from it, but was it ever kept? This records every call of the engine's
 ``extractive.extractive_checkpoint`` during a run (the messages it summarised and what it
 wrote) and scores each build against the generator's ground truth: of the user's decisions
 stated in the messages it summarised, the share its "Decisions & Conclusions" section holds
-("at least 90 % of the user's decisions that it summarised"), and the lines there that are a
-reply's own sentences (filler; a line with the app's [DECISION] or [GOAL] marker is the goal's
-decision, which the engine takes from a reply by design, not filler). The request-level
-figure (``precision.checkpoint_decisions``) stays beside it: what is still there at each
-reported turn.
+("at least 90 % of the user's decisions that it summarised"; kept by that build, or by a later
+build that folds it), and the lines there that are a reply's own sentences (filler; a line
+with the app's [DECISION] or [GOAL] marker is the goal's decision, which the engine takes from
+a reply by design, not filler). The request-level figure (``precision.checkpoint_decisions``)
+stays beside it: what is still there at each reported turn (no goal: a 2K-4K rolling
+checkpoint holds about four decision lines).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ _MARKER = re.compile(r"\[(?:DECISION|GOAL)\]")
 class Build:
     messages: list[tuple[str, str]]
     text: str
+    previous: str | None = None  # the checkpoint this build folded (rolled into it)
 
 
 @dataclass
@@ -63,7 +65,8 @@ def start() -> Recorder:
 
     def recorded(messages: Sequence[tuple[str, str]], **kwargs: Any) -> str:
         text = original(messages, **kwargs)
-        recorder.builds.append(Build([(r, c or "") for r, c in messages], text))
+        recorder.builds.append(Build([(r, c or "") for r, c in messages], text,
+                                     kwargs.get("previous")))
         return text
 
     recorder.original = original
@@ -81,14 +84,35 @@ def decision_lines(text: str) -> list[str]:
     return out
 
 
+def folded_by(builds: Sequence[Build]) -> list[list[int]]:
+    """For each build, the later builds that fold it: the one whose ``previous`` is its text
+    (a roll, or the next chunk of the same compaction), and on, transitively."""
+    later: list[list[int]] = [[] for _ in builds]
+    latest: dict[str, int] = {}
+    parent: list[int | None] = []
+    for index, build in enumerate(builds):
+        parent.append(latest.get(build.previous) if build.previous else None)
+        latest[build.text] = index
+    for index in range(len(builds)):
+        up = parent[index]
+        while up is not None:
+            later[up].append(index)
+            up = parent[up]
+    return later
+
+
 def figures(conversation: Conversation, recorder: Recorder) -> dict[str, Any]:
-    """Over the run's builds: the user's decisions stated in the messages a build summarised,
-    those its decisions section holds, and its lines that are a reply's sentences."""
+    """Over the run's builds, the issue's measure: a user's decision counts as summarised by a
+    build when the messages that build folded state it, and as kept when that build's
+    decisions section carries it, or a later build that folds that build does; and the lines
+    there that are a reply's sentences (filler)."""
     decisions = [f for f in conversation.facts if f.type == "decision" and f.speaker == "user"]
     in_span = found = filler = lines_total = 0
     missing: list[str] = []
-    for build in recorder.builds:
-        lines = decision_lines(build.text)
+    sections = [decision_lines(build.text) for build in recorder.builds]
+    later = folded_by(recorder.builds)
+    for index, build in enumerate(recorder.builds):
+        lines = sections[index]
         lines_total += len(lines)
         users = normalise("\n".join(c for r, c in build.messages if r == "user"))
         replies = normalise("\n".join(c for r, c in build.messages if r == "assistant"))
@@ -99,7 +123,8 @@ def figures(conversation: Conversation, recorder: Recorder) -> dict[str, Any]:
         for fact in decisions:
             if normalise(fact.sentence).rstrip(".") in users:
                 in_span += 1
-                if any(mentioned(line, fact.answer) for line in lines):
+                if any(mentioned(line, fact.answer)
+                       for at in (index, *later[index]) for line in sections[at]):
                     found += 1
                 elif len(missing) < 3:
                     missing.append(fact.answer)

@@ -281,8 +281,13 @@ def panel_figures(panel: Sequence[dict[str, Any]], truth: Truth) -> dict[str, An
 
 
 def checkpoint_decisions(messages: Sequence[dict[str, str]], truth: Truth) -> dict[str, Any]:
-    """The code-built checkpoints' "Decisions & Conclusions" lines: assistant filler there, and
-    the user's decisions found there."""
+    """The code-built checkpoints in the request: assistant filler in their "Decisions &
+    Conclusions" lines, and the user's decisions known so far that those lines still carry
+    (what the request holds now; a 2K-4K rolling checkpoint holds about four decision lines,
+    the ledger sends the rest). The issue's figure, the share of the user's decisions each
+    build summarised that its decisions section kept, is ``checkpoint_builds.figures``: the
+    request cannot tell which decisions a checkpoint summarised (a decision no longer sent
+    word for word may have left the request by other ways), so it is not guessed here."""
     text = "\n".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
     blocks = re.split(r"\[checkpoint[^\]]*\]", text, flags=re.I)[1:]
     built = [b for b in blocks if _CODE_BUILT in b.lower()]
@@ -296,16 +301,9 @@ def checkpoint_decisions(messages: Sequence[dict[str, str]], truth: Truth) -> di
                 lines.append(line.strip()[1:].strip())
     filler = [line for line in lines if classify(line, truth)[0] == "assistant_filler"]
     decided = [d for d in truth.user_decisions if any(mentioned(line, d) for line in lines)]
-    # The decisions the checkpoints summarised: those no longer sent word for word in the
-    # recent turns (every checkpoint of a refusing summariser's run is code-built).
-    recent = "\n".join(str(m.get("content", "")) for m in messages if m.get("role") != "system")
-    summarised = [d for d in truth.user_decisions if not mentioned(recent, d)] if built else []
-    found = [d for d in summarised if d in decided]
     return {"code_built": len(built), "decision_lines": len(lines), "filler_lines": len(filler),
             "filler_examples": filler[:3], "user_decisions": len(truth.user_decisions),
-            "user_decisions_found": len(decided), "user_decisions_summarised": len(summarised),
-            "user_decisions_summarised_found": len(found),
-            "missing_examples": [d for d in summarised if d not in decided][:3]}
+            "user_decisions_found": len(decided)}
 
 
 def corpus_figures(conversation: Conversation, entries: Sequence[Entry], turn: int,

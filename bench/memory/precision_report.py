@@ -57,11 +57,6 @@ def aggregate(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 "checkpoint_decision_lines": sum(c["decision_lines"] for c in checks),
                 "user_decisions": sum(c["user_decisions"] for c in checks),
                 "user_decisions_found": sum(c["user_decisions_found"] for c in checks),
-                # (older result files lack these: a checkpoint's summarised decisions)
-                "user_decisions_summarised": sum(c.get("user_decisions_summarised", 0)
-                                                 for c in checks),
-                "user_decisions_summarised_found": sum(
-                    c.get("user_decisions_summarised_found", 0) for c in checks),
                 "tokens": _sum_dicts(p["tokens"] for p in points),
             }
         cpu = [x for r in mine for x in r["cost"].get("compaction_cpu_s", [])]
@@ -152,7 +147,8 @@ def table(precision: dict[str, Any], title: str = "") -> str:
              + " | marked replaced lines, share (worst turn) | replaced as current | false sup. "
              "| panel rows (last) | panel user share "
              "| code-built ckpts: filler lines / decision lines (all turns); user decisions "
-             "found / known (last turn); found / summarised (all turns, goal ≥ 90 %) |",
+             "still in the request / known (last turn; the goal's figure is the build "
+             "table's below) |",
              "|---|" + "---|" * (len(turns) + 6)]
     for ctx, figures in precision.items():
         by_turn = figures["turns"]
@@ -167,9 +163,7 @@ def table(precision: dict[str, Any], title: str = "") -> str:
             f" | {last['panel_rows_mean']:.0f} | {_pct(last['panel_user_share'])}"
             f" | {sum(v['checkpoint_filler_lines'] for v in by_turn.values())} / "
             f"{sum(v['checkpoint_decision_lines'] for v in by_turn.values())}; "
-            f"{last['user_decisions_found']} / {last['user_decisions']}; "
-            f"{sum(v.get('user_decisions_summarised_found', 0) for v in by_turn.values())} / "
-            f"{sum(v.get('user_decisions_summarised', 0) for v in by_turn.values())} |")
+            f"{last['user_decisions_found']} / {last['user_decisions']} |")
     lines += ["", "The chat's corpus phrasings, per half: keys on the ledger as current at the "
               "last turn (the rest are still sent word for word, or missing); replaced values "
               "and question values shown as current, over every reported turn (goal 0).", "",

@@ -152,7 +152,10 @@ def build_region(data: Conversation) -> Region:
         if position is not None:
             boundary = max(boundary, position + 1)
     notes = facts.value_notes(data.facts)
-    later = facts.corrections(data.facts)
+    # A reply's correction sentence never marks the user's words "later corrected": the
+    # ledger is the user's, and a reply's sentence read as a correction (advice, filler)
+    # marked quoted requests at every such reply (junk, and a re-read from there on).
+    later = facts.corrections(f for f in data.facts if f.users)
     checkpoints = [Part("checkpoint", text, data.count(text) + 2, group.id)
                    for group in data.groups for text in [checkpoint_text(group, notes)]]
     kept: list[Part] = []

@@ -6,11 +6,14 @@ sentences instead: the user's requests, decisions, sentences holding identifiers
 target is reached, and lists the identifiers no picked sentence holds in what room is left.
 So it keeps many more facts than truncation in the same tokens.
 
-Budget order (deterministic): the previous checkpoint's decisions (up to
-``PREVIOUS_FLOOR + PREVIOUS_DECISIONS`` of the budget, the newest first: a code-built
+Budget order (deterministic): the span's own user decisions, newest first (up to
+``1 - PREVIOUS_FLOOR`` of the budget: nothing else in the checkpoint states them, and at 2K-4K
+a rolling target is about 130 tokens); then the previous checkpoint's user decisions, then its
+goal markers ([DECISION] ... LOCKED, which the goal block sends too), up to
+``PREVIOUS_FLOOR + PREVIOUS_DECISIONS`` of the budget, the newest first (a code-built
 checkpoint's replies' lines are the assistant's, the user's decisions weigh more), then its
 other lines up to ``PREVIOUS_FLOOR`` (its identifier lines first) so a rolling tier never
-loses all older context; then the span's decisions, newest first; then the sentences (user requests
+loses all older context; then the rest of the span's decisions; then the sentences (user requests
 included) that add an identifier not yet kept, newest first; then the other user requests,
 newest first; then the rest of those sentences; then the rest of the previous checkpoint's
 identifier lines; then action items; then its other lines; then, in the room left, bare
@@ -26,7 +29,9 @@ plans and advice ("Next, I will…") never fill Action Items or Decisions on the
 Decisions & Conclusions holds the user's decisions only (issue 28): stated in a decision's or
 a correction's shape, never asked or supposed, or a sentence the facts ledger keeps as the
 user's decision or correction (``facts_extract``, the ledger's own rules; the extraction is
-cached by content, so this costs no second pass); a reply's sentence only with a [DECISION]
+cached by content, so this costs no second pass), or a sentence in the ledger's decision shape
+(``fact_patterns.DECISION``: "final call on the queue backend: RabbitMQ") around a value the
+ledger keeps; a reply's sentence only with a [DECISION]
 marker. A previous checkpoint's decisions stay decisions, first in the budget after its
 floor: a decision holds until the user changes it, however many times the checkpoint rolls.
 """
@@ -38,6 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine.fact_grammar import read
+from ollm_desktop.engine.fact_patterns import DECISION as LEDGER_DECISION
 from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.provenance import sentence_facts
 from ollm_desktop.engine.references import extract_references
@@ -214,7 +220,8 @@ def _decides(role: str, sentence: str, kept: _Kept | None = None) -> bool:
     kept = kept if kept is not None else _ledger_decisions(sentence)
     if " ".join(sentence.split()) in kept.sentences:
         return True
-    if _DECISION.search(sentence) and any(v in sentence for v in kept.values):
+    if (_DECISION.search(sentence) or LEDGER_DECISION.search(sentence)) \
+            and any(v in sentence for v in kept.values):
         return _statement(sentence)
     return any(f.correction and not f.old for f in sentence_facts(sentence, "user"))
 
@@ -346,12 +353,21 @@ def extractive_checkpoint(
     newest = sorted(span, key=lambda u: (-u.position[0], u.position[1]))
     old = sorted(_previous_units(previous or ""), key=lambda u: (not u.key, u.position))
     picker = _Picker(budget, count)
-    for unit in sorted((u for u in old if u.section == DECISIONS), key=lambda u: u.position,
-                       reverse=True):  # the newest first when not all fit
-        picker.take(unit, limit=int(budget * (PREVIOUS_FLOOR + PREVIOUS_DECISIONS)))
+    core = [u for u in newest if u.section != "Action Items" or u.refs]
+    # The user's decisions of the span first: nothing else in the checkpoint states them
+    # (the previous checkpoint's were kept by the build that read them, and the ledger
+    # sends them); then the previous checkpoint's, the newest first; the goal's own markers
+    # ([DECISION] ... LOCKED, which the goal block sends) only after every user decision.
+    for unit in core:
+        if unit.section == DECISIONS and not _MARKER.search(unit.text):
+            picker.take(unit, limit=int(budget * (1 - PREVIOUS_FLOOR)))
+    earlier = sorted((u for u in old if u.section == DECISIONS), key=lambda u: u.position,
+                     reverse=True)  # the newest first when not all fit
+    for group in ([u for u in earlier if not _MARKER.search(u.text)], earlier):
+        for unit in group:
+            picker.take(unit, limit=int(budget * (PREVIOUS_FLOOR + PREVIOUS_DECISIONS)))
     for unit in old:
         picker.take(unit, limit=int(budget * PREVIOUS_FLOOR))
-    core = [u for u in newest if u.section != "Action Items" or u.refs]
     for unit in core:  # the user's decisions first: what a reply adds waits behind them
         if unit.section == DECISIONS:
             picker.take(unit)
