@@ -37,6 +37,7 @@ from ollm_desktop.ui.side_panel.facts.entries import (
 )
 
 VALUE, KIND, WHO, TURN, STATE = range(5)
+VALUE_WIDTH = 170  # px, the value column's first width (the user may drag it)
 ID_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -83,9 +84,13 @@ class FactsPanel(QDockWidget):
         self.list.setAlternatingRowColors(True)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.list.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(VALUE, QHeaderView.ResizeMode.Stretch)
-        for column in (KIND, WHO, TURN, STATE):
+        # The value first and wide enough to read; the status takes what is left (elided, its
+        # tooltip whole). Stretching the value and sizing the status to its contents left the
+        # value a few pixels wide in the side panel's width.
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(VALUE, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(VALUE, VALUE_WIDTH)
+        for column in (KIND, WHO, TURN):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.add_button = self._button("factAddButton", self.tr("Add…"),
                                        self.tr("Type a fact the model should always know"))
@@ -150,6 +155,9 @@ class FactsPanel(QDockWidget):
         button.setObjectName(name)
         button.setAccessibleName(text.rstrip("…"))
         button.setToolTip(tip)
+        # The style's 80 px minimum per button made the row wider than the side panel (its
+        # right end was cut off): a button may shrink to its text.
+        button.setMinimumWidth(button.fontMetrics().horizontalAdvance(text) + 18)
         return button
 
     # ------------------------------------------------------------ showing
