@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from ollm_desktop.engine import facts_extract
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_words import tokens_of
 from ollm_desktop.engine.provenance import message_facts
@@ -239,3 +240,16 @@ def test_an_instruction_the_user_follows_is_no_report() -> None:
     current = _current(absorbed(("user", "The cancellation fee is 4% of the fare."),
                                 ("user", "Legal told us to cut the cancellation fee to 3%.")))
     assert any("3%" in v for v in current) and not any(v.startswith("4%") for v in current)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("We moved the offsite to Málaga.", "Málaga"),
+    ("The venue is Graça now.", "Graça"),
+    ("Our contact is Łukasz Nowak.", "Łukasz Nowak"),
+    ("The hotel is in Zürich, not Genève.", "Zürich"),
+])
+def test_a_name_in_letters_beyond_ascii_is_one_value(text: str, value: str) -> None:
+    """Names are read whole in any script ("Málaga" was read as "M", "Graça" as "Gra")."""
+    found = [f.value for f in facts_extract.extract("user", text)]
+    assert value in found
+    assert all(len(v) > 2 for v in found), found

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
-TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’_-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|->|=>|[^\s`\"'*_]")
+TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|->|=>|[^\s`\"'*_]")  # letters of any script
 ARROWS = frozenset({"->", "=>", "→"})  # "Y -> X", "Y → X": from Y to X
 
 
