@@ -14,7 +14,8 @@ from functools import lru_cache
 
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
-TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|->|=>|[^\s`\"'*_]")  # letters of any script
+# A word begins with a letter of any script ("Málaga", "Łukasz", not "M" and "laga").
+TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|->|=>|[^\s`\"'*_]")
 ARROWS = frozenset({"->", "=>", "→"})  # "Y -> X", "Y → X": from Y to X
 
 
