@@ -278,3 +278,21 @@ def absorbed(*said: tuple[str, str]) -> list[Fact]:
     for turn, (role, text) in enumerate(said, start=1):
         facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
     return ledger
+
+
+def fact_engine(**config: object) -> ContextEngine:
+    """A 4K engine with a good summariser, for the facts ledger's tests."""
+    return ContextEngine(EngineConfig(context_size=4096, min_messages=2, **config),  # type: ignore[arg-type]
+                         GoodSummarizer())
+
+
+def filler_turns(engine: ContextEngine, turns: int, seed: int = 0) -> None:
+    """Exchanges that state nothing: they push earlier ones into a compaction."""
+    for turn in range(turns):
+        engine.add("user", f"question {seed + turn} " + words(20, seed + turn))
+        engine.add("assistant", words(150, seed + turn))
+
+
+def system_text(engine: ContextEngine) -> str:
+    """The request's system message (the checkpoints and the facts ledger)."""
+    return engine.api_messages()[0]["content"]

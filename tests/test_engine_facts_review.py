@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from ollm_desktop.engine import ContextEngine, EngineConfig, facts
+from ollm_desktop.engine import ContextEngine, facts
 from ollm_desktop.engine.branching import facts_within, state_up_to
 from ollm_desktop.engine.conversation import LEGACY_MESSAGE
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.facts_render import render
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.tokens import count_tokens
-from tests.engine_fakes import GoodSummarizer, compact, words
+from tests.engine_fakes import compact, words
+from tests.engine_fakes import fact_engine as _engine
+from tests.engine_fakes import filler_turns as _filler
+from tests.engine_fakes import system_text as _system
 
 GATEWAY = "The gateway listens on port 7443."
 MOVED = "Correction: the gateway moved to port 9443."
@@ -32,21 +35,6 @@ def _current(ledger: list[Fact]) -> list[str]:
 def _render(ledger: list[Fact], messages: list[Message]) -> str:
     return render(ledger, compacted={m.id for m in messages}, quoted=set(), budget=800,
                         count=count_tokens).text
-
-
-def _engine(**config: object) -> ContextEngine:
-    return ContextEngine(EngineConfig(context_size=4096, min_messages=2, **config),  # type: ignore[arg-type]
-                         GoodSummarizer())
-
-
-def _filler(engine: ContextEngine, turns: int, seed: int = 0) -> None:
-    for turn in range(turns):
-        engine.add("user", f"question {seed + turn} " + words(20, seed + turn))
-        engine.add("assistant", words(150, seed + turn))
-
-
-def _system(engine: ContextEngine) -> str:
-    return engine.api_messages()[0]["content"]
 
 
 # ---------------------------------------------------------------- 1. back to an earlier value

@@ -5,26 +5,13 @@ the request at once."""
 
 from __future__ import annotations
 
-from ollm_desktop.engine import ContextEngine, EngineConfig
-from tests.engine_fakes import GoodSummarizer, compact, words
+from tests.engine_fakes import compact, words
+from tests.engine_fakes import fact_engine as _engine
+from tests.engine_fakes import filler_turns as _filler
+from tests.engine_fakes import system_text as _system
 
 GATEWAY = "The gateway listens on port 7443."
 MOVED = "Correction: the gateway moved to port 9443."
-
-
-def _engine(**config: object) -> ContextEngine:
-    return ContextEngine(EngineConfig(context_size=4096, min_messages=2, **config),  # type: ignore[arg-type]
-                         GoodSummarizer())
-
-
-def _filler(engine: ContextEngine, turns: int, seed: int = 0) -> None:
-    for turn in range(turns):
-        engine.add("user", f"question {seed + turn} " + words(20, seed + turn))
-        engine.add("assistant", words(150, seed + turn))
-
-
-def _system(engine: ContextEngine) -> str:
-    return engine.api_messages()[0]["content"]
 
 
 def test_a_users_correction_still_changes_the_request_at_once() -> None:
