@@ -247,7 +247,8 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
         x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
         or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "now", "")) \
-        or (prev == "not" and nxt in (",", "but", ";")) \
+        or (prev == "not" and nxt in (",", "but", ";")  # not a verb: "we did not control,"
+            and not (i >= 2 and words[i - 2] in AUXILIARIES)) \
         or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i))
 
 
