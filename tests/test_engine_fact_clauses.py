@@ -260,5 +260,6 @@ def test_a_verb_after_an_auxiliarys_not_is_no_replaced_value() -> None:
     (a reply's filler was stored as a correction with it); "Postgres, not MySQL," still is."""
     text = "The weakest part is a confound we did not control, and reviewers will look there."
     assert facts_extract.extract("assistant", text) == ()
-    found = {f.value: f.old for f in facts_extract.extract("user", "The DB is Postgres, not MySQL.")}
+    found = {f.value: f.old
+             for f in facts_extract.extract("user", "The DB is Postgres, not MySQL.")}
     assert found == {"Postgres": False, "MySQL": True}
