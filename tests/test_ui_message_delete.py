@@ -242,5 +242,9 @@ def test_the_menus_row_actions_are_off_without_a_row_and_hover_buttons_still_wor
     assert "Undo brings it back" in actions["actionDeleteMessage"].toolTip()
 
     view.setCurrentIndex(model.index(-1))
+    from ollm_desktop.ui.conversation import row_hotspots
+    tip = row_hotspots.tooltip(model.index(model.row_of_message(reply.id)),
+                               row_hotspots.ACTION_PREFIX + "actionDeleteMessage", view)
+    assert tip is not None and "Undo brings it back" in tip  # the button's own row: no "first"
     click_row_button(app, reply.id, "actionDeleteMessage")
     assert reply.id not in message_ids(app)

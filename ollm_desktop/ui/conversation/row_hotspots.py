@@ -74,8 +74,9 @@ def row_action(view: ConversationView, spot: str | None) -> QAction | None:
 def tooltip(index: QModelIndex, spot: str | None, view: ConversationView | None = None
             ) -> str | None:
     if view is not None and spot is not None and spot.startswith(ACTION_PREFIX):
-        action = row_action(view, spot)
-        return action.toolTip() if action is not None else None
+        action = row_action(view, spot)  # its status tip: the tooltip of an action that
+        # needs a current row says so while there is none, and this button is that row's
+        return (action.statusTip() or action.toolTip()) if action is not None else None
     if spot == "pin":
         return (_tr("Unpin: this message may be summarised again") if index.data(PinnedRole)
                 else _tr("Pin: always keep this message verbatim in the context"))
