@@ -8,7 +8,8 @@ summaries come from the fake server too, answered by ``scripted_model``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from ollm_desktop.controller import ChatController
 from ollm_desktop.engine.prompts import CHAT_SUMMARY_OPENING
 from ollm_desktop.engine.tokens import truncate_to_tokens
 from ollm_desktop.paths import app_paths
-from ollm_desktop.session import Settings
+from ollm_desktop.session import ChatSession, SessionEvent, Settings
 from ollm_desktop.storage import ChatStore
 from tests.engine_fakes import prompt_target, words
 from tests.ollama_server import FakeOllama, Reply
@@ -78,6 +79,21 @@ def make_settings(server: FakeOllama, **overrides: Any) -> Settings:
     if "ollama_host" not in values:  # a stopped server has no URL: tests then pass one
         values["ollama_host"] = server.url
     return Settings(**values)
+
+
+@contextmanager
+def recorded_session(data_dir: Path, server: FakeOllama, **overrides: Any
+                     ) -> Iterator[tuple[ChatSession, list[SessionEvent]]]:
+    """A session over a fresh store in ``data_dir`` whose published events are recorded; the
+    store is closed after."""
+    store, _notices = ChatStore.open(app_paths(data_dir))
+    session = ChatSession(store, make_settings(server, **overrides))
+    events: list[SessionEvent] = []
+    session.publish = events.append  # type: ignore[method-assign]
+    try:
+        yield session, events
+    finally:
+        store.close()
 
 
 def make_controller(data_dir: Path, server: FakeOllama, **overrides: Any) -> ChatController:

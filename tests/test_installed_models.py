@@ -15,10 +15,8 @@ import pytest_asyncio
 
 from ollm_desktop.backend import BackendError, OllamaBackend
 from ollm_desktop.backend.openai_compat import OpenAICompatServer
-from ollm_desktop.paths import app_paths
 from ollm_desktop.session import Change, ChatSession, ModelsChanged, PullProgress, SessionEvent
-from ollm_desktop.storage import ChatStore
-from tests.controller_harness import MODEL, make_settings, scripted_model
+from tests.controller_harness import MODEL, recorded_session, scripted_model
 from tests.ollama_server import FakeModel, FakeOllama, Reply
 from tests.openai_server import FakeOpenAI, ServedModel
 
@@ -48,12 +46,8 @@ async def backend(server: FakeOllama) -> AsyncIterator[OllamaBackend]:
 
 @pytest.fixture
 def session(tmp_path, server) -> Iterator[tuple[ChatSession, list[SessionEvent]]]:
-    store, _ = ChatStore.open(app_paths(tmp_path / "data"))
-    s = ChatSession(store, make_settings(server))
-    events: list[SessionEvent] = []
-    s.publish = events.append
-    yield s, events
-    store.close()
+    with recorded_session(tmp_path / "data", server) as recorded:
+        yield recorded
 
 
 def problems(events: list[SessionEvent]) -> list[tuple[str, str]]:

@@ -31,7 +31,7 @@ from ollm_desktop.session import (
 )
 from ollm_desktop.session.events import BusyChanged
 from ollm_desktop.storage import ChatStore
-from tests.controller_harness import MODEL, make_settings, scripted_model
+from tests.controller_harness import MODEL, make_settings, recorded_session, scripted_model
 from tests.ollama_server import Reply
 
 LONG = "Please keep the schema notes handy, we will revisit the indexes later. " * 12
@@ -45,12 +45,8 @@ def server(ollama_server):
 
 @pytest.fixture
 def session(tmp_path, server) -> Iterator[tuple[ChatSession, list[SessionEvent]]]:
-    store, _ = ChatStore.open(app_paths(tmp_path / "data"))
-    s = ChatSession(store, make_settings(server))
-    events: list[SessionEvent] = []
-    s.publish = events.append
-    yield s, events
-    store.close()
+    with recorded_session(tmp_path / "data", server) as recorded:
+        yield recorded
 
 
 async def send(s: ChatSession, text: str) -> None:

@@ -17,16 +17,14 @@ import numpy as np
 import pytest
 
 from ollm_desktop.engine import Message
-from ollm_desktop.paths import app_paths
-from ollm_desktop.session import ChatSession, CompactionEnded, SessionEvent
+from ollm_desktop.session import ChatSession, CompactionEnded
 from ollm_desktop.session import server_cache as server_cache_module
 from ollm_desktop.session.compactions import PAUSED
 from ollm_desktop.session.server_cache import ServerCache
-from ollm_desktop.storage import ChatStore
 from tests.controller_harness import (
     is_summary_request,
     is_warmup,
-    make_settings,
+    recorded_session,
     scripted_model,
     until,
 )
@@ -104,12 +102,9 @@ def server(ollama_server: FakeOllama) -> FakeOllama:
 
 @pytest.fixture
 def session(tmp_path: Any, server: FakeOllama) -> Iterator[tuple[ChatSession, list[Any]]]:
-    store, _ = ChatStore.open(app_paths(tmp_path / "data"))
-    s = ChatSession(store, make_settings(server, context_size=2048, preserve_recent_tokens=0))
-    events: list[SessionEvent] = []
-    s.publish = events.append
-    yield s, events
-    store.close()
+    with recorded_session(tmp_path / "data", server, context_size=2048,
+                          preserve_recent_tokens=0) as recorded:
+        yield recorded
 
 
 def _seed(s: ChatSession, *, stopped: bool = False) -> None:

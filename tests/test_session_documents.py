@@ -13,10 +13,8 @@ from typing import Any
 
 import pytest
 
-from ollm_desktop.paths import app_paths
 from ollm_desktop.session import ChatSession, ReplyFinished, SessionEvent
-from ollm_desktop.storage import ChatStore
-from tests.controller_harness import make_settings, scripted_model
+from tests.controller_harness import recorded_session, scripted_model
 from tests.ollama_server import EMBED_DIMS, FakeOllama
 from tests.test_document_reading import make_pdf
 from tests.test_session import send
@@ -45,12 +43,8 @@ def server(ollama_server: FakeOllama) -> FakeOllama:
 
 @pytest.fixture
 def session(tmp_path: Any, server: FakeOllama) -> Iterator[tuple[ChatSession, list[SessionEvent]]]:
-    store, _ = ChatStore.open(app_paths(tmp_path / "data"))
-    s = ChatSession(store, make_settings(server, context_size=2048))
-    events: list[SessionEvent] = []
-    s.publish = events.append
-    yield s, events
-    store.close()
+    with recorded_session(tmp_path / "data", server, context_size=2048) as recorded:
+        yield recorded
 
 
 async def test_attaching_reads_in_a_worker_with_progress_and_stores_once(

@@ -24,6 +24,7 @@ from tests.controller_harness import (
     Reply,
     chat_turns,
     make_settings,
+    recorded_session,
     scripted_model,
 )
 from tests.engine_fakes import GoodSummarizer
@@ -40,12 +41,8 @@ def server(ollama_server):
 
 @pytest.fixture
 def session(tmp_path, server) -> Iterator[tuple[ChatSession, list[SessionEvent]]]:
-    store, _ = ChatStore.open(app_paths(tmp_path / "data"))
-    s = ChatSession(store, make_settings(server))
-    events: list[SessionEvent] = []
-    s.publish = events.append
-    yield s, events
-    store.close()
+    with recorded_session(tmp_path / "data", server) as recorded:
+        yield recorded
 
 
 
