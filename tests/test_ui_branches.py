@@ -30,12 +30,6 @@ def server(ollama_server):
     return ollama_server
 
 
-@pytest.fixture
-def app(qloop, qtbot, tmp_path, server):
-    a = App(qloop, qtbot, tmp_path / "data", server)
-    yield a
-    a.close()
-
 
 
 

@@ -18,7 +18,6 @@ from ollm_desktop.ui.text.model_details import capability_tags, context_text, si
 from ollm_desktop.ui.text.model_rows import MODEL_ROLE
 from tests.controller_harness import MODEL, run, scripted_model, settle, until
 from tests.ollama_server import FakeModel
-from tests.test_ui_main_window import App
 
 SHOTS = Path(os.environ.get("OLLM_UI_SHOTS", "/tmp"))
 SEEING = FakeModel("gemma3:4b", "gemma3", "4.3B", 131072, size=3_300_000_000,
@@ -37,12 +36,6 @@ def server(ollama_server):
     ollama_server.reply_fn = scripted_model(reply_words=40)
     return ollama_server
 
-
-@pytest.fixture
-def app(qloop, qtbot, tmp_path, server):
-    a = App(qloop, qtbot, tmp_path / "data", server)
-    yield a
-    a.close()
 
 
 # ------------------------------------------------------------------ words
