@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 from ollm_desktop.backend import KIND_LABELS, LOCAL_OLLAMA_ID, BackendError, Connection
 from ollm_desktop.backend.connection import LOCAL_OLLAMA_NAME, new_id
 from ollm_desktop.host_check import host_problem
+from ollm_desktop.ui.preferences.server_list import add_remove_buttons, server_list
 
 # (url, key, CA file) -> a task whose result is the probe's answer or the BackendError.
 Tester = Callable[[str, str | None, str | None], "asyncio.Task[Any]"]
@@ -49,14 +49,10 @@ class ConnectionsEditor(QGroupBox):
         self._keys: dict[str, str] = {}  # typed keys, by connection id (to the keyring on OK)
         self._tester = tester
         self._loading = False
-        self.list = QListWidget()
-        self.list.setObjectName("connectionList")
-        self.list.setAccessibleName(self.tr("Other servers"))
+        self.list = server_list(self, "connectionList", self.tr("Other servers"))
         self.list.setMaximumHeight(90)
-        self.add_button = QPushButton(self.tr("Add"))
-        self.add_button.setObjectName("addConnectionButton")
-        self.remove_button = QPushButton(self.tr("Remove"))
-        self.remove_button.setObjectName("removeConnectionButton")
+        self.add_button, self.remove_button = add_remove_buttons(
+            self, "addConnectionButton", "removeConnectionButton")
         self.name_edit = QLineEdit()
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("http://127.0.0.1:8080/v1")

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
     QMenu,
     QPlainTextEdit,
     QPushButton,
@@ -43,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from ollm_desktop.backend.mcp_config import McpServer, found_files, load
+from ollm_desktop.ui.preferences.server_list import add_remove_buttons, server_list
 
 KEPT = "(kept in the keyring)"
 PENDING = "(to the keyring on OK)"
@@ -79,14 +79,10 @@ class ToolServersBox(QGroupBox):
         self._typed: dict[str, Typed] = {}  # by server name, until OK
         self._tester = tester
         self._loading = False
-        self.list = QListWidget()
-        self.list.setObjectName("toolServerList")
-        self.list.setAccessibleName(self.tr("Tool servers"))
+        self.list = server_list(self, "toolServerList", self.tr("Tool servers"))
         self.list.setMinimumHeight(110)
-        self.add_button = QPushButton(self.tr("Add"))
-        self.add_button.setObjectName("addToolServerButton")
-        self.remove_button = QPushButton(self.tr("Remove"))
-        self.remove_button.setObjectName("removeToolServerButton")
+        self.add_button, self.remove_button = add_remove_buttons(
+            self, "addToolServerButton", "removeToolServerButton")
         self.import_button = QToolButton()
         self.import_button.setObjectName("importToolServersButton")
         self.import_button.setText(self.tr("Import…"))
