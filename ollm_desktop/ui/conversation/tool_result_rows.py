@@ -58,5 +58,5 @@ class ToolResultRows(QObject):
             self._inserted(QModelIndex(), top.row(), len(self._model.rows) - 1)
 
     def hidden_results(self) -> list[str]:
-        """The ids of the result messages hidden now (for tests and the accessibility tree)."""
+        """The ids of the result messages hidden now."""
         return [row.key for i, row in enumerate(self._model.rows) if self._view.isRowHidden(i)]
