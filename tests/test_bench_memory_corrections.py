@@ -26,6 +26,9 @@ VALUE_KINDS = ("date", "weekday", "time", "name", "number")
 # The second corpus (dev-3, heldout-2) adds these negatives and the plain restatement.
 SECOND = ("dev-3", "heldout-2")
 SECOND_SHAPE = {"dev-3": (150, "t"), "heldout-2": (80, "g")}  # at least this many cases; id prefix
+# The third corpus (dev-4, heldout-3): another writer's, 100 cases a half, ids v… and w….
+THIRD = ("dev-4", "heldout-3")
+THIRD_SHAPE = {"dev-4": (100, "v"), "heldout-3": (100, "w")}
 SECOND_FORMS = ("reported", "conditional", "past-value", "undecided", "statement-change")
 CASE_KEYS = {"id", "half", "forms", "domain", "value_kind", "polarity", "shared_word", "history",
              "message", "expect"}
@@ -99,7 +102,33 @@ def test_the_second_corpus_sizes_ids_and_text(halves: dict[str, list[dict]]) -> 
     assert not set(texts) & earlier
 
 
-@pytest.mark.parametrize("half", SECOND)
+def test_the_third_corpus_sizes_ids_and_text(halves: dict[str, list[dict]]) -> None:
+    """dev-4 and heldout-3: full size, their own ids, no sentence twice or of another file."""
+    earlier = {_norm(c["message"]["text"]) for half in halves if half not in THIRD
+               for c in halves[half]}
+    texts = []
+    for half in THIRD:
+        size, prefix = THIRD_SHAPE[half]
+        assert len(halves[half]) == size, half
+        ids = [c["id"] for c in halves[half]]
+        assert ids == [f"{prefix}{i:03d}" for i in range(1, size + 1)], half
+        texts += [_norm(c["message"]["text"]) for c in halves[half]]
+    assert len(set(texts)) == len(texts)
+    assert not set(texts) & earlier
+
+
+@pytest.mark.parametrize("half", THIRD)
+def test_the_third_corpus_has_the_same_mix_in_both_halves(halves: dict[str, list[dict]],
+                                                          half: str) -> None:
+    """60 corrections, 10 statements, 30 negatives a half; every later form in each."""
+    polarities = [c["polarity"] for c in halves[half]]
+    assert (polarities.count("correction"), polarities.count("fact"),
+            polarities.count("negative")) == (60, 10, 30)
+    forms = {f for c in halves[half] for f in c["forms"]}
+    assert set(SECOND_FORMS) <= forms, set(SECOND_FORMS) - forms
+
+
+@pytest.mark.parametrize("half", SECOND + THIRD)
 def test_the_second_corpus_parses_as_cases(halves: dict[str, list[dict]], half: str) -> None:
     """Every line has the README's fields with the README's types and polarity rules."""
     for case in halves[half]:
@@ -225,11 +254,12 @@ def test_kind_corrections_cli(tmp_path, capsys) -> None:
     assert cli.main(["--kind", "corrections", "--out", str(tmp_path), "--label", "t"]) == 0
     data = json.loads((tmp_path / "corrections-t.json").read_text())
     assert set(data["summary"]["4096"]) == set(corrections.HALVES)
-    assert {"dev-3", "heldout-2"} <= set(corrections.HALVES)
+    assert {"dev-3", "heldout-2", "dev-4", "heldout-3"} <= set(corrections.HALVES)
     assert len(data["cases"]) == sum(data["params"]["cases"].values())
     table = (tmp_path / "corrections-t.md").read_text()
     assert re.search(r"\| 4K \| held-out \|", table)
     assert re.search(r"\| 4K \| held-out-2 \|", table) and re.search(r"\| 4K \| dev-3 \|", table)
+    assert re.search(r"\| 4K \| held-out-3 \|", table) and re.search(r"\| 4K \| dev-4 \|", table)
     with pytest.raises(SystemExit):
         cli.parser().parse_args(["--kind", "nonsense"])
 

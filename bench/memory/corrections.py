@@ -15,7 +15,9 @@ was known, to widen the grammar without reading it); it is reported as its own r
 planted in the generated chats (``corpus_facts``), so the matrix stays comparable.
 ``dev-3.jsonl`` and ``heldout-2.jsonl`` are a second corpus written by someone who had not read
 the engine (``corpus/README.md``): dev-3 may be fixed against, heldout-2 may not. Each is its own
-row, and neither is planted in the generated chats either.
+row, and neither is planted in the generated chats either. ``dev-4.jsonl`` and ``heldout-3.jsonl``
+are a third such corpus, by another writer who had read neither the engine nor the earlier
+corpora: dev-4 may be fixed against, heldout-3 may not; each is its own row, neither is planted.
 """
 
 from __future__ import annotations
@@ -39,8 +41,9 @@ from bench.memory.ledger_text import (
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-# dev-more, dev-3: more phrasings rules may be written against; heldout-2: a second held-out half
-HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2")
+# dev-more, dev-3, dev-4: more phrasings rules may be written against; heldout-2, heldout-3: more
+# held-out halves, which no rule is written against
+HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2", "dev-4", "heldout-3")
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 HALF_NAMES = {"dev": "dev", "dev-more": "dev (more)", "heldout": "held-out",
-              "dev-3": "dev-3", "heldout-2": "held-out-2"}
+              "dev-3": "dev-3", "heldout-2": "held-out-2",
+              "dev-4": "dev-4", "heldout-3": "held-out-3"}
 
 
 def _share(hits: int, total: int) -> dict[str, Any]:
