@@ -1,0 +1,90 @@
+"""Issue 28, point 2: two statements that name one key in other words ("the gym closes at",
+"the closing time"; "runs on port 9100", "the exporter's on 9200") meet by the content words
+of their statements, on a word that tells the earlier value from the others of its kind; a
+word every candidate shares ("port", "review date") never makes them meet."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_types import Fact
+from tests.engine_fakes import absorbed
+
+
+def _fact(ledger: list[Fact], value: str) -> Fact:
+    return next(f for f in ledger if f.value == value)
+
+
+def _by(ledger: list[Fact], fact_id: str | None) -> str | None:
+    return next((f.value for f in ledger if f.id == fact_id), None)
+
+
+def _retired_by(ledger: list[Fact], old: str, new: str) -> bool:
+    """``old`` no longer reads as current beside ``new``: replaced by it, or marked."""
+    fact = _fact(ledger, old)
+    return _by(ledger, fact.replaced_by) == new if fact.status == "replaced" else \
+        _by(ledger, fact.possibly_replaced_by) == new
+
+
+def test_a_correction_names_the_key_as_a_noun_where_it_was_a_verb() -> None:
+    ledger = absorbed(("user", "The gym closes at 22:00."),
+                      ("user", "Set the closing time to 23:00."))
+    old = _fact(ledger, "22:00")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "23:00"
+
+
+def test_a_port_stated_without_the_word_port_is_the_port() -> None:
+    ledger = absorbed(("user", "The metrics exporter runs on port 9100."),
+                      ("user", "Quick note: the metrics exporter's on 9200 now since the "
+                               "clash."))
+    old = _fact(ledger, "9100")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "9200"
+
+
+def test_a_tool_replaced_by_a_name_meets_its_product_version() -> None:
+    ledger = absorbed(("user", "I write the report in Word 2016."),
+                      ("user", "Gave up on Word and moved the report to Notion."))
+    assert _fact(ledger, "Word 2016").status == "replaced"
+    assert _fact(ledger, "Notion").status == "current"
+
+
+def test_the_word_that_tells_two_values_apart_decides_which_one_is_meant() -> None:
+    ledger = absorbed(
+        ("user", "The review date for the frontend team is 4 May and the review date for "
+                 "the backend team is 11 May."),
+        ("user", "scratch what I said about the frontend's review — it's 6 May."))
+    assert _retired_by(ledger, "4 May", "6 May")
+    backend = _fact(ledger, "11 May")
+    assert backend.status == "current" and backend.possibly_replaced_by is None
+
+
+def test_a_leading_topic_phrase_names_the_key_of_a_restatement() -> None:
+    ledger = absorbed(("user", "The cache purge runs every 10 minutes."),
+                      ("user", "Cache purge: I've turned it up to every 2 minutes for the "
+                               "demo."))
+    assert _retired_by(ledger, "10 minutes", "2 minutes")
+    assert _fact(ledger, "2 minutes").status == "current"
+
+
+def test_two_owners_of_one_attribute_never_meet_on_the_attribute() -> None:
+    ledger = absorbed(("user", "The API runs on port 8443."),
+                      ("user", "The admin console listens on 9000 now."))
+    assert _fact(ledger, "8443").status == "current"
+
+
+def test_a_count_and_an_amount_of_money_never_meet() -> None:
+    ledger = absorbed(("user", "The team has 12 engineers."),
+                      ("user", "The team budget is now 12000 EUR."))
+    team = _fact(ledger, "12 engineers")
+    assert team.status == "current" and team.possibly_replaced_by is None
+
+
+def test_a_question_in_other_words_replaces_nothing() -> None:
+    ledger = absorbed(("user", "The gym closes at 22:00."),
+                      ("user", "Should we set the closing time to 23:00?"))
+    old = _fact(ledger, "22:00")
+    assert old.status == "current" and old.possibly_replaced_by is None
+
+
+def test_an_assistant_value_in_other_words_replaces_nothing() -> None:
+    ledger = absorbed(("user", "The gym closes at 22:00."),
+                      ("assistant", "Set the closing time to 23:00."))
+    assert _fact(ledger, "22:00").status == "current"
