@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_topics import same_topic
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.provenance import Found
 
@@ -263,6 +264,12 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
     same, maybe = _same_key(new, candidates)
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
+    meant = [] if found else _named_otherwise(facts, new)
+    if len(meant) == 1:  # "set the closing time to 23:00" after "the gym closes at 22:00"
+        return count + replace_or_dispute(new, meant[0], facts)
+    if meant:  # several statements it may mean: none is replaced silently
+        mark_possible(new, meant)
+        return count
     alike = [] if found else _only_of_its_unit(new, candidates)
     if _keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
@@ -270,6 +277,31 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
     mark_possible(new, maybe or alike)
     return count
+
+
+def _restated_otherwise(facts: list[Fact], new: Fact) -> int:
+    """A plain statement of a key named in other words: the earlier value is possibly
+    replaced (never silently), and one earlier value lends the new one its key (one line
+    per key: "cache purge run: 2 minutes (possibly replaced 10 minutes)")."""
+    meant = _named_otherwise(facts, new)
+    if len(meant) == 1:
+        new.key, new.subject = meant[0].key, meant[0].subject
+    mark_possible(new, meant)
+    return 0
+
+
+def _named_otherwise(facts: list[Fact], new: Fact) -> list[Fact]:
+    """The earlier current values of the user's that the user's value ``new`` names in
+    other words (``fact_topics``), where no earlier value has a key that meets its own."""
+    if new.source != "user" or family(new) in ("sentence", "question"):
+        return []
+    earlier = [old for old in facts if old.status == "current" and old is not new
+               and old.value != new.value and old.users and old.message_id != new.message_id
+               and family(old) not in ("sentence", "question") and _earlier(old, new)
+               and not old.pinned and old.source != "manual"]
+    if any(key_match(new, old) for old in earlier):
+        return []  # a key that meets: the rules of keys decide
+    return same_topic(new, earlier)
 
 
 def _phrased_otherwise(new: Fact, old: Fact) -> bool:
@@ -347,7 +379,9 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
     the user means it; where the key names no owner ("the port is 9443") the older is only
     possibly replaced, never silently. Returns how many it replaced."""
     parts = new.key.split("|")
-    if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or (
+    if len(parts) == 3 and not parts[1]:  # "it's 6 May": only its statement names its key
+        return _restated_otherwise(facts, new)
+    if family(new) in ("sentence", "question") or len(parts) != 3 or (
             not single and (parts[2] in MANY or new.ref_kind in MANY)):
         return 0
     olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
@@ -355,6 +389,8 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
             and family(old) == family(new) and _earlier(old, new)]
     certain = [old for old in olds if certain_key(new, single=single) and new.users
                and not old.pinned and old.source != "manual"]
+    if not olds:  # the key named in other words ("Cache purge: I've turned it up to ...")
+        return _restated_otherwise(facts, new)
     mark_possible(new, [old for old in olds if old not in certain])
     return sum(replace_or_dispute(new, old, facts) for old in certain)
 

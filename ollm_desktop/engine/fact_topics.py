@@ -1,0 +1,185 @@
+"""Keys that meet when two statements name one thing in other words.
+
+A value's key is read from the noun phrase it attaches to, and two phrasings of one thing
+("the gym closes at 22:00" / "set the closing time to 23:00"; "the exporter runs on port
+9100" / "the exporter's on 9200 now") give two keys that never meet: the old value stayed
+current beside its correction. Each value therefore keeps its *topic*: the stems of the
+content words of the statement around it (its clause, the clauses of its sentence that hold
+no value, a leading sentence without a value, and its key's words), never the values
+themselves nor closed-class words. A user's value whose key meets no earlier value is
+compared with the earlier current user values of a compatible unit class by topic: an
+earlier value is the same key when the two share a word that *tells it apart*, one the other
+candidates' statements do not have ("frontend" and not "review date" between the frontend's
+and the backend's review date), and when they do not name two owners (the API's port and the
+admin console's never meet on "port"). ``fact_supersession`` replaces it (a correction) or
+marks it "possibly replaced" (a plain restatement).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ollm_desktop.engine import fact_leads, fact_mood_words
+from ollm_desktop.engine import fact_patterns as P
+from ollm_desktop.engine import fact_words as W
+from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
+
+# Closed-class words (and the grammar's own closed verb classes): never a topic's word.
+_CLOSED = (W.DETERMINERS | W.PREPOSITIONS | W.COPULAS | W.AUXILIARIES | W.PRONOUNS |
+           W.MODALS | W.HEDGES | W.CHANGE | W.DEICTIC | W.REPLACE | W.FILLER | W.NOT_NP |
+           W.CONJUNCTIONS | W.PARTICLES | W.NAMING | fact_mood_words.QUESTION_AUX |
+           fact_mood_words.SUBJECTS | fact_mood_words.PRESENT | fact_mood_words.BE |
+           fact_mood_words.PERFECT | fact_mood_words.CONTRAST | fact_mood_words.WH |
+           fact_mood_words.QUANTIFIERS | fact_mood_words.FIRST_PERSON |
+           fact_mood_words.NEGATION | fact_mood_words.ANTERIOR | fact_mood_words.SUBORDINATE |
+           fact_mood_words.ANY_MOOD | fact_leads.RETRACT | fact_leads.ERROR |
+           W.closed("every each all both either neither other another same new one ones "
+                    "what which who about than thing things"))
+# Where a clause ends inside a sentence: punctuation, a conjunction, a subordinator.
+_CUTS = W.CONJUNCTIONS | fact_mood_words.ALWAYS_CUT | W.closed("since because while")
+_TOKEN = re.compile(r"\x00[\ue000-\uf8ff]\x00|[^\W\d_][\w'’-]*|[,;:()—–!?]| - ")
+# Unit classes a value of another may stand for: a port stated as a bare number.
+_LOOSE = {frozenset({"port", "number"})}
+# Unit classes that are lists of values: two of them are two entries, never one key.
+_LISTS = W.MANY
+
+
+def topics(content: str, found: Sequence[Found]) -> list[str]:
+    """For each of ``found`` (a message's facts, in order), its topic: the space-joined stems
+    of the content words of the statement around it ("" for sentences and questions)."""
+    sentences = list(P.sentences(content[:MAX_FACT_TEXT]))
+    valued = {item.sentence for item in found}
+    out: list[str] = []
+    for item in found:
+        if item.kind in ("decision", "correction", "note", "question") or item.old or \
+                not 0 <= item.sentence < len(sentences):
+            out.append("")
+            continue
+        values = [f.value for f in found if f.sentence == item.sentence]
+        words = _around(sentences[item.sentence], values, item.value)
+        before = item.sentence - 1  # "The portfolio address I gave you was wrong. Correct
+        if before >= 0 and before not in valued:  # one is ...": a lead names the key
+            words |= _content(_TOKEN.findall(sentences[before]))
+        entity, attribute, _ = (item.key or "||").split("|")[:3]
+        words |= _content(f"{entity} {attribute}".split())
+        out.append(" ".join(sorted(words)))
+    return out
+
+
+def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
+    """The content words of the clause that holds ``value`` and of the sentence's clauses
+    that hold no value ("Dashboard refresh: I've cranked it down to ...")."""
+    marked = sentence
+    for index, other in sorted(enumerate(dict.fromkeys(values)), key=lambda p: -len(p[1])):
+        marked = marked.replace(other, f" {_slot(index)} ")
+    mine = _slot(list(dict.fromkeys(values)).index(value))
+    clauses: list[list[str]] = [[]]
+    for token in _TOKEN.findall(marked):
+        word = token.strip().lower()
+        if word in W.BOUNDARY or word in ("-", "!", "?") or word in _CUTS:
+            clauses.append([])
+        else:
+            clauses[-1].append(token)
+    words: set[str] = set()
+    for clause in clauses:
+        holds = [t for t in clause if t.startswith("\x00")]
+        if mine in clause or not holds:
+            words |= _content(clause)
+    return words
+
+
+def _slot(index: int) -> str:
+    """A value's place in a sentence: a token no word or value can contain."""
+    return f"\x00{chr(0xE000 + index % 6000)}\x00"
+
+
+def _content(tokens: Sequence[str]) -> set[str]:
+    out: set[str] = set()
+    for token in tokens:
+        word = token.lower().replace("’", "'")
+        if token.startswith("\x00") or not word[:1].isalpha() or len(word) < 3:
+            continue
+        word = word.removesuffix("'s").strip("'-")
+        if word in _CLOSED or len(word) < 3:
+            continue
+        out.add(stem(word))
+    return out
+
+
+def unit(fact: Fact) -> str:
+    parts = fact.key.split("|")
+    return parts[2] if len(parts) == 3 else ""
+
+
+def compatible(new: Fact, old: Fact) -> bool:
+    """Units one key may hold: the same class, a port and a bare number, a name and a
+    product's version ("moved the thesis to Overleaf" after "Word 2019"); never a list."""
+    a, b = unit(new), unit(old)
+    if not a or not b or a in _LISTS or b in _LISTS or _code(new) or _code(old):
+        return False
+    if a == b or frozenset({a, b}) in _LOOSE:
+        return True
+    if {a, b} == {"name", "version"}:
+        version = old if b == "version" else new
+        name, _, number = version.value.partition(" ")
+        return bool(number) and name[:1].isalpha()
+    return False
+
+
+def _code(fact: Fact) -> bool:
+    """An identifier of code (a function, a path...), not a name a person says: a
+    capitalised product name the finder reads as a class ("GoodTime") is a name."""
+    return fact.ref_kind in _LISTS and not (
+        fact.ref_kind == "class" and fact.value.isalnum())
+
+
+def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
+    """The earlier values (``earlier``: current user values stated before ``new``) that are
+    ``new``'s key named in other words: a word of both statements that tells the value from
+    the other candidates, one of them a key's word, and no two owners."""
+    if not new.topic:
+        return []
+    pool = [f for f in earlier if f.topic and compatible(new, f)]
+    mine = set(new.topic.split())
+    owners = _owners(new)
+    out: list[Fact] = []
+    for old in pool:
+        words = set(old.topic.split())
+        others: set[str] = set()
+        for other in pool:
+            if other is not old and other.value != old.value:
+                others |= set(other.topic.split())
+        telling = (mine & words) - others
+        if not telling:
+            continue
+        if not telling & (_key_words(new) | _key_words(old)):
+            continue  # the key's own words, never only a verb both use ("we use ...")
+        if owners - words and _owners(old) - mine:
+            continue  # each names an owner the other does not: "api port" / "admin port"
+        out.append(old)
+    if len(out) > 1:  # "move the frontend deploy to 15:00, ahead of the backend deploy":
+        named = [old for old in out  # the one its own key names
+                 if _key_words(new) & set(old.topic.split()) - _shared(out, old)]
+        out = named or out
+    return out
+
+
+def _shared(found: Sequence[Fact], old: Fact) -> set[str]:
+    """The topic words ``old`` shares with another of ``found``."""
+    words: set[str] = set()
+    for other in found:
+        if other is not old:
+            words |= set(other.topic.split())
+    return words
+
+
+def _owners(fact: Fact) -> set[str]:
+    return {stem(w) for w in fact.key.split("|")[0].split()}
+
+
+def _key_words(fact: Fact) -> set[str]:
+    entity, attribute, _ = (fact.key or "||").split("|")[:3]
+    return {stem(w) for w in f"{entity} {attribute}".split()}
