@@ -4,8 +4,8 @@ A value's key is read from the noun phrase it attaches to, and two phrasings of 
 ("the gym closes at 22:00" / "set the closing time to 23:00"; "the exporter runs on port
 9100" / "the exporter's on 9200 now") give two keys that never meet: the old value stayed
 current beside its correction. Each value therefore keeps its *topic*: the stems of the
-content words of the statement around it (its clause, the clauses of its sentence that hold
-no value, a leading sentence without a value, and its key's words), never the values
+content words of the statement around it (its clause, the clauses before it that hold no
+value, a leading sentence without a value, and its key's words), never the values
 themselves nor closed-class words. A user's value whose key meets no earlier value is
 compared with the earlier current user values of a compatible unit class by topic: an
 earlier value is the same key when the two share a word that *tells it apart*, one the other
@@ -70,7 +70,7 @@ def topics(content: str, found: Sequence[Found]) -> list[str]:
 
 
 def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
-    """The content words of the clause that holds ``value`` and of the sentence's clauses
+    """The content words of the clause that holds ``value`` and of the clauses before it
     that hold no value ("Dashboard refresh: I've cranked it down to ...")."""
     marked = sentence
     for index, other in sorted(enumerate(dict.fromkeys(values)), key=lambda p: -len(p[1])):
@@ -84,9 +84,11 @@ def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
         else:
             clauses[-1].append(token)
     words: set[str] = set()
-    for clause in clauses:
-        holds = [t for t in clause if t.startswith("\x00")]
-        if mine in clause or not holds:
+    for clause in clauses:  # a leading topic phrase names the key; a trailing clause is an
+        holds = [t for t in clause if t.startswith("\x00")]  # aside ("..., backend as is")
+        if mine in clause:
+            return words | _content(clause)
+        if not holds:
             words |= _content(clause)
     return words
 
