@@ -5,7 +5,8 @@ A value's key is read from the noun phrase it attaches to, and two phrasings of 
 9100" / "the exporter's on 9200 now") give two keys that never meet: the old value stayed
 current beside its correction. Each value therefore keeps its *topic*: the stems of the
 content words of the statement around it (its clause, the clauses before it that hold no
-value, a leading sentence without a value, and its key's words), never the values
+value, the sentence before it when that holds none and the value has no noun phrase or that
+sentence takes a word back, and its key's words), never the values
 themselves nor closed-class words. A user's value whose key meets no earlier value is
 compared with the earlier current user values of a compatible unit class by topic: an
 earlier value is the same key when the two share a word that *tells it apart*, one the other
@@ -60,13 +61,22 @@ def topics(content: str, found: Sequence[Found]) -> list[str]:
             continue
         values = [f.value for f in found if f.sentence == item.sentence]
         words = _around(sentences[item.sentence], values, item.value)
-        before = item.sentence - 1  # "The portfolio address I gave you was wrong. Correct
-        if before >= 0 and before not in valued:  # one is ...": a lead names the key
-            words |= _content(_TOKEN.findall(sentences[before]))
         entity, attribute, _ = (item.key or "||").split("|")[:3]
+        before = item.sentence - 1
+        if before >= 0 and before not in valued and (
+                not attribute or _takes_back(sentences[before])):
+            words |= _content(_TOKEN.findall(sentences[before]))
         words |= _content(f"{entity} {attribute}".split())
         out.append(" ".join(sorted(words)))
     return out
+
+
+def _takes_back(sentence: str) -> bool:
+    """A sentence that says the user's word was wrong or takes it back ("The portfolio
+    address I gave you was wrong."): it names the key the next sentence's value corrects,
+    as the lead before a value of no noun phrase does ("About the junior's start. It's...")."""
+    words = {w.lower() for w in _TOKEN.findall(sentence)}
+    return bool(words & (fact_leads.ERROR | fact_leads.RETRACT))
 
 
 def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
@@ -161,6 +171,9 @@ def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
             continue  # the key's own words, never only a verb both use ("we use ...")
         if owners - words and _owners(old) - mine:
             continue  # each names an owner the other does not: "api port" / "admin port"
+        if telling <= owners & _owners(old) and _attribute(new) != _attribute(old):
+            continue  # one owner's two attributes, alike only in the owner both name: "the
+            # ablation table's budget line" and "the ablation table's quote"
         out.append(old)
     if len(out) > 1:  # "move the frontend deploy to 15:00, ahead of the backend deploy":
         named = [old for old in out  # the one its own key names
@@ -180,6 +193,11 @@ def _shared(found: Sequence[Fact], old: Fact) -> set[str]:
 
 def _owners(fact: Fact) -> set[str]:
     return {stem(w) for w in fact.key.split("|")[0].split()}
+
+
+def _attribute(fact: Fact) -> set[str]:
+    return {stem(w) for w in fact.key.split("|")[1].split()} if fact.key.count("|") == 2 \
+        else set()
 
 
 def _key_words(fact: Fact) -> set[str]:
