@@ -88,3 +88,40 @@ def test_an_assistant_value_in_other_words_replaces_nothing() -> None:
     ledger = absorbed(("user", "The gym closes at 22:00."),
                       ("assistant", "Set the closing time to 23:00."))
     assert _fact(ledger, "22:00").status == "current"
+
+
+def test_a_rate_meets_its_adjective_of_time() -> None:
+    ledger = absorbed(("user", "The cleaner costs us 25 EUR per hour."),
+                      ("user", "Her hourly rate is now 28 EUR."))
+    old = _fact(ledger, "25 EUR per hour")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "28 EUR"
+
+
+def test_one_owners_two_attributes_never_meet_on_the_owner() -> None:
+    """The noisy benchmark's chat: "For the ablation table: the budget line for this is
+    $6,394.96." then "For the ablation table: the quote came in at 4.852,36 EUR in total."
+    (two amounts of one owner)."""
+    ledger = absorbed(("user", "For the ablation table: the budget line for this is $6,394.96."),
+                      ("user", "For the ablation table: the quote came in at 4.852,36 EUR in "
+                               "total."))
+    budget = _fact(ledger, "$6,394.96")
+    assert budget.status == "current" and budget.possibly_replaced_by is None
+
+
+def test_a_lead_sentence_that_takes_a_word_back_names_the_key() -> None:
+    ledger = absorbed(("user", "Our standup is at 09:15. The retro is at 16:00."),
+                      ("user", "The standup time I gave you was wrong. The right one is "
+                               "09:30."))
+    old = _fact(ledger, "09:15")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "09:30"
+    retro = _fact(ledger, "16:00")
+    assert retro.status == "current" and retro.possibly_replaced_by is None
+
+
+def test_a_trailing_aside_about_another_key_never_makes_it_meet() -> None:
+    ledger = absorbed(
+        ("user", "The frontend deploy window opens at 14:00 and the backend deploy window "
+                 "opens at 16:00."),
+        ("user", "Move the frontend one to 15:00, the backend stays."))
+    backend = _fact(ledger, "16:00")
+    assert backend.status == "current" and backend.possibly_replaced_by is None

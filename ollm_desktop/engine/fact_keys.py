@@ -73,8 +73,11 @@ _ENDINGS = ("ation", "ention", "tion", "sion", "ment", "ing", "ion", "ed", "es",
 def stem(word: str) -> str:
     """A word's stem, so a key phrased as a verb meets the one phrased as its noun: "raw
     events are retained" and "raw event retention", "uploads are capped" and "the upload
-    cap", "we sample every" and "the sampling interval"."""
+    cap", "we sample every" and "the sampling interval"; an adjective of time meets its
+    noun ("hourly rate", "95 EUR per hour")."""
     word = singular(word)
+    if word.endswith("ly") and len(word) >= 6:  # "hourly" / "per hour", "weekly" / "week"
+        return word[:-2]  # (not "apply", "reply": a stem of three letters names nothing)
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             word = word[:-len(ending)]

@@ -61,6 +61,9 @@ def topics(content: str, found: Sequence[Found]) -> list[str]:
             continue
         values = [f.value for f in found if f.sentence == item.sentence]
         words = _around(sentences[item.sentence], values, item.value)
+        _, per, rate = item.value.lower().partition(" per ")  # "95 EUR per hour": what
+        if per:  # a rate is a rate of names its key as the value's own words do not
+            words |= _content(rate.split())
         entity, attribute, _ = (item.key or "||").split("|")[:3]
         before = item.sentence - 1
         if before >= 0 and before not in valued and (
