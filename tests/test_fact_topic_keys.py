@@ -70,6 +70,14 @@ def test_two_owners_of_one_attribute_never_meet_on_the_attribute() -> None:
     assert _fact(ledger, "8443").status == "current"
 
 
+def test_a_correction_of_another_owners_port_never_marks_this_one() -> None:
+    """(it read "8443 (possibly replaced by 9000)": the one port so far, another owner)"""
+    ledger = absorbed(("user", "The API runs on port 8443."),
+                      ("user", "The admin console is on port 9000 now."))
+    api = _fact(ledger, "8443")
+    assert api.status == "current" and api.possibly_replaced_by is None
+
+
 def test_a_count_and_an_amount_of_money_never_meet() -> None:
     ledger = absorbed(("user", "The team has 12 engineers."),
                       ("user", "The team budget is now 12000 EUR."))

@@ -275,7 +275,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
-    mark_possible(new, maybe or alike)
+    mark_possible(new, maybe or [old for old in alike if not _two_owners(new, old)])
     return count
 
 
@@ -317,6 +317,18 @@ def _phrased_otherwise(new: Fact, old: Fact) -> bool:
     if owners_a - words_b and owners_b - words_a:
         return False  # each names an owner the other does not: "eval batch" / "train batch"
     return bool(words_a & words_b)
+
+
+def _two_owners(new: Fact, old: Fact) -> bool:
+    """Each key names an owner the other does not ("the API port" / "the admin console's
+    port", "the request timeout" / "the statement timeout"): two keys, never possibly one."""
+    entity_a, attribute_a, _ = new.key.split("|")
+    entity_b, attribute_b, _ = old.key.split("|")
+    owners_a = {stem(w) for w in entity_a.split()}
+    owners_b = {stem(w) for w in entity_b.split()}
+    words_a = owners_a | {stem(w) for w in attribute_a.split()}
+    words_b = owners_b | {stem(w) for w in attribute_b.split()}
+    return bool(owners_a - words_b and owners_b - words_a)
 
 
 def _keyless(fact: Fact) -> bool:
