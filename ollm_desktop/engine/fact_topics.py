@@ -4,7 +4,7 @@ A value's key is read from the noun phrase it attaches to, and two phrasings of 
 ("the gym closes at 22:00" / "set the closing time to 23:00"; "the exporter runs on port
 9100" / "the exporter's on 9200 now") give two keys that never meet: the old value stayed
 current beside its correction. Each value therefore keeps its *topic*: the stems of the
-content words of the statement around it (its clause, the clauses before it that hold no
+content words of the statement around it (its clause, the clause before it if that holds no
 value, the sentence before it when that holds none and the value has no noun phrase or that
 sentence takes a word back, and its key's words), never the values
 themselves nor closed-class words. A user's value whose key meets no earlier value is
@@ -66,8 +66,8 @@ def topics(content: str, found: Sequence[Found]) -> list[str]:
             words |= _content(rate.split())
         entity, attribute, _ = (item.key or "||").split("|")[:3]
         before = item.sentence - 1
-        if before >= 0 and before not in valued and (
-                not attribute or _takes_back(sentences[before])):
+        if before >= 0 and before not in valued and "?" not in sentences[before] and (
+                not attribute or _takes_back(sentences[before])):  # (a question names none)
             words |= _content(_TOKEN.findall(sentences[before]))
         words |= _content(f"{entity} {attribute}".split())
         out.append(" ".join(sorted(words)))
@@ -83,8 +83,8 @@ def _takes_back(sentence: str) -> bool:
 
 
 def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
-    """The content words of the clause that holds ``value`` and of the clauses before it
-    that hold no value ("Dashboard refresh: I've cranked it down to ...")."""
+    """The content words of the clause that holds ``value`` and of the clause before it
+    when that holds no value ("Dashboard refresh: I've cranked it down to ...")."""
     marked = sentence
     for index, other in sorted(enumerate(dict.fromkeys(values)), key=lambda p: -len(p[1])):
         marked = marked.replace(other, f" {_slot(index)} ")
@@ -92,18 +92,19 @@ def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
     clauses: list[list[str]] = [[]]
     for token in _TOKEN.findall(marked):
         word = token.strip().lower()
-        if word in W.BOUNDARY or word in ("-", "!", "?") or word in _CUTS:
+        if word == "?":  # a question before the value names no key: no lead
+            clauses += [["\x00?"], []]
+        elif word in W.BOUNDARY or word in ("-", "!") or word in _CUTS:
             clauses.append([])
         else:
             clauses[-1].append(token)
-    words: set[str] = set()
-    for clause in clauses:  # a leading topic phrase names the key; a trailing clause is an
-        holds = [t for t in clause if t.startswith("\x00")]  # aside ("..., backend as is")
-        if mine in clause:
-            return words | _content(clause)
-        if not holds:
-            words |= _content(clause)
-    return words
+    lead: list[str] = []
+    for clause in clauses:  # the clause before it names the key ("Dashboard refresh: ...",
+        if mine in clause:  # "scratch what I said about the junior's start — it's ..."); a
+            return _content([*lead, *clause])  # trailing clause is an aside
+        holds = any(t.startswith("\x00") for t in clause)
+        lead = [] if holds else clause or lead
+    return set()
 
 
 def _slot(index: int) -> str:
