@@ -19,6 +19,7 @@ marks it "possibly replaced" (a plain restatement).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from ollm_desktop.engine import fact_leads, fact_mood_words
@@ -159,18 +160,17 @@ def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
     if not new.topic:
         return []
     pool = [f for f in earlier if f.topic and compatible(new, f)]
+    by_value: dict[str, set[str]] = {}
+    for fact in pool:  # one value stated twice is one candidate
+        by_value.setdefault(fact.value, set()).update(fact.topic.split())
+    said = Counter(word for words in by_value.values() for word in words)
     mine = set(new.topic.split())
     owners = _owners(new)
     out: list[Fact] = []
     for old in pool:
         words = set(old.topic.split())
-        others: set[str] = set()
-        for other in pool:
-            if other is not old and other.value != old.value:
-                others |= set(other.topic.split())
-        telling = (mine & words) - others
-        if not telling:
-            continue
+        # a word that tells it apart: no other candidate's statement has it
+        telling = {w for w in mine & words if said[w] == 1}
         if not telling & (_key_words(new) | _key_words(old)):
             continue  # the key's own words, never only a verb both use ("we use ...")
         if owners - words and _owners(old) - mine:
