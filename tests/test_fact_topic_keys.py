@@ -133,3 +133,22 @@ def test_a_trailing_aside_about_another_key_never_makes_it_meet() -> None:
         ("user", "Move the frontend one to 15:00, the backend stays."))
     backend = _fact(ledger, "16:00")
     assert backend.status == "current" and backend.possibly_replaced_by is None
+
+
+def test_a_correction_sharing_no_word_with_the_one_value_of_its_unit_leaves_it_alone() -> None:
+    """(it read "20:00 (possibly replaced by 18:30)": bedtime and dinner, no word alike)"""
+    ledger = absorbed(("user", "The kids go to bed at 20:00."),
+                      ("user", "Dinner is at 18:30 now."))
+    bedtime = _fact(ledger, "20:00")
+    assert bedtime.status == "current" and bedtime.possibly_replaced_by is None
+
+
+def test_the_owner_read_as_the_attribute_still_meets_its_statement() -> None:
+    """"The junior dev starts on 3 June" is read as the junior's "dev"; "Junior start moved
+    to 10 June" names the same start (its statement has the word)."""
+    ledger = absorbed(("user", "The junior dev starts on 3 June. The senior dev starts on "
+                               "17 June."),
+                      ("user", "Junior start moved to 10 June."))
+    assert _fact(ledger, "3 June").status == "replaced"
+    senior = _fact(ledger, "17 June")
+    assert senior.status == "current" and senior.possibly_replaced_by is None

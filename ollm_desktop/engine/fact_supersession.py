@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_keys import stem
-from ollm_desktop.engine.fact_topics import same_topic
+from ollm_desktop.engine.fact_topics import same_topic, unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.provenance import Found
 
@@ -275,7 +275,8 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
-    mark_possible(new, maybe or [old for old in alike if not _two_owners(new, old)])
+    mark_possible(new, maybe or [old for old in alike
+                                 if not _two_owners(new, old) and not unrelated(new, old)])
     return count
 
 
@@ -341,8 +342,9 @@ def _keyless(fact: Fact) -> bool:
 def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
     """A correction whose key meets none: the one earlier value of its unit class (one
     date so far, one percentage) is possibly what it corrects. It stays current but is
-    marked, so a key phrased two ways ("the museum opens at", "closing time") never leaves
-    an old value reading as current beside its correction."""
+    marked, so a key phrased two ways ("we poll the feed every", "the polling interval")
+    never leaves an old value reading as current beside its correction (the caller leaves
+    out another owner's key and a statement that shares no word with it)."""
     unit = new.key.split("|")[-1] if new.key else ""
     if not unit or unit in MANY or new.ref_kind in MANY:
         return []

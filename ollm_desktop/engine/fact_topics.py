@@ -146,6 +146,13 @@ def compatible(new: Fact, old: Fact) -> bool:
     return False
 
 
+def unrelated(new: Fact, old: Fact) -> bool:
+    """Two statements that share no content word at all ("The kids go to bed at 20:00",
+    "Dinner is at 18:30 now"): nothing says one value may be the other's key."""
+    return bool(new.topic and old.topic) and not set(new.topic.split()) & set(
+        old.topic.split())
+
+
 def _code(fact: Fact) -> bool:
     """An identifier of code (a function, a path...), not a name a person says: a
     capitalised product name the finder reads as a class ("GoodTime") is a name."""
@@ -175,9 +182,11 @@ def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
             continue  # the key's own words, never only a verb both use ("we use ...")
         if owners - words and _owners(old) - mine:
             continue  # each names an owner the other does not: "api port" / "admin port"
-        if telling <= owners & _owners(old) and _attribute(new) != _attribute(old):
+        if telling <= owners & _owners(old) and not (
+                _attribute(new) <= words or _attribute(old) <= mine):
             continue  # one owner's two attributes, alike only in the owner both name: "the
-            # ablation table's budget line" and "the ablation table's quote"
+            # ablation table's budget line" and "the ablation table's quote" (not "the
+            # junior dev starts on" and "junior start": its statement names the attribute)
         out.append(old)
     if len(out) > 1:  # "move the frontend deploy to 15:00, ahead of the backend deploy":
         named = [old for old in out  # the one its own key names
