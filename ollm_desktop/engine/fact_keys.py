@@ -7,6 +7,7 @@ to 60 s" is (request, timeout) with the unit class duration. One shared word nev
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -70,6 +71,7 @@ def singular(word: str) -> str:
 _ENDINGS = ("ation", "ention", "tion", "sion", "ment", "ing", "ion", "ed", "es", "s", "e")
 
 
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A word's stem, so a key phrased as a verb meets the one phrased as its noun: "raw
     events are retained" and "raw event retention", "uploads are capped" and "the upload

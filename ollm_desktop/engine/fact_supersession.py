@@ -300,9 +300,10 @@ def _named_otherwise(facts: list[Fact], new: Fact) -> list[Fact]:
                and old.value != new.value and old.users and old.message_id != new.message_id
                and family(old) not in ("sentence", "question") and _earlier(old, new)
                and not old.pinned and old.source != "manual"]
-    if any(key_match(new, old) for old in earlier):
+    meant = same_topic(new, earlier)
+    if meant and any(key_match(new, old) for old in earlier):
         return []  # a key that meets: the rules of keys decide
-    return same_topic(new, earlier)
+    return meant
 
 
 def _phrased_otherwise(new: Fact, old: Fact) -> bool:
