@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_keys import stem
-from ollm_desktop.engine.fact_topics import same_topic, unrelated
+from ollm_desktop.engine.fact_topics import key_words as _key_words
+from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.provenance import Found
 
@@ -276,7 +277,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
     mark_possible(new, maybe or [old for old in alike
-                                 if not _two_owners(new, old) and not unrelated(new, old)])
+                                 if not two_owners(new, old) and not unrelated(new, old)])
     return count
 
 
@@ -309,28 +310,8 @@ def _named_otherwise(facts: list[Fact], new: Fact) -> list[Fact]:
 def _phrased_otherwise(new: Fact, old: Fact) -> bool:
     """One key phrased two ways: a correction's key and the one key of its unit so far share
     a word's stem ("the release cadence" / "the release train leaves every") and name no two
-    different owners ("the API port" / "the admin port" do)."""
-    entity_a, attribute_a, _ = new.key.split("|")
-    entity_b, attribute_b, _ = old.key.split("|")
-    owners_a = {stem(w) for w in entity_a.split()}
-    owners_b = {stem(w) for w in entity_b.split()}
-    words_a = owners_a | {stem(w) for w in attribute_a.split()}
-    words_b = owners_b | {stem(w) for w in attribute_b.split()}
-    if owners_a - words_b and owners_b - words_a:
-        return False  # each names an owner the other does not: "eval batch" / "train batch"
-    return bool(words_a & words_b)
-
-
-def _two_owners(new: Fact, old: Fact) -> bool:
-    """Each key names an owner the other does not ("the API port" / "the admin console's
-    port", "the request timeout" / "the statement timeout"): two keys, never possibly one."""
-    entity_a, attribute_a, _ = new.key.split("|")
-    entity_b, attribute_b, _ = old.key.split("|")
-    owners_a = {stem(w) for w in entity_a.split()}
-    owners_b = {stem(w) for w in entity_b.split()}
-    words_a = owners_a | {stem(w) for w in attribute_a.split()}
-    words_b = owners_b | {stem(w) for w in attribute_b.split()}
-    return bool(owners_a - words_b and owners_b - words_a)
+    different owners ("the API port" / "the admin port" do; "eval batch" / "train batch")."""
+    return not two_owners(new, old) and bool(_key_words(new) & _key_words(old))
 
 
 def _keyless(fact: Fact) -> bool:
@@ -362,10 +343,7 @@ _ANY_KIND = frozenset({"number", "name"})
 
 def _share_a_word(a: Fact, b: Fact) -> bool:
     """Two keys' noun phrases share a word's stem ("the pool" and "the worker pool")."""
-    def words(fact: Fact) -> set[str]:
-        entity, attribute, _ = fact.key.split("|")
-        return {stem(w) for w in f"{entity} {attribute}".split()}
-    return bool(words(a) & words(b))
+    return bool(_key_words(a) & _key_words(b))
 
 
 def mark_possible(new: Fact, olds: list[Fact]) -> None:

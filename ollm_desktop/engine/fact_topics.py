@@ -153,6 +153,13 @@ def unrelated(new: Fact, old: Fact) -> bool:
         old.topic.split())
 
 
+def two_owners(new: Fact, old: Fact) -> bool:
+    """Each key names an owner the other's key does not ("the API port" / "the admin
+    console's port", "the request timeout" / "the statement timeout"): two keys, never
+    possibly one."""
+    return bool(_owners(new) - key_words(old) and _owners(old) - key_words(new))
+
+
 def _code(fact: Fact) -> bool:
     """An identifier of code (a function, a path...), not a name a person says: a
     capitalised product name the finder reads as a class ("GoodTime") is a name."""
@@ -178,7 +185,7 @@ def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
         words = set(old.topic.split())
         # a word that tells it apart: no other candidate's statement has it
         telling = {w for w in mine & words if said[w] == 1}
-        if not telling & (_key_words(new) | _key_words(old)):
+        if not telling & (key_words(new) | key_words(old)):
             continue  # the key's own words, never only a verb both use ("we use ...")
         if owners - words and _owners(old) - mine:
             continue  # each names an owner the other does not: "api port" / "admin port"
@@ -190,7 +197,7 @@ def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
         out.append(old)
     if len(out) > 1:  # "move the frontend deploy to 15:00, ahead of the backend deploy":
         named = [old for old in out  # the one its own key names
-                 if _key_words(new) & set(old.topic.split()) - _shared(out, old)]
+                 if key_words(new) & set(old.topic.split()) - _shared(out, old)]
         out = named or out
     return out
 
@@ -213,6 +220,7 @@ def _attribute(fact: Fact) -> set[str]:
         else set()
 
 
-def _key_words(fact: Fact) -> set[str]:
+def key_words(fact: Fact) -> set[str]:
+    """The stems of a key's owner and attribute words."""
     entity, attribute, _ = (fact.key or "||").split("|")[:3]
     return {stem(w) for w in f"{entity} {attribute}".split()}
