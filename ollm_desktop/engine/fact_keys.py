@@ -7,6 +7,7 @@ to 60 s" is (request, timeout) with the unit class duration. One shared word nev
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -70,11 +71,15 @@ def singular(word: str) -> str:
 _ENDINGS = ("ation", "ention", "tion", "sion", "ment", "ing", "ion", "ed", "es", "s", "e")
 
 
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A word's stem, so a key phrased as a verb meets the one phrased as its noun: "raw
     events are retained" and "raw event retention", "uploads are capped" and "the upload
-    cap", "we sample every" and "the sampling interval"."""
+    cap", "we sample every" and "the sampling interval"; an adjective of time meets its
+    noun ("hourly rate", "95 EUR per hour")."""
     word = singular(word)
+    if word.endswith("ly") and len(word) >= 6:  # "hourly" / "per hour", "weekly" / "week"
+        return word[:-2]  # (not "apply", "reply": a stem of three letters names nothing)
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             word = word[:-len(ending)]

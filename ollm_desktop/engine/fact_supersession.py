@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_topics import key_words as _key_words
+from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.provenance import Found
 
@@ -263,28 +265,53 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
     same, maybe = _same_key(new, candidates)
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
+    meant = [] if found else _named_otherwise(facts, new)
+    if len(meant) == 1:  # "set the closing time to 23:00" after "the gym closes at 22:00"
+        return count + replace_or_dispute(new, meant[0], facts)
+    if meant:  # several statements it may mean: none is replaced silently
+        mark_possible(new, meant)
+        return count
     alike = [] if found else _only_of_its_unit(new, candidates)
     if _keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
-    mark_possible(new, maybe or alike)
+    mark_possible(new, maybe or [old for old in alike
+                                 if not two_owners(new, old) and not unrelated(new, old)])
     return count
+
+
+def _restated_otherwise(facts: list[Fact], new: Fact) -> int:
+    """A plain statement of a key named in other words: the earlier value is possibly
+    replaced (never silently), and one earlier value lends the new one its key (one line
+    per key: "cache purge run: 2 minutes (possibly replaced 10 minutes)")."""
+    meant = _named_otherwise(facts, new)
+    if len(meant) == 1:
+        new.key, new.subject = meant[0].key, meant[0].subject
+    mark_possible(new, meant)
+    return 0
+
+
+def _named_otherwise(facts: list[Fact], new: Fact) -> list[Fact]:
+    """The earlier current values of the user's that the user's value ``new`` names in
+    other words (``fact_topics``), where no earlier value has a key that meets its own."""
+    if new.source != "user" or family(new) in ("sentence", "question"):
+        return []
+    earlier = [old for old in facts if old.status == "current" and old is not new
+               and old.value != new.value and old.users and old.message_id != new.message_id
+               and family(old) not in ("sentence", "question") and _earlier(old, new)
+               and not old.pinned and old.source != "manual"]
+    meant = same_topic(new, earlier)
+    if meant and any(key_match(new, old) for old in earlier):
+        return []  # a key that meets: the rules of keys decide
+    return meant
 
 
 def _phrased_otherwise(new: Fact, old: Fact) -> bool:
     """One key phrased two ways: a correction's key and the one key of its unit so far share
     a word's stem ("the release cadence" / "the release train leaves every") and name no two
-    different owners ("the API port" / "the admin port" do)."""
-    entity_a, attribute_a, _ = new.key.split("|")
-    entity_b, attribute_b, _ = old.key.split("|")
-    owners_a = {stem(w) for w in entity_a.split()}
-    owners_b = {stem(w) for w in entity_b.split()}
-    words_a = owners_a | {stem(w) for w in attribute_a.split()}
-    words_b = owners_b | {stem(w) for w in attribute_b.split()}
-    if owners_a - words_b and owners_b - words_a:
-        return False  # each names an owner the other does not: "eval batch" / "train batch"
-    return bool(words_a & words_b)
+    different owners ("the API port" / "the admin port" do; "eval batch" / "train batch")."""
+    return not two_owners(new, old) and bool(_key_words(new) & _key_words(old))
 
 
 def _keyless(fact: Fact) -> bool:
@@ -297,8 +324,9 @@ def _keyless(fact: Fact) -> bool:
 def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
     """A correction whose key meets none: the one earlier value of its unit class (one
     date so far, one percentage) is possibly what it corrects. It stays current but is
-    marked, so a key phrased two ways ("the museum opens at", "closing time") never leaves
-    an old value reading as current beside its correction."""
+    marked, so a key phrased two ways ("we poll the feed every", "the polling interval")
+    never leaves an old value reading as current beside its correction (the caller leaves
+    out another owner's key and a statement that shares no word with it)."""
     unit = new.key.split("|")[-1] if new.key else ""
     if not unit or unit in MANY or new.ref_kind in MANY:
         return []
@@ -315,10 +343,7 @@ _ANY_KIND = frozenset({"number", "name"})
 
 def _share_a_word(a: Fact, b: Fact) -> bool:
     """Two keys' noun phrases share a word's stem ("the pool" and "the worker pool")."""
-    def words(fact: Fact) -> set[str]:
-        entity, attribute, _ = fact.key.split("|")
-        return {stem(w) for w in f"{entity} {attribute}".split()}
-    return bool(words(a) & words(b))
+    return bool(_key_words(a) & _key_words(b))
 
 
 def mark_possible(new: Fact, olds: list[Fact]) -> None:
@@ -347,7 +372,9 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
     the user means it; where the key names no owner ("the port is 9443") the older is only
     possibly replaced, never silently. Returns how many it replaced."""
     parts = new.key.split("|")
-    if family(new) in ("sentence", "question") or len(parts) != 3 or not parts[1] or (
+    if len(parts) == 3 and not parts[1]:  # "it's 6 May": only its statement names its key
+        return _restated_otherwise(facts, new)
+    if family(new) in ("sentence", "question") or len(parts) != 3 or (
             not single and (parts[2] in MANY or new.ref_kind in MANY)):
         return 0
     olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
@@ -355,6 +382,8 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
             and family(old) == family(new) and _earlier(old, new)]
     certain = [old for old in olds if certain_key(new, single=single) and new.users
                and not old.pinned and old.source != "manual"]
+    if not olds:  # the key named in other words ("Cache purge: I've turned it up to ...")
+        return _restated_otherwise(facts, new)
     mark_possible(new, [old for old in olds if old not in certain])
     return sum(replace_or_dispute(new, old, facts) for old in certain)
 

@@ -56,6 +56,9 @@ class Fact(BaseModel):
     # A later value of a key that may be this one (uncertain): both stay current, this one is
     # marked "possibly replaced by X (turn N)".
     possibly_replaced_by: str | None = None
+    # The stems of the content words of the statement around it (``fact_topics``): two keys
+    # phrased otherwise meet by them ("the gym closes at" / "the closing time").
+    topic: str = ""
 
     @property
     def users(self) -> bool:

@@ -41,6 +41,7 @@ from ollm_desktop.engine.fact_supersession import (
     supersede,
     users_stand,
 )
+from ollm_desktop.engine.fact_topics import topics
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
@@ -86,19 +87,21 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             users_stand(facts)
         return _disputes(result, facts, claims)
     known = Known(facts, message.id)
+    topic: list[str] = []  # each value's statement's words (read when a value is new)
     sequence = max((f.sequence for f in facts), default=0)
     made: list[tuple[Found, Fact]] = []
     adopted: set[str] = set()  # a reply's value this user message states as its own
-    for item in found:
+    for index, item in enumerate(found):
         if item.old:
             continue
         fact = known.get(item)
         if fact is None:
+            topic = topic or topics(message.content, found)
             sequence += 1
             fact = Fact(kind=item.kind, value=item.value, subject=item.subject,
                         ref_kind=item.ref_kind, source=message.role, message_id=message.id,
                         turn=turn, sequence=sequence, from_correction=item.correction,
-                        key=item.key)
+                        key=item.key, topic=topic[index])
             facts.append(fact)
             known.add_fact(fact, own=True)
             result.added += 1

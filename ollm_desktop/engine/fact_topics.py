@@ -1,0 +1,226 @@
+"""Keys that meet when two statements name one thing in other words.
+
+A value's key is read from the noun phrase it attaches to, and two phrasings of one thing
+("the gym closes at 22:00" / "set the closing time to 23:00"; "the exporter runs on port
+9100" / "the exporter's on 9200 now") give two keys that never meet: the old value stayed
+current beside its correction. Each value therefore keeps its *topic*: the stems of the
+content words of the statement around it (its clause, the clause before it if that holds no
+value, the sentence before it when that holds none and the value has no noun phrase or that
+sentence takes a word back, and its key's words), never the values
+themselves nor closed-class words. A user's value whose key meets no earlier value is
+compared with the earlier current user values of a compatible unit class by topic: an
+earlier value is the same key when the two share a word that *tells it apart*, one the other
+candidates' statements do not have ("frontend" and not "review date" between the frontend's
+and the backend's review date), and when they do not name two owners (the API's port and the
+admin console's never meet on "port"). ``fact_supersession`` replaces it (a correction) or
+marks it "possibly replaced" (a plain restatement).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from ollm_desktop.engine import fact_leads, fact_mood_words
+from ollm_desktop.engine import fact_patterns as P
+from ollm_desktop.engine import fact_words as W
+from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
+
+# Closed-class words (and the grammar's own closed verb classes): never a topic's word.
+_CLOSED = (W.DETERMINERS | W.PREPOSITIONS | W.COPULAS | W.AUXILIARIES | W.PRONOUNS |
+           W.MODALS | W.HEDGES | W.CHANGE | W.DEICTIC | W.REPLACE | W.FILLER | W.NOT_NP |
+           W.CONJUNCTIONS | W.PARTICLES | W.NAMING | fact_mood_words.QUESTION_AUX |
+           fact_mood_words.SUBJECTS | fact_mood_words.PRESENT | fact_mood_words.BE |
+           fact_mood_words.PERFECT | fact_mood_words.CONTRAST | fact_mood_words.WH |
+           fact_mood_words.QUANTIFIERS | fact_mood_words.FIRST_PERSON |
+           fact_mood_words.NEGATION | fact_mood_words.ANTERIOR | fact_mood_words.SUBORDINATE |
+           fact_mood_words.ANY_MOOD | fact_leads.RETRACT | fact_leads.ERROR |
+           W.closed("every each all both either neither other another same new one ones "
+                    "what which who about than thing things"))
+# Where a clause ends inside a sentence: punctuation, a conjunction, a subordinator.
+_CUTS = W.CONJUNCTIONS | fact_mood_words.ALWAYS_CUT | W.closed("since because while")
+_TOKEN = re.compile(r"\x00[\ue000-\uf8ff]\x00|[^\W\d_][\w'’-]*|[,;:()—–!?]| - ")
+# Unit classes a value of another may stand for: a port stated as a bare number.
+_LOOSE = {frozenset({"port", "number"})}
+# Unit classes that are lists of values: two of them are two entries, never one key.
+_LISTS = W.MANY
+
+
+def topics(content: str, found: Sequence[Found]) -> list[str]:
+    """For each of ``found`` (a message's facts, in order), its topic: the space-joined stems
+    of the content words of the statement around it ("" for sentences and questions)."""
+    sentences = list(P.sentences(content[:MAX_FACT_TEXT]))
+    valued = {item.sentence for item in found}
+    out: list[str] = []
+    for item in found:
+        if item.kind in ("decision", "correction", "note", "question") or item.old or \
+                not 0 <= item.sentence < len(sentences):
+            out.append("")
+            continue
+        values = [f.value for f in found if f.sentence == item.sentence]
+        words = _around(sentences[item.sentence], values, item.value)
+        _, per, rate = item.value.lower().partition(" per ")  # "95 EUR per hour": what
+        if per:  # a rate is a rate of names its key as the value's own words do not
+            words |= _content(rate.split())
+        entity, attribute, _ = (item.key or "||").split("|")[:3]
+        before = item.sentence - 1
+        if before >= 0 and before not in valued and "?" not in sentences[before] and (
+                not attribute or _takes_back(sentences[before])):  # (a question names none)
+            words |= _content(_TOKEN.findall(sentences[before]))
+        words |= _content(f"{entity} {attribute}".split())
+        out.append(" ".join(sorted(words)))
+    return out
+
+
+def _takes_back(sentence: str) -> bool:
+    """A sentence that says the user's word was wrong or takes it back ("The portfolio
+    address I gave you was wrong."): it names the key the next sentence's value corrects,
+    as the lead before a value of no noun phrase does ("About the junior's start. It's...")."""
+    words = {w.lower() for w in _TOKEN.findall(sentence)}
+    return bool(words & (fact_leads.ERROR | fact_leads.RETRACT))
+
+
+def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
+    """The content words of the clause that holds ``value`` and of the clause before it
+    when that holds no value ("Dashboard refresh: I've cranked it down to ...")."""
+    marked = sentence
+    for index, other in sorted(enumerate(dict.fromkeys(values)), key=lambda p: -len(p[1])):
+        marked = marked.replace(other, f" {_slot(index)} ")
+    mine = _slot(list(dict.fromkeys(values)).index(value))
+    clauses: list[list[str]] = [[]]
+    for token in _TOKEN.findall(marked):
+        word = token.strip().lower()
+        if word == "?":  # a question before the value names no key: no lead
+            clauses += [["\x00?"], []]
+        elif word in W.BOUNDARY or word in ("-", "!") or word in _CUTS:
+            clauses.append([])
+        else:
+            clauses[-1].append(token)
+    lead: list[str] = []
+    for clause in clauses:  # the clause before it names the key ("Dashboard refresh: ...",
+        if mine in clause:  # "scratch what I said about the junior's start — it's ..."); a
+            return _content([*lead, *clause])  # trailing clause is an aside
+        holds = any(t.startswith("\x00") for t in clause)
+        lead = [] if holds else clause or lead
+    return set()
+
+
+def _slot(index: int) -> str:
+    """A value's place in a sentence: a token no word or value can contain."""
+    return f"\x00{chr(0xE000 + index % 6000)}\x00"
+
+
+def _content(tokens: Sequence[str]) -> set[str]:
+    out: set[str] = set()
+    for token in tokens:
+        word = token.lower().replace("’", "'")
+        if token.startswith("\x00") or not word[:1].isalpha() or len(word) < 3:
+            continue
+        word = word.removesuffix("'s").strip("'-")
+        if word in _CLOSED or len(word) < 3:
+            continue
+        out.add(stem(word))
+    return out
+
+
+def unit(fact: Fact) -> str:
+    parts = fact.key.split("|")
+    return parts[2] if len(parts) == 3 else ""
+
+
+def compatible(new: Fact, old: Fact) -> bool:
+    """Units one key may hold: the same class, a port and a bare number, a name and a
+    product's version ("moved the thesis to Overleaf" after "Word 2019"); never a list."""
+    a, b = unit(new), unit(old)
+    if not a or not b or a in _LISTS or b in _LISTS or _code(new) or _code(old):
+        return False
+    if a == b or frozenset({a, b}) in _LOOSE:
+        return True
+    if {a, b} == {"name", "version"}:
+        version = old if b == "version" else new
+        name, _, number = version.value.partition(" ")
+        return bool(number) and name[:1].isalpha()
+    return False
+
+
+def unrelated(new: Fact, old: Fact) -> bool:
+    """Two statements that share no content word at all ("The kids go to bed at 20:00",
+    "Dinner is at 18:30 now"): nothing says one value may be the other's key."""
+    return bool(new.topic and old.topic) and not set(new.topic.split()) & set(
+        old.topic.split())
+
+
+def two_owners(new: Fact, old: Fact) -> bool:
+    """Each key names an owner the other's key does not ("the API port" / "the admin
+    console's port", "the request timeout" / "the statement timeout"): two keys, never
+    possibly one."""
+    return bool(_owners(new) - key_words(old) and _owners(old) - key_words(new))
+
+
+def _code(fact: Fact) -> bool:
+    """An identifier of code (a function, a path...), not a name a person says: a
+    capitalised product name the finder reads as a class ("GoodTime") is a name."""
+    return fact.ref_kind in _LISTS and not (
+        fact.ref_kind == "class" and fact.value.isalnum())
+
+
+def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
+    """The earlier values (``earlier``: current user values stated before ``new``) that are
+    ``new``'s key named in other words: a word of both statements that tells the value from
+    the other candidates, one of them a key's word, and no two owners."""
+    if not new.topic:
+        return []
+    pool = [f for f in earlier if f.topic and compatible(new, f)]
+    by_value: dict[str, set[str]] = {}
+    for fact in pool:  # one value stated twice is one candidate
+        by_value.setdefault(fact.value, set()).update(fact.topic.split())
+    said = Counter(word for words in by_value.values() for word in words)
+    mine = set(new.topic.split())
+    owners = _owners(new)
+    out: list[Fact] = []
+    for old in pool:
+        words = set(old.topic.split())
+        # a word that tells it apart: no other candidate's statement has it
+        telling = {w for w in mine & words if said[w] == 1}
+        if not telling & (key_words(new) | key_words(old)):
+            continue  # the key's own words, never only a verb both use ("we use ...")
+        if owners - words and _owners(old) - mine:
+            continue  # each names an owner the other does not: "api port" / "admin port"
+        if telling <= owners & _owners(old) and not (
+                _attribute(new) <= words or _attribute(old) <= mine):
+            continue  # one owner's two attributes, alike only in the owner both name: "the
+            # ablation table's budget line" and "the ablation table's quote" (not "the
+            # junior dev starts on" and "junior start": its statement names the attribute)
+        out.append(old)
+    if len(out) > 1:  # "move the frontend deploy to 15:00, ahead of the backend deploy":
+        named = [old for old in out  # the one its own key names
+                 if key_words(new) & set(old.topic.split()) - _shared(out, old)]
+        out = named or out
+    return out
+
+
+def _shared(found: Sequence[Fact], old: Fact) -> set[str]:
+    """The topic words ``old`` shares with another of ``found``."""
+    words: set[str] = set()
+    for other in found:
+        if other is not old:
+            words |= set(other.topic.split())
+    return words
+
+
+def _owners(fact: Fact) -> set[str]:
+    return {stem(w) for w in fact.key.split("|")[0].split()}
+
+
+def _attribute(fact: Fact) -> set[str]:
+    return {stem(w) for w in fact.key.split("|")[1].split()} if fact.key.count("|") == 2 \
+        else set()
+
+
+def key_words(fact: Fact) -> set[str]:
+    """The stems of a key's owner and attribute words."""
+    entity, attribute, _ = (fact.key or "||").split("|")[:3]
+    return {stem(w) for w in f"{entity} {attribute}".split()}
