@@ -68,7 +68,7 @@ class Truth:
     assistant_text: str = ""
 
 
-def _replaces(later_speaker: str, earlier_speaker: str) -> bool:
+def replaces(later_speaker: str, earlier_speaker: str) -> bool:
     """Whether a later value may replace an earlier one of the same key, by the issue's rule
     of authority: the ledger is the user's, so an assistant's value that the user never
     adopted (the generator's user never adopts one) never replaces the user's; the user's
@@ -82,7 +82,7 @@ def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, 
 
     The statements of one question (its facts' values and the stale values they correct, each
     at the turn it was said) are replayed in turn order: a later value replaces the earlier
-    current ones it has the authority to (``_replaces``). So a reply that corrects the user's
+    current ones it has the authority to (``replaces``). So a reply that corrects the user's
     value leaves the user's value current (the engine shows it with the reply's claim beside
     it; the reply's value is an assistant fact, never sent until adopted), and the user's
     20456, 10291 and 36581 of one port, said in that order, leave 36581 current however late
@@ -113,14 +113,14 @@ def truth_at(conversation: Conversation, turn: int, played: Sequence[tuple[str, 
                     out.stale.append(value)
                 continue
             for old, (old_speaker, old_value) in list(current.items()):
-                if old != key and _replaces(speaker, old_speaker):
+                if old != key and replaces(speaker, old_speaker):
                     del current[old]
                     out.stale.append(old_value)
                     # what replaced it: this value and every later one of the question that
                     # may replace it (a line naming the newest is marked as well)
                     out.replacements.setdefault(old_value, []).extend(
                         v for t, o, s, v in sorted(said) if (t, o) >= (turn_of, order_of)
-                        and s != "named" and _replaces(s, old_speaker))
+                        and s != "named" and replaces(s, old_speaker))
             if key in current and speaker == "user":  # the user restates a reply's value
                 del current[key]
             current.setdefault(key, (speaker, value))

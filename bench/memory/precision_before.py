@@ -15,7 +15,7 @@ from typing import Any
 
 from bench.memory.generator import Conversation
 from bench.memory.ledger_text import Entry, current_text, mentioned
-from bench.memory.precision import Truth, _replaces
+from bench.memory.precision import Truth, replaces
 from bench.memory.retention import normalise
 
 
@@ -24,7 +24,7 @@ def truth_before(conversation: Conversation, turn: int, played: Sequence[tuple[s
     """Ground truth after exchange ``turn`` (0-based): ``played`` is the chat as played.
 
     A reply that corrects or restates the user's value with another one leaves the user's value
-    current (``_replaces``): the engine shows it with the reply's claim beside it, and the
+    current (``replaces``): the engine shows it with the reply's claim beside it, and the
     reply's value is an assistant fact (never sent until adopted)."""
     out = Truth(invented=sorted(set(invented)))
     # Two facts may share a question (the gateway moves twice): the later one replaces the
@@ -32,7 +32,7 @@ def truth_before(conversation: Conversation, turn: int, played: Sequence[tuple[s
     stated = [f for f in conversation.facts if f.turn <= turn]
     for fact in stated:
         replaced = any(other.question == fact.question and other.turn > fact.turn
-                       and _replaces(other.speaker, fact.speaker) for other in stated)
+                       and replaces(other.speaker, fact.speaker) for other in stated)
         if replaced:
             out.stale += [v for v in (fact.answer, fact.stale) if v]
             later = [o.answer for o in stated if o.question == fact.question
@@ -44,7 +44,7 @@ def truth_before(conversation: Conversation, turn: int, played: Sequence[tuple[s
         (out.user if fact.speaker == "user" else out.assistant).append(fact.answer)
         if fact.stale is not None and fact.stale_turn is not None:
             stale_speaker = fact.stale_speaker or "user"
-            if _replaces(fact.speaker, stale_speaker):
+            if replaces(fact.speaker, stale_speaker):
                 out.stale.append(fact.stale)  # (a stale value planted earlier)
                 out.replacements.setdefault(fact.stale, []).append(fact.answer)
             else:  # a reply's correction of the user's value: the user's stands

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bench.memory.generator import Conversation, Fact
+from bench.memory.precision import replaces
 from bench.memory.retention import bucket, normalise, retained, stale_as_current
 from bench.memory.tokens import cl100k_messages
 
@@ -17,8 +18,17 @@ FORMS = ("direct", "paraphrase")
 
 
 def facts_known(conversation: Conversation, turn: int) -> list[Fact]:
-    """Facts whose (latest) statement has been made by the end of ``turn``."""
-    return [f for f in conversation.facts if f.turn <= turn]
+    """Facts whose (latest) statement has been made by the end of ``turn`` and that no later
+    fact of the same key (the same question) has replaced by then: after "Let's call the
+    staging server turbot from now on", "halibut" is no longer a fact to keep but a replaced
+    value. The precision measure's truth (``precision.truth_at``) reads the generator so; the
+    retention rows expected both values, which only a ledger that kept the old one beside the
+    new ("turbot (replaced halibut)") could satisfy."""
+    stated = [f for f in conversation.facts if f.turn <= turn]
+    return [f for f in stated if not any(
+        later.question == f.question and later.turn > f.turn
+        and normalise(later.answer) != normalise(f.answer)
+        and replaces(later.speaker, f.speaker) for later in stated)]
 
 
 def fact_row(fact: Fact, messages: Sequence[dict[str, str]], turn: int, *,

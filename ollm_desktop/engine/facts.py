@@ -43,6 +43,7 @@ from ollm_desktop.engine.fact_supersession import (
 )
 from ollm_desktop.engine.fact_topics import topics
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import Found
@@ -210,11 +211,23 @@ def _confirm(facts: list[Fact], content: str) -> int:
     for fact in facts:
         if fact.source == "assistant" and not fact.confirmed and fact.value in content and \
                 fact.kind not in SENTENCE_KINDS and fact.kind != "question" and \
-                len(fact.value) >= 3 and \
-                locate(fact.value, content) >= 0:
+                len(fact.value) >= 3 and _used_as_value(fact.value, content):
             fact.confirmed = True
             count += 1
     return count
+
+
+def _used_as_value(value: str, content: str) -> bool:
+    """The user names ``value`` as a value, not as a word of their own sentence: a lower-case
+    word ("read", "server") is English anyone writes, and an acronym after a determiner ("the
+    CLI", "the API") is a common noun. Either adopted a reply's misread value by mere mention."""
+    at = locate(value, content)
+    if at < 0 or re.fullmatch(r"[a-z]+", value):
+        return False
+    if re.fullmatch(r"[A-Z]{2,5}s?", value):
+        before = content[:at].split()
+        return not (before and before[-1].lower() in DETERMINERS)
+    return True
 
 
 # ------------------------------------------------------------------ what others show

@@ -103,6 +103,16 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
     return "\n".join(lines)
 
 
+def _olds_marked_elsewhere(olds: Sequence[Fact], compacted: set[str]) -> bool:
+    """The line may leave its replaced values out: each was stated in a compacted message, so
+    wherever the request still quotes it (a checkpoint, a kept quote) it carries its own
+    "(replaced by X)" (``value_notes``); only a recent turn quotes it unmarked. Issue 28: the
+    replaced value stands beside the current one where that helps the model, and at 2K the
+    notes cost the lines of the user's oldest facts."""
+    return bool(olds) and all(o.message_id is not None and o.message_id in compacted
+                              for o in olds)
+
+
 def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budget: int,
            count: Callable[[str], int], notes: dict[str, str | None] | None = None,
            ) -> Rendered:
@@ -113,7 +123,9 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
     left to its quote unless it replaced something. A replaced fact is listed beside the fact
     that replaced it (that line is shown even while its own message is recent), with every
     other value that fact replaced; a sentence on a line has its replaced values marked
-    (``notes``: ``value_notes(facts)``, which the region has worked out already).
+    (``notes``: ``value_notes(facts)``, which the region has worked out already). When the
+    lines do not all fit, a line whose replaced values are marked wherever they are quoted
+    drops them (``_olds_marked_elsewhere``) before any line is left out.
     """
     by_id = {f.id: f for f in facts}
     replaced: dict[str, list[Fact]] = {}  # every value each current fact replaced
@@ -148,6 +160,12 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
                          possibly_note(by_id, f), folded.get(f.id, ())) for f in lines}
     costs = {fid: count(text) + 1 for fid, text in texts.items()}
     fixed = count(HEADER) + count(USER_SECTION) + 3
+    if fixed + sum(costs.values()) > budget:  # short lines before any fact is left out
+        for fact in lines:
+            if _olds_marked_elsewhere(replaced.get(fact.id, []), compacted):
+                texts[fact.id] = _line(fact, [], dispute_note(by_id, fact), notes,
+                                       possibly_note(by_id, fact), folded.get(fact.id, ()))
+                costs[fact.id] = count(texts[fact.id]) + 1
     pins = [f for f in lines if f.pinned]
     blocking = tuple(f.id for f in pins) if fixed + sum(costs[f.id] for f in pins) > budget \
         else ()

@@ -8,6 +8,7 @@ values next, the assistant's suggestions last (behind a filter, off by default).
 
 from __future__ import annotations
 
+import calendar
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
@@ -25,12 +26,24 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("FactsPanel", text)
 
 
-def kind_name(kind: str) -> str:
+_WEEKDAYS = frozenset(day.lower() for day in calendar.day_name)
+
+
+def kind_name(fact: Fact) -> str:
+    """What the value is, as the user would name it: its unit class where the key has one
+    ("date" for "Monday (launch)", "port", "duration"), else the ledger's kind."""
+    units = {"port": _tr("port"), "version": _tr("version"), "path": _tr("path"),
+             "url": _tr("link"), "time": _tr("time"), "duration": _tr("duration"),
+             "size": _tr("size"), "percent": _tr("percentage"), "money": _tr("amount"),
+             "date": _tr("day") if fact.value.lower() in _WEEKDAYS else _tr("date")}
+    unit = fact.key.rsplit("|", 1)[-1] if fact.key.count("|") == 2 else ""
+    if fact.kind in ("identifier", "number") and unit in units:
+        return units[unit]
     names = {"identifier": _tr("identifier"), "number": _tr("number"),
              "setting": _tr("setting"), "name": _tr("name"), "decision": _tr("decision"),
              "correction": _tr("correction"), "note": _tr("note"),
              "question": _tr("open question")}
-    return names.get(kind, kind)
+    return names.get(fact.kind, fact.kind)
 
 
 def who(fact: Fact) -> str:
@@ -153,7 +166,7 @@ def entries(view: FactsView) -> list[Entry]:
     made = []
     for fact in sorted(view.facts, key=lambda f: f.sequence):
         state = _state(fact, view, by_id)
-        made.append(Entry(fact, short(shown_value(fact), LONG), kind_name(fact.kind), who(fact),
+        made.append(Entry(fact, short(shown_value(fact), LONG), kind_name(fact), who(fact),
                           str(fact.turn) if fact.turn is not None else "", state,
                           _tooltip(fact, state, by_id), fact.id in view.shown,
                           fact.id in blocking))
