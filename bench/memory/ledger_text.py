@@ -29,7 +29,8 @@ _NEGATION_BEFORE = re.compile(
     r"(?:\bnot|\bno longer|\binstead of|\brather than|\bin place of|\bfrom|\breplac\w*|"
     r"\bearlier|\bformerly|\bpreviously)\s+(?:(?:to|in|on|at|the|a|an|of|for|by)\s+){0,2}$",
     re.I)
-_PAREN = re.compile(r"\(([^()]*)\)")
+# one level of nesting: "(possibly replaced by 9443 (turn 12))" is one note
+_PAREN = re.compile(r"\(((?:[^()]|\([^()]*\))*)\)")
 
 
 @dataclass(frozen=True)
