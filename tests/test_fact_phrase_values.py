@@ -1,0 +1,127 @@
+"""Issue 28: values the grammar did not see (a lower-case noun phrase in a value's place, a
+name with the words of its phrase, a count without its unit word, "noun number" after a
+correction's lead), read by the shape of the clause.
+
+Each case states a value and corrects it in words the rules were not written against; the
+new value must be current and the old one not. The negatives keep the old value: a question
+or a suggestion replaces nothing, a reply's lower-case phrases are no values.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+from ollm_desktop.engine.provenance import message_facts
+
+
+def _current(*messages: str) -> list[str]:
+    said = [("assistant", m[2:]) if m.startswith("A:") else ("user", m) for m in messages]
+    return [value for values in current_values(said).values() for value in values]
+
+
+def _holds(values: list[str], text: str) -> bool:
+    return any(text in value for value in values)
+
+
+CORRECTIONS = [
+    # (first statement, correction, new value, old value)
+    # the object of a verb with the key's phrase after it, "instead"
+    ("For the tart base I'm using shortcrust pastry.",
+     "Going with puff pastry for the tart base instead, the shortcrust kept cracking.",
+     "puff pastry", "shortcrust pastry"),
+    ("For the garden path we're laying crushed gravel.",
+     "Laying reclaimed brick for the garden path instead, the gravel washes away.",
+     "reclaimed brick", "crushed gravel"),
+    # the complement of a copula ("will be", "is going to be")
+    ("Dessert is going to be tiramisu.",
+     "Scratch the tiramisu, one guest can't have raw egg. Dessert will be panna cotta.",
+     "panna cotta", "tiramisu"),
+    ("The starter is going to be pea soup.",
+     "Forget the pea soup, it's too warm out. The starter will be melon salad.",
+     "melon salad", "pea soup"),
+    # the place after a verb's preposition, after a lead that says it holds from now on
+    ("We meet in room B204 for the reading group.",
+     "From next week onward the reading group meets in the library seminar room.",
+     "library seminar room", "B204"),
+    ("The choir rehearses in hall C12.",
+     "From now on the choir rehearses in the old chapel.", "old chapel", "C12"),
+    # "swap Y for X": both objects are phrases
+    ("I'm using Kerrygold salted butter in the shortbread.",
+     "Swapping the butter for coconut oil, my sister is vegan now.", "coconut oil", "butter"),
+    # a name with the words of its phrase ("Chicago author-date")
+    ("I'm formatting the references in APA style.",
+     "The venue switched templates, references are Chicago author-date now.",
+     "Chicago author-date", "APA"),
+    # a count without its unit word: "we're 8" counts us
+    ("The dinner party is for 6 people.", "Two more said yes, so we're 8 for dinner now.",
+     "8", "6 people"),
+    ("The hiking trip is for 4 people.", "Sam dropped out, so we're 3 for the hiking trip now.",
+     "3", "4 people"),
+    # "scratch that, track 5": a lead, then "noun number" naming the key's head
+    ("I'll submit to track 3 of the workshop.",
+     "Oops, scratch that, track 5. Track 3 is for demos.", "track 5", "track 3"),
+    ("We board at gate 12 for the Lisbon flight.",
+     "Sorry, scratch that, gate 14. Gate 12 is for Porto.", "gate 14", "gate 12"),
+]
+
+
+@pytest.mark.parametrize(("first", "correction", "new", "old"), CORRECTIONS,
+                         ids=[c[1][:40] for c in CORRECTIONS])
+def test_a_phrase_in_a_value_place_replaces_the_old_value(first: str, correction: str,
+                                                            new: str, old: str) -> None:
+    values = _current(first, correction)
+    assert _holds(values, new), values
+    assert not any(old in value and new not in value for value in values), values
+
+
+NEGATIVES = [
+    # (first statement, a message that must replace nothing, the value that stays)
+    ("For the tart base I'm using shortcrust pastry.",
+     "Should we go with puff pastry for the tart base instead?", "shortcrust pastry"),
+    ("Dessert is going to be tiramisu.", "Maybe dessert could be panna cotta?", "tiramisu"),
+    ("We meet in room B204 for the reading group.",
+     "Dana thinks the reading group might meet in the library seminar room.", "room B204"),
+    ("The dinner party is for 6 people.", "If two more say yes, we're 8 for dinner.",
+     "6 people"),
+    ("Dessert is going to be tiramisu.",
+     "A:Dessert could be panna cotta instead, which avoids raw egg.", "tiramisu"),
+]
+
+
+@pytest.mark.parametrize(("first", "message", "kept"), NEGATIVES,
+                         ids=[n[1][:40] for n in NEGATIVES])
+def test_questions_suggestions_and_replies_replace_nothing(first: str, message: str,
+                                                           kept: str) -> None:
+    assert _holds(_current(first, message), kept)
+
+
+def test_the_first_statement_is_read_as_a_value_of_its_key() -> None:
+    """The old value is read too (not only the new one), with the key the correction names:
+    the correction replaces it, it does not just add a second value beside it."""
+    found = message_facts("Dessert is going to be tiramisu.")
+    assert [(f.value, f.key) for f in found] == [("tiramisu", "|dessert|name")]
+    found = message_facts("For the tart base I'm using shortcrust pastry.")
+    assert [f.value for f in found] == ["shortcrust pastry"]
+    assert "base" in found[0].key
+
+
+REPLIES = [
+    "The build is going to be slow on the first run because of the cache.",
+    "I'd suggest using a context manager for the file handle instead.",
+    "From now on the loop runs in the worker thread.",
+    "Scratch the helper function, it is not needed.",
+]
+
+
+@pytest.mark.parametrize("reply", REPLIES, ids=[r[:30] for r in REPLIES])
+def test_a_reply_gains_no_lower_case_phrase_values(reply: str) -> None:
+    """The replies' lower-case phrases stay words: the panel and the junk share count them."""
+    assert [f.value for f in message_facts(reply, "assistant") if f.kind == "name"] == []
+
+
+def test_a_plain_statement_without_a_key_gains_no_phrase_value() -> None:
+    """A lower-case phrase is a value only where the sentence names a key that is not the
+    phrase itself: a narrative object is none."""
+    assert [f.value for f in message_facts("I'm reading a long novel this week.")
+            if f.kind == "name"] == []
