@@ -56,6 +56,8 @@ PLACES = closed("on in at across inside within throughout")
 SUBORDINATORS = closed("while because since although though when whenever until unless if "
                        "whereas after before once")
 MAX_NP = 3
+# The speaker and an auxiliary in one word ("I'm using", "we're laying"): a closed class.
+SPEAKING = closed("i'm we're i'll we'll they're you're")
 
 
 def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
@@ -105,16 +107,37 @@ def _object(tokens: list[Tok], at: int) -> list[str]:
     return words if 0 < len(words) <= MAX_NP else []
 
 
+def _speaker_verb(before: list[Tok]) -> bool:
+    """The words before a value are the speaker and a verb ("we run", "I'm using", "we're
+    laying"), or a verb opening the clause ("going with", "laying"): no key of their own."""
+    if before and before[-1].word in ("with", "to"):
+        before = before[:-1]  # "going with X", "switching to X"
+    if len(before) == 1:
+        word = before[0].word
+        return _plain(before[0]) and word.endswith("ing") and not is_change(word)
+    return len(before) == 2 and (before[0].word in PERSONS or before[0].word in SPEAKING) \
+        and _plain(before[1]) and not is_change(before[1].word)
+
+
 def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
-    """PRONOUN [adverb] VERB [adverb] VALUE PREPOSITION NP: the NP's key."""
-    before = [t for t in tokens[start:i] if t.word not in ADVERBS]
-    if len(before) != 2 or before[0].word not in PERSONS or not _plain(before[1]) or \
-            is_change(before[1].word):
+    """PRONOUN [adverb] VERB [adverb] VALUE PREPOSITION NP: the NP's key ("we run Ubuntu on
+    the servers", "going with puff pastry for the tart base"); and after a leading "for the
+    NP" without a comma ("For the tart base I'm using shortcrust pastry"), that NP's."""
+    if tokens[start].word == "for" and start + 1 < i:
+        topic = _object(tokens, start + 1)
+        at = start + 1 + (tokens[start + 1].word in DETERMINERS) + len(topic)
+        entity, attribute = noun_phrase(topic)
+        if attribute and _speaker_verb([t for t in tokens[at:i] if t.word not in ADVERBS
+                                            and t.word != "·"]) \
+                and (i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY):
+            return entity, attribute
+    before = [t for t in tokens[start:i] if t.word not in ADVERBS and t.word != "·"]
+    if not _speaker_verb(before):
         return None
     after = i + 1
     while after < len(tokens) and tokens[after].word == "·":  # "3,450 subscribers"
         after += 1
-    if after >= len(tokens) or tokens[after].word not in PLACES:
+    if after >= len(tokens) or tokens[after].word not in PLACES | {"for"}:
         return None
     words = _object(tokens, after + 1)
     entity, attribute = noun_phrase(words)

@@ -33,6 +33,7 @@ from ollm_desktop.engine.fact_keys import (
 )
 from ollm_desktop.engine.fact_leads import retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
+from ollm_desktop.engine.fact_phrases import named_phrases, phrase_values
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -173,7 +174,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     words = [t.word for t in tokens]
     shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
+    implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
     bare_values(sentence, tokens, first, bool(shaped), lead)
+    named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
     slots: list[Slot] = []
@@ -183,7 +186,11 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
-        unit = unit_class(text, kind, attribute)
+        if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs
+            label = implied.labels[i]
+            entity, attribute = _purpose(tokens, i, label) or (
+                " ".join(w for w in (entity, attribute) if w and w != label), label)
+        unit = implied.units.get(i) or unit_class(text, kind, attribute)
         entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
         label = " ".join(w for w in (entity, attribute) if w)
         if owner:  # "For the billing worker: the tool is pinned to v4": the worker's tool
@@ -215,6 +222,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         or (_after_value(tokens, i) and (ends_clause(tokens, i) or (
             i + 1 < len(tokens) and words[i + 1] in PREPOSITIONS)))  # "X now before an offer"
         or (i > first and _now_before_verb(tokens, i))
+        or (i > first and ends_clause(tokens, i) and _value_earlier(tokens, i))
         or (i == first + 1 and tokens[first].value is not None))  # "Tomasz now approves"
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
@@ -233,11 +241,44 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     if correction and any(s.attribute and not s.old for s in slots):
         # a correction's new value has its key: a value with none beside it is a mention
         # ("Flooding at the Old Mill, so the venue is now X"), not a second new value
-        slots = [s for s in slots if s.attribute or s.entity or s.old or s.ref_kind != "name"]
+        # (a keyless name in the clause of a value it replaces is that value's successor:
+        # "Swapping the butter for coconut oil, my sister is vegan now")
+        cuts = [t.start for t in tokens if t.word in BOUNDARY]
+        olds_at = {sum(c < s.start for c in cuts) for s in slots if s.old}
+        slots = [s for s in slots if s.attribute or s.entity or s.old or s.ref_kind != "name"
+                 or sum(c < s.start for c in cuts) in olds_at]
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _purpose(tokens: list[Tok], i: int, label: str) -> tuple[str, str] | None:
+    """"Track 3 is for demos": a "noun number" value that is its clause's subject, with a
+    copula and "for NP" after it, is the NP's (its purpose), not the key the noun names
+    alone."""
+    at = i + 1
+    if at + 2 >= len(tokens) or tokens[at].word not in COPULAS or tokens[at + 1].word != "for":
+        return None
+    words = [t.word for t in tokens[at + 2:at + 6] if t.word]
+    end = next((k for k, w in enumerate(words) if w in BOUNDARY or w in PREPOSITIONS),
+               len(words))
+    named = [w for w in words[:end] if w not in DETERMINERS]
+    return (" ".join(singular(w) for w in named), label) if named else None
+
+
+def _value_earlier(tokens: list[Tok], i: int) -> bool:
+    """"we're 8 for dinner now": a clause-final "now" with a value earlier in its clause
+    (not "for now", "until now", "right now": a preposition's or an adverb's "now")."""
+    prev = tokens[i - 1].word
+    if prev in PREPOSITIONS or prev in ("right", "just", "even", "until", "till", "by"):
+        return False
+    for token in reversed(tokens[:i]):
+        if token.word in BOUNDARY:
+            return False
+        if token.value:
+            return True
+    return False
 
 
 def _after_value(tokens: list[Tok], i: int) -> bool:
