@@ -58,11 +58,19 @@ CORRECTIONS = [
      "8", "6 people"),
     ("The hiking trip is for 4 people.", "Sam dropped out, so we're 3 for the hiking trip now.",
      "3", "4 people"),
+    # a copula's place, a change verb's "to" + a phrase
+    ("The team lunch is at the taco place.", "Team lunch moved to the noodle bar.",
+     "noodle bar", "taco place"),
+    ("The party is in the back garden.", "Switch the party to the village hall.",
+     "village hall", "back garden"),
+    # a definite object is the key, an indefinite place the value (given, then new)
+    ("I'm storing the photos on an external drive.", "The photos live on the NAS now.",
+     "NAS", "external drive"),
     # "scratch that, track 5": a lead, then "noun number" naming the key's head
     ("I'll submit to track 3 of the workshop.",
      "Oops, scratch that, track 5. Track 3 is for demos.", "track 5", "track 3"),
-    ("We board at gate 12 for the Lisbon flight.",
-     "Sorry, scratch that, gate 14. Gate 12 is for Porto.", "gate 14", "gate 12"),
+    ("We board at gate 2 for the morning flight.",
+     "Sorry, scratch that, gate 4. Gate 2 is for the evening flight.", "gate 4", "gate 2"),
 ]
 
 
@@ -125,3 +133,11 @@ def test_a_plain_statement_without_a_key_gains_no_phrase_value() -> None:
     phrase itself: a narrative object is none."""
     assert [f.value for f in message_facts("I'm reading a long novel this week.")
             if f.kind == "name"] == []
+
+
+def test_noun_number_names_the_key_by_its_noun_and_for_names_whose_it_is() -> None:
+    """"scratch that, track 5" is the track's value; "Track 3 is for demos" is the demos'
+    track (its purpose), not a second value of the track the user submits to."""
+    found = message_facts("Oops, scratch that, track 5. Track 3 is for demos.")
+    assert {f.value: f.key for f in found} == {"track 5": "|track|name",
+                                               "Track 3": "demo|track|name"}

@@ -217,6 +217,9 @@ def _subject_verb(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | No
     at = i - 1
     while at > start and tokens[at].word == "·":  # "R" of "R 4.2.3"
         at -= 1
+    if at > start + 2 and tokens[at].word in DETERMINERS and tokens[at - 1].word in PLACES \
+            and tokens[at - 2].word not in PARTICLES:
+        at -= 1  # "the photos live on the NAS" (not "the release goes out on the …")
     if at > start and tokens[at].word in PLACES:
         at -= 1
     if at - 2 < start or tokens[start].word not in DETERMINERS:

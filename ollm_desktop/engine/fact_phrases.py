@@ -51,6 +51,8 @@ _PHRASE_END = closed("now instead not rather anymore")
 _TIMES = DEICTIC | closed("last next yesterday tonight")
 # The prepositions that put the phrase's key after it ("puff pastry for the tart base").
 _KEY_AFTER = closed("for in on at")
+# The prepositions of a place a copula or a verb puts a thing in ("is at the taco place").
+_PLACED = closed("at in on")
 # A speaker's copula in one word, and the pronouns that count the speakers ("we're 8").
 _SPEAKERS = closed("we're we they're they")
 _PLURAL_COPULAS = closed("are were")
@@ -147,6 +149,9 @@ def phrase_values(sentence: str, tokens: list[Tok], first: int, role: str, *,
             continue
         if lead and start == first:
             _place_after_verb(sentence, tokens, start, end)
+        if _changed_to(sentence, tokens, start, end) or \
+                _given_then_new(sentence, tokens, start, end):
+            continue
         _speakers_count(tokens, start, end, units)
         _noun_numbers(sentence, tokens, start, end, first, implied.labels)
     return implied
@@ -196,6 +201,8 @@ def _copula_complement(sentence: str, tokens: list[Tok], start: int, end: int,
         return False
     at = verb + size
     at += at < end and tokens[at].word == "now"
+    if at + 1 < end and tokens[at].word in _PLACED and tokens[at + 1].word in DETERMINERS:
+        at += 1  # "the team lunch is at the taco place": the place is the value
     span = _phrase(tokens, at, prepositions=False)
     if span is None or (span[1] != end and tokens[span[1]].word not in _PHRASE_END):
         return False
@@ -247,15 +254,56 @@ def _object_with_key(sentence: str, tokens: list[Tok], start: int, end: int,
     if at < end and tokens[at].word in ("with", "to"):
         at += 1  # "going with X", "switching to X"
     span = _phrase(tokens, at)
-    if span is None or span[1] - span[0] > 3:
-        return False
+    if span is None or span[1] - span[0] > 3 or tokens[at].word in _DEFINITE:
+        return False  # "the photos": a thing already known is the key, not the value
     after = span[1]
     keyed = topic > start and after == end
     if after < end and tokens[after].word in _KEY_AFTER:
         key = _phrase(tokens, after + 1)
-        keyed = key is not None and tokens[after + 1].word in DETERMINERS and (
+        keyed = key is not None and tokens[after + 1].word in _DEFINITE and (
             key[1] == end or tokens[key[1]].word in _PHRASE_END)
     if not keyed:
+        return False
+    _mark(sentence, tokens, *span)
+    return True
+
+
+def _changed_to(sentence: str, tokens: list[Tok], start: int, end: int) -> bool:
+    """"Team lunch moved to the noodle bar", "switch the venue to the old town hall": the
+    phrase after a change verb's "to", up to the clause's end (its determiner, which says
+    the phrase is a thing, is needed: "switch the log level to info" is ``fact_values``')."""
+    change = next((k for k in range(start, end) if is_change(tokens[k].word)), None)
+    if change is None or any(t.value for t in tokens[start:end]):
+        return False
+    to = next((k for k in range(change + 1, min(end, change + 6))
+               if tokens[k].word == "to"), None)
+    if to is None or to + 1 >= end or tokens[to + 1].word not in DETERMINERS:
+        return False
+    span = _phrase(tokens, to + 1, prepositions=False)
+    if span is None or span[1] != end:
+        return False
+    _mark(sentence, tokens, *span)
+    return True
+
+
+# Determiners of a thing already known (the key) and of a new one (the value).
+_DEFINITE = closed("the our my your their his her its this these those")
+_INDEFINITE = closed("a an")
+
+
+def _given_then_new(sentence: str, tokens: list[Tok], start: int, end: int) -> bool:
+    """"I'm storing the photos on an external drive": after the speaker's verb, a definite
+    object (the thing already known: the key) and a place with an indefinite article (a new
+    thing: the value), up to the clause's end."""
+    verb = _verb_at(tokens, start, end)
+    if verb is None or verb + 1 >= end or tokens[verb + 1].word not in _DEFINITE:
+        return False
+    known = _phrase(tokens, verb + 1)
+    if known is None or known[1] + 2 >= end or tokens[known[1]].word not in _PLACED or \
+            tokens[known[1] + 1].word not in _INDEFINITE:
+        return False
+    span = _phrase(tokens, known[1] + 1, prepositions=False)
+    if span is None or span[1] != end or any(t.value for t in tokens[start:end]):
         return False
     _mark(sentence, tokens, *span)
     return True
@@ -309,7 +357,8 @@ def _noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first:
         word, number = tokens[k], tokens[k + 1]
         after = tokens[k + 2].word if k + 2 < end else ""
         if not number.word.isdigit() or not _plain(word) or word.word.endswith("s") or not (
-                k == start or tokens[k - 1].word in PREPOSITIONS) or (
+                k == start or (tokens[k - 1].word in PREPOSITIONS and len(number.word) == 1)
+        ) or (  # (after a preposition, "in room 101" is ``fact_values``' labelled name)
                 after and after not in PREPOSITIONS and after not in COPULAS):
             continue
         if k != first and not sentence[word.start:word.start + 1].islower():
