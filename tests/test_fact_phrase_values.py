@@ -66,6 +66,13 @@ CORRECTIONS = [
     # a definite object is the key, an indefinite place the value (given, then new)
     ("I'm storing the photos on an external drive.", "The photos live on the NAS now.",
      "NAS", "external drive"),
+    # "not Y but X" with phrases; a subject's verb and its place, a trailing "from now on"
+    ("The main dish is beef stew.", "Not beef stew but mushroom risotto for the main dish.",
+     "mushroom risotto", "beef stew"),
+    ("The book club meets at the corner cafe.",
+     "Book club meets at the public library from now on.", "public library", "corner cafe"),
+    ("We keep the spare key under the doormat.", "The spare key is with the neighbour now.",
+     "neighbour", "doormat"),
     # "scratch that, track 5": a lead, then "noun number" naming the key's head
     ("I'll submit to track 3 of the workshop.",
      "Oops, scratch that, track 5. Track 3 is for demos.", "track 5", "track 3"),
@@ -126,6 +133,12 @@ REPLIES = [
 def test_a_reply_gains_no_lower_case_phrase_values(reply: str) -> None:
     """The replies' lower-case phrases stay words: the panel and the junk share count them."""
     assert [f.value for f in message_facts(reply, "assistant") if f.kind == "name"] == []
+
+
+def test_not_y_but_x_without_a_key_reads_no_new_phrase() -> None:
+    """"This is not a bug but a feature" names no key: no value of anything."""
+    assert [f.value for f in message_facts("This is not a bug but a feature.")
+            if not f.old and f.kind == "name"] == []
 
 
 def test_a_plain_statement_without_a_key_gains_no_phrase_value() -> None:

@@ -56,6 +56,9 @@ PLACES = closed("on in at across inside within throughout")
 SUBORDINATORS = closed("while because since although though when whenever until unless if "
                        "whereas after before once")
 MAX_NP = 3
+# Prepositions of a place a thing is put in or kept at (a closed class), "with" as in "the
+# key is with the neighbour".
+PLACED = PLACES | closed("under behind beside near outside above below with")
 # The speaker and an auxiliary in one word ("I'm using", "we're laying"): a closed class.
 SPEAKING = closed("i'm we're i'll we'll they're you're")
 
@@ -74,8 +77,9 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     owner = _of_a_name(tokens, i)
     if owner:
         return owner
-    return _placed_on(tokens, i, start) or _names_subject(tokens, i, start) or \
-        _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start)
+    return _placed_on(tokens, i, start) or _copula_place(tokens, i, start) or \
+        _names_subject(tokens, i, start) or \
+        _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start, start == first)
 
 
 def _clause_start(tokens: list[Tok], i: int, first: int) -> int:
@@ -127,13 +131,16 @@ def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
         topic = _object(tokens, start + 1)
         at = start + 1 + (tokens[start + 1].word in DETERMINERS) + len(topic)
         entity, attribute = noun_phrase(topic)
+        after = i + 1
+        while after < len(tokens) and tokens[after].word == "·":  # the value's own words
+            after += 1
         if attribute and _speaker_verb([t for t in tokens[at:i] if t.word not in ADVERBS
                                             and t.word != "·"]) \
-                and (i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY):
+                and (after >= len(tokens) or tokens[after].word in BOUNDARY):
             return entity, attribute
     before = [t for t in tokens[start:i] if t.word not in ADVERBS and t.word != "·"]
     if not _speaker_verb(before):
-        return None
+        return _given_object(before)
     after = i + 1
     while after < len(tokens) and tokens[after].word == "·":  # "3,450 subscribers"
         after += 1
@@ -141,6 +148,37 @@ def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
         return None
     words = _object(tokens, after + 1)
     entity, attribute = noun_phrase(words)
+    return (entity, attribute) if attribute else None
+
+
+def _copula_place(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """DETERMINER NP COPULA [now] PLACE DETERMINER VALUE ("the spare key is with the
+    neighbour", "the team lunch is under the oak"): the subject's key."""
+    words = [t.word for t in tokens[start:i] if t.word != "now"]
+    if len(words) < 5 or words[0] not in DETERMINERS or words[-1] not in DETERMINERS or \
+            words[-2] not in PLACED or words[-3] not in ("is", "are"):
+        return None
+    noun = words[1:-3]
+    if not 0 < len(noun) <= MAX_NP or not all(
+            _plain(t) for t in tokens[start + 1:start + 1 + len(noun)]):
+        return None
+    entity, attribute = noun_phrase(noun)
+    return (entity, attribute) if attribute else None
+
+
+def _given_object(before: list[Tok]) -> tuple[str, str] | None:
+    """SPEAKER VERB the NP PLACE [determiner] VALUE ("I'm storing the photos on an external
+    drive"): the definite object, a thing already known, is the key; the place the value."""
+    words = [t.word for t in before]
+    if words and words[-1] in DETERMINERS:
+        words = words[:-1]
+    if len(words) < 5 or words[-1] not in PLACED or words[2] not in DETERMINERS or \
+            not _speaker_verb(before[:2]):
+        return None
+    noun = words[3:-1]
+    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in before[3:3 + len(noun)]):
+        return None
+    entity, attribute = noun_phrase(noun)
     return (entity, attribute) if attribute else None
 
 
@@ -211,9 +249,11 @@ def _refers_back(tokens: list[Tok], i: int, start: int) -> bool:
         _plain(tokens[i - 2])
 
 
-def _subject_verb(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+def _subject_verb(tokens: list[Tok], i: int, start: int, bare: bool = False,
+                  ) -> tuple[str, str] | None:
     """DETERMINER NP VERB [preposition] VALUE: the NP's key, the verb a finite one (-s after a
-    singular noun, any plain word after a plural one)."""
+    singular noun, any plain word after a plural one). ``bare``: the sentence opens with the
+    NP without its determiner ("Book club meets at the public library")."""
     at = i - 1
     while at > start and tokens[at].word == "·":  # "R" of "R 4.2.3"
         at -= 1
@@ -222,9 +262,16 @@ def _subject_verb(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | No
         at -= 1  # "the photos live on the NAS" (not "the release goes out on the …")
     if at > start and tokens[at].word in PLACES:
         at -= 1
-    if at - 2 < start or tokens[start].word not in DETERMINERS:
+    opened = tokens[start].word in DETERMINERS
+    if at - 1 - opened < start or not (opened or bare):
         return None
-    subject, verb = tokens[start + 1:at], tokens[at]
+    after = i + 1
+    while after < len(tokens) and tokens[after].word == "·":
+        after += 1
+    if not opened and after < len(tokens) and tokens[after].word not in BOUNDARY and \
+            tokens[after].word != "from":
+        return None  # ("Doors open at 18:30 for the launch party": the party's)
+    subject, verb = tokens[start + opened:at], tokens[at]
     if not subject or len(subject) > MAX_NP or not all(_plain(t) for t in subject) or \
             not _plain(verb) or is_change(verb.word):
         return None

@@ -258,6 +258,8 @@ def _purpose(tokens: list[Tok], i: int, label: str) -> tuple[str, str] | None:
     copula and "for NP" after it, is the NP's (its purpose), not the key the noun names
     alone."""
     at = i + 1
+    while at < len(tokens) and tokens[at].word == "·":  # the value's own words
+        at += 1
     if at + 2 >= len(tokens) or tokens[at].word not in COPULAS or tokens[at + 1].word != "for":
         return None
     words = [t.word for t in tokens[at + 2:at + 6] if t.word]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ollm_desktop.engine.fact_leads import RETRACT
+from ollm_desktop.engine.fact_leads import RETRACT, from_now
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
@@ -52,7 +52,7 @@ _TIMES = DEICTIC | closed("last next yesterday tonight")
 # The prepositions that put the phrase's key after it ("puff pastry for the tart base").
 _KEY_AFTER = closed("for in on at")
 # The prepositions of a place a copula or a verb puts a thing in ("is at the taco place").
-_PLACED = closed("at in on")
+_PLACED = closed("at in on under behind beside near inside outside above below")
 # A speaker's copula in one word, and the pronouns that count the speakers ("we're 8").
 _SPEAKERS = closed("we're we they're they")
 _PLURAL_COPULAS = closed("are were")
@@ -101,7 +101,8 @@ def _participle(word: str) -> bool:
 
 
 def _mark(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
-    """The words [a, b) as one name value on the last token (the others part of it)."""
+    """The words [a, b) as one name value on the last token, the others part of it (as a
+    labelled name's noun is: "room B12"), where a key's reading looks back from it."""
     start, end = tokens[a].start, tokens[b - 1].end
     for token in tokens[a:b - 1]:
         token.word = "·"
@@ -138,6 +139,7 @@ def phrase_values(sentence: str, tokens: list[Tok], first: int, role: str, *,
     if role != "user":
         return implied
     _retracted(sentence, tokens, first)
+    _not_but(sentence, tokens, first)
     for start, end in _clauses(tokens, first):
         if start > first and tokens[start].word in CONJUNCTIONS:
             start += 1  # "so we're 8 …", "and the starter will be …"
@@ -147,14 +149,42 @@ def phrase_values(sentence: str, tokens: list[Tok], first: int, role: str, *,
             continue
         if _object_with_key(sentence, tokens, start, end, first):
             continue
-        if lead and start == first:
-            _place_after_verb(sentence, tokens, start, end)
+        if _place_after_verb(sentence, tokens, start, end, first,
+                             led=lead and start == first):
+            continue
         if _changed_to(sentence, tokens, start, end) or \
                 _given_then_new(sentence, tokens, start, end):
             continue
         _speakers_count(tokens, start, end, units)
         _noun_numbers(sentence, tokens, start, end, first, implied.labels)
     return implied
+
+
+def _not_but(sentence: str, tokens: list[Tok], first: int) -> None:
+    """"Not beef stew but mushroom risotto for the main dish", "the main dish is not beef
+    stew but risotto": the phrases of "not Y but X" (Y up to "but", X up to where its phrase
+    ends; ``fact_grammar`` reads which is old), where the clause names a key: a noun before
+    "not" or a definite phrase after X ("this is not a bug but a feature" names none)."""
+    k = next((k for k in range(first, len(tokens) - 3) if tokens[k].word == "not"), None)
+    if k is None:
+        return
+    a = k + 1 + (tokens[k + 1].word in DETERMINERS)
+    but = a
+    while but < len(tokens) and but - a < MAX_PHRASE and _plain(tokens[but]):
+        but += 1
+    if but == a or but >= len(tokens) or tokens[but].word != "but":
+        return
+    new = _phrase(tokens, but + 1)
+    if new is None:
+        return
+    named = any(_plain(t) for t in tokens[first:k]) or (
+        new[1] + 1 < len(tokens) and tokens[new[1]].word in _KEY_AFTER and
+        tokens[new[1] + 1].word in _DEFINITE)
+    if not named or any(t.value for t in tokens[a:new[1]]) or not all(
+            sentence[tokens[k].start:tokens[k].start + 1].islower() for k in (a, new[0])):
+        return  # (names are ``fact_values``': "not the Astoria but the Hotel Cubo")
+    _mark(sentence, tokens, a, but)
+    _mark(sentence, tokens, *new)
 
 
 def _retracted(sentence: str, tokens: list[Tok], first: int) -> None:
@@ -201,8 +231,9 @@ def _copula_complement(sentence: str, tokens: list[Tok], start: int, end: int,
         return False
     at = verb + size
     at += at < end and tokens[at].word == "now"
-    if at + 1 < end and tokens[at].word in _PLACED and tokens[at + 1].word in DETERMINERS:
-        at += 1  # "the team lunch is at the taco place": the place is the value
+    if at + 1 < end and (tokens[at].word in _PLACED or tokens[at].word == "with") and \
+            tokens[at + 1].word in DETERMINERS:
+        at += 1  # "the team lunch is at the taco place", "… is with the neighbour"
     span = _phrase(tokens, at, prepositions=False)
     if span is None or (span[1] != end and tokens[span[1]].word not in _PHRASE_END):
         return False
@@ -292,15 +323,15 @@ _INDEFINITE = closed("a an")
 
 
 def _given_then_new(sentence: str, tokens: list[Tok], start: int, end: int) -> bool:
-    """"I'm storing the photos on an external drive": after the speaker's verb, a definite
-    object (the thing already known: the key) and a place with an indefinite article (a new
-    thing: the value), up to the clause's end."""
+    """"I'm storing the photos on an external drive", "we keep the spare key under the
+    doormat": after the speaker's verb, a definite object (the thing already known: the key)
+    and a place (the new thing the clause ends on: the value), up to the clause's end."""
     verb = _verb_at(tokens, start, end)
     if verb is None or verb + 1 >= end or tokens[verb + 1].word not in _DEFINITE:
         return False
     known = _phrase(tokens, verb + 1)
     if known is None or known[1] + 2 >= end or tokens[known[1]].word not in _PLACED or \
-            tokens[known[1] + 1].word not in _INDEFINITE:
+            tokens[known[1] + 1].word not in _INDEFINITE | _DEFINITE:
         return False
     span = _phrase(tokens, known[1] + 1, prepositions=False)
     if span is None or span[1] != end or any(t.value for t in tokens[start:end]):
@@ -309,22 +340,54 @@ def _given_then_new(sentence: str, tokens: list[Tok], start: int, end: int) -> b
     return True
 
 
-def _place_after_verb(sentence: str, tokens: list[Tok], start: int, end: int) -> None:
-    """In a clause a correction's lead opens ("From next week onward the reading group meets
-    in the library seminar room"): the place after the subject's verb and its preposition,
-    up to the clause's end, is the subject's new value."""
-    if tokens[start].word not in DETERMINERS:
-        return  # a definite subject ("the reading group meets in …")
-    at = start + 1
-    place = next((k for k in range(at + 2, min(end, at + 5)) if tokens[k].word in _KEY_AFTER),
+def _place_after_verb(sentence: str, tokens: list[Tok], start: int, end: int, first: int,
+                      *, led: bool) -> bool:
+    """"The book club meets at the corner cafe", and in a clause a correction's lead opens
+    "From next week onward the reading group meets in the library seminar room": the place
+    after a definite subject's verb and its preposition, up to the clause's end (or a
+    trailing "from now on"), is the subject's value. Without a lead the verb is a present
+    one that agrees with its subject ("meets", "the photos live") and the preposition one
+    of place; after a lead, "for" too ("… meets for the late slot")."""
+    if tokens[start].word in DETERMINERS:
+        if tokens[start].word in ("this", "that", "these", "those"):
+            return False
+        at = start + 1  # a definite subject ("the reading group meets in …")
+    elif start == first:
+        at = start  # a bare one opening the sentence ("Book club meets at …")
+    else:
+        return False
+    places = _PLACED | _KEY_AFTER if led else _PLACED
+    place = next((k for k in range(at + 2, min(end, at + 5)) if tokens[k].word in places),
                  None)  # the subject's words, its verb, then the place's preposition
     if place is None or place + 1 >= end or not all(_plain(t) for t in tokens[at:place]):
-        return
+        return False
+    if not led and not _agrees(tokens[at:place - 1], tokens[place - 1].word):
+        return False
     if tokens[place + 1].word not in DETERMINERS:
-        return  # "meets in room X" is a labelled name, read by ``fact_values``
+        return False  # "meets in room X" is a labelled name, read by ``fact_values``
     span = _phrase(tokens, place + 1, prepositions=False)
-    if span is not None and span[1] == end:
-        _mark(sentence, tokens, *span)
+    if span is None and place + 2 < end:  # "… at the public library from now on"
+        k = place + 2 + (tokens[place + 2].word in DETERMINERS)
+        while k < end and _plain(tokens[k]):
+            k += 1
+        span = (place + 2, k) if k > place + 2 and k + 3 <= end and \
+            from_now(tokens, k) == end - k else None
+        end = k
+    if span is None or span[1] != end:
+        return False
+    _mark(sentence, tokens, *span)
+    return True
+
+
+def _agrees(subject: list[Tok], verb: str) -> bool:
+    """A present verb that agrees with its subject's last noun: "the club meets", "the
+    photos live" (not a past or a bare form after a singular: a story, or no verb at all)."""
+    if not subject or not verb.isalpha() or _participle(verb):
+        return False
+    noun = subject[-1].word
+    plural = noun.endswith("s") and not noun.endswith("ss")
+    return (not verb.endswith("s")) if plural else (
+        verb.endswith("s") and not verb.endswith(("ss", "us", "is")))
 
 
 def _speakers_count(tokens: list[Tok], start: int, end: int, units: dict[int, str]) -> None:
