@@ -73,6 +73,9 @@ CORRECTIONS = [
      "Book club meets at the public library from now on.", "public library", "corner cafe"),
     ("We keep the spare key under the doormat.", "The spare key is with the neighbour now.",
      "neighbour", "doormat"),
+    # a change verb's bare object is the key ("moving payments to X")
+    ("Payments run through Stripe.", "We're moving payments to Adyen next month.",
+     "Adyen", "Stripe"),
     # "scratch that, track 5": a lead, then "noun number" naming the key's head
     ("I'll submit to track 3 of the workshop.",
      "Oops, scratch that, track 5. Track 3 is for demos.", "track 5", "track 3"),

@@ -140,7 +140,7 @@ def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
             return entity, attribute
     before = [t for t in tokens[start:i] if t.word not in ADVERBS and t.word != "·"]
     if not _speaker_verb(before):
-        return _given_object(before)
+        return _given_object(before) or _moved_object(before)
     after = i + 1
     while after < len(tokens) and tokens[after].word == "·":  # "3,450 subscribers"
         after += 1
@@ -148,6 +148,26 @@ def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
         return None
     words = _object(tokens, after + 1)
     entity, attribute = noun_phrase(words)
+    return (entity, attribute) if attribute else None
+
+
+def changes(word: str) -> bool:
+    """A change verb in any form, "moving" and "changing" too (the "-e" a suffix drops)."""
+    return is_change(word) or (word.endswith("ing") and is_change(word[:-3] + "e"))
+
+
+def _moved_object(before: list[Tok]) -> tuple[str, str] | None:
+    """[SPEAKER] CHANGE-VERB NP to VALUE without the NP's determiner ("we're moving payments
+    to Adyen", "move payments to Adyen"): the NP's key ("the K to X" is ``key_of``'s)."""
+    words = [t.word for t in before]
+    verb = 1 if words[:1] and (words[0] in PERSONS or words[0] in SPEAKING) else 0
+    if len(words) < verb + 3 or not changes(words[verb]) or words[-1] != "to" or \
+            words[verb + 1] in DETERMINERS:
+        return None
+    noun = before[verb + 1:-1]
+    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in noun):
+        return None
+    entity, attribute = noun_phrase([t.word for t in noun])
     return (entity, attribute) if attribute else None
 
 
