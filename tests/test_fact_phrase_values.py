@@ -157,3 +157,12 @@ def test_noun_number_names_the_key_by_its_noun_and_for_names_whose_it_is() -> No
     found = message_facts("Oops, scratch that, track 5. Track 3 is for demos.")
     assert {f.value: f.key for f in found} == {"track 5": "|track|name",
                                                "Track 3": "demo|track|name"}
+
+
+def test_a_value_before_a_copula_is_the_value_of_the_phrase_after_it() -> None:
+    """"Thursday is the darts league" says whose Thursday it is: the league's, not a second
+    value of the quiz night the clause before corrected ("Friday is the deadline" alike)."""
+    found = message_facts("I meant Friday for the quiz night, Thursday is the darts league.")
+    assert {f.value: f.key for f in found} == {"Friday": "quiz|night|date",
+                                               "Thursday": "dart|league|date"}
+    assert [f.key for f in message_facts("Friday is the deadline.")] == ["|deadline|date"]

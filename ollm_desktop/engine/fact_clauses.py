@@ -77,7 +77,8 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     owner = _of_a_name(tokens, i)
     if owner:
         return owner
-    return _placed_on(tokens, i, start) or _copula_place(tokens, i, start) or \
+    return _inverted_copula(tokens, i, start) or _placed_on(tokens, i, start) or \
+        _copula_place(tokens, i, start) or \
         _names_subject(tokens, i, start) or \
         _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start, start == first)
 
@@ -154,6 +155,26 @@ def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
 def changes(word: str) -> bool:
     """A change verb in any form, "moving" and "changing" too (the "-e" a suffix drops)."""
     return is_change(word) or (word.endswith("ing") and is_change(word[:-3] + "e"))
+
+
+def _inverted_copula(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """VALUE COPULA DETERMINER NP, the clause's end ("Friday is the deadline", "Thursday is
+    the darts league"): the value opens its clause, the NP after the copula is its key."""
+    if i != start:
+        return None
+    at = i + 1
+    while at < len(tokens) and tokens[at].word == "·":
+        at += 1
+    if at + 2 >= len(tokens) or tokens[at].word not in ("is", "was", "are") or \
+            tokens[at + 1].word not in DETERMINERS:
+        return None
+    words = _object(tokens, at + 1)
+    end = at + 2 + len(words)
+    if end < len(tokens) and tokens[end].word not in BOUNDARY:
+        return None
+    entity, attribute = noun_phrase(words)
+    return (entity, attribute) if attribute and attribute != "one" else None  # ("the old
+    # one": a pronoun, the value's own key)
 
 
 def _moved_object(before: list[Tok]) -> tuple[str, str] | None:
