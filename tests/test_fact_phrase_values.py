@@ -73,6 +73,14 @@ CORRECTIONS = [
      "Book club meets at the public library from now on.", "public library", "corner cafe"),
     ("We keep the spare key under the doormat.", "The spare key is with the neighbour now.",
      "neighbour", "doormat"),
+    # a purpose is the key whatever the object's article; "of" inside a complement
+    ("I'm using the old laptop for the slides.",
+     "Going with the new tablet for the slides instead.", "new tablet", "old laptop"),
+    ("The quiz prize is a gift card.",
+     "The quiz prize will be a bottle of wine instead of a gift card.", "bottle of wine",
+     "gift card"),
+    ("Our hiking group meets at the train station.", "Hiking group now meets at the car park.",
+     "car park", "train station"),
     # a change verb's bare object is the key ("moving payments to X")
     ("Payments run through Stripe.", "We're moving payments to Adyen next month.",
      "Adyen", "Stripe"),

@@ -86,8 +86,11 @@ def _phrase(tokens: list[Tok], at: int, *, prepositions: bool = True) -> tuple[i
     word that is no noun's (a verb after it: "the shortcrust kept cracking")."""
     at += at < len(tokens) and tokens[at].word in DETERMINERS
     end = at
-    while end < len(tokens) and _plain(tokens[end]) and end - at < MAX_PHRASE:
-        end += 1
+    while end < len(tokens) and end - at < MAX_PHRASE and (_plain(tokens[end]) or (
+            not prepositions and end > at and tokens[end].word == "of" and
+            end + 1 < len(tokens) and _plain(tokens[end + 1]))):
+        end += 1  # (where the phrase runs to its clause's end, "of" inside it: "a bottle of
+        # wine")
     if end == at or not _ends(tokens, end, prepositions=prepositions):
         return None
     if _participle(tokens[end - 1].word) or (tokens[at].word.endswith("ing") and
@@ -157,6 +160,7 @@ def phrase_values(sentence: str, tokens: list[Tok], first: int, role: str, *,
             continue
         _speakers_count(tokens, start, end, units)
         _noun_numbers(sentence, tokens, start, end, first, implied.labels)
+    _instead_of(sentence, tokens, first)
     return implied
 
 
@@ -185,6 +189,20 @@ def _not_but(sentence: str, tokens: list[Tok], first: int) -> None:
         return  # (names are ``fact_values``': "not the Astoria but the Hotel Cubo")
     _mark(sentence, tokens, a, but)
     _mark(sentence, tokens, *new)
+
+
+def _instead_of(sentence: str, tokens: list[Tok], first: int) -> None:
+    """"… instead of a gift card", "rather than the shortcrust pastry": the phrase after it,
+    up to its clause's end, is the replaced value (``fact_grammar`` reads it old)."""
+    for k in range(first, len(tokens) - 2):
+        pair = (tokens[k].word, tokens[k + 1].word)
+        if pair not in (("instead", "of"), ("rather", "than")):
+            continue
+        span = _phrase(tokens, k + 2, prepositions=False)
+        if span is not None and span[1] - span[0] >= 2 and (
+                span[1] >= len(tokens) or tokens[span[1]].word in BOUNDARY):
+            _mark(sentence, tokens, *span)  # (one word is ``fact_values``')
+        return
 
 
 def _retracted(sentence: str, tokens: list[Tok], first: int) -> None:
@@ -285,9 +303,12 @@ def _object_with_key(sentence: str, tokens: list[Tok], start: int, end: int,
     if at < end and tokens[at].word in ("with", "to"):
         at += 1  # "going with X", "switching to X"
     span = _phrase(tokens, at)
-    if span is None or span[1] - span[0] > 3 or tokens[at].word in _DEFINITE:
-        return False  # "the photos": a thing already known is the key, not the value
+    if span is None or span[1] - span[0] > 3:
+        return False
     after = span[1]
+    if tokens[at].word in _DEFINITE and (after >= end or tokens[after].word != "for"):
+        return False  # "the photos on …": a thing already known is the key, not the value
+    # (a purpose is the key whatever the object's article: "the new tablet for the slides")
     keyed = topic > start and after == end
     if after < end and tokens[after].word in _KEY_AFTER:
         key = _phrase(tokens, after + 1)
@@ -359,9 +380,10 @@ def _place_after_verb(sentence: str, tokens: list[Tok], start: int, end: int, fi
     places = _PLACED | _KEY_AFTER if led else _PLACED
     place = next((k for k in range(at + 2, min(end, at + 5)) if tokens[k].word in places),
                  None)  # the subject's words, its verb, then the place's preposition
-    if place is None or place + 1 >= end or not all(_plain(t) for t in tokens[at:place]):
+    words = [t for t in tokens[at:place] if t.word != "now"]  # "Hiking group now meets at"
+    if place is None or place + 1 >= end or not all(_plain(t) for t in words):
         return False
-    if not led and not _agrees(tokens[at:place - 1], tokens[place - 1].word):
+    if not led and not _agrees(words[:-1], words[-1].word):
         return False
     if tokens[place + 1].word not in DETERMINERS:
         return False  # "meets in room X" is a labelled name, read by ``fact_values``
