@@ -33,7 +33,8 @@ from ollm_desktop.engine.fact_keys import (
 )
 from ollm_desktop.engine.fact_leads import retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
-from ollm_desktop.engine.fact_phrases import named_phrases, phrase_values
+from ollm_desktop.engine.fact_phrase_forms import named_phrases
+from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     ARROWS,
