@@ -84,6 +84,9 @@ CORRECTIONS = [
     # a change verb's bare object is the key ("moving payments to X")
     ("Payments run through Stripe.", "We're moving payments to Adyen next month.",
      "Adyen", "Stripe"),
+    # a name and its size code are one name ("Mistral 7B")
+    ("Our baseline is Qwen 2 7B.", "We're using Gemma 9B rather than Qwen 2 7B.",
+     "Gemma 9B", "Qwen 2 7B"),
     # "scratch that, track 5": a lead, then "noun number" naming the key's head
     ("I'll submit to track 3 of the workshop.",
      "Oops, scratch that, track 5. Track 3 is for demos.", "track 5", "track 3"),

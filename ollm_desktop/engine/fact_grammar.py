@@ -33,7 +33,7 @@ from ollm_desktop.engine.fact_keys import (
 )
 from ollm_desktop.engine.fact_leads import retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
-from ollm_desktop.engine.fact_phrase_forms import named_phrases
+from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
@@ -175,6 +175,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     words = [t.word for t in tokens]
     shaped = lead or (any(changes(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
+    sized_names(sentence, tokens)  # (fact_phrase_forms) "Mistral 7B": one name
     implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
     bare_values(sentence, tokens, first, bool(shaped), lead)
     named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"

@@ -169,3 +169,29 @@ def named_phrases(sentence: str, tokens: list[Tok], first: int, role: str) -> No
             token.word = "·"
         tokens[i].value = (value[0], tokens[end - 1].end,
                            sentence[value[0]:tokens[end - 1].end], "name")
+
+
+def sized_names(sentence: str, tokens: list[Tok]) -> None:
+    """A name and the size code right after it ("Mistral 7B", "Llama 3 8B": a number and
+    one letter, no space between) are one name, whoever writes it: the size is the name's
+    variant, not a quantity of its own (a size value "8B" beside a version "Llama 3")."""
+    for i in range(1, len(tokens)):
+        size, head = tokens[i].value, tokens[i - 1]
+        if size is None or size[3] != "number" or not _size_code(size[2]) or \
+                sentence[head.end:size[0]] != " ":
+            continue
+        if head.value is not None and head.value[3] in ("version", "name"):
+            start = head.value[0]
+        elif not head.value and head.word.isalpha() and \
+                sentence[head.start:head.start + 1].isupper() and i - 1 > 0:
+            start = head.start
+        else:
+            continue
+        head.value, head.word = (start, size[1], sentence[start:size[1]], "name"), ""
+        tokens[i].value, tokens[i].word = None, "·"  # (the value stays where it begins:
+        # "rather than Llama 3 8B" has "than" right before it)
+
+
+def _size_code(text: str) -> bool:
+    """"7B", "70B", "1.5B": digits, then one letter."""
+    return len(text) >= 2 and text[-1].isalpha() and text[:-1].replace(".", "").isdigit()
