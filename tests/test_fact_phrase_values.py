@@ -84,6 +84,9 @@ CORRECTIONS = [
     # a change verb's bare object is the key ("moving payments to X")
     ("Payments run through Stripe.", "We're moving payments to Adyen next month.",
      "Adyen", "Stripe"),
+    ("The reading group meets in the library seminar room.",
+     "The reading group meets in the main hall instead of the library seminar room.",
+     "main hall", "library seminar room"),
     # a name and its size code are one name ("Mistral 7B")
     ("Our baseline is Qwen 2 7B.", "We're using Gemma 9B rather than Qwen 2 7B.",
      "Gemma 9B", "Qwen 2 7B"),

@@ -96,7 +96,10 @@ def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
 def _old(tokens: list[Tok], i: int) -> bool:
     """Whether the value at ``i`` is the one being replaced."""
     words = [t.word for t in tokens]
-    before = [w for w in words[max(0, i - 4):i] if w not in DETERMINERS]  # "instead of the Y"
+    j = i
+    while j > 0 and words[j - 1] == "·":  # past the value's own words ("the library seminar
+        j -= 1  # room": the value on its last word)
+    before = [w for w in words[max(0, j - 4):j] if w not in DETERMINERS]  # "instead of the Y"
     if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
             "", "only", "just")) or \
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \

@@ -266,8 +266,8 @@ def _place_after_verb(sentence: str, tokens: list[Tok], start: int, end: int, fi
         span = (place + 2, k) if k > place + 2 and k + 3 <= end and \
             from_now(tokens, k) == end - k else None
         end = k
-    if span is None or span[1] != end:
-        return False
+    if span is None or (span[1] != end and tokens[span[1]].word not in PHRASE_END):
+        return False  # (up to "instead", "now": "… in the main hall instead of …")
     mark_value(sentence, tokens, *span)
     return True
 
