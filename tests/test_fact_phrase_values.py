@@ -87,6 +87,11 @@ CORRECTIONS = [
     ("The reading group meets in the library seminar room.",
      "The reading group meets in the main hall instead of the library seminar room.",
      "main hall", "library seminar room"),
+    # a noun's "'s" before a preposition is "is"; "from VALUE on" is when, no value
+    ("The standup is at 9:15 every day.", "Standup's at 9:45 from Monday on.", "9:45", "9:15"),
+    # "over to X": no label noun; a passive change's subject is the key
+    ("We use pnpm for the monorepo.", "Switched the monorepo over to Bun.", "Bun", "pnpm"),
+    ("The upload limit is 25 MB.", "Upload limit got bumped up to 50 MB.", "50 MB", "25 MB"),
     # a name and its size code are one name ("Mistral 7B")
     ("Our baseline is Qwen 2 7B.", "We're using Gemma 9B rather than Qwen 2 7B.",
      "Gemma 9B", "Qwen 2 7B"),
@@ -180,3 +185,10 @@ def test_a_value_before_a_copula_is_the_value_of_the_phrase_after_it() -> None:
     assert {f.value: f.key for f in found} == {"Friday": "quiz|night|date",
                                                "Thursday": "dart|league|date"}
     assert [f.key for f in message_facts("Friday is the deadline.")] == ["|deadline|date"]
+
+
+def test_the_day_from_which_a_change_holds_is_no_value() -> None:
+    """"from Monday on" says when the new time holds; Monday is no date of the standup."""
+    found = message_facts("Standup's at 9:45 from Monday on.")
+    assert [(f.value, f.key) for f in found] == [("9:45", "|standup|time")]
+    assert found[0].correction

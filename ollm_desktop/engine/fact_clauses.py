@@ -77,7 +77,8 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     owner = _of_a_name(tokens, i)
     if owner:
         return owner
-    return _inverted_copula(tokens, i, start) or _placed_on(tokens, i, start) or \
+    return _inverted_copula(tokens, i, start) or \
+        _placed_on(tokens, i, start) or \
         _copula_place(tokens, i, start) or \
         _names_subject(tokens, i, start) or \
         _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start, start == first)
@@ -141,7 +142,7 @@ def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
             return entity, attribute
     before = [t for t in tokens[start:i] if t.word not in ADVERBS and t.word != "·"]
     if not _speaker_verb(before):
-        return _given_object(before) or _moved_object(before)
+        return _given_object(before) or _moved_object(before) or _changed_subject(before)
     after = i + 1
     while after < len(tokens) and tokens[after].word == "·":  # "3,450 subscribers"
         after += 1
@@ -190,6 +191,32 @@ def _moved_object(before: list[Tok]) -> tuple[str, str] | None:
         return None
     entity, attribute = noun_phrase([t.word for t in noun])
     return (entity, attribute) if attribute else None
+
+
+def _changed_subject(before: list[Tok]) -> tuple[str, str] | None:
+    """[DETERMINER] NP [got/was/has been] CHANGE-VERB [particle] to VALUE ("Upload limit got
+    bumped up to 50 MB", "the rent was raised to …"): the subject's key (a particle is no
+    key: "up")."""
+    words = [t.word for t in before]
+    if len(words) < 3 or words[-1] != "to":
+        return None
+    at = len(words) - 2
+    at -= words[at] in PARTICLES
+    if at < 1 or not changes(words[at]):
+        return None
+    at -= words[at - 1] in _PASSIVE
+    at -= at >= 2 and words[at - 1] == "been" and words[at - 2] in ("has", "have")
+    at -= words[at - 1] == "been"
+    start = int(words[0] in DETERMINERS)
+    noun = before[start:at]
+    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in noun):
+        return None
+    entity, attribute = noun_phrase([t.word for t in noun])
+    return (entity, attribute) if attribute else None
+
+
+# The auxiliaries of a passive change ("got bumped", "was raised"): a closed class.
+_PASSIVE = closed("got gets was were is are")
 
 
 def _copula_place(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:

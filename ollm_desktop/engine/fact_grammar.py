@@ -31,7 +31,7 @@ from ollm_desktop.engine.fact_keys import (
     singular,
     unit_class,
 )
-from ollm_desktop.engine.fact_leads import retraction, strip_lead
+from ollm_desktop.engine.fact_leads import ONWARD, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
@@ -166,7 +166,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = contracted(names_joined(sentence, tokens))
+    tokens = _is_before_place(contracted(names_joined(sentence, tokens)))
     first, lead = strip_lead(tokens)
     lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
     first, owner = _topic(tokens, first)
@@ -206,6 +206,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                           i in taken or _old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
+    since = _from_value_on(tokens)  # "from Monday on": when it holds, no value of a key
+    slots = [s for s in slots if s.start not in since]
     slots, mood = moods.held(slots, mood)  # (fact_mood) a clause asserting nothing states none
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]
@@ -234,7 +236,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(
             w == "from" and words[k + 1:k + 2] and (words[k + 1] in DEICTIC or
                                                    words[k + 1] == "next")
-            and "to" not in words[k:] for k, w in enumerate(words) if k > first)
+            and "to" not in words[k:] for k, w in enumerate(words) if k > first) or \
+        bool(since)  # "… from Monday on": it holds from that day on
     # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     correction = bool(lead or olds or changed or now or gone or instead)
@@ -256,6 +259,38 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _is_before_place(tokens: list[Tok]) -> list[Tok]:
+    """"Standup's at 9:45", "the key's under the mat": a noun's "'s" before a preposition
+    is "is" (a possessive takes a noun after it: "the dog's vet")."""
+    out: list[Tok] = []
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1].word if i + 1 < len(tokens) else ""
+        before = tokens[i - 1].word if i else ""
+        if token.word.endswith("'s") and len(token.word) > 2 and not token.value and \
+                after in PREPOSITIONS and token.word not in NOT_NP and \
+                before not in PREPOSITIONS:  # ("dinner at Luigi's at 8": a place's name)
+            out += [Tok(token.word[:-2], token.start, token.end - 2),
+                    Tok("is", token.end - 2, token.end)]
+        else:
+            out.append(token)
+    return out
+
+
+def _from_value_on(tokens: list[Tok]) -> set[int]:
+    """The start offsets of the values in "from VALUE on/onward(s)" ("from Monday on"): the
+    time from which the clause holds."""
+    out: set[int] = set()
+    for k, token in enumerate(tokens[1:-1], start=1):
+        if token.value is None or tokens[k - 1].word != "from":
+            continue
+        after = k + 1
+        while after < len(tokens) and tokens[after].word == "·":
+            after += 1
+        if after < len(tokens) and tokens[after].word in ONWARD:
+            out.add(token.value[0])
+    return out
 
 
 def _purpose(tokens: list[Tok], i: int, label: str) -> tuple[str, str] | None:

@@ -48,7 +48,7 @@ def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
     noun = tokens[index - 1] if index - 2 >= floor else None  # (a lead's "on" is no label's)
     if kind == "name" and noun is not None and not noun.value and noun.word.isalpha() and \
             tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
-            noun.word not in NOT_NP:
+            noun.word not in NOT_NP and noun.word not in PREPOSITIONS:  # ("over to Bun")
         start = noun.start  # "in room X": the value is "room X", as the user says it
         noun.word = "·"  # part of the value now (its key is the clause's, not "room")
     token.value = (start, token.end, sentence[start:token.end], kind)
