@@ -92,6 +92,13 @@ CORRECTIONS = [
     # "over to X": no label noun; a passive change's subject is the key
     ("We use pnpm for the monorepo.", "Switched the monorepo over to Bun.", "Bun", "pnpm"),
     ("The upload limit is 25 MB.", "Upload limit got bumped up to 50 MB.", "50 MB", "25 MB"),
+    # a verb that ends a value: its object is the old value ("dropped Jira")
+    ("Our issue tracker is Jira.", "We dropped Jira and track issues in Linear.", "Linear",
+     "Jira"),
+    ("The starter is tomato soup.", "Drop the tomato soup, the starter is bruschetta now.",
+     "bruschetta", "tomato soup"),
+    ("The wifi router is in the hallway.", "I moved the router to the living room.",
+     "living room", "hallway"),
     # a name and its size code are one name ("Mistral 7B")
     ("Our baseline is Qwen 2 7B.", "We're using Gemma 9B rather than Qwen 2 7B.",
      "Gemma 9B", "Qwen 2 7B"),
@@ -185,6 +192,12 @@ def test_a_value_before_a_copula_is_the_value_of_the_phrase_after_it() -> None:
     assert {f.value: f.key for f in found} == {"Friday": "quiz|night|date",
                                                "Thursday": "dart|league|date"}
     assert [f.key for f in message_facts("Friday is the deadline.")] == ["|deadline|date"]
+
+
+def test_a_change_verb_with_to_is_no_ending() -> None:
+    """"Drop the price to 5 EUR" changes the price; it takes nothing back."""
+    found = message_facts("Drop the price to 5 EUR.")
+    assert [(f.value, f.old) for f in found] == [("5 EUR", False)]
 
 
 def test_the_day_from_which_a_change_holds_is_no_value() -> None:

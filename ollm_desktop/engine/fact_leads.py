@@ -24,6 +24,12 @@ from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok
 
 # The verbs whose imperative takes back what was said (a closed class).
 RETRACT = closed("scratch strike forget ignore disregard")
+# The verbs that end what the user had, in their forms ("drop the tiramisu", "we ditched
+# Jira", "cancelled PureGym"): their object is the old value (a closed class).
+ENDING = closed("drop drops dropped dropping ditch ditches ditched ditching cancel cancels "
+                "cancelled canceled cancelling scrap scraps scrapped scrapping")
+# The speakers before such a verb ("we dropped", "I cancelled").
+_SPEAKERS = closed("we i")
 # Words that say what was said was wrong (a closed class of predicates of error).
 # ("error" is left out: it is a noun in most sentences, "the error analysis is fine")
 ERROR = closed("wrong mistake mistaken misspoke misspoken typo typos incorrect misread "
@@ -107,13 +113,20 @@ def from_now(tokens: list[Tok], index: int) -> int:
 
 
 def retraction(tokens: list[Tok], first: int) -> tuple[int, frozenset[int]]:
-    """A leading "ignore/forget/scratch [what I said about] Y" (not "scratch that", a lead):
-    (the index after its clause, the indices of the values it takes back); (first, {}) if
-    the sentence opens otherwise. Read after the sentence's bare values are marked."""
-    if first >= len(tokens) or tokens[first].word not in RETRACT or \
-            (tokens[first + 1:first + 2] and tokens[first + 1].word == "that"):
+    """A leading "ignore/forget/scratch [what I said about] Y" (not "scratch that", a lead),
+    or "[we/I] drop/ditch/cancel Y" (not "drop K to X", a change): (the index after its
+    clause, the indices of the values it takes back); (first, {}) if the sentence opens
+    otherwise. The clause ends at a boundary, or at "and" after a verb that ends a value
+    ("We dropped Jira and track issues in Linear"). Read after the bare values are marked."""
+    at = first + (first < len(tokens) and tokens[first].word in _SPEAKERS)
+    if at >= len(tokens) or ((tokens[at].word not in RETRACT or at != first) and
+                             tokens[at].word not in ENDING) or \
+            (tokens[at + 1:at + 2] and tokens[at + 1].word == "that"):
         return first, frozenset()
-    end = next((k for k in range(first + 1, len(tokens)) if tokens[k].word in BOUNDARY),
-               len(tokens))
-    taken = frozenset(k for k in range(first + 1, end) if tokens[k].value)
+    ending = tokens[at].word in ENDING
+    end = next((k for k in range(at + 1, len(tokens)) if tokens[k].word in BOUNDARY or (
+        ending and tokens[k].word == "and")), len(tokens))
+    if ending and any(t.word in ("to", "from", "by") for t in tokens[at + 1:end]):
+        return first, frozenset()  # "drop the price to 5": a change, not an end
+    taken = frozenset(k for k in range(at + 1, end) if tokens[k].value)
     return (end + 1, taken) if taken and end < len(tokens) else (first, frozenset())

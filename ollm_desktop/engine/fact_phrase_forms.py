@@ -8,7 +8,7 @@ The user's messages only, as ``fact_phrases`` says why.
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_leads import RETRACT
+from ollm_desktop.engine.fact_leads import ENDING, RETRACT
 from ollm_desktop.engine.fact_phrase_words import (
     DEFINITE,
     KEY_AFTER,
@@ -76,13 +76,27 @@ def instead_of(sentence: str, tokens: list[Tok], first: int) -> None:
 
 def retracted(sentence: str, tokens: list[Tok], first: int) -> None:
     """The object of a retraction verb opening the sentence ("Scratch the tiramisu, …",
-    "Forget the pea soup, …"): the value it takes back (``fact_leads.retraction`` marks it
-    old). "Scratch that" is a lead, read elsewhere."""
-    if first + 2 >= len(tokens) or tokens[first].word not in RETRACT or \
-            tokens[first + 1].word not in DETERMINERS - {"that", "this"}:
+    "Forget the pea soup, …", "We dropped Jira and …", "Cancelled PureGym, …"): the value
+    it takes back (``fact_leads.retraction`` marks it old). "Scratch that" is a lead, read
+    elsewhere; a retraction's object needs its determiner ("forget what I said" is none),
+    an ending verb's does not."""
+    at = first + (first < len(tokens) and tokens[first].word in ("we", "i"))
+    if at + 2 >= len(tokens):
         return
-    span = phrase_span(tokens, first + 1, prepositions=False)
-    if span is not None and (span[1] >= len(tokens) or tokens[span[1]].word in BOUNDARY):
+    verb, det = tokens[at].word, tokens[at + 1].word
+    if not ((verb in RETRACT and at == first and det in DETERMINERS - {"that", "this"}) or
+            (verb in ENDING and det not in ("that", "this", "it"))):
+        return
+    span = phrase_span(tokens, at + 1, prepositions=False)
+    if span is None and verb in ENDING:  # "… Jira and track issues in Linear"
+        end = at + 1 + (det in DETERMINERS)
+        while end < len(tokens) and end - at <= MAX_PHRASE and plain_word(tokens[end]) and \
+                tokens[end].word != "and":
+            end += 1
+        span = (at + 1 + (det in DETERMINERS), end) if end < len(tokens) and \
+            tokens[end].word == "and" and end > at + 1 + (det in DETERMINERS) else None
+    if span is not None and (span[1] >= len(tokens) or tokens[span[1]].word in BOUNDARY or
+                             tokens[span[1]].word == "and"):
         mark_value(sentence, tokens, *span)
 
 

@@ -66,7 +66,8 @@ def phrase_span(tokens: list[Tok], at: int, *, prepositions: bool = True) -> tup
     """[start, end) of a noun phrase's words after its optional determiner, up to where it
     ends: None if there is none, it is longer than MAX_PHRASE words, or it runs into a
     word that is no noun's (a verb after it: "the shortcrust kept cracking")."""
-    at += at < len(tokens) and tokens[at].word in DETERMINERS
+    determined = at < len(tokens) and tokens[at].word in DETERMINERS
+    at += determined
     end = at
     while end < len(tokens) and end - at < MAX_PHRASE and (plain_word(tokens[end]) or (
             not prepositions and end > at and tokens[end].word == "of" and
@@ -75,9 +76,10 @@ def phrase_span(tokens: list[Tok], at: int, *, prepositions: bool = True) -> tup
         # wine")
     if end == at or not phrase_ends(tokens, end, prepositions=prepositions):
         return None
-    if participle(tokens[end - 1].word) or (tokens[at].word.endswith("ing") and
-                                              participle(tokens[at].word)):
-        return None  # a participle: what happens to K ("is tagged", "is getting old")
+    if participle(tokens[end - 1].word) or (not determined and tokens[at].word.endswith("ing") and
+                                             participle(tokens[at].word)):
+        return None  # a participle: what happens to K ("is tagged", "is getting old"; "the
+        # living room" is a noun's)
     return at, end
 
 

@@ -242,7 +242,8 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
     x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
     ends = ends_clause(tokens, i)
-    held = any(t.value for t in tokens[first:i])  # "use Vitest for the unit tests instead"
+    clause = max((k + 1 for k in range(first, i) if tokens[k].word in BOUNDARY), default=first)
+    held = any(t.value for t in tokens[clause:i])  # "use Vitest for the unit tests instead"
     return ((after_of or prev == "than") and ends) or (nxt == "instead" and not held) or \
         x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
