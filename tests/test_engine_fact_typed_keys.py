@@ -68,7 +68,7 @@ def test_a_sentence_never_replaces_a_value_it_names_as_old() -> None:
     # (the last message names Jenkins as its old value: kept as replaced, as "instead of Y")
     assert not any(f.disputed_by or f.replaced_by or f.possibly_replaced_by
                    for f in ledger if f.value != "Jenkins")
-    assert facts.value_notes(ledger) == {}
+    assert facts.value_notes(ledger) == {"Jenkins": "replaced by GitHub Actions"}
 
 
 def test_a_word_never_replaces_a_helper_function() -> None:
