@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ollm_desktop.engine.fact_clauses import changes, clause_key
+from ollm_desktop.engine.fact_clauses import clause_key
 from ollm_desktop.engine.fact_keys import (
     key_of,
     noun_phrase,
@@ -176,7 +176,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     moods = read_moods(sentence, tokens, first, role)  # (fact_mood) each clause's mood
     mood = moods.mood
     words = [t.word for t in tokens]
-    shaped = lead or (any(changes(w) for w in words[first:]) and "to" in words) or \
+    shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
     sized_names(sentence, tokens)  # (fact_phrase_forms) "Mistral 7B": one name
     implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
@@ -217,7 +217,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    changed = (any(changes(w) for w in words[first:]) and any(
+    changed = (any(is_change(w) for w in words[first:]) and any(
         w in ("to", "from") for w in words[first:])) or (
         first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
         t.value and _imperative_to(tokens, _label_start(tokens, i), first)
