@@ -96,6 +96,8 @@ CORRECTIONS = [
      "bruschetta", "tomato soup"),
     ("The wifi router is in the hallway.", "I moved the router to the living room.",
      "living room", "hallway"),
+    ("We keep the budget in Excel 2016.",
+     "Gave up on Excel and moved the budget to Actual Budget.", "Actual Budget", "Excel"),
     # a name and its size code are one name ("Mistral 7B")
     ("Our baseline is Qwen 2 7B.", "We're using Gemma 9B rather than Qwen 2 7B.",
      "Gemma 9B", "Qwen 2 7B"),
@@ -195,6 +197,11 @@ def test_a_change_verb_with_to_is_no_ending() -> None:
     """"Drop the price to 5 EUR" changes the price; it takes nothing back."""
     found = message_facts("Drop the price to 5 EUR.")
     assert [(f.value, f.old) for f in found] == [("5 EUR", False)]
+
+
+def test_a_leading_on_is_no_ending() -> None:
+    """Only "give up on" ends its object: "On Monday the standup is at 10:00" keeps Monday."""
+    assert not any(f.old for f in message_facts("On Monday the standup is at 10:00."))
 
 
 def test_the_day_from_which_a_change_holds_is_no_value() -> None:
