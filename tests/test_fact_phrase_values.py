@@ -113,6 +113,7 @@ CORRECTIONS = [
                          ids=[c[1][:40] for c in CORRECTIONS])
 def test_a_phrase_in_a_value_place_replaces_the_old_value(first: str, correction: str,
                                                             new: str, old: str) -> None:
+    assert _holds(_current(first), old), "the old value is read before it is replaced"
     values = _current(first, correction)
     assert _holds(values, new), values
     assert not any(old in value and new not in value for value in values), values

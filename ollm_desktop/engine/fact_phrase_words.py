@@ -71,9 +71,11 @@ def phrase_span(tokens: list[Tok], at: int, *, prepositions: bool = True) -> tup
     end = at
     while end < len(tokens) and end - at < MAX_PHRASE and (plain_word(tokens[end]) or (
             not prepositions and end > at and tokens[end].word == "of" and
+            end + 1 < len(tokens) and plain_word(tokens[end + 1])) or (
+            determined and end == at and tokens[end].word in PARTICLES and
             end + 1 < len(tokens) and plain_word(tokens[end + 1]))):
         end += 1  # (where the phrase runs to its clause's end, "of" inside it: "a bottle of
-        # wine")
+        # wine"; a particle as a modifier after a determiner: "the back garden")
     if end == at or not phrase_ends(tokens, end, prepositions=prepositions):
         return None
     if participle(tokens[end - 1].word) or (not determined and tokens[at].word.endswith("ing") and
