@@ -78,10 +78,10 @@ def phrase_span(tokens: list[Tok], at: int, *, prepositions: bool = True) -> tup
         # wine"; a particle as a modifier after a determiner: "the back garden")
     if end == at or not phrase_ends(tokens, end, prepositions=prepositions):
         return None
-    if participle(tokens[end - 1].word) or (not determined and tokens[at].word.endswith("ing") and
+    if participle(tokens[end - 1].word) or (tokens[at].word.endswith("ing") and
                                              participle(tokens[at].word)):
-        return None  # a participle: what happens to K ("is tagged", "is getting old"; "the
-        # living room" is a noun's)
+        return None  # a participle: what happens to K ("is tagged", "is getting old"; a
+        # gerund's compound, "the meeting room", too: more often a key's words than a value)
     return at, end
 
 
