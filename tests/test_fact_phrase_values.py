@@ -104,6 +104,8 @@ CORRECTIONS = [
     # "scratch that, track 5": a lead, then "noun number" naming the key's head
     ("I'll submit to track 3 of the workshop.",
      "Oops, scratch that, track 5. Track 3 is for demos.", "track 5", "track 3"),
+    ("I'll take bus 42 to work.", "Scratch that, bus 47.", "bus 47", "bus 42"),
+    ("We sit in row 5 at the concert.", "Oops, it's row 9, not row 5.", "row 9", "row 5"),
     ("We board at gate 2 for the morning flight.",
      "Sorry, scratch that, gate 4. Gate 2 is for the evening flight.", "gate 4", "gate 2"),
 ]

@@ -13,6 +13,7 @@ from ollm_desktop.engine.fact_phrase_words import (
     DEFINITE,
     KEY_AFTER,
     MAX_PHRASE,
+    PHRASE_END,
     mark_value,
     participle,
     phrase_ends,
@@ -23,7 +24,9 @@ from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     COPULAS,
     DETERMINERS,
+    NOT_NP,
     PREPOSITIONS,
+    PRONOUNS,
     Tok,
     closed,
 )
@@ -120,24 +123,42 @@ def speakers_count(tokens: list[Tok], start: int, end: int, units: dict[int, str
 
 
 def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: int,
-                  labels: dict[int, str]) -> None:
-    """"submit to track 3 of the workshop", "scratch that, track 5", "Track 3 is for demos":
-    a lower-case noun and a number after it, where a noun phrase stands (opening its clause
-    or after a preposition) and ends (the clause ends, or a preposition or copula follows),
-    is one value, and the noun names its key's head. A capitalised name and its number
-    inside a sentence is a version ("use Python 3"), read by ``fact_values``."""
+                 labels: dict[int, str]) -> None:
+    """"submit to track 3 of the workshop", "scratch that, track 5", "Track 3 is for demos",
+    "it's row 9", "take bus 42 to work": a lower-case noun and a number after it, where a
+    noun phrase stands (opening its clause, after a copula or a verb, or after a preposition:
+    one digit there, more is ``fact_values``' labelled name) and ends (the clause ends, or a
+    preposition, a copula, "instead" or "not" follows), is one value, and the noun names its
+    key's head. A capitalised name and its number inside a sentence is a version ("use
+    Python 3"), read by ``fact_values``."""
     for k in range(start, end - 1):
         word, number = tokens[k], tokens[k + 1]
         after = tokens[k + 2].word if k + 2 < end else ""
-        if not number.word.isdigit() or not plain_word(word) or word.word.endswith("s") or not (
-                k == start or (tokens[k - 1].word in PREPOSITIONS and len(number.word) == 1)
-        ) or (  # (after a preposition, "in room 101" is ``fact_values``' labelled name)
-                after and after not in PREPOSITIONS and after not in COPULAS):
+        before = tokens[k - 1].word if k > start else ""
+        if not number.word.isdigit() or not plain_word(word) or not (
+                k == start or before in COPULAS or before in _SAID or _verb_before(tokens, k, start)
+                or (
+                    before in PREPOSITIONS and len(number.word) == 1)) or (
+                after and after not in PREPOSITIONS and after not in COPULAS and
+                after not in PHRASE_END):
             continue
         if k != first and not sentence[word.start:word.start + 1].islower():
             continue
         labels[k + 1] = word.word
         mark_value(sentence, tokens, k, k + 2)
+
+
+def _verb_before(tokens: list[Tok], k: int, start: int) -> bool:
+    """The word before ``k`` is a verb opening its clause or after its subject pronoun
+    ("take bus 42", "use seed 1234"), not a noun before a noun ("the rate limit 200")."""
+    if k - 1 < start or not plain_word(tokens[k - 1]) or not tokens[k - 1].word.isalpha():
+        return False
+    two = tokens[k - 2].word if k - 2 >= start else ""
+    return not two or two in PRONOUNS or two in NOT_NP or two in BOUNDARY
+
+
+# A pronoun and its copula in one word before a value ("it's row 9").
+_SAID = closed("it's that's")
 
 
 def _object_place(tokens: list[Tok], i: int, first: int) -> bool:
