@@ -66,8 +66,10 @@ def test_a_sentence_never_replaces_a_value_it_names_as_old() -> None:
         ("assistant", "The weakest part of the error analysis is a confound we did not "
                       "control, and reviewers will look there first."),
         ("user", "Drop Jenkins, we use GitHub Actions instead."))
-    assert not any(f.disputed_by or f.replaced_by or f.possibly_replaced_by for f in ledger)
-    assert facts.value_notes(ledger) == {}
+    # (the last message names Jenkins as its old value: kept as replaced, as "instead of Y")
+    assert not any(f.disputed_by or f.replaced_by or f.possibly_replaced_by
+                   for f in ledger if f.value != "Jenkins")
+    assert facts.value_notes(ledger) == {"Jenkins": "replaced by GitHub Actions"}
 
 
 def test_a_word_never_replaces_a_helper_function() -> None:

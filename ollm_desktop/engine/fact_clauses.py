@@ -56,6 +56,11 @@ PLACES = closed("on in at across inside within throughout")
 SUBORDINATORS = closed("while because since although though when whenever until unless if "
                        "whereas after before once")
 MAX_NP = 3
+# Prepositions of a place a thing is put in or kept at (a closed class), "with" as in "the
+# key is with the neighbour".
+PLACED = PLACES | closed("under behind beside near outside above below with")
+# The speaker and an auxiliary in one word ("I'm using", "we're laying"): a closed class.
+SPEAKING = closed("i'm we're i'll we'll they're you're")
 
 
 def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
@@ -72,8 +77,11 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     owner = _of_a_name(tokens, i)
     if owner:
         return owner
-    return _placed_on(tokens, i, start) or _names_subject(tokens, i, start) or \
-        _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start)
+    return _inverted_copula(tokens, i, start) or \
+        _placed_on(tokens, i, start) or \
+        _copula_place(tokens, i, start) or \
+        _names_subject(tokens, i, start) or \
+        _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start, start == first)
 
 
 def _clause_start(tokens: list[Tok], i: int, first: int) -> int:
@@ -105,19 +113,140 @@ def _object(tokens: list[Tok], at: int) -> list[str]:
     return words if 0 < len(words) <= MAX_NP else []
 
 
+def _speaker_verb(before: list[Tok]) -> bool:
+    """The words before a value are the speaker and a verb ("we run", "I'm using", "we're
+    laying"), or a verb opening the clause ("going with", "laying"): no key of their own."""
+    if before and before[-1].word in ("with", "to"):
+        before = before[:-1]  # "going with X", "switching to X"
+    if len(before) == 1:
+        word = before[0].word
+        return _plain(before[0]) and word.endswith("ing") and not is_change(word)
+    return len(before) == 2 and (before[0].word in PERSONS or before[0].word in SPEAKING) \
+        and _plain(before[1]) and not is_change(before[1].word)
+
+
 def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
-    """PRONOUN [adverb] VERB [adverb] VALUE PREPOSITION NP: the NP's key."""
-    before = [t for t in tokens[start:i] if t.word not in ADVERBS]
-    if len(before) != 2 or before[0].word not in PERSONS or not _plain(before[1]) or \
-            is_change(before[1].word):
-        return None
+    """PRONOUN [adverb] VERB [adverb] VALUE PREPOSITION NP: the NP's key ("we run Ubuntu on
+    the servers", "going with puff pastry for the tart base"); and after a leading "for the
+    NP" without a comma ("For the tart base I'm using shortcrust pastry"), that NP's."""
+    if tokens[start].word == "for" and start + 1 < i:
+        topic = _object(tokens, start + 1)
+        at = start + 1 + (tokens[start + 1].word in DETERMINERS) + len(topic)
+        entity, attribute = noun_phrase(topic)
+        after = i + 1
+        while after < len(tokens) and tokens[after].word == "·":  # the value's own words
+            after += 1
+        if attribute and _speaker_verb([t for t in tokens[at:i] if t.word not in ADVERBS
+                                            and t.word != "·"]) \
+                and (after >= len(tokens) or tokens[after].word in BOUNDARY):
+            return entity, attribute
+    before = [t for t in tokens[start:i] if t.word not in ADVERBS and t.word != "·"]
+    if not _speaker_verb(before):
+        return _given_object(before) or _moved_object(before) or _changed_subject(before)
     after = i + 1
     while after < len(tokens) and tokens[after].word == "·":  # "3,450 subscribers"
         after += 1
-    if after >= len(tokens) or tokens[after].word not in PLACES:
+    if after >= len(tokens) or tokens[after].word not in PLACES | {"for"}:
         return None
     words = _object(tokens, after + 1)
     entity, attribute = noun_phrase(words)
+    return (entity, attribute) if attribute else None
+
+
+def changes(word: str) -> bool:
+    """A change verb in any form, "moving" and "changing" too (the "-e" a suffix drops)."""
+    return is_change(word) or (word.endswith("ing") and is_change(word[:-3] + "e"))
+
+
+def _inverted_copula(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """VALUE COPULA DETERMINER NP, the clause's end ("Friday is the deadline", "Thursday is
+    the darts league"): the value opens its clause, the NP after the copula is its key."""
+    if i != start:
+        return None
+    at = i + 1
+    while at < len(tokens) and tokens[at].word == "·":
+        at += 1
+    if at + 2 >= len(tokens) or tokens[at].word not in ("is", "was", "are") or \
+            tokens[at + 1].word not in DETERMINERS:
+        return None
+    words = _object(tokens, at + 1)
+    end = at + 2 + len(words)
+    if end < len(tokens) and tokens[end].word not in BOUNDARY:
+        return None
+    entity, attribute = noun_phrase(words)
+    return (entity, attribute) if attribute and attribute != "one" else None  # ("the old
+    # one": a pronoun, the value's own key)
+
+
+def _moved_object(before: list[Tok]) -> tuple[str, str] | None:
+    """[SPEAKER] CHANGE-VERB NP to VALUE without the NP's determiner ("we're moving payments
+    to Adyen", "move payments to Adyen"): the NP's key ("the K to X" is ``key_of``'s)."""
+    words = [t.word for t in before]
+    verb = 1 if words[:1] and (words[0] in PERSONS or words[0] in SPEAKING) else 0
+    if len(words) < verb + 3 or not changes(words[verb]) or words[-1] != "to" or \
+            words[verb + 1] in DETERMINERS:
+        return None
+    noun = before[verb + 1:-1]
+    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in noun):
+        return None
+    entity, attribute = noun_phrase([t.word for t in noun])
+    return (entity, attribute) if attribute else None
+
+
+def _changed_subject(before: list[Tok]) -> tuple[str, str] | None:
+    """[DETERMINER] NP [got/was/has been] CHANGE-VERB [particle] to VALUE ("Upload limit got
+    bumped up to 50 MB", "the rent was raised to …"): the subject's key (a particle is no
+    key: "up")."""
+    words = [t.word for t in before]
+    if len(words) < 3 or words[-1] != "to":
+        return None
+    at = len(words) - 2
+    at -= words[at] in PARTICLES
+    if at < 1 or not changes(words[at]):
+        return None
+    at -= words[at - 1] in _PASSIVE
+    at -= at >= 2 and words[at - 1] == "been" and words[at - 2] in ("has", "have")
+    at -= words[at - 1] == "been"
+    start = int(words[0] in DETERMINERS)
+    noun = before[start:at]
+    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in noun):
+        return None
+    entity, attribute = noun_phrase([t.word for t in noun])
+    return (entity, attribute) if attribute else None
+
+
+# The auxiliaries of a passive change ("got bumped", "was raised"): a closed class.
+_PASSIVE = closed("got gets was were is are")
+
+
+def _copula_place(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """DETERMINER NP COPULA [now] PLACE DETERMINER VALUE ("the spare key is with the
+    neighbour", "the team lunch is under the oak"): the subject's key."""
+    words = [t.word for t in tokens[start:i] if t.word != "now"]
+    if len(words) < 5 or words[0] not in DETERMINERS or words[-1] not in DETERMINERS or \
+            words[-2] not in PLACED or words[-3] not in ("is", "are"):
+        return None
+    noun = words[1:-3]
+    if not 0 < len(noun) <= MAX_NP or not all(
+            _plain(t) for t in tokens[start + 1:start + 1 + len(noun)]):
+        return None
+    entity, attribute = noun_phrase(noun)
+    return (entity, attribute) if attribute else None
+
+
+def _given_object(before: list[Tok]) -> tuple[str, str] | None:
+    """SPEAKER VERB the NP PLACE [determiner] VALUE ("I'm storing the photos on an external
+    drive"): the definite object, a thing already known, is the key; the place the value."""
+    words = [t.word for t in before]
+    if words and words[-1] in DETERMINERS:
+        words = words[:-1]
+    if len(words) < 5 or words[-1] not in PLACED or words[2] not in DETERMINERS or \
+            not _speaker_verb(before[:2]):
+        return None
+    noun = words[3:-1]
+    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in before[3:3 + len(noun)]):
+        return None
+    entity, attribute = noun_phrase(noun)
     return (entity, attribute) if attribute else None
 
 
@@ -188,17 +317,29 @@ def _refers_back(tokens: list[Tok], i: int, start: int) -> bool:
         _plain(tokens[i - 2])
 
 
-def _subject_verb(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+def _subject_verb(tokens: list[Tok], i: int, start: int, bare: bool = False,
+                  ) -> tuple[str, str] | None:
     """DETERMINER NP VERB [preposition] VALUE: the NP's key, the verb a finite one (-s after a
-    singular noun, any plain word after a plural one)."""
+    singular noun, any plain word after a plural one). ``bare``: the sentence opens with the
+    NP without its determiner ("Book club meets at the public library")."""
     at = i - 1
     while at > start and tokens[at].word == "·":  # "R" of "R 4.2.3"
         at -= 1
+    if at > start + 2 and tokens[at].word in DETERMINERS and tokens[at - 1].word in PLACES \
+            and tokens[at - 2].word not in PARTICLES:
+        at -= 1  # "the photos live on the NAS" (not "the release goes out on the …")
     if at > start and tokens[at].word in PLACES:
         at -= 1
-    if at - 2 < start or tokens[start].word not in DETERMINERS:
+    opened = tokens[start].word in DETERMINERS
+    if at - 1 - opened < start or not (opened or bare):
         return None
-    subject, verb = tokens[start + 1:at], tokens[at]
+    after = i + 1
+    while after < len(tokens) and tokens[after].word == "·":
+        after += 1
+    if not opened and after < len(tokens) and tokens[after].word not in BOUNDARY and \
+            tokens[after].word != "from":
+        return None  # ("Doors open at 18:30 for the launch party": the party's)
+    subject, verb = tokens[start + opened:at], tokens[at]
     if not subject or len(subject) > MAX_NP or not all(_plain(t) for t in subject) or \
             not _plain(verb) or is_change(verb.word):
         return None

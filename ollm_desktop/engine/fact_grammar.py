@@ -31,8 +31,10 @@ from ollm_desktop.engine.fact_keys import (
     singular,
     unit_class,
 )
-from ollm_desktop.engine.fact_leads import retraction, strip_lead
+from ollm_desktop.engine.fact_leads import ONWARD, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
+from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
+from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -94,7 +96,10 @@ def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
 def _old(tokens: list[Tok], i: int) -> bool:
     """Whether the value at ``i`` is the one being replaced."""
     words = [t.word for t in tokens]
-    before = [w for w in words[max(0, i - 4):i] if w not in DETERMINERS]  # "instead of the Y"
+    j = i
+    while j > 0 and words[j - 1] == "·":  # past the value's own words ("the library seminar
+        j -= 1  # room": the value on its last word)
+    before = [w for w in words[max(0, j - 4):j] if w not in DETERMINERS]  # "instead of the Y"
     if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
             "", "only", "just")) or \
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
@@ -161,7 +166,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = contracted(names_joined(sentence, tokens))
+    tokens = _is_before_place(contracted(names_joined(sentence, tokens)))
     first, lead = strip_lead(tokens)
     lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
     first, owner = _topic(tokens, first)
@@ -173,7 +178,10 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     words = [t.word for t in tokens]
     shaped = lead or (any(is_change(w) for w in words[first:]) and "to" in words) or \
         "not" in words or "instead" in words or "rather" in words or "longer" in words
+    sized_names(sentence, tokens)  # (fact_phrase_forms) "Mistral 7B": one name
+    implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
     bare_values(sentence, tokens, first, bool(shaped), lead)
+    named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
     slots: list[Slot] = []
@@ -183,7 +191,11 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
-        unit = unit_class(text, kind, attribute)
+        if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs
+            label = implied.labels[i]
+            entity, attribute = _purpose(tokens, i, label) or (
+                " ".join(w for w in (entity, attribute) if w and w != label), label)
+        unit = implied.units.get(i) or unit_class(text, kind, attribute)
         entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
         label = " ".join(w for w in (entity, attribute) if w)
         if owner:  # "For the billing worker: the tool is pinned to v4": the worker's tool
@@ -194,6 +206,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                           i in taken or _old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
+    since = _from_value_on(tokens)  # "from Monday on": when it holds, no value of a key
+    slots = [s for s in slots if s.start not in since]
     slots, mood = moods.held(slots, mood)  # (fact_mood) a clause asserting nothing states none
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]
@@ -215,13 +229,15 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         or (_after_value(tokens, i) and (ends_clause(tokens, i) or (
             i + 1 < len(tokens) and words[i + 1] in PREPOSITIONS)))  # "X now before an offer"
         or (i > first and _now_before_verb(tokens, i))
+        or (i > first and ends_clause(tokens, i) and _value_earlier(tokens, i))
         or (i == first + 1 and tokens[first].value is not None))  # "Tomasz now approves"
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
     gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(
             w == "from" and words[k + 1:k + 2] and (words[k + 1] in DEICTIC or
                                                    words[k + 1] == "next")
-            and "to" not in words[k:] for k, w in enumerate(words) if k > first)
+            and "to" not in words[k:] for k, w in enumerate(words) if k > first) or \
+        bool(since)  # "… from Monday on": it holds from that day on
     # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     correction = bool(lead or olds or changed or now or gone or instead)
@@ -233,11 +249,78 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     if correction and any(s.attribute and not s.old for s in slots):
         # a correction's new value has its key: a value with none beside it is a mention
         # ("Flooding at the Old Mill, so the venue is now X"), not a second new value
-        slots = [s for s in slots if s.attribute or s.entity or s.old or s.ref_kind != "name"]
+        # (a keyless name in the clause of a value it replaces is that value's successor:
+        # "Swapping the butter for coconut oil, my sister is vegan now")
+        cuts = [t.start for t in tokens if t.word in BOUNDARY]
+        olds_at = {sum(c < s.start for c in cuts) for s in slots if s.old}
+        slots = [s for s in slots if s.attribute or s.entity or s.old or s.ref_kind != "name"
+                 or sum(c < s.start for c in cuts) in olds_at]
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
+
+
+def _is_before_place(tokens: list[Tok]) -> list[Tok]:
+    """"Standup's at 9:45", "the key's under the mat": a noun's "'s" before a preposition
+    is "is" (a possessive takes a noun after it: "the dog's vet")."""
+    out: list[Tok] = []
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1].word if i + 1 < len(tokens) else ""
+        before = tokens[i - 1].word if i else ""
+        if token.word.endswith("'s") and len(token.word) > 2 and not token.value and \
+                after in PREPOSITIONS and token.word not in NOT_NP and \
+                before not in PREPOSITIONS:  # ("dinner at Luigi's at 8": a place's name)
+            out += [Tok(token.word[:-2], token.start, token.end - 2),
+                    Tok("is", token.end - 2, token.end)]
+        else:
+            out.append(token)
+    return out
+
+
+def _from_value_on(tokens: list[Tok]) -> set[int]:
+    """The start offsets of the values in "from VALUE on/onward(s)" ("from Monday on"): the
+    time from which the clause holds."""
+    out: set[int] = set()
+    for k, token in enumerate(tokens[1:-1], start=1):
+        if token.value is None or tokens[k - 1].word != "from":
+            continue
+        after = k + 1
+        while after < len(tokens) and tokens[after].word == "·":
+            after += 1
+        if after < len(tokens) and tokens[after].word in ONWARD:
+            out.add(token.value[0])
+    return out
+
+
+def _purpose(tokens: list[Tok], i: int, label: str) -> tuple[str, str] | None:
+    """"Track 3 is for demos": a "noun number" value that is its clause's subject, with a
+    copula and "for NP" after it, is the NP's (its purpose), not the key the noun names
+    alone."""
+    at = i + 1
+    while at < len(tokens) and tokens[at].word == "·":  # the value's own words
+        at += 1
+    if at + 2 >= len(tokens) or tokens[at].word not in COPULAS or tokens[at + 1].word != "for":
+        return None
+    words = [t.word for t in tokens[at + 2:at + 6] if t.word]
+    end = next((k for k, w in enumerate(words) if w in BOUNDARY or w in PREPOSITIONS),
+               len(words))
+    named = [w for w in words[:end] if w not in DETERMINERS]
+    return (" ".join(singular(w) for w in named), label) if named else None
+
+
+def _value_earlier(tokens: list[Tok], i: int) -> bool:
+    """"we're 8 for dinner now": a clause-final "now" with a value earlier in its clause
+    (not "for now", "until now", "right now": a preposition's or an adverb's "now")."""
+    prev = tokens[i - 1].word
+    if prev in PREPOSITIONS or prev in ("right", "just", "even", "until", "till", "by"):
+        return False
+    for token in reversed(tokens[:i]):
+        if token.word in BOUNDARY:
+            return False
+        if token.value:
+            return True
+    return False
 
 
 def _after_value(tokens: list[Tok], i: int) -> bool:

@@ -24,6 +24,14 @@ from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok
 
 # The verbs whose imperative takes back what was said (a closed class).
 RETRACT = closed("scratch strike forget ignore disregard")
+# The verbs that end what the user had, in their forms ("drop the tiramisu", "we ditched
+# Jira", "cancelled PureGym"): their object is the old value (a closed class).
+ENDING = closed("drop drops dropped dropping ditch ditches ditched ditching cancel cancels "
+                "cancelled canceled cancelling scrap scraps scrapped scrapping")
+# "give up on Y" ends Y too (the verb's forms; its particles follow it).
+GIVE_UP = closed("give gives gave given giving")
+# The speakers before such a verb ("we dropped", "I cancelled").
+_SPEAKERS = closed("we i")
 # Words that say what was said was wrong (a closed class of predicates of error).
 # ("error" is left out: it is a noun in most sentences, "the error analysis is fine")
 ERROR = closed("wrong mistake mistaken misspoke misspoken typo typos incorrect misread "
@@ -106,14 +114,30 @@ def from_now(tokens: list[Tok], index: int) -> int:
     return 0
 
 
+def gave_up(tokens: list[Tok], at: int) -> int:
+    """2 where "give up on" begins at ``at`` ("Gave up on Word and …"): the index of its "on"
+    is then read as an ending verb's place; 0 otherwise."""
+    words = [t.word for t in tokens[at:at + 3]]
+    return 2 if len(words) == 3 and words[0] in GIVE_UP and words[1:] == ["up", "on"] else 0
+
+
 def retraction(tokens: list[Tok], first: int) -> tuple[int, frozenset[int]]:
-    """A leading "ignore/forget/scratch [what I said about] Y" (not "scratch that", a lead):
-    (the index after its clause, the indices of the values it takes back); (first, {}) if
-    the sentence opens otherwise. Read after the sentence's bare values are marked."""
-    if first >= len(tokens) or tokens[first].word not in RETRACT or \
-            (tokens[first + 1:first + 2] and tokens[first + 1].word == "that"):
+    """A leading "ignore/forget/scratch [what I said about] Y" (not "scratch that", a lead),
+    or "[we/I] drop/ditch/cancel Y" (not "drop K to X", a change): (the index after its
+    clause, the indices of the values it takes back); (first, {}) if the sentence opens
+    otherwise. The clause ends at a boundary, or at "and" after a verb that ends a value
+    ("We dropped Jira and track issues in Linear"). Read after the bare values are marked."""
+    at = first + (first < len(tokens) and tokens[first].word in _SPEAKERS)
+    up = gave_up(tokens, at)  # "gave up on Word": its "on" ends like "dropped"
+    at += up
+    if at >= len(tokens) or ((tokens[at].word not in RETRACT or at != first) and
+                             tokens[at].word not in ENDING and not up) or \
+            (tokens[at + 1:at + 2] and tokens[at + 1].word == "that"):
         return first, frozenset()
-    end = next((k for k in range(first + 1, len(tokens)) if tokens[k].word in BOUNDARY),
-               len(tokens))
-    taken = frozenset(k for k in range(first + 1, end) if tokens[k].value)
+    ending = tokens[at].word in ENDING or bool(up)
+    end = next((k for k in range(at + 1, len(tokens)) if tokens[k].word in BOUNDARY or (
+        ending and tokens[k].word == "and")), len(tokens))
+    if ending and any(t.word in ("to", "from", "by") for t in tokens[at + 1:end]):
+        return first, frozenset()  # "drop the price to 5": a change, not an end
+    taken = frozenset(k for k in range(at + 1, end) if tokens[k].value)
     return (end + 1, taken) if taken and end < len(tokens) else (first, frozenset())

@@ -48,7 +48,7 @@ def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
     noun = tokens[index - 1] if index - 2 >= floor else None  # (a lead's "on" is no label's)
     if kind == "name" and noun is not None and not noun.value and noun.word.isalpha() and \
             tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
-            noun.word not in NOT_NP:
+            noun.word not in NOT_NP and noun.word not in PREPOSITIONS:  # ("over to Bun")
         start = noun.start  # "in room X": the value is "room X", as the user says it
         noun.word = "·"  # part of the value now (its key is the clause's, not "room")
     token.value = (start, token.end, sentence[start:token.end], kind)
@@ -242,7 +242,8 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     after_of = prev == "of" and i >= 2 and words[i - 2] in ("instead", "place")
     x_not = _x_of_not(words, i, tokens, sentence) if i > first else False
     ends = ends_clause(tokens, i)
-    held = any(t.value for t in tokens[first:i])  # "use Vitest for the unit tests instead"
+    clause = max((k + 1 for k in range(first, i) if tokens[k].word in BOUNDARY), default=first)
+    held = any(t.value for t in tokens[clause:i])  # "use Vitest for the unit tests instead"
     return ((after_of or prev == "than") and ends) or (nxt == "instead" and not held) or \
         x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
