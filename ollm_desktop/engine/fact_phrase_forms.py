@@ -22,6 +22,7 @@ from ollm_desktop.engine.fact_phrase_words import (
 )
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
+    CONJUNCTIONS,
     COPULAS,
     DETERMINERS,
     NOT_NP,
@@ -128,7 +129,8 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
     "it's row 9", "take bus 42 to work": a lower-case noun and a number after it, where a
     noun phrase stands (opening its clause, after a copula or a verb, or after a preposition:
     one digit there, more is ``fact_values``' labelled name) and ends (the clause ends, or a
-    preposition, a copula, "instead" or "not" follows), is one value, and the noun names its
+    preposition, a copula, a conjunction, "instead" or "not" follows: "pitch 2 and the
+    under-16s…"), is one value, and the noun names its
     key's head. A capitalised name and its number inside a sentence is a version ("use
     Python 3"), read by ``fact_values``."""
     for k in range(start, end - 1):
@@ -140,7 +142,7 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
                 or (
                     before in PREPOSITIONS and len(number.word) == 1)) or (
                 after and after not in PREPOSITIONS and after not in COPULAS and
-                after not in PHRASE_END):
+                after not in PHRASE_END and after not in CONJUNCTIONS):
             continue
         if k != first and not sentence[word.start:word.start + 1].islower():
             continue

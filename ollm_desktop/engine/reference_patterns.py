@@ -233,7 +233,7 @@ def _check_product(match: re.Match[str]) -> tuple[str, str] | None:
 
 
 _PRODUCT_SET = set(_PRODUCTS.replace("\\", "").split("|"))
-_NB = r"(?<![\w.,$€£¥₹])"  # a number starts here, not inside 1.234,56
+_NB = r"(?<![\w.,$€£¥₹])(?<![^\W\d_]-)"  # a number starts here, not inside 1.234,56 nor "under-14s"
 
 BACKTICK = _rule(r"(?<!`)`(?P<ref>[^`\n]{2,100})`(?!`)", "code", whole=True)
 # Order is the tie-break between spans of equal length: earlier rules win.
