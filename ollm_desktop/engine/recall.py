@@ -92,7 +92,7 @@ def quantity_forms(value: str) -> list[str]:
     """The other ways a quantity is written: counted after a space ("48 hours") or as a
     compound before its noun, with a hyphen and the unit in the singular ("a 48-hour
     window"). A unit of three letters or fewer (GB, ms) has no plural to drop."""
-    match = _QUANTITY.fullmatch(value)
+    match = _QUANTITY.fullmatch(value) if value[:1].isdigit() else None
     if match is None:
         return []
     number, joint, unit = match.groups()
