@@ -27,6 +27,8 @@ INTRO = ("(Recalled from earlier in this conversation, already answered; use it 
 MIN_ROOM = 24  # tokens: below this nothing is recalled
 _WORD = re.compile(r"[\w.-]+", re.UNICODE)
 _VALUE = re.compile(r"\d|\w[_/.]\w|\w[a-z][A-Z]")  # a number, a path or name of code
+# A quantity: a number, then its unit after a space ("48 hours") or a hyphen ("48-hour").
+_QUANTITY = re.compile(r"(\d[\d.,]*)([ -])([^\W\d_]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,10 @@ def quoted_notes(facts: Sequence[Fact], notes: dict[str, str | None]) -> dict[st
     quote is never exempt, and an old round recalled beside the question would state the
     older value as current (the request's kept turns keep their place in the chat, so they
     are left as they are). A reply's invented value is not marked: its "possibly replaced"
-    guesses are the grammar's, across the replies' inventions, and only noise in a quote."""
+    guesses are the grammar's, across the replies' inventions, and only noise in a quote.
+    A quantity is marked in either of the forms people write it in (``quantity_forms``: the
+    ledger's "48 hours" in the quote's "a 48-hour window"), unless that form is itself a
+    current value."""
     by_id = {f.id: f for f in facts}
     found = dict(notes)
     for fact in facts:
@@ -75,7 +80,30 @@ def quoted_notes(facts: Sequence[Fact], notes: dict[str, str | None]) -> dict[st
             note = possibly_note(by_id, fact)
             if note is not None:
                 found[fact.value] = note
+    live = {f.value for f in facts if f.status == "current"}
+    for value, note in list(found.items()):
+        for form in quantity_forms(value):
+            if form not in live:
+                found.setdefault(form, note)
     return found
+
+
+def quantity_forms(value: str) -> list[str]:
+    """The other ways a quantity is written: counted after a space ("48 hours") or as a
+    compound before its noun, with a hyphen and the unit in the singular ("a 48-hour
+    window"). A unit of three letters or fewer (GB, ms) has no plural to drop."""
+    match = _QUANTITY.fullmatch(value) if value[:1].isdigit() else None
+    if match is None:
+        return []
+    number, joint, unit = match.groups()
+    plural = len(unit) > 3 and unit.endswith("s")
+    single = unit[:-1] if plural else unit
+    if joint == " ":
+        forms = [f"{number}-{single}", f"{number} {single}"]
+    else:
+        forms = [f"{number} {unit}s" if len(unit) > 3 and not plural else f"{number} {unit}",
+                 f"{number} {single}"]
+    return [form for form in dict.fromkeys(forms) if form != value]
 
 
 def _sentences(text: str) -> list[str]:
