@@ -33,11 +33,11 @@ from ollm_desktop.engine.fact_keys import (
 )
 from ollm_desktop.engine.fact_leads import ONWARD, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
+from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
-    ARROWS,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
@@ -52,7 +52,6 @@ from ollm_desktop.engine.fact_words import (
     Value,
     contracted,
     is_change,
-    is_replace,
     joined,
     names_joined,
     tokens_of,
@@ -91,58 +90,6 @@ class Reading:
 
 def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
     return read_moods(sentence, tokens, first, role).mood  # each clause's mood: fact_mood
-
-
-def _old(tokens: list[Tok], i: int) -> bool:
-    """Whether the value at ``i`` is the one being replaced."""
-    words = [t.word for t in tokens]
-    j = i
-    while j > 0 and words[j - 1] == "·":  # past the value's own words ("the library seminar
-        j -= 1  # room": the value on its last word)
-    before = [w for w in words[max(0, j - 4):j] if w not in DETERMINERS]  # "instead of the Y"
-    if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
-            "", "only", "just")) or \
-            before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
-            or before[-2:] == ["place", "of"] or _over(tokens, i):
-        return True
-    if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
-            "to" in words[i + 1:]:
-        return True
-    after = " ".join(w for w in words[i + 1:i + 5] if w)
-    if after.startswith(("no longer", "anymore", "any more")):
-        return True
-    if words[i + 1:i + 2] and words[i + 1] in ARROWS:
-        return True  # "django 4.2 → 5.0"
-    if words[max(0, i - 2):i] == ["(", "was"]:
-        return True  # "Retries: 5 (was 3)"
-    verb = next((w for w in reversed(words[max(0, i - 6):i]) if w not in DETERMINERS
-                 and w != "·"), "")  # (past the words of a value: "the old Netgear router")
-    if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"], ["for"]) and (
-            words[i + 1] != "for" or verb.startswith("swap")):
-        return True  # "replace WordPress with Ghost", "swap the butter for oil": it goes
-    verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
-    said = [w for w in rest.split(" ") if w not in DETERMINERS]
-    if verb in ("was", "were") and said and i == _clause_first(tokens, i):
-        return True  # a value the subject of a past copula: "10% was underfitting"
-    return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
-
-
-def _clause_first(tokens: list[Tok], i: int) -> int:
-    """The index a clause begins at (after the last boundary before ``i``)."""
-    return next((k + 1 for k in range(i - 1, -1, -1) if tokens[k].word in BOUNDARY), 0)
-
-
-def _over(tokens: list[Tok], i: int) -> bool:
-    """Y of a choice "X over Y" ("we went with AWS over Azure"): a name right after a name
-    and "over" is the one passed over (a number after "over" is a quantity: "over 5 GB")."""
-    value, chosen = tokens[i].value, tokens[i - 2].value if i >= 2 else None
-    return tokens[i - 1].word == "over" and value is not None and value[3] == "name" and \
-        chosen is not None and chosen[3] in ("name", "version")
-
-
-# What a copula says of a value that no longer holds (a closed set of predicates).
-_RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced", "outdated",
-                      "deprecated", "retired", "dropped", "old", "incorrect", "stale"})
 
 
 def lead_only(sentence: str) -> bool:
@@ -203,7 +150,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
         slots.append(Slot(start, end, text, kind, entity, attribute, unit,
-                          i in taken or _old(tokens, i),
+                          i in taken or is_old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
     since = _from_value_on(tokens)  # "from Monday on": when it holds, no value of a key
