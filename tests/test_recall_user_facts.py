@@ -110,3 +110,18 @@ def test_the_chat_asked_with_recall_does_not_state_the_old_window_as_current():
 
     messages = asyncio.run(play())
     assert retained(messages, "24 hours", "48-hour", recall_from=len(messages) - 1)
+
+
+def test_the_ledger_s_own_quotes_mark_the_other_form_too() -> None:
+    """A checkpoint or a kept quote that says "a 48-hour window" is marked like recall's
+    quotes (``facts.value_notes``: the region's notes), not only "48 hours"."""
+    from ollm_desktop.engine import facts
+    from ollm_desktop.engine.models import Message
+
+    ledger: list = []
+    for turn, text in enumerate(("The log retention is 48 hours.",
+                                 "Actually the log retention is 24 hours, not 48 hours."), 1):
+        facts.absorb(ledger, Message(role="user", content=text), turn)
+    notes = facts.value_notes(ledger)
+    marked = facts.annotate("We agreed on a 48-hour window for the logs.", notes)
+    assert "48-hour (replaced by 24 hours)" in marked, (notes, marked)

@@ -257,7 +257,32 @@ def value_notes(facts: Iterable[Fact]) -> dict[str, str | None]:
                     f"replaced by {direct.value}, now {current.value}"
         if fact.edited and fact.original and fact.original != fact.value:
             notes.setdefault(fact.original, f"the user corrected this to {fact.value}")
+    for value, note in list(notes.items()):  # "48 hours" marks "a 48-hour window" too
+        for form in quantity_forms(value):
+            if form not in live:
+                notes.setdefault(form, note)
     return notes
+
+
+_QUANTITY = re.compile(r"(\d[\d.,]*)([ -])([^\W\d_]+)")
+
+
+def quantity_forms(value: str) -> list[str]:
+    """The other ways a quantity is written: counted after a space ("48 hours") or as a
+    compound before its noun, with a hyphen and the unit in the singular ("a 48-hour
+    window"). A unit of three letters or fewer (GB, ms) has no plural to drop."""
+    match = _QUANTITY.fullmatch(value) if value[:1].isdigit() else None
+    if match is None:
+        return []
+    number, joint, unit = match.groups()
+    plural = len(unit) > 3 and unit.endswith("s")
+    single = unit[:-1] if plural else unit
+    if joint == " ":
+        forms = [f"{number}-{single}", f"{number} {single}"]
+    else:
+        forms = [f"{number} {unit}s" if len(unit) > 3 and not plural else f"{number} {unit}",
+                 f"{number} {single}"]
+    return [form for form in dict.fromkeys(forms) if form != value]
 
 
 def dispute_note(by_id: dict[str, Fact], fact: Fact) -> str | None:

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.facts import Correction, annotate, mark_corrected
+from ollm_desktop.engine.facts import Correction, annotate, mark_corrected, quantity_forms
 from ollm_desktop.engine.facts_render import possibly_note
 
 INTRO = ("(Recalled from earlier in this conversation, already answered; use it only if it "
@@ -28,7 +28,6 @@ MIN_ROOM = 24  # tokens: below this nothing is recalled
 _WORD = re.compile(r"[\w.-]+", re.UNICODE)
 _VALUE = re.compile(r"\d|\w[_/.]\w|\w[a-z][A-Z]")  # a number, a path or name of code
 # A quantity: a number, then its unit after a space ("48 hours") or a hyphen ("48-hour").
-_QUANTITY = re.compile(r"(\d[\d.,]*)([ -])([^\W\d_]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,24 +85,6 @@ def quoted_notes(facts: Sequence[Fact], notes: dict[str, str | None]) -> dict[st
             if form not in live:
                 found.setdefault(form, note)
     return found
-
-
-def quantity_forms(value: str) -> list[str]:
-    """The other ways a quantity is written: counted after a space ("48 hours") or as a
-    compound before its noun, with a hyphen and the unit in the singular ("a 48-hour
-    window"). A unit of three letters or fewer (GB, ms) has no plural to drop."""
-    match = _QUANTITY.fullmatch(value) if value[:1].isdigit() else None
-    if match is None:
-        return []
-    number, joint, unit = match.groups()
-    plural = len(unit) > 3 and unit.endswith("s")
-    single = unit[:-1] if plural else unit
-    if joint == " ":
-        forms = [f"{number}-{single}", f"{number} {single}"]
-    else:
-        forms = [f"{number} {unit}s" if len(unit) > 3 and not plural else f"{number} {unit}",
-                 f"{number} {single}"]
-    return [form for form in dict.fromkeys(forms) if form != value]
 
 
 def _sentences(text: str) -> list[str]:
