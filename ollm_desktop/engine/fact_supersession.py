@@ -247,7 +247,7 @@ def chain_end(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
     return fact
 
 
-def _earlier(a: Fact, b: Fact) -> bool:
+def stated_before(a: Fact, b: Fact) -> bool:
     """``a`` was stated before ``b`` (turn order; the same turn: creation order)."""
     return (a.turn or 0, a.sequence) < (b.turn or 0, b.sequence)
 
@@ -258,14 +258,14 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
     kind = family(new)
     candidates = [old for old in facts if not (
         old.status != "current" or old is new or old.value == new.value or family(old) != kind
-        or not _earlier(old, new) or old.pinned or old.source == "manual")]
+        or not stated_before(old, new) or old.pinned or old.source == "manual")]
     if kind == "sentence":
         return sum(replace_or_dispute(new, old, facts) for old in candidates
                    if _subjects_meet(old.subject, new.subject, kind))
     same, maybe = _same_key(new, candidates)
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
-    meant = [] if found else _named_otherwise(facts, new)
+    meant = [] if found else named_otherwise(facts, new, single=item.single)
     if len(meant) == 1:  # "set the closing time to 23:00" after "the gym closes at 22:00"
         return count + replace_or_dispute(new, meant[0], facts)
     if meant:  # several statements it may mean: none is replaced silently
@@ -281,27 +281,17 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
     return count
 
 
-def _restated_otherwise(facts: list[Fact], new: Fact) -> int:
-    """A plain statement of a key named in other words: the earlier value is possibly
-    replaced (never silently), and one earlier value lends the new one its key (one line
-    per key: "cache purge run: 2 minutes (possibly replaced 10 minutes)")."""
-    meant = _named_otherwise(facts, new)
-    if len(meant) == 1:
-        new.key, new.subject = meant[0].key, meant[0].subject
-    mark_possible(new, meant)
-    return 0
-
-
-def _named_otherwise(facts: list[Fact], new: Fact) -> list[Fact]:
+def named_otherwise(facts: list[Fact], new: Fact, *, single: bool = False) -> list[Fact]:
     """The earlier current values of the user's that the user's value ``new`` names in
-    other words (``fact_topics``), where no earlier value has a key that meets its own."""
+    other words (``fact_topics``), where no earlier value has a key that meets its own
+    (``single``: ``new`` is the one value of a definite key, a link or path too)."""
     if new.source != "user" or family(new) in ("sentence", "question"):
         return []
     earlier = [old for old in facts if old.status == "current" and old is not new
                and old.value != new.value and old.users and old.message_id != new.message_id
-               and family(old) not in ("sentence", "question") and _earlier(old, new)
+               and family(old) not in ("sentence", "question") and stated_before(old, new)
                and not old.pinned and old.source != "manual"]
-    meant = same_topic(new, earlier)
+    meant = same_topic(new, earlier, single=single)
     if meant and any(key_match(new, old) for old in earlier):
         return []  # a key that meets: the rules of keys decide
     return meant
@@ -365,39 +355,16 @@ def certain_key(fact: Fact | Found, *, single: bool = False) -> bool:
                                                fact.ref_kind not in MANY))
 
 
-def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
-    """A plain statement of a key that already has another value (no correction's shape).
-    Where the key is certain (the same owner and attribute: "the parameter sweep is named
-    X" after "call the parameter sweep Y") the user's new value replaces the older one, as
-    the user means it; where the key names no owner ("the port is 9443") the older is only
-    possibly replaced, never silently. Returns how many it replaced."""
-    parts = new.key.split("|")
-    if len(parts) == 3 and not parts[1]:  # "it's 6 May": only its statement names its key
-        return _restated_otherwise(facts, new)
-    if family(new) in ("sentence", "question") or len(parts) != 3 or (
-            not single and (parts[2] in MANY or new.ref_kind in MANY)):
-        return 0
-    olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
-            and old.status == "current" and old.value != new.value  # the cheap tests
-            and family(old) == family(new) and _earlier(old, new)]
-    certain = [old for old in olds if certain_key(new, single=single) and new.users
-               and not old.pinned and old.source != "manual"]
-    if not olds:  # the key named in other words ("Cache purge: I've turned it up to ...")
-        return _restated_otherwise(facts, new)
-    mark_possible(new, [old for old in olds if old not in certain])
-    return sum(replace_or_dispute(new, old, facts) for old in certain)
-
-
 def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     """A fact absorbed after a later correction of its key was: it is replaced at once."""
     kind = family(new)
     if kind in ("sentence", "question"):
         return 0
     later = [f for f in facts if f.from_correction and f.status == "current"
-             and f.value != new.value and family(f) == kind and _earlier(new, f)]
+             and f.value != new.value and family(f) == kind and stated_before(new, f)]
     same, _ = _same_key(new, later)
     same += [f for f in facts if f.status == "current" and f.value != new.value  # restated
-             and certain_key(f) and f.key == new.key and f.users and _earlier(new, f)
+             and certain_key(f) and f.key == new.key and f.users and stated_before(new, f)
              and family(f) == kind and f not in same]
     for fact in same:
         if replace_or_dispute(fact, new, facts):

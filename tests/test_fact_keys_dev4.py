@@ -1,0 +1,67 @@
+"""Issue 28, dev-4: keys that meet where the old value is a link, or was read with its
+sentence's full stop. A definite key's one address ("the support address is now X") meets
+the one address of that owner stated otherwise ("Support tickets go to Y"); a link restated
+for the very same key is possibly replaced (two links in one message are a list); an
+old value named at a sentence's end ("not 9:15 am.") is the value without the stop."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_types import Fact
+from tests.engine_fakes import absorbed
+
+
+def _fact(ledger: list[Fact], value: str) -> Fact:
+    return next(f for f in ledger if f.value == value)
+
+
+def _by(ledger: list[Fact], fact_id: str | None) -> str | None:
+    return next((f.value for f in ledger if f.id == fact_id), None)
+
+
+def test_a_definite_keys_address_replaces_the_owners_one_address() -> None:
+    ledger = absorbed(("user", "Support tickets go to help@corpmail.io."),
+                      ("user", "Heads up: the support address is now care@corpmail.io, the "
+                               "old mailbox closes."))
+    old = _fact(ledger, "help@corpmail.io")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "care@corpmail.io"
+
+
+def test_another_owners_address_stays() -> None:
+    ledger = absorbed(("user", "Sales leads go to sales@corpmail.io."),
+                      ("user", "Support tickets go to help@corpmail.io."),
+                      ("user", "Heads up: the support address is now care@corpmail.io."))
+    sales = _fact(ledger, "sales@corpmail.io")
+    assert sales.status == "current" and sales.possibly_replaced_by is None
+    assert _fact(ledger, "help@corpmail.io").status == "replaced"
+
+
+def test_an_address_not_stated_as_the_keys_one_value_meets_nothing() -> None:
+    ledger = absorbed(("user", "Support tickets go to help@corpmail.io."),
+                      ("user", "Copy the support lead on care@corpmail.io too."))
+    old = _fact(ledger, "help@corpmail.io")
+    assert old.status == "current" and old.possibly_replaced_by is None
+
+
+def test_an_old_value_read_with_its_full_stop_is_replaced() -> None:
+    ledger = absorbed(("user", "The dentist appointment is at 9:15 am on Monday."),
+                      ("user", "small fix - it's 10:15 am, not 9:15 am. Monday holds."))
+    old = _fact(ledger, "9:15 am")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "10:15 am"
+
+
+def test_a_link_restated_for_the_same_key_possibly_replaces_it() -> None:
+    ledger = absorbed(("user", "The design doc is at https://docs.acmeworks.dev/design."),
+                      ("user", "design doc lives at https://acmeworks.notion.site/design "
+                               "since we changed wikis"))
+    old = _fact(ledger, "https://docs.acmeworks.dev/design")
+    assert old.status == "current"
+    assert _by(ledger, old.possibly_replaced_by) == "https://acmeworks.notion.site/design"
+
+
+def test_links_of_one_key_stated_together_are_a_list() -> None:
+    ledger = absorbed(("user", "The design docs are at docs.acmeworks.dev/a and "
+                               "docs.acmeworks.dev/b."),
+                      ("user", "The design docs are at docs.acmeworks.dev/c."))
+    for value in ("docs.acmeworks.dev/a", "docs.acmeworks.dev/b"):
+        fact = _fact(ledger, value)
+        assert fact.status == "current" and fact.possibly_replaced_by is None
