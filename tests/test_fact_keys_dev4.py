@@ -6,7 +6,9 @@ old value named at a sentence's end ("not 9:15 am.") is the value without the st
 
 from __future__ import annotations
 
+from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import Message
 from tests.engine_fakes import absorbed
 
 
@@ -65,3 +67,28 @@ def test_links_of_one_key_stated_together_are_a_list() -> None:
     for value in ("docs.acmeworks.dev/a", "docs.acmeworks.dev/b"):
         fact = _fact(ledger, value)
         assert fact.status == "current" and fact.possibly_replaced_by is None
+
+
+def test_a_value_its_own_sentence_states_as_new_is_never_what_it_replaces() -> None:
+    """"from Y to X (… till Easter)": the aside's value never replaces X."""
+    ledger = absorbed(("user", "The venue contact is Ms. Lund."),
+                      ("user", "Venue contact changed from Ms. Lund to Mr. Ferro (Lund's on "
+                               "holiday till Easter)."))
+    assert _fact(ledger, "Ms. Lund").status == "replaced"
+    assert _fact(ledger, "Mr. Ferro").status == "current"
+
+
+def test_a_correction_read_again_changes_nothing() -> None:
+    """The message names the old value beside its own ("Tuesday is the choir practice"):
+    read again at a compaction, it neither makes a new Tuesday nor undoes the correction."""
+    said = [Message(role="user", content="The book club meets on Tuesday."),
+            Message(role="user", content="I meant Wednesday for the book club, Tuesday is the "
+                                         "choir practice.")]
+    ledger: list[Fact] = []
+    for turn, message in enumerate(said, start=1):
+        facts.absorb(ledger, message, turn)
+    once = [(f.value, f.status) for f in ledger]
+    assert ("Wednesday", "current") in once and ("Tuesday", "replaced") in once
+    for turn, message in enumerate(said, start=1):
+        facts.absorb(ledger, message, turn)
+    assert [(f.value, f.status) for f in ledger] == once

@@ -11,6 +11,8 @@ user using the new value makes the claim theirs, and the correction replaces at 
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_topics import key_words as _key_words
@@ -158,9 +160,15 @@ class Known:
             return found
         past = self.past.get(key)
         if past is not None and (past.status == "forgotten" or not (
-                item.correction or item.kind == "setting")):
+                item.correction or item.kind == "setting") or self._retired_here(past)):
             return past
         return None
+
+    def _retired_here(self, past: Fact) -> bool:
+        """Replaced by a value of this very message (read again): the message named it as it
+        stood then ("I meant Friday for the quiz night, Thursday is the darts league"), not
+        as a value it goes back to; reading the message again changes nothing."""
+        return any(fact.id == past.replaced_by for fact in self.mine.values())
 
     def _same_sentence(self, item: Found) -> Fact | None:
         """A current sentence this one repeats, cut or extended at a clause ("... to write,"
@@ -252,11 +260,16 @@ def stated_before(a: Fact, b: Fact) -> bool:
     return (a.turn or 0, a.sequence) < (b.turn or 0, b.sequence)
 
 
-def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
+def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = frozenset(),
+              ) -> int:
     """A correction (or a new NAME=value) replaces the same key's earlier values; where the
-    key is only possibly the same, both stay and the older is marked."""
+    key is only possibly the same, both stay and the older is marked. The values its own
+    sentence states as new (``beside``) are never what it replaces: one sentence says both
+    ("changed from Ms. Harding to Mr. Bello (on leave till Easter)"; what it takes back it
+    names as old)."""
     kind = family(new)
     candidates = [old for old in facts if not (
+        old.id in beside or
         old.status != "current" or old is new or old.value == new.value or family(old) != kind
         or not stated_before(old, new) or old.pinned or old.source == "manual")]
     if kind == "sentence":

@@ -119,7 +119,9 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         made.append((item, fact))
     for item, fact in made:
         if item.correction or item.kind == "setting":
-            result.replaced += supersede(facts, fact, item)
+            beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
+                      and f.message_id == message.id}
+            result.replaced += supersede(facts, fact, item, beside=beside)
         elif fact.message_id == message.id or fact.id in adopted:
             # (a value a reply named first, "not in room X any more", is the user's now:
             # what the user said of its key before is possibly replaced by it)
