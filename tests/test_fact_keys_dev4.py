@@ -7,7 +7,9 @@ old value named at a sentence's end ("not 9:15 am.") is the value without the st
 from __future__ import annotations
 
 from ollm_desktop.engine import facts
+from ollm_desktop.engine.fact_topics import topics
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
 from tests.engine_fakes import absorbed
 
@@ -92,3 +94,12 @@ def test_a_correction_read_again_changes_nothing() -> None:
     for turn, message in enumerate(said, start=1):
         facts.absorb(ledger, message, turn)
     assert [(f.value, f.status) for f in ledger] == once
+
+
+def test_a_sentence_kept_whole_before_a_value_names_its_topic() -> None:
+    """"The X I gave you was wrong." is kept as a correction, and holds no value: it names
+    the key of the next sentence's value, whose topic has its words."""
+    content = "The invoice contact I gave you was wrong. Right one is ana@bookkeep.io."
+    found = extract("user", content)
+    topic = topics(content, found)[[f.value for f in found].index("ana@bookkeep.io")]
+    assert {"invoic", "contact"} <= set(topic.split())

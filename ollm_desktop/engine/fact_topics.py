@@ -47,16 +47,19 @@ _TOKEN = re.compile(r"\x00[\ue000-\uf8ff]\x00|[^\W\d_][\w'’-]*|[,;:()—–!?]
 _LOOSE = {frozenset({"port", "number"})}
 # Unit classes that are lists of values: two of them are two entries, never one key.
 _LISTS = W.MANY
+# Kinds of fact that are a sentence kept whole, not a value.
+_WHOLE = ("decision", "correction", "note", "question")
 
 
 def topics(content: str, found: Sequence[Found]) -> list[str]:
     """For each of ``found`` (a message's facts, in order), its topic: the space-joined stems
     of the content words of the statement around it ("" for sentences and questions)."""
     sentences = list(P.sentences(content[:MAX_FACT_TEXT]))
-    valued = {item.sentence for item in found}
+    # (a sentence kept whole holds no value: "The portfolio address I gave you was wrong."
+    valued = {item.sentence for item in found if item.kind not in _WHOLE}  # names the key)
     out: list[str] = []
     for item in found:
-        if item.kind in ("decision", "correction", "note", "question") or item.old or \
+        if item.kind in _WHOLE or item.old or \
                 not 0 <= item.sentence < len(sentences):
             out.append("")
             continue
