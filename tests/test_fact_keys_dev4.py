@@ -103,3 +103,28 @@ def test_a_sentence_kept_whole_before_a_value_names_its_topic() -> None:
     found = extract("user", content)
     topic = topics(content, found)[[f.value for f in found].index("ana@bookkeep.io")]
     assert {"invoic", "contact"} <= set(topic.split())
+
+
+def _superseded(history: str, said: str) -> list[str]:
+    """The history's values a later user message replaced or marked."""
+    ledger = absorbed(("user", history), ("user", said))
+    return [f.value for f in ledger if f.turn == 1 and (
+        f.status == "replaced" or f.possibly_replaced_by is not None)]
+
+
+def test_conditional_subordinators_of_several_words_assert_nothing() -> None:
+    """"in the event that", "as long as", "so long as", "on condition that" open a
+    condition as "if" does: its clause and a leading one's consequent state nothing."""
+    old = "The staging port is 6100."
+    for said in ("In the event that the staging port becomes 6200, ping me.",
+                 "As long as the staging port is 6200, the proxy works.",
+                 "We keep the staging port at 6200 so long as the vendor agrees.",
+                 "On condition that legal signs off, the staging port becomes 6200."):
+        assert _superseded(old, said) == [], said
+
+
+def test_a_noun_after_those_words_is_no_condition() -> None:
+    old = "The staging port is 6100."
+    for said in ("In case of doubt: the staging port is now 6200.",
+                 "In the event of an outage we page Sam. The staging port is now 6200."):
+        assert _superseded(old, said) == ["6100"], said

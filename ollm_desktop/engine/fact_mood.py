@@ -120,7 +120,7 @@ def _starts_clause(tokens: list[Tok], i: int) -> bool:
     word, nxt = tokens[i].word, _word(tokens, i + 1)
     if word in cues.ALWAYS_CUT and _word(tokens, i - 1) not in ("what", "even", "as"):
         return True  # ("what if", "even if", "as if" are one subordinator)
-    if word == "in" and nxt in ("case", "which"):
+    if (word == "in" and nxt == "which") or conditional_phrase([t.word for t in tokens[i:i + 3]]):
         return True
     if word in ("but", "so", "and", "or"):  # "not Y but X", "Redis and Postgres": one clause
         return nxt in cues.SUBJECTS or nxt in DETERMINERS
@@ -162,10 +162,25 @@ def clauses(tokens: list[Tok], first: int) -> list[Clause]:
 def _subordinate(tokens: list[Tok], start: int) -> bool:
     """The clause from ``start`` is a fronted subordinate ("if X,", "even if X,", "in case
     X,"): it ends at its first comma, and the main clause follows."""
-    words = [t.word for t in tokens[start:start + 4]]
+    words = [t.word for t in tokens[start:start + 6]]
     k = _head(words)
     pair = " ".join(words[k:k + 2])
-    return (k < len(words) and words[k] in cues.SUBORDINATE) or pair in ("in case", "even if")
+    return (k < len(words) and words[k] in cues.SUBORDINATE) or pair == "even if" or \
+        bool(conditional_phrase(words[k:]) or conditional_phrase(words))  # ("so" is skipped)
+
+
+def conditional_phrase(words: Sequence[str]) -> int:
+    """How many words a conditional subordinator of several words at the start of ``words``
+    takes ("in case", "in the event", "as long as"; 0: none). "in case of rain" is none:
+    a preposition's object, no clause."""
+    for phrase in cues.CONDITIONAL_PHRASES:
+        if tuple(words[:len(phrase)]) == phrase and _word_after(words, len(phrase)) != "of":
+            return len(phrase)
+    return 0
+
+
+def _word_after(words: Sequence[str], k: int) -> str:
+    return words[k] if k < len(words) else ""
 
 
 def _past(clause: list[Tok]) -> int:
@@ -312,10 +327,10 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
         mark(a, b, "conditional")  # concessive: the consequent holds either way
         return
     nxt = words[k + 1] if k + 1 < len(words) else ""
-    if not (head in cues.CONDITIONAL or pair in ("in case", "in which", "what if") or
-            (head == "once" and n == 0 and nxt not in cues.ONCE_NOT) or
-            (head == "say" and nxt == ",")) or nxt in PREPOSITIONS - {"to"} or \
-            " ".join(words[k:k + 3]) == "in case of":
+    phrase = conditional_phrase(words[k:]) or conditional_phrase(words)  # ("so" is skipped)
+    if not phrase and (not (head in cues.CONDITIONAL or pair in ("in which", "what if") or
+                            (head == "once" and n == 0 and nxt not in cues.ONCE_NOT) or
+                            (head == "say" and nxt == ",")) or nxt in PREPOSITIONS - {"to"}):
         return  # "provided by the vendor", "once a week", "in case of rain": no condition
     mark(a, b, "conditional")
     leading = all(not any(t.value for t in tokens[x:y]) and y - x <= 4
@@ -372,9 +387,13 @@ def _plain(tokens: list[Tok], first: int) -> bool:
     for i in range(first, len(tokens)):
         word = tokens[i].word
         if word in cues.ANY_MOOD or _year(tokens[i]) or (word in cues.QUESTION_AUX and (
-                i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)):
+                i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)) or (
+                word in _PHRASE_HEADS and conditional_phrase([t.word for t in tokens[i:i + 3]])):
             return False
     return True
+
+
+_PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
 
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:

@@ -16,6 +16,9 @@ MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could'v
                         "couldn't wouldn't mightn't")
 QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were")
 CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
+# Conditional subordinators of several words (English's complex subordinators of condition).
+CONDITIONAL_PHRASES = (("in", "case"), ("in", "the", "event"), ("as", "long", "as"),
+                       ("so", "long", "as"), ("on", "condition"), ("on", "the", "condition"))
 SUBORDINATE = closed("if unless whether though although because once provided providing "
                      "assuming supposing")
 ALWAYS_CUT = closed("if unless whether though although whereas because")
