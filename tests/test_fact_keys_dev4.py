@@ -128,3 +128,29 @@ def test_a_noun_after_those_words_is_no_condition() -> None:
     for said in ("In case of doubt: the staging port is now 6200.",
                  "In the event of an outage we page Sam. The staging port is now 6200."):
         assert _superseded(old, said) == ["6100"], said
+
+
+def _stated_now(history: str, said: str) -> list[str]:
+    """The later message's values the ledger holds as current statements."""
+    ledger = absorbed(("user", history), ("user", said))
+    return [f.value for f in ledger if f.turn == 2 and f.status == "current"
+            and f.kind not in ("question", "decision", "correction", "note")]
+
+
+def test_a_past_time_adverbial_with_a_past_tense_states_no_current_value() -> None:
+    """"last quarter", "until last month" (no determiner before "last") and a fronted
+    "when we started" with a past tense describe a state that no longer holds."""
+    old = "The retro is on Thursday."
+    for said in ("Last quarter the retro was on Friday.",
+                 "Until last month the retro was on Friday.",
+                 "When we started, the retro was on Friday."):
+        assert _stated_now(old, said) == [] and _superseded(old, said) == [], said
+
+
+def test_the_last_thing_and_a_present_when_still_state() -> None:
+    """"the last build" is a noun phrase, not a time; "when the proxy restarts" is no past;
+    a change in the past still holds ("when the team grew, the retro moved to Friday")."""
+    assert _stated_now("The retro is on Thursday.", "The last demo was on Friday.") == [
+        "Friday"]
+    assert _superseded("The retro is on Thursday.",
+                       "When the team grew, the retro moved to Friday.") == ["Thursday"]

@@ -190,7 +190,8 @@ def _past(clause: list[Tok]) -> int:
     "instead") still hold."""
     words = [t.word for t in clause]
     present = set(words)
-    if not present & cues.PAST_CUES and not any(map(_year, clause)):
+    if not present & cues.PAST_CUES and not any(map(_year, clause)) and \
+            words[_head(words):_head(words) + 1] != ["when"]:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and _year(clause[i + 1])
                 for i, w in enumerate(words[:-1]))
@@ -206,12 +207,16 @@ def _past(clause: list[Tok]) -> int:
                                   ("last", "time")}) or " in the past " in text or \
         " at the time " in text or bool(cues.ANTERIOR & present) or \
         words[_head(words):_head(words) + 1] == ["before"]
+    # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
+    adverbial = words[_head(words):_head(words) + 1] == ["when"] or any(
+        w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
+        and words[i + 1].isalpha() for i, w in enumerate(words))
     described = any(w in cues.ANTERIOR_ADJ and words[i - 1] in DETERMINERS
                     for i, w in enumerate(words) if i > 0)
     tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
     if not used and present & cues.PRESENT:
         return 0  # "like last time, the venue is Hall C": it holds now
-    if not (timed or ((described or dated) and tensed)):
+    if not (timed or ((described or dated or adverbial) and tensed)):
         return 0
     # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
     return max((i for i, w in enumerate(words[:now]) if w == ","), default=now) \
