@@ -154,3 +154,13 @@ def test_the_last_thing_and_a_present_when_still_state() -> None:
         "Friday"]
     assert _superseded("The retro is on Thursday.",
                        "When the team grew, the retro moved to Friday.") == ["Thursday"]
+
+
+def test_a_fronted_adjunct_shares_the_mood_of_its_clause() -> None:
+    """"(Even) with X, it would ..." puts X under the modal; "with the new proxy, the K is
+    X" still states X."""
+    old = "The upload limit is 20 MB."
+    for said in ("Even with an upload limit of 50 MB, it would fail.",
+                 "With a 50 MB upload limit, the retries would vanish."):
+        assert _superseded(old, said) == [] and _stated_now(old, said) == [], said
+    assert _superseded(old, "With the new proxy, the upload limit is 50 MB.") == ["20 MB"]

@@ -297,6 +297,8 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
             while back > a and tokens[back - 1].word not in (",", "and", "or", "is", "are") \
                     and tokens[back - 1].word not in cues.BELIEF:
                 back -= 1
+            if back - 1 > a and tokens[back - 1].word == "," and _adjunct(tokens, a, back - 1):
+                back = a  # "with a 45 s timeout, the retries would vanish": its adjunct too
             stop = b
             if word in cues.TENTATIVE and not any(t.word in cues.SUBJECTS or t.word in cues.BE
                                              for t in tokens[a:j]):
@@ -386,6 +388,17 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
                 mark(x, y, mood)
 
 
+def _adjunct(tokens: list[Tok], a: int, b: int) -> bool:
+    """A fronted prepositional phrase with no verb of its own ("even with a 45 s timeout,",
+    "at 20 workers,"): it belongs to the clause it precedes, and shares its mood."""
+    words = [t.word for t in tokens[a:b] if t.word != ","]
+    k = _head(words)
+    k += words[k:k + 1] == ["even"]
+    return k < len(words) and words[k] in PREPOSITIONS and len(words) <= 10 and not any(
+        w in COPULAS or w in cues.QUESTION_AUX or w in cues.MODAL or w in cues.SUBJECTS or
+        is_change(w) for w in words)
+
+
 def _plain(tokens: list[Tok], first: int) -> bool:
     """No word of any mood and no auxiliary opening a clause: a plain statement (most
     sentences), read without cutting clauses."""
@@ -419,6 +432,10 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
         segments[-1].append(part)
     for segment in segments:
         _segment(sentence, tokens, segment, role, mark)
+        for (a, b, _), (c, _d, _) in itertools.pairwise(segment):
+            head = next((i for i in range(c, _d) if tokens[i].word[:1].isalnum()), None)
+            if head is not None and moods[head] == "tentative" and _adjunct(tokens, a, b):
+                mark(a, b, "tentative")  # "(even) with a 45 s timeout, it would fail"
     if "?" in [t.word for t in tokens[-3:]]:  # a question asks about all of its sentence
         mark(first, len(tokens), "question")
     spans: list[tuple[int, int, ClauseMood]] = []
