@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -45,7 +46,6 @@ from ollm_desktop.engine.fact_words import (
     PREPOSITIONS,
     Tok,
     is_change,
-    is_replace,
 )
 
 Mood = Literal["statement", "question", "suggestion"]
@@ -183,51 +183,6 @@ def _word_after(words: Sequence[str], k: int) -> str:
     return words[k] if k < len(words) else ""
 
 
-def _past(clause: list[Tok]) -> int:
-    """How many of the clause's words a past state covers (0: none): "we used to use
-    MySQL", "back in 2019 ...", "the previous owners were ...", "we were on Heroku until
-    2023". A past change ("moved", "raised") and a correction's shape ("now", "not",
-    "instead") still hold."""
-    words = [t.word for t in clause]
-    present = set(words)
-    if not present & cues.PAST_CUES and not any(map(_year, clause)) and \
-            words[_head(words):_head(words) + 1] != ["when"]:
-        return 0  # no before-time, no anterior adjective, no year: the common case
-    dated = any(w in ("in", "until", "till", "during") and _year(clause[i + 1])
-                for i, w in enumerate(words[:-1]))
-    pairs = set(itertools.pairwise(words))
-    now = words.index("now") if "now" in present else len(words)
-    used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
-        "is", "are", "be", "get", "got")
-    if not used and ((cues.CONTRAST - {"now"}) & present or
-                     any(is_change(w) or is_replace(w) for w in words)):
-        return 0
-    text = f" {' '.join(words)} "
-    timed = used or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
-                                  ("last", "time")}) or " in the past " in text or \
-        " at the time " in text or bool(cues.ANTERIOR & present) or \
-        words[_head(words):_head(words) + 1] == ["before"]
-    # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
-    adverbial = words[_head(words):_head(words) + 1] == ["when"] or any(
-        w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
-        and words[i + 1].isalpha() for i, w in enumerate(words))
-    described = any(w in cues.ANTERIOR_ADJ and words[i - 1] in DETERMINERS
-                    for i, w in enumerate(words) if i > 0)
-    tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
-    if not used and present & cues.PRESENT:
-        return 0  # "like last time, the venue is Hall C": it holds now
-    if not (timed or ((described or dated or adverbial) and tensed)):
-        return 0
-    # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
-    return max((i for i, w in enumerate(words[:now]) if w == ","), default=now) \
-        if now < len(words) else now
-
-
-def _year(token: Tok) -> bool:
-    text = token.value[2] if token.value else token.word
-    return len(text) == 4 and text.isdigit() and text[:2] in ("19", "20")
-
-
 def _doubt(words: list[str]) -> tuple[bool, bool]:
     """(a doubt, bare): "not sure yet", "no decision yet", "TBD", "she wasn't sure",
     "apparently". Bare: no subject of its own but a pronoun, so it doubts its segment."""
@@ -275,7 +230,7 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
     words = [t.word for t in tokens[a:b]]
     k = _head(words)
     out: list[tuple[int, int, ClauseMood]] = []
-    past = _past(tokens[a:b])
+    past = past_words(tokens[a:b])
     if past:
         out.append((a, a + past, "past"))
     if " ".join(words[k:k + 2]) in ("how about", "what about", "what if", "why not"):
@@ -404,7 +359,7 @@ def _plain(tokens: list[Tok], first: int) -> bool:
     sentences), read without cutting clauses."""
     for i in range(first, len(tokens)):
         word = tokens[i].word
-        if word in cues.ANY_MOOD or _year(tokens[i]) or (word in cues.QUESTION_AUX and (
+        if word in cues.ANY_MOOD or is_year(tokens[i]) or (word in cues.QUESTION_AUX and (
                 i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)) or (
                 word in _PHRASE_HEADS and conditional_phrase([t.word for t in tokens[i:i + 3]])):
             return False
