@@ -164,3 +164,15 @@ def test_a_fronted_adjunct_shares_the_mood_of_its_clause() -> None:
                  "With a 50 MB upload limit, the retries would vanish."):
         assert _superseded(old, said) == [] and _stated_now(old, said) == [], said
     assert _superseded(old, "With the new proxy, the upload limit is 50 MB.") == ["20 MB"]
+
+
+def test_two_things_versions_of_one_product_are_two_keys() -> None:
+    """"the web app runs Node 18 and the worker runs Node 16": a correction of the worker's
+    Node leaves the web app's; a bare "Node is now 20" still meets the one Node."""
+    ledger = absorbed(("user", "The web app runs Node 18 and the worker runs Node 16."),
+                      ("user", "The worker is on Node 20 now."))
+    assert _fact(ledger, "Node 16").status == "replaced"
+    web = _fact(ledger, "Node 18")
+    assert web.status == "current" and web.possibly_replaced_by is None
+    ledger = absorbed(("user", "We run Node 18 on the build box."), ("user", "Node is now 20."))
+    assert _fact(ledger, "Node 18").status == "replaced"

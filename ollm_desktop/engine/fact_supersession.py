@@ -68,7 +68,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
     # 20:00", then "dinner is at 20:30")
-    if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b):
+    if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b) and \
+            not _two_runners(a, b, _product(a)):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:
         # a bare number beside a counted one of the same noun phrase ("the pool has 8
@@ -106,6 +107,16 @@ def _product(fact: Fact | Found) -> str:
         return name.lower()
     entity, attribute, _ = fact.key.split("|")
     return entity if attribute == "version" and " " not in entity else ""
+
+
+def _two_runners(a: Fact | Found, b: Fact | Found, product: str) -> bool:
+    """Each key names a thing of its own besides the product ("the web app runs Node 18",
+    "the worker is on Node 20"): two things' versions of one product, two keys."""
+    def named(fact: Fact | Found) -> set[str]:
+        entity, attribute, _ = fact.key.split("|")
+        return {stem(w) for w in f"{entity} {attribute}".split()} - {stem(product), stem("version")}
+    mine, theirs = named(a), named(b)
+    return bool(mine and theirs) and not mine & theirs
 
 
 def _extends(entity: str, attribute: str, other_entity: str) -> bool:
