@@ -176,3 +176,16 @@ def test_two_things_versions_of_one_product_are_two_keys() -> None:
     assert web.status == "current" and web.possibly_replaced_by is None
     ledger = absorbed(("user", "We run Node 18 on the build box."), ("user", "Node is now 20."))
     assert _fact(ledger, "Node 18").status == "replaced"
+
+
+def test_a_passive_or_perfect_auxiliary_is_no_noun_of_the_key() -> None:
+    """"the test cluster has been scaled to", "the HR budget got cut to": the key is the
+    cluster's (the budget's), so it meets that one's value and never the other's."""
+    ledger = absorbed(("user", "The main cluster has 5 nodes and the test cluster has 2 nodes."),
+                      ("user", "The test cluster has been scaled to 3 nodes."))
+    assert _fact(ledger, "2 nodes").status == "replaced"
+    assert _fact(ledger, "5 nodes").status == "current"
+    assert _fact(ledger, "3 nodes").key == "test|cluster|node"
+    ledger = absorbed(("user", "The HR budget is 9,000 EUR."),
+                      ("user", "The HR budget got cut to 8,000 EUR."))
+    assert _fact(ledger, "8,000 EUR").key == _fact(ledger, "9,000 EUR").key == "hr|budget|money"

@@ -91,6 +91,12 @@ def stem(word: str) -> str:
     return word
 
 
+# Auxiliaries (of a passive, a perfect) a subject's words may end with before a verb ("the
+# budget got cut", "the pool has been resized"): never the head of a noun phrase.
+_VERB_ENDS = frozenset({"got", "get", "gets", "getting", "been", "being", "has", "have",
+                        "had"})
+
+
 def noun_phrase(words: list[str]) -> tuple[str, str]:
     """(entity, attribute) of a noun phrase's words: "api port", "port of the api",
     "db's port" -> (api, port), (api, port), (db, port)."""
@@ -98,6 +104,8 @@ def noun_phrase(words: list[str]) -> tuple[str, str]:
     if "of" not in words and dets and dets[-1] > 0:  # "remeasured the bedroom window": a
         words = words[dets[-1]:]  # noun phrase begins at its determiner (the verb is none)
     words = [w for w in words if w not in DETERMINERS and w not in NOT_NP and w != "#"]
+    while words and words[-1] in _VERB_ENDS:  # "the budget has been (raised)": no head noun
+        words = words[:-1]
     if "of" in words:
         at = words.index("of")
         head, owner = words[:at], words[at + 1:]
