@@ -189,3 +189,12 @@ def test_a_passive_or_perfect_auxiliary_is_no_noun_of_the_key() -> None:
     ledger = absorbed(("user", "The HR budget is 9,000 EUR."),
                       ("user", "The HR budget got cut to 8,000 EUR."))
     assert _fact(ledger, "8,000 EUR").key == _fact(ledger, "9,000 EUR").key == "hr|budget|money"
+
+
+def test_a_particle_between_a_determiner_and_its_noun_is_part_of_the_key() -> None:
+    """"the away kit", "the back door": a particle used as an adjective tells the key from
+    its sibling ("the home kit", "the front door")."""
+    ledger = absorbed(("user", "The home kit is navy."), ("user", "The away kit is yellow."))
+    assert _fact(ledger, "yellow").key == "away|kit|name"
+    ledger = absorbed(("user", "The back door code is 4471."))
+    assert _fact(ledger, "4471").key.startswith("back door|code")

@@ -103,7 +103,8 @@ def noun_phrase(words: list[str]) -> tuple[str, str]:
     dets = [k for k, w in enumerate(words) if w in DETERMINERS]
     if "of" not in words and dets and dets[-1] > 0:  # "remeasured the bedroom window": a
         words = words[dets[-1]:]  # noun phrase begins at its determiner (the verb is none)
-    words = [w for w in words if w not in DETERMINERS and w not in NOT_NP and w != "#"]
+    words = [w for k, w in enumerate(words) if w != "#" and w not in DETERMINERS and (
+        w not in NOT_NP or _modifier(words, k))]
     while words and words[-1] in _VERB_ENDS:  # "the budget has been (raised)": no head noun
         words = words[:-1]
     if "of" in words:
@@ -114,6 +115,13 @@ def noun_phrase(words: list[str]) -> tuple[str, str]:
         return "", ""
     owner = [w for w in words[:-1] if w not in PREPOSITIONS][-2:]
     return " ".join(singular(w) for w in owner), singular(words[-1])
+
+
+def _modifier(words: list[str], k: int) -> bool:
+    """A particle used as an adjective, between a determiner and its noun: "the away kit",
+    "the back door" (not "moved back")."""
+    return words[k] in PARTICLES and 0 < k < len(words) - 1 and words[k - 1] in DETERMINERS \
+        and words[k + 1].isalpha() and words[k + 1] not in NOT_NP
 
 
 def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
