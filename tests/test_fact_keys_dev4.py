@@ -198,3 +198,12 @@ def test_a_particle_between_a_determiner_and_its_noun_is_part_of_the_key() -> No
     assert _fact(ledger, "yellow").key == "away|kit|name"
     ledger = absorbed(("user", "The back door code is 4471."))
     assert _fact(ledger, "4471").key.startswith("back door|code")
+
+
+def test_a_subject_with_a_prepositional_phrase_keeps_its_head() -> None:
+    """"Our stopover on the way to Oslo is in Bergen": Bergen is the stopover's (of the
+    way), not the way's, so "the stopover is now in Alesund" corrects it."""
+    ledger = absorbed(("user", "Our stopover on the way to Oslo is in Bergen."),
+                      ("user", "The ferry changed, the stopover is now in Alesund."))
+    assert _fact(ledger, "Bergen").status == "replaced"
+    assert _fact(ledger, "Oslo").status == "current"

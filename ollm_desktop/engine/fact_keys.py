@@ -242,6 +242,9 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     own = after_owner(tokens, i)
     if own:
         return noun_phrase(own.split())
+    head = _head_of_located(tokens, i, first)
+    if head:  # "our layover on the way to Tokyo is in Frankfurt": the layover's
+        return noun_phrase(head)
     subject = clause_subject(tokens, i, first)
     if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
             words[i - 1] == subject[-1]:  # ("make the font size 14 pt": the object's noun)
@@ -291,3 +294,31 @@ def _head_before(tokens: list[Tok], at: int, first: int) -> list[str]:
             any(is_change(w) for w in words):
         return []
     return words
+
+
+def _head_of_located(tokens: list[Tok], i: int, first: int) -> list[str]:
+    """The subject's head where the value is the copula's prepositional complement and the
+    subject goes on with a prepositional phrase of a determiner and a noun ("our layover on
+    the way to Tokyo is in Frankfurt": the layover, with the way as its owner): the words
+    from the clause's start to its first preposition, then "of" and that phrase's noun."""
+    if i - 2 < first or tokens[i - 1].word not in PREPOSITIONS or \
+            tokens[i - 2].word not in COPULAS:
+        return []
+    start = max((k + 1 for k in range(first, i - 2) if tokens[k].word in BOUNDARY),
+                default=first)
+    words = [t.word for t in tokens[start:i - 2]]
+    at = next((k for k, w in enumerate(words) if w in PREPOSITIONS), None)
+    if at is None or at == 0 or words[at] == "of" or at + 2 >= len(words) or \
+            words[at + 1] not in DETERMINERS or any(t.value for t in tokens[start:start + at]):
+        return []
+    head = [w for w in words[:at] if w not in DETERMINERS]
+    owner: list[str] = []
+    for k in range(at + 2, len(words)):
+        if tokens[start + k].value or words[k] in PREPOSITIONS or words[k] in BOUNDARY:
+            break
+        owner.append(words[k])
+    if not head or len(head) > 3 or not owner or any(
+            w in NOT_NP or w in AUXILIARIES or w in CONJUNCTIONS or is_change(w)
+            for w in [*head, *owner]):
+        return []
+    return [*head, "of", *owner]
