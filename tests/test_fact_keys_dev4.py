@@ -207,3 +207,12 @@ def test_a_subject_with_a_prepositional_phrase_keeps_its_head() -> None:
                       ("user", "The ferry changed, the stopover is now in Alesund."))
     assert _fact(ledger, "Bergen").status == "replaced"
     assert _fact(ledger, "Oslo").status == "current"
+
+
+def test_a_negative_auxiliary_before_its_subject_opens_a_question() -> None:
+    """"Wasn't / Didn't / Hasn't … the K …" without its "?" still asks."""
+    old = "The cache size is 2 GB."
+    for said in ("Wasn't the cache size changed to 4 GB last week",
+                 "Didn't we move the cache size to 4 GB"):
+        assert _superseded(old, said) == [] and _stated_now(old, said) == [], said
+    assert _superseded(old, "Couldn't fit it, so the cache size is now 4 GB.") == ["2 GB"]

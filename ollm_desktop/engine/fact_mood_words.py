@@ -14,7 +14,9 @@ from ollm_desktop.engine.fact_words import AUXILIARIES, HEDGES, MODALS, PRONOUNS
 STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
 MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
                         "couldn't wouldn't mightn't")
-QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were")
+QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were wasn't weren't didn't "
+                                    "hasn't haven't hadn't can't couldn't")  # (their negatives
+# open a question as well: "Wasn't the port changed to 9443 last week")
 CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
 # Conditional subordinators of several words (English's complex subordinators of condition).
 CONDITIONAL_PHRASES = (("in", "case"), ("in", "the", "event"), ("as", "long", "as"),
