@@ -216,3 +216,20 @@ def test_a_negative_auxiliary_before_its_subject_opens_a_question() -> None:
                  "Didn't we move the cache size to 4 GB"):
         assert _superseded(old, said) == [] and _stated_now(old, said) == [], said
     assert _superseded(old, "Couldn't fit it, so the cache size is now 4 GB.") == ["2 GB"]
+
+
+def test_a_correction_read_again_replaces_no_more_than_at_first() -> None:
+    """Read first, "bump the main timeout to 45 s" replaces the main timeout and only marks
+    the timeout without an owner (possibly the same key); read again at a compaction, the
+    marked one must not become the only candidate and be replaced."""
+    said = [Message(role="user", content="The main timeout is 30 s and the timeout is 10 s "
+                                         "elsewhere."),
+            Message(role="user", content="Bump the main timeout to 45 s.")]
+    ledger: list[Fact] = []
+    for turn, message in enumerate(said, start=1):
+        facts.absorb(ledger, message, turn)
+    once = [(f.value, f.status) for f in ledger]
+    assert ("10 s", "current") in once and ("30 s", "replaced") in once
+    for turn, message in enumerate(said, start=1):
+        facts.absorb(ledger, message, turn)
+    assert [(f.value, f.status) for f in ledger] == once

@@ -286,7 +286,12 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     if kind == "sentence":
         return sum(replace_or_dispute(new, old, facts) for old in candidates
                    if _subjects_meet(old.subject, new.subject, kind))
-    same, maybe = _same_key(new, candidates)
+    # what it replaced when first read still counts ("the support band's set" read again:
+    # "our set", possibly the same key, stays only marked; idempotent)
+    done = [old for old in facts if old.replaced_by == new.id and family(old) == kind]
+    same, maybe = _same_key(new, candidates + done)
+    same = [old for old in same if old not in done]
+    maybe = [old for old in maybe if old not in done]
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
     meant = [] if found else named_otherwise(facts, new, single=item.single)
