@@ -233,3 +233,33 @@ def test_a_correction_read_again_replaces_no_more_than_at_first() -> None:
     for turn, message in enumerate(said, start=1):
         facts.absorb(ledger, message, turn)
     assert [(f.value, f.status) for f in ledger] == once
+
+
+def _read_twice(*texts: str) -> tuple[list[tuple[str, str, bool]], list[tuple[str, str, bool]]]:
+    """The ledger after the user's messages, and after reading them all again (as a
+    compaction does): (value, status, possibly replaced) of each entry."""
+    said = [Message(role="user", content=text) for text in texts]
+    ledger: list[Fact] = []
+
+    def state() -> list[tuple[str, str, bool]]:
+        return [(f.value, f.status, f.possibly_replaced_by is not None) for f in ledger]
+
+    for turn, message in enumerate(said, start=1):
+        facts.absorb(ledger, message, turn)
+    once = state()
+    for turn, message in enumerate(said, start=1):
+        facts.absorb(ledger, message, turn)
+    return once, state()
+
+
+def test_a_replacement_that_took_its_old_values_key_is_one_entry_read_again() -> None:
+    once, twice = _read_twice("The site is built with Jekyll 4.",
+                              "Move the site from Jekyll to MkDocs.")
+    assert once == twice and [v for v, _, _ in twice].count("MkDocs") == 1
+
+
+def test_a_key_named_in_other_words_stays_possibly_replaced_read_again() -> None:
+    once, twice = _read_twice("The van rental pickup in Tromso is on June 3.",
+                              "I shifted the van pickup in Tromso to June 4, since we land "
+                              "late on the 3rd anyway.")
+    assert once == twice

@@ -39,7 +39,9 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
             and old.status == "current" and old.value != new.value  # the cheap tests
             and family(old) == family(new) and stated_before(old, new)]
     certain = [old for old in olds if certain_key(new, single=single) and new.users
-               and not old.pinned and old.source != "manual"]
+               and not old.pinned and old.source != "manual"
+               and old.possibly_replaced_by != new.id]  # (judged uncertain when first read:
+    # a key lent by a statement in other words stays "possibly"; reading again is idempotent)
     if not olds:  # the key named in other words ("Cache purge: I've turned it up to ...")
         return _restated_otherwise(facts, new, single=single)
     mark_possible(new, [old for old in olds if old not in certain])

@@ -150,6 +150,9 @@ class Known:
 
     def __init__(self, facts: list[Fact], message_id: str) -> None:
         self.mine: dict[tuple[str, str], Fact] = {}
+        # (this message's own values by text alone: a replacement that took its old value's
+        # key, "from Sphinx to MkDocs", has another family when read again)
+        self.mine_by_value: dict[str, Fact] = {}
         self.current: dict[tuple[str, str], Fact] = {}
         self.past: dict[tuple[str, str], Fact] = {}
         for fact in facts:
@@ -159,6 +162,7 @@ class Known:
         key = (fact.value, family(fact))
         if own:
             self.mine.setdefault(key, fact)
+            self.mine_by_value.setdefault(fact.value, fact)
         if fact.status == "current":
             self.current[key] = fact
         elif fact.status == "forgotten" or key not in self.past:
@@ -166,7 +170,8 @@ class Known:
 
     def get(self, item: Found) -> Fact | None:
         key = (item.value, family(item))
-        found = self.mine.get(key) or self.current.get(key) or self._same_sentence(item)
+        found = self.mine.get(key) or self.current.get(key) or self._same_sentence(item) or (
+            self.mine_by_value.get(item.value) if family(item) != "sentence" else None)
         if found is not None:
             return found
         past = self.past.get(key)
