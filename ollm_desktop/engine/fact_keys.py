@@ -91,13 +91,22 @@ def stem(word: str) -> str:
     return word
 
 
+# Auxiliaries (of a passive, a perfect) a subject's words may end with before a verb ("the
+# budget got cut", "the pool has been resized"): never the head of a noun phrase.
+_VERB_ENDS = frozenset({"got", "get", "gets", "getting", "been", "being", "has", "have",
+                        "had"})
+
+
 def noun_phrase(words: list[str]) -> tuple[str, str]:
     """(entity, attribute) of a noun phrase's words: "api port", "port of the api",
     "db's port" -> (api, port), (api, port), (db, port)."""
     dets = [k for k, w in enumerate(words) if w in DETERMINERS]
     if "of" not in words and dets and dets[-1] > 0:  # "remeasured the bedroom window": a
         words = words[dets[-1]:]  # noun phrase begins at its determiner (the verb is none)
-    words = [w for w in words if w not in DETERMINERS and w not in NOT_NP and w != "#"]
+    words = [w for k, w in enumerate(words) if w != "#" and w not in DETERMINERS and (
+        w not in NOT_NP or _modifier(words, k))]
+    while words and words[-1] in _VERB_ENDS:  # "the budget has been (raised)": no head noun
+        words = words[:-1]
     if "of" in words:
         at = words.index("of")
         head, owner = words[:at], words[at + 1:]
@@ -106,6 +115,13 @@ def noun_phrase(words: list[str]) -> tuple[str, str]:
         return "", ""
     owner = [w for w in words[:-1] if w not in PREPOSITIONS][-2:]
     return " ".join(singular(w) for w in owner), singular(words[-1])
+
+
+def _modifier(words: list[str], k: int) -> bool:
+    """A particle used as an adjective, between a determiner and its noun: "the away kit",
+    "the back door" (not "moved back")."""
+    return words[k] in PARTICLES and 0 < k < len(words) - 1 and words[k - 1] in DETERMINERS \
+        and words[k + 1].isalpha() and words[k + 1] not in NOT_NP
 
 
 def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
@@ -226,6 +242,9 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     own = after_owner(tokens, i)
     if own:
         return noun_phrase(own.split())
+    head = _head_of_located(tokens, i, first)
+    if head:  # "our layover on the way to Tokyo is in Frankfurt": the layover's
+        return noun_phrase(head)
     subject = clause_subject(tokens, i, first)
     if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
             words[i - 1] == subject[-1]:  # ("make the font size 14 pt": the object's noun)
@@ -275,3 +294,31 @@ def _head_before(tokens: list[Tok], at: int, first: int) -> list[str]:
             any(is_change(w) for w in words):
         return []
     return words
+
+
+def _head_of_located(tokens: list[Tok], i: int, first: int) -> list[str]:
+    """The subject's head where the value is the copula's prepositional complement and the
+    subject goes on with a prepositional phrase of a determiner and a noun ("our layover on
+    the way to Tokyo is in Frankfurt": the layover, with the way as its owner): the words
+    from the clause's start to its first preposition, then "of" and that phrase's noun."""
+    if i - 2 < first or tokens[i - 1].word not in PREPOSITIONS or \
+            tokens[i - 2].word not in COPULAS:
+        return []
+    start = max((k + 1 for k in range(first, i - 2) if tokens[k].word in BOUNDARY),
+                default=first)
+    words = [t.word for t in tokens[start:i - 2]]
+    at = next((k for k, w in enumerate(words) if w in PREPOSITIONS), None)
+    if at is None or at == 0 or words[at] == "of" or at + 2 >= len(words) or \
+            words[at + 1] not in DETERMINERS or any(t.value for t in tokens[start:start + at]):
+        return []
+    head = [w for w in words[:at] if w not in DETERMINERS]
+    owner: list[str] = []
+    for k in range(at + 2, len(words)):
+        if tokens[start + k].value or words[k] in PREPOSITIONS or words[k] in BOUNDARY:
+            break
+        owner.append(words[k])
+    if not head or len(head) > 3 or not owner or any(
+            w in NOT_NP or w in AUXILIARIES or w in CONJUNCTIONS or is_change(w)
+            for w in [*head, *owner]):
+        return []
+    return [*head, "of", *owner]

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -45,7 +46,6 @@ from ollm_desktop.engine.fact_words import (
     PREPOSITIONS,
     Tok,
     is_change,
-    is_replace,
 )
 
 Mood = Literal["statement", "question", "suggestion"]
@@ -120,7 +120,7 @@ def _starts_clause(tokens: list[Tok], i: int) -> bool:
     word, nxt = tokens[i].word, _word(tokens, i + 1)
     if word in cues.ALWAYS_CUT and _word(tokens, i - 1) not in ("what", "even", "as"):
         return True  # ("what if", "even if", "as if" are one subordinator)
-    if word == "in" and nxt in ("case", "which"):
+    if (word == "in" and nxt == "which") or conditional_phrase([t.word for t in tokens[i:i + 3]]):
         return True
     if word in ("but", "so", "and", "or"):  # "not Y but X", "Redis and Postgres": one clause
         return nxt in cues.SUBJECTS or nxt in DETERMINERS
@@ -162,50 +162,25 @@ def clauses(tokens: list[Tok], first: int) -> list[Clause]:
 def _subordinate(tokens: list[Tok], start: int) -> bool:
     """The clause from ``start`` is a fronted subordinate ("if X,", "even if X,", "in case
     X,"): it ends at its first comma, and the main clause follows."""
-    words = [t.word for t in tokens[start:start + 4]]
+    words = [t.word for t in tokens[start:start + 6]]
     k = _head(words)
     pair = " ".join(words[k:k + 2])
-    return (k < len(words) and words[k] in cues.SUBORDINATE) or pair in ("in case", "even if")
+    return (k < len(words) and words[k] in cues.SUBORDINATE) or pair == "even if" or \
+        bool(conditional_phrase(words[k:]) or conditional_phrase(words))  # ("so" is skipped)
 
 
-def _past(clause: list[Tok]) -> int:
-    """How many of the clause's words a past state covers (0: none): "we used to use
-    MySQL", "back in 2019 ...", "the previous owners were ...", "we were on Heroku until
-    2023". A past change ("moved", "raised") and a correction's shape ("now", "not",
-    "instead") still hold."""
-    words = [t.word for t in clause]
-    present = set(words)
-    if not present & cues.PAST_CUES and not any(map(_year, clause)):
-        return 0  # no before-time, no anterior adjective, no year: the common case
-    dated = any(w in ("in", "until", "till", "during") and _year(clause[i + 1])
-                for i, w in enumerate(words[:-1]))
-    pairs = set(itertools.pairwise(words))
-    now = words.index("now") if "now" in present else len(words)
-    used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
-        "is", "are", "be", "get", "got")
-    if not used and ((cues.CONTRAST - {"now"}) & present or
-                     any(is_change(w) or is_replace(w) for w in words)):
-        return 0
-    text = f" {' '.join(words)} "
-    timed = used or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
-                                  ("last", "time")}) or " in the past " in text or \
-        " at the time " in text or bool(cues.ANTERIOR & present) or \
-        words[_head(words):_head(words) + 1] == ["before"]
-    described = any(w in cues.ANTERIOR_ADJ and words[i - 1] in DETERMINERS
-                    for i, w in enumerate(words) if i > 0)
-    tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
-    if not used and present & cues.PRESENT:
-        return 0  # "like last time, the venue is Hall C": it holds now
-    if not (timed or ((described or dated) and tensed)):
-        return 0
-    # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
-    return max((i for i, w in enumerate(words[:now]) if w == ","), default=now) \
-        if now < len(words) else now
+def conditional_phrase(words: Sequence[str]) -> int:
+    """How many words a conditional subordinator of several words at the start of ``words``
+    takes ("in case", "in the event", "as long as"; 0: none). "in case of rain" is none:
+    a preposition's object, no clause."""
+    for phrase in cues.CONDITIONAL_PHRASES:
+        if tuple(words[:len(phrase)]) == phrase and _word_after(words, len(phrase)) != "of":
+            return len(phrase)
+    return 0
 
 
-def _year(token: Tok) -> bool:
-    text = token.value[2] if token.value else token.word
-    return len(text) == 4 and text.isdigit() and text[:2] in ("19", "20")
+def _word_after(words: Sequence[str], k: int) -> str:
+    return words[k] if k < len(words) else ""
 
 
 def _doubt(words: list[str]) -> tuple[bool, bool]:
@@ -255,7 +230,7 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
     words = [t.word for t in tokens[a:b]]
     k = _head(words)
     out: list[tuple[int, int, ClauseMood]] = []
-    past = _past(tokens[a:b])
+    past = past_words(tokens[a:b])
     if past:
         out.append((a, a + past, "past"))
     if " ".join(words[k:k + 2]) in ("how about", "what about", "what if", "why not"):
@@ -277,6 +252,8 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
             while back > a and tokens[back - 1].word not in (",", "and", "or", "is", "are") \
                     and tokens[back - 1].word not in cues.BELIEF:
                 back -= 1
+            if back - 1 > a and tokens[back - 1].word == "," and _adjunct(tokens, a, back - 1):
+                back = a  # "with a 45 s timeout, the retries would vanish": its adjunct too
             stop = b
             if word in cues.TENTATIVE and not any(t.word in cues.SUBJECTS or t.word in cues.BE
                                              for t in tokens[a:j]):
@@ -312,10 +289,10 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
         mark(a, b, "conditional")  # concessive: the consequent holds either way
         return
     nxt = words[k + 1] if k + 1 < len(words) else ""
-    if not (head in cues.CONDITIONAL or pair in ("in case", "in which", "what if") or
-            (head == "once" and n == 0 and nxt not in cues.ONCE_NOT) or
-            (head == "say" and nxt == ",")) or nxt in PREPOSITIONS - {"to"} or \
-            " ".join(words[k:k + 3]) == "in case of":
+    phrase = conditional_phrase(words[k:]) or conditional_phrase(words)  # ("so" is skipped)
+    if not phrase and (not (head in cues.CONDITIONAL or pair in ("in which", "what if") or
+                            (head == "once" and n == 0 and nxt not in cues.ONCE_NOT) or
+                            (head == "say" and nxt == ",")) or nxt in PREPOSITIONS - {"to"}):
         return  # "provided by the vendor", "once a week", "in case of rain": no condition
     mark(a, b, "conditional")
     leading = all(not any(t.value for t in tokens[x:y]) and y - x <= 4
@@ -366,15 +343,30 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
                 mark(x, y, mood)
 
 
+def _adjunct(tokens: list[Tok], a: int, b: int) -> bool:
+    """A fronted prepositional phrase with no verb of its own ("even with a 45 s timeout,",
+    "at 20 workers,"): it belongs to the clause it precedes, and shares its mood."""
+    words = [t.word for t in tokens[a:b] if t.word != ","]
+    k = _head(words)
+    k += words[k:k + 1] == ["even"]
+    return k < len(words) and words[k] in PREPOSITIONS and len(words) <= 10 and not any(
+        w in COPULAS or w in cues.QUESTION_AUX or w in cues.MODAL or w in cues.SUBJECTS or
+        is_change(w) for w in words)
+
+
 def _plain(tokens: list[Tok], first: int) -> bool:
     """No word of any mood and no auxiliary opening a clause: a plain statement (most
     sentences), read without cutting clauses."""
     for i in range(first, len(tokens)):
         word = tokens[i].word
-        if word in cues.ANY_MOOD or _year(tokens[i]) or (word in cues.QUESTION_AUX and (
-                i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)):
+        if word in cues.ANY_MOOD or is_year(tokens[i]) or (word in cues.QUESTION_AUX and (
+                i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)) or (
+                word in _PHRASE_HEADS and conditional_phrase([t.word for t in tokens[i:i + 3]])):
             return False
     return True
+
+
+_PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
 
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:
@@ -395,6 +387,10 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
         segments[-1].append(part)
     for segment in segments:
         _segment(sentence, tokens, segment, role, mark)
+        for (a, b, _), (c, _d, _) in itertools.pairwise(segment):
+            head = next((i for i in range(c, _d) if tokens[i].word[:1].isalnum()), None)
+            if head is not None and moods[head] == "tentative" and _adjunct(tokens, a, b):
+                mark(a, b, "tentative")  # "(even) with a 45 s timeout, it would fail"
     if "?" in [t.word for t in tokens[-3:]]:  # a question asks about all of its sentence
         mark(first, len(tokens), "question")
     spans: list[tuple[int, int, ClauseMood]] = []

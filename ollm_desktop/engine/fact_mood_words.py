@@ -14,8 +14,13 @@ from ollm_desktop.engine.fact_words import AUXILIARIES, HEDGES, MODALS, PRONOUNS
 STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
 MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
                         "couldn't wouldn't mightn't")
-QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were")
+QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were wasn't weren't didn't "
+                                    "hasn't haven't hadn't can't couldn't")  # (their negatives
+# open a question as well: "Wasn't the port changed to 9443 last week")
 CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
+# Conditional subordinators of several words (English's complex subordinators of condition).
+CONDITIONAL_PHRASES = (("in", "case"), ("in", "the", "event"), ("as", "long", "as"),
+                       ("so", "long", "as"), ("on", "condition"), ("on", "the", "condition"))
 SUBORDINATE = closed("if unless whether though although because once provided providing "
                      "assuming supposing")
 ALWAYS_CUT = closed("if unless whether though although whereas because")
@@ -56,6 +61,6 @@ FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
 PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
 ANY_MOOD = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | \
     DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | closed(
-        "? whether even case which say looking should let's yet how what why once")
+        "? whether even case which say looking should let's yet how what why once when")
 CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
 SKIPPED = closed(", and or but so then well just also still")  # before a clause's head

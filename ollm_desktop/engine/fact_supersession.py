@@ -11,6 +11,8 @@ user using the new value makes the claim theirs, and the correction replaces at 
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_topics import key_words as _key_words
@@ -66,7 +68,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
     # 20:00", then "dinner is at 20:30")
-    if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b):
+    if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b) and \
+            not _two_runners(a, b, _product(a)):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:
         # a bare number beside a counted one of the same noun phrase ("the pool has 8
@@ -106,6 +109,16 @@ def _product(fact: Fact | Found) -> str:
     return entity if attribute == "version" and " " not in entity else ""
 
 
+def _two_runners(a: Fact | Found, b: Fact | Found, product: str) -> bool:
+    """Each key names a thing of its own besides the product ("the web app runs Node 18",
+    "the worker is on Node 20"): two things' versions of one product, two keys."""
+    def named(fact: Fact | Found) -> set[str]:
+        entity, attribute, _ = fact.key.split("|")
+        return {stem(w) for w in f"{entity} {attribute}".split()} - {stem(product), stem("version")}
+    mine, theirs = named(a), named(b)
+    return bool(mine and theirs) and not mine & theirs
+
+
 def _extends(entity: str, attribute: str, other_entity: str) -> bool:
     """Whether a key's whole noun phrase is the other's owner, word stems alike: "cpu alert"
     (cpu, alert) and "cpu alert threshold" (cpu alert, threshold); "raw events are retained
@@ -137,6 +150,9 @@ class Known:
 
     def __init__(self, facts: list[Fact], message_id: str) -> None:
         self.mine: dict[tuple[str, str], Fact] = {}
+        # (this message's own values by text alone: a replacement that took its old value's
+        # key, "from Sphinx to MkDocs", has another family when read again)
+        self.mine_by_value: dict[str, Fact] = {}
         self.current: dict[tuple[str, str], Fact] = {}
         self.past: dict[tuple[str, str], Fact] = {}
         for fact in facts:
@@ -146,6 +162,7 @@ class Known:
         key = (fact.value, family(fact))
         if own:
             self.mine.setdefault(key, fact)
+            self.mine_by_value.setdefault(fact.value, fact)
         if fact.status == "current":
             self.current[key] = fact
         elif fact.status == "forgotten" or key not in self.past:
@@ -153,14 +170,21 @@ class Known:
 
     def get(self, item: Found) -> Fact | None:
         key = (item.value, family(item))
-        found = self.mine.get(key) or self.current.get(key) or self._same_sentence(item)
+        found = self.mine.get(key) or self.current.get(key) or self._same_sentence(item) or (
+            self.mine_by_value.get(item.value) if family(item) != "sentence" else None)
         if found is not None:
             return found
         past = self.past.get(key)
         if past is not None and (past.status == "forgotten" or not (
-                item.correction or item.kind == "setting")):
+                item.correction or item.kind == "setting") or self._retired_here(past)):
             return past
         return None
+
+    def _retired_here(self, past: Fact) -> bool:
+        """Replaced by a value of this very message (read again): the message named it as it
+        stood then ("I meant Friday for the quiz night, Thursday is the darts league"), not
+        as a value it goes back to; reading the message again changes nothing."""
+        return any(fact.id == past.replaced_by for fact in self.mine.values())
 
     def _same_sentence(self, item: Found) -> Fact | None:
         """A current sentence this one repeats, cut or extended at a clause ("... to write,"
@@ -247,25 +271,35 @@ def chain_end(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
     return fact
 
 
-def _earlier(a: Fact, b: Fact) -> bool:
+def stated_before(a: Fact, b: Fact) -> bool:
     """``a`` was stated before ``b`` (turn order; the same turn: creation order)."""
     return (a.turn or 0, a.sequence) < (b.turn or 0, b.sequence)
 
 
-def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
+def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = frozenset(),
+              ) -> int:
     """A correction (or a new NAME=value) replaces the same key's earlier values; where the
-    key is only possibly the same, both stay and the older is marked."""
+    key is only possibly the same, both stay and the older is marked. The values its own
+    sentence states as new (``beside``) are never what it replaces: one sentence says both
+    ("changed from Ms. Harding to Mr. Bello (on leave till Easter)"; what it takes back it
+    names as old)."""
     kind = family(new)
     candidates = [old for old in facts if not (
+        old.id in beside or
         old.status != "current" or old is new or old.value == new.value or family(old) != kind
-        or not _earlier(old, new) or old.pinned or old.source == "manual")]
+        or not stated_before(old, new) or old.pinned or old.source == "manual")]
     if kind == "sentence":
         return sum(replace_or_dispute(new, old, facts) for old in candidates
                    if _subjects_meet(old.subject, new.subject, kind))
-    same, maybe = _same_key(new, candidates)
+    # what it replaced when first read still counts ("the support band's set" read again:
+    # "our set", possibly the same key, stays only marked; idempotent)
+    done = [old for old in facts if old.replaced_by == new.id and family(old) == kind]
+    same, maybe = _same_key(new, candidates + done)
+    same = [old for old in same if old not in done]
+    maybe = [old for old in maybe if old not in done]
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
-    meant = [] if found else _named_otherwise(facts, new)
+    meant = [] if found else named_otherwise(facts, new, single=item.single)
     if len(meant) == 1:  # "set the closing time to 23:00" after "the gym closes at 22:00"
         return count + replace_or_dispute(new, meant[0], facts)
     if meant:  # several statements it may mean: none is replaced silently
@@ -281,27 +315,17 @@ def supersede(facts: list[Fact], new: Fact, item: Found) -> int:
     return count
 
 
-def _restated_otherwise(facts: list[Fact], new: Fact) -> int:
-    """A plain statement of a key named in other words: the earlier value is possibly
-    replaced (never silently), and one earlier value lends the new one its key (one line
-    per key: "cache purge run: 2 minutes (possibly replaced 10 minutes)")."""
-    meant = _named_otherwise(facts, new)
-    if len(meant) == 1:
-        new.key, new.subject = meant[0].key, meant[0].subject
-    mark_possible(new, meant)
-    return 0
-
-
-def _named_otherwise(facts: list[Fact], new: Fact) -> list[Fact]:
+def named_otherwise(facts: list[Fact], new: Fact, *, single: bool = False) -> list[Fact]:
     """The earlier current values of the user's that the user's value ``new`` names in
-    other words (``fact_topics``), where no earlier value has a key that meets its own."""
+    other words (``fact_topics``), where no earlier value has a key that meets its own
+    (``single``: ``new`` is the one value of a definite key, a link or path too)."""
     if new.source != "user" or family(new) in ("sentence", "question"):
         return []
     earlier = [old for old in facts if old.status == "current" and old is not new
                and old.value != new.value and old.users and old.message_id != new.message_id
-               and family(old) not in ("sentence", "question") and _earlier(old, new)
+               and family(old) not in ("sentence", "question") and stated_before(old, new)
                and not old.pinned and old.source != "manual"]
-    meant = same_topic(new, earlier)
+    meant = same_topic(new, earlier, single=single)
     if meant and any(key_match(new, old) for old in earlier):
         return []  # a key that meets: the rules of keys decide
     return meant
@@ -365,39 +389,16 @@ def certain_key(fact: Fact | Found, *, single: bool = False) -> bool:
                                                fact.ref_kind not in MANY))
 
 
-def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
-    """A plain statement of a key that already has another value (no correction's shape).
-    Where the key is certain (the same owner and attribute: "the parameter sweep is named
-    X" after "call the parameter sweep Y") the user's new value replaces the older one, as
-    the user means it; where the key names no owner ("the port is 9443") the older is only
-    possibly replaced, never silently. Returns how many it replaced."""
-    parts = new.key.split("|")
-    if len(parts) == 3 and not parts[1]:  # "it's 6 May": only its statement names its key
-        return _restated_otherwise(facts, new)
-    if family(new) in ("sentence", "question") or len(parts) != 3 or (
-            not single and (parts[2] in MANY or new.ref_kind in MANY)):
-        return 0
-    olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
-            and old.status == "current" and old.value != new.value  # the cheap tests
-            and family(old) == family(new) and _earlier(old, new)]
-    certain = [old for old in olds if certain_key(new, single=single) and new.users
-               and not old.pinned and old.source != "manual"]
-    if not olds:  # the key named in other words ("Cache purge: I've turned it up to ...")
-        return _restated_otherwise(facts, new)
-    mark_possible(new, [old for old in olds if old not in certain])
-    return sum(replace_or_dispute(new, old, facts) for old in certain)
-
-
 def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     """A fact absorbed after a later correction of its key was: it is replaced at once."""
     kind = family(new)
     if kind in ("sentence", "question"):
         return 0
     later = [f for f in facts if f.from_correction and f.status == "current"
-             and f.value != new.value and family(f) == kind and _earlier(new, f)]
+             and f.value != new.value and family(f) == kind and stated_before(new, f)]
     same, _ = _same_key(new, later)
     same += [f for f in facts if f.status == "current" and f.value != new.value  # restated
-             and certain_key(f) and f.key == new.key and f.users and _earlier(new, f)
+             and certain_key(f) and f.key == new.key and f.users and stated_before(new, f)
              and family(f) == kind and f not in same]
     for fact in same:
         if replace_or_dispute(fact, new, facts):

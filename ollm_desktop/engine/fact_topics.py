@@ -47,16 +47,19 @@ _TOKEN = re.compile(r"\x00[\ue000-\uf8ff]\x00|[^\W\d_][\w'’-]*|[,;:()—–!?]
 _LOOSE = {frozenset({"port", "number"})}
 # Unit classes that are lists of values: two of them are two entries, never one key.
 _LISTS = W.MANY
+# Kinds of fact that are a sentence kept whole, not a value.
+_WHOLE = ("decision", "correction", "note", "question")
 
 
 def topics(content: str, found: Sequence[Found]) -> list[str]:
     """For each of ``found`` (a message's facts, in order), its topic: the space-joined stems
     of the content words of the statement around it ("" for sentences and questions)."""
     sentences = list(P.sentences(content[:MAX_FACT_TEXT]))
-    valued = {item.sentence for item in found}
+    # (a sentence kept whole holds no value: "The portfolio address I gave you was wrong."
+    valued = {item.sentence for item in found if item.kind not in _WHOLE}  # names the key)
     out: list[str] = []
     for item in found:
-        if item.kind in ("decision", "correction", "note", "question") or item.old or \
+        if item.kind in _WHOLE or item.old or \
                 not 0 <= item.sentence < len(sentences):
             out.append("")
             continue
@@ -131,10 +134,14 @@ def unit(fact: Fact) -> str:
     return parts[2] if len(parts) == 3 else ""
 
 
-def compatible(new: Fact, old: Fact) -> bool:
+def compatible(new: Fact, old: Fact, *, single: bool = False) -> bool:
     """Units one key may hold: the same class, a port and a bare number, a name and a
-    product's version ("moved the thesis to Overleaf" after "Word 2019"); never a list."""
+    product's version ("moved the thesis to Overleaf" after "Word 2019"); never a list,
+    unless the new value is the one value of a definite key (``single``: "the service
+    address is now X", a link or path of the same kind as the old one)."""
     a, b = unit(new), unit(old)
+    if single and a == b and a in _LISTS and new.ref_kind == old.ref_kind:
+        return True
     if not a or not b or a in _LISTS or b in _LISTS or _code(new) or _code(old):
         return False
     if a == b or frozenset({a, b}) in _LOOSE:
@@ -167,13 +174,14 @@ def _code(fact: Fact) -> bool:
         fact.ref_kind == "class" and fact.value.isalnum())
 
 
-def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
+def same_topic(new: Fact, earlier: Sequence[Fact], *, single: bool = False) -> list[Fact]:
     """The earlier values (``earlier``: current user values stated before ``new``) that are
     ``new``'s key named in other words: a word of both statements that tells the value from
-    the other candidates, one of them a key's word, and no two owners."""
+    the other candidates, one of them a key's word, and no two owners (``single``: ``new``
+    is the one value of a definite key, see ``compatible``)."""
     if not new.topic:
         return []
-    pool = [f for f in earlier if f.topic and compatible(new, f)]
+    pool = [f for f in earlier if f.topic and compatible(new, f, single=single)]
     by_value: dict[str, set[str]] = {}
     for fact in pool:  # one value stated twice is one candidate
         by_value.setdefault(fact.value, set()).update(fact.topic.split())
@@ -190,7 +198,8 @@ def same_topic(new: Fact, earlier: Sequence[Fact]) -> list[Fact]:
         if owners - words and _owners(old) - mine:
             continue  # each names an owner the other does not: "api port" / "admin port"
         if telling <= owners & _owners(old) and not (
-                _attribute(new) <= words or _attribute(old) <= mine):
+                _attribute(new) <= words or _attribute(old) <= mine or
+                (single and unit(new) in _LISTS)):  # (the one address a definite key names)
             continue  # one owner's two attributes, alike only in the owner both name: "the
             # ablation table's budget line" and "the ablation table's quote" (not "the
             # junior dev starts on" and "junior start": its statement names the attribute)

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
+from ollm_desktop.engine.fact_restatement import restated
 from ollm_desktop.engine.fact_supersession import (
     Known,
     chain_end,
@@ -37,7 +38,6 @@ from ollm_desktop.engine.fact_supersession import (
     family,
     replace_or_dispute,
     replaced_by_later,
-    restated,
     supersede,
     users_stand,
 )
@@ -119,7 +119,9 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         made.append((item, fact))
     for item, fact in made:
         if item.correction or item.kind == "setting":
-            result.replaced += supersede(facts, fact, item)
+            beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
+                      and f.message_id == message.id}
+            result.replaced += supersede(facts, fact, item, beside=beside)
         elif fact.message_id == message.id or fact.id in adopted:
             # (a value a reply named first, "not in room X any more", is the user's now:
             # what the user said of its key before is possibly replaced by it)
@@ -139,7 +141,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         # what was stated up to this message (a later return to this value is not undone);
         # a bare name replaces every value it begins ("instead of MySQL": "MySQL 8.0" too)
         olds = [f for f in facts if (f.turn or 0) <= turn and f is not replacement and (
-            (f.value == item.value and family(f) == family(item)) or _names(item, f))]
+            (f.value in (item.value, _unstopped(item.value)) and family(f) == family(item))
+            or _names(item, f))]
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
             sequence += 1
             olds = [Fact(kind=item.kind, value=item.value, subject=item.subject,
@@ -159,10 +162,15 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     return _disputes(result, facts, claims)
 
 
+def _unstopped(value: str) -> str:
+    """A value read with the full stop that ends its sentence ("not 2:40 pm."): the value."""
+    return value[:-1] if value.endswith(".") and not value.endswith("..") else value
+
+
 def _names(item: Found, fact: Fact) -> bool:
     """A bare name or number (``item``, the old value of a replacement) names ``fact``'s
     value ("instead of MySQL": "MySQL 8.0"; "from 3 to 5": "3 replicas")."""
-    said, value = item.value.lower(), fact.value.lower()
+    said, value = _unstopped(item.value).lower(), fact.value.lower()
     if fact.kind == "decision" and item.ref_kind == "name":  # "we chose Firebase 10 for
         return occurs_in(item.value, fact.value)  # auth": the decision named the old value
     numeral = any(c.isdigit() for c in said)

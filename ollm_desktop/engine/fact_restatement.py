@@ -1,0 +1,82 @@
+"""A plain restatement of a key (no correction's shape): what it replaces, or only marks
+"possibly replaced" (``facts.absorb`` applies it; corrections are ``fact_supersession``'s).
+
+Where the key is certain (its owner and attribute named: "the parameter sweep is named X"
+after "call the parameter sweep Y") the user's new value replaces the older one; where it
+names no owner, or is named in other words (``fact_topics``), the older is only possibly
+replaced, never silently; links and paths are lists, except what "the K is" names and the
+one link the user gave for the very same key.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_supersession import (
+    certain_key,
+    family,
+    mark_possible,
+    named_otherwise,
+    replace_or_dispute,
+    stated_before,
+)
+from ollm_desktop.engine.fact_types import Fact
+
+
+def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
+    """A plain statement of a key that already has another value (no correction's shape).
+    Where the key is certain (the same owner and attribute: "the parameter sweep is named
+    X" after "call the parameter sweep Y") the user's new value replaces the older one, as
+    the user means it; where the key names no owner ("the port is 9443") the older is only
+    possibly replaced, never silently. Returns how many it replaced."""
+    parts = new.key.split("|")
+    if len(parts) == 3 and not parts[1]:  # "it's 6 May": only its statement names its key
+        return _restated_otherwise(facts, new, single=single)
+    if family(new) in ("sentence", "question") or len(parts) != 3:
+        return 0
+    if not single and (parts[2] in MANY or new.ref_kind in MANY):
+        return _one_link_restated(facts, new)
+    olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
+            and old.status == "current" and old.value != new.value  # the cheap tests
+            and family(old) == family(new) and stated_before(old, new)]
+    certain = [old for old in olds if certain_key(new, single=single) and new.users
+               and not old.pinned and old.source != "manual"
+               and old.possibly_replaced_by != new.id]  # (judged uncertain when first read:
+    # a key lent by a statement in other words stays "possibly"; reading again is idempotent)
+    if not olds:  # the key named in other words ("Cache purge: I've turned it up to ...")
+        return _restated_otherwise(facts, new, single=single)
+    mark_possible(new, [old for old in olds if old not in certain])
+    return sum(replace_or_dispute(new, old, facts) for old in certain)
+
+
+def _restated_otherwise(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
+    """A plain statement of a key named in other words: the earlier value is possibly
+    replaced (never silently), and one earlier value lends the new one its key (one line
+    per key: "cache purge run: 2 minutes (possibly replaced 10 minutes)")."""
+    meant = named_otherwise(facts, new, single=single)
+    if len(meant) == 1:
+        new.key, new.subject = meant[0].key, meant[0].subject
+    mark_possible(new, meant)
+    return 0
+
+
+def _one_link_restated(facts: list[Fact], new: Fact) -> int:
+    """A link or path the user gives for a key that names its owner and attribute, where
+    the user gave one other for the very same key ("the status page is at X", then "status
+    page lives at Y"): the older is possibly replaced, never silently (two links in one
+    message are a list: neither is marked)."""
+    if not certain_key(new, single=True) or not new.users or _several(facts, new):
+        return 0
+    olds = [old for old in facts if old.key == new.key and old is not new
+            and old.status == "current" and old.value != new.value and old.users
+            and old.ref_kind == new.ref_kind and stated_before(old, new)
+            and old.message_id != new.message_id and not _several(facts, old)]
+    if len(olds) == 1:
+        mark_possible(new, olds)
+    return 0
+
+
+def _several(facts: list[Fact], fact: Fact) -> bool:
+    """Its message states another link (path...) of its kind: a list ("the docs are at X
+    and Y", where Y's key is left unsaid)."""
+    return any(f.ref_kind == fact.ref_kind and f is not fact and f.message_id == fact.message_id
+               and f.value != fact.value for f in facts)

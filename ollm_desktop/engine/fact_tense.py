@@ -1,0 +1,66 @@
+"""Past states in a clause (``fact_mood``): a before-time ("used to", "back then", "last
+quarter", "originally"), an anterior adjective ("the previous owners"), a year, with a past
+tense where the marker alone does not say it. A past state's values say nothing about now;
+a past change ("we moved it to 10") and a correction's shape ("now", "not", "instead") still
+hold.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_words import DETERMINERS, Tok, is_change, is_replace
+
+
+def _head(words: list[str]) -> int:
+    """Index of a clause's first word after a conjunction and a comma."""
+    k = 0
+    while k < len(words) and words[k] in cues.SKIPPED:
+        k += 1
+    return k
+
+
+def past_words(clause: list[Tok]) -> int:
+    """How many of the clause's words a past state covers (0: none): "we used to use
+    MySQL", "back in 2019 ...", "the previous owners were ...", "we were on Heroku until
+    2023". A past change ("moved", "raised") and a correction's shape ("now", "not",
+    "instead") still hold."""
+    words = [t.word for t in clause]
+    present = set(words)
+    if not present & cues.PAST_CUES and not any(map(is_year, clause)) and \
+            words[_head(words):_head(words) + 1] != ["when"]:
+        return 0  # no before-time, no anterior adjective, no year: the common case
+    dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
+                for i, w in enumerate(words[:-1]))
+    pairs = set(itertools.pairwise(words))
+    now = words.index("now") if "now" in present else len(words)
+    used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
+        "is", "are", "be", "get", "got")
+    if not used and ((cues.CONTRAST - {"now"}) & present or
+                     any(is_change(w) or is_replace(w) for w in words)):
+        return 0
+    text = f" {' '.join(words)} "
+    timed = used or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
+                                  ("last", "time")}) or " in the past " in text or \
+        " at the time " in text or bool(cues.ANTERIOR & present) or \
+        words[_head(words):_head(words) + 1] == ["before"]
+    # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
+    adverbial = words[_head(words):_head(words) + 1] == ["when"] or any(
+        w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
+        and words[i + 1].isalpha() for i, w in enumerate(words))
+    described = any(w in cues.ANTERIOR_ADJ and words[i - 1] in DETERMINERS
+                    for i, w in enumerate(words) if i > 0)
+    tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
+    if not used and present & cues.PRESENT:
+        return 0  # "like last time, the venue is Hall C": it holds now
+    if not (timed or ((described or dated or adverbial) and tensed)):
+        return 0
+    # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
+    return max((i for i, w in enumerate(words[:now]) if w == ","), default=now) \
+        if now < len(words) else now
+
+
+def is_year(token: Tok) -> bool:
+    text = token.value[2] if token.value else token.word
+    return len(text) == 4 and text.isdigit() and text[:2] in ("19", "20")
