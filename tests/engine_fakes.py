@@ -280,6 +280,16 @@ def absorbed(*said: tuple[str, str]) -> list[Fact]:
     return ledger
 
 
+def fact_of(ledger: list[Fact], value: str) -> Fact:
+    """The ledger's (first) entry of ``value``."""
+    return next(f for f in ledger if f.value == value)
+
+
+def value_of(ledger: list[Fact], fact_id: str | None) -> str | None:
+    """The value of the entry ``fact_id`` (what replaced a fact: ``value_of(l, f.replaced_by)``)."""
+    return next((f.value for f in ledger if f.id == fact_id), None)
+
+
 def fact_engine(**config: object) -> ContextEngine:
     """A 4K engine with a good summariser, for the facts ledger's tests."""
     return ContextEngine(EngineConfig(context_size=4096, min_messages=2, **config),  # type: ignore[arg-type]

@@ -7,15 +7,7 @@ from __future__ import annotations
 from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import Message
-from tests.engine_fakes import absorbed
-
-
-def _fact(ledger: list[Fact], value: str) -> Fact:
-    return next(f for f in ledger if f.value == value)
-
-
-def _by(ledger: list[Fact], fact_id: str | None) -> str | None:
-    return next((f.value for f in ledger if f.id == fact_id), None)
+from tests.engine_fakes import absorbed, fact_of, value_of
 
 
 def test_a_replacement_without_a_number_leaves_a_value_of_no_key_alone() -> None:
@@ -24,10 +16,10 @@ def test_a_replacement_without_a_number_leaves_a_value_of_no_key_alone() -> None
     ledger = absorbed(("user", "Our offsite is in Ghent this year, at the Hotel Flandria."),
                       ("user", "Terraform 1.5 manages the infra."),
                       ("user", "We're going with Pulumi in place of Terraform."))
-    hotel = _fact(ledger, "Hotel Flandria")
+    hotel = fact_of(ledger, "Hotel Flandria")
     assert hotel.status == "current" and hotel.possibly_replaced_by is None
-    assert _fact(ledger, "Terraform 1.5").status == "replaced"
-    assert _by(ledger, _fact(ledger, "Terraform 1.5").replaced_by) == "Pulumi"
+    assert fact_of(ledger, "Terraform 1.5").status == "replaced"
+    assert value_of(ledger, fact_of(ledger, "Terraform 1.5").replaced_by) == "Pulumi"
 
 
 def test_a_bare_number_of_another_attribute_is_its_own_entry() -> None:
@@ -35,16 +27,16 @@ def test_a_bare_number_of_another_attribute_is_its_own_entry() -> None:
     attributes named, no word alike, and a bare number says nothing of its kind."""
     ledger = absorbed(("user", "The learning rate is 1e-3."),
                       ("user", "Lower dropout to 0.1 for the next runs."))
-    assert _fact(ledger, "1e-3").possibly_replaced_by is None
-    assert _fact(ledger, "1e-3").status == "current" == _fact(ledger, "0.1").status
+    assert fact_of(ledger, "1e-3").possibly_replaced_by is None
+    assert fact_of(ledger, "1e-3").status == "current" == fact_of(ledger, "0.1").status
 
 
 def test_a_count_of_the_same_noun_phrase_is_still_possibly_the_same() -> None:
     """(the rule above narrows, never drops, the uncertain match of one noun phrase)"""
     ledger = absorbed(("user", "We poll the upstream feed every 30 seconds."),
                       ("user", "The polling interval is now 90 seconds."))
-    old = _fact(ledger, "30 seconds")  # (replaced since fact_topics: "poll" is both's key)
-    assert _by(ledger, old.possibly_replaced_by or old.replaced_by) == "90 seconds"
+    old = fact_of(ledger, "30 seconds")  # (replaced since fact_topics: "poll" is both's key)
+    assert value_of(ledger, old.possibly_replaced_by or old.replaced_by) == "90 seconds"
 
 
 def test_a_function_never_possibly_replaces_a_word_or_an_environment_variable() -> None:
@@ -78,7 +70,7 @@ def test_a_word_never_replaces_a_helper_function() -> None:
     ledger = absorbed(("user", "For the importer: the helper that does this is "
                                "throttle_retry_queues_291(), so call it from there."),
                       ("user", "Switch auth over to JWT bearer tokens."))
-    helper = _fact(ledger, "throttle_retry_queues_291()")
+    helper = fact_of(ledger, "throttle_retry_queues_291()")
     assert helper.status == "current" and helper.possibly_replaced_by is None
 
 
@@ -169,11 +161,11 @@ def test_the_users_sentence_still_replaces_the_value_it_names_as_old() -> None:
     one." replaces Paul though the finder reads no value in it)"""
     ledger = absorbed(("user", "Our reviewer is Paul."),
                       ("user", "Not Paul but Greta reviews this one."))
-    assert _fact(ledger, "Paul").status == "replaced"
+    assert fact_of(ledger, "Paul").status == "replaced"
 
 
 def test_a_time_of_no_noun_phrase_is_still_the_one_a_correction_replaces() -> None:
     """(a name of no noun phrase meets no key; a time or a date still may)"""
     ledger = absorbed(("user", "Dinner for 6 at Luigi's at 20:00."),
                       ("user", "Scratch that, dinner is at 20:30."))
-    assert _fact(ledger, "20:00").status == "replaced"
+    assert fact_of(ledger, "20:00").status == "replaced"

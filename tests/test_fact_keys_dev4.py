@@ -11,55 +11,47 @@ from ollm_desktop.engine.fact_topics import topics
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
-from tests.engine_fakes import absorbed
-
-
-def _fact(ledger: list[Fact], value: str) -> Fact:
-    return next(f for f in ledger if f.value == value)
-
-
-def _by(ledger: list[Fact], fact_id: str | None) -> str | None:
-    return next((f.value for f in ledger if f.id == fact_id), None)
+from tests.engine_fakes import absorbed, fact_of, value_of
 
 
 def test_a_definite_keys_address_replaces_the_owners_one_address() -> None:
     ledger = absorbed(("user", "Support tickets go to help@corpmail.io."),
                       ("user", "Heads up: the support address is now care@corpmail.io, the "
                                "old mailbox closes."))
-    old = _fact(ledger, "help@corpmail.io")
-    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "care@corpmail.io"
+    old = fact_of(ledger, "help@corpmail.io")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "care@corpmail.io"
 
 
 def test_another_owners_address_stays() -> None:
     ledger = absorbed(("user", "Sales leads go to sales@corpmail.io."),
                       ("user", "Support tickets go to help@corpmail.io."),
                       ("user", "Heads up: the support address is now care@corpmail.io."))
-    sales = _fact(ledger, "sales@corpmail.io")
+    sales = fact_of(ledger, "sales@corpmail.io")
     assert sales.status == "current" and sales.possibly_replaced_by is None
-    assert _fact(ledger, "help@corpmail.io").status == "replaced"
+    assert fact_of(ledger, "help@corpmail.io").status == "replaced"
 
 
 def test_an_address_not_stated_as_the_keys_one_value_meets_nothing() -> None:
     ledger = absorbed(("user", "Support tickets go to help@corpmail.io."),
                       ("user", "Copy the support lead on care@corpmail.io too."))
-    old = _fact(ledger, "help@corpmail.io")
+    old = fact_of(ledger, "help@corpmail.io")
     assert old.status == "current" and old.possibly_replaced_by is None
 
 
 def test_an_old_value_read_with_its_full_stop_is_replaced() -> None:
     ledger = absorbed(("user", "The dentist appointment is at 9:15 am on Monday."),
                       ("user", "small fix - it's 10:15 am, not 9:15 am. Monday holds."))
-    old = _fact(ledger, "9:15 am")
-    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "10:15 am"
+    old = fact_of(ledger, "9:15 am")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "10:15 am"
 
 
 def test_a_link_restated_for_the_same_key_possibly_replaces_it() -> None:
     ledger = absorbed(("user", "The design doc is at https://docs.acmeworks.dev/design."),
                       ("user", "design doc lives at https://acmeworks.notion.site/design "
                                "since we changed wikis"))
-    old = _fact(ledger, "https://docs.acmeworks.dev/design")
+    old = fact_of(ledger, "https://docs.acmeworks.dev/design")
     assert old.status == "current"
-    assert _by(ledger, old.possibly_replaced_by) == "https://acmeworks.notion.site/design"
+    assert value_of(ledger, old.possibly_replaced_by) == "https://acmeworks.notion.site/design"
 
 
 def test_links_of_one_key_stated_together_are_a_list() -> None:
@@ -67,7 +59,7 @@ def test_links_of_one_key_stated_together_are_a_list() -> None:
                                "docs.acmeworks.dev/b."),
                       ("user", "The design docs are at docs.acmeworks.dev/c."))
     for value in ("docs.acmeworks.dev/a", "docs.acmeworks.dev/b"):
-        fact = _fact(ledger, value)
+        fact = fact_of(ledger, value)
         assert fact.status == "current" and fact.possibly_replaced_by is None
 
 
@@ -76,8 +68,8 @@ def test_a_value_its_own_sentence_states_as_new_is_never_what_it_replaces() -> N
     ledger = absorbed(("user", "The venue contact is Ms. Lund."),
                       ("user", "Venue contact changed from Ms. Lund to Mr. Ferro (Lund's on "
                                "holiday till Easter)."))
-    assert _fact(ledger, "Ms. Lund").status == "replaced"
-    assert _fact(ledger, "Mr. Ferro").status == "current"
+    assert fact_of(ledger, "Ms. Lund").status == "replaced"
+    assert fact_of(ledger, "Mr. Ferro").status == "current"
 
 
 def test_a_correction_read_again_changes_nothing() -> None:
@@ -171,11 +163,11 @@ def test_two_things_versions_of_one_product_are_two_keys() -> None:
     Node leaves the web app's; a bare "Node is now 20" still meets the one Node."""
     ledger = absorbed(("user", "The web app runs Node 18 and the worker runs Node 16."),
                       ("user", "The worker is on Node 20 now."))
-    assert _fact(ledger, "Node 16").status == "replaced"
-    web = _fact(ledger, "Node 18")
+    assert fact_of(ledger, "Node 16").status == "replaced"
+    web = fact_of(ledger, "Node 18")
     assert web.status == "current" and web.possibly_replaced_by is None
     ledger = absorbed(("user", "We run Node 18 on the build box."), ("user", "Node is now 20."))
-    assert _fact(ledger, "Node 18").status == "replaced"
+    assert fact_of(ledger, "Node 18").status == "replaced"
 
 
 def test_a_passive_or_perfect_auxiliary_is_no_noun_of_the_key() -> None:
@@ -183,21 +175,21 @@ def test_a_passive_or_perfect_auxiliary_is_no_noun_of_the_key() -> None:
     cluster's (the budget's), so it meets that one's value and never the other's."""
     ledger = absorbed(("user", "The main cluster has 5 nodes and the test cluster has 2 nodes."),
                       ("user", "The test cluster has been scaled to 3 nodes."))
-    assert _fact(ledger, "2 nodes").status == "replaced"
-    assert _fact(ledger, "5 nodes").status == "current"
-    assert _fact(ledger, "3 nodes").key == "test|cluster|node"
+    assert fact_of(ledger, "2 nodes").status == "replaced"
+    assert fact_of(ledger, "5 nodes").status == "current"
+    assert fact_of(ledger, "3 nodes").key == "test|cluster|node"
     ledger = absorbed(("user", "The HR budget is 9,000 EUR."),
                       ("user", "The HR budget got cut to 8,000 EUR."))
-    assert _fact(ledger, "8,000 EUR").key == _fact(ledger, "9,000 EUR").key == "hr|budget|money"
+    assert fact_of(ledger, "8,000 EUR").key == fact_of(ledger, "9,000 EUR").key == "hr|budget|money"
 
 
 def test_a_particle_between_a_determiner_and_its_noun_is_part_of_the_key() -> None:
     """"the away kit", "the back door": a particle used as an adjective tells the key from
     its sibling ("the home kit", "the front door")."""
     ledger = absorbed(("user", "The home kit is navy."), ("user", "The away kit is yellow."))
-    assert _fact(ledger, "yellow").key == "away|kit|name"
+    assert fact_of(ledger, "yellow").key == "away|kit|name"
     ledger = absorbed(("user", "The back door code is 4471."))
-    assert _fact(ledger, "4471").key.startswith("back door|code")
+    assert fact_of(ledger, "4471").key.startswith("back door|code")
 
 
 def test_a_subject_with_a_prepositional_phrase_keeps_its_head() -> None:
@@ -205,8 +197,8 @@ def test_a_subject_with_a_prepositional_phrase_keeps_its_head() -> None:
     way), not the way's, so "the stopover is now in Alesund" corrects it."""
     ledger = absorbed(("user", "Our stopover on the way to Oslo is in Bergen."),
                       ("user", "The ferry changed, the stopover is now in Alesund."))
-    assert _fact(ledger, "Bergen").status == "replaced"
-    assert _fact(ledger, "Oslo").status == "current"
+    assert fact_of(ledger, "Bergen").status == "replaced"
+    assert fact_of(ledger, "Oslo").status == "current"
 
 
 def test_a_negative_auxiliary_before_its_subject_opens_a_question() -> None:
