@@ -224,6 +224,12 @@ def _check_digit_groups(match: re.Match[str]) -> tuple[str, str] | None:
     return (text, "name") if digits >= 6 and not years else None
 
 
+def _check_lettered(match: re.Match[str]) -> tuple[str, str] | None:
+    """Digit groups with a letter group among them: an identifier (a docket number)."""
+    text = match.group(0)
+    return (text, "name") if any(c.isalpha() for c in text) else None
+
+
 def _check_product(match: re.Match[str]) -> tuple[str, str] | None:
     text = match.group("ref")
     product = match.group("product")
@@ -253,6 +259,9 @@ RULES: tuple[Rule, ...] = (
     _rule(r"\b(?:1[0-2]|0?[1-9])\s?(?:am|pm|AM|PM)\b", "time"),
     _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
           r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
+    # a drive path written with forward slashes ("D:/Photos/2023"): one path, not "D"
+    _rule(r"(?<![\w\\/:.-])[A-Za-z]:/(?:[^\\/:*?\"<>|\s]+/)*[^\\/:*?\"<>|\s]*", "path",
+          check=_check_windows),
     _rule(rf"(?<![\w.\\-])(?:[\w.-]+\\)+[\w.-]+\.(?i:{_EXT})(?![\w-])", "path"),
     _rule(r"(?<![\w/.~\\@+:-])(?:(?:~|\.{1,2})?/(?:[\w.@+-]+/)*[\w.@+-]+/?"
           r"|[\w.@+-]+(?:/[\w.@+-]+)+/?)", "path", check=_check_path),
@@ -298,6 +307,15 @@ RULES: tuple[Rule, ...] = (
     # writes it (not a range of two numbers)
     _rule(r"(?<![\w./+-])\+?\d{2,5}(?:-\d{2,5}){1,4}(?![\w/-]|\.\d)", "name",
           check=_check_digit_groups),
+    # an identifier of digit groups joined by ":" and "-" with a letter group ("2:24-cv-01178",
+    # a case number): one name, not the time "2:24"; a time range ("09:30-17:00") has no letters
+    _rule(r"(?<![\w./:+-])\d{1,4}:\d{1,4}(?:-[A-Za-z0-9]{1,10}){2,4}(?![\w/:-]|\.\d)", "name",
+          check=_check_lettered),
+    # a name joined by "+" ("Kuehne+Nagel"): capitalised words, one name
+    _rule(r"(?<![\w+])[A-Z][A-Za-z]+(?:\+[A-Z][A-Za-z]+)+(?![\w+])", "name"),
+    # a phone number in space-separated digit groups after a phone-like lead ("0151 224 7799",
+    # "+44 20 7946 0958"): one number as the user writes it
+    _rule(r"(?<![\w.,+-])(?:\+\d{1,3}|0\d{1,4})(?: \d{2,4}){2,4}(?![\w]|[.,:]\d)", "name"),
     # scientific notation (3e-4, 1.5E+6): one number, not "3" and a word "e-4"
     _rule(r"(?<![\w.])[-−]?\d+(?:\.\d+)?[eE][-+−]?\d+(?!\w|\.\d)", "number"),
     # a duration in words ("two weeks", "ninety days"): a number as the user wrote it

@@ -1,0 +1,97 @@
+"""Values read whole by their shape: a Windows drive path, an identifier of digit groups joined
+by ":" and "-", a name joined by "+", a phone number in space-separated groups. Each is one
+value as the user wrote it, never its first piece ("D", "2:24", "Kuehne", "0151")."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+from ollm_desktop.engine.references import find_references
+
+
+def _values(*texts: str) -> list[str]:
+    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("The catalog lives at D:/Photos/Catalog2023.", "D:/Photos/Catalog2023"),
+    ("copy it to e:/backups/2024 tonight", "e:/backups/2024"),
+])
+def test_a_windows_drive_path_with_forward_slashes_is_a_path(text: str, ref: str) -> None:
+    assert (ref, "path") in find_references(text)
+
+
+def test_a_url_scheme_is_no_drive() -> None:
+    refs = find_references("see https://example.com/a/b for details")
+    assert all(kind != "path" or not ref.startswith("s:") for ref, kind in refs)
+    assert ("https://example.com/a/b", "url") in refs
+
+
+def test_a_drive_path_correction_replaces_the_old_path() -> None:
+    values = _values("My Lightroom catalog lives at D:/Photos/Catalog2023.",
+                     "moved the catalog from D:/Photos/Catalog2023 to E:/LR/Main")
+    assert "E:/LR/Main" in values
+    assert "D:/Photos/Catalog2023" not in values
+    assert "D" not in values and "E" not in values
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("The case number is 2:24-cv-01187.", "2:24-cv-01187"),
+    ("It was filed as 1:23-cr-00042 last year", "1:23-cr-00042"),
+])
+def test_digit_groups_joined_by_colon_and_hyphen_are_one_identifier(text: str, ref: str) -> None:
+    refs = find_references(text)
+    assert any(r == ref for r, _ in refs)
+    assert not any(r == ref.split("-")[0] for r, _ in refs)
+
+
+def test_a_time_range_stays_two_times() -> None:
+    refs = [r for r, _ in find_references("The shop is open 09:30-17:00 on weekdays.")]
+    assert "09:30-17:00" not in refs
+
+
+def test_a_case_number_correction_replaces_the_old_one() -> None:
+    values = _values("The case number is 2:24-cv-01187.",
+                     "The case number is now 2:24-cv-01178.")
+    assert values == ["2:24-cv-01178"]
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("Our freight forwarder is Kuehne+Nagel.", "Kuehne+Nagel"),
+    ("We bought the Disney+Hulu bundle", "Disney+Hulu"),
+])
+def test_a_name_joined_by_plus_is_one_name(text: str, ref: str) -> None:
+    assert any(r == ref for r, _ in find_references(text))
+
+
+def test_arithmetic_is_no_name() -> None:
+    refs = [r for r, _ in find_references("so a+b gives 3+4 in the end")]
+    assert "a+b" not in refs and "3+4" not in refs
+
+
+def test_the_plus_name_is_the_value() -> None:
+    assert _values("Our freight forwarder is Kuehne+Nagel.") == ["Kuehne+Nagel"]
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("My mobile is 0151 224 7799.", "0151 224 7799"),
+    ("Call the office on +44 20 7946 0958 before noon.", "+44 20 7946 0958"),
+    ("the landline is 030 1234 5678, not the old one", "030 1234 5678"),
+])
+def test_a_phone_number_in_spaced_groups_is_one_number(text: str, ref: str) -> None:
+    assert any(r == ref for r, _ in find_references(text))
+
+
+@pytest.mark.parametrize("text", [
+    "We sold 100 200 300 units over three years.",
+    "Scores were 0 12 15 on the three runs.",
+])
+def test_numbers_in_a_row_without_a_phone_lead_stay_apart(text: str) -> None:
+    refs = [r for r, _ in find_references(text)]
+    assert not any(" " in r and r.replace(" ", "").isdigit() for r in refs)
+
+
+def test_a_spaced_phone_correction_replaces_the_old_number() -> None:
+    values = _values("My mobile is 0151 224 7799.", "My mobile is now 0151 224 7788.")
+    assert values == ["0151 224 7788"]
