@@ -95,3 +95,19 @@ def test_numbers_in_a_row_without_a_phone_lead_stay_apart(text: str) -> None:
 def test_a_spaced_phone_correction_replaces_the_old_number() -> None:
     values = _values("My mobile is 0151 224 7799.", "My mobile is now 0151 224 7788.")
     assert values == ["0151 224 7788"]
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("The pond pump is set to 2,000 litres per hour.", "2,000 litres per hour"),
+    ("the tank holds 40 L", "40 L"),
+    ("we burn 12 gallons a week", "12 gallons"),
+])
+def test_a_volume_is_a_measure_with_its_unit_and_rate(text: str, ref: str) -> None:
+    assert (ref, "number") in find_references(text)
+
+
+def test_a_flow_correction_replaces_the_old_flow() -> None:
+    values = _values("The pond pump is set to 2,000 litres per hour.",
+                     "turned the pond pump down to 1,500 litres per hour, the fish were fine")
+    assert "1,500 litres per hour" in values
+    assert "2,000 litres per hour" not in values

@@ -33,7 +33,8 @@ hours day days week weeks month months year years yr yrs B KB kB MB GB TB PB KiB
 Ki Mi Gi Ti
 Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
 fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
-tonnes ml mL USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dollars euros pounds cents
+tonnes ml mL L litre litres liter liters gallon gallons
+USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dollars euros pounds cents
 requests request req reqs queries users connections workers threads cores vCPUs CPUs GPUs replicas
 nodes pods shards partitions rows records tokens retries attempts events messages jobs
 transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS"""))
