@@ -111,3 +111,18 @@ def test_a_flow_correction_replaces_the_old_flow() -> None:
                      "turned the pond pump down to 1,500 litres per hour, the fish were fine")
     assert "1,500 litres per hour" in values
     assert "2,000 litres per hour" not in values
+
+
+def test_a_title_and_its_number_open_a_noun_phrase_not_a_count() -> None:
+    found = current_values([("user", "Year 8 reports are now due 28 November.")])
+    assert list(found.values()) == [["28 November"]]
+    assert any("year 8" in key for key in found)
+
+
+def test_a_title_after_a_preposition_is_no_name_of_its_own() -> None:
+    found = current_values([("user", "For Year 10 students the deadline is 12 December.")])
+    assert [v for vs in found.values() for v in vs] == ["12 December"]
+
+
+def test_a_verb_that_opens_a_sentence_still_counts() -> None:
+    assert _values("Need 2 approvals.") == ["2 approvals"]

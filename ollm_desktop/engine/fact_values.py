@@ -88,6 +88,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
+        if token.word.isdigit() and i > first and _titled(sentence, tokens, i - 1, first):
+            continue  # "Year 8 reports", "Room 4 keys": a title and its number name a thing
         if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had",
                                               "do", "does", "did", *CONTRACTED)
                                      or prev in PREPOSITIONS or (
@@ -127,6 +129,9 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 _subject_name(sentence, tokens, i, lead or correction or prev == "but"):
             _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
             continue
+        if i + 2 < len(tokens) and tokens[i + 1].word.isdigit() and \
+                tokens[i + 2].word.isalpha() and _titled(sentence, tokens, i, first):
+            continue  # "for Year 10 students": the title opens a noun phrase, no value
         if _proper_name(sentence, tokens, i, first):
             _promote(sentence, tokens, i, floor=first)
             continue
@@ -191,6 +196,24 @@ def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
     at = verb + (tokens[verb + 1].word in PARTICLES)  # "Birgit signs off the claims"
     return at + 1 < len(tokens) and (tokens[at + 1].word in DETERMINERS or (  # "sings lead."
         _eligible(tokens[at + 1]) and ends_clause(tokens, at + 1)))
+
+
+def _titled(sentence: str, tokens: list[Tok], at: int, first: int) -> bool:
+    """A capitalised noun that opens a noun phrase (the clause's start, or after a determiner
+    or a preposition) before a number: with it, a name ("Year 8", "Ward 3"), not a verb
+    counting what follows."""
+    word = tokens[at].word
+    before = tokens[at - 1].word if at > first else ""
+    if not (capital(sentence, tokens[at]) and word.isalpha() and len(word) > 1 and
+            word not in NOT_NP and word not in DETERMINERS and word not in PRONOUNS and
+            word not in PREPOSITIONS and not is_change(word)):
+        return False
+    if at > first and before not in BOUNDARY:
+        return before in DETERMINERS or before in PREPOSITIONS
+    # a clause's first word is capitalised anyway: a name only as the subject ("Year 8
+    # reports are"), not a verb counting its object ("Need 2 approvals")
+    after = tokens[at + 3].word if at + 3 < len(tokens) else ""
+    return after in COPULAS or after in AUXILIARIES
 
 
 def _verb_like(word: str) -> bool:
