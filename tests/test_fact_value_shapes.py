@@ -126,3 +126,14 @@ def test_a_title_after_a_preposition_is_no_name_of_its_own() -> None:
 
 def test_a_verb_that_opens_a_sentence_still_counts() -> None:
     assert _values("Need 2 approvals.") == ["2 approvals"]
+
+
+def test_a_named_person_moving_somewhere_gives_no_value() -> None:
+    values = _values("Expense approvals go to Gareth.",
+                     "From now on expense approvals go to Monique, Gareth moved over to audit.")
+    assert values == ["Monique"]
+
+
+def test_a_change_verb_with_its_key_still_takes_the_value() -> None:
+    assert _values("Then Priya switched the log level to debug.") == ["debug"]
+    assert _values("After the review the log level changed to info") == ["info"]

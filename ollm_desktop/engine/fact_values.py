@@ -137,7 +137,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         nxt = words[i + 1] if i + 1 < len(tokens) else ""
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
-                ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
+                ends_clause(tokens, i) and
+                _statement_slot(sentence, tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
 
 
@@ -276,6 +277,16 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
         or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i))
 
 
+def _named_mover(sentence: str, tokens: list[Tok], verb: int, to: int) -> bool:
+    """A name that is the subject of a change verb without an object ("…, Gareth moved over
+    to audit"): the person went somewhere; no key of the sentence takes a value there. Only
+    inside a sentence, where a capital marks a name (its first word is capitalised anyway)."""
+    subject = tokens[verb - 1] if verb > 0 else None
+    return subject is not None and subject.start > 0 and subject.word.isalpha() and \
+        capital(sentence, subject) and \
+        all(t.word in PARTICLES for t in tokens[verb + 1:to])
+
+
 def capital(sentence: str, token: Tok) -> bool:
     return sentence[token.start:token.start + 1].isupper()
 
@@ -315,7 +326,7 @@ def _participle(word: str) -> bool:
     return word.islower() and len(word) > 4 and word.endswith(("ed", "ing"))
 
 
-def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
+def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: str,
                     correction: bool) -> bool:
     """"called X", "(change) K to X", "K is X" at a clause's end (K of two words or more, or
     any K in a correction: "the log level is debug", not "the API is ready")."""
@@ -323,7 +334,8 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
     if prev in ("called", "named"):
         return True
     if prev == "to":
-        return any(is_change(w) for w in words[first:i - 1])
+        verbs = [k for k in range(first, i - 1) if is_change(words[k])]
+        return bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)
     if prev in ("is", "are") and not correction and _participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
     if prev in ("now", "is", "are"):
