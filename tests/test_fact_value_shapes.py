@@ -137,3 +137,9 @@ def test_a_named_person_moving_somewhere_gives_no_value() -> None:
 def test_a_change_verb_with_its_key_still_takes_the_value() -> None:
     assert _values("Then Priya switched the log level to debug.") == ["debug"]
     assert _values("After the review the log level changed to info") == ["info"]
+
+
+def test_a_name_beside_its_noun_after_but_replaces_the_old_name() -> None:
+    values = _values("Opposing counsel on the lease dispute is Priya Mehta.",
+                     "Opposing counsel is not Priya Mehta but her colleague Daniel Osei.")
+    assert "Daniel Osei" in values and "Priya Mehta" not in values

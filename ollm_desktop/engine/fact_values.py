@@ -274,7 +274,8 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
         or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "now", "")) \
         or (prev == "not" and nxt in (",", "but", ";")  # not a verb: "we did not control,"
             and not (i >= 2 and words[i - 2] in AUXILIARIES)) \
-        or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i))
+        or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i)) \
+        or _apposed_after_but(sentence, tokens, i, first)
 
 
 def _named_mover(sentence: str, tokens: list[Tok], verb: int, to: int) -> bool:
@@ -285,6 +286,21 @@ def _named_mover(sentence: str, tokens: list[Tok], verb: int, to: int) -> bool:
     return subject is not None and subject.start > 0 and subject.word.isalpha() and \
         capital(sentence, subject) and \
         all(t.word in PARTICLES for t in tokens[verb + 1:to])
+
+
+def _apposed_after_but(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
+    """X of "not Y but DET NOUN X" ("not Priya Mehta but her colleague Daniel Osei"): a name
+    after the noun it stands beside (one to three words from a determiner), ending the
+    clause, is what "but" names."""
+    if not capital(sentence, tokens[i]) or not ends_clause(tokens, i):
+        return False
+    at = i - 1
+    while at > first and i - at <= 3 and tokens[at].word.isalpha() and \
+            not capital(sentence, tokens[at]) and tokens[at].word not in DETERMINERS and \
+            tokens[at].word not in NOT_NP and tokens[at].word not in PREPOSITIONS:
+        at -= 1
+    return at < i - 1 and at > first and tokens[at].word in DETERMINERS and \
+        tokens[at - 1].word == "but" and "not" in [t.word for t in tokens[first:at - 1]]
 
 
 def capital(sentence: str, token: Tok) -> bool:
