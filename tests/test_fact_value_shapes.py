@@ -143,3 +143,10 @@ def test_a_name_beside_its_noun_after_but_replaces_the_old_name() -> None:
     values = _values("Opposing counsel on the lease dispute is Priya Mehta.",
                      "Opposing counsel is not Priya Mehta but her colleague Daniel Osei.")
     assert "Daniel Osei" in values and "Priya Mehta" not in values
+
+
+def test_two_nouns_joined_by_and_after_a_change_verb_are_one_value() -> None:
+    values = _values("I feed the roses with Miracle-Gro.",
+                     "switching to fish blood and bone instead of the miracle-gro for the roses")
+    assert "fish blood and bone" in values
+    assert "bone" not in values and "Miracle-Gro" not in values
