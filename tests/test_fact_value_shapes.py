@@ -78,6 +78,7 @@ def test_the_plus_name_is_the_value() -> None:
     ("My mobile is 0151 224 7799.", "0151 224 7799"),
     ("Call the office on +44 20 7946 0958 before noon.", "+44 20 7946 0958"),
     ("the landline is 030 1234 5678, not the old one", "030 1234 5678"),
+    ("Reception: (0161) 496 0000 or 0161 496 0001.", "0161 496 0001"),
 ])
 def test_a_phone_number_in_spaced_groups_is_one_number(text: str, ref: str) -> None:
     assert any(r == ref for r, _ in find_references(text))
@@ -86,6 +87,7 @@ def test_a_phone_number_in_spaced_groups_is_one_number(text: str, ref: str) -> N
 @pytest.mark.parametrize("text", [
     "We sold 100 200 300 units over three years.",
     "Scores were 0 12 15 on the three runs.",
+    "Marks at 05 10 15 20 minutes past.",
 ])
 def test_numbers_in_a_row_without_a_phone_lead_stay_apart(text: str) -> None:
     refs = [r for r, _ in find_references(text)]

@@ -225,6 +225,12 @@ def _check_digit_groups(match: re.Match[str]) -> tuple[str, str] | None:
     return (text, "name") if digits >= 6 and not years else None
 
 
+def _check_phone(match: re.Match[str]) -> tuple[str, str] | None:
+    """A phone number's length (9 to 15 digits, as E.164 allows): "05 10 15 20" is a list."""
+    digits = sum(c.isdigit() for c in match.group(0))
+    return (match.group(0), "name") if 9 <= digits <= 15 else None
+
+
 def _check_lettered(match: re.Match[str]) -> tuple[str, str] | None:
     """Digit groups with a letter group among them: an identifier (a docket number)."""
     text = match.group(0)
@@ -316,7 +322,8 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w+])[A-Z][A-Za-z]+(?:\+[A-Z][A-Za-z]+)+(?![\w+])", "name"),
     # a phone number in space-separated digit groups after a phone-like lead ("0151 224 7799",
     # "+44 20 7946 0958"): one number as the user writes it
-    _rule(r"(?<![\w.,+-])(?:\+\d{1,3}|0\d{1,4})(?: \d{2,4}){2,4}(?![\w]|[.,:]\d)", "name"),
+    _rule(r"(?<![\w.,+-])(?:\+\d{1,3}|0\d{1,4})(?: \d{2,4}){2,4}(?![\w]|[.,:]\d)", "name",
+          check=_check_phone),
     # scientific notation (3e-4, 1.5E+6): one number, not "3" and a word "e-4"
     _rule(r"(?<![\w.])[-−]?\d+(?:\.\d+)?[eE][-+−]?\d+(?!\w|\.\d)", "number"),
     # a duration in words ("two weeks", "ninety days"): a number as the user wrote it
