@@ -152,3 +152,35 @@ def test_two_nouns_joined_by_and_after_a_change_verb_are_one_value() -> None:
                      "switching to fish blood and bone instead of the miracle-gro for the roses")
     assert "fish blood and bone" in values
     assert "bone" not in values and "Miracle-Gro" not in values
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("Our layover in Doha is 1 hour 40 minutes.", "1 hour 40 minutes"),
+    ("The drive takes 2 h 15 min on a good day", "2 h 15 min"),
+    ("The run took 3 days and 4 hours", "3 days and 4 hours"),
+])
+def test_a_duration_in_several_units_is_one_number(text: str, ref: str) -> None:
+    assert (ref, "number") in find_references(text)
+
+
+def test_durations_in_rising_units_stay_apart() -> None:
+    refs = [r for r, _ in find_references("we tried 5 minutes 2 hours and gave up")]
+    assert "5 minutes 2 hours" not in refs
+
+
+@pytest.mark.parametrize("text, value", [
+    ("The rent is debited on the 1st of each month.", "1st"),
+    ("The follow-up is booked on the 18th.", "18th"),
+])
+def test_an_ordinal_day_after_the_is_a_value(text: str, value: str) -> None:
+    assert value in _values(text)
+
+
+def test_an_ordinal_day_correction_replaces_the_old_day() -> None:
+    values = _values("The rent is debited on the 1st of each month.",
+                     "Asked the bank to change the rent debit to the 3rd of each month.")
+    assert "3rd" in values and "1st" not in values
+
+
+def test_an_ordinal_before_a_noun_is_no_day() -> None:
+    assert "2nd" not in _values("The 2nd floor is closed for repairs.")

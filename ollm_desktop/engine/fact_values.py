@@ -88,6 +88,12 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
+        if prev == "the" and _ordinal_day(tokens, i) and (
+                ends_clause(tokens, i + 1) or words[i + 2:i + 3] == ["of"]):
+            suffix = tokens[i + 1]  # "on the 18th", "the 3rd of each month": one date
+            token.value = (token.start, suffix.end, sentence[token.start:suffix.end], "date")
+            token.word, suffix.word = "", "·"
+            continue
         if token.word.isdigit() and i > first and _titled(sentence, tokens, i - 1, first):
             continue  # "Year 8 reports", "Room 4 keys": a title and its number name a thing
         if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had",
@@ -197,6 +203,18 @@ def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
     at = verb + (tokens[verb + 1].word in PARTICLES)  # "Birgit signs off the claims"
     return at + 1 < len(tokens) and (tokens[at + 1].word in DETERMINERS or (  # "sings lead."
         _eligible(tokens[at + 1]) and ends_clause(tokens, at + 1)))
+
+
+def _ordinal_day(tokens: list[Tok], i: int) -> bool:
+    """A day of the month as an ordinal ("1st", "22nd", "18th": the number and its suffix,
+    two tokens side by side)."""
+    if i + 1 >= len(tokens) or tokens[i + 1].start != tokens[i].end:
+        return False
+    number, suffix = tokens[i].word, tokens[i + 1].word
+    return number.isdigit() and 1 <= int(number) <= 31 and suffix == (
+        "st" if number[-1] == "1" and number != "11" else
+        "nd" if number[-1] == "2" and number != "12" else
+        "rd" if number[-1] == "3" and number != "13" else "th")
 
 
 def _titled(sentence: str, tokens: list[Tok], at: int, first: int) -> bool:

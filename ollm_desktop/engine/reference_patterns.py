@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 
 def _words(text: str) -> list[str]:
@@ -225,6 +226,24 @@ def _check_digit_groups(match: re.Match[str]) -> tuple[str, str] | None:
     return (text, "name") if digits >= 6 and not years else None
 
 
+# The units of a duration in several parts, by size (a larger unit comes first).
+_SPAN_RANKS = {
+    **dict.fromkeys(("week", "weeks", "wk", "wks"), 5),
+    **dict.fromkeys(("day", "days", "d"), 4),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs", "h"), 3),
+    **dict.fromkeys(("minute", "minutes", "min", "mins", "m"), 2),
+    **dict.fromkeys(("second", "seconds", "sec", "secs", "s"), 1),
+}
+_SPAN_UNIT = _alt(list(_SPAN_RANKS)) + r"(?![A-Za-z])"
+
+
+def _check_span(match: re.Match[str]) -> tuple[str, str] | None:
+    """Each unit smaller than the one before ("5 minutes 2 hours" is two durations)."""
+    ranks = [_SPAN_RANKS[u] for u in re.findall(r"[A-Za-z]+", match.group(0)) if u != "and"]
+    ok = all(a > b for a, b in pairwise(ranks))
+    return (match.group(0), "number") if ok else None
+
+
 def _check_phone(match: re.Match[str]) -> tuple[str, str] | None:
     """A phone number's length (9 to 15 digits, as E.164 allows): "05 10 15 20" is a list."""
     digits = sum(c.isdigit() for c in match.group(0))
@@ -324,6 +343,10 @@ RULES: tuple[Rule, ...] = (
     # "+44 20 7946 0958"): one number as the user writes it
     _rule(r"(?<![\w.,+-])(?:\+\d{1,3}|0\d{1,4})(?: \d{2,4}){2,4}(?![\w]|[.,:]\d)", "name",
           check=_check_phone),
+    # a duration in several units, largest first ("1 hour 40 minutes", "2 h 15 min", "3 days
+    # and 4 hours"): one number, not two values of one key
+    _rule(rf"{_NB}\d+(?:[.,]\d+)?\s?(?:{_SPAN_UNIT})(?:,?\s(?:and\s)?\d+\s?(?:{_SPAN_UNIT})){{1,2}}"
+          rf"(?![\w.,]\w|\w)", "number", check=_check_span),
     # scientific notation (3e-4, 1.5E+6): one number, not "3" and a word "e-4"
     _rule(r"(?<![\w.])[-−]?\d+(?:\.\d+)?[eE][-+−]?\d+(?!\w|\.\d)", "number"),
     # a duration in words ("two weeks", "ninety days"): a number as the user wrote it
