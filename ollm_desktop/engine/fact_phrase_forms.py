@@ -30,6 +30,7 @@ from ollm_desktop.engine.fact_words import (
     PRONOUNS,
     Tok,
     closed,
+    is_change,
 )
 
 # A speaker's copula in one word, and the pronouns that count the speakers ("we're 8").
@@ -71,11 +72,30 @@ def instead_of(sentence: str, tokens: list[Tok], first: int) -> None:
         pair = (tokens[k].word, tokens[k + 1].word)
         if pair not in (("instead", "of"), ("rather", "than")):
             continue
+        joined = _joined_before(sentence, tokens, k, first)
         span = phrase_span(tokens, k + 2, prepositions=False)
         if span is not None and span[1] - span[0] >= 2 and (
                 span[1] >= len(tokens) or tokens[span[1]].word in BOUNDARY):
             mark_value(sentence, tokens, *span)  # (one word is ``fact_values``')
+        if joined is not None:
+            mark_value(sentence, tokens, *joined)
         return
+
+
+def _joined_before(sentence: str, tokens: list[Tok], k: int, first: int) -> tuple[int, int] | None:
+    """X of "to X instead of Y" where X is two nouns joined by "and" ("switching to fish
+    blood and bone instead of …"): one value, the phrase after a change verb's "to" (a phrase
+    without "and" is ``fact_phrases``' or ``fact_values``')."""
+    at = k
+    while at > first and (plain_word(tokens[at - 1]) or tokens[at - 1].word == "and"):
+        at -= 1
+    words = [t.word for t in tokens[at:k]]
+    if words.count("and") != 1 or words[0] == "and" or words[-1] == "and" or \
+            len(words) > MAX_PHRASE + 1 or at < first + 2 or tokens[at - 1].word != "to" or \
+            not is_change(tokens[at - 2].word) or \
+            not all(sentence[t.start:t.start + 1].islower() for t in tokens[at:k]):
+        return None
+    return at, k
 
 
 def retracted(sentence: str, tokens: list[Tok], first: int) -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_clauses import ADVERBS, verb_group
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_value_spans import dimensions, replaced_objects
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
-    DEICTIC,
     DETERMINERS,
     NAMING,
     NOT_NP,
@@ -24,7 +24,6 @@ from ollm_desktop.engine.fact_words import (
     PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
-    REPLACE,
     Tok,
     closed,
     is_change,
@@ -64,8 +63,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                  lead: bool = False) -> None:
     """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
-    _replaced_objects(sentence, tokens, first)
-    _dimensions(sentence, tokens, first)
+    replaced_objects(sentence, tokens, first)
+    dimensions(sentence, tokens, first)
     words = [t.word for t in tokens]
     for i in range(first, len(tokens)):
         token = tokens[i]
@@ -88,6 +87,14 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i + 1):
             _versioned(sentence, tokens, i)  # "Postgres 16"
             continue
+        if prev == "the" and _ordinal_day(tokens, i) and (
+                ends_clause(tokens, i + 1) or words[i + 2:i + 3] == ["of"]):
+            suffix = tokens[i + 1]  # "on the 18th", "the 3rd of each month": one date
+            token.value = (token.start, suffix.end, sentence[token.start:suffix.end], "date")
+            token.word, suffix.word = "", "·"
+            continue
+        if token.word.isdigit() and i > first and _titled(sentence, tokens, i - 1, first):
+            continue  # "Year 8 reports", "Room 4 keys": a title and its number name a thing
         if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had",
                                               "do", "does", "did", *CONTRACTED)
                                      or prev in PREPOSITIONS or (
@@ -127,12 +134,16 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 _subject_name(sentence, tokens, i, lead or correction or prev == "but"):
             _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
             continue
+        if i + 2 < len(tokens) and tokens[i + 1].word.isdigit() and \
+                tokens[i + 2].word.isalpha() and _titled(sentence, tokens, i, first):
+            continue  # "for Year 10 students": the title opens a noun phrase, no value
         if _proper_name(sentence, tokens, i, first):
             _promote(sentence, tokens, i, floor=first)
             continue
         nxt = words[i + 1] if i + 1 < len(tokens) else ""
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
-                ends_clause(tokens, i) and _statement_slot(tokens, i, first, prev, correction)):
+                ends_clause(tokens, i) and
+                _statement_slot(sentence, tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
 
 
@@ -193,6 +204,36 @@ def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
         _eligible(tokens[at + 1]) and ends_clause(tokens, at + 1)))
 
 
+def _ordinal_day(tokens: list[Tok], i: int) -> bool:
+    """A day of the month as an ordinal ("1st", "22nd", "18th": the number and its suffix,
+    two tokens side by side)."""
+    if i + 1 >= len(tokens) or tokens[i + 1].start != tokens[i].end:
+        return False
+    number, suffix = tokens[i].word, tokens[i + 1].word
+    return number.isdigit() and 1 <= int(number) <= 31 and suffix == (
+        "st" if number[-1] == "1" and number != "11" else
+        "nd" if number[-1] == "2" and number != "12" else
+        "rd" if number[-1] == "3" and number != "13" else "th")
+
+
+def _titled(sentence: str, tokens: list[Tok], at: int, first: int) -> bool:
+    """A capitalised noun that opens a noun phrase (the clause's start, or after a determiner
+    or a preposition) before a number: with it, a name ("Year 8", "Ward 3"), not a verb
+    counting what follows."""
+    word = tokens[at].word
+    before = tokens[at - 1].word if at > first else ""
+    if not (capital(sentence, tokens[at]) and word.isalpha() and len(word) > 1 and
+            word not in NOT_NP and word not in DETERMINERS and word not in PRONOUNS and
+            word not in PREPOSITIONS and not is_change(word)):
+        return False
+    if at > first and before not in BOUNDARY:
+        return before in DETERMINERS or before in PREPOSITIONS
+    # a clause's first word is capitalised anyway: a name only as the subject ("Year 8
+    # reports are"), not a verb counting its object ("Need 2 approvals")
+    after = tokens[at + 3].word if at + 3 < len(tokens) else ""
+    return after in COPULAS or after in AUXILIARIES
+
+
 def _verb_like(word: str) -> bool:
     """A plain word before a count ("need 2 approvals", "ran 3 trials"): no closed-class
     word, so "the 2 options" or "is 2 approvals" stay as they were read."""
@@ -250,7 +291,33 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
         or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "now", "")) \
         or (prev == "not" and nxt in (",", "but", ";")  # not a verb: "we did not control,"
             and not (i >= 2 and words[i - 2] in AUXILIARIES)) \
-        or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i))
+        or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i)) \
+        or _apposed_after_but(sentence, tokens, i, first)
+
+
+def _named_mover(sentence: str, tokens: list[Tok], verb: int, to: int) -> bool:
+    """A name that is the subject of a change verb without an object ("…, Gareth moved over
+    to audit"): the person went somewhere; no key of the sentence takes a value there. Only
+    inside a sentence, where a capital marks a name (its first word is capitalised anyway)."""
+    subject = tokens[verb - 1] if verb > 0 else None
+    return subject is not None and subject.start > 0 and subject.word.isalpha() and \
+        capital(sentence, subject) and \
+        all(t.word in PARTICLES for t in tokens[verb + 1:to])
+
+
+def _apposed_after_but(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
+    """X of "not Y but DET NOUN X" ("not Priya Mehta but her colleague Daniel Osei"): a name
+    after the noun it stands beside (one to three words from a determiner), ending the
+    clause, is what "but" names."""
+    if not capital(sentence, tokens[i]) or not ends_clause(tokens, i):
+        return False
+    at = i - 1
+    while at > first and i - at <= 3 and tokens[at].word.isalpha() and \
+            not capital(sentence, tokens[at]) and tokens[at].word not in DETERMINERS and \
+            tokens[at].word not in NOT_NP and tokens[at].word not in PREPOSITIONS:
+        at -= 1
+    return at < i - 1 and at > first and tokens[at].word in DETERMINERS and \
+        tokens[at - 1].word == "but" and "not" in [t.word for t in tokens[first:at - 1]]
 
 
 def capital(sentence: str, token: Tok) -> bool:
@@ -292,7 +359,7 @@ def _participle(word: str) -> bool:
     return word.islower() and len(word) > 4 and word.endswith(("ed", "ing"))
 
 
-def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
+def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: str,
                     correction: bool) -> bool:
     """"called X", "(change) K to X", "K is X" at a clause's end (K of two words or more, or
     any K in a correction: "the log level is debug", not "the API is ready")."""
@@ -300,7 +367,8 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
     if prev in ("called", "named"):
         return True
     if prev == "to":
-        return any(is_change(w) for w in words[first:i - 1])
+        verbs = [k for k in range(first, i - 1) if is_change(words[k])]
+        return bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)
     if prev in ("is", "are") and not correction and _participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
     if prev in ("now", "is", "are"):
@@ -311,63 +379,3 @@ def _statement_slot(tokens: list[Tok], i: int, first: int, prev: str,
 
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")
-# Words that open a time adverbial after a noun phrase (a closed class).
-TIME_WORDS = DEICTIC | closed("last next yesterday tonight")
-# The words that join the two objects of "replace Y with X", "swap Y for X".
-_REPLACING = {"with": REPLACE, "by": REPLACE, "for": closed("swap swaps swapped swapping")}
-
-
-def _replaced_objects(sentence: str, tokens: list[Tok], first: int) -> None:
-    """The two objects of "replace Y with X" / "swap Y for X" ("Replaced the Netgear with an
-    Eero mesh system", "swapping the butter for coconut oil"): each noun phrase one value (a
-    name) where it holds none yet; which one goes is ``fact_grammar``'s reading."""
-    for k in range(first, len(tokens) - 3):
-        if tokens[k].word not in REPLACE:
-            continue
-        one = _object_span(tokens, k + 1)
-        if one is None or one[1] >= len(tokens):
-            return
-        verbs = _REPLACING.get(tokens[one[1]].word)
-        two = _object_span(tokens, one[1] + 1) if verbs and tokens[k].word in verbs else None
-        if two is None:
-            return
-        for a, b in (one, two):
-            _name_span(sentence, tokens, a, b)
-        return
-
-
-def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
-    """[at, end) of a noun phrase's words after its determiner: plain words (or one value),
-    up to a preposition, a boundary or the end; None if empty or over four words."""
-    at += at < len(tokens) and tokens[at].word in DETERMINERS
-    end = at
-    while end < len(tokens) and (tokens[end].value or (
-            tokens[end].word[:1].isalnum() and tokens[end].word not in PREPOSITIONS and
-            tokens[end].word not in NOT_NP and tokens[end].word not in CONJUNCTIONS and
-            tokens[end].word not in DETERMINERS and tokens[end].word not in TIME_WORDS)):
-        end += 1  # (up to a time: "... with a mesh system last night")
-    return (at, end) if 0 < end - at <= 4 else None
-
-
-def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
-    """The words [a, b) as one name value, kept on the last token (the others are part of
-    it), unless a value is among them already."""
-    if any(t.value for t in tokens[a:b]):
-        return
-    start, end = tokens[a].start, tokens[b - 1].end
-    for token in tokens[a:b - 1]:
-        token.word = "·"
-    tokens[b - 1].value = (start, end, sentence[start:end], "name")
-    tokens[b - 1].word = ""
-
-
-def _dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
-    """Two measures joined by "by" or "x" ("5.4 m by 4.1 m", "3 x 4 m"): one value, the
-    dimensions of one thing (not a second value that restates the first)."""
-    for i in range(first, len(tokens) - 2):
-        one, two = tokens[i].value, tokens[i + 2].value
-        if one is None or two is None or one[3] != "number" or two[3] != "number" or \
-                tokens[i + 1].word not in ("by", "x", "×"):
-            continue
-        tokens[i + 2].value = (one[0], two[1], sentence[one[0]:two[1]], "dimensions")
-        tokens[i].value, tokens[i].word, tokens[i + 1].word = None, "·", "·"

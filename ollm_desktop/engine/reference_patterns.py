@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 
 def _words(text: str) -> list[str]:
@@ -33,7 +34,8 @@ hours day days week weeks month months year years yr yrs B KB kB MB GB TB PB KiB
 Ki Mi Gi Ti
 Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
 fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
-tonnes ml mL USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dollars euros pounds cents
+tonnes ml mL L litre litres liter liters gallon gallons
+USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dollars euros pounds cents
 requests request req reqs queries users connections workers threads cores vCPUs CPUs GPUs replicas
 nodes pods shards partitions rows records tokens retries attempts events messages jobs
 transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS"""))
@@ -224,6 +226,36 @@ def _check_digit_groups(match: re.Match[str]) -> tuple[str, str] | None:
     return (text, "name") if digits >= 6 and not years else None
 
 
+# The units of a duration in several parts, by size (a larger unit comes first).
+_SPAN_RANKS = {
+    **dict.fromkeys(("week", "weeks", "wk", "wks"), 5),
+    **dict.fromkeys(("day", "days", "d"), 4),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs", "h"), 3),
+    **dict.fromkeys(("minute", "minutes", "min", "mins", "m"), 2),
+    **dict.fromkeys(("second", "seconds", "sec", "secs", "s"), 1),
+}
+_SPAN_UNIT = _alt(list(_SPAN_RANKS)) + r"(?![A-Za-z])"
+
+
+def _check_span(match: re.Match[str]) -> tuple[str, str] | None:
+    """Each unit smaller than the one before ("5 minutes 2 hours" is two durations)."""
+    ranks = [_SPAN_RANKS[u] for u in re.findall(r"[A-Za-z]+", match.group(0)) if u != "and"]
+    ok = all(a > b for a, b in pairwise(ranks))
+    return (match.group(0), "number") if ok else None
+
+
+def _check_phone(match: re.Match[str]) -> tuple[str, str] | None:
+    """A phone number's length (9 to 15 digits, as E.164 allows): "05 10 15 20" is a list."""
+    digits = sum(c.isdigit() for c in match.group(0))
+    return (match.group(0), "name") if 9 <= digits <= 15 else None
+
+
+def _check_lettered(match: re.Match[str]) -> tuple[str, str] | None:
+    """Digit groups with a letter group among them: an identifier (a docket number)."""
+    text = match.group(0)
+    return (text, "name") if any(c.isalpha() for c in text) else None
+
+
 def _check_product(match: re.Match[str]) -> tuple[str, str] | None:
     text = match.group("ref")
     product = match.group("product")
@@ -253,6 +285,9 @@ RULES: tuple[Rule, ...] = (
     _rule(r"\b(?:1[0-2]|0?[1-9])\s?(?:am|pm|AM|PM)\b", "time"),
     _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
           r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
+    # a drive path written with forward slashes ("D:/Photos/2023"): one path, not "D"
+    _rule(r"(?<![\w\\/:.-])[A-Za-z]:/(?:[^\\/:*?\"<>|\s]+/)*[^\\/:*?\"<>|\s]*", "path",
+          check=_check_windows),
     _rule(rf"(?<![\w.\\-])(?:[\w.-]+\\)+[\w.-]+\.(?i:{_EXT})(?![\w-])", "path"),
     _rule(r"(?<![\w/.~\\@+:-])(?:(?:~|\.{1,2})?/(?:[\w.@+-]+/)*[\w.@+-]+/?"
           r"|[\w.@+-]+(?:/[\w.@+-]+)+/?)", "path", check=_check_path),
@@ -298,6 +333,20 @@ RULES: tuple[Rule, ...] = (
     # writes it (not a range of two numbers)
     _rule(r"(?<![\w./+-])\+?\d{2,5}(?:-\d{2,5}){1,4}(?![\w/-]|\.\d)", "name",
           check=_check_digit_groups),
+    # an identifier of digit groups joined by ":" and "-" with a letter group ("2:24-cv-01178",
+    # a case number): one name, not the time "2:24"; a time range ("09:30-17:00") has no letters
+    _rule(r"(?<![\w./:+-])\d{1,4}:\d{1,4}(?:-[A-Za-z0-9]{1,10}){2,4}(?![\w/:-]|\.\d)", "name",
+          check=_check_lettered),
+    # a name joined by "+" ("Kuehne+Nagel"): capitalised words, one name
+    _rule(r"(?<![\w+])[A-Z][A-Za-z]+(?:\+[A-Z][A-Za-z]+)+(?![\w+])", "name"),
+    # a phone number in space-separated digit groups after a phone-like lead ("0151 224 7799",
+    # "+44 20 7946 0958"): one number as the user writes it
+    _rule(r"(?<![\w.,+-])(?:\+\d{1,3}|0\d{1,4})(?: \d{2,4}){2,4}(?![\w]|[.,:]\d)", "name",
+          check=_check_phone),
+    # a duration in several units, largest first ("1 hour 40 minutes", "2 h 15 min", "3 days
+    # and 4 hours"): one number, not two values of one key
+    _rule(rf"{_NB}\d+(?:[.,]\d+)?\s?(?:{_SPAN_UNIT})(?:,?\s(?:and\s)?\d+\s?(?:{_SPAN_UNIT})){{1,2}}"
+          rf"(?![\w.,]\w|\w)", "number", check=_check_span),
     # scientific notation (3e-4, 1.5E+6): one number, not "3" and a word "e-4"
     _rule(r"(?<![\w.])[-−]?\d+(?:\.\d+)?[eE][-+−]?\d+(?!\w|\.\d)", "number"),
     # a duration in words ("two weeks", "ninety days"): a number as the user wrote it

@@ -1,0 +1,80 @@
+"""Values that span several words by the shape around them: the two objects of "replace Y
+with X" / "swap Y for X" (each noun phrase one value) and two measures joined by "by" or "x"
+(the dimensions of one thing).
+
+Part of ``fact_values``' reading, over ``fact_grammar``'s tokens, in place.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_words import (
+    CONJUNCTIONS,
+    DEICTIC,
+    DETERMINERS,
+    NOT_NP,
+    PREPOSITIONS,
+    REPLACE,
+    Tok,
+    closed,
+)
+
+# Words that open a time adverbial after a noun phrase (a closed class).
+TIME_WORDS = DEICTIC | closed("last next yesterday tonight")
+# The words that join the two objects of "replace Y with X", "swap Y for X".
+_REPLACING = {"with": REPLACE, "by": REPLACE, "for": closed("swap swaps swapped swapping")}
+
+
+def replaced_objects(sentence: str, tokens: list[Tok], first: int) -> None:
+    """The two objects of "replace Y with X" / "swap Y for X" ("Replaced the Netgear with an
+    Eero mesh system", "swapping the butter for coconut oil"): each noun phrase one value (a
+    name) where it holds none yet; which one goes is ``fact_grammar``'s reading."""
+    for k in range(first, len(tokens) - 3):
+        if tokens[k].word not in REPLACE:
+            continue
+        one = _object_span(tokens, k + 1)
+        if one is None or one[1] >= len(tokens):
+            return
+        verbs = _REPLACING.get(tokens[one[1]].word)
+        two = _object_span(tokens, one[1] + 1) if verbs and tokens[k].word in verbs else None
+        if two is None:
+            return
+        for a, b in (one, two):
+            _name_span(sentence, tokens, a, b)
+        return
+
+
+def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
+    """[at, end) of a noun phrase's words after its determiner: plain words (or one value),
+    up to a preposition, a boundary or the end; None if empty or over four words."""
+    at += at < len(tokens) and tokens[at].word in DETERMINERS
+    end = at
+    while end < len(tokens) and (tokens[end].value or (
+            tokens[end].word[:1].isalnum() and tokens[end].word not in PREPOSITIONS and
+            tokens[end].word not in NOT_NP and tokens[end].word not in CONJUNCTIONS and
+            tokens[end].word not in DETERMINERS and tokens[end].word not in TIME_WORDS)):
+        end += 1  # (up to a time: "... with a mesh system last night")
+    return (at, end) if 0 < end - at <= 4 else None
+
+
+def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
+    """The words [a, b) as one name value, kept on the last token (the others are part of
+    it), unless a value is among them already."""
+    if any(t.value for t in tokens[a:b]):
+        return
+    start, end = tokens[a].start, tokens[b - 1].end
+    for token in tokens[a:b - 1]:
+        token.word = "·"
+    tokens[b - 1].value = (start, end, sentence[start:end], "name")
+    tokens[b - 1].word = ""
+
+
+def dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
+    """Two measures joined by "by" or "x" ("5.4 m by 4.1 m", "3 x 4 m"): one value, the
+    dimensions of one thing (not a second value that restates the first)."""
+    for i in range(first, len(tokens) - 2):
+        one, two = tokens[i].value, tokens[i + 2].value
+        if one is None or two is None or one[3] != "number" or two[3] != "number" or \
+                tokens[i + 1].word not in ("by", "x", "×"):
+            continue
+        tokens[i + 2].value = (one[0], two[1], sentence[one[0]:two[1]], "dimensions")
+        tokens[i].value, tokens[i].word, tokens[i + 1].word = None, "·", "·"
