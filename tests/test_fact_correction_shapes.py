@@ -1,0 +1,30 @@
+"""Issue 28: correction shapes read from structure. "isn't going to Y but to X" (a verb
+between "not" and Y); "not only Y but also X" states both."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_types import Fact
+from tests.engine_fakes import absorbed
+
+
+def _fact(ledger: list[Fact], value: str) -> Fact:
+    return next(f for f in ledger if f.value == value)
+
+
+def _by(ledger: list[Fact], fact_id: str | None) -> str | None:
+    return next((f.value for f in ledger if f.id == fact_id), None)
+
+
+def test_not_verb_y_but_x_replaces_y() -> None:
+    ledger = absorbed(("user", "The shipment goes to Rotterdam for customs."),
+                      ("user", "The shipment isn't going to Rotterdam but to Antwerp now that "
+                               "the port is congested."))
+    old = _fact(ledger, "Rotterdam")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "Antwerp"
+
+
+def test_not_only_y_but_also_x_replaces_nothing() -> None:
+    ledger = absorbed(("user", "The shipment goes to Rotterdam for customs."),
+                      ("user", "The shipment is not only going to Rotterdam but also to "
+                               "Antwerp."))
+    assert _fact(ledger, "Rotterdam").status == "current"
