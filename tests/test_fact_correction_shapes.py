@@ -28,3 +28,13 @@ def test_not_only_y_but_also_x_replaces_nothing() -> None:
                       ("user", "The shipment is not only going to Rotterdam but also to "
                                "Antwerp."))
     assert _fact(ledger, "Rotterdam").status == "current"
+
+
+def test_a_long_lead_alone_is_no_fact_of_its_own() -> None:
+    """"The port number I gave you this morning was wrong." says the user's word was wrong
+    (a lead alone, past 40 characters): it leads the next sentence, it is not a fact."""
+    ledger = absorbed(("user", "The port is 7000."),
+                      ("user", "The port number I gave you this morning was wrong. The port "
+                               "is 7100."))
+    assert all("wrong" not in f.value for f in ledger)
+    assert _fact(ledger, "7000").status == "replaced"
