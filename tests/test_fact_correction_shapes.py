@@ -38,3 +38,23 @@ def test_a_long_lead_alone_is_no_fact_of_its_own() -> None:
                                "is 7100."))
     assert all("wrong" not in f.value for f in ledger)
     assert _fact(ledger, "7000").status == "replaced"
+
+
+def test_retraction_leads_are_shapes() -> None:
+    """An imperative retraction verb with "that"/"it" ("scrap that"), its negated "never
+    mind" ("never mind that"), a pause ("hold on", "hang on") and "let me correct/fix that"
+    lead the clause after them; a verb that corrects nothing does not ("let me check that")."""
+    from ollm_desktop.engine.fact_grammar import lead_only
+
+    for lead in ("Scrap that.", "Never mind that.", "Never mind.", "Hold on.", "Hang on.",
+                 "Let me correct that.", "Let me fix that.", "Let me rephrase that."):
+        assert lead_only(lead), lead
+    for other in ("Let me check that.", "Hold the line.", "Never.", "Mind the gap."):
+        assert not lead_only(other), other
+
+
+def test_a_retraction_lead_inside_a_sentence_corrects() -> None:
+    ledger = absorbed(("user", "The offsite is in Lisbon."),
+                      ("user", "Hmm, scrap that, the offsite is in Porto."))
+    old = _fact(ledger, "Lisbon")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "Porto"
