@@ -58,3 +58,19 @@ def test_a_retraction_lead_inside_a_sentence_corrects() -> None:
                       ("user", "Hmm, scrap that, the offsite is in Porto."))
     old = _fact(ledger, "Lisbon")
     assert old.status == "replaced" and _by(ledger, old.replaced_by) == "Porto"
+
+
+def test_an_acronym_is_no_pronoun() -> None:
+    """"the US bucket", "the IT budget": an upper-case acronym names its owner, though its
+    letters spell "us" and "it" (a pronoun is lower case inside a sentence)."""
+    ledger = absorbed(("user", "The US bucket is s3://acme-us-logs."),
+                      ("user", "The IT budget is $40,000 this year."),
+                      ("user", "The IT budget is now $45,000."))
+    assert _fact(ledger, "s3://acme-us-logs").key == "us|bucket|url"
+    assert _fact(ledger, "$45,000").key == "it|budget|money"
+    assert _fact(ledger, "$40,000").status == "replaced"
+
+
+def test_it_as_a_pronoun_owns_nothing() -> None:
+    ledger = absorbed(("user", "It budget is tight, but the marketing budget is $25,000."))
+    assert _fact(ledger, "$25,000").key == "marketing|budget|money"

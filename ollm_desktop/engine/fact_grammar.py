@@ -149,6 +149,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
+        entity, attribute, label = entity.lower(), attribute.lower(), label.lower()  # "IT"
         slots.append(Slot(start, end, text, kind, entity, attribute, unit,
                           i in taken or is_old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))

@@ -78,13 +78,23 @@ def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
     out: list[Tok] = []
     cursor = 0
     for value in sorted(values):
-        out += [Tok(m.group(0).lower().replace("’", "'"), m.start() + cursor,
-                     m.end() + cursor) for m in TOKEN.finditer(sentence[cursor:value[0]])]
+        out += [Tok(_word(m.group(0)), m.start() + cursor, m.end() + cursor)
+                for m in TOKEN.finditer(sentence[cursor:value[0]])]
         out.append(Tok("", value[0], value[1], value))
         cursor = value[1]
-    out += [Tok(m.group(0).lower().replace("’", "'"), m.start() + cursor, m.end() + cursor)
+    out += [Tok(_word(m.group(0)), m.start() + cursor, m.end() + cursor)
             for m in TOKEN.finditer(sentence[cursor:])]
     return out
+
+
+def _word(text: str) -> str:
+    """A token's word, in lower case; an acronym whose letters spell a closed-class word
+    ("the US bucket", "the IT budget": not "us", "it") keeps its capitals, so no closed
+    class takes it (``fact_grammar.read`` puts a key's words in lower case)."""
+    word = text.lower().replace("’", "'")
+    if len(text) > 1 and text.isupper() and text.isalpha() and word in _CLOSED:
+        return text
+    return word
 
 
 def joined(tokens: list[Tok], start: int = 0) -> str:
@@ -142,6 +152,8 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
             out.append(token)
     return out
 
+
+_CLOSED = NOT_NP | DETERMINERS | PREPOSITIONS | COPULAS | CONJUNCTIONS | PRONOUNS
 
 # Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5",
 # "5 (was 3)".
