@@ -74,3 +74,18 @@ def test_an_acronym_is_no_pronoun() -> None:
 def test_it_as_a_pronoun_owns_nothing() -> None:
     ledger = absorbed(("user", "It budget is tight, but the marketing budget is $25,000."))
     assert _fact(ledger, "$25,000").key == "marketing|budget|money"
+
+
+def test_a_place_after_a_copulas_name_is_the_subjects() -> None:
+    """"The vet is Dr. Okafor at Riverside Clinic": the clinic is the vet's place, not Dr.
+    Okafor's key (a replaced name would still be shown in the current line's key)."""
+    ledger = absorbed(("user", "Our vet is Dr. Okafor at Riverside Clinic."),
+                      ("user", "Our vet is now Dr. Brennan, Dr. Okafor moved away."))
+    place = _fact(ledger, "Riverside Clinic")
+    assert "okafor" not in place.key and place.key.startswith("vet")
+    assert _fact(ledger, "Dr. Okafor").status == "replaced"
+
+
+def test_a_name_from_a_firm_stays_the_names() -> None:
+    ledger = absorbed(("user", "I spoke with Dominika from Talentbridge today."))
+    assert _fact(ledger, "Talentbridge").key.startswith("dominika|")

@@ -74,7 +74,7 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
         entity, attribute = noun_phrase(subject)
         if attribute:
             return entity, attribute
-    owner = _of_a_name(tokens, i)
+    owner = _of_a_name(tokens, i, start)
     if owner:
         return owner
     return _inverted_copula(tokens, i, start) or \
@@ -350,12 +350,22 @@ def _subject_verb(tokens: list[Tok], i: int, start: int, bare: bool = False,
     return (entity, attribute) if attribute else None
 
 
-def _of_a_name(tokens: list[Tok], i: int) -> tuple[str, str] | None:
-    """NAME from/at NAME: (the first name, the preposition) for the second."""
+def _of_a_name(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """NAME from/at NAME: (the first name, the preposition) for the second ("Dominika from
+    Talentbridge"); where the first name is a copula's complement, the second is the
+    subject's ("Mum's GP is Dr. Reyes at Elm Park surgery": the GP's, so a replaced GP's
+    name is no key of a current line)."""
     value, before = tokens[i].value, tokens[i - 2].value if i >= 2 else None
     if value is None or before is None or value[3] != "name" or before[3] != "name" or \
             tokens[i - 1].word not in ("from", "at"):
         return None
+    copula = i - 3
+    if copula > start and tokens[copula].word in COPULAS:
+        at = start + (tokens[start].word in DETERMINERS)
+        subject = _object(tokens, start)
+        entity, attribute = noun_phrase(subject)
+        if attribute and at + len(subject) == copula:
+            return f"{entity} {attribute}".strip(), tokens[i - 1].word
     return before[2].lower(), tokens[i - 1].word
 
 
