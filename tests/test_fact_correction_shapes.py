@@ -89,3 +89,21 @@ def test_a_place_after_a_copulas_name_is_the_subjects() -> None:
 def test_a_name_from_a_firm_stays_the_names() -> None:
     ledger = absorbed(("user", "I spoke with Dominika from Talentbridge today."))
     assert _fact(ledger, "Talentbridge").key.startswith("dominika|")
+
+
+def test_a_possessive_object_is_the_subjects() -> None:
+    """"Grandpa takes his pill at 8 am": his pill is Grandpa's, so Grandma's pill is
+    another key and neither replaces the other."""
+    ledger = absorbed(("user", "Grandpa takes his pill at 8 am."),
+                      ("user", "Grandma takes her pill at 9 am."),
+                      ("user", "Grandpa takes his pill at 7 am now."))
+    assert _fact(ledger, "8 am").key == "grandpa|pill|time"
+    assert _fact(ledger, "9 am").status == "current"
+    assert _fact(ledger, "8 am").status == "replaced"
+
+
+def test_a_possessive_of_someone_else_stays_unowned() -> None:
+    """"the nurse brings his pill at 8 am": "his" is not the nurse's (a definite subject is
+    no one's name), so the key names no owner."""
+    ledger = absorbed(("user", "The nurse brings his pill at 8 am."))
+    assert "nurse" not in _fact(ledger, "8 am").key.split("|")[0]

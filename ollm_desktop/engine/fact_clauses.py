@@ -80,7 +80,7 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     return _inverted_copula(tokens, i, start) or \
         _placed_on(tokens, i, start) or \
         _copula_place(tokens, i, start) or \
-        _names_subject(tokens, i, start) or \
+        _names_subject(tokens, i, start) or _possessed(tokens, i, start) or \
         _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start, start == first)
 
 
@@ -266,6 +266,32 @@ def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | N
         return None
     entity, attribute = noun_phrase(_object(tokens, at + 1))
     return (entity, attribute) if attribute else None
+
+
+POSSESSIVES = closed("his her their its")  # the subject's own ("Grandpa takes his pill")
+
+
+def _possessed(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """NAME VERB-s his/her/their NP [PREPOSITION] VALUE, the name the clause's subject (a
+    bare word, no determiner: "Grandpa", "Jonas", or a name value): the NP is the subject's
+    ("Grandpa takes his pill at 8 am": grandpa|pill). A definite subject ("the nurse brings
+    his pill") is no one the pronoun surely means."""
+    head = tokens[start] if start < len(tokens) else None
+    if head is None or not (_plain(head) or (head.value and head.value[3] == "name")):
+        return None
+    at = start + 1
+    while at < i and tokens[at].word in ADVERBS:  # "Grandpa still takes his pill at 8"
+        at += 1
+    verb = verb_group(tokens, at)
+    if verb is None or verb + 1 >= i or tokens[verb + 1].word not in POSSESSIVES:
+        return None
+    words = _object(tokens, verb + 2)
+    between = tokens[verb + 2 + len(words):i]
+    if not words or any(t.word not in PREPOSITIONS for t in between) or len(between) > 2:
+        return None
+    entity, attribute = noun_phrase(words)
+    owner = head.value[2].lower() if head.value else head.word
+    return (f"{owner} {entity}".strip(), attribute) if attribute else None
 
 
 # Auxiliaries that open a verb group before its main verb ("will take", "is writing").
