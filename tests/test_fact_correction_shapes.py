@@ -107,3 +107,28 @@ def test_a_possessive_of_someone_else_stays_unowned() -> None:
     no one's name), so the key names no owner."""
     ledger = absorbed(("user", "The nurse brings his pill at 8 am."))
     assert "nurse" not in _fact(ledger, "8 am").key.split("|")[0]
+
+
+def test_has_a_new_k_is_a_correction_of_the_subjects_k() -> None:
+    """"The clinic has a new phone number: X" corrects the clinic's phone number; "has a new
+    K" of another owner changes nothing of the first's."""
+    ledger = absorbed(("user", "The clinic's phone number is 555-0142."),
+                      ("user", "The pharmacy's phone number is 555-0177."),
+                      ("user", "The clinic has a new phone number: 555-0199."))
+    old = _fact(ledger, "555-0142")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "555-0199"
+    assert _fact(ledger, "555-0177").status == "current"
+    assert _fact(ledger, "555-0199").key.startswith("clinic phone|number")
+
+
+def test_a_new_k_asked_about_corrects_nothing() -> None:
+    ledger = absorbed(("user", "The clinic's phone number is 555-0142."),
+                      ("user", "Does the clinic have a new phone number, 555-0199?"))
+    assert _fact(ledger, "555-0142").status == "current"
+
+
+def test_not_having_a_new_k_corrects_nothing() -> None:
+    ledger = absorbed(("user", "The clinic's phone number is 555-0142."),
+                      ("user", "The clinic doesn't have a new phone number, 555-0142 still "
+                               "works."))
+    assert _fact(ledger, "555-0142").status == "current"

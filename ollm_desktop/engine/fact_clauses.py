@@ -74,6 +74,9 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
         entity, attribute = noun_phrase(subject)
         if attribute:
             return entity, attribute
+    renewed = has_new(tokens, i, first)  # "The clinic has a new phone number: X"
+    if renewed:
+        return renewed
     owner = _of_a_name(tokens, i, start)
     if owner:
         return owner
@@ -268,20 +271,36 @@ def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | N
     return (entity, attribute) if attribute else None
 
 
+def has_new(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
+    """SUBJECT has/got a new NP [: , of] VALUE: the subject's NP, whose value it replaces
+    ("The clinic has a new phone number: 555-0199": clinic phone number)."""
+    at = first + (first < len(tokens) and tokens[first].word in DETERMINERS)
+    verb = next((k for k in range(at, min(i, at + MAX_NP + 1)) if tokens[k].word in _HAVE), i)
+    name = tokens[at].value if verb == at + 1 else None
+    subject = [name[2].lower()] if name and name[3] == "name" else _object(tokens[:verb], first)
+    words = [t.word for t in tokens[verb:verb + 3]]
+    if verb >= i or not (name or at + len(subject) == verb) or (  # (not "doesn't have")
+            words[1:3] != ["a", "new"] and words[1] != "new"):
+        return None
+    np_at = verb + (3 if words[1] == "a" else 2)
+    named = _object(tokens, np_at)
+    between = [t.word for t in tokens[np_at + len(named):i]]
+    entity, attribute = noun_phrase([*subject, *named]) if named and between in (
+        [], [":"], [","], ["of"], ["—"], ["-"]) else ("", "")
+    return (entity, attribute) if attribute else None
+
+
+_HAVE = closed("has have got")
 POSSESSIVES = closed("his her their its")  # the subject's own ("Grandpa takes his pill")
 
 
 def _possessed(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
-    """NAME VERB-s his/her/their NP [PREPOSITION] VALUE, the name the clause's subject (a
-    bare word, no determiner: "Grandpa", "Jonas", or a name value): the NP is the subject's
-    ("Grandpa takes his pill at 8 am": grandpa|pill). A definite subject ("the nurse brings
-    his pill") is no one the pronoun surely means."""
+    """NAME [adverb] VERB-s his/her/their NP [PREPOSITION] VALUE, with a bare subject ("Grandpa
+    takes his pill at 8 am": grandpa|pill); "the nurse brings his pill" is no one's sure."""
     head = tokens[start] if start < len(tokens) else None
     if head is None or not (_plain(head) or (head.value and head.value[3] == "name")):
         return None
-    at = start + 1
-    while at < i and tokens[at].word in ADVERBS:  # "Grandpa still takes his pill at 8"
-        at += 1
+    at = next((k for k in range(start + 1, i) if tokens[k].word not in ADVERBS), i)
     verb = verb_group(tokens, at)
     if verb is None or verb + 1 >= i or tokens[verb + 1].word not in POSSESSIVES:
         return None

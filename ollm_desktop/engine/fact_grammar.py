@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ollm_desktop.engine.fact_clauses import clause_key
+from ollm_desktop.engine.fact_clauses import clause_key, has_new
 from ollm_desktop.engine.fact_keys import (
     key_of,
     noun_phrase,
@@ -188,6 +188,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         bool(since)  # "… from Monday on": it holds from that day on
     # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
+    instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
+                             for k, t in enumerate(tokens))
     correction = bool(lead or olds or changed or now or gone or instead)
     last = {s.value: s for s in slots if not s.old}  # a value said twice is one value, keyed
     slots = [s for s in slots if s.old or last[s.value] is s]  # where it is said last ("X
