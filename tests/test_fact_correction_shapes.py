@@ -132,3 +132,13 @@ def test_not_having_a_new_k_corrects_nothing() -> None:
                       ("user", "The clinic doesn't have a new phone number, 555-0142 still "
                                "works."))
     assert _fact(ledger, "555-0142").status == "current"
+
+
+def test_a_split_particle_is_no_key_word() -> None:
+    """"turned the heater down to 18 °C", "pushed the launch back to June": the verb's
+    particle after its object names no attribute; the object is the key."""
+    ledger = absorbed(("user", "The office heater is set to 21 °C."),
+                      ("user", "turned the office heater down to 18 °C, it was stuffy"))
+    old = _fact(ledger, "21 °C")
+    assert _fact(ledger, "18 °C").key == old.key
+    assert old.status == "replaced"

@@ -54,6 +54,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     joined,
     names_joined,
+    particles_split,
     tokens_of,
 )
 
@@ -113,7 +114,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = _is_before_place(contracted(names_joined(sentence, tokens)))
+    tokens = _is_before_place(particles_split(contracted(names_joined(sentence, tokens))))
     first, lead = strip_lead(tokens)
     lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
     first, owner = _topic(tokens, first)

@@ -135,6 +135,24 @@ def contracted(tokens: list[Tok]) -> list[Tok]:
     return out
 
 
+def particles_split(tokens: list[Tok]) -> list[Tok]:
+    """"turned the heater down to 18 °C", "pushed the launch back to June": a verb's particle
+    between its object (a determiner, then at most three plain words) and "to" belongs to
+    the verb, not to the object's noun phrase; it is left out so the object is the key."""
+    out: list[Tok] = []
+    for k, token in enumerate(tokens):
+        if token.word in PARTICLES and not token.value and k + 1 < len(tokens) and \
+                tokens[k + 1].word == "to" and k >= 2:
+            det = next((j for j in range(k - 1, max(-1, k - 5), -1)
+                        if tokens[j].word in DETERMINERS), -1)
+            if det >= 0 and all(t.word[:1].isalpha() and not t.value and t.word not in NOT_NP
+                                and t.word not in COPULAS and t.word not in PREPOSITIONS
+                                for t in tokens[det + 1:k]) and det + 1 < k:
+                continue
+        out.append(token)
+    return out
+
+
 def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """A run of capitalised words after the first ("Redis Streams") is one word: a name."""
     out: list[Tok] = []
