@@ -142,3 +142,19 @@ def test_a_split_particle_is_no_key_word() -> None:
     old = _fact(ledger, "21 °C")
     assert _fact(ledger, "18 °C").key == old.key
     assert old.status == "replaced"
+
+
+def test_a_trailing_clause_that_says_the_user_was_wrong_corrects() -> None:
+    """"The port is 7100, I got that wrong before.": the clause after the value says the
+    earlier word was wrong, as a leading "I got that wrong:" does."""
+    ledger = absorbed(("user", "The port is 7000."),
+                      ("user", "The port is 7100, I got that wrong before."))
+    old = _fact(ledger, "7000")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "7100"
+
+
+def test_a_trailing_doubt_is_no_correction() -> None:
+    for doubt in ("unless I'm mistaken", "if I'm not wrong", "correct me if I'm wrong"):
+        ledger = absorbed(("user", "The port is 7000."),
+                          ("user", f"The port is 7100, {doubt}."))
+        assert _fact(ledger, "7000").status != "replaced", doubt

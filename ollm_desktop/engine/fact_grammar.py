@@ -31,7 +31,7 @@ from ollm_desktop.engine.fact_keys import (
     singular,
     unit_class,
 )
-from ollm_desktop.engine.fact_leads import ONWARD, retraction, strip_lead
+from ollm_desktop.engine.fact_leads import ONWARD, erred_after, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
@@ -116,7 +116,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             token.word, token.value = token.value[2].lower(), None
     tokens = _is_before_place(particles_split(contracted(names_joined(sentence, tokens))))
     first, lead = strip_lead(tokens)
-    lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
+    lead = lead or led or erred_after(tokens, first)  # (or "Scratch that." before it)
     first, owner = _topic(tokens, first)
     if owner:
         more, again = strip_lead(tokens[first:])

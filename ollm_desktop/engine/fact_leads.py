@@ -111,6 +111,27 @@ def _error_clause(tokens: list[Tok], index: int) -> int:
     return 0
 
 
+# Words that make a clause about being wrong a doubt, not an admission ("unless I'm
+# mistaken", "if I'm not wrong", "correct me if I'm wrong"): a closed class.
+_DOUBT = closed("if unless whether not never though correct")
+
+
+def erred_after(tokens: list[Tok], first: int) -> bool:
+    """A clause after the sentence's value that says the user's word was wrong ("The port is
+    7100, I got that wrong before.", "…, my mistake earlier."): the sentence corrects as
+    with a leading "I got that wrong:". A doubt ("unless I'm mistaken") admits nothing."""
+    if not any(t.word in ERROR for t in tokens[first:]):
+        return False
+    valued = next((k for k in range(len(tokens) - 1, first - 1, -1) if tokens[k].value), -1)
+    cuts = [k for k in range(valued + 1, len(tokens)) if tokens[k].word in BOUNDARY - {"("}]
+    for cut, end in zip(cuts, [*cuts[1:], len(tokens)], strict=True):
+        said = {t.word for t in tokens[cut + 1:end]}
+        if valued >= 0 and said & ERROR and said & SPEAKER and not said & _DOUBT and \
+                end - cut - 1 <= MAX_LEAD_WORDS:
+            return True
+    return False
+
+
 def from_now(tokens: list[Tok], index: int) -> int:
     """The length of a leading time from which the clause holds ("from now on", "from next
     week onward", "going forward", "henceforth"), 0 if none."""
