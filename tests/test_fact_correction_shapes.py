@@ -158,3 +158,10 @@ def test_a_trailing_doubt_is_no_correction() -> None:
         ledger = absorbed(("user", "The port is 7000."),
                           ("user", f"The port is 7100, {doubt}."))
         assert _fact(ledger, "7000").status != "replaced", doubt
+
+
+def test_a_sentence_in_capitals_has_no_acronyms() -> None:
+    from ollm_desktop.engine.fact_words import tokens_of
+
+    assert [t.word for t in tokens_of("NO, IT IS 9443 NOW.", [])][:4] == ["no", ",", "it", "is"]
+    assert [t.word for t in tokens_of("The IT budget", [])][1] == "IT"

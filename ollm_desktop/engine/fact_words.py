@@ -77,22 +77,23 @@ class Tok:
 def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
     out: list[Tok] = []
     cursor = 0
+    shouted = sentence.isupper()  # (in a sentence all in capitals no word is an acronym)
     for value in sorted(values):
-        out += [Tok(_word(m.group(0)), m.start() + cursor, m.end() + cursor)
+        out += [Tok(_word(m.group(0), shouted), m.start() + cursor, m.end() + cursor)
                 for m in TOKEN.finditer(sentence[cursor:value[0]])]
         out.append(Tok("", value[0], value[1], value))
         cursor = value[1]
-    out += [Tok(_word(m.group(0)), m.start() + cursor, m.end() + cursor)
+    out += [Tok(_word(m.group(0), shouted), m.start() + cursor, m.end() + cursor)
             for m in TOKEN.finditer(sentence[cursor:])]
     return out
 
 
-def _word(text: str) -> str:
+def _word(text: str, shouted: bool = False) -> str:
     """A token's word, in lower case; an acronym whose letters spell a closed-class word
     ("the US bucket", "the IT budget": not "us", "it") keeps its capitals, so no closed
     class takes it (``fact_grammar.read`` puts a key's words in lower case)."""
     word = text.lower().replace("’", "'")
-    if len(text) > 1 and text.isupper() and text.isalpha() and word in _CLOSED:
+    if not shouted and len(text) > 1 and text.isupper() and text.isalpha() and word in _CLOSED:
         return text
     return word
 
