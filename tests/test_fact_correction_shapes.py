@@ -165,3 +165,10 @@ def test_a_sentence_in_capitals_has_no_acronyms() -> None:
 
     assert [t.word for t in tokens_of("NO, IT IS 9443 NOW.", [])][:4] == ["no", ",", "it", "is"]
     assert [t.word for t in tokens_of("The IT budget", [])][1] == "IT"
+
+
+def test_not_going_to_be_y_but_x_replaces_y() -> None:
+    ledger = absorbed(("user", "The standup is at 9:30."),
+                      ("user", "The standup isn't going to be at 9:30 but at 10:15."))
+    old = _fact(ledger, "9:30")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "10:15"

@@ -53,10 +53,10 @@ def is_old(tokens: list[Tok], i: int) -> bool:
 
 def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
     """Y of "not V [P] Y but [P] X" with a verb between "not" and Y ("isn't going to Y but
-    to X", "doesn't ship from Y but from X"): "not", then at most three words that are no
+    to X", "isn't going to be the Y but X"): "not", then at most four words that are no
     value and no boundary, then Y, then a "but" in the same clause with a value after it
     ("not only Y but also X" keeps both: "only", "just" are no verb)."""
-    k = next((k for k in range(j - 1, max(-1, j - 5), -1) if tokens[k].word == "not"), -1)
+    k = next((k for k in range(j - 1, max(-1, j - 6), -1) if tokens[k].word == "not"), -1)
     if k < 0 or any(t.value or t.word in BOUNDARY or t.word in ("only", "just", "merely")
                     for t in tokens[k + 1:j]):
         return False
