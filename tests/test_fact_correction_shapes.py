@@ -172,3 +172,18 @@ def test_not_going_to_be_y_but_x_replaces_y() -> None:
                       ("user", "The standup isn't going to be at 9:30 but at 10:15."))
     old = _fact(ledger, "9:30")
     assert old.status == "replaced" and _by(ledger, old.replaced_by) == "10:15"
+
+
+def test_a_directed_particle_with_its_object_changes_the_key() -> None:
+    """"The landlord put the rent up to X": a verb with its object and "up/down/back to X"
+    says the object's value changed (the particle says the direction), as "raise" does."""
+    ledger = absorbed(("user", "The rent is 1,200 EUR a month."),
+                      ("user", "The landlord put the rent up to 1,350 EUR a month."))
+    old = _fact(ledger, "1,200 EUR")
+    assert old.status == "replaced" and _by(ledger, old.replaced_by) == "1,350 EUR"
+
+
+def test_up_to_as_at_most_changes_nothing() -> None:
+    ledger = absorbed(("user", "The hall seats 150 people."),
+                      ("user", "The hall holds up to 200 people standing."))
+    assert _fact(ledger, "150 people").status != "replaced"

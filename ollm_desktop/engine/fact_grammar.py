@@ -114,7 +114,11 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = _is_before_place(particles_split(contracted(names_joined(sentence, tokens))))
+    tokens = contracted(names_joined(sentence, tokens))
+    split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
+    directed = len(split) < len(tokens) and bool(
+        ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
+    tokens = _is_before_place(split)
     first, lead = strip_lead(tokens)
     lead = lead or led or erred_after(tokens, first)  # (or "Scratch that." before it)
     first, owner = _topic(tokens, first)
@@ -166,7 +170,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    changed = (any(is_change(w) for w in words[first:]) and any(
+    changed = directed or (any(is_change(w) for w in words[first:]) and any(
         w in ("to", "from") for w in words[first:])) or (
         first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
         t.value and _imperative_to(tokens, _label_start(tokens, i), first)
