@@ -74,13 +74,16 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
         entity, attribute = noun_phrase(subject)
         if attribute:
             return entity, attribute
-    owner = _of_a_name(tokens, i)
+    renewed = has_new(tokens, i, first)  # "The clinic has a new phone number: X"
+    if renewed:
+        return renewed
+    owner = _of_a_name(tokens, i, start)
     if owner:
         return owner
     return _inverted_copula(tokens, i, start) or \
         _placed_on(tokens, i, start) or \
         _copula_place(tokens, i, start) or \
-        _names_subject(tokens, i, start) or \
+        _names_subject(tokens, i, start) or _possessed(tokens, i, start) or \
         _rate_subject(tokens, i, start) or _subject_verb(tokens, i, start, start == first)
 
 
@@ -268,6 +271,48 @@ def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | N
     return (entity, attribute) if attribute else None
 
 
+def has_new(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
+    """SUBJECT has/got a new NP [: , of] VALUE: the subject's NP, whose value it replaces
+    ("The clinic has a new phone number: 555-0199": clinic phone number)."""
+    at = first + (first < len(tokens) and tokens[first].word in DETERMINERS)
+    verb = next((k for k in range(at, min(i, at + MAX_NP + 1)) if tokens[k].word in _HAVE), i)
+    name = tokens[at].value if verb == at + 1 else None
+    subject = [name[2].lower()] if name and name[3] == "name" else _object(tokens[:verb], first)
+    words = [t.word for t in tokens[verb:verb + 3]]
+    if verb >= i or not (name or at + len(subject) == verb) or (  # (not "doesn't have")
+            words[1:3] != ["a", "new"] and words[1] != "new"):
+        return None
+    np_at = verb + (3 if words[1] == "a" else 2)
+    named = _object(tokens, np_at)
+    between = [t.word for t in tokens[np_at + len(named):i]]
+    entity, attribute = noun_phrase([*subject, *named]) if named and between in (
+        [], [":"], [","], ["of"], ["—"], ["-"]) else ("", "")
+    return (entity, attribute) if attribute else None
+
+
+_HAVE = closed("has have got")
+POSSESSIVES = closed("his her their its")  # the subject's own ("Grandpa takes his pill")
+
+
+def _possessed(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """NAME [adverb] VERB-s his/her/their NP [PREPOSITION] VALUE, with a bare subject ("Grandpa
+    takes his pill at 8 am": grandpa|pill); "the nurse brings his pill" is no one's sure."""
+    head = tokens[start] if start < len(tokens) else None
+    if head is None or not (_plain(head) or (head.value and head.value[3] == "name")):
+        return None
+    at = next((k for k in range(start + 1, i) if tokens[k].word not in ADVERBS), i)
+    verb = verb_group(tokens, at)
+    if verb is None or verb + 1 >= i or tokens[verb + 1].word not in POSSESSIVES:
+        return None
+    words = _object(tokens, verb + 2)
+    between = tokens[verb + 2 + len(words):i]
+    if not words or any(t.word not in PREPOSITIONS for t in between) or len(between) > 2:
+        return None
+    entity, attribute = noun_phrase(words)
+    owner = head.value[2].lower() if head.value else head.word
+    return (f"{owner} {entity}".strip(), attribute) if attribute else None
+
+
 # Auxiliaries that open a verb group before its main verb ("will take", "is writing").
 VERB_AUXILIARIES = closed("will is was does did")
 
@@ -350,12 +395,22 @@ def _subject_verb(tokens: list[Tok], i: int, start: int, bare: bool = False,
     return (entity, attribute) if attribute else None
 
 
-def _of_a_name(tokens: list[Tok], i: int) -> tuple[str, str] | None:
-    """NAME from/at NAME: (the first name, the preposition) for the second."""
+def _of_a_name(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """NAME from/at NAME: (the first name, the preposition) for the second ("Dominika from
+    Talentbridge"); where the first name is a copula's complement, the second is the
+    subject's ("Mum's GP is Dr. Reyes at Elm Park surgery": the GP's, so a replaced GP's
+    name is no key of a current line)."""
     value, before = tokens[i].value, tokens[i - 2].value if i >= 2 else None
     if value is None or before is None or value[3] != "name" or before[3] != "name" or \
             tokens[i - 1].word not in ("from", "at"):
         return None
+    copula = i - 3
+    if copula > start and tokens[copula].word in COPULAS:
+        at = start + (tokens[start].word in DETERMINERS)
+        subject = _object(tokens, start)
+        entity, attribute = noun_phrase(subject)
+        if attribute and at + len(subject) == copula:
+            return f"{entity} {attribute}".strip(), tokens[i - 1].word
     return before[2].lower(), tokens[i - 1].word
 
 

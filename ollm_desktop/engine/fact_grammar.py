@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ollm_desktop.engine.fact_clauses import clause_key
+from ollm_desktop.engine.fact_clauses import clause_key, has_new
 from ollm_desktop.engine.fact_keys import (
     key_of,
     noun_phrase,
@@ -31,7 +31,7 @@ from ollm_desktop.engine.fact_keys import (
     singular,
     unit_class,
 )
-from ollm_desktop.engine.fact_leads import ONWARD, retraction, strip_lead
+from ollm_desktop.engine.fact_leads import ONWARD, erred_after, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
@@ -54,6 +54,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     joined,
     names_joined,
+    particles_split,
     tokens_of,
 )
 
@@ -113,9 +114,13 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = _is_before_place(contracted(names_joined(sentence, tokens)))
+    tokens = contracted(names_joined(sentence, tokens))
+    split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
+    directed = len(split) < len(tokens) and bool(
+        ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
+    tokens = _is_before_place(split)
     first, lead = strip_lead(tokens)
-    lead = lead or led  # the sentence before was a lead alone ("Scratch that. We meet ...")
+    lead = lead or led or erred_after(tokens, first)  # (or "Scratch that." before it)
     first, owner = _topic(tokens, first)
     if owner:
         more, again = strip_lead(tokens[first:])
@@ -149,6 +154,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
+        entity, attribute, label = entity.lower(), attribute.lower(), label.lower()  # "IT"
         slots.append(Slot(start, end, text, kind, entity, attribute, unit,
                           i in taken or is_old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
@@ -164,7 +170,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    changed = (any(is_change(w) for w in words[first:]) and any(
+    changed = directed or (any(is_change(w) for w in words[first:]) and any(
         w in ("to", "from") for w in words[first:])) or (
         first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
         t.value and _imperative_to(tokens, _label_start(tokens, i), first)
@@ -187,6 +193,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         bool(since)  # "… from Monday on": it holds from that day on
     # ("... from next week", "... from tomorrow": it holds from then on)
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
+    instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
+                             for k, t in enumerate(tokens))
     correction = bool(lead or olds or changed or now or gone or instead)
     last = {s.value: s for s in slots if not s.old}  # a value said twice is one value, keyed
     slots = [s for s in slots if s.old or last[s.value] is s]  # where it is said last ("X

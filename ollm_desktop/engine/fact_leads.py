@@ -11,7 +11,8 @@ Part of ``fact_grammar``'s reading. Each is a shape, not a cue list:
   adverbs that say it ("henceforth", "hereafter").
 - **A clause that says the earlier word was wrong**: a leading clause without a value whose
   words include one of the closed class ``ERROR`` ("I got that wrong:", "my mistake —", "I
-  misread the PDF,"), or a retraction verb with a pronoun ("strike that", "forget it").
+  misread the PDF,"), or a retraction verb with a pronoun ("strike that", "scrap it"), the
+  negated "never mind [that]", a pause ("hold on,") and "let me correct/fix that".
 - **A retraction**: an imperative of a verb that takes back what was said (the closed class
   ``RETRACT``: scratch, forget, ignore, disregard) opening the sentence; the values of its
   object, up to the clause's end, are the replaced ones ("Ignore what I said about Hertz — we
@@ -23,7 +24,11 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok, closed, joined
 
 # The verbs whose imperative takes back what was said (a closed class).
-RETRACT = closed("scratch strike forget ignore disregard")
+RETRACT = closed("scratch strike forget ignore disregard scrap")
+# The verbs of "let me correct that" (a closed class: what a speaker does to their own word).
+AMEND = closed("correct fix amend rephrase revise restate retract redo")
+# The verbs of a pause before a correction, with their particle ("hold on", "hang on").
+PAUSE = closed("hold hang")
 # The verbs that end what the user had, in their forms ("drop the tiramisu", "we ditched
 # Jira", "cancelled PureGym"): their object is the old value (a closed class).
 ENDING = closed("drop drops dropped dropping ditch ditches ditched ditching cancel cancels "
@@ -71,11 +76,25 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
 
 
 def _taken_back(tokens: list[Tok], index: int) -> int:
-    """A retraction verb with a pronoun for what was said ("strike that", "forget it",
-    "disregard this"): the length of the lead, 0 if none."""
-    words = [t.word for t in tokens[index:index + 2]]
-    return 2 if len(words) == 2 and words[0] in RETRACT and words[1] in ("that", "this", "it") \
-        else 0
+    """A retraction with a pronoun for what was said: the length of the lead, 0 if none.
+    Its shapes: a retraction verb's imperative ("strike that", "scrap it", "disregard
+    this"); the negated imperative of "mind" ("never mind [that]", "don't mind that"); a
+    pause verb with its particle, then the clause's end ("hold on,", "hang on —"); "let me"
+    with a verb of amending one's word and a pronoun ("let me correct that")."""
+    words = [t.word for t in tokens[index:index + 4]] + ["", "", ""]
+    end = words[2] in BOUNDARY or words[2] == ""  # (the lead is its own clause)
+    if words[0] in RETRACT and words[1] in _SAID:
+        return 2
+    if words[0] in ("never", "don't") and words[1] == "mind":
+        return 3 if words[2] in _SAID else 2 if end else 0
+    if words[0] in PAUSE and words[1] == "on" and end:
+        return 2
+    if words[:2] == ["let", "me"] and words[2] in AMEND and words[3] in _SAID:
+        return 4
+    return 0
+
+
+_SAID = frozenset({"that", "this", "it"})  # what was just said, as a pronoun
 
 
 def _error_clause(tokens: list[Tok], index: int) -> int:
@@ -90,6 +109,27 @@ def _error_clause(tokens: list[Tok], index: int) -> int:
             said = {t.word for t in tokens[index:k]}
             return k + 1 - index if said & ERROR and said & SPEAKER else 0
     return 0
+
+
+# Words that make a clause about being wrong a doubt, not an admission ("unless I'm
+# mistaken", "if I'm not wrong", "correct me if I'm wrong"): a closed class.
+_DOUBT = closed("if unless whether not never though correct")
+
+
+def erred_after(tokens: list[Tok], first: int) -> bool:
+    """A clause after the sentence's value that says the user's word was wrong ("The port is
+    7100, I got that wrong before.", "…, my mistake earlier."): the sentence corrects as
+    with a leading "I got that wrong:". A doubt ("unless I'm mistaken") admits nothing."""
+    if not any(t.word in ERROR for t in tokens[first:]):
+        return False
+    valued = next((k for k in range(len(tokens) - 1, first - 1, -1) if tokens[k].value), -1)
+    cuts = [k for k in range(valued + 1, len(tokens)) if tokens[k].word in BOUNDARY - {"("}]
+    for cut, end in zip(cuts, [*cuts[1:], len(tokens)], strict=True):
+        said = {t.word for t in tokens[cut + 1:end]}
+        if valued >= 0 and said & ERROR and said & SPEAKER and not said & _DOUBT and \
+                end - cut - 1 <= MAX_LEAD_WORDS:
+            return True
+    return False
 
 
 def from_now(tokens: list[Tok], index: int) -> int:

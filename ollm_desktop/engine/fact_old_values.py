@@ -27,6 +27,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
             or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
+    if _not_verb_but(tokens, j, i):
+        return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:]:
         return True
@@ -47,6 +49,24 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     if verb in ("was", "were") and said and i == _clause_first(tokens, i):
         return True  # a value the subject of a past copula: "10% was underfitting"
     return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
+
+
+def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
+    """Y of "not V [P] Y but [P] X" with a verb between "not" and Y ("isn't going to Y but
+    to X", "isn't going to be the Y but X"): "not", then at most four words that are no
+    value and no boundary, then Y, then a "but" in the same clause with a value after it
+    ("not only Y but also X" keeps both: "only", "just" are no verb)."""
+    k = next((k for k in range(j - 1, max(-1, j - 6), -1) if tokens[k].word == "not"), -1)
+    if k < 0 or any(t.value or t.word in BOUNDARY or t.word in ("only", "just", "merely")
+                    for t in tokens[k + 1:j]):
+        return False
+    for m in range(i + 1, len(tokens)):
+        if tokens[m].word == "but":
+            return any(t.value for t in tokens[m + 1:m + 4]) and not any(
+                t.word in ("also", "too") for t in tokens[m + 1:m + 3])
+        if tokens[m].word in BOUNDARY and tokens[m].word != ",":
+            return False
+    return False
 
 
 def _clause_first(tokens: list[Tok], i: int) -> int:

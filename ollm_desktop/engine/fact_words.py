@@ -77,14 +77,25 @@ class Tok:
 def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
     out: list[Tok] = []
     cursor = 0
+    shouted = sentence.isupper()  # (in a sentence all in capitals no word is an acronym)
     for value in sorted(values):
-        out += [Tok(m.group(0).lower().replace("’", "'"), m.start() + cursor,
-                     m.end() + cursor) for m in TOKEN.finditer(sentence[cursor:value[0]])]
+        out += [Tok(_word(m.group(0), shouted), m.start() + cursor, m.end() + cursor)
+                for m in TOKEN.finditer(sentence[cursor:value[0]])]
         out.append(Tok("", value[0], value[1], value))
         cursor = value[1]
-    out += [Tok(m.group(0).lower().replace("’", "'"), m.start() + cursor, m.end() + cursor)
+    out += [Tok(_word(m.group(0), shouted), m.start() + cursor, m.end() + cursor)
             for m in TOKEN.finditer(sentence[cursor:])]
     return out
+
+
+def _word(text: str, shouted: bool = False) -> str:
+    """A token's word, in lower case; an acronym whose letters spell a closed-class word
+    ("the US bucket", "the IT budget": not "us", "it") keeps its capitals, so no closed
+    class takes it (``fact_grammar.read`` puts a key's words in lower case)."""
+    word = text.lower().replace("’", "'")
+    if not shouted and len(text) > 1 and text.isupper() and text.isalpha() and word in _CLOSED:
+        return text
+    return word
 
 
 def joined(tokens: list[Tok], start: int = 0) -> str:
@@ -125,6 +136,24 @@ def contracted(tokens: list[Tok]) -> list[Tok]:
     return out
 
 
+def particles_split(tokens: list[Tok]) -> list[Tok]:
+    """"turned the heater down to 18 °C", "pushed the launch back to June": a verb's particle
+    between its object (a determiner, then at most three plain words) and "to" belongs to
+    the verb, not to the object's noun phrase; it is left out so the object is the key."""
+    out: list[Tok] = []
+    for k, token in enumerate(tokens):
+        if token.word in PARTICLES and not token.value and k + 1 < len(tokens) and \
+                tokens[k + 1].word == "to" and k >= 2:
+            det = next((j for j in range(k - 1, max(-1, k - 5), -1)
+                        if tokens[j].word in DETERMINERS), -1)
+            if det >= 0 and all(t.word[:1].isalpha() and not t.value and t.word not in NOT_NP
+                                and t.word not in COPULAS and t.word not in PREPOSITIONS
+                                for t in tokens[det + 1:k]) and det + 1 < k:
+                continue
+        out.append(token)
+    return out
+
+
 def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """A run of capitalised words after the first ("Redis Streams") is one word: a name."""
     out: list[Tok] = []
@@ -142,6 +171,8 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
             out.append(token)
     return out
 
+
+_CLOSED = NOT_NP | DETERMINERS | PREPOSITIONS | COPULAS | CONJUNCTIONS | PRONOUNS
 
 # Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5",
 # "5 (was 3)".

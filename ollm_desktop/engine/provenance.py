@@ -198,6 +198,10 @@ def _decided(sentence: str, slot: fact_grammar.Slot, found: Found) -> Found:
 # the whole text stays in the history and in recall.
 MAX_FACT_TEXT = 16_000
 MAX_SENTENCE_CHARS = 1_000
+# A lead alone is a short sentence ("Scratch that.", "The portfolio address I gave you was
+# wrong."): up to ten words of a clause that says the user's word was wrong
+# (``fact_leads.MAX_LEAD_WORDS``), so about a hundred characters.
+MAX_LEAD_CHARS = 100
 
 
 def message_facts(content: str, role: str = "user") -> list[Found]:
@@ -206,7 +210,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
     for number, sentence in enumerate(P.sentences(content[:MAX_FACT_TEXT])):
-        if len(sentence) < 40 and fact_grammar.lead_only(sentence):
+        if len(sentence) < MAX_LEAD_CHARS and fact_grammar.lead_only(sentence):
             led = True
             continue
         found = [replace(f, sentence=number)
