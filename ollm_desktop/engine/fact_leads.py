@@ -21,6 +21,8 @@ Part of ``fact_grammar``'s reading. Each is a shape, not a cue list:
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok, closed, joined
 
 # The verbs whose imperative takes back what was said (a closed class).
@@ -124,7 +126,7 @@ def erred_after(tokens: list[Tok], first: int) -> bool:
         return False
     valued = next((k for k in range(len(tokens) - 1, first - 1, -1) if tokens[k].value), -1)
     cuts = [k for k in range(valued + 1, len(tokens)) if tokens[k].word in BOUNDARY - {"("}]
-    for cut, end in zip(cuts, [*cuts[1:], len(tokens)], strict=True):
+    for cut, end in pairwise([*cuts, len(tokens)]):  # (no cut: nothing after the value)
         said = {t.word for t in tokens[cut + 1:end]}
         if valued >= 0 and said & ERROR and said & SPEAKER and not said & _DOUBT and \
                 end - cut - 1 <= MAX_LEAD_WORDS:

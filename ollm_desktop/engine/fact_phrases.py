@@ -252,7 +252,7 @@ def _place_after_verb(sentence: str, tokens: list[Tok], start: int, end: int, fi
     place = next((k for k in range(at + 2, min(end, at + 5)) if tokens[k].word in places),
                  None)  # the subject's words, its verb, then the place's preposition
     words = [t for t in tokens[at:place] if t.word != "now"]  # "Hiking group now meets at"
-    if place is None or place + 1 >= end or not all(plain_word(t) for t in words):
+    if place is None or place + 1 >= end or not words or not all(plain_word(t) for t in words):
         return False
     if not led and not _agrees(words[:-1], words[-1].word):
         return False
