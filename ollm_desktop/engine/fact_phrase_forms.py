@@ -134,9 +134,10 @@ def speakers_count(tokens: list[Tok], start: int, end: int, units: dict[int, str
         at = start + 2
     else:
         return
-    if at >= end or not tokens[at].word.isdigit() or at + 1 >= end or \
-            tokens[at + 1].word not in ("for", "now"):
-        return
+    if at >= end or not tokens[at].word.isdigit() or not (
+            at + 1 >= end or tokens[at + 1].word in PREPOSITIONS or
+            tokens[at + 1].word in BOUNDARY or tokens[at + 1].word in PHRASE_END):
+        return  # the number ends its phrase ("we're 8 tonight" is no count of the speakers)
     token = tokens[at]
     token.value = (token.start, token.end, token.word, "number")
     token.word = ""

@@ -45,6 +45,7 @@ from ollm_desktop.engine.fact_phrase_words import (
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     CONJUNCTIONS,
+    COPULAS,
     DETERMINERS,
     MODALS,
     PRONOUNS,
@@ -114,11 +115,10 @@ def _copula_complement(sentence: str, tokens: list[Tok], start: int, end: int,
         return False
     words = [t.word for t in tokens[verb:end]]
     future = 0
-    for group in (["will", "be"], ["'ll", "be"], ["is", "going", "to", "be"],
-                  ["are", "going", "to", "be"]):
-        if words[:len(group)] == group:
-            future = len(group)
-            break
+    if words[:2] in (["will", "be"], ["'ll", "be"]):
+        future = 2
+    elif words[1:4] == ["going", "to", "be"] and words[0] in COPULAS | {"'re", "'s", "am"}:
+        future = 4  # "is / are / was / 're going to be"
     size = future or (1 if words[:1] and words[0] in ("is", "are", "becomes", "remains")
                       else 0)
     if not size:

@@ -157,12 +157,13 @@ class Known:
         self.past: dict[tuple[str, str], Fact] = {}
         for fact in facts:
             self.add_fact(fact, own=fact.message_id == message_id)
+            if fact.message_id == message_id:  # (a former read's: never two of this read
+                self.mine_by_value.setdefault(fact.value, fact)  # of one text and kinds)
 
     def add_fact(self, fact: Fact, *, own: bool) -> None:
         key = (fact.value, family(fact))
         if own:
             self.mine.setdefault(key, fact)
-            self.mine_by_value.setdefault(fact.value, fact)
         if fact.status == "current":
             self.current[key] = fact
         elif fact.status == "forgotten" or key not in self.past:

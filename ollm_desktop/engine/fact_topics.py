@@ -91,7 +91,8 @@ def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
     when that holds no value ("Dashboard refresh: I've cranked it down to ...")."""
     marked = sentence
     for index, other in sorted(enumerate(dict.fromkeys(values)), key=lambda p: -len(p[1])):
-        marked = marked.replace(other, f" {_slot(index)} ")
+        marked = re.sub(rf"(?<!\w){re.escape(other)}(?!\w)", f" {_slot(index)} ", marked)
+        # (whole words only: the value "Go" is no part of "Google")
     mine = _slot(list(dict.fromkeys(values)).index(value))
     clauses: list[list[str]] = [[]]
     for token in _TOKEN.findall(marked):
