@@ -259,4 +259,4 @@ def test_a_correction_whose_key_meets_none_marks_the_one_value_of_its_unit() -> 
     new = next(f for f in ledger if f.value == "90 seconds")
     # never silently current beside its correction: the statements share the key's word
     # ("poll", fact_topics), so the correction replaces it
-    assert old.replaced_by == new.id or old.possibly_replaced_by == new.id
+    assert old.status == "replaced" and old.replaced_by == new.id

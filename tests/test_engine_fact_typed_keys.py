@@ -31,12 +31,13 @@ def test_a_bare_number_of_another_attribute_is_its_own_entry() -> None:
     assert fact_of(ledger, "1e-3").status == "current" == fact_of(ledger, "0.1").status
 
 
-def test_a_count_of_the_same_noun_phrase_is_still_possibly_the_same() -> None:
-    """(the rule above narrows, never drops, the uncertain match of one noun phrase)"""
+def test_a_count_of_the_same_noun_phrase_is_the_same_key_named_otherwise() -> None:
+    """(the rule above narrows, never drops, the match of one noun phrase: "poll" is both
+    statements' key word, ``fact_topics``, so the correction replaces the count)"""
     ledger = absorbed(("user", "We poll the upstream feed every 30 seconds."),
                       ("user", "The polling interval is now 90 seconds."))
-    old = fact_of(ledger, "30 seconds")  # (replaced since fact_topics: "poll" is both's key)
-    assert value_of(ledger, old.possibly_replaced_by or old.replaced_by) == "90 seconds"
+    old = fact_of(ledger, "30 seconds")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "90 seconds"
 
 
 def test_a_function_never_possibly_replaces_a_word_or_an_environment_variable() -> None:
@@ -48,7 +49,7 @@ def test_a_function_never_possibly_replaces_a_word_or_an_environment_variable() 
     assert all(f.possibly_replaced_by is None and f.status == "current" for f in ledger)
 
 
-def test_a_sentence_never_replaces_a_value_it_names_as_old() -> None:
+def test_a_reply_s_hedge_replaces_no_value_and_a_user_s_drop_replaces_its_object() -> None:
     """A reply's hedge ("... a confound we did not control, and reviewers will look there
     first.") is no replacement of a value: no "control (a reply said replaced by The weakest
     part of ...)" line."""

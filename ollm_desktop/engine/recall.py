@@ -27,7 +27,6 @@ INTRO = ("(Recalled from earlier in this conversation, already answered; use it 
 MIN_ROOM = 24  # tokens: below this nothing is recalled
 _WORD = re.compile(r"[\w.-]+", re.UNICODE)
 _VALUE = re.compile(r"\d|\w[_/.]\w|\w[a-z][A-Z]")  # a number, a path or name of code
-# A quantity: a number, then its unit after a space ("48 hours") or a hyphen ("48-hour").
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ values next, the assistant's suggestions last (behind a filter, off by default).
 
 from __future__ import annotations
 
-import calendar
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
@@ -26,7 +25,9 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("FactsPanel", text)
 
 
-_WEEKDAYS = frozenset(day.lower() for day in calendar.day_name)
+# English, as the grammar reads (``calendar.day_name`` follows the locale Qt sets).
+_WEEKDAYS = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                       "sunday"])
 
 
 def kind_name(fact: Fact) -> str:
