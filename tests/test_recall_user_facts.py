@@ -125,3 +125,11 @@ def test_the_ledger_s_own_quotes_mark_the_other_form_too() -> None:
     notes = facts.value_notes(ledger)
     marked = facts.annotate("We agreed on a 48-hour window for the logs.", notes)
     assert "48-hour (replaced by 24 hours)" in marked, (notes, marked)
+
+
+def test_a_three_letter_unit_s_compound_has_its_plural() -> None:
+    """"a 5-day trial" is "5 days" counted (only an abbreviation, "5-GB", has no plural)."""
+    from ollm_desktop.engine.facts import quantity_forms
+
+    assert "5 days" in quantity_forms("5-day")
+    assert quantity_forms("5-GB") == ["5 GB"]

@@ -278,7 +278,7 @@ _QUANTITY = re.compile(r"(\d[\d.,]*)([ -])([^\W\d_]+)")
 def quantity_forms(value: str) -> list[str]:
     """The other ways a quantity is written: counted after a space ("48 hours") or as a
     compound before its noun, with a hyphen and the unit in the singular ("a 48-hour
-    window"). A unit of three letters or fewer (GB, ms) has no plural to drop."""
+    window"). An abbreviation (GB, ms) has no plural."""
     match = _QUANTITY.fullmatch(value) if value[:1].isdigit() else None
     if match is None:
         return []
@@ -288,8 +288,8 @@ def quantity_forms(value: str) -> list[str]:
     if joint == " ":
         forms = [f"{number}-{single}", f"{number} {single}"]
     else:
-        forms = [f"{number} {unit}s" if len(unit) > 3 and not plural else f"{number} {unit}",
-                 f"{number} {single}"]
+        counted = unit.islower() and len(unit) >= 3 and not plural  # "5-day": "5 days"
+        forms = [f"{number} {unit}s" if counted else f"{number} {unit}", f"{number} {single}"]
     return [form for form in dict.fromkeys(forms) if form != value]
 
 
