@@ -31,13 +31,12 @@ adverbs are closed classes (``fact_words``); the verb and the nouns are any word
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
+from ollm_desktop.engine.fact_verbs import SUBORDINATORS, changes, finite_verb, plain, verb_group
 from ollm_desktop.engine.fact_words import (
-    AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
     DETERMINERS,
-    NOT_NP,
     PARTICLES,
     PREPOSITIONS,
     Tok,
@@ -52,9 +51,7 @@ ADVERBS = closed("now also still currently already just only mostly usually")
 # Prepositions that place a value on a thing ("on the servers", "in the newsletter"): the
 # rest name a time, a direction or an owner, which other readings take.
 PLACES = closed("on in at across inside within throughout")
-# Subordinating conjunctions: a new clause begins ("... the code reviews while Lena is away").
-SUBORDINATORS = closed("while because since although though when whenever until unless if "
-                       "whereas after before once")
+
 MAX_NP = 3
 # Prepositions of a place a thing is put in or kept at (a closed class), "with" as in "the
 # key is with the neighbour".
@@ -95,14 +92,6 @@ def _clause_start(tokens: list[Tok], i: int, first: int) -> int:
     return first
 
 
-def _plain(token: Tok) -> bool:
-    """A word of an open class (a verb or a noun): no value, no closed-class word."""
-    word = token.word
-    return bool(word) and not token.value and word[:1].isalpha() and word not in NOT_NP \
-        and word not in DETERMINERS and word not in PREPOSITIONS and word not in COPULAS \
-        and word not in CONJUNCTIONS and word not in AUXILIARIES and word not in SUBORDINATORS
-
-
 def _object(tokens: list[Tok], at: int) -> list[str]:
     """The noun phrase from ``at`` (its determiner optional): its words, up to a boundary, a
     value, a preposition or a conjunction; none if longer than ``MAX_NP`` words."""
@@ -110,7 +99,7 @@ def _object(tokens: list[Tok], at: int) -> list[str]:
         at += 1
     words: list[str] = []
     for token in tokens[at:]:
-        if not _plain(token):
+        if not plain(token):
             break
         words.append(token.word)
     return words if 0 < len(words) <= MAX_NP else []
@@ -123,9 +112,9 @@ def _speaker_verb(before: list[Tok]) -> bool:
         before = before[:-1]  # "going with X", "switching to X"
     if len(before) == 1:
         word = before[0].word
-        return _plain(before[0]) and word.endswith("ing") and not is_change(word)
+        return plain(before[0]) and word.endswith("ing") and not is_change(word)
     return len(before) == 2 and (before[0].word in PERSONS or before[0].word in SPEAKING) \
-        and _plain(before[1]) and not is_change(before[1].word)
+        and plain(before[1]) and not is_change(before[1].word)
 
 
 def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
@@ -154,11 +143,6 @@ def _placed_on(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
     words = _object(tokens, after + 1)
     entity, attribute = noun_phrase(words)
     return (entity, attribute) if attribute else None
-
-
-def changes(word: str) -> bool:
-    """A change verb in any form, "moving" and "changing" too (the "-e" a suffix drops)."""
-    return is_change(word) or (word.endswith("ing") and is_change(word[:-3] + "e"))
 
 
 def _inverted_copula(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
@@ -190,7 +174,7 @@ def _moved_object(before: list[Tok]) -> tuple[str, str] | None:
             words[verb + 1] in DETERMINERS:
         return None
     noun = before[verb + 1:-1]
-    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in noun):
+    if not 0 < len(noun) <= MAX_NP or not all(plain(t) for t in noun):
         return None
     entity, attribute = noun_phrase([t.word for t in noun])
     return (entity, attribute) if attribute else None
@@ -212,7 +196,7 @@ def _changed_subject(before: list[Tok]) -> tuple[str, str] | None:
     at -= words[at - 1] == "been"
     start = int(words[0] in DETERMINERS)
     noun = before[start:at]
-    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in noun):
+    if not 0 < len(noun) <= MAX_NP or not all(plain(t) for t in noun):
         return None
     entity, attribute = noun_phrase([t.word for t in noun])
     return (entity, attribute) if attribute else None
@@ -231,7 +215,7 @@ def _copula_place(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | No
         return None
     noun = words[1:-3]
     if not 0 < len(noun) <= MAX_NP or not all(
-            _plain(t) for t in tokens[start + 1:start + 1 + len(noun)]):
+            plain(t) for t in tokens[start + 1:start + 1 + len(noun)]):
         return None
     entity, attribute = noun_phrase(noun)
     return (entity, attribute) if attribute else None
@@ -247,7 +231,7 @@ def _given_object(before: list[Tok]) -> tuple[str, str] | None:
             not _speaker_verb(before[:2]):
         return None
     noun = words[3:-1]
-    if not 0 < len(noun) <= MAX_NP or not all(_plain(t) for t in before[3:3 + len(noun)]):
+    if not 0 < len(noun) <= MAX_NP or not all(plain(t) for t in before[3:3 + len(noun)]):
         return None
     entity, attribute = noun_phrase(noun)
     return (entity, attribute) if attribute else None
@@ -298,7 +282,7 @@ def _possessed(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
     """NAME [adverb] VERB-s his/her/their NP [PREPOSITION] VALUE, with a bare subject ("Grandpa
     takes his pill at 8 am": grandpa|pill); "the nurse brings his pill" is no one's sure."""
     head = tokens[start] if start < len(tokens) else None
-    if head is None or not (_plain(head) or (head.value and head.value[3] == "name")):
+    if head is None or not (plain(head) or (head.value and head.value[3] == "name")):
         return None
     at = next((k for k in range(start + 1, i) if tokens[k].word not in ADVERBS), i)
     verb = verb_group(tokens, at)
@@ -311,31 +295,6 @@ def _possessed(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
     entity, attribute = noun_phrase(words)
     owner = head.value[2].lower() if head.value else head.word
     return (f"{owner} {entity}".strip(), attribute) if attribute else None
-
-
-# Auxiliaries that open a verb group before its main verb ("will take", "is writing").
-VERB_AUXILIARIES = closed("will is was does did")
-
-
-def verb_group(tokens: list[Tok], at: int) -> int | None:
-    """The index of the main verb of a verb group starting at ``at``: a finite verb
-    ("triages"), or an auxiliary and its verb ("will take", "is writing"); None if none."""
-    if at >= len(tokens):
-        return None
-    if finite_verb(tokens[at]):
-        return at
-    if tokens[at].word in VERB_AUXILIARIES and at + 1 < len(tokens) and \
-            _plain(tokens[at + 1]) and not is_change(tokens[at + 1].word):
-        return at + 1
-    return None
-
-
-def finite_verb(token: Tok) -> bool:
-    """A verb in the present's third person ("triages", "runs", "owns"): a plain lower-case
-    word ending in -s (not -ss, -us, -is: "process", "status", "analysis")."""
-    word = token.word
-    return word in ("does", "has") or (_plain(token) and len(word) > 3 and word.endswith("s")
-                                       and not word.endswith(("ss", "us", "is")))
 
 
 def _rate_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
@@ -359,7 +318,7 @@ def _refers_back(tokens: list[Tok], i: int, start: int) -> bool:
     pronoun refers to."""
     ends = i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY
     return ends and i - 2 >= start and tokens[i - 1].word in ("it", "them") and \
-        _plain(tokens[i - 2])
+        plain(tokens[i - 2])
 
 
 def _subject_verb(tokens: list[Tok], i: int, start: int, bare: bool = False,
@@ -385,8 +344,8 @@ def _subject_verb(tokens: list[Tok], i: int, start: int, bare: bool = False,
             tokens[after].word != "from":
         return None  # ("Doors open at 18:30 for the launch party": the party's)
     subject, verb = tokens[start + opened:at], tokens[at]
-    if not subject or len(subject) > MAX_NP or not all(_plain(t) for t in subject) or \
-            not _plain(verb) or is_change(verb.word):
+    if not subject or len(subject) > MAX_NP or not all(plain(t) for t in subject) or \
+            not plain(verb) or is_change(verb.word):
         return None
     plural = subject[-1].word.endswith("s") and not subject[-1].word.endswith("ss")
     if not (finite_verb(verb) if not plural else not verb.word.endswith("s")):

@@ -8,9 +8,10 @@ becomes a value is marked so, its label or counted noun is marked part of it).
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_clauses import ADVERBS, verb_group
+from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_value_spans import dimensions, replaced_objects
+from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     AUXILIARIES,

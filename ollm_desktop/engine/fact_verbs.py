@@ -1,0 +1,61 @@
+"""Verbs as the clause readers see them: a finite verb ("triages", "runs"), a verb group
+("will take", "is writing"), a change verb in any form ("moving", "changing"), and the plain
+word a verb or noun is (lower case, no value). Split from ``fact_clauses``, which reads keys
+from a clause's subject, verb and object, and ``fact_values``, which reads counts after a
+verb."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    CONJUNCTIONS,
+    COPULAS,
+    DETERMINERS,
+    NOT_NP,
+    PREPOSITIONS,
+    Tok,
+    closed,
+    is_change,
+)
+
+# Subordinating conjunctions: a new clause begins ("... the code reviews while Lena is away").
+SUBORDINATORS = closed("while because since although though when whenever until unless if "
+                       "whereas after before once")
+
+
+def plain(token: Tok) -> bool:
+    """A word of an open class (a verb or a noun): no value, no closed-class word."""
+    word = token.word
+    return bool(word) and not token.value and word[:1].isalpha() and word not in NOT_NP \
+        and word not in DETERMINERS and word not in PREPOSITIONS and word not in COPULAS \
+        and word not in CONJUNCTIONS and word not in AUXILIARIES and word not in SUBORDINATORS
+
+
+def changes(word: str) -> bool:
+    """A change verb in any form, "moving" and "changing" too (the "-e" a suffix drops)."""
+    return is_change(word) or (word.endswith("ing") and is_change(word[:-3] + "e"))
+
+
+# Auxiliaries that open a verb group before its main verb ("will take", "is writing").
+VERB_AUXILIARIES = closed("will is was does did")
+
+
+def verb_group(tokens: list[Tok], at: int) -> int | None:
+    """The index of the main verb of a verb group starting at ``at``: a finite verb
+    ("triages"), or an auxiliary and its verb ("will take", "is writing"); None if none."""
+    if at >= len(tokens):
+        return None
+    if finite_verb(tokens[at]):
+        return at
+    if tokens[at].word in VERB_AUXILIARIES and at + 1 < len(tokens) and \
+            plain(tokens[at + 1]) and not is_change(tokens[at + 1].word):
+        return at + 1
+    return None
+
+
+def finite_verb(token: Tok) -> bool:
+    """A verb in the present's third person ("triages", "runs", "owns"): a plain lower-case
+    word ending in -s (not -ss, -us, -is: "process", "status", "analysis")."""
+    word = token.word
+    return word in ("does", "has") or (plain(token) and len(word) > 3 and word.endswith("s")
+                                       and not word.endswith(("ss", "us", "is")))
