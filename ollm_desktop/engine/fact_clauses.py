@@ -39,6 +39,7 @@ from ollm_desktop.engine.fact_words import (
     DETERMINERS,
     PARTICLES,
     PREPOSITIONS,
+    SPEAKING,
     Tok,
     closed,
     is_change,
@@ -56,8 +57,6 @@ MAX_NP = 3
 # Prepositions of a place a thing is put in or kept at (a closed class), "with" as in "the
 # key is with the neighbour".
 PLACED = PLACES | closed("under behind beside near outside above below with")
-# The speaker and an auxiliary in one word ("I'm using", "we're laying"): a closed class.
-SPEAKING = closed("i'm we're i'll we'll they're you're")
 
 
 def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:

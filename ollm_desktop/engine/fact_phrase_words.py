@@ -12,11 +12,11 @@ from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
-    DEICTIC,
     DETERMINERS,
     NOT_NP,
     PARTICLES,
     PREPOSITIONS,
+    TIMES,
     Tok,
     closed,
     is_change,
@@ -30,14 +30,10 @@ DEGREE = closed("too very so quite pretty rather really fairly extremely more le
 IDENTITY = closed("same different other another own such")
 # The words that end a value's phrase inside its clause besides a boundary and a preposition.
 PHRASE_END = closed("now instead not rather anymore")
-# Times after a phrase ("… this week", "… next time"): the phrase ends, no value is read.
-TIMES = DEICTIC | closed("last next yesterday tonight")
 # The prepositions that put the phrase's key after it ("puff pastry for the tart base").
 KEY_AFTER = closed("for in on at")
 # The prepositions of a place a copula or a verb puts a thing in ("is at the taco place").
 PLACED = closed("at in on under behind beside near inside outside above below")
-# A subject in one word with its verb's auxiliary ("I'm using", "we're laying", "I'll use").
-SUBJECT_AUX = closed("i'm we're i'll we'll they're you're")
 MAX_PHRASE = 4
 # Determiners of a thing already known (a key) and of a new one (a value).
 DEFINITE = closed("the our my your their his her its this these those")

@@ -35,7 +35,6 @@ from ollm_desktop.engine.fact_phrase_words import (
     KEY_AFTER,
     PHRASE_END,
     PLACED,
-    SUBJECT_AUX,
     clauses_of,
     mark_value,
     participle,
@@ -49,6 +48,7 @@ from ollm_desktop.engine.fact_words import (
     DETERMINERS,
     MODALS,
     PRONOUNS,
+    SPEAKING,
     Tok,
     is_change,
 )
@@ -142,7 +142,7 @@ def _verb_at(tokens: list[Tok], start: int, end: int) -> int | None:
     """Where the clause's verb is when its subject is the speaker or it opens with one
     ("I'm using", "we're laying", "we use", "going with", "laying"): the verb's index."""
     at = start
-    if tokens[at].word in SUBJECT_AUX:
+    if tokens[at].word in SPEAKING:
         at += 1
     elif tokens[at].word in PRONOUNS and at + 1 < end:
         at += 1
@@ -169,7 +169,7 @@ def _object_with_key(sentence: str, tokens: list[Tok], start: int, end: int,
         topic = start + 1 + (start + 1 < end and tokens[start + 1].word in DETERMINERS)
         while topic < end and topic - start <= 4 and plain_word(tokens[topic]):
             topic += 1  # "For the tart base" with no comma: the speaker's clause goes on
-        if topic == start + 1 or topic >= end or (tokens[topic].word not in SUBJECT_AUX and
+        if topic == start + 1 or topic >= end or (tokens[topic].word not in SPEAKING and
                                                   tokens[topic].word not in PRONOUNS):
             return False
     verb = _verb_at(tokens, topic, end)

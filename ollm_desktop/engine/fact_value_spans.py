@@ -9,17 +9,15 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_words import (
     CONJUNCTIONS,
-    DEICTIC,
     DETERMINERS,
     NOT_NP,
     PREPOSITIONS,
     REPLACE,
+    TIMES,
     Tok,
     closed,
 )
 
-# Words that open a time adverbial after a noun phrase (a closed class).
-TIME_WORDS = DEICTIC | closed("last next yesterday tonight")
 # The words that join the two objects of "replace Y with X", "swap Y for X".
 _REPLACING = {"with": REPLACE, "by": REPLACE, "for": closed("swap swaps swapped swapping")}
 
@@ -51,7 +49,7 @@ def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
     while end < len(tokens) and (tokens[end].value or (
             tokens[end].word[:1].isalnum() and tokens[end].word not in PREPOSITIONS and
             tokens[end].word not in NOT_NP and tokens[end].word not in CONJUNCTIONS and
-            tokens[end].word not in DETERMINERS and tokens[end].word not in TIME_WORDS)):
+            tokens[end].word not in DETERMINERS and tokens[end].word not in TIMES)):
         end += 1  # (up to a time: "... with a mesh system last night")
     return (at, end) if 0 < end - at <= 4 else None
 

@@ -42,6 +42,10 @@ CHANGE = closed("set bump raise lower move switch rename change increase decreas
                  "shorten")
 # Deictic words of time and place ("from here on", "from this point on"): a closed class.
 DEICTIC = closed("now here today tomorrow then this that point there")
+# Times after a noun phrase ("… this week", "… next time"): it ends there.
+TIMES = DEICTIC | closed("last next yesterday tonight")
+# The speaker and an auxiliary in one word ("I'm using", "we're laying"): a closed class.
+SPEAKING = closed("i'm we're i'll we'll they're you're")
 # The verbs of "replace Y with X" (Y goes, X comes), in their forms.
 REPLACE = closed("replace replaces replaced replacing swap swaps swapped swapping substitute "
                  "substitutes substituted substituting")
