@@ -75,17 +75,11 @@ def test_a_value_its_own_sentence_states_as_new_is_never_what_it_replaces() -> N
 def test_a_correction_read_again_changes_nothing() -> None:
     """The message names the old value beside its own ("Tuesday is the choir practice"):
     read again at a compaction, it neither makes a new Tuesday nor undoes the correction."""
-    said = [Message(role="user", content="The book club meets on Tuesday."),
-            Message(role="user", content="I meant Wednesday for the book club, Tuesday is the "
-                                         "choir practice.")]
-    ledger: list[Fact] = []
-    for turn, message in enumerate(said, start=1):
-        facts.absorb(ledger, message, turn)
-    once = [(f.value, f.status) for f in ledger]
-    assert ("Wednesday", "current") in once and ("Tuesday", "replaced") in once
-    for turn, message in enumerate(said, start=1):
-        facts.absorb(ledger, message, turn)
-    assert [(f.value, f.status) for f in ledger] == once
+    once, twice = _read_twice("The book club meets on Tuesday.",
+                              "I meant Wednesday for the book club, Tuesday is the choir "
+                              "practice.")
+    assert ("Wednesday", "current", False) in once and ("Tuesday", "replaced", False) in once
+    assert twice == once
 
 
 def test_a_sentence_kept_whole_before_a_value_names_its_topic() -> None:
@@ -214,17 +208,11 @@ def test_a_correction_read_again_replaces_no_more_than_at_first() -> None:
     """Read first, "bump the main timeout to 45 s" replaces the main timeout and only marks
     the timeout without an owner (possibly the same key); read again at a compaction, the
     marked one must not become the only candidate and be replaced."""
-    said = [Message(role="user", content="The main timeout is 30 s and the timeout is 10 s "
-                                         "elsewhere."),
-            Message(role="user", content="Bump the main timeout to 45 s.")]
-    ledger: list[Fact] = []
-    for turn, message in enumerate(said, start=1):
-        facts.absorb(ledger, message, turn)
-    once = [(f.value, f.status) for f in ledger]
-    assert ("10 s", "current") in once and ("30 s", "replaced") in once
-    for turn, message in enumerate(said, start=1):
-        facts.absorb(ledger, message, turn)
-    assert [(f.value, f.status) for f in ledger] == once
+    once, twice = _read_twice("The main timeout is 30 s and the timeout is 10 s elsewhere.",
+                              "Bump the main timeout to 45 s.")
+    assert ("10 s", "current") in [v[:2] for v in once]
+    assert ("30 s", "replaced") in [v[:2] for v in once]
+    assert twice == once
 
 
 def _read_twice(*texts: str) -> tuple[list[tuple[str, str, bool]], list[tuple[str, str, bool]]]:
