@@ -7,6 +7,7 @@ Part of ``fact_values``' reading, over ``fact_grammar``'s tokens, in place.
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_phrase_words import mark_value
 from ollm_desktop.engine.fact_words import (
     CONJUNCTIONS,
     DETERMINERS,
@@ -57,13 +58,8 @@ def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
 def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
     """The words [a, b) as one name value, kept on the last token (the others are part of
     it), unless a value is among them already."""
-    if any(t.value for t in tokens[a:b]):
-        return
-    start, end = tokens[a].start, tokens[b - 1].end
-    for token in tokens[a:b - 1]:
-        token.word = "·"
-    tokens[b - 1].value = (start, end, sentence[start:end], "name")
-    tokens[b - 1].word = ""
+    if not any(t.value for t in tokens[a:b]):
+        mark_value(sentence, tokens, a, b)
 
 
 def dimensions(sentence: str, tokens: list[Tok], first: int) -> None:

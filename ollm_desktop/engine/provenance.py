@@ -99,7 +99,7 @@ def _kind(ref_kind: str) -> FactKind:
     return "number" if ref_kind in NUMBER_KINDS else "identifier"
 
 
-_WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b")  # "on Tuesdays" too
+WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b")  # "on Tuesdays" too
 
 
 def _key(slot: fact_grammar.Slot) -> str:
@@ -116,7 +116,7 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
     open questions only (it replaces nothing), a correction marks the values it replaces."""
     values = _values(sentence)
     taken = [(a, b) for a, b, _, _ in values]
-    values += [(m.start(), m.end(), m.group(0), "date") for m in _WEEKDAY.finditer(sentence)
+    values += [(m.start(), m.end(), m.group(0), "date") for m in WEEKDAY.finditer(sentence)
                if not any(a <= m.start() < b for a, b in taken)]
     reading = fact_grammar.read(sentence, values, role, led=led)
     correction = reading.correction

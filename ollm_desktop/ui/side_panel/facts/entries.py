@@ -16,6 +16,7 @@ from ollm_desktop.engine.conversation import LEGACY_MESSAGE
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts import dispute_note
 from ollm_desktop.engine.facts_front import FactsView
+from ollm_desktop.engine.provenance import WEEKDAY  # the grammar's weekdays (English)
 
 SHORT = 48  # characters of a value named in a sentence
 LONG = 110  # characters of a sentence in the list (the tooltip has it all)
@@ -25,9 +26,6 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("FactsPanel", text)
 
 
-# English, as the grammar reads (``calendar.day_name`` follows the locale Qt sets).
-_WEEKDAYS = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
-                       "sunday"])
 
 
 def kind_name(fact: Fact) -> str:
@@ -36,7 +34,7 @@ def kind_name(fact: Fact) -> str:
     units = {"port": _tr("port"), "version": _tr("version"), "path": _tr("path"),
              "url": _tr("link"), "time": _tr("time"), "duration": _tr("duration"),
              "size": _tr("size"), "percent": _tr("percentage"), "money": _tr("amount"),
-             "date": _tr("day") if fact.value.lower() in _WEEKDAYS else _tr("date")}
+             "date": _tr("day") if WEEKDAY.fullmatch(fact.value) else _tr("date")}
     unit = fact.key.rsplit("|", 1)[-1] if fact.key.count("|") == 2 else ""
     if fact.kind in ("identifier", "number") and unit in units:
         return units[unit]
