@@ -32,6 +32,9 @@ THIRD_SHAPE = {"dev-4": (100, "v"), "heldout-3": (100, "w")}
 SECOND_FORMS = ("reported", "conditional", "past-value", "undecided", "statement-change")
 CASE_KEYS = {"id", "half", "forms", "domain", "value_kind", "polarity", "shared_word", "history",
              "message", "expect"}
+# Real public text (dev-real, heldout-real): verbatim messages, so not every form can be in both.
+REAL = ("dev-real", "heldout-real")
+REAL_PREFIX = {"dev-real": "r", "heldout-real": "s"}
 
 
 @pytest.fixture(scope="module")
@@ -58,12 +61,16 @@ def test_corpus_size_and_halves(halves: dict[str, list[dict]]) -> None:
 @pytest.mark.parametrize("form", POINT_3 + NEGATIVES + ("shared-word", "statement"))
 def test_every_form_in_both_halves(halves: dict[str, list[dict]], form: str) -> None:
     for half, cases in halves.items():
+        if half in REAL:
+            continue
         assert any(form in c["forms"] for c in cases), f"{form} missing in {half}"
 
 
 @pytest.mark.parametrize("kind", VALUE_KINDS)
 def test_every_value_kind_in_both_halves(halves: dict[str, list[dict]], kind: str) -> None:
     for half, cases in halves.items():
+        if half in REAL:
+            continue
         assert any(c["value_kind"] == kind and c["polarity"] == "correction" for c in cases), \
             f"no {kind} correction in {half}"
 
@@ -146,6 +153,36 @@ def test_the_second_corpus_parses_as_cases(halves: dict[str, list[dict]], half: 
             assert any(k["not_current"] for k in keys), case["id"]
         if case["polarity"] == "fact":
             assert not any(k["replaced"] or k["not_current"] for k in keys), case["id"]
+
+
+@pytest.mark.parametrize("half", REAL)
+def test_the_real_corpus_parses_and_names_its_sources(halves: dict[str, list[dict]],
+                                                      half: str) -> None:
+    """dev-real and heldout-real: README fields plus a source, own ids, whole-token values."""
+    cases = halves[half]
+    assert len(cases) >= 50
+    assert [c["id"] for c in cases] == [f"{REAL_PREFIX[half]}{i:03d}"
+                                        for i in range(1, len(cases) + 1)]
+    others = {_norm(c["message"]["text"]) for h in halves if h not in REAL for c in halves[h]}
+    assert not others & {_norm(c["message"]["text"]) for c in cases}
+    assert {c["polarity"] for c in cases} == {"correction", "fact", "negative"}
+    for case in cases:
+        assert set(case) == CASE_KEYS | {"source", "history_written"}, case["id"]
+        assert case["source"] and isinstance(case["history_written"], bool)
+        assert case["history_written"] <= bool(case["history"]), case["id"]
+        text = " ".join(m["text"] for m in case["history"]) + "\n" + case["message"]["text"]
+        for key in case["expect"]["keys"]:
+            for value in (key["current"], *key["replaced"], *key["not_current"]):
+                assert mentioned(text, value), (case["id"], value)
+        if case["polarity"] == "correction":
+            assert any(k["replaced"] for k in case["expect"]["keys"]), case["id"]
+        if case["polarity"] == "negative":
+            assert any(k["not_current"] for k in case["expect"]["keys"]), case["id"]
+
+
+def test_the_real_corpus_halves_do_not_share_a_message(halves: dict[str, list[dict]]) -> None:
+    dev, held = ({_norm(c["message"]["text"]) for c in halves[h]} for h in REAL)
+    assert not dev & held
 
 
 @pytest.mark.parametrize("half", SECOND)
