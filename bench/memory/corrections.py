@@ -18,6 +18,11 @@ the engine (``corpus/README.md``): dev-3 may be fixed against, heldout-2 may not
 row, and neither is planted in the generated chats either. ``dev-4.jsonl`` and ``heldout-3.jsonl``
 are a third such corpus, by another writer who had read neither the engine nor the earlier
 corpora: dev-4 may be fixed against, heldout-3 may not; each is its own row, neither is planted.
+``dev-5.jsonl`` and ``heldout-4.jsonl`` are a fourth corpus, by a writer who had read neither the
+engine nor any earlier corpus file, in new domains and styles (longer histories with several
+values of one kind, chat, dictation, forwarded mail, lists): dev-5 may be fixed against;
+heldout-4 is never read by anyone who writes or tunes the engine's rules. Each is its own row,
+neither is planted.
 ``dev-real.jsonl`` and ``heldout-real.jsonl`` hold real sentences people wrote in public (GitHub
 issues and pull requests, mailing lists, forums, news and club notices), each message verbatim,
 with a short written history where the text does not state the old value itself; each case
@@ -47,10 +52,11 @@ from bench.memory.ledger_text import (
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-# dev-more, dev-3, dev-4, dev-real: more phrasings rules may be written against; heldout-2,
-# heldout-3, heldout-real: more held-out halves, which no rule is written against
-HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2", "dev-4", "heldout-3",
-          "dev-real", "heldout-real")
+# dev-more, dev-3, dev-4, dev-5, dev-real: more phrasings rules may be written against;
+# heldout-2, heldout-3, heldout-4, heldout-real: more held-out halves, which no rule is
+# written against
+HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2", "dev-4", "heldout-3", "dev-5",
+          "heldout-4", "dev-real", "heldout-real")
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]

@@ -14,6 +14,7 @@ from typing import Any
 HALF_NAMES = {"dev": "dev", "dev-more": "dev (more)", "heldout": "held-out",
               "dev-3": "dev-3", "heldout-2": "held-out-2",
               "dev-4": "dev-4", "heldout-3": "held-out-3",
+              "dev-5": "dev-5", "heldout-4": "held-out-4",
               "dev-real": "dev-real", "heldout-real": "held-out-real"}
 
 
