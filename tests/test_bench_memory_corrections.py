@@ -89,7 +89,8 @@ def test_expected_values_are_written_in_the_case(halves: dict[str, list[dict]]) 
         if case["polarity"] == "negative":
             assert all(not k["replaced"] for k in case["expect"]["keys"])
         if case["shared_word"] and case["polarity"] == "correction":
-            assert sum(not k["replaced"] for k in case["expect"]["keys"]) == 1
+            # at least one sibling key kept (the fourth corpus has two or three)
+            assert sum(not k["replaced"] for k in case["expect"]["keys"]) >= 1
         if case["shared_word"]:
             assert len(case["expect"]["keys"]) >= 2, case["id"]
 
