@@ -21,6 +21,8 @@ one is dropped for that case. It is **meaning-preserving** by these rules, check
   replaced value and X the current value of the case, so the rewrite is the same correction;
 - contractions only with a pronoun subject ("it is" / "it's"), never an auxiliary before its
   subject ("isn't it"), so a question stays a question;
+- a sentence added after the message follows a full stop (one the message lacked is added, so
+  it does not run on into the message's last clause);
 - fillers and closing words are the user's only (a reply keeps its own shape), and the
   unrelated sentences and the extra history message hold no word of the case's own text; the
   extra message's value must stay current too (it is scored as one more key of the case).
@@ -52,7 +54,7 @@ _EXTRA_FACTS = (
 )
 _CONTRACT = (("it is", "it's"), ("that is", "that's"), ("we are", "we're"),
              ("i am", "i'm"), ("we will", "we'll"), ("do not", "don't"),
-             ("let us", "let's"), ("is not", "isn't"), ("are not", "aren't"))
+             ("is not", "isn't"), ("are not", "aren't"))  # ("let us say" is no "let's say")
 
 
 def _values(case: Case) -> list[str]:
@@ -100,6 +102,11 @@ def _lower_first(text: str, case: Case) -> str:
 
 def _drop_period(text: str) -> str:
     return text[:-1] if text.endswith(".") and not text.endswith("..") else text
+
+
+def _ended(text: str) -> str:
+    """The message with its sentence ended, so the sentence after it is one of its own."""
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _pair(case: Case) -> list[tuple[str, str]]:
@@ -212,7 +219,7 @@ VARIANTS: dict[str, Callable[[Case], Case | None]] = {
     "lead-ok-so": _lead("ok so"),
     "lead-update": _lead("quick update:"),
     "lead-hey": _lead("hey,"),
-    "tail-sentence": _text_variant(lambda t, c: f"{t} {_TAIL_SENTENCE}", user_only=True),
+    "tail-sentence": _text_variant(lambda t, c: f"{_ended(t)} {_TAIL_SENTENCE}", user_only=True),
     "after-other": _after_other,
     "not-paren": _text_variant(lambda t, c: _x_not_y(t, c, "paren")),
     "not-bare": _text_variant(lambda t, c: _x_not_y(t, c, "bare")),

@@ -36,6 +36,7 @@ from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
+from ollm_desktop.engine.fact_surface import header_end, normalised
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -98,6 +99,9 @@ def lead_only(sentence: str) -> bool:
     no."): it makes the next sentence of the message a correction."""
     tokens = tokens_of(sentence, [])
     first, lead = strip_lead(tokens)
+    if not lead and (header := header_end(tokens, first)) > first:  # "hey all, scratch that."
+        more, lead = strip_lead(tokens[header:])
+        first = header + more
     return lead and first >= len(tokens)
 
 
@@ -114,12 +118,15 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = contracted(names_joined(sentence, tokens))
+    tokens = normalised(contracted(names_joined(sentence, tokens)))  # "Y -> X", "X (not Y)"
     split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
     directed = len(split) < len(tokens) and bool(
         ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
     tokens = _is_before_place(split)
     first, lead = strip_lead(tokens)
+    if not lead and (header := header_end(tokens, first)) > first:  # "quick update: scratch.."
+        more, lead = strip_lead(tokens[header:])
+        first = header + more if lead else first
     lead = lead or led or erred_after(tokens, first)  # (or "Scratch that." before it)
     first, owner = _topic(tokens, first)
     if owner:

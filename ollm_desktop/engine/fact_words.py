@@ -15,7 +15,7 @@ from functools import lru_cache
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
 # A word begins with a letter of any script ("Málaga", "Łukasz", not "M" and "laga").
-TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|->|=>|[^\s`\"'*_]")
+TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*|->|=>|[,;:?!.()=]|[^\s`\"'*_]")
 ARROWS = frozenset({"->", "=>", "→"})  # "Y -> X", "Y → X": from Y to X
 
 
@@ -51,7 +51,8 @@ REPLACE = closed("replace replaces replaced replacing swap swaps swapped swappin
                  "substitutes substituted substituting")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
           "update", "i meant", "sorry", "wait", "no", "oops", "typo")
-FILLER = closed("so ok okay oh hmm well also and but btw ah right ugh argh whoops hm")
+FILLER = closed("so ok okay oh hmm well also and but btw ah right ugh argh whoops hm "
+                "hey hi hello yo")  # (interjections and greetings: a closed class)
 BOUNDARY = frozenset([*",;:?!.()", "—", "–"])  # (a dash between clauses too)
 # Unit classes of which a key holds many values at once (a list of files, of links): only a
 # correction replaces one, never a restatement.

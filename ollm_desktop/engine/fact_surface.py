@@ -1,0 +1,133 @@
+"""The surface forms people vary a correction in, read as the one form the grammar knows.
+
+People who never read the engine write "Y -> X" for "from Y to X", "X (not Y)" and "X not Y"
+for "X, not Y", "it is" for "it's", and open a message with a header ("quick update:", "hey
+all,") before the correction's lead (``bench/memory/corpus/README.md``; measured by
+``python -m bench.memory --kind corrections --perturb``). Each rewrite here is a shape over
+tokens, done once before ``fact_grammar.read`` reads the sentence, so every later rule (old
+values, keys, mood) sees the form it was written for:
+
+- **An arrow between two things** is "from Y to X": the token before the arrow gets a "from"
+  (unless it has one) and the arrow becomes "to".
+- **"(not Y)"** is the aside ", not Y": the parenthesis is a comma.
+- **"X not Y"** with no comma, where "not" follows a word that is no auxiliary, modal, copula,
+  pronoun, conjunction or adverb (so no verb is negated: "we do not use Y", "probably not Y"
+  stay), after two words of its clause at least, and Y is a short phrase that ends the clause,
+  is "X, not Y".
+- **A spelled-out pronoun and "be"** ("it is", "we are") is its contraction ("it's", "we're"),
+  which the closed classes hold.
+- **A header before a lead** ("quick update: scratch that, ..."): up to four plain words
+  ending at ":" or "," with no value, verb of being, modal or subordinator, followed by a
+  correction's lead, is skipped as the discourse words before a lead are.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_mood_words import ALWAYS_CUT, CONDITIONAL, MODAL, QUESTION_AUX, WH
+from ollm_desktop.engine.fact_words import (
+    ARROWS,
+    BOUNDARY,
+    CONJUNCTIONS,
+    COPULAS,
+    PREPOSITIONS,
+    PRONOUNS,
+    Tok,
+)
+
+# A pronoun and a form of "be", spelled out, and their contraction (a closed class).
+_CONTRACTIONS = {("it", "is"): "it's", ("that", "is"): "that's", ("there", "is"): "there's",
+                 ("we", "are"): "we're", ("they", "are"): "they're", ("i", "am"): "i'm",
+                 ("you", "are"): "you're", ("he", "is"): "he's", ("she", "is"): "she's"}
+# Words after which "not" negates a verb or an adverb, not the value that follows it.
+_NEGATED = QUESTION_AUX | MODAL | COPULAS | PRONOUNS | CONJUNCTIONS | WH | ALWAYS_CUT | \
+    CONDITIONAL | frozenset({"do", "did", "does", "or", "why", "if", "as", "but", "let's", "it's",
+                             "that's", "there's", "we're", "they're", "i'm", "you're"})
+_HEADER_WORDS = 4
+_ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
+
+
+def normalised(tokens: list[Tok]) -> list[Tok]:
+    """The sentence's tokens with its surface variants read as the grammar's forms."""
+    return _not_aside(_arrows(_spelled_out(tokens)))
+
+
+def _spelled_out(tokens: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    for token in tokens:
+        prev = out[-1] if out else None
+        short = _CONTRACTIONS.get((prev.word, token.word)) if prev and not prev.value else None
+        if prev is not None and short and not token.value:
+            out[-1] = Tok(short, prev.start, token.end)
+        else:
+            out.append(token)
+    return out
+
+
+def _arrows(tokens: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    for k, token in enumerate(tokens):
+        if token.word in ARROWS and not token.value and 0 < k < len(tokens) - 1 and \
+                tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY:
+            old = out[-1]
+            if not (len(out) > 1 and out[-2].word == "from"):
+                out.insert(len(out) - 1, Tok("from", old.start, old.start))
+            out.append(Tok("to", token.start, token.end))
+            continue
+        out.append(token)
+    return out
+
+
+def _short_end(tokens: list[Tok], at: int) -> bool:
+    """A short phrase from ``at`` ends the clause ("not the 7:40.", "not Dr. Peeters")."""
+    ends = next((k for k in range(at, len(tokens)) if tokens[k].word in BOUNDARY), len(tokens))
+    return at < ends <= at + _ASIDE_WORDS
+
+
+def _not_aside(tokens: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    opened = False
+    for k, token in enumerate(tokens):
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+        if token.word == "(" and nxt is not None and nxt.word == "not":
+            out.append(Tok(",", token.start, token.end))  # "X (not Y)": the aside ", not Y"
+            opened = True
+            continue
+        if token.word == ")" and opened:
+            opened = False
+            out.append(Tok(",", token.start, token.end))
+            continue
+        if token.word == "not" and nxt is not None and _short_end(tokens, k + 1) and \
+                out and _bare_not(out):
+            out.append(Tok(",", token.start, token.start))  # "X not Y": "X, not Y"
+        out.append(token)
+    return out
+
+
+def _bare_not(before: list[Tok]) -> bool:
+    prev = before[-1]
+    if prev.value is None and (prev.word in BOUNDARY or prev.word in _NEGATED or
+                               prev.word.endswith("ly") or prev.word in PREPOSITIONS):
+        return False
+    clause: list[Tok] = []
+    for token in reversed(before):
+        if token.word in BOUNDARY:
+            break
+        clause.append(token)
+    return len(clause) >= 2
+
+
+def header_end(tokens: list[Tok], first: int) -> int:
+    """The index after a header before a lead ("quick update:", "hey all,"), else ``first``:
+    plain words, no value, ending at ":" or ",". The caller checks that a lead follows."""
+    for k in range(first, min(len(tokens), first + _HEADER_WORDS + 1)):
+        if tokens[k].word in (":", ",") and k > first:
+            return k + 1
+        if not _header_word(tokens[k]):
+            return first
+    return first
+
+
+def _header_word(token: Tok) -> bool:
+    word = token.word
+    return token.value is None and word[:1].isalpha() and word not in _NEGATED and \
+        word not in PREPOSITIONS and word != "not"

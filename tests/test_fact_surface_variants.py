@@ -1,0 +1,56 @@
+"""Issue 28: the surface forms people vary a correction in (``fact_surface``, and the closed
+classes of ``fact_words``) read as the forms the grammar knows. Found by
+``python -m bench.memory --kind corrections --perturb``; the sentences here are new words."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine_fakes import absorbed, fact_of, value_of
+
+
+def _replaced(old: str, new: str, *messages: str) -> None:
+    ledger = absorbed(*(("user", text) for text in messages))
+    fact = fact_of(ledger, old)
+    assert fact.status == "replaced", [(f.value, f.status) for f in ledger]
+    assert value_of(ledger, fact.replaced_by) == new
+
+
+@pytest.mark.parametrize("arrow", ["->", "→", "=>"])
+def test_an_arrow_between_two_values_is_from_y_to_x(arrow: str) -> None:
+    _replaced("40 agents", "64", "The build farm runs 40 agents.",
+              f"we raised the build farm agents 40 {arrow} 64 over the weekend")
+    _replaced("Jenkins", "Buildkite", "Our CI runs on Jenkins.",
+              f"Move the CI Jenkins {arrow} Buildkite.")
+
+
+@pytest.mark.parametrize("form", ["{x} (not {y})", "{x} not {y}"])
+def test_not_y_in_parentheses_or_without_a_comma_is_x_not_y(form: str) -> None:
+    _replaced("Halvorsen", "Okonkwo", "The referee is Halvorsen.",
+              "It's " + form.format(x="Okonkwo", y="Halvorsen") + ".")
+    _replaced("3.1", "3.2", "The parser library is at 3.1.",
+              "the parser library runs " + form.format(x="3.2", y="3.1"))
+
+
+def test_a_negated_verb_is_no_aside() -> None:
+    """"we do not use Y" negates the verb: no ", not Y" is read into it."""
+    ledger = absorbed(("user", "The cache is Redis."),
+                      ("user", "We do not use Memcached anywhere."))
+    assert fact_of(ledger, "Redis").status == "current"
+
+
+@pytest.mark.parametrize("opener", ["hey,", "hi all,", "quick update:", "heads up:"])
+def test_a_header_or_greeting_before_the_lead_keeps_the_lead(opener: str) -> None:
+    _replaced("June 3", "June 10", "The audit is due June 3.",
+              f"{opener} scratch that, the audit is due June 10.")
+
+
+def test_a_greeting_before_a_hypothetical_keeps_its_mood() -> None:
+    ledger = absorbed(("user", "The pool has 6 workers."),
+                      ("user", "hey, what if we grow the pool to 9 workers"))
+    assert fact_of(ledger, "6 workers").status == "current"
+
+
+def test_a_spelled_out_pronoun_and_be_reads_as_its_contraction() -> None:
+    _replaced("4 sprints", "3 sprints", "The roadmap has 4 sprints before launch.",
+              "We cut scope, it is 3 sprints now before launch.")
