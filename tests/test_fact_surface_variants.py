@@ -54,3 +54,20 @@ def test_a_greeting_before_a_hypothetical_keeps_its_mood() -> None:
 def test_a_spelled_out_pronoun_and_be_reads_as_its_contraction() -> None:
     _replaced("4 sprints", "3 sprints", "The roadmap has 4 sprints before launch.",
               "We cut scope, it is 3 sprints now before launch.")
+
+
+@pytest.mark.parametrize("closing", [" thx", ", thanks!", " cheers", " 🙂", " 👍🏽", " :)"])
+def test_a_closing_courtesy_or_emoji_is_no_part_of_the_last_value(closing: str) -> None:
+    """"… to 14 thx": the courtesy word is no counted noun, "… Quarry 🙂" no name's part."""
+    _replaced("9 nodes", "14", "The search cluster has 9 nodes.",
+              f"Let's grow the search cluster to 14{closing}")
+    _replaced("Ridgeway", "Quarry Lane", "The away match is at Ridgeway.",
+              f"The away match is at Quarry Lane, not Ridgeway{closing}")
+
+
+def test_a_lower_case_title_does_not_end_the_sentence() -> None:
+    from ollm_desktop.engine.fact_patterns import sentences
+
+    assert sentences("scratch that, the surgeon is dr. Abernethy.") == [
+        "scratch that, the surgeon is dr. Abernethy."]
+    assert sentences("ok. we moved to mrs. Pell's room.") == ["ok.", "we moved to mrs. Pell's room."]
