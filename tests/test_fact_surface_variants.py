@@ -70,4 +70,5 @@ def test_a_lower_case_title_does_not_end_the_sentence() -> None:
 
     assert sentences("scratch that, the surgeon is dr. Abernethy.") == [
         "scratch that, the surgeon is dr. Abernethy."]
-    assert sentences("ok. we moved to mrs. Pell's room.") == ["ok.", "we moved to mrs. Pell's room."]
+    assert sentences("ok. we moved to mrs. Pell's room.") == [
+        "ok.", "we moved to mrs. Pell's room."]
