@@ -72,3 +72,19 @@ def test_a_lower_case_title_does_not_end_the_sentence() -> None:
         "scratch that, the surgeon is dr. Abernethy."]
     assert sentences("ok. we moved to mrs. Pell's room.") == [
         "ok.", "we moved to mrs. Pell's room."]
+
+
+def test_a_header_before_a_clause_of_its_own_is_no_key() -> None:
+    """"quick update: make it 12 seats" (an imperative after a header) corrects; "heads up:
+    the ticket number is X" keys X by its own clause; "Default port: 8443" keeps its label."""
+    _replaced("8 seats", "12 seats", "The van has 8 seats.", "quick update: make it 12 seats.")
+    from ollm_desktop.engine.facts_extract import current_values
+
+    keys = current_values([("user", "heads up: the ticket number is QA-3141, quote it.")])
+    assert keys == {"ticket|number|ticket": ["QA-3141"]}
+    assert "default|port|port" in current_values([("user", "Default port: 8443")])
+
+
+def test_x_not_y_after_a_label_and_colon() -> None:
+    _replaced("Halvorsen", "Okonkwo", "The referee for the derby is Halvorsen.",
+              "referee for the derby: Okonkwo not Halvorsen. he's injured")

@@ -36,7 +36,7 @@ from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
-from ollm_desktop.engine.fact_surface import header_end, normalised
+from ollm_desktop.engine.fact_surface import clause_follows, header_end, normalised
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -125,8 +125,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     tokens = _is_before_place(split)
     first, lead = strip_lead(tokens)
     if not lead and (header := header_end(tokens, first)) > first:  # "quick update: scratch.."
-        more, lead = strip_lead(tokens[header:])
-        first = header + more if lead else first
+        more, lead = strip_lead(tokens[header:])  # (or a clause of its own: "heads up: the
+        first = header + more if lead or (tokens[header - 1].word == ":" and clause_follows(
+            tokens, header + more)) else first  # K is")
     lead = lead or led or erred_after(tokens, first)  # (or "Scratch that." before it)
     first, owner = _topic(tokens, first)
     if owner:

@@ -12,17 +12,21 @@ values, keys, mood) sees the form it was written for:
 - **"(not Y)"** is the aside ", not Y": the parenthesis is a comma.
 - **"X not Y"** with no comma, where "not" follows a word that is no auxiliary, modal, copula,
   pronoun, conjunction or adverb (so no verb is negated: "we do not use Y", "probably not Y"
-  stay), after two words of its clause at least, and Y is a short phrase that ends the clause,
-  is "X, not Y".
+  stay), after a word of its own clause, and Y is a short phrase that ends the clause, is "X,
+  not Y".
 - **A spelled-out pronoun and "be"** ("it is", "we are") is its contraction ("it's", "we're"),
   which the closed classes hold.
 - **A header before a lead** ("quick update: scratch that, ..."): up to four plain words
   ending at ":" or "," with no value, verb of being, modal or subordinator, followed by a
-  correction's lead, is skipped as the discourse words before a lead are.
+  correction's lead or, after ":", by a clause of its own (a subject pronoun, a verb of being
+  or a change verb before the first value: "quick update: the matter number is X"), is
+  skipped as the discourse words before a lead are; "Default port: 8443" keeps its label,
+  and "Drop Jenkins, we use X" its verb.
 """
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_leads import RETRACT
 from ollm_desktop.engine.fact_mood_words import ALWAYS_CUT, CONDITIONAL, MODAL, QUESTION_AUX, WH
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -32,6 +36,7 @@ from ollm_desktop.engine.fact_words import (
     PREPOSITIONS,
     PRONOUNS,
     Tok,
+    is_change,
 )
 
 # A pronoun and a form of "be", spelled out, and their contraction (a closed class).
@@ -42,6 +47,7 @@ _CONTRACTIONS = {("it", "is"): "it's", ("that", "is"): "that's", ("there", "is")
 _NEGATED = QUESTION_AUX | MODAL | COPULAS | PRONOUNS | CONJUNCTIONS | WH | ALWAYS_CUT | \
     CONDITIONAL | frozenset({"do", "did", "does", "or", "why", "if", "as", "but", "let's", "it's",
                              "that's", "there's", "we're", "they're", "i'm", "you're"})
+_SUBJECT_BE = frozenset(_CONTRACTIONS.values())
 _HEADER_WORDS = 4
 _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
@@ -113,7 +119,7 @@ def _bare_not(before: list[Tok]) -> bool:
         if token.word in BOUNDARY:
             break
         clause.append(token)
-    return len(clause) >= 2
+    return bool(clause)
 
 
 def header_end(tokens: list[Tok], first: int) -> int:
@@ -125,6 +131,19 @@ def header_end(tokens: list[Tok], first: int) -> int:
         if not _header_word(tokens[k]):
             return first
     return first
+
+
+def clause_follows(tokens: list[Tok], at: int) -> bool:
+    """A clause of its own opens at ``at``: a subject pronoun, a verb of being or a change
+    verb comes before its first value ("quick update: the matter number is X", "heads up:
+    make it 80"), so what came before it is a header, not a key ("Default port: 8443")."""
+    for token in tokens[at:]:
+        if token.value is not None or token.word in BOUNDARY:
+            return False
+        if token.word in PRONOUNS or token.word in _SUBJECT_BE or is_change(token.word) or \
+                token.word in RETRACT or (token.word in COPULAS and token.word[:1].isalpha()):
+            return True
+    return False
 
 
 def _header_word(token: Tok) -> bool:
