@@ -46,12 +46,20 @@ _PRONOUN_START = re.compile(r"^(?:it|that|this|these|those|they|he|she)\b", re.I
 _BACK_FORMS = {"scratch-that", "statement-change"}
 _OTHER_SENTENCE = {"user": "Had a long day of meetings today.", "assistant": "Good question."}
 _TAIL_SENTENCE = "Anyway, thanks for all the help so far."
-# (message, its value, a key description): the first that shares no word with a case is used
+# (message, its value, a key description, a later correction of it, its new value): the first
+# that shares no word with a case is used
 _EXTRA_FACTS = (
-    ("Our team standup is at 9:15 every morning.", "9:15", "standup time"),
-    ("The office printer is called mantis.", "mantis", "printer name"),
-    ("My laptop has 32 GB of RAM.", "32 GB", "laptop memory"),
+    ("Our team standup is at 9:15 every morning.", "9:15", "standup time",
+     "Also, the standup is at 9:30 now.", "9:30"),
+    ("The office printer is called mantis.", "mantis", "printer name",
+     "Also, rename the office printer to heron.", "heron"),
+    ("My laptop has 32 GB of RAM.", "32 GB", "laptop memory",
+     "Also, my laptop now has 64 GB of RAM, not 32 GB.", "64 GB"),
 )
+_LEAD_COMMA = re.compile(r"^((?:ok so|scratch that|actually|no wait|wait|sorry|correction|oops|"
+                         r"update|from now on|going forward|typo),)\s", re.I)
+_NOUN_IS = re.compile(r"(?<=[a-z])(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bwhat)(?<!\bwho)"
+                      r"(?<!\bhere)(?<!\bthis)\s+is\s+(?=now\b|on\b|at\b|in\b)")
 _CONTRACT = (("it is", "it's"), ("that is", "that's"), ("we are", "we're"),
              ("i am", "i'm"), ("we will", "we'll"), ("do not", "don't"),
              ("is not", "isn't"), ("are not", "aren't"))  # ("let us say" is no "let's say")
@@ -183,21 +191,46 @@ def _after_other(case: Case) -> Case | None:
     return _with_text(case, f"{first} {case['message']['text']}")
 
 
-def _extra_history(last: bool) -> Callable[[Case], Case | None]:
+def _mid_message(case: Case) -> Case | None:
+    if _refers_back(case) or not _user(case):
+        return None
+    text = f"{_OTHER_SENTENCE['user']} {_ended(case['message']['text'])} {_TAIL_SENTENCE}"
+    return _with_text(case, text)
+
+
+def _no_article(text: str, case: Case) -> str:
+    """"API port is now 9443": a terse message drops its opening determiner."""
+    match = re.match(r"(?:The|Our|the|our)\s+(?=[A-Za-z])", text)
+    if match is None or any(start < match.end() for start, _ in _value_spans(text, case)):
+        return text
+    rest = text[match.end():]
+    return rest if rest[:2].isupper() else rest[:1].upper() + rest[1:]
+
+
+def _extra_history(last: bool, corrected: bool = False) -> Callable[[Case], Case | None]:
     def variant(case: Case) -> Case | None:
-        if last and _refers_back(case):
+        if (last or corrected) and _refers_back(case):
             return None
         words = {w.lower() for m in [*case["history"], case["message"]]
                  for w in re.findall(r"[A-Za-z]{3,}|\d+", m["text"])}
-        for text, value, key in _EXTRA_FACTS:
-            own = {w.lower() for w in re.findall(r"[A-Za-z]{3,}|\d+", text)} - {"the", "our"}
-            if own & words or any(value.lower() in v.lower() for v in _values(case)):
+        for text, value, key, later, new in _EXTRA_FACTS:
+            own = {w.lower() for w in re.findall(r"[A-Za-z]{3,}|\d+", text + " " + later)} - {
+                "the", "our", "also", "now", "not", "has"}
+            if own & words or any(v.lower() in w.lower() for v in (value, new)
+                                  for w in _values(case)):
                 continue
             extra = {"role": "user", "text": text}
             history = [*case["history"], extra] if last else [extra, *case["history"]]
+            current, replaced = (new, [value]) if corrected else (value, [])
             keys = [*case["expect"]["keys"],
-                    {"key": key, "current": value, "replaced": [], "not_current": []}]
-            return {**case, "history": history, "expect": {**case["expect"], "keys": keys}}
+                    {"key": key, "current": current, "replaced": replaced, "not_current": []}]
+            made = {**case, "history": history, "expect": {**case["expect"], "keys": keys}}
+            if corrected:  # two keys at once: the message corrects the extra key too
+                if not _user(case) or case["polarity"] != "correction":
+                    return None
+                made["message"] = {**case["message"],
+                                   "text": f"{_ended(case['message']['text'])} {later}"}
+            return made
         return None
     return variant
 
@@ -221,6 +254,18 @@ VARIANTS: dict[str, Callable[[Case], Case | None]] = {
     "lead-hey": _lead("hey,"),
     "tail-sentence": _text_variant(lambda t, c: f"{_ended(t)} {_TAIL_SENTENCE}", user_only=True),
     "after-other": _after_other,
+    "mid-message": _mid_message,
+    "no-article": _text_variant(_no_article, user_only=True),
+    "lead-no-comma": _text_variant(lambda t, c: _LEAD_COMMA.sub(lambda m: m.group(1)[:-1] + " ",
+                                                                t), user_only=True),
+    "lead-dash": _text_variant(lambda t, c: _LEAD_COMMA.sub(lambda m: m.group(1)[:-1] + " - ",
+                                                            t), user_only=True),
+    "lead-dots": _text_variant(lambda t, c: _LEAD_COMMA.sub(lambda m: m.group(1)[:-1] + "... ",
+                                                            t), user_only=True),
+    "tight-commas": _text_variant(lambda t, c: re.sub(r",\s+(?=[A-Za-z])", ",", t)),
+    "bang": _text_variant(lambda t, c: t[:-1] + "!" if t.endswith(".") else t, user_only=True),
+    "lines": _text_variant(lambda t, c: re.sub(r"(?<=[.!?])\s+(?=\S)", "\n", t)),
+    "noun-s": _text_variant(lambda t, c: _NOUN_IS.sub("'s ", t, count=1), user_only=True),
     "not-paren": _text_variant(lambda t, c: _x_not_y(t, c, "paren")),
     "not-bare": _text_variant(lambda t, c: _x_not_y(t, c, "bare")),
     "paren-to-comma": _text_variant(lambda t, c: _x_not_y(t, c, "comma")),
@@ -230,6 +275,7 @@ VARIANTS: dict[str, Callable[[Case], Case | None]] = {
     "contraction": _text_variant(lambda t, c: _contract(t)),
     "history-first": _extra_history(last=False),
     "history-last": _extra_history(last=True),
+    "two-keys": _extra_history(last=False, corrected=True),
 }
 
 
