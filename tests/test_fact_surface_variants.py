@@ -88,3 +88,17 @@ def test_a_header_before_a_clause_of_its_own_is_no_key() -> None:
 def test_x_not_y_after_a_label_and_colon() -> None:
     _replaced("Halvorsen", "Okonkwo", "The referee for the derby is Halvorsen.",
               "referee for the derby: Okonkwo not Halvorsen. he's injured")
+
+
+@pytest.mark.parametrize("dash", [" - ", " — ", ", "])
+def test_a_spaced_hyphen_after_a_lead_is_a_dash(dash: str) -> None:
+    _replaced("7 guests", "9 guests", "The table is for 7 guests.",
+              f"No wait{dash}make that 9 guests.")
+
+
+def test_a_title_in_lower_case_opens_the_name() -> None:
+    from ollm_desktop.engine.facts_extract import current_values
+
+    assert current_values([("user", "my dentist is dr. Maren Holt and the hygienist is "
+                                    "mrs. Ada Quist.")]) == {
+        "|dentist|name": ["Maren Holt"], "|hygienist|name": ["Ada Quist"]}

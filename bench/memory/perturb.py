@@ -58,6 +58,9 @@ _EXTRA_FACTS = (
 )
 _LEAD_COMMA = re.compile(r"^((?:ok so|scratch that|actually|no wait|wait|sorry|correction|oops|"
                          r"update|from now on|going forward|typo),)\s", re.I)
+# a sentence's end, not a title's full stop ("Dr. Lindqvist")
+_LINE_BREAK = re.compile(r"(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)"
+                         r"(?<=[.!?])\s+(?=\S)", re.I)
 _NOUN_IS = re.compile(r"(?<=[a-z])(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bwhat)(?<!\bwho)"
                       r"(?<!\bhere)(?<!\bthis)\s+is\s+(?=now\b|on\b|at\b|in\b)")
 _CONTRACT = (("it is", "it's"), ("that is", "that's"), ("we are", "we're"),
@@ -264,7 +267,7 @@ VARIANTS: dict[str, Callable[[Case], Case | None]] = {
                                                             t), user_only=True),
     "tight-commas": _text_variant(lambda t, c: re.sub(r",\s+(?=[A-Za-z])", ",", t)),
     "bang": _text_variant(lambda t, c: t[:-1] + "!" if t.endswith(".") else t, user_only=True),
-    "lines": _text_variant(lambda t, c: re.sub(r"(?<=[.!?])\s+(?=\S)", "\n", t)),
+    "lines": _text_variant(lambda t, c: _LINE_BREAK.sub("\n", t)),
     "noun-s": _text_variant(lambda t, c: _NOUN_IS.sub("'s ", t, count=1), user_only=True),
     "not-paren": _text_variant(lambda t, c: _x_not_y(t, c, "paren")),
     "not-bare": _text_variant(lambda t, c: _x_not_y(t, c, "bare")),

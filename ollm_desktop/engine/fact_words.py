@@ -90,6 +90,10 @@ def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
         cursor = value[1]
     out += [Tok(_word(m.group(0), shouted), m.start() + cursor, m.end() + cursor)
             for m in TOKEN.finditer(sentence[cursor:])]
+    for token in out:  # "scratch that - it's X": a hyphen between spaces is a dash
+        if token.word == "-" and sentence[token.start - 1:token.start] == " " and \
+                sentence[token.end:token.end + 1] in (" ", ""):
+            token.word = "—"
     return out
 
 
@@ -166,6 +170,11 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
         prev = out[-1] if out else None
         if prev is not None and token.word == "." and prev.word in TITLES:
             out[-1] = Tok(f"{prev.word}.", prev.start, token.end)  # "Dr. Lindqvist"
+            continue
+        if prev is not None and prev.word.removesuffix(".") in TITLES and not prev.value and \
+                sentence[prev.start:prev.start + 1].islower() and \
+                sentence[token.start:token.start + 1].isupper():
+            out[-1] = token  # "is dr. Ines Carvalho": a title in lower case opens the name
             continue
         if prev is not None and len(out) > 1 and not token.value and not prev.value and \
                 sentence[token.start:token.start + 1].isupper() and \
