@@ -102,3 +102,13 @@ def test_a_title_in_lower_case_opens_the_name() -> None:
     assert current_values([("user", "my dentist is dr. Maren Holt and the hygienist is "
                                     "mrs. Ada Quist.")]) == {
         "|dentist|name": ["Maren Holt"], "|hygienist|name": ["Ada Quist"]}
+
+
+def test_a_terse_past_subject_without_its_determiner_is_past() -> None:
+    """"Previous tenants were with Ovo" (no "the") says nothing of now, as "The previous
+    tenants were with Ovo" does (``fact_tense``)."""
+    from ollm_desktop.engine.facts_extract import current_values
+
+    assert current_values([("user", "Our broadband provider is Zen."),
+                           ("user", "Previous tenants were with Ovo Broadband, so post still "
+                                    "comes for them.")]) == {"broadband|provider|name": ["Zen"]}

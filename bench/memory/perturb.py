@@ -194,6 +194,18 @@ def _after_other(case: Case) -> Case | None:
     return _with_text(case, f"{first} {case['message']['text']}")
 
 
+def _history_text(change: Callable[[str, Case], str]) -> Callable[[Case], Case | None]:
+    """The same change made to every earlier message (the values stated there are casual
+    too): each stays value-safe, checked here, as the message under test is."""
+    def variant(case: Case) -> Case | None:
+        history = [{**m, "text": change(m["text"], case)} for m in case["history"]]
+        if not history or any(not _safe(a["text"], b["text"], case)
+                              for a, b in zip(case["history"], history, strict=True)):
+            return None
+        return {**case, "history": history}
+    return variant
+
+
 def _mid_message(case: Case) -> Case | None:
     if _refers_back(case) or not _user(case):
         return None
@@ -279,6 +291,9 @@ VARIANTS: dict[str, Callable[[Case], Case | None]] = {
     "history-first": _extra_history(last=False),
     "history-last": _extra_history(last=True),
     "two-keys": _extra_history(last=False, corrected=True),
+    "history-lower": _history_text(lambda t, c: _outside_values(t, c, str.lower)),
+    "history-no-article": _history_text(_no_article),
+    "history-noun-s": _history_text(lambda t, c: _NOUN_IS.sub("'s ", t, count=1)),
 }
 
 
