@@ -112,3 +112,14 @@ def test_a_terse_past_subject_without_its_determiner_is_past() -> None:
     assert current_values([("user", "Our broadband provider is Zen."),
                            ("user", "Previous tenants were with Ovo Broadband, so post still "
                                     "comes for them.")]) == {"broadband|provider|name": ["Zen"]}
+
+
+@pytest.mark.parametrize(("said", "correction", "old", "new"), [
+    ("The standup is at 9:15.", "That time was wrong. The right one is 9:45.", "9:15", "9:45"),
+    ("The venue is the Corn Exchange.", "Wrong venue, sorry. The new one is the Old Library.",
+     "Corn Exchange", "Old Library")])
+def test_the_pro_form_one_names_no_key_it_refers_back(said: str, correction: str, old: str,
+                                                      new: str) -> None:
+    """"The right one is X": "one" stands for the noun of the sentence before it, so the
+    value is keyless (the one earlier value of its unit), not the key "right one"."""
+    _replaced(old, new, said, correction)

@@ -151,6 +151,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
+        if attribute in ("one", "ones"):  # "the correct one is X": a pro-form names no key,
+            entity, attribute = "", ""  # it refers back to one (keyless: its unit's value)
         if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs
             label = implied.labels[i]
             entity, attribute = _purpose(tokens, i, label) or (
