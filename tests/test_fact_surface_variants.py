@@ -123,3 +123,19 @@ def test_the_pro_form_one_names_no_key_it_refers_back(said: str, correction: str
     """"The right one is X": "one" stands for the noun of the sentence before it, so the
     value is keyless (the one earlier value of its unit), not the key "right one"."""
     _replaced(old, new, said, correction)
+
+
+@pytest.mark.parametrize("question", [
+    "Is Thursday too early for the retro", "Does the retro move to Thursday this sprint",
+    "did retro move to Thursday"])
+def test_a_question_without_its_question_mark_replaces_nothing(question: str) -> None:
+    """Chat drops the "?": "does"/"did" before their subject, or "is" before a value, still
+    open a question (a dropped subject's "is now Thursday" states)."""
+    ledger = absorbed(("user", "The retro is on Wednesday."), ("user", question))
+    assert fact_of(ledger, "Wednesday").status == "current"
+    assert all(f.kind == "question" for f in ledger if f.value == "Thursday")
+
+
+def test_a_dropped_subject_s_is_now_still_states() -> None:
+    _replaced("Wednesday", "Thursday", "The retro is on Wednesday.",
+              "Retro moved. Is now on Thursday.")

@@ -206,6 +206,17 @@ def _history_text(change: Callable[[str, Case], str]) -> Callable[[Case], Case |
     return variant
 
 
+_ASKING = re.compile(r"^(?:should|shall|could|can|would|will|do|does|did|is|are|isn't|aren't|"
+                     r"was|were|have|has|what|why|how|when|where|which|who)\b", re.I)
+
+
+def _unmarked_questions(text: str, case: Case) -> str:
+    """A question that opens with an auxiliary or a wh-word without its "?" (chat style);
+    one marked by "?" alone ("the port is 9443 now?") keeps it: without, it would state."""
+    parts = re.split(r"(?<=[.!?])\s+", text)
+    return " ".join(p[:-1] if p.endswith("?") and _ASKING.match(p) else p for p in parts)
+
+
 def _mid_message(case: Case) -> Case | None:
     if _refers_back(case) or not _user(case):
         return None
@@ -278,6 +289,7 @@ VARIANTS: dict[str, Callable[[Case], Case | None]] = {
     "lead-dots": _text_variant(lambda t, c: _LEAD_COMMA.sub(lambda m: m.group(1)[:-1] + "... ",
                                                             t), user_only=True),
     "tight-commas": _text_variant(lambda t, c: re.sub(r",\s+(?=[A-Za-z])", ",", t)),
+    "no-question-mark": _text_variant(_unmarked_questions),
     "bang": _text_variant(lambda t, c: t[:-1] + "!" if t.endswith(".") else t, user_only=True),
     "lines": _text_variant(lambda t, c: _LINE_BREAK.sub("\n", t)),
     "noun-s": _text_variant(lambda t, c: _NOUN_IS.sub("'s ", t, count=1), user_only=True),
