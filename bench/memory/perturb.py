@@ -217,6 +217,19 @@ def _unmarked_questions(text: str, case: Case) -> str:
     return " ".join(p[:-1] if p.endswith("?") and _ASKING.match(p) else p for p in parts)
 
 
+def _is_now(text: str, case: Case, form: str) -> str:
+    """"The K is now X." as "K: X now" (a terse note) or "The K is X now"."""
+    for key in case["expect"]["keys"]:
+        new = re.escape(key["current"])
+        match = re.match(r"^(?:the |our )?([^,;:.]+?) is now (" + new + r")\.?$", text, re.I)
+        if match and form == "colon":
+            return f"{match.group(1)}: {match.group(2)} now"
+        match = re.match(r"^(.+?) is now (" + new + r")(\.?)$", text, re.I)
+        if match and form == "last":
+            return f"{match.group(1)} is {match.group(2)} now{match.group(3)}"
+    return text
+
+
 def _mid_message(case: Case) -> Case | None:
     if _refers_back(case) or not _user(case):
         return None
@@ -290,6 +303,8 @@ VARIANTS: dict[str, Callable[[Case], Case | None]] = {
                                                             t), user_only=True),
     "tight-commas": _text_variant(lambda t, c: re.sub(r",\s+(?=[A-Za-z])", ",", t)),
     "no-question-mark": _text_variant(_unmarked_questions),
+    "is-now-colon": _text_variant(lambda t, c: _is_now(t, c, "colon"), user_only=True),
+    "is-now-last": _text_variant(lambda t, c: _is_now(t, c, "last"), user_only=True),
     "bang": _text_variant(lambda t, c: t[:-1] + "!" if t.endswith(".") else t, user_only=True),
     "lines": _text_variant(lambda t, c: _LINE_BREAK.sub("\n", t)),
     "noun-s": _text_variant(lambda t, c: _NOUN_IS.sub("'s ", t, count=1), user_only=True),
