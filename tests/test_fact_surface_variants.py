@@ -139,3 +139,17 @@ def test_a_question_without_its_question_mark_replaces_nothing(question: str) ->
 def test_a_dropped_subject_s_is_now_still_states() -> None:
     _replaced("Wednesday", "Thursday", "The retro is on Wednesday.",
               "Retro moved. Is now on Thursday.")
+
+
+@pytest.mark.parametrize("arrow", ["->", "→"])
+def test_an_arrow_after_the_key_s_word_is_is_now(arrow: str) -> None:
+    """"release freeze -> Thursday": the word before the arrow is the key's, not a value."""
+    _replaced("Tuesday", "Thursday", "The release freeze is on Tuesday.",
+              f"release freeze {arrow} Thursday")
+    _replaced("30 s", "45 s", "The gateway timeout is 30 s.", f"gateway timeout {arrow} 45 s")
+
+
+def test_a_weekday_in_lower_case_is_a_value() -> None:
+    """(``provenance.WEEKDAY``)"""
+    _replaced("Monday", "thursday", "The offsite is on Monday.",
+              "offsite: monday -> thursday")

@@ -8,7 +8,8 @@ tokens, done once before ``fact_grammar.read`` reads the sentence, so every late
 values, keys, mood) sees the form it was written for:
 
 - **An arrow between two things** is "from Y to X": the token before the arrow gets a "from"
-  (unless it has one) and the arrow becomes "to".
+  (unless it has one) and the arrow becomes "to"; after a plain word, the key's, it is "is
+  now" ("deploy window -> Wednesday").
 - **"(not Y)"** is the aside ", not Y": the parenthesis is a comma.
 - **"X not Y"** with no comma, where "not" follows a word that is no auxiliary, modal, copula,
   pronoun, conjunction or adverb (so no verb is negated: "we do not use Y", "probably not Y"
@@ -52,9 +53,9 @@ _HEADER_WORDS = 4
 _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 
-def normalised(tokens: list[Tok]) -> list[Tok]:
+def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """The sentence's tokens with its surface variants read as the grammar's forms."""
-    return _not_aside(_arrows(_spelled_out(tokens)))
+    return _not_aside(_arrows(sentence, _spelled_out(tokens)))
 
 
 def _spelled_out(tokens: list[Tok]) -> list[Tok]:
@@ -69,18 +70,29 @@ def _spelled_out(tokens: list[Tok]) -> list[Tok]:
     return out
 
 
-def _arrows(tokens: list[Tok]) -> list[Tok]:
+def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
     out: list[Tok] = []
     for k, token in enumerate(tokens):
         if token.word in ARROWS and not token.value and 0 < k < len(tokens) - 1 and \
                 tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY:
             old = out[-1]
+            if not _names_a_value(sentence, old):  # "deploy window -> Wednesday": K is now X
+                out += [Tok("is", token.start, token.start), Tok("now", token.start, token.end)]
+                continue
             if not (len(out) > 1 and out[-2].word == "from"):
                 out.insert(len(out) - 1, Tok("from", old.start, old.start))
             out.append(Tok("to", token.start, token.end))
             continue
         out.append(token)
     return out
+
+
+def _names_a_value(sentence: str, token: Tok) -> bool:
+    """A value, a number or a name (a capital inside the sentence): the Y of "Y -> X"; a
+    plain word before an arrow is its key's ("timeout -> 45 s")."""
+    text = sentence[token.start:token.end]
+    return token.value is not None or text[:1].isdigit() or (
+        text[:1].isupper() and token.start > 0)
 
 
 def _short_end(tokens: list[Tok], at: int) -> bool:
