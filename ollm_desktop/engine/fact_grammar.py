@@ -118,7 +118,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = normalised(sentence, contracted(names_joined(sentence, tokens)))  # "Y -> X", "X (not Y)"
+    tokens = normalised(sentence, contracted(names_joined(sentence, tokens)))  # "Y -> X"
     split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
     directed = len(split) < len(tokens) and bool(
         ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
