@@ -153,3 +153,16 @@ def test_a_weekday_in_lower_case_is_a_value() -> None:
     """(``provenance.WEEKDAY``)"""
     _replaced("Monday", "thursday", "The offsite is on Monday.",
               "offsite: monday -> thursday")
+
+
+@pytest.mark.parametrize("correction", ["Studio changed. New studio: Attic Room.",
+                                        "the actual studio is Attic Room",
+                                        "Sorry, the correct studio is Attic Room."])
+def test_an_adjective_of_correctness_is_no_key_word_and_corrects(correction: str) -> None:
+    _replaced("Blue Room", "Attic Room", "The recording studio is Blue Room.", correction)
+
+
+def test_a_new_value_asked_about_replaces_nothing() -> None:
+    ledger = absorbed(("user", "The recording studio is Blue Room."),
+                      ("user", "Should the new studio be Attic Room?"))
+    assert fact_of(ledger, "Blue Room").status == "current"

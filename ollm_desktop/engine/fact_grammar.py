@@ -36,7 +36,7 @@ from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
-from ollm_desktop.engine.fact_surface import clause_follows, header_end, normalised
+from ollm_desktop.engine.fact_surface import clause_follows, header_end, normalised, unrenewed
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -145,12 +145,15 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
     slots: list[Slot] = []
+    renewed = False
     for i, token in enumerate(tokens):
         if token.value is None:
             continue
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
+        entity, fresh = unrenewed(entity)  # "New room: C3": the room's, replaced
+        renewed = renewed or (fresh and bool(attribute))
         if attribute in ("one", "ones"):  # "the correct one is X": a pro-form names no key,
             entity, attribute = "", ""  # it refers back to one (keyless: its unit's value)
         if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs
@@ -205,7 +208,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
                              for k, t in enumerate(tokens))
-    correction = bool(lead or olds or changed or now or gone or instead)
+    correction = bool(lead or olds or changed or now or gone or instead or renewed)
     last = {s.value: s for s in slots if not s.old}  # a value said twice is one value, keyed
     slots = [s for s in slots if s.old or last[s.value] is s]  # where it is said last ("X
     taken_back = {s.value for s in slots if s.old}  # instead, so the defense is X")

@@ -17,6 +17,9 @@ values, keys, mood) sees the form it was written for:
   not Y".
 - **A spelled-out pronoun and "be"** ("it is", "we are") is its contraction ("it's", "we're"),
   which the closed classes hold.
+- **An adjective of correctness or novelty** in a key ("New room: C3", "the actual version
+  is 3.6", "the correct address is X") is no word of the key; it makes the value a
+  correction of the key.
 - **A header before a lead** ("quick update: scratch that, ..."): up to four plain words
   ending at ":" or "," with no value, verb of being, modal or subordinator, followed by a
   correction's lead or, after ":", by a clause of its own (a subject pronoun, a verb of being
@@ -50,6 +53,8 @@ _NEGATED = QUESTION_AUX | MODAL | COPULAS | PRONOUNS | CONJUNCTIONS | WH | ALWAY
                              "that's", "there's", "we're", "they're", "i'm", "you're"})
 _SUBJECT_BE = frozenset(_CONTRACTIONS.values())
 _HEADER_WORDS = 4
+# Adjectives that say a value is the one now in force (a closed class).
+RENEWED = frozenset({"new", "correct", "right", "actual", "updated", "revised", "corrected"})
 _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 
@@ -132,6 +137,15 @@ def _bare_not(before: list[Tok]) -> bool:
             break
         clause.append(token)
     return bool(clause)
+
+
+def unrenewed(entity: str) -> tuple[str, bool]:
+    """A key without its adjective of correctness or novelty ("the new room", "the actual
+    version", "the correct address": the room, the version, the address), and whether it had
+    one: the value then replaces the key's earlier value (a correction)."""
+    words = entity.split()
+    kept = [w for w in words if w not in RENEWED]
+    return " ".join(kept), len(kept) < len(words)
 
 
 def header_end(tokens: list[Tok], first: int) -> int:
