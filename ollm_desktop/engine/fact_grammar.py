@@ -152,8 +152,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
-        entity, fresh = unrenewed(entity)  # "New room: C3": the room's, replaced
-        renewed = renewed or (fresh and bool(attribute))
+        if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3",
+            entity, fresh = unrenewed(entity)  # "the actual version is 3.6": replaced (not
+            renewed = renewed or (fresh and bool(attribute))  # "see the new parser's v2")
         if attribute in ("one", "ones"):  # "the correct one is X": a pro-form names no key,
             entity, attribute = "", ""  # it refers back to one (keyless: its unit's value)
         if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs

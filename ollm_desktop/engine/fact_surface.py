@@ -17,9 +17,9 @@ values, keys, mood) sees the form it was written for:
   not Y".
 - **A spelled-out pronoun and "be"** ("it is", "we are") is its contraction ("it's", "we're"),
   which the closed classes hold.
-- **An adjective of correctness or novelty** in a key ("New room: C3", "the actual version
-  is 3.6", "the correct address is X") is no word of the key; it makes the value a
-  correction of the key.
+- **An adjective of correctness or novelty** in the key of a copula's value ("New room: C3",
+  "the actual version is 3.6", "the correct address is X") is no word of the key; it makes
+  the value a correction of the key (another verb's "see the new parser's v2" names a thing).
 - **A header before a lead** ("quick update: scratch that, ..."): up to four plain words
   ending at ":" or "," with no value, verb of being, modal or subordinator, followed by a
   correction's lead or, after ":", by a clause of its own (a subject pronoun, a verb of being
