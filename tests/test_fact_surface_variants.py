@@ -166,3 +166,17 @@ def test_a_new_value_asked_about_replaces_nothing() -> None:
     ledger = absorbed(("user", "The recording studio is Blue Room."),
                       ("user", "Should the new studio be Attic Room?"))
     assert fact_of(ledger, "Blue Room").status == "current"
+
+
+@pytest.mark.parametrize("change", ["deposit went up to £650", "deposit came down to £400"])
+def test_a_particle_of_direction_before_to_x_is_a_change(change: str) -> None:
+    """(a key without an owner: a plain restatement would only mark the older value)"""
+    _replaced("£500", change.split("to ")[1], "The deposit is £500.", change)
+
+
+@pytest.mark.parametrize("restated", ["ruby's 3.3 now", "ruby is now 3.3 everywhere",
+                                      "Ruby's 3.3 now"])
+def test_a_product_s_version_in_any_case_and_contracted(restated: str) -> None:
+    """At a sentence's start a capital says nothing: "ruby is now 3.3" is Ruby's version as
+    "Ruby is now 3.3" is; "'s" before a value and "now" is "is"."""
+    _replaced("Ruby 3.2", "3.3", "All our apps run on Ruby 3.2.", restated)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ollm_desktop.engine import fact_surface as surface
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
 from ollm_desktop.engine.fact_keys import (
     key_of,
@@ -36,7 +37,6 @@ from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
-from ollm_desktop.engine.fact_surface import clause_follows, header_end, normalised, unrenewed
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -99,7 +99,7 @@ def lead_only(sentence: str) -> bool:
     no."): it makes the next sentence of the message a correction."""
     tokens = tokens_of(sentence, [])
     first, lead = strip_lead(tokens)
-    if not lead and (header := header_end(tokens, first)) > first:  # "hey all, scratch that."
+    if not lead and (header := surface.header_end(tokens, first)) > first:  # "hey, scratch that"
         more, lead = strip_lead(tokens[header:])
         first = header + more
     return lead and first >= len(tokens)
@@ -118,16 +118,16 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = normalised(sentence, contracted(names_joined(sentence, tokens)))  # "Y -> X"
+    tokens = surface.normalised(sentence, contracted(names_joined(sentence, tokens)))  # "Y -> X"
     split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
     directed = len(split) < len(tokens) and bool(
         ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
     tokens = _is_before_place(split)
     first, lead = strip_lead(tokens)
-    if not lead and (header := header_end(tokens, first)) > first:  # "quick update: scratch.."
-        more, lead = strip_lead(tokens[header:])  # (or a clause of its own: "heads up: the
-        first = header + more if lead or (tokens[header - 1].word == ":" and clause_follows(
-            tokens, header + more)) else first  # K is")
+    if not lead and (header := surface.header_end(tokens, first)) > first:  # "quick update:"
+        more, lead = strip_lead(tokens[header:])  # (or a clause of its own: "heads up: the K is")
+        own = tokens[header - 1].word == ":" and surface.clause_follows(tokens, header + more)
+        first = header + more if lead or own else first
     lead = lead or led or erred_after(tokens, first)  # (or "Scratch that." before it)
     first, owner = _topic(tokens, first)
     if owner:
@@ -152,9 +152,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
-        if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3",
-            entity, fresh = unrenewed(entity)  # "the actual version is 3.6": replaced (not
-            renewed = renewed or (fresh and bool(attribute))  # "see the new parser's v2")
+        if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3", "the
+            entity, fresh = surface.unrenewed(entity)  # actual version is 3.6": replaced
+            renewed = renewed or (fresh and bool(attribute))
         if attribute in ("one", "ones"):  # "the correct one is X": a pro-form names no key,
             entity, attribute = "", ""  # it refers back to one (keyless: its unit's value)
         if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs
@@ -184,8 +184,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    changed = directed or (any(is_change(w) for w in words[first:]) and any(
-        w in ("to", "from") for w in words[first:])) or (
+    verb_to = any(is_change(w) for w in words[first:]) and any(
+        w in ("to", "from") for w in words[first:])  # "bump the pool to 12", "went up to X"
+    changed = directed or surface.directed_to(tokens, first) or verb_to or (
         first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
         t.value and _imperative_to(tokens, _label_start(tokens, i), first)
         for i, t in enumerate(tokens)) or any(  # any verb's "V the K to X": "scale the ..."
@@ -376,7 +377,8 @@ def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attr
     text = token.value[2] if token.value else ""
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
         named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
-                 capital(sentence, t) and tokens[k + 1].word != ":"]  # "Retries: 5": a label
+                 (capital(sentence, t) or k == 0) and  # (at the start, case says nothing)
+                 tokens[k + 1].word != ":"]  # "Retries: 5": a label
         if named:
             return named[0].word, "version", "version"
     return entity, attribute, unit

@@ -20,6 +20,7 @@ values, keys, mood) sees the form it was written for:
 - **An adjective of correctness or novelty** in the key of a copula's value ("New room: C3",
   "the actual version is 3.6", "the correct address is X") is no word of the key; it makes
   the value a correction of the key (another verb's "see the new parser's v2" names a thing).
+- **A particle of direction before "to X"** ("rent went up to £1,010") is a change.
 - **A header before a lead** ("quick update: scratch that, ..."): up to four plain words
   ending at ":" or "," with no value, verb of being, modal or subordinator, followed by a
   correction's lead or, after ":", by a clause of its own (a subject pronoun, a verb of being
@@ -146,6 +147,14 @@ def unrenewed(entity: str) -> tuple[str, bool]:
     words = entity.split()
     kept = [w for w in words if w not in RENEWED]
     return " ".join(kept), len(kept) < len(words)
+
+
+def directed_to(tokens: list[Tok], first: int) -> bool:
+    """"rent went up to £1,010", "the limit came down to 5": a verb's particle of direction
+    before "to" and a value changes the subject's value (as a change verb's "to X" does)."""
+    return any(t.word in ("up", "down") and tokens[k + 1].word == "to" and
+               tokens[k + 2].value is not None
+               for k, t in enumerate(tokens[:-2]) if k > first)
 
 
 def header_end(tokens: list[Tok], first: int) -> int:

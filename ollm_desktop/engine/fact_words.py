@@ -125,8 +125,9 @@ def is_replace(word: str) -> bool:
 
 
 def contracted(tokens: list[Tok]) -> list[Tok]:
-    """"the venue's now X", "the port's not 8443": a noun's "'s" before "now" or "not" is
-    "is", not a possessive; "isn't" inside a sentence is "is not"."""
+    """"the venue's now X", "the port's not 8443", "python's 3.12 now": a noun's "'s" before
+    "now" or "not" (or a value and "now") is "is", not a possessive; "isn't" inside a
+    sentence is "is not"."""
     out: list[Tok] = []
     for i, token in enumerate(tokens):
         after = tokens[i + 1].word if i + 1 < len(tokens) else ""
@@ -136,8 +137,10 @@ def contracted(tokens: list[Tok]) -> list[Tok]:
             verb = {"won't": "will", "can't": "can"}.get(token.word, token.word[:-3])
             out += [Tok(verb, token.start, token.end - 3), Tok("not", token.end - 3, token.end)]
             continue
-        if token.word.endswith("'s") and len(token.word) > 2 and after in ("now", "not") and \
-                not token.value:
+        then = tokens[i + 2].word if i + 2 < len(tokens) else ""  # "python's 3.12 now"
+        valued = i + 1 < len(tokens) and (tokens[i + 1].value is not None or numeric(after))
+        if token.word.endswith("'s") and len(token.word) > 2 and not token.value and (
+                after in ("now", "not") or (valued and then == "now")):
             out += [Tok(token.word[:-2], token.start, token.end - 2),
                     Tok("is", token.end - 2, token.end)]
         else:
