@@ -180,3 +180,16 @@ def test_a_product_s_version_in_any_case_and_contracted(restated: str) -> None:
     """At a sentence's start a capital says nothing: "ruby is now 3.3" is Ruby's version as
     "Ruby is now 3.3" is; "'s" before a value and "now" is "is"."""
     _replaced("Ruby 3.2", "3.3", "All our apps run on Ruby 3.2.", restated)
+
+
+@pytest.mark.parametrize("correction", ["Deposit was wrong, it's £650.",
+                                        "wrong deposit figure: it's £650"])
+def test_a_short_clause_about_an_error_leads_without_a_speaker(correction: str) -> None:
+    """(``fact_leads._error_clause``: "I got that wrong:" needed its speaker; a short clause
+    that names the key, "Deposit was wrong,", is as plain an admission)"""
+    _replaced("£500", "£650", "The deposit is £500.", correction)
+
+
+def test_a_doubt_about_an_error_admits_nothing() -> None:
+    ledger = absorbed(("user", "The deposit is £500."), ("user", "if wrong, it's £650"))
+    assert fact_of(ledger, "£500").status == "current"
