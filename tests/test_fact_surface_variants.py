@@ -193,3 +193,15 @@ def test_a_short_clause_about_an_error_leads_without_a_speaker(correction: str) 
 def test_a_doubt_about_an_error_admits_nothing() -> None:
     ledger = absorbed(("user", "The deposit is £500."), ("user", "if wrong, it's £650"))
     assert fact_of(ledger, "£500").status == "current"
+
+
+def test_a_past_rise_is_an_event_not_a_change() -> None:
+    """"last year the deposit went up to £650": a dated event, no correction of today's."""
+    ledger = absorbed(("user", "The deposit is £500."),
+                      ("user", "last year deposit went up to £650"))
+    assert fact_of(ledger, "£500").status == "current"
+
+
+def test_is_before_a_bare_noun_and_a_value_asks() -> None:
+    ledger = absorbed(("user", "The deposit is £500."), ("user", "Is deposit £650 now"))
+    assert fact_of(ledger, "£500").status == "current"

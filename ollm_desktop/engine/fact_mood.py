@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
     COPULAS,
@@ -211,7 +212,7 @@ def _interrogative(tokens: list[Tok], a: int, b: int) -> bool:
     return k < b and head in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or (
         nxt in DETERMINERS | {"there"} and head not in ("do", "will", "have")) or (
         after is not None and nxt != "now" and (head in cues.DO_PAST or (
-            head in cues.BE_ASKING and after.value is not None))))
+            head in cues.BE_ASKING and names_then_value(tokens, k + 1, b)))))
 
 
 def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:

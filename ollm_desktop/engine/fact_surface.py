@@ -21,6 +21,8 @@ values, keys, mood) sees the form it was written for:
   "the actual version is 3.6", "the correct address is X") is no word of the key; it makes
   the value a correction of the key (another verb's "see the new parser's v2" names a thing).
 - **A particle of direction before "to X"** ("rent went up to £1,010") is a change.
+- **A question without its "?"**: a leading "is" before a value, or before one bare noun
+  and a value ("is budget $6,000 now"), asks (``fact_mood``'s auxiliary before its subject).
 - **A header before a lead** ("quick update: scratch that, ..."): up to four plain words
   ending at ":" or "," with no value, verb of being, modal or subordinator, followed by a
   correction's lead or, after ":", by a clause of its own (a subject pronoun, a verb of being
@@ -32,12 +34,20 @@ values, keys, mood) sees the form it was written for:
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_leads import RETRACT
-from ollm_desktop.engine.fact_mood_words import ALWAYS_CUT, CONDITIONAL, MODAL, QUESTION_AUX, WH
+from ollm_desktop.engine.fact_mood_words import (
+    ALWAYS_CUT,
+    CONDITIONAL,
+    MODAL,
+    PAST_CUES,
+    QUESTION_AUX,
+    WH,
+)
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
+    NOT_NP,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
@@ -152,9 +162,17 @@ def unrenewed(entity: str) -> tuple[str, bool]:
 def directed_to(tokens: list[Tok], first: int) -> bool:
     """"rent went up to £1,010", "the limit came down to 5": a verb's particle of direction
     before "to" and a value changes the subject's value (as a change verb's "to X" does)."""
-    return any(t.word in ("up", "down") and tokens[k + 1].word == "to" and
-               tokens[k + 2].value is not None
-               for k, t in enumerate(tokens[:-2]) if k > first)
+    return not any(t.word in PAST_CUES for t in tokens) and any(  # ("last year it went
+        t.word in ("up", "down") and tokens[k + 1].word == "to" and  # up to X": an event)
+        tokens[k + 2].value is not None for k, t in enumerate(tokens[:-2]) if k > first)
+
+
+def names_then_value(tokens: list[Tok], k: int, b: int) -> bool:
+    """After a leading "is" (``fact_mood._interrogative``): a value, or one bare noun and a
+    value, before ``b``: "is Tuesday too late", "is budget $6,000 now" ask without a "?"."""
+    word = tokens[k].word if k < len(tokens) else ""
+    return k < b and (tokens[k].value is not None or (
+        k + 1 < b and tokens[k + 1].value is not None and word.isalpha() and word not in NOT_NP))
 
 
 def header_end(tokens: list[Tok], first: int) -> int:
