@@ -205,3 +205,8 @@ def test_a_past_rise_is_an_event_not_a_change() -> None:
 def test_is_before_a_bare_noun_and_a_value_asks() -> None:
     ledger = absorbed(("user", "The deposit is £500."), ("user", "Is deposit £650 now"))
     assert fact_of(ledger, "£500").status == "current"
+
+
+def test_a_product_s_version_after_leading_discourse_words() -> None:
+    """"ok so ruby is now 3.3": after the discourse words the clause starts; case says nothing."""
+    _replaced("Ruby 3.2", "3.3", "All our apps run on Ruby 3.2.", "ok so ruby is now 3.3")

@@ -162,7 +162,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             entity, attribute = _purpose(tokens, i, label) or (
                 " ".join(w for w in (entity, attribute) if w and w != label), label)
         unit = implied.units.get(i) or unit_class(text, kind, attribute)
-        entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
+        entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit,
+                                                   first)
         label = " ".join(w for w in (entity, attribute) if w)
         if owner:  # "For the billing worker: the tool is pinned to v4": the worker's tool
             entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
@@ -370,15 +371,15 @@ def _now_before_verb(tokens: list[Tok], i: int) -> bool:
 
 
 def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
-                     unit: str) -> tuple[str, str, str]:
+                     unit: str, first: int = 0) -> tuple[str, str, str]:
     """A bare number stated of a proper name alone ("Node is now 20", "Python is now 3.12")
     is that product's version: (node, version), which ``key_match`` meets with "Node 18"."""
     token = tokens[i]
     text = token.value[2] if token.value else ""
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
         named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
-                 (capital(sentence, t) or k == 0) and  # (at the start, case says nothing)
-                 tokens[k + 1].word != ":"]  # "Retries: 5": a label
+                 (capital(sentence, t) or k == first) and  # (a clause's start: case says
+                 tokens[k + 1].word != ":"]  # nothing; "Retries: 5": a label)
         if named:
             return named[0].word, "version", "version"
     return entity, attribute, unit
