@@ -218,12 +218,14 @@ def _unmarked_questions(text: str, case: Case) -> str:
 
 
 def _is_now(text: str, case: Case, form: str) -> str:
-    """"The K is now X." as "K: X now" (a terse note) or "The K is X now"."""
+    """"The K is now X." as "K: X now" (a terse note), "K -> X" or "The K is X now"."""
     for key in case["expect"]["keys"]:
         new = re.escape(key["current"])
         match = re.match(r"^(?:the |our )?([^,;:.]+?) is now (" + new + r")\.?$", text, re.I)
         if match and form == "colon":
             return f"{match.group(1)}: {match.group(2)} now"
+        if match and form == "arrow":
+            return f"{match.group(1)} -> {match.group(2)}"
         match = re.match(r"^(.+?) is now (" + new + r")(\.?)$", text, re.I)
         if match and form == "last":
             return f"{match.group(1)} is {match.group(2)} now{match.group(3)}"
@@ -305,6 +307,7 @@ VARIANTS: dict[str, Callable[[Case], Case | None]] = {
     "no-question-mark": _text_variant(_unmarked_questions),
     "is-now-colon": _text_variant(lambda t, c: _is_now(t, c, "colon"), user_only=True),
     "is-now-last": _text_variant(lambda t, c: _is_now(t, c, "last"), user_only=True),
+    "is-now-arrow": _text_variant(lambda t, c: _is_now(t, c, "arrow"), user_only=True),
     "bang": _text_variant(lambda t, c: t[:-1] + "!" if t.endswith(".") else t, user_only=True),
     "lines": _text_variant(lambda t, c: _LINE_BREAK.sub("\n", t)),
     "noun-s": _text_variant(lambda t, c: _NOUN_IS.sub("'s ", t, count=1), user_only=True),
@@ -372,11 +375,11 @@ def table(result: dict[str, Any], label: str) -> str:
              f"{result['passing']} dev cases pass as written", "",
              "| variant | held | failed ids |", "|---|---|---|"]
     for kind, row in result["kinds"].items():
-        share = f"{row['n']}/{row['of']} ({row['n'] / row['of']:.0%})" if row["of"] else "-"
+        share = f"{row['n']}/{row['of']} ({row['n'] / row['of']:.1%})" if row["of"] else "-"
         lines.append(f"| {kind} | {share} | {', '.join(row['failed']) or '-'} |")
     total = sum(r["n"] for r in result["kinds"].values())
     of = sum(r["of"] for r in result["kinds"].values())
-    lines.append(f"| **all** | {total}/{of} ({total / max(of, 1):.0%}) | |")
+    lines.append(f"| **all** | {total}/{of} ({total / max(of, 1):.1%}) | |")
     return "\n".join(lines)
 
 
