@@ -210,3 +210,16 @@ def test_is_before_a_bare_noun_and_a_value_asks() -> None:
 def test_a_product_s_version_after_leading_discourse_words() -> None:
     """"ok so ruby is now 3.3": after the discourse words the clause starts; case says nothing."""
     _replaced("Ruby 3.2", "3.3", "All our apps run on Ruby 3.2.", "ok so ruby is now 3.3")
+
+
+def test_it_is_now_keeps_its_reading_and_a_change_verb_s_object_before_an_arrow() -> None:
+    """"it's now X" is read as "it is now X" (as before ``fact_surface``); "renamed Y -> X"
+    is "renamed from Y to X", the verb's object is the old value, not the key."""
+    from ollm_desktop.engine.facts_extract import current_values
+
+    said = ("user", "The hotel is the Grand.")
+    assert current_values([said, ("user", "it's now the Ritz")]) == current_values(
+        [said, ("user", "it is now the Ritz")])
+    assert "ritz" in str(current_values([said, ("user", "it's now the Ritz")])).lower()
+    _replaced("Bravo Team", "Delta Team", "The on-call squad is Bravo Team.",
+              "we renamed the on-call squad Bravo Team -> Delta Team")

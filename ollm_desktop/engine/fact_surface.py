@@ -9,7 +9,8 @@ values, keys, mood) sees the form it was written for:
 
 - **An arrow between two things** is "from Y to X": the token before the arrow gets a "from"
   (unless it has one) and the arrow becomes "to"; after a plain word, the key's, it is "is
-  now" ("deploy window -> Wednesday").
+  now" ("deploy window -> Wednesday"), unless a change verb takes it as its object
+  ("renamed main -> trunk").
 - **"(not Y)"** is the aside ", not Y": the parenthesis is a comma.
 - **"X not Y"** with no comma, where "not" follows a word that is no auxiliary, modal, copula,
   pronoun, conjunction or adverb (so no verb is negated: "we do not use Y", "probably not Y"
@@ -76,10 +77,12 @@ def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
 
 def _spelled_out(tokens: list[Tok]) -> list[Tok]:
     out: list[Tok] = []
-    for token in tokens:
+    for k, token in enumerate(tokens):
         prev = out[-1] if out else None
         short = _CONTRACTIONS.get((prev.word, token.word)) if prev and not prev.value else None
-        if prev is not None and short and not token.value:
+        after = tokens[k + 1].word if k + 1 < len(tokens) else ""
+        if prev is not None and short and not token.value and after not in ("now", "not"):
+            # (before "now"/"not" the grammar reads "it is", as ``contracted`` splits it)
             out[-1] = Tok(short, prev.start, token.end)
         else:
             out.append(token)
@@ -92,7 +95,8 @@ def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
         if token.word in ARROWS and not token.value and 0 < k < len(tokens) - 1 and \
                 tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY:
             old = out[-1]
-            if not _names_a_value(sentence, old):  # "deploy window -> Wednesday": K is now X
+            changed = len(out) > 1 and is_change(out[-2].word)  # "renamed main -> trunk"
+            if not _names_a_value(sentence, old) and not changed:  # "window -> Wednesday":
                 out += [Tok("is", token.start, token.start), Tok("now", token.start, token.end)]
                 continue
             if not (len(out) > 1 and out[-2].word == "from"):
