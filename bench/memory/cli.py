@@ -5,6 +5,7 @@ Examples::
     python -m bench.memory --smoke                      # seconds, in-process loopback server
     python -m bench.memory --host http://127.0.0.1:11435 --ctx 2048,4096,8192 --label before
     python -m bench.memory --kind corrections --ctx 2048,4096 --label before
+    python -m bench.memory --kind corrections --perturb  # dev cases as people vary them
     python -m bench.memory --kind tools                 # 2K, 4K, 8K; seconds, no model
     python -m bench.memory --compare results/before/memory-before.json results/after/...json
 """
@@ -107,6 +108,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--summary-predict-cap", type=_cap, default=1024,
                    help="guard: num_predict of every summary request is at most this; 'auto' "
                         "is num_ctx/8 (256 at 2K, 1024 at 8K), for slow CPU models")
+    p.add_argument("--perturb", action="store_true",
+                   help="--kind corrections: play the dev cases that pass as variants people "
+                        "write (lower case, fillers, arrows, parentheses...), per variant kind "
+                        "(bench/memory/perturb.py; never the held-out halves)")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
     p.add_argument("--label", default="", help="e.g. before / after")
     p.add_argument("--smoke", action="store_true",
@@ -234,6 +239,10 @@ def main(argv: list[str] | None = None) -> int:
         from bench.memory import corrections
 
         sizes = args.ctx if "--ctx" in argv else [4096]
+        if args.perturb:
+            from bench.memory import perturb
+
+            return perturb.main(sizes[0], args.out, args.label)
         return corrections.main(sizes, args.out, args.label, engine_info())
     if args.kind == "tools":
         from bench.memory import tools

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ollm_desktop.engine import fact_surface as surface
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
 from ollm_desktop.engine.fact_keys import (
     key_of,
@@ -98,6 +99,9 @@ def lead_only(sentence: str) -> bool:
     no."): it makes the next sentence of the message a correction."""
     tokens = tokens_of(sentence, [])
     first, lead = strip_lead(tokens)
+    if not lead and (header := surface.header_end(tokens, first)) > first:  # "hey, scratch that"
+        more, lead = strip_lead(tokens[header:])
+        first = header + more
     return lead and first >= len(tokens)
 
 
@@ -114,12 +118,16 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 and nxt.word not in COPULAS and nxt.word not in PREPOSITIONS \
                 and nxt.word not in CONJUNCTIONS and nxt.word != "instead":
             token.word, token.value = token.value[2].lower(), None
-    tokens = contracted(names_joined(sentence, tokens))
+    tokens = surface.normalised(sentence, contracted(names_joined(sentence, tokens)))  # "Y -> X"
     split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
     directed = len(split) < len(tokens) and bool(
         ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
     tokens = _is_before_place(split)
     first, lead = strip_lead(tokens)
+    if not lead and (header := surface.header_end(tokens, first)) > first:  # "quick update:"
+        more, lead = strip_lead(tokens[header:])  # (or a clause of its own: "heads up: the K is")
+        own = tokens[header - 1].word == ":" and surface.clause_follows(tokens, header + more)
+        first = header + more if lead or own else first
     lead = lead or led or erred_after(tokens, first)  # (or "Scratch that." before it)
     first, owner = _topic(tokens, first)
     if owner:
@@ -137,18 +145,25 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
     slots: list[Slot] = []
+    renewed = False
     for i, token in enumerate(tokens):
         if token.value is None:
             continue
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
+        if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3", "the
+            entity, fresh = surface.unrenewed(entity)  # actual version is 3.6": replaced
+            renewed = renewed or (fresh and bool(attribute))
+        if attribute in ("one", "ones"):  # "the correct one is X": a pro-form names no key,
+            entity, attribute = "", ""  # it refers back to one (keyless: its unit's value)
         if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs
             label = implied.labels[i]
             entity, attribute = _purpose(tokens, i, label) or (
                 " ".join(w for w in (entity, attribute) if w and w != label), label)
         unit = implied.units.get(i) or unit_class(text, kind, attribute)
-        entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit)
+        entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit,
+                                                   first)
         label = " ".join(w for w in (entity, attribute) if w)
         if owner:  # "For the billing worker: the tool is pinned to v4": the worker's tool
             entity, attribute = (f"{owner} {entity}".strip(), attribute) if attribute else \
@@ -170,8 +185,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    changed = directed or (any(is_change(w) for w in words[first:]) and any(
-        w in ("to", "from") for w in words[first:])) or (
+    verb_to = any(is_change(w) for w in words[first:]) and any(
+        w in ("to", "from") for w in words[first:])  # "bump the pool to 12", "went up to X"
+    changed = directed or surface.directed_to(tokens, first) or verb_to or (
         first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
         t.value and _imperative_to(tokens, _label_start(tokens, i), first)
         for i, t in enumerate(tokens)) or any(  # any verb's "V the K to X": "scale the ..."
@@ -195,7 +211,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
                              for k, t in enumerate(tokens))
-    correction = bool(lead or olds or changed or now or gone or instead)
+    correction = bool(lead or olds or changed or now or gone or instead or renewed)
     last = {s.value: s for s in slots if not s.old}  # a value said twice is one value, keyed
     slots = [s for s in slots if s.old or last[s.value] is s]  # where it is said last ("X
     taken_back = {s.value for s in slots if s.old}  # instead, so the defense is X")
@@ -355,14 +371,15 @@ def _now_before_verb(tokens: list[Tok], i: int) -> bool:
 
 
 def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
-                     unit: str) -> tuple[str, str, str]:
+                     unit: str, first: int = 0) -> tuple[str, str, str]:
     """A bare number stated of a proper name alone ("Node is now 20", "Python is now 3.12")
     is that product's version: (node, version), which ``key_match`` meets with "Node 18"."""
     token = tokens[i]
     text = token.value[2] if token.value else ""
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
         named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
-                 capital(sentence, t) and tokens[k + 1].word != ":"]  # "Retries: 5": a label
+                 (capital(sentence, t) or k == first) and  # (a clause's start: case says
+                 tokens[k + 1].word != ":"]  # nothing; "Retries: 5": a label)
         if named:
             return named[0].word, "version", "version"
     return entity, attribute, unit

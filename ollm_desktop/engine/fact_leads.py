@@ -44,6 +44,7 @@ _SPEAKERS = closed("we i")
 ERROR = closed("wrong mistake mistaken misspoke misspoken typo typos incorrect misread "
                "misremembered")
 MAX_LEAD_WORDS = 10
+_SHORT_ERROR = 4  # words of a clause about an error that names no speaker
 # The speaker of such a clause (it says the user's own word was wrong: "I misread", "my
 # mistake", "that was wrong"), not a value ("set the log level to error").
 SPEAKER = closed("i my we our i'm i've we've that this it")
@@ -108,8 +109,9 @@ def _error_clause(tokens: list[Tok], index: int) -> int:
         if token.value:
             return 0
         if token.word in BOUNDARY and token.word != "(":
-            said = {t.word for t in tokens[index:k]}
-            return k + 1 - index if said & ERROR and said & SPEAKER else 0
+            said = {t.word for t in tokens[index:k]}  # (a short one needs no speaker: "Wrong
+            short = k - index <= _SHORT_ERROR and not said & _DOUBT  # ticket," "K was wrong:")
+            return k + 1 - index if said & ERROR and (said & SPEAKER or short) else 0
     return 0
 
 

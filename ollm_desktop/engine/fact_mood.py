@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
     COPULAS,
@@ -202,12 +203,16 @@ def _doubt(words: list[str]) -> tuple[bool, bool]:
 
 
 def _interrogative(tokens: list[Tok], a: int, b: int) -> bool:
-    """An auxiliary before its subject opens the clause: "should we", "isn't the port"."""
+    """An auxiliary before its subject opens the clause: "should we", "isn't the port", "is
+    Tuesday too late", "does term end on …" (a dropped subject's "is now 9443" states)."""
     k = a + _head([t.word for t in tokens[a:b]])
     head, nxt = _word(tokens, k), _word(tokens, k + 1)
     nxt = _word(tokens, k + 2) if nxt == "not" else nxt
+    after = tokens[k + 1] if k + 1 < b else None  # ("does", "did": never an imperative)
     return k < b and head in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or (
-        nxt in DETERMINERS | {"there"} and head not in ("do", "will", "have")))
+        nxt in DETERMINERS | {"there"} and head not in ("do", "will", "have")) or (
+        after is not None and nxt != "now" and (head in cues.DO_PAST or (
+            head in cues.BE_ASKING and names_then_value(tokens, k + 1, b)))))
 
 
 def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:

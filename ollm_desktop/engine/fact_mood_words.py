@@ -17,6 +17,8 @@ MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could'v
 QUESTION_AUX = AUXILIARIES | closed("can could has have had am was were wasn't weren't didn't "
                                     "hasn't haven't hadn't can't couldn't")  # (their negatives
 # open a question as well: "Wasn't the port changed to 9443 last week")
+DO_PAST = closed("does did doesn't didn't")  # (never an imperative, unlike "do")
+BE_ASKING = closed("is are was were isn't aren't wasn't weren't")
 CONDITIONAL = closed("if unless provided providing assuming supposing suppose imagine assume")
 # Conditional subordinators of several words (English's complex subordinators of condition).
 CONDITIONAL_PHRASES = (("in", "case"), ("in", "the", "event"), ("as", "long", "as"),

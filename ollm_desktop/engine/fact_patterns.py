@@ -8,6 +8,7 @@ Corrections, old values and mood are read by ``fact_grammar`` from the sentence'
 from __future__ import annotations
 
 import re
+import unicodedata
 
 DECISION = re.compile(  # not after a hyphen: "cherry-picked", "hand-picked" decide nothing
     r"(?<!-)\b(?:decid(?:e|ed|es|ing)|decision|agreed?|final call|we(?:'ll| will) (?:go with|use)"
@@ -23,9 +24,10 @@ RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)")
 # A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),
 # but not after a common abbreviation.
 # (not after a title before a name: "Dr. Lindqvist", "Mrs. Haas", a closed class)
+# (in any case: chat text is often all lower case, "dr. lindqvist")
 SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
                           r"(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
-                          r"(?<=[.!?])\s+")
+                          r"(?<=[.!?])\s+", re.IGNORECASE)
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")
 STOP = frozenset("""
 a an the and or but if so as of in on at by to for from with into onto about than then that
@@ -44,6 +46,11 @@ down over under out via per thing things way bit lot one two three final decisio
 decide agree agreed for-now fine good great well superseded replaced replaces obsolete outdated
 moment
 """.split())  # noqa: SIM905 (a word list reads better)
+# A sentence's closing courtesy ("… to 12 thx", "… is yellow, cheers!"): the closed class of
+# courtesy interjections, after a word and at the sentence's end, is no part of its last phrase.
+CLOSING = re.compile(r"(?<=\w)[\s,;.!-]+(?:thx|thanks|thank\s+you|ty|tia|cheers|pls|plz|please)"
+                     r"[\s.!]*$", re.IGNORECASE)
+EMOTICON = re.compile(r"\s+[:;]-?[()DPp]$")
 MAX_SUBJECT_WORDS = 4
 MAX_SENTENCE_WORDS = 30
 
@@ -58,8 +65,19 @@ def sentences(text: str) -> list[str]:
             continue
         if fenced or not line.strip() or GOAL_LINE.match(line):
             continue
-        out.extend(s.strip() for s in SENTENCE_END.split(line.strip()) if s.strip())
+        out.extend(s for s in map(_unclosed, SENTENCE_END.split(line.strip())) if s)
     return out
+
+
+def _unclosed(sentence: str) -> str:
+    """The sentence without what closes it and says nothing of a value: trailing emoji
+    (Unicode's symbols, their modifiers and joiners) and emoticons, then a courtesy word."""
+    text = sentence.strip()
+    while text and (unicodedata.category(text[-1]) in ("So", "Sk", "Cf", "Mn") or
+                    text[-1] == "\ufe0f"):
+        text = text[:-1].rstrip()
+    text = EMOTICON.sub("", text)
+    return CLOSING.sub("", text).strip()
 
 
 def subject_words(before: str) -> str:

@@ -49,8 +49,8 @@ def past_words(clause: list[Tok]) -> int:
     adverbial = words[_head(words):_head(words) + 1] == ["when"] or any(
         w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
         and words[i + 1].isalpha() for i, w in enumerate(words))
-    described = any(w in cues.ANTERIOR_ADJ and words[i - 1] in DETERMINERS
-                    for i, w in enumerate(words) if i > 0)
+    described = any(w in cues.ANTERIOR_ADJ and (i == _head(words) or words[i - 1] in DETERMINERS)
+                    for i, w in enumerate(words))  # (a terse "Previous owners were …" too)
     tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
     # a past state ("last quarter the retro was on Friday"), not a dated event ("peak traffic
     # reached 11,600 requests per minute last week": a fact of its own, which holds)

@@ -15,7 +15,7 @@ from functools import lru_cache
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
 # A word begins with a letter of any script ("Málaga", "Łukasz", not "M" and "laga").
-TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*|[,;:?!.()=]|->|=>|[^\s`\"'*_]")
+TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*|->|=>|[,;:?!.()=]|[^\s`\"'*_]")
 ARROWS = frozenset({"->", "=>", "→"})  # "Y -> X", "Y → X": from Y to X
 
 
@@ -51,7 +51,8 @@ REPLACE = closed("replace replaces replaced replacing swap swaps swapped swappin
                  "substitutes substituted substituting")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
           "update", "i meant", "sorry", "wait", "no", "oops", "typo")
-FILLER = closed("so ok okay oh hmm well also and but btw ah right ugh argh whoops hm")
+FILLER = closed("so ok okay oh hmm well also and but btw ah right ugh argh whoops hm "
+                "hey hi hello yo")  # (interjections and greetings: a closed class)
 BOUNDARY = frozenset([*",;:?!.()", "—", "–"])  # (a dash between clauses too)
 # Unit classes of which a key holds many values at once (a list of files, of links): only a
 # correction replaces one, never a restatement.
@@ -89,6 +90,10 @@ def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
         cursor = value[1]
     out += [Tok(_word(m.group(0), shouted), m.start() + cursor, m.end() + cursor)
             for m in TOKEN.finditer(sentence[cursor:])]
+    for token in out:  # "scratch that - it's X": a hyphen between spaces is a dash
+        if token.word == "-" and sentence[token.start - 1:token.start] == " " and \
+                sentence[token.end:token.end + 1] in (" ", ""):
+            token.word = "—"
     return out
 
 
@@ -120,8 +125,9 @@ def is_replace(word: str) -> bool:
 
 
 def contracted(tokens: list[Tok]) -> list[Tok]:
-    """"the venue's now X", "the port's not 8443": a noun's "'s" before "now" or "not" is
-    "is", not a possessive; "isn't" inside a sentence is "is not"."""
+    """"the venue's now X", "the port's not 8443", "python's 3.12 now": a noun's "'s" before
+    "now" or "not" (or a value and "now") is "is", not a possessive; "isn't" inside a
+    sentence is "is not"."""
     out: list[Tok] = []
     for i, token in enumerate(tokens):
         after = tokens[i + 1].word if i + 1 < len(tokens) else ""
@@ -131,8 +137,10 @@ def contracted(tokens: list[Tok]) -> list[Tok]:
             verb = {"won't": "will", "can't": "can"}.get(token.word, token.word[:-3])
             out += [Tok(verb, token.start, token.end - 3), Tok("not", token.end - 3, token.end)]
             continue
-        if token.word.endswith("'s") and len(token.word) > 2 and after in ("now", "not") and \
-                not token.value:
+        then = tokens[i + 2].word if i + 2 < len(tokens) else ""  # "python's 3.12 now"
+        valued = i + 1 < len(tokens) and (tokens[i + 1].value is not None or numeric(after))
+        if token.word.endswith("'s") and len(token.word) > 2 and not token.value and (
+                after in ("now", "not") or (valued and then == "now")):
             out += [Tok(token.word[:-2], token.start, token.end - 2),
                     Tok("is", token.end - 2, token.end)]
         else:
@@ -165,6 +173,11 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
         prev = out[-1] if out else None
         if prev is not None and token.word == "." and prev.word in TITLES:
             out[-1] = Tok(f"{prev.word}.", prev.start, token.end)  # "Dr. Lindqvist"
+            continue
+        if prev is not None and prev.word.removesuffix(".") in TITLES and not prev.value and \
+                sentence[prev.start:prev.start + 1].islower() and \
+                sentence[token.start:token.start + 1].isupper():
+            out[-1] = token  # "is dr. Ines Carvalho": a title in lower case opens the name
             continue
         if prev is not None and len(out) > 1 and not token.value and not prev.value and \
                 sentence[token.start:token.start + 1].isupper() and \

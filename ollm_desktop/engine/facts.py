@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
+from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_restatement import restated
 from ollm_desktop.engine.fact_supersession import (
     Known,
@@ -77,7 +78,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     result = Absorbed()
     if message.role not in ("user", "assistant"):
         return result
-    found = extract(message.role, message.content)
+    found = keyed_by_named_olds(extract(message.role, message.content), facts)  # "X, not Y"
     if not found and message.role != "user":
         return result  # nothing stated, nothing used
     claims: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
@@ -118,6 +119,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             result.confirmed += 1
         made.append((item, fact))
     for item, fact in made:
+        if item.correction and names_an_absent_old(item, found, facts):
+            continue  # "X, not Y" with Y not read yet: it meets Y when Y is read
         if item.correction or item.kind == "setting":
             beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
                       and f.message_id == message.id}

@@ -99,7 +99,8 @@ def _kind(ref_kind: str) -> FactKind:
     return "number" if ref_kind in NUMBER_KINDS else "identifier"
 
 
-WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b")  # "on Tuesdays" too
+# "on Tuesdays"; "monday" (chat is often in lower case)
+WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b", re.IGNORECASE)
 
 
 def _key(slot: fact_grammar.Slot) -> str:

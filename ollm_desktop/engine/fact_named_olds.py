@@ -1,0 +1,60 @@
+"""A correction that names no key takes the key of the value it names as replaced.
+
+"It starts at 11:00, not 10:00" says which value 11:00 replaces (10:00) but not what it is a
+value of; the ledger knows: "The hackathon starts at 10:00" keyed 10:00 as the hackathon's
+time. Without that key the new value is keyless, and a keyless correction is only possibly
+the same key as every earlier value of its unit: the team standup's 9:15, another key, was
+marked "possibly replaced" by it (found by ``bench.memory --kind corrections --perturb``'s
+``history-first``: one more value of another key in the history). Read by structure: the
+old value is the grammar's ("X, not Y", "from Y to X", "instead of Y"), the key is the one
+current value the ledger holds with that text and unit; with none or several, nothing
+changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.provenance import Found
+
+
+def keyed_by_named_olds(found: Sequence[Found], facts: Sequence[Fact]) -> list[Found]:
+    """``found`` with each keyless new value keyed as the one earlier value its sentence
+    names as replaced (of the same unit), where there is exactly one such key."""
+    out = list(found)
+    for index, item in enumerate(found):
+        parts = item.key.split("|")
+        if item.old or len(parts) != 3 or parts[0] or parts[1]:
+            continue
+        olds = {o.value.lower() for o in found if o.old and o.sentence == item.sentence}
+        keys = {f.key for f in facts if f.status == "current" and f.value.lower() in olds
+                and f.key and f.key.split("|")[-1] == parts[2] and f.key.split("|")[1]}
+        if len(keys) != 1:
+            continue
+        key = keys.pop()
+        subject = next(f.subject for f in facts if f.key == key and f.value.lower() in olds)
+        out[index] = replace(item, key=key, subject=subject or item.subject)
+    return out
+
+
+def names_an_absent_old(item: Found, found: Sequence[Found], facts: Sequence[Fact]) -> bool:
+    """A keyless correction whose sentence names the values it replaces, none of which the
+    ledger holds yet (the statement it corrects is read later, at compaction): it replaces
+    nothing now, where it would otherwise take the one earlier value of its unit, another
+    key's ("It starts at 11:00, not 10:00" is not the standup's 9:15). Its named old value
+    meets the statement when that is read. A held value that names an old one, or is named
+    by it, is there ("instead of MySQL" names "MySQL 8.0")."""
+    parts = item.key.split("|")
+    if item.old or len(parts) != 3 or parts[0] or parts[1]:
+        return False
+    olds = [set(o.value.lower().split()) for o in found if o.old and o.sentence == item.sentence]
+    return bool(olds) and not any(f.status == "current" and _meet(set(f.value.lower().split()), old)
+                                  for f in facts for old in olds)
+
+
+def _meet(value: set[str], old: set[str]) -> bool:
+    """One names the other: the same words, or one's words among the other's ("MySQL" and
+    "MySQL 8.0", "CI Jenkins" and "Jenkins")."""
+    return value <= old or old <= value

@@ -1,0 +1,209 @@
+"""The surface forms people vary a correction in, read as the one form the grammar knows.
+
+People who never read the engine write "Y -> X" for "from Y to X", "X (not Y)" and "X not Y"
+for "X, not Y", "it is" for "it's", and open a message with a header ("quick update:", "hey
+all,") before the correction's lead (``bench/memory/corpus/README.md``; measured by
+``python -m bench.memory --kind corrections --perturb``). Each rewrite here is a shape over
+tokens, done once before ``fact_grammar.read`` reads the sentence, so every later rule (old
+values, keys, mood) sees the form it was written for:
+
+- **An arrow between two things** is "from Y to X": the token before the arrow gets a "from"
+  (unless it has one) and the arrow becomes "to"; after a plain word, the key's, it is "is
+  now" ("deploy window -> Wednesday"), unless a change verb takes it as its object
+  ("renamed main -> trunk").
+- **"(not Y)"** is the aside ", not Y": the parenthesis is a comma.
+- **"X not Y"** with no comma, where "not" follows a word that is no auxiliary, modal, copula,
+  pronoun, conjunction or adverb (so no verb is negated: "we do not use Y", "probably not Y"
+  stay), after a word of its own clause, and Y is a short phrase that ends the clause, is "X,
+  not Y".
+- **A spelled-out pronoun and "be"** ("it is", "we are") is its contraction ("it's", "we're"),
+  which the closed classes hold.
+- **An adjective of correctness or novelty** in the key of a copula's value ("New room: C3",
+  "the actual version is 3.6", "the correct address is X") is no word of the key; it makes
+  the value a correction of the key (another verb's "see the new parser's v2" names a thing).
+- **A particle of direction before "to X"** ("rent went up to £1,010") is a change.
+- **A question without its "?"**: a leading "is" before a value, or before one bare noun
+  and a value ("is budget $6,000 now"), asks (``fact_mood``'s auxiliary before its subject).
+- **A header before a lead** ("quick update: scratch that, ..."): up to four plain words
+  ending at ":" or "," with no value, verb of being, modal or subordinator, followed by a
+  correction's lead or, after ":", by a clause of its own (a subject pronoun, a verb of being
+  or a change verb before the first value: "quick update: the matter number is X"), is
+  skipped as the discourse words before a lead are; "Default port: 8443" keeps its label,
+  and "Drop Jenkins, we use X" its verb.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_leads import RETRACT
+from ollm_desktop.engine.fact_mood_words import (
+    ALWAYS_CUT,
+    CONDITIONAL,
+    MODAL,
+    PAST_CUES,
+    QUESTION_AUX,
+    WH,
+)
+from ollm_desktop.engine.fact_words import (
+    ARROWS,
+    BOUNDARY,
+    CONJUNCTIONS,
+    COPULAS,
+    NOT_NP,
+    PREPOSITIONS,
+    PRONOUNS,
+    Tok,
+    is_change,
+)
+
+# A pronoun and a form of "be", spelled out, and their contraction (a closed class).
+_CONTRACTIONS = {("it", "is"): "it's", ("that", "is"): "that's", ("there", "is"): "there's",
+                 ("we", "are"): "we're", ("they", "are"): "they're", ("i", "am"): "i'm",
+                 ("you", "are"): "you're", ("he", "is"): "he's", ("she", "is"): "she's"}
+# Words after which "not" negates a verb or an adverb, not the value that follows it.
+_NEGATED = QUESTION_AUX | MODAL | COPULAS | PRONOUNS | CONJUNCTIONS | WH | ALWAYS_CUT | \
+    CONDITIONAL | frozenset({"do", "did", "does", "or", "why", "if", "as", "but", "let's", "it's",
+                             "that's", "there's", "we're", "they're", "i'm", "you're"})
+_SUBJECT_BE = frozenset(_CONTRACTIONS.values())
+_HEADER_WORDS = 4
+# Adjectives that say a value is the one now in force (a closed class).
+RENEWED = frozenset({"new", "correct", "right", "actual", "updated", "revised", "corrected"})
+_ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
+
+
+def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
+    """The sentence's tokens with its surface variants read as the grammar's forms."""
+    return _not_aside(_arrows(sentence, _spelled_out(tokens)))
+
+
+def _spelled_out(tokens: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    for k, token in enumerate(tokens):
+        prev = out[-1] if out else None
+        short = _CONTRACTIONS.get((prev.word, token.word)) if prev and not prev.value else None
+        after = tokens[k + 1].word if k + 1 < len(tokens) else ""
+        if prev is not None and short and not token.value and after not in ("now", "not"):
+            # (before "now"/"not" the grammar reads "it is", as ``contracted`` splits it)
+            out[-1] = Tok(short, prev.start, token.end)
+        else:
+            out.append(token)
+    return out
+
+
+def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    for k, token in enumerate(tokens):
+        if token.word in ARROWS and not token.value and 0 < k < len(tokens) - 1 and \
+                tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY:
+            old = out[-1]
+            changed = len(out) > 1 and is_change(out[-2].word)  # "renamed main -> trunk"
+            if not _names_a_value(sentence, old) and not changed:  # "window -> Wednesday":
+                out += [Tok("is", token.start, token.start), Tok("now", token.start, token.end)]
+                continue
+            if not (len(out) > 1 and out[-2].word == "from"):
+                out.insert(len(out) - 1, Tok("from", old.start, old.start))
+            out.append(Tok("to", token.start, token.end))
+            continue
+        out.append(token)
+    return out
+
+
+def _names_a_value(sentence: str, token: Tok) -> bool:
+    """A value, a number or a name (a capital inside the sentence): the Y of "Y -> X"; a
+    plain word before an arrow is its key's ("timeout -> 45 s")."""
+    text = sentence[token.start:token.end]
+    return token.value is not None or text[:1].isdigit() or (
+        text[:1].isupper() and token.start > 0)
+
+
+def _short_end(tokens: list[Tok], at: int) -> bool:
+    """A short phrase from ``at`` ends the clause ("not the 7:40.", "not Dr. Peeters")."""
+    ends = next((k for k in range(at, len(tokens)) if tokens[k].word in BOUNDARY), len(tokens))
+    return at < ends <= at + _ASIDE_WORDS
+
+
+def _not_aside(tokens: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    opened = False
+    for k, token in enumerate(tokens):
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+        if token.word == "(" and nxt is not None and nxt.word == "not":
+            out.append(Tok(",", token.start, token.end))  # "X (not Y)": the aside ", not Y"
+            opened = True
+            continue
+        if token.word == ")" and opened:
+            opened = False
+            out.append(Tok(",", token.start, token.end))
+            continue
+        if token.word == "not" and nxt is not None and _short_end(tokens, k + 1) and \
+                out and _bare_not(out):
+            out.append(Tok(",", token.start, token.start))  # "X not Y": "X, not Y"
+        out.append(token)
+    return out
+
+
+def _bare_not(before: list[Tok]) -> bool:
+    prev = before[-1]
+    if prev.value is None and (prev.word in BOUNDARY or prev.word in _NEGATED or
+                               prev.word.endswith("ly") or prev.word in PREPOSITIONS):
+        return False
+    clause: list[Tok] = []
+    for token in reversed(before):
+        if token.word in BOUNDARY:
+            break
+        clause.append(token)
+    return bool(clause)
+
+
+def unrenewed(entity: str) -> tuple[str, bool]:
+    """A key without its adjective of correctness or novelty ("the new room", "the actual
+    version", "the correct address": the room, the version, the address), and whether it had
+    one: the value then replaces the key's earlier value (a correction)."""
+    words = entity.split()
+    kept = [w for w in words if w not in RENEWED]
+    return " ".join(kept), len(kept) < len(words)
+
+
+def directed_to(tokens: list[Tok], first: int) -> bool:
+    """"rent went up to £1,010", "the limit came down to 5": a verb's particle of direction
+    before "to" and a value changes the subject's value (as a change verb's "to X" does)."""
+    return not any(t.word in PAST_CUES for t in tokens) and any(  # ("last year it went
+        t.word in ("up", "down") and tokens[k + 1].word == "to" and  # up to X": an event)
+        tokens[k + 2].value is not None for k, t in enumerate(tokens[:-2]) if k > first)
+
+
+def names_then_value(tokens: list[Tok], k: int, b: int) -> bool:
+    """After a leading "is" (``fact_mood._interrogative``): a value, or one bare noun and a
+    value, before ``b``: "is Tuesday too late", "is budget $6,000 now" ask without a "?"."""
+    word = tokens[k].word if k < len(tokens) else ""
+    return k < b and (tokens[k].value is not None or (
+        k + 1 < b and tokens[k + 1].value is not None and word.isalpha() and word not in NOT_NP))
+
+
+def header_end(tokens: list[Tok], first: int) -> int:
+    """The index after a header before a lead ("quick update:", "hey all,"), else ``first``:
+    plain words, no value, ending at ":" or ",". The caller checks that a lead follows."""
+    for k in range(first, min(len(tokens), first + _HEADER_WORDS + 1)):
+        if tokens[k].word in (":", ",") and k > first:
+            return k + 1
+        if not _header_word(tokens[k]):
+            return first
+    return first
+
+
+def clause_follows(tokens: list[Tok], at: int) -> bool:
+    """A clause of its own opens at ``at``: a subject pronoun, a verb of being or a change
+    verb comes before its first value ("quick update: the matter number is X", "heads up:
+    make it 80"), so what came before it is a header, not a key ("Default port: 8443")."""
+    for token in tokens[at:]:
+        if token.value is not None or token.word in BOUNDARY:
+            return False
+        if token.word in PRONOUNS or token.word in _SUBJECT_BE or is_change(token.word) or \
+                token.word in RETRACT or (token.word in COPULAS and token.word[:1].isalpha()):
+            return True
+    return False
+
+
+def _header_word(token: Tok) -> bool:
+    word = token.word
+    return token.value is None and word[:1].isalpha() and word not in _NEGATED and \
+        word not in PREPOSITIONS and word != "not"
