@@ -1,0 +1,27 @@
+"""Issue 28, dev-5: which value a correction replaces where several values of one kind are
+current, and when nothing may be replaced. One statement that gives two values of a key
+states both (a name and its place, a list): neither is a restatement of the other."""
+
+from __future__ import annotations
+
+from tests.engine_fakes import absorbed, fact_of, value_of
+
+
+def test_two_values_of_one_key_in_one_message_mark_nothing() -> None:
+    ledger = absorbed(("user", "The warehouse is Depot Zuid in Antwerp."))
+    depot = fact_of(ledger, "Depot Zuid")
+    assert depot.status == "current" and depot.possibly_replaced_by is None
+
+
+def test_a_later_message_still_marks_the_same_key() -> None:
+    ledger = absorbed(("user", "The warehouse is Depot Zuid."),
+                      ("user", "The warehouse is Depot Noord."))
+    depot = fact_of(ledger, "Depot Zuid")
+    assert depot.status != "current" or value_of(ledger, depot.possibly_replaced_by) == \
+        "Depot Noord"
+
+
+def test_a_second_port_of_one_key_in_one_message_is_possibly_a_correction() -> None:
+    ledger = absorbed(("user", "This PR fixes a typo (port 3000 should be 5000)."))
+    old = fact_of(ledger, "3000")
+    assert value_of(ledger, old.possibly_replaced_by) == "5000"
