@@ -1,6 +1,7 @@
 """Issue 28, dev-5: which value a correction replaces where several values of one kind are
 current, and when nothing may be replaced. One statement that gives two values of a key
-states both (a name and its place, a list): neither is a restatement of the other."""
+states both (a name and its place, a list): neither is a restatement of the other; an old
+date named by its day alone ("not the 20th") is the date of that day."""
 
 from __future__ import annotations
 
@@ -19,6 +20,21 @@ def test_a_later_message_still_marks_the_same_key() -> None:
     depot = fact_of(ledger, "Depot Zuid")
     assert depot.status != "current" or value_of(ledger, depot.possibly_replaced_by) == \
         "Depot Noord"
+
+
+def test_an_old_date_named_by_its_day_is_replaced() -> None:
+    ledger = absorbed(("user", "The Korean subtitles are due 2027-01-20 and the Spanish ones "
+                               "2027-01-27."),
+                      ("user", "Note the Korean deadline is 2027-01-17, not the 20th."))
+    old = fact_of(ledger, "2027-01-20")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "2027-01-17"
+    assert fact_of(ledger, "2027-01-27").status == "current"
+
+
+def test_a_day_names_only_a_date_of_that_day() -> None:
+    ledger = absorbed(("user", "The launch is on 2027-03-21."),
+                      ("user", "The review is on 2027-03-14, not the 12th."))
+    assert fact_of(ledger, "2027-03-21").status == "current"
 
 
 def test_a_second_port_of_one_key_in_one_message_is_possibly_a_correction() -> None:
