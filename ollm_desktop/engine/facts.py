@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
+from ollm_desktop.engine.fact_day_names import names_by_day
 from ollm_desktop.engine.fact_restatement import restated
 from ollm_desktop.engine.fact_supersession import (
     Known,
@@ -175,7 +176,8 @@ def _names(item: Found, fact: Fact) -> bool:
         return occurs_in(item.value, fact.value)  # auth": the decision named the old value
     numeral = any(c.isdigit() for c in said)
     return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
-        value == said or (item.ref_kind in ("name", "class") and (  # "Malpensa" of "Milan
+        value == said or names_by_day(said, value)  # "not the 20th": "2027-01-20"
+        or (item.ref_kind in ("name", "class") and (  # "Malpensa" of "Milan
             value.startswith(said + " ") or value.endswith(" " + said)))  # Malpensa"
         or (numeral and value.startswith(said + " "))  # "3" of "3 jobs", "1.5%" of "1.5% per
         or (numeral and "." in said and value.endswith(" " + said)))  # month"; "PostgreSQL 14.9"
