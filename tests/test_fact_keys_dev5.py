@@ -5,6 +5,7 @@ date named by its day alone ("not the 20th") is the date of that day."""
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_keys import stem
 from tests.engine_fakes import absorbed, fact_of, value_of
 
 
@@ -41,3 +42,27 @@ def test_a_second_port_of_one_key_in_one_message_is_possibly_a_correction() -> N
     ledger = absorbed(("user", "This PR fixes a typo (port 3000 should be 5000)."))
     old = fact_of(ledger, "3000")
     assert value_of(ledger, old.possibly_replaced_by) == "5000"
+
+
+def test_an_agent_noun_meets_its_action_noun_and_a_noun_in_ery_its_verb() -> None:
+    assert stem("supervisor") == stem("supervision")
+    assert stem("operator") == stem("operation")
+    assert stem("delivery") == stem("delivered")
+    assert stem("vendor") != stem("vend")
+
+
+def test_a_key_named_by_its_verb_is_corrected_by_its_noun() -> None:
+    ledger = absorbed(("user", "Skip gets delivered Tuesday, collected the following Monday."),
+                      ("user", "Scratch that — delivery's Wednesday. Collection unchanged."))
+    old = fact_of(ledger, "Tuesday")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "Wednesday"
+    assert fact_of(ledger, "Monday").status == "current"
+
+
+def test_supervision_meetings_are_the_supervisor_meetings() -> None:
+    ledger = absorbed(("user", "Supervisor meetings are on Mondays, lab meetings on Fridays."),
+                      ("user", "Journal club is on Tuesdays."),
+                      ("user", "Dr. Obi switched our supervision meetings to Wednesdays."))
+    assert fact_of(ledger, "Mondays").status == "replaced"
+    assert fact_of(ledger, "Fridays").status == "current"
+    assert fact_of(ledger, "Tuesdays").status == "current"

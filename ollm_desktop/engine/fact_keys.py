@@ -67,8 +67,11 @@ def singular(word: str) -> str:
 
 
 # Derivational and inflectional endings, longest first: "retention" and "retained", "capped"
-# and "cap", "sampling" and "sample" meet at one stem (a closed set of English suffixes).
-_ENDINGS = ("ation", "ention", "tion", "sion", "ment", "ing", "ion", "ed", "es", "s", "e")
+# and "cap", "sampling" and "sample" meet at one stem (a closed set of English suffixes); an
+# agent noun meets its action noun ("supervisor" / "supervision", "operator" / "operation")
+# and a noun in -ery its verb ("delivery" / "delivered", "recovery" / "recover").
+_ENDINGS = ("ation", "ention", "ator", "tion", "sion", "ment", "ing", "ion", "ery", "sor", "tor",
+            "ed", "es", "s", "e")
 
 
 @lru_cache(maxsize=16384)
@@ -82,7 +85,7 @@ def stem(word: str) -> str:
         return word[:-2]  # (not "apply", "reply": a stem of three letters names nothing)
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
-            word = word[:-len(ending)]
+            word = word[:-len(ending)] + ("er" if ending == "ery" else "")
             break
     if word.endswith("ain") and len(word) > 5:
         word = word[:-3]  # retain / retention, detain / detention
