@@ -66,3 +66,20 @@ def test_supervision_meetings_are_the_supervisor_meetings() -> None:
     assert fact_of(ledger, "Mondays").status == "replaced"
     assert fact_of(ledger, "Fridays").status == "current"
     assert fact_of(ledger, "Tuesdays").status == "current"
+
+
+def test_the_second_one_is_the_lists_second_value() -> None:
+    ledger = absorbed(("user", "Next session is 2026-12-05, then 2026-12-19, then break until "
+                               "2027-01-09."),
+                      ("user", "scratch that, the second one is 2026-12-20, Ana is away then"))
+    old = fact_of(ledger, "2026-12-19")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "2026-12-20"
+    assert fact_of(ledger, "2026-12-05").status == "current"
+    assert fact_of(ledger, "2027-01-09").status == "current"
+
+
+def test_a_place_beyond_the_list_names_nothing() -> None:
+    ledger = absorbed(("user", "The first talk is at 9:00, then 11:00."),
+                      ("user", "Actually the fourth one is 15:00."))
+    assert fact_of(ledger, "9:00").status == "current"
+    assert fact_of(ledger, "11:00").status == "current"

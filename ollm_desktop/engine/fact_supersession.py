@@ -15,6 +15,7 @@ from collections.abc import Set
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
@@ -300,6 +301,9 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     maybe = [old for old in maybe if old not in done]
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
+    placed = None if found else meant_by_place(new, candidates)
+    if placed is not None:  # "the second one is 2026-12-20": the list's second date
+        return count + replace_or_dispute(new, placed, facts)
     meant = [] if found else named_otherwise(facts, new, single=item.single)
     if len(meant) == 1:  # "set the closing time to 23:00" after "the gym closes at 22:00"
         return count + replace_or_dispute(new, meant[0], facts)
