@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Set
 
 from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
@@ -65,6 +66,9 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     entity_b, attribute_b, unit_b = b.key.split("|")
     if not attribute_a:
         return ""
+    if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key
+        return pronoun_match(a.key, b.key) if pronoun_key(a.key) else \
+            pronoun_match(b.key, a.key)
     if not attribute_b and unit_b in _ANY_KIND:  # a name or bare number of no noun phrase:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
