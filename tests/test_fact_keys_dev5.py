@@ -83,3 +83,20 @@ def test_a_place_beyond_the_list_names_nothing() -> None:
                       ("user", "Actually the fourth one is 15:00."))
     assert fact_of(ledger, "9:00").status == "current"
     assert fact_of(ledger, "11:00").status == "current"
+
+
+def test_the_owners_one_is_that_owners_key() -> None:
+    ledger = absorbed(("user", "The kitchen quote is £4,200 and the bathroom quote is £2,800."),
+                      ("user", "Update: the bathroom one is £3,100 now."))
+    old = fact_of(ledger, "£2,800")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "£3,100"
+    kitchen = fact_of(ledger, "£4,200")
+    assert kitchen.status == "current" and kitchen.possibly_replaced_by is None
+
+
+def test_a_value_of_no_noun_phrase_is_not_possibly_a_found_key() -> None:
+    ledger = absorbed(("user", "Standup is at 9:30, retro at 15:00 on Fridays."),
+                      ("user", "Standup moved to 10:00."))
+    assert fact_of(ledger, "9:30").status == "replaced"
+    retro = fact_of(ledger, "15:00")
+    assert retro.status == "current" and retro.possibly_replaced_by is None

@@ -142,6 +142,9 @@ def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]
     is the only value of its attribute is the same (one port named so far)."""
     same = [f for f in candidates if key_match(new, f) == "same"]
     maybe = [f for f in candidates if key_match(new, f) == "maybe"]
+    if same:  # its key found, a value of no noun phrase is possibly it only where their
+        maybe = [f for f in maybe if f.key.split("|")[1:2] != [""]  # statements share a word
+                 or not unrelated(new, f)]  # ("standup moved to 10:00": not "retro at 15:00")
     keyless = bool(maybe) and maybe[0].key.split("|")[1:2] == [""]
     if not same and len({f.key for f in maybe}) == 1 and (len(maybe) == 1 or not keyless):
         return maybe, []  # several values with no noun phrase at all: which one is uncertain
