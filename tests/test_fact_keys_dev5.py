@@ -100,3 +100,10 @@ def test_a_value_of_no_noun_phrase_is_not_possibly_a_found_key() -> None:
     assert fact_of(ledger, "9:30").status == "replaced"
     retro = fact_of(ledger, "15:00")
     assert retro.status == "current" and retro.possibly_replaced_by is None
+
+
+def test_a_value_of_no_noun_phrase_beside_another_of_its_unit_is_not_an_owners_key() -> None:
+    ledger = absorbed(("user", "Hotel in Lisbon is €140 a night, the one in Porto €95."),
+                      ("user", "Porto is €110 now."))
+    lisbon = fact_of(ledger, "€140")
+    assert lisbon.status == "current" and lisbon.possibly_replaced_by is None
