@@ -2,8 +2,8 @@
 Lisbon is €140 a night" where the key went unread): which key they may be.
 
 Such a value refers back, so a correction may mean it; but beside a key the correction
-certainly meets, or beside a value of its unit that has a key, it is possibly that key only where the
-two statements share a content word ("Standup moved to 10:00" is not "retro at 15:00";
+certainly meets, or beside a value of its unit that has a key, it is possibly that key only
+where the two statements share a content word ("Standup moved to 10:00" is not "retro at 15:00";
 "Porto is €110 now" is not "Hotel in Lisbon is €140 a night" beside Porto's "€95").
 """
 

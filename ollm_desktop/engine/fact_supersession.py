@@ -15,6 +15,7 @@ from collections.abc import Set
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
+from ollm_desktop.engine.fact_keyless import keyless, possibly_meant
 from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
@@ -142,9 +143,7 @@ def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]
     is the only value of its attribute is the same (one port named so far)."""
     same = [f for f in candidates if key_match(new, f) == "same"]
     maybe = [f for f in candidates if key_match(new, f) == "maybe"]
-    if same:  # its key found, a value of no noun phrase is possibly it only where their
-        maybe = [f for f in maybe if f.key.split("|")[1:2] != [""]  # statements share a word
-                 or not unrelated(new, f)]  # ("standup moved to 10:00": not "retro at 15:00")
+    maybe = possibly_meant(new, maybe, same, candidates)  # (a value of no noun phrase)
     keyless = bool(maybe) and maybe[0].key.split("|")[1:2] == [""]
     if not same and len({f.key for f in maybe}) == 1 and (len(maybe) == 1 or not keyless):
         return maybe, []  # several values with no noun phrase at all: which one is uncertain
@@ -318,7 +317,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         mark_possible(new, meant)
         return count
     alike = [] if found else _only_of_its_unit(new, candidates)
-    if _keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
+    if keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
@@ -350,13 +349,6 @@ def _phrased_otherwise(new: Fact, old: Fact) -> bool:
     return not two_owners(new, old) and bool(_key_words(new) & _key_words(old))
 
 
-def _keyless(fact: Fact) -> bool:
-    """A value whose sentence names no noun phrase for it at all ("make that 12 people",
-    "scratch that, Friday"): it refers back to what was said."""
-    parts = fact.key.split("|")
-    return len(parts) == 3 and not parts[0] and not parts[1]
-
-
 def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
     """A correction whose key meets none: the one earlier value of its unit class (one
     date so far, one percentage) is possibly what it corrects. It stays current but is
@@ -369,7 +361,7 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
     alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
              and not _kinds_differ(new, f)]
     if unit in _ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
-        alike = [f for f in alike if _keyless(new) or _share_a_word(new, f)]
+        alike = [f for f in alike if keyless(new) or _share_a_word(new, f)]
     return alike if len({f.key for f in alike}) == 1 else []
 
 
