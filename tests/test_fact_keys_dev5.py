@@ -107,3 +107,12 @@ def test_a_value_of_no_noun_phrase_beside_another_of_its_unit_is_not_an_owners_k
                       ("user", "Porto is €110 now."))
     lisbon = fact_of(ledger, "€140")
     assert lisbon.status == "current" and lisbon.possibly_replaced_by is None
+
+
+def test_a_date_after_a_name_is_the_date_of_that_names_key() -> None:
+    ledger = absorbed(("user", "Flights: outbound BA117 on 12 May, return BA118 on 26 May."),
+                      ("user", "Return is now 28 May."))
+    old = fact_of(ledger, "26 May")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "28 May"
+    outbound = fact_of(ledger, "12 May")
+    assert outbound.status == "current" and outbound.possibly_replaced_by is None
