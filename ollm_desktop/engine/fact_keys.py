@@ -230,9 +230,10 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
                 kinds = [singular(w) for w in head[:-1]]  # the blocks' dropout rate
                 return " ".join([*entity.split(), *kinds][-3:]), attribute
             return noun_phrase(phrase)
-    if first < j == i - 2 and tokens[j].value and words[j + 1] in ("on", "at") and \
-            tokens[j].value[3] != kind:  # "return BA118 on 26 May": the date of what the
-        entity, attribute = key_of(tokens, j, first)  # name before it is the value of
+    # "return BA118 on 26 May": the date of what the name before it is the value of
+    before = tokens[j].value if first < j == i - 2 else None
+    if before is not None and words[j + 1] in ("on", "at") and before[3] != kind:
+        entity, attribute = key_of(tokens, j, first)
         if attribute:
             return entity, attribute
     if i > first and words[i - 1] in ("port", "version", "release"):
