@@ -116,3 +116,11 @@ def test_a_date_after_a_name_is_the_date_of_that_names_key() -> None:
     assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "28 May"
     outbound = fact_of(ledger, "12 May")
     assert outbound.status == "current" and outbound.possibly_replaced_by is None
+
+
+def test_a_value_restated_as_unchanged_marks_nothing_of_its_own_message() -> None:
+    ledger = absorbed(("user", "New episodes drop Tuesdays at 6 am, bonus episodes on Fridays."),
+                      ("user", "From now on main episodes drop on Mondays; Fridays unchanged"))
+    tuesdays = fact_of(ledger, "Tuesdays")
+    assert value_of(ledger, tuesdays.possibly_replaced_by) != "Fridays"
+    assert fact_of(ledger, "Fridays").status == "current"

@@ -295,7 +295,10 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     candidates = [old for old in facts if not (
         old.id in beside or
         old.status != "current" or old is new or old.value == new.value or family(old) != kind
-        or not stated_before(old, new) or old.pinned or old.source == "manual")]
+        or not stated_before(old, new) or old.pinned or old.source == "manual"
+        or (old.message_id == new.message_id and not new.from_correction))]
+    # (a plain statement's value a correction restates, "Fridays unchanged": its own
+    # message's values were stated beside it, never replaced by it)
     if kind == "sentence":
         return sum(replace_or_dispute(new, old, facts) for old in candidates
                    if _subjects_meet(old.subject, new.subject, kind))
