@@ -124,3 +124,13 @@ def test_a_value_restated_as_unchanged_marks_nothing_of_its_own_message() -> Non
     tuesdays = fact_of(ledger, "Tuesdays")
     assert value_of(ledger, tuesdays.possibly_replaced_by) != "Fridays"
     assert fact_of(ledger, "Fridays").status == "current"
+
+
+def test_of_several_keys_of_its_unit_a_correction_means_the_one_its_words_name() -> None:
+    ledger = absorbed(("user", "The release train leaves every 2 weeks."),
+                      ("user", "The sprint review happens every 3 weeks."),
+                      ("user", "Change the release cadence to every 4 weeks."))
+    old = fact_of(ledger, "2 weeks")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "4 weeks"
+    review = fact_of(ledger, "3 weeks")
+    assert review.status == "current" and review.possibly_replaced_by is None

@@ -365,6 +365,8 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
              and not _kinds_differ(new, f)]
     if unit in _ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
         alike = [f for f in alike if keyless(new) or _share_a_word(new, f)]
+    elif len({f.key for f in alike}) > 1 and not keyless(new):  # several keys of its unit:
+        alike = [f for f in alike if _share_a_word(new, f)]  # the one its words name
     return alike if len({f.key for f in alike}) == 1 else []
 
 
