@@ -134,3 +134,19 @@ def test_of_several_keys_of_its_unit_a_correction_means_the_one_its_words_name()
     assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "4 weeks"
     review = fact_of(ledger, "3 weeks")
     assert review.status == "current" and review.possibly_replaced_by is None
+
+
+def test_new_names_no_owner_of_a_key() -> None:
+    ledger = absorbed(("user", "New episodes drop Tuesdays at 6 am, bonus episodes on Fridays."),
+                      ("user", "Newsletter goes out Saturdays."),
+                      ("user", "From now on main episodes drop on Mondays; Fridays unchanged"))
+    old = fact_of(ledger, "Tuesdays")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "Mondays"
+    assert fact_of(ledger, "Fridays").status == "current"
+    assert fact_of(ledger, "Saturdays").status == "current"
+
+
+def test_old_still_names_another_owner() -> None:
+    ledger = absorbed(("user", "Our dog sitter is Mira."),
+                      ("user", "Our old sitter Hannes moved to Graz, which is how we found Mira."))
+    assert fact_of(ledger, "Mira").status == "current"
