@@ -49,6 +49,14 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
     return sum(replace_or_dispute(new, old, facts) for old in certain)
 
 
+def restated_as_is(said: str, key: str) -> bool:
+    """A correction's sentence restates a current value with no key ("Fridays unchanged")
+    or with its own: the sentence states it as current, it is never what the sentence
+    replaces (with another key, "Thursday is the darts league", it is given to that key)."""
+    parts = said.split("|")
+    return said == key or (len(parts) == 3 and not parts[0] and not parts[1])
+
+
 def _stated_together(old: Fact, new: Fact) -> bool:
     """Two values of one key in one message: the message states both (a name and its
     place, "the warehouse is Depot Zuid in Antwerp"; a list; a range; a plan beside the
