@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day
-from ollm_desktop.engine.fact_restatement import restated
+from ollm_desktop.engine.fact_restatement import restated, restated_as_is
 from ollm_desktop.engine.fact_supersession import (
     Known,
     chain_end,
@@ -121,7 +121,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     for item, fact in made:
         if item.correction or item.kind == "setting":
             beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
-                      and f.message_id == message.id}
+                      and (f.message_id == message.id or restated_as_is(i.key, f.key))}
             result.replaced += supersede(facts, fact, item, beside=beside)
         elif fact.message_id == message.id or fact.id in adopted:
             # (a value a reply named first, "not in room X any more", is the user's now:
