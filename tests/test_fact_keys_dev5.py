@@ -150,3 +150,21 @@ def test_old_still_names_another_owner() -> None:
     ledger = absorbed(("user", "Our dog sitter is Mira."),
                       ("user", "Our old sitter Hannes moved to Graz, which is how we found Mira."))
     assert fact_of(ledger, "Mira").status == "current"
+
+
+def test_a_subject_whose_verb_is_left_out_keeps_its_head_noun() -> None:
+    ledger = absorbed(("user", "The morning shuttle leaves at 7:15 and the evening shuttle at "
+                               "18:30."),
+                      ("user", "Evening shuttle now leaves at 19:00."))
+    old = fact_of(ledger, "18:30")
+    assert old.key == "evening|shuttle|time"
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "19:00"
+    morning = fact_of(ledger, "7:15")
+    assert morning.status == "current" and morning.possibly_replaced_by is None
+
+
+def test_a_value_the_correction_restates_as_it_is_is_never_what_it_replaces() -> None:
+    ledger = absorbed(("user", "New episodes drop Tuesdays, bonus episodes on Fridays."),
+                      ("user", "From now on main episodes drop on Mondays; Fridays unchanged"))
+    assert fact_of(ledger, "Fridays").status == "current"
+    assert fact_of(ledger, "Tuesdays").status == "replaced"

@@ -177,9 +177,19 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
             ((begin + len(words) < len(clause) and
               clause[begin + len(words)].word in PREPOSITIONS and
               clause[begin + len(words)].word != "of") or
-             (popped and begin + len(words) == len(clause))):
+             (popped and begin + len(words) == len(clause))) and \
+            not _subject_before(tokens, end, words[-1]):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
+
+
+def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
+    """``word`` heads a subject earlier in the sentence (followed there by its verb, not a
+    preposition): "the morning shuttle leaves at 7:15 and the evening shuttle at 18:30" has
+    its verb left out, and "shuttle" is the noun, not a verb before "at"."""
+    seen = [k for k in range(end) if tokens[k].word == word][:-1]  # (not this one)
+    return any(not tokens[k + 1].value and tokens[k + 1].word not in PREPOSITIONS and
+               tokens[k + 1].word not in BOUNDARY for k in seen)
 
 
 def _before_verb(words: list[str]) -> list[str]:
