@@ -168,3 +168,14 @@ def test_a_value_the_correction_restates_as_it_is_is_never_what_it_replaces() ->
                       ("user", "From now on main episodes drop on Mondays; Fridays unchanged"))
     assert fact_of(ledger, "Fridays").status == "current"
     assert fact_of(ledger, "Tuesdays").status == "replaced"
+
+
+def test_a_noun_whose_copula_is_left_out_is_its_values_key() -> None:
+    ledger = absorbed(("user", "Kickoff is at 9:00, lunch at 12:30, the keynote at 14:00."))
+    assert fact_of(ledger, "12:30").key == "|lunch|time"
+    assert fact_of(ledger, "9:00").key == "|kickoff|time"
+
+
+def test_a_verb_before_a_preposition_is_still_no_key() -> None:
+    ledger = absorbed(("user", "We start at 9:00, meet at 12:30."))
+    assert fact_of(ledger, "12:30").key.split("|")[1] != "meet"

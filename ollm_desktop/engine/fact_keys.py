@@ -178,7 +178,8 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
               clause[begin + len(words)].word in PREPOSITIONS and
               clause[begin + len(words)].word != "of") or
              (popped and begin + len(words) == len(clause))) and \
-            not _subject_before(tokens, end, words[-1]):
+            not _subject_before(tokens, end, words[-1]) and \
+            not (len(words) == 1 and _copula_gapped(tokens, end)):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
 
@@ -190,6 +191,19 @@ def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
     seen = [k for k in range(end) if tokens[k].word == word][:-1]  # (not this one)
     return any(not tokens[k + 1].value and tokens[k + 1].word not in PREPOSITIONS and
                tokens[k + 1].word not in BOUNDARY for k in seen)
+
+
+def _copula_gapped(tokens: list[Tok], end: int) -> bool:
+    """An earlier clause of the sentence is "NOUN is at VALUE" and this one "NOUN at VALUE"
+    with the same preposition: the copula is left out ("Kickoff is at 9:00, lunch at
+    12:30"), and the word before the preposition is the subject, not a verb."""
+    prep = next((tokens[k].word for k in range(end - 1, -1, -1)
+                 if tokens[k].word in PREPOSITIONS), None)
+    here = max((k for k in range(end) if tokens[k].word == prep), default=0)
+    return prep is not None and any(
+        tokens[k].word in COPULAS and tokens[k + 1].word == prep and tokens[k + 2].value
+        and k > 0 and not tokens[k - 1].value and tokens[k - 1].word not in PRONOUNS
+        for k in range(here - 2) if k + 2 < here)
 
 
 def _before_verb(words: list[str]) -> list[str]:
