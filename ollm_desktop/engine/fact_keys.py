@@ -67,8 +67,11 @@ def singular(word: str) -> str:
 
 
 # Derivational and inflectional endings, longest first: "retention" and "retained", "capped"
-# and "cap", "sampling" and "sample" meet at one stem (a closed set of English suffixes).
-_ENDINGS = ("ation", "ention", "tion", "sion", "ment", "ing", "ion", "ed", "es", "s", "e")
+# and "cap", "sampling" and "sample" meet at one stem (a closed set of English suffixes); an
+# agent noun meets its action noun ("supervisor" / "supervision", "operator" / "operation")
+# and a noun in -ery its verb ("delivery" / "delivered", "recovery" / "recover").
+_ENDINGS = ("ation", "ention", "ator", "tion", "sion", "ment", "ing", "ion", "ery", "sor", "tor",
+            "ed", "es", "s", "e")
 
 
 @lru_cache(maxsize=16384)
@@ -82,7 +85,7 @@ def stem(word: str) -> str:
         return word[:-2]  # (not "apply", "reply": a stem of three letters names nothing)
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
-            word = word[:-len(ending)]
+            word = word[:-len(ending)] + ("er" if ending == "ery" else "")
             break
     if word.endswith("ain") and len(word) > 5:
         word = word[:-3]  # retain / retention, detain / detention
@@ -174,9 +177,33 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
             ((begin + len(words) < len(clause) and
               clause[begin + len(words)].word in PREPOSITIONS and
               clause[begin + len(words)].word != "of") or
-             (popped and begin + len(words) == len(clause))):
+             (popped and begin + len(words) == len(clause))) and \
+            not _subject_before(tokens, end, words[-1]) and \
+            not (len(words) == 1 and _copula_gapped(tokens, end)):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
+
+
+def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
+    """``word`` heads a subject earlier in the sentence (followed there by its verb, not a
+    preposition): "the morning shuttle leaves at 7:15 and the evening shuttle at 18:30" has
+    its verb left out, and "shuttle" is the noun, not a verb before "at"."""
+    seen = [k for k in range(end) if tokens[k].word == word][:-1]  # (not this one)
+    return any(not tokens[k + 1].value and tokens[k + 1].word not in PREPOSITIONS and
+               tokens[k + 1].word not in BOUNDARY for k in seen)
+
+
+def _copula_gapped(tokens: list[Tok], end: int) -> bool:
+    """An earlier clause of the sentence is "NOUN is at VALUE" and this one "NOUN at VALUE"
+    with the same preposition: the copula is left out ("Kickoff is at 9:00, lunch at
+    12:30"), and the word before the preposition is the subject, not a verb."""
+    prep = next((tokens[k].word for k in range(end - 1, -1, -1)
+                 if tokens[k].word in PREPOSITIONS), None)
+    here = max((k for k in range(end) if tokens[k].word == prep), default=0)
+    return prep is not None and any(
+        tokens[k].word in COPULAS and tokens[k + 1].word == prep and tokens[k + 2].value
+        and k > 0 and not tokens[k - 1].value and tokens[k - 1].word not in PRONOUNS
+        for k in range(here - 2) if k + 2 < here)
 
 
 def _before_verb(words: list[str]) -> list[str]:
@@ -227,6 +254,12 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
                 kinds = [singular(w) for w in head[:-1]]  # the blocks' dropout rate
                 return " ".join([*entity.split(), *kinds][-3:]), attribute
             return noun_phrase(phrase)
+    # "return BA118 on 26 May": the date of what the name before it is the value of
+    before = tokens[j].value if first < j == i - 2 else None
+    if before is not None and words[j + 1] in ("on", "at") and before[3] != kind:
+        entity, attribute = key_of(tokens, j, first)
+        if attribute:
+            return entity, attribute
     if i > first and words[i - 1] in ("port", "version", "release"):
         entity, _ = noun_phrase(clause_subject(tokens, i - 1, first))
         own = after_owner(tokens, i)

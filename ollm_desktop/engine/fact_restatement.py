@@ -37,7 +37,8 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
         return _one_link_restated(facts, new)
     olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
             and old.status == "current" and old.value != new.value  # the cheap tests
-            and family(old) == family(new) and stated_before(old, new)]
+            and family(old) == family(new) and stated_before(old, new)
+            and not _stated_together(old, new)]
     certain = [old for old in olds if certain_key(new, single=single) and new.users
                and not old.pinned and old.source != "manual"
                and old.possibly_replaced_by != new.id]  # (judged uncertain when first read:
@@ -46,6 +47,23 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
         return _restated_otherwise(facts, new, single=single)
     mark_possible(new, [old for old in olds if old not in certain])
     return sum(replace_or_dispute(new, old, facts) for old in certain)
+
+
+def restated_as_is(said: str, key: str) -> bool:
+    """A correction's sentence restates a current value with no key ("Fridays unchanged")
+    or with its own: the sentence states it as current, it is never what the sentence
+    replaces (with another key, "Thursday is the darts league", it is given to that key)."""
+    parts = said.split("|")
+    return said == key or (len(parts) == 3 and not parts[0] and not parts[1])
+
+
+def _stated_together(old: Fact, new: Fact) -> bool:
+    """Two values of one key in one message: the message states both (a name and its
+    place, "the warehouse is Depot Zuid in Antwerp"; a list; a range; a plan beside the
+    state), it restates neither. A port is the one value of its key: a second port of the
+    same key in one message takes the first back ("port 3000 should be 5000"), possibly."""
+    return old.message_id is not None and old.message_id == new.message_id and \
+        family(new) != "port"
 
 
 def _restated_otherwise(facts: list[Fact], new: Fact, *, single: bool = False) -> int:

@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Set
 
 from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
+from ollm_desktop.engine.fact_keyless import keyless, possibly_meant
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
@@ -64,6 +67,9 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     entity_b, attribute_b, unit_b = b.key.split("|")
     if not attribute_a:
         return ""
+    if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key
+        return pronoun_match(a.key, b.key) if pronoun_key(a.key) else \
+            pronoun_match(b.key, a.key)
     if not attribute_b and unit_b in _ANY_KIND:  # a name or bare number of no noun phrase:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
@@ -137,6 +143,7 @@ def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]
     is the only value of its attribute is the same (one port named so far)."""
     same = [f for f in candidates if key_match(new, f) == "same"]
     maybe = [f for f in candidates if key_match(new, f) == "maybe"]
+    maybe = possibly_meant(new, maybe, same, candidates)  # (a value of no noun phrase)
     keyless = bool(maybe) and maybe[0].key.split("|")[1:2] == [""]
     if not same and len({f.key for f in maybe}) == 1 and (len(maybe) == 1 or not keyless):
         return maybe, []  # several values with no noun phrase at all: which one is uncertain
@@ -288,7 +295,10 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     candidates = [old for old in facts if not (
         old.id in beside or
         old.status != "current" or old is new or old.value == new.value or family(old) != kind
-        or not stated_before(old, new) or old.pinned or old.source == "manual")]
+        or not stated_before(old, new) or old.pinned or old.source == "manual"
+        or (old.message_id == new.message_id and not new.from_correction))]
+    # (a plain statement's value a correction restates, "Fridays unchanged": its own
+    # message's values were stated beside it, never replaced by it)
     if kind == "sentence":
         return sum(replace_or_dispute(new, old, facts) for old in candidates
                    if _subjects_meet(old.subject, new.subject, kind))
@@ -300,6 +310,9 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     maybe = [old for old in maybe if old not in done]
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
+    placed = None if found else meant_by_place(new, candidates)
+    if placed is not None:  # "the second one is 2026-12-20": the list's second date
+        return count + replace_or_dispute(new, placed, facts)
     meant = [] if found else named_otherwise(facts, new, single=item.single)
     if len(meant) == 1:  # "set the closing time to 23:00" after "the gym closes at 22:00"
         return count + replace_or_dispute(new, meant[0], facts)
@@ -307,7 +320,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         mark_possible(new, meant)
         return count
     alike = [] if found else _only_of_its_unit(new, candidates)
-    if _keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
+    if keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
@@ -339,13 +352,6 @@ def _phrased_otherwise(new: Fact, old: Fact) -> bool:
     return not two_owners(new, old) and bool(_key_words(new) & _key_words(old))
 
 
-def _keyless(fact: Fact) -> bool:
-    """A value whose sentence names no noun phrase for it at all ("make that 12 people",
-    "scratch that, Friday"): it refers back to what was said."""
-    parts = fact.key.split("|")
-    return len(parts) == 3 and not parts[0] and not parts[1]
-
-
 def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
     """A correction whose key meets none: the one earlier value of its unit class (one
     date so far, one percentage) is possibly what it corrects. It stays current but is
@@ -358,7 +364,9 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
     alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
              and not _kinds_differ(new, f)]
     if unit in _ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
-        alike = [f for f in alike if _keyless(new) or _share_a_word(new, f)]
+        alike = [f for f in alike if keyless(new) or _share_a_word(new, f)]
+    elif len({f.key for f in alike}) > 1 and not keyless(new):  # several keys of its unit:
+        alike = [f for f in alike if _share_a_word(new, f)]  # the one its words name
     return alike if len({f.key for f in alike}) == 1 else []
 
 

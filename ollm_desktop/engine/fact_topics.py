@@ -222,7 +222,9 @@ def _shared(found: Sequence[Fact], old: Fact) -> set[str]:
 
 
 def _owners(fact: Fact) -> set[str]:
-    return {stem(w) for w in fact.key.split("|")[0].split()}
+    """The stems of a key's owner words. "new" names no owner: "the new episodes", "the new
+    seal number" are the key's current value ("old" does: "our old sitter" is another)."""
+    return {stem(w) for w in fact.key.split("|")[0].split() if w != "new"}
 
 
 def _attribute(fact: Fact) -> set[str]:

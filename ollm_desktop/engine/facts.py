@@ -30,8 +30,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
+from ollm_desktop.engine.fact_day_names import names_by_day
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
-from ollm_desktop.engine.fact_restatement import restated
+from ollm_desktop.engine.fact_restatement import restated, restated_as_is
 from ollm_desktop.engine.fact_supersession import (
     Known,
     chain_end,
@@ -123,7 +124,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             continue  # "X, not Y" with Y not read yet: it meets Y when Y is read
         if item.correction or item.kind == "setting":
             beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
-                      and f.message_id == message.id}
+                      and (f.message_id == message.id or restated_as_is(i.key, f.key))}
             result.replaced += supersede(facts, fact, item, beside=beside)
         elif fact.message_id == message.id or fact.id in adopted:
             # (a value a reply named first, "not in room X any more", is the user's now:
@@ -178,7 +179,8 @@ def _names(item: Found, fact: Fact) -> bool:
         return occurs_in(item.value, fact.value)  # auth": the decision named the old value
     numeral = any(c.isdigit() for c in said)
     return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
-        value == said or (item.ref_kind in ("name", "class") and (  # "Malpensa" of "Milan
+        value == said or names_by_day(said, value)  # "not the 20th": "2027-01-20"
+        or (item.ref_kind in ("name", "class") and (  # "Malpensa" of "Milan
             value.startswith(said + " ") or value.endswith(" " + said)))  # Malpensa"
         or (numeral and value.startswith(said + " "))  # "3" of "3 jobs", "1.5%" of "1.5% per
         or (numeral and "." in said and value.endswith(" " + said)))  # month"; "PostgreSQL 14.9"
