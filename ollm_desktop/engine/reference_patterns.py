@@ -282,7 +282,9 @@ RULES: tuple[Rule, ...] = (
     _rule(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
     _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\.?)?"
           r"(?:\s?(?:UTC|GMT|CET|CEST|EST|EDT|PST|PDT|Z))?(?![\w:])", "time"),
-    _rule(r"\b(?:1[0-2]|0?[1-9])\s?(?:am|pm|AM|PM)\b", "time"),
+    # "8 pm", "8 p.m.", "10.30am" (an hour, its minutes after a dot, the half of the day)
+    _rule(r"\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)",
+          "time"),
     _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
           r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
     # a drive path written with forward slashes ("D:/Photos/2023"): one path, not "D"

@@ -1,0 +1,32 @@
+"""Values and corrections as people write them in public (issues, changelogs, notices): the
+value shapes real text uses and the shapes that say which value is old. Each test names the
+structure it reads, never one sentence's words."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+from ollm_desktop.engine.references import find_references
+
+
+def _values(*texts: str) -> list[str]:
+    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("The game will now kick off at 8 p.m. Pacific Time.", "8 p.m."),
+    ("Doors open at 7 a.m. on Sundays", "7 a.m."),
+    ("Our next meeting is on the 31st August at 10.30am.", "10.30am"),
+    ("We meet at 7.45 pm.", "7.45 pm"),
+])
+def test_an_hour_with_dotted_minutes_or_a_dotted_half_of_the_day_is_a_time(
+        text: str, ref: str) -> None:
+    assert (ref, "time") in find_references(text)
+
+
+def test_a_dotted_time_correction_replaces_the_old_time() -> None:
+    values = _values("The Saturday game kicks off at 6 p.m. Pacific.",
+                     "The game will now kick off at 8 p.m. Pacific Time.")
+    assert "8 p.m." in values
+    assert "6 p.m." not in values
