@@ -30,3 +30,25 @@ def test_a_dotted_time_correction_replaces_the_old_time() -> None:
                      "The game will now kick off at 8 p.m. Pacific Time.")
     assert "8 p.m." in values
     assert "6 p.m." not in values
+
+
+@pytest.mark.parametrize("text, new, old", [
+    ("In the changelog, the release date is listed as January 23, 2014 but the year is "
+     "wrong, it should be January 23, 2017.", "January 23, 2017", "January 23, 2014"),
+    ("The README incorrectly states that the server port is 3000, while it should be 8000.",
+     "8000", "3000"),
+    ("The timeout in the docs is 30 s, this should have been 45 s.", "45 s", "30 s"),
+])
+def test_a_value_a_later_pronoun_says_should_be_another_is_the_old_one(
+        text: str, new: str, old: str) -> None:
+    values = _values(text)
+    assert new in values
+    assert old not in values
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("The port is 8080 and it should be fine.", "8080"),
+    ("The server port is 3000, and it should be ready by Friday.", "3000"),
+])
+def test_should_be_without_a_value_of_that_kind_retires_nothing(text: str, kept: str) -> None:
+    assert kept in _values(text)

@@ -27,7 +27,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
             or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
-    if _not_verb_but(tokens, j, i):
+    if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i):
         return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:]:
@@ -67,6 +67,39 @@ def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
         if tokens[m].word in BOUNDARY and tokens[m].word != ",":
             return False
     return False
+
+
+def _should_be_after(tokens: list[Tok], i: int) -> bool:
+    """Y of "… Y …, [but / while] it should be X" ("the date is listed as Y but the year is
+    wrong, it should be X", "states that the port is Y, while it should be X"): a later clause
+    whose subject is a pronoun that points back says with "should (have) be(en)" what the
+    value ought to be; a value of Y's kind right after it (past a determiner) is the right
+    one, Y the wrong one. "It should be fine", "it should be ready by X" name no value there."""
+    value = tokens[i].value
+    if value is None:
+        return False
+    words = [t.word for t in tokens]
+    for k in range(i + 1, len(tokens) - 2):
+        if words[k] != "should" or words[k - 1] not in _BACK:
+            continue
+        at = k + 1 + (words[k + 1] == "have")
+        if words[at:at + 1] not in (["be"], ["been"]):
+            continue
+        at += 1
+        while at < len(tokens) and words[at] in DETERMINERS:
+            at += 1
+        right = tokens[at].value if at < len(tokens) else None
+        return right is not None and right[2] != value[2] and (
+            right[3] == value[3] or _numeric(right[2]) == _numeric(value[2]) is True)
+    return False
+
+
+def _numeric(text: str) -> bool:
+    return text.replace(",", "").replace(".", "").isdigit()
+
+
+# The pronouns a later clause points back with ("it should be", "this should have been").
+_BACK = frozenset({"it", "this", "that", "they", "these", "those"})
 
 
 def _clause_first(tokens: list[Tok], i: int) -> int:
