@@ -52,3 +52,18 @@ def test_a_value_a_later_pronoun_says_should_be_another_is_the_old_one(
 ])
 def test_should_be_without_a_value_of_that_kind_retires_nothing(text: str, kept: str) -> None:
     assert kept in _values(text)
+
+
+@pytest.mark.parametrize("text, new, old", [
+    ("Switch to MySQL from MongoDB", "MySQL", "MongoDB"),
+    ("We moved the standup to 10:00 from 9:30.", "10:00", "9:30"),
+])
+def test_from_y_after_a_change_verbs_to_x_is_the_old_value(text: str, new: str, old: str,
+                                                           ) -> None:
+    values = _values(text)
+    assert new in values
+    assert old not in values
+
+
+def test_from_y_after_a_plain_verbs_to_x_retires_nothing() -> None:
+    assert "Paris" in _values("We drove to Berlin from Paris.")

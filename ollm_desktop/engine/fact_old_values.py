@@ -11,6 +11,7 @@ from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     DETERMINERS,
     Tok,
+    is_change,
     is_replace,
 )
 
@@ -32,6 +33,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:]:
         return True
+    if before[-1:] == ["from"] and _moved_to_before(tokens, j):
+        return True  # "switch to MySQL from MongoDB": the change's "to X" came first
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
@@ -66,6 +69,21 @@ def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
                 t.word in ("also", "too") for t in tokens[m + 1:m + 3])
         if tokens[m].word in BOUNDARY and tokens[m].word != ",":
             return False
+    return False
+
+
+def _moved_to_before(tokens: list[Tok], j: int) -> bool:
+    """Whether "from" at ``j - 1`` follows a change verb's "to X" in the same clause ("switch
+    to MySQL from MongoDB", "moved the standup to 10:00 from 9:30"): the value after "from"
+    is where the change started."""
+    for k in range(j - 2, 0, -1):
+        if tokens[k].word in BOUNDARY:
+            return False
+        at = k + 1
+        while at < j - 1 and tokens[at].word in DETERMINERS:
+            at += 1
+        if tokens[k].word == "to" and tokens[at].value is not None:
+            return any(is_change(t.word) for t in tokens[max(0, k - 5):k])
     return False
 
 
