@@ -67,3 +67,25 @@ def test_from_y_after_a_change_verbs_to_x_is_the_old_value(text: str, new: str, 
 
 def test_from_y_after_a_plain_verbs_to_x_retires_nothing() -> None:
     assert "Paris" in _values("We drove to Berlin from Paris.")
+
+
+@pytest.mark.parametrize("text, new, old", [
+    ("Updated port form 8080 to 8090", "8090", "8080"),
+    ("Bump the replicas 3 to 5.", "5", "3"),
+    ("Change the timeout 30 s to 45 s.", "45 s", "30 s"),
+])
+def test_y_to_x_after_a_change_verb_without_from_retires_y(text: str, new: str,
+                                                           old: str) -> None:
+    values = _values(text)
+    assert new in values
+    assert old not in values
+
+
+def test_a_change_verbs_to_before_y_to_x_is_no_old_value() -> None:
+    values = _values("Set the shift to 9 to 5.")
+    assert "9" in values
+
+
+def test_a_change_of_y_to_x_without_from_replaces_the_earlier_y() -> None:
+    values = _values("The API port is 8080.", "Changed the API port 8080 to 8090")
+    assert values == ["8090"]

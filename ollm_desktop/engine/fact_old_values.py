@@ -35,6 +35,9 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True
     if before[-1:] == ["from"] and _moved_to_before(tokens, j):
         return True  # "switch to MySQL from MongoDB": the change's "to X" came first
+    if words[i + 1:i + 2] == ["to"] and i + 2 < len(tokens) and tokens[i + 2].value and \
+            tokens[i].value[3] == tokens[i + 2].value[3] and _changed_before(tokens, j):
+        return True  # "updated the port 8080 to 8090": a change's Y without its "from"
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
@@ -84,6 +87,16 @@ def _moved_to_before(tokens: list[Tok], j: int) -> bool:
             at += 1
         if tokens[k].word == "to" and tokens[at].value is not None:
             return any(is_change(t.word) for t in tokens[max(0, k - 5):k])
+    return False
+
+
+def _changed_before(tokens: list[Tok], j: int) -> bool:
+    """A change verb before ``j`` in its clause, with no value or "from" between."""
+    for k in range(j - 1, -1, -1):
+        if tokens[k].word in BOUNDARY or tokens[k].value or tokens[k].word in ("from", "to"):
+            return False
+        if is_change(tokens[k].word):
+            return True
     return False
 
 
