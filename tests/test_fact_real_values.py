@@ -89,3 +89,12 @@ def test_a_change_verbs_to_before_y_to_x_is_no_old_value() -> None:
 def test_a_change_of_y_to_x_without_from_replaces_the_earlier_y() -> None:
     values = _values("The API port is 8080.", "Changed the API port 8080 to 8090")
     assert values == ["8090"]
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("Board meetings start at 6:30 PM.", "6:30 PM"),
+    ("The start time moved to 7:00 pm.", "7:00 pm"),
+])
+def test_a_sentences_full_stop_is_no_part_of_a_time(text: str, ref: str) -> None:
+    assert (ref, "time") in find_references(text)
+    assert _values(text) == [ref]

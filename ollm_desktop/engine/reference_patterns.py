@@ -280,7 +280,9 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w./])\d{1,2}([./])\d{1,2}\1\d{4}(?![\w./])", "date"),
     _rule(rf"\b{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b", "date"),
     _rule(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
-    _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\.?)?"
+    # (the half of the day with its own dots only: "6:30 PM." ends its sentence, "6:30 p.m.")
+    _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
+          r"(?:\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.))?"
           r"(?:\s?(?:UTC|GMT|CET|CEST|EST|EDT|PST|PDT|Z))?(?![\w:])", "time"),
     # "8 pm", "8 p.m.", "10.30am" (an hour, its minutes after a dot, the half of the day)
     _rule(r"\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)",
