@@ -98,3 +98,9 @@ def test_a_change_of_y_to_x_without_from_replaces_the_earlier_y() -> None:
 def test_a_sentences_full_stop_is_no_part_of_a_time(text: str, ref: str) -> None:
     assert (ref, "time") in find_references(text)
     assert _values(text) == [ref]
+
+
+def test_a_reason_clause_after_a_change_verbs_to_x_ends_the_value() -> None:
+    values = _values("The sample uses SQL Server for its database.",
+                     "Move to postgresql because it is simpler to use")
+    assert values == ["postgresql"]

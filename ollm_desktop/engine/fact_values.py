@@ -57,7 +57,8 @@ def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
 
 def ends_clause(tokens: list[Tok], index: int) -> bool:
     return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
-        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore")
+        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore") or \
+        tokens[index + 1].word in _REASONS  # "move to postgresql because it is simpler"
 
 
 def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
@@ -397,6 +398,9 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         return len(phrase) >= (1 if correction or prev == "now" else 2)
     return False
 
+
+# Subordinators of reason and purpose: a clause of its own begins after a value.
+_REASONS = frozenset({"because", "since", "so"})
 
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")
