@@ -104,3 +104,13 @@ def test_a_reason_clause_after_a_change_verbs_to_x_ends_the_value() -> None:
     values = _values("The sample uses SQL Server for its database.",
                      "Move to postgresql because it is simpler to use")
     assert values == ["postgresql"]
+
+
+def test_a_past_copula_with_still_is_a_state_that_has_changed_since() -> None:
+    values = _values("Updated docs for Node.js 18\n\nWas still referencing version 16.")
+    assert "Node.js 18" in values
+    assert "version 16" not in values
+
+
+def test_a_past_copula_without_still_keeps_its_value() -> None:
+    assert "version 16" in _values("The docs were referencing version 16.")
