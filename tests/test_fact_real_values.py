@@ -114,3 +114,22 @@ def test_a_past_copula_with_still_is_a_state_that_has_changed_since() -> None:
 
 def test_a_past_copula_without_still_keeps_its_value() -> None:
     assert "version 16" in _values("The docs were referencing version 16.")
+
+
+@pytest.mark.parametrize("text, ref, kind", [
+    ("The launch moved to June 2024.", "June 2024", "date"),
+    ("The deadline is 2024/01/05.", "2024/01/05", "date"),
+    ("Kickoff at 17h30", "17h30", "time"),
+])
+def test_a_month_of_a_year_a_slashed_iso_date_and_an_h_time_are_values(
+        text: str, ref: str, kind: str) -> None:
+    assert (ref, kind) in find_references(text)
+
+
+def test_a_slashed_iso_date_correction_replaces_the_old_date() -> None:
+    assert _values("The deadline is 2024/01/05.", "The deadline is now 2024/02/01.") == \
+        ["2024/02/01"]
+
+
+def test_a_slashed_path_with_date_folders_stays_a_path() -> None:
+    assert ("src/2024/01/05/x.md", "path") in find_references("see src/2024/01/05/x.md")

@@ -278,12 +278,15 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w.-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
           r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])", "date"),
     _rule(r"(?<![\w./])\d{1,2}([./])\d{1,2}\1\d{4}(?![\w./])", "date"),
+    _rule(r"(?<![\w./-])\d{4}/\d{1,2}/\d{1,2}(?![\w/])", "date"),  # "2024/01/05"
     _rule(rf"\b{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b", "date"),
     _rule(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
+    _rule(rf"\b{_MONTH}\s+\d{{4}}\b", "date"),  # a month of a year: "June 2024"
     # (the half of the day with its own dots only: "6:30 PM." ends its sentence, "6:30 p.m.")
     _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
           r"(?:\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.))?"
           r"(?:\s?(?:UTC|GMT|CET|CEST|EST|EDT|PST|PDT|Z))?(?![\w:])", "time"),
+    _rule(r"\b(?:[01]?\d|2[0-3])h[0-5]\d\b", "time"),  # "17h30"
     # "8 pm", "8 p.m.", "10.30am" (an hour, its minutes after a dot, the half of the day)
     _rule(r"\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)",
           "time"),
