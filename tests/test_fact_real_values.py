@@ -133,3 +133,17 @@ def test_a_slashed_iso_date_correction_replaces_the_old_date() -> None:
 
 def test_a_slashed_path_with_date_folders_stays_a_path() -> None:
     assert ("src/2024/01/05/x.md", "path") in find_references("see src/2024/01/05/x.md")
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("The duty is CNY 41,300 and VAT is CNY 18,900.", "CNY 41,300"),
+    ("Licences are SEK 4,500 per seat", "SEK 4,500 per seat"),
+])
+def test_a_currency_code_before_an_amount_is_part_of_it(text: str, ref: str) -> None:
+    assert (ref, "number") in find_references(text)
+
+
+def test_an_amount_after_its_currency_code_is_money_and_corrects_as_money() -> None:
+    assert _values("The duty estimate is CNY 41,300.",
+                   "The duty changed from CNY 41,300 to CNY 37,650.") == ["CNY 37,650"]
+    assert _values("The rent is NOK 9,000.", "The rent is now NOK 9,500.") == ["NOK 9,500"]

@@ -28,6 +28,9 @@ conf env properties xml html htm css scss sass less sql sh bash zsh ps1 bat lock
 parquet proto graphql tf tfvars hcl gradle mk cmake pdf png jpg jpeg gif svg webp ico zip tar gz
 tgz bz2 xz 7z whl deb rpm dmg exe msi dll so dylib wasm db sqlite sqlite3 bak pem crt key pub
 service timer plist desktop qml qrc ui dockerfile patch diff"""))
+# ISO 4217 codes of the currencies read before or after an amount ("CNY 41,300", "45 EUR"):
+# the codes ``fact_keys.CURRENCIES`` knows as money (a longer list needs it there too).
+CURRENCY_CODES = _words("USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN")
 _UNIT = _alt(_words("""\
 ns µs μs us ms s sec secs second seconds min mins minute minutes h hr hrs hour
 hours day days week weeks month months year years yr yrs B KB kB MB GB TB PB KiB MiB GiB TiB Kb Mb
@@ -35,10 +38,10 @@ Ki Mi Gi Ti
 Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
 fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
 tonnes ml mL L litre litres liter liters gallon gallons
-USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dollars euros pounds cents
+€ $ £ ¥ dollars euros pounds cents
 requests request req reqs queries users connections workers threads cores vCPUs CPUs GPUs replicas
 nodes pods shards partitions rows records tokens retries attempts events messages jobs
-transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS"""))
+transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS""") + CURRENCY_CODES)
 # Cardinal numbers in words (a closed class) and the units of time they count in a duration.
 NUMBER_WORDS = frozenset(_words("""\
 one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
@@ -361,7 +364,7 @@ RULES: tuple[Rule, ...] = (
           "number"),
     _rule(rf"(?P<ref>(?:(?<![^\s(\[])[-−+~≈])?(?:(?<!\w)[$€£¥₹]\s?{_NUM}{_MULT}?"
           rf"(?:\s?(?:{_UNIT}){_UNIT_END})?(?:{_RATE})?"
-          rf"|(?<!\w)(?:USD|EUR|GBP|CHF)\s{_NUM}{_MULT}?(?:{_RATE})?"
+          rf"|(?<!\w)(?:{_alt(CURRENCY_CODES)})\s{_NUM}{_MULT}?(?:{_RATE})?"
           rf"|{_NB}{_NUM}(?:(?:\s?[-–]\s?|\s+to\s+){_NUM})?"
           rf"(?:{_MULT}?[ \u00a0\u202f]?(?:{_UNIT}){_UNIT_END}|{_MULT}|[x×](?!\w))(?:{_RATE})?"
           rf"|{_NB}(?P<bare>{_NUM})))(?!\w)", "number", check=_check_number),
