@@ -147,3 +147,16 @@ def test_an_amount_after_its_currency_code_is_money_and_corrects_as_money() -> N
     assert _values("The duty estimate is CNY 41,300.",
                    "The duty changed from CNY 41,300 to CNY 37,650.") == ["CNY 37,650"]
     assert _values("The rent is NOK 9,000.", "The rent is now NOK 9,500.") == ["NOK 9,500"]
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("it's 3.6 m by 2.4 m, so 8.64 m² for flooring", "8.64 m²"),
+    ("The tank holds 2 m³ of water.", "2 m³"),
+])
+def test_an_area_or_a_volume_unit_with_its_superscript_is_part_of_the_number(
+        text: str, ref: str) -> None:
+    assert (ref, "number") in find_references(text)
+
+
+def test_an_area_correction_replaces_the_old_area() -> None:
+    assert _values("The loft area is 48 m².", "Loft area is now 54 m².") == ["54 m²"]
