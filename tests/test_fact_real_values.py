@@ -160,3 +160,13 @@ def test_an_area_or_a_volume_unit_with_its_superscript_is_part_of_the_number(
 
 def test_an_area_correction_replaces_the_old_area() -> None:
     assert _values("The loft area is 48 m².", "Loft area is now 54 m².") == ["54 m²"]
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("set eval limit to 2h45m", "2h45m"),
+    ("run-22 took 6h10m on the node", "6h10m"),
+])
+def test_a_duration_in_units_written_together_is_one_number(text: str, ref: str) -> None:
+    refs = find_references(text)
+    assert (ref, "number") in refs
+    assert not any(r in ("2", "2h", "6h") for r, _ in refs)

@@ -355,7 +355,7 @@ RULES: tuple[Rule, ...] = (
           check=_check_phone),
     # a duration in several units, largest first ("1 hour 40 minutes", "2 h 15 min", "3 days
     # and 4 hours"): one number, not two values of one key
-    _rule(rf"{_NB}\d+(?:[.,]\d+)?\s?(?:{_SPAN_UNIT})(?:,?\s(?:and\s)?\d+\s?(?:{_SPAN_UNIT})){{1,2}}"
+    _rule(rf"{_NB}\d+(?:[.,]\d+)?\s?(?:{_SPAN_UNIT})(?:,?\s?(?:and\s)?\d+\s?(?:{_SPAN_UNIT})){{1,2}}"
           rf"(?![\w.,]\w|\w)", "number", check=_check_span),
     # scientific notation (3e-4, 1.5E+6): one number, not "3" and a word "e-4"
     _rule(r"(?<![\w.])[-−]?\d+(?:\.\d+)?[eE][-+−]?\d+(?!\w|\.\d)", "number"),
