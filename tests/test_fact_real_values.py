@@ -170,3 +170,15 @@ def test_a_duration_in_units_written_together_is_one_number(text: str, ref: str)
     refs = find_references(text)
     assert (ref, "number") in refs
     assert not any(r in ("2", "2h", "6h") for r, _ in refs)
+
+
+def test_each_count_of_a_list_of_counts_is_a_value() -> None:
+    values = _values("Squad for the cup game: 11 starters, 5 subs, 2 coaches travelling.")
+    assert "11 starters" in values and "5 subs" in values
+    assert any(v.startswith("2 coaches") for v in values)
+
+
+def test_a_count_after_and_follows_a_counted_number() -> None:
+    values = _values("We need 8 volunteers for the sort and 4 drivers for deliveries.")
+    assert "8 volunteers" in values and "4 drivers" in values
+

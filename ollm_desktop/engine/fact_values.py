@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_keys import phrase_before
-from ollm_desktop.engine.fact_value_spans import dimensions, replaced_objects
+from ollm_desktop.engine.fact_value_spans import (
+    changed_to_next,
+    dimensions,
+    listed_count,
+    replaced_objects,
+)
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -115,6 +120,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
             _counted(sentence, tokens, i)
             continue
+        if token.word.isdigit() and listed_count(tokens, i, first):
+            _promote(sentence, tokens, i, "number")  # "11 starters, 5 subs, 2 coaches"
+            _counted(sentence, tokens, i)
+            continue
         if numeric(token.word) and changed_to_next(tokens, i, first):
             _promote(sentence, tokens, i, "number")  # "updated the port 8080 to 8090"
             continue
@@ -150,23 +159,6 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i) and
                 _statement_slot(sentence, tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
-
-
-def changed_to_next(tokens: list[Tok], i: int, first: int) -> bool:
-    """Y of "V K Y to X" with a change verb and no "from" ("Updated port 8080 to 8090",
-    "bump the replicas 3 to 5"): a number right before "to" and a number (or a value) after
-    it, a change verb earlier in the clause, no value between the verb and Y."""
-    nxt = tokens[i + 2] if i + 2 < len(tokens) else None
-    if nxt is None or tokens[i + 1].word != "to" or not (
-            nxt.value is not None or numeric(nxt.word)):
-        return False
-    for k in range(i - 1, first - 1, -1):
-        word = tokens[k].word
-        if word in BOUNDARY or tokens[k].value or word in ("from", "to"):
-            return False
-        if is_change(word):
-            return True
-    return False
 
 
 def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
