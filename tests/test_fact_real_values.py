@@ -182,3 +182,8 @@ def test_a_count_after_and_follows_a_counted_number() -> None:
     values = _values("We need 8 volunteers for the sort and 4 drivers for deliveries.")
     assert "8 volunteers" in values and "4 drivers" in values
 
+
+
+def test_an_arrow_typed_as_two_marks_retires_the_value_before_it() -> None:
+    assert _values("Our default branch is called master.",
+                   "Let's rename `master` => `mainline`") == ["mainline"]

@@ -41,8 +41,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
-    if words[i + 1:i + 2] and words[i + 1] in ARROWS:
-        return True  # "django 4.2 → 5.0"
+    if words[i + 1:i + 2] and (words[i + 1] in ARROWS or _split_arrow(tokens, i + 1)):
+        return True  # "django 4.2 → 5.0", "rename `master` => `mainline`"
     if words[max(0, i - 2):i] == ["(", "was"]:
         return True  # "Retries: 5 (was 3)"
     verb = next((w for w in reversed(words[max(0, i - 6):i]) if w not in DETERMINERS
@@ -73,6 +73,12 @@ def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
         if tokens[m].word in BOUNDARY and tokens[m].word != ",":
             return False
     return False
+
+
+def _split_arrow(tokens: list[Tok], at: int) -> bool:
+    """An arrow the tokens hold as two marks side by side ("=" then ">")."""
+    return at + 1 < len(tokens) and tokens[at].word in ("=", "-", "–") and \
+        tokens[at + 1].word == ">" and tokens[at].end == tokens[at + 1].start
 
 
 def _moved_to_before(tokens: list[Tok], j: int) -> bool:
