@@ -35,8 +35,9 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True
     if before[-1:] == ["from"] and _moved_to_before(tokens, j):
         return True  # "switch to MySQL from MongoDB": the change's "to X" came first
-    if words[i + 1:i + 2] == ["to"] and i + 2 < len(tokens) and tokens[i + 2].value and \
-            tokens[i].value[3] == tokens[i + 2].value[3] and _changed_before(tokens, j):
+    value, target = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
+    if words[i + 1:i + 2] == ["to"] and value is not None and target is not None and \
+            value[3] == target[3] and _changed_before(tokens, j):
         return True  # "updated the port 8080 to 8090": a change's Y without its "from"
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
