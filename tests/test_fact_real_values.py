@@ -187,3 +187,15 @@ def test_a_count_after_and_follows_a_counted_number() -> None:
 def test_an_arrow_typed_as_two_marks_retires_the_value_before_it() -> None:
     assert _values("Our default branch is called master.",
                    "Let's rename `master` => `mainline`") == ["mainline"]
+
+
+@pytest.mark.parametrize("text, new, old", [
+    ("The deadline is listed as March 3 (should be March 5).", "March 5", "March 3"),
+    ("The port in the docs is 3000, it is supposed to be 8000.", "8000", "3000"),
+    ("The timeout is 30 s, it must be 45 s.", "45 s", "30 s"),
+])
+def test_any_modal_of_obligation_after_a_pronoun_or_a_mark_names_the_right_value(
+        text: str, new: str, old: str) -> None:
+    values = _values(text)
+    assert new in values
+    assert old not in values

@@ -109,27 +109,42 @@ def _changed_before(tokens: list[Tok], j: int) -> bool:
 
 def _should_be_after(tokens: list[Tok], i: int) -> bool:
     """Y of "… Y …, [but / while] it should be X" ("the date is listed as Y but the year is
-    wrong, it should be X", "states that the port is Y, while it should be X"): a later clause
-    whose subject is a pronoun that points back says with "should (have) be(en)" what the
-    value ought to be; a value of Y's kind right after it (past a determiner) is the right
-    one, Y the wrong one. "It should be fine", "it should be ready by X" name no value there."""
+    wrong, it should be X", "states that the port is Y, while it should be X", "lists Y
+    (should read X)"): a later clause whose subject is a pronoun that points back, or none
+    right after a mark, says with a modal of obligation ("should", "must", "ought to",
+    "needs to", "is supposed to") and "(have) be(en)" / "read" / "say" what the value ought
+    to be; a value of Y's kind right after it (past a determiner) is the right one, Y the
+    wrong one. "It should be fine", "it should be ready by X" name no value there."""
     value = tokens[i].value
     if value is None:
         return False
     words = [t.word for t in tokens]
     for k in range(i + 1, len(tokens) - 2):
-        if words[k] != "should" or words[k - 1] not in _BACK:
+        at = _obliged(words, k)
+        if not at or (words[k - 1] not in _BACK and words[k - 1] not in _MARKS):
             continue
-        at = k + 1 + (words[k + 1] == "have")
-        if words[at:at + 1] not in (["be"], ["been"]):
+        at += words[at:at + 1] == ["have"]
+        if words[at:at + 1] not in (["be"], ["been"], ["read"], ["say"]):
             continue
         at += 1
         while at < len(tokens) and words[at] in DETERMINERS:
             at += 1
         right = tokens[at].value if at < len(tokens) else None
         return right is not None and right[2] != value[2] and (
-            right[3] == value[3] or _numeric(right[2]) == _numeric(value[2]) is True)
+            right[3] == value[3] or (_numeric(right[2]) and _numeric(value[2])))
     return False
+
+
+def _obliged(words: list[str], k: int) -> int:
+    """The index after a modal of obligation at ``k`` ("should", "must", "ought to", "needs
+    to", "is supposed to"), or 0."""
+    if words[k] in ("should", "must"):
+        return k + 1
+    if words[k] in ("ought", "needs") and words[k + 1:k + 2] == ["to"]:
+        return k + 2
+    if words[k] in ("is", "are") and words[k + 1:k + 3] == ["supposed", "to"]:
+        return k + 3
+    return 0
 
 
 def _numeric(text: str) -> bool:
@@ -138,6 +153,8 @@ def _numeric(text: str) -> bool:
 
 # The pronouns a later clause points back with ("it should be", "this should have been").
 _BACK = frozenset({"it", "this", "that", "they", "these", "those"})
+# The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
+_MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 
 
 def _clause_first(tokens: list[Tok], i: int) -> int:
