@@ -199,3 +199,17 @@ def test_any_modal_of_obligation_after_a_pronoun_or_a_mark_names_the_right_value
     values = _values(text)
     assert new in values
     assert old not in values
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("We use lodash 4.17.15.", "lodash 4.17.15"),
+    ("The eval harness is lm-eval 0.4.2.", "lm-eval 0.4.2"),
+    ("we run redis 7.2.1 in prod", "redis 7.2.1"),
+])
+def test_a_lower_case_name_in_a_noun_place_takes_its_version(text: str, ref: str) -> None:
+    assert ref in _values(text)
+
+
+@pytest.mark.parametrize("text", ["The tool requires 3.8.1 now.", "Pip requires 3.8.1 now."])
+def test_a_verb_before_a_version_is_no_part_of_it(text: str) -> None:
+    assert "3.8.1" in _values(text)

@@ -12,9 +12,11 @@ from ollm_desktop.engine.fact_phrase_words import mark_value
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
+    COPULAS,
     DETERMINERS,
     NOT_NP,
     PREPOSITIONS,
+    PRONOUNS,
     REPLACE,
     TIMES,
     Tok,
@@ -105,3 +107,17 @@ def changed_to_next(tokens: list[Tok], i: int, first: int) -> bool:
         if is_change(word):
             return True
     return False
+
+
+def noun_place(tokens: list[Tok], i: int, first: int) -> bool:
+    """A lower-case word where a noun phrase stands: after a preposition, a determiner or a
+    copula, or as the object of a verb after a pronoun ("we use lodash 4.17.15", "the
+    harness is lm-eval 0.4.2"); a word after a noun, or opening its clause, may be a verb
+    there ("the tool requires 3.8.1", "Pip requires 3.8.1")."""
+    if i - 1 < first:
+        return False
+    prev = tokens[i - 1].word
+    if prev in PREPOSITIONS or prev in DETERMINERS or prev in COPULAS:
+        return True
+    return i - 2 >= first and prev.isalpha() and prev not in NOT_NP and \
+        not tokens[i - 1].value and tokens[i - 2].word in PRONOUNS

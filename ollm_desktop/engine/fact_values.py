@@ -14,6 +14,7 @@ from ollm_desktop.engine.fact_value_spans import (
     changed_to_next,
     dimensions,
     listed_count,
+    noun_place,
     replaced_objects,
 )
 from ollm_desktop.engine.fact_verbs import verb_group
@@ -82,8 +83,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         prev = words[i - 1] if i > first else ""
         nxt_value = tokens[i + 1].value if i + 1 < len(tokens) else None
-        if capital(sentence, token) and i > first and _eligible(token) and \
-                nxt_value is not None and nxt_value[3] == "version" and \
+        if (capital(sentence, token) or noun_place(tokens, i, first)) and i > first and \
+                _eligible(token) and nxt_value is not None and nxt_value[3] == "version" and \
                 sentence[token.end:nxt_value[0]] == " " and nxt_value[2][:1].isdigit():
             start = token.start  # "R 4.2.3", "Gitea 1.21": a name and its version, one value
             tokens[i + 1].value = (start, nxt_value[1], sentence[start:nxt_value[1]], "version")
