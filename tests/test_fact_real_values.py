@@ -213,3 +213,13 @@ def test_a_lower_case_name_in_a_noun_place_takes_its_version(text: str, ref: str
 @pytest.mark.parametrize("text", ["The tool requires 3.8.1 now.", "Pip requires 3.8.1 now."])
 def test_a_verb_before_a_version_is_no_part_of_it(text: str) -> None:
     assert "3.8.1" in _values(text)
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("CI runs on Bitrise with Xcode 15.4, crash reporting is Crashlytics 10.27.", "Xcode 15.4"),
+    ("CI runs on Bitrise with Xcode 15.4, crash reporting is Crashlytics 10.27.",
+     "Crashlytics 10.27"),
+    ("- SDK: Xcode 16.1", "Xcode 16.1"),
+])
+def test_a_name_and_a_decimal_version_after_it_are_one_value(text: str, ref: str) -> None:
+    assert ref in _values(text)

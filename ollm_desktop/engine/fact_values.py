@@ -91,9 +91,9 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             token.word = "·"
             continue
         if capital(sentence, token) and i > first and _eligible(token) and \
-                i + 1 < len(tokens) and tokens[i + 1].word.isdigit() and \
+                i + 1 < len(tokens) and numeric(tokens[i + 1].word) and \
                 ends_clause(tokens, i + 1):
-            _versioned(sentence, tokens, i)  # "Postgres 16"
+            _versioned(sentence, tokens, i)  # "Postgres 16", "Xcode 15.4"
             continue
         if prev == "the" and _ordinal_day(tokens, i) and (
                 ends_clause(tokens, i + 1) or words[i + 2:i + 3] == ["of"]):
