@@ -223,3 +223,15 @@ def test_a_verb_before_a_version_is_no_part_of_it(text: str) -> None:
 ])
 def test_a_name_and_a_decimal_version_after_it_are_one_value(text: str, ref: str) -> None:
     assert ref in _values(text)
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("Require Python >= 3.8", "Python >= 3.8"),
+    ("node >= 18 is required", "node >= 18"),
+])
+def test_a_products_constraint_written_with_spaces_is_one_version(text: str, ref: str) -> None:
+    assert (ref, "version") in find_references(text)
+
+
+def test_a_comparison_of_a_plain_word_is_no_version() -> None:
+    assert not any(kind == "version" for _, kind in find_references("score >= 0.5"))

@@ -316,6 +316,9 @@ RULES: tuple[Rule, ...] = (
           rf"(?![\w]|\.\w)(?!\s?(?:{_UNIT}){_UNIT_END})", "version", check=_check_product),
     _rule(r"(?<![\w.@/-])@?[\w.-]+(?:/[\w.-]+)?(?:==|>=|<=|~=|@|\^)v?\d+(?:\.(?:\d+|x))+"
           r"(?![\w]|\.\w)", "version"),
+    # a product's constraint written with spaces ("Python >= 3.8", "node >= 18"): one value
+    _rule(rf"(?<![\w.])(?i:{_PRODUCTS})\s(?:==|>=|<=|~=)\s?v?\d+(?:\.(?:\d+|x))*(?![\w]|\.\w)",
+          "version"),
     _rule(r"(?<![\w.$])(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
           r"(?=(?P<args>(?:[^()\n]|\([^()\n]*\)){0,200})\))", "function", whole=True,
           check=_check_function),
