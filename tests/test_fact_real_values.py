@@ -235,3 +235,8 @@ def test_a_products_constraint_written_with_spaces_is_one_version(text: str, ref
 
 def test_a_comparison_of_a_plain_word_is_no_version() -> None:
     assert not any(kind == "version" for _, kind in find_references("score >= 0.5"))
+
+
+def test_a_noun_and_a_decimal_number_after_it_are_one_value() -> None:
+    values = _values("For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")
+    assert "dropout 0.05" in values and "rank 16" in values
