@@ -240,3 +240,7 @@ def test_a_comparison_of_a_plain_word_is_no_version() -> None:
 def test_a_noun_and_a_decimal_number_after_it_are_one_value() -> None:
     values = _values("For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")
     assert "dropout 0.05" in values and "rank 16" in values
+
+
+def test_a_count_after_named_numbers_in_a_list_is_a_value() -> None:
+    assert "2 epochs" in _values("For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")

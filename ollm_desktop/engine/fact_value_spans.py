@@ -82,14 +82,19 @@ def dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
 
 def listed_count(tokens: list[Tok], i: int, first: int) -> bool:
     """A count in a list of counts: after a comma or "and" that follows a counted number
-    ("11 starters, 5 subs, 2 coaches", "8 volunteers for the sort and 4 drivers"), a number
-    and the plain word it counts."""
+    ("11 starters, 5 subs, 2 coaches", "8 volunteers for the sort and 4 drivers", "rank 16,
+    alpha 32, 2 epochs"), a number and the plain word it counts."""
     if i - 1 <= first or tokens[i - 1].word not in (",", "and") or i + 1 >= len(tokens) or \
             not tokens[i + 1].word.isalpha() or tokens[i + 1].word in DETERMINERS or \
             tokens[i + 1].word in PREPOSITIONS or tokens[i + 1].word in NOT_NP:
         return False
-    return any(t.value is not None and t.value[3] == "number" and " " in t.value[2] and
-               t.value[2].split()[0].replace(",", "").isdigit() for t in tokens[first:i - 1])
+    return any(t.value is not None and _counted_pair(t.value[2]) for t in tokens[first:i - 1])
+
+
+def _counted_pair(text: str) -> bool:
+    """A number with the noun it counts or that names it ("11 starters", "rank 16")."""
+    words = text.replace(",", "").split()
+    return len(words) == 2 and any(numeric(w) for w in words) and any(w.isalpha() for w in words)
 
 
 def changed_to_next(tokens: list[Tok], i: int, first: int) -> bool:
