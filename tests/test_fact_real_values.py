@@ -244,3 +244,8 @@ def test_a_noun_and_a_decimal_number_after_it_are_one_value() -> None:
 
 def test_a_count_after_named_numbers_in_a_list_is_a_value() -> None:
     assert "2 epochs" in _values("For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")
+
+
+def test_a_noun_number_beside_a_value_is_a_value_of_its_own() -> None:
+    values = _values("5.1.0 build 512, going out with the widget feature behind a flag")
+    assert "5.1.0" in values and "build 512" in values

@@ -161,6 +161,7 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
         before = tokens[k - 1].word if k > start else ""
         if not numeric(number.word) or not plain_word(word) or not (
                 k == start or before in COPULAS or before in _SAID or _verb_before(tokens, k, start)
+                or (k > start and tokens[k - 1].value is not None)  # "5.1.0 build 512"
                 or (
                     before in PREPOSITIONS and len(number.word) == 1)) or (
                 after and after not in PREPOSITIONS and after not in COPULAS and
