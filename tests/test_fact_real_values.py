@@ -249,3 +249,15 @@ def test_a_count_after_named_numbers_in_a_list_is_a_value() -> None:
 def test_a_noun_number_beside_a_value_is_a_value_of_its_own() -> None:
     values = _values("5.1.0 build 512, going out with the widget feature behind a flag")
     assert "5.1.0" in values and "build 512" in values
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("Container number is MSKU 804211-3, seal number ML-4419027.", "MSKU 804211-3"),
+    ("PO 4500123456 was raised", "PO 4500123456"),
+])
+def test_a_letter_prefix_and_a_long_digit_group_are_one_identifier(text: str, ref: str) -> None:
+    assert (ref, "name") in find_references(text)
+
+
+def test_a_model_number_with_few_digits_stays_as_it_was() -> None:
+    assert not any(r.startswith("RTX") for r, _ in find_references("RTX 4090 cards"))

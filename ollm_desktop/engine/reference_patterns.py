@@ -350,6 +350,10 @@ RULES: tuple[Rule, ...] = (
     # a case number): one name, not the time "2:24"; a time range ("09:30-17:00") has no letters
     _rule(r"(?<![\w./:+-])\d{1,4}:\d{1,4}(?:-[A-Za-z0-9]{1,10}){2,4}(?![\w/:-]|\.\d)", "name",
           check=_check_lettered),
+    # an identifier of a letter prefix and a long digit group ("MSKU 804211-3", "PO 4500123"):
+    # one name, not the letters alone (a model's number has fewer digits: "RTX 4090" stays)
+    _rule(rf"(?<![\w-])(?!(?:{_TICKET_STOP})\s)[A-Z]{{2,5}}\s\d{{5,}}(?:-\d{{1,3}})?(?![\w.-])",
+          "name"),
     # a name joined by "+" ("Kuehne+Nagel"): capitalised words, one name
     _rule(r"(?<![\w+])[A-Z][A-Za-z]+(?:\+[A-Z][A-Za-z]+)+(?![\w+])", "name"),
     # a phone number in space-separated digit groups after a phone-like lead ("0151 224 7799",
