@@ -261,3 +261,11 @@ def test_a_letter_prefix_and_a_long_digit_group_are_one_identifier(text: str, re
 
 def test_a_model_number_with_few_digits_stays_as_it_was() -> None:
     assert not any(r.startswith("RTX") for r, _ in find_references("RTX 4090 cards"))
+
+
+@pytest.mark.parametrize("text, ref", [
+    ("We use Gitea v1.21.", "Gitea v1.21"),
+    ("Machine pre-translation is Google Translate API v3.", "Google Translate API v3"),
+])
+def test_a_name_and_its_v_version_are_one_value(text: str, ref: str) -> None:
+    assert ref in _values(text)

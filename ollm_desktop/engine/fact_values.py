@@ -85,8 +85,9 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         nxt_value = tokens[i + 1].value if i + 1 < len(tokens) else None
         if (capital(sentence, token) or noun_place(tokens, i, first)) and i > first and \
                 _eligible(token) and nxt_value is not None and nxt_value[3] == "version" and \
-                sentence[token.end:nxt_value[0]] == " " and nxt_value[2][:1].isdigit():
-            start = token.start  # "R 4.2.3", "Gitea 1.21": a name and its version, one value
+                sentence[token.end:nxt_value[0]] == " " and \
+                nxt_value[2].lstrip("vV")[:1].isdigit():
+            start = token.start  # "R 4.2.3", "Gitea v1.21": a name and its version, one value
             tokens[i + 1].value = (start, nxt_value[1], sentence[start:nxt_value[1]], "version")
             token.word = "·"
             continue
