@@ -11,6 +11,7 @@ from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     DETERMINERS,
     Tok,
+    is_change,
     is_replace,
 )
 
@@ -27,16 +28,22 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
             or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
-    if _not_verb_but(tokens, j, i):
+    if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i):
         return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:]:
         return True
+    if before[-1:] == ["from"] and _moved_to_before(tokens, j):
+        return True  # "switch to MySQL from MongoDB": the change's "to X" came first
+    value, target = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
+    if words[i + 1:i + 2] == ["to"] and value is not None and target is not None and \
+            value[3] == target[3] and _changed_before(tokens, j):
+        return True  # "updated the port 8080 to 8090": a change's Y without its "from"
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
-    if words[i + 1:i + 2] and words[i + 1] in ARROWS:
-        return True  # "django 4.2 → 5.0"
+    if words[i + 1:i + 2] and (words[i + 1] in ARROWS or _split_arrow(tokens, i + 1)):
+        return True  # "django 4.2 → 5.0", "rename `master` => `mainline`"
     if words[max(0, i - 2):i] == ["(", "was"]:
         return True  # "Retries: 5 (was 3)"
     verb = next((w for w in reversed(words[max(0, i - 6):i]) if w not in DETERMINERS
@@ -67,6 +74,87 @@ def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
         if tokens[m].word in BOUNDARY and tokens[m].word != ",":
             return False
     return False
+
+
+def _split_arrow(tokens: list[Tok], at: int) -> bool:
+    """An arrow the tokens hold as two marks side by side ("=" then ">")."""
+    return at + 1 < len(tokens) and tokens[at].word in ("=", "-", "–") and \
+        tokens[at + 1].word == ">" and tokens[at].end == tokens[at + 1].start
+
+
+def _moved_to_before(tokens: list[Tok], j: int) -> bool:
+    """Whether "from" at ``j - 1`` follows a change verb's "to X" in the same clause ("switch
+    to MySQL from MongoDB", "moved the standup to 10:00 from 9:30"): the value after "from"
+    is where the change started."""
+    for k in range(j - 2, 0, -1):
+        if tokens[k].word in BOUNDARY:
+            return False
+        at = k + 1
+        while at < j - 1 and tokens[at].word in DETERMINERS:
+            at += 1
+        if tokens[k].word == "to" and tokens[at].value is not None:
+            return any(is_change(t.word) for t in tokens[max(0, k - 5):k])
+    return False
+
+
+def _changed_before(tokens: list[Tok], j: int) -> bool:
+    """A change verb before ``j`` in its clause, with no value or "from" between."""
+    for k in range(j - 1, -1, -1):
+        if tokens[k].word in BOUNDARY or tokens[k].value or tokens[k].word in ("from", "to"):
+            return False
+        if is_change(tokens[k].word):
+            return True
+    return False
+
+
+def _should_be_after(tokens: list[Tok], i: int) -> bool:
+    """Y of "… Y …, [but / while] it should be X" ("the date is listed as Y but the year is
+    wrong, it should be X", "states that the port is Y, while it should be X", "lists Y
+    (should read X)"): a later clause whose subject is a pronoun that points back, or none
+    right after a mark, says with a modal of obligation ("should", "must", "ought to",
+    "needs to", "is supposed to") and "(have) be(en)" / "read" / "say" what the value ought
+    to be; a value of Y's kind right after it (past a determiner) is the right one, Y the
+    wrong one. "It should be fine", "it should be ready by X" name no value there."""
+    value = tokens[i].value
+    if value is None:
+        return False
+    words = [t.word for t in tokens]
+    for k in range(i + 1, len(tokens) - 2):
+        at = _obliged(words, k)
+        if not at or (words[k - 1] not in _BACK and words[k - 1] not in _MARKS):
+            continue
+        at += words[at:at + 1] == ["have"]
+        if words[at:at + 1] not in (["be"], ["been"], ["read"], ["say"]):
+            continue
+        at += 1
+        while at < len(tokens) and words[at] in DETERMINERS:
+            at += 1
+        right = tokens[at].value if at < len(tokens) else None
+        return right is not None and right[2] != value[2] and (
+            right[3] == value[3] or (_numeric(right[2]) and _numeric(value[2])))
+    return False
+
+
+def _obliged(words: list[str], k: int) -> int:
+    """The index after a modal of obligation at ``k`` ("should", "must", "ought to", "needs
+    to", "is supposed to"), or 0."""
+    if words[k] in ("should", "must"):
+        return k + 1
+    if words[k] in ("ought", "needs") and words[k + 1:k + 2] == ["to"]:
+        return k + 2
+    if words[k] in ("is", "are") and words[k + 1:k + 3] == ["supposed", "to"]:
+        return k + 3
+    return 0
+
+
+def _numeric(text: str) -> bool:
+    return text.replace(",", "").replace(".", "").isdigit()
+
+
+# The pronouns a later clause points back with ("it should be", "this should have been").
+_BACK = frozenset({"it", "this", "that", "they", "these", "those"})
+# The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
+_MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 
 
 def _clause_first(tokens: list[Tok], i: int) -> int:

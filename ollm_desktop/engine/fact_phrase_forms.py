@@ -31,6 +31,7 @@ from ollm_desktop.engine.fact_words import (
     Tok,
     closed,
     is_change,
+    numeric,
 )
 
 # A speaker's copula in one word, and the pronouns that count the speakers ("we're 8").
@@ -158,8 +159,9 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
         word, number = tokens[k], tokens[k + 1]
         after = tokens[k + 2].word if k + 2 < end else ""
         before = tokens[k - 1].word if k > start else ""
-        if not number.word.isdigit() or not plain_word(word) or not (
+        if not numeric(number.word) or not plain_word(word) or not (
                 k == start or before in COPULAS or before in _SAID or _verb_before(tokens, k, start)
+                or (k > start and tokens[k - 1].value is not None)  # "5.1.0 build 512"
                 or (
                     before in PREPOSITIONS and len(number.word) == 1)) or (
                 after and after not in PREPOSITIONS and after not in COPULAS and

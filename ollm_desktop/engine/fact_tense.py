@@ -28,7 +28,10 @@ def past_words(clause: list[Tok]) -> int:
     "instead") still hold."""
     words = [t.word for t in clause]
     present = set(words)
-    if not present & cues.PAST_CUES and not any(map(is_year, clause)) and \
+    # "was still referencing version 16", "the docs were still on v16": a state that held
+    # then and has changed since (a past copula or auxiliary with "still")
+    held = any(w in cues.PAST and words[i + 1] == "still" for i, w in enumerate(words[:-1]))
+    if not held and not present & cues.PAST_CUES and not any(map(is_year, clause)) and \
             words[_head(words):_head(words) + 1] != ["when"]:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
@@ -41,7 +44,7 @@ def past_words(clause: list[Tok]) -> int:
                      any(is_change(w) or is_replace(w) for w in words)):
         return 0
     text = f" {' '.join(words)} "
-    timed = used or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
+    timed = used or held or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
                                   ("last", "time")}) or " in the past " in text or \
         " at the time " in text or bool(cues.ANTERIOR & present) or \
         words[_head(words):_head(words) + 1] == ["before"]

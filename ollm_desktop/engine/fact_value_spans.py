@@ -1,6 +1,7 @@
 """Values that span several words by the shape around them: the two objects of "replace Y
 with X" / "swap Y for X" (each noun phrase one value) and two measures joined by "by" or "x"
-(the dimensions of one thing).
+(the dimensions of one thing); and numbers whose place says they are values: a count in a
+list of counts, the Y of "V K Y to X".
 
 Part of ``fact_values``' reading, over ``fact_grammar``'s tokens, in place.
 """
@@ -9,14 +10,19 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_phrase_words import mark_value
 from ollm_desktop.engine.fact_words import (
+    BOUNDARY,
     CONJUNCTIONS,
+    COPULAS,
     DETERMINERS,
     NOT_NP,
     PREPOSITIONS,
+    PRONOUNS,
     REPLACE,
     TIMES,
     Tok,
     closed,
+    is_change,
+    numeric,
 )
 
 # The words that join the two objects of "replace Y with X", "swap Y for X".
@@ -72,3 +78,51 @@ def dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
             continue
         tokens[i + 2].value = (one[0], two[1], sentence[one[0]:two[1]], "dimensions")
         tokens[i].value, tokens[i].word, tokens[i + 1].word = None, "·", "·"
+
+
+def listed_count(tokens: list[Tok], i: int, first: int) -> bool:
+    """A count in a list of counts: after a comma or "and" that follows a counted number
+    ("11 starters, 5 subs, 2 coaches", "8 volunteers for the sort and 4 drivers", "rank 16,
+    alpha 32, 2 epochs"), a number and the plain word it counts."""
+    if i - 1 <= first or tokens[i - 1].word not in (",", "and") or i + 1 >= len(tokens) or \
+            not tokens[i + 1].word.isalpha() or tokens[i + 1].word in DETERMINERS or \
+            tokens[i + 1].word in PREPOSITIONS or tokens[i + 1].word in NOT_NP:
+        return False
+    return any(t.value is not None and _counted_pair(t.value[2]) for t in tokens[first:i - 1])
+
+
+def _counted_pair(text: str) -> bool:
+    """A number with the noun it counts or that names it ("11 starters", "rank 16")."""
+    words = text.replace(",", "").split()
+    return len(words) == 2 and any(numeric(w) for w in words) and any(w.isalpha() for w in words)
+
+
+def changed_to_next(tokens: list[Tok], i: int, first: int) -> bool:
+    """Y of "V K Y to X" with a change verb and no "from" ("Updated port 8080 to 8090",
+    "bump the replicas 3 to 5"): a number right before "to" and a number (or a value) after
+    it, a change verb earlier in the clause, no value between the verb and Y."""
+    nxt = tokens[i + 2] if i + 2 < len(tokens) else None
+    if nxt is None or tokens[i + 1].word != "to" or not (
+            nxt.value is not None or numeric(nxt.word)):
+        return False
+    for k in range(i - 1, first - 1, -1):
+        word = tokens[k].word
+        if word in BOUNDARY or tokens[k].value or word in ("from", "to"):
+            return False
+        if is_change(word):
+            return True
+    return False
+
+
+def noun_place(tokens: list[Tok], i: int, first: int) -> bool:
+    """A lower-case word where a noun phrase stands: after a preposition, a determiner or a
+    copula, or as the object of a verb after a pronoun ("we use lodash 4.17.15", "the
+    harness is lm-eval 0.4.2"); a word after a noun, or opening its clause, may be a verb
+    there ("the tool requires 3.8.1", "Pip requires 3.8.1")."""
+    if i - 1 < first:
+        return False
+    prev = tokens[i - 1].word
+    if prev in PREPOSITIONS or prev in DETERMINERS or prev in COPULAS:
+        return True
+    return i - 2 >= first and prev.isalpha() and prev not in NOT_NP and \
+        not tokens[i - 1].value and tokens[i - 2].word in PRONOUNS

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_keys import phrase_before
-from ollm_desktop.engine.fact_value_spans import dimensions, replaced_objects
+from ollm_desktop.engine.fact_value_spans import (
+    changed_to_next,
+    dimensions,
+    listed_count,
+    noun_place,
+    replaced_objects,
+)
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -57,7 +63,8 @@ def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
 
 def ends_clause(tokens: list[Tok], index: int) -> bool:
     return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
-        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore")
+        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore") or \
+        tokens[index + 1].word in _REASONS  # "move to postgresql because it is simpler"
 
 
 def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
@@ -76,17 +83,18 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         prev = words[i - 1] if i > first else ""
         nxt_value = tokens[i + 1].value if i + 1 < len(tokens) else None
-        if capital(sentence, token) and i > first and _eligible(token) and \
-                nxt_value is not None and nxt_value[3] == "version" and \
-                sentence[token.end:nxt_value[0]] == " " and nxt_value[2][:1].isdigit():
-            start = token.start  # "R 4.2.3", "Gitea 1.21": a name and its version, one value
+        if (capital(sentence, token) or noun_place(tokens, i, first)) and i > first and \
+                _eligible(token) and nxt_value is not None and nxt_value[3] == "version" and \
+                sentence[token.end:nxt_value[0]] == " " and \
+                nxt_value[2].lstrip("vV")[:1].isdigit():
+            start = token.start  # "R 4.2.3", "Gitea v1.21": a name and its version, one value
             tokens[i + 1].value = (start, nxt_value[1], sentence[start:nxt_value[1]], "version")
             token.word = "·"
             continue
         if capital(sentence, token) and i > first and _eligible(token) and \
-                i + 1 < len(tokens) and tokens[i + 1].word.isdigit() and \
+                i + 1 < len(tokens) and numeric(tokens[i + 1].word) and \
                 ends_clause(tokens, i + 1):
-            _versioned(sentence, tokens, i)  # "Postgres 16"
+            _versioned(sentence, tokens, i)  # "Postgres 16", "Xcode 15.4"
             continue
         if prev == "the" and _ordinal_day(tokens, i) and (
                 ends_clause(tokens, i + 1) or words[i + 2:i + 3] == ["of"]):
@@ -113,6 +121,13 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 is_change(words[i - 2]) and i + 1 < len(tokens) and tokens[i + 1].word.isalpha():
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
             _counted(sentence, tokens, i)
+            continue
+        if token.word.isdigit() and listed_count(tokens, i, first):
+            _promote(sentence, tokens, i, "number")  # "11 starters, 5 subs, 2 coaches"
+            _counted(sentence, tokens, i)
+            continue
+        if numeric(token.word) and changed_to_next(tokens, i, first):
+            _promote(sentence, tokens, i, "number")  # "updated the port 8080 to 8090"
             continue
         if i == first and len(token.word) >= 2 and numeric(token.word) and (
                 ends_clause(tokens, i) or tokens[i + 1].word in COPULAS):
@@ -377,6 +392,9 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         return len(phrase) >= (1 if correction or prev == "now" else 2)
     return False
 
+
+# Subordinators of reason and purpose: a clause of its own begins after a value.
+_REASONS = frozenset({"because", "since", "so"})
 
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")

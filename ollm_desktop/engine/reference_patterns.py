@@ -28,17 +28,20 @@ conf env properties xml html htm css scss sass less sql sh bash zsh ps1 bat lock
 parquet proto graphql tf tfvars hcl gradle mk cmake pdf png jpg jpeg gif svg webp ico zip tar gz
 tgz bz2 xz 7z whl deb rpm dmg exe msi dll so dylib wasm db sqlite sqlite3 bak pem crt key pub
 service timer plist desktop qml qrc ui dockerfile patch diff"""))
+# ISO 4217 codes of the currencies read before or after an amount ("CNY 41,300", "45 EUR"):
+# the codes ``fact_keys.CURRENCIES`` knows as money (a longer list needs it there too).
+CURRENCY_CODES = _words("USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN")
 _UNIT = _alt(_words("""\
 ns µs μs us ms s sec secs second seconds min mins minute minutes h hr hrs hour
 hours day days week weeks month months year years yr yrs B KB kB MB GB TB PB KiB MiB GiB TiB Kb Mb
 Ki Mi Gi Ti
 Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
 fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
-tonnes ml mL L litre litres liter liters gallon gallons
-USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN € $ £ ¥ dollars euros pounds cents
+tonnes ml mL L litre litres liter liters gallon gallons m² km² cm² mm² ft² m³ cm³
+€ $ £ ¥ dollars euros pounds cents
 requests request req reqs queries users connections workers threads cores vCPUs CPUs GPUs replicas
 nodes pods shards partitions rows records tokens retries attempts events messages jobs
-transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS"""))
+transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS""") + CURRENCY_CODES)
 # Cardinal numbers in words (a closed class) and the units of time they count in a duration.
 NUMBER_WORDS = frozenset(_words("""\
 one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
@@ -278,11 +281,18 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w.-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
           r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])", "date"),
     _rule(r"(?<![\w./])\d{1,2}([./])\d{1,2}\1\d{4}(?![\w./])", "date"),
+    _rule(r"(?<![\w./-])\d{4}/\d{1,2}/\d{1,2}(?![\w/])", "date"),  # "2024/01/05"
     _rule(rf"\b{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b", "date"),
     _rule(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
-    _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\.?)?"
+    _rule(rf"\b{_MONTH}\s+\d{{4}}\b", "date"),  # a month of a year: "June 2024"
+    # (the half of the day with its own dots only: "6:30 PM." ends its sentence, "6:30 p.m.")
+    _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
+          r"(?:\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.))?"
           r"(?:\s?(?:UTC|GMT|CET|CEST|EST|EDT|PST|PDT|Z))?(?![\w:])", "time"),
-    _rule(r"\b(?:1[0-2]|0?[1-9])\s?(?:am|pm|AM|PM)\b", "time"),
+    _rule(r"\b(?:[01]?\d|2[0-3])h[0-5]\d\b", "time"),  # "17h30"
+    # "8 pm", "8 p.m.", "10.30am" (an hour, its minutes after a dot, the half of the day)
+    _rule(r"\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)",
+          "time"),
     _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
           r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
     # a drive path written with forward slashes ("D:/Photos/2023"): one path, not "D"
@@ -306,6 +316,9 @@ RULES: tuple[Rule, ...] = (
           rf"(?![\w]|\.\w)(?!\s?(?:{_UNIT}){_UNIT_END})", "version", check=_check_product),
     _rule(r"(?<![\w.@/-])@?[\w.-]+(?:/[\w.-]+)?(?:==|>=|<=|~=|@|\^)v?\d+(?:\.(?:\d+|x))+"
           r"(?![\w]|\.\w)", "version"),
+    # a product's constraint written with spaces ("Python >= 3.8", "node >= 18"): one value
+    _rule(rf"(?<![\w.])(?i:{_PRODUCTS})\s(?:==|>=|<=|~=)\s?v?\d+(?:\.(?:\d+|x))*(?![\w]|\.\w)",
+          "version"),
     _rule(r"(?<![\w.$])(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
           r"(?=(?P<args>(?:[^()\n]|\([^()\n]*\)){0,200})\))", "function", whole=True,
           check=_check_function),
@@ -337,6 +350,10 @@ RULES: tuple[Rule, ...] = (
     # a case number): one name, not the time "2:24"; a time range ("09:30-17:00") has no letters
     _rule(r"(?<![\w./:+-])\d{1,4}:\d{1,4}(?:-[A-Za-z0-9]{1,10}){2,4}(?![\w/:-]|\.\d)", "name",
           check=_check_lettered),
+    # an identifier of a letter prefix and a long digit group ("MSKU 804211-3", "PO 4500123"):
+    # one name, not the letters alone (a model's number has fewer digits: "RTX 4090" stays)
+    _rule(rf"(?<![\w-])(?!(?:{_TICKET_STOP})\s)[A-Z]{{2,5}}\s\d{{5,}}(?:-\d{{1,3}})?(?![\w.-])",
+          "name"),
     # a name joined by "+" ("Kuehne+Nagel"): capitalised words, one name
     _rule(r"(?<![\w+])[A-Z][A-Za-z]+(?:\+[A-Z][A-Za-z]+)+(?![\w+])", "name"),
     # a phone number in space-separated digit groups after a phone-like lead ("0151 224 7799",
@@ -345,7 +362,7 @@ RULES: tuple[Rule, ...] = (
           check=_check_phone),
     # a duration in several units, largest first ("1 hour 40 minutes", "2 h 15 min", "3 days
     # and 4 hours"): one number, not two values of one key
-    _rule(rf"{_NB}\d+(?:[.,]\d+)?\s?(?:{_SPAN_UNIT})(?:,?\s(?:and\s)?\d+\s?(?:{_SPAN_UNIT})){{1,2}}"
+    _rule(rf"{_NB}\d+(?:[.,]\d+)?\s?(?:{_SPAN_UNIT})(?:,?\s?(?:and\s)?\d+\s?(?:{_SPAN_UNIT})){{1,2}}"
           rf"(?![\w.,]\w|\w)", "number", check=_check_span),
     # scientific notation (3e-4, 1.5E+6): one number, not "3" and a word "e-4"
     _rule(r"(?<![\w.])[-−]?\d+(?:\.\d+)?[eE][-+−]?\d+(?!\w|\.\d)", "number"),
@@ -354,7 +371,7 @@ RULES: tuple[Rule, ...] = (
           "number"),
     _rule(rf"(?P<ref>(?:(?<![^\s(\[])[-−+~≈])?(?:(?<!\w)[$€£¥₹]\s?{_NUM}{_MULT}?"
           rf"(?:\s?(?:{_UNIT}){_UNIT_END})?(?:{_RATE})?"
-          rf"|(?<!\w)(?:USD|EUR|GBP|CHF)\s{_NUM}{_MULT}?(?:{_RATE})?"
+          rf"|(?<!\w)(?:{_alt(CURRENCY_CODES)})\s{_NUM}{_MULT}?(?:{_RATE})?"
           rf"|{_NB}{_NUM}(?:(?:\s?[-–]\s?|\s+to\s+){_NUM})?"
           rf"(?:{_MULT}?[ \u00a0\u202f]?(?:{_UNIT}){_UNIT_END}|{_MULT}|[x×](?!\w))(?:{_RATE})?"
           rf"|{_NB}(?P<bare>{_NUM})))(?!\w)", "number", check=_check_number),
