@@ -223,3 +223,24 @@ def test_it_is_now_keeps_its_reading_and_a_change_verb_s_object_before_an_arrow(
     assert "ritz" in str(current_values([said, ("user", "it's now the Ritz")])).lower()
     _replaced("Bravo Team", "Delta Team", "The on-call squad is Bravo Team.",
               "we renamed the on-call squad Bravo Team -> Delta Team")
+
+
+def test_a_unit_in_lower_case_ends_its_sentence() -> None:
+    """"ms." is a unit, not the title "Ms.": the next sentence keeps its own key."""
+    from ollm_desktop.engine.fact_patterns import sentences
+
+    assert sentences("The poll interval is 250 ms. The retry limit is 4.") == [
+        "The poll interval is 250 ms.", "The retry limit is 4."]
+    assert len(sentences("ask dr. Amadi first. then the rest.")) == 2
+
+
+def test_a_closing_code_span_is_no_emoji() -> None:
+    """A backtick is a modifier letter in Unicode, not a symbol: only emoji close a sentence."""
+    from ollm_desktop.engine.fact_patterns import sentences
+
+    assert sentences("point it at `staging-2` 🚀") == ["point it at `staging-2`"]
+
+
+def test_a_quoted_word_before_an_arrow_is_the_old_value() -> None:
+    _replaced("trunk", "release", "Our default branch is trunk.",
+              "default branch: `trunk` => `release`")

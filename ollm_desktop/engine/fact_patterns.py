@@ -25,9 +25,10 @@ RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)")
 # but not after a common abbreviation.
 # (not after a title before a name: "Dr. Lindqvist", "Mrs. Haas", a closed class)
 # (in any case: chat text is often all lower case, "dr. lindqvist")
+# (but "ms." and "st." in lower case are units and ordinals: "300 ms. The port ...")
 SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
-                          r"(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
-                          r"(?<=[.!?])\s+", re.IGNORECASE)
+                          r"(?<!\b[DMdm]r\.)(?<!\b[Mm]rs\.)(?<!\bMs\.)(?<!\b[Pp]rof\.)"
+                          r"(?<!\bSt\.)(?<=[.!?])\s+")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")
 STOP = frozenset("""
 a an the and or but if so as of in on at by to for from with into onto about than then that
@@ -69,12 +70,18 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+def _emoji_part(char: str) -> bool:
+    return (unicodedata.category(char) == "So" or "\U0001f3fb" <= char <= "\U0001f3ff"
+            or char in "\u200d\ufe0f\u20e3")
+
+
 def _unclosed(sentence: str) -> str:
     """The sentence without what closes it and says nothing of a value: trailing emoji
-    (Unicode's symbols, their modifiers and joiners) and emoticons, then a courtesy word."""
+    (Unicode's other symbols, skin-tone modifiers, joiners and variation selectors; not a
+    modifier letter such as a backtick, which closes a code span, nor a combining accent,
+    which belongs to its word) and emoticons, then a courtesy word."""
     text = sentence.strip()
-    while text and (unicodedata.category(text[-1]) in ("So", "Sk", "Cf", "Mn") or
-                    text[-1] == "\ufe0f"):
+    while text and _emoji_part(text[-1]):
         text = text[:-1].rstrip()
     text = EMOTICON.sub("", text)
     return CLOSING.sub("", text).strip()

@@ -96,7 +96,8 @@ def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
                 tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY:
             old = out[-1]
             changed = len(out) > 1 and is_change(out[-2].word)  # "renamed main -> trunk"
-            if not _names_a_value(sentence, old) and not changed:  # "window -> Wednesday":
+            if not (_names_a_value(sentence, old) or changed or _quoted(sentence, old)
+                    or _plain_word(sentence, tokens[k + 1])):  # "window -> Wednesday":
                 out += [Tok("is", token.start, token.start), Tok("now", token.start, token.end)]
                 continue
             if not (len(out) > 1 and out[-2].word == "from"):
@@ -105,6 +106,17 @@ def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
             continue
         out.append(token)
     return out
+
+
+def _quoted(sentence: str, token: Tok) -> bool:
+    """A word in quotes or a code span ("`master` => `mainline`") is named as a thing."""
+    return token.start > 0 and sentence[token.start - 1] in "`'\"\u2018\u201c"
+
+
+def _plain_word(sentence: str, token: Tok) -> bool:
+    """X of "w -> X" is a plain lower-case word as w is ("mysql -> postgresql"): two things
+    of one kind, so w is the old one, not a key ("timeout -> 45 s", "window -> Wednesday")."""
+    return not _names_a_value(sentence, token) and sentence[token.start:token.end].isalpha()
 
 
 def _names_a_value(sentence: str, token: Tok) -> bool:
