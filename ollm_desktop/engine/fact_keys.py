@@ -67,11 +67,16 @@ def singular(word: str) -> str:
 
 
 # Derivational and inflectional endings, longest first: "retention" and "retained", "capped"
-# and "cap", "sampling" and "sample" meet at one stem (a closed set of English suffixes); an
-# agent noun meets its action noun ("supervisor" / "supervision", "operator" / "operation")
-# and a noun in -ery its verb ("delivery" / "delivered", "recovery" / "recover").
-_ENDINGS = ("ation", "ention", "ator", "tion", "sion", "ment", "ing", "ion", "ery", "sor", "tor",
-            "ed", "es", "s", "e")
+# and "cap", "sampling" and "sample" meet at one stem (a closed set of English suffixes); a
+# noun in -ery meets its verb ("delivery" / "delivered", "recovery" / "recover").
+_ENDINGS = ("ation", "ention", "tion", "sion", "ment", "ing", "ion", "ery", "ed", "es", "s",
+            "e")
+# An agent noun and its action noun ("supervisor" / "supervision", "operator" / "operation",
+# "instructor" / "instruction", "compressor" / "compression"): the agent noun takes the
+# action noun's stem when that stem still names something (four letters or more: not
+# "curator" / "cure", "senator" / "sensor", "doctor" / "doc"). Other words in -or keep their
+# own stem ("monitor" / "monitoring", "mentor" / "mentoring").
+_AGENT_ACTION = (("ator", "ation"), ("ctor", "ction"), ("isor", "ision"), ("ssor", "ssion"))
 
 
 @lru_cache(maxsize=16384)
@@ -81,6 +86,15 @@ def stem(word: str) -> str:
     cap", "we sample every" and "the sampling interval"; an adjective of time meets its
     noun ("hourly rate", "95 EUR per hour")."""
     word = singular(word)
+    for agent, action in _AGENT_ACTION:
+        if word.endswith(agent):
+            acted = _stem(word[:-len(agent)] + action)
+            if len(acted) >= 4:
+                return acted
+    return _stem(word)
+
+
+def _stem(word: str) -> str:
     if word.endswith("ly") and len(word) >= 6:  # "hourly" / "per hour", "weekly" / "week"
         return word[:-2]  # (not "apply", "reply": a stem of three letters names nothing)
     for ending in _ENDINGS:

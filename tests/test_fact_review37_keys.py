@@ -1,0 +1,47 @@
+"""Issue 28, review 37 (findings 6, 9, 10): an "old" or "current" owner and a "new" one are
+two things, not one key's old and new value; a word's stem keeps it apart from a shorter word
+that merely begins like it, and an agent noun meets its action noun only through a stem that
+still names something; a day alone ("not the 20th") takes back a date of the correction's own
+key (or of none), never another key's date of that day."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import stem
+from tests.engine_fakes import absorbed, fact_of
+
+
+def _untouched(ledger: list, value: str) -> bool:  # type: ignore[type-arg]
+    fact = fact_of(ledger, value)
+    return fact.status == "current" and fact.possibly_replaced_by is None
+
+
+# 9: stems of agent nouns
+
+def test_monitor_and_monitoring_meet() -> None:
+    assert stem("monitor") == stem("monitoring")
+    assert stem("mentor") == stem("mentoring")
+
+
+def test_a_short_word_that_begins_like_an_agent_noun_is_another_word() -> None:
+    assert stem("curator") != stem("cure")
+    assert stem("senator") != stem("sensor")
+    assert stem("mentor") != stem("men")
+    assert stem("doctor") != stem("doc")
+
+
+def test_an_agent_noun_still_meets_its_action_noun() -> None:
+    assert stem("supervisor") == stem("supervision")
+    assert stem("operator") == stem("operation")
+    assert stem("instructor") == stem("instruction")
+
+
+def test_the_monitor_port_corrects_the_monitoring_port() -> None:
+    ledger = absorbed(("user", "The monitoring port is 9100."),
+                      ("user", "Actually the monitor port is 9200."))
+    assert fact_of(ledger, "9100").status == "replaced"
+
+
+def test_the_cure_is_not_the_curator() -> None:
+    ledger = absorbed(("user", "The curator is Anna."),
+                      ("user", "Actually the cure is rest."))
+    assert _untouched(ledger, "Anna")
