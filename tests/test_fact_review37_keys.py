@@ -45,3 +45,25 @@ def test_the_cure_is_not_the_curator() -> None:
     ledger = absorbed(("user", "The curator is Anna."),
                       ("user", "Actually the cure is rest."))
     assert _untouched(ledger, "Anna")
+
+
+# 10: a day alone names a date of its own key
+
+def test_a_day_alone_does_not_take_back_another_keys_date() -> None:
+    ledger = absorbed(("user", "The conference is on 2027-05-20."),
+                      ("user", "My talk is on the 21st, not the 20th."))
+    assert _untouched(ledger, "2027-05-20")
+
+
+def test_a_day_alone_names_the_date_of_its_own_key() -> None:
+    ledger = absorbed(("user", "The invoice is due 2027-02-20 and the dentist is on "
+                               "2027-03-20."),
+                      ("user", "Sorry, the dentist is on the 22nd, not the 20th."))
+    assert fact_of(ledger, "2027-03-20").status == "replaced"
+    assert _untouched(ledger, "2027-02-20")
+
+
+def test_the_rent_day_does_not_move_the_party() -> None:
+    ledger = absorbed(("user", "The party is on March 20."),
+                      ("user", "The rent is due on the 1st, not the 20th."))
+    assert _untouched(ledger, "March 20")

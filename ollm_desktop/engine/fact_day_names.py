@@ -1,11 +1,16 @@
 """An old date named by its day alone: "the deadline is 2027-01-17, not the 20th" takes back
 the current date of the 20th ("2027-01-20", "January 20", "20 Jan"), and no other. People
-name the date they correct by the part that changed; the month and year go without saying.
+name the date they correct by the part that changed; the month and year go without saying,
+and so does the key only when it is the correction's own: "my talk is on the 21st, not the
+20th" takes back no conference date of the 20th.
 """
 
 from __future__ import annotations
 
 import re
+
+from ollm_desktop.engine.fact_topics import key_words
+from ollm_desktop.engine.fact_types import Fact
 
 _ORDINAL_DAY = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\.?", re.IGNORECASE)
 _ISO = re.compile(r"\d{4}-\d{2}-(\d{2})")
@@ -26,8 +31,12 @@ def day_of_month(value: str) -> int | None:
     return None
 
 
-def names_by_day(said: str, value: str) -> bool:
-    """``said`` (an old value: "20th", "the 20th") is a day alone, and ``value`` a full date
-    of that day."""
+def names_by_day(said: str, old: Fact, replacement: Fact) -> bool:
+    """``said`` (an old value: "20th", "the 20th") is a day alone, and ``old`` a full date of
+    that day whose key is ``replacement``'s: a key word of both, or either without one (the
+    month and year go without saying, another key's date of that day does not)."""
     found = _ORDINAL_DAY.fullmatch(said.strip())
-    return found is not None and day_of_month(value) == int(found.group(1))
+    if found is None or day_of_month(old.value) != int(found.group(1)):
+        return False
+    mine, its = key_words(replacement) - {""}, key_words(old) - {""}
+    return not mine or not its or bool(mine & its)

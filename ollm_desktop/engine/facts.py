@@ -146,7 +146,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         # a bare name replaces every value it begins ("instead of MySQL": "MySQL 8.0" too)
         olds = [f for f in facts if (f.turn or 0) <= turn and f is not replacement and (
             (f.value in (item.value, _unstopped(item.value)) and family(f) == family(item))
-            or _names(item, f))]
+            or _names(item, f, replacement))]
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
             sequence += 1
             olds = [Fact(kind=item.kind, value=item.value, subject=item.subject,
@@ -171,15 +171,15 @@ def _unstopped(value: str) -> str:
     return value[:-1] if value.endswith(".") and not value.endswith("..") else value
 
 
-def _names(item: Found, fact: Fact) -> bool:
-    """A bare name or number (``item``, the old value of a replacement) names ``fact``'s
+def _names(item: Found, fact: Fact, replacement: Fact) -> bool:
+    """A bare name or number (``item``, the old value of ``replacement``) names ``fact``'s
     value ("instead of MySQL": "MySQL 8.0"; "from 3 to 5": "3 replicas")."""
     said, value = _unstopped(item.value).lower(), fact.value.lower()
     if fact.kind == "decision" and item.ref_kind == "name":  # "we chose Firebase 10 for
         return occurs_in(item.value, fact.value)  # auth": the decision named the old value
     numeral = any(c.isdigit() for c in said)
     return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
-        value == said or names_by_day(said, value)  # "not the 20th": "2027-01-20"
+        value == said or names_by_day(said, fact, replacement)  # "not the 20th": "2027-01-20"
         or (item.ref_kind in ("name", "class") and (  # "Malpensa" of "Milan
             value.startswith(said + " ") or value.endswith(" " + said)))  # Malpensa"
         or (numeral and value.startswith(said + " "))  # "3" of "3 jobs", "1.5%" of "1.5% per
