@@ -15,6 +15,34 @@ def _untouched(ledger: list, value: str) -> bool:  # type: ignore[type-arg]
     return fact.status == "current" and fact.possibly_replaced_by is None
 
 
+# 6: "new" against an explicit "old" / "current" owner
+
+def test_the_new_server_is_not_the_old_server() -> None:
+    ledger = absorbed(("user", "The old server has 32 GB."),
+                      ("user", "The new server has 64 GB."))
+    assert _untouched(ledger, "32 GB")
+    assert fact_of(ledger, "64 GB").key.split("|")[0] != "old"
+
+
+def test_the_new_office_is_not_the_current_office() -> None:
+    ledger = absorbed(("user", "Our current office is in Leeds."),
+                      ("user", "The new office will be in York."))
+    assert _untouched(ledger, "Leeds")
+
+
+def test_the_existing_cluster_is_not_the_new_one() -> None:
+    ledger = absorbed(("user", "The existing cluster has 12 nodes."),
+                      ("user", "The new cluster has 20 nodes."))
+    assert _untouched(ledger, "12 nodes")
+
+
+def test_new_alone_still_names_no_owner() -> None:
+    ledger = absorbed(("user", "New episodes drop Tuesdays, bonus episodes on Fridays."),
+                      ("user", "From now on main episodes drop on Mondays; Fridays unchanged"))
+    assert fact_of(ledger, "Tuesdays").status == "replaced"
+    assert _untouched(ledger, "Fridays")
+
+
 # 9: stems of agent nouns
 
 def test_monitor_and_monitoring_meet() -> None:

@@ -165,7 +165,7 @@ def two_owners(new: Fact, old: Fact) -> bool:
     """Each key names an owner the other's key does not ("the API port" / "the admin
     console's port", "the request timeout" / "the statement timeout"): two keys, never
     possibly one."""
-    return bool(_owners(new) - key_words(old) and _owners(old) - key_words(new))
+    return bool(_owners(new, old) - key_words(old) and _owners(old, new) - key_words(new))
 
 
 def _code(fact: Fact) -> bool:
@@ -188,17 +188,17 @@ def same_topic(new: Fact, earlier: Sequence[Fact], *, single: bool = False) -> l
         by_value.setdefault(fact.value, set()).update(fact.topic.split())
     said = Counter(word for words in by_value.values() for word in words)
     mine = set(new.topic.split())
-    owners = _owners(new)
     out: list[Fact] = []
     for old in pool:
+        owners = _owners(new, old)
         words = set(old.topic.split())
         # a word that tells it apart: no other candidate's statement has it
         telling = {w for w in mine & words if said[w] == 1}
         if not telling & (key_words(new) | key_words(old)):
             continue  # the key's own words, never only a verb both use ("we use ...")
-        if owners - words and _owners(old) - mine:
+        if owners - words and _owners(old, new) - mine:
             continue  # each names an owner the other does not: "api port" / "admin port"
-        if telling <= owners & _owners(old) and not (
+        if telling <= owners & _owners(old, new) and not (
                 _attribute(new) <= words or _attribute(old) <= mine or
                 (single and unit(new) in _LISTS)):  # (the one address a definite key names)
             continue  # one owner's two attributes, alike only in the owner both name: "the
@@ -221,10 +221,21 @@ def _shared(found: Sequence[Fact], old: Fact) -> set[str]:
     return words
 
 
-def _owners(fact: Fact) -> set[str]:
+# The adjectives that name another time of one thing ("the old server", "our current office",
+# "my previous laptop"): against one of them "new" names an owner too, the other thing.
+_TIMES_OF_A_THING = frozenset({"old", "current", "previous", "former", "existing", "present",
+                               "original", "prior", "earlier", "older", "newer"})
+
+
+def _owners(fact: Fact, other: Fact | None = None) -> set[str]:
     """The stems of a key's owner words. "new" names no owner: "the new episodes", "the new
-    seal number" are the key's current value ("old" does: "our old sitter" is another)."""
-    return {stem(w) for w in fact.key.split("|")[0].split() if w != "new"}
+    seal number" are the key's current value ("old" does: "our old sitter" is another), but
+    against ``other``'s "old", "current", "previous"... it does: "the new server" is not "the
+    old server", "the new office" not "our current office"."""
+    words = fact.key.split("|")[0].split()
+    keep_new = other is not None and bool(_TIMES_OF_A_THING & set(
+        other.key.split("|")[0].split()))
+    return {stem(w) for w in words if w != "new" or keep_new}
 
 
 def _attribute(fact: Fact) -> set[str]:
