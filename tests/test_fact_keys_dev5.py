@@ -19,8 +19,19 @@ def test_a_later_message_still_marks_the_same_key() -> None:
     ledger = absorbed(("user", "The warehouse is Depot Zuid."),
                       ("user", "The warehouse is Depot Noord."))
     depot = fact_of(ledger, "Depot Zuid")
-    assert depot.status != "current" or value_of(ledger, depot.possibly_replaced_by) == \
-        "Depot Noord"
+    by = depot.replaced_by or depot.possibly_replaced_by  # marked, and by the later value
+    assert by is not None and value_of(ledger, by) == "Depot Noord"
+
+
+def test_a_later_message_marks_the_key_by_its_own_value_past_another_key() -> None:
+    ledger = absorbed(("user", "The warehouse is Depot Zuid."),
+                      ("user", "The office is Villa Oost."),
+                      ("user", "The warehouse is Depot Noord."))
+    depot = fact_of(ledger, "Depot Zuid")
+    by = depot.replaced_by or depot.possibly_replaced_by
+    assert by is not None and value_of(ledger, by) == "Depot Noord"
+    office = fact_of(ledger, "Villa Oost")
+    assert office.status == "current" and office.possibly_replaced_by is None
 
 
 def test_an_old_date_named_by_its_day_is_replaced() -> None:
