@@ -95,3 +95,10 @@ def test_the_rent_day_does_not_move_the_party() -> None:
     ledger = absorbed(("user", "The party is on March 20."),
                       ("user", "The rent is due on the 1st, not the 20th."))
     assert _untouched(ledger, "March 20")
+
+
+def test_a_day_alone_of_two_keys_dates_names_neither() -> None:
+    ledger = absorbed(("user", "The deadline is March 20 and the party is on 2027-04-20."),
+                      ("user", "Actually it's the 22nd, not the 20th."))
+    assert fact_of(ledger, "March 20").status == "current"
+    assert fact_of(ledger, "2027-04-20").status == "current"

@@ -40,3 +40,16 @@ def names_by_day(said: str, old: Fact, replacement: Fact) -> bool:
         return False
     mine, its = key_words(replacement) - {""}, key_words(old) - {""}
     return not mine or not its or bool(mine & its)
+
+
+def one_date_by_day(said: str, olds: list[Fact]) -> list[Fact]:
+    """``olds`` (what an old value ``said`` names) without the dates it names by their day
+    alone when they are dates of more than one key: "the 22nd, not the 20th" after "the
+    deadline is March 20 and the party is on 2027-04-20" says which 20th no more than it
+    says which month."""
+    if _ORDINAL_DAY.fullmatch(said.strip()) is None:
+        return olds
+    by_day = [f for f in olds if day_of_month(f.value) is not None]
+    if len({f.key for f in by_day}) <= 1:
+        return olds
+    return [f for f in olds if f not in by_day]

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
-from ollm_desktop.engine.fact_day_names import names_by_day
+from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_restatement import restated, restated_as_is
 from ollm_desktop.engine.fact_supersession import (
@@ -147,6 +147,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         olds = [f for f in facts if (f.turn or 0) <= turn and f is not replacement and (
             (f.value in (item.value, _unstopped(item.value)) and family(f) == family(item))
             or _names(item, f, replacement))]
+        olds = one_date_by_day(_unstopped(item.value), olds)  # "not the 20th": which one?
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
             sequence += 1
             olds = [Fact(kind=item.kind, value=item.value, subject=item.subject,
