@@ -36,6 +36,13 @@ def test_the_existing_cluster_is_not_the_new_one() -> None:
     assert _untouched(ledger, "12 nodes")
 
 
+def test_the_new_server_is_not_the_staging_server() -> None:
+    ledger = absorbed(("user", "The staging server has 32 GB."),
+                      ("user", "The new server has 64 GB."))
+    assert _untouched(ledger, "32 GB")
+    assert fact_of(ledger, "64 GB").key.split("|")[0] != "staging"
+
+
 def test_new_alone_still_names_no_owner() -> None:
     ledger = absorbed(("user", "New episodes drop Tuesdays, bonus episodes on Fridays."),
                       ("user", "From now on main episodes drop on Mondays; Fridays unchanged"))

@@ -165,7 +165,8 @@ def two_owners(new: Fact, old: Fact) -> bool:
     """Each key names an owner the other's key does not ("the API port" / "the admin
     console's port", "the request timeout" / "the statement timeout"): two keys, never
     possibly one."""
-    return bool(_owners(new, old) - key_words(old) and _owners(old, new) - key_words(new))
+    return bool(_owners(new, old, later=True) - key_words(old) and
+                _owners(old, new) - key_words(new))
 
 
 def _code(fact: Fact) -> bool:
@@ -190,7 +191,7 @@ def same_topic(new: Fact, earlier: Sequence[Fact], *, single: bool = False) -> l
     mine = set(new.topic.split())
     out: list[Fact] = []
     for old in pool:
-        owners = _owners(new, old)
+        owners = _owners(new, old, later=True)
         words = set(old.topic.split())
         # a word that tells it apart: no other candidate's statement has it
         telling = {w for w in mine & words if said[w] == 1}
@@ -227,14 +228,16 @@ _TIMES_OF_A_THING = frozenset({"old", "current", "previous", "former", "existing
                                "original", "prior", "earlier", "older", "newer"})
 
 
-def _owners(fact: Fact, other: Fact | None = None) -> set[str]:
+def _owners(fact: Fact, other: Fact | None = None, *, later: bool = False) -> set[str]:
     """The stems of a key's owner words. "new" names no owner: "the new episodes", "the new
     seal number" are the key's current value ("old" does: "our old sitter" is another), but
-    against ``other``'s "old", "current", "previous"... it does: "the new server" is not "the
-    old server", "the new office" not "our current office"."""
+    against ``other``'s "old", "current", "previous"... it does ("the new server" is not "the
+    old server", "the new office" not "our current office"), and so it does in the ``later``
+    statement against any owner ``other`` names: "the new server" after "the staging
+    server" is another server (the earlier "new episodes" are the "main episodes")."""
     words = fact.key.split("|")[0].split()
-    keep_new = other is not None and bool(_TIMES_OF_A_THING & set(
-        other.key.split("|")[0].split()))
+    theirs = set(other.key.split("|")[0].split()) if other is not None else set()
+    keep_new = bool(_TIMES_OF_A_THING & theirs) or (later and bool(theirs - {"new"}))
     return {stem(w) for w in words if w != "new" or keep_new}
 
 
