@@ -35,6 +35,8 @@ def test_a_fresh_chat_never_sends_more_than_the_model_was_trained_for(qloop, qtb
         server.fail("/api/show", 500, "loading")  # the start's probe learns nothing
     a = App(qloop, qtbot, tmp_path / "data", server, default_model=TINY.name,
             context_size=8192)
+    if details != "known at start":  # the start's probe has met the failure, not the send's
+        qtbot.waitUntil(lambda: not server.path_failures.get("/api/show"), timeout=10_000)
     server.path_delays["/api/show"] = 0.4  # the details arrive after the send has started
     notices: list[str] = []
     a.controller.notice.connect(notices.append)

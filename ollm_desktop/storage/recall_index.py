@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine.recall import RecalledRound
 from ollm_desktop.storage.recall_rounds import (
-    _READ,
-    _message,
-    _Round,
-    _rounds,
+    READ_MESSAGES,
+    Round,
     chat_token,
+    message_of_row,
+    rounds_of,
 )
 from ollm_desktop.storage.recall_terms import (
     match_expression,
@@ -128,7 +128,7 @@ def ensure(conn: sqlite3.Connection) -> bool:
     return wanted == "fts5"
 
 
-def _insert(conn: sqlite3.Connection, chat_id: str, rounds: Sequence[_Round]) -> None:
+def _insert(conn: sqlite3.Connection, chat_id: str, rounds: Sequence[Round]) -> None:
     conn.executemany("INSERT INTO recall_text (rowid, user, reply, keys, chat) "
                      "VALUES (?, ?, ?, ?, ?)", [r.row(chat_id) for r in rounds])
     conn.executemany("INSERT INTO recall_rounds (rowid, chat_id, user_id, reply_id) "
@@ -164,8 +164,8 @@ def rebuild(conn: sqlite3.Connection, chat_id: str | None = None) -> None:
             "SELECT rowid FROM recall_rounds WHERE chat_id = ?", (chat_id,))])
         chats = [chat_id]
     for chat in chats:
-        rows = conn.execute(f"{_READ} WHERE chat_id = ? ORDER BY seq", (chat,))
-        _insert(conn, chat, _rounds(_message(r) for r in rows))
+        rows = conn.execute(f"{READ_MESSAGES} WHERE chat_id = ? ORDER BY seq", (chat,))
+        _insert(conn, chat, rounds_of(message_of_row(r) for r in rows))
 
 
 def refresh_around(conn: sqlite3.Connection, chat_id: str, seq: int) -> None:
@@ -177,9 +177,10 @@ def refresh_around(conn: sqlite3.Connection, chat_id: str, seq: int) -> None:
                          "role = 'user' ORDER BY seq LIMIT 1", (chat_id, seq)).fetchone()
     low = before[0] if before else -(2**63)
     high = after[0] if after else 2**63 - 1
-    messages = [_message(r) for r in conn.execute(
-        f"{_READ} WHERE chat_id = ? AND seq >= ? AND seq < ? ORDER BY seq", (chat_id, low, high))]
-    wanted = {r.anchor: r for r in _rounds(messages)}
+    messages = [message_of_row(r) for r in conn.execute(
+        f"{READ_MESSAGES} WHERE chat_id = ? AND seq >= ? AND seq < ? ORDER BY seq",
+        (chat_id, low, high))]
+    wanted = {r.anchor: r for r in rounds_of(messages)}
     marks = ", ".join("?" for _ in messages)
     rowids = [m.rowid for m in messages]
     held = {r[0]: r[1:] for r in conn.execute(

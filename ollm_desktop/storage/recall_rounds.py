@@ -34,7 +34,7 @@ class _Message:
 
 
 @dataclass(slots=True)
-class _Round:
+class Round:
     anchor: int  # rowid of its first message
     user: _Message | None
     reply: _Message | None
@@ -51,11 +51,11 @@ class _Round:
 
 
 _META = "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.{0}') END"
-_READ = (f"SELECT rowid, id, role, content, {_EXCLUDED}, {_META.format('tool_calls')}, "
+READ_MESSAGES = (f"SELECT rowid, id, role, content, {_EXCLUDED}, {_META.format('tool_calls')}, "
          f"{_META.format('tool_call_id')} FROM messages")
 
 
-def _message(row: tuple) -> _Message:
+def message_of_row(row: tuple) -> _Message:
     return _Message(row[0], row[1], row[2], row[3], bool(row[4]),
                     row[5] if isinstance(row[5], str) else None, row[6])
 
@@ -82,8 +82,8 @@ def with_call(message: _Message, called: dict[str, str]) -> _Message:
                     message.excluded, None, message.call_id)
 
 
-def _rounds(messages: Iterable[_Message]) -> list[_Round]:
-    rounds: list[_Round] = []
+def rounds_of(messages: Iterable[_Message]) -> list[Round]:
+    rounds: list[Round] = []
     previous: _Message | None = None
     called: dict[str, str] = {}
     for message in messages:
@@ -92,20 +92,20 @@ def _rounds(messages: Iterable[_Message]) -> list[_Round]:
         if message.role == "tool":
             message = with_call(message, called)
         if message.role == "user":
-            rounds.append(_Round(message.rowid, message, None))
+            rounds.append(Round(message.rowid, message, None))
         elif message.role == "tool":  # a tool's whole result: recall finds what was pruned
             last = rounds[-1] if rounds else None
             if last is not None and last.reply is previous and previous is not None \
                     and previous.role == "assistant" and not previous.content.strip():
                 last.reply = message  # the request's answer in place of its bare call
             else:
-                rounds.append(_Round(message.rowid, None, message))
+                rounds.append(Round(message.rowid, None, message))
         elif message.role == "assistant":
             last = rounds[-1] if rounds else None
             if last is not None and previous is not None and last.user is previous:
                 last.reply = message
             else:
-                rounds.append(_Round(message.rowid, None, message))
+                rounds.append(Round(message.rowid, None, message))
         previous = message
     return [r for r in rounds if not any(m.excluded for m in (r.user, r.reply) if m)]
 
