@@ -121,7 +121,8 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
     words = [t.word for t in tokens]
     for k in range(i + 1, len(tokens) - 2):
         at = _obliged(words, k)
-        if not at or (words[k - 1] not in _BACK and words[k - 1] not in _MARKS):
+        if not at or (words[k] not in _BACK_BE and words[k - 1] not in _BACK
+                      and words[k - 1] not in _MARKS):
             continue
         at += words[at:at + 1] == ["have"]
         if words[at:at + 1] not in (["be"], ["been"], ["read"], ["say"]):
@@ -137,12 +138,13 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
 
 def _obliged(words: list[str], k: int) -> int:
     """The index after a modal of obligation at ``k`` ("should", "must", "ought to", "needs
-    to", "is supposed to"), or 0."""
+    to", "is supposed to", "it's supposed to"), or 0."""
     if words[k] in ("should", "must"):
         return k + 1
     if words[k] in ("ought", "needs") and words[k + 1:k + 2] == ["to"]:
         return k + 2
-    if words[k] in ("is", "are") and words[k + 1:k + 3] == ["supposed", "to"]:
+    if (words[k] in ("is", "are") or words[k] in _BACK_BE) and \
+            words[k + 1:k + 3] == ["supposed", "to"]:
         return k + 3
     return 0
 
@@ -153,6 +155,8 @@ def _numeric(text: str) -> bool:
 
 # The pronouns a later clause points back with ("it should be", "this should have been").
 _BACK = frozenset({"it", "this", "that", "they", "these", "those"})
+# The same pronouns with their copula in one word, as written or as ``fact_surface`` joins them.
+_BACK_BE = frozenset({"it's", "that's", "they're"})
 # The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
 _MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 
