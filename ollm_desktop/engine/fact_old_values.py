@@ -114,7 +114,12 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
     right after a mark, says with a modal of obligation ("should", "must", "ought to",
     "needs to", "is supposed to") and "(have) be(en)" / "read" / "say" what the value ought
     to be; a value of Y's kind right after it (past a determiner) is the right one, Y the
-    wrong one. "It should be fine", "it should be ready by X" name no value there."""
+    wrong one. "It should be fine", "it should be ready by X" name no value there.
+
+    A right value followed by when, for what or on what condition it must hold ("€950 from
+    January", "50 GB for the upgrade", "2 days if Bob helps") is a requirement, and a clause
+    joined by "so" / "and" infers or adds ("lands at 14:00, so it should be 15:30"): both
+    leave Y current."""
     value = tokens[i].value
     if value is None:
         return False
@@ -124,6 +129,7 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
         if not at or (words[k] not in _BACK_BE and words[k - 1] not in _BACK
                       and words[k - 1] not in _MARKS):
             continue
+        subject = k if words[k] in _BACK_BE or words[k - 1] not in _BACK else k - 1
         at += words[at:at + 1] == ["have"]
         if words[at:at + 1] not in (["be"], ["been"], ["read"], ["say"]):
             continue
@@ -132,7 +138,9 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
             at += 1
         right = tokens[at].value if at < len(tokens) else None
         return right is not None and right[2] != value[2] and (
-            right[3] == value[3] or (_numeric(right[2]) and _numeric(value[2])))
+            right[3] == value[3] or (_numeric(right[2]) and _numeric(value[2]))) and \
+            words[at + 1:at + 2] not in _WHEN_HOLDS and \
+            words[subject - 1] not in _THEREFORE
     return False
 
 
@@ -157,6 +165,11 @@ def _numeric(text: str) -> bool:
 _BACK = frozenset({"it", "this", "that", "they", "these", "those"})
 # The same pronouns with their copula in one word, as written or as ``fact_surface`` joins them.
 _BACK_BE = frozenset({"it's", "that's", "they're"})
+# What joins a clause that infers or adds rather than corrects ("so it should be X").
+_THEREFORE = frozenset({"so", "then", "therefore", "hence", "thus", "and"})
+# What after the right value says when, for what or on what condition it holds.
+_WHEN_HOLDS = [[w] for w in ("if", "from", "by", "for", "next", "when", "until", "till", "once",
+                             "after", "before", "unless", "starting", "as")]
 # The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
 _MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 
