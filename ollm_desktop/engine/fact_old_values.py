@@ -6,6 +6,7 @@ value it finds."""
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
@@ -37,7 +38,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True  # "switch to MySQL from MongoDB": the change's "to X" came first
     value, target = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
     if words[i + 1:i + 2] == ["to"] and value is not None and target is not None and \
-            value[3] == target[3] and _changed_before(tokens, j):
+            value[3] == target[3] and changes_its_object(tokens, j, i + 2, 0):
         return True  # "updated the port 8080 to 8090": a change's Y without its "from"
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
@@ -94,16 +95,6 @@ def _moved_to_before(tokens: list[Tok], j: int) -> bool:
             at += 1
         if tokens[k].word == "to" and tokens[at].value is not None:
             return any(is_change(t.word) for t in tokens[max(0, k - 5):k])
-    return False
-
-
-def _changed_before(tokens: list[Tok], j: int) -> bool:
-    """A change verb before ``j`` in its clause, with no value or "from" between."""
-    for k in range(j - 1, -1, -1):
-        if tokens[k].word in BOUNDARY or tokens[k].value or tokens[k].word in ("from", "to"):
-            return False
-        if is_change(tokens[k].word):
-            return True
     return False
 
 
