@@ -6,6 +6,7 @@ value it finds."""
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
@@ -37,7 +38,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True  # "switch to MySQL from MongoDB": the change's "to X" came first
     value, target = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
     if words[i + 1:i + 2] == ["to"] and value is not None and target is not None and \
-            value[3] == target[3] and _changed_before(tokens, j):
+            value[3] == target[3] and changes_its_object(tokens, j, i + 2, 0):
         return True  # "updated the port 8080 to 8090": a change's Y without its "from"
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
@@ -97,16 +98,6 @@ def _moved_to_before(tokens: list[Tok], j: int) -> bool:
     return False
 
 
-def _changed_before(tokens: list[Tok], j: int) -> bool:
-    """A change verb before ``j`` in its clause, with no value or "from" between."""
-    for k in range(j - 1, -1, -1):
-        if tokens[k].word in BOUNDARY or tokens[k].value or tokens[k].word in ("from", "to"):
-            return False
-        if is_change(tokens[k].word):
-            return True
-    return False
-
-
 def _should_be_after(tokens: list[Tok], i: int) -> bool:
     """Y of "… Y …, [but / while] it should be X" ("the date is listed as Y but the year is
     wrong, it should be X", "states that the port is Y, while it should be X", "lists Y
@@ -114,15 +105,22 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
     right after a mark, says with a modal of obligation ("should", "must", "ought to",
     "needs to", "is supposed to") and "(have) be(en)" / "read" / "say" what the value ought
     to be; a value of Y's kind right after it (past a determiner) is the right one, Y the
-    wrong one. "It should be fine", "it should be ready by X" name no value there."""
+    wrong one. "It should be fine", "it should be ready by X" name no value there.
+
+    A right value followed by when, for what or on what condition it must hold ("€950 from
+    January", "50 GB for the upgrade", "2 days if Bob helps") is a requirement, and a clause
+    joined by "so" / "and" infers or adds ("lands at 14:00, so it should be 15:30"): both
+    leave Y current."""
     value = tokens[i].value
     if value is None:
         return False
     words = [t.word for t in tokens]
     for k in range(i + 1, len(tokens) - 2):
         at = _obliged(words, k)
-        if not at or (words[k - 1] not in _BACK and words[k - 1] not in _MARKS):
+        if not at or (words[k] not in _BACK_BE and words[k - 1] not in _BACK
+                      and words[k - 1] not in _MARKS):
             continue
+        subject = k if words[k] in _BACK_BE or words[k - 1] not in _BACK else k - 1
         at += words[at:at + 1] == ["have"]
         if words[at:at + 1] not in (["be"], ["been"], ["read"], ["say"]):
             continue
@@ -131,18 +129,21 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
             at += 1
         right = tokens[at].value if at < len(tokens) else None
         return right is not None and right[2] != value[2] and (
-            right[3] == value[3] or (_numeric(right[2]) and _numeric(value[2])))
+            right[3] == value[3] or (_numeric(right[2]) and _numeric(value[2]))) and \
+            words[at + 1:at + 2] not in _WHEN_HOLDS and \
+            words[subject - 1] not in _THEREFORE
     return False
 
 
 def _obliged(words: list[str], k: int) -> int:
     """The index after a modal of obligation at ``k`` ("should", "must", "ought to", "needs
-    to", "is supposed to"), or 0."""
+    to", "is supposed to", "it's supposed to"), or 0."""
     if words[k] in ("should", "must"):
         return k + 1
     if words[k] in ("ought", "needs") and words[k + 1:k + 2] == ["to"]:
         return k + 2
-    if words[k] in ("is", "are") and words[k + 1:k + 3] == ["supposed", "to"]:
+    if (words[k] in ("is", "are") or words[k] in _BACK_BE) and \
+            words[k + 1:k + 3] == ["supposed", "to"]:
         return k + 3
     return 0
 
@@ -153,6 +154,13 @@ def _numeric(text: str) -> bool:
 
 # The pronouns a later clause points back with ("it should be", "this should have been").
 _BACK = frozenset({"it", "this", "that", "they", "these", "those"})
+# The same pronouns with their copula in one word, as written or as ``fact_surface`` joins them.
+_BACK_BE = frozenset({"it's", "that's", "they're"})
+# What joins a clause that infers or adds rather than corrects ("so it should be X").
+_THEREFORE = frozenset({"so", "then", "therefore", "hence", "thus", "and"})
+# What after the right value says when, for what or on what condition it holds.
+_WHEN_HOLDS = [[w] for w in ("if", "from", "by", "for", "next", "when", "until", "till", "once",
+                             "after", "before", "unless", "starting", "as")]
 # The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
 _MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 

@@ -100,12 +100,23 @@ def _counted_pair(text: str) -> bool:
 def changed_to_next(tokens: list[Tok], i: int, first: int) -> bool:
     """Y of "V K Y to X" with a change verb and no "from" ("Updated port 8080 to 8090",
     "bump the replicas 3 to 5"): a number right before "to" and a number (or a value) after
-    it, a change verb earlier in the clause, no value between the verb and Y."""
+    it, and ``changes_its_object``."""
     nxt = tokens[i + 2] if i + 2 < len(tokens) else None
     if nxt is None or tokens[i + 1].word != "to" or not (
             nxt.value is not None or numeric(nxt.word)):
         return False
-    for k in range(i - 1, first - 1, -1):
+    return changes_its_object(tokens, i, i + 2, first)
+
+
+def changes_its_object(tokens: list[Tok], y: int, x: int, first: int) -> bool:
+    """Whether Y at ``y`` and X at ``x`` are the old and new values of a change "V [K] Y to
+    X": a change verb earlier in the clause, no value and no "from" / "to" between; and X is
+    no part of something ("changed 4 to 6 of them": six of the workers, not a new count).
+    (A noun between the verb and Y is not required: "change 9:30 to 10:00" names the key
+    by its old value.)"""
+    if x + 1 < len(tokens) and tokens[x + 1].word == "of":
+        return False
+    for k in range(y - 1, first - 1, -1):
         word = tokens[k].word
         if word in BOUNDARY or tokens[k].value or word in ("from", "to"):
             return False

@@ -53,9 +53,9 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
         taken.append((match.start(), match.start() + len(value)))
     cursor = 0
     for ref, kind in find_references(sentence):
-        start = sentence.find(ref.rstrip("()") if ref.endswith("()") else ref, cursor)
+        start = _find_whole(sentence, ref.rstrip("()") if ref.endswith("()") else ref, cursor)
         if start < 0:
-            start = sentence.find(ref.rstrip("()"))
+            start = _find_whole(sentence, ref.rstrip("()"), 0)
         if start < 0:
             continue
         end = start + len(ref)
@@ -64,12 +64,12 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             continue  # the NAME of a NAME=value
         found.append((start, end, ref, kind))
         taken.append((start, end))
-        again = sentence.find(ref, end)  # a reference is listed once; each place it is said
+        again = _find_whole(sentence, ref, end)  # a reference is listed once; each place it is said
         while again >= 0 and not ref.endswith("()"):  # is a value ("prefers November 21
             if not any(a <= again < b for a, b in taken):  # instead, so ... is November 21")
                 found.append((again, again + len(ref), ref, kind))
                 taken.append((again, again + len(ref)))
-            again = sentence.find(ref, again + len(ref))
+            again = _find_whole(sentence, ref, again + len(ref))
     for match in P.RATIO.finditer(sentence):
         if not any(a <= match.start() < b for a, b in taken):
             found.append((match.start(), match.end(), match.group(0), "ratio"))
@@ -81,6 +81,24 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             found.append((start, end, match.group(1), "port" if port else "number"))
             taken.append((start, end))
     return sorted(found)
+
+
+def _find_whole(sentence: str, ref: str, at: int) -> int:
+    """Where ``ref`` is said from ``at`` on as a whole, not inside a longer word or number
+    ("5 seconds" is no place in "15 seconds", "8080" none in "18080" or "8080.5"), or -1."""
+    start = sentence.find(ref, at)
+    while start >= 0:
+        end = start + len(ref)
+        before = sentence[start - 1] if start > 0 else " "
+        after = sentence[end:end + 2]
+        inside = (ref[:1].isalnum() and (before.isalnum() or before in "_" or (
+            before in ".,-" and start > 1 and sentence[start - 2].isdigit()))) or (
+            ref[-1:].isalnum() and after[:1].isalnum()) or (
+            ref[-1:].isdigit() and after[:1] in ".," and after[1:2].isdigit())
+        if not inside:
+            return start
+        start = sentence.find(ref, start + 1)
+    return -1
 
 
 def _blank(sentence: str, values: list[tuple[int, int, str, str]]) -> str:

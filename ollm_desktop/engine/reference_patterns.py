@@ -179,6 +179,22 @@ def _check_min(length: int) -> Check:
     return check
 
 
+# The words before "9h30" that make it a time of day, not a duration ("at 9h30", "à 9h30",
+# "from 8h15", "until 10h40"), and what joins a second time to a first ("from 8h15 to 10h40").
+_AT_HOUR = re.compile(r"(?i:\b(?:at|à|from|until|till|by|before|after|since|dès|vers)\s+"
+                      r"(?:\d{1,2}h[0-5]\d\s*(?:to|[-–]|and|et|à)\s*)?)$")
+
+
+def _check_hour_h(match: re.Match[str]) -> tuple[str, str] | None:
+    """"17h30" is a time; "2h15" after no word of a point in time is a duration ("the flight
+    is 2h15"): an hour of 13 or later can only be a time of day, an earlier one only after
+    "at", "from", "until"... (or as the second of "from 8h15 to 10h40")."""
+    text = match.group(0)
+    if int(text.split("h")[0]) >= 13 or _AT_HOUR.search(match.string, 0, match.start()):
+        return (text, "time")
+    return (text, "number")
+
+
 def _check_hash(match: re.Match[str]) -> tuple[str, str] | None:
     text = match.group(0)
     ok = any(c.isdigit() for c in text) and any(c.isalpha() for c in text)
@@ -289,7 +305,7 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
           r"(?:\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.))?"
           r"(?:\s?(?:UTC|GMT|CET|CEST|EST|EDT|PST|PDT|Z))?(?![\w:])", "time"),
-    _rule(r"\b(?:[01]?\d|2[0-3])h[0-5]\d\b", "time"),  # "17h30"
+    _rule(r"\b(?:[01]?\d|2[0-3])h[0-5]\d\b", "time", check=_check_hour_h),  # "17h30"
     # "8 pm", "8 p.m.", "10.30am" (an hour, its minutes after a dot, the half of the day)
     _rule(r"\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)",
           "time"),
