@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.engine.references import find_references
-from tests.engine_fakes import absorbed, fact_of
+from tests.engine_fakes import absorbed, fact_of, value_of
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -41,3 +41,13 @@ def test_a_clock_time_leaves_a_duration_of_its_key_current(
         history: str, text: str, kept: str) -> None:
     duration = fact_of(absorbed(("user", history), ("user", text)), kept)
     assert duration.status == "current" and duration.possibly_replaced_by is None
+
+
+@pytest.mark.parametrize("old, new", [("2h15", "2h40"), ("2 h 15 min", "2 h 40 min")])
+def test_a_duration_in_two_units_is_a_duration(old: str, new: str) -> None:
+    """A duration written in hours and minutes is of the duration class, so a later one of
+    the same key replaces it."""
+    ledger = absorbed(("user", f"The flight to Lisbon is {old}."),
+                      ("user", f"The flight to Lisbon is {new} now."))
+    assert fact_of(ledger, old).status == "replaced"
+    assert value_of(ledger, fact_of(ledger, old).replaced_by) == new

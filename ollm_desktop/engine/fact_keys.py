@@ -43,7 +43,8 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
         unit = " ".join(spelled)
         if not unit:
             return attribute if attribute in ("port", "version") else "number"
-        if unit in DURATION:
+        head = re.match(r"[a-z]+", unit)  # "2h15" leaves "h15", "2 h 15 min" leaves "h 15 min"
+        if unit in DURATION or (head and head[0] in DURATION and any(c.isdigit() for c in unit)):
             return "duration"
         if unit in SIZE:
             return "size"
