@@ -152,11 +152,15 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
+        stated = entity  # (before "the right one" loses "right" as a renewal)
         if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3", "the
             entity, fresh = surface.unrenewed(entity)  # actual version is 3.6": replaced
             renewed = renewed or (fresh and bool(attribute))
-        if attribute in ("one", "ones"):  # "the correct one is X": a pro-form names no key,
-            entity, attribute = "", ""  # it refers back to one (keyless: its unit's value)
+        if attribute in ("one", "ones") and stated and \
+                set(stated.lower().split()) <= surface.RIGHT_ONE:
+            entity, attribute = "", ""  # "the correct one is X": a pro-form that names only
+            # its correctness refers back (keyless: its unit's value); "the bathroom one",
+            # "the second one", "the one in Porto" keep their owner, place or neighbour
         if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs
             label = implied.labels[i]
             entity, attribute = _purpose(tokens, i, label) or (

@@ -67,6 +67,9 @@ _SUBJECT_BE = frozenset(_CONTRACTIONS.values())
 _HEADER_WORDS = 4
 # Adjectives that say a value is the one now in force (a closed class).
 RENEWED = frozenset({"new", "correct", "right", "actual", "updated", "revised", "corrected"})
+# What alone before the pro-form "one" says which value is meant by its correctness ("the
+# right one", "the correct one"), not by an owner ("the bathroom one") or a place ("the second").
+RIGHT_ONE = RENEWED | frozenset({"right", "proper", "real", "latest", "final"})
 _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 
