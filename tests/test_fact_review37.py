@@ -29,3 +29,41 @@ def test_the_right_one_still_refers_back_to_its_units_value() -> None:
                       ("user", "Sorry, the right one is 9:45."))
     old = fact_of(ledger, "9:30")
     assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "9:45"
+
+
+# 3. The named old value is met by its value, however it is written.
+def test_a_named_old_amount_written_without_its_comma_is_the_held_amount() -> None:
+    ledger = absorbed(("user", "The budget is $5,000."),
+                      ("user", "It's $6,000, not $5000."))
+    old = fact_of(ledger, "$5,000")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "$6,000"
+
+
+def test_a_named_old_date_by_month_and_day_is_the_held_iso_date() -> None:
+    ledger = absorbed(("user", "The deadline is 2027-03-14."),
+                      ("user", "It's March 15, not March 14."))
+    old = fact_of(ledger, "2027-03-14")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "March 15"
+
+
+def test_a_named_old_time_with_am_is_the_held_time_without() -> None:
+    ledger = absorbed(("user", "The standup is at 9:15."),
+                      ("user", "It's at 9:30am, not 9:15am."))
+    old = fact_of(ledger, "9:15")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "9:30am"
+
+
+def test_a_named_old_time_in_the_afternoon_is_the_held_24_hour_time() -> None:
+    ledger = absorbed(("user", "Our team standup is at 9:15 every morning."),
+                      ("user", "The quiz night starts at 19:00."),
+                      ("user", "It starts at 7:30 pm, not 7 pm."))
+    assert fact_of(ledger, "9:15").status == "current"
+    assert fact_of(ledger, "19:00").status == "replaced"
+
+
+def test_a_message_that_states_a_value_then_its_corrections_replaces_them_all() -> None:
+    ledger = absorbed(("user", "The default timeout of 300 was too short.\n"
+                               "600 was also too short so it was set to 900."))
+    assert fact_of(ledger, "900").status == "current"
+    assert fact_of(ledger, "600").status == "replaced"
+    assert fact_of(ledger, "300").status == "replaced"
