@@ -67,3 +67,23 @@ def test_a_message_that_states_a_value_then_its_corrections_replaces_them_all() 
     assert fact_of(ledger, "900").status == "current"
     assert fact_of(ledger, "600").status == "replaced"
     assert fact_of(ledger, "300").status == "replaced"
+
+
+# 4. A lower-case word at a clause's start before a number is a product only if it names one.
+def test_a_plain_noun_at_a_clauses_start_is_no_product_with_a_version() -> None:
+    ledger = absorbed(("user", "budget is 3.2 million"), ("user", "budget is now 3.5"))
+    assert fact_of(ledger, "3.5").key.split("|")[-1] != "version"
+    assert fact_of(ledger, "3.2 million").status == "replaced"
+
+
+def test_a_ratio_and_a_count_in_lower_case_are_their_nouns_numbers() -> None:
+    for old, new, said in (("2.5", "3.0", "ratio"), ("4", "8", "gpus")):
+        ledger = absorbed(("user", f"the {said} is {old}"), ("user", f"{said} is now {new}"))
+        assert fact_of(ledger, new).key.split("|")[-1] == "number"
+        old_fact = fact_of(ledger, old)
+        assert old_fact.status == "replaced" and value_of(ledger, old_fact.replaced_by) == new
+
+
+def test_a_known_product_in_lower_case_at_a_clauses_start_keeps_its_version() -> None:
+    ledger = absorbed(("user", "We run python 3.11 in CI."), ("user", "python is now 3.12"))
+    assert fact_of(ledger, "3.12").key == "python|version|version"
