@@ -87,3 +87,36 @@ def test_a_ratio_and_a_count_in_lower_case_are_their_nouns_numbers() -> None:
 def test_a_known_product_in_lower_case_at_a_clauses_start_keeps_its_version() -> None:
     ledger = absorbed(("user", "We run python 3.11 in CI."), ("user", "python is now 3.12"))
     assert fact_of(ledger, "3.12").key == "python|version|version"
+
+
+# 5. "right" is a side as often as it is correctness; "new" beside an owner tells two apart.
+def test_the_right_one_of_two_sides_replaces_nothing_of_the_left() -> None:
+    ledger = absorbed(("user", "The left monitor is 24 inches."),
+                      ("user", "The right monitor is 27 inches."))
+    left = fact_of(ledger, "24 inches")
+    assert left.status == "current" and left.possibly_replaced_by is None
+
+
+def test_the_right_door_code_is_another_doors_code() -> None:
+    ledger = absorbed(("user", "The left door code is 1234."),
+                      ("user", "The right door code is 5678."))
+    left = fact_of(ledger, "1234")
+    assert left.status == "current" and left.possibly_replaced_by is None
+
+
+def test_a_new_thing_owned_after_its_value_is_no_correction() -> None:
+    ledger = absorbed(("user", "The staging port is 8080."),
+                      ("user", "The new port is 9090 for the admin panel."))
+    assert fact_of(ledger, "8080").status == "current"
+
+
+def test_a_new_thing_in_another_place_is_no_correction() -> None:
+    ledger = absorbed(("user", "The backup window is 02:00."),
+                      ("user", "The new window is 04:00 in production."))
+    assert fact_of(ledger, "02:00").status == "current"
+
+
+def test_a_new_value_with_nothing_after_it_is_still_a_correction() -> None:
+    ledger = absorbed(("user", "The meeting room is B2."), ("user", "The new meeting room is C3."))
+    old = fact_of(ledger, "B2")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "C3"

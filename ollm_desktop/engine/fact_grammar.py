@@ -155,7 +155,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             clause_key(tokens, i, first) or key_of(tokens, i, first)
         stated = entity  # (before "the right one" loses "right" as a renewal)
         if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3", "the
-            entity, fresh = surface.unrenewed(entity)  # actual version is 3.6": replaced
+            entity, fresh = surface.unrenewed(entity, tokens, i)  # actual version is 3.6": replaced
             renewed = renewed or (fresh and bool(attribute))
         if attribute in ("one", "ones") and stated and \
                 set(stated.lower().split()) <= surface.RIGHT_ONE:

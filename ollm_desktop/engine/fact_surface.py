@@ -48,6 +48,7 @@ from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
+    DETERMINERS,
     NOT_NP,
     PREPOSITIONS,
     PRONOUNS,
@@ -65,8 +66,11 @@ _NEGATED = QUESTION_AUX | MODAL | COPULAS | PRONOUNS | CONJUNCTIONS | WH | ALWAY
                              "that's", "there's", "we're", "they're", "i'm", "you're"})
 _SUBJECT_BE = frozenset(_CONTRACTIONS.values())
 _HEADER_WORDS = 4
-# Adjectives that say a value is the one now in force (a closed class).
-RENEWED = frozenset({"new", "correct", "right", "actual", "updated", "revised", "corrected"})
+# Adjectives that say a value is the one now in force (a closed class). Not "right", which
+# is as often a side ("the right monitor" beside the left one): only "the right one" is meant.
+RENEWED = frozenset({"new", "correct", "actual", "updated", "revised", "corrected"})
+# Words that after a value give it an owner of its own ("9090 for the admin panel").
+_OWNED_BY = frozenset({"for", "of", "in", "on"})
 # What alone before the pro-form "one" says which value is meant by its correctness ("the
 # right one", "the correct one"), not by an owner ("the bathroom one") or a place ("the second").
 RIGHT_ONE = RENEWED | frozenset({"right", "proper", "real", "latest", "final"})
@@ -169,13 +173,38 @@ def _bare_not(before: list[Tok]) -> bool:
     return bool(clause)
 
 
-def unrenewed(entity: str) -> tuple[str, bool]:
+def unrenewed(entity: str, tokens: list[Tok] | None = None, i: int = 0) -> tuple[str, bool]:
     """A key without its adjective of correctness or novelty ("the new room", "the actual
     version", "the correct address": the room, the version, the address), and whether it had
-    one: the value then replaces the key's earlier value (a correction)."""
+    one: the value then replaces the key's earlier value (a correction). "New" also tells one
+    thing from another: with an owner after the value (``tokens[i]``: "the new port is 9090
+    for the admin panel") it is a word of the key, and no correction."""
     words = entity.split()
+    if "new" in words and _owned_after(tokens, i):
+        words = [w for w in words if w == "new" or w not in RENEWED]
+        kept = [w for w in words if w != "new"]
+        return " ".join(words), len(kept) < len(entity.split()) - 1
     kept = [w for w in words if w not in RENEWED]
     return " ".join(kept), len(kept) < len(words)
+
+
+def _owned_after(tokens: list[Tok] | None, i: int) -> bool:
+    """The value ``tokens[i]`` is followed by a phrase that owns it: "for", "of", "in" or "on"
+    and a plain word ("for the admin panel", "in production"), not a value ("on Monday")."""
+    if tokens is None:
+        return False
+    at = i + 1
+    while at < len(tokens) and tokens[at].word == "·":  # the value's own words
+        at += 1
+    after = tokens[at:at + 4]
+    if not after or after[0].word not in _OWNED_BY:
+        return False
+    for token in after[1:]:
+        if token.value is not None or token.word in BOUNDARY:
+            return False
+        if token.word not in DETERMINERS:
+            return token.word.isalpha()
+    return False
 
 
 def directed_to(tokens: list[Tok], first: int) -> bool:
