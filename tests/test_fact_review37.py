@@ -120,3 +120,41 @@ def test_a_new_value_with_nothing_after_it_is_still_a_correction() -> None:
     ledger = absorbed(("user", "The meeting room is B2."), ("user", "The new meeting room is C3."))
     old = fact_of(ledger, "B2")
     assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "C3"
+
+
+# 12. A header keeps its mood; "X not Y" names X of its own clause; chains and places are no
+# values.
+def test_an_idea_header_keeps_the_suggestions_mood() -> None:
+    ledger = absorbed(("user", "The standup is at 9:30."), ("user", "Idea: standup -> 10:00."))
+    assert fact_of(ledger, "9:30").status == "current"
+
+
+def test_a_proposal_header_before_a_clause_is_no_correction() -> None:
+    ledger = absorbed(("user", "The standup is at 9:30."),
+                      ("user", "Proposal: the standup is now at 10:00."))
+    assert fact_of(ledger, "9:30").status == "current"
+
+
+def test_a_plain_header_still_leads_a_correction() -> None:
+    ledger = absorbed(("user", "The standup is at 9:30."),
+                      ("user", "Quick update: standup -> 10:00."))
+    old = fact_of(ledger, "9:30")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "10:00"
+
+
+def test_the_reporter_of_x_not_y_is_not_x() -> None:
+    for said in ("Bob says the venue is the Ritz not the Hilton",
+                 "Bob says the venue is the Ritz, not the Hilton"):
+        ledger = absorbed(("user", "The venue is the Hilton."), ("user", said))
+        hilton = fact_of(ledger, "Hilton")
+        assert value_of(ledger, hilton.replaced_by or hilton.possibly_replaced_by) != "Bob"
+
+
+def test_a_chain_of_arrows_is_a_sequence_not_a_change() -> None:
+    ledger = absorbed(("user", "I changed the order: build -> test -> deploy"))
+    assert all(f.value != "deploy" for f in ledger)
+
+
+def test_a_place_contrasted_after_a_value_is_no_value() -> None:
+    ledger = absorbed(("user", "Deploys take 45 s on staging not prod."))
+    assert {f.value for f in ledger} == {"45 s"}

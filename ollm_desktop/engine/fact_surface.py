@@ -29,7 +29,8 @@ values, keys, mood) sees the form it was written for:
   correction's lead or, after ":", by a clause of its own (a subject pronoun, a verb of being
   or a change verb before the first value: "quick update: the matter number is X"), is
   skipped as the discourse words before a lead are; "Default port: 8443" keeps its label,
-  and "Drop Jenkins, we use X" its verb.
+  and "Drop Jenkins, we use X" its verb. A header whose noun carries a mood ("idea:",
+  "proposal:", "question:") gives it to the clause after it: no correction.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ollm_desktop.engine.fact_leads import RETRACT
 from ollm_desktop.engine.fact_mood_words import (
     ALWAYS_CUT,
     CONDITIONAL,
+    HEARSAY,
     MODAL,
     PAST_CUES,
     QUESTION_AUX,
@@ -100,7 +102,8 @@ def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
     out: list[Tok] = []
     for k, token in enumerate(tokens):
         if token.word in ARROWS and not token.value and 0 < k < len(tokens) - 1 and \
-                tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY:
+                tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY \
+                and not _chained(tokens, k):
             old = out[-1]
             changed = len(out) > 1 and is_change(out[-2].word)  # "renamed main -> trunk"
             if not (_names_a_value(sentence, old) or changed or _quoted(sentence, old)
@@ -113,6 +116,12 @@ def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
             continue
         out.append(token)
     return out
+
+
+def _chained(tokens: list[Tok], k: int) -> bool:
+    """The arrow at ``k`` is one of a chain ("build -> test -> deploy"): a sequence of steps,
+    not a change from one thing to another."""
+    return any(0 <= j < len(tokens) and tokens[j].word in ARROWS for j in (k - 2, k + 2))
 
 
 def _quoted(sentence: str, token: Tok) -> bool:
@@ -164,6 +173,8 @@ def _bare_not(before: list[Tok]) -> bool:
     prev = before[-1]
     if prev.value is None and (prev.word in BOUNDARY or prev.word in _NEGATED or
                                prev.word.endswith("ly") or prev.word in PREPOSITIONS):
+        return False
+    if _placed_after_value(before):  # "45 s on staging not prod": the place is contrasted
         return False
     clause: list[Tok] = []
     for token in reversed(before):
@@ -223,6 +234,19 @@ def names_then_value(tokens: list[Tok], k: int, b: int) -> bool:
         k + 1 < b and tokens[k + 1].value is not None and word.isalpha() and word not in NOT_NP))
 
 
+def _placed_after_value(before: list[Tok]) -> bool:
+    """The words before "not" are a plain noun phrase after a preposition that follows a value
+    of its clause ("45 s on staging not prod"): what is contrasted is where the value holds,
+    not the value."""
+    k = len(before) - 1
+    while k >= 0 and before[k].value is None and before[k].word[:1].isalpha() and \
+            before[k].word not in PREPOSITIONS and before[k].word not in BOUNDARY:
+        k -= 1
+    if k == len(before) - 1 or k < 1 or before[k].word not in PREPOSITIONS:
+        return False
+    return before[k - 1].value is not None
+
+
 def header_end(tokens: list[Tok], first: int) -> int:
     """The index after a header before a lead ("quick update:", "hey all,"), else ``first``:
     plain words, no value, ending at ":" or ",". The caller checks that a lead follows."""
@@ -232,6 +256,28 @@ def header_end(tokens: list[Tok], first: int) -> int:
         if not _header_word(tokens[k]):
             return first
     return first
+
+
+def header_mood(tokens: list[Tok], first: int, end: int) -> str:
+    """The mood a header's noun gives what follows it ("Idea: standup -> 10:00", "Proposal:
+    ...", "Question: ..."): a proposal verb or its noun ("suggestion", "proposal",
+    "recommendation", "suggested") or "idea" make a suggestion, "question" a question; "" for
+    a header of no mood ("quick update:", "hey all,")."""
+    for token in tokens[first:end]:
+        if token.word in ("question", "questions"):
+            return "question"
+        if token.word in ("idea", "ideas") or _proposing(token.word):
+            return "suggestion"
+    return ""
+
+
+def _proposing(word: str) -> bool:
+    """A proposal or hearsay verb (``HEARSAY``), or its noun made with -ion, -ation or -al."""
+    stems = {word, word.removesuffix("s")}
+    for suffix in ("ations", "ation", "ions", "ion", "als", "al"):
+        if word.endswith(suffix):
+            stems |= {word[:-len(suffix)], word[:-len(suffix)] + "e"}
+    return bool(stems & HEARSAY)
 
 
 def clause_follows(tokens: list[Tok], at: int) -> bool:
