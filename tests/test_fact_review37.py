@@ -158,3 +158,12 @@ def test_a_chain_of_arrows_is_a_sequence_not_a_change() -> None:
 def test_a_place_contrasted_after_a_value_is_no_value() -> None:
     ledger = absorbed(("user", "Deploys take 45 s on staging not prod."))
     assert {f.value for f in ledger} == {"45 s"}
+
+
+def test_a_correction_stating_two_ports_of_one_key_marks_the_first() -> None:
+    for said in ("Hi, there was a typo in my documentation, this PR fixes it "
+                 "(port 3000 should be 5000).",
+                 "Sorry, I got that wrong: the port 3000 should be 5000."):
+        ledger = absorbed(("user", said))
+        first = fact_of(ledger, "3000")
+        assert first.status == "replaced" or value_of(ledger, first.possibly_replaced_by) == "5000"
