@@ -237,7 +237,9 @@ def _given_object(before: list[Tok]) -> tuple[str, str] | None:
 
 
 def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
-    """NAME [adverb] VERB-s DETERMINER NP, the name the clause's subject: the NP's key."""
+    """NAME [adverb] VERB-s DETERMINER NP, the name the clause's subject: the NP's key. An NP
+    a copula follows is a clause's subject, not the verb's object ("Bob says the venue is X"):
+    the name reports that clause and is no value of it."""
     value = tokens[i].value
     if i != start or value is None or value[3] != "name":
         return None
@@ -250,7 +252,11 @@ def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | N
     at = verb + (tokens[verb + 1].word in PARTICLES)  # "signs off the claims"
     if at + 1 >= len(tokens) or tokens[at + 1].word not in DETERMINERS:
         return None
-    entity, attribute = noun_phrase(_object(tokens, at + 1))
+    words = _object(tokens, at + 1)
+    after = at + 2 + len(words)
+    if after < len(tokens) and tokens[after].word in COPULAS:
+        return None
+    entity, attribute = noun_phrase(words)
     return (entity, attribute) if attribute else None
 
 

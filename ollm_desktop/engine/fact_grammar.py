@@ -38,6 +38,7 @@ from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
+from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -58,6 +59,7 @@ from ollm_desktop.engine.fact_words import (
     particles_split,
     tokens_of,
 )
+from ollm_desktop.engine.references import find_references
 
 __all__ = ["MANY", "Mood", "Reading", "Slot", "lead_only", "read"]
 Mood = Literal["statement", "question", "suggestion"]
@@ -124,7 +126,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
     tokens = _is_before_place(split)
     first, lead = strip_lead(tokens)
+    headed = ""  # the mood of a header ("Idea: ...", "Question: ...")
     if not lead and (header := surface.header_end(tokens, first)) > first:  # "quick update:"
+        headed = surface.header_mood(tokens, first, header)
         more, lead = strip_lead(tokens[header:])  # (or a clause of its own: "heads up: the K is")
         own = tokens[header - 1].word == ":" and surface.clause_follows(tokens, header + more)
         first = header + more if lead or own else first
@@ -152,11 +156,15 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
+        stated = entity  # (before "the right one" loses "right" as a renewal)
         if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3", "the
-            entity, fresh = surface.unrenewed(entity)  # actual version is 3.6": replaced
+            entity, fresh = surface.unrenewed(entity, tokens, i)  # actual version is 3.6": replaced
             renewed = renewed or (fresh and bool(attribute))
-        if attribute in ("one", "ones"):  # "the correct one is X": a pro-form names no key,
-            entity, attribute = "", ""  # it refers back to one (keyless: its unit's value)
+        if attribute in ("one", "ones") and stated and \
+                set(stated.lower().split()) <= surface.RIGHT_ONE:
+            entity, attribute = "", ""  # "the correct one is X": a pro-form that names only
+            # its correctness refers back (keyless: its unit's value); "the bathroom one",
+            # "the second one", "the one in Porto" keep their owner, place or neighbour
         if i in implied.labels:  # "track 5": the track's; "Track 3 is for demos": theirs
             label = implied.labels[i]
             entity, attribute = _purpose(tokens, i, label) or (
@@ -177,12 +185,14 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     since = _from_value_on(tokens)  # "from Monday on": when it holds, no value of a key
     slots = [s for s in slots if s.start not in since]
     slots, mood = moods.held(slots, mood)  # (fact_mood) a clause asserting nothing states none
+    mood = "question" if headed == "question" else "suggestion" if headed else mood
     olds = [s for s in slots if s.old]
     news = [s for s in slots if not s.old]
     # the old value of "X, not Y" / "from Y to X" is a value of X's key (and back)
-    if olds and news:
-        donor = news[0]
-        slots = [s if s.attribute or s is donor else _with_key(s, donor) for s in slots]
+    if olds and news:  # (X is the new value nearest Y: "Bob says the venue is X, not Y")
+        donor = min(news, key=lambda s: (abs(s.start - olds[0].start), s.start))
+        slots = [s if s.attribute or s is donor or _verbs_subject(tokens, s) else
+                 _with_key(s, donor) for s in slots]  # ("Bob says ...": no value of X's key)
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
     verb_to = any(is_change(w) for w in words[first:]) and any(
@@ -373,16 +383,31 @@ def _now_before_verb(tokens: list[Tok], i: int) -> bool:
 def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
                      unit: str, first: int = 0) -> tuple[str, str, str]:
     """A bare number stated of a proper name alone ("Node is now 20", "Python is now 3.12")
-    is that product's version: (node, version), which ``key_match`` meets with "Node 18"."""
+    is that product's version: (node, version), which ``key_match`` meets with "Node 18".
+    At a clause's start, where case says nothing, only a word the references read as a
+    product with a version ("node 20") is one: "budget is now 3.5" is the budget's number."""
     token = tokens[i]
     text = token.value[2] if token.value else ""
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
         named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
-                 (capital(sentence, t) or k == first) and  # (a clause's start: case says
-                 tokens[k + 1].word != ":"]  # nothing; "Retries: 5": a label)
+                 (capital(sentence, t) or (k == first and _product(t.word, text))) and
+                 tokens[k + 1].word != ":"]  # ("Retries: 5": a label)
         if named:
             return named[0].word, "version", "version"
     return entity, attribute, unit
+
+
+def _verbs_subject(tokens: list[Tok], slot: Slot) -> bool:
+    """The value is the subject of a verb of its own ("Bob says the venue is X, not Y"): it
+    is who says or does it, no value of the key the clause after it names."""
+    at = next((k for k, t in enumerate(tokens) if t.value and t.value[0] == slot.start), None)
+    return at is not None and at + 1 < len(tokens) and \
+        tokens[at + 1].word not in COPULAS and verb_group(tokens, at + 1) is not None
+
+
+def _product(word: str, number: str) -> bool:
+    """``word`` before ``number`` is a product's version to the references ("node 20")."""
+    return any(kind == "version" for _, kind in find_references(f"{word} {number}"))
 
 
 def _scratched(tokens: list[Tok], slots: list[Slot]) -> list[Slot]:

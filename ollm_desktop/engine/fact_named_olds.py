@@ -7,12 +7,14 @@ the same key as every earlier value of its unit: the team standup's 9:15, anothe
 marked "possibly replaced" by it (found by ``bench.memory --kind corrections --perturb``'s
 ``history-first``: one more value of another key in the history). Read by structure: the
 old value is the grammar's ("X, not Y", "from Y to X", "instead of Y"), the key is the one
-current value the ledger holds with that text and unit; with none or several, nothing
-changes.
+current value the ledger holds with that value and unit; with none or several, nothing
+changes. A value is met however it is written ("$5000" is "$5,000", "9:15am" is "9:15",
+"March 14" is "2027-03-14": ``value_form``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -28,13 +30,13 @@ def keyed_by_named_olds(found: Sequence[Found], facts: Sequence[Fact]) -> list[F
         parts = item.key.split("|")
         if item.old or len(parts) != 3 or parts[0] or parts[1]:
             continue
-        olds = {o.value.lower() for o in found if o.old and o.sentence == item.sentence}
-        keys = {f.key for f in facts if f.status == "current" and f.value.lower() in olds
+        olds = {value_form(o.value) for o in found if o.old and o.sentence == item.sentence}
+        keys = {f.key for f in facts if f.status == "current" and value_form(f.value) in olds
                 and f.key and f.key.split("|")[-1] == parts[2] and f.key.split("|")[1]}
         if len(keys) != 1:
             continue
         key = keys.pop()
-        subject = next(f.subject for f in facts if f.key == key and f.value.lower() in olds)
+        subject = next(f.subject for f in facts if f.key == key and value_form(f.value) in olds)
         out[index] = replace(item, key=key, subject=subject or item.subject)
     return out
 
@@ -45,16 +47,52 @@ def names_an_absent_old(item: Found, found: Sequence[Found], facts: Sequence[Fac
     nothing now, where it would otherwise take the one earlier value of its unit, another
     key's ("It starts at 11:00, not 10:00" is not the standup's 9:15). Its named old value
     meets the statement when that is read. A held value that names an old one, or is named
-    by it, is there ("instead of MySQL" names "MySQL 8.0")."""
+    by it, is there ("instead of MySQL" names "MySQL 8.0"). A message that states a value of
+    the unit before it corrects one tells its own history ("the timeout of 300 was too short;
+    600 was too, so it was set to 900"): nothing of it is read later."""
     parts = item.key.split("|")
     if item.old or len(parts) != 3 or parts[0] or parts[1]:
         return False
-    olds = [set(o.value.lower().split()) for o in found if o.old and o.sentence == item.sentence]
-    return bool(olds) and not any(f.status == "current" and _meet(set(f.value.lower().split()), old)
-                                  for f in facts for old in olds)
+    if any(not o.old and o.sentence < item.sentence and o.key.split("|")[-1] == parts[2]
+           for o in found):
+        return False
+    olds = [set(value_form(o.value).split()) for o in found
+            if o.old and o.sentence == item.sentence]
+    return bool(olds) and not any(
+        f.status == "current" and _meet(set(value_form(f.value).split()), old)
+        for f in facts for old in olds)
 
 
 def _meet(value: set[str], old: set[str]) -> bool:
     """One names the other: the same words, or one's words among the other's ("MySQL" and
     "MySQL 8.0", "CI Jenkins" and "Jenkins")."""
     return value <= old or old <= value
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?")
+_ISO = re.compile(r"\d{4}-(\d{2})-(\d{2})")
+_MONTH_DAY = re.compile(rf"{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?")
+_DAY_MONTH = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?")
+_GROUPED = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}(?!\d))")  # "5,000": 5000
+
+
+def value_form(value: str) -> str:
+    """One form of a value however it is written: a clock time as "H:MM" on 24 hours ("9:15am",
+    "9:15", "7 pm" as "19:00"), a date as its month and day ("2027-03-14", "March 14", "14th of
+    March" as "date 3-14"; a year named on one side only is left unsaid), a number without its
+    thousands separators ("$5,000" as "$5000"); else its lower-case text."""
+    text = value.strip().rstrip(".").lower()
+    clock = _CLOCK.fullmatch(text)
+    if clock and (clock.group(2) or clock.group(3)):
+        hour, minute = int(clock.group(1)), clock.group(2) or "00"
+        hour = hour % 12 + (12 if clock.group(3) == "p" else 0) if clock.group(3) else hour
+        return f"{hour}:{minute}"
+    if iso := _ISO.fullmatch(text):
+        return f"date {int(iso.group(1))}-{int(iso.group(2))}"
+    if month_day := _MONTH_DAY.fullmatch(text):
+        return f"date {_MONTHS.index(month_day.group(1)) + 1}-{int(month_day.group(2))}"
+    if day_month := _DAY_MONTH.fullmatch(text):
+        return f"date {_MONTHS.index(day_month.group(2)) + 1}-{int(day_month.group(1))}"
+    return _GROUPED.sub("", text)

@@ -57,6 +57,15 @@ def restated_as_is(said: str, key: str) -> bool:
     return said == key or (len(parts) == 3 and not parts[0] and not parts[1])
 
 
+def one_port_taken_back(new: Fact, beside: list[Fact]) -> None:
+    """A correction's sentence that states two ports of one key and names neither as old
+    ("there was a typo, this PR fixes it (port 3000 should be 5000)"): the second takes the
+    first back, possibly, as in a plain statement (``_stated_together``)."""
+    if family(new) == "port":
+        mark_possible(new, [old for old in beside if old.key == new.key
+                            and old.sequence < new.sequence])
+
+
 def _stated_together(old: Fact, new: Fact) -> bool:
     """Two values of one key in one message: the message states both (a name and its
     place, "the warehouse is Depot Zuid in Antwerp"; a list; a range; a plan beside the

@@ -29,7 +29,8 @@ values, keys, mood) sees the form it was written for:
   correction's lead or, after ":", by a clause of its own (a subject pronoun, a verb of being
   or a change verb before the first value: "quick update: the matter number is X"), is
   skipped as the discourse words before a lead are; "Default port: 8443" keeps its label,
-  and "Drop Jenkins, we use X" its verb.
+  and "Drop Jenkins, we use X" its verb. A header whose noun carries a mood ("idea:",
+  "proposal:", "question:") gives it to the clause after it: no correction.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ollm_desktop.engine.fact_leads import RETRACT
 from ollm_desktop.engine.fact_mood_words import (
     ALWAYS_CUT,
     CONDITIONAL,
+    HEARSAY,
     MODAL,
     PAST_CUES,
     QUESTION_AUX,
@@ -48,6 +50,7 @@ from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
+    DETERMINERS,
     NOT_NP,
     PREPOSITIONS,
     PRONOUNS,
@@ -65,8 +68,14 @@ _NEGATED = QUESTION_AUX | MODAL | COPULAS | PRONOUNS | CONJUNCTIONS | WH | ALWAY
                              "that's", "there's", "we're", "they're", "i'm", "you're"})
 _SUBJECT_BE = frozenset(_CONTRACTIONS.values())
 _HEADER_WORDS = 4
-# Adjectives that say a value is the one now in force (a closed class).
-RENEWED = frozenset({"new", "correct", "right", "actual", "updated", "revised", "corrected"})
+# Adjectives that say a value is the one now in force (a closed class). Not "right", which
+# is as often a side ("the right monitor" beside the left one): only "the right one" is meant.
+RENEWED = frozenset({"new", "correct", "actual", "updated", "revised", "corrected"})
+# Words that after a value give it an owner of its own ("9090 for the admin panel").
+_OWNED_BY = frozenset({"for", "of", "in", "on"})
+# What alone before the pro-form "one" says which value is meant by its correctness ("the
+# right one", "the correct one"), not by an owner ("the bathroom one") or a place ("the second").
+RIGHT_ONE = RENEWED | frozenset({"right", "proper", "real", "latest", "final"})
 _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 
@@ -93,7 +102,8 @@ def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
     out: list[Tok] = []
     for k, token in enumerate(tokens):
         if token.word in ARROWS and not token.value and 0 < k < len(tokens) - 1 and \
-                tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY:
+                tokens[k - 1].word not in BOUNDARY and tokens[k + 1].word not in BOUNDARY \
+                and not _chained(tokens, k):
             old = out[-1]
             changed = len(out) > 1 and is_change(out[-2].word)  # "renamed main -> trunk"
             if not (_names_a_value(sentence, old) or changed or _quoted(sentence, old)
@@ -106,6 +116,12 @@ def _arrows(sentence: str, tokens: list[Tok]) -> list[Tok]:
             continue
         out.append(token)
     return out
+
+
+def _chained(tokens: list[Tok], k: int) -> bool:
+    """The arrow at ``k`` is one of a chain ("build -> test -> deploy"): a sequence of steps,
+    not a change from one thing to another."""
+    return any(0 <= j < len(tokens) and tokens[j].word in ARROWS for j in (k - 2, k + 2))
 
 
 def _quoted(sentence: str, token: Tok) -> bool:
@@ -158,6 +174,8 @@ def _bare_not(before: list[Tok]) -> bool:
     if prev.value is None and (prev.word in BOUNDARY or prev.word in _NEGATED or
                                prev.word.endswith("ly") or prev.word in PREPOSITIONS):
         return False
+    if _placed_after_value(before):  # "45 s on staging not prod": the place is contrasted
+        return False
     clause: list[Tok] = []
     for token in reversed(before):
         if token.word in BOUNDARY:
@@ -166,13 +184,38 @@ def _bare_not(before: list[Tok]) -> bool:
     return bool(clause)
 
 
-def unrenewed(entity: str) -> tuple[str, bool]:
+def unrenewed(entity: str, tokens: list[Tok] | None = None, i: int = 0) -> tuple[str, bool]:
     """A key without its adjective of correctness or novelty ("the new room", "the actual
     version", "the correct address": the room, the version, the address), and whether it had
-    one: the value then replaces the key's earlier value (a correction)."""
+    one: the value then replaces the key's earlier value (a correction). "New" also tells one
+    thing from another: with an owner after the value (``tokens[i]``: "the new port is 9090
+    for the admin panel") it is a word of the key, and no correction."""
     words = entity.split()
+    if "new" in words and _owned_after(tokens, i):
+        words = [w for w in words if w == "new" or w not in RENEWED]
+        kept = [w for w in words if w != "new"]
+        return " ".join(words), len(kept) < len(entity.split()) - 1
     kept = [w for w in words if w not in RENEWED]
     return " ".join(kept), len(kept) < len(words)
+
+
+def _owned_after(tokens: list[Tok] | None, i: int) -> bool:
+    """The value ``tokens[i]`` is followed by a phrase that owns it: "for", "of", "in" or "on"
+    and a plain word ("for the admin panel", "in production"), not a value ("on Monday")."""
+    if tokens is None:
+        return False
+    at = i + 1
+    while at < len(tokens) and tokens[at].word == "·":  # the value's own words
+        at += 1
+    after = tokens[at:at + 4]
+    if not after or after[0].word not in _OWNED_BY:
+        return False
+    for token in after[1:]:
+        if token.value is not None or token.word in BOUNDARY:
+            return False
+        if token.word not in DETERMINERS:
+            return token.word.isalpha()
+    return False
 
 
 def directed_to(tokens: list[Tok], first: int) -> bool:
@@ -191,6 +234,19 @@ def names_then_value(tokens: list[Tok], k: int, b: int) -> bool:
         k + 1 < b and tokens[k + 1].value is not None and word.isalpha() and word not in NOT_NP))
 
 
+def _placed_after_value(before: list[Tok]) -> bool:
+    """The words before "not" are a plain noun phrase after a preposition that follows a value
+    of its clause ("45 s on staging not prod"): what is contrasted is where the value holds,
+    not the value."""
+    k = len(before) - 1
+    while k >= 0 and before[k].value is None and before[k].word[:1].isalpha() and \
+            before[k].word not in PREPOSITIONS and before[k].word not in BOUNDARY:
+        k -= 1
+    if k == len(before) - 1 or k < 1 or before[k].word not in PREPOSITIONS:
+        return False
+    return before[k - 1].value is not None
+
+
 def header_end(tokens: list[Tok], first: int) -> int:
     """The index after a header before a lead ("quick update:", "hey all,"), else ``first``:
     plain words, no value, ending at ":" or ",". The caller checks that a lead follows."""
@@ -200,6 +256,28 @@ def header_end(tokens: list[Tok], first: int) -> int:
         if not _header_word(tokens[k]):
             return first
     return first
+
+
+def header_mood(tokens: list[Tok], first: int, end: int) -> str:
+    """The mood a header's noun gives what follows it ("Idea: standup -> 10:00", "Proposal:
+    ...", "Question: ..."): a proposal verb or its noun ("suggestion", "proposal",
+    "recommendation", "suggested") or "idea" make a suggestion, "question" a question; "" for
+    a header of no mood ("quick update:", "hey all,")."""
+    for token in tokens[first:end]:
+        if token.word in ("question", "questions"):
+            return "question"
+        if token.word in ("idea", "ideas") or _proposing(token.word):
+            return "suggestion"
+    return ""
+
+
+def _proposing(word: str) -> bool:
+    """A proposal or hearsay verb (``HEARSAY``), or its noun made with -ion, -ation or -al."""
+    stems = {word, word.removesuffix("s")}
+    for suffix in ("ations", "ation", "ions", "ion", "als", "al"):
+        if word.endswith(suffix):
+            stems |= {word[:-len(suffix)], word[:-len(suffix)] + "e"}
+    return bool(stems & HEARSAY)
 
 
 def clause_follows(tokens: list[Tok], at: int) -> bool:
