@@ -37,7 +37,8 @@ from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
-from ollm_desktop.engine.fact_values import bare_values, capital, ends_clause
+from ollm_desktop.engine.fact_product_versions import product_version
+from ollm_desktop.engine.fact_values import bare_values, ends_clause
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -59,7 +60,6 @@ from ollm_desktop.engine.fact_words import (
     particles_split,
     tokens_of,
 )
-from ollm_desktop.engine.references import find_references
 
 __all__ = ["MANY", "Mood", "Reading", "Slot", "lead_only", "read"]
 Mood = Literal["statement", "question", "suggestion"]
@@ -170,7 +170,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             entity, attribute = _purpose(tokens, i, label) or (
                 " ".join(w for w in (entity, attribute) if w and w != label), label)
         unit = implied.units.get(i) or unit_class(text, kind, attribute)
-        entity, attribute, unit = _product_version(sentence, tokens, i, entity, attribute, unit,
+        entity, attribute, unit = product_version(sentence, tokens, i, entity, attribute, unit,
                                                    first)
         label = " ".join(w for w in (entity, attribute) if w)
         if owner:  # "For the billing worker: the tool is pinned to v4": the worker's tool
@@ -380,34 +380,12 @@ def _now_before_verb(tokens: list[Tok], i: int) -> bool:
     return False
 
 
-def _product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
-                     unit: str, first: int = 0) -> tuple[str, str, str]:
-    """A bare number stated of a proper name alone ("Node is now 20", "Python is now 3.12")
-    is that product's version: (node, version), which ``key_match`` meets with "Node 18".
-    At a clause's start, where case says nothing, only a word the references read as a
-    product with a version ("node 20") is one: "budget is now 3.5" is the budget's number."""
-    token = tokens[i]
-    text = token.value[2] if token.value else ""
-    if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
-        named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
-                 (capital(sentence, t) or (k == first and _product(t.word, text))) and
-                 tokens[k + 1].word != ":"]  # ("Retries: 5": a label)
-        if named:
-            return named[0].word, "version", "version"
-    return entity, attribute, unit
-
-
 def _verbs_subject(tokens: list[Tok], slot: Slot) -> bool:
     """The value is the subject of a verb of its own ("Bob says the venue is X, not Y"): it
     is who says or does it, no value of the key the clause after it names."""
     at = next((k for k, t in enumerate(tokens) if t.value and t.value[0] == slot.start), None)
     return at is not None and at + 1 < len(tokens) and \
         tokens[at + 1].word not in COPULAS and verb_group(tokens, at + 1) is not None
-
-
-def _product(word: str, number: str) -> bool:
-    """``word`` before ``number`` is a product's version to the references ("node 20")."""
-    return any(kind == "version" for _, kind in find_references(f"{word} {number}"))
 
 
 def _scratched(tokens: list[Tok], slots: list[Slot]) -> list[Slot]:

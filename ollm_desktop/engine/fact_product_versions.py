@@ -1,0 +1,32 @@
+"""A bare number stated of a product's name is that product's version ("Node is now 20",
+"python 3.12"), so ``key_match`` meets "Node 18" with "Node is now 20"; a budget's or a
+ratio's number is not (moved out of ``fact_grammar``, whose clause reading calls it)."""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import singular
+from ollm_desktop.engine.fact_values import capital
+from ollm_desktop.engine.fact_words import Tok
+from ollm_desktop.engine.references import find_references
+
+
+def product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attribute: str,
+                    unit: str, first: int = 0) -> tuple[str, str, str]:
+    """A bare number stated of a proper name alone ("Node is now 20", "Python is now 3.12")
+    is that product's version: (node, version), which ``key_match`` meets with "Node 18".
+    At a clause's start, where case says nothing, only a word the references read as a
+    product with a version ("node 20") is one: "budget is now 3.5" is the budget's number."""
+    token = tokens[i]
+    text = token.value[2] if token.value else ""
+    if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
+        named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
+                 (capital(sentence, t) or (k == first and _product(t.word, text))) and
+                 tokens[k + 1].word != ":"]  # ("Retries: 5": a label)
+        if named:
+            return named[0].word, "version", "version"
+    return entity, attribute, unit
+
+
+def _product(word: str, number: str) -> bool:
+    """``word`` before ``number`` is a product's version to the references ("node 20")."""
+    return any(kind == "version" for _, kind in find_references(f"{word} {number}"))
