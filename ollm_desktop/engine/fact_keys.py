@@ -43,8 +43,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
         unit = " ".join(spelled)
         if not unit:
             return attribute if attribute in ("port", "version") else "number"
-        head = re.match(r"[a-z]+", unit)  # "2h15" leaves "h15", "2 h 15 min" leaves "h 15 min"
-        if unit in DURATION or (head and head[0] in DURATION and any(c.isdigit() for c in unit)):
+        if unit in DURATION or _in_duration_units(unit):
             return "duration"
         if unit in SIZE:
             return "size"
@@ -370,3 +369,13 @@ def _head_of_located(tokens: list[Tok], i: int, first: int) -> list[str]:
             for w in [*head, *owner]):
         return []
     return [*head, "of", *owner]
+
+
+def _in_duration_units(unit: str) -> bool:
+    """What follows a duration's first number in several units ("2h15" leaves "h15", "2 h 15
+    min" leaves "h 15 min", "2h45m" leaves "h45m", whose later "m" is minutes, not metres):
+    only duration words, ASCII digits and spaces."""
+    words = re.findall(r"[a-z]+", unit)
+    return bool(words) and re.fullmatch(r"[a-z0-9 ]+", unit) is not None and \
+        any(c.isdigit() for c in unit) and words[0] in DURATION and \
+        all(w in DURATION or w == "m" for w in words[1:])
