@@ -11,24 +11,9 @@ import re
 
 from ollm_desktop.engine.fact_topics import key_words
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.fact_value_forms import day_of_month
 
 _ORDINAL_DAY = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\.?", re.IGNORECASE)
-_ISO = re.compile(r"\d{4}-\d{2}-(\d{2})")
-_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
-_MONTH_DAY = re.compile(rf"{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?",
-                        re.IGNORECASE)
-_DAY_MONTH = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?",
-                        re.IGNORECASE)
-
-
-def day_of_month(value: str) -> int | None:
-    """The day of a full date ("2027-01-20", "January 20", "20th of January"), else None."""
-    text = value.strip()
-    for pattern in (_ISO, _MONTH_DAY, _DAY_MONTH):
-        found = pattern.fullmatch(text)
-        if found:
-            return int(found.group(1))
-    return None
 
 
 def names_by_day(said: str, old: Fact, replacement: Fact) -> bool:

@@ -14,11 +14,11 @@ changes. A value is met however it is written ("$5000" is "$5,000", "9:15am" is 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.fact_value_forms import value_form
 from ollm_desktop.engine.provenance import Found
 
 
@@ -67,32 +67,3 @@ def _meet(value: set[str], old: set[str]) -> bool:
     """One names the other: the same words, or one's words among the other's ("MySQL" and
     "MySQL 8.0", "CI Jenkins" and "Jenkins")."""
     return value <= old or old <= value
-
-
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?")
-_ISO = re.compile(r"\d{4}-(\d{2})-(\d{2})")
-_MONTH_DAY = re.compile(rf"{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?")
-_DAY_MONTH = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?")
-_GROUPED = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}(?!\d))")  # "5,000": 5000
-
-
-def value_form(value: str) -> str:
-    """One form of a value however it is written: a clock time as "H:MM" on 24 hours ("9:15am",
-    "9:15", "7 pm" as "19:00"), a date as its month and day ("2027-03-14", "March 14", "14th of
-    March" as "date 3-14"; a year named on one side only is left unsaid), a number without its
-    thousands separators ("$5,000" as "$5000"); else its lower-case text."""
-    text = value.strip().rstrip(".").lower()
-    clock = _CLOCK.fullmatch(text)
-    if clock and (clock.group(2) or clock.group(3)):
-        hour, minute = int(clock.group(1)), clock.group(2) or "00"
-        hour = hour % 12 + (12 if clock.group(3) == "p" else 0) if clock.group(3) else hour
-        return f"{hour}:{minute}"
-    if iso := _ISO.fullmatch(text):
-        return f"date {int(iso.group(1))}-{int(iso.group(2))}"
-    if month_day := _MONTH_DAY.fullmatch(text):
-        return f"date {_MONTHS.index(month_day.group(1)) + 1}-{int(month_day.group(2))}"
-    if day_month := _DAY_MONTH.fullmatch(text):
-        return f"date {_MONTHS.index(day_month.group(2)) + 1}-{int(day_month.group(1))}"
-    return _GROUPED.sub("", text)

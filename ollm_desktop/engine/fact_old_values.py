@@ -78,8 +78,9 @@ def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
 
 
 def _split_arrow(tokens: list[Tok], at: int) -> bool:
-    """An arrow the tokens hold as two marks side by side ("=" then ">")."""
-    return at + 1 < len(tokens) and tokens[at].word in ("=", "-", "–") and \
+    """An arrow the tokens hold as two marks side by side: "–>" ("->" whose hyphen a word
+    processor made an en dash). ``fact_words.TOKEN`` reads "->" and "=>" as one token."""
+    return at + 1 < len(tokens) and tokens[at].word == "–" and \
         tokens[at + 1].word == ">" and tokens[at].end == tokens[at + 1].start
 
 
