@@ -14,6 +14,7 @@ from ollm_desktop.engine.fact_words import (
     Tok,
     is_change,
     is_replace,
+    unitless,
 )
 
 
@@ -130,7 +131,7 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
             at += 1
         right = tokens[at].value if at < len(tokens) else None
         return right is not None and right[2] != value[2] and (
-            right[3] == value[3] or (_numeric(right[2]) and _numeric(value[2]))) and \
+            right[3] == value[3] or (unitless(right[2]) and unitless(value[2]))) and \
             words[at + 1:at + 2] not in _WHEN_HOLDS and \
             words[subject - 1] not in _THEREFORE
     return False
@@ -147,10 +148,6 @@ def _obliged(words: list[str], k: int) -> int:
             words[k + 1:k + 3] == ["supposed", "to"]:
         return k + 3
     return 0
-
-
-def _numeric(text: str) -> bool:
-    return text.replace(",", "").replace(".", "").isdigit()
 
 
 # The pronouns a later clause points back with ("it should be", "this should have been").

@@ -35,6 +35,7 @@ from ollm_desktop.engine.fact_words import (
     closed,
     is_change,
     numeric,
+    unitless,
 )
 
 
@@ -270,7 +271,7 @@ def _labelled(tokens: list[Tok], i: int, first: int) -> bool:
 def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
     """A number without a unit takes the noun it counts: "5,908 participants"."""
     value = tokens[i].value
-    if value is None or not value[2].replace(",", "").replace(".", "").isdigit():
+    if value is None or not unitless(value[2]):
         return
     end = value[1]
     for token in tokens[i + 1:i + 3]:

@@ -199,3 +199,9 @@ PAIRED = frozenset({"now", "from", "to", "not", "but", "was"})
 def numeric(word: str) -> bool:
     """A number as a word: "9443", "3.12" (a bare version or amount)."""
     return word[:1].isdigit() and word.replace(".", "").isdigit() and not word.endswith(".")
+
+
+def unitless(text: str) -> bool:
+    """A value's text is digits alone, with thousands separators or a decimal point ("5,908",
+    "3.5"): a number without a unit."""
+    return text.replace(",", "").replace(".", "").isdigit()

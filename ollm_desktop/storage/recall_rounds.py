@@ -52,7 +52,7 @@ class Round:
 
 _META = "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.{0}') END"
 READ_MESSAGES = (f"SELECT rowid, id, role, content, {_EXCLUDED}, {_META.format('tool_calls')}, "
-         f"{_META.format('tool_call_id')} FROM messages")
+                 f"{_META.format('tool_call_id')} FROM messages")
 
 
 def message_of_row(row: tuple) -> _Message:

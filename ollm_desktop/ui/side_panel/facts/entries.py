@@ -26,8 +26,6 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("FactsPanel", text)
 
 
-
-
 def kind_name(fact: Fact) -> str:
     """What the value is, as the user would name it: its unit class where the key has one
     ("date" for "Monday (launch)", "port", "duration"), else the ledger's kind."""
