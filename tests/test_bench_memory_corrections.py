@@ -32,9 +32,11 @@ THIRD_SHAPE = {"dev-4": (100, "v"), "heldout-3": (100, "w")}
 SECOND_FORMS = ("reported", "conditional", "past-value", "undecided", "statement-change")
 CASE_KEYS = {"id", "half", "forms", "domain", "value_kind", "polarity", "shared_word", "history",
              "message", "expect"}
-# Real public text (dev-real, heldout-real): verbatim messages, so not every form can be in both.
-REAL = ("dev-real", "heldout-real")
-REAL_PREFIX = {"dev-real": "r", "heldout-real": "s"}
+# Real public text (dev-real, heldout-real; dev-real-2, heldout-real-2): verbatim messages, so
+# not every form can be in both halves of a pair.
+REAL = ("dev-real", "heldout-real", "dev-real-2", "heldout-real-2")
+REAL_PREFIX = {"dev-real": "r", "heldout-real": "s", "dev-real-2": "p", "heldout-real-2": "q"}
+REAL_PAIRS = (("dev-real", "heldout-real"), ("dev-real-2", "heldout-real-2"))
 
 
 @pytest.fixture(scope="module")
@@ -181,9 +183,26 @@ def test_the_real_corpus_parses_and_names_its_sources(halves: dict[str, list[dic
             assert any(k["not_current"] for k in case["expect"]["keys"]), case["id"]
 
 
-def test_the_real_corpus_halves_do_not_share_a_message(halves: dict[str, list[dict]]) -> None:
-    dev, held = ({_norm(c["message"]["text"]) for c in halves[h]} for h in REAL)
+@pytest.mark.parametrize("pair", REAL_PAIRS)
+def test_the_real_corpus_halves_do_not_share_a_message(halves: dict[str, list[dict]],
+                                                       pair: tuple[str, str]) -> None:
+    dev, held = ({_norm(c["message"]["text"]) for c in halves[h]} for h in pair)
     assert not dev & held
+
+
+def test_the_second_real_corpus_is_half_and_half_by_polarity(
+        halves: dict[str, list[dict]]) -> None:
+    """dev-real-2 and heldout-real-2: each polarity split half and half, a third or so negative,
+    and no source of the first real corpus used again."""
+    counts = [[c["polarity"] for c in halves[h]] for h in ("dev-real-2", "heldout-real-2")]
+    for polarity in ("correction", "fact", "negative"):
+        assert abs(counts[0].count(polarity) - counts[1].count(polarity)) <= 1, polarity
+    for polarities in counts:
+        assert 4 * polarities.count("negative") >= len(polarities)
+    first = {c["source"].split(" (")[0] for h in ("dev-real", "heldout-real") for c in halves[h]}
+    second = {c["source"].split(" (")[0] for h in ("dev-real-2", "heldout-real-2")
+              for c in halves[h]}
+    assert not first & second
 
 
 @pytest.mark.parametrize("half", SECOND)
