@@ -58,3 +58,20 @@ def test_the_tagger_learns_new_and_old_from_a_tiny_set() -> None:
     got = model.tag(unseen)
     assert got.new == {"4141"} and got.old == {"4040"} and got.right
     assert not model.tag(question).superseding
+
+
+def test_the_add_policy_gives_a_value_the_rules_did_not_read_as_a_keyless_correction() -> None:
+    from bench.memory.tagger.combined import checked
+
+    names = [("Wessex", "Shipton"), ("Marlow", "Hendon"), ("Kestrel", "Osprey"),
+             ("Juniper", "Cedar"), ("Quill", "Ink"), ("Tarn", "Fell")]
+    cases = [_case(f"n{n}", f"Use {new} instead of {old} from now on.", new, old)
+             for n, (new, old) in enumerate(names)]
+    cases += [_case(f"q{n}", f"Could we use {new} someday?", old, "", supersedes=False)
+              for n, (new, old) in enumerate(names)]
+    model = train([e for e in (example(c) for c in cases) if e is not None], stacked=False)
+    text = "Use Brantwood instead of Ashcombe from now on."
+    added = [f for f in checked(model, "add", text, []) if f.correction]
+    assert [(f.value, f.old, f.key.startswith("||")) for f in added] == [
+        ("Brantwood", False, True), ("Ashcombe", True, True)]
+    assert checked(model, "add", "Could we use Brantwood someday?", []) == []

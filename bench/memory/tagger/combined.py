@@ -55,7 +55,9 @@ def _added(model: Model, text: str, found: list[Found], spans: list[tuple[int, i
     """Keyless corrections for the tagger's new (and old) values the rules did not read."""
     tokens = tokenize(text)
     tags = model.tagger.predict(token_features(text, tokens, model.stacked))
-    olds = sorted(spans_of(tokens, text, tags, "OLD"))
+    lower = text.lower()  # (spans_of gives lower case: the message's own spelling back)
+    olds = [text[lower.find(o):lower.find(o) + len(o)] for o in
+            sorted(spans_of(tokens, text, tags, "OLD"))]
     kinds = {ref.lower(): kind for ref, kind in find_references(text)}
     read = " ".join(f.value.lower() for f in found if f.value)
     out = list(found)
@@ -69,7 +71,7 @@ def _added(model: Model, text: str, found: list[Found], spans: list[tuple[int, i
         out.append(Found("name" if ref_kind == "name" else "number", value, "", ref_kind, True,
                          key=key))
         out += [Found("name" if ref_kind == "name" else "number", old, "", ref_kind, True,
-                      old=True, key=key) for old in olds if old not in read]
+                      old=True, key=key) for old in olds if old.lower() not in read]
     return out
 
 
