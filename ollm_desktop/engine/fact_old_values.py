@@ -6,6 +6,7 @@ value it finds."""
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -59,6 +60,9 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"], ["for"]) and (
             words[i + 1] != "for" or verb.startswith("swap")):
         return True  # "replace WordPress with Ghost", "swap the butter for oil": it goes
+    if verb in ENDING and words[i + 1:i + 2] == ["for"] and j > 0 and (
+            tokens[j - 1].word == verb or tokens[j - 1].word in DETERMINERS):
+        return True  # "we dropped Crashlytics for Sentry": the verb's own object goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
     said = [w for w in rest.split(" ") if w not in DETERMINERS]
     if verb in ("was", "were") and said and i == _clause_first(tokens, i):
