@@ -147,6 +147,21 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
     return False
 
 
+def obligation_value_at(words: list[str], k: int) -> int:
+    """The index of the value-to-be after "<modal of obligation> (have) be(en)/read/say
+    [determiner]" at ``k`` ("should have been X", "must read X"), or 0."""
+    at = _obliged(words, k) if k < len(words) else 0
+    if not at:
+        return 0
+    at += words[at:at + 1] == ["have"]
+    if words[at:at + 1] not in (["be"], ["been"], ["read"], ["say"]):
+        return 0
+    at += 1
+    while at < len(words) and words[at] in DETERMINERS:
+        at += 1
+    return at if at < len(words) and words[at - 1:at] != ["."] else 0
+
+
 def _obliged(words: list[str], k: int) -> int:
     """The index after a modal of obligation at ``k`` ("should", "must", "ought to", "needs
     to", "is supposed to", "it's supposed to"), or 0."""
@@ -169,6 +184,7 @@ _THEREFORE = frozenset({"so", "then", "therefore", "hence", "thus", "and"})
 # What after the right value says when, for what or on what condition it holds.
 _WHEN_HOLDS = [[w] for w in ("if", "from", "by", "for", "next", "when", "until", "till", "once",
                              "after", "before", "unless", "starting", "as")]
+WHEN_HOLDS = frozenset(w for (w,) in _WHEN_HOLDS)  # (the same words, for a sentence's text)
 # The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
 _MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 
