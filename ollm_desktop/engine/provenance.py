@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ollm_desktop.engine import fact_grammar, fact_shouted
+from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_words import DETERMINERS
@@ -237,6 +237,8 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
         found = [replace(f, sentence=number, value=fact_shouted.as_written(f.value, sentence, low)
                          if low else f.value)
                  for f in sentence_facts(text[:MAX_SENTENCE_CHARS], role, led=led)]
+        out, found = fact_back_obligation.retired(out, found, sentence, number)  # "This should
+        # have been X.": the previous sentence's value of X's kind is the wrong one
         if taken:
             out.extend(_taken_back(taken, found, out, number))
             taken = []
