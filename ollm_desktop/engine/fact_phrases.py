@@ -205,13 +205,19 @@ def _changed_to(sentence: str, tokens: list[Tok], start: int, end: int) -> bool:
         return False
     to = next((k for k in range(change + 1, min(end, change + 6))
                if tokens[k].word == "to"), None)
-    if to is None or to + 1 >= end or tokens[to + 1].word not in DETERMINERS:
-        return False
+    if to is None or to + 1 >= end or tokens[to + 1].word not in DETERMINERS or \
+            tokens[to + 1].word in _BACK_POSSESSIVE:
+        return False  # ("switch it over to its actual name": the object's own, unnamed yet)
     span = phrase_span(tokens, to + 1, prepositions=False)
     if span is None or span[1] != end:
         return False
     mark_value(sentence, tokens, *span)
     return True
+
+
+# A possessive that points back to the changed thing itself: "to its actual name", "to their
+# usual slot" names an attribute of that thing, not a value the sentence gives.
+_BACK_POSSESSIVE = frozenset({"its", "their"})
 
 
 def _given_then_new(sentence: str, tokens: list[Tok], start: int, end: int) -> bool:
