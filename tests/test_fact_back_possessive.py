@@ -1,5 +1,6 @@
 """A change "to its/their <noun>" names an attribute of the changed thing itself, not a value
-the sentence gives ("switch it over to its actual name": which name is not said yet)."""
+the sentence gives ("switch it over to its actual name": which name is not said yet); a naming
+verb after a copula ("is called X") is the verb, not part of the name."""
 
 from __future__ import annotations
 
@@ -28,3 +29,13 @@ def test_a_change_to_a_possessive_of_the_thing_itself_gives_no_value(
 ])
 def test_a_change_to_a_described_place_still_gives_it(text: str, value: str) -> None:
     assert any(value in v for v in _values(text))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("The frontend project is called new-gui.", "new-gui"),
+    ("Our allotment plot is named plot-seven.", "plot-seven"),
+])
+def test_a_naming_verb_after_the_copula_is_no_part_of_the_name(text: str, value: str) -> None:
+    values = _values(text)
+    assert value in values
+    assert not any(v.startswith(("called", "named")) for v in values)

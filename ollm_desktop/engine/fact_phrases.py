@@ -47,6 +47,7 @@ from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
     MODALS,
+    NAMING,
     PRONOUNS,
     SPEAKING,
     Tok,
@@ -125,6 +126,7 @@ def _copula_complement(sentence: str, tokens: list[Tok], start: int, end: int,
         return False
     at = verb + size
     at += at < end and tokens[at].word == "now"
+    at += at + 1 < end and tokens[at].word in NAMING  # "is called new-gui": the verb's
     if at + 1 < end and (tokens[at].word in PLACED or tokens[at].word == "with") and \
             tokens[at + 1].word in DETERMINERS:
         at += 1  # "the team lunch is at the taco place", "… is with the neighbour"
