@@ -80,14 +80,6 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if token.value and token.value[3] == "number":
             _counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
             continue
-        if token.value and token.value[3] in ("class", "name") and i + 1 < len(tokens) and \
-                numeric(tokens[i + 1].word) and not tokens[i + 1].value and \
-                sentence[token.end:tokens[i + 1].start] == " " and ends_clause(tokens, i + 1):
-            start = token.value[0]  # "in QuickBooks 2024", "on Windows 11": a named product
-            tokens[i + 1].value = (start, tokens[i + 1].end,  # and its release, one value
-                                   sentence[start:tokens[i + 1].end], "version")
-            tokens[i + 1].word, token.value, token.word = "", None, "·"
-            continue
         if token.value or not token.word:
             continue
         prev = words[i - 1] if i > first else ""
