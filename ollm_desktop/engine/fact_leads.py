@@ -180,7 +180,9 @@ def retraction(tokens: list[Tok], first: int) -> tuple[int, frozenset[int]]:
         return first, frozenset()
     ending = tokens[at].word in ENDING or bool(up)
     end = next((k for k in range(at + 1, len(tokens)) if tokens[k].word in BOUNDARY or (
-        ending and tokens[k].word == "and")), len(tokens))
+        ending and tokens[k].word == "and") or (  # "dropped Y for X": X is taken up
+        ending and tokens[k].word == "for" and tokens[k + 1:k + 2] and tokens[k + 1].value)),
+        len(tokens))
     if ending and any(t.word in ("to", "from", "by") for t in tokens[at + 1:end]):
         return first, frozenset()  # "drop the price to 5": a change, not an end
     taken = frozenset(k for k in range(at + 1, end) if tokens[k].value)

@@ -6,12 +6,15 @@ value it finds."""
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
     DETERMINERS,
+    MODALS,
     Tok,
+    closed,
     is_change,
     is_replace,
     unitless,
@@ -25,6 +28,10 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     while j > 0 and words[j - 1] == "·":  # past the value's own words ("the library seminar
         j -= 1  # room": the value on its last word)
     before = [w for w in words[max(0, j - 4):j] if w not in DETERMINERS]  # "instead of the Y"
+    if _text_has(tokens, i) or _reported_then_contrasted(tokens, i):
+        return True  # "you have the date as 2014, not 2015", "the README states Y, but … X"
+    if before[-1:] == ["not"] and _right_of_text_has(tokens, j):
+        return False  # (2015 above: what the text should have had)
     if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
             "", "only", "just")) or \
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
@@ -53,6 +60,9 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"], ["for"]) and (
             words[i + 1] != "for" or verb.startswith("swap")):
         return True  # "replace WordPress with Ghost", "swap the butter for oil": it goes
+    if verb in ENDING and words[i + 1:i + 2] == ["for"] and j > 0 and (
+            tokens[j - 1].word == verb or tokens[j - 1].word in DETERMINERS):
+        return True  # "we dropped Crashlytics for Sentry": the verb's own object goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
     said = [w for w in rest.split(" ") if w not in DETERMINERS]
     if verb in ("was", "were") and said and i == _clause_first(tokens, i):
@@ -137,6 +147,21 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
     return False
 
 
+def obligation_value_at(words: list[str], k: int) -> int:
+    """The index of the value-to-be after "<modal of obligation> (have) be(en)/read/say
+    [determiner]" at ``k`` ("should have been X", "must read X"), or 0."""
+    at = _obliged(words, k) if k < len(words) else 0
+    if not at:
+        return 0
+    at += words[at:at + 1] == ["have"]
+    if words[at:at + 1] not in (["be"], ["been"], ["read"], ["say"]):
+        return 0
+    at += 1
+    while at < len(words) and words[at] in DETERMINERS:
+        at += 1
+    return at if at < len(words) and words[at - 1:at] != ["."] else 0
+
+
 def _obliged(words: list[str], k: int) -> int:
     """The index after a modal of obligation at ``k`` ("should", "must", "ought to", "needs
     to", "is supposed to", "it's supposed to"), or 0."""
@@ -159,6 +184,7 @@ _THEREFORE = frozenset({"so", "then", "therefore", "hence", "thus", "and"})
 # What after the right value says when, for what or on what condition it holds.
 _WHEN_HOLDS = [[w] for w in ("if", "from", "by", "for", "next", "when", "until", "till", "once",
                              "after", "before", "unless", "starting", "as")]
+WHEN_HOLDS = frozenset(w for (w,) in _WHEN_HOLDS)  # (the same words, for a sentence's text)
 # The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
 _MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 
@@ -179,3 +205,96 @@ def _over(tokens: list[Tok], i: int) -> bool:
 # What a copula says of a value that no longer holds (a closed set of predicates).
 _RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced", "outdated",
                       "deprecated", "retired", "dropped", "old", "incorrect", "stale"})
+
+
+def _text_has(tokens: list[Tok], i: int) -> bool:
+    """Y of "[a text] has K as Y, not X" ("you have the date as being 2014, not 2015", "the
+    invoice lists the total as 412, not 421"): the frame says what a text someone else wrote
+    holds, and "not X" says what it should hold, so Y is the error. The holder is no first
+    person ("we have the budget as 500, not 400" states the speaker's own value)."""
+    value = tokens[i].value
+    k = i - 1
+    while k > 0 and tokens[k].word in ("being", "·"):
+        k -= 1
+    if value is None or k < 2 or tokens[k].word != "as":
+        return False
+    verb = next((v for v in range(k - 1, max(-1, k - 7), -1)
+                 if tokens[v].word in _HOLDS or tokens[v].word in BOUNDARY), -1)
+    if verb < 1 or tokens[verb].word in BOUNDARY or tokens[verb - 1].word in _FIRST_PERSON:
+        return False
+    at = i + 1 + (tokens[i + 1].word == "," if i + 1 < len(tokens) else 0)
+    right = tokens[at + 1].value if at + 1 < len(tokens) and tokens[at].word == "not" else None
+    return right is not None and right[2] != value[2] and (
+        right[3] == value[3] or (unitless(right[2]) and unitless(value[2])))
+
+
+def _right_of_text_has(tokens: list[Tok], j: int) -> bool:
+    """Whether the value after "not" at ``j - 1`` is the X of "[a text] has K as Y, not X"."""
+    k = j - 2 - (j >= 2 and tokens[j - 2].word == ",")
+    return k >= 0 and tokens[k].value is not None and _text_has(tokens, k)
+
+
+def _reported_then_contrasted(tokens: list[Tok], i: int) -> bool:
+    """Y of "[a source] states/says/lists … K Y, but/while … K X" ("The README states the
+    server runs on port 5173, but the config sets port 3070"): a text's report of a value,
+    then, in the same sentence, a contrast that states a value of the same kind with the same
+    label noun. The report is the error the contrast points at. A contrast that reports,
+    hedges, asks, wishes or looks back ("but the docs say 3070", "but we could use 3070", "but
+    it was 3070 last year") states nothing of its own, and a contrast about another label ("the
+    tour is 3 hours, but the drive is 2 hours") is another key: Y stays current."""
+    value = tokens[i].value
+    label = _label(tokens, i)
+    if value is None or not label:
+        return False
+    reported = False
+    for k in range(i - 1, -1, -1):
+        word = tokens[k].word
+        if word in _STRONG or word in _CONTRAST_JOIN:
+            break
+        reported = reported or word in _REPORTING
+    if not reported:
+        return False
+    joined = next((m for m in range(i + 1, len(tokens)) if tokens[m].word in _CONTRAST_JOIN
+                   or tokens[m].word in _STRONG), -1)
+    if joined < 0 or tokens[joined].word not in _CONTRAST_JOIN:
+        return False
+    for q in range(joined + 1, len(tokens)):
+        word = tokens[q].word
+        if word in _STRONG or word in _CONTRAST_JOIN or word in _REPORTING or \
+                word in MODALS or word in _UNASSERTED:
+            return False
+        right = tokens[q].value  # (past a value of another kind: "but vite.config.ts sets")
+        if right is not None and (right[3] == value[3] or (
+                unitless(right[2]) and unitless(value[2]))):
+            return _label(tokens, q) == label and right[2] != value[2]
+    return False
+
+
+def _label(tokens: list[Tok], i: int) -> str:
+    """The noun a value is said of, nearest before it past a copula, a preposition or a
+    determiner ("port 5173", "the entry fee is €12", "a price of €15"), or ""."""
+    for k in range(i - 1, max(-1, i - 5), -1):
+        word = tokens[k].word
+        if word in _NOT_LABEL or word in DETERMINERS or word == "·":  # ("in room 204")
+            continue
+        return word if word.isalpha() and not tokens[k].value else ""
+    return ""
+
+
+# Verbs of what a text holds: "[the changelog] has / lists / shows K as Y".
+_HOLDS = closed("has have had lists listed list shows show showed states stated gives give "
+                "gave records recorded puts put")
+# Verbs by which a text or a person relays a value (not a belief: "thinks", "claims" are an
+# opinion, which ``fact_mood`` leaves unasserted).
+_REPORTING = closed("states stated state says said say lists listed list shows showed show "
+                    "mentions mentioned mention reads read specifies specified documents "
+                    "documented describes described")
+_CONTRAST_JOIN = closed("but while whereas however")
+_STRONG = closed("; . ? ! : — –")
+_FIRST_PERSON = closed("i we i've we've")
+# What in a contrast clause leaves its value unasserted: a condition, a wish, a hedge, a
+# question word, a past state.
+_UNASSERTED = closed("if unless maybe perhaps probably wish hope prefer rather should "
+                     "was were had used yesterday ago")
+# Words before a value that are no label noun of it.
+_NOT_LABEL = closed("is are was were be been being to from of at on in as not now than")

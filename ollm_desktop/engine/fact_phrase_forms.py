@@ -169,8 +169,14 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
             continue
         if k != first and not sentence[word.start:word.start + 1].islower():
             continue
+        if before in _LET or (before == "us" and k >= 2 and tokens[k - 2].word == "let"):
+            continue  # "let's try 10": the word after "let's" is its verb, no noun
         labels[k + 1] = word.word
         mark_value(sentence, tokens, k, k + 2)
+
+
+# The first-person imperative, whose next word is a bare verb ("let's try", "lets use").
+_LET = frozenset({"let's", "lets"})
 
 
 def _verb_before(tokens: list[Tok], k: int, start: int) -> bool:

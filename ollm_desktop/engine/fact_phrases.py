@@ -47,6 +47,7 @@ from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
     MODALS,
+    NAMING,
     PRONOUNS,
     SPEAKING,
     Tok,
@@ -125,6 +126,7 @@ def _copula_complement(sentence: str, tokens: list[Tok], start: int, end: int,
         return False
     at = verb + size
     at += at < end and tokens[at].word == "now"
+    at += at + 1 < end and tokens[at].word in NAMING  # "is called new-gui": the verb's
     if at + 1 < end and (tokens[at].word in PLACED or tokens[at].word == "with") and \
             tokens[at + 1].word in DETERMINERS:
         at += 1  # "the team lunch is at the taco place", "… is with the neighbour"
@@ -205,13 +207,19 @@ def _changed_to(sentence: str, tokens: list[Tok], start: int, end: int) -> bool:
         return False
     to = next((k for k in range(change + 1, min(end, change + 6))
                if tokens[k].word == "to"), None)
-    if to is None or to + 1 >= end or tokens[to + 1].word not in DETERMINERS:
-        return False
+    if to is None or to + 1 >= end or tokens[to + 1].word not in DETERMINERS or \
+            tokens[to + 1].word in _BACK_POSSESSIVE:
+        return False  # ("switch it over to its actual name": the object's own, unnamed yet)
     span = phrase_span(tokens, to + 1, prepositions=False)
     if span is None or span[1] != end:
         return False
     mark_value(sentence, tokens, *span)
     return True
+
+
+# A possessive that points back to the changed thing itself: "to its actual name", "to their
+# usual slot" names an attribute of that thing, not a value the sentence gives.
+_BACK_POSSESSIVE = frozenset({"its", "their"})
 
 
 def _given_then_new(sentence: str, tokens: list[Tok], start: int, end: int) -> bool:

@@ -8,6 +8,7 @@ Part of ``fact_values``' reading, over ``fact_grammar``'s tokens, in place.
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -26,7 +27,10 @@ from ollm_desktop.engine.fact_words import (
 )
 
 # The words that join the two objects of "replace Y with X", "swap Y for X".
-_REPLACING = {"with": REPLACE, "by": REPLACE, "for": closed("swap swaps swapped swapping")}
+# "swap Y for X", and a verb that ends what the user had with the thing taken up for it ("we
+# dropped Crashlytics for Sentry", "ditched the gym for running"): "for" names the successor.
+_REPLACING = {"with": REPLACE, "by": REPLACE, "for": closed("swap swaps swapped swapping") |
+              ENDING}
 
 
 def replaced_objects(sentence: str, tokens: list[Tok], first: int) -> None:
@@ -34,15 +38,16 @@ def replaced_objects(sentence: str, tokens: list[Tok], first: int) -> None:
     Eero mesh system", "swapping the butter for coconut oil"): each noun phrase one value (a
     name) where it holds none yet; which one goes is ``fact_grammar``'s reading."""
     for k in range(first, len(tokens) - 3):
-        if tokens[k].word not in REPLACE:
+        if tokens[k].word not in REPLACE and tokens[k].word not in ENDING:
             continue
         one = _object_span(tokens, k + 1)
         if one is None or one[1] >= len(tokens):
             return
         verbs = _REPLACING.get(tokens[one[1]].word)
         two = _object_span(tokens, one[1] + 1) if verbs and tokens[k].word in verbs else None
-        if two is None:
-            return
+        if two is None or (tokens[k].word in ENDING and not (
+                _named(sentence, tokens, one) and _named(sentence, tokens, two))):
+            return  # ("dropped the price for members": a change and its beneficiary)
         for a, b in (one, two):
             _name_span(sentence, tokens, a, b)
         return
@@ -59,6 +64,12 @@ def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
             tokens[end].word not in DETERMINERS and tokens[end].word not in TIMES)):
         end += 1  # (up to a time: "... with a mesh system last night")
     return (at, end) if 0 < end - at <= 4 else None
+
+
+def _named(sentence: str, tokens: list[Tok], span: tuple[int, int]) -> bool:
+    """Whether a noun phrase opens with a name as written (a capital or a value already)."""
+    first = tokens[span[0]]
+    return first.value is not None or sentence[first.start:first.start + 1].isupper()
 
 
 def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:

@@ -136,7 +136,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
-                *ARROWS):
+                "being", "been", *ARROWS):  # ("has the year as being 2014")
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
                 _counted(sentence, tokens, i)  # "the max PR size is 400 lines"
@@ -309,7 +309,9 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
         or (prev == "not" and nxt in (",", "but", ";")  # not a verb: "we did not control,"
             and not (i >= 2 and words[i - 2] in AUXILIARIES)) \
         or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i)) \
-        or _apposed_after_but(sentence, tokens, i, first)
+        or (prev == "not" and i >= 3 and words[i - 2] == "," and tokens[i - 3].value  # "use
+            is not None and ends) \
+        or _apposed_after_but(sentence, tokens, i, first)  # DeepL, not Google."
 
 
 def _named_mover(sentence: str, tokens: list[Tok], verb: int, to: int) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ollm_desktop.engine import fact_grammar
+from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_words import DETERMINERS
@@ -229,11 +229,16 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
     for number, sentence in enumerate(P.sentences(content[:MAX_FACT_TEXT])):
-        if len(sentence) < MAX_LEAD_CHARS and fact_grammar.lead_only(sentence):
+        low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
+        text = low or sentence
+        if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text):
             led = True
             continue
-        found = [replace(f, sentence=number)
-                 for f in sentence_facts(sentence[:MAX_SENTENCE_CHARS], role, led=led)]
+        found = [replace(f, sentence=number, value=fact_shouted.as_written(f.value, sentence, low)
+                         if low else f.value)
+                 for f in sentence_facts(text[:MAX_SENTENCE_CHARS], role, led=led)]
+        out, found = fact_back_obligation.retired(out, found, sentence, number)  # "This should
+        # have been X.": the previous sentence's value of X's kind is the wrong one
         if taken:
             out.extend(_taken_back(taken, found, out, number))
             taken = []

@@ -1,0 +1,71 @@
+"""A sentence that says what the previous one's value should have been: "CHANGELOG.md states
+that version 0.13 was released 31 Jun, 2022. I guess this should have been 31 May, 2022."
+
+``fact_old_values`` reads "…Y…, it should be X" inside one sentence. People also put the
+obligation in a sentence of its own, its subject a pronoun that points back ("This should
+have been X.", "It must read X.", "That is supposed to be X."), bare or under the speaker's
+own belief verb ("I guess this should have been X"). The previous sentence's one value of
+X's kind is then the wrong one: it is marked old, and both sentences are read as a correction.
+
+Not read so: a pronoun under someone else's belief ("Dana thinks it should be X": an opinion),
+an inference ("So it should be X": "so", "then" open no subject of this shape), a value that
+follows with when or on what condition it must hold ("It should be X from January": a
+requirement, ``fact_old_values``' rule), a previous sentence with two values of X's kind (which
+one is meant is not said), and a previous sentence that asks or hedges (it stated no value).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ollm_desktop.engine.fact_mood_words import BELIEF
+from ollm_desktop.engine.fact_old_values import WHEN_HOLDS, obligation_value_at
+from ollm_desktop.engine.fact_words import TOKEN
+
+if TYPE_CHECKING:
+    from ollm_desktop.engine.provenance import Found
+
+
+_BACK = frozenset({"it", "this", "that"})
+_SPEAKER = frozenset({"i"})
+
+
+def _points_back(sentence: str) -> bool:
+    """Whether the sentence opens with "[I <belief verb>] it/this/that <modal of obligation>
+    (have) be(en)/read/say …" and names a value right after it."""
+    words = [m.group(0).lower() for m in TOKEN.finditer(sentence)]
+    at = 0
+    if words[:1] and words[0] in _SPEAKER and words[1:2] and words[1] in BELIEF:
+        at = 2  # the speaker's own belief: "I guess this should have been X"
+    return words[at:at + 1] != [] and words[at] in _BACK and \
+        obligation_value_at(words, at + 1) > 0
+
+
+def retired(before: list[Found], found: list[Found], sentence: str, number: int,
+            ) -> tuple[list[Found], list[Found]]:
+    """``before`` (the message's earlier facts) with the previous sentence's value of the
+    kind of ``found``'s new value marked old, and ``found`` read as a correction, when
+    ``sentence`` (number ``number``) says what that value should have been; both as they are
+    otherwise."""
+    news = [f for f in found if not f.old and f.kind != "question"]
+    if not news or not _points_back(sentence):
+        return before, found
+    right = news[0]
+    at = sentence.find(right.value)
+    after = sentence[at + len(right.value):].split()[:1] if at >= 0 else []
+    if after and after[0].lower().strip(",.") in WHEN_HOLDS:
+        return before, found  # "It should be €990 from January": a requirement
+    wrong = [f for f in before if f.sentence == number - 1 and not f.old and
+             f.ref_kind == right.ref_kind and f.value != right.value and
+             _unit(f.key) == _unit(right.key)]
+    if len(wrong) != 1 or wrong[0].kind == "question":
+        return before, found
+    return ([replace(f, old=True, correction=True) if f is wrong[0] else f
+             for f in before],
+            [replace(f, correction=True) if f is right else f for f in found])
+
+
+def _unit(key: str) -> str:
+    return re.sub(r"^.*\|", "", key)

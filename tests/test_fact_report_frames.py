@@ -1,0 +1,69 @@
+"""A report of what a text holds, then what is right: "[a text] has K as Y, not X" and "[a
+source] states … K Y, but … K X" make the reported Y the old value. Reports of opinion, of a
+second source, hedged or past contrasts, questions and wishes replace nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+
+
+def _values(*texts: str) -> list[str]:
+    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+
+
+@pytest.mark.parametrize("text, right, wrong", [
+    ("Small thing: the invoice has the total as 412, not 421.", "421", "412"),
+    ("You have my flight number as being 2231, not 2213!", "2213", "2231"),
+    ("The seating chart lists the table count as 18, not 16.", "16", "18"),
+])
+def test_a_text_that_has_k_as_y_not_x_holds_the_wrong_y(text: str, right: str,
+                                                          wrong: str) -> None:
+    values = _values(text)
+    assert right in values
+    assert wrong not in values
+
+
+def test_the_speakers_own_has_k_as_y_not_x_states_y() -> None:
+    values = _values("We have the budget as 500, not 400.")
+    assert "500" in values
+    assert "400" not in values
+
+
+@pytest.mark.parametrize("history, text, right, wrong", [
+    ("", "The wiki says the staging host listens on port 8081, but nginx.conf is set to "
+     "port 8088.", "8088", "8081"),
+    ("", "The syllabus says the exam is in room 204, but the timetable puts the exam in "
+     "room 240.", "room 240", "room 204"),
+    ("The client signed last week.", "The tracker says the due date is May 3, while the "
+     "contract sets the due date at May 10.", "May 10", "May 3"),
+])
+def test_a_report_then_a_contrast_with_the_same_label_retires_the_report(
+        history: str, text: str, right: str, wrong: str) -> None:
+    values = _values(*[t for t in (history, text) if t])
+    assert any(right in v for v in values)
+    assert not any(wrong in v and right not in v for v in values)
+
+
+@pytest.mark.parametrize("text, kept", [
+    # a second report: neither source is the speaker's own reading
+    ("The README states the port is 5173, but the wiki says port 3070.", "5173"),
+    # a hedged or wished contrast states nothing
+    ("The docs say the limit is 50 requests, but maybe we could allow limit 80 requests.",
+     "50 requests"),
+    # a past contrast
+    ("The brochure states the tour takes 3 hours, but last year it was tour 4 hours.",
+     "3 hours"),
+    # another label: another key
+    ("The brochure states the tour is 3 hours, but the drive is 2 hours.", "3 hours"),
+])
+def test_a_contrast_that_reports_hedges_looks_back_or_names_another_key_keeps_the_report(
+        text: str, kept: str) -> None:
+    assert any(kept in v for v in _values(text))
+
+
+def test_a_question_after_a_report_replaces_nothing() -> None:
+    values = _values("The runbook has the backup hour as 02:00.",
+                     "The runbook states the backup runs at hour 02:00, but is it hour 03:00?")
+    assert "02:00" in values

@@ -1,0 +1,50 @@
+"""A sentence written all in capitals is read as the same sentence in lower case (its capitals
+tell no names from words), and its values are shown as the user wrote them."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.fact_shouted import as_written, folded
+from ollm_desktop.engine.facts_extract import current_values
+
+
+def _values(*texts: str) -> list[str]:
+    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+
+
+@pytest.mark.parametrize("history, text, new, old", [
+    ("The recital starts at 5:15 PM.", "THE RECITAL WILL BE MOVED FROM 5:15 PM TO 6:00 PM.",
+     "6:00 PM", "5:15 PM"),
+    ("The Grafana port is 3000.", "THE GRAFANA PORT IS NOW 3300, NOT 3000!", "3300", "3000"),
+    ("The pickup point is Gate 4.", "PLEASE NOTE THE PICKUP POINT CHANGED FROM GATE 4 TO GATE 9.",
+     "GATE 9", "Gate 4"),
+])
+def test_a_shouted_correction_is_read_as_its_lower_case_sentence(
+        history: str, text: str, new: str, old: str) -> None:
+    values = _values(history, text)
+    assert new in values
+    assert old not in values
+
+
+@pytest.mark.parametrize("history, text, kept", [
+    ("The recital starts at 5:15 PM.", "SHOULD WE MOVE THE RECITAL TO 6:00 PM?", "5:15 PM"),
+    ("The Grafana port is 3000.", "MAYBE THE GRAFANA PORT COULD BE 3300 SOMEDAY.", "3000"),
+    ("The caterer is Saffron.", "MY AUNT THINKS THE CATERER SHOULD BE OLIVE TREE.", "Saffron"),
+])
+def test_a_shouted_question_hedge_or_opinion_replaces_nothing(
+        history: str, text: str, kept: str) -> None:
+    assert kept in _values(history, text)
+
+
+def test_mixed_case_and_short_capital_lines_are_read_as_written() -> None:
+    assert folded("The API port is 8443.") is None
+    assert folded("API: 8443") is None  # a heading, not a sentence
+    assert folded("THE PORT IS 8443.") == "the port is 8443."
+
+
+def test_a_value_is_taken_back_as_written_and_a_rebuilt_one_as_read() -> None:
+    sentence = "DOORS OPEN AT 7:00 PM"
+    low = sentence.lower()
+    assert as_written("7:00 pm", sentence, low) == "7:00 PM"
+    assert as_written("19:00", sentence, low) == "19:00"
