@@ -17,6 +17,7 @@ from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_keyless import keyless, possibly_meant
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_labelled_numbers import counted_unit
 from ollm_desktop.engine.fact_named_only import names_another_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
@@ -34,7 +35,9 @@ def family(fact: Fact | Found) -> str:
     if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
         return "number"
     if fact.key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
-        return "name"
+        counted = counted_unit(fact.value, fact.key)  # ("rank 16": the number of "rank")
+        return "name" if not counted else counted if counted in ("port", "version") else \
+            "number"
     return fact.ref_kind or fact.kind
 
 
@@ -66,6 +69,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
             _subjects_meet(a.subject, b.subject, family(a)) else ""
     entity_a, attribute_a, unit_a = a.key.split("|")
     entity_b, attribute_b, unit_b = b.key.split("|")
+    unit_a = counted_unit(a.value, a.key) or unit_a  # "rank 16" beside "bump the rank to 64"
+    unit_b = counted_unit(b.value, b.key) or unit_b
     if not attribute_a:
         return ""
     if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key

@@ -1,0 +1,37 @@
+"""A number read as a name with a word before it: "rank 16", "Track 3", "default 9090".
+
+The value finder reads "rank 16, alpha 32" or "change port to default 9090" as names (a word
+and a number), while "bump the rank to 64" or "the port is 9090" give a bare number. Both
+are values of one key: the number is the value, and the word before it is the key's own
+attribute ("rank 16" of the key "rank") or a modifier of a value whose attribute names its
+unit ("default 9090" of the key "port"). ``fact_supersession`` compares such a name by the
+unit of its number, so a correction that names the key meets it (issue 28).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.fact_keys import stem, unit_class
+
+# A number alone: digits with a decimal point or separators, no unit.
+_NUMBER = re.compile(r"\d[\d.,_]*")
+# Attributes that name the unit class of a bare number (``fact_keys.unit_class``).
+_UNIT_ATTRIBUTES = ("port", "version")
+
+
+def counted_unit(value: str, key: str) -> str:
+    """The unit class of the number in a name value of ``key`` ("entity|attribute|name")
+    that is a label and a number ("rank 16" of rank: number; "default 9090" of port:
+    port); "" for any other value (a name stays a name: "Hotel 55", "Studio 54" of
+    "venue")."""
+    parts = key.split("|")
+    if len(parts) != 3 or parts[2] != "name" or not parts[1]:
+        return ""
+    words = value.split()
+    if len(words) != 2 or not _NUMBER.fullmatch(words[1]) or not words[0].isalpha():
+        return ""
+    attribute = parts[1].split()[-1]
+    if attribute in _UNIT_ATTRIBUTES or stem(words[0].lower()) == stem(attribute):
+        return unit_class(words[1], "number", attribute)
+    return ""
