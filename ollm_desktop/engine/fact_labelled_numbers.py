@@ -16,6 +16,8 @@ from ollm_desktop.engine.fact_keys import stem, unit_class
 
 # A number alone: digits with a decimal point or separators, no unit.
 _NUMBER = re.compile(r"\d[\d.,_]*")
+# A version number alone: "3.10", "20", "1.27.4".
+_VERSION = re.compile(r"\d+(?:\.\d+)*")
 # Attributes that name the unit class of a bare number (``fact_keys.unit_class``).
 _UNIT_ATTRIBUTES = ("port", "version")
 
@@ -23,9 +25,13 @@ _UNIT_ATTRIBUTES = ("port", "version")
 def counted_unit(value: str, key: str) -> str:
     """The unit class of the number in a name value of ``key`` ("entity|attribute|name")
     that is a label and a number ("rank 16" of rank: number; "default 9090" of port:
-    port); "" for any other value (a name stays a name: "Hotel 55", "Studio 54" of
-    "venue")."""
+    port), or "version" for a bare dotted number whose key's noun phrase names a version
+    ("the minimum Python version requirement to 3.10"); "" for any other value (a name
+    stays a name: "Hotel 55", "Studio 54" of "venue")."""
     parts = key.split("|")
+    if len(parts) == 3 and parts[2] == "number" and _VERSION.fullmatch(value) and \
+            "version" in f"{parts[0]} {parts[1]}".split():
+        return "version"
     if len(parts) != 3 or parts[2] != "name" or not parts[1]:
         return ""
     words = value.split()

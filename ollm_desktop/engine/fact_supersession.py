@@ -23,6 +23,7 @@ from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.fact_version_keys import product_of, two_runners
 from ollm_desktop.engine.provenance import Found
 
 
@@ -32,12 +33,13 @@ def family(fact: Fact | Found) -> str:
         return "sentence"
     if fact.kind == "question":
         return "question"
+    counted = counted_unit(fact.value, fact.key)  # ("rank 16": the number of "rank"; "the
+    if counted:  # Python version requirement to 3.10": a version)
+        return counted if counted in ("port", "version") else "number"
     if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
         return "number"
     if fact.key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
-        counted = counted_unit(fact.value, fact.key)  # ("rank 16": the number of "rank")
-        return "name" if not counted else counted if counted in ("port", "version") else \
-            "number"
+        return "name"
     return fact.ref_kind or fact.kind
 
 
@@ -80,8 +82,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
     # 20:00", then "dinner is at 20:30")
-    if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b) and \
-            not _two_runners(a, b, _product(a)):
+    if unit_a == unit_b == "version" and product_of(a) and product_of(a) == product_of(b) and \
+            not two_runners(a, b, product_of(a)):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:
         # a bare number beside a counted one of the same noun phrase ("the pool has 8
@@ -109,26 +111,6 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
 # Unit classes a bare number never stands for (they always carry their unit or form).
 _MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "hash", "ticket",
                        "date", "duration", "size", "percent", "money", "name"})
-
-
-def _product(fact: Fact | Found) -> str:
-    """The product a version value names ("node" of "Node 18"), or the entity of a bare
-    version stated of the product ("Node is now 20": node|version)."""
-    name, _, number = fact.value.partition(" ")
-    if number and name[:1].isalpha():
-        return name.lower()
-    entity, attribute, _ = fact.key.split("|")
-    return entity if attribute == "version" and " " not in entity else ""
-
-
-def _two_runners(a: Fact | Found, b: Fact | Found, product: str) -> bool:
-    """Each key names a thing of its own besides the product ("the web app runs Node 18",
-    "the worker is on Node 20"): two things' versions of one product, two keys."""
-    def named(fact: Fact | Found) -> set[str]:
-        entity, attribute, _ = fact.key.split("|")
-        return {stem(w) for w in f"{entity} {attribute}".split()} - {stem(product), stem("version")}
-    mine, theirs = named(a), named(b)
-    return bool(mine and theirs) and not mine & theirs
 
 
 def _extends(entity: str, attribute: str, other_entity: str) -> bool:
