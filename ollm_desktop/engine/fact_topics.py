@@ -105,9 +105,10 @@ def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
         else:
             clauses[-1].append(token)
     lead: list[str] = []
-    for clause in clauses:  # the clause before it names the key ("Dashboard refresh: ...",
-        if mine in clause:  # "scratch what I said about the junior's start — it's ..."); a
-            return _content([*lead, *clause, *_participle_subject(clauses, clause)])
+    for k, clause in enumerate(clauses):  # the clause before it names the key ("Dashboard
+        if mine in clause:  # refresh: ...", "scratch what I said about the junior's start —
+            return _content([*lead, *clause, *_participle_subject(clauses, clause),  # it's")
+                             *gapped_attribute(clauses[k - 1] if k else [], clause)])
         holds = any(t.startswith("\x00") for t in clause)  # (a trailing clause is an aside)
         lead = [] if holds else clause or lead
     return set()
@@ -127,6 +128,24 @@ def _participle_subject(clauses: list[list[str]], clause: list[str]) -> list[str
     words = [t.lower() for t in itertools.takewhile(lambda t: not t.startswith("\x00"), first)]
     entity, _ = noun_phrase(clause_subject_words(words))
     return entity.split()
+
+
+def gapped_attribute(before: list[str], clause: list[str]) -> list[str]:
+    """The attribute a coordinated clause leaves out ("Job time limit on the cluster is 48h
+    and the eval job is 2h": the eval job's time limit): where the clause's subject ends in
+    a noun that the clause before it names as a modifier of its own subject, the words
+    after that modifier there ("job" of "job time limit": time limit)."""
+    if not before or not any(t.startswith("\x00") for t in before):
+        return []
+    mine = clause_subject_words([t.lower() for t in clause])
+    theirs = clause_subject_words([t.lower() for t in before])
+    if not mine or len(theirs) < 2:
+        return []
+    head = stem(mine[-1])
+    at = next((i for i, w in enumerate(theirs[:-1]) if stem(w) == head), None)
+    if at is None:
+        return []
+    return list(itertools.takewhile(lambda w: w not in W.PREPOSITIONS, theirs[at + 1:]))
 
 
 def clause_subject_words(words: list[str]) -> list[str]:
