@@ -56,3 +56,18 @@ def test_a_named_version_still_replaces_the_same_number_under_its_product() -> N
                                     "is 1.29.")
     kubernetes = fact_of(ledger, "Kubernetes 1.27")
     assert kubernetes.status == "replaced" or kubernetes.possibly_replaced_by is not None
+
+
+def test_a_labelled_number_read_later_is_the_named_old_number() -> None:
+    ledger = _correction_read_first(["Run config: gradient accumulation 16, warmup 500 steps."],
+                                    "grad accum is 32 not 16")
+    assert value_of(ledger, fact_of(ledger, "accumulation 16").replaced_by) == "32"
+    assert fact_of(ledger, "500 steps").status == "current"
+
+
+def test_another_date_of_the_same_day_number_is_not_the_named_old() -> None:
+    ledger = _correction_read_first(
+        ["Milestones: thesis draft by 30 June, submission 30 September."],
+        "Draft is due 14 July, not 30 June.")
+    submission = fact_of(ledger, "30 September")
+    assert submission.status == "current" and submission.replaced_by is None

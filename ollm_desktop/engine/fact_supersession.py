@@ -18,7 +18,7 @@ from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_keyless import keyless, possibly_meant
 from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
-from ollm_desktop.engine.fact_named_only import names_another_old
+from ollm_desktop.engine.fact_named_only import names_another_old, names_its_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
@@ -395,6 +395,7 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
              and f.value != new.value and family(f) == kind and stated_before(new, f)
              and not names_another_old(facts, f, new)]
     same, _ = _same_key(new, later)
+    same += [f for f in later if f not in same and names_its_old(facts, f, new)]
     same += [f for f in facts if f.status == "current" and f.value != new.value  # restated
              and certain_key(f) and f.key == new.key and f.users and stated_before(new, f)
              and family(f) == kind and f not in same]
