@@ -41,3 +41,15 @@ def counted_unit(value: str, key: str) -> str:
     if attribute in _UNIT_ATTRIBUTES or stem(words[0].lower()) == stem(attribute):
         return unit_class(words[1], "number", attribute)
     return ""
+
+
+def labelled_for(value: str, key: str, other_key: str) -> bool:
+    """A label and number ("accumulation 16" of "gradient|accumulation|name") whose label
+    ``other_key`` names, in full or cut short ("grad accum" names "accumulation"; "alpha"
+    does not name "rank"): a bare number said as the old value of ``other_key`` ("grad accum
+    is 32 not 16") is that value, not another label's ("rank 16")."""
+    if not counted_unit(value, key):
+        return False
+    label = value.split()[0].lower()
+    words = [w for w in other_key.split("|")[:2] for w in w.split()]
+    return any(len(w) >= 3 and (label.startswith(w) or w.startswith(label)) for w in words)
