@@ -56,3 +56,17 @@ def test_a_question_about_the_key_replaces_nothing() -> None:
                       ("user", "Should we bump the rank to 64?"))
     rank = fact_of(ledger, "rank 16")
     assert rank.status == "current" and rank.possibly_replaced_by is None
+
+
+def test_a_named_old_number_is_the_labelled_value_its_key_names_cut_short() -> None:
+    ledger = absorbed(("user", "Run config: batch 16, gradient accumulation 16."),
+                      ("user", "grad accum is 32 not 16"))
+    assert value_of(ledger, fact_of(ledger, "accumulation 16").replaced_by) == "32"
+    batch = fact_of(ledger, "batch 16")  # the same number under another label
+    assert batch.status == "current" and batch.possibly_replaced_by is None
+
+
+def test_a_named_old_number_leaves_another_labels_value_of_that_number() -> None:
+    ledger = absorbed(("user", "LoRA: rank 16, alpha 16."), ("user", "alpha is 32 not 16"))
+    assert value_of(ledger, fact_of(ledger, "alpha 16").replaced_by) == "32"
+    assert fact_of(ledger, "rank 16").status == "current"
