@@ -17,10 +17,13 @@ from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_keyless import keyless, possibly_meant
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_labelled_numbers import counted_unit
+from ollm_desktop.engine.fact_named_only import names_another_old, names_its_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.fact_version_keys import product_of, two_runners
 from ollm_desktop.engine.provenance import Found
 
 
@@ -30,6 +33,9 @@ def family(fact: Fact | Found) -> str:
         return "sentence"
     if fact.kind == "question":
         return "question"
+    counted = counted_unit(fact.value, fact.key)  # ("rank 16": the number of "rank"; "the
+    if counted:  # Python version requirement to 3.10": a version)
+        return counted if counted in ("port", "version") else "number"
     if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
         return "number"
     if fact.key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
@@ -65,6 +71,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
             _subjects_meet(a.subject, b.subject, family(a)) else ""
     entity_a, attribute_a, unit_a = a.key.split("|")
     entity_b, attribute_b, unit_b = b.key.split("|")
+    unit_a = counted_unit(a.value, a.key) or unit_a  # "rank 16" beside "bump the rank to 64"
+    unit_b = counted_unit(b.value, b.key) or unit_b
     if not attribute_a:
         return ""
     if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key
@@ -74,8 +82,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
     # 20:00", then "dinner is at 20:30")
-    if unit_a == unit_b == "version" and _product(a) and _product(a) == _product(b) and \
-            not _two_runners(a, b, _product(a)):
+    if unit_a == unit_b == "version" and product_of(a) and product_of(a) == product_of(b) and \
+            not two_runners(a, b, product_of(a)):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:
         # a bare number beside a counted one of the same noun phrase ("the pool has 8
@@ -103,26 +111,6 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
 # Unit classes a bare number never stands for (they always carry their unit or form).
 _MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "hash", "ticket",
                        "date", "duration", "size", "percent", "money", "name"})
-
-
-def _product(fact: Fact | Found) -> str:
-    """The product a version value names ("node" of "Node 18"), or the entity of a bare
-    version stated of the product ("Node is now 20": node|version)."""
-    name, _, number = fact.value.partition(" ")
-    if number and name[:1].isalpha():
-        return name.lower()
-    entity, attribute, _ = fact.key.split("|")
-    return entity if attribute == "version" and " " not in entity else ""
-
-
-def _two_runners(a: Fact | Found, b: Fact | Found, product: str) -> bool:
-    """Each key names a thing of its own besides the product ("the web app runs Node 18",
-    "the worker is on Node 20"): two things' versions of one product, two keys."""
-    def named(fact: Fact | Found) -> set[str]:
-        entity, attribute, _ = fact.key.split("|")
-        return {stem(w) for w in f"{entity} {attribute}".split()} - {stem(product), stem("version")}
-    mine, theirs = named(a), named(b)
-    return bool(mine and theirs) and not mine & theirs
 
 
 def _extends(entity: str, attribute: str, other_entity: str) -> bool:
@@ -404,8 +392,10 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     if kind in ("sentence", "question"):
         return 0
     later = [f for f in facts if f.from_correction and f.status == "current"
-             and f.value != new.value and family(f) == kind and stated_before(new, f)]
+             and f.value != new.value and family(f) == kind and stated_before(new, f)
+             and not names_another_old(facts, f, new)]
     same, _ = _same_key(new, later)
+    same += [f for f in later if f not in same and names_its_old(facts, f, new)]
     same += [f for f in facts if f.status == "current" and f.value != new.value  # restated
              and certain_key(f) and f.key == new.key and f.users and stated_before(new, f)
              and family(f) == kind and f not in same]
@@ -413,3 +403,4 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
         if replace_or_dispute(fact, new, facts):
             return 1
     return 0
+

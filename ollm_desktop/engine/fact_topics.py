@@ -18,6 +18,7 @@ marks it "possibly replaced" (a plain restatement).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from ollm_desktop.engine import fact_leads, fact_mood_words
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine import fact_words as W
-from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_keys import noun_phrase, stem
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
 
@@ -104,12 +105,57 @@ def _around(sentence: str, values: Sequence[str], value: str) -> set[str]:
         else:
             clauses[-1].append(token)
     lead: list[str] = []
-    for clause in clauses:  # the clause before it names the key ("Dashboard refresh: ...",
-        if mine in clause:  # "scratch what I said about the junior's start — it's ..."); a
-            return _content([*lead, *clause])  # trailing clause is an aside
-        holds = any(t.startswith("\x00") for t in clause)
+    for k, clause in enumerate(clauses):  # the clause before it names the key ("Dashboard
+        if mine in clause:  # refresh: ...", "scratch what I said about the junior's start —
+            return _content([*lead, *clause, *_participle_subject(clauses, clause),  # it's")
+                             *gapped_attribute(clauses[k - 1] if k else [], clause)])
+        holds = any(t.startswith("\x00") for t in clause)  # (a trailing clause is an aside)
         lead = [] if holds else clause or lead
     return set()
+
+
+def _participle_subject(clauses: list[list[str]], clause: list[str]) -> list[str]:
+    """The owner words of the sentence's subject when ``clause`` is a participle clause,
+    which has no subject of its own ("The loft insulation order is 27 rolls, covering 48 m²
+    of floor": the loft's floor; "The exporter runs as a sidecar, listening on 9100"): the
+    modifiers of the first clause's noun phrase before its first value, never its head
+    noun ("the office lease ..., covering 180 m²" shares no word with "the warehouse lease
+    covers 900 m²")."""
+    first = clauses[0]
+    if clause is first or not clause or not first or clause[0].startswith("\x00") or \
+            not (clause[0].lower().endswith("ing") and len(clause[0]) > 5):
+        return []
+    words = [t.lower() for t in itertools.takewhile(lambda t: not t.startswith("\x00"), first)]
+    entity, _ = noun_phrase(clause_subject_words(words))
+    return entity.split()
+
+
+def gapped_attribute(before: list[str], clause: list[str]) -> list[str]:
+    """The attribute a coordinated clause leaves out ("Job time limit on the cluster is 48h
+    and the eval job is 2h": the eval job's time limit): where the clause's subject ends in
+    a noun that the clause before it names as a modifier of its own subject, the words
+    after that modifier there ("job" of "job time limit": time limit)."""
+    if not before or not any(t.startswith("\x00") for t in before):
+        return []
+    mine = clause_subject_words([t.lower() for t in clause])
+    theirs = clause_subject_words([t.lower() for t in before])
+    if not mine or len(theirs) < 2:
+        return []
+    head = stem(mine[-1])
+    at = next((i for i, w in enumerate(theirs[:-1]) if stem(w) == head), None)
+    if at is None:
+        return []
+    return list(itertools.takewhile(lambda w: w not in W.PREPOSITIONS, theirs[at + 1:]))
+
+
+def clause_subject_words(words: list[str]) -> list[str]:
+    """The words of a clause's subject: those before its first copula or auxiliary, past
+    its determiners ("the loft insulation order is" -> loft insulation order)."""
+    verbs = W.COPULAS | W.AUXILIARIES
+    subject = list(itertools.takewhile(lambda w: w not in verbs, words))
+    if len(subject) == len(words):  # no copula: the words before the last one (its verb)
+        subject = subject[:-1]
+    return [w for w in subject if w not in W.DETERMINERS and w.isalpha()]
 
 
 def _slot(index: int) -> str:

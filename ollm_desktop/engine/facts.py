@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
+from ollm_desktop.engine.fact_labelled_numbers import labelled_for
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
 from ollm_desktop.engine.fact_supersession import (
@@ -185,7 +186,9 @@ def _names(item: Found, fact: Fact, replacement: Fact) -> bool:
         or (item.ref_kind in ("name", "class") and (  # "Malpensa" of "Milan
             value.startswith(said + " ") or value.endswith(" " + said)))  # Malpensa"
         or (numeral and value.startswith(said + " "))  # "3" of "3 jobs", "1.5%" of "1.5% per
-        or (numeral and "." in said and value.endswith(" " + said)))  # month"; "PostgreSQL 14.9"
+        or (numeral and "." in said and value.endswith(" " + said))  # month"; "PostgreSQL 14.9"
+        or (numeral and value.endswith(" " + said) and  # "16" of "accumulation 16" (the
+            labelled_for(fact.value, fact.key, replacement.key)))  # label its key names)
 
 
 def _disputes(result: Absorbed, facts: list[Fact], claims: dict[str, str]) -> Absorbed:

@@ -1,0 +1,55 @@
+"""A number read as a name with a word before it: "rank 16", "Track 3", "default 9090".
+
+The value finder reads "rank 16, alpha 32" or "change port to default 9090" as names (a word
+and a number), while "bump the rank to 64" or "the port is 9090" give a bare number. Both
+are values of one key: the number is the value, and the word before it is the key's own
+attribute ("rank 16" of the key "rank") or a modifier of a value whose attribute names its
+unit ("default 9090" of the key "port"). ``fact_supersession`` compares such a name by the
+unit of its number, so a correction that names the key meets it (issue 28).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.fact_keys import stem, unit_class
+
+# A number alone: digits with a decimal point or separators, no unit.
+_NUMBER = re.compile(r"\d[\d.,_]*")
+# A version number alone: "3.10", "20", "1.27.4".
+_VERSION = re.compile(r"\d+(?:\.\d+)*")
+# Attributes that name the unit class of a bare number (``fact_keys.unit_class``).
+_UNIT_ATTRIBUTES = ("port", "version")
+
+
+def counted_unit(value: str, key: str) -> str:
+    """The unit class of the number in a name value of ``key`` ("entity|attribute|name")
+    that is a label and a number ("rank 16" of rank: number; "default 9090" of port:
+    port), or "version" for a bare dotted number whose key's noun phrase names a version
+    ("the minimum Python version requirement to 3.10"); "" for any other value (a name
+    stays a name: "Hotel 55", "Studio 54" of "venue")."""
+    parts = key.split("|")
+    if len(parts) == 3 and parts[2] == "number" and _VERSION.fullmatch(value) and \
+            "version" in f"{parts[0]} {parts[1]}".split():
+        return "version"
+    if len(parts) != 3 or parts[2] != "name" or not parts[1]:
+        return ""
+    words = value.split()
+    if len(words) != 2 or not _NUMBER.fullmatch(words[1]) or not words[0].isalpha():
+        return ""
+    attribute = parts[1].split()[-1]
+    if attribute in _UNIT_ATTRIBUTES or stem(words[0].lower()) == stem(attribute):
+        return unit_class(words[1], "number", attribute)
+    return ""
+
+
+def labelled_for(value: str, key: str, other_key: str) -> bool:
+    """A label and number ("accumulation 16" of "gradient|accumulation|name") whose label
+    ``other_key`` names, in full or cut short ("grad accum" names "accumulation"; "alpha"
+    does not name "rank"): a bare number said as the old value of ``other_key`` ("grad accum
+    is 32 not 16") is that value, not another label's ("rank 16")."""
+    if not counted_unit(value, key):
+        return False
+    label = value.split()[0].lower()
+    words = [w for w in other_key.split("|")[:2] for w in w.split()]
+    return any(len(w) >= 3 and (label.startswith(w) or w.startswith(label)) for w in words)
