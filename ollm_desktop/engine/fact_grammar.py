@@ -38,6 +38,7 @@ from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
+from ollm_desktop.engine.fact_settings_lists import listed_setting
 from ollm_desktop.engine.fact_values import bare_values, ends_clause
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -124,7 +125,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
     directed = len(split) < len(tokens) and bool(
         ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
-    tokens = _is_before_place(split)
+    tokens = surface.spelled_is(sentence, split)  # "Standup's at 9:45"
     first, lead = strip_lead(tokens)
     headed = ""  # the mood of a header ("Idea: ...", "Question: ...")
     if not lead and (header := surface.header_end(tokens, first)) > first:  # "quick update:"
@@ -169,6 +170,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             label = implied.labels[i]
             entity, attribute = _purpose(tokens, i, label) or (
                 " ".join(w for w in (entity, attribute) if w and w != label), label)
+            if listed_setting(tokens, i, implied.labels):  # "rank 16, alpha 32": settings
+                start, text, kind = end - len(text.split()[-1]), text.split()[-1], "number"
         unit = implied.units.get(i) or unit_class(text, kind, attribute)
         entity, attribute, unit = product_version(sentence, tokens, i, entity, attribute, unit,
                                                    first)
@@ -240,23 +243,6 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
-
-
-def _is_before_place(tokens: list[Tok]) -> list[Tok]:
-    """"Standup's at 9:45", "the key's under the mat": a noun's "'s" before a preposition
-    is "is" (a possessive takes a noun after it: "the dog's vet")."""
-    out: list[Tok] = []
-    for i, token in enumerate(tokens):
-        after = tokens[i + 1].word if i + 1 < len(tokens) else ""
-        before = tokens[i - 1].word if i else ""
-        if token.word.endswith("'s") and len(token.word) > 2 and not token.value and \
-                after in PREPOSITIONS and token.word not in NOT_NP and \
-                before not in PREPOSITIONS:  # ("dinner at Luigi's at 8": a place's name)
-            out += [Tok(token.word[:-2], token.start, token.end - 2),
-                    Tok("is", token.end - 2, token.end)]
-        else:
-            out.append(token)
-    return out
 
 
 def _from_value_on(tokens: list[Tok]) -> set[int]:

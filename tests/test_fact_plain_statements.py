@@ -1,0 +1,74 @@
+"""Issue 28: plain statements read as structure, so that a later correction finds the value
+under its key (a correction cannot replace a value that was never read). Each rule is tried
+on sentences of several domains, with negatives that must stay as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.provenance import sentence_facts
+from tests.engine_fakes import absorbed, fact_of
+
+
+def _values(sentence: str) -> dict[str, str]:
+    """Each value the sentence states, with its ledger label."""
+    return {f.value: f.subject for f in sentence_facts(sentence) if f.kind != "decision"}
+
+
+# A common noun's "'s" before a value that ends its clause is "is" ("her name's Rosalind").
+@pytest.mark.parametrize(("sentence", "value", "label"), [
+    ("her name's Rosalind, she plays the bard", "Rosalind", "name"),
+    ("so the gate code's 4411.", "4411", "gate code"),
+    ("ok, our dog's Biscuit.", "Biscuit", "dog"),
+    ("the landlord's Mr. Patel and he lives upstairs.", "Mr. Patel", "landlord"),
+])
+def test_a_nouns_s_before_a_value_that_ends_the_clause_is_is(
+        sentence: str, value: str, label: str) -> None:
+    assert _values(sentence).get(value) == label
+
+
+@pytest.mark.parametrize(("sentence", "absent"), [
+    ("Setlists are kept in the band's Google Doc.", "Google Doc"),  # a preposition's object
+    ("Sam's Tesla is red.", "Tesla"),  # a name's possessive
+])
+def test_a_possessive_stays_a_possessive(sentence: str, absent: str) -> None:
+    assert absent not in _values(sentence) or _values(sentence)[absent] != ""
+
+
+def test_a_contracted_name_is_replaced_by_a_correction() -> None:
+    ledger = absorbed(("user", "The vet's Dr. Okafor, she's at the Elm Street clinic."),
+                      ("user", "Actually the vet is Dr. Brandt now."))
+    assert fact_of(ledger, "Dr. Okafor").status == "replaced"
+    assert fact_of(ledger, "Dr. Brandt").status == "current"
+
+
+# A list of "noun number" pairs of different nouns is a list of settings: each noun is a key.
+@pytest.mark.parametrize(("sentence", "pairs"), [
+    ("For the LoRA run: rank 16, alpha 32, dropout 0.05.",
+     {"16": "rank", "32": "alpha", "0.05": "dropout"}),
+    ("Print settings: infill 20, layer height 0.2, speed 60.",
+     {"20": "infill", "0.2": "layer height", "60": "speed"}),
+    ("Compressor: threshold 18, ratio 4, attack 30.",
+     {"18": "threshold", "4": "ratio", "30": "attack"}),
+])
+def test_a_list_of_noun_number_pairs_gives_each_noun_its_number(
+        sentence: str, pairs: dict[str, str]) -> None:
+    values = _values(sentence)
+    assert {v: values.get(v) for v in pairs} == pairs
+
+
+@pytest.mark.parametrize(("sentence", "names"), [
+    ("Submit to track 3, track 5 is full.", ["track 3", "track 5"]),  # one noun: things
+    ("The kit is in the lab in rack 6, shelf 3.", ["rack 6", "shelf 3"]),  # places
+    ("Take bus 42 to work.", ["bus 42"]),  # one pair: a name
+])
+def test_numbered_things_stay_names(sentence: str, names: list[str]) -> None:
+    values = _values(sentence)
+    assert all(name in values for name in names)
+
+
+def test_a_setting_of_a_list_is_replaced_by_its_key() -> None:
+    ledger = absorbed(("user", "Compressor: threshold 18, ratio 4, attack 30."),
+                      ("user", "Bump the ratio to 6."))
+    assert fact_of(ledger, "4").status == "replaced"
+    assert fact_of(ledger, "18").status == fact_of(ledger, "30").status == "current"
