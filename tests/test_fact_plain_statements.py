@@ -72,3 +72,63 @@ def test_a_setting_of_a_list_is_replaced_by_its_key() -> None:
                       ("user", "Bump the ratio to 6."))
     assert fact_of(ledger, "4").status == "replaced"
     assert fact_of(ledger, "18").status == fact_of(ledger, "30").status == "current"
+
+
+# A verbless list item "NP PREP VALUE" after a comma, and the passive "NP is PARTICIPLE PREP
+# VALUE": the plain word after the preposition of means is the value of the noun phrase.
+@pytest.mark.parametrize(("sentence", "value", "label"), [
+    ("The incoterm is FOB Busan, payment by letter of credit.", "letter of credit", "payment"),
+    ("Dinner is at 8, dessert with custard.", "custard", "dessert"),
+    ("The cake is from Greggs, candles by mum.", "mum", "candle"),
+    ("Figures are made in matplotlib.", "matplotlib", "figure"),
+    ("The docs are written in markdown, diagrams in mermaid.", "mermaid", "diagram"),
+    ("Invoices are sent by email.", "email", "invoice"),
+])
+def test_a_verbless_item_or_a_passive_gives_its_noun_the_value(
+        sentence: str, value: str, label: str) -> None:
+    assert _values(sentence).get(value) == label
+
+
+@pytest.mark.parametrize("sentence", [
+    "Thanks, talk with you later.",  # a pronoun after the preposition
+    "The budget is tight on staffing.",  # an adjective, no participle
+    "We are based in town.",  # a pronoun subject
+    "Sounds good, see you on the day.",  # a determiner after the preposition, and a verb
+])
+def test_no_item_without_its_structure(sentence: str) -> None:
+    assert not _values(sentence)
+
+
+def test_an_item_value_is_replaced_under_its_key() -> None:
+    ledger = absorbed(("user", "The incoterm is FOB Busan, payment by letter of credit."),
+                      ("user", "Switch the payment to PayPal."))
+    assert fact_of(ledger, "letter of credit").status == "replaced"
+    assert fact_of(ledger, "FOB Busan").status == fact_of(ledger, "PayPal").status == "current"
+
+
+# Gapping: "X runs on port 8080, Y on 9090": the item repeats the first clause's preposition
+# with a bare number, which is a value of the item's NP (and of the first value's attribute
+# where that one had an owner: "the API's port").
+@pytest.mark.parametrize(("sentence", "value", "label"), [
+    ("The API runs on port 8080, the admin panel on 9090.", "9090", "admin panel port"),
+    ("Grafana listens on port 3000 and Prometheus on 9090.", "9090", "prometheus port"),
+    ("The kids eat at 5:30, the adults at 7.", "7", "adult"),
+])
+def test_a_gapped_item_keeps_its_number(sentence: str, value: str, label: str) -> None:
+    assert _values(sentence).get(value) == label
+
+
+@pytest.mark.parametrize(("sentence", "absent"), [
+    ("The exporter's on 9187.", "9187"),  # no clause before it to repeat
+    ("I was born in 1990, moved to London in 2015.", "2015"),  # a verb in the item
+    ("We meet at 10, the other team at 11.", "11"),  # the first "at" took no value
+])
+def test_a_bare_number_without_a_parallel_stays_unread(sentence: str, absent: str) -> None:
+    assert absent not in _values(sentence)
+
+
+def test_a_gapped_port_is_replaced_and_the_first_one_kept() -> None:
+    ledger = absorbed(("user", "The API runs on port 8080, the admin panel on 9090."),
+                      ("user", "Move the admin panel to port 9191."))
+    assert fact_of(ledger, "9090").status == "replaced"
+    assert fact_of(ledger, "8080").status == fact_of(ledger, "9191").status == "current"

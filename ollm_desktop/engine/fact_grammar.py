@@ -25,6 +25,7 @@ from typing import Literal
 
 from ollm_desktop.engine import fact_surface as surface
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
+from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
 from ollm_desktop.engine.fact_keys import (
     key_of,
     noun_phrase,
@@ -147,16 +148,23 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
     bare_values(sentence, tokens, first, bool(shaped), lead)
     named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
+    itemised = elliptic_values(sentence, tokens, first)  # "…, bibliography with biber"
+    gapped = gapped_numbers(sentence, tokens, first)  # "on 8080, the admin panel on 9090"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
     slots: list[Slot] = []
+    keys: dict[int, tuple[str, str]] = {}  # each value's key, by its index
     renewed = False
     for i, token in enumerate(tokens):
         if token.value is None:
             continue
         start, end, text, kind = token.value
-        entity, attribute = ("", "") if i in taken else \
+        entity, attribute = ("", "") if i in taken else itemised.get(i) or \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
+        if i in gapped and gapped[i][1] in keys:  # the first value's attribute, if it had
+            had, attribute = keys[gapped[i][1]]  # an owner ("the API's port"); else the
+            entity, attribute = (gapped[i][0], attribute) if had else \
+                noun_phrase(gapped[i][0].split())  # item's NP ("the kids at 5:30, the adults")
         stated = entity  # (before "the right one" loses "right" as a renewal)
         if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3", "the
             entity, fresh = surface.unrenewed(entity, tokens, i)  # actual version is 3.6": replaced
@@ -181,6 +189,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
         entity, attribute, label = entity.lower(), attribute.lower(), label.lower()  # "IT"
+        keys[i] = (entity, attribute)
         slots.append(Slot(start, end, text, kind, entity, attribute, unit,
                           i in taken or is_old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
