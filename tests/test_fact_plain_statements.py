@@ -132,3 +132,31 @@ def test_a_gapped_port_is_replaced_and_the_first_one_kept() -> None:
                       ("user", "Move the admin panel to port 9191."))
     assert fact_of(ledger, "9090").status == "replaced"
     assert fact_of(ledger, "8080").status == fact_of(ledger, "9191").status == "current"
+
+
+# "it's NAME for NP": the presented name is the value of the NP after "for".
+@pytest.mark.parametrize(("sentence", "value", "label"), [
+    ("From now on it's Wessex Mill for flour.", "Wessex Mill", "flour"),
+    ("It's Sentry for crash reporting from now on.", "Sentry", "crash reporting"),
+    ("That's Dr. Lee for the kids.", "Dr. Lee", "kid"),
+    ("It's Monday for the standup.", "Monday", "standup"),
+])
+def test_a_presented_name_is_the_value_of_the_noun_after_for(
+        sentence: str, value: str, label: str) -> None:
+    assert _values(sentence).get(value) == label
+
+
+@pytest.mark.parametrize("sentence", ["It's fine for now.", "It's time for lunch."])
+def test_no_presented_value_without_a_name(sentence: str) -> None:
+    assert not _values(sentence)
+
+
+def test_a_presented_name_replaces_the_keys_value_and_a_question_does_not() -> None:
+    said = ("user", "Our flour comes from Shipton Mill and the butter from Netherend Farm.")
+    asked = absorbed(said, ("user", "Is it Wessex Mill for flour from now on?"))
+    assert fact_of(asked, "Shipton Mill").status == "current"
+    ledger = absorbed(said, ("user", "From now on it's Wessex Mill for flour, Shipton's "
+                                     "delivery minimum went up."))
+    assert fact_of(ledger, "Shipton Mill").status == "replaced"
+    assert fact_of(ledger, "Netherend Farm").status == fact_of(ledger, "Wessex Mill").status \
+        == "current"
