@@ -160,3 +160,30 @@ def test_a_presented_name_replaces_the_keys_value_and_a_question_does_not() -> N
     assert fact_of(ledger, "Shipton Mill").status == "replaced"
     assert fact_of(ledger, "Netherend Farm").status == fact_of(ledger, "Wessex Mill").status \
         == "current"
+
+
+# "HEADER: VALUE WORDS, VALUE WORDS": each value is the header's, of its item's words.
+@pytest.mark.parametrize(("sentence", "pairs"), [
+    ("Heating schedule: 21 °C mornings, 18 °C evenings.",
+     {"21 °C": "heating schedule morning", "18 °C": "heating schedule evening"}),
+    ("Fees: £40 adults, £15 children.", {"£40": "fee adult", "£15": "fee children"}),
+])
+def test_a_header_list_keys_each_value_by_its_item(sentence: str, pairs: dict[str, str]) -> None:
+    values = _values(sentence)
+    assert {v: values.get(v) for v in pairs} == pairs
+
+
+@pytest.mark.parametrize(("sentence", "value", "label"), [
+    ("Tickets: £40 each.", "£40", "ticket"),  # one item: the header is its key
+    ("Update: 12 people, not 10.", "12 people", ""),  # a header before a correction
+])
+def test_one_item_or_a_correction_is_no_header_list(sentence: str, value: str,
+                                                    label: str) -> None:
+    assert _values(sentence).get(value) == label
+
+
+def test_one_item_of_a_header_list_is_replaced_alone() -> None:
+    ledger = absorbed(("user", "Heating schedule: 21 °C mornings, 18 °C evenings."),
+                      ("user", "Evenings are 19 °C now."))
+    assert fact_of(ledger, "18 °C").status == "replaced"
+    assert fact_of(ledger, "21 °C").status == "current"

@@ -27,6 +27,7 @@ from ollm_desktop.engine import fact_surface as surface
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
 from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
 from ollm_desktop.engine.fact_for_key import values_for_keys
+from ollm_desktop.engine.fact_header_lists import header_items
 from ollm_desktop.engine.fact_keys import (
     key_of,
     noun_phrase,
@@ -151,6 +152,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
     itemised = elliptic_values(sentence, tokens, first)  # "…, bibliography with biber"
     itemised |= values_for_keys(sentence, tokens, first)  # "it's Wessex Mill for flour"
+    itemised |= header_items(tokens, first)  # "Fees: £40 adults, £15 children"
     gapped = gapped_numbers(sentence, tokens, first)  # "on 8080, the admin panel on 9090"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
