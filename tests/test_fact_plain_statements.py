@@ -167,6 +167,8 @@ def test_a_presented_name_replaces_the_keys_value_and_a_question_does_not() -> N
     ("Heating schedule: 21 °C mornings, 18 °C evenings.",
      {"21 °C": "heating schedule morning", "18 °C": "heating schedule evening"}),
     ("Fees: £40 adults, £15 children.", {"£40": "fee adult", "£15": "fee children"}),
+    ("Cat food: Felix in the morning, Whiskas at night.",
+     {"Felix": "cat food morning", "Whiskas": "cat food night"}),
 ])
 def test_a_header_list_keys_each_value_by_its_item(sentence: str, pairs: dict[str, str]) -> None:
     values = _values(sentence)
@@ -176,6 +178,7 @@ def test_a_header_list_keys_each_value_by_its_item(sentence: str, pairs: dict[st
 @pytest.mark.parametrize(("sentence", "value", "label"), [
     ("Tickets: £40 each.", "£40", "ticket"),  # one item: the header is its key
     ("Update: 12 people, not 10.", "12 people", ""),  # a header before a correction
+    ("Note: Berlin in June, Rome later.", "Berlin", "note"),  # "Rome later": no list
 ])
 def test_one_item_or_a_correction_is_no_header_list(sentence: str, value: str,
                                                     label: str) -> None:

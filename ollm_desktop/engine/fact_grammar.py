@@ -152,7 +152,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
     itemised = elliptic_values(sentence, tokens, first)  # "…, bibliography with biber"
     itemised |= values_for_keys(sentence, tokens, first)  # "it's Wessex Mill for flour"
-    itemised |= header_items(tokens, first)  # "Fees: £40 adults, £15 children"
+    itemised |= header_items(sentence, tokens, first)  # "Fees: £40 adults, £15 children"
     gapped = gapped_numbers(sentence, tokens, first)  # "on 8080, the admin panel on 9090"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
