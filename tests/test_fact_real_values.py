@@ -238,8 +238,12 @@ def test_a_comparison_of_a_plain_word_is_no_version() -> None:
 
 
 def test_a_noun_and_a_decimal_number_after_it_are_one_value() -> None:
+    values = _values("Use dropout 0.05 for the run.")
+    assert "dropout 0.05" in values
+    # in a list of such pairs each noun is a setting and its number the value
+    # (fact_settings_lists): "rank 16, alpha 32" gives the rank 16
     values = _values("For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")
-    assert "dropout 0.05" in values and "rank 16" in values
+    assert "0.05" in values and "16" in values
 
 
 def test_a_count_after_named_numbers_in_a_list_is_a_value() -> None:

@@ -25,6 +25,9 @@ from typing import Literal
 
 from ollm_desktop.engine import fact_surface as surface
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
+from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
+from ollm_desktop.engine.fact_for_key import values_for_keys
+from ollm_desktop.engine.fact_header_lists import header_items
 from ollm_desktop.engine.fact_keys import (
     key_of,
     noun_phrase,
@@ -38,6 +41,7 @@ from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
+from ollm_desktop.engine.fact_settings_lists import listed_setting
 from ollm_desktop.engine.fact_values import bare_values, ends_clause
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -124,7 +128,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
     directed = len(split) < len(tokens) and bool(
         ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
-    tokens = _is_before_place(split)
+    tokens = surface.spelled_is(sentence, split)  # "Standup's at 9:45"
     first, lead = strip_lead(tokens)
     headed = ""  # the mood of a header ("Idea: ...", "Question: ...")
     if not lead and (header := surface.header_end(tokens, first)) > first:  # "quick update:"
@@ -146,16 +150,25 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
     bare_values(sentence, tokens, first, bool(shaped), lead)
     named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
+    itemised = elliptic_values(sentence, tokens, first)  # "…, bibliography with biber"
+    itemised |= values_for_keys(sentence, tokens, first)  # "it's Wessex Mill for flour"
+    itemised |= header_items(sentence, tokens, first)  # "Fees: £40 adults, £15 children"
+    gapped = gapped_numbers(sentence, tokens, first)  # "on 8080, the admin panel on 9090"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
     slots: list[Slot] = []
+    keys: dict[int, tuple[str, str]] = {}  # each value's key, by its index
     renewed = False
     for i, token in enumerate(tokens):
         if token.value is None:
             continue
         start, end, text, kind = token.value
-        entity, attribute = ("", "") if i in taken else \
+        entity, attribute = ("", "") if i in taken else itemised.get(i) or \
             clause_key(tokens, i, first) or key_of(tokens, i, first)
+        if i in gapped and gapped[i][1] in keys:  # the first value's attribute, if it had
+            had, attribute = keys[gapped[i][1]]  # an owner ("the API's port"); else the
+            entity, attribute = (gapped[i][0], attribute) if had else \
+                noun_phrase(gapped[i][0].split())  # item's NP ("the kids at 5:30, the adults")
         stated = entity  # (before "the right one" loses "right" as a renewal)
         if i > 0 and tokens[i - 1].word in COPULAS and not owner:  # "New room: C3", "the
             entity, fresh = surface.unrenewed(entity, tokens, i)  # actual version is 3.6": replaced
@@ -169,6 +182,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             label = implied.labels[i]
             entity, attribute = _purpose(tokens, i, label) or (
                 " ".join(w for w in (entity, attribute) if w and w != label), label)
+            if listed_setting(tokens, i, implied.labels):  # "rank 16, alpha 32": settings
+                start, text, kind = end - len(text.split()[-1]), text.split()[-1], "number"
         unit = implied.units.get(i) or unit_class(text, kind, attribute)
         entity, attribute, unit = product_version(sentence, tokens, i, entity, attribute, unit,
                                                    first)
@@ -178,6 +193,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 noun_phrase(owner.split())
         kind = "version" if unit == "version" else kind
         entity, attribute, label = entity.lower(), attribute.lower(), label.lower()  # "IT"
+        keys[i] = (entity, attribute)
         slots.append(Slot(start, end, text, kind, entity, attribute, unit,
                           i in taken or is_old(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
@@ -240,23 +256,6 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
     return Reading(mood, correction and mood == "statement", tuple(slots))
-
-
-def _is_before_place(tokens: list[Tok]) -> list[Tok]:
-    """"Standup's at 9:45", "the key's under the mat": a noun's "'s" before a preposition
-    is "is" (a possessive takes a noun after it: "the dog's vet")."""
-    out: list[Tok] = []
-    for i, token in enumerate(tokens):
-        after = tokens[i + 1].word if i + 1 < len(tokens) else ""
-        before = tokens[i - 1].word if i else ""
-        if token.word.endswith("'s") and len(token.word) > 2 and not token.value and \
-                after in PREPOSITIONS and token.word not in NOT_NP and \
-                before not in PREPOSITIONS:  # ("dinner at Luigi's at 8": a place's name)
-            out += [Tok(token.word[:-2], token.start, token.end - 2),
-                    Tok("is", token.end - 2, token.end)]
-        else:
-            out.append(token)
-    return out
 
 
 def _from_value_on(tokens: list[Tok]) -> set[int]:

@@ -297,3 +297,52 @@ def _header_word(token: Tok) -> bool:
     word = token.word
     return token.value is None and word[:1].isalpha() and word not in _NEGATED and \
         word not in PREPOSITIONS and word != "not"
+
+
+def spelled_is(sentence: str, tokens: list[Tok]) -> list[Tok]:
+    """A noun's "'s" that is "is", not a possessive (a possessive takes a noun after it: "the
+    dog's vet"):
+
+    - before a preposition: "Standup's at 9:45", "the key's under the mat";
+    - before a value that ends its clause, after a common noun that opens its clause: "her
+      name's Rosalind", "the code's 4411", "the deadline's Friday" (not "kept in the band's
+      Google Doc", a preposition's object). A name's "'s" before a name is a possessive
+      ("Sam's Tesla"), and so is one before a value that goes on ("the dog's 3 toys are")."""
+    out: list[Tok] = []
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        before = tokens[i - 1].word if i else ""
+        if token.word.endswith("'s") and len(token.word) > 2 and not token.value and \
+                after is not None and token.word not in NOT_NP and \
+                before not in PREPOSITIONS and (  # ("dinner at Luigi's at 8": a place's name)
+                    after.word in PREPOSITIONS or _value_said(sentence, tokens, i)):
+            out += [Tok(token.word[:-2], token.start, token.end - 2),
+                    Tok("is", token.end - 2, token.end)]
+        else:
+            out.append(token)
+    return out
+
+
+def _value_said(sentence: str, tokens: list[Tok], i: int) -> bool:
+    """"her name's Rosalind": after the common noun's "'s" at ``i``, one value ends the
+    clause."""
+    at = i + 1
+    said = sentence[tokens[at].start:tokens[at].start + 1]  # a value, a name or a number
+    if not (tokens[at].value is not None or said.isupper() or said.isdigit()) or \
+            (sentence[tokens[i].start:tokens[i].start + 1].isupper() and tokens[i].start > 0):
+        return False
+    j = i - 1  # the noun phrase opens its clause ("in the band's Google Doc" is a possessive)
+    while j >= max(0, i - 2) and tokens[j].value is None and tokens[j].word.isalpha() and \
+            tokens[j].word not in _NEGATED and tokens[j].word not in PREPOSITIONS and \
+            tokens[j].word not in DETERMINERS:  # its modifiers ("the gate code's")
+        j -= 1
+    while j >= 0 and tokens[j].word in DETERMINERS:
+        j -= 1
+    if j >= 0 and tokens[j].word not in BOUNDARY and tokens[j].word not in CONJUNCTIONS:
+        return False
+    at += 1
+    while at < len(tokens) and tokens[at].word == "·":  # the value's own words
+        at += 1
+    return at >= len(tokens) or tokens[at].word in BOUNDARY or tokens[at].word in (
+        "and", "but", "now", "not")
+

@@ -1,0 +1,55 @@
+"""A value given for a key: "it's Wessex Mill for flour", "that's Sentry for crash reporting".
+
+A presentational clause, a pronoun and "be" (``it's``, ``that's``), names a value and then,
+after "for", the thing it is the value of: "From now on it's Wessex Mill for flour" says the
+flour's supplier is Wessex Mill, as "we use Wessex Mill for flour" does. The pronoun is no
+key and the value no verb's object, so neither the key reader nor the value finders take it.
+
+Structure only: IT'S/THAT'S [now] NAME "for" NOUN PHRASE, where the name is one to four
+capitalised words (or one value found already) and the noun phrase one to three plain words
+that end the clause.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import noun_phrase, singular
+from ollm_desktop.engine.fact_phrase_words import mark_value, plain_word
+from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, Tok, closed
+
+# A pronoun and "be" in one token that present a value (a closed class).
+PRESENTING = closed("it's that's")
+_NAME_WORDS = 4
+_NP_WORDS = 3
+_ENDS = BOUNDARY | {"now", "from", "and", "but", "instead"}
+
+
+def values_for_keys(sentence: str, tokens: list[Tok], first: int) -> dict[int, tuple[str, str]]:
+    """Mark each name of "it's NAME for NP": the index of the value, with the NP's key."""
+    out: dict[int, tuple[str, str]] = {}
+    for k in range(first, len(tokens) - 3):
+        if tokens[k].word not in PRESENTING:
+            continue
+        a = k + 1 + (tokens[k + 1].word == "now")
+        b = a
+        while b < len(tokens) and b - a < _NAME_WORDS and _name_word(sentence, tokens[b]):
+            b += 1
+        if b == a or b >= len(tokens) or tokens[b].word != "for":
+            continue
+        c = b + 1
+        while c < len(tokens) and tokens[c].word in DETERMINERS:
+            c += 1
+        end = c
+        while end < len(tokens) and plain_word(tokens[end]) and end - c < _NP_WORDS:
+            end += 1
+        if end == c or (end < len(tokens) and tokens[end].word not in _ENDS):
+            continue
+        if b - a > 1 or tokens[a].value is None:
+            mark_value(sentence, tokens, a, b)
+        out[b - 1] = noun_phrase([singular(t.word) for t in tokens[c:end]])
+    return out
+
+
+def _name_word(sentence: str, token: Tok) -> bool:
+    """A capitalised word of a name, or a value found already."""
+    return token.value is not None or (
+        token.word[:1].isalpha() and sentence[token.start:token.start + 1].isupper())

@@ -1,0 +1,72 @@
+"""A header and a list of values, each with the words that say which one it is:
+"Heating schedule: 21 °C mornings, 18 °C evenings", "Fees: £40 adults, £15 children".
+
+After a header of plain words and a colon, items joined by commas hold one value each and,
+after it, one or two plain words that tell the items apart, after a preposition or not ("Cat
+food: Felix in the morning, Whiskas at night"; a capitalised word opening an item of such a
+list is a name). Each value is the header's, of
+the item's words: (heating schedule, evening), as "the heating schedule's evening value"
+would be. Without this the first item took the header as its key and the others none, so a
+correction of one ("evenings are 19 °C now") found nothing to replace.
+
+Structure only: a header of one to four plain words opening the sentence, a colon, and at
+least two items of the form VALUE [PREPOSITION [DETERMINER]] WORD [WORD] that end at a comma
+or the sentence's end.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import singular
+from ollm_desktop.engine.fact_phrase_words import mark_value, plain_word
+from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, PREPOSITIONS, Tok
+
+_HEADER_WORDS = 4
+_QUALIFIER_WORDS = 2
+
+
+def header_items(sentence: str, tokens: list[Tok], first: int) -> dict[int, tuple[str, str]]:
+    """The index of each listed value, with its key (header, the item's words)."""
+    colon = next((k for k in range(first, min(len(tokens), first + _HEADER_WORDS + 1))
+                  if tokens[k].word == ":"), None)
+    if colon is None or colon == first or not all(plain_word(t) for t in tokens[first:colon]):
+        return {}
+    header = " ".join(singular(t.word) for t in tokens[first:colon])
+    items: dict[int, tuple[str, str]] = {}
+    start = colon + 1
+    for k in range(colon + 1, len(tokens) + 1):
+        if k < len(tokens) and tokens[k].word not in BOUNDARY:
+            continue
+        item = _item(sentence, tokens, start, k)
+        if item is None:
+            return {}
+        items[item[0]] = (header, item[1])
+        start = k + 1
+        if k < len(tokens) and tokens[k].word != ",":
+            break
+    if len(items) < 2:
+        return {}
+    for at in items:
+        if tokens[at].value is None:  # the list holds: its capitalised word is a name
+            mark_value(sentence, tokens, at, at + 1)
+    return items
+
+
+def _item(sentence: str, tokens: list[Tok], start: int, end: int) -> tuple[int, str] | None:
+    """VALUE [PREPOSITION [DETERMINER]] WORD [WORD] in [start, end): the value's index and
+    its item's words. A capitalised word opening the item is a name ("Whiskas at night")."""
+    at = start
+    while at < end and tokens[at].word == "·":  # the value's own words before it
+        at += 1
+    if at >= end or (tokens[at].value is None and not _capitalised(sentence, tokens[at])):
+        return None
+    after = at + 1
+    if after < end and tokens[after].word in PREPOSITIONS:  # "in the morning", "at night"
+        after += 1 + (after + 1 < end and tokens[after + 1].word in DETERMINERS)
+    words = tokens[after:end]
+    if not 0 < len(words) <= _QUALIFIER_WORDS or not all(plain_word(t) for t in words):
+        return None
+    return at, " ".join(singular(t.word) for t in words)
+
+
+def _capitalised(sentence: str, token: Tok) -> bool:
+    return token.word.isalpha() and sentence[token.start:token.start + 1].isupper()
