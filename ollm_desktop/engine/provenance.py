@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_shouted
+from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_new_roles, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_words import DETERMINERS
@@ -152,6 +152,8 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
                          slot.old and correction, key=_key(slot), single=slot.single))
     if reading.mood != "statement":
         return [f for f in out if not f.old]
+    if role == "user":
+        out = _new_holder(sentence, reading.slots, out)
     plain = _blank(sentence, values)
     decided = P.DECISION.search(sentence)
     decision = bool(decided)
@@ -173,6 +175,33 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
         out.append(Found("correction", P.clip_words(sentence), P.subject_words(plain),
                          "correction", correction))
     return out
+
+
+def _new_holder(sentence: str, slots: tuple[fact_grammar.Slot, ...], out: list[Found],
+                ) -> list[Found]:
+    """"Newark Showground will be the new venue for The Big Weekend 2024": the subject is the
+    value of the predicate's key, and it takes the key over (a correction of it,
+    ``fact_new_roles``); a value inside the predicate is the key's words, no value."""
+    role = fact_new_roles.new_role(sentence, [(slot.start, slot.end) for slot in slots])
+    if role is None:
+        return out
+    kept: list[Found] = []
+    holder: Found | None = None
+    for slot, found in zip(slots, out, strict=True):
+        if slot.start == role.start:
+            holder = found
+            continue
+        if role.start <= slot.start < role.phrase_end:
+            continue  # "The Big Weekend 2024" names the key's owner
+        kept.append(found)
+    value = holder.value if holder is not None else sentence[role.start:role.end]
+    ref_kind = holder.ref_kind if holder is not None else "name"
+    unit = holder.key.split("|")[-1] if holder is not None and holder.key.count("|") == 2 \
+        else "name"
+    kind: FactKind = holder.kind if holder is not None else "name"
+    key = f"{role.entity}|{role.attribute}|{unit}"
+    subject = " ".join(f"{role.entity} {role.attribute}".split()[-SUBJECT_WORDS:])
+    return [Found(kind, value, subject, ref_kind, True, key=key, single=True), *kept]
 
 
 _DECIDED_START = re.compile(r":\s|\b(?:is|are|will be)\s", re.IGNORECASE)
