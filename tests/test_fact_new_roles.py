@@ -53,3 +53,35 @@ def test_a_reply_naming_a_new_holder_never_replaces_the_users_value() -> None:
     ledger = absorbed(("user", "The treasurer is Bob Smith."),
                       ("assistant", "Jane Doe is the new treasurer."))
     assert fact_of(ledger, "Bob Smith").status == "current"
+
+
+@pytest.mark.parametrize(("before", "after", "old", "new"), [
+    ("The treasurer is Bob Smith.", "Jane Doe takes over as treasurer.", "Bob Smith", "Jane Doe"),
+    ("The treasurer is Bob Smith.", "Jane Doe has taken over from Bob Smith as treasurer.",
+     "Bob Smith", "Jane Doe"),
+    ("Our goalkeeper is Sam Reid.", "Tom Hale replaces Sam Reid as goalkeeper.", "Sam Reid",
+     "Tom Hale"),
+    ("We use MySQL for the database.", "Postgres is now our database.", "MySQL", "Postgres"),
+])
+def test_a_value_that_takes_a_role_over_replaces_its_holder(before: str, after: str, old: str,
+                                                           new: str) -> None:
+    ledger = absorbed(("user", before), ("user", after))
+    replaced = fact_of(ledger, old)
+    assert replaced.status == "replaced" and value_of(ledger, replaced.replaced_by) == new
+
+
+@pytest.mark.parametrize("after", [
+    "Jane Doe takes over as treasurer of the chess club.",  # another owner's treasurer
+    "Should Jane Doe take over as treasurer of the book club?",
+    "If Jane Doe takes over as treasurer of the book club, who keeps the minutes?",
+    "Jane Doe could take over as treasurer of the book club.",
+])
+def test_a_role_taken_by_another_owner_or_only_asked_about_replaces_nothing(after: str) -> None:
+    ledger = absorbed(("user", "The treasurer of the book club is Bob Smith."), ("user", after))
+    kept = fact_of(ledger, "Bob Smith")
+    assert kept.status == "current" and kept.possibly_replaced_by is None
+
+
+def test_a_value_inside_the_phrase_is_left_to_its_own_key() -> None:
+    ledger = absorbed(("user", "The API port is 8443."), ("user", "The API is now on port 9443."))
+    assert value_of(ledger, fact_of(ledger, "8443").replaced_by) == "9443"

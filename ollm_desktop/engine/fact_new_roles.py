@@ -23,6 +23,15 @@ from ollm_desktop.engine.fact_words import DETERMINERS
 _NEW_ROLE = re.compile(
     r"\s+(?:is|are|will\s+be|becomes|has\s+become|is\s+now)\s+(?:the|our|their|its|your|my)"
     r"\s+new\s+(?P<phrase>[^,;:.!?()]+?)\s*(?=[,;:.!?()]|$)", re.IGNORECASE)
+# "X is now the K", "X takes over (from Y) as K", "X replaces Y as K": the subject takes the
+# role over (the verbs of taking a role, a closed class; "as" marks the role's noun).
+_TAKES_ROLE = re.compile(
+    r"\s+(?:(?:is|'s|will\s+now\s+be)\s+now\s+(?:the|our|their|its|your|my)"
+    r"|(?:takes|took|has\s+taken|will\s+take)\s+over(?:\s+from\s+(?P<from>[A-Z][^,;:.!?()]*?))?"
+    r"\s+as(?:\s+(?:the|our|their|its|your|my))?"
+    r"|(?:replaces|replaced|has\s+replaced|will\s+replace)\s+(?P<old>[A-Z][^,;:.!?()]*?)"
+    r"\s+as(?:\s+(?:the|our|their|its|your|my))?)"
+    r"(?:\s+new)?\s+(?P<phrase>[a-z][a-z -]*?)\s*(?=[,;:.!?()]|$)")
 # A capitalised name ending where the copula starts ("Newark Showground", "Jane Doe").
 _NAME_BEFORE = re.compile(r"(?:\b[A-Z][\w&'.-]*(?:\s+(?:of|de|la|the|&)?\s*[A-Z0-9][\w&'.-]*)*)$")
 _OWNER = re.compile(r"\s+(?:for|of)\s+", re.IGNORECASE)
@@ -39,28 +48,45 @@ class NewRole:
     attribute: str
     phrase_start: int
     phrase_end: int
+    old: tuple[int, int] | None = None  # the holder it takes over from, where it names one
 
 
 def new_role(sentence: str, values: list[tuple[int, int]]) -> NewRole | None:
     """The value "VALUE is the new K (for OWNER)" names as K's new holder: a value read
     (``values``: where each starts and ends) that ends where the copula starts, else the
     capitalised name there."""
-    for match in _NEW_ROLE.finditer(sentence):
-        head = sentence[:match.start()]
-        span = next(((a, b) for a, b in values if b == len(head.rstrip())), None)
-        if span is None:
-            name = _NAME_BEFORE.search(head.rstrip())
-            if name is None or (name.start() == 0 and name.group(0).split()[0] in _OPENERS):
-                continue
-            span = (name.start(), name.end())
+    matches = sorted([*_NEW_ROLE.finditer(sentence), *_TAKES_ROLE.finditer(sentence)],
+                     key=lambda m: m.start())
+    for match in matches:
+        head = sentence[:match.start()].rstrip()
+        span = next(((a, b) for a, b in values if b == len(head)), None) or _name_before(head)
         key = _key_words(match.group("phrase"))
-        if key is not None:
-            return NewRole(*span, *key, match.start("phrase"), match.end("phrase"))
+        if span is None or key is None:
+            continue
+        found = match.groupdict().get("old") or match.groupdict().get("from")
+        old = (match.start("old"), match.end("old")) if match.groupdict().get("old") else (
+            (match.start("from"), match.end("from")) if found else None)
+        return NewRole(*span, *key, match.start("phrase"), match.end("phrase"), old)
     return None
 
 
+def _name_before(head: str) -> tuple[int, int] | None:
+    """The capitalised name ``head`` ends with, past an opening determiner or pronoun ("The
+    Grand Hotel": Grand Hotel; "It": none)."""
+    name = _NAME_BEFORE.search(head)
+    if name is None:
+        return None
+    start = name.start()
+    for word in name.group(0).split():
+        if word not in _OPENERS:
+            break
+        start = head.find(word, start) + len(word) + 1
+    return (start, name.end()) if start < name.end() else None
+
+
 # A capitalised first word that is no name's: a clause's opener.
-_OPENERS = frozenset({"It", "This", "That", "There", "He", "She", "They", "We", "I", "You"})
+_OPENERS = frozenset({"It", "This", "That", "There", "He", "She", "They", "We", "I", "You",
+                      "The", "A", "An", "Our", "My", "Your", "Their", "Its", "His", "Her"})
 
 
 def _key_words(phrase: str) -> tuple[str, str] | None:

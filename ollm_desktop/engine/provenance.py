@@ -201,7 +201,12 @@ def _new_holder(sentence: str, slots: tuple[fact_grammar.Slot, ...], out: list[F
     kind: FactKind = holder.kind if holder is not None else "name"
     key = f"{role.entity}|{role.attribute}|{unit}"
     subject = " ".join(f"{role.entity} {role.attribute}".split()[-SUBJECT_WORDS:])
-    return [Found(kind, value, subject, ref_kind, True, key=key, single=True), *kept]
+    made = [Found(kind, value, subject, ref_kind, True, key=key, single=True), *kept]
+    if role.old is not None:  # "Jane Doe replaces Bob Smith as treasurer": Bob Smith's gone
+        made = [f for f in made if f.value != sentence[role.old[0]:role.old[1]]]
+        made.append(Found(kind, sentence[role.old[0]:role.old[1]], subject, ref_kind, True,
+                          old=True, key=key))
+    return made
 
 
 _DECIDED_START = re.compile(r":\s|\b(?:is|are|will be)\s", re.IGNORECASE)
