@@ -164,12 +164,20 @@ def _slot(index: int) -> str:
 
 
 def _content(tokens: Sequence[str]) -> set[str]:
+    """The stems of the content words; a verb and its particle are also the noun they make
+    ("guests check out by 11:00": "checkout", as "the checkout time" says it; "kicks off":
+    "kickoff"), and a hyphenated word is also the word it joins ("check-in": "checkin")."""
     out: set[str] = set()
-    for token in tokens:
+    for k, token in enumerate(tokens):
         word = token.lower().replace("’", "'")
         if token.startswith("\x00") or not word[:1].isalpha() or len(word) < 3:
             continue
         word = word.removesuffix("'s").strip("'-")
+        following = tokens[k + 1].lower() if k + 1 < len(tokens) else ""
+        if following in W.PARTICLES and word.isalpha() and word not in _CLOSED:
+            out.add(stem(stem(word) + following))
+        if "-" in word and word.replace("-", "").isalpha():
+            out.add(stem(word.replace("-", "")))
         if word in _CLOSED or len(word) < 3:
             continue
         out.add(stem(word))
