@@ -301,7 +301,12 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     placed = None if found else meant_by_place(new, candidates)
     if placed is not None:  # "the second one is 2026-12-20": the list's second date
         return count + replace_or_dispute(new, placed, facts)
-    meant = [] if found else named_otherwise(facts, new, single=item.single)
+    # a correction that gives one link of its kind is that key's one link ("from now on
+    # invoices go to X" after "send invoices to Y"), though links are lists when stated
+    single = item.single or (new.ref_kind in MANY and new.users and not any(
+        f.ref_kind == new.ref_kind and f.message_id == new.message_id and f.value != new.value
+        for f in facts))
+    meant = [] if found else named_otherwise(facts, new, single=single)
     if len(meant) == 1:  # "set the closing time to 23:00" after "the gym closes at 22:00"
         return count + replace_or_dispute(new, meant[0], facts)
     if meant:  # several statements it may mean: none is replaced silently
