@@ -37,3 +37,19 @@ def test_a_question_replaces_no_address() -> None:
                       ("user", "Should invoices go to accounts@acme.example from now on?"))
     kept = fact_of(ledger, "billing@acme.example")
     assert kept.status == "current" and kept.possibly_replaced_by is None
+
+
+def test_a_keyless_correction_of_the_one_address_replaces_it() -> None:
+    ledger = absorbed(("user", "Applicants should email their CVs to hr@lindenhall.example."),
+                      ("user", "The address I gave you was wrong. The right one is "
+                               "recruiting@lindenhall.example."))
+    old = fact_of(ledger, "hr@lindenhall.example")
+    assert value_of(ledger, old.replaced_by) == "recruiting@lindenhall.example"
+
+
+def test_a_keyless_correction_among_two_addresses_replaces_neither_silently() -> None:
+    ledger = absorbed(("user", "Send the rota to rota@stmarks.example and the minutes to "
+                               "office@stmarks.example."),
+                      ("user", "Sorry, that was wrong, it's admin@stmarks.example."))
+    assert fact_of(ledger, "rota@stmarks.example").status == "current"
+    assert fact_of(ledger, "office@stmarks.example").status == "current"

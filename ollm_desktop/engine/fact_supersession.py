@@ -312,7 +312,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     if meant:  # several statements it may mean: none is replaced silently
         mark_possible(new, meant)
         return count
-    alike = [] if found else _only_of_its_unit(new, candidates)
+    alike = [] if found else _only_of_its_unit(new, candidates, single=single)
     if keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
@@ -345,15 +345,17 @@ def _phrased_otherwise(new: Fact, old: Fact) -> bool:
     return not two_owners(new, old) and bool(_key_words(new) & _key_words(old))
 
 
-def _only_of_its_unit(new: Fact, candidates: list[Fact]) -> list[Fact]:
+def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False,
+                      ) -> list[Fact]:
     """A correction whose key meets none: the one earlier value of its unit class (one
     date so far, one percentage) is possibly what it corrects. It stays current but is
     marked, so a key phrased two ways ("we poll the feed every", "the polling interval")
     never leaves an old value reading as current beside its correction (the caller leaves
     out another owner's key and a statement that shares no word with it)."""
     unit = new.key.split("|")[-1] if new.key else ""
-    if not unit or unit in MANY or new.ref_kind in MANY:
-        return []
+    if not unit or ((unit in MANY or new.ref_kind in MANY) and not (single and unit == "url")):
+        return []  # (a list; an address is one, where a correction gives only it: a path,
+        # a file, a function a message names are a list however few)
     alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
              and not _kinds_differ(new, f)]
     if unit in _ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
