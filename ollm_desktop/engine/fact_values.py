@@ -110,7 +110,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                                      or prev in PREPOSITIONS or (
                                          _verb_like(prev) and i + 1 < len(words) and
                                          (words[i + 1].endswith("s") or  # "need 2 approvals"
-                                          ends_clause(tokens, i + 1)))  # "seats 8 people."
+                                          ends_clause(tokens, i + 1) or  # "seats 8 people."
+                                          _subject_verb_count(words, i, first)))
                                      or words[i + 2:i + 4] == [
                                                   ",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
@@ -121,6 +122,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if token.word.isdigit() and prev in DETERMINERS and i >= 2 and \
                 is_change(words[i - 2]) and i + 1 < len(tokens) and tokens[i + 1].word.isalpha():
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
+            _counted(sentence, tokens, i)
+            continue
+        if token.word.isdigit() and _opening_count(tokens, i, first):
+            _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk."
             _counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and listed_count(tokens, i, first):
@@ -249,6 +254,33 @@ def _titled(sentence: str, tokens: list[Tok], at: int, first: int) -> bool:
     # reports are"), not a verb counting its object ("Need 2 approvals")
     after = tokens[at + 3].word if at + 3 < len(tokens) else ""
     return after in COPULAS or after in AUXILIARIES
+
+
+def _subject_verb_count(words: list[str], i: int, first: int) -> bool:
+    """A number after a verb with its subject ("we need 3 staff on the front desk"), before
+    one word and a preposition: the word is the noun it counts. A verb that opens the
+    sentence may be a noun ("question 4 look at ..."), so the subject must be there."""
+    return i - 2 >= first and words[i - 2].isalpha() and words[i - 2] not in DETERMINERS and \
+        words[i + 2:i + 3] != [] and words[i + 2] in PREPOSITIONS
+
+
+_MORE = frozenset(("more", "less", "fewer", "extra", "others", "other"))
+
+
+def _opening_count(tokens: list[Tok], i: int, first: int) -> bool:
+    """A number right after the conjunction that opens a sentence, before the plain noun it
+    counts and a preposition or the clause's end ("And 2 people on the front desk.", "Plus 4
+    children."): the sentence adds one more count to the list before it."""
+    opener = i - 1 if i - 1 >= 0 and i - 1 in (first, first - 1) else -1  # (a lead's "And")
+    if opener < 0 or tokens[opener].word not in CONJUNCTIONS or i + 1 >= len(tokens) or \
+            (opener == first - 1 and opener != 0):
+        return False
+    noun = tokens[i + 1].word
+    if not noun.isalpha() or noun in DETERMINERS or noun in PREPOSITIONS or noun in NOT_NP \
+            or noun in COPULAS or noun in AUXILIARIES or noun in PRONOUNS or noun in _MORE:
+        return False  # ("And 2 more on Sunday": an increment, not a count of its own)
+    return ends_clause(tokens, i + 1) or (i + 2 < len(tokens) and
+                                           tokens[i + 2].word in PREPOSITIONS)
 
 
 def _verb_like(word: str) -> bool:
