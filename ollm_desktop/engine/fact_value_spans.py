@@ -8,6 +8,8 @@ Part of ``fact_values``' reading, over ``fact_grammar``'s tokens, in place.
 
 from __future__ import annotations
 
+import re
+
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
 from ollm_desktop.engine.fact_words import (
@@ -133,7 +135,33 @@ def changes_its_object(tokens: list[Tok], y: int, x: int, first: int) -> bool:
             return False
         if is_change(word):
             return True
-    return False
+    return _labelled_change(tokens, y, x, first)
+
+
+def _labelled_change(tokens: list[Tok], y: int, x: int, first: int) -> bool:
+    """A change written as a title, with no verb: the whole sentence is a one-word singular
+    label, Y, "to" and a smaller X ("Port 5000 to 2000", "Limit 80 to 50"). A rising pair
+    may be a range ("Budget 500 to 800"), as a plural label's is ("Rooms 101 to 110"), and a
+    clause that goes on after X says what of it ("Pages 5 to 10 are missing")."""
+    label = tokens[first].word
+    if y != first + 1 or not label.isalpha() or label in NOT_NP or label in DETERMINERS or \
+            label in PREPOSITIONS or label.endswith("s"):
+        return False
+    if not all(t.word in (".", "!") for t in tokens[x + 1:]):  # (no question: "… to 2000?")
+        return False
+    old, new = (_amount(t) for t in (tokens[y], tokens[x]))
+    return old is not None and new is not None and old[1] == new[1] and new[0] < old[0]
+
+
+def _amount(token: Tok) -> tuple[float, str] | None:
+    """A number's amount and what is around it ("€900": 900 and "€"; "30s": 30 and "s"), of
+    a value's text or a bare word, or None."""
+    text = (token.value[2] if token.value else token.word).replace(",", "")
+    match = _AMOUNT.fullmatch(text)
+    return (float(match.group(2)), match.group(1) + match.group(3)) if match else None
+
+
+_AMOUNT = re.compile(r"([€$£¥]?)(\d+(?:\.\d+)?)\s?([A-Za-z%]*)")
 
 
 def noun_place(tokens: list[Tok], i: int, first: int) -> bool:
