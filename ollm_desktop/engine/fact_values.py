@@ -58,8 +58,26 @@ def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
             noun.word not in NOT_NP and noun.word not in PREPOSITIONS:  # ("over to Bun")
         start = noun.start  # "in room X": the value is "room X", as the user says it
         noun.word = "·"  # part of the value now (its key is the clause's, not "room")
-    token.value = (start, token.end, sentence[start:token.end], kind)
+    end = token.end
+    if kind == "name" and capital(sentence, token):
+        end = _firm_end(sentence, tokens, index)  # "is now Kessler & Moens": one name
+    token.value = (start, end, sentence[start:end], kind)
     token.word = ""
+
+
+def _firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
+    """Where a firm's name joined by "&" ends ("is now Kessler & Moens", "is Marks &
+    Spencer."): after a copula (or its "now"), two capitalised names with a spaced "&"
+    between, ending the clause, are one name. Elsewhere "&" may join two people ("Ana & Ben
+    lead the Tuesday shift"): each is a value of its own."""
+    if i + 2 >= len(tokens) or tokens[i + 1].word != "&" or tokens[i + 2].value or \
+            sentence[tokens[i].end:tokens[i + 2].start] != " & " or \
+            not capital(sentence, tokens[i + 2]) or not tokens[i + 2].word.isalpha() or \
+            tokens[i + 2].word in PRONOUNS or not ends_clause(tokens, i + 2) or \
+            i < 1 or not (tokens[i - 1].word in COPULAS or tokens[i - 1].word == "now"):
+        return tokens[i].end
+    tokens[i + 1].word = tokens[i + 2].word = "·"  # part of the value now
+    return tokens[i + 2].end
 
 
 def ends_clause(tokens: list[Tok], index: int) -> bool:
