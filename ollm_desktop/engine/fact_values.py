@@ -11,11 +11,16 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_value_spans import (
+    capital,
     changed_to_next,
     dimensions,
+    ends_clause,
+    firm_end,
     listed_count,
     noun_place,
+    opening_count,
     replaced_objects,
+    subject_verb_count,
 )
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -60,30 +65,9 @@ def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
         noun.word = "·"  # part of the value now (its key is the clause's, not "room")
     end = token.end
     if kind == "name" and capital(sentence, token):
-        end = _firm_end(sentence, tokens, index)  # "is now Kessler & Moens": one name
+        end = firm_end(sentence, tokens, index)  # "is now Kessler & Moens": one name
     token.value = (start, end, sentence[start:end], kind)
     token.word = ""
-
-
-def _firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
-    """Where a firm's name joined by "&" ends ("is now Kessler & Moens", "is Marks &
-    Spencer."): after a copula (or its "now"), two capitalised names with a spaced "&"
-    between, ending the clause, are one name. Elsewhere "&" may join two people ("Ana & Ben
-    lead the Tuesday shift"): each is a value of its own."""
-    if i + 2 >= len(tokens) or tokens[i + 1].word != "&" or tokens[i + 2].value or \
-            sentence[tokens[i].end:tokens[i + 2].start] != " & " or \
-            not capital(sentence, tokens[i + 2]) or not tokens[i + 2].word.isalpha() or \
-            tokens[i + 2].word in PRONOUNS or not ends_clause(tokens, i + 2) or \
-            i < 1 or not (tokens[i - 1].word in COPULAS or tokens[i - 1].word == "now"):
-        return tokens[i].end
-    tokens[i + 1].word = tokens[i + 2].word = "·"  # part of the value now
-    return tokens[i + 2].end
-
-
-def ends_clause(tokens: list[Tok], index: int) -> bool:
-    return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
-        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore") or \
-        tokens[index + 1].word in _REASONS  # "move to postgresql because it is simpler"
 
 
 def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
@@ -129,7 +113,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                                          _verb_like(prev) and i + 1 < len(words) and
                                          (words[i + 1].endswith("s") or  # "need 2 approvals"
                                           ends_clause(tokens, i + 1) or  # "seats 8 people."
-                                          _subject_verb_count(words, i, first)))
+                                          subject_verb_count(words, i, first)))
                                      or words[i + 2:i + 4] == [
                                                   ",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
@@ -142,7 +126,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
             _counted(sentence, tokens, i)
             continue
-        if token.word.isdigit() and _opening_count(tokens, i, first):
+        if token.word.isdigit() and opening_count(tokens, i, first):
             _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk."
             _counted(sentence, tokens, i)
             continue
@@ -274,33 +258,6 @@ def _titled(sentence: str, tokens: list[Tok], at: int, first: int) -> bool:
     return after in COPULAS or after in AUXILIARIES
 
 
-def _subject_verb_count(words: list[str], i: int, first: int) -> bool:
-    """A number after a verb with its subject ("we need 3 staff on the front desk"), before
-    one word and a preposition: the word is the noun it counts. A verb that opens the
-    sentence may be a noun ("question 4 look at ..."), so the subject must be there."""
-    return i - 2 >= first and words[i - 2].isalpha() and words[i - 2] not in DETERMINERS and \
-        words[i + 2:i + 3] != [] and words[i + 2] in PREPOSITIONS
-
-
-_MORE = frozenset(("more", "less", "fewer", "extra", "others", "other"))
-
-
-def _opening_count(tokens: list[Tok], i: int, first: int) -> bool:
-    """A number right after the conjunction that opens a sentence, before the plain noun it
-    counts and a preposition or the clause's end ("And 2 people on the front desk.", "Plus 4
-    children."): the sentence adds one more count to the list before it."""
-    opener = i - 1 if i - 1 >= 0 and i - 1 in (first, first - 1) else -1  # (a lead's "And")
-    if opener < 0 or tokens[opener].word not in CONJUNCTIONS or i + 1 >= len(tokens) or \
-            (opener == first - 1 and opener != 0):
-        return False
-    noun = tokens[i + 1].word
-    if not noun.isalpha() or noun in DETERMINERS or noun in PREPOSITIONS or noun in NOT_NP \
-            or noun in COPULAS or noun in AUXILIARIES or noun in PRONOUNS or noun in _MORE:
-        return False  # ("And 2 more on Sunday": an increment, not a count of its own)
-    return ends_clause(tokens, i + 1) or (i + 2 < len(tokens) and
-                                           tokens[i + 2].word in PREPOSITIONS)
-
-
 def _verb_like(word: str) -> bool:
     """A plain word before a count ("need 2 approvals", "ran 3 trials"): no closed-class
     word, so "the 2 options" or "is 2 approvals" stay as they were read."""
@@ -389,10 +346,6 @@ def _apposed_after_but(sentence: str, tokens: list[Tok], i: int, first: int) -> 
         tokens[at - 1].word == "but" and "not" in [t.word for t in tokens[first:at - 1]]
 
 
-def capital(sentence: str, token: Tok) -> bool:
-    return sentence[token.start:token.start + 1].isupper()
-
-
 def _x_of_not(words: list[str], i: int, tokens: list[Tok], sentence: str) -> bool:
     """X of "X, not Y": the word before ", not" ("in room X, not in room Y"), or, where Y is
     a capitalised name, the clause's one capitalised word ("It's Ingrid on call, not Tom")."""
@@ -447,7 +400,5 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
 
 
 # Subordinators of reason and purpose: a clause of its own begins after a value.
-_REASONS = frozenset({"because", "since", "so"})
-
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")
