@@ -67,3 +67,30 @@ def test_a_question_after_a_report_replaces_nothing() -> None:
     values = _values("The runbook has the backup hour as 02:00.",
                      "The runbook states the backup runs at hour 02:00, but is it hour 03:00?")
     assert "02:00" in values
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("The README says the dev server runs on port 5173, but in production we use port 80.",
+     "5173"),
+    ("The wiki states the API listens on port 8081, but on staging it uses port 8088.", "8081"),
+    ("The docs say the upload limit is 50 MB, but for the admin panel the limit is 200 MB.",
+     "50 MB"),
+    ("The menu lists the lunch price as €14, but at the terrace the price is €18.", "€14"),
+    ("The handbook states the shift is 8 hours, while for night staff the shift is 10 hours.",
+     "8 hours"),
+])
+def test_a_contrast_fronted_by_another_place_or_setting_keeps_the_report(
+        text: str, kept: str) -> None:
+    assert any(kept in v for v in _values(text))
+
+
+@pytest.mark.parametrize("text, right, wrong", [
+    ("The README says the dev server runs on port 5173, but in fact the config sets port "
+     "3070.", "3070", "5173"),
+    ("The flyer states the fee is €12, but in reality the fee is €15.", "€15", "€12"),
+])
+def test_a_contrast_in_fact_or_in_reality_still_retires_the_report(
+        text: str, right: str, wrong: str) -> None:
+    values = _values(text)
+    assert any(right in v for v in values)
+    assert not any(wrong in v for v in values)

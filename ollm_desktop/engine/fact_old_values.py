@@ -256,7 +256,8 @@ def _reported_then_contrasted(tokens: list[Tok], i: int) -> bool:
         return False
     joined = next((m for m in range(i + 1, len(tokens)) if tokens[m].word in _CONTRAST_JOIN
                    or tokens[m].word in _STRONG), -1)
-    if joined < 0 or tokens[joined].word not in _CONTRAST_JOIN:
+    if joined < 0 or tokens[joined].word not in _CONTRAST_JOIN or \
+            _scoped_elsewhere(tokens, joined + 1):
         return False
     for q in range(joined + 1, len(tokens)):
         word = tokens[q].word
@@ -268,6 +269,18 @@ def _reported_then_contrasted(tokens: list[Tok], i: int) -> bool:
                 unitless(right[2]) and unitless(value[2]))):
             return _label(tokens, q) == label and right[2] != value[2]
     return False
+
+
+def _scoped_elsewhere(tokens: list[Tok], j: int) -> bool:
+    """Whether the contrast clause opening at ``j`` is fronted by a prepositional phrase ("but
+    in production we use port 80", "but on staging it uses 8088", "while for the admin panel
+    the limit is 200 MB"): it states the value of another setting or place, so the report
+    stays true where it was said. The idioms of actuality ("but in fact", "in reality", "in
+    truth") are no place: they assert the contrast against the report."""
+    j += j < len(tokens) and tokens[j].word == ","
+    if j + 1 >= len(tokens) or tokens[j].word not in _PLACES or tokens[j + 1].value:
+        return False  # ("but since March", "but in 2025": a time, which the report may miss)
+    return not (tokens[j].word == "in" and tokens[j + 1].word in _ACTUALITY)
 
 
 def _label(tokens: list[Tok], i: int) -> str:
@@ -290,6 +303,9 @@ _REPORTING = closed("states stated state says said say lists listed list shows s
                     "mentions mentioned mention reads read specifies specified documents "
                     "documented describes described")
 _CONTRAST_JOIN = closed("but while whereas however")
+_ACTUALITY = closed("fact reality truth actuality")
+# The prepositions of a place or a setting (not of a time: "since", "after", "until").
+_PLACES = closed("in on for at under within inside behind via")
 _STRONG = closed("; . ? ! : — –")
 _FIRST_PERSON = closed("i we i've we've")
 # What in a contrast clause leaves its value unasserted: a condition, a wish, a hedge, a

@@ -1,16 +1,20 @@
 """Values that span several words by the shape around them: the two objects of "replace Y
 with X" / "swap Y for X" (each noun phrase one value) and two measures joined by "by" or "x"
-(the dimensions of one thing); and numbers whose place says they are values: a count in a
-list of counts, the Y of "V K Y to X".
+(the dimensions of one thing), a firm's name joined by "&"; and numbers whose place says
+they are values: a count in a list of counts or of a noun with no plural "s", the Y of "V K
+Y to X" or of a verbless "K Y to X"; and where a clause ends.
 
 Part of ``fact_values``' reading, over ``fact_grammar``'s tokens, in place.
 """
 
 from __future__ import annotations
 
+import re
+
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
 from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
@@ -133,7 +137,33 @@ def changes_its_object(tokens: list[Tok], y: int, x: int, first: int) -> bool:
             return False
         if is_change(word):
             return True
-    return False
+    return _labelled_change(tokens, y, x, first)
+
+
+def _labelled_change(tokens: list[Tok], y: int, x: int, first: int) -> bool:
+    """A change written as a title, with no verb: the whole sentence is a one-word singular
+    label, Y, "to" and a smaller X ("Port 5000 to 2000", "Limit 80 to 50"). A rising pair
+    may be a range ("Budget 500 to 800"), as a plural label's is ("Rooms 101 to 110"), and a
+    clause that goes on after X says what of it ("Pages 5 to 10 are missing")."""
+    label = tokens[first].word
+    if y != first + 1 or not label.isalpha() or label in NOT_NP or label in DETERMINERS or \
+            label in PREPOSITIONS or label.endswith("s"):
+        return False
+    if not all(t.word in (".", "!") for t in tokens[x + 1:]):  # (no question: "… to 2000?")
+        return False
+    old, new = (_amount(t) for t in (tokens[y], tokens[x]))
+    return old is not None and new is not None and old[1] == new[1] and new[0] < old[0]
+
+
+def _amount(token: Tok) -> tuple[float, str] | None:
+    """A number's amount and what is around it ("€900": 900 and "€"; "30s": 30 and "s"), of
+    a value's text or a bare word, or None."""
+    text = (token.value[2] if token.value else token.word).replace(",", "")
+    match = _AMOUNT.fullmatch(text)
+    return (float(match.group(2)), match.group(1) + match.group(3)) if match else None
+
+
+_AMOUNT = re.compile(r"([€$£¥]?)(\d+(?:\.\d+)?)\s?([A-Za-z%]*)")
 
 
 def noun_place(tokens: list[Tok], i: int, first: int) -> bool:
@@ -148,3 +178,58 @@ def noun_place(tokens: list[Tok], i: int, first: int) -> bool:
         return True
     return i - 2 >= first and prev.isalpha() and prev not in NOT_NP and \
         not tokens[i - 1].value and tokens[i - 2].word in PRONOUNS
+
+
+def firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
+    """Where a firm's name joined by "&" ends ("is now Kessler & Moens", "is Marks &
+    Spencer."): after a copula (or its "now"), two capitalised names with a spaced "&"
+    between, ending the clause, are one name. Elsewhere "&" may join two people ("Ana & Ben
+    lead the Tuesday shift"): each is a value of its own."""
+    if i + 2 >= len(tokens) or tokens[i + 1].word != "&" or tokens[i + 2].value or \
+            sentence[tokens[i].end:tokens[i + 2].start] != " & " or \
+            not capital(sentence, tokens[i + 2]) or not tokens[i + 2].word.isalpha() or \
+            tokens[i + 2].word in PRONOUNS or not ends_clause(tokens, i + 2) or \
+            i < 1 or not (tokens[i - 1].word in COPULAS or tokens[i - 1].word == "now"):
+        return tokens[i].end
+    tokens[i + 1].word = tokens[i + 2].word = "·"  # part of the value now
+    return tokens[i + 2].end
+
+
+def ends_clause(tokens: list[Tok], index: int) -> bool:
+    return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
+        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore") or \
+        tokens[index + 1].word in _REASONS  # "move to postgresql because it is simpler"
+
+
+def subject_verb_count(words: list[str], i: int, first: int) -> bool:
+    """A number after a verb with its subject ("we need 3 staff on the front desk"), before
+    one word and a preposition: the word is the noun it counts. A verb that opens the
+    sentence may be a noun ("question 4 look at ..."), so the subject must be there."""
+    return i - 2 >= first and words[i - 2].isalpha() and words[i - 2] not in DETERMINERS and \
+        words[i + 2:i + 3] != [] and words[i + 2] in PREPOSITIONS
+
+
+_MORE = frozenset(("more", "less", "fewer", "extra", "others", "other"))
+
+
+def opening_count(tokens: list[Tok], i: int, first: int) -> bool:
+    """A number right after the conjunction that opens a sentence, before the plain noun it
+    counts and a preposition or the clause's end ("And 2 people on the front desk.", "Plus 4
+    children."): the sentence adds one more count to the list before it."""
+    opener = i - 1 if i - 1 >= 0 and i - 1 in (first, first - 1) else -1  # (a lead's "And")
+    if opener < 0 or tokens[opener].word not in CONJUNCTIONS or i + 1 >= len(tokens) or \
+            (opener == first - 1 and opener != 0):
+        return False
+    noun = tokens[i + 1].word
+    if not noun.isalpha() or noun in DETERMINERS or noun in PREPOSITIONS or noun in NOT_NP \
+            or noun in COPULAS or noun in AUXILIARIES or noun in PRONOUNS or noun in _MORE:
+        return False  # ("And 2 more on Sunday": an increment, not a count of its own)
+    return ends_clause(tokens, i + 1) or (i + 2 < len(tokens) and
+                                           tokens[i + 2].word in PREPOSITIONS)
+
+
+def capital(sentence: str, token: Tok) -> bool:
+    return sentence[token.start:token.start + 1].isupper()
+
+
+_REASONS = frozenset({"because", "since", "so"})

@@ -11,11 +11,16 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_value_spans import (
+    capital,
     changed_to_next,
     dimensions,
+    ends_clause,
+    firm_end,
     listed_count,
     noun_place,
+    opening_count,
     replaced_objects,
+    subject_verb_count,
 )
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -58,14 +63,11 @@ def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
             noun.word not in NOT_NP and noun.word not in PREPOSITIONS:  # ("over to Bun")
         start = noun.start  # "in room X": the value is "room X", as the user says it
         noun.word = "·"  # part of the value now (its key is the clause's, not "room")
-    token.value = (start, token.end, sentence[start:token.end], kind)
+    end = token.end
+    if kind == "name" and capital(sentence, token):
+        end = firm_end(sentence, tokens, index)  # "is now Kessler & Moens": one name
+    token.value = (start, end, sentence[start:end], kind)
     token.word = ""
-
-
-def ends_clause(tokens: list[Tok], index: int) -> bool:
-    return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
-        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore") or \
-        tokens[index + 1].word in _REASONS  # "move to postgresql because it is simpler"
 
 
 def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
@@ -110,7 +112,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                                      or prev in PREPOSITIONS or (
                                          _verb_like(prev) and i + 1 < len(words) and
                                          (words[i + 1].endswith("s") or  # "need 2 approvals"
-                                          ends_clause(tokens, i + 1)))  # "seats 8 people."
+                                          ends_clause(tokens, i + 1) or  # "seats 8 people."
+                                          subject_verb_count(words, i, first)))
                                      or words[i + 2:i + 4] == [
                                                   ",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
@@ -121,6 +124,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if token.word.isdigit() and prev in DETERMINERS and i >= 2 and \
                 is_change(words[i - 2]) and i + 1 < len(tokens) and tokens[i + 1].word.isalpha():
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
+            _counted(sentence, tokens, i)
+            continue
+        if token.word.isdigit() and opening_count(tokens, i, first):
+            _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk."
             _counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and listed_count(tokens, i, first):
@@ -339,10 +346,6 @@ def _apposed_after_but(sentence: str, tokens: list[Tok], i: int, first: int) -> 
         tokens[at - 1].word == "but" and "not" in [t.word for t in tokens[first:at - 1]]
 
 
-def capital(sentence: str, token: Tok) -> bool:
-    return sentence[token.start:token.start + 1].isupper()
-
-
 def _x_of_not(words: list[str], i: int, tokens: list[Tok], sentence: str) -> bool:
     """X of "X, not Y": the word before ", not" ("in room X, not in room Y"), or, where Y is
     a capitalised name, the clause's one capitalised word ("It's Ingrid on call, not Tom")."""
@@ -397,7 +400,5 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
 
 
 # Subordinators of reason and purpose: a clause of its own begins after a value.
-_REASONS = frozenset({"because", "since", "so"})
-
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")

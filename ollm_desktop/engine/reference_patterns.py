@@ -28,9 +28,19 @@ conf env properties xml html htm css scss sass less sql sh bash zsh ps1 bat lock
 parquet proto graphql tf tfvars hcl gradle mk cmake pdf png jpg jpeg gif svg webp ico zip tar gz
 tgz bz2 xz 7z whl deb rpm dmg exe msi dll so dylib wasm db sqlite sqlite3 bak pem crt key pub
 service timer plist desktop qml qrc ui dockerfile patch diff"""))
-# ISO 4217 codes of the currencies read before or after an amount ("CNY 41,300", "45 EUR"):
-# the codes ``fact_keys.CURRENCIES`` knows as money (a longer list needs it there too).
-CURRENCY_CODES = _words("USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN")
+# ISO 4217 codes of the currencies read before or after an amount ("CNY 41,300", "ISK 184,000",
+# "45 EUR"): the closed list of current codes, less those that are also an English word or a
+# name met before a number in upper case (ALL, TOP, CUP, MOP, BAM, GEL, MAD, PEN, SOS, TRY,
+# AMD, BOB, NAD, PHP, COP, CVE). ``fact_keys.CURRENCIES`` knows the first thirteen as money;
+# ``fact_phrases.money_units`` gives the class of the others' amounts.
+CURRENCY_CODES = _words("""\
+USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN
+AED AFN ANG AOA ARS AWG AZN BBD BDT BGN BHD BIF BMD BND BRL BSD BTN BWP BYN BZD CDF CLP CRC
+CZK DJF DOP DZD EGP ERN ETB FJD FKP GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS IQD IRR
+ISK JMD JOD KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MDL MGA MKD MMK MNT
+MRU MUR MVR MWK MXN MYR MZN NGN NIO NPR NZD OMR PAB PGK PKR PYG QAR RON RSD RUB RWF SAR SBD
+SCR SDG SGD SHP SLE SRD SSP STN SYP SZL THB TJS TMT TND TTD TWD TZS UAH UGX UYU UZS VES VND
+VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL""")
 _UNIT = _alt(_words("""\
 ns µs μs us ms s sec secs second seconds min mins minute minutes h hr hrs hour
 hours day days week weeks month months year years yr yrs B KB kB MB GB TB PB KiB MiB GiB TiB Kb Mb

@@ -1,0 +1,39 @@
+"""A firm's name joined by "&" after a copula and ending its clause ("is now Kessler &
+Moens") is one name, kept as written; elsewhere "&" may join two people or a pronoun, and
+an unspaced "&" is an abbreviation: no name is joined there."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+
+
+def _values(*texts: str) -> list[str]:
+    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+
+
+@pytest.mark.parametrize("history, text, right, wrong", [
+    ("Customs broker on the Antwerp file is Van Dijck Logistics.",
+     "Broker is now Kessler & Moens, we changed because of the delays.", "Kessler & Moens",
+     "Van Dijck Logistics"),
+    ("Our uniform supplier is Hartley Textiles.", "Actually the uniform supplier is Marks & "
+     "Spencer, not Hartley Textiles.", "Marks & Spencer", "Hartley Textiles"),
+    ("The auditor is Grant Thornton.", "The auditor is now Ernst & Young.", "Ernst & Young",
+     "Grant Thornton"),
+])
+def test_a_firm_name_with_an_ampersand_is_one_value(history: str, text: str, right: str,
+                                                   wrong: str) -> None:
+    values = _values(history, text)
+    assert right in values
+    assert wrong not in values
+
+
+@pytest.mark.parametrize("text, joined", [
+    ("The leads are Priya & I.", "Priya & I"),
+    ("Ana & Ben lead the Tuesday shift.", "Ana & Ben"),
+    ("The budget is for R&D.", "R&D"),
+])
+def test_no_name_is_joined_across_a_pronoun_a_subject_pair_or_an_unspaced_ampersand(
+        text: str, joined: str) -> None:
+    assert joined not in _values(text)
