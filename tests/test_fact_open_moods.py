@@ -1,0 +1,77 @@
+"""Moods in real text that never supersede (issue 28): a choice under deliberation, a
+history up to now, others' practice, and "we'd need to" (would, not had).
+
+Each case plays a user's fact and a message through the ledger's own rules
+(``current_values``) and checks what is current afterwards. The sentences are new words
+across domains, not the corpus's; the negatives failed on 5e76081, and the corrections beside
+them (same shapes, asserted) must still apply.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+
+
+def _current(fact: str, message: str) -> set[str]:
+    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
+    return {value for values in kept.values() for value in values}
+
+
+# (form, the earlier fact, the message that must replace nothing, the value that stays, the
+# message's value that must not become current)
+NEGATIVES = [
+    ("deliberation, bare passive", "The venue is Hall B.",
+     "The venue moves to Hall D, still being negotiated with the hotel.", "Hall B", "Hall D"),
+    ("deliberation, bare passive after instead", "The kickoff is on March 3.",
+     "Kickoff on March 10 instead, still being discussed.", "March 3", "March 10"),
+    ("deliberation, existential talk of", "The choir rehearses on Thursday.",
+     "There is talk of the choir rehearsing on Monday instead.", "Thursday", "Monday"),
+    ("deliberation, existential proposal", "The service fee is £12.",
+     "There's a proposal to raise the service fee to £15.", "£12", "£15"),
+    ("deliberation, up for a vote", "The club's annual dues are $90.",
+     "Raising the annual dues to $110 is up for a vote at the AGM.", "$90", "$110"),
+    ("deliberation, under review", "The visa processing fee is €80.",
+     "A new visa processing fee of €95, currently under review.", "€80", "€95"),
+    ("history up to now", "The monthly rent is €1,150.",
+     "Rent has crept up every year from €800 when we moved in to now.", "€1,150", "€800"),
+    ("others' practice, quantified bare plural", "Our build uses Maven.",
+     "Most teams moved their builds to Gradle.", "Maven", "Gradle"),
+    ("would need to, contracted", "The workshop is on Saturday.",
+     "To fit everyone in we'd need to move the workshop to Sunday.", "Saturday", "Sunday"),
+]
+
+
+@pytest.mark.parametrize(("form", "fact", "message", "current", "never"), NEGATIVES,
+                         ids=[case[0] for case in NEGATIVES])
+def test_an_open_mood_replaces_nothing(form: str, fact: str, message: str, current: str,
+                                       never: str) -> None:
+    now = _current(fact, message)
+    assert current in now, (form, now)
+    assert never not in now, (form, now)
+
+
+# (form, the earlier fact, the correction, the new value, the old value)
+CORRECTIONS = [
+    ("a decided change", "The choir rehearses on Thursday.",
+     "We moved choir rehearsal to Monday.", "Monday", "Thursday"),
+    ("K is now X", "The service fee is £12.", "The service fee is now £15.", "£15", "£12"),
+    ("from Y to X stays a change", "The monthly rent is €1,150.",
+     "The landlord raised the rent from €1,150 to €1,200.", "€1,200", "€1,150"),
+    ("the user's own, after a quantifier", "Our standups are at 9:30.",
+     "Most of our standups moved to 10:00 from now on.", "10:00", "9:30"),
+    ("a generic state beside a correction", "I portion the pasta at 90 g per person.",
+     "From now on 120 g of pasta per person, everyone was still hungry.", "120 g", "90 g"),
+    ("an instruction to the assistant", "The request limit is 50.",
+     "Please set the request limit to 100.", "100", "50"),
+]
+
+
+@pytest.mark.parametrize(("form", "fact", "message", "new", "old"), CORRECTIONS,
+                         ids=[case[0] for case in CORRECTIONS])
+def test_an_asserted_correction_still_applies(form: str, fact: str, message: str, new: str,
+                                              old: str) -> None:
+    now = _current(fact, message)
+    assert new in now, (form, now)
+    assert old not in now, (form, now)
