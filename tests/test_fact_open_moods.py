@@ -75,3 +75,20 @@ def test_an_asserted_correction_still_applies(form: str, fact: str, message: str
     now = _current(fact, message)
     assert new in now, (form, now)
     assert old not in now, (form, now)
+
+
+def test_a_hedged_retirement_retires_nothing() -> None:
+    """"so we probably won't need Y anymore": the "anymore" of a hedged clause is no
+    correction's shape, so the old value stays (failed on 5e76081: Memcached was gone)."""
+    now = _current("We cache sessions in Memcached 1.6.",
+                   "Redis 7 works great, so we probably won't need Memcached 1.6 anymore.")
+    assert "Memcached 1.6" in now, now
+
+
+@pytest.mark.parametrize("message", [
+    "We don't run Kafka 3.4 anymore, it's Pulsar 3.1 now.",
+    "Kafka 3.4 is no longer used, the cluster runs Pulsar 3.1.",
+])
+def test_an_asserted_retirement_still_retires(message: str) -> None:
+    now = _current("The cluster runs Kafka 3.4.", message)
+    assert "Pulsar 3.1" in now and "Kafka 3.4" not in now, now
