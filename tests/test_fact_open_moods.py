@@ -38,6 +38,14 @@ NEGATIVES = [
      "Rent has crept up every year from €800 when we moved in to now.", "€1,150", "€800"),
     ("others' practice, quantified bare plural", "Our build uses Maven.",
      "Most teams moved their builds to Gradle.", "Maven", "Gradle"),
+    ("others' practice, a complement's generic subject", "Junior membership is £25.",
+     "I gather that most clubs charge £30 for junior membership.", "£25", "£30"),
+    ("others' practice, others", "Our sprint length is 2 weeks.",
+     "I know that others run sprints of 3 weeks and like it.", "2 weeks", "3 weeks"),
+    ("future time clause, no comma", "The rent is €1,150.",
+     "When the new lease starts we'll be paying €1,300 in rent.", "€1,150", "€1,300"),
+    ("future time clause, with its comma", "The rent is €1,150.",
+     "When the new lease starts, the rent will be €1,300.", "€1,150", "€1,300"),
     ("would need to, contracted", "The workshop is on Saturday.",
      "To fit everyone in we'd need to move the workshop to Sunday.", "Saturday", "Sunday"),
 ]
@@ -63,6 +71,8 @@ CORRECTIONS = [
      "Most of our standups moved to 10:00 from now on.", "10:00", "9:30"),
     ("a generic state beside a correction", "I portion the pasta at 90 g per person.",
      "From now on 120 g of pasta per person, everyone was still hungry.", "120 g", "90 g"),
+    ("a past time clause", "The standup is at 9:00.",
+     "When I checked, the standup had moved to 9:30.", "9:30", "9:00"),
     ("an instruction to the assistant", "The request limit is 50.",
      "Please set the request limit to 100.", "100", "50"),
 ]

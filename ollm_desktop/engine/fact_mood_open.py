@@ -11,6 +11,8 @@ text has three more structures that state no current value of the user's:
   review") only its clause; an existential one its clause and what follows in its segment;
 - a **history up to now**: "from $15 for our first show to now" names a past value and no
   new one (the value after "to" is the present itself), so the value after "from" is past;
+- a **future time clause**: a leading "when" whose segment says "will" ("when we upgrade to
+  bookworm we will be using Python 3.11") is a plan for then, like a leading "once";
 - **others' practice**: a generic subject, a quantifier and a bare plural ("most projects
   moved to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do,
   not the user's setting. "Most of our meetings" (a possessive) is the user's own.
@@ -26,7 +28,7 @@ from typing import Literal
 
 from ollm_desktop.engine.fact_words import COPULAS, DETERMINERS, PRONOUNS, Tok, closed
 
-OpenMark = tuple[int, int, Literal["tentative", "past", "reported"]]  # a range, its mood
+OpenMark = tuple[int, int, Literal["tentative", "past", "reported", "conditional"]]
 
 # The participles and nouns of deliberating: a decision not yet taken.
 DELIBERATED = closed("discussed debated considered reviewed negotiated decided evaluated "
@@ -120,6 +122,10 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
     unasserted."""
     start, end = segment[0][0], segment[-1][1]
     out: list[OpenMark] = []
+    words = [w for w in _words(tokens, start, end) if w not in (",", "so", "and", "but")]
+    if words[:1] == ["when"] and any(w in ("will", "won't") or w.endswith("'ll")
+                                     for w in words):
+        out.append((start, end, "conditional"))  # "when we upgrade we will be on 3.11"
     for a, b, _ in segment:
         words = _words(tokens, a, b)
         at = _deliberation(words)
@@ -129,8 +135,10 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         there = _existential(words)
         if there >= 0:
             out.append((a + there, end, "tentative"))
-        if _generic_subject(words):
-            out.append((a, b, "reported"))
+        heads = [a] + [a + k + 1 for k, w in enumerate(words) if w == "that"]  # "I know
+        at = next((x for x in heads if _generic_subject(_words(tokens, x, b))), -1)  # that
+        if at >= 0:  # others start with 25": a complement's generic subject as well
+            out.append((at, b, "reported"))
         out += _history(tokens, a, b)
     return out
 
@@ -139,9 +147,9 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     """Any word that could open one of these structures (a cheap test before cutting
     clauses)."""
     words = {t.word for t in tokens[first:]}
-    if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
+    if not words & (DELIBERATED | {"when"} | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
                     GENERIC):
         return False
     return bool(open_marks(tokens, [(first, len(tokens), True)])) or any(
         _generic_subject([t.word for t in tokens[i:]]) for i in range(first + 1, len(tokens))
-        if tokens[i - 1].word in (",", "and", "but", "so", ";"))
+        if tokens[i - 1].word in (",", "and", "but", "so", ";", "that"))
