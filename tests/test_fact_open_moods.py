@@ -46,6 +46,10 @@ NEGATIVES = [
      "When the new lease starts we'll be paying €1,300 in rent.", "€1,150", "€1,300"),
     ("future time clause, with its comma", "The rent is €1,150.",
      "When the new lease starts, the rent will be €1,300.", "€1,150", "€1,300"),
+    ("an alternative left open, weekdays", "The retro is on Monday.",
+     "The retro moves to Wednesday or Thursday.", "Monday", "Thursday"),
+    ("an alternative left open, times", "Dinner is at 19:00.",
+     "Dinner moves to 19:30 or to 20:00.", "19:00", "19:30"),
     ("would need to, contracted", "The workshop is on Saturday.",
      "To fit everyone in we'd need to move the workshop to Sunday.", "Saturday", "Sunday"),
 ]

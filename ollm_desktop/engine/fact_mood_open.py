@@ -1,7 +1,7 @@
 """Clauses that leave a choice open or tell of others' practice (issue 28, mood in real text).
 
 ``fact_mood`` reads questions, conditionals, modals, hedges, reports and past states. Real
-text has three more structures that state no current value of the user's:
+text has more structures that state no current value of the user's:
 
 - a **choice under deliberation**: a proposal whose decision is still to come, said by the
   passive of a deliberation verb ("still being discussed in committee"), "under review",
@@ -13,6 +13,8 @@ text has three more structures that state no current value of the user's:
   new one (the value after "to" is the present itself), so the value after "from" is past;
 - a **future time clause**: a leading "when" whose segment says "will" ("when we upgrade to
   bookworm we will be using Python 3.11") is a plan for then, like a leading "once";
+- an **alternative left open**: two values joined by "or" ("the retro moves to Wednesday or
+  Thursday", "19:30 or to 20:00") name a choice, not its outcome;
 - **others' practice**: a generic subject, a quantifier and a bare plural ("most projects
   moved to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do,
   not the user's setting. "Most of our meetings" (a possessive) is the user's own.
@@ -26,7 +28,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from ollm_desktop.engine.fact_words import COPULAS, DETERMINERS, PRONOUNS, Tok, closed
+from ollm_desktop.engine.fact_words import (
+    COPULAS,
+    DETERMINERS,
+    PREPOSITIONS,
+    PRONOUNS,
+    Tok,
+    closed,
+)
 
 OpenMark = tuple[int, int, Literal["tentative", "past", "reported", "conditional"]]
 
@@ -140,15 +149,32 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         if at >= 0:  # others start with 25": a complement's generic subject as well
             out.append((at, b, "reported"))
         out += _history(tokens, a, b)
+        if _alternative(tokens, a, b):
+            out.append((a, b, "tentative"))  # "the retro moves to Wednesday or Thursday"
     return out
+
+
+def _alternative(tokens: Sequence[Tok], a: int, b: int) -> bool:
+    """Two values joined by "or" ("Wednesday or Thursday", "Hall B or in Hall D"): a choice
+    left open, so the clause states neither."""
+    for i in range(a, b - 2):
+        if tokens[i].value is None or tokens[i + 1].word != "or":
+            continue
+        j = i + 2
+        while j < min(b, i + 4) and tokens[j].value is None and (
+                tokens[j].word in PREPOSITIONS or tokens[j].word in DETERMINERS):
+            j += 1
+        if j < b and tokens[j].value is not None:
+            return True
+    return False
 
 
 def may_open(tokens: Sequence[Tok], first: int) -> bool:
     """Any word that could open one of these structures (a cheap test before cutting
     clauses)."""
     words = {t.word for t in tokens[first:]}
-    if not words & (DELIBERATED | {"when"} | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
-                    GENERIC):
+    if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
+                    GENERIC | {"when", "or"}):
         return False
     return bool(open_marks(tokens, [(first, len(tokens), True)])) or any(
         _generic_subject([t.word for t in tokens[i:]]) for i in range(first + 1, len(tokens))
