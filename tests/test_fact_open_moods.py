@@ -50,6 +50,10 @@ NEGATIVES = [
      "The retro moves to Wednesday or Thursday.", "Monday", "Thursday"),
     ("an alternative left open, times", "Dinner is at 19:00.",
      "Dinner moves to 19:30 or to 20:00.", "19:00", "19:30"),
+    ("a change under way, begun to", "Our database is MySQL.",
+     "We've begun to migrate to PostgreSQL.", "MySQL", "PostgreSQL"),
+    ("a change under way, started -ing", "Our build uses Maven.",
+     "We started moving the build to Gradle this week.", "Maven", "Gradle"),
     ("would need to, contracted", "The workshop is on Saturday.",
      "To fit everyone in we'd need to move the workshop to Sunday.", "Saturday", "Sunday"),
 ]

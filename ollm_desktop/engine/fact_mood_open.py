@@ -13,6 +13,8 @@ text has more structures that state no current value of the user's:
   new one (the value after "to" is the present itself), so the value after "from" is past;
 - a **future time clause**: a leading "when" whose segment says "will" ("when we upgrade to
   bookworm we will be using Python 3.11") is a plan for then, like a leading "once";
+- a **change under way**: an inceptive verb before a change verb ("I've begun to transition
+  to PostgreSQL", "we started moving to Gradle") has not changed anything yet;
 - an **alternative left open**: two values joined by "or" ("the retro moves to Wednesday or
   Thursday", "19:30 or to 20:00") name a choice, not its outcome;
 - **others' practice**: a generic subject, a quantifier and a bare plural ("most projects
@@ -35,6 +37,7 @@ from ollm_desktop.engine.fact_words import (
     PRONOUNS,
     Tok,
     closed,
+    is_change,
 )
 
 OpenMark = tuple[int, int, Literal["tentative", "past", "reported", "conditional"]]
@@ -47,6 +50,7 @@ DELIBERATION = closed("discussion debate consideration review negotiation evalua
 PROPOSAL = closed("talk proposal idea suggestion motion rumour rumor")  # "there's talk of"
 EXISTENTIAL = closed("there's there")
 PRESENT_DEIXIS = closed("now today date present")  # "to now", "to date"
+INCEPTIVE = closed("begin begins began begun beginning start starts started starting")
 QUANTIFIER = closed("most many several lots plenty few some other")
 GENERIC = closed("everyone everybody people others folks")
 _FILLER = closed(", and but so still currently now it's that's is are was were it that "
@@ -149,9 +153,19 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         if at >= 0:  # others start with 25": a complement's generic subject as well
             out.append((at, b, "reported"))
         out += _history(tokens, a, b)
+        if any(w in INCEPTIVE and _under_way(words[k + 1:k + 3]) for k, w in enumerate(words)):
+            out.append((a, b, "tentative"))  # "I've begun to transition to PostgreSQL"
         if _alternative(tokens, a, b):
             out.append((a, b, "tentative"))  # "the retro moves to Wednesday or Thursday"
     return out
+
+
+def _under_way(after: list[str]) -> bool:
+    """A change verb after an inceptive one ("begun to migrate", "started moving"): the
+    change is under way, not done ("started using" is use, and states)."""
+    verb = after[1] if after[:1] == ["to"] and len(after) > 1 else after[0] if after else ""
+    return is_change(verb) or is_change(verb.removesuffix("ing") + "e") or \
+        verb.startswith("transition")  # ("moving": move)
 
 
 def _alternative(tokens: Sequence[Tok], a: int, b: int) -> bool:
@@ -174,7 +188,7 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     clauses)."""
     words = {t.word for t in tokens[first:]}
     if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
-                    GENERIC | {"when", "or"}):
+                    GENERIC | INCEPTIVE | {"when", "or"}):
         return False
     return bool(open_marks(tokens, [(first, len(tokens), True)])) or any(
         _generic_subject([t.word for t in tokens[i:]]) for i in range(first + 1, len(tokens))
