@@ -164,6 +164,8 @@ def _under_way(after: list[str]) -> bool:
     """A change verb after an inceptive one ("begun to migrate", "started moving"): the
     change is under way, not done ("started using" is use, and states)."""
     verb = after[1] if after[:1] == ["to"] and len(after) > 1 else after[0] if after else ""
+    if after[:1] != ["to"] and not verb.endswith("ing"):
+        return False  # "Junior start moved to 10 June": the noun, and a done change
     return is_change(verb) or is_change(verb.removesuffix("ing") + "e") or \
         verb.startswith("transition")  # ("moving": move)
 
