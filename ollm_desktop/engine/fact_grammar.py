@@ -227,7 +227,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         or (i > first and ends_clause(tokens, i) and _value_earlier(tokens, i))
         or (i == first + 1 and tokens[first].value is not None))  # "Tomasz now approves"
         for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
-    gone = "longer" in words or "anymore" in words or "any more" in joined(tokens) or \
+    gone = any(w in ("longer", "anymore") and moods.mood_at(tokens[k].start) == "statement"
+               for k, w in enumerate(words)) or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(
             w == "from" and words[k + 1:k + 2] and (words[k + 1] in DEICTIC or
                                                    words[k + 1] == "next")

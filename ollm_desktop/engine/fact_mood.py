@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_mood_open import may_open, open_marks
 from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
@@ -175,13 +176,9 @@ def conditional_phrase(words: Sequence[str]) -> int:
     takes ("in case", "in the event", "as long as"; 0: none). "in case of rain" is none:
     a preposition's object, no clause."""
     for phrase in cues.CONDITIONAL_PHRASES:
-        if tuple(words[:len(phrase)]) == phrase and _word_after(words, len(phrase)) != "of":
+        if tuple(words[:len(phrase)]) == phrase and words[len(phrase):len(phrase) + 1] != ["of"]:
             return len(phrase)
     return 0
-
-
-def _word_after(words: Sequence[str], k: int) -> str:
-    return words[k] if k < len(words) else ""
 
 
 def _doubt(words: list[str]) -> tuple[bool, bool]:
@@ -220,7 +217,8 @@ def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
     word, nxt = tokens[i].word, _word(tokens, i + 1)
     if word == "may" and i > 0 and sentence[tokens[i].start:tokens[i].start + 1] == "M":
         return False  # "in May": the month
-    if word.endswith("'d") and (nxt in cues.PERFECT or nxt.endswith("ed")):
+    if word.endswith("'d") and (nxt in cues.PERFECT or nxt.endswith("ed")) and \
+            nxt not in cues.BASE_EED:
         return False  # "we'd already moved", "I'd mixed them up": had
     if role == "assistant" and word in ("should", "let's"):
         return True
@@ -346,6 +344,8 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
                 mark(segment[n - 1][0], segment[n - 1][1], mood)
             elif x >= 0:
                 mark(x, y, mood)
+    for x, y, open_mood in open_marks(tokens, segment):  # (fact_mood_open) "under review"
+        mark(x, y, open_mood)
 
 
 def _adjunct(tokens: list[Tok], a: int, b: int) -> bool:
@@ -376,7 +376,7 @@ _PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:
     """Each clause's mood, and the sentence's: a statement when a value is asserted."""
-    if _plain(tokens, first):
+    if _plain(tokens, first) and not may_open(tokens, first):
         return Moods("statement", ())
     moods: list[ClauseMood] = ["statement"] * len(tokens)
 

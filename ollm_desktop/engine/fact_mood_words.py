@@ -50,6 +50,8 @@ ANTERIOR_ADJ = closed("previous former old original earlier prior")
 PAST = closed("was were had did")
 PRESENT = closed("is are am it's that's there's we're they're i'm he's she's")
 BE = closed("am is are was were i'm we're they're she's he's it's")
+# English base verbs in "-eed": "we'd need" is "would need", not a past participle
+BASE_EED = closed("need feed proceed succeed exceed speed breed bleed heed")
 PERFECT = closed("already been had just got done written given taken made sent told said put")
 CONTRAST = closed("now not instead rather than anymore longer")  # a correction's shape
 WH = closed("what why how when where who which whom whose")

@@ -1,0 +1,197 @@
+"""Clauses that leave a choice open or tell of others' practice (issue 28, mood in real text).
+
+``fact_mood`` reads questions, conditionals, modals, hedges, reports and past states. Real
+text has more structures that state no current value of the user's:
+
+- a **choice under deliberation**: a proposal whose decision is still to come, said by the
+  passive of a deliberation verb ("still being discussed in committee"), "under review",
+  "up for a vote", or an existential proposal ("there's talk of Dr. Ndlovu joining", "there
+  is a proposal to move it to Friday"). A bare one (no subject of its own: ", still being
+  discussed") leaves its whole segment open; one with its own subject ("the budget is under
+  review") only its clause; an existential one its clause and what follows in its segment;
+- a **history up to now**: "from $15 for our first show to now" names a past value and no
+  new one (the value after "to" is the present itself), so the value after "from" is past;
+- a **future time clause**: a leading "when" whose segment says "will" ("when we upgrade to
+  bookworm we will be using Python 3.11") is a plan for then, like a leading "once";
+- a **change under way**: an inceptive verb before a change verb ("I've begun to transition
+  to PostgreSQL", "we started moving to Gradle") has not changed anything yet;
+- an **alternative left open**: two values joined by "or" ("the retro moves to Wednesday or
+  Thursday", "19:30 or to 20:00") name a choice, not its outcome;
+- **others' practice**: a generic subject, a quantifier and a bare plural ("most projects
+  moved to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do,
+  not the user's setting. "Most of our meetings" (a possessive) is the user's own.
+
+The words named are closed classes: the verbs and nouns of deliberation, quantifiers, and
+the deictic words for the present ("now", "today", "date").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from ollm_desktop.engine.fact_words import (
+    COPULAS,
+    DETERMINERS,
+    PREPOSITIONS,
+    PRONOUNS,
+    Tok,
+    closed,
+    is_change,
+)
+
+OpenMark = tuple[int, int, Literal["tentative", "past", "reported", "conditional"]]
+
+# The participles and nouns of deliberating: a decision not yet taken.
+DELIBERATED = closed("discussed debated considered reviewed negotiated decided evaluated "
+                     "weighed voted argued")
+DELIBERATION = closed("discussion debate consideration review negotiation evaluation vote "
+                      "votes")
+PROPOSAL = closed("talk proposal idea suggestion motion rumour rumor")  # "there's talk of"
+EXISTENTIAL = closed("there's there")
+PRESENT_DEIXIS = closed("now today date present")  # "to now", "to date"
+INCEPTIVE = closed("begin begins began begun beginning start starts started starting")
+QUANTIFIER = closed("most many several lots plenty few some other")
+GENERIC = closed("everyone everybody people others folks")
+_FILLER = closed(", and but so still currently now it's that's is are was were it that "
+                 "this which being also yet")
+
+
+def _words(tokens: Sequence[Tok], a: int, b: int) -> list[str]:
+    return [t.word for t in tokens[a:b]]
+
+
+def _deliberation(words: list[str]) -> int:
+    """Where a deliberation opens in a clause's words (-1: none)."""
+    for i, word in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        after = words[i + 2] if i + 2 < len(words) else ""
+        if word == "being" and nxt in DELIBERATED:
+            return i  # "still being discussed"
+        if word == "under" and nxt in DELIBERATION:
+            return i  # "under review"
+        if word == "up" and nxt == "for" and (after in DELIBERATION or (
+                after in ("a", "another") and i + 3 < len(words) and
+                words[i + 3] in DELIBERATION)):
+            return i  # "up for a vote"
+    return -1
+
+
+def _existential(words: list[str]) -> int:
+    """Where "there's talk of", "there is a proposal to" opens (-1: none)."""
+    for i, word in enumerate(words):
+        if word not in EXISTENTIAL:
+            continue
+        k = i + 1 + (word == "there" and i + 1 < len(words) and words[i + 1] in ("is", "was"))
+        k += k < len(words) and words[k] in ("a", "an", "some")
+        if k < len(words) and words[k] in PROPOSAL:
+            return i
+    return -1
+
+
+def _history(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
+    """"from Y ... to now": Y is a value of the past, and nothing new is stated."""
+    out: list[OpenMark] = []
+    for i in range(a, b - 1):
+        if tokens[i].word != "from" or tokens[i + 1].value is None:
+            continue
+        for j in range(i + 2, b - 1):
+            if tokens[j].value is not None:
+                break  # "from $15 to $20": a change
+            if tokens[j].word == "to" and tokens[j + 1].word in PRESENT_DEIXIS:
+                out.append((i, j + 2, "past"))
+                break
+    return out
+
+
+def _generic_subject(words: list[str]) -> bool:
+    """The clause opens with others as its subject: "most projects", "everyone"."""
+    rest = [w for w in words if w not in (",", "and", "but", "so")]
+    if not rest:
+        return False
+    if rest[0] in GENERIC:
+        return len(rest) > 1 and _acts(rest[1])
+    if rest[0] not in QUANTIFIER or len(rest) < 3:
+        return False
+    at = 2 if rest[1] == "of" else 1
+    noun = rest[at]
+    if at == 2 and (noun in DETERMINERS or noun in PRONOUNS or noun.endswith("'s")):
+        return False  # "most of our meetings": the user's own
+    return noun.endswith("s") and noun.isalpha() and noun not in ("is", "was", "has") and \
+        at + 1 < len(rest) and _acts(rest[at + 1])
+
+
+def _acts(verb: str) -> bool:
+    """A verb of doing ("moved", "use"), not a state ("everyone was still hungry")."""
+    return verb.isalpha() and verb not in COPULAS and verb not in BE_PAST
+
+
+BE_PAST = closed("was were been be being had has have")
+
+
+def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
+               ) -> list[OpenMark]:
+    """The ranges of a segment that a deliberation, a history or others' practice leaves
+    unasserted."""
+    start, end = segment[0][0], segment[-1][1]
+    out: list[OpenMark] = []
+    words = [w for w in _words(tokens, start, end) if w not in (",", "so", "and", "but")]
+    if words[:1] == ["when"] and any(w in ("will", "won't") or w.endswith("'ll")
+                                     for w in words):
+        out.append((start, end, "conditional"))  # "when we upgrade we will be on 3.11"
+    for a, b, _ in segment:
+        words = _words(tokens, a, b)
+        at = _deliberation(words)
+        if at >= 0:
+            own = [w for w in words[:at] if w not in _FILLER and w not in PRONOUNS]
+            out.append((a, b, "tentative") if own else (start, end, "tentative"))
+        there = _existential(words)
+        if there >= 0:
+            out.append((a + there, end, "tentative"))
+        heads = [a] + [a + k + 1 for k, w in enumerate(words) if w == "that"]  # "I know
+        at = next((x for x in heads if _generic_subject(_words(tokens, x, b))), -1)  # that
+        if at >= 0:  # others start with 25": a complement's generic subject as well
+            out.append((at, b, "reported"))
+        out += _history(tokens, a, b)
+        if any(w in INCEPTIVE and _under_way(words[k + 1:k + 3]) for k, w in enumerate(words)):
+            out.append((a, b, "tentative"))  # "I've begun to transition to PostgreSQL"
+        if _alternative(tokens, a, b):
+            out.append((a, b, "tentative"))  # "the retro moves to Wednesday or Thursday"
+    return out
+
+
+def _under_way(after: list[str]) -> bool:
+    """A change verb after an inceptive one ("begun to migrate", "started moving"): the
+    change is under way, not done ("started using" is use, and states)."""
+    verb = after[1] if after[:1] == ["to"] and len(after) > 1 else after[0] if after else ""
+    if after[:1] != ["to"] and not verb.endswith("ing"):
+        return False  # "Junior start moved to 10 June": the noun, and a done change
+    return is_change(verb) or is_change(verb.removesuffix("ing") + "e") or \
+        verb.startswith("transition")  # ("moving": move)
+
+
+def _alternative(tokens: Sequence[Tok], a: int, b: int) -> bool:
+    """Two values joined by "or" ("Wednesday or Thursday", "Hall B or in Hall D"): a choice
+    left open, so the clause states neither."""
+    for i in range(a, b - 2):
+        if tokens[i].value is None or tokens[i + 1].word != "or":
+            continue
+        j = i + 2
+        while j < min(b, i + 4) and tokens[j].value is None and (
+                tokens[j].word in PREPOSITIONS or tokens[j].word in DETERMINERS):
+            j += 1
+        if j < b and tokens[j].value is not None:
+            return True
+    return False
+
+
+def may_open(tokens: Sequence[Tok], first: int) -> bool:
+    """Any word that could open one of these structures (a cheap test before cutting
+    clauses)."""
+    words = {t.word for t in tokens[first:]}
+    if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
+                    GENERIC | INCEPTIVE | {"when", "or"}):
+        return False
+    return bool(open_marks(tokens, [(first, len(tokens), True)])) or any(
+        _generic_subject([t.word for t in tokens[i:]]) for i in range(first + 1, len(tokens))
+        if tokens[i - 1].word in (",", "and", "but", "so", ";", "that"))

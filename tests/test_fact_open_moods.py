@@ -1,0 +1,112 @@
+"""Moods in real text that never supersede (issue 28): a choice under deliberation, a
+history up to now, others' practice, and "we'd need to" (would, not had).
+
+Each case plays a user's fact and a message through the ledger's own rules
+(``current_values``) and checks what is current afterwards. The sentences are new words
+across domains, not the corpus's; the negatives failed on 5e76081, and the corrections beside
+them (same shapes, asserted) must still apply.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+
+
+def _current(fact: str, message: str) -> set[str]:
+    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
+    return {value for values in kept.values() for value in values}
+
+
+# (form, the earlier fact, the message that must replace nothing, the value that stays, the
+# message's value that must not become current)
+NEGATIVES = [
+    ("deliberation, bare passive", "The venue is Hall B.",
+     "The venue moves to Hall D, still being negotiated with the hotel.", "Hall B", "Hall D"),
+    ("deliberation, bare passive after instead", "The kickoff is on March 3.",
+     "Kickoff on March 10 instead, still being discussed.", "March 3", "March 10"),
+    ("deliberation, existential talk of", "The choir rehearses on Thursday.",
+     "There is talk of the choir rehearsing on Monday instead.", "Thursday", "Monday"),
+    ("deliberation, existential proposal", "The service fee is £12.",
+     "There's a proposal to raise the service fee to £15.", "£12", "£15"),
+    ("deliberation, up for a vote", "The club's annual dues are $90.",
+     "Raising the annual dues to $110 is up for a vote at the AGM.", "$90", "$110"),
+    ("deliberation, under review", "The visa processing fee is €80.",
+     "A new visa processing fee of €95, currently under review.", "€80", "€95"),
+    ("history up to now", "The monthly rent is €1,150.",
+     "Rent has crept up every year from €800 when we moved in to now.", "€1,150", "€800"),
+    ("others' practice, quantified bare plural", "Our build uses Maven.",
+     "Most teams moved their builds to Gradle.", "Maven", "Gradle"),
+    ("others' practice, a complement's generic subject", "Junior membership is £25.",
+     "I gather that most clubs charge £30 for junior membership.", "£25", "£30"),
+    ("others' practice, others", "Our sprint length is 2 weeks.",
+     "I know that others run sprints of 3 weeks and like it.", "2 weeks", "3 weeks"),
+    ("future time clause, no comma", "The rent is €1,150.",
+     "When the new lease starts we'll be paying €1,300 in rent.", "€1,150", "€1,300"),
+    ("future time clause, with its comma", "The rent is €1,150.",
+     "When the new lease starts, the rent will be €1,300.", "€1,150", "€1,300"),
+    ("an alternative left open, weekdays", "The retro is on Monday.",
+     "The retro moves to Wednesday or Thursday.", "Monday", "Thursday"),
+    ("an alternative left open, times", "Dinner is at 19:00.",
+     "Dinner moves to 19:30 or to 20:00.", "19:00", "19:30"),
+    ("a change under way, begun to", "Our database is MySQL.",
+     "We've begun to migrate to PostgreSQL.", "MySQL", "PostgreSQL"),
+    ("a change under way, started -ing", "Our build uses Maven.",
+     "We started moving the build to Gradle this week.", "Maven", "Gradle"),
+    ("would need to, contracted", "The workshop is on Saturday.",
+     "To fit everyone in we'd need to move the workshop to Sunday.", "Saturday", "Sunday"),
+]
+
+
+@pytest.mark.parametrize(("form", "fact", "message", "current", "never"), NEGATIVES,
+                         ids=[case[0] for case in NEGATIVES])
+def test_an_open_mood_replaces_nothing(form: str, fact: str, message: str, current: str,
+                                       never: str) -> None:
+    now = _current(fact, message)
+    assert current in now, (form, now)
+    assert never not in now, (form, now)
+
+
+# (form, the earlier fact, the correction, the new value, the old value)
+CORRECTIONS = [
+    ("a decided change", "The choir rehearses on Thursday.",
+     "We moved choir rehearsal to Monday.", "Monday", "Thursday"),
+    ("K is now X", "The service fee is £12.", "The service fee is now £15.", "£15", "£12"),
+    ("from Y to X stays a change", "The monthly rent is €1,150.",
+     "The landlord raised the rent from €1,150 to €1,200.", "€1,200", "€1,150"),
+    ("the user's own, after a quantifier", "Our standups are at 9:30.",
+     "Most of our standups moved to 10:00 from now on.", "10:00", "9:30"),
+    ("a generic state beside a correction", "I portion the pasta at 90 g per person.",
+     "From now on 120 g of pasta per person, everyone was still hungry.", "120 g", "90 g"),
+    ("a past time clause", "The standup is at 9:00.",
+     "When I checked, the standup had moved to 9:30.", "9:30", "9:00"),
+    ("an instruction to the assistant", "The request limit is 50.",
+     "Please set the request limit to 100.", "100", "50"),
+]
+
+
+@pytest.mark.parametrize(("form", "fact", "message", "new", "old"), CORRECTIONS,
+                         ids=[case[0] for case in CORRECTIONS])
+def test_an_asserted_correction_still_applies(form: str, fact: str, message: str, new: str,
+                                              old: str) -> None:
+    now = _current(fact, message)
+    assert new in now, (form, now)
+    assert old not in now, (form, now)
+
+
+def test_a_hedged_retirement_retires_nothing() -> None:
+    """"so we probably won't need Y anymore": the "anymore" of a hedged clause is no
+    correction's shape, so the old value stays (failed on 5e76081: Memcached was gone)."""
+    now = _current("We cache sessions in Memcached 1.6.",
+                   "Redis 7 works great, so we probably won't need Memcached 1.6 anymore.")
+    assert "Memcached 1.6" in now, now
+
+
+@pytest.mark.parametrize("message", [
+    "We don't run Kafka 3.4 anymore, it's Pulsar 3.1 now.",
+    "Kafka 3.4 is no longer used, the cluster runs Pulsar 3.1.",
+])
+def test_an_asserted_retirement_still_retires(message: str) -> None:
+    now = _current("The cluster runs Kafka 3.4.", message)
+    assert "Pulsar 3.1" in now and "Kafka 3.4" not in now, now
