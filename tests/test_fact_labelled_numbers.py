@@ -95,3 +95,12 @@ def test_a_named_old_number_leaves_another_labels_value_of_that_number() -> None
 def test_a_named_old_number_keeps_another_labels_entry_of_that_number() -> None:
     ledger = absorbed(("user", "LoRA: rank 16, alpha 16."), ("user", "alpha is 32 not 16"))
     assert entry(ledger, "16", "rank").status == "current"
+
+
+def test_a_labelled_restatement_of_the_number_replaces_nothing() -> None:
+    ledger = absorbed(("user", "The port is 9090."),
+                      ("user", "Change the port to default 9090."),
+                      ("user", "Port 8080 please."))
+    port = fact_of(ledger, "9090")  # restated, not replaced by its own number
+    assert port.status == "current" and port.replaced_by is None
+    assert value_of(ledger, port.possibly_replaced_by) == "8080"
