@@ -47,8 +47,14 @@ def _is_named(value: str, old: str) -> bool:
     ("MySQL 8.0" of "MySQL", "accumulation 16" of "16"), or both hold one dotted number
     ("Kubernetes 1.27" of "Version 1.27"; not "30 September" of "30 June": a day is no
     version)."""
-    return same_value(value, old) or value.startswith(old + " ") or \
-        value.endswith(" " + old) or (bool(_dotted(old)) and _dotted(old) == _dotted(value))
+    return same_value(value, old) or begins_or_ends(value, old) or \
+        (bool(_dotted(old)) and _dotted(old) == _dotted(value))
+
+
+def begins_or_ends(value: str, said: str) -> bool:
+    """``value`` begins or ends with the words ``said`` ("MySQL 8.0" of "MySQL", "Milan
+    Malpensa" of "Malpensa"): the one test ``facts`` also asks of a named old value."""
+    return value.startswith(said + " ") or value.endswith(" " + said)
 
 
 def same_value(a: str, b: str) -> bool:
