@@ -5,7 +5,7 @@ date named by its day alone ("not the 20th") is the date of that day."""
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_keys import stem, unit_class
 from tests.engine_fakes import absorbed, fact_of, value_of
 
 
@@ -190,3 +190,10 @@ def test_a_noun_whose_copula_is_left_out_is_its_values_key() -> None:
 def test_a_verb_before_a_preposition_is_still_no_key() -> None:
     ledger = absorbed(("user", "We start at 9:00, meet at 12:30."))
     assert fact_of(ledger, "12:30").key.split("|")[1] != "meet"
+
+
+def test_an_amount_in_any_iso_currency_code_is_money() -> None:
+    assert unit_class("ISK 184,000", "number", "price") == "money"
+    assert unit_class("41,300 NZD", "number", "price") == "money"
+    assert unit_class("45 EUR", "number", "price") == "money"
+    assert unit_class("3 pen", "number", "") != "money"  # PEN is a word, no currency here

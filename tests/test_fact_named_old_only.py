@@ -71,3 +71,27 @@ def test_another_date_of_the_same_day_number_is_not_the_named_old() -> None:
         "Draft is due 14 July, not 30 June.")
     submission = fact_of(ledger, "30 September")
     assert submission.status == "current" and submission.replaced_by is None
+
+
+def test_a_named_old_date_written_another_way_is_still_replaced() -> None:
+    ledger = _correction_read_first(["Pick-up is on 19 December 2026."],
+                                    "Pick-up not 2026-12-19 but 2026-12-18.")
+    assert value_of(ledger, fact_of(ledger, "19 December 2026").replaced_by) == "2026-12-18"
+
+
+def test_a_named_old_time_on_another_clock_is_still_replaced() -> None:
+    ledger = _correction_read_first(["The meeting is at 15:00."],
+                                    "The meeting is not at 3pm but at 4pm.")
+    assert fact_of(ledger, "15:00").status == "replaced"
+
+
+def test_a_named_old_percentage_in_words_is_still_replaced() -> None:
+    ledger = _correction_read_first(["The discount is 10 percent."],
+                                    "The discount goes from 10% to 20%.")
+    assert fact_of(ledger, "10 percent").status == "replaced"
+
+
+def test_a_named_correction_still_replaces_another_value_of_its_own_key() -> None:
+    ledger = _correction_read_first(["The discount is 15%."],
+                                    "The discount goes from 10% to 20%.")
+    assert value_of(ledger, fact_of(ledger, "15%").replaced_by) == "20%"

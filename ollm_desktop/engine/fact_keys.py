@@ -26,7 +26,7 @@ from ollm_desktop.engine.fact_words import (
     Tok,
     is_change,
 )
-from ollm_desktop.engine.reference_patterns import NUMBER_WORDS
+from ollm_desktop.engine.reference_patterns import CURRENCY_CODES, NUMBER_WORDS
 
 
 def unit_class(value: str, ref_kind: str, attribute: str) -> str:
@@ -55,9 +55,9 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     return "name"
 
 
-# ISO 4217 codes of the currencies the value finder reads (``reference_patterns._UNIT``).
-CURRENCIES = frozenset(["usd", "eur", "gbp", "chf", "jpy", "cny", "inr", "cad", "aud", "sek",
-                        "nok", "dkk", "pln"])
+# ISO 4217 codes of the currencies the value finder reads ("ISK 184,000", "45 EUR"): every
+# current code that is no English word (``reference_patterns.CURRENCY_CODES``), lower case.
+CURRENCIES = frozenset(code.lower() for code in CURRENCY_CODES)
 
 
 def singular(word: str) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 from ollm_desktop.engine.fact_keys import stem, unit_class
+from ollm_desktop.engine.fact_named_only import same_value
+from ollm_desktop.engine.fact_types import Fact
 
 # A number alone: digits with a decimal point or separators, no unit.
 _NUMBER = re.compile(r"\d[\d.,_]*")
@@ -41,6 +43,18 @@ def counted_unit(value: str, key: str) -> str:
     if attribute in _UNIT_ATTRIBUTES or stem(words[0].lower()) == stem(attribute):
         return unit_class(words[1], "number", attribute)
     return ""
+
+
+def same_number(a: Fact, b: Fact) -> bool:
+    """Two values of which one restates the other: the same text, or a label and number
+    whose number is the other value ("default 9090" of "9090"; compared by written form)."""
+    return a.value == b.value or same_value(_number_of(a), _number_of(b))
+
+
+def _number_of(fact: Fact) -> str:
+    """The number of a label and number ("9090" of "default 9090"), else the value."""
+    return fact.value.split()[1] if counted_unit(fact.value, fact.key) not in ("", "version") \
+        else fact.value
 
 
 def labelled_for(value: str, key: str, other_key: str) -> bool:

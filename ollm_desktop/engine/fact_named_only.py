@@ -9,7 +9,11 @@ read then (the tasting date 2026-12-05) is no value the correction named, and st
 
 from __future__ import annotations
 
+import re
+
+from ollm_desktop.engine.fact_keys import unit_class
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.fact_value_forms import value_form
 
 
 def names_another_old(facts: list[Fact], correction: Fact, new: Fact) -> bool:
@@ -38,11 +42,36 @@ def _named(facts: list[Fact], correction: Fact) -> list[str]:
 
 
 def _is_named(value: str, old: str) -> bool:
-    """``value`` is ``old`` in other words: it begins or ends with it ("MySQL 8.0" of
-    "MySQL", "accumulation 16" of "16"), or both hold one dotted number ("Kubernetes 1.27" of
-    "Version 1.27"; not "30 September" of "30 June": a day is no version)."""
-    return value.startswith(old + " ") or value.endswith(" " + old) or \
+    """``value`` is ``old`` in other words: one value however written ("19 December 2026" of
+    "2026-12-19", "15:00" of "3pm", "10 percent" of "10%"), or it begins or ends with it
+    ("MySQL 8.0" of "MySQL", "accumulation 16" of "16"), or both hold one dotted number
+    ("Kubernetes 1.27" of "Version 1.27"; not "30 September" of "30 June": a day is no
+    version)."""
+    return same_value(value, old) or begins_or_ends(value, old) or \
         (bool(_dotted(old)) and _dotted(old) == _dotted(value))
+
+
+def begins_or_ends(value: str, said: str) -> bool:
+    """``value`` begins or ends with the words ``said`` ("MySQL 8.0" of "MySQL", "Milan
+    Malpensa" of "Malpensa"): the one test ``facts`` also asks of a named old value."""
+    return value.startswith(said + " ") or value.endswith(" " + said)
+
+
+def same_value(a: str, b: str) -> bool:
+    """Two written forms of one value: the same ``value_form`` (a date, a clock time, a
+    grouped number), or the same number of the same unit ("10%" and "10 percent"; a class
+    that holds several units, a duration, a size, an amount of money, says nothing)."""
+    if value_form(a) == value_form(b):
+        return True
+    number_a, number_b = _LEADING_NUMBER.match(a), _LEADING_NUMBER.match(b)
+    return number_a is not None and number_b is not None and \
+        number_a.group() == number_b.group() and \
+        unit_class(a, "number", "") == unit_class(b, "number", "") not in _SEVERAL_UNITS
+
+
+_SEVERAL_UNITS = frozenset({"number", "duration", "size", "money"})
+# The number a value begins with ("10" of "10 percent").
+_LEADING_NUMBER = re.compile(r"\d[\d.]*(?<!\.)")
 
 
 def _dotted(value: str) -> set[str]:

@@ -14,116 +14,23 @@ from __future__ import annotations
 from collections.abc import Set
 
 from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
+from ollm_desktop.engine.fact_key_match import (
+    ANY_KIND,
+    family,
+    key_match,
+    kinds_differ,
+    subjects_meet,
+)
 from ollm_desktop.engine.fact_keyless import keyless, possibly_meant
-from ollm_desktop.engine.fact_keys import stem
-from ollm_desktop.engine.fact_labelled_numbers import counted_unit
+from ollm_desktop.engine.fact_labelled_numbers import same_number
 from ollm_desktop.engine.fact_named_only import names_another_old, names_its_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
-from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
-from ollm_desktop.engine.fact_version_keys import product_of, two_runners
+from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import Found
 
-
-def family(fact: Fact | Found) -> str:
-    """What can replace what: ports by ports, versions by versions, amounts by amounts."""
-    if fact.kind in SENTENCE_KINDS:
-        return "sentence"
-    if fact.kind == "question":
-        return "question"
-    counted = counted_unit(fact.value, fact.key)  # ("rank 16": the number of "rank"; "the
-    if counted:  # Python version requirement to 3.10": a version)
-        return counted if counted in ("port", "version") else "number"
-    if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
-        return "number"
-    if fact.key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
-        return "name"
-    return fact.ref_kind or fact.kind
-
-
-def _subjects_meet(a: str, b: str, family_name: str) -> bool:
-    shared = set(a.split()) & set(b.split())
-    return len(shared) >= (2 if family_name == "sentence" else 1)
-
-
-def key_match(a: Fact | Found, b: Fact | Found) -> str:
-    """"same": one key (entity, attribute and unit class alike); "maybe": the same attribute
-    and unit where one side names no entity ("the port" beside "the API port"); "": two keys.
-    One shared word never makes a key: "API port" and "admin port" are two. Two kinds of
-    value are two keys however alike their noun phrases: a function never possibly replaces
-    an environment variable or a word ("the setting is read from ..." beside "the helper
-    is hydrate_retry_queues_792()")."""
-    found = _key_match(a, b)
-    return "" if found == "maybe" and _kinds_differ(a, b) else found
-
-
-def _kinds_differ(a: Fact | Found, b: Fact | Found) -> bool:
-    """Two kinds of identifier, or an identifier and a word ("to JWT" is no helper function,
-    whatever it corrects)."""
-    return a.ref_kind != b.ref_kind and (a.ref_kind in MANY or b.ref_kind in MANY)
-
-
-def _key_match(a: Fact | Found, b: Fact | Found) -> str:
-    if not a.key or not b.key:  # a state saved before keys: the old rule, as uncertain
-        return "maybe" if family(a) == family(b) != "sentence" and \
-            _subjects_meet(a.subject, b.subject, family(a)) else ""
-    entity_a, attribute_a, unit_a = a.key.split("|")
-    entity_b, attribute_b, unit_b = b.key.split("|")
-    unit_a = counted_unit(a.value, a.key) or unit_a  # "rank 16" beside "bump the rank to 64"
-    unit_b = counted_unit(b.value, b.key) or unit_b
-    if not attribute_a:
-        return ""
-    if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key
-        return pronoun_match(a.key, b.key) if pronoun_key(a.key) else \
-            pronoun_match(b.key, a.key)
-    if not attribute_b and unit_b in _ANY_KIND:  # a name or bare number of no noun phrase:
-        return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
-    # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
-    # 20:00", then "dinner is at 20:30")
-    if unit_a == unit_b == "version" and product_of(a) and product_of(a) == product_of(b) and \
-            not two_runners(a, b, product_of(a)):
-        return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
-    if unit_a != unit_b:
-        # a bare number beside a counted one of the same noun phrase ("the pool has 8
-        # workers", "bump the pool to 12"): the count, its noun left out
-        counted = {unit_a, unit_b} - {"number"}
-        loose = len(counted) == 1 and "number" in (unit_a, unit_b) and \
-            next(iter(counted)) not in _MEASURES
-        return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
-    if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
-        return "same"
-    if _extends(entity_a, attribute_a, entity_b) or _extends(entity_b, attribute_b, entity_a):
-        return "maybe"  # "the CPU alert" beside "the CPU alert threshold" (one more head noun)
-    if stem(attribute_a) != stem(attribute_b):
-        # "production" (the owner alone) beside "the production server"
-        owner = (not entity_a and attribute_a == entity_b) or \
-            (not entity_b and attribute_b == entity_a)
-        return "maybe" if owner else ""
-    if entity_a == entity_b:
-        return "same"
-    words_a, words_b = set(entity_a.split()), set(entity_b.split())
-    # one side names no owner, or fewer words of it ("submission" in "paper submission")
-    return "maybe" if words_a <= words_b or words_b <= words_a else ""
-
-
-# Unit classes a bare number never stands for (they always carry their unit or form).
-_MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "hash", "ticket",
-                       "date", "duration", "size", "percent", "money", "name"})
-
-
-def _extends(entity: str, attribute: str, other_entity: str) -> bool:
-    """Whether a key's whole noun phrase is the other's owner, word stems alike: "cpu alert"
-    (cpu, alert) and "cpu alert threshold" (cpu alert, threshold); "raw events are retained
-    for 90 days" (raw, event) and "raw event retention"; the owner may name more ("the
-    museum" and "the museum opening time") or be the verb the phrase ends with ("orders
-    ship within" (order, ship) and "shipping time")."""
-    if not other_entity or not attribute:
-        return False
-    phrase = [stem(w) for w in f"{entity} {attribute}".split()]
-    owner = [stem(w) for w in other_entity.split()]
-    return owner[:len(phrase)] == phrase or phrase[-len(owner):] == owner
+__all__ = ["family", "key_match"]  # (read here by facts_rows and fact_restatement)
 
 
 def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]]:
@@ -282,14 +189,14 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     kind = family(new)
     candidates = [old for old in facts if not (
         old.id in beside or
-        old.status != "current" or old is new or old.value == new.value or family(old) != kind
+        old.status != "current" or old is new or same_number(old, new) or family(old) != kind
         or not stated_before(old, new) or old.pinned or old.source == "manual"
         or (old.message_id == new.message_id and not new.from_correction))]
     # (a plain statement's value a correction restates, "Fridays unchanged": its own
     # message's values were stated beside it, never replaced by it)
     if kind == "sentence":
         return sum(replace_or_dispute(new, old, facts) for old in candidates
-                   if _subjects_meet(old.subject, new.subject, kind))
+                   if subjects_meet(old.subject, new.subject, kind))
     # what it replaced when first read still counts ("the support band's set" read again:
     # "our set", possibly the same key, stays only marked; idempotent)
     done = [old for old in facts if old.replaced_by == new.id and family(old) == kind]
@@ -357,16 +264,12 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False
         return []  # (a list; an address is one, where a correction gives only it: a path,
         # a file, a function a message names are a list however few)
     alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
-             and not _kinds_differ(new, f)]
-    if unit in _ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
+             and not kinds_differ(new, f)]
+    if unit in ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
         alike = [f for f in alike if keyless(new) or _share_a_word(new, f)]
     elif len({f.key for f in alike}) > 1 and not keyless(new):  # several keys of its unit:
         alike = [f for f in alike if _share_a_word(new, f)]  # the one its words name
     return alike if len({f.key for f in alike}) == 1 else []
-
-
-# Unit classes that do not tell one kind of value from another: a bare number, a name.
-_ANY_KIND = frozenset({"number", "name"})
 
 
 def _share_a_word(a: Fact, b: Fact) -> bool:
@@ -410,4 +313,3 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
         if replace_or_dispute(fact, new, facts):
             return 1
     return 0
-

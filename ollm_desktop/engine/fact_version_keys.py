@@ -1,7 +1,9 @@
 """A version's product is its key: "Node 18", "Node is now 20" and "the minimum Node version
 requirement to 20" are the versions of Node (``fact_supersession`` asks here), whichever
 owner each sentence names, unless each names a thing of its own that runs it ("the web app
-runs Node 18", "the worker is on Node 20": two keys).
+runs Node 18", "the worker is on Node 20": two keys). ``fact_product_versions`` reads a
+sentence's number as a product's version and keys it (node|version) when the sentence is
+read; this module only compares the keys and values it gave, and reads no text again.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
+from ollm_desktop.engine.fact_named_only import begins_or_ends, same_value
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
 from ollm_desktop.engine.fact_supersession import (
     Known,
@@ -182,9 +183,9 @@ def _names(item: Found, fact: Fact, replacement: Fact) -> bool:
         return occurs_in(item.value, fact.value)  # auth": the decision named the old value
     numeral = any(c.isdigit() for c in said)
     return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
-        value == said or names_by_day(said, fact, replacement)  # "not the 20th": "2027-01-20"
-        or (item.ref_kind in ("name", "class") and (  # "Malpensa" of "Milan
-            value.startswith(said + " ") or value.endswith(" " + said)))  # Malpensa"
+        same_value(value, said) or names_by_day(said, fact, replacement)  # "not the 20th":
+        or (item.ref_kind in ("name", "class") and  # "2027-01-20"; "Malpensa" of "Milan
+            begins_or_ends(value, said))  # Malpensa"
         or (numeral and value.startswith(said + " "))  # "3" of "3 jobs", "1.5%" of "1.5% per
         or (numeral and "." in said and value.endswith(" " + said))  # month"; "PostgreSQL 14.9"
         or (numeral and value.endswith(" " + said) and  # "16" of "accumulation 16" (the

@@ -1,0 +1,116 @@
+"""Which key a value is of: what can replace what (ports by ports, versions by versions) and
+whether two values' keys are one ("same"), possibly one ("maybe") or two; ``fact_supersession``
+applies the answer. One shared word never makes a key.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
+from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_labelled_numbers import counted_unit
+from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.fact_version_keys import product_of, two_runners
+from ollm_desktop.engine.provenance import Found
+
+# Unit classes that do not tell one kind of value from another: a bare number, a name.
+ANY_KIND = frozenset({"number", "name"})
+
+
+def family(fact: Fact | Found) -> str:
+    """What can replace what: ports by ports, versions by versions, amounts by amounts."""
+    if fact.kind in SENTENCE_KINDS:
+        return "sentence"
+    if fact.kind == "question":
+        return "question"
+    counted = counted_unit(fact.value, fact.key)  # ("rank 16": the number of "rank"; "the
+    if counted:  # Python version requirement to 3.10": a version)
+        return counted if counted in ("port", "version") else "number"
+    if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
+        return "number"
+    if fact.key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
+        return "name"
+    return fact.ref_kind or fact.kind
+
+
+def subjects_meet(a: str, b: str, family_name: str) -> bool:
+    shared = set(a.split()) & set(b.split())
+    return len(shared) >= (2 if family_name == "sentence" else 1)
+
+
+def key_match(a: Fact | Found, b: Fact | Found) -> str:
+    """"same": one key (entity, attribute and unit class alike); "maybe": the same attribute
+    and unit where one side names no entity ("the port" beside "the API port"); "": two keys.
+    One shared word never makes a key: "API port" and "admin port" are two. Two kinds of
+    value are two keys however alike their noun phrases: a function never possibly replaces
+    an environment variable or a word ("the setting is read from ..." beside "the helper
+    is hydrate_retry_queues_792()")."""
+    found = _key_match(a, b)
+    return "" if found == "maybe" and kinds_differ(a, b) else found
+
+
+def kinds_differ(a: Fact | Found, b: Fact | Found) -> bool:
+    """Two kinds of identifier, or an identifier and a word ("to JWT" is no helper function,
+    whatever it corrects)."""
+    return a.ref_kind != b.ref_kind and (a.ref_kind in MANY or b.ref_kind in MANY)
+
+
+def _key_match(a: Fact | Found, b: Fact | Found) -> str:
+    if not a.key or not b.key:  # a state saved before keys: the old rule, as uncertain
+        return "maybe" if family(a) == family(b) != "sentence" and \
+            subjects_meet(a.subject, b.subject, family(a)) else ""
+    entity_a, attribute_a, unit_a = a.key.split("|")
+    entity_b, attribute_b, unit_b = b.key.split("|")
+    unit_a = counted_unit(a.value, a.key) or unit_a  # "rank 16" beside "bump the rank to 64"
+    unit_b = counted_unit(b.value, b.key) or unit_b
+    if not attribute_a:
+        return ""
+    if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key
+        return pronoun_match(a.key, b.key) if pronoun_key(a.key) else \
+            pronoun_match(b.key, a.key)
+    if not attribute_b and unit_b in ANY_KIND:  # a name or bare number of no noun phrase:
+        return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
+    # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
+    # 20:00", then "dinner is at 20:30")
+    if unit_a == unit_b == "version" and product_of(a) and product_of(a) == product_of(b) and \
+            not two_runners(a, b, product_of(a)):
+        return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
+    if unit_a != unit_b:
+        # a bare number beside a counted one of the same noun phrase ("the pool has 8
+        # workers", "bump the pool to 12"): the count, its noun left out
+        counted = {unit_a, unit_b} - {"number"}
+        loose = len(counted) == 1 and "number" in (unit_a, unit_b) and \
+            next(iter(counted)) not in _MEASURES
+        return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
+    if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
+        return "same"
+    if _extends(entity_a, attribute_a, entity_b) or _extends(entity_b, attribute_b, entity_a):
+        return "maybe"  # "the CPU alert" beside "the CPU alert threshold" (one more head noun)
+    if stem(attribute_a) != stem(attribute_b):
+        # "production" (the owner alone) beside "the production server"
+        owner = (not entity_a and attribute_a == entity_b) or \
+            (not entity_b and attribute_b == entity_a)
+        return "maybe" if owner else ""
+    if entity_a == entity_b:
+        return "same"
+    words_a, words_b = set(entity_a.split()), set(entity_b.split())
+    # one side names no owner, or fewer words of it ("submission" in "paper submission")
+    return "maybe" if words_a <= words_b or words_b <= words_a else ""
+
+
+# Unit classes a bare number never stands for (they always carry their unit or form).
+_MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "hash", "ticket",
+                       "date", "duration", "size", "percent", "money", "name"})
+
+
+def _extends(entity: str, attribute: str, other_entity: str) -> bool:
+    """Whether a key's whole noun phrase is the other's owner, word stems alike: "cpu alert"
+    (cpu, alert) and "cpu alert threshold" (cpu alert, threshold); "raw events are retained
+    for 90 days" (raw, event) and "raw event retention"; the owner may name more ("the
+    museum" and "the museum opening time") or be the verb the phrase ends with ("orders
+    ship within" (order, ship) and "shipping time")."""
+    if not other_entity or not attribute:
+        return False
+    phrase = [stem(w) for w in f"{entity} {attribute}".split()]
+    owner = [stem(w) for w in other_entity.split()]
+    return owner[:len(phrase)] == phrase or phrase[-len(owner):] == owner
