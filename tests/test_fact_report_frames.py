@@ -14,9 +14,9 @@ def _values(*texts: str) -> list[str]:
 
 
 @pytest.mark.parametrize("text, right, wrong", [
-    ("Small thing: the invoice has the total as 412, not 421.", "421", "412"),
+    ("Small thing: your invoice has the total as 412, not 421.", "421", "412"),
     ("You have my flight number as being 2231, not 2213!", "2213", "2231"),
-    ("The seating chart lists the table count as 18, not 16.", "16", "18"),
+    ("The seating chart you sent lists the table count as 18, not 16.", "16", "18"),
 ])
 def test_a_text_that_has_k_as_y_not_x_holds_the_wrong_y(text: str, right: str,
                                                           wrong: str) -> None:
@@ -25,10 +25,19 @@ def test_a_text_that_has_k_as_y_not_x_holds_the_wrong_y(text: str, right: str,
     assert wrong not in values
 
 
-def test_the_speakers_own_has_k_as_y_not_x_states_y() -> None:
-    values = _values("We have the budget as 500, not 400.")
-    assert "500" in values
-    assert "400" not in values
+@pytest.mark.parametrize("text, right, wrong", [
+    ("We have the budget as 500, not 400.", "500", "400"),
+    ("My notes have the total as 412, not 421.", "412", "421"),
+    ("Dana has the total as 412, not 421.", "412", "421"),
+    ("The schedule shows the start as 9:00, not 10:00, so we need to hurry.", "9:00", "10:00"),
+    ("The form gives the deadline as May 3, not May 10, which surprised me.", "May 3",
+     "May 10"),
+])
+def test_has_k_as_y_not_x_of_the_speaker_a_person_or_a_relayed_text_states_y(
+        text: str, right: str, wrong: str) -> None:
+    values = _values(text)  # (only "you have K as Y" / "your text has K as Y" errs)
+    assert right in values
+    assert wrong not in values
 
 
 @pytest.mark.parametrize("history, text, right, wrong", [

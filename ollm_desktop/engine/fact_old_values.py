@@ -142,7 +142,7 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
         right = tokens[at].value if at < len(tokens) else None
         return right is not None and right[2] != value[2] and (
             right[3] == value[3] or (unitless(right[2]) and unitless(value[2]))) and \
-            words[at + 1:at + 2] not in _WHEN_HOLDS and \
+            not set(words[at + 1:at + 2]) & _WHEN_HOLDS and \
             words[subject - 1] not in _THEREFORE
     return False
 
@@ -182,9 +182,7 @@ _BACK_BE = frozenset({"it's", "that's", "they're"})
 # What joins a clause that infers or adds rather than corrects ("so it should be X").
 _THEREFORE = frozenset({"so", "then", "therefore", "hence", "thus", "and"})
 # What after the right value says when, for what or on what condition it holds.
-_WHEN_HOLDS = [[w] for w in ("if", "from", "by", "for", "next", "when", "until", "till", "once",
-                             "after", "before", "unless", "starting", "as")]
-WHEN_HOLDS = frozenset(w for (w,) in _WHEN_HOLDS)  # (the same words, for a sentence's text)
+_WHEN_HOLDS = closed("if from by for next when until till once after before unless starting as")
 # The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
 _MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 
@@ -209,9 +207,11 @@ _RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced
 
 def _text_has(tokens: list[Tok], i: int) -> bool:
     """Y of "[a text] has K as Y, not X" ("you have the date as being 2014, not 2015", "the
-    invoice lists the total as 412, not 421"): the frame says what a text someone else wrote
-    holds, and "not X" says what it should hold, so Y is the error. The holder is no first
-    person ("we have the budget as 500, not 400" states the speaker's own value)."""
+    summary lists the total as 412, not 421"): said to the one who wrote the text, the frame
+    says what it holds, and "not X" says what it should hold, so Y is the error. The holder is
+    the second person ("you", "your notes"): a document or a person the user relays ("the
+    schedule shows the start as 9:00, not 10:00", "Dana has the total as 412, not 421") says
+    what holds, and so does the speaker ("my notes have the total as 412, not 421")."""
     value = tokens[i].value
     k = i - 1
     while k > 0 and tokens[k].word in ("being", "·"):
@@ -220,7 +220,8 @@ def _text_has(tokens: list[Tok], i: int) -> bool:
         return False
     verb = next((v for v in range(k - 1, max(-1, k - 7), -1)
                  if tokens[v].word in _HOLDS or tokens[v].word in BOUNDARY), -1)
-    if verb < 1 or tokens[verb].word in BOUNDARY or tokens[verb - 1].word in _FIRST_PERSON:
+    if verb < 1 or tokens[verb].word in BOUNDARY or not any(
+            t.word in _SECOND_PERSON for t in tokens[_clause_first(tokens, verb):verb]):
         return False
     at = i + 1 + (tokens[i + 1].word == "," if i + 1 < len(tokens) else 0)
     right = tokens[at + 1].value if at + 1 < len(tokens) and tokens[at].word == "not" else None
@@ -294,20 +295,20 @@ def _label(tokens: list[Tok], i: int) -> str:
     return ""
 
 
+# The verbs by which a text shows a value, said of a text and of a person alike.
+_SHOWS = closed("states stated state lists listed list shows showed show")
 # Verbs of what a text holds: "[the changelog] has / lists / shows K as Y".
-_HOLDS = closed("has have had lists listed list shows show showed states stated gives give "
-                "gave records recorded puts put")
+_HOLDS = _SHOWS | closed("has have had gives give gave records recorded puts put")
 # Verbs by which a text or a person relays a value (not a belief: "thinks", "claims" are an
 # opinion, which ``fact_mood`` leaves unasserted).
-_REPORTING = closed("states stated state says said say lists listed list shows showed show "
-                    "mentions mentioned mention reads read specifies specified documents "
-                    "documented describes described")
+_REPORTING = _SHOWS | closed("says said say mentions mentioned mention reads read specifies "
+                             "specified documents documented describes described")
 _CONTRAST_JOIN = closed("but while whereas however")
 _ACTUALITY = closed("fact reality truth actuality")
 # The prepositions of a place or a setting (not of a time: "since", "after", "until").
 _PLACES = closed("in on for at under within inside behind via")
 _STRONG = closed("; . ? ! : — –")
-_FIRST_PERSON = closed("i we i've we've")
+_SECOND_PERSON = closed("you your you've you'd")
 # What in a contrast clause leaves its value unasserted: a condition, a wish, a hedge, a
 # question word, a past state.
 _UNASSERTED = closed("if unless maybe perhaps probably wish hope prefer rather should "
