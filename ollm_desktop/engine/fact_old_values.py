@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_value_spans import changes_its_object
+from ollm_desktop.engine.fact_verbs import finite_verb, plain
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
@@ -268,7 +269,7 @@ def _reported_then_contrasted(tokens: list[Tok], i: int) -> bool:
         right = tokens[q].value  # (past a value of another kind: "but vite.config.ts sets")
         if right is not None and (right[3] == value[3] or (
                 unitless(right[2]) and unitless(value[2]))):
-            return _label(tokens, q) == label and right[2] != value[2]
+            return _same_key(tokens, i, q) and right[2] != value[2]
     return False
 
 
@@ -285,14 +286,46 @@ def _scoped_elsewhere(tokens: list[Tok], j: int) -> bool:
 
 
 def _label(tokens: list[Tok], i: int) -> str:
-    """The noun a value is said of, nearest before it past a copula, a preposition or a
-    determiner ("port 5173", "the entry fee is €12", "a price of €15"), or ""."""
-    for k in range(i - 1, max(-1, i - 5), -1):
-        word = tokens[k].word
-        if word in _NOT_LABEL or word in DETERMINERS or word == "·":  # ("in room 204")
-            continue
-        return word if word.isalpha() and not tokens[k].value else ""
-    return ""
+    """The noun phrase a value is said of, nearest before it past a copula, a preposition or a
+    determiner ("port 5173", "the adult ticket is €12", "a price of €15"): its modifiers and
+    its head ("adult ticket", not "ticket"), so "the adult ticket is €12, but the child ticket
+    is €6" names two keys. A verb there ("the free plan costs $10") is no label: "". When the
+    phrase follows a preposition after a verb ("the frontend runs on port 5173"), ``_doer``
+    tells whose it is."""
+    k = i - 1
+    while k >= 0 and k > i - 5 and (tokens[k].word in _NOT_LABEL or
+                                    tokens[k].word in DETERMINERS or tokens[k].word == "·"):
+        k -= 1
+    words: list[str] = []
+    while k >= 0 and plain(tokens[k]) and tokens[k].word.isalpha() and \
+            not finite_verb(tokens[k]):
+        words.insert(0, tokens[k].word)
+        k -= 1
+    return " ".join(words)
+
+
+def _doer(tokens: list[Tok], i: int) -> tuple[str, str]:
+    """The verb and its subject when the value's label follows "<subject> <verb> <preposition>"
+    ("the frontend runs on port 5173": ("runs", "frontend")), else ("", "")."""
+    k = i - 1
+    while k >= 1 and tokens[k].word not in _PLACES and tokens[k].word not in BOUNDARY and \
+            k > i - 6:
+        k -= 1
+    if k < 1 or tokens[k].word not in _PLACES or not finite_verb(tokens[k - 1]):
+        return "", ""
+    subject = [t.word for t in tokens[_clause_first(tokens, k - 1):k - 1] if plain(t)]
+    return tokens[k - 1].word, " ".join(subject)
+
+
+def _same_key(tokens: list[Tok], i: int, q: int) -> bool:
+    """Whether the values at ``i`` and ``q`` are said of one key: one label, and, when both
+    are what one verb does ("the frontend runs on port 5173, while the backend runs on port
+    8000"), one subject (a text that sets it, "but the config sets port 3070", is no such
+    verb: the same key)."""
+    if _label(tokens, q) != _label(tokens, i):
+        return False
+    (verb, subject), (other, whose) = _doer(tokens, i), _doer(tokens, q)
+    return not (verb and verb == other and subject != whose)
 
 
 # The verbs by which a text shows a value, said of a text and of a person alike.
