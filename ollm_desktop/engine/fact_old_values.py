@@ -7,12 +7,21 @@ value it finds."""
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_leads import ENDING
+from ollm_desktop.engine.fact_mood_words import (
+    BELIEF,
+    CONDITIONAL,
+    FIRST_PERSON,
+    HEARSAY,
+    MODAL,
+    TENTATIVE,
+)
 from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_verbs import finite_verb, plain
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
     DETERMINERS,
+    HEDGES,
     MODALS,
     Tok,
     closed,
@@ -62,13 +71,30 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             words[i + 1] != "for" or verb.startswith("swap")):
         return True  # "replace WordPress with Ghost", "swap the butter for oil": it goes
     if verb in ENDING and words[i + 1:i + 2] == ["for"] and j > 0 and (
-            tokens[j - 1].word == verb or tokens[j - 1].word in DETERMINERS):
+            tokens[j - 1].word == verb or tokens[j - 1].word in DETERMINERS) and \
+            _own_change_for(tokens, i, verb):
         return True  # "we dropped Crashlytics for Sentry": the verb's own object goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
     said = [w for w in rest.split(" ") if w not in DETERMINERS]
     if verb in ("was", "were") and said and i == _clause_first(tokens, i):
         return True  # a value the subject of a past copula: "10% was underfitting"
     return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
+
+
+def _own_change_for(tokens: list[Tok], i: int, verb: str) -> bool:
+    """Whether "<verb> Y for X" at ``i`` is the speaker's own asserted change with X of Y's
+    kind: "we dropped Crashlytics for Sentry", not "Dana dropped React for Vue" (another
+    person's), "I wish we dropped Jenkins for GitHub Actions" (a wish) nor "we cancelled Zoom
+    for Friday" (X a date: when, not what instead)."""
+    value, successor = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
+    if value is None or successor is None or value[3] not in _THINGS or \
+            successor[3] not in _THINGS:
+        return False
+    at = next(k for k in range(i - 1, -1, -1) if tokens[k].word == verb)
+    opening = tokens[_clause_first(tokens, at):at]
+    subject = [t.word for t in opening if t.word not in _ADVERBS]
+    return subject[-1:] != [] and subject[-1] in FIRST_PERSON and not any(
+        t.word in _UNREAL for t in opening)
 
 
 def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
@@ -336,6 +362,11 @@ _HOLDS = _SHOWS | closed("has have had gives give gave records recorded puts put
 # opinion, which ``fact_mood`` leaves unasserted).
 _REPORTING = _SHOWS | closed("says said say mentions mentioned mention reads read specifies "
                              "specified documents documented describes described")
+# Adverbs between a subject and its verb ("we finally dropped"); the verbs of a wish.
+_ADVERBS = closed("just finally also already recently eventually then")
+_THINGS = frozenset({"name", "class", "version"})  # what one uses (no date, time or count)
+_UNREAL = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | CONDITIONAL | closed(
+    "wish wished hope hoped want wanted")
 _CONTRAST_JOIN = closed("but while whereas however")
 _ACTUALITY = closed("fact reality truth actuality")
 # The prepositions of a place or a setting (not of a time: "since", "after", "until").
