@@ -61,6 +61,10 @@ def test_a_report_then_a_contrast_with_the_same_label_retires_the_report(
     # a hedged or wished contrast states nothing
     ("The docs say the limit is 50 requests, but maybe we could allow limit 80 requests.",
      "50 requests"),
+    ("The docs say the limit is 50 requests, but possibly the limit is 80 requests.",
+     "50 requests"),
+    ("The docs say the limit is 50 requests, but assuming a paid plan the limit is 80 "
+     "requests.", "50 requests"),
     # a past contrast
     ("The brochure states the tour takes 3 hours, but last year it was tour 4 hours.",
      "3 hours"),

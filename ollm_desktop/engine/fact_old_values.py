@@ -365,8 +365,8 @@ _REPORTING = _SHOWS | closed("says said say mentions mentioned mention reads rea
 # Adverbs between a subject and its verb ("we finally dropped"); the verbs of a wish.
 _ADVERBS = closed("just finally also already recently eventually then")
 _THINGS = frozenset({"name", "class", "version"})  # what one uses (no date, time or count)
-_UNREAL = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | CONDITIONAL | closed(
-    "wish wished hope hoped want wanted")
+_WISHED = closed("wish wished hope hoped want wanted")
+_UNREAL = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | CONDITIONAL | _WISHED
 _CONTRAST_JOIN = closed("but while whereas however")
 _ACTUALITY = closed("fact reality truth actuality")
 # The prepositions of a place or a setting (not of a time: "since", "after", "until").
@@ -375,7 +375,7 @@ _STRONG = closed("; . ? ! : — –")
 _SECOND_PERSON = closed("you your you've you'd")
 # What in a contrast clause leaves its value unasserted: a condition, a wish, a hedge, a
 # question word, a past state.
-_UNASSERTED = closed("if unless maybe perhaps probably wish hope prefer rather should "
-                     "was were had used yesterday ago")
+_UNASSERTED = HEDGES | CONDITIONAL | _WISHED | closed(
+    "prefer rather should was were had used yesterday ago")
 # Words before a value that are no label noun of it.
 _NOT_LABEL = closed("is are was were be been being to from of at on in as not now than")
