@@ -6,11 +6,22 @@ from __future__ import annotations
 
 import pytest
 
+from ollm_desktop.engine import facts
 from ollm_desktop.engine.facts_extract import current_values
+from ollm_desktop.engine.models import Message
 
 
 def _values(*texts: str) -> list[str]:
     return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+
+
+def _replaced(text: str) -> dict[str, str]:
+    """Each replaced value of the ledger of ``text``, with the value that replaced it."""
+    ledger: list[facts.Fact] = []
+    facts.absorb(ledger, Message(role="user", content=text), 1)
+    by_id = {f.id: f.value for f in ledger}
+    return {f.value: by_id.get(f.replaced_by or "", "") for f in ledger
+            if f.status == "replaced"}
 
 
 @pytest.mark.parametrize("text, right, wrong", [
@@ -20,13 +31,30 @@ def _values(*texts: str) -> list[str]:
      "4 March 2024.", "4 March 2024", "3 March 2024"),
     ("The seating plan puts the Okafors in room 12B. That must read room 21B.",
      "room 21B", "room 12B"),
-    ("Our docs give the API port as 8080. It is supposed to be 8088.", "8088", "8080"),
+    ("The docs list port 8080. It is supposed to be port 8088.", "8088", "8080"),
+    ("CHANGELOG.md states that version 0.13 was released 31 Jun, 2022. I guess this should "
+     "have been 31 May, 2022.", "31 May, 2022", "31 Jun, 2022"),
 ])
 def test_a_pronoun_that_says_what_it_should_be_retires_the_previous_value(
         text: str, right: str, wrong: str) -> None:
     values = _values(text)
     assert any(right.endswith(v) for v in values)
     assert not any(wrong.endswith(v) for v in values)
+    replaced = {old: new for old, new in _replaced(text).items() if wrong.endswith(old)}
+    assert len(replaced) == 1  # recorded as replaced, not dropped from the ledger,
+    assert right.endswith(next(iter(replaced.values())))  # and by the right value
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("The rent is 1200. It should be 1100 but the landlord refuses.", "1200"),
+    ("The rent is 1200. This should be 1100, ideally.", "1200"),
+    ("The rent is 1200. It should be 1100 in my opinion.", "1200"),
+    ("The budget is 500 euros. It should be 600 euros in 2027.", "500 euros"),
+    ("The budget is 500 euros. It should be 600 euros eventually.", "500 euros"),
+])
+def test_a_wish_or_norm_about_the_world_is_no_correction(text: str, kept: str) -> None:
+    assert kept in _values(text)
+    assert not _replaced(text)
 
 
 @pytest.mark.parametrize("text, kept", [

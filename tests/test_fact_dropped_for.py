@@ -37,3 +37,15 @@ def test_an_ending_verb_with_for_hands_the_key_to_the_new_name(
 def test_a_question_hedge_proposal_or_plain_change_replaces_no_name(
         history: str, text: str, kept: str) -> None:
     assert kept in _values(history, text)
+
+
+@pytest.mark.parametrize("history, text, kept", [
+    # a wish
+    ("CI runs on Jenkins.", "I wish we dropped Jenkins for GitHub Actions.", "Jenkins"),
+    # another person's change
+    ("Our frontend uses React.", "Dana dropped React for Vue in her side project.", "React"),
+])
+def test_a_wished_or_someone_elses_change_keeps_the_users_name(
+        history: str, text: str, kept: str) -> None:
+    assert kept in _values(history, text)
+

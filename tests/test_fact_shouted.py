@@ -37,6 +37,25 @@ def test_a_shouted_question_hedge_or_opinion_replaces_nothing(
     assert kept in _values(history, text)
 
 
+@pytest.mark.parametrize("history, text, new, old", [
+    ("We host on AWS.", "WE MOVED FROM AWS TO GCP LAST WEEK.", "GCP", "AWS"),
+    ("The database is MySQL.", "WE SWITCHED THE DATABASE FROM MYSQL TO POSTGRES.", "POSTGRES",
+     "MySQL"),
+])
+def test_a_shouted_name_after_a_preposition_keeps_its_capitals(
+        history: str, text: str, new: str, old: str) -> None:
+    values = _values(history, text)
+    assert new in values
+    assert old not in values
+
+
+def test_shouted_names_are_kept_as_values() -> None:
+    values = _values("MEETING WITH DANA IN BERLIN ON FRIDAY.")
+    assert "DANA" in values and "BERLIN" in values
+    assert folded("WE MOVED TO THE NEW OFFICE FROM NEXT WEEK.") == \
+        "we moved to the new office from next week."  # (a determiner, a time: folded)
+
+
 def test_mixed_case_and_short_capital_lines_are_read_as_written() -> None:
     assert folded("The API port is 8443.") is None
     assert folded("API: 8443") is None  # a heading, not a sentence

@@ -12,16 +12,22 @@ an inference ("So it should be X": "so", "then" open no subject of this shape), 
 follows with when or on what condition it must hold ("It should be X from January": a
 requirement, ``fact_old_values``' rule), a previous sentence with two values of X's kind (which
 one is meant is not said), and a previous sentence that asks or hedges (it stated no value).
+
+Nor a wish or a norm about the world ("The rent is 1200. It should be 1100 but the landlord
+refuses", "… ideally", "… in my opinion", "… in 2027"): the rent IS 1200. The obligation
+corrects a value only when nothing follows X but the sentence's end or "instead" / "actually" (a
+requirement's "from January" is such a tail too). The wrong value is then recorded as replaced
+by the right one (on this sentence's number, so the ledger pairs the two), and the right one
+takes the wrong one's key, so a later statement of that key meets it.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ollm_desktop.engine.fact_mood_words import BELIEF
-from ollm_desktop.engine.fact_old_values import WHEN_HOLDS, obligation_value_at
+from ollm_desktop.engine.fact_mood_words import BELIEF, FIRST_PERSON
+from ollm_desktop.engine.fact_old_values import obligation_value_at
 from ollm_desktop.engine.fact_words import TOKEN
 
 if TYPE_CHECKING:
@@ -29,7 +35,9 @@ if TYPE_CHECKING:
 
 
 _BACK = frozenset({"it", "this", "that"})
-_SPEAKER = frozenset({"i"})
+# What may follow the right value: the sentence's end, or the words that assert it against the
+# previous one.
+_CLOSES = frozenset({"instead", "actually"})
 
 
 def _points_back(sentence: str) -> bool:
@@ -37,7 +45,7 @@ def _points_back(sentence: str) -> bool:
     (have) be(en)/read/say …" and names a value right after it."""
     words = [m.group(0).lower() for m in TOKEN.finditer(sentence)]
     at = 0
-    if words[:1] and words[0] in _SPEAKER and words[1:2] and words[1] in BELIEF:
+    if words[:1] and words[0] in FIRST_PERSON and words[1:2] and words[1] in BELIEF:
         at = 2  # the speaker's own belief: "I guess this should have been X"
     return words[at:at + 1] != [] and words[at] in _BACK and \
         obligation_value_at(words, at + 1) > 0
@@ -47,25 +55,23 @@ def retired(before: list[Found], found: list[Found], sentence: str, number: int,
             ) -> tuple[list[Found], list[Found]]:
     """``before`` (the message's earlier facts) with the previous sentence's value of the
     kind of ``found``'s new value marked old, and ``found`` read as a correction, when
-    ``sentence`` (number ``number``) says what that value should have been; both as they are
+    ``sentence`` (number ``number``) says what that value should have been;     both as they are
     otherwise."""
     news = [f for f in found if not f.old and f.kind != "question"]
     if not news or not _points_back(sentence):
         return before, found
     right = news[0]
     at = sentence.find(right.value)
-    after = sentence[at + len(right.value):].split()[:1] if at >= 0 else []
-    if after and after[0].lower().strip(",.") in WHEN_HOLDS:
-        return before, found  # "It should be €990 from January": a requirement
+    after = [m.group(0).lower() for m in TOKEN.finditer(sentence[at + len(right.value):])
+             ] if at >= 0 else ["?"]
+    if any(w not in _CLOSES and w.isalnum() for w in after) or "?" in after:
+        return before, found  # "It should be €990 from January / but the landlord refuses"
     wrong = [f for f in before if f.sentence == number - 1 and not f.old and
              f.ref_kind == right.ref_kind and f.value != right.value and
-             _unit(f.key) == _unit(right.key)]
+             f.key.rpartition("|")[2] == right.key.rpartition("|")[2]]
     if len(wrong) != 1 or wrong[0].kind == "question":
         return before, found
-    return ([replace(f, old=True, correction=True) if f is wrong[0] else f
+    key = wrong[0].key if right.key.startswith("||") else right.key
+    return ([replace(f, old=True, correction=True, sentence=number) if f is wrong[0] else f
              for f in before],
-            [replace(f, correction=True) if f is right else f for f in found])
-
-
-def _unit(key: str) -> str:
-    return re.sub(r"^.*\|", "", key)
+            [replace(f, correction=True, key=key) if f is right else f for f in found])

@@ -7,11 +7,21 @@ value it finds."""
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_leads import ENDING
+from ollm_desktop.engine.fact_mood_words import (
+    BELIEF,
+    CONDITIONAL,
+    FIRST_PERSON,
+    HEARSAY,
+    MODAL,
+    TENTATIVE,
+)
 from ollm_desktop.engine.fact_value_spans import changes_its_object
+from ollm_desktop.engine.fact_verbs import finite_verb, plain
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
     DETERMINERS,
+    HEDGES,
     MODALS,
     Tok,
     closed,
@@ -61,13 +71,30 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             words[i + 1] != "for" or verb.startswith("swap")):
         return True  # "replace WordPress with Ghost", "swap the butter for oil": it goes
     if verb in ENDING and words[i + 1:i + 2] == ["for"] and j > 0 and (
-            tokens[j - 1].word == verb or tokens[j - 1].word in DETERMINERS):
+            tokens[j - 1].word == verb or tokens[j - 1].word in DETERMINERS) and \
+            _own_change_for(tokens, i, verb):
         return True  # "we dropped Crashlytics for Sentry": the verb's own object goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
     said = [w for w in rest.split(" ") if w not in DETERMINERS]
     if verb in ("was", "were") and said and i == _clause_first(tokens, i):
         return True  # a value the subject of a past copula: "10% was underfitting"
     return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
+
+
+def _own_change_for(tokens: list[Tok], i: int, verb: str) -> bool:
+    """Whether "<verb> Y for X" at ``i`` is the speaker's own asserted change with X of Y's
+    kind: "we dropped Crashlytics for Sentry", not "Dana dropped React for Vue" (another
+    person's), "I wish we dropped Jenkins for GitHub Actions" (a wish) nor "we cancelled Zoom
+    for Friday" (X a date: when, not what instead)."""
+    value, successor = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
+    if value is None or successor is None or value[3] not in _THINGS or \
+            successor[3] not in _THINGS:
+        return False
+    at = next(k for k in range(i - 1, -1, -1) if tokens[k].word == verb)
+    opening = tokens[_clause_first(tokens, at):at]
+    subject = [t.word for t in opening if t.word not in _ADVERBS]
+    return subject[-1:] != [] and subject[-1] in FIRST_PERSON and not any(
+        t.word in _UNREAL for t in opening)
 
 
 def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
@@ -142,7 +169,7 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
         right = tokens[at].value if at < len(tokens) else None
         return right is not None and right[2] != value[2] and (
             right[3] == value[3] or (unitless(right[2]) and unitless(value[2]))) and \
-            words[at + 1:at + 2] not in _WHEN_HOLDS and \
+            not set(words[at + 1:at + 2]) & _WHEN_HOLDS and \
             words[subject - 1] not in _THEREFORE
     return False
 
@@ -182,9 +209,7 @@ _BACK_BE = frozenset({"it's", "that's", "they're"})
 # What joins a clause that infers or adds rather than corrects ("so it should be X").
 _THEREFORE = frozenset({"so", "then", "therefore", "hence", "thus", "and"})
 # What after the right value says when, for what or on what condition it holds.
-_WHEN_HOLDS = [[w] for w in ("if", "from", "by", "for", "next", "when", "until", "till", "once",
-                             "after", "before", "unless", "starting", "as")]
-WHEN_HOLDS = frozenset(w for (w,) in _WHEN_HOLDS)  # (the same words, for a sentence's text)
+_WHEN_HOLDS = closed("if from by for next when until till once after before unless starting as")
 # The marks after which the obligation's subject is left out ("Y (should be X)", "Y, must be X").
 _MARKS = frozenset({"(", ",", ";", "—", "–", "-"})
 
@@ -209,9 +234,11 @@ _RETIRED = frozenset({"no", "gone", "obsolete", "wrong", "superseded", "replaced
 
 def _text_has(tokens: list[Tok], i: int) -> bool:
     """Y of "[a text] has K as Y, not X" ("you have the date as being 2014, not 2015", "the
-    invoice lists the total as 412, not 421"): the frame says what a text someone else wrote
-    holds, and "not X" says what it should hold, so Y is the error. The holder is no first
-    person ("we have the budget as 500, not 400" states the speaker's own value)."""
+    summary lists the total as 412, not 421"): said to the one who wrote the text, the frame
+    says what it holds, and "not X" says what it should hold, so Y is the error. The holder is
+    the second person ("you", "your notes"): a document or a person the user relays ("the
+    schedule shows the start as 9:00, not 10:00", "Dana has the total as 412, not 421") says
+    what holds, and so does the speaker ("my notes have the total as 412, not 421")."""
     value = tokens[i].value
     k = i - 1
     while k > 0 and tokens[k].word in ("being", "·"):
@@ -220,7 +247,8 @@ def _text_has(tokens: list[Tok], i: int) -> bool:
         return False
     verb = next((v for v in range(k - 1, max(-1, k - 7), -1)
                  if tokens[v].word in _HOLDS or tokens[v].word in BOUNDARY), -1)
-    if verb < 1 or tokens[verb].word in BOUNDARY or tokens[verb - 1].word in _FIRST_PERSON:
+    if verb < 1 or tokens[verb].word in BOUNDARY or not any(
+            t.word in _SECOND_PERSON for t in tokens[_clause_first(tokens, verb):verb]):
         return False
     at = i + 1 + (tokens[i + 1].word == "," if i + 1 < len(tokens) else 0)
     right = tokens[at + 1].value if at + 1 < len(tokens) and tokens[at].word == "not" else None
@@ -267,7 +295,7 @@ def _reported_then_contrasted(tokens: list[Tok], i: int) -> bool:
         right = tokens[q].value  # (past a value of another kind: "but vite.config.ts sets")
         if right is not None and (right[3] == value[3] or (
                 unitless(right[2]) and unitless(value[2]))):
-            return _label(tokens, q) == label and right[2] != value[2]
+            return _same_key(tokens, i, q) and right[2] != value[2]
     return False
 
 
@@ -284,33 +312,70 @@ def _scoped_elsewhere(tokens: list[Tok], j: int) -> bool:
 
 
 def _label(tokens: list[Tok], i: int) -> str:
-    """The noun a value is said of, nearest before it past a copula, a preposition or a
-    determiner ("port 5173", "the entry fee is €12", "a price of €15"), or ""."""
-    for k in range(i - 1, max(-1, i - 5), -1):
-        word = tokens[k].word
-        if word in _NOT_LABEL or word in DETERMINERS or word == "·":  # ("in room 204")
-            continue
-        return word if word.isalpha() and not tokens[k].value else ""
-    return ""
+    """The noun phrase a value is said of, nearest before it past a copula, a preposition or a
+    determiner ("port 5173", "the adult ticket is €12", "a price of €15"): its modifiers and
+    its head ("adult ticket", not "ticket"), so "the adult ticket is €12, but the child ticket
+    is €6" names two keys. A verb there ("the free plan costs $10") is no label: "". When the
+    phrase follows a preposition after a verb ("the frontend runs on port 5173"), ``_doer``
+    tells whose it is."""
+    k = i - 1
+    while k >= 0 and k > i - 5 and (tokens[k].word in _NOT_LABEL or
+                                    tokens[k].word in DETERMINERS or tokens[k].word == "·"):
+        k -= 1
+    words: list[str] = []
+    while k >= 0 and plain(tokens[k]) and tokens[k].word.isalpha() and \
+            not finite_verb(tokens[k]):
+        words.insert(0, tokens[k].word)
+        k -= 1
+    return " ".join(words)
 
 
+def _doer(tokens: list[Tok], i: int) -> tuple[str, str]:
+    """The verb and its subject when the value's label follows "<subject> <verb> <preposition>"
+    ("the frontend runs on port 5173": ("runs", "frontend")), else ("", "")."""
+    k = i - 1
+    while k >= 1 and tokens[k].word not in _PLACES and tokens[k].word not in BOUNDARY and \
+            k > i - 6:
+        k -= 1
+    if k < 1 or tokens[k].word not in _PLACES or not finite_verb(tokens[k - 1]):
+        return "", ""
+    subject = [t.word for t in tokens[_clause_first(tokens, k - 1):k - 1] if plain(t)]
+    return tokens[k - 1].word, " ".join(subject)
+
+
+def _same_key(tokens: list[Tok], i: int, q: int) -> bool:
+    """Whether the values at ``i`` and ``q`` are said of one key: one label, and, when both
+    are what one verb does ("the frontend runs on port 5173, while the backend runs on port
+    8000"), one subject (a text that sets it, "but the config sets port 3070", is no such
+    verb: the same key)."""
+    if _label(tokens, q) != _label(tokens, i):
+        return False
+    (verb, subject), (other, whose) = _doer(tokens, i), _doer(tokens, q)
+    return not (verb and verb == other and subject != whose)
+
+
+# The verbs by which a text shows a value, said of a text and of a person alike.
+_SHOWS = closed("states stated state lists listed list shows showed show")
 # Verbs of what a text holds: "[the changelog] has / lists / shows K as Y".
-_HOLDS = closed("has have had lists listed list shows show showed states stated gives give "
-                "gave records recorded puts put")
+_HOLDS = _SHOWS | closed("has have had gives give gave records recorded puts put")
 # Verbs by which a text or a person relays a value (not a belief: "thinks", "claims" are an
 # opinion, which ``fact_mood`` leaves unasserted).
-_REPORTING = closed("states stated state says said say lists listed list shows showed show "
-                    "mentions mentioned mention reads read specifies specified documents "
-                    "documented describes described")
+_REPORTING = _SHOWS | closed("says said say mentions mentioned mention reads read specifies "
+                             "specified documents documented describes described")
+# Adverbs between a subject and its verb ("we finally dropped"); the verbs of a wish.
+_ADVERBS = closed("just finally also already recently eventually then")
+_THINGS = frozenset({"name", "class", "version"})  # what one uses (no date, time or count)
+_WISHED = closed("wish wished hope hoped want wanted")
+_UNREAL = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | CONDITIONAL | _WISHED
 _CONTRAST_JOIN = closed("but while whereas however")
 _ACTUALITY = closed("fact reality truth actuality")
 # The prepositions of a place or a setting (not of a time: "since", "after", "until").
 _PLACES = closed("in on for at under within inside behind via")
 _STRONG = closed("; . ? ! : — –")
-_FIRST_PERSON = closed("i we i've we've")
+_SECOND_PERSON = closed("you your you've you'd")
 # What in a contrast clause leaves its value unasserted: a condition, a wish, a hedge, a
 # question word, a past state.
-_UNASSERTED = closed("if unless maybe perhaps probably wish hope prefer rather should "
-                     "was were had used yesterday ago")
+_UNASSERTED = HEDGES | CONDITIONAL | _WISHED | closed(
+    "prefer rather should was were had used yesterday ago")
 # Words before a value that are no label noun of it.
 _NOT_LABEL = closed("is are was were be been being to from of at on in as not now than")
