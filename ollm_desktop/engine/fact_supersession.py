@@ -145,6 +145,8 @@ class Known:
 
     def __init__(self, facts: list[Fact], message_id: str) -> None:
         self.mine: dict[tuple[str, str], Fact] = {}
+        self.keyed: dict[tuple[str, str, str], Fact] = {}  # (and by key: "batch 16, rank 16")
+        self.told: dict[str, tuple[int, str]] = {}  # each entry's sentence and key this read
         # (this message's own values by text alone: a replacement that took its old value's
         # key, "from Sphinx to MkDocs", has another family when read again)
         self.mine_by_value: dict[str, Fact] = {}
@@ -155,10 +157,13 @@ class Known:
             if fact.message_id == message_id:  # (a former read's: never two of this read
                 self.mine_by_value.setdefault(fact.value, fact)  # of one text and kinds)
 
-    def add_fact(self, fact: Fact, *, own: bool) -> None:
+    def add_fact(self, fact: Fact, *, own: bool, item: Found | None = None) -> None:
         key = (fact.value, family(fact))
         if own:
             self.mine.setdefault(key, fact)
+            self.keyed.setdefault((*key, fact.key), fact)
+        if item is not None:
+            self.told[fact.id] = (item.sentence, item.key)
         if fact.status == "current":
             self.current[key] = fact
         elif fact.status == "forgotten" or key not in self.past:
@@ -166,15 +171,26 @@ class Known:
 
     def get(self, item: Found) -> Fact | None:
         key = (item.value, family(item))
-        found = self.mine.get(key) or self.current.get(key) or self._same_sentence(item) or (
+        mine = self.mine.get(key)
+        told = self.told.get(mine.id) if mine is not None else None
+        if told is not None and told[0] == item.sentence and told[1] != item.key:
+            return self._tell(item, self.keyed.get((*key, item.key)))  # one sentence's
+        found = mine or self.current.get(key) or self._same_sentence(item) or (  # two keys
             self.mine_by_value.get(item.value) if family(item) != "sentence" else None)
         if found is not None:
-            return found
+            return self._tell(item, found)
         past = self.past.get(key)
         if past is not None and (past.status == "forgotten" or not (
                 item.correction or item.kind == "setting") or self._retired_here(past)):
             return past
         return None
+
+    def _tell(self, item: Found, fact: Fact | None) -> Fact | None:
+        """``fact`` is ``item``'s entry: an equal number of another key in its sentence is
+        another setting ("Grad accum 16, batch 16": two entries, each read again as itself)."""
+        if fact is not None:
+            self.told.setdefault(fact.id, (item.sentence, item.key))
+        return fact
 
     def _retired_here(self, past: Fact) -> bool:
         """Replaced by a value of this very message (read again): the message named it as it
