@@ -31,12 +31,12 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
+from ollm_desktop.engine.fact_known_entries import Known
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
 from ollm_desktop.engine.fact_settings_lists import settings_named
 from ollm_desktop.engine.fact_supersession import (
-    Known,
     chain_end,
     dispute,
     family,
