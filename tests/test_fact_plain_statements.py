@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from ollm_desktop.engine import facts
+from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import sentence_facts
-from tests.engine_fakes import absorbed, fact_of
+from tests.engine_fakes import absorbed, fact_of, value_of
 
 
 def _values(sentence: str) -> dict[str, str]:
@@ -190,3 +192,60 @@ def test_one_item_of_a_header_list_is_replaced_alone() -> None:
                       ("user", "Evenings are 19 °C now."))
     assert fact_of(ledger, "18 °C").status == "replaced"
     assert fact_of(ledger, "21 °C").status == "current"
+
+
+# Each setting of a settings list is its own fact, even when two settings have the same
+# number ("Grad accum 16, batch 16, rank 16"); a correction of one replaces that one only.
+def _by_key(ledger: list[facts.Fact], value: str) -> dict[str, facts.Fact]:
+    """The entries of ``value``, by their key's attribute (``entity|attribute|unit``)."""
+    return {f.key.split("|")[1]: f for f in ledger if f.value == value}
+
+
+@pytest.mark.parametrize(("said", "value", "settings"), [
+    ("Grad accum 16, batch 16, rank 16.", "16", {"accum", "batch", "rank"}),  # training run
+    ("LoRA: rank 16, alpha 16.", "16", {"rank", "alpha"}),
+    ("Pool settings: min 5, max 5, idle 5.", "5", {"min", "max", "idle"}),  # a database pool
+    ("Sampler: top_p 1, beam 1, seed 1.", "1", {"beam", "seed"}),  # (top_p is a name of its own)
+    ("Crew: drivers 4, cooks 4, runners 4.", "4", {"drivers", "cooks", "runners"}),  # an event
+])
+def test_equal_numbers_under_different_nouns_stay_apart(said: str, value: str,
+                                                        settings: set[str]) -> None:
+    ledger = absorbed(("user", said))
+    kept = _by_key(ledger, value)
+    assert settings <= set(kept)
+    assert all(kept[name].status == "current" for name in settings)
+
+
+def test_reading_the_list_again_adds_nothing() -> None:
+    ledger = absorbed(("user", "Grad accum 16, batch 16, rank 16."))
+    before = [(f.id, f.key) for f in ledger]
+    facts.absorb(ledger, Message(role="user", content="Grad accum 16, batch 16, rank 16."), 1)
+    assert [(f.id, f.key) for f in ledger] == before
+
+
+def test_a_change_of_one_setting_replaces_that_one_only() -> None:
+    ledger = absorbed(("user", "Grad accum 16, batch 16, rank 16."),
+                      ("user", "bump the rank to 64"))
+    kept = _by_key(ledger, "16")
+    assert value_of(ledger, kept["rank"].replaced_by) == "64"
+    assert kept["accum"].status == kept["batch"].status == "current"
+
+
+def test_a_named_old_number_replaces_the_setting_its_key_names_only() -> None:
+    ledger = absorbed(("user", "LoRA: rank 16, alpha 16."), ("user", "alpha is 32 not 16"))
+    kept = _by_key(ledger, "16")
+    assert value_of(ledger, kept["alpha"].replaced_by) == "32"
+    assert kept["rank"].status == "current" and kept["rank"].replaced_by is None
+
+
+def test_a_pool_setting_changed_leaves_its_equal_neighbours() -> None:
+    ledger = absorbed(("user", "Pool settings: min 5, max 5, idle 5."),
+                      ("user", "set the max to 20"))
+    kept = _by_key(ledger, "5")
+    assert value_of(ledger, kept["max"].replaced_by) == "20"
+    assert kept["min"].status == kept["idle"].status == "current"
+
+
+def test_one_noun_listed_twice_is_still_one_kind_of_thing() -> None:
+    ledger = absorbed(("user", "The demo is on track 3, the workshop on track 5."))
+    assert not [f for f in ledger if f.value == "3" and f.key.endswith("|number")]

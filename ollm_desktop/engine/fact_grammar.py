@@ -158,6 +158,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     lead = lead or bool(taken)
     slots: list[Slot] = []
     keys: dict[int, tuple[str, str]] = {}  # each value's key, by its index
+    listed: set[int] = set()  # a settings list's numbers: one per setting, equal or not
     renewed = False
     for i, token in enumerate(tokens):
         if token.value is None:
@@ -184,6 +185,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                 " ".join(w for w in (entity, attribute) if w and w != label), label)
             if listed_setting(tokens, i, implied.labels):  # "rank 16, alpha 32": settings
                 start, text, kind = end - len(text.split()[-1]), text.split()[-1], "number"
+                listed.add(start)
         unit = implied.units.get(i) or unit_class(text, kind, attribute)
         entity, attribute, unit = product_version(sentence, tokens, i, entity, attribute, unit,
                                                    first)
@@ -239,8 +241,10 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
                              for k, t in enumerate(tokens))
     correction = bool(lead or olds or changed or now or gone or instead or renewed)
-    last = {s.value: s for s in slots if not s.old}  # a value said twice is one value, keyed
-    slots = [s for s in slots if s.old or last[s.value] is s]  # where it is said last ("X
+    def said(s: Slot) -> tuple[str, str]:  # ("batch 16, rank 16": two settings, not one)
+        return s.value, s.attribute if s.start in listed else ""
+    last = {said(s): s for s in slots if not s.old}  # a value said twice is one value, keyed
+    slots = [s for s in slots if s.old or last[said(s)] is s]  # where it is said last ("X
     taken_back = {s.value for s in slots if s.old}  # instead, so the defense is X")
     if correction and taken_back:  # "Thursday instead of Friday, half the panel is out
         slots = [s for s in slots if s.old or s.value not in taken_back]  # Friday": still old

@@ -12,6 +12,7 @@ at most two words of its key before it ("context length 4096").
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_words import PREPOSITIONS, Tok
 
 _JOINS = frozenset({",", "and"})
@@ -70,3 +71,20 @@ def _previous_item(tokens: list[Tok], i: int, labels: dict[int, str]) -> int:
 
 def _key_word(token: Tok) -> bool:
     return token.value is None and token.word[:1].isalpha()
+
+
+def settings_named(olds: list[Fact], key: str) -> list[Fact]:
+    """The entries an old number names, among equal numbers of several settings ("rank 16,
+    alpha 16", then "alpha is 32 not 16"): those of the replacement's setting ("accum" names
+    "accumulation"); with none of its setting among them, every one, as before."""
+    if len({f.key for f in olds}) < 2 or len({f.value for f in olds}) > 1 or \
+            not all(f.ref_kind == "number" for f in olds):
+        return olds  # (one number under several keys only: "Webpack" names "Webpack 5" too)
+    words = key.split("|")[1].split() if key.count("|") == 2 else []
+    return [f for f in olds if _same_setting(f.key, words)] or olds
+
+
+def _same_setting(key: str, words: list[str]) -> bool:
+    theirs = key.split("|")[1].split() if key.count("|") == 2 else []
+    return bool(words) and len(words) == len(theirs) and all(
+        a.startswith(b) or b.startswith(a) for a, b in zip(words, theirs, strict=True))

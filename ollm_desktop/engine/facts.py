@@ -31,12 +31,13 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
+from ollm_desktop.engine.fact_known_entries import Known
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_named_only import begins_or_ends, same_value
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
+from ollm_desktop.engine.fact_settings_lists import settings_named
 from ollm_desktop.engine.fact_supersession import (
-    Known,
     chain_end,
     dispute,
     family,
@@ -108,7 +109,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
                         turn=turn, sequence=sequence, from_correction=item.correction,
                         key=item.key, topic=topic[index])
             facts.append(fact)
-            known.add_fact(fact, own=True)
+            known.add_fact(fact, own=True, item=item)
             result.added += 1
             result.replaced += replaced_by_later(facts, fact)
         elif message.role == "user" and fact.source == "assistant" and not fact.confirmed:
@@ -151,6 +152,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             (f.value in (item.value, _unstopped(item.value)) and family(f) == family(item))
             or _names(item, f, replacement))]
         olds = one_date_by_day(_unstopped(item.value), olds)  # "not the 20th": which one?
+        olds = settings_named(olds, replacement.key)  # "alpha is 32 not 16": not rank 16
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
             sequence += 1
             olds = [Fact(kind=item.kind, value=item.value, subject=item.subject,
