@@ -4,16 +4,13 @@ replaces it; another owner's key, a question and a real name stay apart."""
 
 from __future__ import annotations
 
-import pytest
-
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
 from ollm_desktop.engine.fact_types import Fact
 from tests.engine_fakes import absorbed, fact_of, value_of
 
-# fact_settings_lists reads "rank 16, alpha 32" as the number 16 keyed by its label (rank)
-# and, for now, keeps one of several labels that share a number ("batch 16, gradient
-# accumulation 16"): facts-engine fixes that collapse in its layer.
-_COLLAPSE = "fact_settings_lists keeps one of several labels that share a number (facts-engine)"
+# fact_settings_lists reads "rank 16, alpha 32" as the number 16 keyed by its label (rank),
+# and several labels that share a number ("batch 16, gradient accumulation 16") each keep
+# their own entry.
 
 
 def entry(ledger: list[Fact], value: str, attribute: str) -> Fact:
@@ -78,7 +75,6 @@ def test_a_named_old_number_is_the_labelled_value_its_key_names_cut_short() -> N
     assert value_of(ledger, entry(ledger, "16", "accumulation").replaced_by) == "32"
 
 
-@pytest.mark.xfail(reason=_COLLAPSE, strict=True)
 def test_a_named_old_number_leaves_the_same_number_under_another_label() -> None:
     ledger = absorbed(("user", "Run config: batch 16, gradient accumulation 16."),
                       ("user", "grad accum is 32 not 16"))
@@ -91,7 +87,6 @@ def test_a_named_old_number_leaves_another_labels_value_of_that_number() -> None
     assert value_of(ledger, entry(ledger, "16", "alpha").replaced_by) == "32"
 
 
-@pytest.mark.xfail(reason=_COLLAPSE, strict=True)
 def test_a_named_old_number_keeps_another_labels_entry_of_that_number() -> None:
     ledger = absorbed(("user", "LoRA: rank 16, alpha 16."), ("user", "alpha is 32 not 16"))
     assert entry(ledger, "16", "rank").status == "current"
