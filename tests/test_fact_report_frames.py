@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.engine.facts_extract import current_values
+from tests.engine_fakes import absorbed, value_of
 
 
 def _values(*texts: str) -> list[str]:
@@ -128,3 +129,16 @@ def test_a_contrast_in_fact_or_in_reality_still_retires_the_report(
     values = _values(text)
     assert any(right in v for v in values)
     assert not any(wrong in v for v in values)
+
+
+@pytest.mark.parametrize("history, text, name", [
+    ("The invoice total is 421.", "Dana has the total as 412, not 421.", "Dana"),
+    ("The booking is for 6 guests.", "Priya wrote the booking down as 8, not 6.", "Priya"),
+    ("Gate B12 for the flight.", "Tom has it as gate C4, not B12.", "Tom"),
+])
+def test_a_named_old_value_is_never_replaced_by_the_name_that_opens_the_sentence(
+        history: str, text: str, name: str) -> None:
+    """"X, not Y" after a person's name: Y's replacement is the value read nearest to it
+    (412, 8, gate C4), never the name (before: "421 replaced by Dana")."""
+    ledger = absorbed(("user", history), ("user", text))
+    assert all(value_of(ledger, f.replaced_by) != name for f in ledger if f.replaced_by)

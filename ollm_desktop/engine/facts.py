@@ -141,7 +141,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         # this one": a name it holds the finder missed), never a reply's sentence nor a
         # question ("... a confound we did not control" is no correction of "control")
         replacement = next((f for i, f in near if family(i) == family(item)), None) or \
-            next((f for i, f in near if family(i) not in ("sentence", "question")), None) or \
+            _nearest(item, found, [(i, f) for i, f in near
+                                   if family(i) not in ("sentence", "question")]) or \
             next((f for i, f in near if message.role == "user" and family(i) == "sentence"),
                  None)
         if replacement is None:
@@ -170,6 +171,14 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         users_stand(facts)
     evict(facts)
     return _disputes(result, facts, claims)
+
+
+def _nearest(old: Found, found: list[Found], near: list[tuple[Found, Fact]]) -> Fact | None:
+    """The value read nearest to ``old`` in its sentence: "Dana has the total as 412, not
+    421" pairs 421 with 412, not with the name that opens the sentence."""
+    at = {id(item): n for n, item in enumerate(found)}
+    where = at.get(id(old), 0)
+    return min(near, key=lambda pair: abs(at.get(id(pair[0]), 0) - where))[1] if near else None
 
 
 def _unstopped(value: str) -> str:
