@@ -252,3 +252,12 @@ def test_a_dated_event_is_a_fact_that_holds() -> None:
     assert _stated_now("The retro is on Thursday.", "For the literature review: peak traffic "
                        "reached 11,600 requests per minute last week.") == [
         "11,600 requests per minute"]
+
+
+def test_a_plural_in_ies_keys_as_its_singular_in_y() -> None:
+    """REVIEW38b: "Retries: 5" keyed as "retrie"; "-ies" is "-y", not for "series"."""
+    from ollm_desktop.engine.fact_keys import singular
+    retries = fact_of(absorbed(("user", "Retries: 5")), "5")
+    assert retries.key.split("|")[1] == "retry"
+    assert [singular(w) for w in ("policies", "series", "species", "movies", "ties")] == \
+        ["policy", "series", "species", "movie", "tie"]

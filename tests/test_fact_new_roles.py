@@ -85,3 +85,26 @@ def test_a_role_taken_by_another_owner_or_only_asked_about_replaces_nothing(afte
 def test_a_value_inside_the_phrase_is_left_to_its_own_key() -> None:
     ledger = absorbed(("user", "The API port is 8443."), ("user", "The API is now on port 9443."))
     assert value_of(ledger, fact_of(ledger, "8443").replaced_by) == "9443"
+
+
+@pytest.mark.parametrize("after", [
+    "The budget is 500 dollars, and maybe Priya is the new team lead.",  # a marked clause
+    "Priya will be the new team lead once Dana retires.",  # a plan: a condition's adjunct
+    "Priya will be the new team lead in 2027.",  # a plan: a dated adjunct
+])
+def test_a_new_holder_the_sentence_does_not_assert_replaces_nothing(after: str) -> None:
+    """REVIEW38b finding 1: the name before "is the new K" keeps the sentence layer's mood
+    marks, and a dated or conditional adjunct makes the taking over a plan."""
+    ledger = absorbed(("user", "The team lead is Dana."), ("user", after))
+    assert fact_of(ledger, "Dana").status == "current"
+    assert not [f for f in ledger if "once" in f.key or "2027" in f.key or "retire" in f.key]
+
+
+@pytest.mark.parametrize("after", ["Priya is the new team lead.",
+                                   "Priya takes over from Dana as team lead.",
+                                   "Priya took over as team lead in March."])
+def test_an_asserted_new_holder_still_replaces_the_old_one(after: str) -> None:
+    ledger = absorbed(("user", "The team lead is Dana."), ("user", after))
+    dana = fact_of(ledger, "Dana")
+    assert dana.status == "replaced" and value_of(ledger, dana.replaced_by) == "Priya"
+    assert fact_of(ledger, "Priya").key.startswith("team|lead|")

@@ -93,6 +93,7 @@ class Reading:
     mood: Mood
     correction: bool
     slots: tuple[Slot, ...]
+    unasserted: tuple[tuple[int, int], ...] = ()  # (fact_mood) characters asserting nothing
 
 
 
@@ -260,7 +261,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]
-    return Reading(mood, correction and mood == "statement", tuple(slots))
+    return Reading(mood, correction and mood == "statement", tuple(slots),
+                   tuple((a, b) for a, b, _ in moods.unasserted))
 
 
 def _from_value_on(tokens: list[Tok]) -> set[int]:

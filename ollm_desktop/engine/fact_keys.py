@@ -51,7 +51,8 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
             return "percent"
         if unit[0] in "€$£" or unit.split()[0] in CURRENCIES:  # "45 EUR", "55 EUR per day"
             return "money"
-        return unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
+        return singular(unit) if unit.endswith("ies") else \
+            unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
     return "name"
 
 
@@ -61,9 +62,25 @@ CURRENCIES = frozenset(code.lower() for code in CURRENCY_CODES)
 
 
 def singular(word: str) -> str:
+    """A plural noun's singular: "-ies" after a consonant is "-y" ("retries", "replicas" ->
+    retry, replica); the Latin "-ies" nouns are their own singular ("series", "species") and
+    a short or "-ie" noun keeps its "ie" ("ties", "movies", "cookies")."""
     word = word.removesuffix("'s").removesuffix("'")
+    if word.endswith("ies") and len(word) > 4 and word[-4] not in "aeiou":
+        return word if word in _SAME_PLURAL else \
+            word[:-1] if word[:-1] in _IE_NOUNS else word[:-3] + "y"
     return word[:-1] if word.endswith("s") and len(word) > 3 and \
         not word.endswith(("ss", "us", "is")) else word
+
+
+# English nouns whose plural is their singular in "-ies" (Latin fifth declension), and the
+# common nouns that end in "-ie" (diminutives and loans: their plural drops only the "s").
+_SAME_PLURAL = frozenset({"series", "species", "congeries", "superficies"})
+_IE_NOUNS = frozenset({"movie", "cookie", "calorie", "zombie", "rookie", "selfie", "hoodie",
+                       "goalie", "brownie", "smoothie", "prairie", "freebie", "newbie",
+                       "sortie", "auntie", "birdie", "bookie", "junkie", "veggie", "hippie",
+                       "genie", "boogie", "collie", "coterie", "reverie", "menagerie",
+                       "rotisserie", "lingerie", "eyrie", "talkie", "walkie", "pixie"})
 
 
 # Derivational and inflectional endings, longest first: "retention" and "retained", "capped"

@@ -16,25 +16,37 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ollm_desktop.engine.fact_words import DETERMINERS
+from ollm_desktop.engine.fact_mood_words import SUBORDINATE
+from ollm_desktop.engine.fact_words import DETERMINERS, PRONOUNS, TIMES
 
+# The definite determiners and possessives before "new K" ("the", "our"): an indefinite or
+# a demonstrative ("a new lead", "that new lead") names no key's one holder.
+_DEF = "(?:" + "|".join(sorted(DETERMINERS - {"a", "an", "this", "that", "these", "those"})) \
+    + ")"
 # The copula of a present or future statement, then a determiner and "new" (a closed class:
 # the verbs that say what the subject is, not what it might be).
 _NEW_ROLE = re.compile(
-    r"\s+(?:is|are|will\s+be|becomes|has\s+become|is\s+now)\s+(?:the|our|their|its|your|my)"
+    rf"\s+(?:is|are|will\s+be|becomes|has\s+become|is\s+now)\s+{_DEF}"
     r"\s+new\s+(?P<phrase>[^,;:.!?()]+?)\s*(?=[,;:.!?()]|$)", re.IGNORECASE)
 # "X is now the K", "X takes over (from Y) as K", "X replaces Y as K": the subject takes the
 # role over (the verbs of taking a role, a closed class; "as" marks the role's noun).
 _TAKES_ROLE = re.compile(
-    r"\s+(?:(?:is|'s|will\s+now\s+be)\s+now\s+(?:the|our|their|its|your|my)"
+    rf"\s+(?:(?:is|'s|will\s+now\s+be)\s+now\s+{_DEF}"
     r"|(?:takes|took|has\s+taken|will\s+take)\s+over(?:\s+from\s+(?P<from>[A-Z][^,;:.!?()]*?))?"
-    r"\s+as(?:\s+(?:the|our|their|its|your|my))?"
+    rf"\s+as(?:\s+{_DEF})?"
     r"|(?:replaces|replaced|has\s+replaced|will\s+replace)\s+(?P<old>[A-Z][^,;:.!?()]*?)"
-    r"\s+as(?:\s+(?:the|our|their|its|your|my))?)"
-    r"(?:\s+new)?\s+(?P<phrase>[a-z][a-z -]*?)\s*(?=[,;:.!?()]|$)")
+    rf"\s+as(?:\s+{_DEF})?)"
+    r"(?:\s+new)?\s+(?P<phrase>[a-z][A-Za-z0-9 -]*?)\s*(?=[,;:.!?()]|$)")
 # A capitalised name ending where the copula starts ("Newark Showground", "Jane Doe").
 _NAME_BEFORE = re.compile(r"(?:\b[A-Z][\w&'.-]*(?:\s+(?:of|de|la|the|&)?\s*[A-Z0-9][\w&'.-]*)*)$")
 _OWNER = re.compile(r"\s+(?:for|of)\s+", re.IGNORECASE)
+# An adjunct that dates or conditions the taking over ("once Dana retires", "in 2027", "next
+# month", "from March"): a subordinator, a time word, or a preposition before a number or a
+# capitalised date; the role's noun phrase ends before it.
+_ADJUNCT = re.compile(
+    r"\s+(?:(?:" + "|".join(sorted(SUBORDINATE | TIMES | {"when", "after", "until", "before"}))
+    + r")\b|(?:in|from|by|on|starting|as\s+of)\s+(?:\d|[A-Z]))", re.IGNORECASE)
+_DONE = re.compile(r"\s+(?:took|replaced|has\s+taken|has\s+replaced|has\s+become)\b")
 MAX_KEY_WORDS = 5
 
 
@@ -51,22 +63,34 @@ class NewRole:
     old: tuple[int, int] | None = None  # the holder it takes over from, where it names one
 
 
-def new_role(sentence: str, values: list[tuple[int, int]]) -> NewRole | None:
+def new_role(sentence: str, values: list[tuple[int, int]],
+             unasserted: tuple[tuple[int, int], ...] = ()) -> NewRole | None:
     """The value "VALUE is the new K (for OWNER)" names as K's new holder: a value read
     (``values``: where each starts and ends) that ends where the copula starts, else the
-    capitalised name there."""
+    capitalised name there; never one in a span the sentence layer found asserting nothing
+    (``unasserted``), nor one a dated or conditional adjunct makes a plan."""
     matches = sorted([*_NEW_ROLE.finditer(sentence), *_TAKES_ROLE.finditer(sentence)],
                      key=lambda m: m.start())
     for match in matches:
         head = sentence[:match.start()].rstrip()
         span = next(((a, b) for a, b in values if b == len(head)), None) or _name_before(head)
-        key = _key_words(match.group("phrase"))
-        if span is None or key is None:
+        if span is None or any(a <= at < b for a, b in unasserted
+                               for at in (span[0], match.start() + 1)):
+            continue  # (fact_mood) someone else's word, a wish, a condition: no holder
+        phrase = match.group("phrase")
+        dated = _ADJUNCT.search(phrase)
+        if dated is not None:  # "will be the new lead once Dana retires": a plan, not a holder
+            if not _DONE.match(sentence, match.start()):
+                continue
+            phrase = phrase[:dated.start()]
+        key = _key_words(phrase)
+        if key is None:
             continue
         found = match.groupdict().get("old") or match.groupdict().get("from")
         old = (match.start("old"), match.end("old")) if match.groupdict().get("old") else (
             (match.start("from"), match.end("from")) if found else None)
-        return NewRole(*span, *key, match.start("phrase"), match.end("phrase"), old)
+        return NewRole(*span, *key, match.start("phrase"), match.start("phrase") + len(phrase),
+                       old)
     return None
 
 
@@ -84,9 +108,8 @@ def _name_before(head: str) -> tuple[int, int] | None:
     return (start, name.end()) if start < name.end() else None
 
 
-# A capitalised first word that is no name's: a clause's opener.
-_OPENERS = frozenset({"It", "This", "That", "There", "He", "She", "They", "We", "I", "You",
-                      "The", "A", "An", "Our", "My", "Your", "Their", "Its", "His", "Her"})
+# A capitalised first word that is no name's: a clause's opener (a pronoun, a determiner).
+_OPENERS = frozenset({w.capitalize() for w in PRONOUNS | DETERMINERS} | {"There"})
 
 
 def _key_words(phrase: str) -> tuple[str, str] | None:

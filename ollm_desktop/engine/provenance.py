@@ -153,7 +153,7 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
     if reading.mood != "statement":
         return [f for f in out if not f.old]
     if role == "user":
-        out = _new_holder(sentence, reading.slots, out)
+        out = _new_holder(sentence, reading, out)
     plain = _blank(sentence, values)
     decided = P.DECISION.search(sentence)
     decision = bool(decided)
@@ -177,12 +177,14 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
     return out
 
 
-def _new_holder(sentence: str, slots: tuple[fact_grammar.Slot, ...], out: list[Found],
+def _new_holder(sentence: str, reading: fact_grammar.Reading, out: list[Found],
                 ) -> list[Found]:
     """"Newark Showground will be the new venue for The Big Weekend 2024": the subject is the
     value of the predicate's key, and it takes the key over (a correction of it,
     ``fact_new_roles``); a value inside the predicate is the key's words, no value."""
-    role = fact_new_roles.new_role(sentence, [(slot.start, slot.end) for slot in slots])
+    slots = reading.slots
+    role = fact_new_roles.new_role(sentence, [(slot.start, slot.end) for slot in slots],
+                                   reading.unasserted)
     if role is None:
         return out
     kept: list[Found] = []
