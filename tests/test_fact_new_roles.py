@@ -102,9 +102,11 @@ def test_a_new_holder_the_sentence_does_not_assert_replaces_nothing(after: str) 
 
 @pytest.mark.parametrize("after", ["Priya is the new team lead.",
                                    "Priya takes over from Dana as team lead.",
-                                   "Priya took over as team lead in March."])
+                                   "Priya took over as team lead in March.",
+                                   "Priya is the new team lead as of Monday."])
 def test_an_asserted_new_holder_still_replaces_the_old_one(after: str) -> None:
     ledger = absorbed(("user", "The team lead is Dana."), ("user", after))
     dana = fact_of(ledger, "Dana")
     assert dana.status == "replaced" and value_of(ledger, dana.replaced_by) == "Priya"
     assert fact_of(ledger, "Priya").key.startswith("team|lead|")
+    assert [f.key for f in ledger if f.value in ("March", "Monday")] == []  # the change's date

@@ -46,7 +46,10 @@ _OWNER = re.compile(r"\s+(?:for|of)\s+", re.IGNORECASE)
 _ADJUNCT = re.compile(
     r"\s+(?:(?:" + "|".join(sorted(SUBORDINATE | TIMES | {"when", "after", "until", "before"}))
     + r")\b|(?:in|from|by|on|starting|as\s+of)\s+(?:\d|[A-Z]))", re.IGNORECASE)
-_DONE = re.compile(r"\s+(?:took|replaced|has\s+taken|has\s+replaced|has\s+become)\b")
+# A verb of a taking over still to come ("will be", "takes over in March"): with a dated or
+# conditional adjunct it is a plan; a present copula or a past one states it ("is the new
+# lead as of Monday", "took over in March").
+_PLANNED = re.compile(r"\s+(?:will|takes|replaces)\b", re.IGNORECASE)
 MAX_KEY_WORDS = 5
 
 
@@ -80,7 +83,7 @@ def new_role(sentence: str, values: list[tuple[int, int]],
         phrase = match.group("phrase")
         dated = _ADJUNCT.search(phrase)
         if dated is not None:  # "will be the new lead once Dana retires": a plan, not a holder
-            if not _DONE.match(sentence, match.start()):
+            if _PLANNED.match(sentence, match.start()):
                 continue
             phrase = phrase[:dated.start()]
         key = _key_words(phrase)
@@ -89,8 +92,8 @@ def new_role(sentence: str, values: list[tuple[int, int]],
         found = match.groupdict().get("old") or match.groupdict().get("from")
         old = (match.start("old"), match.end("old")) if match.groupdict().get("old") else (
             (match.start("from"), match.end("from")) if found else None)
-        return NewRole(*span, *key, match.start("phrase"), match.start("phrase") + len(phrase),
-                       old)
+        # (the phrase's end includes a dated adjunct: its date is the change's, no value)
+        return NewRole(*span, *key, match.start("phrase"), match.end("phrase"), old)
     return None
 
 
