@@ -186,8 +186,9 @@ def firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
     between, ending the clause, are one name. Elsewhere "&" may join two people ("Ana & Ben
     lead the Tuesday shift"): each is a value of its own."""
     second = sentence[tokens[i + 2].start:tokens[i + 2].end] if i + 2 < len(tokens) else ""
+    coded = tokens[i + 2].value if i + 2 < len(tokens) else None  # ("McKenzie": a class's)
     if i + 2 >= len(tokens) or tokens[i + 1].word != "&" or not second.isalpha() or \
-            (tokens[i + 2].value and tokens[i + 2].value[3] not in ("identifier", "class")) or \
+            (coded is not None and coded[3] not in ("identifier", "class")) or \
             sentence[tokens[i].end:tokens[i + 2].start] != " & " or \
             not capital(sentence, tokens[i + 2]) or second.lower() in PRONOUNS or \
             not ends_clause(tokens, i + 2) or \
