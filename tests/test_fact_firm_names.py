@@ -37,3 +37,18 @@ def test_a_firm_name_with_an_ampersand_is_one_value(history: str, text: str, rig
 def test_no_name_is_joined_across_a_pronoun_a_subject_pair_or_an_unspaced_ampersand(
         text: str, joined: str) -> None:
     assert joined not in _values(text)
+
+
+@pytest.mark.parametrize("history, text, firm, parts", [
+    ("The lawyer is Smith & Jones.", "The lawyer is Baker & McKenzie.", "Baker & McKenzie",
+     ("Baker", "McKenzie")),
+    ("The supplier is Hartley Textiles.", "The supplier is now O'Neil & MacDonald.",
+     "O'Neil & MacDonald", ("O'Neil", "MacDonald")),
+])
+def test_an_inner_capital_in_the_second_name_does_not_split_the_firm(
+        history: str, text: str, firm: str, parts: tuple[str, str]) -> None:
+    """One rule for "Smith & Jones" and "Baker & McKenzie": an inner capital (Mc, Mac)
+    reads the second name as a code, yet it is a name continuing the firm's."""
+    values = _values(history, text)
+    assert firm in values
+    assert not set(parts) & set(values)

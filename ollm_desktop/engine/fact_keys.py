@@ -108,7 +108,10 @@ def stem(word: str) -> str:
             acted = _stem(word[:-len(agent)] + action)
             if len(acted) >= 4:
                 return acted
-    return _stem(word)
+    stemmed = _stem(word)  # "retry" / "retries" ("retrie") / "retried": all meet at "retri"
+    if len(stemmed) >= 4 and stemmed.endswith("y") and stemmed[-2] not in "aeiou":
+        return stemmed[:-1] + "i"
+    return stemmed
 
 
 def _stem(word: str) -> str:

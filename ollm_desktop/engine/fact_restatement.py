@@ -22,12 +22,17 @@ from ollm_desktop.engine.fact_supersession import (
 from ollm_desktop.engine.fact_types import Fact
 
 
-def restated(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
+def restated(facts: list[Fact], new: Fact, *, single: bool = False,
+             live: set[str] | None = None) -> int:
     """A plain statement of a key that already has another value (no correction's shape).
     Where the key is certain (the same owner and attribute: "the parameter sweep is named
     X" after "call the parameter sweep Y") the user's new value replaces the older one, as
     the user means it; where the key names no owner ("the port is 9443") the older is only
-    possibly replaced, never silently. Returns how many it replaced."""
+    possibly replaced, never silently. An earlier value its own sentence states again as
+    it stands (``live``: "map port 5000 to 2000", "forward 5000 to 2000") is not taken back:
+    the sentence names both as holding. Returns how many it replaced."""
+    if live:
+        facts = [f for f in facts if f.id not in live]
     parts = new.key.split("|")
     if len(parts) == 3 and not parts[1]:  # "it's 6 May": only its statement names its key
         return _restated_otherwise(facts, new, single=single)

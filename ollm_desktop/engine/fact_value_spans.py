@@ -185,13 +185,17 @@ def firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
     Spencer."): after a copula (or its "now"), two capitalised names with a spaced "&"
     between, ending the clause, are one name. Elsewhere "&" may join two people ("Ana & Ben
     lead the Tuesday shift"): each is a value of its own."""
-    if i + 2 >= len(tokens) or tokens[i + 1].word != "&" or tokens[i + 2].value or \
+    second = sentence[tokens[i + 2].start:tokens[i + 2].end] if i + 2 < len(tokens) else ""
+    coded = tokens[i + 2].value if i + 2 < len(tokens) else None  # ("McKenzie": a class's)
+    if i + 2 >= len(tokens) or tokens[i + 1].word != "&" or not second.isalpha() or \
+            (coded is not None and coded[3] not in ("identifier", "class")) or \
             sentence[tokens[i].end:tokens[i + 2].start] != " & " or \
-            not capital(sentence, tokens[i + 2]) or not tokens[i + 2].word.isalpha() or \
-            tokens[i + 2].word in PRONOUNS or not ends_clause(tokens, i + 2) or \
+            not capital(sentence, tokens[i + 2]) or second.lower() in PRONOUNS or \
+            not ends_clause(tokens, i + 2) or \
             i < 1 or not (tokens[i - 1].word in COPULAS or tokens[i - 1].word == "now"):
         return tokens[i].end
-    tokens[i + 1].word = tokens[i + 2].word = "·"  # part of the value now
+    tokens[i + 1].word = tokens[i + 2].word = "·"  # part of the value now ("McKenzie" too:
+    tokens[i + 2].value = None  # an inner capital does not make the firm's second name a code)
     return tokens[i + 2].end
 
 

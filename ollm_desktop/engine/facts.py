@@ -133,7 +133,10 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         elif fact.message_id == message.id or fact.id in adopted:
             # (a value a reply named first, "not in room X any more", is the user's now:
             # what the user said of its key before is possibly replaced by it)
-            result.replaced += restated(facts, fact, single=item.single)
+            live = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
+                    and f.message_id != message.id and f"{f.value} to {fact.value}"
+                    in message.content}  # "map port 5000 to 2000", no change: both hold
+            result.replaced += restated(facts, fact, single=item.single, live=live)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
         # a value of its own kind, else any value (a version for a name: "Postgres 16
