@@ -258,7 +258,6 @@ def test_one_noun_listed_twice_is_still_one_kind_of_thing() -> None:
     ("Batch size is 16 and the LoRA rank is 16.", "16", {"batch size", "lora rank"}),
     ("Retries: 3, workers: 3, replicas: 3", "3", {"worker", "replica"}),
 ])
-@pytest.mark.xfail(strict=True, reason="REVIEW38b finding 7: open, the entry is still merged")
 def test_equal_numbers_of_other_forms_stay_apart(said: str, value: str,
                                                  settings: set[str]) -> None:
     ledger = absorbed(("user", said))
@@ -266,7 +265,6 @@ def test_equal_numbers_of_other_forms_stay_apart(said: str, value: str,
     assert all(any(name.split()[-1] in key for key in keys) for name in settings), keys
 
 
-@pytest.mark.xfail(strict=True, reason="REVIEW38b finding 7: open, the entry is still merged")
 def test_an_equal_number_of_another_key_in_a_later_message_is_its_own_entry() -> None:
     ledger = absorbed(("user", "The worker count is 4."), ("user", "The replica count is 4."))
     keys = {f.key for f in ledger if f.value == "4"}

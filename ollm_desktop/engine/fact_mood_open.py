@@ -238,6 +238,8 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
     if not marked:
         return "statement"
     head = next((i for i in range(first, len(tokens)) if tokens[i].word[:1].isalnum()), None)
-    if head is not None and moods[head] == "statement" and set(marked) == {"reported"}:
+    opened = next((i for i in range(first, len(tokens)) if moods[i] != "statement"), 0)
+    if head is not None and moods[head] == "statement" and set(marked) == {"reported"} and \
+            tokens[opened - 1].word in _HEAD_EDGE:  # (a clause of others', not "Tom thinks")
         return "statement"
     return marked[0]
