@@ -83,6 +83,19 @@ CORRECTIONS = [
      "When I checked, the standup had moved to 9:30.", "9:30", "9:00"),
     ("an instruction to the assistant", "The request limit is 50.",
      "Please set the request limit to 100.", "100", "50"),
+    # REVIEW38b: an open mark covers its own structure, not the correction beside it
+    ("a negated alternative names olds (finding 2)", "The meeting is at 3pm.",
+     "The meeting moved to 4pm, not 3pm or 5pm.", "4pm", "3pm"),
+    ("an alternative in another clause (finding 2)", "The rent is $1200.",
+     "The rent is $1300 now, some tenants pay $1400 or $1500.", "$1300", "$1200"),
+    ("an existential ends at but (finding 3)", "The meeting is at 3pm.",
+     "There's talk of it, but the meeting is at 4pm now.", "4pm", "3pm"),
+    ("a past when clause (finding 4)", "The API port is 8080.",
+     "When I checked yesterday, the port was changed to 9000, and it will stay there.",
+     "9000", "8080"),
+    ("a change begun and finished (finding 5)", "The database is MySQL.",
+     "We started migrating to PostgreSQL last year and finished in March, so the database "
+     "is PostgreSQL now.", "PostgreSQL", "MySQL"),
 ]
 
 
@@ -110,3 +123,19 @@ def test_a_hedged_retirement_retires_nothing() -> None:
 def test_an_asserted_retirement_still_retires(message: str) -> None:
     now = _current("The cluster runs Kafka 3.4.", message)
     assert "Pulsar 3.1" in now and "Kafka 3.4" not in now, now
+
+
+def test_a_change_begun_then_stated_keeps_its_value() -> None:
+    """"started moving to Gradle and the build uses Gradle now" (REVIEW38b finding 5): the
+    value stated after the inceptive clause is not dropped."""
+    now = _current("The build uses Maven.",
+                   "We started moving to Gradle and the build uses Gradle now.")
+    assert "Gradle" in now, now
+
+
+def test_others_practice_after_but_leaves_the_users_own_clause() -> None:
+    """"The office is in Hall C, but most teams use Hall D" (REVIEW38b finding 6): the
+    generic clause is others' practice; the user's own Hall C stays a value of theirs."""
+    now = _current("The office is in Hall B.",
+                   "The office is in Hall C, but most teams use Hall D.")
+    assert "Hall C" in now and "Hall D" not in now, now

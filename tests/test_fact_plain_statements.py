@@ -249,3 +249,23 @@ def test_a_pool_setting_changed_leaves_its_equal_neighbours() -> None:
 def test_one_noun_listed_twice_is_still_one_kind_of_thing() -> None:
     ledger = absorbed(("user", "The demo is on track 3, the workshop on track 5."))
     assert not [f for f in ledger if f.value == "3" and f.key.endswith("|number")]
+
+
+# REVIEW38b finding 7: an equal number under another key is its own entry, in one message and
+# across messages, whatever the form that keys it.
+@pytest.mark.parametrize(("said", "value", "settings"), [
+    ("batch: 16, rank: 16", "16", {"batch", "rank"}),
+    ("Batch size is 16 and the LoRA rank is 16.", "16", {"batch size", "lora rank"}),
+    ("Retries: 3, workers: 3, replicas: 3", "3", {"worker", "replica"}),
+])
+def test_equal_numbers_of_other_forms_stay_apart(said: str, value: str,
+                                                 settings: set[str]) -> None:
+    ledger = absorbed(("user", said))
+    keys = {f.key for f in ledger if f.value == value}
+    assert all(any(name.split()[-1] in key for key in keys) for name in settings), keys
+
+
+def test_an_equal_number_of_another_key_in_a_later_message_is_its_own_entry() -> None:
+    ledger = absorbed(("user", "The worker count is 4."), ("user", "The replica count is 4."))
+    keys = {f.key for f in ledger if f.value == "4"}
+    assert any("worker" in key for key in keys) and any("replica" in key for key in keys), keys

@@ -243,7 +243,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                              for k, t in enumerate(tokens))
     correction = bool(lead or olds or changed or now or gone or instead or renewed)
     def said(s: Slot) -> tuple[str, str]:  # ("batch 16, rank 16": two settings, not one)
-        return s.value, s.attribute if s.start in listed else ""
+        keyed = s.start in listed or (s.ref_kind == "number" and bool(s.attribute))
+        return s.value, f"{s.entity}|{s.attribute}" if keyed else ""  # (a count's own key)
     last = {said(s): s for s in slots if not s.old}  # a value said twice is one value, keyed
     slots = [s for s in slots if s.old or last[said(s)] is s]  # where it is said last ("X
     taken_back = {s.value for s in slots if s.old}  # instead, so the defense is X")

@@ -26,6 +26,8 @@ class Known:
         # key, "from Sphinx to MkDocs", has another family when read again)
         self.mine_by_value: dict[str, Fact] = {}
         self.current: dict[tuple[str, str], Fact] = {}
+        self.current_keyed: dict[tuple[str, str, str], Fact] = {}  # "worker count 4", then
+        # "replica count 4": an equal number of another key is another entry
         self.past: dict[tuple[str, str], Fact] = {}
         for fact in facts:
             self.add_fact(fact, own=fact.message_id == message_id)
@@ -41,6 +43,7 @@ class Known:
             self.told[fact.id] = (item.sentence, item.key)
         if fact.status == "current":
             self.current[key] = fact
+            self.current_keyed[(*key, fact.key)] = fact
         elif fact.status == "forgotten" or key not in self.past:
             self.past[key] = fact  # a forgotten value stays forgotten
 
@@ -50,7 +53,9 @@ class Known:
         told = self.told.get(mine.id) if mine is not None else None
         if told is not None and told[0] == item.sentence and told[1] != item.key:
             return self._tell(item, self.keyed.get((*key, item.key)))  # one sentence's
-        found = mine or self.current.get(key) or self._same_sentence(item) or (  # two keys
+        mine = _same_key(item, mine, self.keyed.get((*key, item.key)))
+        now = _same_key(item, self.current.get(key), self.current_keyed.get((*key, item.key)))
+        found = mine or now or self._same_sentence(item) or (  # two keys
             self.mine_by_value.get(item.value) if family(item) != "sentence" else None)
         if found is not None:
             return self._tell(item, found)
@@ -91,3 +96,18 @@ class Known:
 
 def _stem(sentence: str) -> str:
     return " ".join(sentence.split()).rstrip(" .,;:!?").lower()
+
+
+def _same_key(item: Found, fact: Fact | None, keyed: Fact | None) -> Fact | None:
+    """``fact`` (the entry of ``item``'s value) if it is ``item``'s: an equal number under
+    another key with an attribute ("batch: 16, rank: 16") is another entry, so only the
+    entry of ``item``'s own key (``keyed``) is; a number keyed by no attribute matches any."""
+    if fact is None or item.ref_kind != "number" or _named(item.key) == _named(fact.key) or \
+            not _named(item.key).split("|")[-1] or not _named(fact.key).split("|")[-1]:
+        return fact
+    return keyed
+
+
+def _named(key: str) -> str:
+    """The key without its unit: ``entity|attribute``."""
+    return key.rsplit("|", 1)[0]

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
-from ollm_desktop.engine.fact_mood_open import may_open, open_marks
+from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_mood
 from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
@@ -413,7 +413,7 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
     # (a value the grammar finds later in an asserting clause makes it a statement: held)
     marked = [moods[i] for i in range(first, len(tokens))
               if moods[i] != "statement" and tokens[i].word[:1].isalnum()]
-    mood = moods[values[0]] if values else marked[0] if marked else "statement"
+    mood = moods[values[0]] if values else opening_mood(marked, moods, tokens, first)
     said: Mood = "statement" if mood == "statement" else (
         "question" if mood == "question" else "suggestion")
     return Moods(said, tuple(spans), known)

@@ -132,12 +132,13 @@ BE_PAST = closed("was were been be being had has have")
 def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
                ) -> list[OpenMark]:
     """The ranges of a segment that a deliberation, a history or others' practice leaves
-    unasserted."""
+    unasserted. Each mark covers its own structure only: a correction beside it in the same
+    clause ("moved to 4pm, not 3pm or 5pm") stays asserted."""
     start, end = segment[0][0], segment[-1][1]
     out: list[OpenMark] = []
     words = [w for w in _words(tokens, start, end) if w not in (",", "so", "and", "but")]
-    if words[:1] == ["when"] and any(w in ("will", "won't") or w.endswith("'ll")
-                                     for w in words):
+    if words[:1] == ["when"] and not _past_clause(tokens, start, end) and any(
+            w in ("will", "won't") or w.endswith("'ll") for w in words):
         out.append((start, end, "conditional"))  # "when we upgrade we will be on 3.11"
     for a, b, _ in segment:
         words = _words(tokens, a, b)
@@ -146,18 +147,49 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
             own = [w for w in words[:at] if w not in _FILLER and w not in PRONOUNS]
             out.append((a, b, "tentative") if own else (start, end, "tentative"))
         there = _existential(words)
-        if there >= 0:
-            out.append((a + there, end, "tentative"))
-        heads = [a] + [a + k + 1 for k, w in enumerate(words) if w == "that"]  # "I know
-        at = next((x for x in heads if _generic_subject(_words(tokens, x, b))), -1)  # that
-        if at >= 0:  # others start with 25": a complement's generic subject as well
+        if there >= 0:  # up to a contrast: "there's talk of it, but the meeting is at 4pm"
+            stop = next((i for i in range(a + there, end) if tokens[i].word in CONTRAST), end)
+            out.append((a + there, stop, "tentative"))
+        at = next((x for x in _heads(tokens, a, b)
+                   if _generic_subject(_words(tokens, x, b))), -1)
+        if at >= 0:  # "I know that others start with 25", "Hall C, but most teams use D"
             out.append((at, b, "reported"))
         out += _history(tokens, a, b)
-        if any(w in INCEPTIVE and _under_way(words[k + 1:k + 3]) for k, w in enumerate(words)):
-            out.append((a, b, "tentative"))  # "I've begun to transition to PostgreSQL"
-        if _alternative(tokens, a, b):
-            out.append((a, b, "tentative"))  # "the retro moves to Wednesday or Thursday"
+        out += _inceptive(tokens, a, end)
+        out += _alternative(tokens, a, b)  # "the retro moves to Wednesday or Thursday"
     return out
+
+
+CONTRAST = closed("but however though although yet whereas")
+COMPLETIVE = closed("finished completed done complete now")
+_HEAD_EDGE = closed(", and but so ; that")
+
+
+def _heads(tokens: Sequence[Tok], a: int, b: int) -> list[int]:
+    """Where a clause of ``(a, b)`` may open its own subject: its start, and after a comma,
+    a conjunction or a complementiser."""
+    return [a] + [i + 1 for i in range(a, b - 1) if tokens[i].word in _HEAD_EDGE]
+
+
+def _past_clause(tokens: Sequence[Tok], start: int, end: int) -> bool:
+    """The leading "when" clause (up to its comma) tells of the past ("when I checked
+    yesterday,"): a time of the past, no plan."""
+    stop = next((i for i in range(start, end) if tokens[i].word == ","), end)
+    return any(w in ("was", "were", "had", "did", "yesterday", "last", "ago") or (
+        w.endswith("ed") and w.isalpha() and len(w) > 3) for w in _words(tokens, start, stop))
+
+
+def _inceptive(tokens: Sequence[Tok], a: int, end: int) -> list[OpenMark]:
+    """"started moving to Gradle": from the inceptive verb to the change's first value;
+    nothing when the segment goes on to say the change is done ("finished", "now")."""
+    words = _words(tokens, a, end)
+    for k, word in enumerate(words):
+        if word in INCEPTIVE and _under_way(words[k + 1:k + 3]):
+            if any(w in COMPLETIVE for w in words[k + 1:]):
+                return []
+            stop = next((i + 1 for i in range(a + k, end) if tokens[i].value is not None), end)
+            return [(a + k, stop, "tentative")]
+    return []
 
 
 def _under_way(after: list[str]) -> bool:
@@ -170,28 +202,44 @@ def _under_way(after: list[str]) -> bool:
         verb.startswith("transition")  # ("moving": move)
 
 
-def _alternative(tokens: Sequence[Tok], a: int, b: int) -> bool:
+def _alternative(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
     """Two values joined by "or" ("Wednesday or Thursday", "Hall B or in Hall D"): a choice
-    left open, so the clause states neither."""
+    left open, so neither value is stated; only the pair is marked. A negated pair ("not 3pm
+    or 5pm") names old values, no choice."""
+    out: list[OpenMark] = []
     for i in range(a, b - 2):
         if tokens[i].value is None or tokens[i + 1].word != "or":
+            continue
+        if i > 0 and tokens[i - 1].word in ("not", "neither", "nor"):
             continue
         j = i + 2
         while j < min(b, i + 4) and tokens[j].value is None and (
                 tokens[j].word in PREPOSITIONS or tokens[j].word in DETERMINERS):
             j += 1
         if j < b and tokens[j].value is not None:
-            return True
-    return False
+            out.append((i, j + 1, "tentative"))
+    return out
 
 
 def may_open(tokens: Sequence[Tok], first: int) -> bool:
-    """Any word that could open one of these structures (a cheap test before cutting
-    clauses)."""
+    """Any of these structures in the sentence (a cheap word test before cutting clauses)."""
     words = {t.word for t in tokens[first:]}
     if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
                     GENERIC | INCEPTIVE | {"when", "or"}):
         return False
-    return bool(open_marks(tokens, [(first, len(tokens), True)])) or any(
-        _generic_subject([t.word for t in tokens[i:]]) for i in range(first + 1, len(tokens))
-        if tokens[i - 1].word in (",", "and", "but", "so", ";", "that"))
+    return bool(open_marks(tokens, [(first, len(tokens), True)]))
+
+
+def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[Tok],
+                 first: int) -> str:
+    """The mood of a sentence with no value found yet: its first marked clause's, except
+    that others' practice after the user's own asserted clause ("The office is in Hall C,
+    but most teams use Hall D") leaves the user's clause a statement."""
+    if not marked:
+        return "statement"
+    head = next((i for i in range(first, len(tokens)) if tokens[i].word[:1].isalnum()), None)
+    opened = next((i for i in range(first, len(tokens)) if moods[i] != "statement"), 0)
+    if head is not None and moods[head] == "statement" and set(marked) == {"reported"} and \
+            tokens[opened - 1].word in _HEAD_EDGE:  # (a clause of others', not "Tom thinks")
+        return "statement"
+    return marked[0]
