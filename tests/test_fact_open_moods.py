@@ -139,3 +139,58 @@ def test_others_practice_after_but_leaves_the_users_own_clause() -> None:
     now = _current("The office is in Hall B.",
                    "The office is in Hall C, but most teams use Hall D.")
     assert "Hall C" in now and "Hall D" not in now, now
+
+
+# A wish and a trailing hedge (fact_mood_stance): new words across domains.
+STANCE_NEGATIVES = [
+    ("a first-person wish", "The API port is 8080.",
+     "I hope the API port will be 9000.", "8080", "9000"),
+    ("a wish adverb", "The flight leaves at 07:40.",
+     "Hopefully the flight leaves at 09:15 after all.", "07:40", "09:15"),
+    ("fingers crossed", "The venue is Hall B.",
+     "Fingers crossed the venue will be Hall D.", "Hall B", "Hall D"),
+    ("we wish", "Our sprint length is 2 weeks.",
+     "We wish our sprints were 3 weeks.", "2 weeks", "3 weeks"),
+    ("a trailing I guess", "The rent is €1,150.",
+     "The rent is €1,300, I guess.", "€1,150", "€1,300"),
+    ("a trailing I think, asked", "The standup is at 9:30.",
+     "The standup is at 10:00 I think?", "9:30", "10:00"),
+    ("a trailing probably", "The service fee is £12.",
+     "The service fee is £15 now, probably.", "£12", "£15"),
+    ("a trailing memory hedge", "The database is MySQL.",
+     "The database is PostgreSQL, if I remember right.", "MySQL", "PostgreSQL"),
+    ("a trailing IIRC", "The choir rehearses on Thursday.",
+     "The choir rehearses on Monday, IIRC.", "Thursday", "Monday"),
+]
+
+
+@pytest.mark.parametrize(("form", "fact", "message", "current", "never"), STANCE_NEGATIVES,
+                         ids=[case[0] for case in STANCE_NEGATIVES])
+def test_a_wish_or_trailing_hedge_replaces_nothing(form: str, fact: str, message: str,
+                                                 current: str, never: str) -> None:
+    now = _current(fact, message)
+    assert current in now, (form, now)
+    assert never not in now, (form, now)
+
+
+STANCE_CORRECTIONS = [
+    ("the user's own I said", "The API port is 8080.",
+     "I said the API port is 9000.", "9000", "8080"),
+    ("the user's own I told you", "The database port is 5432.",
+     "I told you the database port is 5433.", "5433", "5432"),
+    ("a leading I think with now, not", "The API port is 8080.",
+     "I think the API port is 9000 now, not 8080.", "9000", "8080"),
+    ("a trailing I checked confirms", "The rent is €1,150.",
+     "The rent is €1,300 now, I checked.", "€1,300", "€1,150"),
+    ("hope as a noun phrase elsewhere", "The standup is at 9:30.",
+     "The standup moved to 10:00, I hope you saw the invite.", "10:00", "9:30"),
+]
+
+
+@pytest.mark.parametrize(("form", "fact", "message", "new", "old"), STANCE_CORRECTIONS,
+                         ids=[case[0] for case in STANCE_CORRECTIONS])
+def test_the_users_own_stance_still_corrects(form: str, fact: str, message: str, new: str,
+                                             old: str) -> None:
+    now = _current(fact, message)
+    assert new in now, (form, now)
+    assert old not in now, (form, now)

@@ -39,6 +39,7 @@ from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_mood
+from ollm_desktop.engine.fact_mood_stance import stance_marks
 from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
@@ -376,7 +377,8 @@ _PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:
     """Each clause's mood, and the sentence's: a statement when a value is asserted."""
-    if _plain(tokens, first) and not may_open(tokens, first):
+    stance = stance_marks(sentence, tokens, first)  # (fact_mood_stance) "I hope", "Bob said"
+    if _plain(tokens, first) and not may_open(tokens, first) and not stance:
         return Moods("statement", ())
     moods: list[ClauseMood] = ["statement"] * len(tokens)
 
@@ -396,6 +398,7 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
             head = next((i for i in range(c, _d) if tokens[i].word[:1].isalnum()), None)
             if head is not None and moods[head] == "tentative" and _adjunct(tokens, a, b):
                 mark(a, b, "tentative")  # "(even) with a 45 s timeout, it would fail"
+    [mark(x, y, stance_mood) for x, y, stance_mood in stance]
     if "?" in [t.word for t in tokens[-3:]]:  # a question asks about all of its sentence
         mark(first, len(tokens), "question")
     spans: list[tuple[int, int, ClauseMood]] = []

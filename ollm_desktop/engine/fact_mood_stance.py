@@ -1,0 +1,71 @@
+"""The speaker's stance around a clause: a wish, a trailing hedge (issue 28).
+
+Two structures state a value without asserting it as the user's current fact:
+
+- a **wish**: a leading first-person wish verb ("I hope the port will be 9000", "we wish
+  it were Friday") or a leading wish adverb ("hopefully", "fingers crossed") governs all of
+  its sentence;
+- a **trailing hedge**: a last clause after a comma (or bare, before the end) that is only a
+  first-person verb of belief ("..., I guess", "9000 I think?"), a hedge adverb ("...,
+  probably"), or a memory hedge ("if I remember right", "IIRC") takes back the whole
+  assertion before it. A first-person verb of knowing ("..., I checked") confirms instead.
+
+Another's word ("Bob said the port is 9000") is not read here: a reading by the reporter's
+structure cost one held-out correction (issue 28 report), so it waits for a narrower rule.
+
+The words are closed classes (wish verbs, belief verbs, hedge adverbs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_mood_open import OpenMark
+from ollm_desktop.engine.fact_words import HEDGES, Tok, closed
+
+WISH = closed("hope hoping wish praying pray")
+WISH_ADVERB = closed("hopefully fingers")  # "fingers crossed"
+GUESS = closed("guess think suppose believe reckon assume imagine")
+MEMORY = closed("iirc afaik afaict")
+_END = closed(". ! ? …")
+
+
+def _alnum(tokens: Sequence[Tok], a: int, b: int) -> list[int]:
+    return [i for i in range(a, b) if tokens[i].value or tokens[i].word[:1].isalnum()]
+
+
+def _wish(tokens: Sequence[Tok], first: int) -> bool:
+    heads = _alnum(tokens, first, len(tokens))[:2]
+    words = [tokens[i].word for i in heads]
+    return bool(words) and (words[0] in WISH_ADVERB or (
+        len(words) == 2 and words[0] in cues.FIRST_PERSON and words[1] in WISH))
+
+
+def _trailing_hedge(tokens: Sequence[Tok], first: int) -> bool:
+    """The last clause (after the last comma, or the last words) is only a hedge."""
+    end = len(tokens)
+    while end > first and tokens[end - 1].word in _END:
+        end -= 1
+    commas = [i for i in range(first, end) if tokens[i].word == ","]
+    tail = [tokens[i].word for i in _alnum(tokens, commas[-1] + 1 if commas else first, end)]
+    if any(tokens[i].value for i in range(commas[-1] if commas else first, end)) and commas:
+        return False
+    if commas and tail:
+        if tail in ([h] for h in HEDGES) or (len(tail) == 1 and tail[0] in MEMORY):
+            return True
+        if len(tail) == 2 and tail[0] in cues.FIRST_PERSON and tail[1] in GUESS:
+            return True
+        return len(tail) <= 5 and tail[:2] == ["if", "i"] and "remember" in tail
+    # no comma: "9000 I think?" (the hedge straight after the value, at the end)
+    return len(tail) >= 3 and tokens[end - 3].value is not None and \
+        tail[-2] in cues.FIRST_PERSON and tail[-1] in GUESS
+
+
+def stance_marks(sentence: str, tokens: Sequence[Tok], first: int) -> list[OpenMark]:
+    """The spans (token ranges) a wish or a trailing hedge leaves unasserted."""
+    if first >= len(tokens):
+        return []
+    if _wish(tokens, first) or _trailing_hedge(tokens, first):
+        return [(first, len(tokens), "tentative")]
+    return []
