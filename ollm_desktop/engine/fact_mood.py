@@ -398,7 +398,8 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
             head = next((i for i in range(c, _d) if tokens[i].word[:1].isalnum()), None)
             if head is not None and moods[head] == "tentative" and _adjunct(tokens, a, b):
                 mark(a, b, "tentative")  # "(even) with a 45 s timeout, it would fail"
-    [mark(x, y, stance_mood) for x, y, stance_mood in stance]
+    for x, y, stance_mood in stance:
+        mark(x, y, stance_mood)
     if "?" in [t.word for t in tokens[-3:]]:  # a question asks about all of its sentence
         mark(first, len(tokens), "question")
     spans: list[tuple[int, int, ClauseMood]] = []
