@@ -40,6 +40,7 @@ from typing import Literal, Protocol, TypeVar
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_mood
 from ollm_desktop.engine.fact_mood_stance import stance_marks
+from ollm_desktop.engine.fact_mood_words import conditional_phrase
 from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
@@ -170,16 +171,6 @@ def _subordinate(tokens: list[Tok], start: int) -> bool:
     pair = " ".join(words[k:k + 2])
     return (k < len(words) and words[k] in cues.SUBORDINATE) or pair == "even if" or \
         bool(conditional_phrase(words[k:]) or conditional_phrase(words))  # ("so" is skipped)
-
-
-def conditional_phrase(words: Sequence[str]) -> int:
-    """How many words a conditional subordinator of several words at the start of ``words``
-    takes ("in case", "in the event", "as long as"; 0: none). "in case of rain" is none:
-    a preposition's object, no clause."""
-    for phrase in cues.CONDITIONAL_PHRASES:
-        if tuple(words[:len(phrase)]) == phrase and words[len(phrase):len(phrase) + 1] != ["of"]:
-            return len(phrase)
-    return 0
 
 
 def _doubt(words: list[str]) -> tuple[bool, bool]:

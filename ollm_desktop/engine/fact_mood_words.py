@@ -9,6 +9,8 @@ correction does not add to.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ollm_desktop.engine.fact_words import AUXILIARIES, HEDGES, MODALS, PRONOUNS, closed
 
 STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
@@ -68,3 +70,13 @@ ANY_MOOD = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITI
         "? whether even case which say looking should let's yet how what why once when")
 CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
 SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
+
+
+def conditional_phrase(words: Sequence[str]) -> int:
+    """How many words a conditional subordinator of several words at the start of ``words``
+    takes ("in case", "in the event", "as long as"; 0: none). "in case of rain" is none:
+    a preposition's object, no clause."""
+    for phrase in CONDITIONAL_PHRASES:
+        if tuple(words[:len(phrase)]) == phrase and words[len(phrase):len(phrase) + 1] != ["of"]:
+            return len(phrase)
+    return 0
