@@ -23,7 +23,7 @@ def names_by_day(said: str, old: Fact, replacement: Fact) -> bool:
     found = _ORDINAL_DAY.fullmatch(said.strip())
     if found is None or day_of_month(old.value) != int(found.group(1)):
         return False
-    mine, its = key_words(replacement) - {""}, key_words(old) - {""}
+    mine, its = key_words(replacement), key_words(old)
     return not mine or not its or bool(mine & its)
 
 

@@ -72,8 +72,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at
     # 20:00", then "dinner is at 20:30")
-    if unit_a == unit_b == "version" and product_of(a) and product_of(a) == product_of(b) and \
-            not two_runners(a, b, product_of(a)):
+    product = product_of(a) if unit_a == unit_b == "version" else ""
+    if product and product == product_of(b) and not two_runners(a, b, product):
         return "same"  # "Node 18" and "Node 20" (or "Node is now 20"), whatever the phrase
     if unit_a != unit_b:
         # a bare number beside a counted one of the same noun phrase ("the pool has 8

@@ -8,7 +8,7 @@ rank 16") are different entries, each found again by its key.
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_supersession import family
+from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import Found
 

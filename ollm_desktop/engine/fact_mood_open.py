@@ -155,7 +155,7 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         if at >= 0:  # "I know that others start with 25", "Hall C, but most teams use D"
             out.append((at, b, "reported"))
         out += _history(tokens, a, b)
-        out += _inceptive(tokens, a, end)
+        out += _inceptive(tokens, a, b, end)
         out += _alternative(tokens, a, b)  # "the retro moves to Wednesday or Thursday"
     return out
 
@@ -179,11 +179,13 @@ def _past_clause(tokens: Sequence[Tok], start: int, end: int) -> bool:
         w.endswith("ed") and w.isalpha() and len(w) > 3) for w in _words(tokens, start, stop))
 
 
-def _inceptive(tokens: Sequence[Tok], a: int, end: int) -> list[OpenMark]:
-    """"started moving to Gradle": from the inceptive verb to the change's first value;
-    nothing when the segment goes on to say the change is done ("finished", "now")."""
+def _inceptive(tokens: Sequence[Tok], a: int, b: int, end: int) -> list[OpenMark]:
+    """"started moving to Gradle": from the clause's inceptive verb (in ``(a, b)``) to the
+    change's first value; nothing when the segment (to ``end``) goes on to say the change
+    is done ("finished", "now"). Each clause reads its own verb: a later clause's is its
+    own clause's mark."""
     words = _words(tokens, a, end)
-    for k, word in enumerate(words):
+    for k, word in enumerate(words[:b - a]):
         if word in INCEPTIVE and _under_way(words[k + 1:k + 3]):
             if any(w in COMPLETIVE for w in words[k + 1:]):
                 return []

@@ -52,7 +52,7 @@ def _trailing_hedge(tokens: Sequence[Tok], first: int) -> bool:
     if any(tokens[i].value for i in range(commas[-1] if commas else first, end)) and commas:
         return False
     if commas and tail:
-        if tail in ([h] for h in HEDGES) or (len(tail) == 1 and tail[0] in MEMORY):
+        if len(tail) == 1 and tail[0] in HEDGES | MEMORY:
             return True
         if len(tail) == 2 and tail[0] in cues.FIRST_PERSON and tail[1] in GUESS:
             return True

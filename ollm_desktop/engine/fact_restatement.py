@@ -10,10 +10,12 @@ one link the user gave for the very same key.
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_supersession import (
     certain_key,
-    family,
     mark_possible,
     named_otherwise,
     replace_or_dispute,
@@ -62,12 +64,12 @@ def restated_as_is(said: str, key: str) -> bool:
     return said == key or (len(parts) == 3 and not parts[0] and not parts[1])
 
 
-def one_port_taken_back(new: Fact, beside: list[Fact]) -> None:
+def one_port_taken_back(new: Fact, facts: list[Fact], beside: Set[str]) -> None:
     """A correction's sentence that states two ports of one key and names neither as old
     ("there was a typo, this PR fixes it (port 3000 should be 5000)"): the second takes the
     first back, possibly, as in a plain statement (``_stated_together``)."""
     if family(new) == "port":
-        mark_possible(new, [old for old in beside if old.key == new.key
+        mark_possible(new, [old for old in facts if old.id in beside and old.key == new.key
                             and old.sequence < new.sequence])
 
 

@@ -30,14 +30,13 @@ from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import Found
 
-__all__ = ["family", "key_match"]  # (read here by facts_rows and fact_restatement)
-
 
 def _same_key(new: Fact, candidates: list[Fact]) -> tuple[list[Fact], list[Fact]]:
     """(certainly the same key, possibly the same key) among ``candidates``: a "maybe" that
     is the only value of its attribute is the same (one port named so far)."""
-    same = [f for f in candidates if key_match(new, f) == "same"]
-    maybe = [f for f in candidates if key_match(new, f) == "maybe"]
+    match = {f.id: key_match(new, f) for f in candidates}
+    same = [f for f in candidates if match[f.id] == "same"]
+    maybe = [f for f in candidates if match[f.id] == "maybe"]
     maybe = possibly_meant(new, maybe, same, candidates)  # (a value of no noun phrase)
     keyless = bool(maybe) and maybe[0].key.split("|")[1:2] == [""]
     if not same and len({f.key for f in maybe}) == 1 and (len(maybe) == 1 or not keyless):

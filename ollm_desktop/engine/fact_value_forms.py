@@ -7,6 +7,7 @@ value a correction names, ``fact_day_names`` a date named by its day alone).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -17,6 +18,7 @@ _DAY_MONTH = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?
 _GROUPED = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}(?!\d))")  # "5,000": 5000
 
 
+@lru_cache(maxsize=16384)
 def value_form(value: str) -> str:
     """One form of a value however it is written: a clock time as "H:MM" on 24 hours ("9:15am",
     "9:15", "7 pm" as "19:00"), a date as its month and day ("2027-03-14", "March 14", "14th of

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
+from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_known_entries import Known
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
@@ -40,7 +41,6 @@ from ollm_desktop.engine.fact_settings_lists import settings_named
 from ollm_desktop.engine.fact_supersession import (
     chain_end,
     dispute,
-    family,
     replace_or_dispute,
     replaced_by_later,
     supersede,
@@ -129,7 +129,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
                       and (f.message_id == message.id or restated_as_is(i.key, f.key))}
             result.replaced += supersede(facts, fact, item, beside=beside)
-            one_port_taken_back(fact, [f for f in facts if f.id in beside])  # "3000 should be 5000"
+            one_port_taken_back(fact, facts, beside)  # "3000 should be 5000"
         elif fact.message_id == message.id or fact.id in adopted:
             # (a value a reply named first, "not in room X any more", is the user's now:
             # what the user said of its key before is possibly replaced by it)

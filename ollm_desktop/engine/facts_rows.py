@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_supersession import chain_end, family
+from ollm_desktop.engine.fact_key_match import family
+from ollm_desktop.engine.fact_supersession import chain_end
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 
 USERS, ADOPTED, SUGGESTED = 0, 1, 2
