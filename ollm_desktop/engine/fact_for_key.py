@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import noun_phrase, singular
 from ollm_desktop.engine.fact_phrase_words import mark_value, plain_word
+from ollm_desktop.engine.fact_value_spans import capital
 from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, Tok, closed
 
 # A pronoun and "be" in one token that present a value (a closed class).
@@ -52,4 +53,4 @@ def values_for_keys(sentence: str, tokens: list[Tok], first: int) -> dict[int, t
 def _name_word(sentence: str, token: Tok) -> bool:
     """A capitalised word of a name, or a value found already."""
     return token.value is not None or (
-        token.word[:1].isalpha() and sentence[token.start:token.start + 1].isupper())
+        token.word[:1].isalpha() and capital(sentence, token))

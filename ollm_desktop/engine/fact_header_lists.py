@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import singular
 from ollm_desktop.engine.fact_phrase_words import mark_value, plain_word
+from ollm_desktop.engine.fact_value_spans import capital
 from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, PREPOSITIONS, Tok
 
 _HEADER_WORDS = 4
@@ -57,7 +58,9 @@ def _item(sentence: str, tokens: list[Tok], start: int, end: int) -> tuple[int, 
     at = start
     while at < end and tokens[at].word == "·":  # the value's own words before it
         at += 1
-    if at >= end or (tokens[at].value is None and not _capitalised(sentence, tokens[at])):
+    head = tokens[at] if at < end else None
+    if head is None or (head.value is None
+                        and not (head.word.isalpha() and capital(sentence, head))):
         return None
     after = at + 1
     if after < end and tokens[after].word in PREPOSITIONS:  # "in the morning", "at night"
@@ -66,7 +69,3 @@ def _item(sentence: str, tokens: list[Tok], start: int, end: int) -> tuple[int, 
     if not 0 < len(words) <= _QUALIFIER_WORDS or not all(plain_word(t) for t in words):
         return None
     return at, " ".join(singular(t.word) for t in words)
-
-
-def _capitalised(sentence: str, token: Tok) -> bool:
-    return token.word.isalpha() and sentence[token.start:token.start + 1].isupper()
