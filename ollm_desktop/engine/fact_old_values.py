@@ -24,6 +24,7 @@ from ollm_desktop.engine.fact_words import (
     HEDGES,
     MODALS,
     Tok,
+    Value,
     closed,
     is_change,
     is_replace,
@@ -168,7 +169,7 @@ def _should_be_after(tokens: list[Tok], i: int) -> bool:
             at += 1
         right = tokens[at].value if at < len(tokens) else None
         return right is not None and right[2] != value[2] and (
-            right[3] == value[3] or (unitless(right[2]) and unitless(value[2]))) and \
+            _same_kind(right, value)) and \
             not set(words[at + 1:at + 2]) & _WHEN_HOLDS and \
             words[subject - 1] not in _THEREFORE
     return False
@@ -253,7 +254,7 @@ def _text_has(tokens: list[Tok], i: int) -> bool:
     at = i + 1 + (tokens[i + 1].word == "," if i + 1 < len(tokens) else 0)
     right = tokens[at + 1].value if at + 1 < len(tokens) and tokens[at].word == "not" else None
     return right is not None and right[2] != value[2] and (
-        right[3] == value[3] or (unitless(right[2]) and unitless(value[2])))
+        _same_kind(right, value))
 
 
 def _right_of_text_has(tokens: list[Tok], j: int) -> bool:
@@ -293,8 +294,7 @@ def _reported_then_contrasted(tokens: list[Tok], i: int) -> bool:
                 word in MODALS or word in _UNASSERTED:
             return False
         right = tokens[q].value  # (past a value of another kind: "but vite.config.ts sets")
-        if right is not None and (right[3] == value[3] or (
-                unitless(right[2]) and unitless(value[2]))):
+        if right is not None and _same_kind(right, value):
             return _same_key(tokens, i, q) and right[2] != value[2]
     return False
 
@@ -379,3 +379,8 @@ _UNASSERTED = HEDGES | CONDITIONAL | _WISHED | closed(
     "prefer rather should was were had used yesterday ago")
 # Words before a value that are no label noun of it.
 _NOT_LABEL = closed("is are was were be been being to from of at on in as not now than")
+
+
+def _same_kind(a: Value, b: Value) -> bool:
+    """Two values of one kind: the same finder's kind, or both bare numbers."""
+    return a[3] == b[3] or (unitless(a[2]) and unitless(b[2]))

@@ -53,7 +53,6 @@ from ollm_desktop.engine.fact_words import (
     Tok,
     is_change,
 )
-from ollm_desktop.engine.reference_patterns import CURRENCY_CODES
 
 
 @dataclass(slots=True)
@@ -71,7 +70,6 @@ def phrase_values(sentence: str, tokens: list[Tok], first: int, role: str, *,
     """Mark the user's noun-phrase values in place; what their clauses imply of them."""
     implied = Implied()
     units = implied.units
-    money_units(tokens, first, units)
     if role != "user":
         return implied
     retracted(sentence, tokens, first)
@@ -95,21 +93,6 @@ def phrase_values(sentence: str, tokens: list[Tok], first: int, role: str, *,
         noun_numbers(sentence, tokens, start, end, first, implied.labels)
     instead_of(sentence, tokens, first)
     return implied
-
-
-_CODES = frozenset(CURRENCY_CODES)
-
-
-def money_units(tokens: list[Tok], first: int, units: dict[int, str]) -> None:
-    """An amount written with a currency's code before or after it ("ISK 184,000", "45 NZD")
-    is money, whichever code it is: all of them replace one another, and no count does."""
-    for i in range(first, len(tokens)):
-        value = tokens[i].value
-        if value is None or value[3] != "number":
-            continue
-        words = value[2].split()
-        if len(words) >= 2 and (words[0] in _CODES or words[-1] in _CODES):
-            units[i] = "money"
 
 
 def _subject(tokens: list[Tok], start: int, end: int) -> int:

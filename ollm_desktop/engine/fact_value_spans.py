@@ -14,7 +14,6 @@ import re
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
 from ollm_desktop.engine.fact_words import (
-    AUXILIARIES,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
@@ -73,7 +72,7 @@ def _object_span(tokens: list[Tok], at: int) -> tuple[int, int] | None:
 def _named(sentence: str, tokens: list[Tok], span: tuple[int, int]) -> bool:
     """Whether a noun phrase opens with a name as written (a capital or a value already)."""
     first = tokens[span[0]]
-    return first.value is not None or sentence[first.start:first.start + 1].isupper()
+    return first.value is not None or capital(sentence, first)
 
 
 def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
@@ -226,7 +225,7 @@ def opening_count(tokens: list[Tok], i: int, first: int) -> bool:
         return False
     noun = tokens[i + 1].word
     if not noun.isalpha() or noun in DETERMINERS or noun in PREPOSITIONS or noun in NOT_NP \
-            or noun in COPULAS or noun in AUXILIARIES or noun in PRONOUNS or noun in _MORE:
+            or noun in COPULAS or noun in _MORE:  # (NOT_NP holds auxiliaries and pronouns)
         return False  # ("And 2 more on Sunday": an increment, not a count of its own)
     return ends_clause(tokens, i + 1) or (i + 2 < len(tokens) and
                                            tokens[i + 2].word in PREPOSITIONS)

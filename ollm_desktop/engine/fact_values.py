@@ -399,6 +399,5 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
     return False
 
 
-# Subordinators of reason and purpose: a clause of its own begins after a value.
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")

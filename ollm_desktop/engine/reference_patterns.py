@@ -31,9 +31,8 @@ service timer plist desktop qml qrc ui dockerfile patch diff"""))
 # ISO 4217 codes of the currencies read before or after an amount ("CNY 41,300", "ISK 184,000",
 # "45 EUR"): the closed list of current codes, less those that are also an English word or a
 # name met before a number in upper case (ALL, TOP, CUP, MOP, BAM, GEL, MAD, PEN, SOS, TRY,
-# AMD, BOB, NAD, PHP, COP, CVE). ``fact_keys.CURRENCIES`` is built from this list (a code
-# after the amount, "45 NZD"); ``fact_phrases.money_units`` classes an amount whose code comes
-# first ("ISK 184,000").
+# AMD, BOB, NAD, PHP, COP, CVE). ``fact_keys.CURRENCIES`` is built from this list, so
+# ``unit_class`` reads an amount in any of them as money ("ISK 184,000", "45 NZD").
 CURRENCY_CODES = _words("""\
 USD EUR GBP CHF JPY CNY INR CAD AUD SEK NOK DKK PLN
 AED AFN ANG AOA ARS AWG AZN BBD BDT BGN BHD BIF BMD BND BRL BSD BTN BWP BYN BZD CDF CLP CRC
