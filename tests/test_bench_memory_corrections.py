@@ -32,11 +32,14 @@ THIRD_SHAPE = {"dev-4": (100, "v"), "heldout-3": (100, "w")}
 SECOND_FORMS = ("reported", "conditional", "past-value", "undecided", "statement-change")
 CASE_KEYS = {"id", "half", "forms", "domain", "value_kind", "polarity", "shared_word", "history",
              "message", "expect"}
-# Real public text (dev-real, heldout-real; dev-real-2, heldout-real-2): verbatim messages, so
-# not every form can be in both halves of a pair.
-REAL = ("dev-real", "heldout-real", "dev-real-2", "heldout-real-2")
-REAL_PREFIX = {"dev-real": "r", "heldout-real": "s", "dev-real-2": "p", "heldout-real-2": "q"}
-REAL_PAIRS = (("dev-real", "heldout-real"), ("dev-real-2", "heldout-real-2"))
+# Real public text (dev-real, heldout-real; dev-real-2, heldout-real-2; dev-real-3,
+# heldout-real-3): verbatim messages, so not every form can be in both halves of a pair.
+REAL = ("dev-real", "heldout-real", "dev-real-2", "heldout-real-2", "dev-real-3",
+        "heldout-real-3")
+REAL_PREFIX = {"dev-real": "r", "heldout-real": "s", "dev-real-2": "p", "heldout-real-2": "q",
+               "dev-real-3": "j", "heldout-real-3": "k"}
+REAL_PAIRS = (("dev-real", "heldout-real"), ("dev-real-2", "heldout-real-2"),
+              ("dev-real-3", "heldout-real-3"))
 
 
 @pytest.fixture(scope="module")
@@ -190,19 +193,25 @@ def test_the_real_corpus_halves_do_not_share_a_message(halves: dict[str, list[di
     assert not dev & held
 
 
-def test_the_second_real_corpus_is_half_and_half_by_polarity(
-        halves: dict[str, list[dict]]) -> None:
-    """dev-real-2 and heldout-real-2: each polarity split half and half, a third or so negative,
-    and no source of the first real corpus used again."""
-    counts = [[c["polarity"] for c in halves[h]] for h in ("dev-real-2", "heldout-real-2")]
+@pytest.mark.parametrize("pair", REAL_PAIRS[1:])
+def test_the_later_real_corpora_are_half_and_half_by_polarity(
+        halves: dict[str, list[dict]], pair: tuple[str, str]) -> None:
+    """dev-real-2 / heldout-real-2 and dev-real-3 / heldout-real-3: each polarity split half and
+    half, a quarter or more negative in each half."""
+    counts = [[c["polarity"] for c in halves[h]] for h in pair]
     for polarity in ("correction", "fact", "negative"):
         assert abs(counts[0].count(polarity) - counts[1].count(polarity)) <= 1, polarity
     for polarities in counts:
         assert 4 * polarities.count("negative") >= len(polarities)
-    first = {c["source"].split(" (")[0] for h in ("dev-real", "heldout-real") for c in halves[h]}
-    second = {c["source"].split(" (")[0] for h in ("dev-real-2", "heldout-real-2")
-              for c in halves[h]}
-    assert not first & second
+
+
+def test_no_source_is_used_by_two_real_corpora(halves: dict[str, list[dict]]) -> None:
+    """A source (its address, without the note on which post) belongs to one real corpus only."""
+    corpora = [{c["source"].split(" (")[0] for h in pair for c in halves[h]}
+               for pair in REAL_PAIRS]
+    for i, first in enumerate(corpora):
+        for second in corpora[i + 1:]:
+            assert not first & second, first & second
 
 
 @pytest.mark.parametrize("half", SECOND)
@@ -317,6 +326,8 @@ def test_kind_corrections_cli(tmp_path, capsys) -> None:
     assert re.search(r"\| 4K \| held-out \|", table)
     assert re.search(r"\| 4K \| held-out-2 \|", table) and re.search(r"\| 4K \| dev-3 \|", table)
     assert re.search(r"\| 4K \| held-out-3 \|", table) and re.search(r"\| 4K \| dev-4 \|", table)
+    assert re.search(r"\| 4K \| held-out-real-3 \|", table)
+    assert re.search(r"\| 4K \| dev-real-3 \|", table)
     with pytest.raises(SystemExit):
         cli.parser().parse_args(["--kind", "nonsense"])
 

@@ -33,6 +33,12 @@ anyone who writes or tunes the engine's rules. Each is its own row; neither is p
 from new sources (``random.Random(32)``, by polarity) by another writer who had read neither the
 engine nor any earlier corpus file: dev-real-2 may be fixed against; heldout-real-2 is never read
 by anyone who writes or tunes the engine's rules. Each is its own row; neither is planted.
+``dev-real-3.jsonl`` and ``heldout-real-3.jsonl`` are a third real corpus, collected the same way
+from sources neither earlier real corpus used (``random.Random(33)``, by polarity) by another
+writer who had read neither the engine nor any earlier corpus file's cases; it leans on plain
+statements of a change, "K is now X", "from Y to X" and a key named a sentence earlier. dev-real-3
+may be fixed against; heldout-real-3 is never read by anyone who writes or tunes the engine's
+rules. Each is its own row; neither is planted.
 """
 
 from __future__ import annotations
@@ -56,11 +62,12 @@ from bench.memory.ledger_text import (
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-# dev-more, dev-3, dev-4, dev-5, dev-real, dev-real-2: more phrasings rules may be written
-# against; heldout-2, heldout-3, heldout-4, heldout-real, heldout-real-2: more held-out halves,
-# which no rule is written against
+# dev-more, dev-3, dev-4, dev-5, dev-real, dev-real-2, dev-real-3: more phrasings rules may be
+# written against; heldout-2, heldout-3, heldout-4, heldout-real, heldout-real-2, heldout-real-3:
+# more held-out halves, which no rule is written against
 HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2", "dev-4", "heldout-3", "dev-5",
-          "heldout-4", "dev-real", "heldout-real", "dev-real-2", "heldout-real-2")
+          "heldout-4", "dev-real", "heldout-real", "dev-real-2", "heldout-real-2",
+          "dev-real-3", "heldout-real-3")
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]

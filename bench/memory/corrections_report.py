@@ -16,7 +16,8 @@ HALF_NAMES = {"dev": "dev", "dev-more": "dev (more)", "heldout": "held-out",
               "dev-4": "dev-4", "heldout-3": "held-out-3",
               "dev-5": "dev-5", "heldout-4": "held-out-4",
               "dev-real": "dev-real", "heldout-real": "held-out-real",
-              "dev-real-2": "dev-real-2", "heldout-real-2": "held-out-real-2"}
+              "dev-real-2": "dev-real-2", "heldout-real-2": "held-out-real-2",
+              "dev-real-3": "dev-real-3", "heldout-real-3": "held-out-real-3"}
 
 
 def _share(hits: int, total: int) -> dict[str, Any]:
