@@ -26,6 +26,7 @@ def test_a_name_holds_the_role_it_is_said_to_be(sentence: str, value: str, key: 
     "Is Ingrid the quartermaster?", "If Ingrid is the quartermaster, ask her.",
     "Ingrid could be the quartermaster.", "Ingrid is a quartermaster.",
     "Ingrid is the one to ask.", "Thursday is the pottery class.",
+    "Ingrid is the quartermaster for now.",
 ])
 def test_no_role_without_a_statement_of_its_holder(sentence: str) -> None:
     keys = [f.key for f in extract("user", sentence)]

@@ -111,8 +111,9 @@ def _a_role(phrase: str) -> bool:
     """A noun phrase that names a role ("release manager", "venue for the offsite"): no
     pronoun, verb word or preposition but its owner's "for"/"of" ("the language we use", "the
     way to go", "the one" name none), and not "new" (``_NEW_ROLE`` reads that)."""
-    words = phrase.lower().split()
-    return bool(words) and words[0] != "new" and words[-1] not in ("one", "ones") and \
+    words = phrase.lower().split()  # ("the K for now": "for" is no role's last word)
+    return bool(words) and words[0] != "new" and words[-1] not in ("one", "ones", "for", "of") \
+        and \
         not any(w in NOT_NP or (w in PREPOSITIONS and w not in ("for", "of")) for w in words)
 
 
