@@ -41,3 +41,18 @@ def test_a_question_replaces_nothing() -> None:
     ledger = absorbed(("user", "The metrics exporter listens on port 9101."),
                       ("user", "Is it 9102 now?"))
     assert fact_of(ledger, "9101").status == "current"
+
+
+def test_a_plain_statement_marks_what_it_points_at_never_silently() -> None:
+    ledger = absorbed(("user", "The metrics exporter listens on port 9101."),
+                      ("user", "It should be 9102."))
+    old = fact_of(ledger, "9101")
+    assert old.status == "current" and value_of(ledger, old.possibly_replaced_by) == "9102"
+    assert fact_of(ledger, "9102").key == old.key
+
+
+def test_the_value_a_change_took_back_is_the_same_key() -> None:
+    ledger = absorbed(("user", "I changed the exporter port from 9100 to 9101."),
+                      ("user", "Correction: it is 9100."))
+    later = fact_of(ledger, "9101")
+    assert later.status == "replaced" and value_of(ledger, later.replaced_by) == "9100"

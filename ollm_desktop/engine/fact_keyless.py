@@ -61,10 +61,11 @@ def referred_back(new: Fact, facts: Sequence[Fact]) -> Fact | None:
         return None  # "it" may be that value's (left to the rules of keys)
     nearest = [f for f in earlier if (f.turn or 0) == latest]
     meant = [f for f in nearest if _a_number_stands_for(f)]
-    if len(meant) != 1 or meant[0].status != "current" or not meant[0].users \
-            or meant[0].pinned or meant[0].source == "manual":
+    current = [f for f in meant if f.status == "current"]  # (one key: "from 8080 to 8081")
+    if len({f.key for f in meant}) != 1 or len(current) != 1 or not current[0].users \
+            or current[0].pinned or current[0].source == "manual":
         return None
-    return meant[0]
+    return current[0]
 
 
 def _a_number_stands_for(fact: Fact) -> bool:
@@ -74,8 +75,8 @@ def _a_number_stands_for(fact: Fact) -> bool:
     if len(parts) != 3 or not parts[1]:
         return False
     unit = counted_unit(fact.value, fact.key) or parts[2]
-    if unit == "port":
-        return True
-    number = fact.value.split()[0] if fact.value.split() else ""
+    words = fact.value.split()
+    if unit == "port":  # ("8081", "default 9090"; a name the finder keyed a port is none)
+        return bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[-1]))
     return unit not in _CARRY_THEIR_FORM and fact.ref_kind in ("number", None, "") \
-        and bool(_WHOLE_NUMBER.fullmatch(number))
+        and bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[0]))
