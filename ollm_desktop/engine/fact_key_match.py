@@ -51,8 +51,17 @@ def key_match(a: Fact | Found, b: Fact | Found) -> str:
 
 def kinds_differ(a: Fact | Found, b: Fact | Found) -> bool:
     """Two kinds of identifier, or an identifier and a word ("to JWT" is no helper function,
-    whatever it corrects)."""
+    whatever it corrects). A name in code marks is a name where both keys' phrases call
+    their values names ("the CLI binary is named ollm", "rename the binary to `ollmd`")."""
+    if _called(a) and _called(b):
+        return False
     return a.ref_kind != b.ref_kind and (a.ref_kind in MANY or b.ref_kind in MANY)
+
+
+def _called(fact: Fact | Found) -> bool:
+    """A value its key's phrase calls a name ("is called", "named", "renamed to"), written
+    plain or in code marks: which of the two says nothing of its kind."""
+    return fact.key.endswith("|name") and fact.ref_kind in ("name", "code")
 
 
 def _key_match(a: Fact | Found, b: Fact | Found) -> str:

@@ -9,10 +9,12 @@ where the two statements share a content word ("Standup moved to 10:00" is not "
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from ollm_desktop.engine.fact_labelled_numbers import counted_unit
 from ollm_desktop.engine.fact_topics import unrelated
-from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 
 
 def keyless(fact: Fact) -> bool:
@@ -33,3 +35,48 @@ def possibly_meant(new: Fact, maybe: Sequence[Fact], same: Sequence[Fact],
                                 not in ([""], []) for f in candidates)
     return [f for f in maybe if f.key.split("|")[1:2] != [""] or not several
             or not unrelated(new, f)]
+
+
+# Unit classes a bare number never stands for (it always carries its unit or its form).
+_CARRY_THEIR_FORM = frozenset({"version", "path", "url", "setting", "time", "hash", "ticket",
+                               "date", "duration", "size", "percent", "money", "name"})
+_WHOLE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
+
+
+def referred_back(new: Fact, facts: Sequence[Fact]) -> Fact | None:
+    """The value a keyless bare number in a correction takes back ("Correction: it is 8080",
+    "sorry, it's 16 now", "no wait, 16"): the one value a bare number can stand for (a port,
+    a count) in the latest message before it that stated values; None where that message
+    states none or several, or the number is no whole number. "It" points at what was
+    just said, and a bare number can only mean a number there; anything else is a guess."""
+    if not keyless(new) or not new.users or not _WHOLE_NUMBER.fullmatch(new.value):
+        return None
+    earlier = [f for f in facts if f is not new and f.status != "forgotten" and f.key
+               and f.kind not in SENTENCE_KINDS and f.kind != "question"
+               and (f.turn or 0, f.sequence) < (new.turn or 0, new.sequence)]
+    if not earlier:
+        return None
+    latest = max(f.turn or 0 for f in earlier)
+    if latest == (new.turn or 0):  # its own message states another value first: the nearer
+        return None  # "it" may be that value's (left to the rules of keys)
+    nearest = [f for f in earlier if (f.turn or 0) == latest]
+    meant = [f for f in nearest if _a_number_stands_for(f)]
+    current = [f for f in meant if f.status == "current"]  # (one key: "from 8080 to 8081")
+    if len({f.key for f in meant}) != 1 or len(current) != 1 or not current[0].users \
+            or current[0].pinned or current[0].source == "manual":
+        return None
+    return current[0]
+
+
+def _a_number_stands_for(fact: Fact) -> bool:
+    """A value of a key that a bare number can restate: a port, a count of a named thing
+    ("12 replicas"); never a date, a time, an amount, a version (each carries its form)."""
+    parts = fact.key.split("|")
+    if len(parts) != 3 or not parts[1]:
+        return False
+    unit = counted_unit(fact.value, fact.key) or parts[2]
+    words = fact.value.split()
+    if unit == "port":  # ("8081", "default 9090"; a name the finder keyed a port is none)
+        return bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[-1]))
+    return unit not in _CARRY_THEIR_FORM and fact.ref_kind in ("number", None, "") \
+        and bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[0]))

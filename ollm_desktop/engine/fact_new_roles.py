@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from ollm_desktop.engine.fact_mood_words import SUBORDINATE
-from ollm_desktop.engine.fact_words import DETERMINERS, PRONOUNS, TIMES
+from ollm_desktop.engine.fact_words import DETERMINERS, NOT_NP, PREPOSITIONS, PRONOUNS, TIMES
 
 # The definite determiners and possessives before "new K" ("the", "our"): an indefinite or
 # a demonstrative ("a new lead", "that new lead") names no key's one holder.
@@ -37,6 +37,12 @@ _TAKES_ROLE = re.compile(
     r"|(?:replaces|replaced|has\s+replaced|will\s+replace)\s+(?P<old>[A-Z][^,;:.!?()]*?)"
     rf"\s+as(?:\s+{_DEF})?)"
     r"(?:\s+new)?\s+(?P<phrase>[a-z][A-Za-z0-9 -]*?)\s*(?=[,;:.!?()]|$)")
+# "X is the K", "X is our K now": the subject holds the role (a present copula and a definite
+# determiner; "now" after the role says it took the role over). No adjective, no indefinite:
+# "Dana is happy", "Dana is a reviewer" name no one holder of a key.
+_HOLDS_ROLE = re.compile(
+    rf"\s+(?:is|'s)\s+{_DEF}\s+(?P<phrase>[a-z][a-z0-9 -]*?)(?P<now>\s+now)?"
+    r"\s*(?=[,;:.!?()]|$)")
 # A capitalised name ending where the copula starts ("Newark Showground", "Jane Doe").
 _NAME_BEFORE = re.compile(r"(?:\b[A-Z][\w&'.-]*(?:\s+(?:of|de|la|the|&)?\s*[A-Z0-9][\w&'.-]*)*)$")
 _OWNER = re.compile(r"\s+(?:for|of)\s+", re.IGNORECASE)
@@ -64,6 +70,7 @@ class NewRole:
     phrase_start: int
     phrase_end: int
     old: tuple[int, int] | None = None  # the holder it takes over from, where it names one
+    takes_over: bool = True  # False: "X is the K" states who holds it, no change
 
 
 def new_role(sentence: str, values: list[tuple[int, int]],
@@ -72,7 +79,8 @@ def new_role(sentence: str, values: list[tuple[int, int]],
     (``values``: where each starts and ends) that ends where the copula starts, else the
     capitalised name there; never one in a span the sentence layer found asserting nothing
     (``unasserted``), nor one a dated or conditional adjunct makes a plan."""
-    matches = sorted([*_NEW_ROLE.finditer(sentence), *_TAKES_ROLE.finditer(sentence)],
+    matches = sorted([*_NEW_ROLE.finditer(sentence), *_TAKES_ROLE.finditer(sentence),
+                      *(m for m in _HOLDS_ROLE.finditer(sentence) if _a_role(m.group("phrase")))],
                      key=lambda m: m.start())
     for match in matches:
         head = sentence[:match.start()].rstrip()
@@ -93,8 +101,20 @@ def new_role(sentence: str, values: list[tuple[int, int]],
         old = (match.start("old"), match.end("old")) if match.groupdict().get("old") else (
             (match.start("from"), match.end("from")) if found else None)
         # (the phrase's end includes a dated adjunct: its date is the change's, no value)
-        return NewRole(*span, *key, match.start("phrase"), match.end("phrase"), old)
+        plain = match.re is _HOLDS_ROLE and not match.group("now")
+        return NewRole(*span, *key, match.start("phrase"), match.end("phrase"), old,
+                       takes_over=not plain)
     return None
+
+
+def _a_role(phrase: str) -> bool:
+    """A noun phrase that names a role ("release manager", "venue for the offsite"): no
+    pronoun, verb word or preposition but its owner's "for"/"of" ("the language we use", "the
+    way to go", "the one" name none), and not "new" (``_NEW_ROLE`` reads that)."""
+    words = phrase.lower().split()  # ("the K for now": "for" is no role's last word)
+    return bool(words) and words[0] != "new" and words[-1] not in ("one", "ones", "for", "of") \
+        and \
+        not any(w in NOT_NP or (w in PREPOSITIONS and w not in ("for", "of")) for w in words)
 
 
 def _name_before(head: str) -> tuple[int, int] | None:
@@ -118,6 +138,8 @@ _OPENERS = frozenset({w.capitalize() for w in PRONOUNS | DETERMINERS} | {"There"
 def _key_words(phrase: str) -> tuple[str, str] | None:
     """(entity, attribute) of "minimum Node version" (minimum node, version) or "venue for
     The Big Weekend 2024" (big weekend 2024, venue)."""
+    phrase = re.sub(r"\s+(?:for|of)\s*$", "", phrase, flags=re.IGNORECASE)  # ("the code
+    # name for this project": an adjunct's time word cut the owner, "for" stays no key word)
     noun, _, owner = (p.strip() for p in _split_owner(phrase))
     words = [w.lower() for w in noun.split() if w.lower() not in DETERMINERS]
     owner_words = [w.lower() for w in owner.split() if w.lower() not in DETERMINERS]

@@ -14,6 +14,7 @@ from collections.abc import Set
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_match import family
+from ollm_desktop.engine.fact_keyless import referred_back
 from ollm_desktop.engine.fact_supersession import (
     certain_key,
     mark_possible,
@@ -87,6 +88,9 @@ def _restated_otherwise(facts: list[Fact], new: Fact, *, single: bool = False) -
     replaced (never silently), and one earlier value lends the new one its key (one line
     per key: "cache purge run: 2 minutes (possibly replaced 10 minutes)")."""
     meant = named_otherwise(facts, new, single=single)
+    back = None if meant else referred_back(new, facts)
+    if back is not None:  # "it should be 8080" after "the port is 8081": the port, possibly
+        meant = [back]
     if len(meant) == 1:
         new.key, new.subject = meant[0].key, meant[0].subject
     mark_possible(new, meant)

@@ -21,8 +21,8 @@ from ollm_desktop.engine.fact_key_match import (
     kinds_differ,
     subjects_meet,
 )
-from ollm_desktop.engine.fact_keyless import keyless, possibly_meant
-from ollm_desktop.engine.fact_labelled_numbers import same_number
+from ollm_desktop.engine.fact_keyless import keyless, possibly_meant, referred_back
+from ollm_desktop.engine.fact_labelled_numbers import owners_port, same_number
 from ollm_desktop.engine.fact_named_only import names_another_old, names_its_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
@@ -159,6 +159,11 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
+    back = None if found or alike else (referred_back(new, facts) or owners_port(new, facts))
+    if back is not None:  # "correction: it is 8080" after "the dev server listens on 8081";
+        # "the admin UI moved to 9001": the admin UI's port (its key is the one meant)
+        new.key, new.subject = back.key, back.subject
+        return count + replace_or_dispute(new, back, facts)
     mark_possible(new, maybe or [old for old in alike
                                  if not two_owners(new, old) and not unrelated(new, old)])
     return count

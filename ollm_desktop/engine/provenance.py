@@ -196,6 +196,9 @@ def _new_holder(sentence: str, reading: fact_grammar.Reading, out: list[Found],
         if role.start <= slot.start < role.phrase_end:
             continue  # "The Big Weekend 2024" names the key's owner
         kept.append(found)
+    if not role.takes_over and holder is not None and holder.ref_kind != "name":
+        return out  # "Thursday is the darts league", "48 MB is your build size": a day or
+    # an amount as the subject says when or how much, no one holding a role
     value = holder.value if holder is not None else sentence[role.start:role.end]
     ref_kind = holder.ref_kind if holder is not None else "name"
     unit = holder.key.split("|")[-1] if holder is not None and holder.key.count("|") == 2 \
@@ -203,7 +206,8 @@ def _new_holder(sentence: str, reading: fact_grammar.Reading, out: list[Found],
     kind: FactKind = holder.kind if holder is not None else "name"
     key = f"{role.entity}|{role.attribute}|{unit}"
     subject = " ".join(f"{role.entity} {role.attribute}".split()[-SUBJECT_WORDS:])
-    made = [Found(kind, value, subject, ref_kind, True, key=key, single=True), *kept]
+    corrects = role.takes_over or any(f.correction for f in out)  # ("actually X is the K")
+    made = [Found(kind, value, subject, ref_kind, corrects, key=key, single=True), *kept]
     if role.old is not None:  # "Jane Doe replaces Bob Smith as treasurer": Bob Smith's gone
         made = [f for f in made if f.value != sentence[role.old[0]:role.old[1]]]
         made.append(Found(kind, sentence[role.old[0]:role.old[1]], subject, ref_kind, True,
