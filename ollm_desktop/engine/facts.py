@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
+from ollm_desktop.engine.fact_echoes import echoes_replaced
 from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_known_entries import Known
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
@@ -170,6 +171,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             if old.status != "forgotten" and old is not replacement \
                     and old.replaced_by != replacement.id:
                 result.replaced += replace_or_dispute(replacement, old, facts, named=True)
+    result.replaced += echoes_replaced(facts, message.id, turn)  # "… because 8080 is used"
     if result.confirmed:
         users_stand(facts)
     evict(facts)
