@@ -236,3 +236,17 @@ def capital(sentence: str, token: Tok) -> bool:
 
 
 _REASONS = frozenset({"because", "since", "so"})
+
+
+def code_label(sentence: str, tokens: list[Tok], i: int) -> bool:
+    """A setting's code name right before its plain number ("versionCode 4120", "maxRetries
+    5", "worker_count 8" at a clause's end): the name is the number's label, the number the
+    value. A code name of letters only (one with a digit is a value of its own), one space
+    from a number that nothing else reads."""
+    coded = tokens[i].value
+    if coded is None or coded[3] != "code" or not coded[2].replace("_", "").isalpha() or \
+            i + 1 >= len(tokens):
+        return False
+    number = tokens[i + 1]
+    return number.value is None and numeric(number.word) and \
+        sentence[tokens[i].end:number.start] == " " and ends_clause(tokens, i + 1)

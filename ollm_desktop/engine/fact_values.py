@@ -13,6 +13,7 @@ from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_value_spans import (
     capital,
     changed_to_next,
+    code_label,
     dimensions,
     ends_clause,
     firm_end,
@@ -81,6 +82,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         token = tokens[i]
         if token.value and token.value[3] == "number":
             _counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
+            continue
+        if code_label(sentence, tokens, i):  # "versionCode 4120": a label and its number
+            token.word, token.value = token.value[2].lower(), None  # type: ignore[index]
+            _promote(sentence, tokens, i + 1, "number")
             continue
         if token.value or not token.word:
             continue

@@ -1,0 +1,28 @@
+"""A value's label read as its label, not as the value: a setting's code name before its number
+("versionCode 4120"), whose value is the number."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+
+
+def _values(*texts: str) -> list[str]:
+    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+
+
+@pytest.mark.parametrize("text, number, label", [
+    ("The tablet build is 3.1.0, buildNumber 77.", "77", "buildNumber"),
+    ("For the worker pool we settled on poolSize 12.", "12", "poolSize"),
+    ("Retries stay low: max_retries 3", "3", "max_retries"),
+])
+def test_a_code_name_before_a_number_labels_it(text: str, number: str, label: str) -> None:
+    values = _values(text)
+    assert number in values
+    assert label not in values
+
+
+def test_a_code_name_before_a_count_of_things_stays_a_name() -> None:
+    values = _values("Please call fetchOrders 3 times per page.")
+    assert "3" not in values
