@@ -26,3 +26,15 @@ def test_a_code_name_before_a_number_labels_it(text: str, number: str, label: st
 def test_a_code_name_before_a_count_of_things_stays_a_name() -> None:
     values = _values("Please call fetchOrders 3 times per page.")
     assert "3" not in values
+
+
+@pytest.mark.parametrize("text, value", [
+    ("From now on we use 8443 as the default port.", "8443"),
+    ("let us use redis as the cache", "redis"),
+    ("we are using 16 as the batch size", "16"),
+    ("close port 21, use 990 as standard", "990"),
+])
+def test_use_x_as_k_reads_x(text: str, value: str) -> None:
+    values = _values(text)
+    assert value in values
+    assert not any(v.startswith("use") for v in values)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_value_spans import (
     capital,
     changed_to_next,
@@ -112,7 +113,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if token.word.isdigit() and i > first and _titled(sentence, tokens, i - 1, first):
             continue  # "Year 8 reports", "Room 4 keys": a title and its number name a thing
-        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had",
+        if numeric(token.word) and prev in USING and words[i + 1:i + 2] == ["as"]:
+            _promote(sentence, tokens, i, "number")  # "use 443 as the port": X of "use X as K"
+            continue
+        if token.word.isdigit() and (prev in ("with", *USING, "has", "have", "had",
                                               "do", "does", "did", *CONTRACTED)
                                      or prev in PREPOSITIONS or (
                                          _verb_like(prev) and i + 1 < len(words) and
@@ -317,7 +321,7 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     return ((after_of or prev == "than") and ends) or (nxt == "instead" and not held) or \
         x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
-        or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "now", "")) \
+        or (prev in USING and nxt in ("instead", "rather", ",", "not", "now", "", "as")) \
         or (prev == "not" and nxt in (",", "but", ";")  # not a verb: "we did not control,"
             and not (i >= 2 and words[i - 2] in AUXILIARIES)) \
         or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i)) \
