@@ -1,5 +1,6 @@
 """A value's label read as its label, not as the value: a setting's code name before its number
-("versionCode 4120"), whose value is the number."""
+("versionCode 4120"), whose value is the number; the verb of "use X as K"; a count in words and
+its noun ("two cups"), the same count as "2 cups"; a word stressed in capitals ("TEAspoons")."""
 
 from __future__ import annotations
 
@@ -38,3 +39,32 @@ def test_use_x_as_k_reads_x(text: str, value: str) -> None:
     values = _values(text)
     assert value in values
     assert not any(v.startswith("use") for v in values)
+
+
+@pytest.mark.parametrize("text, count", [
+    ("It takes three cups of flour, not two cups.", "three cups"),
+    ("We need four volunteers on the gate instead.", "four volunteers"),
+    ("Five DESSERTspoons instead, honestly.", "Five DESSERTspoons"),
+])
+def test_a_count_in_words_is_one_value_with_its_noun(text: str, count: str) -> None:
+    assert count in _values(text)
+
+
+def test_the_two_things_of_a_determiner_are_no_count() -> None:
+    assert not any(v.startswith("two") for v in _values("the two teams met on Friday, not Monday"))
+
+
+def test_a_count_in_words_in_a_plain_statement_is_prose() -> None:
+    assert _values("We hand-picked three examples for the appendix.") == []
+
+
+def test_a_count_in_words_meets_the_same_count_in_digits() -> None:
+    values = _values("The dough needs 3 cups of flour.", "Two cups, not three cups.")
+    assert "Two cups" in values
+    assert "3 cups" not in values
+
+
+def test_a_counted_word_stressed_in_capitals_is_no_class_name() -> None:
+    values = _values("Two TEAspoons, maybe, but not two TABLEspoons.")
+    assert "Two TEAspoons" in values
+    assert "TEAspoons" not in values

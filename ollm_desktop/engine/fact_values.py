@@ -22,6 +22,7 @@ from ollm_desktop.engine.fact_value_spans import (
     noun_place,
     opening_count,
     replaced_objects,
+    spelled_counts,
     subject_verb_count,
 )
 from ollm_desktop.engine.fact_verbs import verb_group
@@ -78,6 +79,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
     replaced_objects(sentence, tokens, first)
     dimensions(sentence, tokens, first)
+    if correction:
+        spelled_counts(sentence, tokens, first)  # "two cups, not three": as "2 cups" is
     words = [t.word for t in tokens]
     for i in range(first, len(tokens)):
         token = tokens[i]
