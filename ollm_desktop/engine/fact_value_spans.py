@@ -28,7 +28,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     numeric,
 )
-from ollm_desktop.engine.reference_patterns import NUMBER_WORDS
+from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 # The words that join the two objects of "replace Y with X", "swap Y for X".
 # "swap Y for X", and a verb that ends what the user had with the thing taken up for it ("we
