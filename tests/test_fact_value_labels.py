@@ -1,12 +1,14 @@
 """A value's label read as its label, not as the value: a setting's code name before its number
 ("versionCode 4120"), whose value is the number; the verb of "use X as K"; a count in words and
-its noun ("two cups"), the same count as "2 cups"; a word stressed in capitals ("TEAspoons")."""
+its noun ("two cups"), the same count as "2 cups"; a word stressed in capitals ("TEAspoons"); a
+constant named through its module ("logging.INFO")."""
 
 from __future__ import annotations
 
 import pytest
 
 from ollm_desktop.engine.facts_extract import current_values
+from ollm_desktop.engine.references import find_references
 
 
 def _values(*texts: str) -> list[str]:
@@ -68,3 +70,15 @@ def test_a_counted_word_stressed_in_capitals_is_no_class_name() -> None:
     values = _values("Two TEAspoons, maybe, but not two TABLEspoons.")
     assert "Two TEAspoons" in values
     assert "TEAspoons" not in values
+
+
+@pytest.mark.parametrize("text, constant", [
+    ("Set the log level to logging.WARNING.", "logging.WARNING"),
+    ("the default there is settings.DEBUG now", "settings.DEBUG"),
+    ("we pass Level.ERROR instead", "Level.ERROR"),
+])
+def test_a_constant_named_through_its_module_is_one_value(text: str, constant: str) -> None:
+    assert (constant, "code") in find_references(text)
+    values = _values(text)
+    assert constant in values
+    assert constant.partition(".")[0] not in values

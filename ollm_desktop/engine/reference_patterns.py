@@ -347,6 +347,9 @@ RULES: tuple[Rule, ...] = (
           r"|co|app|cloud|internal|local|lan|corp|example|test|de|uk|fr|eu|us|info|tech)"
           r"(?![\w-]|\.\w)", "url"),
     _rule(r"(?<![\w.$])[A-Z][A-Za-z0-9]{3,}(?!\w)", "class", check=_check_class),
+    # a constant named through its module or class ("logging.INFO", "settings.DEBUG",
+    # "Level.WARNING"): one code name, not the module's name alone
+    _rule(r"(?<![\w.$/@-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.[A-Z][A-Z0-9_]+(?!\w|\.\w)", "code"),
     _rule(r"(?<![\w.$])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?!\w)", "code", check=_check_min(5)),
     _rule(r"(?<![\w.$])_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+_{0,2}(?!\w)", "code",
           check=_check_min(5)),
