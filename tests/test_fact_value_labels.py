@@ -1,7 +1,8 @@
 """A value's label read as its label, not as the value: a setting's code name before its number
 ("versionCode 4120"), whose value is the number; the verb of "use X as K"; a count in words and
 its noun ("two cups"), the same count as "2 cups"; a word stressed in capitals ("TEAspoons"); a
-constant named through its module ("logging.INFO")."""
+constant named through its module ("logging.INFO"); the word after "K verbs to" ("the log level
+defaults to warning")."""
 
 from __future__ import annotations
 
@@ -82,3 +83,16 @@ def test_a_constant_named_through_its_module_is_one_value(text: str, constant: s
     values = _values(text)
     assert constant in values
     assert constant.partition(".")[0] not in values
+
+
+@pytest.mark.parametrize("text, value", [
+    ("The log level defaults to warning.", "warning"),
+    ("the nightly backup job writes to glacier", "glacier"),
+    ("Our staging database points to replica now.", "replica"),
+])
+def test_a_key_and_its_verb_before_to_take_the_word_after_it(text: str, value: str) -> None:
+    assert value in _values(text)
+
+
+def test_a_person_and_a_verb_before_to_name_no_value() -> None:
+    assert _values("my sister talks to her boss") == []

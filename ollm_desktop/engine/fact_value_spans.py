@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
+from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
+from ollm_desktop.engine.fact_verbs import finite_verb
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -277,3 +279,12 @@ def spelled_counts(sentence: str, tokens: list[Tok], first: int) -> None:
             continue
         word.value = (word.start, noun.end, sentence[word.start:noun.end], "number")
         word.word, noun.word = "", "·"
+
+
+def subject_verb_to(tokens: list[Tok], to: int, first: int) -> bool:
+    """"the log level defaults to X", "the nightly job writes to X": a present verb right
+    before "to" after a noun phrase of two words or more (a key, as "K is X" needs) takes
+    X as that key's value."""
+    verb = to - 1
+    return verb > first and finite_verb(tokens[verb]) and \
+        len(phrase_before(tokens, verb, first)) >= 2

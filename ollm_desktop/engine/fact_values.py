@@ -24,6 +24,7 @@ from ollm_desktop.engine.fact_value_spans import (
     replaced_objects,
     spelled_counts,
     subject_verb_count,
+    subject_verb_to,
 )
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -402,7 +403,8 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         return True
     if prev == "to":
         verbs = [k for k in range(first, i - 1) if is_change(words[k])]
-        return bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)
+        return (bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)) or \
+            subject_verb_to(tokens, i - 1, first)
     if prev in ("is", "are") and not correction and _participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
     if prev in ("now", "is", "are"):
