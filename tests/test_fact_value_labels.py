@@ -96,3 +96,16 @@ def test_a_key_and_its_verb_before_to_take_the_word_after_it(text: str, value: s
 
 def test_a_person_and_a_verb_before_to_name_no_value() -> None:
     assert _values("my sister talks to her boss") == []
+
+
+@pytest.mark.parametrize("earlier, later, new", [
+    ("Noor runs the morning class.",
+     "Noor is away then, so Ilse will do the morning class instead.", "Ilse"),
+    ("Bram has the closing talk.", "Bram cancelled, and Wim will have the closing talk instead.",
+     "Wim"),
+])
+def test_a_name_opening_a_later_clause_before_will_do_the_k_is_the_value(
+        earlier: str, later: str, new: str) -> None:
+    values = _values(earlier, later)
+    assert new in values
+    assert "class" not in values and "talk" not in values

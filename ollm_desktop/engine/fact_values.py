@@ -167,7 +167,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
-        if (i == first or (prev == "but" and "not" in words[first:i])) and \
+        if (i == first or (prev == "but" and "not" in words[first:i]) or (  # ", so Lena will"
+                prev in CONJUNCTIONS and i - 2 >= first and words[i - 2] in BOUNDARY)) and \
                 _subject_name(sentence, tokens, i, lead or correction or prev == "but"):
             _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
             continue
