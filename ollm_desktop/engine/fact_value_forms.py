@@ -1,7 +1,8 @@
 """One form of a value however it is written ("$5000" is "$5,000", "9:15am" is "9:15",
-"March 14" is "2027-03-14"), and the day of a full date: the one place that reads a clock
-time's and a date's written forms for comparing values (``fact_named_olds`` meets an old
-value a correction names, ``fact_day_names`` a date named by its day alone).
+"March 14" is "2027-03-14", "two cups" is "2 cups"), and the day of a full date: the one
+place that reads a clock time's and a date's written forms for comparing values
+(``fact_named_olds`` meets an old value a correction names, ``fact_day_names`` a date named
+by its day alone).
 """
 
 from __future__ import annotations
@@ -36,7 +37,16 @@ def value_form(value: str) -> str:
         return f"date {_MONTHS.index(month_day.group(1)) + 1}-{int(month_day.group(2))}"
     if day_month := _DAY_MONTH.fullmatch(text):
         return f"date {_MONTHS.index(day_month.group(2)) + 1}-{int(day_month.group(1))}"
+    word, _, rest = text.partition(" ")
+    if rest and word in _CARDINALS:  # "two tablespoons" is "2 tablespoons"
+        text = f"{_CARDINALS[word]} {rest}"
     return _GROUPED.sub("", text)
+
+
+# The cardinals in words up to twelve, as a count before its noun is written either way.
+_CARDINALS = {word: str(n) for n, word in enumerate(
+    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+     "eleven", "twelve"))}
 
 
 def day_of_month(value: str) -> int | None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
+from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
+from ollm_desktop.engine.fact_verbs import finite_verb
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -28,6 +30,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     numeric,
 )
+from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 # The words that join the two objects of "replace Y with X", "swap Y for X".
 # "swap Y for X", and a verb that ends what the user had with the thing taken up for it ("we
@@ -236,3 +239,52 @@ def capital(sentence: str, token: Tok) -> bool:
 
 
 _REASONS = frozenset({"because", "since", "so"})
+
+
+def code_label(sentence: str, tokens: list[Tok], i: int) -> bool:
+    """A setting's code name right before its plain number ("versionCode 4120", "maxRetries
+    5", "worker_count 8" at a clause's end): the name is the number's label, the number the
+    value. A code name of letters only (one with a digit is a value of its own), one space
+    from a number that nothing else reads."""
+    coded = tokens[i].value
+    if coded is None or coded[3] != "code" or not coded[2].replace("_", "").isalpha() or \
+            i + 1 >= len(tokens):
+        return False
+    number = tokens[i + 1]
+    return number.value is None and numeric(number.word) and \
+        sentence[tokens[i].end:number.start] == " " and ends_clause(tokens, i + 1)
+
+
+# Cardinals in words that count a plural noun ("two tablespoons"; "one" counts no plural).
+_SPELLED = NUMBER_WORDS - {"one", "hundred"}
+
+
+def spelled_counts(sentence: str, tokens: list[Tok], first: int) -> None:
+    """A number in words and the plural noun it counts in a correction ("Two teaspoons, not
+    two tablespoons", "three cups of flour instead"): one count, as "2 tablespoons" is (in a
+    plain statement, "we hand-picked three examples", a count in words is prose). Not after a
+    determiner ("the two teams": the teams themselves), and only before a plain plural noun
+    (one with capitals inside is that noun stressed, "two TABLEspoons": a number in words
+    counts no class name)."""
+    for i in range(first, len(tokens) - 1):
+        word, noun = tokens[i], tokens[i + 1]
+        if word.word in _SPELLED and noun.value and noun.value[3] == "class" and \
+                noun.value[2].isalpha():
+            noun.word, noun.value = noun.value[2].lower(), None  # "two TEAspoons": stress
+        if word.value or word.word not in _SPELLED or noun.value or \
+                not (noun.word.isalpha() and noun.word.endswith("s") and len(noun.word) > 3) or \
+                noun.word in NOT_NP or noun.word in PREPOSITIONS or noun.word in COPULAS or \
+                noun.word in CONJUNCTIONS or is_change(noun.word) or \
+                (i > 0 and tokens[i - 1].word in DETERMINERS):
+            continue
+        word.value = (word.start, noun.end, sentence[word.start:noun.end], "number")
+        word.word, noun.word = "", "·"
+
+
+def subject_verb_to(tokens: list[Tok], to: int, first: int) -> bool:
+    """"the log level defaults to X", "the nightly job writes to X": a present verb right
+    before "to" after a noun phrase of two words or more (a key, as "K is X" needs) takes
+    X as that key's value."""
+    verb = to - 1
+    return verb > first and finite_verb(tokens[verb]) and \
+        len(phrase_before(tokens, verb, first)) >= 2

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_value_spans import (
     capital,
     changed_to_next,
+    code_label,
     dimensions,
     ends_clause,
     firm_end,
@@ -20,7 +22,9 @@ from ollm_desktop.engine.fact_value_spans import (
     noun_place,
     opening_count,
     replaced_objects,
+    spelled_counts,
     subject_verb_count,
+    subject_verb_to,
 )
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -76,11 +80,17 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
     replaced_objects(sentence, tokens, first)
     dimensions(sentence, tokens, first)
+    if correction:
+        spelled_counts(sentence, tokens, first)  # "two cups, not three": as "2 cups" is
     words = [t.word for t in tokens]
     for i in range(first, len(tokens)):
         token = tokens[i]
         if token.value and token.value[3] == "number":
             _counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
+            continue
+        if code_label(sentence, tokens, i):  # "versionCode 4120": a label and its number
+            token.word, token.value = token.value[2].lower(), None  # type: ignore[index]
+            _promote(sentence, tokens, i + 1, "number")
             continue
         if token.value or not token.word:
             continue
@@ -107,7 +117,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if token.word.isdigit() and i > first and _titled(sentence, tokens, i - 1, first):
             continue  # "Year 8 reports", "Room 4 keys": a title and its number name a thing
-        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had",
+        if numeric(token.word) and prev in USING and words[i + 1:i + 2] == ["as"]:
+            _promote(sentence, tokens, i, "number")  # "use 443 as the port": X of "use X as K"
+            continue
+        if token.word.isdigit() and (prev in ("with", *USING, "has", "have", "had",
                                               "do", "does", "did", *CONTRACTED)
                                      or prev in PREPOSITIONS or (
                                          _verb_like(prev) and i + 1 < len(words) and
@@ -154,7 +167,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
-        if (i == first or (prev == "but" and "not" in words[first:i])) and \
+        if (i == first or (prev == "but" and "not" in words[first:i]) or (  # ", so Lena will"
+                prev in CONJUNCTIONS and i - 2 >= first and words[i - 2] in BOUNDARY)) and \
                 _subject_name(sentence, tokens, i, lead or correction or prev == "but"):
             _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
             continue
@@ -312,7 +326,7 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     return ((after_of or prev == "than") and ends) or (nxt == "instead" and not held) or \
         x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
-        or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "now", "")) \
+        or (prev in USING and nxt in ("instead", "rather", ",", "not", "now", "", "as")) \
         or (prev == "not" and nxt in (",", "but", ";")  # not a verb: "we did not control,"
             and not (i >= 2 and words[i - 2] in AUXILIARIES)) \
         or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i)) \
@@ -390,7 +404,8 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         return True
     if prev == "to":
         verbs = [k for k in range(first, i - 1) if is_change(words[k])]
-        return bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)
+        return (bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)) or \
+            subject_verb_to(tokens, i - 1, first)
     if prev in ("is", "are") and not correction and _participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
     if prev in ("now", "is", "are"):
