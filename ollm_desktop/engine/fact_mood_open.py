@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_comparatives import compared_values
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -157,6 +158,7 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         out += _history(tokens, a, b)
         out += _inceptive(tokens, a, b, end)
         out += _alternative(tokens, a, b)  # "the retro moves to Wednesday or Thursday"
+        out += compared_values(tokens, a, b)  # "MySQL is faster than Postgres"
     return out
 
 
@@ -227,7 +229,7 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     """Any of these structures in the sentence (a cheap word test before cutting clauses)."""
     words = {t.word for t in tokens[first:]}
     if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
-                    GENERIC | INCEPTIVE | {"when", "or"}):
+                    GENERIC | INCEPTIVE | {"when", "or", "than"}):
         return False
     return bool(open_marks(tokens, [(first, len(tokens), True)]))
 

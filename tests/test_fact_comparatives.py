@@ -1,0 +1,56 @@
+"""A comparison is not a correction (issue 28, sentence layer): "A is faster than B", "I'm
+more used to A than B" state no value of a key, and "than B" names no replaced value unless
+the sentence prefers ("rather than") or changes something. Bounds ("under 40 days", "no later
+than Friday") keep their value. The sentences are new words, not the corpus's; the negatives
+failed on 655f768.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+
+
+def _current(fact: str, message: str) -> set[str]:
+    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
+    return {value for values in kept.values() for value in values}
+
+
+# (the earlier fact, a comparison, the value that stays, the compared value never current)
+COMPARISONS = [
+    ("Our editor is Neovim.", "Honestly Helix feels snappier than Neovim.", "Neovim", "Helix"),
+    ("Our git host is GitHub.", "To be fair, Codeberg is friendlier than GitHub.",
+     "GitHub", "Codeberg"),
+    ("The shop's courier is DPD.", "Evri is a lot cheaper than DPD.", "DPD", "Evri"),
+]
+
+
+@pytest.mark.parametrize(("fact", "message", "stays", "never"), COMPARISONS)
+def test_a_comparison_replaces_nothing(fact: str, message: str, stays: str,
+                                       never: str) -> None:
+    now = _current(fact, message)
+    assert stays in now, now
+    assert never not in now, now
+
+
+# (the earlier fact, a change that gives its reason by a comparison, the new value, the old)
+CHANGES = [
+    ("Our CI runs on Jenkins.", "We moved CI to Buildkite because it is faster than Jenkins.",
+     "Buildkite", "Jenkins"),
+    ("Our CI runs on Jenkins.", "We use Buildkite rather than Jenkins now.",
+     "Buildkite", "Jenkins"),
+]
+
+
+@pytest.mark.parametrize(("fact", "message", "new", "old"), CHANGES)
+def test_a_change_with_a_comparison_still_replaces(fact: str, message: str, new: str,
+                                                   old: str) -> None:
+    now = _current(fact, message)
+    assert new in now, now
+    assert old not in now, now
+
+
+def test_a_bound_keeps_its_value() -> None:
+    now = _current("The grace period is 30 days.", "The grace period is less than 45 days.")
+    assert "45 days" in now, now
