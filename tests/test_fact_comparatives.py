@@ -54,3 +54,24 @@ def test_a_change_with_a_comparison_still_replaces(fact: str, message: str, new:
 def test_a_bound_keeps_its_value() -> None:
     now = _current("The grace period is 30 days.", "The grace period is less than 45 days.")
     assert "45 days" in now, now
+
+
+# (the earlier fact, a message that weighs a value and turns it down, the value that stays,
+# the value turned down)
+JUDGED = [
+    ("The batch size is 32.", "Honestly 128 is far too big for this card.", "32", "128"),
+    ("The poll interval is 30 seconds.", "It works, but 5 seconds seems too short for it.",
+     "30 seconds", "5 seconds"),
+]
+
+
+@pytest.mark.parametrize(("fact", "message", "stays", "never"), JUDGED)
+def test_a_value_turned_down_as_too_much_is_not_current(fact: str, message: str, stays: str,
+                                                        never: str) -> None:
+    now = _current(fact, message)
+    assert stays in now, now
+    assert never not in now, now
+
+
+def test_a_value_complained_of_is_still_stated() -> None:
+    assert "£1,150" in _current("The rent of £1,150 is too high for us.", "Noted, thanks.")

@@ -5,6 +5,9 @@ shape. A bare comparative names no replaced value: "MySQL is faster than Postgre
 more familiar with yarn than pnpm", "less than 180 days left", "no later than Friday"
 compare or bound, and change no key. The word before "than" decides, not a list of the
 adjectives a comparison may use (every English adjective has a comparative).
+
+Excess is a degree too: a value weighed as "too" much ("15 seconds is too much", "128 is far
+too big") is turned down, and its clause states no value (``fact_mood_open``).
 """
 
 from __future__ import annotations
@@ -13,13 +16,22 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_old_values import is_old
-from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, PRONOUNS, Tok, is_change
+from ollm_desktop.engine.fact_words import (
+    BOUNDARY,
+    COPULAS,
+    DETERMINERS,
+    PRONOUNS,
+    Tok,
+    is_change,
+)
 
 # the two English comparatives of preference: what follows "than" is given up
 _PREFERENCE = frozenset({"rather", "sooner"})
 # "other than Y", "else than Y": an exclusion, left to the old-value reading
 _EXCLUSION = frozenset({"other", "else"})
 _CHANGED = frozenset({"now", "instead", "anymore", "longer"})  # a correction's own shape
+_SEEMING = frozenset({"seems", "seem", "looks", "feels", "proving", "proves", "'s"})
+_OPENING = frozenset({",", "and", "but", "so", "or", "then", "while", "whereas"})
 _REACH = 8  # words back from "than" that a "rather" may stand ("rather use X than Y")
 
 
@@ -73,6 +85,39 @@ def compared_values(tokens: Sequence[Tok], a: int, b: int,
             # the comparison's own start ("the stand-up is 9:45, earlier than usual")
             return [(a if before is None else before + 1, b, "tentative")]
     return []
+
+
+def judged_values(tokens: Sequence[Tok], a: int, b: int,
+                  ) -> list[tuple[int, int, Literal["tentative"]]]:
+    """A value judged by an excessive degree ("15 seconds is too much", "50 is far too big",
+    "8 GB seems too small") is weighed and turned down, not stated as a key's value: its
+    clause asserts nothing. Only a value before the "too" (the judged subject): "the rent is
+    too high at £1,200" and "the limit of 50 is too low" state the value they complain of:
+    the judged value opens its clause. A sentence that changes the value ("600 was too short
+    so it was set to 900") leaves the judged one to the correction, as its old value."""
+    if _changes(tokens):
+        return []
+    for k in range(a + 1, b):
+        if tokens[k].word != "too" or k + 1 >= b or not tokens[k + 1].word.isalpha():
+            continue
+        head = next((x for x in range(k - 1, a - 1, -1) if _valued(tokens[x]) or
+                     tokens[x].word in BOUNDARY), None)
+        between = [t.word for t in tokens[head + 1:k]] if head is not None else []
+        if head is None or not _valued(tokens[head]) or len(between) > 5 or \
+                not any(w in COPULAS or w in _SEEMING for w in between):
+            continue
+        edge = head
+        while edge > a and (tokens[edge - 1].word in DETERMINERS or
+                            tokens[edge - 1].word.endswith("ly")):
+            edge -= 1  # ("honestly 128 is far too big")
+        if edge == a or tokens[edge - 1].word in _OPENING or tokens[edge - 1].word in BOUNDARY:
+            return [(edge, b, "tentative")]
+    return []
+
+
+def _valued(token: Tok) -> bool:
+    """A value found, or a number the grammar will find ("50 is too big")."""
+    return token.value is not None or token.word[:1].isdigit()
 
 
 def _after(tokens: Sequence[Tok], k: int, b: int) -> int:

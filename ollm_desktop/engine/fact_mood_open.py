@@ -19,7 +19,9 @@ text has more structures that state no current value of the user's:
   Thursday", "19:30 or to 20:00") name a choice, not its outcome;
 - **others' practice**: a generic subject, a quantifier and a bare plural ("most projects
   moved to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do,
-  not the user's setting. "Most of our meetings" (a possessive) is the user's own.
+  not the user's setting. "Most of our meetings" (a possessive) is the user's own;
+- a **comparison or an excess** (``fact_comparatives``): "A is faster than B", "15 seconds
+  is too much" weigh values and set none.
 
 The words named are closed classes: the verbs and nouns of deliberation, quantifiers, and
 the deictic words for the present ("now", "today", "date").
@@ -30,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from ollm_desktop.engine.fact_comparatives import compared_values
+from ollm_desktop.engine.fact_comparatives import compared_values, judged_values
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -159,6 +161,7 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         out += _inceptive(tokens, a, b, end)
         out += _alternative(tokens, a, b)  # "the retro moves to Wednesday or Thursday"
         out += compared_values(tokens, a, b)  # "MySQL is faster than Postgres"
+        out += judged_values(tokens, a, b)  # "15 seconds is too much"
     return out
 
 
@@ -229,7 +232,7 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     """Any of these structures in the sentence (a cheap word test before cutting clauses)."""
     words = {t.word for t in tokens[first:]}
     if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
-                    GENERIC | INCEPTIVE | {"when", "or", "than"}):
+                    GENERIC | INCEPTIVE | {"when", "or", "than", "too"}):
         return False
     return bool(open_marks(tokens, [(first, len(tokens), True)]))
 
