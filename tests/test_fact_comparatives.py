@@ -75,3 +75,10 @@ def test_a_value_turned_down_as_too_much_is_not_current(fact: str, message: str,
 
 def test_a_value_complained_of_is_still_stated() -> None:
     assert "£1,150" in _current("The rent of £1,150 is too high for us.", "Noted, thanks.")
+
+
+def test_a_turned_down_value_leaves_the_next_clause_stated() -> None:
+    now = _current("The lunch slot is 45 minutes.",
+                   "30 minutes is too short, the walk alone takes 20 minutes.")
+    assert "30 minutes" not in now, now
+    assert "20 minutes" in now, now

@@ -111,7 +111,8 @@ def judged_values(tokens: Sequence[Tok], a: int, b: int,
                             tokens[edge - 1].word.endswith("ly")):
             edge -= 1  # ("honestly 128 is far too big")
         if edge == a or tokens[edge - 1].word in _OPENING or tokens[edge - 1].word in BOUNDARY:
-            return [(edge, b, "tentative")]
+            stop = next((x for x in range(k, b) if tokens[x].word in BOUNDARY), b)
+            return [(edge, stop, "tentative")]  # ("…, let's try 10 s" is a clause of its own)
     return []
 
 
