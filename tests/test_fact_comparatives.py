@@ -82,3 +82,16 @@ def test_a_turned_down_value_leaves_the_next_clause_stated() -> None:
                    "30 minutes is too short, the walk alone takes 20 minutes.")
     assert "30 minutes" not in now, now
     assert "20 minutes" in now, now
+
+
+@pytest.mark.parametrize(("fact", "message", "stays", "never"), [
+    ("The package manager is npm.", "pnpm 9 is pretty good, so probably no need for npm "
+     "anymore.", "npm", "pnpm 9"),
+    ("Our test runner is Jest.", "Vitest 2 is really nice, so maybe we won't need Jest "
+     "anymore.", "Jest", "Vitest 2"),
+])
+def test_a_graded_value_with_a_hedged_change_replaces_nothing(fact: str, message: str,
+                                                              stays: str, never: str) -> None:
+    now = _current(fact, message)
+    assert stays in now, now
+    assert never not in now, now

@@ -6,8 +6,9 @@ more familiar with yarn than pnpm", "less than 180 days left", "no later than Fr
 compare or bound, and change no key. The word before "than" decides, not a list of the
 adjectives a comparison may use (every English adjective has a comparative).
 
-Excess is a degree too: a value weighed as "too" much ("15 seconds is too much", "128 is far
-too big") is turned down, and its clause states no value (``fact_mood_open``).
+Excess and grade are degrees too: a value weighed as "too" much ("15 seconds is too much",
+"128 is far too big") is turned down, and one graded ("npm 5 is pretty cool", "v3 is really
+stable") is praised; neither clause sets a key's value (``fact_mood_open``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     COPULAS,
     DETERMINERS,
+    HEDGES,
+    MODALS,
     PRONOUNS,
     Tok,
     is_change,
@@ -31,6 +34,9 @@ _PREFERENCE = frozenset({"rather", "sooner"})
 _EXCLUSION = frozenset({"other", "else"})
 _CHANGED = frozenset({"now", "instead", "anymore", "longer"})  # a correction's own shape
 _SEEMING = frozenset({"seems", "seem", "looks", "feels", "proving", "proves", "'s"})
+# degree adverbs before a predicate adjective: an excess ("too") or a grade ("pretty cool")
+_DEGREE = frozenset({"too", "pretty", "very", "really", "quite", "super", "fairly",
+                     "extremely"})
 _OPENING = frozenset({",", "and", "but", "so", "or", "then", "while", "whereas"})
 _REACH = 8  # words back from "than" that a "rather" may stand ("rather use X than Y")
 
@@ -95,10 +101,10 @@ def judged_values(tokens: Sequence[Tok], a: int, b: int,
     too high at £1,200" and "the limit of 50 is too low" state the value they complain of:
     the judged value opens its clause. A sentence that changes the value ("600 was too short
     so it was set to 900") leaves the judged one to the correction, as its old value."""
-    if _changes(tokens):
+    if _changes_unhedged(tokens):
         return []
     for k in range(a + 1, b):
-        if tokens[k].word != "too" or k + 1 >= b or not tokens[k + 1].word.isalpha():
+        if tokens[k].word not in _DEGREE or k + 1 >= b or not tokens[k + 1].word.isalpha():
             continue
         head = next((x for x in range(k - 1, a - 1, -1) if _valued(tokens[x]) or
                      tokens[x].word in BOUNDARY), None)
@@ -114,6 +120,19 @@ def judged_values(tokens: Sequence[Tok], a: int, b: int,
             stop = next((x for x in range(k, b) if tokens[x].word in BOUNDARY), b)
             return [(edge, stop, "tentative")]  # ("…, let's try 10 s" is a clause of its own)
     return []
+
+
+def _changes_unhedged(tokens: Sequence[Tok]) -> bool:
+    """A change word with no hedge before it in its stretch between commas ("…, so probably
+    don't need yarn anymore" changes nothing yet)."""
+    hedged = False
+    for t in tokens:
+        if t.word in BOUNDARY:
+            hedged = False
+        hedged = hedged or t.word in HEDGES or t.word in MODALS
+        if not hedged and (is_change(t.word) or t.word in _CHANGED):
+            return True
+    return False
 
 
 def _valued(token: Tok) -> bool:
