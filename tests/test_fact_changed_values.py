@@ -126,3 +126,15 @@ def test_a_capitalised_item_of_a_list_of_values_is_a_value() -> None:
 
 def test_a_name_after_one_value_and_a_comma_is_addressed_not_listed() -> None:
     assert "Priya" not in [f.value for f in _ledger("Let's say 4pm, Priya.")]
+
+
+def test_a_name_renamed_past_a_relative_clause_is_the_old_one() -> None:
+    ledger = _ledger("Hollins Road Infant School, which opened in 1974, is now Hollins Road "
+                     "Academy.")
+    assert _status(ledger, "Hollins Road Academy") == "current"
+    assert all(f.status == "replaced" for f in ledger if "Infant School" in f.value)
+
+
+def test_a_person_with_a_new_title_is_not_renamed() -> None:
+    ledger = _ledger("Ingrid Sol, who ran support, is now Head of Sales.")
+    assert all(f.status == "current" for f in ledger)

@@ -8,6 +8,12 @@ and a value X of Y's kind. Y names which thing moved; X is where it moved to. On
 can be moved along one scale count (a time, a date, a count in one unit, a version): "Alice's
 team moved to Berlin" keeps Alice, a name of another thing. A negation between Y and the verb
 ("has not been moved to") changes nothing. Read by ``fact_old_values.is_old``.
+
+A name renamed is the same shape with "is now": "Maple Street Primary School, which opened in
+1990, is now Maple Street Academy": a name that opens its clause, a relative clause between
+commas or none, "is/are now" and a name that shares one of its words (a new name of the same
+thing keeps part of the old: "Alice, who led QA, is now Head of Design" shares none and keeps
+Alice).
 """
 
 from __future__ import annotations
@@ -43,6 +49,30 @@ def moved_subject(tokens: list[Tok], i: int) -> bool:
                 _to_same_kind(tokens, k + 1, value):
             return True  # (past a change with no "to": "was cancelled and rescheduled to X")
     return False
+
+
+def renamed_subject(tokens: list[Tok], i: int) -> bool:
+    """Whether the name at ``i`` is Y of "Y[, which …,] is now X" with X a name sharing a word
+    with Y (see the module's docstring)."""
+    value = tokens[i].value
+    opener = i - 1 if i == 1 and tokens[0].word.isalpha() and not tokens[0].value else i
+    if value is None or value[3] != "name" or (  # (the sentence's capitalised first word
+            opener > 0 and tokens[opener - 1].word not in BOUNDARY and  # stands apart:
+            tokens[opener - 1].word not in DETERMINERS):  # "maple" + "Street Primary School")
+        return False
+    at = i + 1
+    if at + 1 < len(tokens) and tokens[at].word == "," and tokens[at + 1].word in _RELATIVE:
+        at = next((k + 1 for k in range(at + 2, len(tokens)) if tokens[k].word == ","), 0)
+    if not 0 < at < len(tokens) - 2 or tokens[at].word not in ("is", "are") or \
+            tokens[at + 1].word != "now":
+        return False
+    new = tokens[at + 2].value
+    return new is not None and new[3] == "name" and bool(
+        {w.lower() for w in value[2].split()} & {w.lower() for w in new[2].split()}) and \
+        opener in (0, i)
+
+
+_RELATIVE = closed("which who that")
 
 
 def _done_again(tokens: list[Tok], i: int, word: str) -> bool:
