@@ -138,3 +138,14 @@ def test_a_name_renamed_past_a_relative_clause_is_the_old_one() -> None:
 def test_a_person_with_a_new_title_is_not_renamed() -> None:
     ledger = _ledger("Ingrid Sol, who ran support, is now Head of Sales.")
     assert all(f.status == "current" for f in ledger)
+
+
+def test_a_name_and_its_address_are_one_value() -> None:
+    values = [f.value for f in _ledger("The reunion will be held at The Granary, 14 Mill "
+                                       "Street, Wetherby, LS22 6NQ, with lunch from noon.")]
+    assert "The Granary, 14 Mill Street, Wetherby, LS22 6NQ" in values
+
+
+def test_names_in_a_list_without_a_number_are_no_address() -> None:
+    values = [f.value for f in _ledger("I have worked at Google, Spotify, Zalando and Klarna.")]
+    assert not [v for v in values if "," in v]

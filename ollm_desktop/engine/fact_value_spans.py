@@ -128,6 +128,34 @@ def spelled_change(tokens: list[Tok], first: int) -> None:
             tokens[n].word = ""
 
 
+# One item of an address: words that open with a capital or a digit ("Home Farm House",
+# "5 Wilton Road", "4th Floor", "DT11 8LT").
+_ADDRESS_ITEM = r"[A-Z0-9][\w'’&.-]*(?:[ ][A-Z0-9][\w'’&-]*)*"
+_ADDRESS_REST = re.compile(rf"(?:,[ ]{_ADDRESS_ITEM}){{2,}}")
+
+
+def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
+    """A name and the items of its address after it ("convened at The Office, Home Farm
+    House, Iwerne Minster, Dorset, DT11 8LT", "at Greencoat Capital LLP, 4th Floor, The
+    Peak, 5 Wilton Road, London"): one value, the place as the user writes it, not its first
+    item alone. Two items or more after the name, each opening with a capital or a digit, and
+    a digit among them (a house number, a floor, a postcode: "Google, Meta, Amazon" is a list
+    of names, no address)."""
+    for i in range(first, len(tokens)):
+        value = tokens[i].value
+        if value is None or value[3] != "name":
+            continue
+        rest = _ADDRESS_REST.match(sentence, value[1])
+        if rest is None or not any(c.isdigit() for c in rest.group(0)):
+            continue
+        end = rest.end() - rest.group(0).endswith(".")  # (the sentence's full stop)
+        inside = [k for k in range(i + 1, len(tokens)) if tokens[k].start < end]
+        for k in inside:
+            tokens[k].word, tokens[k].value = "·", None
+        tokens[i].value = (value[0], end, sentence[value[0]:end], "name")
+        return
+
+
 def dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
     """Two measures joined by "by" or "x" ("5.4 m by 4.1 m", "3 x 4 m"): one value, the
     dimensions of one thing (not a second value that restates the first)."""

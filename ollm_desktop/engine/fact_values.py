@@ -13,6 +13,7 @@ from ollm_desktop.engine.fact_counted import counted
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_value_spans import (
+    addresses,
     capital,
     changed_ranges,
     changed_to_next,
@@ -191,6 +192,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i) and
                 _statement_slot(sentence, tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
+    addresses(sentence, tokens, first)  # "at The Office, Home Farm House, …, DT11 8LT"
 
 
 def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
