@@ -149,3 +149,19 @@ def test_a_name_and_its_address_are_one_value() -> None:
 def test_names_in_a_list_without_a_number_are_no_address() -> None:
     values = [f.value for f in _ledger("I have worked at Google, Spotify, Zalando and Klarna.")]
     assert not [v for v in values if "," in v]
+
+
+@pytest.mark.parametrize("text, old", [
+    ("Ditch support for Ruby 3.0 in the next release.", "Ruby 3.0"),
+    ("We dropped the support for Postgres 12 this sprint.", "Postgres 12"),
+])
+def test_what_an_ending_verb_drops_support_for_goes(text: str, old: str) -> None:
+    assert _status(_ledger(text), old) == "replaced"
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("We won't drop support for Ruby 3.0 yet.", "Ruby 3.0"),
+    ("We will not scrap support for Postgres 12 this year.", "Postgres 12"),
+])
+def test_support_not_dropped_keeps_its_value(text: str, kept: str) -> None:
+    assert _status(_ledger(text), kept) == "current"
