@@ -39,6 +39,9 @@ _RATE = rf"(?:\s?/\s?(?:{PER})|\s+per\s+(?:{PER}))(?![A-Za-z])"
 _UNIT_END = r"(?![A-Za-z0-9_])"
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November"
           r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?")
+# The day of the week a date opens with ("Friday, September 4th 2020", "Thu 3 Sept"): one date
+_ON_DAY = (r"(?:(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day|(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat"
+           r"|Sun)\.?)(?!\w),?\s+)?")
 _QUOTE = (r"(?:[\"“”`]|(?<![A-Za-z])')(?P<q>[^\"“”`'\n]{2,60}?)(?:[\"“”`]|'(?![A-Za-z]))")
 _TOKEN = r"[A-Za-z0-9](?:[\w.-]*[A-Za-z0-9])?(?!\w)"
 _X = rf"(?:{_QUOTE}|(?!(?i:{STOP})\b)(?P<ref>[A-Z][\w-]*(?:[ ][A-Z][\w-]*){{0,3}}|{_TOKEN}))"
@@ -228,6 +231,10 @@ def _check_product(match: re.Match[str]) -> tuple[str, str] | None:
 
 
 _PRODUCT_SET = set(PRODUCTS.replace("\\", "").split("|"))
+# A clock time's zone after it ("3:15 p.m. CST", "4:25 p.m. ET", "noon CT", "09:00 UTC"): a
+# region's letters and "S"/"D" (standard, daylight) before "T", or the universal ones; not "AT"
+# nor "IT" (a word of a sentence in capitals)
+_ZONE = r"(?:[A-Z]{0,2}[SD]T|[ECMP]T|[CWE]ET|CEST|UTC(?:[+-]\d{1,2})?|GMT(?:[+-]\d{1,2})?)\b"
 _NB = r"(?<![\w.,$€£¥₹])(?<![^\W\d_]-)"  # a number starts here, not inside 1.234,56 nor "under-14s"
 
 BACKTICK = _rule(r"(?<!`)`(?P<ref>[^`\n]{2,100})`(?!`)", "code", whole=True)
@@ -242,17 +249,20 @@ RULES: tuple[Rule, ...] = (
           r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])", "date"),
     _rule(r"(?<![\w./])\d{1,2}([./])\d{1,2}\1\d{4}(?![\w./])", "date"),
     _rule(r"(?<![\w./-])\d{4}/\d{1,2}/\d{1,2}(?![\w/])", "date"),  # "2024/01/05"
-    _rule(rf"\b{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b", "date"),
-    _rule(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
+    _rule(rf"\b{_ON_DAY}{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
+          "date"),
+    _rule(rf"\b{_ON_DAY}\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b",
+          "date"),
     _rule(rf"\b{_MONTH}\s+\d{{4}}\b", "date"),  # a month of a year: "June 2024"
     # (the half of the day with its own dots only: "6:30 PM." ends its sentence, "6:30 p.m.")
     _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
-          r"(?:\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.))?"
-          r"(?:\s?(?:UTC|GMT|CET|CEST|EST|EDT|PST|PDT|Z))?(?![\w:])", "time"),
+          rf"(?:\s?(?:[AaPp][Mm]\b|[AaPp]\.[Mm]\.))?(?:\s?(?:{_ZONE}|Z))?(?![\w:])", "time"),
     _rule(r"\b(?:[01]?\d|2[0-3])h[0-5]\d\b", "time", check=_check_hour_h),  # "17h30"
     # "8 pm", "8 p.m.", "10.30am" (an hour, its minutes after a dot, the half of the day)
-    _rule(r"\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)",
-          "time"),
+    _rule(r"\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)"
+          rf"(?:\s(?:{_ZONE})(?![\w:]))?", "time"),
+    # the hours that have a name ("noon", "midnight", "12 noon"), with their zone ("noon CT")
+    _rule(rf"\b(?:12\s)?(?i:noon|midnight|midday)\b(?:\s(?:{_ZONE})(?![\w:]))?", "time"),
     _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
           r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
     # a drive path written with forward slashes ("D:/Photos/2023"): one path, not "D"
