@@ -17,6 +17,8 @@ values, keys, mood) sees the form it was written for:
   stay), after a word of its own clause, and Y is a short phrase that ends the clause, is "X,
   not Y".
 - **A leading "@handle"** (several, with commas or ":") addresses someone: it is dropped.
+- **A relative clause set off after the opening subject** (", which opened in 2008, is now
+  X") is left out, so the subject meets its verb (``fact_asides``).
 - **A spelled-out pronoun and "be"** ("it is", "we are") is its contraction ("it's", "we're"),
   which the closed classes hold.
 - **An adjective of correctness or novelty** in the key of a copula's value ("New room: C3",
@@ -36,6 +38,7 @@ values, keys, mood) sees the form it was written for:
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_asides import without_aside
 from ollm_desktop.engine.fact_leads import RETRACT
 from ollm_desktop.engine.fact_mood_words import (
     ALWAYS_CUT,
@@ -82,7 +85,7 @@ _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """The sentence's tokens with its surface variants read as the grammar's forms."""
-    return _unaddressed(_not_aside(_arrows(sentence, _spelled_out(tokens))))
+    return without_aside(_unaddressed(_not_aside(_arrows(sentence, _spelled_out(tokens)))))
 
 
 def _unaddressed(tokens: list[Tok]) -> list[Tok]:
