@@ -265,9 +265,10 @@ def _habitual(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
 def may_open(tokens: Sequence[Tok], first: int) -> bool:
     """Any of these structures in the sentence (a cheap word test before cutting clauses)."""
     words = {t.word for t in tokens[first:]}
-    if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS | PRESENT_DEIXIS |
-                    QUANTIFIER | GENERIC | INCEPTIVE | HABITUAL | NEGATORS |
-                    {"when", "or", "than", "too"}):
+    negated = any(w.endswith("n't") for w in words)  # (a leading "Don't" is one token)
+    if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS |
+                                    PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
+                                    HABITUAL | NEGATORS | {"when", "or", "than", "too"}):
         return False
     return bool(open_marks(tokens, [(first, len(tokens), True)]))
 

@@ -10,7 +10,8 @@ mood, so a sentence with more after its negated change is read as a statement.
 The negation is a closed class ("not", "no", "never", "n't" read as "not"); between it and
 the change verb stand at most a few words of the same verb phrase ("plans to", "going to",
 "be", "actually"), never a value, a clause edge or a new subject ("not sure we moved it to
-10": the doubt is another clause's). "No longer" is a correction's shape, and "not Y" before
+10": the doubt is another clause's), nor a verb whose negation asserts its complement
+("don't forget to set it to 9000" sets it). "No longer" is a correction's shape, and "not Y" before
 a value ("X, not Y") negates the value, not a change: neither is read here.
 """
 
@@ -25,6 +26,8 @@ from ollm_desktop.engine.fact_words import Tok, closed, is_change
 UnmadeMark = tuple[int, int, Literal["negated"]]
 
 NEGATORS = closed("not no never nor")
+# Verbs whose negation asserts their complement ("don't forget to", "never fail to").
+IMPLICATIVE = closed("forget forgets forgot fail fails failed hesitate neglect")
 REACH = 4  # words of the verb phrase between the negation and the change verb
 _EDGE = cues.CLAUSE_EDGE | {"than", "that", "because", "if", "when", "since"}
 
@@ -41,6 +44,8 @@ def _verb_after(tokens: Sequence[Tok], i: int, b: int) -> int:
         if token.value is not None or token.word in _EDGE or token.word in cues.SUBJECTS \
                 or not token.word[:1].isalpha():
             return -1
+        if token.word in IMPLICATIVE:
+            return -1  # "don't forget to change it to 9000": do change it
         if changed(token.word):
             return j
     return -1
@@ -50,8 +55,10 @@ def unmade_changes(tokens: Sequence[Tok], a: int, b: int) -> list[UnmadeMark]:
     """The ranges of a clause ``(a, b)`` from a negation to the value its change would set."""
     out: list[UnmadeMark] = []
     for i in range(a, b - 1):
-        if tokens[i].word not in NEGATORS or tokens[i + 1].word in ("longer", "more"):
-            continue
+        word = tokens[i].word
+        if not (word in NEGATORS or word.endswith("n't")) or \
+                tokens[i + 1].word in ("longer", "more"):
+            continue  # (a leading "Don't" stays one token: ``fact_words.contracted``)
         verb = _verb_after(tokens, i, b)
         if verb < 0:
             continue
