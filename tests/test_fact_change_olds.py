@@ -48,6 +48,8 @@ def test_the_changed_phrase_names_the_old_value(form: str, message: str, new: st
 STATEMENTS = [
     ("a value of another kind names the changed thing", "The Monday meeting moved to 3pm.",
      ("3pm",)),
+    ("a fronted adjunct's value is when it changed", "On Friday, the Monday meeting moved "
+     "to Tuesday.", ("Friday", "Tuesday")),
     ("a plan's value listed beside another, no change",
      "The scheduled 9am stand-up and the 2pm retro are both in Room 4.", ("9am", "2pm")),
     ("an old thing's value is a sibling's", "The old office opens at 8am and the new office "

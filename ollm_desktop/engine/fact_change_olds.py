@@ -9,7 +9,8 @@ moves, and two shapes cover most of it:
   3rd", "the 3pm rehearsal has moved to 5pm") or the object of an active one ("we moved the
   Tuesday book club to Thursday"). A value of the same kind as the change's "to X" inside
   that phrase is what X replaces; one of another kind ("the Monday meeting moved to 3pm")
-  names which thing changed, and stays;
+  names which thing changed, and stays, as does a fronted adjunct's ("On Friday, the
+  meeting moved to Monday", "yesterday at 3pm the call moved to 4pm": when it changed);
 - **an anterior word before a value** (an adjective right before it: "the planned 3pm
   departure ... will instead leave at 4pm", "the original May date"; an adverb in its
   stretch: "originally set to leave at 7.15pm, will leave at 8pm"):
@@ -25,7 +26,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_keys import unit_class
-from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed, is_change
+from ollm_desktop.engine.fact_words import (
+    DETERMINERS,
+    PREPOSITIONS,
+    TIMES,
+    Tok,
+    closed,
+    is_change,
+)
 
 # The auxiliaries of a change's verb group ("has been changed", "was moved", "will be
 # pushed", "got bumped").
@@ -67,14 +75,16 @@ def _changed_to(tokens: Sequence[Tok], verb: int) -> int:
 def _in_changed_phrase(tokens: Sequence[Tok], i: int) -> bool:
     """The value at ``i`` stands in the noun phrase a change moves to a value of its kind."""
     unit = _unit(tokens[i])
+    fronted = all(t.word in PREPOSITIONS or t.word in TIMES for t in tokens[:i])
     for j in range(i + 1, min(len(tokens), i + 1 + REACH)):
         word = tokens[j].word
         if tokens[j].value is not None:
             if _unit(tokens[j]) != unit:
                 return False
             continue  # "for Friday, September 4th 2020": the phrase's values, listed
-        if word in _EDGE:
-            return False
+        listed = word == "," and j + 1 < len(tokens) and tokens[j + 1].value is not None
+        if word in _EDGE or (word == "," and not listed) or (fronted and word in DETERMINERS):
+            return False  # "On Friday, the meeting moved", "At 3pm the meeting moved": when
         if is_change(word):
             target = _changed_to(tokens, j)
             return target > j and _unit(tokens[target]) == unit and _governs(tokens, i, j)
