@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_change_olds import changed_old
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -149,6 +150,7 @@ def _after(tokens: Sequence[Tok], k: int, b: int) -> int:
 
 
 def replaced_value(tokens: list[Tok], i: int) -> bool:
-    """Whether the value at ``i`` is the one being replaced (``fact_old_values.is_old``),
-    unless it only stands after a comparison's "than"."""
-    return is_old(tokens, i) and not compared(tokens, i)
+    """Whether the value at ``i`` is the one being replaced (``fact_old_values.is_old``, or
+    ``fact_change_olds``: named in the thing a change moves, or planned before), unless it
+    only stands after a comparison's "than"."""
+    return (is_old(tokens, i) or changed_old(tokens, i)) and not compared(tokens, i)

@@ -3,14 +3,15 @@
 A value is stated only by a declarative main clause. A clause asserts nothing when it is:
 
 - under a **question**: its sentence ends with "?", its segment opens with an auxiliary
-  before its subject ("should we ...", "isn't the port ..."), or a tag follows it ("...,
-  doesn't it");
+  before its subject ("should we ...", "isn't the port ...") or a wh-word before one ("how
+  do I ...", ``fact_mood_asked``), or a tag follows it ("..., doesn't it");
 - a **conditional** subordinate ("if", "unless", "in case", "provided", "suppose", "let's
-  say") with its consequent: the clauses after a leading one ("If the vendor slips, we go to
-  May 20"), the clause before a trailing one with no comma between ("we stay in if it
-  pours"). A concessive ("whether", "even if") holds only itself, and so does a conditional
-  about the listener ("if anyone asks, the deadline is Friday"). A clause that opens with
-  "but", "either way" or "anyway" leaves the consequent;
+  say", a leading "say" that supposes: "Say the 7th") with its consequent: the clauses after
+  a leading one ("If the vendor slips, we go to May 20"), the clause before a trailing one
+  with no comma between ("we stay in if it pours"). A concessive ("whether", "even if")
+  holds only itself, and so does a conditional about the listener ("if anyone asks, the
+  deadline is Friday"). A clause that opens with "but", "either way" or "anyway" leaves
+  the consequent;
 - the complement of a **belief verb** of someone else ("Dana thinks ...", "a guy on the forum
   claims ..."), or of a hearsay or proposal verb whoever speaks ("I heard ...", "my mum
   suggested ..."). A plain report ("the airline says departure is 07:25") is the speaker
@@ -38,10 +39,12 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_mood_asked import clause_head as _head
+from ollm_desktop.engine.fact_mood_asked import interrogative as _interrogative
+from ollm_desktop.engine.fact_mood_asked import supposed as _supposed
 from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_mood
 from ollm_desktop.engine.fact_mood_stance import possible_change, stance_marks
 from ollm_desktop.engine.fact_mood_words import conditional_phrase
-from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
     COPULAS,
@@ -54,7 +57,7 @@ from ollm_desktop.engine.fact_words import (
 
 Mood = Literal["statement", "question", "suggestion"]
 ClauseMood = Literal["statement", "question", "suggestion", "conditional", "reported",
-                     "tentative", "past"]
+                     "tentative", "past", "negated"]
 Clause = tuple[int, int, bool]  # token range, and whether it opens a segment
 Mark = Callable[[int, int, ClauseMood], None]
 
@@ -109,14 +112,6 @@ class Moods:
 
 def _word(tokens: list[Tok], i: int) -> str:
     return tokens[i].word if 0 <= i < len(tokens) else ""
-
-
-def _head(words: list[str]) -> int:
-    """Index of a clause's first word after a conjunction and a comma."""
-    k = 0
-    while k < len(words) and words[k] in cues.SKIPPED:
-        k += 1
-    return k
 
 
 def _starts_clause(tokens: list[Tok], i: int) -> bool:
@@ -189,19 +184,6 @@ def _doubt(words: list[str]) -> tuple[bool, bool]:
     bare = not rest or rest[0] in cues.NEGATION | cues.SUBJECTS | cues.UNDECIDED | \
         cues.EVIDENTIAL
     return doubt, doubt and bare
-
-
-def _interrogative(tokens: list[Tok], a: int, b: int) -> bool:
-    """An auxiliary before its subject opens the clause: "should we", "isn't the port", "is
-    Tuesday too late", "does term end on …" (a dropped subject's "is now 9443" states)."""
-    k = a + _head([t.word for t in tokens[a:b]])
-    head, nxt = _word(tokens, k), _word(tokens, k + 1)
-    nxt = _word(tokens, k + 2) if nxt == "not" else nxt
-    after = tokens[k + 1] if k + 1 < b else None  # ("does", "did": never an imperative)
-    return k < b and head in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or (
-        nxt in DETERMINERS | {"there"} and head not in ("do", "will", "have")) or (
-        after is not None and nxt != "now" and (head in cues.DO_PAST or (
-            head in cues.BE_ASKING and names_then_value(tokens, k + 1, b)))))
 
 
 def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
@@ -288,7 +270,8 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
     phrase = conditional_phrase(words[k:]) or conditional_phrase(words)  # ("so" is skipped)
     if not phrase and (not (head in cues.CONDITIONAL or pair in ("in which", "what if") or
                             (head == "once" and n == 0 and nxt not in cues.ONCE_NOT) or
-                            (head == "say" and nxt == ",")) or nxt in PREPOSITIONS - {"to"}):
+                            (head == "say" and _supposed(tokens, a + k + 1))) or
+                        nxt in PREPOSITIONS - {"to"}):
         return  # "provided by the vendor", "once a week", "in case of rain": no condition
     if "only" not in (_word(tokens, a - 1), words[k - 1] if k else ""):  # ("shown only if
         mark(a, b, "conditional")  # under 180 days are left": a rule's threshold is stated)

@@ -5,10 +5,12 @@ text has more structures that state no current value of the user's:
 
 - a **choice under deliberation**: a proposal whose decision is still to come, said by the
   passive of a deliberation verb ("still being discussed in committee"), "under review",
-  "up for a vote", or an existential proposal ("there's talk of Dr. Ndlovu joining", "there
-  is a proposal to move it to Friday"). A bare one (no subject of its own: ", still being
-  discussed") leaves its whole segment open; one with its own subject ("the budget is under
-  review") only its clause; an existential one its clause and what follows in its segment;
+  "up for a vote", or an existential proposal or choice ("there's talk of Dr. Ndlovu
+  joining", "there is a proposal to move it to Friday", "there are discussions about
+  alternative sites", "there are several options"). A bare one (no subject of its own:
+  ", still being discussed") leaves its whole segment open; one with its own subject ("the
+  budget is under review") only its clause; an existential one its clause and what follows
+  in its segment;
 - a **history up to now**: "from $15 for our first show to now" names a past value and no
   new one (the value after "to" is the present itself), so the value after "from" is past;
 - a **future time clause**: a leading "when" whose segment says "will" ("when we upgrade to
@@ -22,6 +24,8 @@ text has more structures that state no current value of the user's:
   not the user's setting. "Most of our meetings" (a possessive) is the user's own;
 - a **habit of action**: "we typically start with 50", "we usually bump it to 32" tell a
   rule of thumb, not a value set ("the stand-up is usually at 9:30", a habitual state, states);
+- a **negated change** (``fact_mood_unmade``): "we have no plans to move it to September",
+  "we won't switch to Postgres" set nothing;
 - a **comparison or an excess** (``fact_comparatives``): "A is faster than B", "15 seconds
   is too much" weigh values and set none.
 
@@ -35,6 +39,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_comparatives import compared_values, judged_values
+from ollm_desktop.engine.fact_mood_unmade import NEGATORS, unmade_changes
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -45,7 +50,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
 )
 
-OpenMark = tuple[int, int, Literal["tentative", "past", "reported", "conditional"]]
+OpenMark = tuple[int, int, Literal["tentative", "past", "reported", "conditional", "negated"]]
 
 # The participles and nouns of deliberating: a decision not yet taken.
 DELIBERATED = closed("discussed debated considered reviewed negotiated decided evaluated "
@@ -53,7 +58,13 @@ DELIBERATED = closed("discussed debated considered reviewed negotiated decided e
 DELIBERATION = closed("discussion debate consideration review negotiation evaluation vote "
                       "votes")
 PROPOSAL = closed("talk proposal idea suggestion motion rumour rumor")  # "there's talk of"
+# A proposal's and a deliberation's nouns in the plural, and the nouns of a choice left open:
+# "there are discussions about", "there are talks of", "there are options".
+PROPOSALS = closed("talks proposals ideas suggestions motions rumours rumors discussions "
+                   "debates negotiations option options alternative alternatives "
+                   "possibility possibilities contingencies")
 EXISTENTIAL = closed("there's there")
+BE_THERE = closed("is was are were")
 PRESENT_DEIXIS = closed("now today date present")  # "to now", "to date"
 INCEPTIVE = closed("begin begins began begun beginning start starts started starting")
 # Adverbs of indefinite frequency: a habit, not a standing rule ("always", "never" set one).
@@ -89,9 +100,9 @@ def _existential(words: list[str]) -> int:
     for i, word in enumerate(words):
         if word not in EXISTENTIAL:
             continue
-        k = i + 1 + (word == "there" and i + 1 < len(words) and words[i + 1] in ("is", "was"))
-        k += k < len(words) and words[k] in ("a", "an", "some")
-        if k < len(words) and words[k] in PROPOSAL:
+        k = i + 1 + (word == "there" and i + 1 < len(words) and words[i + 1] in BE_THERE)
+        k += k < len(words) and words[k] in ("a", "an", "some", "several", "many", "other")
+        if k < len(words) and words[k] in PROPOSAL | PROPOSALS | DELIBERATION:
             return i
     return -1
 
@@ -167,6 +178,7 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         out += compared_values(tokens, a, b)  # "MySQL is faster than Postgres"
         out += judged_values(tokens, a, b)  # "15 seconds is too much"
         out += _habitual(tokens, a, b)  # "we typically start with 50"
+        out += unmade_changes(tokens, a, b)  # (fact_mood_unmade) "no plans to move it to X"
     return out
 
 
@@ -253,8 +265,10 @@ def _habitual(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
 def may_open(tokens: Sequence[Tok], first: int) -> bool:
     """Any of these structures in the sentence (a cheap word test before cutting clauses)."""
     words = {t.word for t in tokens[first:]}
-    if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
-                    GENERIC | INCEPTIVE | HABITUAL | {"when", "or", "than", "too"}):
+    negated = any(w.endswith("n't") for w in words)  # (a leading "Don't" is one token)
+    if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS |
+                                    PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
+                                    HABITUAL | NEGATORS | {"when", "or", "than", "too"}):
         return False
     return bool(open_marks(tokens, [(first, len(tokens), True)]))
 
@@ -265,6 +279,11 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
     that others' practice after the user's own asserted clause ("The office is in Hall C,
     but most teams use Hall D") leaves the user's clause a statement."""
     if not marked:
+        return "statement"
+    if set(marked) == {"negated"} and any(  # a negated change, then the user's own words
+            moods[i] == "statement" and tokens[i].word[:1].isalnum()
+            for i in range(max(i for i in range(first, len(tokens))
+                               if moods[i] != "statement"), len(tokens))):
         return "statement"
     head = next((i for i in range(first, len(tokens)) if tokens[i].word[:1].isalnum()), None)
     opened = next((i for i in range(first, len(tokens)) if moods[i] != "statement"), 0)

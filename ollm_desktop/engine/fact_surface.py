@@ -16,6 +16,9 @@ values, keys, mood) sees the form it was written for:
   pronoun, conjunction or adverb (so no verb is negated: "we do not use Y", "probably not Y"
   stay), after a word of its own clause, and Y is a short phrase that ends the clause, is "X,
   not Y".
+- **A leading "@handle"** (several, with commas or ":") addresses someone: it is dropped.
+- **A relative clause set off after the opening subject** (", which opened in 2008, is now
+  X") is left out, so the subject meets its verb (``fact_asides``).
 - **A spelled-out pronoun and "be"** ("it is", "we are") is its contraction ("it's", "we're"),
   which the closed classes hold.
 - **An adjective of correctness or novelty** in the key of a copula's value ("New room: C3",
@@ -35,6 +38,7 @@ values, keys, mood) sees the form it was written for:
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_asides import without_aside
 from ollm_desktop.engine.fact_leads import RETRACT
 from ollm_desktop.engine.fact_mood_words import (
     ALWAYS_CUT,
@@ -81,7 +85,20 @@ _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """The sentence's tokens with its surface variants read as the grammar's forms."""
-    return _not_aside(_arrows(sentence, _spelled_out(tokens)))
+    return without_aside(_unaddressed(_not_aside(_arrows(sentence, _spelled_out(tokens)))))
+
+
+def _unaddressed(tokens: list[Tok]) -> list[Tok]:
+    """Without the handles a sentence opens by addressing ("@kevindherman I upped this to
+    100mb", "@ana, @li: the port is 9000"): a vocative, no key nor subject."""
+    at = 0
+    while at + 1 < len(tokens) and tokens[at].word == "@" and not tokens[at].value and \
+            tokens[at].end == tokens[at + 1].start and (
+                tokens[at + 1].value is not None or tokens[at + 1].word[:1].isalnum()):
+        at += 2
+        while at < len(tokens) and tokens[at].word in (",", ":", "and"):
+            at += 1
+    return tokens[at:] if at < len(tokens) else tokens
 
 
 def _spelled_out(tokens: list[Tok]) -> list[Tok]:

@@ -40,6 +40,9 @@ HYPOTHETICAL = ("what if", "if", "unless", "suppose", "imagine", "what about", "
 CHANGE = closed("set bump raise lower move switch rename change increase decrease reduce "
                  "update upgrade downgrade migrate make cut drop push postpone delay extend "
                  "shorten")
+# A preposition made a change verb ("I upped it to 100mb"): its inflected forms only, since
+# the bare "up" is the particle.
+UPPED = closed("upped upping")
 # Deictic words of time and place ("from here on", "from this point on"): a closed class.
 DEICTIC = closed("now here today tomorrow then this that point there")
 # Times after a noun phrase ("… this week", "… next time"): it ends there.
@@ -115,7 +118,8 @@ def joined(tokens: list[Tok], start: int = 0) -> str:
 def is_change(word: str) -> bool:
     """A change verb in any form ("bumped", "switching"): memoised, it is asked of every
     word of every sentence several times."""
-    return any(word.removesuffix(end) in CHANGE for end in ("", "d", "ed", "ing", "s")) or \
+    return word in UPPED or any(word.removesuffix(end) in CHANGE
+                                for end in ("", "d", "ed", "ing", "s")) or \
         (word.endswith("ped") and word[:-3] in CHANGE) or \
         (word.endswith("ching") and word[:-3] in CHANGE)
 
