@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_new_roles, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
+from ollm_desktop.engine.fact_meridiem import sentences
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.references import find_references
@@ -268,7 +269,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     out: list[Found] = []
     led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
-    for number, sentence in enumerate(P.sentences(content[:MAX_FACT_TEXT])):
+    for number, sentence in enumerate(sentences(content[:MAX_FACT_TEXT])):
         low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
         text = low or sentence
         if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text):
