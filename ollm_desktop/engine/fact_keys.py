@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from ollm_desktop.engine.fact_leads import ONWARD
+from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
@@ -271,6 +272,11 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     token = tokens[i]
     kind = token.value[3] if token.value else ""
     change = next((j for j in range(first, i) if is_change(words[j])), None)
+    reported = reported_clause_start(tokens, change, i) if change is not None else None
+    if reported is not None:  # "update the docs to say that the port is 5000": the port's
+        return key_of(tokens, i, reported)
+    if change is not None and beyond_change(tokens, change, i):
+        change = None  # "bump K to X, which …, now that Y is …": Y is not K's
     if (change is not None and "to" in words[change + 1:i + 1]) or \
             (change is not None and "from" in words[change + 1:i]):
         stop = next(j for j in range(change + 1, i + 1) if words[j] in ("to", "from") or
