@@ -1,4 +1,4 @@
-"""A clock time's "a.m."/"p.m." ends no sentence when the sentence goes on after it.
+"""Dotted initials ("a.m.", "U.S.") end no sentence when the sentence goes on after them.
 
 The sentence splitter ends a sentence at a full stop and a space, whatever case follows (chat
 text is often lower case). A time written with dotted meridiem letters then cuts its own
@@ -6,7 +6,9 @@ sentence in two: "the game moves from 3:15 p.m. to 3:25 p.m." became "… from 3
 "to 3:25 p.m.", so the change's old and new values sat in two sentences and never paired. The
 piece after "a.m."/"p.m." continues the sentence when it opens in lower case ("to 3:25 p.m.",
 "and the …") or with a time zone's letters ("CST to 3:25 p.m. CST", "ET on Sunday"); a new
-sentence opens with a capital word ("… at 3 p.m. The bar opens later.").
+sentence opens with a capital word ("… at 3 p.m. The bar opens later."). Any abbreviation of
+dotted initials does the same ("a coffee in most U.S. shops costs $2.45": "U.S." cut the
+sentence before its value): the piece after it goes on when it opens in lower case.
 """
 
 from __future__ import annotations
@@ -16,16 +18,21 @@ import re
 from ollm_desktop.engine import fact_patterns as P
 
 _MERIDIEM_END = re.compile(r"\b[ap]\.m\.$", re.IGNORECASE)
-# lower case, a digit, or a time zone's abbreviation (CST, ET, PDT, AEST, UTC, GMT, Z)
-_GOES_ON = re.compile(r"[a-z0-9(,;:–—-]|(?:[A-Z]{1,4}T|UTC|GMT)\b")
+# an abbreviation of dotted initials: "U.S.", "U.K.", "D.C.", "a.m."
+_INITIALS_END = re.compile(r"(?<![\w.])(?:[A-Za-z]\.){2,}$")
+# lower case, or a digit
+_LOWER = re.compile(r"[a-z0-9(,;:–—-]")
+# or, after "a.m."/"p.m.", a time zone's abbreviation (CST, ET, PDT, AEST, UTC, GMT)
+_ZONE = re.compile(r"(?:[A-Z]{1,4}T|UTC|GMT)\b")
 
 
 def sentences(text: str) -> list[str]:
-    """``fact_patterns.sentences`` with a sentence cut after "a.m."/"p.m." joined again when
+    """``fact_patterns.sentences`` with a sentence cut after dotted initials joined again when
     what follows goes on with it (see the module's docstring)."""
     out: list[str] = []
     for sentence in P.sentences(text):
-        if out and _MERIDIEM_END.search(out[-1]) and _GOES_ON.match(sentence):
+        if out and ((_INITIALS_END.search(out[-1]) and _LOWER.match(sentence)) or
+                    (_MERIDIEM_END.search(out[-1]) and _ZONE.match(sentence))):
             out[-1] = f"{out[-1]} {sentence}"
         else:
             out.append(sentence)
