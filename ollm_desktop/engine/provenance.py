@@ -21,9 +21,10 @@ from dataclasses import dataclass, replace
 
 from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_new_roles, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
-from ollm_desktop.engine.fact_meridiem import sentences
+from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_moved_subjects import moved_olds
 from ollm_desktop.engine.fact_types import FactKind
+from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.references import find_references
 
@@ -154,6 +155,7 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
                          slot.old and correction, key=_key(slot), single=slot.single))
     if reading.mood != "statement":
         return [f for f in out if not f.old]
+    out = version_owners(sentence, out)  # "the version of Python": Python's, no value
     if correction:  # "the launch on March 3 has been moved to March 10": March 3 is old
         spans = [(slot.start, slot.end, slot.ref_kind) for slot in reading.slots]
         out = [replace(f, old=True) if k in moved_olds(sentence, spans) else f
