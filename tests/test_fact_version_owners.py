@@ -25,3 +25,10 @@ def test_a_version_of_another_product_in_the_sentence_keeps_its_own_key() -> Non
     found = {f.value: f for f in extract(
         "user", "The version of Go is 1.22 and the build uses Node 20.")}
     assert "go" not in found["Node 20"].key.split("|")[0]
+
+
+def test_the_name_before_version_is_the_version_s_product() -> None:
+    found = {f.value: f for f in extract(
+        "user", "The dashboard's oldest supported Vue.js version is 2.7.")}
+    assert list(found) == ["2.7"]
+    assert found["2.7"].key.split("|")[0] == "vue.js"
