@@ -31,3 +31,10 @@ def test_a_value_stated_in_a_message_that_replaces_nothing_stays_current() -> No
     ledger = absorbed(("user", "Raise the upload limit to 100 MB. Users kept hitting 50 MB."))
     assert fact_of(ledger, "100 MB").status == "current"
     assert all(f.status == "current" for f in ledger)
+
+
+def test_an_echo_naming_the_version_s_product_is_not_current() -> None:
+    ledger = absorbed(("user", "The CLI's minimum Node.js version is v18."),
+                      ("user", "Raise the minimum to Node.js v20.5. Stop testing on Node v18."))
+    echo = next(f for f in ledger if f.value == "Node v18")
+    assert echo.status == "replaced" and value_of(ledger, echo.replaced_by) == "Node.js v20.5"

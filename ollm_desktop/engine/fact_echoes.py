@@ -5,7 +5,8 @@ used": the first sentence replaces 8080; the second names 8080 only to say why. 
 that second sentence states "8080" under some key of its own ("default because"), and the old
 value would be sent as current beside its replacement. A message that replaces a value and then
 names it again is nearly always explaining the change, so such an echo takes the old value's
-place: it is replaced by the same replacement, never current.
+place: it is replaced by the same replacement, never current. A version may be named with
+its product on one side only ("… to v22.11. Drop support for Node v20." after "v20").
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ def echoes_replaced(facts: list[Fact], message_id: str, turn: int) -> int:
         if fact.message_id != message_id or fact.status != "current":
             continue
         old = next((f for f in replaced if f.replaced_by != fact.id
-                    and _kin(family(f), family(fact)) and same_value(f.value, fact.value)),
-                   None)
+                    and _kin(family(f), family(fact)) and _names_again(f, fact)), None)
         if old is None:
             continue
         fact.status, fact.replaced_by, fact.replaced_turn = "replaced", old.replaced_by, turn
@@ -40,3 +40,12 @@ def _kin(old: str, echo: str) -> bool:
     """The echo may be read more loosely than the old value: a bare "8080" is a number where
     the old one was a port."""
     return old == echo or (echo == "number" and old in ("port", "version", "number"))
+
+
+def _names_again(old: Fact, echo: Fact) -> bool:
+    """The echo names the old value: the same value, or a version with its product named on
+    one side only ("drop support for Node v20" after "the minimum Node.js version is v20")."""
+    if same_value(old.value, echo.value):
+        return True
+    return "version" in (old.ref_kind, echo.ref_kind) and (
+        echo.value.endswith(f" {old.value}") or old.value.endswith(f" {echo.value}"))
