@@ -24,6 +24,22 @@ def keyless(fact: Fact) -> bool:
     return len(parts) == 3 and not parts[0] and not parts[1]
 
 
+# The words that name a unit class itself ("the time", "the date", "the price"): a key of
+# only such a word names what the value is, not whose it is.
+_CLASS_WORDS = {"time": {"time", "hour"}, "date": {"date", "day"}, "port": {"port"},
+                "money": {"price", "cost", "fee"}, "version": {"version"},
+                "duration": {"duration", "length"}, "size": {"size"},
+                "percent": {"percentage", "percent"}}
+
+
+def class_named(fact: Fact) -> bool:
+    """A value whose key is only its unit class's own word, with no owner ("change the time
+    to 4pm", "they moved the date back to April 20"): like a keyless value it refers back to
+    the one thing of its kind said before."""
+    parts = fact.key.split("|")
+    return len(parts) == 3 and not parts[0] and parts[1] in _CLASS_WORDS.get(parts[2], ())
+
+
 def possibly_meant(new: Fact, maybe: Sequence[Fact], same: Sequence[Fact],
                    candidates: Sequence[Fact]) -> list[Fact]:
     """``maybe`` without the values of no attribute that ``new`` cannot be said to mean:
