@@ -49,3 +49,34 @@ def _spans(text: str, *values: tuple[str, str]) -> list[tuple[int, int, str]]:
 def test_a_value_that_does_not_name_the_moved_thing_stays(
         text: str, values: list[tuple[str, str]]) -> None:
     assert moved_olds(text, _spans(text, *values)) == set()
+
+
+@pytest.mark.parametrize(("text", "old", "new"), [
+    ("The scheduled 9am ferry will instead sail at 10am.", "9am", "10am"),
+    ("Our 2 GB mailbox plan is now 5 GB.", "2 GB", "5 GB"),
+    ("The evening coach, first booked to leave at 6.30pm, will now leave at 7pm.",
+     "6.30pm", "7pm"),
+])
+def test_the_subject_s_value_is_old_where_its_predicate_gives_another(text: str, old: str,
+                                                                     new: str) -> None:
+    ledger = absorbed(("user", text))
+    assert fact_of(ledger, old).status == "replaced"
+    assert value_of(ledger, fact_of(ledger, old).replaced_by) == new
+
+
+def test_two_changes_of_one_message_each_keep_their_new_value() -> None:
+    ledger = absorbed(("user", "The outbound 9am ferry will instead sail at 10am.\nThe return "
+                               "ferry, first booked for 5pm, will now sail at 6pm."))
+    assert fact_of(ledger, "10am").status == "current"
+    assert fact_of(ledger, "6pm").status == "current"
+    assert value_of(ledger, fact_of(ledger, "5pm").replaced_by) == "6pm"
+
+
+@pytest.mark.parametrize("text", [
+    "We will leave at 3pm instead of at 4pm.",  # the sentence names its own old value
+    "The 10am standup will now also cover the 11am retro.",  # no placing word before 11am
+    "At 9am the ferry will sail, and at 10am the bus leaves.",  # another clause
+])
+def test_a_value_outside_the_subject_stays(text: str) -> None:
+    ledger = absorbed(("user", text))
+    assert all(f.status == "current" or f.value in ("4pm",) for f in ledger)

@@ -16,7 +16,9 @@ import re
 from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
     CONJUNCTIONS,
+    COPULAS,
     DETERMINERS,
     PARTICLES,
     PRONOUNS,
@@ -97,3 +99,56 @@ def _one_phrase(sentence: str, end: int, verb: int, start: int,
         if not any(s == after for s, _, _ in spans):
             return False
     return start < end
+
+
+# the words that end a subject and open its predicate (an auxiliary, a copula, "now")
+_PREDICATE = AUXILIARIES | COPULAS | frozenset({"now", "has", "have", "had", "instead"})
+# what stands right before a predicate's value that says where or what the thing is now
+_PLACING = frozenset({"at", "on", "to", "by", "until", "now", "is", "be", "becomes", "become"})
+
+
+def restated_subject_olds(sentence: str, spans: Sequence[tuple[int, int, str]]) -> set[int]:
+    """Indices of ``spans`` that a correction's subject names its thing by, where its
+    predicate gives that thing another value of the same kind: "the planned 3pm departure
+    will instead leave at 4pm", "the return sailing, originally set to leave at 7.15pm, will
+    leave at 8pm", "our 2 GB plan is now 4 GB". The value stands in the subject (no
+    predicate word before it in its clause), a predicate word follows it (an auxiliary, a
+    copula, "now"; after a comma only when that word opens what follows: the subject's
+    parenthesis closed), and the new value follows "at"/"on"/"to"/"now" or a copula."""
+    olds: set[int] = set()
+    for index, (start, end, kind) in enumerate(spans):
+        if kind not in _PLACED or index in olds:
+            continue
+        later = next((k for k in range(index + 1, len(spans)) if spans[k][2] == kind), None)
+        if later is None or not _in_subject(sentence, start) or \
+                not _predicate_between(sentence, end, spans[later][0]):
+            continue
+        before = _WORD.findall(sentence[:spans[later][0]])[-1:]
+        if before and before[0].lower() in _PLACING:
+            olds.add(index)
+    return olds
+
+
+def _in_subject(sentence: str, start: int) -> bool:
+    """No predicate word, pronoun or clause opener between the clause's start and ``start``
+    (the clause starts after the last mark of a break or a comma)."""
+    head = sentence[:start]
+    cut = max((m.end() for m in re.finditer(r"[,;:.!?()—–]", head)), default=0)
+    words = [w.lower() for w in _WORD.findall(head[cut:])]
+    return not any(w in _PREDICATE or w in PRONOUNS or w in _OPENERS for w in words)
+
+
+def _predicate_between(sentence: str, end: int, start: int) -> bool:
+    """Between the subject's value and the new one: a predicate word, no sentence break, no
+    clause opener or pronoun, and a comma only right before a predicate word."""
+    between = sentence[end:start]
+    if re.search(r"[;:.!?()—–]", between):
+        return False
+    words = [w.lower() for w in _WORD.findall(between)]
+    if any(w in _OPENERS or w in PRONOUNS for w in words):
+        return False
+    for comma in re.finditer(",", between):
+        after = _WORD.findall(between[comma.end():])[:1]
+        if not after or after[0].lower() not in _PREDICATE:
+            return False
+    return any(w in _PREDICATE for w in words)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_new_roles, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_dotted_initials import sentences
-from ollm_desktop.engine.fact_moved_subjects import moved_olds
+from ollm_desktop.engine.fact_moved_subjects import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
@@ -158,8 +158,10 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
     out = version_owners(sentence, out)  # "the version of Python": Python's, no value
     if correction:  # "the launch on March 3 has been moved to March 10": March 3 is old
         spans = [(slot.start, slot.end, slot.ref_kind) for slot in reading.slots]
-        out = [replace(f, old=True) if k in moved_olds(sentence, spans) else f
-               for k, f in enumerate(out)]
+        olds = moved_olds(sentence, spans) or (  # "the planned 3pm departure will instead
+            set() if any(f.old for f in out) else restated_subject_olds(sentence, spans))
+        out = [replace(f, old=True) if k in olds else f for k, f in enumerate(out)]  # leave
+        # at 4pm": 3pm is old too, where the sentence names no old value of its own
     if role == "user":
         out = _new_holder(sentence, reading, out)
     plain = _blank(sentence, values)
