@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
 from ollm_desktop.engine.fact_topics import unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.provenance import Found
 
 
 def keyless(fact: Fact) -> bool:
@@ -96,3 +98,17 @@ def _a_number_stands_for(fact: Fact) -> bool:
         return bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[-1]))
     return unit not in _CARRY_THEIR_FORM and fact.ref_kind in ("number", None, "") \
         and bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[0]))
+
+
+def other_changes(item: Found, fact: Fact, made: Sequence[tuple[Found, Fact]],
+                  found: Sequence[Found]) -> set[str]:
+    """A keyless change whose sentence names its own old value ("the return sailing,
+    originally at 7.15pm, will leave at 8pm") refers to that value, not back to the message's
+    other changes that name theirs ("the 3pm sailing will instead leave at 4pm"): those
+    (their facts' ids) stand beside it, never replaced by it."""
+    def own_old(one: Found) -> bool:
+        return any(i.old and i.sentence == one.sentence and family(i) == family(one)
+                   for i in found)
+    if not keyless(fact) or not own_old(item):
+        return set()
+    return {f.id for i, f in made if i.correction and own_old(i) and f is not fact}
