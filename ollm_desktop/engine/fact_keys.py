@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ollm_desktop.engine.fact_leads import ONWARD
+from ollm_desktop.engine.fact_clause_openings import subject_start
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -17,7 +17,6 @@ from ollm_desktop.engine.fact_words import (
     CHANGE,
     CONJUNCTIONS,
     COPULAS,
-    DEICTIC,
     DETERMINERS,
     DURATION,
     NAMING,
@@ -194,7 +193,7 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
                           and k > floor and (tokens[k - 1].value or tokens[k - 1].word == "·"))])
     clause = [t for t in tokens[floor:end] if not t.value and t.word != "·"]
     start = max((i for i, t in enumerate(clause) if t.word in BOUNDARY), default=-1) + 1
-    clause = _after_adverbial(clause[start:])
+    clause = subject_start(clause[start:])
     popped = False
     while clause and (clause[-1].word in DETERMINERS or clause[-1].word in PREPOSITIONS):
         popped = popped or (clause[-1].word in PREPOSITIONS and clause[-1].word != "of")
@@ -219,15 +218,6 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
             not (len(words) == 1 and _copula_gapped(tokens, end)):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
-
-
-def _after_adverbial(clause: list[Tok]) -> list[Tok]:
-    """A clause's words after a fronted "from now on" ("Dr. Obi asked that from now on
-    drafts go to X": the drafts go there): the subject follows the adverbial, and a
-    preposition in it ends no subject."""
-    cut = max((k + 3 for k in range(len(clause) - 2) if clause[k].word == "from" and
-               clause[k + 1].word in DEICTIC and clause[k + 2].word in ONWARD), default=0)
-    return clause[cut:] if cut < len(clause) else clause
 
 
 def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
