@@ -5,18 +5,27 @@ used": the first sentence replaces 8080; the second names 8080 only to say why. 
 that second sentence states "8080" under some key of its own ("default because"), and the old
 value would be sent as current beside its replacement. A message that replaces a value and then
 names it again is nearly always explaining the change, so such an echo takes the old value's
-place: it is replaced by the same replacement, never current. A version may be named with
-its product on one side only ("… to v22.11. Drop support for Node v20." after "v20").
+place: it is replaced by the same replacement, never current. Only where the value is named
+as a thing talked about, not stated for a key: as its clause's subject ("…; 8080 clashes"),
+after a subordinator ("because 8080 is taken", "since 50 MB was too small") or as the old one
+("the old 8080"). "Set the timeout to 60 seconds. The retry delay is 30 seconds" states 30
+seconds for another key, and keeps it.
 """
 
 from __future__ import annotations
+
+import re
 
 from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_named_only import same_value
 from ollm_desktop.engine.fact_types import Fact
 
+# what may stand before a value that is talked about rather than stated for a key
+_TALKED_ABOUT = r"(?:^|[.!?;:,(\-–—]\s*|\b(?:because|since|as|although|though|while|whereas|" \
+    r"old|previous|former|earlier|original)\s+)(?:the\s+)?"
 
-def echoes_replaced(facts: list[Fact], message_id: str, turn: int) -> int:
+
+def echoes_replaced(facts: list[Fact], message_id: str, content: str, turn: int) -> int:
     """Mark as replaced each value this message stated plainly that repeats an earlier value
     this same message replaced (with a replacement still current: a message that takes its own
     change back, "…, no wait, keep 8080", keeps 8080); the number of values marked."""
@@ -28,8 +37,9 @@ def echoes_replaced(facts: list[Fact], message_id: str, turn: int) -> int:
         if fact.message_id != message_id or fact.status != "current":
             continue
         old = next((f for f in replaced if f.replaced_by != fact.id
-                    and _kin(family(f), family(fact)) and _names_again(f, fact)), None)
-        if old is None:
+                    and _kin(family(f), family(fact)) and same_value(f.value, fact.value)),
+                   None)
+        if old is None or not _talked_about(fact.value, content):
             continue
         fact.status, fact.replaced_by, fact.replaced_turn = "replaced", old.replaced_by, turn
         marked += 1
@@ -42,10 +52,5 @@ def _kin(old: str, echo: str) -> bool:
     return old == echo or (echo == "number" and old in ("port", "version", "number"))
 
 
-def _names_again(old: Fact, echo: Fact) -> bool:
-    """The echo names the old value: the same value, or a version with its product named on
-    one side only ("drop support for Node v20" after "the minimum Node.js version is v20")."""
-    if same_value(old.value, echo.value):
-        return True
-    return "version" in (old.ref_kind, echo.ref_kind) and (
-        echo.value.endswith(f" {old.value}") or old.value.endswith(f" {echo.value}"))
+def _talked_about(value: str, content: str) -> bool:
+    return re.search(_TALKED_ABOUT + re.escape(value) + r"(?!\w)", content, re.I | re.M) is not None

@@ -25,6 +25,7 @@ from typing import Literal
 
 from ollm_desktop.engine import fact_surface as surface
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
+from ollm_desktop.engine.fact_comparatives import replaced_value
 from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
 from ollm_desktop.engine.fact_for_key import values_for_keys
 from ollm_desktop.engine.fact_header_lists import header_items
@@ -37,7 +38,6 @@ from ollm_desktop.engine.fact_keys import (
 )
 from ollm_desktop.engine.fact_leads import ONWARD, erred_after, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
-from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
@@ -198,7 +198,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         entity, attribute, label = entity.lower(), attribute.lower(), label.lower()  # "IT"
         keys[i] = (entity, attribute)
         slots.append(Slot(start, end, text, kind, entity, attribute, unit,
-                          i in taken or is_old(tokens, i),
+                          i in taken or replaced_value(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
     since = _from_value_on(tokens)  # "from Monday on": when it holds, no value of a key

@@ -39,7 +39,7 @@ from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_mood
-from ollm_desktop.engine.fact_mood_stance import stance_marks
+from ollm_desktop.engine.fact_mood_stance import possible_change, stance_marks
 from ollm_desktop.engine.fact_mood_words import conditional_phrase
 from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_tense import is_year, past_words
@@ -216,7 +216,8 @@ def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
         return True
     if word == "looking" and nxt in ("at", "into") and _word(tokens, i - 1) in cues.BE:
         return True  # "we're looking at Hetzner": considering
-    return word in cues.MODAL or word in HEDGES or word in cues.TENTATIVE
+    return word in cues.MODAL or word in HEDGES or word in cues.TENTATIVE or \
+        possible_change(tokens, i)  # (fact_mood_stance) "we can put it to 500"
 
 
 def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
@@ -289,7 +290,8 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
                             (head == "once" and n == 0 and nxt not in cues.ONCE_NOT) or
                             (head == "say" and nxt == ",")) or nxt in PREPOSITIONS - {"to"}):
         return  # "provided by the vendor", "once a week", "in case of rain": no condition
-    mark(a, b, "conditional")
+    if "only" not in (_word(tokens, a - 1), words[k - 1] if k else ""):  # ("shown only if
+        mark(a, b, "conditional")  # under 180 days are left": a rule's threshold is stated)
     leading = all(not any(t.value for t in tokens[x:y]) and y - x <= 4
                   for x, y, _ in segment[:n])  # after an aside: "Hypothetically, if ..."
     if leading or pair == "in which":  # a leading conditional: to its consequent's end

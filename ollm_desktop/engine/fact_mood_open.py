@@ -19,7 +19,11 @@ text has more structures that state no current value of the user's:
   Thursday", "19:30 or to 20:00") name a choice, not its outcome;
 - **others' practice**: a generic subject, a quantifier and a bare plural ("most projects
   moved to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do,
-  not the user's setting. "Most of our meetings" (a possessive) is the user's own.
+  not the user's setting. "Most of our meetings" (a possessive) is the user's own;
+- a **habit of action**: "we typically start with 50", "we usually bump it to 32" tell a
+  rule of thumb, not a value set ("the stand-up is usually at 9:30", a habitual state, states);
+- a **comparison or an excess** (``fact_comparatives``): "A is faster than B", "15 seconds
+  is too much" weigh values and set none.
 
 The words named are closed classes: the verbs and nouns of deliberation, quantifiers, and
 the deictic words for the present ("now", "today", "date").
@@ -30,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_comparatives import compared_values, judged_values
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -51,6 +56,8 @@ PROPOSAL = closed("talk proposal idea suggestion motion rumour rumor")  # "there
 EXISTENTIAL = closed("there's there")
 PRESENT_DEIXIS = closed("now today date present")  # "to now", "to date"
 INCEPTIVE = closed("begin begins began begun beginning start starts started starting")
+# Adverbs of indefinite frequency: a habit, not a standing rule ("always", "never" set one).
+HABITUAL = closed("typically usually normally generally often commonly")
 QUANTIFIER = closed("most many several lots plenty few some other")
 GENERIC = closed("everyone everybody people others folks")
 _FILLER = closed(", and but so still currently now it's that's is are was were it that "
@@ -157,6 +164,9 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         out += _history(tokens, a, b)
         out += _inceptive(tokens, a, b, end)
         out += _alternative(tokens, a, b)  # "the retro moves to Wednesday or Thursday"
+        out += compared_values(tokens, a, b)  # "MySQL is faster than Postgres"
+        out += judged_values(tokens, a, b)  # "15 seconds is too much"
+        out += _habitual(tokens, a, b)  # "we typically start with 50"
     return out
 
 
@@ -223,11 +233,28 @@ def _alternative(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
     return out
 
 
+def _habitual(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
+    """A habit of action ("we typically start with 50", "people often set it to 10"): what is
+    done as a rule of thumb, not a value set. A habitual state keeps its value ("the stand-up
+    is usually at 9:30": the copula before the adverb), as does a change ("we usually
+    move it to Friday" moves nothing yet, but "now" or "instead" would)."""
+    for i in range(a, b - 1):
+        if tokens[i].word not in HABITUAL:
+            continue
+        before, after = tokens[i - 1].word if i > a else "", tokens[i + 1].word
+        if before in COPULAS or before in BE_PAST or after in COPULAS or after in BE_PAST or \
+                not after.isalpha() or after in DETERMINERS or after in PRONOUNS or \
+                any(t.word in ("now", "instead") for t in tokens[a:b]):
+            continue
+        return [(a, b, "reported")]
+    return []
+
+
 def may_open(tokens: Sequence[Tok], first: int) -> bool:
     """Any of these structures in the sentence (a cheap word test before cutting clauses)."""
     words = {t.word for t in tokens[first:]}
     if not words & (DELIBERATED | DELIBERATION | PROPOSAL | PRESENT_DEIXIS | QUANTIFIER |
-                    GENERIC | INCEPTIVE | {"when", "or"}):
+                    GENERIC | INCEPTIVE | HABITUAL | {"when", "or", "than", "too"}):
         return False
     return bool(open_marks(tokens, [(first, len(tokens), True)]))
 

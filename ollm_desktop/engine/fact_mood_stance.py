@@ -10,6 +10,11 @@ Two structures state a value without asserting it as the user's current fact:
   probably"), or a memory hedge ("if I remember right", "IIRC") takes back the whole
   assertion before it. A first-person verb of knowing ("..., I checked") confirms instead.
 
+A **possible change** ("we can easily put it to 500", "you can move the call to Friday") is
+an ability or an offer: "can" before a verb whose object goes "to" a value, or before a change
+verb, changes nothing yet. "The hall can hold up to 200" (no object before "to") and "you can
+reach me at ..." state what is so.
+
 Another's word ("Bob said the port is 9000") is not read here: a reading by the reporter's
 structure cost one held-out correction (issue 28 report), so it waits for a narrower rule.
 
@@ -22,13 +27,16 @@ from collections.abc import Sequence
 
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_mood_open import OpenMark
-from ollm_desktop.engine.fact_words import HEDGES, Tok, closed
+from ollm_desktop.engine.fact_words import DETERMINERS, HEDGES, Tok, closed, is_change
 
 WISH = closed("hope hoping wish praying pray")
 WISH_ADVERB = closed("hopefully fingers")  # "fingers crossed"
 GUESS = closed("guess think suppose believe reckon assume imagine")
 MEMORY = closed("iirc afaik afaict")
 _END = closed(". ! ? …")
+CAN = closed("can can't cannot")
+_OBJECT = closed("it them this that these those")  # a pronoun object ("put it to 500")
+_ALONG = closed("and also just easily safely simply then still")  # between "can" and its verb
 
 
 def _alnum(tokens: Sequence[Tok], a: int, b: int) -> list[int]:
@@ -60,6 +68,29 @@ def _trailing_hedge(tokens: Sequence[Tok], first: int) -> bool:
     # no comma: "9000 I think?" (the hedge straight after the value, at the end)
     return len(tail) >= 3 and tokens[end - 3].value is not None and \
         tail[-2] in cues.FIRST_PERSON and tail[-1] in GUESS
+
+
+def possible_change(tokens: Sequence[Tok], i: int) -> bool:
+    """"can" at ``i`` before a change: a change verb, or a verb whose object goes "to" a
+    value ("we can put it to 500", "can bump the pool to 12")."""
+    if tokens[i].word not in CAN:
+        return False
+    j = i + 1
+    while j < len(tokens) and (tokens[j].word in _ALONG or tokens[j].word.endswith("ly")):
+        j += 1  # its adverbs ("can easily and safely put")
+    if j >= len(tokens) or not tokens[j].word.isalpha() or tokens[j].value is not None:
+        return False
+    if is_change(tokens[j].word):
+        return True
+    k = j + 1
+    if k < len(tokens) and tokens[k].word in _OBJECT:
+        k += 1
+    elif k < len(tokens) and tokens[k].word in DETERMINERS:
+        k += 1
+        while k < len(tokens) and k <= j + 4 and tokens[k].word.isalpha() and \
+                tokens[k].word != "to":
+            k += 1  # the object's noun phrase ("the pool size")
+    return k > j + 1 and k < len(tokens) and tokens[k].word == "to"
 
 
 def stance_marks(sentence: str, tokens: Sequence[Tok], first: int) -> list[OpenMark]:

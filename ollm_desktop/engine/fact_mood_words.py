@@ -67,7 +67,8 @@ FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
 PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
 ANY_MOOD = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | \
     DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | closed(
-        "? whether even case which say looking should let's yet how what why once when")
+        "? whether even case which say looking should let's yet how what why once when can "
+        "can't cannot")
 CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
 SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
 

@@ -6,6 +6,7 @@ value it finds."""
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_changed_subjects import moved_subject, renamed_subject
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_mood_words import (
     BELIEF,
@@ -55,6 +56,12 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True
     if before[-1:] == ["from"] and _moved_to_before(tokens, j):
         return True  # "switch to MySQL from MongoDB": the change's "to X" came first
+    if before[-2:] == ["support", "for"] and len(before) > 2 and before[-3] in ENDING and \
+            not any(w in ("not", "never") or w.endswith("n't")
+                    for w in words[_clause_first(tokens, i):i]):
+        return True  # "Drop support for Node v20" ("won't drop support for …" keeps it)
+    if before[-1:] != ["from"] and (moved_subject(tokens, i) or renamed_subject(tokens, i)):
+        return True  # "the 3pm meeting has been moved to 4pm", "Y, which …, is now X"
     value, target = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
     if words[i + 1:i + 2] == ["to"] and value is not None and target is not None and \
             value[3] == target[3] and changes_its_object(tokens, j, i + 2, 0):

@@ -14,6 +14,7 @@ from ollm_desktop.engine.fact_phrase_words import (
     KEY_AFTER,
     MAX_PHRASE,
     PHRASE_END,
+    USING,
     mark_value,
     participle,
     phrase_ends,
@@ -169,6 +170,8 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
             continue
         if k != first and not sentence[word.start:word.start + 1].islower():
             continue
+        if word.word in USING:
+            continue  # "…, use 443 as standard": the verb and its object, no "noun number"
         if before in _LET or (before == "us" and k >= 2 and tokens[k - 2].word == "let"):
             continue  # "let's try 10": the word after "let's" is its verb, no noun
         labels[k + 1] = word.word

@@ -32,6 +32,9 @@ IDENTITY = closed("same different other another own such")
 PHRASE_END = closed("now instead not rather anymore")
 # The prepositions that put the phrase's key after it ("puff pastry for the tart base").
 KEY_AFTER = closed("for in on at")
+# The verb whose object is the value the user takes up ("use 443 as the port", "using
+# Postgres instead"): a verb, never a label noun of the number after it.
+USING = closed("use using")
 # The prepositions of a place a copula or a verb puts a thing in ("is at the taco place").
 PLACED = closed("at in on under behind beside near inside outside above below")
 MAX_PHRASE = 4

@@ -1,7 +1,8 @@
 """One form of a value however it is written ("$5000" is "$5,000", "9:15am" is "9:15",
-"March 14" is "2027-03-14"), and the day of a full date: the one place that reads a clock
-time's and a date's written forms for comparing values (``fact_named_olds`` meets an old
-value a correction names, ``fact_day_names`` a date named by its day alone).
+"March 14" is "2027-03-14", "two cups" is "2 cups"), and the day of a full date: the one
+place that reads a clock time's and a date's written forms for comparing values
+(``fact_named_olds`` meets an old value a correction names, ``fact_day_names`` a date named
+by its day alone).
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ from functools import lru_cache
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?")
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?"
+                    r"(?:\s+([a-z]{0,2}[sd]t|[ecmp]t|[cwe]et|cest|utc|gmt))?")  # (its zone)
+_NAMED_HOURS = {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}
+_NAMED_HOUR = re.compile(r"(?:12\s+)?(noon|midday|midnight)(?:\s+([a-z]{1,5}))?")
+_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+")
 _ISO = re.compile(r"\d{4}-(\d{2})-(\d{2})")
 _MONTH_DAY = re.compile(rf"{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?")
 _DAY_MONTH = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?")
@@ -25,18 +30,30 @@ def value_form(value: str) -> str:
     March" as "date 3-14"; a year named on one side only is left unsaid), a number without its
     thousands separators ("$5,000" as "$5000"); else its lower-case text."""
     text = value.strip().rstrip(".").lower()
+    if named := _NAMED_HOUR.fullmatch(text):  # "noon", "12 noon", "noon ct"
+        return f"{_NAMED_HOURS[named.group(1)]} {named.group(2) or ''}".strip()
     clock = _CLOCK.fullmatch(text)
     if clock and (clock.group(2) or clock.group(3)):
         hour, minute = int(clock.group(1)), clock.group(2) or "00"
         hour = hour % 12 + (12 if clock.group(3) == "p" else 0) if clock.group(3) else hour
-        return f"{hour}:{minute}"
+        return f"{hour}:{minute} {clock.group(4) or ''}".strip()  # (its zone, if it has one)
+    text = _WEEKDAY.sub("", text, count=1) if _WEEKDAY.match(text) else text  # "Friday, …"
     if iso := _ISO.fullmatch(text):
         return f"date {int(iso.group(1))}-{int(iso.group(2))}"
     if month_day := _MONTH_DAY.fullmatch(text):
         return f"date {_MONTHS.index(month_day.group(1)) + 1}-{int(month_day.group(2))}"
     if day_month := _DAY_MONTH.fullmatch(text):
         return f"date {_MONTHS.index(day_month.group(2)) + 1}-{int(day_month.group(1))}"
+    word, _, rest = text.partition(" ")
+    if rest and word in _CARDINALS:  # "two tablespoons" is "2 tablespoons"
+        text = f"{_CARDINALS[word]} {rest}"
     return _GROUPED.sub("", text)
+
+
+# The cardinals in words up to twelve, as a count before its noun is written either way.
+_CARDINALS = {word: str(n) for n, word in enumerate(
+    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+     "eleven", "twelve"))}
 
 
 def day_of_month(value: str) -> int | None:

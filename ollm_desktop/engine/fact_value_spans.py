@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
+from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
+from ollm_desktop.engine.fact_verbs import changes, finite_verb
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -28,6 +30,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     numeric,
 )
+from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 # The words that join the two objects of "replace Y with X", "swap Y for X".
 # "swap Y for X", and a verb that ends what the user had with the thing taken up for it ("we
@@ -80,6 +83,77 @@ def _name_span(sentence: str, tokens: list[Tok], a: int, b: int) -> None:
     it), unless a value is among them already."""
     if not any(t.value for t in tokens[a:b]):
         mark_value(sentence, tokens, a, b)
+
+
+_RANGE_TO = re.compile(r"(\S+)\s+to\s+(\S.*)")
+
+
+def changed_ranges(tokens: list[Tok], first: int) -> None:
+    """"Increase the timeout from 10 to 30 seconds": after a change verb, "from N to M unit"
+    is the change's old and new values, the unit written once, not a range of one value
+    ("it takes from 10 to 30 seconds", with no change verb, stays a range)."""
+    for i in range(len(tokens) - 1, first, -1):
+        value = tokens[i].value
+        if value is None or value[3] != "number" or tokens[i - 1].word != "from":
+            continue
+        pair = _RANGE_TO.fullmatch(value[2])
+        if pair is None or not numeric(pair.group(1)) or not any(
+                is_change(t.word) for t in tokens[first:i - 1]):
+            continue
+        start, old = value[0], pair.group(1)
+        new_at = start + pair.start(2)
+        tokens[i:i + 1] = [Tok("", start, start + len(old), (start, start + len(old), old,
+                                                             "number")),
+                           Tok("to", start + len(old) + 1, new_at - 1),
+                           Tok("", new_at, value[1], (new_at, value[1], pair.group(2),
+                                                      "number"))]
+
+
+def spelled_change(tokens: list[Tok], first: int) -> None:
+    """"raises the number of daily sailings from seven currently to eight", "cut the team
+    from five to three": after a change verb, the two numbers in words of "from N [adverb] to
+    M" are the change's old and new values (elsewhere a number in words is prose)."""
+    for k in range(first + 1, len(tokens) - 3):
+        if tokens[k].word != "from" or not any(changes(t.word) for t in tokens[first:k]):
+            continue
+        old = k + 1
+        to = old + 2 if tokens[old + 1].word.endswith("ly") or tokens[old + 1].word == "now" \
+            else old + 1  # (one adverb of the old value: "from seven currently to eight")
+        new = to + 1
+        if new >= len(tokens) or tokens[to].word != "to" or not all(
+                tokens[n].word in NUMBER_WORDS and not tokens[n].value for n in (old, new)):
+            continue
+        for n in (old, new):
+            tokens[n].value = (tokens[n].start, tokens[n].end, tokens[n].word, "number")
+            tokens[n].word = ""
+
+
+# One item of an address: words that open with a capital or a digit ("Home Farm House",
+# "5 Wilton Road", "4th Floor", "DT11 8LT").
+_ADDRESS_ITEM = r"[A-Z0-9][\w'’&.-]*(?:[ ][A-Z0-9][\w'’&-]*)*"
+_ADDRESS_REST = re.compile(rf"(?:,[ ]{_ADDRESS_ITEM}){{2,}}")
+
+
+def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
+    """A name and the items of its address after it ("convened at The Office, Home Farm
+    House, Iwerne Minster, Dorset, DT11 8LT", "at Greencoat Capital LLP, 4th Floor, The
+    Peak, 5 Wilton Road, London"): one value, the place as the user writes it, not its first
+    item alone. Two items or more after the name, each opening with a capital or a digit, and
+    a digit among them (a house number, a floor, a postcode: "Google, Meta, Amazon" is a list
+    of names, no address)."""
+    for i in range(first, len(tokens)):
+        value = tokens[i].value
+        if value is None or value[3] != "name":
+            continue
+        rest = _ADDRESS_REST.match(sentence, value[1])
+        if rest is None or not any(c.isdigit() for c in rest.group(0)):
+            continue
+        end = rest.end() - rest.group(0).endswith(".")  # (the sentence's full stop)
+        inside = [k for k in range(i + 1, len(tokens)) if tokens[k].start < end]
+        for k in inside:
+            tokens[k].word, tokens[k].value = "·", None
+        tokens[i].value = (value[0], end, sentence[value[0]:end], "name")
+        return
 
 
 def dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
@@ -235,4 +309,63 @@ def capital(sentence: str, token: Tok) -> bool:
     return sentence[token.start:token.start + 1].isupper()
 
 
+def listed_name(sentence: str, tokens: list[Tok], i: int) -> bool:
+    """A capitalised item of a list of values ("Sunday: October 23, 11am, Centenary Hall,
+    Hamilton Street", "Fri 3 May, 7pm, Corn Exchange"): after a comma, a value and another
+    comma before that value, and ending its item (a comma or the end after it). One value
+    and one comma before it is a name addressed ("Let's do 3pm, Mark."), not an item."""
+    return i >= 4 and capital(sentence, tokens[i]) and tokens[i].word.replace(" ", "").isalpha() \
+        and tokens[i - 1].word == "," and tokens[i - 2].value is not None and \
+        tokens[i - 3].word == "," and (i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY)
+
+
 _REASONS = frozenset({"because", "since", "so"})
+
+
+def code_label(sentence: str, tokens: list[Tok], i: int) -> bool:
+    """A setting's code name right before its plain number ("versionCode 4120", "maxRetries
+    5", "worker_count 8" at a clause's end): the name is the number's label, the number the
+    value. A code name of letters only (one with a digit is a value of its own), one space
+    from a number that nothing else reads."""
+    coded = tokens[i].value
+    if coded is None or coded[3] != "code" or not coded[2].replace("_", "").isalpha() or \
+            i + 1 >= len(tokens):
+        return False
+    number = tokens[i + 1]
+    return number.value is None and numeric(number.word) and \
+        sentence[tokens[i].end:number.start] == " " and ends_clause(tokens, i + 1)
+
+
+# Cardinals in words that count a plural noun ("two tablespoons"; "one" counts no plural).
+_SPELLED = NUMBER_WORDS - {"one", "hundred"}
+
+
+def spelled_counts(sentence: str, tokens: list[Tok], first: int) -> None:
+    """A number in words and the plural noun it counts in a correction ("Two teaspoons, not
+    two tablespoons", "three cups of flour instead"): one count, as "2 tablespoons" is (in a
+    plain statement, "we hand-picked three examples", a count in words is prose). Not after a
+    determiner ("the two teams": the teams themselves), and only before a plain plural noun
+    (one with capitals inside is that noun stressed, "two TABLEspoons": a number in words
+    counts no class name)."""
+    for i in range(first, len(tokens) - 1):
+        word, noun = tokens[i], tokens[i + 1]
+        if word.word in _SPELLED and noun.value and noun.value[3] == "class" and \
+                noun.value[2].isalpha():
+            noun.word, noun.value = noun.value[2].lower(), None  # "two TEAspoons": stress
+        if word.value or word.word not in _SPELLED or noun.value or \
+                not (noun.word.isalpha() and noun.word.endswith("s") and len(noun.word) > 3) or \
+                noun.word in NOT_NP or noun.word in PREPOSITIONS or noun.word in COPULAS or \
+                noun.word in CONJUNCTIONS or is_change(noun.word) or \
+                (i > 0 and tokens[i - 1].word in DETERMINERS):
+            continue
+        word.value = (word.start, noun.end, sentence[word.start:noun.end], "number")
+        word.word, noun.word = "", "·"
+
+
+def subject_verb_to(tokens: list[Tok], to: int, first: int) -> bool:
+    """"the log level defaults to X", "the nightly job writes to X": a present verb right
+    before "to" after a noun phrase of two words or more (a key, as "K is X" needs) takes
+    X as that key's value."""
+    verb = to - 1
+    return verb > first and finite_verb(tokens[verb]) and \
+        len(phrase_before(tokens, verb, first)) >= 2

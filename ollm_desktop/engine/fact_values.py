@@ -9,18 +9,27 @@ becomes a value is marked so, its label or counted noun is marked part of it).
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_clauses import ADVERBS
+from ollm_desktop.engine.fact_counted import counted
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_value_spans import (
+    addresses,
     capital,
+    changed_ranges,
     changed_to_next,
+    code_label,
     dimensions,
     ends_clause,
     firm_end,
     listed_count,
+    listed_name,
     noun_place,
     opening_count,
     replaced_objects,
+    spelled_change,
+    spelled_counts,
     subject_verb_count,
+    subject_verb_to,
 )
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -40,7 +49,6 @@ from ollm_desktop.engine.fact_words import (
     closed,
     is_change,
     numeric,
-    unitless,
 )
 
 
@@ -76,13 +84,24 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
     replaced_objects(sentence, tokens, first)
     dimensions(sentence, tokens, first)
+    changed_ranges(tokens, first)  # "from 10 to 30 seconds" after a change verb: two values
+    spelled_change(tokens, first)  # "from seven currently to eight" after a change verb
+    if correction:
+        spelled_counts(sentence, tokens, first)  # "two cups, not three": as "2 cups" is
     words = [t.word for t in tokens]
     for i in range(first, len(tokens)):
         token = tokens[i]
         if token.value and token.value[3] == "number":
-            _counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
+            counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
+            continue
+        if code_label(sentence, tokens, i):  # "versionCode 4120": a label and its number
+            token.word, token.value = token.value[2].lower(), None  # type: ignore[index]
+            _promote(sentence, tokens, i + 1, "number")
             continue
         if token.value or not token.word:
+            continue
+        if listed_name(sentence, tokens, i):  # "October 23, 11am, Centenary Hall": an item
+            _promote(sentence, tokens, i)
             continue
         prev = words[i - 1] if i > first else ""
         nxt_value = tokens[i + 1].value if i + 1 < len(tokens) else None
@@ -107,7 +126,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if token.word.isdigit() and i > first and _titled(sentence, tokens, i - 1, first):
             continue  # "Year 8 reports", "Room 4 keys": a title and its number name a thing
-        if token.word.isdigit() and (prev in ("with", "use", "using", "has", "have", "had",
+        if numeric(token.word) and prev in USING and words[i + 1:i + 2] == ["as"]:
+            _promote(sentence, tokens, i, "number")  # "use 443 as the port": X of "use X as K"
+            continue
+        if token.word.isdigit() and (prev in ("with", *USING, "has", "have", "had",
                                               "do", "does", "did", *CONTRACTED)
                                      or prev in PREPOSITIONS or (
                                          _verb_like(prev) and i + 1 < len(words) and
@@ -119,20 +141,20 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
                 tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
             _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
-            _counted(sentence, tokens, i)
+            counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and prev in DETERMINERS and i >= 2 and \
                 is_change(words[i - 2]) and i + 1 < len(tokens) and tokens[i + 1].word.isalpha():
             _promote(sentence, tokens, i, "number")  # "make that 12 people"
-            _counted(sentence, tokens, i)
+            counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and opening_count(tokens, i, first):
             _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk."
-            _counted(sentence, tokens, i)
+            counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and listed_count(tokens, i, first):
             _promote(sentence, tokens, i, "number")  # "11 starters, 5 subs, 2 coaches"
-            _counted(sentence, tokens, i)
+            counted(sentence, tokens, i)
             continue
         if numeric(token.word) and changed_to_next(tokens, i, first):
             _promote(sentence, tokens, i, "number")  # "updated the port 8080 to 8090"
@@ -146,7 +168,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 "being", "been", *ARROWS):  # ("has the year as being 2014")
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
-                _counted(sentence, tokens, i)  # "the max PR size is 400 lines"
+                counted(sentence, tokens, i)  # "the max PR size is 400 lines"
             continue
         if not _eligible(token):
             continue
@@ -154,7 +176,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
-        if (i == first or (prev == "but" and "not" in words[first:i])) and \
+        if (i == first or (prev == "but" and "not" in words[first:i]) or (  # ", so Lena will"
+                prev in CONJUNCTIONS and i - 2 >= first and words[i - 2] in BOUNDARY)) and \
                 _subject_name(sentence, tokens, i, lead or correction or prev == "but"):
             _promote(sentence, tokens, i, floor=first)  # "From now on Jonas triages the K"
             continue
@@ -169,6 +192,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i) and
                 _statement_slot(sentence, tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i)
+    addresses(sentence, tokens, first)  # "at The Office, Home Farm House, …, DT11 8LT"
 
 
 def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
@@ -275,24 +299,6 @@ def _labelled(tokens: list[Tok], i: int, first: int) -> bool:
         (any(c.isdigit() for c in word) or ("-" in word and ends_clause(tokens, i)))
 
 
-def _counted(sentence: str, tokens: list[Tok], i: int) -> None:
-    """A number without a unit takes the noun it counts: "5,908 participants"."""
-    value = tokens[i].value
-    if value is None or not unitless(value[2]):
-        return
-    end = value[1]
-    for token in tokens[i + 1:i + 3]:
-        word = token.word
-        if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
-                or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
-                word in AUXILIARIES or word in PRONOUNS or is_change(word):
-            break
-        end = token.end
-        token.word = "·"  # part of the value now
-    if end != value[1]:
-        tokens[i].value = (value[0], end, sentence[value[0]:end], "number")
-
-
 def _versioned(sentence: str, tokens: list[Tok], i: int) -> None:
     number = tokens[i + 1]
     start = tokens[i].start
@@ -312,7 +318,7 @@ def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
     return ((after_of or prev == "than") and ends) or (nxt == "instead" and not held) or \
         x_not or \
         (nxt == "rather" and words[i + 2:i + 3] == ["than"]) or _after_not(words, i) \
-        or (prev in ("use", "using") and nxt in ("instead", "rather", ",", "not", "now", "")) \
+        or (prev in USING and nxt in ("instead", "rather", ",", "not", "now", "", "as")) \
         or (prev == "not" and nxt in (",", "but", ";")  # not a verb: "we did not control,"
             and not (i >= 2 and words[i - 2] in AUXILIARIES)) \
         or (prev == "but" and "not" in words[first:i] and ends_clause(tokens, i)) \
@@ -390,7 +396,8 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         return True
     if prev == "to":
         verbs = [k for k in range(first, i - 1) if is_change(words[k])]
-        return bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)
+        return (bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)) or \
+            subject_verb_to(tokens, i - 1, first)
     if prev in ("is", "are") and not correction and _participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
     if prev in ("now", "is", "are"):

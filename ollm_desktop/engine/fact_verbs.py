@@ -50,7 +50,14 @@ def verb_group(tokens: list[Tok], at: int) -> int | None:
     if tokens[at].word in VERB_AUXILIARIES and at + 1 < len(tokens) and \
             plain(tokens[at + 1]) and not is_change(tokens[at + 1].word):
         return at + 1
+    if tokens[at].word == "will" and at + 2 < len(tokens) and \
+            tokens[at + 1].word in _DO_HAVE and tokens[at + 2].word in DETERMINERS:
+        return at + 1  # "will do the reading", "will have the keynote": main verbs there
     return None
+
+
+# The auxiliaries that are main verbs before an object ("Lena will do the second reading").
+_DO_HAVE = closed("do have")
 
 
 def finite_verb(token: Tok) -> bool:

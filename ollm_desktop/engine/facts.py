@@ -176,7 +176,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             if old.status != "forgotten" and old is not replacement \
                     and old.replaced_by != replacement.id:
                 result.replaced += replace_or_dispute(replacement, old, facts, named=True)
-    result.replaced += echoes_replaced(facts, message.id, turn)  # "… because 8080 is used"
+    result.replaced += echoes_replaced(facts, message.id, message.content, turn)
     if result.confirmed:
         users_stand(facts)
     evict(facts)
