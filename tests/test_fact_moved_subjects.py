@@ -14,8 +14,8 @@ from tests.engine_fakes import absorbed, fact_of, value_of
 @pytest.mark.parametrize(("text", "old", "new"), [
     ("The dentist visit on May 2 has been pushed to May 9.", "May 2", "May 9"),
     ("Our 7:30 yoga class moves to 8:15 from next week.", "7:30", "8:15"),
-    ("The school trip for Monday, June 3rd was postponed to Friday, June 7th.", "June 3rd",
-     "June 7th"),
+    ("The school trip for Monday, June 3rd was postponed to Friday, June 7th.",
+     "Monday, June 3rd", "Friday, June 7th"),
     ("We bumped the 2 GB volume up to 8 GB.", "2 GB", "8 GB"),
 ])
 def test_the_moved_thing_s_own_value_is_replaced(text: str, old: str, new: str) -> None:
@@ -80,3 +80,13 @@ def test_two_changes_of_one_message_each_keep_their_new_value() -> None:
 def test_a_value_outside_the_subject_stays(text: str) -> None:
     ledger = absorbed(("user", text))
     assert all(f.status == "current" or f.value in ("4pm",) for f in ledger)
+
+
+@pytest.mark.parametrize("text", [
+    "The Friday quiz night has not been moved to Saturday.",
+    "The 9am ferry won't sail at 10am.",
+    "Our 2 GB plan is never 4 GB.",
+])
+def test_a_change_said_not_to_happen_moves_nothing(text: str) -> None:
+    ledger = absorbed(("user", text))
+    assert not any(f.status == "replaced" for f in ledger)

@@ -30,6 +30,8 @@ _BREAK = re.compile(r"[;:.!?()—–]")
 # what opens a clause inside a sentence: its words end a noun phrase too
 _OPENERS = CONJUNCTIONS | frozenset({"because", "since", "which", "that", "while", "when",
                                      "if", "unless", "after", "before", "until"})
+# a change said not to happen moves nothing ("has not been moved to Sunday")
+_NEGATION = frozenset({"not", "never", "no"})
 # kinds of value a thing's noun phrase names it by where it stood
 _PLACED = frozenset({"time", "date", "number", "port", "version", "money", "duration", "size",
                      "percent"})
@@ -85,13 +87,14 @@ def _object_of(sentence: str, verb_end: int, start: int) -> bool:
 def _one_phrase(sentence: str, end: int, verb: int, start: int,
                 spans: Sequence[tuple[int, int, str]]) -> bool:
     """No clause break between a value before the verb and the verb: no sentence mark, no
-    conjunction, subordinator or other subject (a pronoun), and a comma only before another
-    value (an apposition)."""
+    conjunction, subordinator, negation or other subject (a pronoun), and a comma only before
+    another value (an apposition)."""
     if end > verb:
         return True  # (in the object: "_object_of" reads it)
     between = sentence[end:verb]
-    if _BREAK.search(between) or any(w.lower() in _OPENERS or w.lower() in PRONOUNS
-                                     for w in _WORD.findall(between)):
+    if _BREAK.search(between) or "n't" in between.lower() or any(
+            w.lower() in _OPENERS or w.lower() in PRONOUNS or w.lower() in _NEGATION
+            for w in _WORD.findall(between)):
         return False  # ("at 3pm we moved the call to 4pm": when, not which call)
     for comma in re.finditer(",", between):
         after = end + comma.end()
@@ -140,12 +143,13 @@ def _in_subject(sentence: str, start: int) -> bool:
 
 def _predicate_between(sentence: str, end: int, start: int) -> bool:
     """Between the subject's value and the new one: a predicate word, no sentence break, no
-    clause opener or pronoun, and a comma only right before a predicate word."""
+    clause opener, negation or pronoun, and a comma only right before a predicate word."""
     between = sentence[end:start]
     if re.search(r"[;:.!?()—–]", between):
         return False
     words = [w.lower() for w in _WORD.findall(between)]
-    if any(w in _OPENERS or w in PRONOUNS for w in words):
+    if "n't" in between.lower() or any(w in _OPENERS or w in PRONOUNS or w in _NEGATION
+                                       for w in words):
         return False
     for comma in re.finditer(",", between):
         after = _WORD.findall(between[comma.end():])[:1]
