@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from ollm_desktop.engine.fact_clause_openings import subject_start
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
+from ollm_desktop.engine.fact_subject_ends import subject_end
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
@@ -375,12 +376,12 @@ def _head_of_located(tokens: list[Tok], i: int, first: int) -> list[str]:
     subject goes on with a prepositional phrase of a determiner and a noun ("our layover on
     the way to Tokyo is in Frankfurt": the layover, with the way as its owner): the words
     from the clause's start to its first preposition, then "of" and that phrase's noun."""
-    if i - 2 < first or tokens[i - 1].word not in PREPOSITIONS or \
-            tokens[i - 2].word not in COPULAS:
+    end = subject_end(tokens, i, first)  # (a copula and a preposition, or a change's "to")
+    if end < 0:
         return []
-    start = max((k + 1 for k in range(first, i - 2) if tokens[k].word in BOUNDARY),
+    start = max((k + 1 for k in range(first, end) if tokens[k].word in BOUNDARY),
                 default=first)
-    words = [t.word for t in tokens[start:i - 2]]
+    words = [t.word for t in tokens[start:end]]
     at = next((k for k, w in enumerate(words) if w in PREPOSITIONS), None)
     if at is None or at == 0 or words[at] == "of" or at + 2 >= len(words) or \
             words[at + 1] not in DETERMINERS or any(t.value for t in tokens[start:start + at]):
