@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
 from ollm_desktop.engine.fact_topics import unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.provenance import Found
 
 
 def keyless(fact: Fact) -> bool:
@@ -22,6 +24,22 @@ def keyless(fact: Fact) -> bool:
     "scratch that, Friday"): it refers back to what was said."""
     parts = fact.key.split("|")
     return len(parts) == 3 and not parts[0] and not parts[1]
+
+
+# The words that name a unit class itself ("the time", "the date", "the price"): a key of
+# only such a word names what the value is, not whose it is.
+_CLASS_WORDS = {"time": {"time", "hour"}, "date": {"date", "day"}, "port": {"port"},
+                "money": {"price", "cost", "fee"}, "version": {"version"},
+                "duration": {"duration", "length"}, "size": {"size"},
+                "percent": {"percentage", "percent"}}
+
+
+def class_named(fact: Fact) -> bool:
+    """A value whose key is only its unit class's own word, with no owner ("change the time
+    to 4pm", "they moved the date back to April 20"): like a keyless value it refers back to
+    the one thing of its kind said before."""
+    parts = fact.key.split("|")
+    return len(parts) == 3 and not parts[0] and parts[1] in _CLASS_WORDS.get(parts[2], ())
 
 
 def possibly_meant(new: Fact, maybe: Sequence[Fact], same: Sequence[Fact],
@@ -80,3 +98,17 @@ def _a_number_stands_for(fact: Fact) -> bool:
         return bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[-1]))
     return unit not in _CARRY_THEIR_FORM and fact.ref_kind in ("number", None, "") \
         and bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[0]))
+
+
+def other_changes(item: Found, fact: Fact, made: Sequence[tuple[Found, Fact]],
+                  found: Sequence[Found]) -> set[str]:
+    """A keyless change whose sentence names its own old value ("the return sailing,
+    originally at 7.15pm, will leave at 8pm") refers to that value, not back to the message's
+    other changes that name theirs ("the 3pm sailing will instead leave at 4pm"): those
+    (their facts' ids) stand beside it, never replaced by it."""
+    def own_old(one: Found) -> bool:
+        return any(i.old and i.sentence == one.sentence and family(i) == family(one)
+                   for i in found)
+    if not keyless(fact) or not own_old(item):
+        return set()
+    return {f.id for i, f in made if i.correction and own_old(i) and f is not fact}

@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ollm_desktop.engine.fact_leads import ONWARD
+from ollm_desktop.engine.fact_clause_openings import subject_start
+from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
+from ollm_desktop.engine.fact_subject_ends import subject_end
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
     CHANGE,
     CONJUNCTIONS,
     COPULAS,
-    DEICTIC,
     DETERMINERS,
     DURATION,
     NAMING,
@@ -193,7 +194,7 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
                           and k > floor and (tokens[k - 1].value or tokens[k - 1].word == "·"))])
     clause = [t for t in tokens[floor:end] if not t.value and t.word != "·"]
     start = max((i for i, t in enumerate(clause) if t.word in BOUNDARY), default=-1) + 1
-    clause = _after_adverbial(clause[start:])
+    clause = subject_start(clause[start:])
     popped = False
     while clause and (clause[-1].word in DETERMINERS or clause[-1].word in PREPOSITIONS):
         popped = popped or (clause[-1].word in PREPOSITIONS and clause[-1].word != "of")
@@ -218,15 +219,6 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
             not (len(words) == 1 and _copula_gapped(tokens, end)):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
     return [w for w in words if w not in NOT_NP and not is_change(w)]
-
-
-def _after_adverbial(clause: list[Tok]) -> list[Tok]:
-    """A clause's words after a fronted "from now on" ("Dr. Obi asked that from now on
-    drafts go to X": the drafts go there): the subject follows the adverbial, and a
-    preposition in it ends no subject."""
-    cut = max((k + 3 for k in range(len(clause) - 2) if clause[k].word == "from" and
-               clause[k + 1].word in DEICTIC and clause[k + 2].word in ONWARD), default=0)
-    return clause[cut:] if cut < len(clause) else clause
 
 
 def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
@@ -271,6 +263,11 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     token = tokens[i]
     kind = token.value[3] if token.value else ""
     change = next((j for j in range(first, i) if is_change(words[j])), None)
+    reported = reported_clause_start(tokens, change, i) if change is not None else None
+    if reported is not None:  # "update the docs to say that the port is 5000": the port's
+        return key_of(tokens, i, reported)
+    if change is not None and beyond_change(tokens, change, i):
+        change = None  # "bump K to X, which …, now that Y is …": Y is not K's
     if (change is not None and "to" in words[change + 1:i + 1]) or \
             (change is not None and "from" in words[change + 1:i]):
         stop = next(j for j in range(change + 1, i + 1) if words[j] in ("to", "from") or
@@ -379,12 +376,12 @@ def _head_of_located(tokens: list[Tok], i: int, first: int) -> list[str]:
     subject goes on with a prepositional phrase of a determiner and a noun ("our layover on
     the way to Tokyo is in Frankfurt": the layover, with the way as its owner): the words
     from the clause's start to its first preposition, then "of" and that phrase's noun."""
-    if i - 2 < first or tokens[i - 1].word not in PREPOSITIONS or \
-            tokens[i - 2].word not in COPULAS:
+    end = subject_end(tokens, i, first)  # (a copula and a preposition, or a change's "to")
+    if end < 0:
         return []
-    start = max((k + 1 for k in range(first, i - 2) if tokens[k].word in BOUNDARY),
+    start = max((k + 1 for k in range(first, end) if tokens[k].word in BOUNDARY),
                 default=first)
-    words = [t.word for t in tokens[start:i - 2]]
+    words = [t.word for t in tokens[start:end]]
     at = next((k for k, w in enumerate(words) if w in PREPOSITIONS), None)
     if at is None or at == 0 or words[at] == "of" or at + 2 >= len(words) or \
             words[at + 1] not in DETERMINERS or any(t.value for t in tokens[start:start + at]):

@@ -21,7 +21,7 @@ from ollm_desktop.engine.fact_key_match import (
     kinds_differ,
     subjects_meet,
 )
-from ollm_desktop.engine.fact_keyless import keyless, possibly_meant, referred_back
+from ollm_desktop.engine.fact_keyless import class_named, keyless, possibly_meant, referred_back
 from ollm_desktop.engine.fact_labelled_numbers import owners_port, same_number
 from ollm_desktop.engine.fact_named_only import names_another_old, names_its_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
@@ -155,8 +155,9 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         mark_possible(new, meant)
         return count
     alike = [] if found else _only_of_its_unit(new, candidates, single=single)
-    if keyless(new) and len(alike) == 1:  # "no wait, make that 12 people": the one value
-        return count + replace_or_dispute(new, alike[0], facts)  # it can only mean
+    if (keyless(new) or class_named(new)) and len(alike) == 1:  # "no wait, make that 12
+        return count + replace_or_dispute(new, alike[0], facts)  # people", "change the time
+    # to 4pm": the one value it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
     back = None if found or alike else (referred_back(new, facts) or owners_port(new, facts))

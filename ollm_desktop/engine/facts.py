@@ -33,6 +33,7 @@ from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
 from ollm_desktop.engine.fact_echoes import echoes_replaced
 from ollm_desktop.engine.fact_key_match import family
+from ollm_desktop.engine.fact_keyless import other_changes
 from ollm_desktop.engine.fact_known_entries import Known
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
@@ -129,6 +130,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         if item.correction or item.kind == "setting":
             beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
                       and (f.message_id == message.id or restated_as_is(i.key, f.key))}
+            beside |= other_changes(item, fact, made, found)  # "… at 4pm. The 7pm one, 8pm"
             result.replaced += supersede(facts, fact, item, beside=beside)
             one_port_taken_back(fact, facts, beside)  # "3000 should be 5000"
         elif fact.message_id == message.id or fact.id in adopted:
@@ -140,11 +142,14 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             result.replaced += restated(facts, fact, single=item.single, live=live)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
-        # a value of its own kind, else any value (a version for a name: "Postgres 16
+        # a value of its own kind (a time's before a date's: "the Sunday game moves from
+        # 4:15pm to 4:25pm"), else any value (a version for a name: "Postgres 16
         # instead of MySQL"), else the user's own sentence ("Not Paul but Greta reviews
         # this one": a name it holds the finder missed), never a reply's sentence nor a
         # question ("... a confound we did not control" is no correction of "control")
-        replacement = next((f for i, f in near if family(i) == family(item)), None) or \
+        replacement = next((f for i, f in near if item.ref_kind in ("time", "date") and
+                            i.ref_kind == item.ref_kind), None) or \
+            next((f for i, f in near if family(i) == family(item)), None) or \
             _nearest(item, found, [(i, f) for i, f in near
                                    if family(i) not in ("sentence", "question")]) or \
             next((f for i, f in near if message.role == "user" and family(i) == "sentence"),

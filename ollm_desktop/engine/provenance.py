@@ -21,7 +21,10 @@ from dataclasses import dataclass, replace
 
 from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_new_roles, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
+from ollm_desktop.engine.fact_dotted_initials import sentences
+from ollm_desktop.engine.fact_moved_subjects import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_types import FactKind
+from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.references import find_references
 
@@ -152,6 +155,13 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
                          slot.old and correction, key=_key(slot), single=slot.single))
     if reading.mood != "statement":
         return [f for f in out if not f.old]
+    out = version_owners(sentence, out)  # "the version of Python": Python's, no value
+    if correction:  # "the launch on March 3 has been moved to March 10": March 3 is old
+        spans = [(slot.start, slot.end, slot.ref_kind) for slot in reading.slots]
+        olds = moved_olds(sentence, spans) or (  # "the planned 3pm departure will instead
+            set() if any(f.old for f in out) else restated_subject_olds(sentence, spans))
+        out = [replace(f, old=True) if k in olds else f for k, f in enumerate(out)]  # leave
+        # at 4pm": 3pm is old too, where the sentence names no old value of its own
     if role == "user":
         out = _new_holder(sentence, reading, out)
     plain = _blank(sentence, values)
@@ -268,7 +278,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     out: list[Found] = []
     led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
-    for number, sentence in enumerate(P.sentences(content[:MAX_FACT_TEXT])):
+    for number, sentence in enumerate(sentences(content[:MAX_FACT_TEXT])):
         low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
         text = low or sentence
         if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text):
