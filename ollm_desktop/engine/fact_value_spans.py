@@ -14,7 +14,7 @@ import re
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
-from ollm_desktop.engine.fact_verbs import changes, finite_verb
+from ollm_desktop.engine.fact_verbs import changes, finite_verb, takes_infinitive
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -365,7 +365,8 @@ def spelled_counts(sentence: str, tokens: list[Tok], first: int) -> None:
 def subject_verb_to(tokens: list[Tok], to: int, first: int) -> bool:
     """"the log level defaults to X", "the nightly job writes to X": a present verb right
     before "to" after a noun phrase of two words or more (a key, as "K is X" needs) takes
-    X as that key's value."""
+    X as that key's value; not after a verb that takes an infinitive ("the sauce needs to
+    simmer", "my son likes to swim": a verb follows, no value)."""
     verb = to - 1
     return verb > first and finite_verb(tokens[verb]) and \
-        len(phrase_before(tokens, verb, first)) >= 2
+        not takes_infinitive(tokens[verb].word) and len(phrase_before(tokens, verb, first)) >= 2
