@@ -50,3 +50,22 @@ def test_a_name_after_so_is_keyed_by_its_clause_not_by_so() -> None:
     ledger = _ledger("Priya has a cold, so Omar will do the opening speech instead.")
     omar = next(f for f in ledger if f.value == "Omar")
     assert omar.key == "opening|speech|name"
+
+
+# Round-2 rules probed against 655f768 with everyday sentences: what had grown worse.
+
+def test_a_time_after_an_address_is_no_item_of_it() -> None:
+    values = [f.value for f in _ledger("Meet me at Hyde Park, 2 Park Lane, 6pm.")]
+    assert "6pm" in values and not any("6pm" in v and v != "6pm" for v in values)
+
+
+def test_a_subject_with_two_values_keeps_its_old_one_unread() -> None:
+    # 'the 10k run on Sunday has been moved to Saturday': Sunday was paired with '10k'
+    ledger = _ledger("The 10k run on Sunday has been moved to Saturday.")
+    assert all(f.status != "replaced" for f in ledger if f.value == "Sunday")
+
+
+def test_a_number_in_words_of_a_change_is_keyed_as_a_number() -> None:
+    ledger = _ledger("Cut the choir from nine to seven singers.")
+    assert {f.value: f.key.rpartition("|")[2] for f in ledger} == {
+        "nine": "number", "seven": "number"}

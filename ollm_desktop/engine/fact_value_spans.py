@@ -134,6 +134,9 @@ _ADDRESS_ITEM = r"[A-Z0-9][\w'’&.-]*(?:[ ][A-Z0-9][\w'’&-]*)*"
 _ADDRESS_REST = re.compile(rf"(?:,[ ]{_ADDRESS_ITEM}){{2,}}")
 
 
+_WHEN = frozenset({"time", "date"})
+
+
 def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
     """A name and the items of its address after it ("convened at The Office, Home Farm
     House, Iwerne Minster, Dorset, DT11 8LT", "at Greencoat Capital LLP, 4th Floor, The
@@ -146,6 +149,10 @@ def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
         if value is None or value[3] != "name":
             continue
         rest = _ADDRESS_REST.match(sentence, value[1])
+        whens = [t.value[0] for t in tokens[i + 1:] if t.value and t.value[3] in _WHEN and
+                 rest and t.value[0] < rest.end()]  # "at Central Park, 5th Avenue, 3pm"
+        if whens:  # (a time or a date is when, not where: the address ends before it)
+            rest = _ADDRESS_REST.match(sentence[:sentence.rfind(",", 0, whens[0])], value[1])
         if rest is None or not any(c.isdigit() for c in rest.group(0)):
             continue
         end = rest.end() - rest.group(0).endswith(".")  # (the sentence's full stop)
