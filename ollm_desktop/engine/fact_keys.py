@@ -40,7 +40,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     if ref_kind == "number":
         unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+)?\s*", "", value).lower().rstrip(".")
         spelled = unit.replace("-", " ").split()
-        while len(spelled) > 1 and spelled[0] in NUMBER_WORDS:  # "two weeks"
+        while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]
         unit = " ".join(spelled)
         if not unit:
