@@ -57,7 +57,14 @@ def test_a_date_keeps_the_weekday_it_opens_with(text: str, value: str) -> None:
 def test_forms_of_a_named_hour_a_zoned_time_and_a_weekday_date() -> None:
     assert value_form("noon") == value_form("12 noon") == "12:00"
     assert value_form("4:25 p.m. ET") == "16:25 et" != value_form("4:25 p.m.")
-    assert value_form("Thursday, September 3rd, 2020") == value_form("September 3")
+    assert value_form("Thursday, September 3rd, 2020") == value_form("Thursday Sept 3")
+
+
+def test_a_weekday_date_is_not_the_bare_date_said_again() -> None:
+    # the weekday tells the day apart: 'the match on Saturday 14th September' and a ticket sale
+    # on '14th September' are two values, not one said twice
+    assert value_form("Saturday 14th September") != value_form("14th September")
+    assert value_form("Friday, May 3") != value_form("Monday, May 3")
 
 
 @pytest.mark.parametrize("text, old, new", [

@@ -38,7 +38,7 @@ _UNIT = re.compile(r"([$€£¥]?)[\d.,]+\s*(.*)")
 def moved_subject(tokens: list[Tok], i: int) -> bool:
     """Whether the value at ``i`` is Y of "Y [aux…] V to X" (see the module's docstring)."""
     value = tokens[i].value
-    if value is None:
+    if value is None or _valued_before(tokens, i):
         return False
     for k in range(i + 1, min(len(tokens), i + 2 + _MOST_BETWEEN)):
         token = tokens[k]
@@ -48,6 +48,18 @@ def moved_subject(tokens: list[Tok], i: int) -> bool:
         if (is_change(token.word) or _done_again(tokens, i, token.word)) and \
                 _to_same_kind(tokens, k + 1, value):
             return True  # (past a change with no "to": "was cancelled and rescheduled to X")
+    return False
+
+
+def _valued_before(tokens: list[Tok], i: int) -> bool:
+    """Another value before Y in its clause ("the 5k race on Sunday has been moved to
+    Saturday"): the subject holds two values, and which one the change replaces is no longer
+    the one value of the subject, so Y is left as it was read."""
+    for k in range(i - 1, -1, -1):
+        if tokens[k].word in BOUNDARY:
+            return False
+        if tokens[k].value is not None:
+            return True
     return False
 
 

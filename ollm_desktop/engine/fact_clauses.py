@@ -85,9 +85,10 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
 
 def _clause_start(tokens: list[Tok], i: int, first: int) -> int:
     for k in range(i - 1, first - 1, -1):
-        if tokens[k].word in BOUNDARY or (tokens[k].word in SUBORDINATORS | CONJUNCTIONS and
-                                          tokens[k + 1].word in DETERMINERS):
-            return k + 1  # "..., so the scripts run on R 4.3.1": a clause of its own
+        if tokens[k].word in BOUNDARY or (tokens[k].word in SUBORDINATORS | CONJUNCTIONS and (
+                tokens[k + 1].word in DETERMINERS or (k > first and tokens[k - 1].word in
+                                                      BOUNDARY))):
+            return k + 1  # "..., so the scripts run on R 4.3.1", ", so Lena will": its own
     return first
 
 

@@ -41,7 +41,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     if ref_kind == "number":
         unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+)?\s*", "", value).lower().rstrip(".")
         spelled = unit.replace("-", " ").split()
-        while len(spelled) > 1 and spelled[0] in NUMBER_WORDS:  # "two weeks"
+        while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]
         unit = " ".join(spelled)
         if not unit:
@@ -69,6 +69,8 @@ def singular(word: str) -> str:
     retry, replica); the Latin "-ies" nouns are their own singular ("series", "species") and
     a short or "-ie" noun keeps its "ie" ("ties", "movies", "cookies")."""
     word = word.removesuffix("'s").removesuffix("'")
+    if "_" in word:  # a code name ("timeout_ms", "max_retries") is written as it is
+        return word
     if word.endswith("ies") and len(word) > 4 and word[-4] not in "aeiou":
         return word if word in _SAME_PLURAL else \
             word[:-1] if word[:-1] in _IE_NOUNS else word[:-3] + "y"
@@ -250,6 +252,7 @@ def _before_verb(words: list[str]) -> list[str]:
         word, prev = words[k], words[k - 1]
         particles = all(w in PARTICLES for w in words[k + 1:])
         if (len(word) > 3 and word.endswith(("s", "ed")) and not prev.endswith("s") and
+                "_" not in word and  # (a code name is no verb: "set max_retries 3")
                 not word.endswith(("ss", "us", "is")) and particles) or \
                 (k + 1 < len(words) and particles):  # "goes out", "go out"; not "tests run"
             return words[:k]

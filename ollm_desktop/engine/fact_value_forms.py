@@ -37,7 +37,10 @@ def value_form(value: str) -> str:
         hour, minute = int(clock.group(1)), clock.group(2) or "00"
         hour = hour % 12 + (12 if clock.group(3) == "p" else 0) if clock.group(3) else hour
         return f"{hour}:{minute} {clock.group(4) or ''}".strip()  # (its zone, if it has one)
-    text = _WEEKDAY.sub("", text, count=1) if _WEEKDAY.match(text) else text  # "Friday, …"
+    weekday = _WEEKDAY.match(text)
+    if weekday:
+        rest = value_form(text[weekday.end():])
+        return f"{weekday.group(0).strip(', ')} {rest}" if rest.startswith("date ") else text
     if iso := _ISO.fullmatch(text):
         return f"date {int(iso.group(1))}-{int(iso.group(2))}"
     if month_day := _MONTH_DAY.fullmatch(text):

@@ -14,7 +14,7 @@ import re
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
-from ollm_desktop.engine.fact_verbs import changes, finite_verb
+from ollm_desktop.engine.fact_verbs import changes, finite_verb, takes_infinitive
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -134,6 +134,9 @@ _ADDRESS_ITEM = r"[A-Z0-9][\w'’&.-]*(?:[ ][A-Z0-9][\w'’&-]*)*"
 _ADDRESS_REST = re.compile(rf"(?:,[ ]{_ADDRESS_ITEM}){{2,}}")
 
 
+_WHEN = frozenset({"time", "date"})
+
+
 def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
     """A name and the items of its address after it ("convened at The Office, Home Farm
     House, Iwerne Minster, Dorset, DT11 8LT", "at Greencoat Capital LLP, 4th Floor, The
@@ -146,6 +149,10 @@ def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
         if value is None or value[3] != "name":
             continue
         rest = _ADDRESS_REST.match(sentence, value[1])
+        whens = [t.value[0] for t in tokens[i + 1:] if t.value and t.value[3] in _WHEN and
+                 rest and t.value[0] < rest.end()]  # "at Central Park, 5th Avenue, 3pm"
+        if whens:  # (a time or a date is when, not where: the address ends before it)
+            rest = _ADDRESS_REST.match(sentence[:sentence.rfind(",", 0, whens[0])], value[1])
         if rest is None or not any(c.isdigit() for c in rest.group(0)):
             continue
         end = rest.end() - rest.group(0).endswith(".")  # (the sentence's full stop)
@@ -365,7 +372,8 @@ def spelled_counts(sentence: str, tokens: list[Tok], first: int) -> None:
 def subject_verb_to(tokens: list[Tok], to: int, first: int) -> bool:
     """"the log level defaults to X", "the nightly job writes to X": a present verb right
     before "to" after a noun phrase of two words or more (a key, as "K is X" needs) takes
-    X as that key's value."""
+    X as that key's value; not after a verb that takes an infinitive ("the sauce needs to
+    simmer", "my son likes to swim": a verb follows, no value)."""
     verb = to - 1
     return verb > first and finite_verb(tokens[verb]) and \
-        len(phrase_before(tokens, verb, first)) >= 2
+        not takes_infinitive(tokens[verb].word) and len(phrase_before(tokens, verb, first)) >= 2

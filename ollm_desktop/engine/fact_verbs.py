@@ -62,7 +62,26 @@ _DO_HAVE = closed("do have")
 
 def finite_verb(token: Tok) -> bool:
     """A verb in the present's third person ("triages", "runs", "owns"): a plain lower-case
-    word ending in -s (not -ss, -us, -is: "process", "status", "analysis")."""
+    word ending in -s (not -ss, -us, -is: "process", "status", "analysis"), and no code name
+    (a word with "_" names a setting: "Set max_retries 3", "worker_counts 8")."""
     word = token.word
     return word in ("does", "has") or (plain(token) and len(word) > 3 and word.endswith("s")
-                                       and not word.endswith(("ss", "us", "is")))
+                                       and not word.endswith(("ss", "us", "is"))
+                                       and "_" not in word)
+
+
+# The verbs that take an infinitive as their complement ("likes to swim", "needs to simmer",
+# "refuses to print"): the grammar's catenative verbs, a closed class. "to" after one of them
+# opens a verb, never a destination nor a setting ("defaults to debug", "writes to S3").
+_CATENATIVES = closed(
+    "want need like love hate prefer refuse try hope plan seem tend begin start continue "
+    "forget remember learn manage fail agree decide expect intend promise offer choose ask "
+    "appear happen deserve afford pretend threaten attempt arrange bother hesitate wish mean "
+    "struggle strive aim claim prepare volunteer get have use")
+
+
+def takes_infinitive(word: str) -> bool:
+    """A catenative verb in any present form ("likes", "needs", "tries", "wishes"): what
+    follows its "to" is a verb."""
+    stems = (word, word[:-1], word[:-2], word[:-3] + "y") if word.endswith("s") else (word,)
+    return any(stem in _CATENATIVES for stem in stems if stem)
