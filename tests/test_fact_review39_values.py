@@ -59,10 +59,13 @@ def test_a_time_after_an_address_is_no_item_of_it() -> None:
     assert "6pm" in values and not any("6pm" in v and v != "6pm" for v in values)
 
 
-def test_a_subject_with_two_values_keeps_its_old_one_unread() -> None:
+def test_a_subject_with_two_values_pairs_its_old_one_by_kind() -> None:
     # 'the 10k run on Sunday has been moved to Saturday': Sunday was paired with '10k'
     ledger = _ledger("The 10k run on Sunday has been moved to Saturday.")
-    assert all(f.status != "replaced" for f in ledger if f.value == "Sunday")
+    by_id = {f.id: f.value for f in ledger}
+    assert all(by_id.get(f.replaced_by or "") == "Saturday" for f in ledger
+               if f.value == "Sunday" and f.status == "replaced")
+    assert all(f.status == "current" for f in ledger if f.value in ("10k", "Saturday"))
 
 
 def test_a_number_in_words_of_a_change_is_keyed_as_a_number() -> None:
