@@ -23,7 +23,8 @@ text has more structures that state no current value of the user's:
   moved to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do,
   not the user's setting. "Most of our meetings" (a possessive) is the user's own;
 - a **habit of action**: "we typically start with 50", "we usually bump it to 32" tell a
-  rule of thumb, not a value set ("the stand-up is usually at 9:30", a habitual state, states);
+  rule of thumb, not a value set; a routine at a time or place ("the stand-up is usually at
+  9:30", "the bus usually leaves at 7:40", "we usually order from Luigi's") states;
 - a **negated change** (``fact_mood_unmade``): "we have no plans to move it to September",
   "we won't switch to Postgres" set nothing;
 - a **comparison or an excess** (``fact_comparatives``): "A is faster than B", "15 seconds
@@ -256,10 +257,28 @@ def _habitual(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
         before, after = tokens[i - 1].word if i > a else "", tokens[i + 1].word
         if before in COPULAS or before in BE_PAST or after in COPULAS or after in BE_PAST or \
                 not after.isalpha() or after in DETERMINERS or after in PRONOUNS or \
-                any(t.word in ("now", "instead") for t in tokens[a:b]):
+                any(t.word in ("now", "instead") for t in tokens[a:b]) or \
+                not _applied(tokens, i + 2, b):
             continue
         return [(a, b, "reported")]
     return []
+
+
+APPLIED = closed("to with")  # "bump it to 32", "start with 50": a value applied by a habit
+
+
+def _applied(tokens: Sequence[Tok], a: int, b: int) -> bool:
+    """The habit's verb takes its value as what it applies ("bump it to 32", "start with a
+    batch of 64"): the last preposition before the clause's first value (past "of") is
+    "to" or "with". A time, a place or a plain object ("leaves at 7:40", "order pizza from
+    Luigi's", "take 2 sugars") is a routine, a habitual state: it states its value."""
+    prep = ""
+    for k in range(a, b):
+        if tokens[k].value is not None or tokens[k].word[:1].isdigit():
+            return prep in APPLIED
+        if tokens[k].word in PREPOSITIONS and tokens[k].word != "of":
+            prep = tokens[k].word
+    return False
 
 
 def may_open(tokens: Sequence[Tok], first: int) -> bool:
@@ -268,8 +287,12 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     negated = any(w.endswith("n't") for w in words)  # (a leading "Don't" is one token)
     if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS |
                                     PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
-                                    HABITUAL | NEGATORS | {"when", "or", "than", "too"}):
-        return False
+                                    HABITUAL | NEGATORS | {"when", "or"}):
+        # only a comparison or an excess can open it: read those two alone (the other
+        # structures need one of the words above)
+        end = len(tokens)
+        return bool(words & {"than", "too"}) and bool(
+            compared_values(tokens, first, end) or judged_values(tokens, first, end))
     return bool(open_marks(tokens, [(first, len(tokens), True)]))
 
 
