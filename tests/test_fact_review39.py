@@ -112,3 +112,27 @@ def test_one_person_in_two_roles_is_two_entries() -> None:
 def test_one_role_said_both_ways_is_one_entry() -> None:
     ledger = _ledger("Priya is the treasurer.", "The treasurer is Priya.")
     assert len([f for f in ledger if f.value == "Priya"]) == 1
+
+
+def test_a_comparison_after_the_users_own_clause_leaves_it_stated() -> None:
+    assert "Porto" in {f.value for f in _ledger("We're flying to Porto, it's cheaper than Lisbon.")
+                       if f.status == "current" and f.kind != "question"}
+
+
+@pytest.mark.parametrize("message", [
+    "$300 is too low, but we have to stay at $300.",
+    "300 is way too low, honestly 450 would do.",
+])
+def test_a_judgement_without_a_new_value_taken_retires_nothing(message: str) -> None:
+    ledger = _ledger("The budget is 300.", message)
+    assert all(f.status == "current" for f in ledger if f.value in ("300", "$300")), [
+        (f.value, f.status) for f in ledger]
+
+
+def test_a_modal_head_clause_still_states_nothing() -> None:
+    ledger: list[facts.Fact] = []
+    facts.absorb(ledger, Message(role="user", content="We paint the fence with oil stain."), 1)
+    facts.absorb(ledger, Message(role="assistant", content=(
+        "Instead of oil stain, latex would last longer, though it needs a primer.")), 2)
+    assert all(f.status == "current" for f in ledger if f.value == "oil stain")
+    assert not any(f.kind == "correction" for f in ledger), [(f.value, f.kind) for f in ledger]

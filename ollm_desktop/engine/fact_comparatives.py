@@ -106,7 +106,7 @@ def trailing_comparison(tokens: Sequence[Tok], edge: int, clause: list[str]) -> 
     "which"/"that" or is a bare comparative phrase (no subject, no verb of its own: at most
     three words), and the sentence has a value before its comma. The comparison tells how
     the new value differs from the old: a correction's shape."""
-    if not clause or not any(t.value is not None for t in tokens[:edge]):
+    if not clause or not any(_valued(t) for t in tokens[:edge]):  # ("room 14": not found yet)
         return False
     if clause[0] in _APPOSED:
         return True
@@ -165,13 +165,15 @@ def judged_values(tokens: Sequence[Tok], a: int, b: int,
     if _changes(tokens, unhedged=True):
         return []
     judged = _judgement(tokens, a, b)
-    if judged is None or _answered(tokens, judged[2]):
+    if judged is None or _answered(tokens, judged):
         return []
     return [(judged[0], judged[2], "tentative")]  # ("…, let's try 10 s": its own clause)
 
 
-def _judgement(tokens: Sequence[Tok], a: int, b: int) -> tuple[int, int, int] | None:
-    """The first judged clause in ``(a, b)``: where it opens, its value, where it stops."""
+def _judgement(tokens: Sequence[Tok], a: int, b: int,
+               ) -> tuple[int, int, int, int] | None:
+    """The first judged clause in ``(a, b)``: where it opens, its value, where it stops,
+    its degree word."""
     for k in range(a + 1, b):
         if tokens[k].word not in _DEGREE or k + 1 >= b or not tokens[k + 1].word.isalpha():
             continue
@@ -187,16 +189,27 @@ def _judgement(tokens: Sequence[Tok], a: int, b: int) -> tuple[int, int, int] | 
             edge -= 1  # ("honestly 128 is far too big")
         if edge == a or tokens[edge - 1].word in _OPENING or tokens[edge - 1].word in BOUNDARY:
             stop = next((x for x in range(k, b) if tokens[x].word in BOUNDARY), b)
-            return edge, head, stop
+            return edge, head, stop, k
     return None
 
 
-def _answered(tokens: Sequence[Tok], stop: int) -> bool:
+def _answered(tokens: Sequence[Tok], judged: tuple[int, int, int, int]) -> bool:
     """A later clause of the sentence states a value of its own, not as a proposal ("30s is
     too short, it needs to be 60s", "64 is too big, so we stay at 32"): the judgement turns
-    the judged value down in favour of it, "not Y, X" in other words."""
+    the judged value down in favour of it, "not Y, X" in other words. Only an excess ("too"):
+    a grade ("Vitest is really nice, …") praises, and turns nothing down."""
+    stop = judged[2]
+    if tokens[judged[3]].word != "too":
+        return False
     rest = tokens[stop:]
-    return any(_valued(t) for t in rest) and not any(t.word in _PROPOSING for t in rest)
+    said = {_said(t) for t in tokens[:stop] if _valued(t)}
+    return any(_valued(t) and _said(t) not in said for t in rest) and not any(
+        t.word in _PROPOSING or t.word in MODALS or t.word in HEDGES
+        for t in rest)  # ("5 GB would do", "maybe 8:30pm")
+
+
+def _said(token: Tok) -> str:
+    return token.value[2] if token.value is not None else token.word
 
 
 _PROPOSING = frozenset({"let's", "try", "maybe", "perhaps", "how", "what", "could", "might",
@@ -209,7 +222,7 @@ def turned_down(tokens: Sequence[Tok], i: int) -> bool:
     since 50 MB was too small"): it is the old value."""
     judged = _judgement(tokens, 0, len(tokens))
     return judged is not None and judged[1] == i and (
-        _changes(tokens, unhedged=True) or _answered(tokens, judged[2]))
+        _changes(tokens, unhedged=True) or _answered(tokens, judged))
 
 
 def _valued(token: Tok) -> bool:

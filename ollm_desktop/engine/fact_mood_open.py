@@ -44,6 +44,7 @@ from ollm_desktop.engine.fact_mood_unmade import NEGATORS, unmade_changes
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
+    MODALS,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
@@ -299,8 +300,9 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
 def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[Tok],
                  first: int) -> str:
     """The mood of a sentence with no value found yet: its first marked clause's, except
-    that others' practice after the user's own asserted clause ("The office is in Hall C,
-    but most teams use Hall D") leaves the user's clause a statement."""
+    that others' practice or an open clause after the user's own asserted clause ("The
+    office is in Hall C, but most teams use Hall D", "…to Milan, it's cheaper than Rome")
+    leaves the user's clause a statement."""
     if not marked:
         return "statement"
     if set(marked) == {"negated"} and any(  # a negated change, then the user's own words
@@ -310,7 +312,24 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
         return "statement"
     head = next((i for i in range(first, len(tokens)) if tokens[i].word[:1].isalnum()), None)
     opened = next((i for i in range(first, len(tokens)) if moods[i] != "statement"), 0)
-    if head is not None and moods[head] == "statement" and set(marked) == {"reported"} and \
-            tokens[opened - 1].word in _HEAD_EDGE:  # (a clause of others', not "Tom thinks")
-        return "statement"
+    if head is not None and moods[head] == "statement" and tokens[opened - 1].word in \
+            _HEAD_EDGE and (set(marked) == {"reported"} or (
+                set(marked) == {"tentative"} and _copular(tokens, head, opened) and
+                _comparison(tokens, moods, opened))):
+        return "statement"  # (a clause of others', not "Tom thinks"; a trailing comparison:
+        # "We're going to Milan, it's cheaper than Rome" states Milan)
     return marked[0]
+
+
+def _copular(tokens: Sequence[Tok], a: int, b: int) -> bool:
+    """The clause states with a copula ("is", "we're") and no modal of its own."""
+    words = _words(tokens, a, b)
+    return any(w in COPULAS or w.endswith(("'re", "'s", "'m")) for w in words) and \
+        not any(w in MODALS for w in words)
+
+
+def _comparison(tokens: Sequence[Tok], moods: Sequence[str], opened: int) -> bool:
+    """The marked clause from ``opened`` is a comparison ("it's cheaper than Rome")."""
+    stop = next((i for i in range(opened, len(tokens)) if moods[i] == "statement"),
+                len(tokens))
+    return "than" in _words(tokens, opened, stop)
