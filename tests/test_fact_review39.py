@@ -136,3 +136,8 @@ def test_a_modal_head_clause_still_states_nothing() -> None:
         "Instead of oil stain, latex would last longer, though it needs a primer.")), 2)
     assert all(f.status == "current" for f in ledger if f.value == "oil stain")
     assert not any(f.kind == "correction" for f in ledger), [(f.value, f.kind) for f in ledger]
+
+
+def test_the_users_own_clause_after_a_contrast_is_stated() -> None:
+    assert _replaced("Lido", "Odeon", "Movie night is at the Lido.",
+                     "There are options, but we picked the Odeon instead.")

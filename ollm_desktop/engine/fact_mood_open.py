@@ -302,7 +302,8 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
     """The mood of a sentence with no value found yet: its first marked clause's, except
     that others' practice or an open clause after the user's own asserted clause ("The
     office is in Hall C, but most teams use Hall D", "…to Milan, it's cheaper than Rome")
-    leaves the user's clause a statement."""
+    leaves the user's clause a statement, as does the user's own clause after a contrast
+    ("There are options, but we booked the Novotel instead")."""
     if not marked:
         return "statement"
     if set(marked) == {"negated"} and any(  # a negated change, then the user's own words
@@ -310,6 +311,11 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
             for i in range(max(i for i in range(first, len(tokens))
                                if moods[i] != "statement"), len(tokens))):
         return "statement"
+    if set(marked) == {"tentative"}:  # "There are options, but we booked the Novotel"
+        last = max(i for i in range(first, len(tokens)) if moods[i] != "statement")
+        after = next((t.word for t in tokens[last + 1:] if t.word[:1].isalnum()), "")
+        if after in ("but", "however"):  # (not a concession: "…, though it needs X")
+            return "statement"
     head = next((i for i in range(first, len(tokens)) if tokens[i].word[:1].isalnum()), None)
     opened = next((i for i in range(first, len(tokens)) if moods[i] != "statement"), 0)
     if head is not None and moods[head] == "statement" and tokens[opened - 1].word in \
