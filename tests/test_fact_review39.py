@@ -141,3 +141,9 @@ def test_a_modal_head_clause_still_states_nothing() -> None:
 def test_the_users_own_clause_after_a_contrast_is_stated() -> None:
     assert _replaced("Lido", "Odeon", "Movie night is at the Lido.",
                      "There are options, but we picked the Odeon instead.")
+
+
+def test_a_negated_change_keeps_the_value_its_subject_names() -> None:
+    ledger = _ledger("The 9am yoga class hasn't been moved to 10am.")
+    assert all(f.status == "current" for f in ledger if f.value == "9am"), [
+        (f.value, f.status) for f in ledger]
