@@ -26,7 +26,7 @@ CORRECTIONS = [
     ("intransitive, has moved to", "The 3pm rehearsal has moved to 5pm.", "5pm", "3pm"),
     ("passive, dates with weekdays and years",
      "The recital on Saturday, May 2nd 2026 has been postponed to Sunday, May 3rd, 2026.",
-     "Sunday, May 3rd, 2026", "Saturday, May 2nd 2026"),  # (a date keeps its weekday)
+     "Sunday, May 3rd, 2026", "Saturday, May 2nd 2026"),  # (a weekday joins its date)
     ("object of an active change", "We pushed the 10:00 demo to 11:30.", "11:30", "10:00"),
     ("a planned value, then instead", "The planned 6am shuttle will instead depart at 7am.",
      "7am", "6am"),

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_change_olds import changed_old
+from ollm_desktop.engine.fact_mood_unmade import unmade_changes
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -38,7 +39,8 @@ _SEEMING = frozenset({"seems", "seem", "looks", "feels", "proving", "proves", "'
 # degree adverbs before a predicate adjective: an excess ("too") or a grade ("pretty cool")
 _DEGREE = frozenset({"too", "pretty", "very", "really", "quite", "super", "fairly",
                      "extremely"})
-_OPENING = frozenset({",", "and", "but", "so", "or", "then", "while", "whereas"})
+_OPENING = frozenset({",", "and", "but", "so", "or", "then", "while", "whereas", "since",
+                      "because", "as"})  # (a reason: "…, since 50 MB was too small")
 _REACH = 8  # words back from "than" that a "rather" may stand ("rather use X than Y")
 
 
@@ -52,20 +54,78 @@ def compared(tokens: Sequence[Tok], i: int) -> bool:
         k -= 1
     if k < 0 or tokens[k].word != "than":
         return False
-    reach = []
-    for t in reversed(tokens[max(0, k - _REACH):k]):
-        if t.word in BOUNDARY:
+    reach, edge = [], -1
+    for x in range(k - 1, max(0, k - _REACH) - 1, -1):
+        if tokens[x].word in BOUNDARY:
+            edge = x
             break
-        reach.append(t.word)
+        reach.append(tokens[x].word)
     if reach and reach[0] in _EXCLUSION:
         return False
+    if edge > 0 and not _usual(tokens[i]) and trailing_comparison(tokens, edge,
+                                                                       reach[::-1]):
+        return False  # "4pm, which is better than 3pm": the value the stated one replaces
     # a sentence that changes something keeps its "than" as the value it gives up ("we
     # switched to MySQL since it scales better than Postgres")
     return not _PREFERENCE & set(reach) and not _changes(tokens)
 
 
-def _changes(tokens: Sequence[Tok]) -> bool:
-    return any(is_change(t.word) or t.word in _CHANGED for t in tokens)
+_APPOSED = frozenset({"which", "that", "that's", "which's"})  # ", which is better than"
+# the standing value named by its relation to now, not by itself ("earlier than usual")
+USUAL = frozenset({"usual", "normal", "planned", "scheduled", "expected", "before",
+                   "originally", "last"})
+
+
+def _usual(token: Tok) -> bool:
+    """The word names the standing value ("usual"), whether found as a name or not."""
+    text = token.value[2] if token.value is not None else token.word
+    return text.lower() in USUAL
+
+
+def than_usual(tokens: Sequence[Tok], first: int) -> bool:
+    """A trailing comparison with the standing value ("The game is at 4pm, an hour earlier
+    than usual", "…starts at 7:30pm, later than planned"): the value stated before it differs
+    from the one that held, so the sentence corrects it (a "now" in other words)."""
+    for k in range(first + 1, len(tokens) - 1):
+        if tokens[k].word != "than" or not _usual(tokens[k + 1]):
+            continue
+        clause, edge = [], -1
+        for x in range(k - 1, max(first, k - _REACH) - 1, -1):
+            if tokens[x].word in BOUNDARY:
+                edge = x
+                break
+            clause.append(tokens[x].word)
+        if edge > first and trailing_comparison(tokens[first:], edge - first, clause[::-1]):
+            return True
+    return False
+
+
+def trailing_comparison(tokens: Sequence[Tok], edge: int, clause: list[str]) -> bool:
+    """A comparison after a comma that only describes the value stated before it ("The game
+    is at 4pm, an hour earlier than usual", "…at 4pm, which is better than 3pm", "Thursday,
+    earlier than Friday"): its clause (``clause``, up to "than") opens with a relative
+    "which"/"that" or is a bare comparative phrase (no subject, no verb of its own: at most
+    three words), and the sentence has a value before its comma. The comparison tells how
+    the new value differs from the old: a correction's shape."""
+    if not clause or not any(_valued(t) for t in tokens[:edge]):  # ("room 14": not found yet)
+        return False
+    if clause[0] in _APPOSED:
+        return True
+    return len(clause) <= 3 and not any(
+        w in PRONOUNS or w in COPULAS or w in MODALS or w in _SEEMING for w in clause)
+
+
+def _changes(tokens: Sequence[Tok], *, unhedged: bool = False) -> bool:
+    """A change word in the sentence (``unhedged``: with no hedge or modal before it in its
+    stretch between commas: "…, so probably don't need yarn anymore" changes nothing yet)."""
+    hedged = False
+    for t in tokens:
+        if t.word in BOUNDARY:
+            hedged = False
+        hedged = unhedged and (hedged or t.word in HEDGES or t.word in MODALS)
+        if not hedged and (is_change(t.word) or t.word in _CHANGED):
+            return True
+    return False
 
 
 def compared_values(tokens: Sequence[Tok], a: int, b: int,
@@ -101,9 +161,20 @@ def judged_values(tokens: Sequence[Tok], a: int, b: int,
     clause asserts nothing. Only a value before the "too" (the judged subject): "the rent is
     too high at £1,200" and "the limit of 50 is too low" state the value they complain of:
     the judged value opens its clause. A sentence that changes the value ("600 was too short
-    so it was set to 900") leaves the judged one to the correction, as its old value."""
-    if _changes_unhedged(tokens):
+    so it was set to 900") or states another after it ("30s is too short, it needs to be
+    60s") leaves the judged one to the correction, as its old value (``turned_down``)."""
+    if _changes(tokens, unhedged=True):
         return []
+    judged = _judgement(tokens, a, b)
+    if judged is None or _answered(tokens, judged):
+        return []
+    return [(judged[0], judged[2], "tentative")]  # ("…, let's try 10 s": its own clause)
+
+
+def _judgement(tokens: Sequence[Tok], a: int, b: int,
+               ) -> tuple[int, int, int, int] | None:
+    """The first judged clause in ``(a, b)``: where it opens, its value, where it stops,
+    its degree word."""
     for k in range(a + 1, b):
         if tokens[k].word not in _DEGREE or k + 1 >= b or not tokens[k + 1].word.isalpha():
             continue
@@ -119,21 +190,40 @@ def judged_values(tokens: Sequence[Tok], a: int, b: int,
             edge -= 1  # ("honestly 128 is far too big")
         if edge == a or tokens[edge - 1].word in _OPENING or tokens[edge - 1].word in BOUNDARY:
             stop = next((x for x in range(k, b) if tokens[x].word in BOUNDARY), b)
-            return [(edge, stop, "tentative")]  # ("…, let's try 10 s" is a clause of its own)
-    return []
+            return edge, head, stop, k
+    return None
 
 
-def _changes_unhedged(tokens: Sequence[Tok]) -> bool:
-    """A change word with no hedge before it in its stretch between commas ("…, so probably
-    don't need yarn anymore" changes nothing yet)."""
-    hedged = False
-    for t in tokens:
-        if t.word in BOUNDARY:
-            hedged = False
-        hedged = hedged or t.word in HEDGES or t.word in MODALS
-        if not hedged and (is_change(t.word) or t.word in _CHANGED):
-            return True
-    return False
+def _answered(tokens: Sequence[Tok], judged: tuple[int, int, int, int]) -> bool:
+    """A later clause of the sentence states a value of its own, not as a proposal ("30s is
+    too short, it needs to be 60s", "64 is too big, so we stay at 32"): the judgement turns
+    the judged value down in favour of it, "not Y, X" in other words. Only an excess ("too"):
+    a grade ("Vitest is really nice, …") praises, and turns nothing down."""
+    stop = judged[2]
+    if tokens[judged[3]].word != "too":
+        return False
+    rest = tokens[stop:]
+    said = {_said(t) for t in tokens[:stop] if _valued(t)}
+    return any(_valued(t) and _said(t) not in said for t in rest) and not any(
+        t.word in _PROPOSING or t.word in MODALS or t.word in HEDGES
+        for t in rest)  # ("5 GB would do", "maybe 8:30pm")
+
+
+def _said(token: Tok) -> str:
+    return token.value[2] if token.value is not None else token.word
+
+
+_PROPOSING = frozenset({"let's", "try", "maybe", "perhaps", "how", "what", "could", "might",
+                        "should", "?"})
+
+
+def turned_down(tokens: Sequence[Tok], i: int) -> bool:
+    """The value at ``i`` is judged too much ("30s is too short, …") and a later clause
+    states the value wanted instead, or the sentence changes it ("Raise the limit to 100 MB,
+    since 50 MB was too small"): it is the old value."""
+    judged = _judgement(tokens, 0, len(tokens))
+    return judged is not None and judged[1] == i and (
+        _changes(tokens, unhedged=True) or _answered(tokens, judged))
 
 
 def _valued(token: Tok) -> bool:
@@ -151,6 +241,8 @@ def _after(tokens: Sequence[Tok], k: int, b: int) -> int:
 
 def replaced_value(tokens: list[Tok], i: int) -> bool:
     """Whether the value at ``i`` is the one being replaced (``fact_old_values.is_old``, or
-    ``fact_change_olds``: named in the thing a change moves, or planned before), unless it
-    only stands after a comparison's "than"."""
-    return (is_old(tokens, i) or changed_old(tokens, i)) and not compared(tokens, i)
+    ``fact_change_olds``: named in the thing a change moves, or planned before, unless that
+    change is negated: "The Friday recital has not been moved to Sunday"), unless it only
+    stands after a comparison's "than"."""
+    return ((is_old(tokens, i) or (changed_old(tokens, i) and not unmade_changes(
+        tokens, i + 1, len(tokens)))) and not compared(tokens, i)) or turned_down(tokens, i)

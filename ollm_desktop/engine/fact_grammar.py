@@ -25,7 +25,7 @@ from typing import Literal
 
 from ollm_desktop.engine import fact_surface as surface
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
-from ollm_desktop.engine.fact_comparatives import replaced_value
+from ollm_desktop.engine.fact_comparatives import replaced_value, than_usual
 from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
 from ollm_desktop.engine.fact_for_key import values_for_keys
 from ollm_desktop.engine.fact_header_lists import header_items
@@ -241,6 +241,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
                              for k, t in enumerate(tokens))
+    now = now or than_usual(tokens, first)  # "at 4pm, an hour earlier than usual"
     correction = bool(lead or olds or changed or now or gone or instead or renewed)
     def said(s: Slot) -> tuple[str, str]:  # ("batch 16, rank 16": two settings, not one)
         keyed = s.start in listed or (s.ref_kind == "number" and bool(s.attribute))

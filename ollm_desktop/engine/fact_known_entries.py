@@ -101,8 +101,12 @@ def _stem(sentence: str) -> str:
 def _same_key(item: Found, fact: Fact | None, keyed: Fact | None) -> Fact | None:
     """``fact`` (the entry of ``item``'s value) if it is ``item``'s: an equal number under
     another key with an attribute ("batch: 16, rank: 16") is another entry, so only the
-    entry of ``item``'s own key (``keyed``) is; a number keyed by no attribute matches any."""
-    if fact is None or item.ref_kind != "number" or _named(item.key) == _named(fact.key) or \
+    entry of ``item``'s own key (``keyed``) is; a number keyed by no attribute matches any.
+    A name stated as the one holder of a definite key ("Lisa is the captain") after it held
+    another ("Lisa is the goalkeeper") is a second entry too: one person, two roles."""
+    if fact is None or (item.ref_kind != "number" and not (item.single and item.ref_kind ==
+                                                           "name")) or \
+            _named(item.key) == _named(fact.key) or \
             not _named(item.key).split("|")[-1] or not _named(fact.key).split("|")[-1]:
         return fact
     return keyed

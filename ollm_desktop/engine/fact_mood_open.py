@@ -23,7 +23,8 @@ text has more structures that state no current value of the user's:
   moved to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do,
   not the user's setting. "Most of our meetings" (a possessive) is the user's own;
 - a **habit of action**: "we typically start with 50", "we usually bump it to 32" tell a
-  rule of thumb, not a value set ("the stand-up is usually at 9:30", a habitual state, states);
+  rule of thumb, not a value set; a routine at a time or place ("the stand-up is usually at
+  9:30", "the bus usually leaves at 7:40", "we usually order from Luigi's") states;
 - a **negated change** (``fact_mood_unmade``): "we have no plans to move it to September",
   "we won't switch to Postgres" set nothing;
 - a **comparison or an excess** (``fact_comparatives``): "A is faster than B", "15 seconds
@@ -43,6 +44,7 @@ from ollm_desktop.engine.fact_mood_unmade import NEGATORS, unmade_changes
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
+    MODALS,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
@@ -256,10 +258,28 @@ def _habitual(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
         before, after = tokens[i - 1].word if i > a else "", tokens[i + 1].word
         if before in COPULAS or before in BE_PAST or after in COPULAS or after in BE_PAST or \
                 not after.isalpha() or after in DETERMINERS or after in PRONOUNS or \
-                any(t.word in ("now", "instead") for t in tokens[a:b]):
+                any(t.word in ("now", "instead") for t in tokens[a:b]) or \
+                not _applied(tokens, i + 2, b):
             continue
         return [(a, b, "reported")]
     return []
+
+
+APPLIED = closed("to with")  # "bump it to 32", "start with 50": a value applied by a habit
+
+
+def _applied(tokens: Sequence[Tok], a: int, b: int) -> bool:
+    """The habit's verb takes its value as what it applies ("bump it to 32", "start with a
+    batch of 64"): the last preposition before the clause's first value (past "of") is
+    "to" or "with". A time, a place or a plain object ("leaves at 7:40", "order pizza from
+    Luigi's", "take 2 sugars") is a routine, a habitual state: it states its value."""
+    prep = ""
+    for k in range(a, b):
+        if tokens[k].value is not None or tokens[k].word[:1].isdigit():
+            return prep in APPLIED
+        if tokens[k].word in PREPOSITIONS and tokens[k].word != "of":
+            prep = tokens[k].word
+    return False
 
 
 def may_open(tokens: Sequence[Tok], first: int) -> bool:
@@ -268,16 +288,22 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     negated = any(w.endswith("n't") for w in words)  # (a leading "Don't" is one token)
     if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS |
                                     PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
-                                    HABITUAL | NEGATORS | {"when", "or", "than", "too"}):
-        return False
+                                    HABITUAL | NEGATORS | {"when", "or"}):
+        # only a comparison or an excess can open it: read those two alone (the other
+        # structures need one of the words above)
+        end = len(tokens)
+        return bool(words & {"than", "too"}) and bool(
+            compared_values(tokens, first, end) or judged_values(tokens, first, end))
     return bool(open_marks(tokens, [(first, len(tokens), True)]))
 
 
 def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[Tok],
                  first: int) -> str:
     """The mood of a sentence with no value found yet: its first marked clause's, except
-    that others' practice after the user's own asserted clause ("The office is in Hall C,
-    but most teams use Hall D") leaves the user's clause a statement."""
+    that others' practice or an open clause after the user's own asserted clause ("The
+    office is in Hall C, but most teams use Hall D", "…to Milan, it's cheaper than Rome")
+    leaves the user's clause a statement, as does the user's own clause after a contrast
+    ("There are options, but we booked the Novotel instead")."""
     if not marked:
         return "statement"
     if set(marked) == {"negated"} and any(  # a negated change, then the user's own words
@@ -285,9 +311,31 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
             for i in range(max(i for i in range(first, len(tokens))
                                if moods[i] != "statement"), len(tokens))):
         return "statement"
+    if set(marked) == {"tentative"}:  # "There are options, but we booked the Novotel"
+        last = max(i for i in range(first, len(tokens)) if moods[i] != "statement")
+        after = next((t.word for t in tokens[last + 1:] if t.word[:1].isalnum()), "")
+        if after in ("but", "however"):  # (not a concession: "…, though it needs X")
+            return "statement"
     head = next((i for i in range(first, len(tokens)) if tokens[i].word[:1].isalnum()), None)
     opened = next((i for i in range(first, len(tokens)) if moods[i] != "statement"), 0)
-    if head is not None and moods[head] == "statement" and set(marked) == {"reported"} and \
-            tokens[opened - 1].word in _HEAD_EDGE:  # (a clause of others', not "Tom thinks")
-        return "statement"
+    if head is not None and moods[head] == "statement" and tokens[opened - 1].word in \
+            _HEAD_EDGE and (set(marked) == {"reported"} or (
+                set(marked) == {"tentative"} and _copular(tokens, head, opened) and
+                _comparison(tokens, moods, opened))):
+        return "statement"  # (a clause of others', not "Tom thinks"; a trailing comparison:
+        # "We're going to Milan, it's cheaper than Rome" states Milan)
     return marked[0]
+
+
+def _copular(tokens: Sequence[Tok], a: int, b: int) -> bool:
+    """The clause states with a copula ("is", "we're") and no modal of its own."""
+    words = _words(tokens, a, b)
+    return any(w in COPULAS or w.endswith(("'re", "'s", "'m")) for w in words) and \
+        not any(w in MODALS for w in words)
+
+
+def _comparison(tokens: Sequence[Tok], moods: Sequence[str], opened: int) -> bool:
+    """The marked clause from ``opened`` is a comparison ("it's cheaper than Rome")."""
+    stop = next((i for i in range(opened, len(tokens)) if moods[i] == "statement"),
+                len(tokens))
+    return "than" in _words(tokens, opened, stop)

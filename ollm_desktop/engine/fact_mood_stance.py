@@ -13,7 +13,8 @@ Two structures state a value without asserting it as the user's current fact:
 A **possible change** ("we can easily put it to 500", "you can move the call to Friday") is
 an ability or an offer: "can" before a verb whose object goes "to" a value, or before a change
 verb, changes nothing yet. "The hall can hold up to 200" (no object before "to") and "you can
-reach me at ..." state what is so.
+reach me at ..." state what is so, and so does an ability that came about ("we can finally
+push the deadline to Monday": the change is made).
 
 Another's word ("Bob said the port is 9000") is not read here: a reading by the reporter's
 structure cost one held-out correction (issue 28 report), so it waits for a narrower rule.
@@ -36,6 +37,7 @@ MEMORY = closed("iirc afaik afaict")
 _END = closed(". ! ? …")
 CAN = closed("can can't cannot")
 _OBJECT = closed("it them this that these those")  # a pronoun object ("put it to 500")
+ATTAINED = closed("finally")  # an ability that came about: the change is made
 _ALONG = closed("and also just easily safely simply then still")  # between "can" and its verb
 
 
@@ -77,6 +79,8 @@ def possible_change(tokens: Sequence[Tok], i: int) -> bool:
         return False
     j = i + 1
     while j < len(tokens) and (tokens[j].word in _ALONG or tokens[j].word.endswith("ly")):
+        if tokens[j].word in ATTAINED:
+            return False  # "we can finally push it to Monday": the ability came about
         j += 1  # its adverbs ("can easily and safely put")
     if j >= len(tokens) or not tokens[j].word.isalpha() or tokens[j].value is not None:
         return False
