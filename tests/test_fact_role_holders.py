@@ -73,3 +73,13 @@ def test_a_holder_for_a_bounded_time_leaves_the_current_one(later: str) -> None:
     ledger = absorbed(("user", "Priya is the sound engineer. Priya is the top seller."),
                       ("user", later))
     assert all(f.status == "current" for f in ledger if f.value == "Priya")
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Nadia is the drummer.", "Nadia is the band leader."),
+    ("Felix is the treasurer.", "Felix is the secretary now."),
+])
+def test_one_person_holds_a_second_role_beside_the_first(first: str, second: str) -> None:
+    ledger = absorbed(("user", first), ("user", second))
+    roles = {f.key.split("|")[1] for f in ledger if f.value == first.split()[0]}
+    assert len(roles) == 2 and all(f.status == "current" for f in ledger)
