@@ -43,3 +43,12 @@ def test_a_value_after_dotted_initials_keeps_its_sentence_s_key() -> None:
                                "to £14.25."))
     assert fact_of(ledger, "£13.50").status == "replaced"
     assert value_of(ledger, fact_of(ledger, "£13.50").replaced_by) == "£14.25"
+
+
+@pytest.mark.parametrize("text", ["Dr. R. Okafor is our vet.", "Ask Maria T. Lopez about it."])
+def test_a_title_or_middle_initial_goes_on_into_the_name(text: str) -> None:
+    assert sentences(text) == [text]
+
+
+def test_a_lone_capital_after_a_lower_case_word_still_ends_a_sentence() -> None:
+    assert len(sentences("We picked plan B. Then it rained.")) == 2

@@ -45,3 +45,41 @@ def test_another_role_stays() -> None:
     ledger = absorbed(("user", "Tobias is the lighting designer."),
                       ("user", "Oskar is the sound designer now."))
     assert fact_of(ledger, "Tobias").status == "current"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Here is the list of groceries.",
+    "Today is the deadline.",
+    "Tomorrow is the big day!",
+    "Thanks, Pablo is the best.",
+    "Omar is the one who books the room.",
+    "Ctrl+Z is the shortcut.",
+])
+def test_a_pointing_word_a_ranking_or_a_chord_holds_no_role(sentence: str) -> None:
+    assert not [f for f in absorbed(("user", sentence)) if f.key.endswith("|name")]
+
+
+@pytest.mark.parametrize("opener", ["Actually", "Yes", "Also", "Wait", "Oh"])
+def test_an_opening_word_is_not_part_of_the_holder(opener: str) -> None:
+    ledger = absorbed(("user", "Priya is the sound engineer."),
+                      ("user", f"{opener} Ravi is the sound engineer now."))
+    assert fact_of(ledger, "Ravi").status == "current"
+    assert not [f for f in ledger if f.value.startswith(opener)]
+
+
+@pytest.mark.parametrize("later", ["Ravi is the sound engineer next month.",
+                                   "Ravi is the top seller this quarter."])
+def test_a_holder_for_a_bounded_time_leaves_the_current_one(later: str) -> None:
+    ledger = absorbed(("user", "Priya is the sound engineer. Priya is the top seller."),
+                      ("user", later))
+    assert all(f.status == "current" for f in ledger if f.value == "Priya")
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Nadia is the drummer.", "Nadia is the band leader."),
+    ("Felix is the treasurer.", "Felix is the secretary now."),
+])
+def test_one_person_holds_a_second_role_beside_the_first(first: str, second: str) -> None:
+    ledger = absorbed(("user", first), ("user", second))
+    roles = {f.key.split("|")[1] for f in ledger if f.value == first.split()[0]}
+    assert len(roles) == 2 and all(f.status == "current" for f in ledger)

@@ -8,7 +8,8 @@ piece after "a.m."/"p.m." continues the sentence when it opens with a prepositio
 p.m.", "until 6 p.m.") or a time zone's letters ("CST to 3:25 p.m. CST", "ET on Sunday"); any
 other word opens a new sentence, in lower case too ("… at 3 p.m. the bar opens later"). After
 other dotted initials ("a coffee in most U.S. shops costs $2.45": "U.S." cut the sentence
-before its value): the piece after them goes on when it opens in lower case.
+before its value): the piece after them goes on when it opens in lower case. A title or a
+name's middle initial ("Dr. K. Patel", "Jane Q. Public") goes on into the capitalised name.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ollm_desktop.engine import fact_patterns as P
-from ollm_desktop.engine.fact_words import PREPOSITIONS
+from ollm_desktop.engine.fact_words import PREPOSITIONS, TITLES
 
 _MERIDIEM_END = re.compile(r"\b[ap]\.m\.$", re.IGNORECASE)
 # an abbreviation of dotted initials: "U.S.", "U.K.", "D.C.", "a.m."
@@ -27,6 +28,11 @@ _DAYS_AROUND = frozenset({"today", "tomorrow", "tonight", "yesterday"})
 _LOWER = re.compile(r"[a-z0-9(,;:–—-]")
 # or, after "a.m."/"p.m.", a time zone's abbreviation (CST, ET, PDT, AEST, UTC, GMT)
 _ZONE = re.compile(r"(?:[A-Z]{1,4}T|UTC|GMT)\b")
+# a name's title or middle initial before its next capitalised part ("Dr. K. Patel", "J. Moss"):
+# a title, or one capital letter after a title, a capitalised word or the sentence's start
+_NAME_PART_END = re.compile(
+    r"(?:(?<![\w.])(?:" + "|".join(t.capitalize() for t in sorted(TITLES))
+    + r")\.|(?:^|(?<![\w.])[A-Z][\w.]*\s+)[A-Z]\.)$")
 
 
 def sentences(text: str) -> list[str]:
@@ -36,7 +42,8 @@ def sentences(text: str) -> list[str]:
     for sentence in P.sentences(text):
         timed = bool(out) and _MERIDIEM_END.search(out[-1]) is not None
         if (timed and _after_time(sentence)) or (
-                out and not timed and _INITIALS_END.search(out[-1]) and _LOWER.match(sentence)):
+                out and not timed and _INITIALS_END.search(out[-1]) and _LOWER.match(sentence)) \
+                or (out and _NAME_PART_END.search(out[-1]) and sentence[:1].isupper()):
             out[-1] = f"{out[-1]} {sentence}"
         else:
             out.append(sentence)

@@ -67,7 +67,8 @@ def referred_back(new: Fact, facts: Sequence[Fact]) -> Fact | None:
     a count) in the latest message before it that stated values; None where that message
     states none or several, or the number is no whole number. "It" points at what was
     just said, and a bare number can only mean a number there; anything else is a guess."""
-    if not keyless(new) or not new.users or not _WHOLE_NUMBER.fullmatch(new.value):
+    if not keyless(new) or not new.users or not _WHOLE_NUMBER.fullmatch(new.value) \
+            or new.kind == "question":  # ("64 is too big": a value turned down takes nothing)
         return None
     earlier = [f for f in facts if f is not new and f.status != "forgotten" and f.key
                and f.kind not in SENTENCE_KINDS and f.kind != "question"
@@ -81,9 +82,16 @@ def referred_back(new: Fact, facts: Sequence[Fact]) -> Fact | None:
     meant = [f for f in nearest if _a_number_stands_for(f)]
     current = [f for f in meant if f.status == "current"]  # (one key: "from 8080 to 8081")
     if len({f.key for f in meant}) != 1 or len(current) != 1 or not current[0].users \
-            or current[0].pinned or current[0].source == "manual":
+            or current[0].pinned or current[0].source == "manual" \
+            or current[0].value.split()[-1] == new.value:  # ("8080 is busy": the value itself)
         return None
+    if family(current[0]) != "port" and _YEAR.fullmatch(new.value):
+        return None  # "it is 2024" after "the team has 11 players": a year, not a count
     return current[0]
+
+
+# A four-digit number of this or the last century reads as a year, not a count.
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _a_number_stands_for(fact: Fact) -> bool:

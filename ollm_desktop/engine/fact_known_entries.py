@@ -56,7 +56,8 @@ class Known:
         mine = _same_key(item, mine, self.keyed.get((*key, item.key)))
         now = _same_key(item, self.current.get(key), self.current_keyed.get((*key, item.key)))
         found = mine or now or self._same_sentence(item) or (  # two keys
-            self.mine_by_value.get(item.value) if family(item) != "sentence" else None)
+            self.mine_by_value.get(item.value)
+            if family(item) != "sentence" and not _a_role(item) else None)
         if found is not None:
             return self._tell(item, found)
         past = self.past.get(key)
@@ -101,15 +102,18 @@ def _stem(sentence: str) -> str:
 def _same_key(item: Found, fact: Fact | None, keyed: Fact | None) -> Fact | None:
     """``fact`` (the entry of ``item``'s value) if it is ``item``'s: an equal number under
     another key with an attribute ("batch: 16, rank: 16") is another entry, so only the
-    entry of ``item``'s own key (``keyed``) is; a number keyed by no attribute matches any.
-    A name stated as the one holder of a definite key ("Lisa is the captain") after it held
-    another ("Lisa is the goalkeeper") is a second entry too: one person, two roles."""
-    if fact is None or (item.ref_kind != "number" and not (item.single and item.ref_kind ==
-                                                           "name")) or \
+    entry of ``item``'s own key (``keyed``) is; a number keyed by no attribute matches any."""
+    if fact is None or (item.ref_kind != "number" and not _a_role(item)) or \
             _named(item.key) == _named(fact.key) or \
             not _named(item.key).split("|")[-1] or not _named(fact.key).split("|")[-1]:
         return fact
     return keyed
+
+
+def _a_role(item: Found) -> bool:
+    """A name said to hold a keyed role ("Lisa is the captain", ``fact_new_roles``): one
+    person holds several roles, each its own entry (the goalkeeper and the captain)."""
+    return item.single and item.ref_kind == "name" and bool(_named(item.key).split("|")[-1])
 
 
 def _named(key: str) -> str:

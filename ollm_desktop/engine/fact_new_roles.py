@@ -17,7 +17,15 @@ import re
 from dataclasses import dataclass
 
 from ollm_desktop.engine.fact_mood_words import SUBORDINATE
-from ollm_desktop.engine.fact_words import DETERMINERS, NOT_NP, PREPOSITIONS, PRONOUNS, TIMES
+from ollm_desktop.engine.fact_words import (
+    DETERMINERS,
+    FILLER,
+    LEADS,
+    NOT_NP,
+    PREPOSITIONS,
+    PRONOUNS,
+    TIMES,
+)
 
 # The definite determiners and possessives before "new K" ("the", "our"): an indefinite or
 # a demonstrative ("a new lead", "that new lead") names no key's one holder.
@@ -88,7 +96,12 @@ def new_role(sentence: str, values: list[tuple[int, int]],
         if span is None or any(a <= at < b for a, b in unasserted
                                for at in (span[0], match.start() + 1)):
             continue  # (fact_mood) someone else's word, a wish, a condition: no holder
+        plain = match.re is _HOLDS_ROLE and not match.group("now")
+        if plain and not _a_holder(sentence, span):
+            continue  # "Today is the deadline", "Ctrl+C is the shortcut": no one's name
         phrase = match.group("phrase")
+        if plain and _BOUNDED.search(phrase):
+            continue  # "Sam is the release manager next sprint": not the one holding it now
         dated = _ADJUNCT.search(phrase)
         if dated is not None:  # "will be the new lead once Dana retires": a plan, not a holder
             if _PLANNED.match(sentence, match.start()):
@@ -101,7 +114,6 @@ def new_role(sentence: str, values: list[tuple[int, int]],
         old = (match.start("old"), match.end("old")) if match.groupdict().get("old") else (
             (match.start("from"), match.end("from")) if found else None)
         # (the phrase's end includes a dated adjunct: its date is the change's, no value)
-        plain = match.re is _HOLDS_ROLE and not match.group("now")
         return NewRole(*span, *key, match.start("phrase"), match.end("phrase"), old,
                        takes_over=not plain)
     return None
@@ -109,12 +121,35 @@ def new_role(sentence: str, values: list[tuple[int, int]],
 
 def _a_role(phrase: str) -> bool:
     """A noun phrase that names a role ("release manager", "venue for the offsite"): no
-    pronoun, verb word or preposition but its owner's "for"/"of" ("the language we use", "the
-    way to go", "the one" name none), and not "new" (``_NEW_ROLE`` reads that)."""
+    pronoun, verb word, relative pronoun or preposition but its owner's "for"/"of" ("the
+    language we use", "the way to go", "the one who decides" name none), no superlative ("the
+    best", "the tallest player": a ranking, no post), and not "new" (``_NEW_ROLE`` reads that)."""
     words = phrase.lower().split()  # ("the K for now": "for" is no role's last word)
     return bool(words) and words[0] != "new" and words[-1] not in ("one", "ones", "for", "of") \
-        and \
-        not any(w in NOT_NP or (w in PREPOSITIONS and w not in ("for", "of")) for w in words)
+        and not _SUPERLATIVE.match(words[0]) and \
+        not any(w in NOT_NP or w in _RELATIVES or (w in PREPOSITIONS and w not in ("for", "of"))
+                for w in words)
+
+
+# A superlative's word shape ("best", "tallest", "most", "least"): a ranking, no role.
+_SUPERLATIVE = re.compile(r"(?:best|worst|most|least|\w{2,}est)$")
+_RELATIVES = frozenset({"who", "whom", "whose", "which", "that", "where"})
+# A time-bounded predicate ("the release manager next sprint", "the top scorer this week"):
+# a time word that starts a time adjunct; the holder is not the one holding it now.
+# "this"/"that" date only a unit of time ("this week", not "this repo"): a closed class.
+_BOUNDED = re.compile(
+    r"\s+(?:(?:" + "|".join(sorted(TIMES - {"now", "here", "there", "point", "this", "that"}))
+    + r")\b|(?:this|that)\s+(?:day|week|weekend|month|quarter|year|season|sprint|term|"
+    r"semester|morning|afternoon|evening|night|time|round)\b)", re.IGNORECASE)
+
+
+def _a_holder(sentence: str, span: tuple[int, int]) -> bool:
+    """A subject that can hold a role: not a time or place word ("Today", "Here", "Tomorrow":
+    deictic words point, they name no one), and a whole word, not the end of a key chord or an
+    expression ("Ctrl+C")."""
+    if span[0] > 0 and not sentence[span[0] - 1].isspace():
+        return False
+    return sentence[span[0]:span[1]].lower() not in TIMES
 
 
 def _name_before(head: str) -> tuple[int, int] | None:
@@ -131,8 +166,11 @@ def _name_before(head: str) -> tuple[int, int] | None:
     return (start, name.end()) if start < name.end() else None
 
 
-# A capitalised first word that is no name's: a clause's opener (a pronoun, a determiner).
-_OPENERS = frozenset({w.capitalize() for w in PRONOUNS | DETERMINERS} | {"There"})
+# A capitalised first word that is no name's: a clause's opener (a pronoun, a determiner, an
+# interjection or a correction's lead: "Actually Sam", "Yes Sam", "Also Sam").
+_OPENERS = frozenset({w.capitalize() for w in PRONOUNS | DETERMINERS | FILLER}
+                     | {w.capitalize() for w in LEADS if " " not in w}
+                     | {"There", "Yes", "Yeah", "Thanks", "Please"})
 
 
 def _key_words(phrase: str) -> tuple[str, str] | None:
