@@ -16,4 +16,8 @@ from tests.engine_fakes import absorbed
 ])
 def test_a_bare_number_takes_back_no_value_it_cannot_mean(before: str, after: str) -> None:
     ledger = absorbed(("user", before), ("user", after))
-    assert not [f for f in ledger if f.status == "replaced" or f.possibly_replaced_by]
+    earlier = [f for f in ledger if f.turn == 1]
+    assert earlier and all(f.status == "current" and not f.possibly_replaced_by
+                           for f in earlier)
+    # (a value turned down may be kept as a replaced one, "not 16": it never held)
+    assert not [f for f in ledger if f.turn == 2 and f.possibly_replaced_by]
