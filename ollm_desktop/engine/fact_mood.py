@@ -39,12 +39,12 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
-from ollm_desktop.engine.fact_mood_asked import clause_head as _head
 from ollm_desktop.engine.fact_mood_asked import interrogative as _interrogative
 from ollm_desktop.engine.fact_mood_asked import supposed as _supposed
 from ollm_desktop.engine.fact_mood_asked import word_at as _word
 from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_mood
 from ollm_desktop.engine.fact_mood_stance import possible_change, stance_marks
+from ollm_desktop.engine.fact_mood_words import clause_head as _head
 from ollm_desktop.engine.fact_mood_words import conditional_phrase
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (

@@ -27,18 +27,10 @@ def word_at(tokens: Sequence[Tok], i: int) -> str:
     return tokens[i].word if 0 <= i < len(tokens) else ""
 
 
-def clause_head(words: list[str]) -> int:
-    """Index of a clause's first word after a conjunction and a comma."""
-    k = 0
-    while k < len(words) and words[k] in cues.SKIPPED:
-        k += 1
-    return k
-
-
 def interrogative(tokens: list[Tok], a: int, b: int) -> bool:
     """An auxiliary before its subject opens the clause: "should we", "isn't the port", "is
     Tuesday too late", "does term end on …" (a dropped subject's "is now 9443" states)."""
-    k = a + clause_head([t.word for t in tokens[a:b]])
+    k = a + cues.clause_head([t.word for t in tokens[a:b]])
     head, nxt = word_at(tokens, k), word_at(tokens, k + 1)
     nxt = word_at(tokens, k + 2) if nxt == "not" else nxt
     after = tokens[k + 1] if k + 1 < b else None  # ("does", "did": never an imperative)
