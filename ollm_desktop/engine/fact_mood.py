@@ -39,11 +39,12 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
-from ollm_desktop.engine.fact_mood_asked import clause_head as _head
 from ollm_desktop.engine.fact_mood_asked import interrogative as _interrogative
 from ollm_desktop.engine.fact_mood_asked import supposed as _supposed
+from ollm_desktop.engine.fact_mood_asked import word_at as _word
 from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_mood
 from ollm_desktop.engine.fact_mood_stance import possible_change, stance_marks
+from ollm_desktop.engine.fact_mood_words import clause_head as _head
 from ollm_desktop.engine.fact_mood_words import conditional_phrase
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
@@ -108,10 +109,6 @@ class Moods:
         said: Mood = mood if mood != "statement" else (
             "question" if first == "question" else "suggestion")
         return [slot for slot, _ in open_], said
-
-
-def _word(tokens: list[Tok], i: int) -> str:
-    return tokens[i].word if 0 <= i < len(tokens) else ""
 
 
 def _starts_clause(tokens: list[Tok], i: int) -> bool:
@@ -306,7 +303,9 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
     """Marks one segment's clauses (between strong breaks)."""
     start, end = segment[0][0], segment[-1][1]
     if _interrogative(tokens, start, segment[0][1]):
-        mark(start, end, "question")
+        # a yes/no question asks about its segment; a wh-question with no "?" ends at its
+        # comma ("How did I miss this, the meeting moved to 4pm": the second clause states)
+        mark(start, _asked_end(tokens, start, end), "question")
     for n, (a, b, _) in enumerate(segment):
         _conditional(tokens, segment, n, mark)
         doubt, bare = _doubt([t.word for t in tokens[a:b]])
@@ -323,6 +322,17 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
                 mark(x, y, mood)
     for x, y, open_mood in open_marks(tokens, segment):  # (fact_mood_open) "under review"
         mark(x, y, open_mood)
+
+
+def _asked_end(tokens: list[Tok], start: int, end: int) -> int:
+    """Where a question opening a segment ends: a wh-question with no "?" at its first comma
+    before a clause ("When do we leave, dinner is now at 8pm"), not before an answer it
+    offers ("When do we leave, 8pm or 9pm"); a yes/no question at the segment's end."""
+    words = [t.word for t in tokens[start:end]]
+    if words[_head(words):_head(words) + 1] not in [[w] for w in cues.WH]:
+        return end
+    return next((i for i in range(start + 1, end - 1) if tokens[i].word == "," and
+                 tokens[i + 1].value is None and tokens[i + 1].word != "or"), end)
 
 
 def _adjunct(tokens: list[Tok], a: int, b: int) -> bool:

@@ -6,42 +6,38 @@
   (a title, a search typed in haste): "How do I raise the quota from 20GB to 50GB", "when
   did we move it". A wh-word before its subject ("when we moved it to 10, ...") is a
   subordinate clause, and states.
-- A leading **"say"** before a comma or a noun phrase ("Say, the 7th", "Say the 7th and the
-  21st", "say 40 people") is the imperative of supposing: it offers an example, not a value.
+- A leading **"say"** before a comma, a noun phrase or a subject ("Say, the 7th", "Say the 7th
+  and the 21st", "say 40 people", "say we push it to 5") is the imperative of supposing: it
+  offers an example, not a value.
 
 The words are closed classes (auxiliaries, wh-words, pronouns, determiners).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_words import DETERMINERS, Tok
 
 
-def _word(tokens: list[Tok], i: int) -> str:
+def word_at(tokens: Sequence[Tok], i: int) -> str:
+    """The word at ``i``; "" outside the sentence (``fact_mood`` reads its neighbours so)."""
     return tokens[i].word if 0 <= i < len(tokens) else ""
-
-
-def clause_head(words: list[str]) -> int:
-    """Index of a clause's first word after a conjunction and a comma."""
-    k = 0
-    while k < len(words) and words[k] in cues.SKIPPED:
-        k += 1
-    return k
 
 
 def interrogative(tokens: list[Tok], a: int, b: int) -> bool:
     """An auxiliary before its subject opens the clause: "should we", "isn't the port", "is
     Tuesday too late", "does term end on …" (a dropped subject's "is now 9443" states)."""
-    k = a + clause_head([t.word for t in tokens[a:b]])
-    head, nxt = _word(tokens, k), _word(tokens, k + 1)
-    nxt = _word(tokens, k + 2) if nxt == "not" else nxt
+    k = a + cues.clause_head([t.word for t in tokens[a:b]])
+    head, nxt = word_at(tokens, k), word_at(tokens, k + 1)
+    nxt = word_at(tokens, k + 2) if nxt == "not" else nxt
     after = tokens[k + 1] if k + 1 < b else None  # ("does", "did": never an imperative)
     aux, *rest = nxt.split(" ")  # (a title's capitals join "Do I Change" as one name)
     if head in cues.WH - {"which", "whose"} and aux in cues.QUESTION_AUX:
         # a wh-word before an inverted auxiliary asks, "?" or not: "How do I raise it to 5"
-        subject = rest[0] if rest else _word(tokens, k + 2)
+        subject = rest[0] if rest else word_at(tokens, k + 2)
         return subject in cues.SUBJECTS or subject in DETERMINERS or subject == "not"
     return k < b and head in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or (
         nxt in DETERMINERS | {"there"} and head not in ("do", "will", "have")) or (
@@ -53,6 +49,6 @@ def supposed(tokens: list[Tok], i: int) -> bool:
     """After a clause's leading "say": a comma, or a noun phrase with no subject before it
     ("Say the 7th and the 21st", "say 40 people"): the imperative of supposing, which
     offers an example, not a value set."""
-    word = _word(tokens, i)
-    return word == "," or word in DETERMINERS or (i < len(tokens) and (
-        tokens[i].value is not None or word[:1].isdigit()))
+    word = word_at(tokens, i)  # ("say we move it to 4pm": a supposed clause, its subject first)
+    return word == "," or word in DETERMINERS or word in cues.SUBJECTS or (
+        i < len(tokens) and (tokens[i].value is not None or word[:1].isdigit()))

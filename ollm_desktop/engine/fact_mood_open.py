@@ -41,6 +41,7 @@ from typing import Literal
 
 from ollm_desktop.engine.fact_comparatives import compared_values, judged_values
 from ollm_desktop.engine.fact_mood_unmade import NEGATORS, unmade_changes
+from ollm_desktop.engine.fact_mood_words import SUBJECTS
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -168,7 +169,8 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
             out.append((a, b, "tentative") if own else (start, end, "tentative"))
         there = _existential(words)
         if there >= 0:  # up to a contrast: "there's talk of it, but the meeting is at 4pm"
-            stop = next((i for i in range(a + there, end) if tokens[i].word in CONTRAST), end)
+            stop = next((i for i in range(a + there, end) if tokens[i].word in CONTRAST or
+                         _clause_after_comma(tokens, i, end)), end)
             out.append((a + there, stop, "tentative"))
         at = next((x for x in _heads(tokens, a, b)
                    if _generic_subject(_words(tokens, x, b))), -1)
@@ -182,6 +184,17 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         out += _habitual(tokens, a, b)  # "we typically start with 50"
         out += unmade_changes(tokens, a, b)  # (fact_mood_unmade) "no plans to move it to X"
     return out
+
+
+def _clause_after_comma(tokens: Sequence[Tok], i: int, end: int) -> bool:
+    """A clause of its own opens at ``i`` after a comma: a subject (a pronoun, a determiner)
+    with its verb a few words on ("there are several ideas, the trip is now 7 days")."""
+    if tokens[i - 1].word != "," or not (tokens[i].word in SUBJECTS or
+                                         tokens[i].word in DETERMINERS):
+        return False
+    return tokens[i].word.endswith(("'s", "'re")) or any(
+        tokens[j].word in COPULAS or is_change(tokens[j].word)
+        for j in range(i + 1, min(end, i + 5)))
 
 
 CONTRAST = closed("but however though although yet whereas")

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine import fact_mood_words as cues
-from ollm_desktop.engine.fact_words import Tok, closed, is_change
+from ollm_desktop.engine.fact_verbs import changes
+from ollm_desktop.engine.fact_words import Tok, closed
 
 UnmadeMark = tuple[int, int, Literal["negated"]]
 
@@ -30,11 +31,6 @@ NEGATORS = closed("not no never nor")
 IMPLICATIVE = closed("forget forgets forgot fail fails failed hesitate neglect")
 REACH = 4  # words of the verb phrase between the negation and the change verb
 _EDGE = cues.CLAUSE_EDGE | {"than", "that", "because", "if", "when", "since"}
-
-
-def changed(word: str) -> bool:
-    """A change verb in any form, "-ing" of an "-e" verb too ("moving", "changing")."""
-    return is_change(word) or (word.endswith("ing") and is_change(word[:-3] + "e"))
 
 
 def _verb_after(tokens: Sequence[Tok], i: int, b: int) -> int:
@@ -46,7 +42,7 @@ def _verb_after(tokens: Sequence[Tok], i: int, b: int) -> int:
             return -1
         if token.word in IMPLICATIVE:
             return -1  # "don't forget to change it to 9000": do change it
-        if changed(token.word):
+        if changes(token.word):
             return j
     return -1
 

@@ -81,3 +81,12 @@ def conditional_phrase(words: Sequence[str]) -> int:
         if tuple(words[:len(phrase)]) == phrase and words[len(phrase):len(phrase) + 1] != ["of"]:
             return len(phrase)
     return 0
+
+
+def clause_head(words: list[str]) -> int:
+    """Index of a clause's first word after a conjunction and a comma (the mood readers and
+    ``fact_tense`` look for a clause's head word there)."""
+    k = 0
+    while k < len(words) and words[k] in SKIPPED:
+        k += 1
+    return k
