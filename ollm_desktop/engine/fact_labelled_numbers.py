@@ -69,20 +69,19 @@ def labelled_for(value: str, key: str, other_key: str) -> bool:
     return any(len(w) >= 3 and (label.startswith(w) or w.startswith(label)) for w in words)
 
 
-def owners_port(new: Fact, facts: list[Fact]) -> Fact | None:
-    """The one current port of the thing a bare number's key names ("the API runs on 8000
-    and the admin UI on 8001", then "the admin UI moved to 9001": the admin UI's port), where
-    its noun phrase is that port's owner, word stems alike; None where the number is no port
-    number, or several ports or none have that owner."""
+def owners_port(new: Fact, earlier: list[Fact]) -> Fact | None:
+    """The one port among the user's ``earlier`` values open to change (current, stated
+    before, neither pinned nor entered by hand: ``fact_supersession.users_earlier``) of the
+    thing a bare number's key names ("the API runs on 8000 and the admin UI on 8001", then
+    "the admin UI moved to 9001": the admin UI's port), where its noun phrase is that port's
+    owner, word stems alike; None where the number is no port number, or several ports or
+    none have that owner."""
     entity, _, attribute = new.key.partition("|")
     attribute, _, unit = attribute.partition("|")
     if unit != "number" or not attribute or not new.users or not new.value.isdigit() \
             or not 0 < int(new.value) < 65536:
         return None
     owner = [stem(w) for w in f"{entity} {attribute}".split()]
-    ports = [f for f in facts if f is not new and f.status == "current" and f.users
-             and f.key.endswith("|port") and f.key.count("|") == 2 and not f.pinned
-             and f.source != "manual" and (f.turn or 0, f.sequence) < (new.turn or 0,
-                                                                       new.sequence)
+    ports = [f for f in earlier if f.key.endswith("|port") and f.key.count("|") == 2
              and [stem(w) for w in f.key.split("|")[0].split()] == owner]
     return ports[0] if len({f.key for f in ports}) == 1 and len(ports) == 1 else None

@@ -160,7 +160,8 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     # to 4pm": the one value it can only mean
     if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
-    back = None if found or alike else (referred_back(new, facts) or owners_port(new, facts))
+    back = None if found or alike else (referred_back(new, facts)
+                                            or owners_port(new, users_earlier(facts, new)))
     if back is not None:  # "correction: it is 8080" after "the dev server listens on 8081";
         # "the admin UI moved to 9001": the admin UI's port (its key is the one meant)
         new.key, new.subject = back.key, back.subject
@@ -170,16 +171,22 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     return count
 
 
+def users_earlier(facts: list[Fact], new: Fact) -> list[Fact]:
+    """The user's current values stated before ``new`` that a later value may take back:
+    never a pinned one nor one the user entered by hand (those change only by hand)."""
+    return [old for old in facts if old.status == "current" and old is not new and old.users
+            and stated_before(old, new) and not old.pinned and old.source != "manual"]
+
+
 def named_otherwise(facts: list[Fact], new: Fact, *, single: bool = False) -> list[Fact]:
     """The earlier current values of the user's that the user's value ``new`` names in
     other words (``fact_topics``), where no earlier value has a key that meets its own
     (``single``: ``new`` is the one value of a definite key, a link or path too)."""
     if new.source != "user" or family(new) in ("sentence", "question"):
         return []
-    earlier = [old for old in facts if old.status == "current" and old is not new
-               and old.value != new.value and old.users and old.message_id != new.message_id
-               and family(old) not in ("sentence", "question") and stated_before(old, new)
-               and not old.pinned and old.source != "manual"]
+    earlier = [old for old in users_earlier(facts, new) if old.value != new.value
+               and old.message_id != new.message_id
+               and family(old) not in ("sentence", "question")]
     meant = same_topic(new, earlier, single=single)
     if meant and any(key_match(new, old) for old in earlier):
         return []  # a key that meets: the rules of keys decide
