@@ -141,7 +141,10 @@ def _moved_to_before(tokens: list[Tok], j: int) -> bool:
         while at < j - 1 and tokens[at].word in DETERMINERS:
             at += 1
         if tokens[k].word == "to" and tokens[at].value is not None:
-            return any(is_change(t.word) for t in tokens[max(0, k - 5):k])
+            # the change verb anywhere in the clause before "to": "Change the default port
+            # for the Proxy recorder to 8888 from 8080"
+            edge = max((x for x in range(k) if tokens[x].word in BOUNDARY), default=-1)
+            return any(is_change(t.word) for t in tokens[edge + 1:k])
     return False
 
 

@@ -13,14 +13,6 @@ from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_words import DETERMINERS, Tok, is_change, is_replace
 
 
-def _head(words: list[str]) -> int:
-    """Index of a clause's first word after a conjunction and a comma."""
-    k = 0
-    while k < len(words) and words[k] in cues.SKIPPED:
-        k += 1
-    return k
-
-
 def past_words(clause: list[Tok]) -> int:
     """How many of the clause's words a past state covers (0: none): "we used to use
     MySQL", "back in 2019 ...", "the previous owners were ...", "we were on Heroku until
@@ -28,11 +20,12 @@ def past_words(clause: list[Tok]) -> int:
     "instead") still hold."""
     words = [t.word for t in clause]
     present = set(words)
+    head = cues.clause_head(words)
     # "was still referencing version 16", "the docs were still on v16": a state that held
     # then and has changed since (a past copula or auxiliary with "still")
     held = any(w in cues.PAST and words[i + 1] == "still" for i, w in enumerate(words[:-1]))
     if not held and not present & cues.PAST_CUES and not any(map(is_year, clause)) and \
-            words[_head(words):_head(words) + 1] != ["when"]:
+            words[head:head + 1] != ["when"]:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
                 for i, w in enumerate(words[:-1]))
@@ -47,12 +40,12 @@ def past_words(clause: list[Tok]) -> int:
     timed = used or held or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
                                   ("last", "time")}) or " in the past " in text or \
         " at the time " in text or bool(cues.ANTERIOR & present) or \
-        words[_head(words):_head(words) + 1] == ["before"]
+        words[head:head + 1] == ["before"]
     # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
-    adverbial = words[_head(words):_head(words) + 1] == ["when"] or any(
+    adverbial = words[head:head + 1] == ["when"] or any(
         w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
         and words[i + 1].isalpha() for i, w in enumerate(words))
-    described = any(w in cues.ANTERIOR_ADJ and (i == _head(words) or words[i - 1] in DETERMINERS)
+    described = any(w in cues.ANTERIOR_ADJ and (i == head or words[i - 1] in DETERMINERS)
                     for i, w in enumerate(words))  # (a terse "Previous owners were …" too)
     tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
     # a past state ("last quarter the retro was on Friday"), not a dated event ("peak traffic

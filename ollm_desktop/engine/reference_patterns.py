@@ -234,7 +234,7 @@ _PRODUCT_SET = set(PRODUCTS.replace("\\", "").split("|"))
 # A clock time's zone after it ("3:15 p.m. CST", "4:25 p.m. ET", "noon CT", "09:00 UTC"): a
 # region's letters and "S"/"D" (standard, daylight) before "T", or the universal ones; not "AT"
 # nor "IT" (a word of a sentence in capitals)
-_ZONE = r"(?:[A-Z]{0,2}[SD]T|[ECMP]T|[CWE]ET|CEST|UTC(?:[+-]\d{1,2})?|GMT(?:[+-]\d{1,2})?)\b"
+_ZONE = r"(?:[A-Z]{1,2}[SD]T|[ECMP]T|[CWE]ET|CEST|UTC(?:[+-]\d{1,2})?|GMT(?:[+-]\d{1,2})?)\b"
 _NB = r"(?<![\w.,$€£¥₹])(?<![^\W\d_]-)"  # a number starts here, not inside 1.234,56 nor "under-14s"
 
 BACKTICK = _rule(r"(?<!`)`(?P<ref>[^`\n]{2,100})`(?!`)", "code", whole=True)
@@ -262,7 +262,10 @@ RULES: tuple[Rule, ...] = (
     _rule(r"\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)"
           rf"(?:\s(?:{_ZONE})(?![\w:]))?", "time"),
     # the hours that have a name ("noon", "midnight", "12 noon"), with their zone ("noon CT")
-    _rule(rf"\b(?:12\s)?(?i:noon|midnight|midday)\b(?:\s(?:{_ZONE})(?![\w:]))?", "time"),
+    # (lower case: "the Noon Bistro", "Midnight Library" are names; "pre-noon" and the
+    # colour "midnight blue" are no hour)
+    _rule(rf"(?<![\w-])(?:12\s)?(?:noon|midnight|midday)\b(?!\s(?:blue|black)\b)"
+          rf"(?:\s(?:{_ZONE})(?![\w:]))?", "time"),
     _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
           r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
     # a drive path written with forward slashes ("D:/Photos/2023"): one path, not "D"
