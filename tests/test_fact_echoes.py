@@ -32,6 +32,8 @@ def test_an_echo_of_the_replaced_value_is_not_current(before: str, after: str, o
      "30 seconds"),
     ("The budget is $500.", "Raise the budget to $800. Catering costs $500.", "$500"),
     ("The oven is at 200C.", "Lower the oven to 180C. Keep the grill at 200C.", "200C"),
+    ("The timeout is 30 seconds.", "Set the timeout to 60 seconds; retry delay: 30 seconds.",
+     "30 seconds"),
 ])
 def test_the_same_value_stated_for_another_key_stays_current(before: str, after: str,
                                                              other: str) -> None:

@@ -20,8 +20,9 @@ from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_named_only import same_value
 from ollm_desktop.engine.fact_types import Fact
 
-# what may stand before a value that is talked about rather than stated for a key
-_TALKED_ABOUT = r"(?:^|[.!?;:,(\-–—]\s*|\b(?:because|since|as|although|though|while|whereas|" \
+# what may stand before a value that is talked about rather than stated for a key (not ":",
+# which labels a value: "the retry delay: 30 seconds")
+_TALKED_ABOUT = r"(?:^|[.!?;,(\-–—]\s*|\b(?:because|since|as|although|though|while|whereas|" \
     r"old|previous|former|earlier|original)\s+)(?:the\s+)?"
 
 
