@@ -16,7 +16,8 @@ for a key that is likely but not certain). It stays out of the way of every othe
 - the sentence asserts (``fact_mood``: no question, condition, suggestion or report);
 - exactly one earlier value is named and exactly one new value of its shape;
 - the new value is no value of another key (the ledger's, or the grammar's reading of this
-  sentence: "the API stays on 8443, the admin UI moves to 9443");
+  sentence: "the API stays on 8443, the admin UI moves to 9443"), nor one the grammar reads
+  as taken back or asked about ("24 is too many, so we keep 16");
 - the two are not joined as a list or range ("8443 and 9443", "8443-9443", "8443 or 9443");
 - the grammar does not read the earlier value again as a value of a named owner;
 - the earlier value is the user's, current, and nothing replaced or marked it yet.
@@ -61,8 +62,11 @@ def _shape(value: str) -> re.Pattern[str] | None:
                       re.IGNORECASE)
 
 
-def _earlier(facts: Sequence[Fact], message_id: str | None) -> list[Fact]:
+def _earlier(facts: Sequence[Fact], message_id: str | None, turn: int) -> list[Fact]:
+    """The user's current values stated in an earlier exchange (a message read again, as a
+    compaction does, never meets the values stated after it)."""
     return [f for f in facts if f.status == "current" and f.users and not f.pinned
+            and (f.turn or 0) < turn
             and f.source != "manual" and not f.edited and f.message_id != message_id
             and f.possibly_replaced_by is None and f.kind not in SENTENCE_KINDS
             and f.kind != "question" and len(f.key.split("|")) == 3]
@@ -76,9 +80,10 @@ def _asserted(sentence: str, spans: Sequence[tuple[int, int]]) -> bool:
     return moods.mood == "statement" and all(moods.mood_at(a) == "statement" for a, _ in spans)
 
 
-def _other_key(form: str, fact: Fact, facts: Sequence[Fact], found: Sequence[Found]) -> bool:
-    """The new value is a value of another key: the ledger holds it so, or the grammar read
-    it in this message with an owner or attribute of its own."""
+def _spoken_for(form: str, fact: Fact, facts: Sequence[Fact], found: Sequence[Found]) -> bool:
+    """The new value is a value of another key (the ledger holds it so, or the grammar read
+    it in this message with an owner or attribute of its own), or the grammar read it as
+    taken back or only asked about: it is no new value of ``fact``'s key."""
     attribute = fact.key.split("|")[1]
     for other in facts:
         if other.status == "current" and other.key != fact.key and \
@@ -87,9 +92,12 @@ def _other_key(form: str, fact: Fact, facts: Sequence[Fact], found: Sequence[Fou
             if len(parts) == 3 and (parts[0] or parts[1]) and parts[1] != attribute:
                 return True
     for item in found:
+        if value_form(item.value) != form:
+            continue
         parts = item.key.split("|")
-        if not item.old and value_form(item.value) == form and len(parts) == 3 and \
-                (parts[0] or parts[1]) and parts[1] != attribute:
+        if item.old or item.kind == "question":  # "24 is too many, so we keep 16": the
+            return True  # grammar read it as a value taken back or only asked about
+        if len(parts) == 3 and (parts[0] or parts[1]) and parts[1] != attribute:
             return True
     return False
 
@@ -107,7 +115,7 @@ def swapped(facts: list[Fact], found: Sequence[Found], message: Message, turn: i
     """Mark each earlier value a sentence of this user message swaps for a new value of its
     shape "possibly replaced" (see the module's docstring). Returns how many it marked."""
     message_id, content = message.id, message.content
-    earlier = _earlier(facts, message_id) if message.role == "user" else []
+    earlier = _earlier(facts, message_id, turn) if message.role == "user" else []
     if not earlier:
         return 0
     marked = 0
@@ -138,7 +146,7 @@ def swapped(facts: list[Fact], found: Sequence[Found], message: Message, turn: i
             continue
         form, (text, span) = next(iter(fresh.items()))
         gap = sentence[min(at[1], span[1]):max(at[0], span[0])].strip().lower()
-        if _JOINED.match(gap) or _other_key(form, fact, facts, found) \
+        if _JOINED.match(gap) or _spoken_for(form, fact, facts, found) \
                 or _owned_again(fact, found) or not _asserted(sentence, [at, span]):
             continue
         marked += _take(facts, fact, text, message_id, turn)
