@@ -18,10 +18,18 @@ for a key that is likely but not certain). It stays out of the way of every othe
 - the new value is no value of another key (the ledger's, or the grammar's reading of this
   sentence: "the API stays on 8443, the admin UI moves to 9443"), nor one the grammar reads
   as taken back or asked about ("24 is too many, so we keep 16");
-- the two are not joined as a list or range ("8443 and 9443", "8443-9443", "8443 or 9443");
+- the two stand in clauses of their own or as the objects of a verb of replacing, not joined
+  as a list or range ("8443 and 9443", "8443-9443"), not linked in one clause ("8443 forwards
+  to 9443"), not in parallel ("March 3 is a Sunday, March 4 a Monday"), not negated, not
+  after a condition or a time ("When 8443 is busy, ...");
 - the grammar does not read the earlier value again as a value of a named owner;
 - the earlier value is the user's, current, and nothing replaced or marked it yet.
 Reads only the message's own sentences, once, when the message is absorbed.
+
+Known misreading (the stop-40 review: 231 probe chats, 11 marked right, 5 wrongly): a clause
+that keeps or rates the old value beside another person's or plan's new one ("3pm works,
+I'll be done by 4pm", "94110 is where I live, I work in 94105") is marked too; nothing in
+the structure tells it from "3pm got bumped, it's 4pm". It stays a mark, never a replacement.
 """
 
 from __future__ import annotations
@@ -44,6 +52,15 @@ from ollm_desktop.engine.provenance import Found
 # choice, a mapping): then neither takes the other back
 _JOINED = re.compile(r"^(?:,|and|or|&|/|-|–|—|to|vs\.?|versus|and/or|through|thru|until|"
                      r"till|x|by|\+|plus)$")
+# a clause break between two values: each has a clause of its own
+_CLAUSE_BREAK = re.compile(r"[,;:–—]|\s-\s|\b(?:so|but|and now|now)\b", re.IGNORECASE)
+# the new value opening its own clause, parallel to the old value's ("…, March 4 is …")
+_HEADS_CLAUSE = re.compile(r"(?:[,;:]|\bthen\b|\band\b)\s*(?:the\s+|a\s+|an\s+)?$",
+                           re.IGNORECASE)
+_REPLACING = re.compile(r"\b(?:replac|swap|switch|chang)\w*", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't", re.IGNORECASE)
+_OPENS_CONDITION = re.compile(r"\s*(?:when|whenever|while|if|unless|once|until|before|after)\b",
+                              re.IGNORECASE)
 _MAX_VALUE = 24  # longer values are sentences or links, never retyped as another
 
 
@@ -82,23 +99,27 @@ def _asserted(sentence: str, spans: Sequence[tuple[int, int]]) -> bool:
 
 def _spoken_for(form: str, fact: Fact, facts: Sequence[Fact], found: Sequence[Found]) -> bool:
     """The new value is a value of another key (the ledger holds it so, or the grammar read
-    it in this message with an owner or attribute of its own), or the grammar read it as
-    taken back or only asked about: it is no new value of ``fact``'s key."""
-    attribute = fact.key.split("|")[1]
-    for other in facts:
-        if other.status == "current" and other.key != fact.key and \
-                value_form(other.value) == form and other.kind not in SENTENCE_KINDS:
-            parts = other.key.split("|")
-            if len(parts) == 3 and (parts[0] or parts[1]) and parts[1] != attribute:
-                return True
+    it in this message with an owner or attribute of its own, or it names another value's
+    key: "9443 is for Grafana"), or the grammar read it as taken back or only asked about:
+    it is no new value of ``fact``'s key."""
+    owner, attribute = fact.key.split("|")[:2]
+
+    def another(key: str) -> bool:  # another attribute, or another named owner
+        parts = key.split("|")
+        return len(parts) == 3 and bool(parts[0] or parts[1]) and (
+            parts[1] != attribute or bool(parts[0] and owner and parts[0] != owner))
+
+    if any(other.status == "current" and other.key != fact.key and other.kind not in
+           SENTENCE_KINDS and value_form(other.value) == form and another(other.key)
+           for other in facts):
+        return True
     for item in found:
+        if not item.old and item.subject and form in value_form(item.subject).split():
+            return True
         if value_form(item.value) != form:
             continue
-        parts = item.key.split("|")
-        if item.old or item.kind == "question":  # "24 is too many, so we keep 16": the
-            return True  # grammar read it as a value taken back or only asked about
-        if len(parts) == 3 and (parts[0] or parts[1]) and parts[1] != attribute:
-            return True
+        if item.old or item.kind == "question" or another(item.key):
+            return True  # "24 is too many, so we keep 16": taken back, not a new value
     return False
 
 
@@ -145,12 +166,36 @@ def swapped(facts: list[Fact], found: Sequence[Found], message: Message, turn: i
         if len(fresh) != 1:
             continue
         form, (text, span) = next(iter(fresh.items()))
-        gap = sentence[min(at[1], span[1]):max(at[0], span[0])].strip().lower()
-        if _JOINED.match(gap) or _spoken_for(form, fact, facts, found) \
-                or _owned_again(fact, found) or not _asserted(sentence, [at, span]):
+        if not _two_clauses(sentence, fact.value, at, text, span, found) \
+                or _spoken_for(form, fact, facts, found) or _owned_again(fact, found) \
+                or not _asserted(sentence, [at, span]):
             continue
         marked += _take(facts, fact, text, message_id, turn)
     return marked
+
+
+def _two_clauses(sentence: str, old: str, at: tuple[int, int], text: str,
+                 span: tuple[int, int], found: Sequence[Found]) -> bool:
+    """The earlier value and the new one stand as a change does: in clauses of their own,
+    the new one not heading a clause parallel to the old one's ("March 3 is a Sunday, March 4
+    a Monday"), or as the objects of a verb of replacing ("Replace 8443 with 9443"), not
+    negated. One clause that links them is a relation, no change ("8443 forwards to 9443",
+    "8443 served 9443 requests"); a number that counts a noun is another quantity ("8443 runs
+    in 3 containers"); a sentence opened by a condition or a time ("When 8443 is busy, ...")
+    tells when, not what holds."""
+    gap = sentence[min(at[1], span[1]):max(at[0], span[0])]
+    if _JOINED.match(gap.strip().lower()) or _OPENS_CONDITION.match(sentence):
+        return False
+    if text.isdigit() and len(text) != len(old.strip().rstrip(".")):
+        return False  # "3" beside "8443": a count, not a port retyped
+    if any(not item.old and item.value != text and item.value.startswith(text + " ")
+           for item in found):
+        return False  # read as part of a longer value of its own ("3 containers")
+    if span[0] > at[0] and _HEADS_CLAUSE.search(sentence[at[1]:span[0]]):
+        return False
+    if _REPLACING.search(sentence):
+        return not _NEGATED.search(sentence)
+    return _CLAUSE_BREAK.search(gap) is not None
 
 
 def _take(facts: list[Fact], old: Fact, text: str, message_id: str | None, turn: int) -> int:
@@ -172,9 +217,11 @@ def _take(facts: list[Fact], old: Fact, text: str, message_id: str | None, turn:
     mark_possible(new, [old])
     if old.possibly_replaced_by != new.id:
         return 0
-    # the same words read before as a sentence or a name of their own ("8443 was wrong, use
-    # 9443." as a correction's text, "Replace 8443" as a name) say it again: the reading
-    # that names the value and its key is the one kept (the message itself is kept whole)
-    facts[:] = [f for f in facts if f.message_id != message_id or f is new or not (
-        f.kind in SENTENCE_KINDS or f.ref_kind == "name") or old.value not in f.value]
+    # the same words read before as a correction's text or a name of their own ("8443 was
+    # wrong, use 9443." kept as its sentence, "Replace 8443" as a name) say it again: the
+    # reading that names both values and the key is kept (a decision or a note stays; the
+    # message itself is kept whole)
+    facts[:] = [f for f in facts if f.message_id != message_id or f is new
+                or old.value not in f.value or not (f.ref_kind == "name" or (
+                    f.kind == "correction" and text in f.value))]
     return 1
