@@ -39,6 +39,13 @@ writer who had read neither the engine nor any earlier corpus file's cases; it l
 statements of a change, "K is now X", "from Y to X" and a key named a sentence earlier. dev-real-3
 may be fixed against; heldout-real-3 is never read by anyone who writes or tunes the engine's
 rules. Each is its own row; neither is planted.
+``dev-real-4.jsonl`` and ``heldout-real-4.jsonl`` are a fourth real corpus, collected the same way
+from sources no earlier real corpus used (``random.Random(34)``, by polarity) by another writer who
+had read neither the engine nor any earlier corpus file's cases; it draws on many kinds of public
+text (issues and pull requests, sports, transport, school, club, festival, shopping and finance
+pages, forums and mailing lists) and keeps about a third negatives. dev-real-4 may be fixed
+against; heldout-real-4 is never read by anyone who writes or tunes the engine's rules. Each is its
+own row; neither is planted.
 """
 
 from __future__ import annotations
@@ -62,12 +69,12 @@ from bench.memory.ledger_text import (
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-# dev-more, dev-3, dev-4, dev-5, dev-real, dev-real-2, dev-real-3: more phrasings rules may be
-# written against; heldout-2, heldout-3, heldout-4, heldout-real, heldout-real-2, heldout-real-3:
-# more held-out halves, which no rule is written against
+# dev-more, dev-3, dev-4, dev-5, dev-real, dev-real-2, dev-real-3, dev-real-4: more phrasings
+# rules may be written against; heldout-2, heldout-3, heldout-4, heldout-real, heldout-real-2,
+# heldout-real-3, heldout-real-4: more held-out halves, which no rule is written against
 HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2", "dev-4", "heldout-3", "dev-5",
           "heldout-4", "dev-real", "heldout-real", "dev-real-2", "heldout-real-2",
-          "dev-real-3", "heldout-real-3")
+          "dev-real-3", "heldout-real-3", "dev-real-4", "heldout-real-4")
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]

@@ -17,7 +17,8 @@ HALF_NAMES = {"dev": "dev", "dev-more": "dev (more)", "heldout": "held-out",
               "dev-5": "dev-5", "heldout-4": "held-out-4",
               "dev-real": "dev-real", "heldout-real": "held-out-real",
               "dev-real-2": "dev-real-2", "heldout-real-2": "held-out-real-2",
-              "dev-real-3": "dev-real-3", "heldout-real-3": "held-out-real-3"}
+              "dev-real-3": "dev-real-3", "heldout-real-3": "held-out-real-3",
+              "dev-real-4": "dev-real-4", "heldout-real-4": "held-out-real-4"}
 
 
 def _share(hits: int, total: int) -> dict[str, Any]:
