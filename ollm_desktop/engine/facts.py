@@ -48,7 +48,6 @@ from ollm_desktop.engine.fact_supersession import (
     supersede,
     users_stand,
 )
-from ollm_desktop.engine.fact_swaps import swapped
 from ollm_desktop.engine.fact_topics import topics
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.fact_words import DETERMINERS
@@ -178,7 +177,6 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
                     and old.replaced_by != replacement.id:
                 result.replaced += replace_or_dispute(replacement, old, facts, named=True)
     result.replaced += echoes_replaced(facts, message.id, message.content, turn)
-    result.replaced += swapped(facts, found, message, turn)  # "8443 is out, we're on 9443"
     if result.confirmed:
         users_stand(facts)
     evict(facts)
