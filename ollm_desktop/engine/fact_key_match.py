@@ -89,7 +89,7 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         # workers", "bump the pool to 12"): the count, its noun left out
         counted = {unit_a, unit_b} - {"number"}
         loose = len(counted) == 1 and "number" in (unit_a, unit_b) and \
-            next(iter(counted)) not in _MEASURES
+            next(iter(counted)) not in _MEASURES - _UNIT_DROPPED
         return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
     if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
         return "same"
@@ -110,6 +110,9 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
 # Unit classes a bare number never stands for (they always carry their unit or form).
 _MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "hash", "ticket",
                        "date", "duration", "size", "percent", "money", "name"})
+# Measures whose unit a change of the same noun phrase leaves out ("the max upload size is
+# 250 MB", then "bump max upload size to 300"; "the timeout is 30 s", "set the timeout to 45").
+_UNIT_DROPPED = frozenset({"size", "duration", "percent", "money"})
 
 
 def _extends(entity: str, attribute: str, other_entity: str) -> bool:

@@ -193,6 +193,10 @@ def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
         return False  # "we'd already moved", "I'd mixed them up": had
     if role == "assistant" and word in ("should", "let's"):
         return True
+    if _word(tokens, i - 1) in ("we", "i") and ((word == "should" and nxt not in cues.BE and nxt
+                                                 not in ("be", "have", "read")) or (word == "want"
+                                                                          and nxt == "to")):
+        return True  # "we should use PostgreSQL", "we want to migrate": a proposal, a wish
     if word == "looking" and nxt in ("at", "into") and _word(tokens, i - 1) in cues.BE:
         return True  # "we're looking at Hetzner": considering
     return word in cues.MODAL or word in HEDGES or word in cues.TENTATIVE or \
@@ -337,11 +341,14 @@ def _asked_end(tokens: list[Tok], start: int, end: int) -> int:
 
 def _adjunct(tokens: list[Tok], a: int, b: int) -> bool:
     """A fronted prepositional phrase with no verb of its own ("even with a 45 s timeout,",
-    "at 20 workers,"): it belongs to the clause it precedes, and shares its mood."""
+    "at 20 workers,", "instead of MySQL,"): it belongs to the clause it precedes, and shares
+    its mood."""
     words = [t.word for t in tokens[a:b] if t.word != ","]
     k = _head(words)
     k += words[k:k + 1] == ["even"]
-    return k < len(words) and words[k] in PREPOSITIONS and len(words) <= 10 and not any(
+    fronted = k < len(words) and (words[k] in PREPOSITIONS or words[k:k + 2] in (
+        ["instead", "of"], ["rather", "than"]))
+    return fronted and len(words) <= 10 and not any(
         w in COPULAS or w in cues.QUESTION_AUX or w in cues.MODAL or w in cues.SUBJECTS or
         is_change(w) for w in words)
 

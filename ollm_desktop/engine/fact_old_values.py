@@ -1,14 +1,15 @@
 """Which value of a sentence is the old one a correction retires: "not Y", "instead of Y",
-"rather than Y", "from Y to X", "Y is no longer…", "Y → X", "K: X (was Y)", "replace Y with X",
-"X over Y", a value the subject of a past copula ("10% was underfitting"). Split from
-``fact_grammar``, which reads the rest of a sentence's structure and asks this module of each
-value it finds."""
+"rather than Y", "from Y to X", "X, up from Y", "Y is no longer…", "Y → X", "K: X (was Y)",
+"replace Y with X", "X over Y", a value the subject of a past copula ("10% was
+underfitting"). Split from ``fact_grammar``, which reads the rest of a sentence's structure
+and asks this module of each value it finds."""
 
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_changed_subjects import moved_subject, renamed_subject
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_mood_words import (
+    ANTERIOR_ADJ,
     BELIEF,
     CONDITIONAL,
     FIRST_PERSON,
@@ -54,6 +55,9 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:]:
         return True
+    if [w for w in before if w not in ANTERIOR_ADJ and w not in ("current", "usual")][-2:] in (
+            ["up", "from"], ["down", "from"]) and _kind_before(tokens, i):
+        return True  # "$2.00 for adults, up from the current $1.50": the figure it left
     if before[-1:] == ["from"] and _moved_to_before(tokens, j):
         return True  # "switch to MySQL from MongoDB": the change's "to X" came first
     if before[-2:] == ["support", "for"] and len(before) > 2 and before[-3] in ENDING and \
@@ -87,6 +91,14 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     if verb in ("was", "were") and said and i == _clause_first(tokens, i):
         return True  # a value the subject of a past copula: "10% was underfitting"
     return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
+
+
+def _kind_before(tokens: list[Tok], i: int) -> bool:
+    """A value of the same kind earlier in the sentence: the X of "X, up from Y" ("attendance
+    is up from 40" alone names no new figure: nothing is retired)."""
+    value = tokens[i].value
+    return value is not None and any(t.value is not None and t.value[3] == value[3]
+                                     for t in tokens[:i])
 
 
 def _own_change_for(tokens: list[Tok], i: int, verb: str) -> bool:

@@ -40,7 +40,9 @@ def past_words(clause: list[Tok]) -> int:
     timed = used or held or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
                                   ("last", "time")}) or " in the past " in text or \
         " at the time " in text or bool(cues.ANTERIOR & present) or \
-        words[head:head + 1] == ["before"]
+        words[head:head + 1] == ["before"] or any(  # "I remember being able to buy it for $3.50"
+            w in ("remember", "recall") and words[i + 1][-3:] in ("ing", "hen")
+            for i, w in enumerate(words[:-1]))
     # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
     adverbial = words[head:head + 1] == ["when"] or any(
         w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
