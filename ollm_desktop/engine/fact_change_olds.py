@@ -9,21 +9,23 @@ another kind ("the Monday meeting moved to 3pm"), a name ("the Berlin team moved
 who, not where), a fronted adjunct's ("On Friday, the meeting moved to Monday": when), or a
 value in another clause names which thing changed, and stays.
 
-The one shape is read at the three points of the pipeline where a value's fate is decided, so
-each reader below serves one caller and no two read the same tokens the same way:
+The shape is read at three points of the pipeline, one reader each, and each catches cases
+the others miss (so their union is kept; merging them into one reading changes which values
+count as one kind: a scale, a unit class, a slot's kind):
 
-- ``moved_subject``, ``renamed_subject`` (``fact_old_values.is_old``, with the other pointers
-  at an old value): "Y [aux…] V [particle] to X" with Y and X on one scale, no negation between
-  ("has not been moved to" changes nothing), and the renaming "Y[, which …,] is now X";
-- ``changed_old`` (``fact_comparatives.replaced_value``, after ``is_old``, where a negated
-  change is ruled out by ``unmade_changes``): Y in the changed phrase as subject or object,
-  where the phrase lists several values ("for Friday, September 4th 2020"), and a value an
-  anterior word marks as planned before ("the planned 3pm departure ... will instead leave at
-  4pm", "originally set to leave at 7.15pm, will leave at 8pm");
-- ``moved_olds``, ``restated_subject_olds`` (``provenance.sentence_facts``, on the grammar's
-  slots of a correction): the same shapes read over slot kinds, not unit classes, so a value
-  the grammar kept as a slot and the token readers did not mark is still retired ("our 2 GB
-  plan is now 4 GB").
+- ``moved_subject``, ``renamed_subject`` (in ``fact_old_values.is_old``): "Y [aux…] V
+  [particle] to X" with Y and X on one scale and no negation between, a verb redone ("the
+  meeting scheduled for Monday, November 28 was cancelled and was rescheduled to Wednesday");
+  the renaming "Y[, which …,] is now X";
+- ``changed_old`` (in ``fact_comparatives.replaced_value``, after ``is_old``; a negated change
+  is ruled out there): Y in the changed phrase as its subject or its object ("we pushed the
+  10:00 demo to 11:30"), the phrase's listed values ("for Friday, September 4th 2020"), and a
+  value an anterior word marks as planned ("the planned 3pm departure ... will instead leave
+  at 4pm", "originally set to leave at 7.15pm, will leave at 8pm");
+- ``moved_olds``, ``restated_subject_olds`` (in ``provenance.sentence_facts``, over a
+  correction's slots and their kinds): the moved thing's value, and a subject's value its
+  predicate gives another of its kind ("our 2 GB plan is now 4 GB", "first booked to leave
+  at 6.30pm, will now leave at 7pm").
 
 The words are closed classes (auxiliaries, determiners, prepositions, particles, negations and
 the anterior adjectives and adverbs); the change verbs are ``fact_words.CHANGE``.
@@ -32,7 +34,7 @@ the anterior adjectives and adverbs); the change verbs are ``fact_words.CHANGE``
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ollm_desktop.engine.fact_keys import unit_class
 from ollm_desktop.engine.fact_subject_ends import AUXILIARY
@@ -52,13 +54,18 @@ from ollm_desktop.engine.fact_words import (
     is_change,
 )
 
-# A change said not to happen moves nothing ("has not been moved to Sunday", "won't sail").
-NEGATION = closed("not never no nor n't")
+# A change said not to happen moves nothing ("has not been moved to Sunday", "won't sail");
+# "neither Y nor …" also ends Y's subject in the token reader ("nor" leaves the slot reader's
+# "neither the 3pm call nor the 4pm call moved" as it read it).
+NEGATION = closed("not never no n't")
+_NEGATION_NOR = NEGATION | {"nor"}
 # The words that lead from a change verb to where its thing goes ("pushed back to Friday",
-# "moved up to noon", "postponed until the 21st"): its particles, then "to".
-_PARTICLES = PARTICLES | {"forward"}
+# "moved up to noon", "postponed until the 21st"): its particles, then "to" or "until". Each
+# reader keeps the words it read before the readers were merged: the changed phrase's
+# ("moved forward to", "until") and the moved subject's ("moved over to", "to" only).
 _TO = closed("to until till")
-_TO_ONLY = closed("to")
+_PHRASE_PARTICLES = closed("back up down forward out")
+_SUBJECT_TO = closed("to")
 # Words that say a value was planned before and is no longer: an adjective right before the
 # value ("the planned 3pm departure", "the original May date"; "the old office opens at 9am"
 # is another office's), an adverb anywhere in its stretch ("originally set to leave at 7.15pm").
@@ -78,10 +85,11 @@ _UNIT = re.compile(r"([$€£¥]?)[\d.,]+\s*(.*)")
 _RELATIVE = closed("which who that")
 
 
-def _to_value(tokens: Sequence[Tok], at: int, tos: frozenset[str] = _TO) -> int:
-    """The value a change's "to X" names from ``at`` on: past particles, a word of ``tos``
-    and determiners ("moved up to noon", "pushed to the 21st"); its index, or -1."""
-    while at < len(tokens) and tokens[at].word in _PARTICLES:
+def _to_value(tokens: Sequence[Tok], at: int, particles: frozenset[str] = _PHRASE_PARTICLES,
+              tos: frozenset[str] = _TO) -> int:
+    """The value a change's "to X" names from ``at`` on: past ``particles``, a word of
+    ``tos`` and determiners ("moved up to noon", "pushed to the 21st"); its index, or -1."""
+    while at < len(tokens) and tokens[at].word in particles:
         at += 1
     if at >= len(tokens) or tokens[at].word not in tos:
         return -1
@@ -101,11 +109,11 @@ def moved_subject(tokens: list[Tok], i: int) -> bool:
         return False
     for k in range(i + 1, min(len(tokens), i + 2 + _MOST_BETWEEN)):
         token = tokens[k]
-        if token.value is not None or token.word in BOUNDARY or token.word in NEGATION or \
+        if token.value is not None or token.word in BOUNDARY or token.word in _NEGATION_NOR or \
                 token.word in ("to", "from"):
             return False
         if is_change(token.word) or _done_again(tokens, i, token.word):
-            target = _to_value(tokens, k + 1, _TO_ONLY)
+            target = _to_value(tokens, k + 1, PARTICLES, _SUBJECT_TO)
             if target >= 0 and _same_scale(value, tokens[target].value):
                 return True  # (past a change with no "to": "was cancelled and rescheduled")
     return False
@@ -115,12 +123,15 @@ def _valued_before(tokens: list[Tok], i: int) -> bool:
     """Another value before Y in its clause ("the 5k race on Sunday has been moved to
     Saturday"): the subject holds two values, and which one the change replaces is no longer
     the one value of the subject, so Y is left as it was read."""
+    return any(token.value is not None for token in _clause_before(tokens, i))
+
+
+def _clause_before(tokens: list[Tok], i: int) -> Iterator[Tok]:
+    """The tokens of Y's clause before Y, nearest first (back to a clause boundary)."""
     for k in range(i - 1, -1, -1):
         if tokens[k].word in BOUNDARY:
-            return False
-        if tokens[k].value is not None:
-            return True
-    return False
+            return
+        yield tokens[k]
 
 
 def renamed_subject(tokens: list[Tok], i: int) -> bool:
@@ -151,14 +162,8 @@ def _done_again(tokens: list[Tok], i: int, word: str) -> bool:
     to Wednesday", "booked for the 3rd, rebooked for the 5th": "re" and a verb said before Y
     in its clause."""
     done = word.removeprefix("re").removeprefix("-")
-    if done == word or len(done) < 4:
-        return False
-    for k in range(i - 1, -1, -1):
-        if tokens[k].word in BOUNDARY:
-            return False
-        if tokens[k].word == done:
-            return True
-    return False
+    return done != word and len(done) >= 4 and any(
+        token.word == done for token in _clause_before(tokens, i))
 
 
 def _same_scale(old: Value, new: Value | None) -> bool:
@@ -335,15 +340,12 @@ def _object_of(sentence: str, verb_end: int, start: int) -> bool:
 
 def _one_phrase(sentence: str, end: int, verb: int, start: int,
                 spans: Sequence[tuple[int, int, str]]) -> bool:
-    """No clause break between a value before the verb and the verb: no sentence mark, no
-    conjunction, subordinator, negation or other subject (a pronoun), and a comma only before
-    another value (an apposition)."""
+    """One clause (``_one_clause``) from a value before the verb to the verb, with a comma
+    only before another value (an apposition: "for Friday, September 4th")."""
     if end > verb:
         return True  # (in the object: "_object_of" reads it)
     between = sentence[end:verb]
-    if _BREAK.search(between) or "n't" in between.lower() or any(
-            w.lower() in _OPENERS or w.lower() in PRONOUNS or w.lower() in NEGATION
-            for w in _WORD.findall(between)):
+    if not _one_clause(between):
         return False  # ("at 3pm we moved the call to 4pm": when, not which call)
     for comma in re.finditer(",", between):
         after = end + comma.end()
@@ -351,6 +353,14 @@ def _one_phrase(sentence: str, end: int, verb: int, start: int,
         if not any(s == after for s, _, _ in spans):
             return False
     return start < end
+
+
+def _one_clause(between: str) -> bool:
+    """No clause break in ``between``: no sentence mark, no conjunction or subordinator, no
+    negation (a change said not to happen) and no other subject (a pronoun)."""
+    return _BREAK.search(between) is None and "n't" not in between.lower() and not any(
+        w.lower() in _OPENERS or w.lower() in PRONOUNS or w.lower() in NEGATION
+        for w in _WORD.findall(between))
 
 
 # the words that end a subject and open its predicate (an auxiliary, a copula, "now")
@@ -394,12 +404,9 @@ def _predicate_between(sentence: str, end: int, start: int) -> bool:
     """Between the subject's value and the new one: a predicate word, no sentence break, no
     clause opener, negation or pronoun, and a comma only right before a predicate word."""
     between = sentence[end:start]
-    if re.search(r"[;:.!?()—–]", between):
+    if not _one_clause(between):
         return False
     words = [w.lower() for w in _WORD.findall(between)]
-    if "n't" in between.lower() or any(w in _OPENERS or w in PRONOUNS or w in NEGATION
-                                       for w in words):
-        return False
     for comma in re.finditer(",", between):
         after = _WORD.findall(between[comma.end():])[:1]
         if not after or after[0].lower() not in _PREDICATE:

@@ -7,20 +7,13 @@ owner (``fact_keys._head_of_located``)."""
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_words import (
-    COPULAS,
-    PARTICLES,
-    PREPOSITIONS,
-    Tok,
-    closed,
-    is_change,
-)
+from ollm_desktop.engine.fact_words import COPULAS, PARTICLES, PREPOSITIONS, Tok, closed, is_change
 
 # The auxiliaries of a change's verb group, which stand between its subject and the verb ("is
-# moving", "has been changed", "will be pushed", "got bumped"). One set for every reader of a
-# change's subject (``fact_change_olds`` reads the same verb group).
+# moving", "has been changed", "will be pushed"). One set for every reader of a change's
+# subject (``fact_change_olds`` reads the same verb group).
 AUXILIARY = closed("is are was were be been being has have had will would should must can "
-                   "could got gets")
+                   "could")
 
 
 def subject_end(tokens: list[Tok], i: int, first: int) -> int:
