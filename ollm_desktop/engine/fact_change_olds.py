@@ -9,9 +9,10 @@ another kind ("the Monday meeting moved to 3pm"), a name ("the Berlin team moved
 who, not where), a fronted adjunct's ("On Friday, the meeting moved to Monday": when), or a
 value in another clause names which thing changed, and stays.
 
-The shape is read at three points of the pipeline, one reader each, and each catches cases
-the others miss (so their union is kept; merging them into one reading changes which values
-count as one kind: a scale, a unit class, a slot's kind):
+The shape is read at three points of the pipeline, one reader each, and they catch cases the
+others miss (the tests and the scorer's cases show it of all but ``renamed_subject``), so their
+union is kept; one reading for all three would change which values count as one kind (a
+scale, a unit class, a slot's kind) and which words end a phrase:
 
 - ``moved_subject``, ``renamed_subject`` (in ``fact_old_values.is_old``): "Y [aux…] V
   [particle] to X" with Y and X on one scale and no negation between, a verb redone ("the
