@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.fact_moved_subjects import moved_olds
+from ollm_desktop.engine.fact_change_olds import moved_olds
 from tests.engine_fakes import absorbed, fact_of, value_of
 
 

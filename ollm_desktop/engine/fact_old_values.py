@@ -6,7 +6,7 @@ and asks this module of each value it finds."""
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_changed_subjects import moved_subject, renamed_subject
+from ollm_desktop.engine.fact_change_olds import moved_subject, renamed_subject
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_mood_words import (
     ANTERIOR_ADJ,

@@ -7,11 +7,13 @@ owner (``fact_keys._head_of_located``)."""
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_words import COPULAS, PARTICLES, PREPOSITIONS, Tok, is_change
+from ollm_desktop.engine.fact_words import COPULAS, PARTICLES, PREPOSITIONS, Tok, closed, is_change
 
-# the auxiliaries a change verb's subject may stand before ("is moving", "has been moved")
-_AUXILIARY = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have",
-                        "had", "will", "would", "should", "must", "can", "could"})
+# The auxiliaries of a change's verb group, which stand between its subject and the verb ("is
+# moving", "has been changed", "will be pushed"). One set for every reader of a change's
+# subject (``fact_change_olds`` reads the same verb group).
+AUXILIARY = closed("is are was were be been being has have had will would should must can "
+                   "could")
 
 
 def subject_end(tokens: list[Tok], i: int, first: int) -> int:
@@ -28,6 +30,6 @@ def subject_end(tokens: list[Tok], i: int, first: int) -> int:
         k -= 1
     if not is_change(tokens[k].word):
         return -1
-    while k - 1 > first and tokens[k - 1].word in _AUXILIARY:
+    while k - 1 > first and tokens[k - 1].word in AUXILIARY:
         k -= 1
     return k

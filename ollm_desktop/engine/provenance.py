@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 
 from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_new_roles, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
+from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_dotted_initials import sentences
-from ollm_desktop.engine.fact_moved_subjects import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
