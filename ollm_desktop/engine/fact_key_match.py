@@ -88,8 +88,10 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         # a bare number beside a counted one of the same noun phrase ("the pool has 8
         # workers", "bump the pool to 12"): the count, its noun left out
         counted = {unit_a, unit_b} - {"number"}
-        loose = len(counted) == 1 and "number" in (unit_a, unit_b) and \
-            next(iter(counted)) not in _MEASURES - _UNIT_DROPPED
+        measure = next(iter(counted)) if len(counted) == 1 else ""
+        loose = len(counted) == 1 and "number" in (unit_a, unit_b) and (
+            measure not in _MEASURES or (measure in _UNIT_DROPPED and entity_a and
+                                         attribute_a.split()[-1:] in _UNIT_NOUNS))
         return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
     if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
         return "same"
@@ -110,9 +112,12 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
 # Unit classes a bare number never stands for (they always carry their unit or form).
 _MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "hash", "ticket",
                        "date", "duration", "size", "percent", "money", "name"})
-# Measures whose unit a change of the same noun phrase leaves out ("the max upload size is
-# 250 MB", then "bump max upload size to 300"; "the timeout is 30 s", "set the timeout to 45").
+# Measures whose unit a change of the same noun phrase may leave out, where the phrase has
+# an owner and its head names the measure ("the max upload size is 250 MB", then "bump max
+# upload size to 300"); "move the standup to 10" is a clock time, not 10 minutes.
 _UNIT_DROPPED = frozenset({"size", "duration", "percent", "money"})
+_UNIT_NOUNS = tuple([w] for w in ("size", "limit", "timeout", "delay", "quota", "cap", "ttl",
+                                  "interval", "budget", "fee", "rate"))
 
 
 def _extends(entity: str, attribute: str, other_entity: str) -> bool:

@@ -193,10 +193,6 @@ def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:
         return False  # "we'd already moved", "I'd mixed them up": had
     if role == "assistant" and word in ("should", "let's"):
         return True
-    if _word(tokens, i - 1) in ("we", "i") and ((word == "should" and nxt not in cues.BE and nxt
-                                                 not in ("be", "have", "read")) or (word == "want"
-                                                                          and nxt == "to")):
-        return True  # "we should use PostgreSQL", "we want to migrate": a proposal, a wish
     if word == "looking" and nxt in ("at", "into") and _word(tokens, i - 1) in cues.BE:
         return True  # "we're looking at Hetzner": considering
     return word in cues.MODAL or word in HEDGES or word in cues.TENTATIVE or \

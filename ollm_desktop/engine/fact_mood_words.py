@@ -25,7 +25,7 @@ CONDITIONAL = closed("if unless provided providing assuming supposing suppose im
 # Conditional subordinators of several words (English's complex subordinators of condition).
 CONDITIONAL_PHRASES = (("in", "case"), ("in", "the", "event"), ("as", "long", "as"),
                        ("so", "long", "as"), ("on", "condition"), ("on", "the", "condition"),
-                       ("contingent", "on"), ("contingent", "upon"), ("depending", "on"))
+                       ("contingent", "on"), ("contingent", "upon"))
 SUBORDINATE = closed("if unless whether though although because once provided providing "
                      "assuming supposing")
 ALWAYS_CUT = closed("if unless whether though although whereas because")
@@ -65,10 +65,11 @@ OPENERS = SUBJECTS | HEDGES | EVIDENTIAL | UNDECIDED | ALWAYS_CUT | LEAVES | MOD
 ONCE_NOT = closed("a again more per or twice in")  # "once a week": a frequency
 QUANTIFIERS = closed("some any more much no little enough second")
 FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
-PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before remember recall")
+PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
+RECALLED = closed("remember recall")  # "I remember being able to …": a state remembered
 ANY_MOOD = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | \
-    DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | closed(
-        "? whether even case which say looking should want let's yet how what why once when can "
+    DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | RECALLED | closed(
+        "? whether even case which say looking should let's yet how what why once when can "
         "can't cannot")
 CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
 SKIPPED = closed(", and or but so then well just also still")  # before a clause's head

@@ -56,7 +56,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             "to" in words[i + 1:]:
         return True
     if [w for w in before if w not in ANTERIOR_ADJ and w not in ("current", "usual")][-2:] in (
-            ["up", "from"], ["down", "from"]) and _kind_before(tokens, i):
+            ["up", "from"], ["down", "from"]) and _kind_before(tokens, i) and \
+            _figure_before(tokens, j):
         return True  # "$2.00 for adults, up from the current $1.50": the figure it left
     if before[-1:] == ["from"] and _moved_to_before(tokens, j):
         return True  # "switch to MySQL from MongoDB": the change's "to X" came first
@@ -99,6 +100,15 @@ def _kind_before(tokens: list[Tok], i: int) -> bool:
     value = tokens[i].value
     return value is not None and any(t.value is not None and t.value[3] == value[3]
                                      for t in tokens[:i])
+
+
+def _figure_before(tokens: list[Tok], j: int) -> bool:
+    """The "up" / "down" before "from" at ``j`` follows a comma, a copula or a move ("$2.00,
+    up from $1.50", "is down from", "moved up from"): a figure's change, not a particle of
+    another verb ("pick Ana up from the 5:40 train")."""
+    at = next((k for k in range(j - 1, -1, -1) if tokens[k].word in ("up", "down")), 0)
+    return at > 0 and tokens[at - 1].word in (",", "is", "are", "was", "were", "moved", "went",
+                                              "it's", "now", "been")
 
 
 def _own_change_for(tokens: list[Tok], i: int, verb: str) -> bool:

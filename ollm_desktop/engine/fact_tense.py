@@ -24,8 +24,12 @@ def past_words(clause: list[Tok]) -> int:
     # "was still referencing version 16", "the docs were still on v16": a state that held
     # then and has changed since (a past copula or auxiliary with "still")
     held = any(w in cues.PAST and words[i + 1] == "still" for i, w in enumerate(words[:-1]))
-    if not held and not present & cues.PAST_CUES and not any(map(is_year, clause)) and \
-            words[head:head + 1] != ["when"]:
+    # "I remember being able to buy a bag for $3.50", "I recall when it was 9:00": a state
+    # remembered (a remembered act, "I remember buying it for $1,200", is a fact that holds)
+    recalled = any(w in cues.RECALLED and words[i + 1] in ("being", "having", "when")
+                   for i, w in enumerate(words[:-1]))
+    if not held and not recalled and not present & cues.PAST_CUES and \
+            not any(map(is_year, clause)) and words[head:head + 1] != ["when"]:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
                 for i, w in enumerate(words[:-1]))
@@ -40,9 +44,7 @@ def past_words(clause: list[Tok]) -> int:
     timed = used or held or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
                                   ("last", "time")}) or " in the past " in text or \
         " at the time " in text or bool(cues.ANTERIOR & present) or \
-        words[head:head + 1] == ["before"] or any(  # "I remember being able to buy it for $3.50"
-            w in ("remember", "recall") and words[i + 1][-3:] in ("ing", "hen")
-            for i, w in enumerate(words[:-1]))
+        words[head:head + 1] == ["before"] or recalled
     # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
     adverbial = words[head:head + 1] == ["when"] or any(
         w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)

@@ -149,7 +149,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         # question ("... a confound we did not control" is no correction of "control")
         replacement = next((f for i, f in near if item.ref_kind in ("time", "date") and
                             i.ref_kind == item.ref_kind), None) or \
-            next((f for i, f in near if family(i) == family(item)), None) or \
+            _nearest(item, found, [(i, f) for i, f in near if family(i) == family(item)]) or \
             _nearest(item, found, [(i, f) for i, f in near
                                    if family(i) not in ("sentence", "question")]) or \
             next((f for i, f in near if message.role == "user" and family(i) == "sentence"),
