@@ -2,18 +2,28 @@
 
 "@dana I raised it to 100mb": a mention is a vocative, no part of the subject (the key was
 "@ dana"). "Dr. Obi asked that from now on drafts go to X": the subject follows a fronted
-"from now on" (the drafts), and a preposition in that adverbial ends no subject.
+"from now on" (the drafts), and a preposition in that adverbial ends no subject. "Mark is
+away, so Julia drives them": a clause connective (a conjunction: "and", "or", "but", "so") opens the
+clause and names nothing; the subject follows it (the key was "so").
 """
 
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_leads import ONWARD
-from ollm_desktop.engine.fact_words import DEICTIC, Tok
+from ollm_desktop.engine.fact_words import CONJUNCTIONS, DEICTIC, Tok
+
+_CONNECTIVES = CONJUNCTIONS
 
 
 def subject_start(clause: list[Tok]) -> list[Tok]:
     """A clause's words from where its subject may begin (see the module's docstring)."""
     return _after_adverbial(_unaddressed(clause))
+
+
+def after_connective(words: list[str]) -> list[str]:
+    """A subject's words, or none where they are only the connectives that open its clause
+    (", so Julia drives them": "so" is no subject)."""
+    return [] if all(w in _CONNECTIVES for w in words) else words
 
 
 def _unaddressed(clause: list[Tok]) -> list[Tok]:

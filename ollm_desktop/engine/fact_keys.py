@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ollm_desktop.engine.fact_clause_openings import subject_start
+from ollm_desktop.engine.fact_clause_openings import after_connective, subject_start
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
 from ollm_desktop.engine.fact_words import (
@@ -324,6 +324,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     if head:  # "our layover on the way to Tokyo is in Frankfurt": the layover's
         return noun_phrase(head)
     subject = clause_subject(tokens, i, first)
+    if kind == "name":  # a name opening its clause: ", so Julia drives them" (no key "so")
+        subject = after_connective(subject)
     if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
             words[i - 1] == subject[-1]:  # ("make the font size 14 pt": the object's noun)
         subject = subject[:-1]  # "the worker pool has 4 threads": the verb before the value
