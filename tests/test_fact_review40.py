@@ -23,3 +23,17 @@ def test_a_clause_connective_names_no_key(before: str, after: str, name: str) ->
     assert keys, f"{name} is not in the ledger"
     assert not any(part in ("so", "and", "but") for key in keys for part in key.split("|")), \
         keys
+
+
+@pytest.mark.parametrize("said", [
+    "The kitchen timer goes to zero.",
+    "The counter resets to zero.",
+    "The oven timer counts to ten.",
+])
+def test_a_number_in_words_after_a_plain_verbs_to_is_no_value(said: str) -> None:
+    assert absorbed(("user", said)) == []
+
+
+def test_a_plain_verbs_to_still_names_a_word_value() -> None:
+    ledger = absorbed(("user", "The log level defaults to info."))
+    assert [(f.value, f.key) for f in ledger] == [("info", "log|level|name")]

@@ -50,6 +50,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     numeric,
 )
+from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 
 def _eligible(token: Tok) -> bool:
@@ -396,8 +397,10 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         return True
     if prev == "to":
         verbs = [k for k in range(first, i - 1) if is_change(words[k])]
+        # ("the kitchen timer goes to zero": after a plain verb's "to", a number in words says
+        # what the thing does, as prose does; a change verb's "to" names a setting)
         return (bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)) or \
-            subject_verb_to(tokens, i - 1, first)
+            (subject_verb_to(tokens, i - 1, first) and words[i] not in _SPELLED)
     if prev in ("is", "are") and not correction and _participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
     if prev in ("now", "is", "are"):
@@ -406,5 +409,6 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
     return False
 
 
+_SPELLED = NUMBER_WORDS | {"zero"}  # the cardinals in words
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")
