@@ -37,3 +37,18 @@ def test_a_number_in_words_after_a_plain_verbs_to_is_no_value(said: str) -> None
 def test_a_plain_verbs_to_still_names_a_word_value() -> None:
     ledger = absorbed(("user", "The log level defaults to info."))
     assert [(f.value, f.key) for f in ledger] == [("info", "log|level|name")]
+
+
+@pytest.mark.parametrize(("said", "old", "new"), [
+    ("Move the limit from twenty to twenty five.", "twenty", "twenty five"),
+    ("Raise the cap from thirty one to forty.", "thirty one", "forty"),
+    ("Cut the batch from ninety nine to sixty four.", "ninety nine", "sixty four"),
+])
+def test_a_compound_number_in_words_is_one_value(said: str, old: str, new: str) -> None:
+    ledger = absorbed(("user", said))
+    by_id = {f.id: f for f in ledger}
+    current = [f.value for f in ledger if f.status == "current" and f.kind == "number"]
+    replaced = [(f.value, by_id[f.replaced_by].value) for f in ledger
+                if f.replaced_by is not None]
+    assert current == [new]
+    assert replaced == [(old, new)]
