@@ -52,3 +52,19 @@ def test_a_compound_number_in_words_is_one_value(said: str, old: str, new: str) 
                 if f.replaced_by is not None]
     assert current == [new]
     assert replaced == [(old, new)]
+
+
+@pytest.mark.parametrize(("said", "names", "key"), [
+    ("Players: Tom, Jake, Sam 7, Ben", ["Tom", "Jake", "Sam 7", "Ben"], "|player|name"),
+    ("Guests: Anna, Bo, Carl.", ["Anna", "Bo", "Carl"], "|guest|name"),
+    ("Night shift: Ines, Rafael", ["Ines", "Rafael"], "night|shift|name"),
+])
+def test_a_header_list_of_names_gives_one_value_per_item(
+        said: str, names: list[str], key: str) -> None:
+    ledger = absorbed(("user", said))
+    assert [(f.value, f.key, f.status) for f in ledger] == [(n, key, "current") for n in names]
+
+
+def test_an_address_after_a_header_stays_one_value() -> None:
+    ledger = absorbed(("user", "Venue: The Office, Home Farm House, Iwerne Minster, DT11 8LT"))
+    assert [f.value for f in ledger] == ["The Office, Home Farm House, Iwerne Minster, DT11 8LT"]

@@ -167,7 +167,7 @@ def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
     Peak, 5 Wilton Road, London"): one value, the place as the user writes it, not its first
     item alone. Two items or more after the name, each opening with a capital or a digit, and
     a digit among them (a house number, a floor, a postcode: "Google, Meta, Amazon" is a list
-    of names, no address)."""
+    of names, no address), one of them a place's words (``_placed_item``)."""
     for i in range(first, len(tokens)):
         value = tokens[i].value
         if value is None or value[3] != "name":
@@ -177,7 +177,8 @@ def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
                  rest and t.value[0] < rest.end()]  # "at Central Park, 5th Avenue, 3pm"
         if whens:  # (a time or a date is when, not where: the address ends before it)
             rest = _ADDRESS_REST.match(sentence[:sentence.rfind(",", 0, whens[0])], value[1])
-        if rest is None or not any(c.isdigit() for c in rest.group(0)):
+        if rest is None or not any(c.isdigit() for c in rest.group(0)) or \
+                not _placed_item(rest.group(0)):
             continue
         end = rest.end() - rest.group(0).endswith(".")  # (the sentence's full stop)
         inside = [k for k in range(i + 1, len(tokens)) if tokens[k].start < end]
@@ -185,6 +186,13 @@ def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
             tokens[k].word, tokens[k].value = "·", None
         tokens[i].value = (value[0], end, sentence[value[0]:end], "name")
         return
+
+
+def _placed_item(items: str) -> bool:
+    """An address has an item of two words or more that is no name and its number ("Home
+    Farm House", "5 Wilton Road", "DT11 8LT"); "Tom, Jake, Sam 7, Ben" is a list of names."""
+    return any(len(words) >= 2 and not words[-1].isdigit()
+               for words in (item.split() for item in items.strip(" .").split(",")))
 
 
 def dimensions(sentence: str, tokens: list[Tok], first: int) -> None:
