@@ -68,3 +68,21 @@ def test_a_header_list_of_names_gives_one_value_per_item(
 def test_an_address_after_a_header_stays_one_value() -> None:
     ledger = absorbed(("user", "Venue: The Office, Home Farm House, Iwerne Minster, DT11 8LT"))
     assert [f.value for f in ledger] == ["The Office, Home Farm House, Iwerne Minster, DT11 8LT"]
+
+
+@pytest.mark.parametrize(("before", "after", "kept", "old", "new"), [
+    ("The race is on May 3. Registration closes on April 10.",
+     "Registration for the May 3 race has been moved to April 20", "May 3", "April 10",
+     "April 20"),
+    ("The flight leaves at 3pm. Boarding starts at 2:30pm.",
+     "Boarding for the 3pm flight has been moved to 2:15pm", "3pm", "2:30pm", "2:15pm"),
+    ("The gala is on June 12. Signups close on May 30.",
+     "Signups for the June 12 gala have been moved to May 25", "June 12", "May 30", "May 25"),
+])
+def test_the_head_noun_before_for_owns_the_change(
+        before: str, after: str, kept: str, old: str, new: str) -> None:
+    ledger = absorbed(("user", before), ("user", after))
+    by_id = {f.id: f for f in ledger}
+    assert {f.value: f.status for f in ledger} == {kept: "current", old: "replaced",
+                                                   new: "current"}
+    assert by_id[next(f.replaced_by for f in ledger if f.value == old)].value == new
