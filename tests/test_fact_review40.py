@@ -86,3 +86,23 @@ def test_the_head_noun_before_for_owns_the_change(
     assert {f.value: f.status for f in ledger} == {kept: "current", old: "replaced",
                                                    new: "current"}
     assert by_id[next(f.replaced_by for f in ledger if f.value == old)].value == new
+
+
+@pytest.mark.parametrize(("before", "after", "old", "kept", "new"), [
+    ("The API runs on port 8000 and the admin UI on port 8001", "The API moved to 8100",
+     "8000", "8001", "8100"),
+    ("The API listens on 7000 and the admin dashboard on 7001.", "The API moved to 7100",
+     "7000", "7001", "7100"),
+])
+def test_a_thing_after_a_determiner_has_no_version_and_each_port_keeps_its_owner(
+        before: str, after: str, old: str, kept: str, new: str) -> None:
+    ledger = absorbed(("user", before), ("user", after))
+    by_id = {f.id: f for f in ledger}
+    assert {f.value: f.status for f in ledger} == {old: "replaced", kept: "current",
+                                                   new: "current"}
+    assert by_id[next(f.replaced_by for f in ledger if f.value == old)].value == new
+    assert not any("version" in f.key for f in ledger)
+
+
+def test_a_products_bare_number_is_still_its_version() -> None:
+    assert [f.key for f in absorbed(("user", "Node is now 20"))] == ["node|version|version"]
