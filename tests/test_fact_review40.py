@@ -54,6 +54,17 @@ def test_a_compound_number_in_words_is_one_value(said: str, old: str, new: str) 
     assert replaced == [(old, new)]
 
 
+@pytest.mark.parametrize(("said", "value"), [
+    ("Set the limit to twenty five.", "twenty five"),
+    ("The limit is now thirty two.", "thirty two"),
+])
+def test_a_compound_number_in_words_is_one_value_after_to_or_is(said: str, value: str) -> None:
+    ledger = absorbed(("user", "The limit is twenty."), ("user", said))
+    by_id = {f.id: f for f in ledger}
+    assert [f.value for f in ledger if f.status == "current"] == [value]
+    assert [by_id[f.replaced_by].value for f in ledger if f.replaced_by] == [value]
+
+
 @pytest.mark.parametrize(("said", "names", "key"), [
     ("Players: Tom, Jake, Sam 7, Ben", ["Tom", "Jake", "Sam 7", "Ben"], "|player|name"),
     ("Guests: Anna, Bo, Carl.", ["Anna", "Bo", "Carl"], "|guest|name"),

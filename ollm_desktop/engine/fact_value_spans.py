@@ -109,29 +109,45 @@ def changed_ranges(tokens: list[Tok], first: int) -> None:
                                                       "number"))]
 
 
-def spelled_change(tokens: list[Tok], first: int) -> None:
+def spelled_change(sentence: str, tokens: list[Tok], first: int) -> None:
     """"raises the number of daily sailings from seven currently to eight", "cut the team
     from five to three": after a change verb, the two numbers in words of "from N [adverb] to
     M" are the change's old and new values (elsewhere a number in words is prose). A compound
-    number is one value ("from twenty to twenty five": 25, not "twenty" and a "five")."""
+    number is one value ("from twenty to twenty five": ``compound_numbers``)."""
     for k in range(first + 1, len(tokens) - 3):
         if tokens[k].word != "from" or not any(changes(t.word) for t in tokens[first:k]):
             continue
-        old = k + 1
-        old_end = _spelled_end(tokens, old)
-        to = old_end + 2 if tokens[old_end + 1].word.endswith("ly") or \
-            tokens[old_end + 1].word == "now" else old_end + 1  # (one adverb of the old
-        new = to + 1  # value: "from seven currently to eight")
-        if new >= len(tokens) or tokens[to].word != "to" or not all(
+        old = _past_joined(tokens, k + 1)
+        to = old + 2 if old + 1 < len(tokens) and (tokens[old + 1].word.endswith("ly") or
+                                                   tokens[old + 1].word == "now") else old + 1
+        new = _past_joined(tokens, to + 1)  # (one adverb of the old value: "from seven
+        if new >= len(tokens) or tokens[to].word != "to" or not all(  # currently to eight")
                 _spelled(tokens[n]) for n in (old, new)):
             continue
-        for n, end in ((old, old_end), (new, _spelled_end(tokens, new))):
-            text = " ".join(t.word for t in tokens[n:end + 1])
-            tokens[n].value = (tokens[n].start, tokens[end].end, text, "number")
-            for t in tokens[n:end + 1]:
-                t.word = ""
-            for t in tokens[n + 1:end + 1]:
-                t.word = "·"  # (part of the value before it)
+        for n in (old, new):
+            start, end = tokens[n].start, tokens[n].end
+            tokens[n].value = (start, end, sentence[start:end], "number")
+            tokens[n].word = ""
+
+
+def compound_numbers(tokens: list[Tok]) -> list[Tok]:
+    """The tokens with each number in words of tens and units ("twenty five") one word, as
+    "twenty-five" is: one number, not a "twenty" and a "five" (read before anything else)."""
+    out: list[Tok] = []
+    for token in tokens:
+        last = out[-1] if out else None
+        if last is not None and last.word in _TENS and token.word in _UNITS and \
+                not last.value and not token.value and token.start == last.end + 1:
+            out[-1] = Tok(f"{last.word}-{token.word}", last.start, token.end)
+        else:
+            out.append(token)
+    return out
+
+
+def _past_joined(tokens: list[Tok], at: int) -> int:
+    while at < len(tokens) and tokens[at].word == "·":
+        at += 1
+    return at
 
 
 def _spelled(token: Tok) -> bool:
@@ -142,14 +158,6 @@ def _spelled(token: Tok) -> bool:
 
 _TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
 _UNITS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine"})
-
-
-def _spelled_end(tokens: list[Tok], at: int) -> int:
-    """The last token of the number in words at ``at``: its unit after its tens ("twenty
-    five"), else itself."""
-    nxt = tokens[at + 1] if at + 1 < len(tokens) else None
-    return at + 1 if nxt is not None and tokens[at].word in _TENS and nxt.word in _UNITS and \
-        not nxt.value and nxt.start == tokens[at].end + 1 else at
 
 
 # One item of an address: words that open with a capital or a digit ("Home Farm House",

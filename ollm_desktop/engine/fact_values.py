@@ -31,6 +31,7 @@ from ollm_desktop.engine.fact_value_spans import (
     subject_verb_count,
     subject_verb_to,
 )
+from ollm_desktop.engine.fact_value_spans import compound_numbers as compound_numbers
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -86,7 +87,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
     replaced_objects(sentence, tokens, first)
     dimensions(sentence, tokens, first)
     changed_ranges(tokens, first)  # "from 10 to 30 seconds" after a change verb: two values
-    spelled_change(tokens, first)  # "from seven currently to eight" after a change verb
+    spelled_change(sentence, tokens, first)  # "from seven currently to eight" after a change
     if correction:
         spelled_counts(sentence, tokens, first)  # "two cups, not three": as "2 cups" is
     words = [t.word for t in tokens]
