@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_change_olds import changed_old
+from ollm_desktop.engine.fact_clause_openings import names_which
 from ollm_desktop.engine.fact_mood_unmade import unmade_changes
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_words import (
@@ -244,5 +245,6 @@ def replaced_value(tokens: list[Tok], i: int) -> bool:
     ``fact_change_olds``: named in the thing a change moves, or planned before, unless that
     change is negated: "The Friday recital has not been moved to Sunday"), unless it only
     stands after a comparison's "than"."""
-    return ((is_old(tokens, i) or (changed_old(tokens, i) and not unmade_changes(
-        tokens, i + 1, len(tokens)))) and not compared(tokens, i)) or turned_down(tokens, i)
+    return ((is_old(tokens, i) or (changed_old(tokens, i) and not names_which(tokens, i) and
+                                   not unmade_changes(tokens, i + 1, len(tokens))))
+            and not compared(tokens, i)) or turned_down(tokens, i)

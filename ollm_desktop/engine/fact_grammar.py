@@ -42,7 +42,7 @@ from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
 from ollm_desktop.engine.fact_settings_lists import listed_setting
-from ollm_desktop.engine.fact_values import bare_values, ends_clause
+from ollm_desktop.engine.fact_values import bare_values, compound_numbers, ends_clause
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -129,7 +129,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     split = particles_split(tokens)  # "put the rent up to X": the particle says it changed
     directed = len(split) < len(tokens) and bool(
         ({t.word for t in tokens} - {t.word for t in split}) & {"up", "down", "back"})
-    tokens = surface.spelled_is(sentence, split)  # "Standup's at 9:45"
+    tokens = compound_numbers(surface.spelled_is(sentence, split))  # "Standup's", "twenty five"
     first, lead = strip_lead(tokens)
     headed = ""  # the mood of a header ("Idea: ...", "Question: ...")
     if not lead and (header := surface.header_end(tokens, first)) > first:  # "quick update:"

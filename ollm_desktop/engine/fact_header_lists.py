@@ -4,7 +4,8 @@
 After a header of plain words and a colon, items joined by commas hold one value each and,
 after it, one or two plain words that tell the items apart, after a preposition or not ("Cat
 food: Felix in the morning, Whiskas at night"; a capitalised word opening an item of such a
-list is a name). Each value is the header's, of
+list is a name). A list of names alone ("Players: Tom, Jake, Sam 7, Ben") gives one value
+per item, each of the header's key. Each value is the header's, of
 the item's words: (heating schedule, evening), as "the heating schedule's evening value"
 would be. Without this the first item took the header as its key and the others none, so a
 correction of one ("evenings are 19 °C now") found nothing to replace.
@@ -16,7 +17,7 @@ or the sentence's end.
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_keys import singular
+from ollm_desktop.engine.fact_keys import noun_phrase, singular
 from ollm_desktop.engine.fact_phrase_words import mark_value, plain_word
 from ollm_desktop.engine.fact_value_spans import capital
 from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, PREPOSITIONS, Tok
@@ -32,6 +33,16 @@ def header_items(sentence: str, tokens: list[Tok], first: int) -> dict[int, tupl
     if colon is None or colon == first or not all(plain_word(t) for t in tokens[first:colon]):
         return {}
     header = " ".join(singular(t.word) for t in tokens[first:colon])
+    names = _names(sentence, tokens, colon + 1)
+    if len(names) >= 2:  # "Players: Tom, Jake, Sam 7, Ben": one value per item, the header's
+        entity, attribute = noun_phrase(header.split())
+        for at in names:
+            value = tokens[at].value
+            if value is None:
+                mark_value(sentence, tokens, at, at + 1)
+            else:  # ("Sam 7" was read as a name and its version)
+                tokens[at].value = (value[0], value[1], value[2], "name")
+        return dict.fromkeys(names, (entity, attribute))
     items: dict[int, tuple[str, str]] = {}
     start = colon + 1
     for k in range(colon + 1, len(tokens) + 1):
@@ -49,6 +60,29 @@ def header_items(sentence: str, tokens: list[Tok], first: int) -> dict[int, tupl
     for at in items:
         if tokens[at].value is None:  # the list holds: its capitalised word is a name
             mark_value(sentence, tokens, at, at + 1)
+    return items
+
+
+def _names(sentence: str, tokens: list[Tok], start: int) -> list[int]:
+    """The index of each item of a list of names from ``start`` to the sentence's end: each
+    item one capitalised word, or a name read as one value ("Sam 7"), between commas; none
+    where any item is otherwise."""
+    items: list[int] = []
+    at = start
+    while at < len(tokens):
+        while at < len(tokens) and tokens[at].word == "·":
+            at += 1
+        head = tokens[at] if at < len(tokens) else None
+        if head is None or not (
+                (head.word.isalpha() and capital(sentence, head)) or
+                (head.value and head.value[3] in ("name", "version") and
+                 head.value[2][:1].isupper())):
+            return []
+        items.append(at)
+        at += 1
+        if at < len(tokens) and tokens[at].word != ",":
+            return [] if tokens[at].word not in BOUNDARY or at + 1 < len(tokens) else items
+        at += 1
     return items
 
 

@@ -9,7 +9,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ollm_desktop.engine.fact_clause_openings import subject_start
+from ollm_desktop.engine.fact_clause_openings import (
+    after_connective,
+    head_before_for,
+    subject_start,
+)
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
 from ollm_desktop.engine.fact_words import (
@@ -208,6 +212,7 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
         if token.word in PREPOSITIONS or token.word in COPULAS:
             break
         words.append(token.word)
+    words = (head_before_for(clause, dets[-1]) if dets else []) or words
     if not dets or dets[-1] == 0:  # "the release goes out", "the reading group meets": the
         words = _before_verb(words)  # subject ends where an inflected verb begins
     # after a verb the phrase is its object ("put the report template in"): no verb in it
@@ -324,6 +329,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     if head:  # "our layover on the way to Tokyo is in Frankfurt": the layover's
         return noun_phrase(head)
     subject = clause_subject(tokens, i, first)
+    if kind == "name":  # a name opening its clause: ", so Julia drives them" (no key "so")
+        subject = after_connective(subject)
     if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
             words[i - 1] == subject[-1]:  # ("make the font size 14 pt": the object's noun)
         subject = subject[:-1]  # "the worker pool has 4 threads": the verb before the value

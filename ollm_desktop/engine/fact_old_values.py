@@ -7,6 +7,7 @@ and asks this module of each value it finds."""
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_change_olds import moved_subject, renamed_subject
+from ollm_desktop.engine.fact_clause_openings import names_which
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_mood_words import (
     ANTERIOR_ADJ,
@@ -65,7 +66,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             not any(w in ("not", "never") or w.endswith("n't")
                     for w in words[_clause_first(tokens, i):i]):
         return True  # "Drop support for Node v20" ("won't drop support for …" keeps it)
-    if before[-1:] != ["from"] and (moved_subject(tokens, i) or renamed_subject(tokens, i)):
+    if before[-1:] != ["from"] and not names_which(tokens, i) and (  # ("… for the May 3
+            moved_subject(tokens, i) or renamed_subject(tokens, i)):  # race": which race)
         return True  # "the 3pm meeting has been moved to 4pm", "Y, which …, is now X"
     value, target = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
     if words[i + 1:i + 2] == ["to"] and value is not None and target is not None and \

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import singular
 from ollm_desktop.engine.fact_values import capital
-from ollm_desktop.engine.fact_words import Tok
+from ollm_desktop.engine.fact_words import DETERMINERS, Tok
 from ollm_desktop.engine.references import find_references
 
 
@@ -21,7 +21,8 @@ def product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attri
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
         named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
                  (capital(sentence, t) or (k == first and _product(t.word, text))) and
-                 tokens[k + 1].word != ":"]  # ("Retries: 5": a label)
+                 tokens[k + 1].word != ":" and  # ("Retries: 5": a label)
+                 (k == 0 or tokens[k - 1].word not in DETERMINERS)]  # ("the API": a thing)
         if named:
             return named[0].word, "version", "version"
     return entity, attribute, unit

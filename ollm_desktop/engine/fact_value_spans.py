@@ -109,23 +109,55 @@ def changed_ranges(tokens: list[Tok], first: int) -> None:
                                                       "number"))]
 
 
-def spelled_change(tokens: list[Tok], first: int) -> None:
+def spelled_change(sentence: str, tokens: list[Tok], first: int) -> None:
     """"raises the number of daily sailings from seven currently to eight", "cut the team
     from five to three": after a change verb, the two numbers in words of "from N [adverb] to
-    M" are the change's old and new values (elsewhere a number in words is prose)."""
+    M" are the change's old and new values (elsewhere a number in words is prose). A compound
+    number is one value ("from twenty to twenty five": ``compound_numbers``)."""
     for k in range(first + 1, len(tokens) - 3):
         if tokens[k].word != "from" or not any(changes(t.word) for t in tokens[first:k]):
             continue
-        old = k + 1
-        to = old + 2 if tokens[old + 1].word.endswith("ly") or tokens[old + 1].word == "now" \
-            else old + 1  # (one adverb of the old value: "from seven currently to eight")
-        new = to + 1
-        if new >= len(tokens) or tokens[to].word != "to" or not all(
-                tokens[n].word in NUMBER_WORDS and not tokens[n].value for n in (old, new)):
+        old = _past_joined(tokens, k + 1)
+        to = old + 2 if old + 1 < len(tokens) and (tokens[old + 1].word.endswith("ly") or
+                                                   tokens[old + 1].word == "now") else old + 1
+        new = _past_joined(tokens, to + 1)  # (one adverb of the old value: "from seven
+        if new >= len(tokens) or tokens[to].word != "to" or not all(  # currently to eight")
+                _spelled(tokens[n]) for n in (old, new)):
             continue
         for n in (old, new):
-            tokens[n].value = (tokens[n].start, tokens[n].end, tokens[n].word, "number")
+            start, end = tokens[n].start, tokens[n].end
+            tokens[n].value = (start, end, sentence[start:end], "number")
             tokens[n].word = ""
+
+
+def compound_numbers(tokens: list[Tok]) -> list[Tok]:
+    """The tokens with each number in words of tens and units ("twenty five") one word, as
+    "twenty-five" is: one number, not a "twenty" and a "five" (read before anything else)."""
+    out: list[Tok] = []
+    for token in tokens:
+        last = out[-1] if out else None
+        if last is not None and last.word in _TENS and token.word in _UNITS and \
+                not last.value and not token.value and token.start == last.end + 1:
+            out[-1] = Tok(f"{last.word}-{token.word}", last.start, token.end)
+        else:
+            out.append(token)
+    return out
+
+
+def _past_joined(tokens: list[Tok], at: int) -> int:
+    while at < len(tokens) and tokens[at].word == "·":
+        at += 1
+    return at
+
+
+def _spelled(token: Tok) -> bool:
+    """A number in words, compound ones hyphenated ("twenty-five") too."""
+    return not token.value and bool(token.word) and all(
+        part in NUMBER_WORDS for part in token.word.split("-"))
+
+
+_TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
+_UNITS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine"})
 
 
 # One item of an address: words that open with a capital or a digit ("Home Farm House",
@@ -143,7 +175,7 @@ def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
     Peak, 5 Wilton Road, London"): one value, the place as the user writes it, not its first
     item alone. Two items or more after the name, each opening with a capital or a digit, and
     a digit among them (a house number, a floor, a postcode: "Google, Meta, Amazon" is a list
-    of names, no address)."""
+    of names, no address), one of them a place's words (``_placed_item``)."""
     for i in range(first, len(tokens)):
         value = tokens[i].value
         if value is None or value[3] != "name":
@@ -153,7 +185,8 @@ def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
                  rest and t.value[0] < rest.end()]  # "at Central Park, 5th Avenue, 3pm"
         if whens:  # (a time or a date is when, not where: the address ends before it)
             rest = _ADDRESS_REST.match(sentence[:sentence.rfind(",", 0, whens[0])], value[1])
-        if rest is None or not any(c.isdigit() for c in rest.group(0)):
+        if rest is None or not any(c.isdigit() for c in rest.group(0)) or \
+                not _placed_item(rest.group(0)):
             continue
         end = rest.end() - rest.group(0).endswith(".")  # (the sentence's full stop)
         inside = [k for k in range(i + 1, len(tokens)) if tokens[k].start < end]
@@ -161,6 +194,13 @@ def addresses(sentence: str, tokens: list[Tok], first: int) -> None:
             tokens[k].word, tokens[k].value = "·", None
         tokens[i].value = (value[0], end, sentence[value[0]:end], "name")
         return
+
+
+def _placed_item(items: str) -> bool:
+    """An address has an item of two words or more that is no name and its number ("Home
+    Farm House", "5 Wilton Road", "DT11 8LT"); "Tom, Jake, Sam 7, Ben" is a list of names."""
+    return any(len(words) >= 2 and not words[-1].isdigit()
+               for words in (item.split() for item in items.strip(" .").split(",")))
 
 
 def dimensions(sentence: str, tokens: list[Tok], first: int) -> None:

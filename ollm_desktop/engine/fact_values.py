@@ -31,6 +31,7 @@ from ollm_desktop.engine.fact_value_spans import (
     subject_verb_count,
     subject_verb_to,
 )
+from ollm_desktop.engine.fact_value_spans import compound_numbers as compound_numbers
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -50,6 +51,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     numeric,
 )
+from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 
 def _eligible(token: Tok) -> bool:
@@ -85,7 +87,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
     replaced_objects(sentence, tokens, first)
     dimensions(sentence, tokens, first)
     changed_ranges(tokens, first)  # "from 10 to 30 seconds" after a change verb: two values
-    spelled_change(tokens, first)  # "from seven currently to eight" after a change verb
+    spelled_change(sentence, tokens, first)  # "from seven currently to eight" after a change
     if correction:
         spelled_counts(sentence, tokens, first)  # "two cups, not three": as "2 cups" is
     words = [t.word for t in tokens]
@@ -396,8 +398,10 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         return True
     if prev == "to":
         verbs = [k for k in range(first, i - 1) if is_change(words[k])]
+        # ("the kitchen timer goes to zero": after a plain verb's "to", a number in words says
+        # what the thing does, as prose does; a change verb's "to" names a setting)
         return (bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)) or \
-            subject_verb_to(tokens, i - 1, first)
+            (subject_verb_to(tokens, i - 1, first) and words[i] not in _SPELLED)
     if prev in ("is", "are") and not correction and _participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
     if prev in ("now", "is", "are"):
@@ -406,5 +410,6 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
     return False
 
 
+_SPELLED = NUMBER_WORDS | {"zero"}  # the cardinals in words
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_new_roles, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_olds
+from ollm_desktop.engine.fact_clause_openings import names_which_at
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
@@ -160,8 +161,10 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
         spans = [(slot.start, slot.end, slot.ref_kind) for slot in reading.slots]
         olds = moved_olds(sentence, spans) or (  # "the planned 3pm departure will instead
             set() if any(f.old for f in out) else restated_subject_olds(sentence, spans))
-        out = [replace(f, old=True) if k in olds else f for k, f in enumerate(out)]  # leave
-        # at 4pm": 3pm is old too, where the sentence names no old value of its own
+        # (leave at 4pm": 3pm is old too, where the sentence names no old value of its own;
+        # "Registration for the May 3 race has been moved": May 3 says which race, no old)
+        olds = {k for k in olds if not names_which_at(sentence, *spans[k][:2])}
+        out = [replace(f, old=True) if k in olds else f for k, f in enumerate(out)]
     if role == "user":
         out = _new_holder(sentence, reading, out)
     plain = _blank(sentence, values)
