@@ -113,3 +113,13 @@ def test_an_old_figure_is_replaced_by_the_nearest_figure_of_its_kind(
     ledger = absorbed(("user", said))
     for old, new in pairs.items():
         assert value_of(ledger, fact_of(ledger, old).replaced_by) == new
+
+
+@pytest.mark.parametrize(("before", "after", "old", "new"), [
+    ("Kickoff is Jan. 12.", "Kickoff is Jan. 5, not Jan. 12.", "Jan. 12", "Jan. 5"),
+    ("The game is on Sept. 7.", "The game moved to Sept. 14 at 7 p.m.", "Sept. 7", "Sept. 14"),
+])
+def test_a_months_abbreviation_ends_no_sentence_before_its_day(before: str, after: str,
+                                                               old: str, new: str) -> None:
+    ledger = absorbed(("user", before), ("user", after))
+    assert value_of(ledger, fact_of(ledger, old).replaced_by) == new

@@ -9,7 +9,8 @@ p.m.", "until 6 p.m.") or a time zone's letters ("CST to 3:25 p.m. CST", "ET on 
 other word opens a new sentence, in lower case too ("… at 3 p.m. the bar opens later"). After
 other dotted initials ("a coffee in most U.S. shops costs $2.45": "U.S." cut the sentence
 before its value): the piece after them goes on when it opens in lower case. A title or a
-name's middle initial ("Dr. K. Patel", "Jane Q. Public") goes on into the capitalised name.
+name's middle initial ("Dr. K. Patel", "Jane Q. Public") goes on into the capitalised name. A
+month's abbreviation ("moved to Sept. 14", "Dec. 13, 2013") goes on into the day after it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ _NAME_PART_END = re.compile(
     r"(?:(?<![\w.])(?:" + "|".join(t.capitalize() for t in sorted(TITLES))
     + r")\.|(?:^|(?<![\w.])[A-Z][\w.]*\s+)[A-Z]\.)$")
 
+# a month's abbreviation ("moved to Sept. 14"): the date goes on into its day
+_CALENDAR_END = re.compile(r"(?<![\w.])(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.$")
+_DATE_GOES_ON = re.compile(r"\d")
+
 
 def sentences(text: str) -> list[str]:
     """``fact_patterns.sentences`` with a sentence cut after dotted initials joined again when
@@ -42,6 +47,7 @@ def sentences(text: str) -> list[str]:
     for sentence in P.sentences(text):
         timed = bool(out) and _MERIDIEM_END.search(out[-1]) is not None
         if (timed and _after_time(sentence)) or (
+                out and _CALENDAR_END.search(out[-1]) and _DATE_GOES_ON.match(sentence)) or (
                 out and not timed and _INITIALS_END.search(out[-1]) and _LOWER.match(sentence)) \
                 or (out and _NAME_PART_END.search(out[-1]) and sentence[:1].isupper()):
             out[-1] = f"{out[-1]} {sentence}"
