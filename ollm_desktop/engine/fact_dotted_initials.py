@@ -19,6 +19,7 @@ import re
 
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_words import PREPOSITIONS, TITLES
+from ollm_desktop.engine.reference_words import MONTH_ABBREVIATIONS
 
 _MERIDIEM_END = re.compile(r"\b[ap]\.m\.$", re.IGNORECASE)
 # an abbreviation of dotted initials: "U.S.", "U.K.", "D.C.", "a.m."
@@ -36,8 +37,7 @@ _NAME_PART_END = re.compile(
     + r")\.|(?:^|(?<![\w.])[A-Z][\w.]*\s+)[A-Z]\.)$")
 
 # a month's abbreviation ("moved to Sept. 14"): the date goes on into its day
-_CALENDAR_END = re.compile(r"(?<![\w.])(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.$")
-_DATE_GOES_ON = re.compile(r"\d")
+_CALENDAR_END = re.compile(rf"(?<![\w.])(?:{MONTH_ABBREVIATIONS})\.$")
 
 
 def sentences(text: str) -> list[str]:
@@ -47,7 +47,7 @@ def sentences(text: str) -> list[str]:
     for sentence in P.sentences(text):
         timed = bool(out) and _MERIDIEM_END.search(out[-1]) is not None
         if (timed and _after_time(sentence)) or (
-                out and _CALENDAR_END.search(out[-1]) and _DATE_GOES_ON.match(sentence)) or (
+                out and _CALENDAR_END.search(out[-1]) and sentence[:1].isdecimal()) or (
                 out and not timed and _INITIALS_END.search(out[-1]) and _LOWER.match(sentence)) \
                 or (out and _NAME_PART_END.search(out[-1]) and sentence[:1].isupper()):
             out[-1] = f"{out[-1]} {sentence}"

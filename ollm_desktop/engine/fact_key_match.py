@@ -89,9 +89,9 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         # workers", "bump the pool to 12"): the count, its noun left out
         counted = {unit_a, unit_b} - {"number"}
         measure = next(iter(counted)) if len(counted) == 1 else ""
-        loose = len(counted) == 1 and "number" in (unit_a, unit_b) and (
-            measure not in _MEASURES or (measure in _UNIT_DROPPED and entity_a and
-                                         attribute_a.split()[-1:] in _UNIT_NOUNS))
+        loose = bool(measure) and "number" in (unit_a, unit_b) and (
+            measure not in _MEASURES or (measure in _UNIT_DROPPED and bool(entity_a) and
+                                         attribute_a.rsplit(" ", 1)[-1] in _UNIT_NOUNS))
         return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
     if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
         return "same"
@@ -116,8 +116,8 @@ _MEASURES = frozenset({"port", "version", "path", "url", "setting", "time", "has
 # an owner and its head names the measure ("the max upload size is 250 MB", then "bump max
 # upload size to 300"); "move the standup to 10" is a clock time, not 10 minutes.
 _UNIT_DROPPED = frozenset({"size", "duration", "percent", "money"})
-_UNIT_NOUNS = tuple([w] for w in ("size", "limit", "timeout", "delay", "quota", "cap", "ttl",
-                                  "interval", "budget", "fee", "rate"))
+_UNIT_NOUNS = frozenset({"size", "limit", "timeout", "delay", "quota", "cap", "ttl",
+                         "interval", "budget", "fee", "rate"})
 
 
 def _extends(entity: str, attribute: str, other_entity: str) -> bool:

@@ -26,8 +26,9 @@ def past_words(clause: list[Tok]) -> int:
     held = any(w in cues.PAST and words[i + 1] == "still" for i, w in enumerate(words[:-1]))
     # "I remember being able to buy a bag for $3.50", "I recall when it was 9:00": a state
     # remembered (a remembered act, "I remember buying it for $1,200", is a fact that holds)
-    recalled = any(w in cues.RECALLED and words[i + 1] in ("being", "having", "when")
-                   for i, w in enumerate(words[:-1]))
+    recalled = bool(present & cues.RECALLED) and any(
+        w in cues.RECALLED and words[i + 1] in ("being", "having", "when")
+        for i, w in enumerate(words[:-1]))
     if not held and not recalled and not present & cues.PAST_CUES and \
             not any(map(is_year, clause)) and words[head:head + 1] != ["when"]:
         return 0  # no before-time, no anterior adjective, no year: the common case

@@ -16,6 +16,7 @@ from ollm_desktop.engine.reference_words import (
     CURRENCY_CODES,
     EXT,
     KNOWN_DIRS,
+    MONTH_ABBREVIATIONS,
     NUMBER_WORDS,
     NUMBER_WORDS_RE,
     PER,
@@ -38,7 +39,7 @@ _MULT = r"(?:[kKMB](?![A-Za-z])|\s?(?:million|billion|thousand|bn|mn)\b)"
 _RATE = rf"(?:\s?/\s?(?:{PER})|\s+per\s+(?:{PER}))(?![A-Za-z])"
 _UNIT_END = r"(?![A-Za-z0-9_])"
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November"
-          r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?")
+          rf"|December|{MONTH_ABBREVIATIONS})\.?")
 # The day of the week a date opens with ("Friday, September 4th 2020", "Thu 3 Sept"): one date
 _ON_DAY = (r"(?:(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day|(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat"
            r"|Sun)\.?)(?!\w),?\s+)?")

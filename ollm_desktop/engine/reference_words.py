@@ -18,6 +18,8 @@ def alternation(words: Sequence[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
 
 
+# The abbreviations of the months ("Jan", "Sept"), written with or without a full stop.
+MONTH_ABBREVIATIONS = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
 EXT = alternation(words("""\
 py pyi ipynb ts tsx js jsx mjs cjs rs go java kt kts scala swift c h cc cpp hpp cs
 rb php pl lua dart ex exs erl hs ml clj vue svelte md rst txt adoc json jsonl yaml yml toml ini cfg
