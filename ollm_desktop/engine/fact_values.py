@@ -107,11 +107,13 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         prev = words[i - 1] if i > first else ""
         nxt_value = tokens[i + 1].value if i + 1 < len(tokens) else None
-        if (capital(sentence, token) or noun_place(tokens, i, first)) and i > first and \
+        if (capital(sentence, token) or (noun_place(tokens, i, first) and prev != "to")) and \
+                i > first and \
                 _eligible(token) and nxt_value is not None and nxt_value[3] == "version" and \
                 sentence[token.end:nxt_value[0]] == " " and \
                 nxt_value[2].lstrip("vV")[:1].isdigit():
             start = token.start  # "R 4.2.3", "Gitea v1.21": a name and its version, one value
+            # (a plain word after "to" is a verb: "to list 18.x", "to pin 2.1")
             tokens[i + 1].value = (start, nxt_value[1], sentence[start:nxt_value[1]], "version")
             token.word = "·"
             continue
