@@ -122,3 +122,129 @@ def test_a_release_line_replaces_the_older_line() -> None:
 ])
 def test_an_x_after_a_number_is_no_release_line_elsewhere(said: str) -> None:
     assert not [ref for ref, kind in find_references(said) if kind == "version"]
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The book fair is now October 14-16.", "October 14-16"),
+    ("The course runs 3–5 March at the town hall.", "3–5 March"),
+    ("Our holiday is Aug 2-9 this year.", "Aug 2-9"),
+])
+def test_a_range_of_days_in_one_month_is_one_date(said: str, value: str) -> None:
+    assert (value, "date") in find_references(said)
+    assert value in _values(said)
+
+
+def test_new_festival_days_replace_the_old_ones() -> None:
+    values = _values("The street festival is July 12-14.",
+                     "Update: the street festival moved to July 26-28.")
+    assert "July 26-28" in values
+    assert "July 12-14" not in values
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("Book club meets on the first Tuesday of the month.", "first Tuesday of the month"),
+    ("Bin day is the last Friday of every month.", "last Friday of every month"),
+    ("The residents' meeting is on the 2nd Wednesday.", "2nd Wednesday"),
+])
+def test_a_weekday_of_each_month_is_one_date(said: str, value: str) -> None:
+    assert (value, "date") in find_references(said)
+    assert value in _values(said)
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The launch moved to September.", "September"),
+    ("My sister's wedding is in June.", "June"),
+    ("The lease runs until March.", "March"),
+])
+def test_a_month_alone_after_a_preposition_of_time_is_a_date(said: str, value: str) -> None:
+    assert (value, "date") in find_references(said)
+    assert value in _values(said)
+
+
+@pytest.mark.parametrize("said", [
+    "May I bring a friend?",  # the modal
+    "It may rain in the afternoon.",
+    "The party is May 5 6-8pm.",  # a date, then a range of hours: no range of days
+    "We talked to April about the rota.",  # a name after "to"
+    "The score was 14-16 in March 2024.",
+])
+def test_a_month_or_a_day_range_only_where_it_is_one(said: str) -> None:
+    dates = [ref for ref, kind in find_references(said) if kind == "date"]
+    assert not any(ref in ("May", "April") or "-" in ref for ref in dates)
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("Keep the staging services in the 91xx range.", "91xx"),
+    ("The alert fires on 5XX responses only.", "5XX"),
+    ("Order the SKU 4471-B instead.", "4471-B"),
+    ("Our locker is 112-C now.", "112-C"),
+])
+def test_digits_with_a_wildcard_or_a_letter_suffix_are_one_identifier(said: str,
+                                                                      value: str) -> None:
+    assert (value, "name") in find_references(said)
+
+
+def test_a_wildcard_range_replaces_the_old_range() -> None:
+    values = _values("The default port range is 80xx.",
+                     "Change the default port range from 80xx to 91xx.")
+    assert "91xx" in values
+    assert "80xx" not in values
+
+
+@pytest.mark.parametrize("said", [
+    "Ask for the XXL size.",  # "xx" in a word
+    "The zoom is 10x now.",  # a multiple
+    "Pages 12-14 cover it.",  # a range of numbers
+    "It was a 3-D print.",
+])
+def test_no_wildcard_or_suffixed_identifier_where_there_is_none(said: str) -> None:
+    assert not any(kind == "name" and any(c.isdigit() for c in ref)
+                   for ref, kind in find_references(said))
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The printer nozzle is .4 mm now.", ".4 mm"),
+    ("The alert threshold is .75 now.", ".75"),
+])
+def test_a_decimal_without_its_leading_zero_is_a_number(said: str, value: str) -> None:
+    assert (value, "number") in find_references(said)
+    assert value in _values(said)
+
+
+def test_a_smaller_nozzle_replaces_the_old_one() -> None:
+    values = _values("The printer nozzle is .6 mm.", "Correction: the nozzle is .4 mm, not .6 mm.")
+    assert ".4 mm" in values
+    assert ".6 mm" not in values
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("Use 2 1/2 teaspoons of baking soda.", "2 1/2 teaspoons"),
+    ("Add 1/2 cup of milk to the batter.", "1/2 cup"),
+    ("The recipe wants 1½ cups of flour now.", "1½ cups"),
+    ("About 3/4 of the team agreed.", "3/4"),  # the fraction alone before "of"
+])
+def test_a_fraction_or_a_mixed_number_is_one_number(said: str, value: str) -> None:
+    assert (value, "number") in find_references(said)
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The meeting is at half past seven.", "half past seven"),
+    ("Dinner is now at quarter to 8 pm.", "quarter to 8 pm"),
+])
+def test_a_time_of_day_in_words_is_a_time(said: str, value: str) -> None:
+    assert (value, "time") in find_references(said)
+    assert value in _values(said)
+
+
+@pytest.mark.parametrize("said", [
+    "Open file.7z and run ./build.5 again.",  # a file's extension, a path
+    "Version v.5 of the form is out.",
+    "Dates like 1/5/2024 stay dates.",
+    "The split was 3/17 of the pot.",  # no common denominator: no amount
+    "It is half past the deadline already.",
+])
+def test_no_bare_decimal_fraction_or_worded_time_where_there_is_none(said: str) -> None:
+    refs = find_references(said)
+    assert not any((kind == "number" and ref.startswith(".")) or ref in ("3/17", "1/5") or
+                   "past the" in ref for ref, kind in refs)
+    assert not any(kind == "time" for _, kind in refs)

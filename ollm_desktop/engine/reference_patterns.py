@@ -12,6 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
+from ollm_desktop.engine.reference_value_shapes import DAY as _DAY
+from ollm_desktop.engine.reference_value_shapes import HALF as _HALF
+from ollm_desktop.engine.reference_value_shapes import NUMBER_START as _NB
+from ollm_desktop.engine.reference_value_shapes import SHAPES
+from ollm_desktop.engine.reference_value_shapes import TO_DAY as _TO_DAY
+from ollm_desktop.engine.reference_value_shapes import UNIT_END as _UNIT_END
+from ollm_desktop.engine.reference_value_shapes import ZONE as _ZONE
 from ollm_desktop.engine.reference_words import (
     CURRENCY_CODES,
     EXT,
@@ -42,7 +49,6 @@ _RATE = rf"(?:\s?/\s?(?:{PER})|\s+per\s+(?:{PER}))(?![A-Za-z])"
 _CASH = rf"(?:{_NUM}|\.\d{{1,2}}(?!\d))"
 _CASH_RATE = rf"(?:{_RATE}|\s+an?\s+(?:{PER})(?![A-Za-z]))"
 _SYMBOL = r"[$€£¥₹]"
-_UNIT_END = r"(?![A-Za-z0-9_])"
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November"
           rf"|December|{MONTH_ABBREVIATIONS})\.?")
 # The day of the week a date opens with ("Friday, September 4th 2020", "Thu 3 Sept"): one date
@@ -237,45 +243,6 @@ def _check_product(match: re.Match[str]) -> tuple[str, str] | None:
 
 
 _PRODUCT_SET = set(PRODUCTS.replace("\\", "").split("|"))
-# A clock time's zone after it ("3:15 p.m. CST", "4:25 p.m. ET", "noon CT", "09:00 UTC"): a
-# region's letters and "S"/"D" (standard, daylight) before "T", or the universal ones; not "AT"
-# nor "IT" (a word of a sentence in capitals)
-_ZONE = r"(?:[A-Z]{1,2}[SD]T|[ECMP]T|[CWE]ET|CEST|UTC(?:[+-]\d{1,2})?|GMT(?:[+-]\d{1,2})?)\b"
-_NB = r"(?<![\w.,$€£¥₹])(?<![^\W\d_]-)"  # a number starts here, not inside 1.234,56 nor "under-14s"
-
-# The points of a range of times of day: an hour with its half of the day ("6 p.m.", "9am",
-# "10.30pm"), a clock time ("7:00", "6:55 a.m."), an hour with a name; the first may be a bare
-# hour when the second has its half of the day ("7-9 pm").
-_HALF = r"(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)"
-_HOUR_HALF = rf"(?:1[0-2]|0?[1-9])(?:[.:][0-5]\d)?\s?{_HALF}"
-_HOUR = rf"(?:1[0-2]|0?[1-9])(?:[.:][0-5]\d)?(?:\s?{_HALF})?"
-_CLOCK = rf"(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?{_HALF})?"
-_HOUR_NAME = r"(?:12\s)?(?:noon|midnight|midday)"
-
-
-def _check_hours(match: re.Match[str]) -> tuple[str, str] | None:
-    """A range of hours says which half of the day (or names an hour) or is written in
-    clock times on both sides ("9:00-17:30"): "10-12" alone is a range of numbers."""
-    text = match.group(0)
-    first, second = re.split(r"\s?[-–]\s?", text, maxsplit=1)
-    named = re.search(r"noon|midnight|midday", text) is not None
-    half = re.search(_HALF, second) is not None
-    clocks = ":" in first and ":" in second
-    return (text, "time") if named or half or clocks else None
-
-
-def _check_cents(match: re.Match[str]) -> tuple[str, str] | None:
-    """Cents written "c" or "p" after a figure, unless a title's word stands before it ("Step
-    3c", "Form 2p", "section 4c": an item's number and its letter)."""
-    text = match.group(0)
-    if text.endswith(("c", "p")):
-        before = match.string[:match.start()].rstrip().rsplit(None, 1)
-        word = before[-1] if before else ""
-        if word[:1].isupper() or re.fullmatch(rf"(?i:{SECTIONS}|step|question|part|option)",
-                                              word):
-            return None
-    return text, "number"
-
 
 BACKTICK = _rule(r"(?<!`)`(?P<ref>[^`\n]{2,100})`(?!`)", "code", whole=True)
 # Order is the tie-break between spans of equal length: earlier rules win.
@@ -289,10 +256,10 @@ RULES: tuple[Rule, ...] = (
           r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])", "date"),
     _rule(r"(?<![\w./])\d{1,2}([./])\d{1,2}\1\d{4}(?![\w./])", "date"),
     _rule(r"(?<![\w./-])\d{4}/\d{1,2}/\d{1,2}(?![\w/])", "date"),  # "2024/01/05"
-    _rule(rf"\b{_ON_DAY}{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
-          "date"),
-    _rule(rf"\b{_ON_DAY}\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b",
-          "date"),
+    # (a range of days in one month is one date: "July 26-29", "3–5 March")
+    _rule(rf"\b{_ON_DAY}{_MONTH}\s+(?:the\s+)?{_DAY}(?:{_TO_DAY})?(?:,?\s+\d{{4}})?\b"
+          rf"(?!\s?{_HALF}|:\d)", "date"),
+    _rule(rf"\b{_ON_DAY}{_DAY}(?:{_TO_DAY})?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?\b", "date"),
     _rule(rf"\b{_MONTH}\s+\d{{4}}\b", "date"),  # a month of a year: "June 2024"
     # (the half of the day with its own dots only: "6:30 PM." ends its sentence, "6:30 p.m.")
     _rule(r"(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
@@ -306,11 +273,10 @@ RULES: tuple[Rule, ...] = (
     # colour "midnight blue" are no hour)
     _rule(rf"(?<![\w-])(?:12\s)?(?:noon|midnight|midday)\b(?!\s(?:blue|black)\b)"
           rf"(?:\s(?:{_ZONE})(?![\w:]))?", "time"),
-    # a range of times of day ("noon-6 p.m.", "9am-5pm", "6:55-7:00 a.m.", "7-9 pm"): one value,
-    # the hours of one thing (the half of the day written once or on both sides)
-    _rule(rf"(?<![\w:.-])(?:{_HOUR}|{_CLOCK}|{_HOUR_NAME})\s?[-–]\s?(?:{_HOUR_HALF}|{_CLOCK}"
-          rf"|{_HOUR_NAME})(?:\s(?:{_ZONE})(?![\w:]))?(?![\w:-]|\.\d)", "time",
-          check=_check_hours),
+    # the shapes of values read whole (``reference_value_shapes``: ranges of hours, a weekday of
+    # each month, a month alone, release lines, wildcard and suffixed identifiers, decimals
+    # without a leading zero, fractions, times in words, cents)
+    *(_rule(pattern, kind, check=check) for pattern, kind, check in SHAPES),
     _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
           r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
     # a drive path written with forward slashes ("D:/Photos/2023"): one path, not "D"
@@ -326,8 +292,6 @@ RULES: tuple[Rule, ...] = (
           r"|Vagrantfile|Rakefile|CODEOWNERS)(?![\w-])", "path"),
     _rule(r"(?<![\w.])[vV]\d+(?:\.(?:\d+|x))*(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w]|\.\w)",
           "version"),
-    # a release line with its wildcard ("18.x", "3.12.x"): a version as "v18.x" is
-    _rule(r"(?<![\w.])\d+(?:\.\d+)*\.[xX](?![\w]|\.\w)", "version"),
     _rule(r"(?<![\w.])\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?"
           r"(?:\+[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w]|\.\w)", "version"),
     _rule(rf"(?<![\w.])(?P<ref>(?P<product>(?i:{PRODUCTS})|(?=[A-Za-z]*?[a-z][A-Z])[A-Za-z]++"
@@ -389,10 +353,6 @@ RULES: tuple[Rule, ...] = (
     # a duration in words ("two weeks", "ninety days"): a number as the user wrote it
     _rule(rf"\b(?i:{NUMBER_WORDS_RE})(?:[ -](?i:{NUMBER_WORDS_RE}))?\s+(?i:{TIME_UNIT})\b",
           "number"),
-    # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
-    # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
-    _rule(rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number",
-          check=_check_cents),
     # (a price range with its symbol on both sides or the first only: "£12,000-£13,000", "$10-15")
     _rule(rf"(?P<ref>(?:(?<![^\s(\[])[-−+~≈])?(?:(?<!\w){_SYMBOL}\s?{_CASH}{_MULT}?"
           rf"(?:\s?[-–]\s?{_SYMBOL}?{_CASH}{_MULT}?(?![\d,.]\d))?"

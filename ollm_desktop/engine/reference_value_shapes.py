@@ -1,0 +1,126 @@
+"""The shapes of values people write, each read whole by its own form: a range of hours ("noon-6
+p.m.", "9am-5pm"), a weekday of each month ("the first Tuesday of the month"), a month named
+alone ("in May"), a release line ("18.x"), digits with a wildcard ("80xx") or a letter suffix
+("4471-B"), a decimal without its leading zero (".75"), a fraction ("2 1/2 teaspoons"), a time
+in words ("half past seven"), cents after the figure ("25¢", "50c", "99p").
+
+Split from ``reference_patterns`` (which turns each (pattern, kind, check) of :data:`SHAPES`
+into a rule, after the named hours) so that module stays one table; the pieces both read (a
+clock's zone, where a number starts, a day of the month) live here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ollm_desktop.engine.reference_words import SECTIONS, STOP, UNIT
+
+Check = Callable[[re.Match[str]], tuple[str, str] | None]
+
+# A clock time's zone after it ("3:15 p.m. CST", "4:25 p.m. ET", "noon CT", "09:00 UTC"): a
+# region's letters and "S"/"D" (standard, daylight) before "T", or the universal ones; not "AT"
+# nor "IT" (a word of a sentence in capitals)
+ZONE = r"(?:[A-Z]{1,2}[SD]T|[ECMP]T|[CWE]ET|CEST|UTC(?:[+-]\d{1,2})?|GMT(?:[+-]\d{1,2})?)\b"
+# A number starts here, not inside 1.234,56 nor "under-14s".
+NUMBER_START = r"(?<![\w.,$€£¥₹])(?<![^\W\d_]-)"
+UNIT_END = r"(?![A-Za-z0-9_])"
+# The half of the day ("am", "PM", "p.m.").
+HALF = r"(?:(?:am|pm|AM|PM)\b|[AaPp]\.[Mm]\.)"
+# A day of the month, and the second day of a range of days in one month ("July 26-29").
+DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+TO_DAY = r"\s?[-–]\s?\d{1,2}(?:st|nd|rd|th)?(?![\d:])"
+
+# The points of a range of times of day: an hour with its half of the day ("6 p.m.", "9am",
+# "10.30pm"), a clock time ("7:00", "6:55 a.m."), an hour with a name; the first may be a bare
+# hour when the second has its half of the day ("7-9 pm").
+_HOUR_HALF = rf"(?:1[0-2]|0?[1-9])(?:[.:][0-5]\d)?\s?{HALF}"
+_HOUR = rf"(?:1[0-2]|0?[1-9])(?:[.:][0-5]\d)?(?:\s?{HALF})?"
+_CLOCK = rf"(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?{HALF})?"
+_HOUR_NAME = r"(?:12\s)?(?:noon|midnight|midday)"
+_HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight"
+_NTH = r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)"
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_MONTH_NAME = ("(?:January|February|March|April|May|June|July|August|September|October"
+               "|November|December)")
+
+
+def _check_hours(match: re.Match[str]) -> tuple[str, str] | None:
+    """A range of hours says which half of the day (or names an hour) or is written in
+    clock times on both sides ("9:00-17:30"): "10-12" alone is a range of numbers."""
+    text = match.group(0)
+    first, second = re.split(r"\s?[-–]\s?", text, maxsplit=1)
+    named = re.search(r"noon|midnight|midday", text) is not None
+    half = re.search(HALF, second) is not None
+    clocks = ":" in first and ":" in second
+    return (text, "time") if named or half or clocks else None
+
+
+_TITLE = re.compile(rf"(?i:{SECTIONS}|step|question|part|option)")
+
+
+def _check_cents(match: re.Match[str]) -> tuple[str, str] | None:
+    """Cents written "c" or "p" after a figure, unless a title's word stands before it ("Step
+    3c", "Form 2p", "section 4c": an item's number and its letter)."""
+    text = match.group(0)
+    if text.endswith(("c", "p")):
+        before = match.string[:match.start()].rstrip().rsplit(None, 1)
+        word = before[-1] if before else ""
+        if word[:1].isupper() or _TITLE.fullmatch(word):
+            return None
+    return text, "number"
+
+
+_NOT_COUNTED = frozenset(STOP.replace("\\", "").split("|"))
+
+
+def _check_fraction(match: re.Match[str]) -> tuple[str, str] | None:
+    """A fraction with the word after it when that word is a unit or a noun it counts ("1/2
+    cup", "2 1/2 teaspoons"), without it when the word is a closed-class word or a name
+    ("1/2 of the team", "3/4 for Anna": the fraction alone)."""
+    text = match.group(0)
+    head, _, word = text.rpartition(" ")
+    if head and word.isalpha() and (word.lower() in _NOT_COUNTED or not word.islower()):
+        return head, "number"
+    return text, "number"
+
+
+_NB = NUMBER_START
+# (pattern, kind, check) of each shape; ``reference_patterns`` makes each a rule.
+SHAPES: tuple[tuple[str, str, Check | None], ...] = (
+    # a range of times of day ("noon-6 p.m.", "9am-5pm", "6:55-7:00 a.m.", "7-9 pm"): one value,
+    # the hours of one thing (the half of the day written once or on both sides)
+    (rf"(?<![\w:.-])(?:{_HOUR}|{_CLOCK}|{_HOUR_NAME})\s?[-–]\s?(?:{_HOUR_HALF}|{_CLOCK}"
+     rf"|{_HOUR_NAME})(?:\s(?:{ZONE})(?![\w:]))?(?![\w:-]|\.\d)", "time", _check_hours),
+    # a weekday of each month ("the first Tuesday of the month", "last Friday of every month")
+    (rf"\b(?i:{_NTH}\s+{_WEEKDAY})(?:\s+of\s+(?:the|each|every)\s+month)?\b", "date", None),
+    # a month named alone after a preposition of time ("in May", "until March"): a date; the
+    # capital tells the month "May" from the modal. After "to" or "for" a month may be a
+    # person ("talked to April", "a gift for June") unless the clause ends there ("moved
+    # to September.", "pegged for May, ...")
+    (rf"\b(?:(?:[Ii]n|[Uu]ntil|[Tt]ill|[Bb]y|[Ff]rom|[Ss]ince|[Bb]efore|[Aa]fter)\s+"
+     rf"(?:early\s+|mid-?|late\s+)?(?P<ref>{_MONTH_NAME})(?![\w'’-]|\s+\d))", "date", None),
+    (rf"(?:(?<=\b[Tt]o )|(?<=\b[Ff]or )){_MONTH_NAME}(?=\s?[.,;!?)]|$)", "date", None),
+    # a release line with its wildcard ("18.x", "3.12.x"): a version as "v18.x" is
+    (r"(?<![\w.])\d+(?:\.\d+)*\.[xX](?![\w]|\.\w)", "version", None),
+    # digits with a wildcard for the rest ("80xx", "5XX", "91xx"): a range of ports, codes or
+    # statuses, one value (a single "x" is a multiple: "10x")
+    (r"(?<![\w.-])\d{1,4}(?:xx|XX)(?:x|X)?(?![\w-])", "name", None),
+    # a number and its letter suffix after a hyphen ("SKU 4471-B", "batch 2024-B", "12-A"):
+    # one identifier, not the letter alone
+    (r"(?<![\w./-])\d{2,6}-[A-Z]{1,3}(?![\w-])", "name", None),
+    # a decimal without its leading zero (".75", ".4 mm"): a number, with its unit if one follows
+    (rf"(?<![\w.,$€£¥₹/\\-])\.\d+(?:[ \u00a0]?(?:{UNIT}){UNIT_END})?(?![\w]|\.\d)", "number",
+     None),
+    # a fraction or a mixed number and its unit ("2 1/2 teaspoons", "1/2 cup", "1½ cups", "¾
+    # mile"): one number, not a ratio "1/2" and a stray "2" (common denominators only: "3/17"
+    # is no amount a person writes so)
+    (rf"{_NB}(?:\d{{1,3}}[ \u00a0])?[1-9]/(?:2|3|4|8|16)(?![\d/])(?:[ \u00a0]?[A-Za-z]+)?"
+     rf"|{_NB}(?:\d{{1,3}}\s?)?[½⅓⅔¼¾⅛](?:[ \u00a0]?[A-Za-z]+)?", "number", _check_fraction),
+    # a time of day in words ("half past seven", "quarter to nine", "a quarter past 10")
+    (rf"\b(?i:(?:half|quarter)\s+(?:past|to)\s+(?:{_HOUR_WORDS}|1[0-2]|[1-9]))\b(?:\s?{HALF})?",
+     "time", None),
+    # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
+    # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
+    (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),
+)
