@@ -46,9 +46,10 @@ def test_digit_groups_joined_by_colon_and_hyphen_are_one_identifier(text: str, r
     assert not any(r == ref.split("-")[0] for r, _ in refs)
 
 
-def test_a_time_range_stays_two_times() -> None:
-    refs = [r for r, _ in find_references("The shop is open 09:30-17:00 on weekdays.")]
-    assert "09:30-17:00" not in refs
+def test_a_time_range_is_no_docket_identifier() -> None:
+    refs = find_references("The shop is open 09:30-17:00 on weekdays.")
+    assert ("09:30-17:00", "name") not in refs  # (one range of hours: stop 41's shapes)
+    assert ("09:30-17:00", "time") in refs
 
 
 def test_a_case_number_correction_replaces_the_old_one() -> None:
