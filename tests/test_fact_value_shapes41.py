@@ -248,3 +248,31 @@ def test_no_bare_decimal_fraction_or_worded_time_where_there_is_none(said: str) 
     assert not any((kind == "number" and ref.startswith(".")) or ref in ("3/17", "1/5") or
                    "past the" in ref for ref, kind in refs)
     assert not any(kind == "time" for _, kind in refs)
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The scan is booked at St. Anne's this time.", "St. Anne's"),
+    ("Her appointment moved to St. Mary's Hospital.", "St. Mary's Hospital"),
+    ("The twins go to Skinners' Kent Academy now.", "Skinners' Kent Academy"),
+    ("In Rome we're staying at Hotel Campo de' Fiori.", "Hotel Campo de' Fiori"),
+    ("The print on the wall is by Vincent van Gogh.", "Vincent van Gogh"),
+])
+def test_a_name_over_an_apostrophe_or_a_particle_is_one_name(said: str, value: str) -> None:
+    assert value in _values(said)
+
+
+def test_a_new_hospital_replaces_the_old_one_by_its_whole_name() -> None:
+    values = _values("The scan is booked at St. Anne's.",
+                     "Correction: the scan is at St. Mary's Hospital, not St. Anne's.")
+    assert "St. Mary's Hospital" in values
+    assert "St. Anne's" not in values
+
+
+@pytest.mark.parametrize(("said", "absent"), [
+    ("Dad's MRI is booked at the clinic.", "Dad's MRI"),  # the sentence's own possessive subject
+    ("The meeting is at Anna's now.", "Anna's now"),
+    ("We talked to de Vries and Lena.", "de Vries and Lena"),  # no capitalised part first
+    ("Tom and Ana le Roux lead it.", "Tom and Ana"),
+])
+def test_no_name_runs_where_the_words_are_not_one_name(said: str, absent: str) -> None:
+    assert absent not in _values(said)

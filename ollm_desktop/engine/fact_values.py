@@ -11,6 +11,7 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_counted import counted
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_name_runs import name_runs
 from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_value_spans import (
     addresses,
@@ -84,6 +85,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                  lead: bool = False) -> None:
     """Bare numbers and nouns in the places a value goes ("is now 9443, not 8443", "use
     Postgres instead of MySQL", "switch the log level to info", "the log level is debug")."""
+    name_runs(sentence, tokens, first)  # "St. Anne's", "Campo de' Fiori": one name each
     replaced_objects(sentence, tokens, first)
     dimensions(sentence, tokens, first)
     changed_ranges(tokens, first)  # "from 10 to 30 seconds" after a change verb: two values
