@@ -276,3 +276,20 @@ def test_a_new_hospital_replaces_the_old_one_by_its_whole_name() -> None:
 ])
 def test_no_name_runs_where_the_words_are_not_one_name(said: str, absent: str) -> None:
     assert absent not in _values(said)
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("Invoicing is in QuickBooks 2024 now.", "QuickBooks 2024"),
+    ("The deck has to be in PowerPoint 2019.", "PowerPoint 2019"),
+])
+def test_a_trade_name_and_its_edition_are_one_version(said: str, value: str) -> None:
+    assert (value, "version") in find_references(said)
+    assert value in _values(said)
+
+
+@pytest.mark.parametrize("said", [
+    "Set maxRetries 5 in the config.",  # a code name in lower case: a setting's label
+    "The Team 2 roster is out.",  # one capital: no trade name
+])
+def test_no_edition_where_the_name_is_no_trade_name(said: str) -> None:
+    assert not any(kind == "version" for _, kind in find_references(said))

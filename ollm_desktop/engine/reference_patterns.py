@@ -235,9 +235,14 @@ def _check_lettered(match: re.Match[str]) -> tuple[str, str] | None:
 
 
 def _check_product(match: re.Match[str]) -> tuple[str, str] | None:
+    """A product and its release: a known product, a dotted release, or a product's name in
+    capitals inside ("QuickBooks 2024", "PowerPoint 2019": a trade name and its edition; a
+    code name opens in lower case, "maxRetries 5", and is a setting's label)."""
     text = match.group("ref")
     product = match.group("product")
-    if product.lower() not in _PRODUCT_SET and "." not in text[len(product):]:
+    traded = product[:1].isupper() and any(
+        a.islower() and b.isupper() for a, b in pairwise(product))
+    if product.lower() not in _PRODUCT_SET and "." not in text[len(product):] and not traded:
         return None
     return text, "version"
 
