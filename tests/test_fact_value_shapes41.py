@@ -293,3 +293,22 @@ def test_a_trade_name_and_its_edition_are_one_version(said: str, value: str) -> 
 ])
 def test_no_edition_where_the_name_is_no_trade_name(said: str) -> None:
     assert not any(kind == "version" for _, kind in find_references(said))
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The upload limit is 5mb now.", "5mb"),
+    ("I have 3 gb free on the laptop.", "3 gb"),
+])
+def test_a_size_in_lower_case_is_a_size(said: str, value: str) -> None:
+    assert (value, "number") in find_references(said)
+    assert value in _values(said)
+
+
+def test_a_bigger_disk_in_lower_case_replaces_the_old_one() -> None:
+    values = _values("The backup disk is 1tb.", "The backup disk is 2tb now, not 1tb.")
+    assert "2tb" in values
+    assert "1tb" not in values
+
+
+def test_a_size_word_alone_is_no_size() -> None:
+    assert not find_references("Send me the mb files and the gb list.")
