@@ -312,3 +312,45 @@ def test_a_bigger_disk_in_lower_case_replaces_the_old_one() -> None:
 
 def test_a_size_word_alone_is_no_size() -> None:
     assert not find_references("Send me the mb files and the gb list.")
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The party is on Tuesday 14th now.", "Tuesday 14th"),
+    ("The rollout is next Tuesday now.", "next Tuesday"),
+    ("Bin collection is this Friday.", "this Friday"),
+])
+def test_a_weekday_with_its_day_or_said_from_now_is_one_date(said: str, value: str) -> None:
+    assert (value, "date") in find_references(said)
+    assert value in _values(said)
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The screen ratio is 16:9 now.", "16:9"),
+    ("The map scale is 1:100 now.", "1:100"),
+])
+def test_a_ratio_is_one_value(said: str, value: str) -> None:
+    assert value in _refs(said)
+    assert value in _values(said)
+
+
+def test_a_wider_ratio_replaces_the_old_one() -> None:
+    values = _values("The monitor's aspect ratio is 16:9.",
+                     "The aspect ratio is 21:9 now, not 16:9.")
+    assert "21:9" in values
+    assert "16:9" not in values
+
+
+def test_a_phone_number_with_its_area_code_in_brackets_is_one_number() -> None:
+    assert "(555) 123-4567" in _values("My number is now (555) 123-4567.")
+
+
+@pytest.mark.parametrize(("said", "time"), [
+    ("Lunch at 12:05 today.", "12:05"),  # two-digit minutes: a time, not a ratio
+    ("Meet at 10:30 now.", "10:30"),
+])
+def test_a_clock_time_stays_a_time(said: str, time: str) -> None:
+    assert (time, "time") in find_references(said)
+
+
+def test_last_weekday_is_no_date_to_keep() -> None:
+    assert not any(ref.startswith("last") for ref, _ in find_references("We met last Tuesday."))

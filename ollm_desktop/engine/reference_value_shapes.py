@@ -1,8 +1,10 @@
 """The shapes of values people write, each read whole by its own form: a range of hours ("noon-6
-p.m.", "9am-5pm"), a weekday of each month ("the first Tuesday of the month"), a month named
-alone ("in May"), a release line ("18.x"), digits with a wildcard ("80xx") or a letter suffix
-("4471-B"), a decimal without its leading zero (".75"), a fraction ("2 1/2 teaspoons"), a time
-in words ("half past seven"), cents after the figure ("25¢", "50c", "99p").
+p.m.", "9am-5pm"), a weekday of each month ("the first Tuesday of the month"), a weekday with
+its day ("Tuesday 14th", "next Tuesday"), a month named alone ("in May"), a ratio ("16:9"), a
+phone number with its area code in brackets ("(555) 123-4567"), a release line ("18.x"),
+digits with a wildcard ("80xx") or a letter suffix ("4471-B"), a decimal without its leading
+zero (".75"), a fraction ("2 1/2 teaspoons"), a time in words ("half past seven"), cents after
+the figure ("25¢", "50c", "99p").
 
 Split from ``reference_patterns`` (which turns each (pattern, kind, check) of :data:`SHAPES`
 into a rule, after the named hours) so that module stays one table; the pieces both read (a
@@ -39,7 +41,8 @@ _HOUR = rf"(?:1[0-2]|0?[1-9])(?:[.:][0-5]\d)?(?:\s?{HALF})?"
 _CLOCK = rf"(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?{HALF})?"
 _HOUR_NAME = r"(?:12\s)?(?:noon|midnight|midday)"
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight"
-_NTH = r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)"
+_NTH = r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)"
+_OF_MONTH = r"\s+of\s+(?:the|each|every)\s+month"
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _MONTH_NAME = ("(?:January|February|March|April|May|June|July|August|September|October"
                "|November|December)")
@@ -93,7 +96,9 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"(?<![\w:.-])(?:{_HOUR}|{_CLOCK}|{_HOUR_NAME})\s?[-–]\s?(?:{_HOUR_HALF}|{_CLOCK}"
      rf"|{_HOUR_NAME})(?:\s(?:{ZONE})(?![\w:]))?(?![\w:-]|\.\d)", "time", _check_hours),
     # a weekday of each month ("the first Tuesday of the month", "last Friday of every month")
-    (rf"\b(?i:{_NTH}\s+{_WEEKDAY})(?:\s+of\s+(?:the|each|every)\s+month)?\b", "date", None),
+    # ("last Tuesday" alone is a past day: "last" only with its month)
+    (rf"\b(?i:{_NTH}\s+{_WEEKDAY})(?:{_OF_MONTH})?\b|\b(?i:last\s+{_WEEKDAY}){_OF_MONTH}\b",
+     "date", None),
     # a month named alone after a preposition of time ("in May", "until March"): a date; the
     # capital tells the month "May" from the modal. After "to" or "for" a month may be a
     # person ("talked to April", "a gift for June") unless the clause ends there ("moved
@@ -101,6 +106,17 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"\b(?:(?:[Ii]n|[Uu]ntil|[Tt]ill|[Bb]y|[Ff]rom|[Ss]ince|[Bb]efore|[Aa]fter)\s+"
      rf"(?:early\s+|mid-?|late\s+)?(?P<ref>{_MONTH_NAME})(?![\w'’-]|\s+\d))", "date", None),
     (rf"(?:(?<=\b[Tt]o )|(?<=\b[Ff]or )){_MONTH_NAME}(?=\s?[.,;!?)]|$)", "date", None),
+    # a weekday with its day of the month ("Tuesday 14th", "Fri the 3rd") or said from now
+    # ("next Tuesday", "this Friday"): one date ("last Tuesday" is past, no value to keep)
+    (rf"\b(?i:{_WEEKDAY}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+(?:the\s+)?"
+     r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", "date", None),
+    (rf"\b(?:next|this|coming)\s+(?i:{_WEEKDAY})\b", "date", None),
+    # a ratio ("16:9", "4:3", "1:100"): one value, kept as written (as a name is: its class is
+    # no unit of its second number); a clock time's two-digit minutes make it a time, which
+    # the clock rule before this one reads (the first of equal spans wins)
+    (r"(?<![\w:.])\d{1,3}:\d{1,3}(?![\w:]|\.\d)", "name", None),
+    # a phone number with its area code in brackets ("(555) 123-4567", "(020) 7946 0958")
+    (r"(?<![\w)])\(\d{2,5}\)\s?\d{3,4}[-\s]\d{3,4}(?![\w-])", "name", None),
     # a release line with its wildcard ("18.x", "3.12.x"): a version as "v18.x" is
     (r"(?<![\w.])\d+(?:\.\d+)*\.[xX](?![\w]|\.\w)", "version", None),
     # digits with a wildcard for the rest ("80xx", "5XX", "91xx"): a range of ports, codes or
