@@ -354,3 +354,21 @@ def test_a_clock_time_stays_a_time(said: str, time: str) -> None:
 
 def test_last_weekday_is_no_date_to_keep() -> None:
     assert not any(ref.startswith("last") for ref, _ in find_references("We met last Tuesday."))
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("Deliveries come after 6pm now.", "after 6pm"),
+    ("The kids' races start before 7 a.m. this year.", "before 7 a.m."),
+    ("Lunch orders go in before noon.", "before noon"),
+])
+def test_a_bound_in_time_keeps_its_bound(said: str, value: str) -> None:
+    assert (value, "time") in find_references(said)
+    assert value in _values(said)
+
+
+@pytest.mark.parametrize("said", [
+    "We met after 6 years apart.",  # no hour: a duration
+    "Call me before 7 so we can talk.",  # a bare number: no half of the day
+])
+def test_no_bound_in_time_without_an_hour(said: str) -> None:
+    assert not any(kind == "time" for _, kind in find_references(said))

@@ -1,10 +1,10 @@
 """The shapes of values people write, each read whole by its own form: a range of hours ("noon-6
-p.m.", "9am-5pm"), a weekday of each month ("the first Tuesday of the month"), a weekday with
-its day ("Tuesday 14th", "next Tuesday"), a month named alone ("in May"), a ratio ("16:9"), a
-phone number with its area code in brackets ("(555) 123-4567"), a release line ("18.x"),
-digits with a wildcard ("80xx") or a letter suffix ("4471-B"), a decimal without its leading
-zero (".75"), a fraction ("2 1/2 teaspoons"), a time in words ("half past seven"), cents after
-the figure ("25¢", "50c", "99p").
+p.m.", "9am-5pm"), a bound in time ("before 7 a.m."), a weekday of each month ("the first
+Tuesday of the month"), a weekday with its day ("Tuesday 14th", "next Tuesday"), a month named
+alone ("in May"), a ratio ("16:9"), a phone number with its area code in brackets ("(555)
+123-4567"), a release line ("18.x"), digits with a wildcard ("80xx") or a letter suffix
+("4471-B"), a decimal without its leading zero (".75"), a fraction ("2 1/2 teaspoons"), a time
+in words ("half past seven"), cents after the figure ("25¢", "50c", "99p").
 
 Split from ``reference_patterns`` (which turns each (pattern, kind, check) of :data:`SHAPES`
 into a rule, after the named hours) so that module stays one table; the pieces both read (a
@@ -95,6 +95,10 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # the hours of one thing (the half of the day written once or on both sides)
     (rf"(?<![\w:.-])(?:{_HOUR}|{_CLOCK}|{_HOUR_NAME})\s?[-–]\s?(?:{_HOUR_HALF}|{_CLOCK}"
      rf"|{_HOUR_NAME})(?:\s(?:{ZONE})(?![\w:]))?(?![\w:-]|\.\d)", "time", _check_hours),
+    # a bound in time with its hour ("start before 7 a.m.", "after 6pm"): one value, the bound
+    # is part of what holds ("before 7" is not "at 7")
+    (rf"\b(?i:before|after)\s+(?:{_HOUR_HALF}|{_HOUR_NAME})(?:\s(?:{ZONE})(?![\w:]))?"
+     r"(?![\w:-]|\.\d)", "time", None),
     # a weekday of each month ("the first Tuesday of the month", "last Friday of every month")
     # ("last Tuesday" alone is a past day: "last" only with its month)
     (rf"\b(?i:{_NTH}\s+{_WEEKDAY})(?:{_OF_MONTH})?\b|\b(?i:last\s+{_WEEKDAY}){_OF_MONTH}\b",
