@@ -1,10 +1,10 @@
 """The shapes of values people write, each read whole by its own form: a range of hours ("noon-6
 p.m.", "9am-5pm"), a bound in time ("before 7 a.m."), a weekday of each month ("the first
 Tuesday of the month"), a weekday with its day ("Tuesday 14th", "next Tuesday"), a month named
-alone ("in May"), a ratio ("16:9"), a phone number with its area code in brackets ("(555)
-123-4567"), a release line ("18.x"), digits with a wildcard ("80xx") or a letter suffix
-("4471-B"), a decimal without its leading zero (".75"), a fraction ("2 1/2 teaspoons"), a time
-in words ("half past seven"), cents after the figure ("25¢", "50c", "99p").
+alone ("in May"), a phone number with its area code in brackets ("(555) 123-4567"), a
+release line ("18.x"), digits with a wildcard ("80xx") or a letter suffix ("4471-B"), a
+decimal without its leading zero (".75"), a fraction ("2 1/2 teaspoons"), a time in words
+("half past seven"), cents after the figure ("25¢", "50c", "99p").
 
 Split from ``reference_patterns`` (which turns each (pattern, kind, check) of :data:`SHAPES`
 into a rule, after the named hours) so that module stays one table; the pieces both read (a
@@ -115,10 +115,6 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"\b(?i:{_WEEKDAY}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+(?:the\s+)?"
      r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", "date", None),
     (rf"\b(?:next|this|coming)\s+(?i:{_WEEKDAY})\b", "date", None),
-    # a ratio ("16:9", "4:3", "1:100"): one value, kept as written (as a name is: its class is
-    # no unit of its second number); a clock time's two-digit minutes make it a time, which
-    # the clock rule before this one reads (the first of equal spans wins)
-    (r"(?<![\w:.])\d{1,3}:\d{1,3}(?![\w:]|\.\d)", "name", None),
     # a phone number with its area code in brackets ("(555) 123-4567", "(020) 7946 0958")
     (r"(?<![\w)])\(\d{2,5}\)\s?\d{3,4}[-\s]\d{3,4}(?![\w-])", "name", None),
     # a release line with its wildcard ("18.x", "3.12.x"): a version as "v18.x" is
