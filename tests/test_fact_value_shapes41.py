@@ -357,3 +357,8 @@ def test_a_bound_in_time_keeps_its_bound(said: str, value: str) -> None:
 ])
 def test_no_bound_in_time_without_an_hour(said: str) -> None:
     assert not any(kind == "time" for _, kind in find_references(said))
+
+
+def test_a_month_keeps_its_early_or_late() -> None:
+    assert ("early June", "date") in find_references("The move is now in early June.")
+    assert ("mid-March", "date") in find_references("The audit moved to after mid-March.")

@@ -103,12 +103,12 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # ("last Tuesday" alone is a past day: "last" only with its month)
     (rf"\b(?i:{_NTH}\s+{_WEEKDAY})(?:{_OF_MONTH})?\b|\b(?i:last\s+{_WEEKDAY}){_OF_MONTH}\b",
      "date", None),
-    # a month named alone after a preposition of time ("in May", "until March"): a date; the
-    # capital tells the month "May" from the modal. After "to" or "for" a month may be a
-    # person ("talked to April", "a gift for June") unless the clause ends there ("moved
-    # to September.", "pegged for May, ...")
+    # a month named alone after a preposition of time ("in May", "until early March": its
+    # "early", "mid-" or "late" is part of it): a date; the capital tells the month "May"
+    # from the modal. After "to" or "for" a month may be a person ("talked to April", "a gift
+    # for June") unless the clause ends there ("moved to September.", "pegged for May, ...")
     (rf"\b(?:(?:[Ii]n|[Uu]ntil|[Tt]ill|[Bb]y|[Ff]rom|[Ss]ince|[Bb]efore|[Aa]fter)\s+"
-     rf"(?:early\s+|mid-?|late\s+)?(?P<ref>{_MONTH_NAME})(?![\w'’-]|\s+\d))", "date", None),
+     rf"(?P<ref>(?:(?i:early|late)\s+|mid-?)?{_MONTH_NAME})(?![\w'’-]|\s+\d))", "date", None),
     (rf"(?:(?<=\b[Tt]o )|(?<=\b[Ff]or )){_MONTH_NAME}(?=\s?[.,;!?)]|$)", "date", None),
     # a weekday with its day of the month ("Tuesday 14th", "Fri the 3rd") or said from now
     # ("next Tuesday", "this Friday"): one date ("last Tuesday" is past, no value to keep)
