@@ -362,3 +362,21 @@ def test_no_bound_in_time_without_an_hour(said: str) -> None:
 def test_a_month_keeps_its_early_or_late() -> None:
     assert ("early June", "date") in find_references("The move is now in early June.")
     assert ("mid-March", "date") in find_references("The audit moved to after mid-March.")
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The wiki is now wiki.acme.internal:8443/home.", "wiki.acme.internal:8443/home"),
+    ("Hit localhost:3000/api/v1 instead.", "localhost:3000/api/v1"),
+    ("The shop's site is now acme.shop.", "acme.shop"),
+])
+def test_an_address_is_read_whole(said: str, value: str) -> None:
+    assert (value, "url") in find_references(said)
+    assert value in _values(said)
+
+
+@pytest.mark.parametrize("said", [
+    "Run main.py:42 again.",  # a file's line
+    "Meet at 10:30/11:00 then.",
+])
+def test_no_address_from_a_file_line_or_times(said: str) -> None:
+    assert not any(kind == "url" for _, kind in find_references(said))

@@ -375,7 +375,8 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w.@/-])(?P<ref>[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*)"
           r"(?=:\d{2,5}(?![\d:]|\.\d|\w))", "url", check=_check_host),
     _rule(r"(?<![\w.@/-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:com|org|net|io|dev|ai"
-          r"|co|app|cloud|internal|local|lan|corp|example|test|de|uk|fr|eu|us|info|tech)"
+          r"|co|app|cloud|internal|local|lan|corp|example|test|de|uk|fr|eu|us|info|tech|shop"
+          r"|store|site|online|xyz|gov|edu|tv|ca|nl|ch|se|jp|au)"
           r"(?![\w-]|\.\w)", "url"),
     _rule(r"(?<![\w.$])[A-Z][A-Za-z0-9]{3,}(?!\w)", "class", check=_check_class),
     # a constant named through its module or class ("logging.INFO", "settings.DEBUG",

@@ -1,10 +1,11 @@
 """The shapes of values people write, each read whole by its own form: a range of hours ("noon-6
 p.m.", "9am-5pm"), a bound in time ("before 7 a.m."), a weekday of each month ("the first
 Tuesday of the month"), a weekday with its day ("Tuesday 14th", "next Tuesday"), a month named
-alone ("in May"), a phone number with its area code in brackets ("(555) 123-4567"), a
-release line ("18.x"), digits with a wildcard ("80xx") or a letter suffix ("4471-B"), a
-decimal without its leading zero (".75"), a fraction ("2 1/2 teaspoons"), a time in words
-("half past seven"), cents after the figure ("25¢", "50c", "99p").
+alone ("in May"), a host with its port and path ("localhost:3000/api"), a phone number with
+its area code in brackets ("(555) 123-4567"), a release line ("18.x"), digits with a wildcard
+("80xx") or a letter suffix ("4471-B"), a decimal without its leading zero (".75"), a
+fraction ("2 1/2 teaspoons"), a time in words ("half past seven"), cents after the figure
+("25¢", "50c", "99p").
 
 Split from ``reference_patterns`` (which turns each (pattern, kind, check) of :data:`SHAPES`
 into a rule, after the named hours) so that module stays one table; the pieces both read (a
@@ -117,6 +118,10 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"\b(?:next|this|coming)\s+(?i:{_WEEKDAY})\b", "date", None),
     # a phone number with its area code in brackets ("(555) 123-4567", "(020) 7946 0958")
     (r"(?<![\w)])\(\d{2,5}\)\s?\d{3,4}[-\s]\d{3,4}(?![\w-])", "name", None),
+    # a host with its port and path ("wiki.acme.internal:8443/home", "localhost:3000/api"): one
+    # address, not a host and a port apart
+    (r"(?<![\w.@/-])(?:localhost|(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}):\d{2,5}"
+     r"/[^\s<>()\"'`\]]*[^\s<>()\"'`\].,;:!?]", "url", None),
     # a release line with its wildcard ("18.x", "3.12.x"): a version as "v18.x" is
     (r"(?<![\w.])\d+(?:\.\d+)*\.[xX](?![\w]|\.\w)", "version", None),
     # digits with a wildcard for the rest ("80xx", "5XX", "91xx"): a range of ports, codes or
