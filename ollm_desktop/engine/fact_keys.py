@@ -56,7 +56,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
             return "size"
         if unit in ("%", "percent"):
             return "percent"
-        if unit[0] in "€$£" or unit.split()[0] in CURRENCIES:  # "45 EUR", "55 EUR per day"
+        if unit[0] in "€$£¥₹¢" or unit.split()[0] in CURRENCIES:  # "45 EUR", "63c", "30 dollars"
             return "money"
         return singular(unit) if unit.endswith("ies") else \
             unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
@@ -64,8 +64,9 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
 
 
 # ISO 4217 codes of the currencies the value finder reads ("ISK 184,000", "45 EUR"): every
-# current code that is no English word (``reference_patterns.CURRENCY_CODES``), lower case.
-CURRENCIES = frozenset(code.lower() for code in CURRENCY_CODES)
+# current code that is no English word, lower case; money's words ("63c", "30 dollars").
+CURRENCIES = frozenset(code.lower() for code in CURRENCY_CODES) | {
+    "c", "p", "cent", "cents", "pence", "dollar", "dollars", "euro", "euros", "bucks", "quid"}
 
 
 def singular(word: str) -> str:

@@ -1,0 +1,41 @@
+"""Money written with its own words or cents sign is money (issue 28, stop 41): "63c", "75¢",
+"85 cents", "30 dollars" meet "$0.63" or "$35" under one key, so a correction in the other
+form replaces the older price instead of leaving both current."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine import facts
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import Message
+
+
+def _ledger(*texts: str) -> list[Fact]:
+    ledger: list[Fact] = []
+    for turn, text in enumerate(texts, start=1):
+        facts.absorb(ledger, Message(role="user", content=text), turn)
+    return ledger
+
+
+def _current(ledger: list[Fact]) -> set[str]:
+    return {f.value for f in ledger if f.status == "current"}
+
+
+@pytest.mark.parametrize(("first", "then", "old", "new"), [
+    ("The youth fare is 75¢.", "The youth fare is now 85 cents.", "75¢", "85 cents"),
+    ("Stamps cost 58c.", "Stamps now cost $0.63.", "58c", "$0.63"),
+    ("The ticket is 30 dollars.", "The ticket is $35 now.", "30 dollars", "$35"),
+    ("A coffee is 90p here.", "Actually a coffee is £1.10 here.", "90p", "£1.10"),
+])
+def test_a_price_in_words_or_cents_is_replaced_by_a_price_in_symbols(
+        first: str, then: str, old: str, new: str) -> None:
+    current = _current(_ledger(first, then))
+    assert new in current
+    assert old not in current
+
+
+def test_a_weight_in_pounds_is_no_price() -> None:
+    current = _current(_ledger("The bag of flour weighs 5 pounds.", "The flour is now $5."))
+    assert "5 pounds" in current
+    assert "$5" in current
