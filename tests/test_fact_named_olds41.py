@@ -46,3 +46,20 @@ def test_an_old_time_is_replaced_by_the_nearest_new_time(history: str, message: 
 def test_a_question_about_an_old_time_replaces_nothing(message: str) -> None:
     kept = _absorb("Pickup is at 3:15 on Fridays.", message)
     assert next(f for f in kept if f.value == "3:15").status == "current"
+
+
+def test_two_things_moved_to_new_values_each_replace_their_own() -> None:
+    """"The API moved to 8100 and the admin UI moved to 8101": 8100 is the first change's
+    target, not the subject that the second change moves (``moved_subject``), so 8000 is
+    replaced by 8100 and 8001 by 8101."""
+    kept = _absorb("The API port is 8000. The admin UI port is 8001.",
+                   "The API moved to 8100 and the admin UI moved to 8101.")
+    assert _replaced_by(kept, "8000") == "8100"
+    assert _replaced_by(kept, "8001") == "8101"
+    assert next(f for f in kept if f.value == "8100").status == "current"
+
+
+def test_a_value_moved_to_a_new_one_is_still_old() -> None:
+    """The subject of "Y moved to X" stays old: only a value right after "to" is kept new."""
+    kept = _absorb("The review is at 3pm.", "The 3pm review moved to 4pm.")
+    assert _replaced_by(kept, "3pm") == "4pm"
