@@ -106,8 +106,8 @@ def moved_subject(tokens: list[Tok], i: int) -> bool:
     """Whether the value at ``i`` is Y of "Y [aux…] V to X": a few words with no value and no
     clause boundary between Y and a change verb, whose "to" leads to X on Y's scale."""
     value = tokens[i].value
-    if value is None or _valued_before(tokens, i):
-        return False
+    if value is None or _valued_before(tokens, i) or (i > 0 and tokens[i - 1].word == "to"):
+        return False  # a change's target is new ("moved to 8100 and the UI moved to 8101")
     for k in range(i + 1, min(len(tokens), i + 2 + _MOST_BETWEEN)):
         token = tokens[k]
         if token.value is not None or token.word in BOUNDARY or token.word in _NEGATION_NOR or \

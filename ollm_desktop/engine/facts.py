@@ -142,13 +142,13 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             result.replaced += restated(facts, fact, single=item.single, live=live)
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
-        # a value of its own kind (a time's before a date's: "the Sunday game moves from
+        # a value of its own kind (the nearest time before a date: "the Sunday game moves from
         # 4:15pm to 4:25pm"), else any value (a version for a name: "Postgres 16
         # instead of MySQL"), else the user's own sentence ("Not Paul but Greta reviews
         # this one": a name it holds the finder missed), never a reply's sentence nor a
         # question ("... a confound we did not control" is no correction of "control")
-        replacement = next((f for i, f in near if item.ref_kind in ("time", "date") and
-                            i.ref_kind == item.ref_kind), None) or \
+        replacement = _nearest(item, found, [(i, f) for i, f in near if item.ref_kind in (
+            "time", "date") and i.ref_kind == item.ref_kind]) or \
             _nearest(item, found, [(i, f) for i, f in near if family(i) == family(item)]) or \
             _nearest(item, found, [(i, f) for i, f in near
                                    if family(i) not in ("sentence", "question")]) or \
