@@ -38,6 +38,7 @@ from ollm_desktop.engine.fact_known_entries import Known
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_named_only import begins_or_ends, same_value
+from ollm_desktop.engine.fact_pairing import nearest
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
 from ollm_desktop.engine.fact_settings_lists import settings_named
 from ollm_desktop.engine.fact_supersession import (
@@ -147,11 +148,13 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         # instead of MySQL"), else the user's own sentence ("Not Paul but Greta reviews
         # this one": a name it holds the finder missed), never a reply's sentence nor a
         # question ("... a confound we did not control" is no correction of "control")
-        replacement = _nearest(item, found, [(i, f) for i, f in near if item.ref_kind in (
-            "time", "date") and i.ref_kind == item.ref_kind]) or \
-            _nearest(item, found, [(i, f) for i, f in near if family(i) == family(item)]) or \
-            _nearest(item, found, [(i, f) for i, f in near
-                                   if family(i) not in ("sentence", "question")]) or \
+        text = message.content  # (fact_pairing: the nearest in its own conjunct first)
+        replacement = nearest(item, found, [(i, f) for i, f in near if item.ref_kind in (
+            "time", "date") and i.ref_kind == item.ref_kind], text) or \
+            nearest(item, found, [(i, f) for i, f in near if family(i) == family(item)],
+                    text) or \
+            nearest(item, found, [(i, f) for i, f in near
+                                  if family(i) not in ("sentence", "question")], text) or \
             next((f for i, f in near if message.role == "user" and family(i) == "sentence"),
                  None)
         if replacement is None:
@@ -181,14 +184,6 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         users_stand(facts)
     evict(facts)
     return _disputes(result, facts, claims)
-
-
-def _nearest(old: Found, found: list[Found], near: list[tuple[Found, Fact]]) -> Fact | None:
-    """The value read nearest to ``old`` in its sentence: "Dana has the total as 412, not
-    421" pairs 421 with 412, not with the name that opens the sentence."""
-    at = {id(item): n for n, item in enumerate(found)}
-    where = at.get(id(old), 0)
-    return min(near, key=lambda pair: abs(at.get(id(pair[0]), 0) - where))[1] if near else None
 
 
 def _unstopped(value: str) -> str:
