@@ -31,7 +31,8 @@ GRAMMAR_VERSION = 11  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # 8: equal numbers of a settings list stay apart; 9: "a.m."/"p.m." ends no sentence that goes
 # on, a moved thing's own value is old; 10: stop 40's review: a connective names no key, the
 # head before "for" owns a change, header lists of names, compound numbers in words;
-# 11: stop 41's value shapes read whole, money's words and the cents sign are money)
+# 11: stop 41's value shapes read whole, money's words and the cents sign are money, a value
+# right after "to" is a change's target, never the subject another change moves)
 
 
 def content_key(role: str, content: str) -> str:
