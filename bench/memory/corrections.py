@@ -46,6 +46,13 @@ text (issues and pull requests, sports, transport, school, club, festival, shopp
 pages, forums and mailing lists) and keeps about a third negatives. dev-real-4 may be fixed
 against; heldout-real-4 is never read by anyone who writes or tunes the engine's rules. Each is its
 own row; neither is planted.
+``dev-real-5.jsonl`` and ``heldout-real-5.jsonl`` are a fifth real corpus, collected the same way
+from sources no earlier real corpus used (``random.Random(35)``, by polarity) by another writer who
+had read neither the engine nor any earlier corpus file's cases; it leans on how people correct
+themselves and each other in a thread (a reply's "*1.0.4", "Changed to 8889", "ok i put it to
+100", typo fixes, rescheduling notices and updates) and keeps about a third negatives. dev-real-5
+may be fixed against; heldout-real-5 is never read by anyone who writes or tunes the engine's
+rules. Each is its own row; neither is planted.
 """
 
 from __future__ import annotations
@@ -69,12 +76,13 @@ from bench.memory.ledger_text import (
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-# dev-more, dev-3, dev-4, dev-5, dev-real, dev-real-2, dev-real-3, dev-real-4: more phrasings
-# rules may be written against; heldout-2, heldout-3, heldout-4, heldout-real, heldout-real-2,
-# heldout-real-3, heldout-real-4: more held-out halves, which no rule is written against
+# dev-more, dev-3, dev-4, dev-5, dev-real, dev-real-2 … dev-real-5: more phrasings rules may be
+# written against; heldout-2, heldout-3, heldout-4, heldout-real, heldout-real-2 …
+# heldout-real-5: more held-out halves, which no rule is written against
 HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2", "dev-4", "heldout-3", "dev-5",
           "heldout-4", "dev-real", "heldout-real", "dev-real-2", "heldout-real-2",
-          "dev-real-3", "heldout-real-3", "dev-real-4", "heldout-real-4")
+          "dev-real-3", "heldout-real-3", "dev-real-4", "heldout-real-4", "dev-real-5",
+          "heldout-real-5")
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]

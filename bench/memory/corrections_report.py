@@ -18,7 +18,8 @@ HALF_NAMES = {"dev": "dev", "dev-more": "dev (more)", "heldout": "held-out",
               "dev-real": "dev-real", "heldout-real": "held-out-real",
               "dev-real-2": "dev-real-2", "heldout-real-2": "held-out-real-2",
               "dev-real-3": "dev-real-3", "heldout-real-3": "held-out-real-3",
-              "dev-real-4": "dev-real-4", "heldout-real-4": "held-out-real-4"}
+              "dev-real-4": "dev-real-4", "heldout-real-4": "held-out-real-4",
+              "dev-real-5": "dev-real-5", "heldout-real-5": "held-out-real-5"}
 
 
 def _share(hits: int, total: int) -> dict[str, Any]:
