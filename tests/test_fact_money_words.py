@@ -1,12 +1,14 @@
-"""Money written with its own words or cents sign is money (issue 28, stop 41): "63c", "75¢",
-"85 cents", "30 dollars" meet "$0.63" or "$35" under one key, so a correction in the other
-form replaces the older price instead of leaving both current."""
+"""Money written with its own words or the cents sign is money (issue 28, stop 41): "75¢",
+"85 cents", "30 dollars" meet "$1.00" or "$35" under one key, so a correction in the other
+form replaces the older price instead of leaving both current. A bare "c" or "p" after a
+figure is no money's word ("25c outside", "720p")."""
 
 from __future__ import annotations
 
 import pytest
 
 from ollm_desktop.engine import facts
+from ollm_desktop.engine.fact_keys import unit_class
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import Message
 
@@ -24,9 +26,9 @@ def _current(ledger: list[Fact]) -> set[str]:
 
 @pytest.mark.parametrize(("first", "then", "old", "new"), [
     ("The youth fare is 75¢.", "The youth fare is now 85 cents.", "75¢", "85 cents"),
-    ("Stamps cost 58c.", "Stamps now cost $0.63.", "58c", "$0.63"),
+    ("Stamps cost 58 cents.", "Stamps now cost $0.63.", "58 cents", "$0.63"),
     ("The ticket is 30 dollars.", "The ticket is $35 now.", "30 dollars", "$35"),
-    ("A coffee is 90p here.", "Actually a coffee is £1.10 here.", "90p", "£1.10"),
+    ("A coffee is 90 pence here.", "Actually a coffee is £1.10 here.", "90 pence", "£1.10"),
 ])
 def test_a_price_in_words_or_cents_is_replaced_by_a_price_in_symbols(
         first: str, then: str, old: str, new: str) -> None:
@@ -39,3 +41,11 @@ def test_a_weight_in_pounds_is_no_price() -> None:
     current = _current(_ledger("The bag of flour weighs 5 pounds.", "The flour is now $5."))
     assert "5 pounds" in current
     assert "$5" in current
+
+
+@pytest.mark.parametrize(("value", "unit"), [("25c", "c"), ("720p", "p"), ("75¢", "money"),
+                                             ("30 dollars", "money"), ("2 1/2 cups", "cup")])
+def test_the_unit_class_of_a_figure_and_its_word(value: str, unit: str) -> None:
+    """A temperature's "c" and a resolution's "p" stay their own class; a fraction's figure
+    is the number, so "2 1/2 cups" counts cups."""
+    assert unit_class(value, "number", "") == unit

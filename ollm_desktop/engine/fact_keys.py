@@ -43,8 +43,8 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     if ref_kind in ("date", "weekday"):
         return "date"
     if ref_kind == "number":
-        unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+)?\s*", "", value).lower().rstrip(".")
-        spelled = unit.replace("-", " ").split()
+        unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+|\s\d+/\d+)?\s*", "", value.lower())
+        spelled = unit.rstrip(".").replace("-", " ").split()  # ("2 1/2 cups": cups)
         while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]
         unit = " ".join(spelled)
@@ -56,17 +56,17 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
             return "size"
         if unit in ("%", "percent"):
             return "percent"
-        if unit[0] in "€$£¥₹¢" or unit.split()[0] in CURRENCIES:  # "45 EUR", "63c", "30 dollars"
+        if unit[0] in "€$£¥₹¢" or unit.split()[0] in CURRENCIES:  # "45 EUR", "75¢", "30 dollars"
             return "money"
         return singular(unit) if unit.endswith("ies") else \
             unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
     return "name"
 
 
-# ISO 4217 codes of the currencies the value finder reads ("ISK 184,000", "45 EUR"): every
-# current code that is no English word, lower case; money's words ("63c", "30 dollars").
+# ISO 4217 codes no English word ("ISK 184,000", "45 EUR"), lower case, and money's words
+# ("85 cents", "30 dollars"; not "c" or "p": "25c" outside, "720p" are no money).
 CURRENCIES = frozenset(code.lower() for code in CURRENCY_CODES) | {
-    "c", "p", "cent", "cents", "pence", "dollar", "dollars", "euro", "euros", "bucks", "quid"}
+    "cent", "cents", "pence", "dollar", "dollars", "euro", "euros", "bucks", "quid"}
 
 
 def singular(word: str) -> str:
