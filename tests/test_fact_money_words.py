@@ -49,3 +49,20 @@ def test_the_unit_class_of_a_figure_and_its_word(value: str, unit: str) -> None:
     """A temperature's "c" and a resolution's "p" stay their own class; a fraction's figure
     is the number, so "2 1/2 cups" counts cups."""
     assert unit_class(value, "number", "") == unit
+
+
+def test_a_plain_fraction_is_its_number() -> None:
+    """"1/2 teaspoon" and "1/4 teaspoon" are both teaspoons (not "/2 teaspoon")."""
+    assert unit_class("1/2 teaspoon", "number", "") == unit_class("1/4 teaspoon", "number", "")
+
+
+@pytest.mark.parametrize("limit", ["I can't eat after midnight.",
+                                   "The baby shouldn't nap after 4pm.",
+                                   "We can't start before 9am."])
+def test_a_negated_bound_in_time_is_the_users_limit_not_an_old_value(limit: str) -> None:
+    """(stop 41's review) "after 8pm" is one value; "can't eat after 8pm" states a limit, and
+    the value stays current (a "not … Y" reading had marked it replaced)."""
+    ledger = _ledger("Dinner is at 7pm.", limit)
+    bound = [f for f in ledger if f.value.lower().startswith(("after", "before"))]
+    assert bound
+    assert all(f.status == "current" for f in bound)

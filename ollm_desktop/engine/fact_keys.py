@@ -43,7 +43,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     if ref_kind in ("date", "weekday"):
         return "date"
     if ref_kind == "number":
-        unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+|\s\d+/\d+)?\s*", "", value.lower())
+        unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+|\s?\d*/\d+)?\s*", "", value.lower())
         spelled = unit.rstrip(".").replace("-", " ").split()  # ("2 1/2 cups": cups)
         while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]

@@ -1,8 +1,7 @@
 """Which value of a sentence is the old one a correction retires: "not Y", "instead of Y",
 "rather than Y", "from Y to X", "X, up from Y", "Y is no longer…", "Y → X", "K: X (was Y)",
-"replace Y with X", "X over Y", a value the subject of a past copula ("10% was
-underfitting"). Split from ``fact_grammar``, which reads the rest of a sentence's structure
-and asks this module of each value it finds."""
+"replace Y with X", "X over Y", a past copula's subject ("10% was underfitting"). Split from
+``fact_grammar``, which reads the rest of a sentence's structure and asks this module."""
 
 from __future__ import annotations
 
@@ -46,8 +45,9 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True  # "you have the date as 2014, not 2015", "the README states Y, but … X"
     if before[-1:] == ["not"] and _right_of_text_has(tokens, j):
         return False  # (2015 above: what the text should have had)
+    bound = (tokens[i].value or (0, 0, "", ""))[2].lower().split(" ")[0] in ("before", "after")
     if before[-1:] == ["not"] or (before[-2:-1] == ["not"] and before[-1] not in (
-            "", "only", "just")) or \
+            "", "only", "just") and not bound) or \
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
             or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
