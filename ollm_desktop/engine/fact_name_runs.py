@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from ollm_desktop.engine.fact_value_spans import capital
 from ollm_desktop.engine.fact_words import Tok, closed
 
 # The particles of names (a closed class): "de", "da", "van", "von", "al", "bin", ...
@@ -19,13 +20,9 @@ _PARTICLES = closed("de de' d' da di del della dei van von der den du le la dos 
                     "ibn ter ten y")
 
 
-def _capital(sentence: str, token: Tok) -> bool:
-    return sentence[token.start:token.start + 1].isupper()
-
-
 def _name(sentence: str, token: Tok) -> bool:
     """A capitalised name token (a run of them, or a title with its dot)."""
-    return not token.value and _capital(sentence, token) and \
+    return not token.value and capital(sentence, token) and \
         token.word.replace(" ", "").replace(".", "").isalpha()
 
 
@@ -33,7 +30,7 @@ def _possessive(sentence: str, token: Tok) -> bool:
     """A capitalised word with a possessive's apostrophe ("Anne's", "Skinners'")."""
     word = token.word.replace("’", "'")
     stem = word[:-2] if word.endswith("'s") else word[:-1] if word.endswith("s'") else ""
-    return not token.value and _capital(sentence, token) and \
+    return not token.value and capital(sentence, token) and \
         stem.replace(" ", "").replace(".", "").isalpha()
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ollm_desktop.engine.reference_words import WEEKDAYS
+
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?"
                     r"(?:\s+([a-z]{0,2}[sd]t|[ecmp]t|[cwe]et|cest|utc|gmt))?")  # (its zone)
 _NAMED_HOURS = {"noon": "12:00", "midday": "12:00", "midnight": "0:00"}
 _NAMED_HOUR = re.compile(r"(?:12\s+)?(noon|midday|midnight)(?:\s+([a-z]{1,5}))?")
-_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+")
+_WEEKDAY = re.compile(rf"{WEEKDAYS},?\s+")
 _ISO = re.compile(r"\d{4}-(\d{2})-(\d{2})")
 _MONTH_DAY = re.compile(rf"{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?")
 _DAY_MONTH = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?")

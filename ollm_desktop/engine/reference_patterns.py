@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from ollm_desktop.engine.reference_value_shapes import DAY as _DAY
 from ollm_desktop.engine.reference_value_shapes import HALF as _HALF
+from ollm_desktop.engine.reference_value_shapes import HOUR_NAME as _HOUR_NAME
 from ollm_desktop.engine.reference_value_shapes import NUMBER_START as _NB
 from ollm_desktop.engine.reference_value_shapes import SHAPES
 from ollm_desktop.engine.reference_value_shapes import TO_DAY as _TO_DAY
@@ -24,6 +25,7 @@ from ollm_desktop.engine.reference_words import (
     EXT,
     KNOWN_DIRS,
     MONTH_ABBREVIATIONS,
+    MONTH_NAMES,
     NUMBER_WORDS,
     NUMBER_WORDS_RE,
     PER,
@@ -49,8 +51,7 @@ _RATE = rf"(?:\s?/\s?(?:{PER})|\s+per\s+(?:{PER}))(?![A-Za-z])"
 _CASH = rf"(?:{_NUM}|\.\d{{1,2}}(?!\d))"
 _CASH_RATE = rf"(?:{_RATE}|\s+an?\s+(?:{PER})(?![A-Za-z]))"
 _SYMBOL = r"[$€£¥₹]"
-_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November"
-          rf"|December|{MONTH_ABBREVIATIONS})\.?")
+_MONTH = rf"(?:{MONTH_NAMES}|{MONTH_ABBREVIATIONS})\.?"
 # The day of the week a date opens with ("Friday, September 4th 2020", "Thu 3 Sept"): one date
 _ON_DAY = (r"(?:(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day|(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat"
            r"|Sun)\.?)(?!\w),?\s+)?")
@@ -276,7 +277,7 @@ RULES: tuple[Rule, ...] = (
     # the hours that have a name ("noon", "midnight", "12 noon"), with their zone ("noon CT")
     # (lower case: "the Noon Bistro", "Midnight Library" are names; "pre-noon" and the
     # colour "midnight blue" are no hour)
-    _rule(rf"(?<![\w-])(?:12\s)?(?:noon|midnight|midday)\b(?!\s(?:blue|black)\b)"
+    _rule(rf"(?<![\w-]){_HOUR_NAME}\b(?!\s(?:blue|black)\b)"
           rf"(?:\s(?:{_ZONE})(?![\w:]))?", "time"),
     # the shapes of values read whole (``reference_value_shapes``: ranges of hours, a weekday of
     # each month, a month alone, release lines, wildcard and suffixed identifiers, decimals

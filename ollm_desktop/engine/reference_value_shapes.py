@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ollm_desktop.engine.reference_words import SECTIONS, STOP, UNIT
+from ollm_desktop.engine.reference_words import MONTH_NAMES, SECTIONS, STOP, UNIT, WEEKDAYS
 
 Check = Callable[[re.Match[str]], tuple[str, str] | None]
 
@@ -40,13 +40,11 @@ TO_DAY = r"\s?[-–]\s?\d{1,2}(?:st|nd|rd|th)?(?![\d:])"
 _HOUR_HALF = rf"(?:1[0-2]|0?[1-9])(?:[.:][0-5]\d)?\s?{HALF}"
 _HOUR = rf"(?:1[0-2]|0?[1-9])(?:[.:][0-5]\d)?(?:\s?{HALF})?"
 _CLOCK = rf"(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?{HALF})?"
-_HOUR_NAME = r"(?:12\s)?(?:noon|midnight|midday)"
+# An hour by its name ("noon", "12 midnight").
+HOUR_NAME = r"(?:12\s)?(?:noon|midnight|midday)"
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight"
 _NTH = r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)"
 _OF_MONTH = r"\s+of\s+(?:the|each|every)\s+month"
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_MONTH_NAME = ("(?:January|February|March|April|May|June|July|August|September|October"
-               "|November|December)")
 
 
 def _check_hours(match: re.Match[str]) -> tuple[str, str] | None:
@@ -94,28 +92,28 @@ _NB = NUMBER_START
 SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # a range of times of day ("noon-6 p.m.", "9am-5pm", "6:55-7:00 a.m.", "7-9 pm"): one value,
     # the hours of one thing (the half of the day written once or on both sides)
-    (rf"(?<![\w:.-])(?:{_HOUR}|{_CLOCK}|{_HOUR_NAME})\s?[-–]\s?(?:{_HOUR_HALF}|{_CLOCK}"
-     rf"|{_HOUR_NAME})(?:\s(?:{ZONE})(?![\w:]))?(?![\w:-]|\.\d)", "time", _check_hours),
+    (rf"(?<![\w:.-])(?:{_HOUR}|{_CLOCK}|{HOUR_NAME})\s?[-–]\s?(?:{_HOUR_HALF}|{_CLOCK}"
+     rf"|{HOUR_NAME})(?:\s(?:{ZONE})(?![\w:]))?(?![\w:-]|\.\d)", "time", _check_hours),
     # a bound in time with its hour ("start before 7 a.m.", "after 6pm"): one value, the bound
     # is part of what holds ("before 7" is not "at 7")
-    (rf"\b(?i:before|after)\s+(?:{_HOUR_HALF}|{_HOUR_NAME})(?:\s(?:{ZONE})(?![\w:]))?"
+    (rf"\b(?i:before|after)\s+(?:{_HOUR_HALF}|{HOUR_NAME})(?:\s(?:{ZONE})(?![\w:]))?"
      r"(?![\w:-]|\.\d)", "time", None),
     # a weekday of each month ("the first Tuesday of the month", "last Friday of every month")
     # ("last Tuesday" alone is a past day: "last" only with its month)
-    (rf"\b(?i:{_NTH}\s+{_WEEKDAY})(?:{_OF_MONTH})?\b|\b(?i:last\s+{_WEEKDAY}){_OF_MONTH}\b",
+    (rf"\b(?i:{_NTH}\s+{WEEKDAYS})(?:{_OF_MONTH})?\b|\b(?i:last\s+{WEEKDAYS}){_OF_MONTH}\b",
      "date", None),
     # a month named alone after a preposition of time ("in May", "until early March": its
     # "early", "mid-" or "late" is part of it): a date; the capital tells the month "May"
     # from the modal. After "to" or "for" a month may be a person ("talked to April", "a gift
     # for June") unless the clause ends there ("moved to September.", "pegged for May, ...")
     (rf"\b(?:(?:[Ii]n|[Uu]ntil|[Tt]ill|[Bb]y|[Ff]rom|[Ss]ince|[Bb]efore|[Aa]fter)\s+"
-     rf"(?P<ref>(?:(?i:early|late)\s+|mid-?)?{_MONTH_NAME})(?![\w'’-]|\s+\d))", "date", None),
-    (rf"(?:(?<=\b[Tt]o )|(?<=\b[Ff]or )){_MONTH_NAME}(?=\s?[.,;!?)]|$)", "date", None),
+     rf"(?P<ref>(?:(?i:early|late)\s+|mid-?)?(?:{MONTH_NAMES}))(?![\w'’-]|\s+\d))", "date", None),
+    (rf"(?:(?<=\b[Tt]o )|(?<=\b[Ff]or ))(?:{MONTH_NAMES})(?=\s?[.,;!?)]|$)", "date", None),
     # a weekday with its day of the month ("Tuesday 14th", "Fri the 3rd") or said from now
     # ("next Tuesday", "this Friday"): one date ("last Tuesday" is past, no value to keep)
-    (rf"\b(?i:{_WEEKDAY}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+(?:the\s+)?"
+    (rf"\b(?i:{WEEKDAYS}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+(?:the\s+)?"
      r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", "date", None),
-    (rf"\b(?:next|this|coming)\s+(?i:{_WEEKDAY})\b", "date", None),
+    (rf"\b(?:next|this|coming)\s+(?i:{WEEKDAYS})\b", "date", None),
     # a phone number with its area code in brackets ("(555) 123-4567", "(020) 7946 0958")
     (r"(?<![\w)])\(\d{2,5}\)\s?\d{3,4}[-\s]\d{3,4}(?![\w-])", "name", None),
     # a host with its port and path ("wiki.acme.internal:8443/home", "localhost:3000/api"): one

@@ -20,6 +20,12 @@ def alternation(words: Sequence[str]) -> str:
 
 # The abbreviations of the months ("Jan", "Sept"), written with or without a full stop.
 MONTH_ABBREVIATIONS = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
+# The months' names and the days of the week, as regex alternatives, one spelling for the
+# patterns that read dates (the weekdays in lower case, inside a case-blind group;
+# ``reference_patterns._ON_DAY`` keeps its own, which folds the case of the stems only).
+MONTH_NAMES = ("January|February|March|April|May|June|July|August|September|October|November"
+               "|December")
+WEEKDAYS = "(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 EXT = alternation(words("""\
 py pyi ipynb ts tsx js jsx mjs cjs rs go java kt kts scala swift c h cc cpp hpp cs
 rb php pl lua dart ex exs erl hs ml clj vue svelte md rst txt adoc json jsonl yaml yml toml ini cfg
