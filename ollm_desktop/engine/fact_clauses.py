@@ -31,6 +31,7 @@ adverbs are closed classes (``fact_words``); the verb and the nouns are any word
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
+from ollm_desktop.engine.fact_measured_nouns import measured_noun
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS, changes, finite_verb, plain, verb_group
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -76,7 +77,7 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     owner = _of_a_name(tokens, i, start)
     if owner:
         return owner
-    return _inverted_copula(tokens, i, start) or \
+    return measured_noun(tokens, i, start) or _inverted_copula(tokens, i, start) or \
         _placed_on(tokens, i, start) or \
         _copula_place(tokens, i, start) or \
         _names_subject(tokens, i, start) or _possessed(tokens, i, start) or \

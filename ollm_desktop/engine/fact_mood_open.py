@@ -36,6 +36,7 @@ the deictic words for the present ("now", "today", "date").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Literal
 
@@ -255,9 +256,20 @@ def _alternative(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
         while j < min(b, i + 4) and tokens[j].value is None and (
                 tokens[j].word in PREPOSITIONS or tokens[j].word in DETERMINERS):
             j += 1
-        if j < b and tokens[j].value is not None:
+        if j < b and tokens[j].value is not None and not _rates_apart(tokens[i], tokens[j]):
             out.append((i, j + 1, "tentative"))
     return out
+
+
+_PERIOD = re.compile(r"(?:\s(?:an?|per)\s+|/)([a-z]+)$", re.I)
+
+
+def _rates_apart(one: Tok, other: Tok) -> bool:
+    """Two rates of different periods ("$2 an hour or $10 a day") are both offered, no
+    choice left open between them: each is the price of its own period."""
+    x = _PERIOD.search(one.value[2]) if one.value else None
+    y = _PERIOD.search(other.value[2]) if other.value else None
+    return bool(x and y and x.group(1).lower() != y.group(1).lower())
 
 
 def _habitual(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:

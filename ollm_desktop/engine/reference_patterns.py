@@ -303,7 +303,8 @@ RULES: tuple[Rule, ...] = (
     _rule(rf"(?<![\w.])(?P<ref>(?P<product>(?i:{PRODUCTS})|(?=[A-Za-z]*?[a-z][A-Z])[A-Za-z]++"
           rf"|(?!(?:{SECTIONS})\b)[A-Z][A-Za-z]+(?=\s\d+\.\d+\.\d))"
           rf"[ ]?v?\d+(?:\.(?:\d+|x))*(?:-[0-9A-Za-z]+)?)"
-          rf"(?![\w]|\.\w)(?!\s?(?:{UNIT}){_UNIT_END})", "version", check=_check_product),
+          rf"(?![\w]|\.\w)(?!\s?(?:{UNIT}){_UNIT_END})(?!\stimes\b)", "version",
+          check=_check_product),  # ("LinkedIn 3 times a week" is how often, no release)
     _rule(r"(?<![\w.@/-])@?[\w.-]+(?:/[\w.-]+)?(?:==|>=|<=|~=|@|\^)v?\d+(?:\.(?:\d+|x))+"
           r"(?![\w]|\.\w)", "version"),
     # a product's constraint written with spaces ("Python >= 3.8", "node >= 18"): one value

@@ -45,6 +45,13 @@ HOUR_NAME = r"(?:12\s)?(?:noon|midnight|midday)"
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight"
 _NTH = r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)"
 _OF_MONTH = r"\s+of\s+(?:the|each|every)\s+month"
+# Words before "to" whose object is a person, not a month: "Thanks to May, it shipped",
+# "I talked to April." (each its own lookbehind: Python's are of one width)
+_TO_A_PERSON = "".join(
+    rf"(?<!\b{w} to )" for w in ("[Tt]hanks", "[Tt]hank you", "[Tt]alk", "[Tt]alked", "[Ss]poke",
+                                 "[Ss]peak", "[Ss]aid", "[Ww]rote", "[Ww]rite", "[Hh]i",
+                                 "[Hh]ello", "[Rr]eplied", "[Rr]eply", "[Mm]arried",
+                                 "[Ll]isten", "[Ll]istened", "[Ii]ntroduced"))
 
 
 def _check_hours(match: re.Match[str]) -> tuple[str, str] | None:
@@ -108,7 +115,8 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # for June") unless the clause ends there ("moved to September.", "pegged for May, ...")
     (rf"\b(?:(?:[Ii]n|[Uu]ntil|[Tt]ill|[Bb]y|[Ff]rom|[Ss]ince|[Bb]efore|[Aa]fter)\s+"
      rf"(?P<ref>(?:(?i:early|late)\s+|mid-?)?(?:{MONTH_NAMES}))(?![\w'’-]|\s+\d))", "date", None),
-    (rf"(?:(?<=\b[Tt]o )|(?<=\b[Ff]or ))(?:{MONTH_NAMES})(?=\s?[.,;!?)]|$)", "date", None),
+    (rf"(?:(?<=\b[Tt]o )|(?<=\b[Ff]or )){_TO_A_PERSON}(?:{MONTH_NAMES})(?=\s?[.,;!?)]|$)",
+     "date", None),
     # a weekday with its day of the month ("Tuesday 14th", "Fri the 3rd") or said from now
     # ("next Tuesday", "this Friday"): one date ("last Tuesday" is past, no value to keep)
     (rf"\b(?i:{WEEKDAYS}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+(?:the\s+)?"

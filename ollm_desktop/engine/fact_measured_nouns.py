@@ -1,0 +1,62 @@
+"""A measured value followed by its noun is that noun's: "8gb ram and 50gb disk", "a VPS with
+16 GB RAM", "2 cups flour, 1 cup sugar".
+
+In a list of measured things the unit comes first and the thing it measures after it, so
+the words *before* the value ("I have", "and") name no key. Reading them gave the disk's
+50gb the key of the RAM before it ("have ram"), and "upgraded the disk to 100gb" then
+replaced nothing. The shape is closed: the value carries its unit (a figure alone, "3
+kids", is a count whose noun is its own unit), it stands where a list item begins (the
+clause's start, a conjunction, a comma, or a verb of having), and its noun is one word that
+ends the noun phrase (a boundary, a conjunction, a preposition or the sentence's end after it).
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import singular
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    BOUNDARY,
+    CONJUNCTIONS,
+    COPULAS,
+    DETERMINERS,
+    NOT_NP,
+    PARTICLES,
+    PREPOSITIONS,
+    Tok,
+    closed,
+)
+
+# Where a list item of measured things begins: a conjunction or a comma (``BOUNDARY``), or a
+# verb of having or needing ("has 8gb ram", "with 16 GB RAM", "needs 2 cups flour").
+_OPENERS = CONJUNCTIONS | closed("with has have had got gets need needs plus")
+# Words after a unit that are no noun of their own: time and degree ("5 minutes early").
+_NOT_NOUNS = closed("early late ago later earlier long old tall wide deep high each total "
+                    "more less left extra max min free")
+
+
+def measured_noun(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
+    """("", noun) for the measured value at ``i`` whose noun follows it, else None."""
+    value = tokens[i].value
+    if value is None or value[3] != "number" or not _has_unit(value[2]):
+        return None
+    if i > start and tokens[i - 1].word not in _OPENERS and tokens[i - 1].word not in BOUNDARY:
+        return None
+    if i + 1 >= len(tokens) or tokens[i + 1].value is not None:
+        return None
+    noun = tokens[i + 1].word
+    if not noun.isalpha() or len(noun) < 2 or noun in _NOT_NOUNS or noun in NOT_NP or \
+            noun in PREPOSITIONS or noun in DETERMINERS or noun in CONJUNCTIONS or \
+            noun in COPULAS or noun in AUXILIARIES or noun in PARTICLES:
+        return None
+    after = tokens[i + 2].word if i + 2 < len(tokens) else "."
+    if tokens[i + 2:i + 3] and tokens[i + 2].value is not None:
+        return None
+    if after not in BOUNDARY and after not in CONJUNCTIONS and after not in PREPOSITIONS:
+        return None
+    return "", singular(noun)
+
+
+def _has_unit(text: str) -> bool:
+    """A figure with letters of a unit after it ("8gb", "16 GB", "2 cups"), not a name."""
+    head = text.lstrip("$€£¥~≈")
+    return bool(head[:1].isdigit()) and any(c.isalpha() for c in head)

@@ -1,0 +1,74 @@
+"""Stop 41's chat review left these everyday readings wrong (issue 28, stop 42): a measured
+value's noun after it ("8gb ram and 50gb disk"), how often a thing is done after a trade name
+("LinkedIn 3 times a week"), a month's name that is a person after "thanks to", and two rates
+of different periods joined by "or", which are both offered, not a choice left open."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine import facts
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import Message
+from ollm_desktop.engine.references import find_references
+
+
+def _ledger(*texts: str) -> list[Fact]:
+    ledger: list[Fact] = []
+    for turn, text in enumerate(texts, start=1):
+        facts.absorb(ledger, Message(role="user", content=text), turn)
+    return ledger
+
+
+def _current(ledger: list[Fact]) -> set[str]:
+    return {f.value for f in ledger if f.status == "current"}
+
+
+@pytest.mark.parametrize(("first", "then", "kept", "old", "new"), [
+    ("I have 8gb ram and 50gb disk on the VPS.", "Upgraded the disk to 100gb.",
+     "8gb", "50gb", "100gb"),
+    ("The box has 16 GB RAM and 512 GB SSD.", "The SSD is now 1 TB.", "16 GB", "512 GB", "1 TB"),
+    ("The server came with 4 GB memory, 80 GB storage.", "Bump the memory to 8 GB.",
+     "80 GB", "4 GB", "8 GB"),
+])
+def test_a_measured_value_belongs_to_the_noun_after_it(
+        first: str, then: str, kept: str, old: str, new: str) -> None:
+    current = _current(_ledger(first, then))
+    assert {kept, new} <= current
+    assert old not in current
+
+
+def test_a_unit_before_a_time_word_names_no_key() -> None:
+    """"5 minutes early" is how early, not the key "early"."""
+    ledger = _ledger("I was 5 minutes early.")
+    assert [f.key for f in ledger if f.value == "5 minutes"] != []
+    assert all("early" not in f.key for f in ledger)
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("I post on LinkedIn 3 times a week.", "LinkedIn 3"),
+    ("Thanks to May, the launch went well.", "May"),
+    ("I talked to April.", "April"),
+])
+def test_no_release_or_month_where_there_is_none(text: str, absent: str) -> None:
+    assert absent not in [ref for ref, _ in find_references(text)]
+
+
+@pytest.mark.parametrize(("text", "ref"), [
+    ("We moved the launch to May.", ("May", "date")),
+    ("I use Python 3 every day.", ("Python 3", "version")),
+])
+def test_months_and_releases_are_still_read(text: str, ref: tuple[str, str]) -> None:
+    assert ref in find_references(text)
+
+
+def test_two_rates_of_different_periods_are_both_stated() -> None:
+    ledger = _ledger("Bob charges $2 an hour or $10 a day.")
+    kinds = {f.value: f.kind for f in ledger}
+    assert kinds.get("$2 an hour") not in (None, "question")
+    assert kinds.get("$10 a day") not in (None, "question")
+
+
+def test_a_choice_between_two_rates_of_one_period_stays_open() -> None:
+    ledger = _ledger("Is it $2 an hour or $3 an hour?")
+    assert {f.kind for f in ledger if f.value in ("$2 an hour", "$3 an hour")} == {"question"}
