@@ -72,3 +72,17 @@ def test_two_rates_of_different_periods_are_both_stated() -> None:
 def test_a_choice_between_two_rates_of_one_period_stays_open() -> None:
     ledger = _ledger("Is it $2 an hour or $3 an hour?")
     assert {f.kind for f in ledger if f.value in ("$2 an hour", "$3 an hour")} == {"question"}
+
+
+@pytest.mark.parametrize(("first", "then", "old", "new"), [
+    ("Use 2 tsp of salt.", "Oops, I meant 1 tsp of salt.", "2 tsp", "1 tsp"),
+    ("The sauce takes 3 tablespoons of butter.", "Make it 2 tablespoons of butter.",
+     "3 tablespoons", "2 tablespoons"),
+    ("Add 2 cups of milk.", "Sorry, 1 cup of milk, not 2 cups.", "2 cups", "1 cup"),
+])
+def test_a_cook_s_measure_is_a_value_and_its_correction_replaces_it(
+        first: str, then: str, old: str, new: str) -> None:
+    """Teaspoons, tablespoons and cups are units as millilitres are: "1 tsp" was no value."""
+    current = _current(_ledger(first, then))
+    assert new in current
+    assert old not in current

@@ -54,6 +54,7 @@ Ki Mi Gi Ti
 Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
 fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
 tonnes ml mL L litre litres liter liters gallon gallons m² km² cm² mm² ft² m³ cm³
+tsp tsps tbsp tbsps teaspoon teaspoons tablespoon tablespoons cup cups pint pints quart quarts
 € $ £ ¥ dollars euros pounds cents
 requests request req reqs queries users connections workers threads cores vCPUs CPUs GPUs replicas
 nodes pods shards partitions rows records tokens retries attempts events messages jobs
