@@ -86,3 +86,19 @@ def test_a_cook_s_measure_is_a_value_and_its_correction_replaces_it(
     current = _current(_ledger(first, then))
     assert new in current
     assert old not in current
+
+
+@pytest.mark.parametrize(("first", "then", "old", "new"), [
+    ("My dentist appointment is on the 14th.", "Dentist moved me to the 21st.", "14th", "21st"),
+    ("Rent is due on the 1st of each month.", "Rent is now due on the 5th.", "1st", "5th"),
+])
+def test_a_day_of_the_month_alone_is_a_date(first: str, then: str, old: str, new: str) -> None:
+    current = _current(_ledger(first, then))
+    assert new in current
+    assert old not in current
+
+
+@pytest.mark.parametrize("text", ["We live on the 4th floor.", "He finished in the 3rd place.",
+                                  "On the 5th try it worked."])
+def test_an_ordinal_of_a_thing_is_no_date(text: str) -> None:
+    assert [kind for _, kind in find_references(text) if kind == "date"] == []

@@ -122,6 +122,12 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"\b(?i:{WEEKDAYS}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+(?:the\s+)?"
      r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", "date", None),
     (rf"\b(?:next|this|coming)\s+(?i:{WEEKDAYS})\b", "date", None),
+    # a day of the month alone after a preposition of time ("on the 14th", "moved me to the
+    # 21st", "due on the 1st of each month"): a date, as "June 21st" is
+    (r"(?:(?<=\b[Oo]n the )|(?<=\b[Bb]y the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b(?! (?:of(?! (?:each|every|the) month)|floor|time|place|"
+     r"century|row|grade|birthday|anniversary|attempt|try)\b)", "date", None),
+    (r"(?:(?<=\bto the )|(?<=\buntil the )|(?<=\btill the )|(?<=\bfrom the )|(?<=\bafter the )|"
+     r"(?<=\bbefore the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?=\s?[.,;!?)]|$)", "date", None),
     # a phone number with its area code in brackets ("(555) 123-4567", "(020) 7946 0958")
     (r"(?<![\w)])\(\d{2,5}\)\s?\d{3,4}[-\s]\d{3,4}(?![\w-])", "name", None),
     # a host with its port and path ("wiki.acme.internal:8443/home", "localhost:3000/api"): one
