@@ -19,7 +19,8 @@ HALF_NAMES = {"dev": "dev", "dev-more": "dev (more)", "heldout": "held-out",
               "dev-real-2": "dev-real-2", "heldout-real-2": "held-out-real-2",
               "dev-real-3": "dev-real-3", "heldout-real-3": "held-out-real-3",
               "dev-real-4": "dev-real-4", "heldout-real-4": "held-out-real-4",
-              "dev-real-5": "dev-real-5", "heldout-real-5": "held-out-real-5"}
+              "dev-real-5": "dev-real-5", "heldout-real-5": "held-out-real-5",
+              "dev-real-6": "dev-real-6", "heldout-real-6": "held-out-real-6"}
 
 
 def _share(hits: int, total: int) -> dict[str, Any]:
