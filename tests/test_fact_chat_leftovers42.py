@@ -91,6 +91,8 @@ def test_a_cook_s_measure_is_a_value_and_its_correction_replaces_it(
 @pytest.mark.parametrize(("first", "then", "old", "new"), [
     ("My dentist appointment is on the 14th.", "Dentist moved me to the 21st.", "14th", "21st"),
     ("Rent is due on the 1st of each month.", "Rent is now due on the 5th.", "1st", "5th"),
+    ("My appointment is on the 18th.", "It had been moved from the 18th to the 21st.", "18th",
+     "21st"),
 ])
 def test_a_day_of_the_month_alone_is_a_date(first: str, then: str, old: str, new: str) -> None:
     current = _current(_ledger(first, then))

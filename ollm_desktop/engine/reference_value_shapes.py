@@ -127,7 +127,8 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (r"(?:(?<=\b[Oo]n the )|(?<=\b[Bb]y the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b(?! (?:of(?! (?:each|every|the) month)|floor|time|place|"
      r"century|row|grade|birthday|anniversary|attempt|try)\b)", "date", None),
     (r"(?:(?<=\bto the )|(?<=\buntil the )|(?<=\btill the )|(?<=\bfrom the )|(?<=\bafter the )|"
-     r"(?<=\bbefore the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?=\s?[.,;!?)]|$)", "date", None),
+     r"(?<=\bbefore the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
+     r"(?=\s?[.,;!?)]|$|\s(?:to|until|till|through|and) the\b)", "date", None),
     # a phone number with its area code in brackets ("(555) 123-4567", "(020) 7946 0958")
     (r"(?<![\w)])\(\d{2,5}\)\s?\d{3,4}[-\s]\d{3,4}(?![\w-])", "name", None),
     # a host with its port and path ("wiki.acme.internal:8443/home", "localhost:3000/api"): one
