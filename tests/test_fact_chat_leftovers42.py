@@ -104,3 +104,34 @@ def test_a_day_of_the_month_alone_is_a_date(first: str, then: str, old: str, new
                                   "On the 5th try it worked."])
 def test_an_ordinal_of_a_thing_is_no_date(text: str) -> None:
     assert [kind for _, kind in find_references(text) if kind == "date"] == []
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("We use gpt-4.1 now.", "gpt-4.1"), ("Switch to llama-3.1-8b.", "llama-3.1-8b"),
+    ("Use claude-3.5-sonnet today.", "claude-3.5-sonnet"),
+    ("We run mistral-7b-v0.3 here.", "mistral-7b-v0.3"),
+    ("ollama pull qwen2.5:7b first", "qwen2.5:7b"),
+    ("Use llama3.1:8b-instruct-q4_K_M.", "llama3.1:8b-instruct-q4_K_M"),
+])
+def test_a_model_s_name_is_read_whole(text: str, name: str) -> None:
+    assert (name, "name") in find_references(text)
+
+
+@pytest.mark.parametrize(("text", "ref"), [
+    ("the ticket JIRA-1234", ("JIRA-1234", "ticket")),
+    ("host-1.example.com is up", ("host-1.example.com", "url")),
+    ("python3.12 -m venv", ("python3.12", "version")),
+])
+def test_what_earlier_rules_read_keeps_its_kind(text: str, ref: tuple[str, str]) -> None:
+    assert ref in find_references(text)
+
+
+def test_a_word_s_prefix_is_no_model() -> None:
+    assert find_references("pre-2020 data") == []
+
+
+def test_a_model_replaces_a_model() -> None:
+    current = _current(_ledger("The default model is gpt-4o.", "Use gpt-4.1 as the default "
+                               "model instead of gpt-4o."))
+    assert "gpt-4.1" in current
+    assert "gpt-4o" not in current

@@ -1,10 +1,10 @@
 """Which value of a sentence is the old one a correction retires: "not Y", "instead of Y",
 "rather than Y", "from Y to X", "X, up from Y", "Y is no longer…", "Y → X", "K: X (was Y)",
-"replace Y with X", "X over Y", a past copula's subject ("10% was underfitting"). Split from
-``fact_grammar``, which reads the rest of a sentence's structure and asks this module."""
+"replace Y with X", "X over Y", a past copula's subject ("10% was underfitting")."""
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_aside_olds import bracketed_old, current_old
 from ollm_desktop.engine.fact_change_olds import moved_subject, renamed_subject
 from ollm_desktop.engine.fact_clause_openings import names_which
 from ollm_desktop.engine.fact_leads import ENDING
@@ -60,7 +60,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             ["up", "from"], ["down", "from"]) and _kind_before(tokens, i) and \
             _figure_before(tokens, j):
         return True  # "$2.00 for adults, up from the current $1.50": the figure it left
-    if before[-1:] == ["from"] and _moved_to_before(tokens, j):
+    if [w for w in before if w not in ANTERIOR_ADJ][-1:] == ["from"] and \
+            _moved_to_before(tokens, j):  # ("to 10:00 a.m. from its original noon")
         return True  # "switch to MySQL from MongoDB": the change's "to X" came first
     if before[-2:] == ["support", "for"] and len(before) > 2 and before[-3] in ENDING and \
             not any(w in ("not", "never") or w.endswith("n't")
@@ -78,8 +79,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True
     if words[i + 1:i + 2] and (words[i + 1] in ARROWS or _split_arrow(tokens, i + 1)):
         return True  # "django 4.2 → 5.0", "rename `master` => `mainline`"
-    if words[max(0, i - 2):i] == ["(", "was"]:
-        return True  # "Retries: 5 (was 3)"
+    if bracketed_old(tokens, i) or current_old(tokens, i):
+        return True  # "Retries: 5 (was 3)", "$45 (up from $40)", "… than the current Y"
     verb = next((w for w in reversed(words[max(0, i - 6):i]) if w not in DETERMINERS
                  and w != "·"), "")  # (past the words of a value: "the old Netgear router")
     if is_replace(verb) and words[i + 1:i + 2] in (["with"], ["by"], ["for"]) and (
@@ -97,8 +98,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
 
 
 def _kind_before(tokens: list[Tok], i: int) -> bool:
-    """A value of the same kind earlier in the sentence: the X of "X, up from Y" ("attendance
-    is up from 40" alone names no new figure: nothing is retired)."""
+    """A value of the same kind earlier: the X of "X, up from Y" ("is up from 40" has none)."""
     value = tokens[i].value
     return value is not None and any(t.value is not None and t.value[3] == value[3]
                                      for t in tokens[:i])
@@ -168,7 +168,7 @@ def _moved_to_before(tokens: list[Tok], j: int) -> bool:
             # the change verb anywhere in the clause before "to": "Change the default port
             # for the Proxy recorder to 8888 from 8080"
             edge = max((x for x in range(k) if tokens[x].word in BOUNDARY), default=-1)
-            return any(is_change(t.word) for t in tokens[edge + 1:k])
+            return any(is_change(t.word) or is_replace(t.word) for t in tokens[edge + 1:k])
     return False
 
 

@@ -15,8 +15,8 @@ from itertools import pairwise
 from ollm_desktop.engine.reference_value_shapes import DAY as _DAY
 from ollm_desktop.engine.reference_value_shapes import HALF as _HALF
 from ollm_desktop.engine.reference_value_shapes import HOUR_NAME as _HOUR_NAME
+from ollm_desktop.engine.reference_value_shapes import MODEL_NAME, SHAPES
 from ollm_desktop.engine.reference_value_shapes import NUMBER_START as _NB
-from ollm_desktop.engine.reference_value_shapes import SHAPES
 from ollm_desktop.engine.reference_value_shapes import TO_DAY as _TO_DAY
 from ollm_desktop.engine.reference_value_shapes import UNIT_END as _UNIT_END
 from ollm_desktop.engine.reference_value_shapes import ZONE as _ZONE
@@ -387,4 +387,5 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w.$])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?!\w)", "code", check=_check_min(5)),
     _rule(r"(?<![\w.$])_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+_{0,2}(?!\w)", "code",
           check=_check_min(5)),
+    _rule(MODEL_NAME, "name"),  # last: a ticket's or a release's reading wins a tie
 )

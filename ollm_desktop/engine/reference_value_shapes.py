@@ -124,7 +124,8 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"\b(?:next|this|coming)\s+(?i:{WEEKDAYS})\b", "date", None),
     # a day of the month alone after a preposition of time ("on the 14th", "moved me to the
     # 21st", "due on the 1st of each month"): a date, as "June 21st" is
-    (r"(?:(?<=\b[Oo]n the )|(?<=\b[Bb]y the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b(?! (?:of(?! (?:each|every|the) month)|floor|time|place|"
+    (r"(?:(?<=\b[Oo]n the )|(?<=\b[Bb]y the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+     r"(?! (?:of(?! (?:each|every|the) month)|floor|time|place|"
      r"century|row|grade|birthday|anniversary|attempt|try)\b)", "date", None),
     (r"(?:(?<=\bto the )|(?<=\buntil the )|(?<=\btill the )|(?<=\bfrom the )|(?<=\bafter the )|"
      r"(?<=\bbefore the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
@@ -158,3 +159,17 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
     (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),
 )
+
+
+# A model's name with its size and release ("gpt-4.1", "llama-3.1-8b", "claude-3.5-sonnet",
+# "mistral-7b-v0.3", Ollama's "qwen2.5:7b", "llama3.1:8b-instruct-q4_K_M"): one name, not
+# "gpt-4" and a stray ".1". A dot must be followed by a digit, so "host-1.example.com" is
+# none of it; a hyphen or a colon must join its parts, so "mp3" and "v2" are not; a word's
+# prefix is no name ("pre-2020", "post-2.0"). ``reference_patterns`` lists it last, so a
+# ticket ("JIRA-1234") or a release read by an earlier rule keeps its kind on a tie.
+MODEL_NAME = (
+    r"(?<![\w.@/:\\-])(?!(?i:pre|post|non|anti|mid|sub|semi|multi|co|re|self|ex|over|under)-)"
+    r"(?![A-Z]+-\d+(?![\w.:-]))"  # (a code of capitals and digits, "ML-4420881", is no model)
+    r"(?=[A-Za-z][\w.:-]*?[-:])(?=[A-Za-z][\w.:-]*?\d)[A-Za-z][A-Za-z0-9]*"
+    r"(?:\.\d+[A-Za-z0-9]*)*(?:(?:-|:)[A-Za-z0-9_]+(?:\.\d+[A-Za-z0-9_]*)*)+"
+    r"(?![\w@/:\\-]|\.\w)")

@@ -1,0 +1,76 @@
+"""An old value in a bracket after its new one is retired (issue 28, stop 42): "$45 (up from
+$40)", "Friday, May 27 (changed from Wednesday, June 1)", "25 students (previously 30)"; and
+"to X from its original Y" with a verb of swapping ("swaps the default model to gpt-4.1 from
+gpt-4o"). A bracket that names no change, or with no value of the kind before it, retires
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine import facts
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.models import Message
+
+
+def _ledger(*texts: str) -> list[Fact]:
+    ledger: list[Fact] = []
+    for turn, text in enumerate(texts, start=1):
+        facts.absorb(ledger, Message(role="user", content=text), turn)
+    return ledger
+
+
+def _current(ledger: list[Fact]) -> set[str]:
+    return {f.value for f in ledger if f.status == "current"}
+
+
+@pytest.mark.parametrize(("first", "then", "old", "new"), [
+    ("The gym fee is $40.", "The gym fee is now $45 (up from $40).", "$40", "$45"),
+    ("Class size is 30 students.", "Class size is 25 students (down from 30).", "30 students",
+     "25 students"),
+    ("The last day is Wednesday, June 1.",
+     "The last day is Friday, May 27 (changed from Wednesday, June 1).", "Wednesday, June 1",
+     "Friday, May 27"),
+    ("Check-in opens at 3pm.", "Check-in opens at 2pm (previously 3pm).", "3pm", "2pm"),
+    ("Retries: 3.", "Retries: 5 (was 3).", "3", "5"),
+])
+def test_the_bracketed_old_value_is_retired(first: str, then: str, old: str, new: str) -> None:
+    current = _current(_ledger(first, then))
+    assert new in current
+    assert old not in current
+    assert old.split()[0] not in current  # ("30" of "(down from 30)" is no current value)
+
+
+@pytest.mark.parametrize(("text", "old", "new"), [
+    ("This swaps the default model to gpt-4.1 from gpt-4o.", "gpt-4o", "gpt-4.1"),
+    ("The marathon start has been moved to 10:00 a.m. from its original noon schedule.",
+     "noon", "10:00 a.m."),
+])
+def test_to_x_from_the_original_y(text: str, old: str, new: str) -> None:
+    """The old value is first named in the correcting message itself (no history)."""
+    current = _current(_ledger(text))
+    assert new in current
+    assert old not in current
+
+
+def test_a_bracket_of_a_place_retires_nothing() -> None:
+    """"(from Lisbon)" after a name is where someone comes from, no change."""
+    current = _current(_ledger("Our guide is Marta.", "Our guide is Marta (from Lisbon)."))
+    assert "Marta" in current
+
+
+def test_a_bracket_with_no_value_of_its_kind_before_it_retires_nothing() -> None:
+    current = _current(_ledger("The fee is $40.", "Good news (up from $40 last year) on sales."))
+    assert "$40" in current
+
+
+def test_the_current_y_of_a_change_to_x_is_retired() -> None:
+    current = _current(_ledger(
+        "Switch the default AI model to the new gpt-4o-mini, which is cheaper and better than "
+        "the current default gpt-3.5-turbo."))
+    assert "gpt-4o-mini" in current
+    assert "gpt-3.5-turbo" not in current
+
+
+def test_the_current_value_of_a_plain_statement_stays() -> None:
+    assert "$5" in _current(_ledger("The current price is $5 and we sell 20 a day."))
