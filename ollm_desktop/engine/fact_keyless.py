@@ -75,9 +75,8 @@ def referred_back(new: Fact, facts: Sequence[Fact]) -> Fact | None:
                and (f.turn or 0, f.sequence) < (new.turn or 0, new.sequence)]
     if not earlier:
         return None
-    latest = max(f.turn or 0 for f in earlier)
-    if latest == (new.turn or 0):  # its own message states another value first: the nearer
-        return None  # "it" may be that value's (left to the rules of keys)
+    latest = max(f.turn or 0 for f in earlier)  # (its own message, where it states values
+    # before: "The port was 3000. Change it to 3001." — one value a number stands for, as below)
     nearest = [f for f in earlier if (f.turn or 0) == latest]
     meant = [f for f in nearest if _a_number_stands_for(f)]
     current = [f for f in meant if f.status == "current"]  # (one key: "from 8080 to 8081")
