@@ -53,3 +53,20 @@ def test_make_it_and_a_bare_number_is_a_value_that_takes_back_its_key(
 def test_make_it_before_a_noun_and_a_condition_reads_no_new_count() -> None:
     """"Make it 5 stars if you liked it": only "make that N <noun>" counts, as before."""
     assert not [f for f in _ledger("Make it 5 stars if you liked it.") if "5" in f.value]
+
+
+@pytest.mark.parametrize(("first", "then", "old", "new"), [
+    ("We invited 20 guests.", "Make it 25.", "20 guests", "25"),
+    ("We ordered 3 pizzas.", "Actually make it 4.", "3 pizzas", "4"),
+])
+def test_a_count_its_noun_names_is_taken_back_though_no_owner_names_it(
+        first: str, then: str, old: str, new: str) -> None:
+    ledger = _ledger(first, then)
+    replaced = next(f for f in ledger if f.value == old)
+    assert replaced.status == "replaced"
+    assert next(f for f in ledger if f.id == replaced.replaced_by).value == new
+
+
+def test_two_counts_before_make_it_take_nothing() -> None:
+    ledger = _ledger("We need 4 chairs and 2 tables.", "Make it 6.")
+    assert all(f.status == "current" for f in ledger)

@@ -97,10 +97,10 @@ def _a_number_stands_for(fact: Fact) -> bool:
     """A value of a key that a bare number can restate: a port, a count of a named thing
     ("12 replicas"); never a date, a time, an amount, a version (each carries its form)."""
     parts = fact.key.split("|")
-    if len(parts) != 3 or not parts[1]:
-        return False
-    unit = counted_unit(fact.value, fact.key) or parts[2]
     words = fact.value.split()
+    if len(parts) != 3 or not (parts[1] or len(words) > 1):  # ("3 pizzas": a count its
+        return False  # noun names, though no owner does)
+    unit = counted_unit(fact.value, fact.key) or parts[2]
     if unit == "port":  # ("8081", "default 9090"; a name the finder keyed a port is none)
         return bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[-1]))
     return unit not in _CARRY_THEIR_FORM and fact.ref_kind in ("number", None, "") \
