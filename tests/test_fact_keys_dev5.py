@@ -49,10 +49,12 @@ def test_a_day_names_only_a_date_of_that_day() -> None:
     assert fact_of(ledger, "2027-03-21").status == "current"
 
 
-def test_a_second_port_of_one_key_in_one_message_is_possibly_a_correction() -> None:
+def test_a_second_port_of_one_key_in_one_message_is_a_correction() -> None:
+    """(Stop 42: "port 3000 should be 5000" names 3000 the subject of an obligation whose
+    complement is 5000, so it is replaced outright, no longer only possibly.)"""
     ledger = absorbed(("user", "This PR fixes a typo (port 3000 should be 5000)."))
     old = fact_of(ledger, "3000")
-    assert value_of(ledger, old.possibly_replaced_by) == "5000"
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "5000"
 
 
 def test_an_agent_noun_meets_its_action_noun_and_a_noun_in_ery_its_verb() -> None:

@@ -19,6 +19,11 @@ from typing import Literal
 from ollm_desktop.engine.fact_change_olds import changed_old
 from ollm_desktop.engine.fact_clause_openings import names_which
 from ollm_desktop.engine.fact_mood_unmade import unmade_changes
+from ollm_desktop.engine.fact_named_changes import (
+    removed_object,
+    reported_then_pointed,
+    should_be_subject,
+)
 from ollm_desktop.engine.fact_old_values import is_old
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -246,5 +251,7 @@ def replaced_value(tokens: list[Tok], i: int) -> bool:
     change is negated: "The Friday recital has not been moved to Sunday"), unless it only
     stands after a comparison's "than"."""
     return ((is_old(tokens, i) or (changed_old(tokens, i) and not names_which(tokens, i) and
-                                   not unmade_changes(tokens, i + 1, len(tokens))))
+                                   not unmade_changes(tokens, i + 1, len(tokens)))
+             or should_be_subject(tokens, i) or removed_object(tokens, i)
+             or reported_then_pointed(tokens, i))
             and not compared(tokens, i)) or turned_down(tokens, i)

@@ -75,9 +75,8 @@ def referred_back(new: Fact, facts: Sequence[Fact]) -> Fact | None:
                and (f.turn or 0, f.sequence) < (new.turn or 0, new.sequence)]
     if not earlier:
         return None
-    latest = max(f.turn or 0 for f in earlier)
-    if latest == (new.turn or 0):  # its own message states another value first: the nearer
-        return None  # "it" may be that value's (left to the rules of keys)
+    latest = max(f.turn or 0 for f in earlier)  # (its own message, where it states values
+    # before: "The port was 3000. Change it to 3001." — one value a number stands for, as below)
     nearest = [f for f in earlier if (f.turn or 0) == latest]
     meant = [f for f in nearest if _a_number_stands_for(f)]
     current = [f for f in meant if f.status == "current"]  # (one key: "from 8080 to 8081")
@@ -98,10 +97,10 @@ def _a_number_stands_for(fact: Fact) -> bool:
     """A value of a key that a bare number can restate: a port, a count of a named thing
     ("12 replicas"); never a date, a time, an amount, a version (each carries its form)."""
     parts = fact.key.split("|")
-    if len(parts) != 3 or not parts[1]:
-        return False
-    unit = counted_unit(fact.value, fact.key) or parts[2]
     words = fact.value.split()
+    if len(parts) != 3 or not (parts[1] or len(words) > 1):  # ("3 pizzas": a count its
+        return False  # noun names, though no owner does)
+    unit = counted_unit(fact.value, fact.key) or parts[2]
     if unit == "port":  # ("8081", "default 9090"; a name the finder keyed a port is none)
         return bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[-1]))
     return unit not in _CARRY_THEIR_FORM and fact.ref_kind in ("number", None, "") \

@@ -19,6 +19,8 @@ values, keys, mood) sees the form it was written for:
 - **A leading "@handle"** (several, with commas or ":") addresses someone: it is dropped.
 - **A relative clause set off after the opening subject** (", which opened in 2008, is now
   X") is left out, so the subject meets its verb (``fact_asides``).
+- **"actually" after a copula** ("the port is actually 9000", "it's actually 9000") is "now":
+  the value holds against what was said before, a correction of the key ("K is now X").
 - **A spelled-out pronoun and "be"** ("it is", "we are") is its contraction ("it's", "we're"),
   which the closed classes hold.
 - **An adjective of correctness or novelty** in the key of a copula's value ("New room: C3",
@@ -85,7 +87,18 @@ _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """The sentence's tokens with its surface variants read as the grammar's forms."""
-    return without_aside(_unaddressed(_not_aside(_arrows(sentence, _spelled_out(tokens)))))
+    return without_aside(_unaddressed(_not_aside(_arrows(sentence, _in_truth(
+        _spelled_out(tokens))))))
+
+
+def _in_truth(tokens: list[Tok]) -> list[Tok]:
+    """"The port is actually 9000", "but it's actually 9000": the adverb after a copula says
+    the value holds against what was said or believed, as "now" does ("K is now X")."""
+    for k, token in enumerate(tokens):
+        if token.word == "actually" and k > 0 and not token.value and (
+                tokens[k - 1].word in COPULAS or tokens[k - 1].word in _SUBJECT_BE):
+            tokens[k] = Tok("now", token.start, token.end)
+    return tokens
 
 
 def _unaddressed(tokens: list[Tok]) -> list[Tok]:

@@ -47,6 +47,7 @@ from ollm_desktop.engine.fact_words import (
     PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
+    REPORTING,
     Tok,
     closed,
     is_change,
@@ -142,16 +143,16 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                                          (words[i + 1].endswith("s") or  # "need 2 approvals"
                                           ends_clause(tokens, i + 1) or  # "seats 8 people."
                                           subject_verb_count(words, i, first)))
-                                     or words[i + 2:i + 4] == [
-                                                  ",", "not"]) and \
+                                     or words[i + 2:i + 4] == [",", "not"]) and \
                 i + 1 < len(tokens) and tokens[i + 1].word.isalpha() and \
                 tokens[i + 1].word not in PREPOSITIONS and tokens[i + 1].word not in DETERMINERS:
             _promote(sentence, tokens, i, "number")  # "with 4 parallel jobs"
             counted(sentence, tokens, i)
             continue
-        if token.word.isdigit() and prev in DETERMINERS and i >= 2 and \
-                is_change(words[i - 2]) and i + 1 < len(tokens) and tokens[i + 1].word.isalpha():
-            _promote(sentence, tokens, i, "number")  # "make that 12 people"
+        if token.word.isdigit() and (prev in DETERMINERS or prev == "it") and i >= 2 and \
+                is_change(words[i - 2]) and (ends_clause(tokens, i) or (
+                    prev != "it" and words[i + 1].isalpha())):
+            _promote(sentence, tokens, i, "number")  # "make that 12 people", "make it 14."
             counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and opening_count(tokens, i, first):
@@ -171,7 +172,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
-                "being", "been", *ARROWS):  # ("has the year as being 2014")
+                "being", "been", *ARROWS, *REPORTING):  # ("has the year as being 2014")
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
                 counted(sentence, tokens, i)  # "the max PR size is 400 lines"

@@ -43,6 +43,10 @@ CHANGE = closed("set bump raise lower move switch rename change increase decreas
 # A preposition made a change verb ("I upped it to 100mb"): its inflected forms only, since
 # the bare "up" is the particle.
 UPPED = closed("upped upping")
+# The verbs by which a text or a person relays a value ("the docs say 8080", "the menu lists
+# $12"): what follows is a value as the report gives it.
+REPORTING = closed("says said say mentions mentioned mention lists listed list shows showed "
+                   "show states stated state reads read")
 # Deictic words of time and place ("from here on", "from this point on"): a closed class.
 DEICTIC = closed("now here today tomorrow then this that point there")
 # Times after a noun phrase ("… this week", "… next time"): it ends there.
