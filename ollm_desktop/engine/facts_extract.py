@@ -26,14 +26,15 @@ _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 # The grammar's version: a stored extraction of an older grammar is no longer this one's
 # reading (its key does not match, so the message is extracted anew, once). Raise it whenever
 # ``fact_grammar``, ``fact_keys``, ``fact_words`` or ``provenance`` read a sentence otherwise.
-GRAMMAR_VERSION = 12  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
+GRAMMAR_VERSION = 13  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
 # 5: noun-phrase values, fact_phrases; 6: surface variants, fact_surface; 7: shouted sentences;
 # 8: equal numbers of a settings list stay apart; 9: "a.m."/"p.m." ends no sentence that goes
 # on, a moved thing's own value is old; 10: stop 40's review: a connective names no key, the
 # head before "for" owns a change, header lists of names, compound numbers in words;
 # 11: stop 41's value shapes read whole, money's words and the cents sign are money, a value
 # right after "to" is a change's target, never the subject another change moves; 12: stop 41's
-# review: a negated bound in time is no old value, a plain fraction's unit)
+# review: a negated bound in time is no old value, a plain fraction's unit; 13: stop 42: a change
+# requested of others, proposed or wished is not made; a wrapped line goes on; a proposal's title)
 
 
 def content_key(role: str, content: str) -> str:

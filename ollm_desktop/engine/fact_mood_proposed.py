@@ -1,0 +1,168 @@
+"""Changes asked for, proposed or wished, not made (issue 28, mood of a plan not yet made).
+
+Three structures name a new value that no one has set yet:
+
+- a **request to someone else**: a request verb with an object that is not the speaker
+  ("the parties have asked the judge to delay the deadline until Friday", "the market has
+  asked for an extra hour", "they requested to move it to May"). The request is reported,
+  not granted. An instruction the speaker follows ("Security asked us to cut it to 7 days",
+  "my boss asked me to move it") or a reminder to the listener ("I asked you to set it to
+  9443") holds, as "Legal told us to ..." does;
+- a **proposal's noun before its infinitive**: "a proposal to increase the rates to $2.50",
+  "a petition to move the first day to September", "a motion to shift the meeting to
+  Monday", "I motion to approve moving ...": what the proposal would do is not done;
+- a **wish or plan of a change**: a first-person wish or intention verb before "to" and a
+  change verb whose target is a value ("We want to migrate from MySQL to Postgres", "we
+  plan to move the retro to Friday", "I intend to raise it to 60"). The value the change
+  goes to is the plan's, not the current one. "I want to move $500 into the fund" (the
+  value is what is moved, no target) and "we want the port to be 9443" (no change verb)
+  state what the speaker wants done.
+
+- an **opinion of what should be done**: a first-person verb of opinion before a deontic
+  modal and a verb of action ("I think we should move it to Friday", "I believe the pools
+  should stay open until 9 PM"). "I think it should be 9443" (a copula: what the value is)
+  and a bare "we should use Postgres" (a decision in some texts, a proposal in others) are
+  not read here.
+- a **change argued for** by what it would do: a change verb's gerund as a clause's subject
+  before a modal ("Switching to Postgres should solve most problems", "moving it to 10 would
+  help"): the change is weighed, not made.
+
+Each is marked from its verb or noun to its clause's end. The words are closed classes:
+request verbs, the nouns of a proposal, the verbs of wishing, intending and opinion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from ollm_desktop.engine.fact_verbs import changes
+from ollm_desktop.engine.fact_words import Tok, closed
+
+ProposedMark = tuple[int, int, Literal["reported", "tentative"]]
+
+REQUEST = closed("ask asks asked asking request requests requested requesting petition "
+                 "petitions petitioned petitioning")
+PROPOSAL_NOUNS = closed("proposal proposals petition petitions motion motions suggestion "
+                        "suggestions request requests plan plans bid bids")
+WISH = closed("want wants wanted wanting plan plans planned planning intend intends intended "
+              "intending aim aims aiming")
+# A proposal or request that was granted is a decision ("the plan to move it was approved").
+GRANTED = closed("approved accepted adopted passed ratified granted agreed carried")
+SPEAKER = closed("me us you")  # an instruction the speaker follows, a reminder to the listener
+WISHERS = closed("i we we're i'm we've i've i'd we'd")
+_AUXILIARY = closed("have has had also already just then 've")
+_EDGE = closed(", ; : — – but so because")
+REACH = 6  # words between a request verb and its "to", or a wish's "to" and its target
+OPINION = closed("think believe feel")  # ("I guess it should be": a guess at a fact)
+DEONTIC = closed("should ought")
+PREDICTING = closed("should would could will might")
+_ALL = REQUEST | PROPOSAL_NOUNS | WISH | OPINION
+
+
+def may_propose(tokens: Sequence[Tok], first: int) -> bool:
+    """Whether a sentence holds any word these structures begin with (a cheap pre-check)."""
+    return any(t.word in _ALL or _gerund(t.word) for t in tokens[first:])
+
+
+def _gerund(word: str) -> bool:
+    return word.endswith("ing") and changes(word)
+
+
+def _argued(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
+    """A change verb's gerund at ``i`` opening its clause, before a modal."""
+    if i > a and tokens[i - 1].word not in _EDGE | {"and"}:
+        return False
+    for j in range(i + 1, min(b, i + 1 + REACH)):
+        if tokens[j].word in PREDICTING:
+            return True
+        if tokens[j].word in _EDGE:
+            return False
+    return False
+
+
+def _end(tokens: Sequence[Tok], i: int, b: int) -> int:
+    """The clause's end; an appositive after a comma goes with it (", an increase of $1")."""
+    return next((x for x in range(i, b) if tokens[x].word in _EDGE and not (
+        tokens[x].word == "," and x + 1 < b and tokens[x + 1].word in ("a", "an"))), b)
+
+
+def _others(tokens: Sequence[Tok], a: int, i: int) -> bool:
+    """A subject before ``i`` that is not the speaker ("the parties have asked"; "I asked",
+    "Asked the bank to ...", with its subject dropped, are the speaker's own request)."""
+    j = i - 1
+    while j >= a and tokens[j].word in _AUXILIARY:
+        j -= 1
+    return j >= a and tokens[j].word[:1].isalpha() and tokens[j].word not in WISHERS
+
+
+def _requested(tokens: Sequence[Tok], i: int, b: int) -> bool:
+    """A request verb at ``i`` with another's object before its "to" or with "for"."""
+    nxt = tokens[i + 1].word if i + 1 < b else ""
+    if nxt == "for":
+        return tokens[i - 1].word not in ("a", "the") if i > 0 else True  # ("a request for")
+    for j in range(i + 1, min(b, i + 1 + REACH)):
+        word = tokens[j].word
+        if word == "to":
+            verb = tokens[j + 1].word if j + 1 < b else ""
+            object_ = [t.word for t in tokens[i + 1:j]]
+            return changes(verb) and not (set(object_) & SPEAKER) and (
+                i == 0 or tokens[i - 1].word not in ("a", "the", "your", "my", "our"))
+        if tokens[j].value is not None or word in _EDGE:
+            return False
+    return False
+
+
+def _proposed(tokens: Sequence[Tok], i: int, b: int) -> bool:
+    """A proposal's noun at ``i`` before "to" and a verb ("a proposal to increase")."""
+    return i + 2 < b and tokens[i + 1].word == "to" and tokens[i + 2].word.isalpha() and \
+        tokens[i + 2].value is None
+
+
+def _wished(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
+    """A first-person wish at ``i`` before "to", a change verb and a target "to X"."""
+    if not any(t.word in WISHERS for t in tokens[max(a, i - 3):i]):
+        return False
+    if not (i + 2 < b and tokens[i + 1].word == "to" and changes(tokens[i + 2].word)):
+        return False
+    return any(tokens[j].word in ("to", "until") and j + 1 < b and (  # (a name the grammar
+        tokens[j + 1].value is not None or tokens[j + 1].word[:1].isalnum())  # reads later)
+        for j in range(i + 3, min(b, i + 3 + REACH)))
+
+
+def _opined(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
+    """A first-person opinion verb at ``i`` before "should" and a verb other than "be"."""
+    if not (i > a and tokens[i - 1].word in ("i", "we")):
+        return False
+    for j in range(i + 1, min(b - 1, i + 1 + REACH)):
+        if tokens[j].word in DEONTIC:
+            verb = tokens[j + 1].word if tokens[j + 1].word != "to" else \
+                (tokens[j + 2].word if j + 2 < b else "")
+            return verb.isalpha() and verb not in ("be", "have", "not")
+        if tokens[j].value is not None or tokens[j].word in _EDGE:
+            return False
+    return False
+
+
+def proposed_marks(tokens: Sequence[Tok], a: int, b: int) -> list[ProposedMark]:
+    """The ranges of a segment ``(a, b)`` that a request, a proposal or a wish leaves unset
+    (a parenthesis inside it goes with it: "asked for an extra hour (until 2 p.m.)")."""
+    out: list[ProposedMark] = []
+    i = a
+    while i < b:
+        word = tokens[i].word
+        mood: Literal["reported", "tentative"] | None = None
+        if word in REQUEST and _others(tokens, a, i) and _requested(tokens, i, b):
+            mood = "reported"
+        elif (word in PROPOSAL_NOUNS and _proposed(tokens, i, b)) or (
+                word in WISH and _wished(tokens, a, i, b)) or (
+                word in OPINION and _opined(tokens, a, i, b)) or (
+                _gerund(word) and _argued(tokens, a, i, b)):
+            mood = "tentative"
+        end = _end(tokens, i + 1, b)
+        if mood is None or any(t.word in GRANTED for t in tokens[i:end]):
+            i += 1
+            continue
+        out.append((i, end, mood))
+        i = end
+    return out
