@@ -15,7 +15,9 @@ Two readings of a message's line breaks:
   what it would do (a change verb's gerund as the subject of a modal: "Switching to Postgres
   should solve most problems"). Its values are the
   proposal's, never current. A chat message's bare imperative ("Bump the timeout to 45 s",
-  or a title over a body that proposes nothing) stays the user's decision.
+  or a title over a body that proposes nothing) stays the user's decision. A title that names
+  its items as proposals ("A short list of suggestions for ...") makes the items listed
+  below it proposals too ("1. Start the game at 6:35 p.m. ET").
 
 The words are closed classes (the function words that end no sentence, the nouns of a
 proposal, the first-person proposal verbs).
@@ -48,7 +50,13 @@ PROPOSING = re.compile(
 
 # a gerund opening a sentence, and a modal within its next few words
 _ARGUED = re.compile(r"(?:^|[.!?]\s+|\n)\s*([A-Z]?[a-z]+ing)\b(?:\s+[\w.'-]+){0,4}?\s+"
-                     r"(?:should|would|could|will|might)\s", re.IGNORECASE)
+                     r"(?:should|would|could|might)\s", re.IGNORECASE)
+
+
+# a title that names its items as proposals, and a list item's marker
+_NAMES_ITEMS = re.compile(r"\b(?:proposals|suggestions|ideas|requests|wish\s*list)\b",
+                          re.IGNORECASE)
+_ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+")
 
 
 def _argued(text: str) -> bool:
@@ -76,3 +84,16 @@ def proposal_title(text: str) -> str:
     if len(lines) < 2 or _CLOSED_LINE.search(lines[0]) or lines[0].startswith(("-", "*")):
         return ""
     return lines[0] if PROPOSING.search(text) or _argued(text) else ""
+
+
+def proposal_lines(text: str) -> list[str]:
+    """The lines of a message that propose: its proposal's title, and when that title names
+    its items as proposals ("A short list of suggestions for ...") the items listed below it
+    ("1. Start the game at 6:35 p.m."), each without its list marker."""
+    title = proposal_title(text)
+    if not title:
+        return []
+    if not _NAMES_ITEMS.search(title):
+        return [title]
+    items = [_ITEM.sub("", line.strip()) for line in text.split("\n") if _ITEM.match(line)]
+    return [title, *[item for item in items if item]]

@@ -26,6 +26,12 @@ Three structures name a new value that no one has set yet:
 - a **change argued for** by what it would do: a change verb's gerund as a clause's subject
   before a modal ("Switching to Postgres should solve most problems", "moving it to 10 would
   help"): the change is weighed, not made.
+- a **change made possible**: a present verb of enabling before its object, "to" and a
+  change verb ("This feature allows administrators to change port 80 to other ports", "the
+  new plan enables you to raise the quota to 50GB") tells what can be done, as "can" does.
+- a **motion moved**: "moved (on July 15) that the commission shift its meeting to Monday"
+  (the verb of a meeting's motion, its complement clause opening with "that" and a
+  determiner or a name; "we moved that meeting to Friday" has no clause after "that").
 
 Each is marked from its verb or noun to its clause's end. The words are closed classes:
 request verbs, the nouns of a proposal, the verbs of wishing, intending and opinion.
@@ -37,7 +43,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_verbs import changes
-from ollm_desktop.engine.fact_words import Tok, closed
+from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
 
 ProposedMark = tuple[int, int, Literal["reported", "tentative"]]
 
@@ -56,8 +62,10 @@ _EDGE = closed(", ; : — – but so because")
 REACH = 6  # words between a request verb and its "to", or a wish's "to" and its target
 OPINION = closed("think believe feel")  # ("I guess it should be": a guess at a fact)
 DEONTIC = closed("should ought")
-PREDICTING = closed("should would could will might")
-_ALL = REQUEST | PROPOSAL_NOUNS | WISH | OPINION
+PREDICTING = closed("should would could might")  # ("will help": a change announced)
+ENABLING = closed("allow allows allowing enable enables enabling permit permits permitting")
+MOVED = closed("move moves moved")
+_ALL = REQUEST | PROPOSAL_NOUNS | WISH | OPINION | ENABLING | MOVED
 
 
 def may_propose(tokens: Sequence[Tok], first: int) -> bool:
@@ -96,17 +104,18 @@ def _others(tokens: Sequence[Tok], a: int, i: int) -> bool:
     return j >= a and tokens[j].word[:1].isalpha() and tokens[j].word not in WISHERS
 
 
-def _requested(tokens: Sequence[Tok], i: int, b: int) -> bool:
-    """A request verb at ``i`` with another's object before its "to" or with "for"."""
+def _requested(tokens: Sequence[Tok], i: int, b: int, *, anyone: bool = False) -> bool:
+    """A request verb at ``i`` with another's object before its "to" or with "for" (with
+    ``anyone``, an enabling verb with any object before its "to")."""
     nxt = tokens[i + 1].word if i + 1 < b else ""
-    if nxt == "for":
+    if nxt == "for" and not anyone:
         return tokens[i - 1].word not in ("a", "the") if i > 0 else True  # ("a request for")
     for j in range(i + 1, min(b, i + 1 + REACH)):
         word = tokens[j].word
         if word == "to":
             verb = tokens[j + 1].word if j + 1 < b else ""
             object_ = [t.word for t in tokens[i + 1:j]]
-            return changes(verb) and not (set(object_) & SPEAKER) and (
+            return changes(verb) and (anyone or not set(object_) & SPEAKER) and (
                 i == 0 or tokens[i - 1].word not in ("a", "the", "your", "my", "our"))
         if tokens[j].value is not None or word in _EDGE:
             return False
@@ -144,6 +153,20 @@ def _opined(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     return False
 
 
+def _motion(sentence_tokens: Sequence[Tok], i: int, b: int) -> int:
+    """Where a motion's "that" clause opens after "moved" at ``i`` (-1: none)."""
+    for j in range(i + 1, min(b - 1, i + 1 + REACH)):
+        token = sentence_tokens[j]
+        if token.word == "that":
+            nxt = sentence_tokens[j + 1]
+            named = nxt.value is not None or nxt.word in DETERMINERS
+            return j if named and (j == i + 1 or sentence_tokens[i + 1].word in PREPOSITIONS) \
+                else -1
+        if token.word in _EDGE or token.word == "to":
+            return -1
+    return -1
+
+
 def proposed_marks(tokens: Sequence[Tok], a: int, b: int) -> list[ProposedMark]:
     """The ranges of a segment ``(a, b)`` that a request, a proposal or a wish leaves unset
     (a parenthesis inside it goes with it: "asked for an extra hour (until 2 p.m.)")."""
@@ -157,10 +180,14 @@ def proposed_marks(tokens: Sequence[Tok], a: int, b: int) -> list[ProposedMark]:
         elif (word in PROPOSAL_NOUNS and _proposed(tokens, i, b)) or (
                 word in WISH and _wished(tokens, a, i, b)) or (
                 word in OPINION and _opined(tokens, a, i, b)) or (
-                _gerund(word) and _argued(tokens, a, i, b)):
+                _gerund(word) and _argued(tokens, a, i, b)) or (
+                word in ENABLING and _requested(tokens, i, b, anyone=True)):
             mood = "tentative"
+        if mood is None and word in MOVED and (motion := _motion(tokens, i, b)) > 0:
+            i, mood = motion, "tentative"  # (from its "that": the motion's date is stated)
         end = _end(tokens, i + 1, b)
-        if mood is None or any(t.word in GRANTED for t in tokens[i:end]):
+        opens = max((x + 1 for x in range(a, i) if tokens[x].word in _EDGE), default=a)
+        if mood is None or any(t.word in GRANTED for t in tokens[opens:end]):
             i += 1
             continue
         out.append((i, end, mood))

@@ -24,7 +24,7 @@ from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_clause_openings import names_which_at
 from ollm_desktop.engine.fact_dotted_initials import sentences
-from ollm_desktop.engine.fact_message_lines import proposal_title, unwrapped
+from ollm_desktop.engine.fact_message_lines import proposal_lines, unwrapped
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
@@ -282,7 +282,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     out: list[Found] = []
     led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
-    titled = len(sentences(title)) if (title := proposal_title(content[:MAX_FACT_TEXT])) else 0
+    proposing = proposal_lines(content[:MAX_FACT_TEXT])  # (fact_message_lines) a title, items
     for number, sentence in enumerate(sentences(unwrapped(content[:MAX_FACT_TEXT]))):
         low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
         text = low or sentence
@@ -292,7 +292,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
         found = [replace(f, sentence=number, value=fact_shouted.as_written(f.value, sentence, low)
                          if low else f.value)
                  for f in sentence_facts(text[:MAX_SENTENCE_CHARS], role, led=led)]
-        if number < titled:  # (fact_message_lines) "Switch to pnpm" over a proposal's text
+        if sentence.strip() and any(sentence.strip() in line for line in proposing):
             found = [replace(f, kind="question", correction=False) for f in found
                      if not f.old and f.kind not in ("correction", "decision")]
         out, found = fact_back_obligation.retired(out, found, sentence, number)  # "This should
