@@ -11,12 +11,14 @@ Three structures name a new value that no one has set yet:
 - a **proposal's noun before its infinitive**: "a proposal to increase the rates to $2.50",
   "a petition to move the first day to September", "a motion to shift the meeting to
   Monday", "I motion to approve moving ...": what the proposal would do is not done;
-- a **wish or plan of a change**: a first-person wish or intention verb before "to" and a
-  change verb whose target is a value ("We want to migrate from MySQL to Postgres", "we
-  plan to move the retro to Friday", "I intend to raise it to 60"). The value the change
-  goes to is the plan's, not the current one. "I want to move $500 into the fund" (the
-  value is what is moved, no target) and "we want the port to be 9443" (no change verb)
-  state what the speaker wants done.
+- a **wish or plan of a change**: a wish or intention verb before "to" and a change verb
+  whose target is a value ("We want to migrate from MySQL to Postgres", "we plan to move the
+  retro to Friday", "my wife wants to move the party to Sunday"), or another's "wants" before
+  an object and a change's participle ("my boss wants the deadline moved to March 3"). The
+  value the change goes to is the plan's, not the current one. "I want to move $500 into the
+  fund" (the value is what is moved, no target), "we want the port to be 9443" (no change
+  verb) and "I want the port changed to 9443" (the speaker's directive) state what the
+  speaker wants done.
 
 - an **opinion of what should be done**: a first-person verb of opinion before a deontic
   modal and a verb of action ("I think we should move it to Friday", "I believe the pools
@@ -56,6 +58,7 @@ WISH = closed("want wants wanted wanting plan plans planned planning intend inte
 # A proposal or request that was granted is a decision ("the plan to move it was approved").
 GRANTED = closed("approved accepted adopted passed ratified granted agreed carried")
 SPEAKER = closed("me us you")  # an instruction the speaker follows, a reminder to the listener
+WANTS = closed("want wants wanted")
 WISHERS = closed("i we we're i'm we've i've i'd we'd")
 _AUXILIARY = closed("have has had also already just then 've")
 _EDGE = closed(", ; : — – but so because")
@@ -129,14 +132,22 @@ def _proposed(tokens: Sequence[Tok], i: int, b: int) -> bool:
 
 
 def _wished(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
-    """A first-person wish at ``i`` before "to", a change verb and a target "to X"."""
-    if not any(t.word in WISHERS for t in tokens[max(a, i - 3):i]):
-        return False
-    if not (i + 2 < b and tokens[i + 1].word == "to" and changes(tokens[i + 2].word)):
+    """A wish at ``i`` (the speaker's, or another's: "my boss wants ...") before "to" and a
+    change verb, or before its object and a change verb's participle ("wants the deadline
+    moved to March 3"), with a target "to X"."""
+    if i + 2 < b and tokens[i + 1].word == "to" and changes(tokens[i + 2].word):
+        verb = i + 2
+    elif tokens[i].word in WANTS:
+        verb = next((j for j in range(i + 2, min(b, i + 2 + REACH)) if tokens[j].word.endswith(
+            "ed") and changes(tokens[j].word)), -1)
+        if verb < 0 or tokens[i + 1].word not in DETERMINERS or any(
+                t.word in WISHERS for t in tokens[max(a, i - 3):i]):
+            return False  # ("I want the port changed to 9443": the speaker's directive)
+    else:
         return False
     return any(tokens[j].word in ("to", "until") and j + 1 < b and (  # (a name the grammar
         tokens[j + 1].value is not None or tokens[j + 1].word[:1].isalnum())  # reads later)
-        for j in range(i + 3, min(b, i + 3 + REACH)))
+        for j in range(verb + 1, min(b, verb + 1 + REACH)))
 
 
 def _opined(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
