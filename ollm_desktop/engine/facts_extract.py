@@ -35,7 +35,9 @@ GRAMMAR_VERSION = 13  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # right after "to" is a change's target, never the subject another change moves; 12: stop 41's
 # review: a negated bound in time is no old value, a plain fraction's unit; 13: stop 42: a
 # bare number after a reporting verb, "is actually X" as "is now X", old values a message
-# states first, fact_named_changes)
+# states first, fact_named_changes; a change requested of others, proposed or wished is not
+# made; a wrapped line goes on; a proposal's title; a measured value's noun, model names,
+# olds beside their new value)
 
 
 def content_key(role: str, content: str) -> str:

@@ -24,6 +24,7 @@ from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_clause_openings import names_which_at
 from ollm_desktop.engine.fact_dotted_initials import sentences
+from ollm_desktop.engine.fact_message_lines import proposal_lines, unwrapped
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
@@ -281,7 +282,8 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     out: list[Found] = []
     led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
-    for number, sentence in enumerate(sentences(content[:MAX_FACT_TEXT])):
+    proposing = proposal_lines(content[:MAX_FACT_TEXT])  # (fact_message_lines) a title, items
+    for number, sentence in enumerate(sentences(unwrapped(content[:MAX_FACT_TEXT]))):
         low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
         text = low or sentence
         if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text):
@@ -290,6 +292,9 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
         found = [replace(f, sentence=number, value=fact_shouted.as_written(f.value, sentence, low)
                          if low else f.value)
                  for f in sentence_facts(text[:MAX_SENTENCE_CHARS], role, led=led)]
+        if sentence.strip() and any(sentence.strip() in line for line in proposing):
+            found = [replace(f, kind="question", correction=False) for f in found
+                     if not f.old and f.kind not in ("correction", "decision")]
         out, found = fact_back_obligation.retired(out, found, sentence, number)  # "This should
         # have been X.": the previous sentence's value of X's kind is the wrong one
         if taken:

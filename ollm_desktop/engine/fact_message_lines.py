@@ -1,0 +1,99 @@
+"""How a message's lines are read before its sentences (issue 28, mood of a message's layout).
+
+Two readings of a message's line breaks:
+
+- a **wrapped line** goes on into the next one: a line that ends in a word no sentence ends
+  with (a subject pronoun, a determiner, a preposition, a conjunction, a modal or "to": "I
+  suggest we\\nstart the meeting at 20:00") and is followed by a line that begins in lower
+  case is one sentence with it, as a mail client's hard wrap writes it;
+- a **title of a proposal**: a message's first line with no closing punctuation, with more
+  lines after it (an issue's, a request's or a petition's title: "Switch to pnpm"), states
+  what the text below it proposes when the text itself says it is a proposal: a proposal's
+  noun ("My proposal is ...", "[Feature request]", "a petition", "Quick poll"), a first
+  person's proposal verb ("I would recommend ...", "I suggest ...", "may I suggest"), a
+  condition it hangs on ("Contingent on convincing everyone ...") or a change argued for by
+  what it would do (a change verb's gerund as the subject of a modal: "Switching to Postgres
+  should solve most problems"). Its values are the
+  proposal's, never current. A chat message's bare imperative ("Bump the timeout to 45 s",
+  or a title over a body that proposes nothing) stays the user's decision. A title that names
+  its items as proposals ("A short list of suggestions for ...") makes the items listed
+  below it proposals too ("1. Start the game at 6:35 p.m. ET").
+
+The words are closed classes (the function words that end no sentence, the nouns of a
+proposal, the first-person proposal verbs).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.fact_words import (
+    CONJUNCTIONS,
+    DETERMINERS,
+    MODALS,
+    PRONOUNS,
+    closed,
+    is_change,
+)
+
+# Words no sentence ends with: a line ending in one goes on into the next line.
+UNENDED = PRONOUNS - closed("it you") | DETERMINERS - closed("that this these those its his her") \
+    | MODALS | CONJUNCTIONS | closed("to of for with from into at by the a an should shall "
+                                     "will can must")
+_LAST_WORD = re.compile(r"([A-Za-z']+)\s*$")
+_CLOSED_LINE = re.compile(r"[.!?:;,]\s*$")
+PROPOSING = re.compile(
+    r"\b(?:proposals?|suggestions?|feature\s+request|petition|poll|contingent\s+(?:on|upon))\b"
+    r"|\b(?:i|we)(?:'d|\s+would|\s+will|\s+might|\s+could)?\s+(?:(?:like|want)\s+to\s+)?"
+    r"(?:suggest|propose|recommend)\b|\bmay\s+i\s+(?:suggest|propose)\b", re.IGNORECASE)
+
+
+# a gerund opening a sentence, and a modal within its next few words
+_ARGUED = re.compile(r"(?:^|[.!?]\s+|\n)\s*([A-Z]?[a-z]+ing)\b(?:\s+[\w.'-]+){0,4}?\s+"
+                     r"(?:should|would|could|might)\s", re.IGNORECASE)
+
+
+# a title that names its items as proposals, and a list item's marker
+_NAMES_ITEMS = re.compile(r"\b(?:proposals|suggestions|ideas|requests|wish\s*list)\b",
+                          re.IGNORECASE)
+_ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s+")
+
+
+def _argued(text: str) -> bool:
+    """A change argued for by what it would do: "Switching to Postgres should solve ..."."""
+    return any(is_change(m.group(1).lower()) for m in _ARGUED.finditer(text))
+
+
+def unwrapped(text: str) -> str:
+    """The text with each wrapped line joined to the line it goes on into."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        if out and line[:1].islower() and (last := _LAST_WORD.search(out[-1])) and \
+                last.group(1).lower() in UNENDED:
+            out[-1] = f"{out[-1].rstrip()} {line}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def proposal_title(text: str) -> str:
+    """The message's first line when it is the title of a proposal the text makes ("" when
+    not)."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    if len(lines) < 2 or _CLOSED_LINE.search(lines[0]) or lines[0].startswith(("-", "*")):
+        return ""
+    return lines[0] if PROPOSING.search(text) or _argued(text) else ""
+
+
+def proposal_lines(text: str) -> list[str]:
+    """The lines of a message that propose: its proposal's title, and when that title names
+    its items as proposals ("A short list of suggestions for ...") the items listed below it
+    ("1. Start the game at 6:35 p.m."), each without its list marker."""
+    title = proposal_title(text)
+    if not title:
+        return []
+    if not _NAMES_ITEMS.search(title):
+        return [title]
+    items = [_ITEM.sub("", line.strip()) for line in text.split("\n") if _ITEM.match(line)]
+    return [title, *[item for item in items if item]]

@@ -1,0 +1,206 @@
+"""Changes asked for, proposed or wished, not made (issue 28, mood of a plan not yet made).
+
+Three structures name a new value that no one has set yet:
+
+- a **request to someone else**: a request verb with an object that is not the speaker
+  ("the parties have asked the judge to delay the deadline until Friday", "the market has
+  asked for an extra hour", "they requested to move it to May"). The request is reported,
+  not granted. An instruction the speaker follows ("Security asked us to cut it to 7 days",
+  "my boss asked me to move it") or a reminder to the listener ("I asked you to set it to
+  9443") holds, as "Legal told us to ..." does;
+- a **proposal's noun before its infinitive**: "a proposal to increase the rates to $2.50",
+  "a petition to move the first day to September", "a motion to shift the meeting to
+  Monday", "I motion to approve moving ...": what the proposal would do is not done;
+- a **wish or plan of a change**: a wish or intention verb before "to" and a change verb
+  whose target is a value ("We want to migrate from MySQL to Postgres", "we plan to move the
+  retro to Friday", "my wife wants to move the party to Sunday"), or another's "wants" before
+  an object and a change's participle ("my boss wants the deadline moved to March 3"). The
+  value the change goes to is the plan's, not the current one. "I want to move $500 into the
+  fund" (the value is what is moved, no target), "we want the port to be 9443" (no change
+  verb) and "I want the port changed to 9443" (the speaker's directive) state what the
+  speaker wants done.
+
+- an **opinion of what should be done**: a first-person verb of opinion before a deontic
+  modal and a verb of action ("I think we should move it to Friday", "I believe the pools
+  should stay open until 9 PM"). "I think it should be 9443" (a copula: what the value is)
+  and a bare "we should use Postgres" (a decision in some texts, a proposal in others) are
+  not read here.
+- a **change argued for** by what it would do: a change verb's gerund as a clause's subject
+  before a modal ("Switching to Postgres should solve most problems", "moving it to 10 would
+  help"): the change is weighed, not made.
+- a **change made possible**: a present verb of enabling before its object, "to" and a
+  change verb ("This feature allows administrators to change port 80 to other ports", "the
+  new plan enables you to raise the quota to 50GB") tells what can be done, as "can" does.
+- a **motion moved**: "moved (on July 15) that the commission shift its meeting to Monday"
+  (the verb of a meeting's motion, its complement clause opening with "that" and a
+  determiner or a name; "we moved that meeting to Friday" has no clause after "that").
+
+Each is marked from its verb or noun to its clause's end. The words are closed classes:
+request verbs, the nouns of a proposal, the verbs of wishing, intending and opinion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from ollm_desktop.engine.fact_verbs import changes
+from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
+
+ProposedMark = tuple[int, int, Literal["reported", "tentative"]]
+
+REQUEST = closed("ask asks asked asking request requests requested requesting petition "
+                 "petitions petitioned petitioning")
+PROPOSAL_NOUNS = closed("proposal proposals petition petitions motion motions suggestion "
+                        "suggestions request requests plan plans bid bids")
+WISH = closed("want wants wanted wanting plan plans planned planning intend intends intended "
+              "intending aim aims aiming")
+# A proposal or request that was granted is a decision ("the plan to move it was approved").
+GRANTED = closed("approved accepted adopted passed ratified granted agreed carried")
+SPEAKER = closed("me us you")  # an instruction the speaker follows, a reminder to the listener
+WANTS = closed("want wants wanted")
+WISHERS = closed("i we we're i'm we've i've i'd we'd")
+_AUXILIARY = closed("have has had also already just then 've")
+_EDGE = closed(", ; : — – but so because")
+REACH = 6  # words between a request verb and its "to", or a wish's "to" and its target
+OPINION = closed("think believe feel")  # ("I guess it should be": a guess at a fact)
+DEONTIC = closed("should ought")
+PREDICTING = closed("should would could might")  # ("will help": a change announced)
+ENABLING = closed("allow allows allowing enable enables enabling permit permits permitting")
+MOVED = closed("move moves moved")
+_ALL = REQUEST | PROPOSAL_NOUNS | WISH | OPINION | ENABLING | MOVED
+
+
+def may_propose(tokens: Sequence[Tok], first: int) -> bool:
+    """Whether a sentence holds any word these structures begin with (a cheap pre-check)."""
+    return any(t.word in _ALL or _gerund(t.word) for t in tokens[first:])
+
+
+def _gerund(word: str) -> bool:
+    return word.endswith("ing") and changes(word)
+
+
+def _argued(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
+    """A change verb's gerund at ``i`` opening its clause, before a modal."""
+    if i > a and tokens[i - 1].word not in _EDGE | {"and"}:
+        return False
+    for j in range(i + 1, min(b, i + 1 + REACH)):
+        if tokens[j].word in PREDICTING:
+            return True
+        if tokens[j].word in _EDGE:
+            return False
+    return False
+
+
+def _end(tokens: Sequence[Tok], i: int, b: int) -> int:
+    """The clause's end; an appositive after a comma goes with it (", an increase of $1")."""
+    return next((x for x in range(i, b) if tokens[x].word in _EDGE and not (
+        tokens[x].word == "," and x + 1 < b and tokens[x + 1].word in ("a", "an"))), b)
+
+
+def _others(tokens: Sequence[Tok], a: int, i: int) -> bool:
+    """A subject before ``i`` that is not the speaker ("the parties have asked"; "I asked",
+    "Asked the bank to ...", with its subject dropped, are the speaker's own request)."""
+    j = i - 1
+    while j >= a and tokens[j].word in _AUXILIARY:
+        j -= 1
+    return j >= a and tokens[j].word[:1].isalpha() and tokens[j].word not in WISHERS
+
+
+def _requested(tokens: Sequence[Tok], i: int, b: int, *, anyone: bool = False) -> bool:
+    """A request verb at ``i`` with another's object before its "to" or with "for" (with
+    ``anyone``, an enabling verb with any object before its "to")."""
+    nxt = tokens[i + 1].word if i + 1 < b else ""
+    if nxt == "for" and not anyone:
+        return tokens[i - 1].word not in ("a", "the") if i > 0 else True  # ("a request for")
+    for j in range(i + 1, min(b, i + 1 + REACH)):
+        word = tokens[j].word
+        if word == "to":
+            verb = tokens[j + 1].word if j + 1 < b else ""
+            object_ = [t.word for t in tokens[i + 1:j]]
+            return changes(verb) and (anyone or not set(object_) & SPEAKER) and (
+                i == 0 or tokens[i - 1].word not in ("a", "the", "your", "my", "our"))
+        if tokens[j].value is not None or word in _EDGE:
+            return False
+    return False
+
+
+def _proposed(tokens: Sequence[Tok], i: int, b: int) -> bool:
+    """A proposal's noun at ``i`` before "to" and a verb ("a proposal to increase")."""
+    return i + 2 < b and tokens[i + 1].word == "to" and tokens[i + 2].word.isalpha() and \
+        tokens[i + 2].value is None
+
+
+def _wished(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
+    """A wish at ``i`` (the speaker's, or another's: "my boss wants ...") before "to" and a
+    change verb, or before its object and a change verb's participle ("wants the deadline
+    moved to March 3"), with a target "to X"."""
+    if i + 2 < b and tokens[i + 1].word == "to" and changes(tokens[i + 2].word):
+        verb = i + 2
+    elif tokens[i].word in WANTS:
+        verb = next((j for j in range(i + 2, min(b, i + 2 + REACH)) if tokens[j].word.endswith(
+            "ed") and changes(tokens[j].word)), -1)
+        if verb < 0 or tokens[i + 1].word not in DETERMINERS or any(
+                t.word in WISHERS for t in tokens[max(a, i - 3):i]):
+            return False  # ("I want the port changed to 9443": the speaker's directive)
+    else:
+        return False
+    return any(tokens[j].word in ("to", "until") and j + 1 < b and (  # (a name the grammar
+        tokens[j + 1].value is not None or tokens[j + 1].word[:1].isalnum())  # reads later)
+        for j in range(verb + 1, min(b, verb + 1 + REACH)))
+
+
+def _opined(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
+    """A first-person opinion verb at ``i`` before "should" and a verb other than "be"."""
+    if not (i > a and tokens[i - 1].word in ("i", "we")):
+        return False
+    for j in range(i + 1, min(b - 1, i + 1 + REACH)):
+        if tokens[j].word in DEONTIC:
+            verb = tokens[j + 1].word if tokens[j + 1].word != "to" else \
+                (tokens[j + 2].word if j + 2 < b else "")
+            return verb.isalpha() and verb not in ("be", "have", "not")
+        if tokens[j].value is not None or tokens[j].word in _EDGE:
+            return False
+    return False
+
+
+def _motion(sentence_tokens: Sequence[Tok], i: int, b: int) -> int:
+    """Where a motion's "that" clause opens after "moved" at ``i`` (-1: none)."""
+    for j in range(i + 1, min(b - 1, i + 1 + REACH)):
+        token = sentence_tokens[j]
+        if token.word == "that":
+            nxt = sentence_tokens[j + 1]
+            named = nxt.value is not None or nxt.word in DETERMINERS
+            return j if named and (j == i + 1 or sentence_tokens[i + 1].word in PREPOSITIONS) \
+                else -1
+        if token.word in _EDGE or token.word == "to":
+            return -1
+    return -1
+
+
+def proposed_marks(tokens: Sequence[Tok], a: int, b: int) -> list[ProposedMark]:
+    """The ranges of a segment ``(a, b)`` that a request, a proposal or a wish leaves unset
+    (a parenthesis inside it goes with it: "asked for an extra hour (until 2 p.m.)")."""
+    out: list[ProposedMark] = []
+    i = a
+    while i < b:
+        word = tokens[i].word
+        mood: Literal["reported", "tentative"] | None = None
+        if word in REQUEST and _others(tokens, a, i) and _requested(tokens, i, b):
+            mood = "reported"
+        elif (word in PROPOSAL_NOUNS and _proposed(tokens, i, b)) or (
+                word in WISH and _wished(tokens, a, i, b)) or (
+                word in OPINION and _opined(tokens, a, i, b)) or (
+                _gerund(word) and _argued(tokens, a, i, b)) or (
+                word in ENABLING and _requested(tokens, i, b, anyone=True)):
+            mood = "tentative"
+        if mood is None and word in MOVED and (motion := _motion(tokens, i, b)) > 0:
+            i, mood = motion, "tentative"  # (from its "that": the motion's date is stated)
+        end = _end(tokens, i + 1, b)
+        opens = max((x + 1 for x in range(a, i) if tokens[x].word in _EDGE), default=a)
+        if mood is None or any(t.word in GRANTED for t in tokens[opens:end]):
+            i += 1
+            continue
+        out.append((i, end, mood))
+        i = end
+    return out
