@@ -1,12 +1,13 @@
 """Changes requested of others, proposed, wished or titled as a proposal (issue 28, stop 42).
 
 A request to someone else ("the parties asked the judge to delay it"), a proposal's noun
-before its infinitive ("a proposal to raise it"), a first-person wish or plan of a change
-("we want to migrate to Postgres"), a wrapped line ("I suggest we\\nstart at 20:00") and an
-issue's title over a text that says it proposes ("Switch to pnpm\\nI would recommend ...")
-set no value. Each negative plays a user's fact and the message through the ledger's own
-rules (``current_values``); the sentences are new words, not the corpus's, and each negative
-failed on 66ee2e9. The corrections beside them (same words, decided) must still apply.
+before its infinitive ("a proposal to raise it"), a plan of a change or another's wish ("we
+are planning to migrate to Postgres", "my wife wants to move it"), a wrapped line ("I
+suggest we\\nstart at 20:00") and an issue's title over a text that says it proposes
+("Switch to pnpm\\nI would recommend ...") set no value. Each negative plays a user's fact
+and the message through the ledger's own rules (``current_values``); the sentences are new
+words, not the corpus's, and each negative failed on 66ee2e9. The corrections beside them
+(same words, decided) must still apply.
 """
 
 from __future__ import annotations
@@ -39,9 +40,6 @@ NEGATIVES = [
      "$4", "$5"),
     ("a petition's noun", "The rent is $1,200.",
      "There's a petition to cut the rent to $1,000.", "$1,200", "$1,000"),
-    ("a first-person wish of a change", "Our CI runs on Jenkins.",
-     "We want to migrate the CI from Jenkins to GitHub Actions for several reasons:",
-     "Jenkins", "GitHub Actions"),
     ("a first-person plan of a change", "The deadline is February 20.",
      "We're planning to move the deadline to March 3.", "February 20", "March 3"),
     ("another's wish of a change", "The party is on Saturday.",
@@ -101,6 +99,10 @@ CORRECTIONS = [
      "Moving the standup from 9:30 to 10:00 will help the people in Lisbon.", "10:00", "9:30"),
     ("the speaker's directive, a participle", "The port is 8443.",
      "I want the port changed to 9443", "9443", "8443"),
+    ("the speaker's want of a change", "The budget is $5,000.",
+     "I want to increase the budget to $6,000.", "$6,000", "$5,000"),
+    ("the team's want of a change", "The standup is at 9:30.",
+     "We want to move the standup to 10:00.", "10:00", "9:30"),
     ("a bare imperative in a chat", "The timeout is 30 s.", "Bump the timeout to 45 s",
      "45 s", "30 s"),
     ("a meeting moved, 'that' a determiner", "The review is on Monday.",

@@ -15,7 +15,9 @@ Three structures name a new value that no one has set yet:
   whose target is a value ("We want to migrate from MySQL to Postgres", "we plan to move the
   retro to Friday", "my wife wants to move the party to Sunday"), or another's "wants" before
   an object and a change's participle ("my boss wants the deadline moved to March 3"). The
-  value the change goes to is the plan's, not the current one. "I want to move $500 into the
+  value the change goes to is the plan's, not the current one. The speaker's own "I want to
+  raise the budget to $6,000" / "we want to move the standup to 10:00" tells the assistant
+  what is decided, as "I want the port changed to 9443" does. "I want to move $500 into the
   fund" (the value is what is moved, no target), "we want the port to be 9443" (no change
   verb) and "I want the port changed to 9443" (the speaker's directive) state what the
   speaker wants done.
@@ -136,6 +138,8 @@ def _wished(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     change verb, or before its object and a change verb's participle ("wants the deadline
     moved to March 3"), with a target "to X"."""
     if i + 2 < b and tokens[i + 1].word == "to" and changes(tokens[i + 2].word):
+        if tokens[i].word in WANTS and i > a and tokens[i - 1].word in ("i", "we"):
+            return False  # the speaker's "I want to raise it to $6,000" tells the assistant
         verb = i + 2
     elif tokens[i].word in WANTS:
         verb = next((j for j in range(i + 2, min(b, i + 2 + REACH)) if tokens[j].word.endswith(

@@ -15,7 +15,7 @@ from itertools import pairwise
 from ollm_desktop.engine.reference_value_shapes import DAY as _DAY
 from ollm_desktop.engine.reference_value_shapes import HALF as _HALF
 from ollm_desktop.engine.reference_value_shapes import HOUR_NAME as _HOUR_NAME
-from ollm_desktop.engine.reference_value_shapes import MODEL_NAME, SHAPES
+from ollm_desktop.engine.reference_value_shapes import MODEL_NAME, SHAPES, check_model
 from ollm_desktop.engine.reference_value_shapes import NUMBER_START as _NB
 from ollm_desktop.engine.reference_value_shapes import TO_DAY as _TO_DAY
 from ollm_desktop.engine.reference_value_shapes import UNIT_END as _UNIT_END
@@ -387,5 +387,5 @@ RULES: tuple[Rule, ...] = (
     _rule(r"(?<![\w.$])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?!\w)", "code", check=_check_min(5)),
     _rule(r"(?<![\w.$])_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+_{0,2}(?!\w)", "code",
           check=_check_min(5)),
-    _rule(MODEL_NAME, "name"),  # last: a ticket's or a release's reading wins a tie
+    _rule(MODEL_NAME, "name", check=check_model),  # last: a ticket's reading wins a tie
 )

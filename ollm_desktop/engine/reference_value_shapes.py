@@ -173,3 +173,29 @@ MODEL_NAME = (
     r"(?=[A-Za-z][\w.:-]*?[-:])(?=[A-Za-z][\w.:-]*?\d)[A-Za-z][A-Za-z0-9]*"
     r"(?:\.\d+[A-Za-z0-9]*)*(?:(?:-|:)[A-Za-z0-9_]+(?:\.\d+[A-Za-z0-9_]*)*)+"
     r"(?![\w@/:\\-]|\.\w)")
+
+
+def check_model(match: re.Match[str]) -> tuple[str, str] | None:
+    """A model's name says which release or size it is: a dotted release ("gpt-4.1"), a size
+    ("-8b", "4o") or its tag (":7b", ":latest"), or a word after a figure's part ("-mini",
+    "-sonnet", "-coder"). "utf-8", "x86-64", "sha-256" and "covid-19" join a figure and say
+    none of it; a day's or an hour's words joined to a figure ("Thursday-7:30pm",
+    "Saturday-10am", "10-noon") are times, not names."""
+    text = match.group(0)
+    name, _, tag = text.partition(":")
+    parts = name.split("-")
+    words = {p.lower() for p in parts}
+    if re.fullmatch(_DAY_WORDS, parts[0]) or words & {"am", "pm", "noon", "midnight"} or \
+            any(re.fullmatch(r"\d+(?:am|pm|h)", p, re.I) for p in parts):
+        return None
+    if tag:
+        return (text, "name") if re.fullmatch(r"(?:\d+(?:\.\d+)?[bBmM]|latest)(?:[-_.]\w+)*",
+                                              tag) else None
+    if re.search(r"\.\d", name) or any(re.fullmatch(r"\d+(?:\.\d+)?[bBmMkKoO]", p)
+                                        for p in parts[1:]):
+        return text, "name"
+    figured = any(c.isdigit() for c in "".join(parts[:-1]))
+    return (text, "name") if figured and parts[-1].isalpha() and len(parts) > 1 else None
+
+
+_DAY_WORDS = rf"(?i:{WEEKDAYS}|{MONTH_NAMES}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
