@@ -74,3 +74,13 @@ def test_the_current_y_of_a_change_to_x_is_retired() -> None:
 
 def test_the_current_value_of_a_plain_statement_stays() -> None:
     assert "$5" in _current(_ledger("The current price is $5 and we sell 20 a day."))
+
+
+@pytest.mark.parametrize("text", ["The API port is 8080 (changed from 3000).",
+                                  "The port is 8080 (changed from 3000)."])
+def test_a_port_s_bracketed_old_number_is_the_old_port(text: str) -> None:
+    """The review's finding: "(changed from 3000)" read 3000 as a bare number, which then
+    took the port back from 8080 as a keyless correction."""
+    current = _current(_ledger(text))
+    assert "8080" in current
+    assert "3000" not in current

@@ -135,3 +135,30 @@ def test_a_model_replaces_a_model() -> None:
                                "model instead of gpt-4o."))
     assert "gpt-4.1" in current
     assert "gpt-4o" not in current
+
+
+def test_a_measured_value_keeps_its_owner() -> None:
+    """The review's finding: "the prod server has 32gb ram" is the prod server's RAM; "Prod
+    now has 64gb ram" must not retire the staging server's."""
+    current = _current(_ledger(
+        "The staging server has 8gb ram and the prod server has 32gb ram.",
+        "The prod server now has 64gb ram."))
+    assert {"8gb", "64gb"} <= current
+    assert "32gb" not in current
+
+
+def test_a_value_inside_a_longer_value_is_not_read_again() -> None:
+    """"2 cups" of the flour is no second value inside "1 1/2 cups" of the milk."""
+    current = _current(_ledger("Pancakes: 2 cups flour, 2 eggs, 1 1/2 cups milk."))
+    assert {"2 cups", "2 eggs", "1 1/2 cups"} <= current
+    assert "1/2" not in current
+
+
+def test_a_past_clause_beside_a_labelled_figure_keeps_the_sentence_a_statement() -> None:
+    """"age 10" is a labelled figure, not a bare name: the past clause after it ("they
+    previously started at age 12") does not make the sentence a suggestion."""
+    current = _current(_ledger("Adult tickets start at age 12.",
+                               "Adult tickets now start at age 10; they previously started at "
+                               "age 12."))
+    assert "age 10" in current
+    assert "age 12" not in current

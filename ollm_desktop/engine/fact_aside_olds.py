@@ -44,9 +44,10 @@ def bracketed_old(tokens: list[Tok], i: int) -> bool:
 
 
 def _same_kind(one: str, other: str) -> bool:
-    """A weekday's date and a calendar date are one kind here, as a number and a figure."""
-    dates = ("date", "weekday")
-    return one == other or (one in dates and other in dates)
+    """A weekday's date and a calendar date are one kind here, as a port and the bare number
+    of a bracket ("port 8080 (changed from 3000)": 3000 is read as a number)."""
+    dates, ports = ("date", "weekday"), ("port", "number")
+    return one == other or (one in dates and other in dates) or (one in ports and other in ports)
 
 
 # Words that say a value is the one in force before a change ("the current default Y", "our

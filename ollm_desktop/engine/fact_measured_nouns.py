@@ -8,11 +8,13 @@ replaced nothing. The shape is closed: the value carries its unit (a figure alon
 kids", is a count whose noun is its own unit), it stands where a list item begins (the
 clause's start, a conjunction, a comma, or a verb of having), and its noun is one word that
 ends the noun phrase (a boundary, a conjunction, a preposition or the sentence's end after it).
+Whose the thing is, the subject of the verb of having says ("the prod server has 32gb ram":
+the prod server's RAM, not the staging server's; "I have": no owner).
 """
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_keys import singular
+from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before, singular
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
@@ -29,6 +31,7 @@ from ollm_desktop.engine.fact_words import (
 # Where a list item of measured things begins: a conjunction or a comma (``BOUNDARY``), or a
 # verb of having or needing ("has 8gb ram", "with 16 GB RAM", "needs 2 cups flour").
 _OPENERS = CONJUNCTIONS | closed("with has have had got gets need needs plus")
+_HAVING = closed("has have had got gets need needs")
 # Words after a unit that are no noun of their own: time and degree ("5 minutes early").
 _NOT_NOUNS = closed("early late ago later earlier long old tall wide deep high each total "
                     "more less left extra max min free")
@@ -53,10 +56,19 @@ def measured_noun(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | No
         return None
     if after not in BOUNDARY and after not in CONJUNCTIONS and after not in PREPOSITIONS:
         return None
-    return "", singular(noun)
+    return _owner(tokens, i, start), singular(noun)
 
 
 def _has_unit(text: str) -> bool:
     """A figure with letters of a unit after it ("8gb", "16 GB", "2 cups"), not a name."""
     head = text.lstrip("$€£¥~≈")
     return bool(head[:1].isdigit()) and any(c.isalpha() for c in head)
+
+
+def _owner(tokens: list[Tok], i: int, start: int) -> str:
+    """The noun phrase before the clause's verb of having, if it is no pronoun."""
+    verb = next((k for k in range(i - 1, start - 1, -1) if tokens[k].word in _HAVING), None)
+    if verb is None:
+        return ""
+    entity, attribute = noun_phrase(phrase_before(tokens, verb, start))
+    return " ".join(w for w in (entity, attribute) if w)

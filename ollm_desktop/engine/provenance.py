@@ -56,7 +56,7 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
         value = match.group(0).rstrip(".,:;!?)")  # the sentence's end is not the value's
         found.append((match.start(), match.start() + len(value), value, "setting"))
         taken.append((match.start(), match.start() + len(value)))
-    cursor = 0
+    cursor, settings = 0, len(found)
     for ref, kind in find_references(sentence):
         start = _find_whole(sentence, ref.rstrip("()") if ref.endswith("()") else ref, cursor)
         if start < 0:
@@ -69,11 +69,12 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             continue  # the NAME of a NAME=value
         found.append((start, end, ref, kind))
         taken.append((start, end))
-        again = _find_whole(sentence, ref, end)  # a reference is listed once; each place it is said
-        while again >= 0 and not ref.endswith("()"):  # is a value ("prefers November 21
-            if not any(a <= again < b for a, b in taken):  # instead, so ... is November 21")
-                found.append((again, again + len(ref), ref, kind))
-                taken.append((again, again + len(ref)))
+    for _, end, ref, kind in found[settings:]:  # (after every reference has its first place: "2
+        again = _find_whole(sentence, ref, end)  # cups" again inside "1 1/2 cups" is none)
+        while again >= 0 and not ref.endswith("()"):  # a reference is listed once; each place
+            if not any(a <= again < b or a < again + len(ref) <= b for a, b in taken):  # it is
+                found.append((again, again + len(ref), ref, kind))  # said is a value ("prefers
+                taken.append((again, again + len(ref)))  # November 21 instead, so … is")
             again = _find_whole(sentence, ref, again + len(ref))
     for match in P.RATIO.finditer(sentence):
         if not any(a <= match.start() < b for a, b in taken):
