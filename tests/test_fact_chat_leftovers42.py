@@ -162,3 +162,16 @@ def test_a_past_clause_beside_a_labelled_figure_keeps_the_sentence_a_statement()
                                "age 12."))
     assert "age 10" in current
     assert "age 12" not in current
+
+
+def test_a_measure_given_to_a_thing_is_that_thing_s() -> None:
+    current = _current(_ledger("The container gets 4gb memory and 20gb disk.",
+                               "Give the container 8gb memory instead."))
+    assert {"20gb", "8gb"} <= current
+    assert "4gb" not in current
+
+
+def test_a_request_signed_is_granted() -> None:
+    ledger = _ledger("The rent is $1,500.",
+                     "The landlord asked for $1,600 starting next month and we signed it.")
+    assert [f.kind for f in ledger if f.value == "$1,600"] not in ([], ["question"])

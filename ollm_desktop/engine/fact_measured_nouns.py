@@ -32,6 +32,10 @@ from ollm_desktop.engine.fact_words import (
 # verb of having or needing ("has 8gb ram", "with 16 GB RAM", "needs 2 cups flour").
 _OPENERS = CONJUNCTIONS | closed("with has have had got gets need needs plus")
 _HAVING = closed("has have had got gets need needs")
+# Adverbs that may close the item ("give it 8gb memory instead", "has 64gb ram now").
+_CLOSING = closed("instead now too then also today please")
+# Verbs that give a thing its measure: "give the container 8gb memory", "allocate the VM 4 GB RAM".
+_GIVING = closed("give gives gave giving allocate allocates allocated assign assigns assigned")
 # Words after a unit that are no noun of their own: time and degree ("5 minutes early").
 _NOT_NOUNS = closed("early late ago later earlier long old tall wide deep high each total "
                     "more less left extra max min free")
@@ -42,7 +46,9 @@ def measured_noun(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | No
     value = tokens[i].value
     if value is None or value[3] != "number" or not _has_unit(value[2]):
         return None
-    if i > start and tokens[i - 1].word not in _OPENERS and tokens[i - 1].word not in BOUNDARY:
+    given = _given_to(tokens, i, start)
+    if i > start and tokens[i - 1].word not in _OPENERS and tokens[i - 1].word not in BOUNDARY \
+            and given is None:
         return None
     if i + 1 >= len(tokens) or tokens[i + 1].value is not None:
         return None
@@ -54,9 +60,10 @@ def measured_noun(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | No
     after = tokens[i + 2].word if i + 2 < len(tokens) else "."
     if tokens[i + 2:i + 3] and tokens[i + 2].value is not None:
         return None
-    if after not in BOUNDARY and after not in CONJUNCTIONS and after not in PREPOSITIONS:
+    if after not in BOUNDARY and after not in CONJUNCTIONS and after not in PREPOSITIONS and \
+            after not in _CLOSING:
         return None
-    return _owner(tokens, i, start), singular(noun)
+    return (given if given is not None else _owner(tokens, i, start)), singular(noun)
 
 
 def _has_unit(text: str) -> bool:
@@ -71,4 +78,18 @@ def _owner(tokens: list[Tok], i: int, start: int) -> str:
     if verb is None:
         return ""
     entity, attribute = noun_phrase(phrase_before(tokens, verb, start))
+    return " ".join(w for w in (entity, attribute) if w)
+
+
+def _given_to(tokens: list[Tok], i: int, start: int) -> str | None:
+    """The receiver of a verb of giving right before the value ("give the container 8gb
+    memory": the container), else None."""
+    verb = next((k for k in range(i - 1, max(start, i - 5) - 1, -1)
+                 if tokens[k].word in _GIVING), None)
+    if verb is None or any(t.value is not None for t in tokens[verb + 1:i]):
+        return None
+    words = [t.word for t in tokens[verb + 1:i] if t.word not in DETERMINERS]
+    if not words or len(words) > 3 or not all(w.isalpha() and w not in NOT_NP for w in words):
+        return None
+    entity, attribute = noun_phrase(words)
     return " ".join(w for w in (entity, attribute) if w)

@@ -58,7 +58,7 @@ PROPOSAL_NOUNS = closed("proposal proposals petition petitions motion motions su
 WISH = closed("want wants wanted wanting plan plans planned planning intend intends intended "
               "intending aim aims aiming")
 # A proposal or request that was granted is a decision ("the plan to move it was approved").
-GRANTED = closed("approved accepted adopted passed ratified granted agreed carried")
+GRANTED = closed("approved accepted adopted passed ratified granted agreed carried signed")
 SPEAKER = closed("me us you")  # an instruction the speaker follows, a reminder to the listener
 WANTS = closed("want wants wanted")
 WISHERS = closed("i we we're i'm we've i've i'd we'd")
