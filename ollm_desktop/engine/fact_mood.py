@@ -74,6 +74,9 @@ class Placed(Protocol):
     @property
     def ref_kind(self) -> str: ...
 
+    @property
+    def value(self) -> str: ...
+
 
 S = TypeVar("S", bound=Placed)
 
@@ -99,8 +102,7 @@ class Moods:
                  for slot, m in zip(slots, moods, strict=True)]  # (ClauseMood)
         pairs = list(zip(slots, moods, strict=True))
         # a bare name the grammar found ("the tests are thin, so I would not ...") does not
-        # make a sentence that asserted none of its found values a statement; a labelled
-        # figure does ("Tickets start at age 10; they previously started at age 12")
+        # make a sentence that asserted none of its values a statement; "age 10" does
         if any(m == "statement" and (self.mood == "statement" or slot.ref_kind != "name" or
                                      slot.start in self.known or
                                      any(c.isdigit() for c in slot.value)) for slot, m in pairs):
