@@ -130,6 +130,14 @@ def test_a_word_s_prefix_is_no_model() -> None:
     assert find_references("pre-2020 data") == []
 
 
+@pytest.mark.parametrize("text", ["chat 5 message 2 MARK-5-2-END lorem", "ISO-9001-A audit",
+                                  "Encoding is utf-8.", "an x86-64 build"])
+def test_a_code_in_capitals_or_a_plain_standard_is_no_model(text: str) -> None:
+    """(CI found "MARK-5-2-END" read as a model's name, which moved the salvage tests' marker
+    into a stored fact's row.)"""
+    assert [ref for ref, kind in find_references(text) if kind == "name"] == []
+
+
 def test_a_model_replaces_a_model() -> None:
     current = _current(_ledger("The default model is gpt-4o.", "Use gpt-4.1 as the default "
                                "model instead of gpt-4o."))

@@ -28,10 +28,10 @@ from ollm_desktop.engine.fact_words import (
     closed,
 )
 
+_HAVING = closed("has have had got gets need needs")
 # Where a list item of measured things begins: a conjunction or a comma (``BOUNDARY``), or a
 # verb of having or needing ("has 8gb ram", "with 16 GB RAM", "needs 2 cups flour").
-_OPENERS = CONJUNCTIONS | closed("with has have had got gets need needs plus")
-_HAVING = closed("has have had got gets need needs")
+_OPENERS = CONJUNCTIONS | _HAVING | closed("with plus")
 # Adverbs that may close the item ("give it 8gb memory instead", "has 64gb ram now").
 _CLOSING = closed("instead now too then also today please")
 # Verbs that give a thing its measure: "give the container 8gb memory", "allocate the VM 4 GB RAM".
@@ -42,7 +42,7 @@ _NOT_NOUNS = closed("early late ago later earlier long old tall wide deep high e
 
 
 def measured_noun(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | None:
-    """("", noun) for the measured value at ``i`` whose noun follows it, else None."""
+    """(owner, noun) for the measured value at ``i`` whose noun follows it, else None."""
     value = tokens[i].value
     if value is None or value[3] != "number" or not _has_unit(value[2]):
         return None

@@ -102,10 +102,10 @@ class Moods:
                  for slot, m in zip(slots, moods, strict=True)]  # (ClauseMood)
         pairs = list(zip(slots, moods, strict=True))
         # a bare name the grammar found ("the tests are thin, so I would not ...") does not
-        # make a sentence that asserted none of its values a statement; "age 10" does
+        # make a sentence a statement; a lower-case label's figure ("age 10") does
         if any(m == "statement" and (self.mood == "statement" or slot.ref_kind != "name" or
-                                     slot.start in self.known or
-                                     any(c.isdigit() for c in slot.value)) for slot, m in pairs):
+                                     slot.start in self.known or cues.labelled(slot.value))
+               for slot, m in pairs):
             return [slot for slot, m in pairs if m == "statement"], "statement"
         if not slots:
             return [], mood

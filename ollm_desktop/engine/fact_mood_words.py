@@ -92,3 +92,9 @@ def clause_head(words: list[str]) -> int:
     while k < len(words) and words[k] in SKIPPED:
         k += 1
     return k
+
+
+def labelled(value: str) -> bool:
+    """"age 10", "track 5": a label in lower case and its figure, which a clause asserts as
+    it does a number ("Vitest 2", a capital's name, is a name)."""
+    return value[:1].islower() and any(c.isdigit() for c in value)

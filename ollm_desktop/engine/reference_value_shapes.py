@@ -194,6 +194,8 @@ def check_model(match: re.Match[str]) -> tuple[str, str] | None:
     if re.search(r"\.\d", name) or any(re.fullmatch(r"\d+(?:\.\d+)?[bBmMkKoO]", p)
                                         for p in parts[1:]):
         return text, "name"
+    if not any(c.islower() for c in name):
+        return None  # a code in capitals ("MARK-5-2-END", "ISO-9001-A") is no model's name
     figured = any(c.isdigit() for c in "".join(parts[:-1]))
     return (text, "name") if figured and parts[-1].isalpha() and len(parts) > 1 else None
 
