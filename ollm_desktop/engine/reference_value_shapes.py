@@ -45,6 +45,8 @@ HOUR_NAME = r"(?:12\s)?(?:noon|midnight|midday)"
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight"
 _NTH = r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)"
 _OF_MONTH = r"\s+of\s+(?:the|each|every)\s+month"
+# The weekdays' short forms ("Fri the 3rd", "Thursday-7:30pm" is no model's name).
+_WEEKDAY_SHORT = "mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 # Words before "to" whose object is a person, not a month: "Thanks to May, it shipped",
 # "I talked to April." (each its own lookbehind: Python's are of one width)
 _TO_A_PERSON = "".join(
@@ -119,7 +121,7 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
      "date", None),
     # a weekday with its day of the month ("Tuesday 14th", "Fri the 3rd") or said from now
     # ("next Tuesday", "this Friday"): one date ("last Tuesday" is past, no value to keep)
-    (rf"\b(?i:{WEEKDAYS}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+(?:the\s+)?"
+    (rf"\b(?i:{WEEKDAYS}|{_WEEKDAY_SHORT})\.?,?\s+(?:the\s+)?"
      r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", "date", None),
     (rf"\b(?:next|this|coming)\s+(?i:{WEEKDAYS})\b", "date", None),
     # a day of the month alone after a preposition of time ("on the 14th", "moved me to the
@@ -200,4 +202,4 @@ def check_model(match: re.Match[str]) -> tuple[str, str] | None:
     return (text, "name") if figured and parts[-1].isalpha() and len(parts) > 1 else None
 
 
-_DAY_WORDS = rf"(?i:{WEEKDAYS}|{MONTH_NAMES}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
+_DAY_WORDS = rf"(?i:{WEEKDAYS}|{MONTH_NAMES}|{_WEEKDAY_SHORT})"
