@@ -5,6 +5,8 @@ applies the answer. One shared word never makes a key.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_keys import stem
@@ -19,18 +21,23 @@ ANY_KIND = frozenset({"number", "name"})
 
 def family(fact: Fact | Found) -> str:
     """What can replace what: ports by ports, versions by versions, amounts by amounts."""
-    if fact.kind in SENTENCE_KINDS:
+    return _family(fact.kind, fact.ref_kind, fact.value, fact.key)
+
+
+@lru_cache(maxsize=16384)  # a correction asks it of every current fact (issue 28, point 7)
+def _family(kind: str, ref_kind: str, value: str, key: str) -> str:
+    if kind in SENTENCE_KINDS:
         return "sentence"
-    if fact.kind == "question":
+    if kind == "question":
         return "question"
-    counted = counted_unit(fact.value, fact.key)  # ("rank 16": the number of "rank"; "the
+    counted = counted_unit(value, key)  # ("rank 16": the number of "rank"; "the
     if counted:  # Python version requirement to 3.10": a version)
         return counted if counted in ("port", "version") else "number"
-    if fact.ref_kind in ("number", "date", "time") or fact.kind == "number":
+    if ref_kind in ("number", "date", "time") or kind == "number":
         return "number"
-    if fact.key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
+    if key.endswith("|name"):  # "CircleCI" and "Buildkite": names, however they were found
         return "name"
-    return fact.ref_kind or fact.kind
+    return ref_kind or kind
 
 
 def subjects_meet(a: str, b: str, family_name: str) -> bool:

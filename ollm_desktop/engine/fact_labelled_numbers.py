@@ -11,6 +11,7 @@ unit of its number, so a correction that names the key meets it (issue 28).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ollm_desktop.engine.fact_keys import stem, unit_class
 from ollm_desktop.engine.fact_named_only import same_value
@@ -24,6 +25,7 @@ _VERSION = re.compile(r"\d+(?:\.\d+)*")
 _UNIT_ATTRIBUTES = ("port", "version")
 
 
+@lru_cache(maxsize=16384)  # asked of every pair of facts a correction meets (issue 28, point 7)
 def counted_unit(value: str, key: str) -> str:
     """The unit class of the number in a name value of ``key`` ("entity|attribute|name")
     that is a label and a number ("rank 16" of rank: number; "default 9090" of port:

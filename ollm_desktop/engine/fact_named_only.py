@@ -10,6 +10,7 @@ read then (the tasting date 2026-12-05) is no value the correction named, and st
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ollm_desktop.engine.fact_keys import unit_class
 from ollm_desktop.engine.fact_types import Fact
@@ -57,6 +58,7 @@ def begins_or_ends(value: str, said: str) -> bool:
     return value.startswith(said + " ") or value.endswith(" " + said)
 
 
+@lru_cache(maxsize=16384)  # asked of every pair of facts a correction meets (issue 28, point 7)
 def same_value(a: str, b: str) -> bool:
     """Two written forms of one value: the same ``value_form`` (a date, a clock time, a
     grouped number), or the same number of the same unit ("10%" and "10 percent"; a class

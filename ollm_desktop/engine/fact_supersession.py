@@ -109,6 +109,33 @@ def chain_end(by_id: dict[str, Fact], fact: Fact) -> Fact | None:
     return fact
 
 
+def chain_ends(by_id: dict[str, Fact]) -> dict[str, Fact | None]:
+    """``chain_end`` of every fact, each link followed once: a ledger read whole asks it of
+    every replaced value, and a noisy chat's chains run to hundreds of links (issue 28,
+    point 7: 0.3 ms a call at 32K, 260 calls a compaction)."""
+    ends: dict[str, Fact | None] = {}
+    for start in by_id.values():
+        path: list[str] = []
+        on_path: set[str] = set()
+        fact = start
+        while fact.id not in ends:
+            if fact.id in on_path:  # the chain goes round: no end for any link on it
+                end: Fact | None = None
+                break
+            if fact.status != "replaced" or fact.replaced_by not in by_id:
+                end = fact
+                ends[fact.id] = fact
+                break
+            path.append(fact.id)
+            on_path.add(fact.id)
+            fact = by_id[fact.replaced_by or ""]
+        else:
+            end = ends[fact.id]
+        for link in path:
+            ends[link] = end
+    return ends
+
+
 def stated_before(a: Fact, b: Fact) -> bool:
     """``a`` was stated before ``b`` (turn order; the same turn: creation order)."""
     return (a.turn or 0, a.sequence) < (b.turn or 0, b.sequence)
@@ -122,11 +149,11 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     ("changed from Ms. Harding to Mr. Bello (on leave till Easter)"; what it takes back it
     names as old)."""
     kind = family(new)
-    candidates = [old for old in facts if not (
-        old.id in beside or
-        old.status != "current" or old is new or same_number(old, new) or family(old) != kind
-        or not stated_before(old, new) or old.pinned or old.source == "manual"
-        or (old.message_id == new.message_id and not new.from_correction))]
+    candidates = [old for old in facts if not (  # (the cheap tests first: issue 28, point 7)
+        old.status != "current" or old is new or old.id in beside or old.pinned
+        or old.source == "manual" or not stated_before(old, new) or family(old) != kind
+        or (old.message_id == new.message_id and not new.from_correction)
+        or same_number(old, new))]
     # (a plain statement's value a correction restates, "Fridays unchanged": its own
     # message's values were stated beside it, never replaced by it)
     if kind == "sentence":

@@ -42,7 +42,7 @@ from ollm_desktop.engine.fact_pairing import nearest
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
 from ollm_desktop.engine.fact_settings_lists import settings_named
 from ollm_desktop.engine.fact_supersession import (
-    chain_end,
+    chain_ends,
     dispute,
     replace_or_dispute,
     replaced_by_later,
@@ -276,6 +276,7 @@ def value_notes(facts: Iterable[Fact]) -> dict[str, str | None]:
                 if (note := dispute_note(by_id, f)) is not None}
     live = {f.value for f in by_id.values() if f.status == "current" and f.id not in disputed}
     notes: dict[str, str | None] = {}
+    ends = chain_ends(by_id)
     for fact in by_id.values():
         if fact.kind in SENTENCE_KINDS or len(fact.value) < 2 or fact.value in live:
             continue
@@ -285,7 +286,7 @@ def value_notes(facts: Iterable[Fact]) -> dict[str, str | None]:
         if fact.status == "forgotten":
             notes[fact.value] = None
         elif fact.status == "replaced" and fact.replaced_by in by_id:
-            current = chain_end(by_id, fact)
+            current = ends[fact.id]
             direct = by_id[fact.replaced_by]
             if current is not None and current.status != "forgotten":
                 notes[fact.value] = f"replaced by {current.value}" if direct is current else \

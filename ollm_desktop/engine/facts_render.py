@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ollm_desktop.engine.fact_supersession import chain_end
+from ollm_desktop.engine.fact_supersession import chain_ends
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts import (
     HEADER,
@@ -130,9 +130,10 @@ def render(facts: Sequence[Fact], *, compacted: set[str], quoted: set[str], budg
     by_id = {f.id: f for f in facts}
     replaced: dict[str, list[Fact]] = {}  # every value each current fact replaced
     heads: set[str] = set()  # current facts that replaced a value no longer sent in place
+    ends = chain_ends(by_id)
     for fact in facts:
         if fact.status == "replaced":
-            head = chain_end(by_id, fact)
+            head = ends[fact.id]
             if head is not None and head.status == "current":
                 replaced.setdefault(head.id, []).append(fact)
                 if fact.message_id in compacted or fact.message_id in quoted:

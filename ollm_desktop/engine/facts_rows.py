@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_match import family
-from ollm_desktop.engine.fact_supersession import chain_end
+from ollm_desktop.engine.fact_supersession import chain_ends
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 
 USERS, ADOPTED, SUGGESTED = 0, 1, 2
@@ -54,12 +54,12 @@ def group_of(fact: Fact) -> int:
     return ADOPTED if fact.users else SUGGESTED
 
 
-def row_key(fact: Fact, by_id: dict[str, Fact]) -> str:
+def row_key(fact: Fact, ends: dict[str, Fact | None]) -> str:
     """Which row a fact is listed in: its replacement chain's end, merged by key where a key
     holds one value at a time (the API's port); a sentence, a note, an open question or a
     value of a list (files, links) is a row of its own, and so is each kind of value of one
     noun phrase ("46,500 documents" and the name "dedup" read off one sentence)."""
-    head = chain_end(by_id, fact) or fact
+    head = ends[fact.id] or fact
     parts = head.key.split("|") if head.key.count("|") == 2 else []
     if not parts or not parts[1] or parts[2] in MANY or head.kind in SENTENCE_KINDS or \
             head.kind == "question" or head.status == "forgotten":
@@ -71,10 +71,10 @@ def fact_rows(facts: list[Fact]) -> tuple[FactRow, ...]:
     """The panel's rows of ``facts``: one per key, the user's first, adopted next, the
     assistant's suggestions last; within a group in the order stated."""
     ordered = sorted(facts, key=lambda f: f.sequence)
-    by_id = {f.id: f for f in ordered}
+    ends = chain_ends({f.id: f for f in ordered})
     keyed: dict[str, list[Fact]] = {}
     for fact in ordered:
-        keyed.setdefault(row_key(fact, by_id), []).append(fact)
+        keyed.setdefault(row_key(fact, ends), []).append(fact)
     out: list[FactRow] = []
     for group in keyed.values():
         live = [f for f in group if f.status == "current"]

@@ -219,12 +219,15 @@ def _echo(text: str, material: str, prompt: str) -> str:
     if len(words) < NGRAM:
         return ""
     instructions = norm(_PROMPT_CONTENT.sub(" ", prompt)).split()
-    mat = norm(material).split()
     grams = {" ".join(instructions[i:i + NGRAM]) for i in range(len(instructions) - NGRAM + 1)}
-    grams -= {" ".join(mat[i:i + NGRAM]) for i in range(len(mat) - NGRAM + 1)}
+    windows = [" ".join(words[i:i + NGRAM]) for i in range(len(words) - NGRAM + 1)]
+    copied = {window for window in windows if window in grams}
+    if copied:  # (the material's run of words is read only then: 20K tokens at 32K)
+        mat = f" {' '.join(norm(material).split())} "
+        copied = {gram for gram in copied if f" {gram} " not in mat}
     covered = bytearray(len(words))
-    for i in range(len(words) - NGRAM + 1):
-        if " ".join(words[i:i + NGRAM]) in grams:
+    for i, window in enumerate(windows):
+        if window in copied:
             covered[i:i + NGRAM] = b"\x01" * NGRAM
     share = sum(covered) / len(words)
     run = max((len(r) for r in bytes(covered).split(b"\x00")), default=0)
