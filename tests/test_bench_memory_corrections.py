@@ -34,17 +34,19 @@ CASE_KEYS = {"id", "half", "forms", "domain", "value_kind", "polarity", "shared_
              "message", "expect"}
 # Real public text (dev-real, heldout-real; dev-real-2, heldout-real-2; dev-real-3,
 # heldout-real-3; dev-real-4, heldout-real-4; dev-real-5, heldout-real-5; dev-real-6,
-# heldout-real-6): verbatim messages, so not every form can be in both halves of a pair.
+# heldout-real-6; dev-real-7, heldout-real-7): verbatim messages, so not every form can be in both
+# halves of a pair.
 REAL = ("dev-real", "heldout-real", "dev-real-2", "heldout-real-2", "dev-real-3",
         "heldout-real-3", "dev-real-4", "heldout-real-4", "dev-real-5", "heldout-real-5",
-        "dev-real-6", "heldout-real-6")
+        "dev-real-6", "heldout-real-6", "dev-real-7", "heldout-real-7")
 REAL_PREFIX = {"dev-real": "r", "heldout-real": "s", "dev-real-2": "p", "heldout-real-2": "q",
                "dev-real-3": "j", "heldout-real-3": "k", "dev-real-4": "b", "heldout-real-4": "c",
                "dev-real-5": "e", "heldout-real-5": "f", "dev-real-6": "u",
-               "heldout-real-6": "z"}
+               "heldout-real-6": "z", "dev-real-7": "a", "heldout-real-7": "n"}
 REAL_PAIRS = (("dev-real", "heldout-real"), ("dev-real-2", "heldout-real-2"),
               ("dev-real-3", "heldout-real-3"), ("dev-real-4", "heldout-real-4"),
-              ("dev-real-5", "heldout-real-5"), ("dev-real-6", "heldout-real-6"))
+              ("dev-real-5", "heldout-real-5"), ("dev-real-6", "heldout-real-6"),
+              ("dev-real-7", "heldout-real-7"))
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +203,7 @@ def test_the_real_corpus_halves_do_not_share_a_message(halves: dict[str, list[di
 @pytest.mark.parametrize("pair", REAL_PAIRS[1:])
 def test_the_later_real_corpora_are_half_and_half_by_polarity(
         halves: dict[str, list[dict]], pair: tuple[str, str]) -> None:
-    """dev-real-2 / heldout-real-2 … dev-real-6 / heldout-real-6: each polarity split half and
+    """dev-real-2 / heldout-real-2 … dev-real-7 / heldout-real-7: each polarity split half and
     half, a quarter or more negative in each half."""
     counts = [[c["polarity"] for c in halves[h]] for h in pair]
     for polarity in ("correction", "fact", "negative"):
@@ -339,6 +341,8 @@ def test_kind_corrections_cli(tmp_path, capsys) -> None:
     assert re.search(r"\| 4K \| dev-real-5 \|", table)
     assert re.search(r"\| 4K \| held-out-real-6 \|", table)
     assert re.search(r"\| 4K \| dev-real-6 \|", table)
+    assert re.search(r"\| 4K \| held-out-real-7 \|", table)
+    assert re.search(r"\| 4K \| dev-real-7 \|", table)
     with pytest.raises(SystemExit):
         cli.parser().parse_args(["--kind", "nonsense"])
 

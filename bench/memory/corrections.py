@@ -60,6 +60,14 @@ desktop-chat user beside code (appointments, opening hours, school calendars, ra
 nights, recipes and oven temperatures, prices and fees, knitting and woodworking errata, trains)
 and keeps about 30 % negatives. dev-real-6 may be fixed against; heldout-real-6 is never read by
 anyone who writes or tunes the engine's rules. Each is its own row; neither is planted.
+``dev-real-7.jsonl`` and ``heldout-real-7.jsonl`` are a seventh real corpus, collected the same way
+from sources no earlier real corpus used (``random.Random(37)``, by polarity) by another writer who
+had read neither the engine nor any earlier corpus file's cases; it leans on what a desktop-chat
+user types about their own plans and setup (self-corrections such as "its 16 gb (2x8gb) not 64
+gb", recipe and knitting errata, appointments, weddings, runs and swim meets, opening hours and
+prices, RAM, ports, versions and default models), mostly short messages, ten shared-word pairs and
+about 30 % negatives. dev-real-7 may be fixed against; heldout-real-7 is never read by anyone who
+writes or tunes the engine's rules. Each is its own row; neither is planted.
 """
 
 from __future__ import annotations
@@ -83,13 +91,13 @@ from bench.memory.ledger_text import (
 from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-# dev-more, dev-3, dev-4, dev-5, dev-real, dev-real-2 … dev-real-6: more phrasings rules may be
+# dev-more, dev-3, dev-4, dev-5, dev-real, dev-real-2 … dev-real-7: more phrasings rules may be
 # written against; heldout-2, heldout-3, heldout-4, heldout-real, heldout-real-2 …
-# heldout-real-6: more held-out halves, which no rule is written against
+# heldout-real-7: more held-out halves, which no rule is written against
 HALVES = ("dev", "dev-more", "heldout", "dev-3", "heldout-2", "dev-4", "heldout-3", "dev-5",
           "heldout-4", "dev-real", "heldout-real", "dev-real-2", "heldout-real-2",
           "dev-real-3", "heldout-real-3", "dev-real-4", "heldout-real-4", "dev-real-5",
-          "heldout-real-5", "dev-real-6", "heldout-real-6")
+          "heldout-real-5", "dev-real-6", "heldout-real-6", "dev-real-7", "heldout-real-7")
 SYSTEM = "You are a helpful assistant."
 MAX_ROUNDS = 12  # small-talk rounds (each with a forced compaction) before giving up
 SMALL_TALK_USER = [s for s in KEY[:40]]

@@ -20,7 +20,8 @@ HALF_NAMES = {"dev": "dev", "dev-more": "dev (more)", "heldout": "held-out",
               "dev-real-3": "dev-real-3", "heldout-real-3": "held-out-real-3",
               "dev-real-4": "dev-real-4", "heldout-real-4": "held-out-real-4",
               "dev-real-5": "dev-real-5", "heldout-real-5": "held-out-real-5",
-              "dev-real-6": "dev-real-6", "heldout-real-6": "held-out-real-6"}
+              "dev-real-6": "dev-real-6", "heldout-real-6": "held-out-real-6",
+              "dev-real-7": "dev-real-7", "heldout-real-7": "held-out-real-7"}
 
 
 def _share(hits: int, total: int) -> dict[str, Any]:
