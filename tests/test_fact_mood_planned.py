@@ -132,3 +132,25 @@ def test_a_request_granted_later_in_its_segment_is_made() -> None:
     refused = "They asked the board to move the deadline to March 10, but it hasn't agreed."
     assert "March 3" in _current("The deadline is March 3.", refused)
 
+
+
+# an objection to a proposal: the change objected to is not made; no objection grants it
+OBJECTIONS = [
+    ("pushback on a change", "The standup is at 9:30.",
+     "There has been pushback on moving the standup to 8:00.", "9:30", "8:00"),
+    ("objections to a change", "The fee is $40.",
+     "There were objections to raising the fee to $50.", "$40", "$50"),
+    ("an adjective before it, 'rather than'", "The release cadence is 12 weeks.",
+     "There was a light push back on having releases every 8 weeks rather than 12 weeks.",
+     "12 weeks", "8 weeks"),
+    ("no objections: granted", "The fee is $40.",
+     "There were no objections, so the fee is now $50.", "$50", "$40"),
+]
+
+
+@pytest.mark.parametrize(("form", "fact", "message", "kept", "never"), OBJECTIONS,
+                         ids=[o[0] for o in OBJECTIONS])
+def test_an_objected_change_is_not_made(form: str, fact: str, message: str, kept: str,
+                                        never: str) -> None:
+    current = _current(fact, message)
+    assert kept in current and never not in current, form
