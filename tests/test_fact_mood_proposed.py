@@ -138,7 +138,7 @@ def _marks(sentence: str) -> list[str]:
 
 
 def test_marks_run_from_the_request_to_the_clause_end() -> None:
-    assert _marks("the parties asked the judge to delay it, and the clerk agreed") == [
+    assert _marks("the parties asked the judge to delay it, and the clerk filed it") == [
         "asked the judge to delay it"]
     assert _marks("I asked them to delay it") == []  # the speaker's own request
     assert _marks("they asked us to delay it") == []  # an instruction the speaker follows

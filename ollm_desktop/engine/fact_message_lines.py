@@ -13,7 +13,9 @@ Two readings of a message's line breaks:
   person's proposal verb ("I would recommend ...", "I suggest ...", "may I suggest"), a
   condition it hangs on ("Contingent on convincing everyone ...") or a change argued for by
   what it would do (a change verb's gerund as the subject of a modal: "Switching to Postgres
-  should solve most problems"). Its values are the
+  should solve most problems"), or a question that asks the listener's opinion of it ("What
+  do you think?", "Thoughts?", "Is there a reason to keep mysql as the default?"; a request
+  to act, "Can you update the config?", proposes nothing). Its values are the
   proposal's, never current. A chat message's bare imperative ("Bump the timeout to 45 s",
   or a title over a body that proposes nothing) stays the user's decision. A title that names
   its items as proposals ("A short list of suggestions for ...") makes the items listed
@@ -45,7 +47,14 @@ _CLOSED_LINE = re.compile(r"[.!?:;,]\s*$")
 PROPOSING = re.compile(
     r"\b(?:proposals?|suggestions?|feature\s+request|petition|poll|contingent\s+(?:on|upon))\b"
     r"|\b(?:i|we)(?:'d|\s+would|\s+will|\s+might|\s+could)?\s+(?:(?:like|want)\s+to\s+)?"
-    r"(?:suggest|propose|recommend)\b|\bmay\s+i\s+(?:suggest|propose)\b", re.IGNORECASE)
+    r"(?:suggest|propose|recommend)\b|\bmay\s+i\s+(?:suggest|propose)\b"
+    # the listener's opinion of it asked, the question ending there ("What do you think?",
+    # "Thoughts?", "Does anyone object?"; not "what do you think is causing it?"),
+    # or a reason asked to keep what is ("Is there a reason to keep mysql as the default?")
+    r"|\b(?:do|does|would|did)\s+(?:you|y'all|anyone|everyone|people|folks|others)\s+"
+    r"(?:\w+\s+)?(?:think|feel|agree|object|mind|prefer)(?:\s+(?:of|about|with)\s+(?:it|this|that))?"
+    r"\s*\?|\b(?:thoughts|objections|opinions)"
+    r"\s*\?|\breasons?\s+(?:not\s+)?to\s+(?:keep|stay|stick)\b", re.IGNORECASE)
 
 
 # a gerund opening a sentence, and a modal within its next few words

@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_mood_asides import aside_marks
+from ollm_desktop.engine.fact_mood_asked import asked_end
 from ollm_desktop.engine.fact_mood_asked import interrogative as _interrogative
 from ollm_desktop.engine.fact_mood_asked import supposed as _supposed
 from ollm_desktop.engine.fact_mood_asked import word_at as _word
@@ -310,7 +312,7 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
     if _interrogative(tokens, start, segment[0][1]):
         # a yes/no question asks about its segment; a wh-question with no "?" ends at its
         # comma ("How did I miss this, the meeting moved to 4pm": the second clause states)
-        mark(start, _asked_end(tokens, start, end), "question")
+        mark(start, asked_end(tokens, start, end), "question")
     for n, (a, b, _) in enumerate(segment):
         _conditional(tokens, segment, n, mark)
         doubt, bare = _doubt([t.word for t in tokens[a:b]])
@@ -329,17 +331,6 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
         mark(x, y, open_mood)
     for x, y, asked in proposed_marks(tokens, start, end):  # "asked the judge to delay it"
         mark(x, y, asked)
-
-
-def _asked_end(tokens: list[Tok], start: int, end: int) -> int:
-    """Where a question opening a segment ends: a wh-question with no "?" at its first comma
-    before a clause ("When do we leave, dinner is now at 8pm"), not before an answer it
-    offers ("When do we leave, 8pm or 9pm"); a yes/no question at the segment's end."""
-    words = [t.word for t in tokens[start:end]]
-    if words[_head(words):_head(words) + 1] not in [[w] for w in cues.WH]:
-        return end
-    return next((i for i in range(start + 1, end - 1) if tokens[i].word == "," and
-                 tokens[i + 1].value is None and tokens[i + 1].word != "or"), end)
 
 
 def _adjunct(tokens: list[Tok], a: int, b: int) -> bool:
@@ -397,6 +388,8 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
                 mark(a, b, "tentative")  # "(even) with a 45 s timeout, it would fail"
     for x, y, stance_mood in stance:
         mark(x, y, stance_mood)
+    for x, y, host in aside_marks(tokens, first, moods):  # "would rise — from $1 to $2 —"
+        mark(x, y, host)
     if "?" in [t.word for t in tokens[-3:]]:  # a question asks about all of its sentence
         mark(first, len(tokens), "question")
     spans: list[tuple[int, int, ClauseMood]] = []

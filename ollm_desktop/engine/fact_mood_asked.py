@@ -52,3 +52,14 @@ def supposed(tokens: list[Tok], i: int) -> bool:
     word = word_at(tokens, i)  # ("say we move it to 4pm": a supposed clause, its subject first)
     return word == "," or word in DETERMINERS or word in cues.SUBJECTS or (
         i < len(tokens) and (tokens[i].value is not None or word[:1].isdigit()))
+
+
+def asked_end(tokens: Sequence[Tok], start: int, end: int) -> int:
+    """Where a question opening a segment ends: a wh-question with no "?" at its first comma
+    before a clause ("When do we leave, dinner is now at 8pm"), not before an answer it
+    offers ("When do we leave, 8pm or 9pm"); a yes/no question at the segment's end."""
+    words = [t.word for t in tokens[start:end]]
+    if words[cues.clause_head(words):cues.clause_head(words) + 1] not in [[w] for w in cues.WH]:
+        return end
+    return next((i for i in range(start + 1, end - 1) if tokens[i].word == "," and
+                 tokens[i + 1].value is None and tokens[i + 1].word != "or"), end)

@@ -7,7 +7,9 @@ text has more structures that state no current value of the user's:
   passive of a deliberation verb ("still being discussed in committee"), "under review",
   "up for a vote", or an existential proposal or choice ("there's talk of Dr. Ndlovu
   joining", "there is a proposal to move it to Friday", "there are discussions about
-  alternative sites", "there are several options"). A bare one (no subject of its own:
+  alternative sites", "there are several options"), or an objection to one ("there was a
+  light push back on having the releases out in 8 weeks rather than 12"; "there were no
+  objections" grants it). A bare one (no subject of its own:
   ", still being discussed") leaves its whole segment open; one with its own subject ("the
   budget is under review") only its clause; an existential one its clause and what follows
   in its segment;
@@ -67,6 +69,8 @@ PROPOSAL = closed("talk proposal idea suggestion motion rumour rumor")  # "there
 PROPOSALS = closed("talks proposals ideas suggestions motions rumours rumors discussions "
                    "debates negotiations option options alternative alternatives "
                    "possibility possibilities contingencies")
+# The nouns of an objection to a proposal: "there was (a light) pushback on moving it".
+OBJECTION = closed("pushback push objection objections opposition resistance")
 EXISTENTIAL = closed("there's there")
 BE_THERE = closed("is was are were")
 PRESENT_DEIXIS = closed("now today date present")  # "to now", "to date"
@@ -108,6 +112,9 @@ def _existential(words: list[str]) -> int:
         k += k < len(words) and words[k] in ("a", "an", "some", "several", "many", "other")
         if k < len(words) and words[k] in PROPOSAL | PROPOSALS | DELIBERATION:
             return i
+        k += words[k:k + 2] in (["has", "been"], ["have", "been"], ["had", "been"])
+        if words[k:k + 1] != ["no"] and OBJECTION & set(words[k:k + 2]):
+            return i  # (an adjective before it: "a light push back"; "no objections" grants)
     return -1
 
 
@@ -311,7 +318,7 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     """Any of these structures in the sentence (a cheap word test before cutting clauses)."""
     words = {t.word for t in tokens[first:]}
     negated = any(w.endswith("n't") for w in words)  # (a leading "Don't" is one token)
-    if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS |
+    if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS | OBJECTION |
                                     PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
                                     HABITUAL | NEGATORS | {"when", "or"}):
         # only a comparison or an excess can open it: read those two alone (the other

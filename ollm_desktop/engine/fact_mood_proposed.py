@@ -7,7 +7,10 @@ Three structures name a new value that no one has set yet:
   asked for an extra hour", "they requested to move it to May"). The request is reported,
   not granted. An instruction the speaker follows ("Security asked us to cut it to 7 days",
   "my boss asked me to move it") or a reminder to the listener ("I asked you to set it to
-  9443") holds, as "Legal told us to ..." does;
+  9443") holds, as "Legal told us to ..." does. Its mandative subjunctive too: "Finance
+  requested (that) the budget be cut to $4,000", "the client demanded that it be moved".
+  A grant anywhere in the request's segment makes it a decision ("..., and the board
+  agreed"; not "but it hasn't agreed");
 - a **proposal's noun before its infinitive**: "a proposal to increase the rates to $2.50",
   "a petition to move the first day to September", "a motion to shift the meeting to
   Monday", "I motion to approve moving ...": what the proposal would do is not done;
@@ -33,6 +36,8 @@ Three structures name a new value that no one has set yet:
 - a **change made possible**: a present verb of enabling before its object, "to" and a
   change verb ("This feature allows administrators to change port 80 to other ports", "the
   new plan enables you to raise the quota to 50GB") tells what can be done, as "can" does.
+- a **plan with its later time** (``fact_mood_planned``): "we're going to switch to gpt-4.1
+  tomorrow".
 - a **motion moved**: "moved (on July 15) that the commission shift its meeting to Monday"
   (the verb of a meeting's motion, its complement clause opening with "that" and a
   determiner or a name; "we moved that meeting to Friday" has no clause after "that").
@@ -46,13 +51,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_planned import GOING, planned
 from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
 
 ProposedMark = tuple[int, int, Literal["reported", "tentative"]]
 
 REQUEST = closed("ask asks asked asking request requests requested requesting petition "
-                 "petitions petitioned petitioning")
+                 "petitions petitioned petitioning demanded")  # (not the noun "demand")
 PROPOSAL_NOUNS = closed("proposal proposals petition petitions motion motions suggestion "
                         "suggestions request requests plan plans bid bids")
 WISH = closed("want wants wanted wanting plan plans planned planning intend intends intended "
@@ -75,7 +81,7 @@ _ALL = REQUEST | PROPOSAL_NOUNS | WISH | OPINION | ENABLING | MOVED
 
 def may_propose(tokens: Sequence[Tok], first: int) -> bool:
     """Whether a sentence holds any word these structures begin with (a cheap pre-check)."""
-    return any(t.word in _ALL or _gerund(t.word) for t in tokens[first:])
+    return any(t.word in _ALL or t.word in GOING or _gerund(t.word) for t in tokens[first:])
 
 
 def _gerund(word: str) -> bool:
@@ -117,7 +123,9 @@ def _requested(tokens: Sequence[Tok], i: int, b: int, *, anyone: bool = False) -
         return tokens[i - 1].word not in ("a", "the") if i > 0 else True  # ("a request for")
     for j in range(i + 1, min(b, i + 1 + REACH)):
         word = tokens[j].word
-        if word == "to":
+        if word == "to" or (word == "be" and not anyone and j > i + 1):
+            # "asked the judge to delay it"; "requested (that) the budget be cut to $4,000":
+            # a mandative subjunctive, the change's participle after "be"
             verb = tokens[j + 1].word if j + 1 < b else ""
             object_ = [t.word for t in tokens[i + 1:j]]
             return changes(verb) and (anyone or not set(object_) & SPEAKER) and (
@@ -182,10 +190,21 @@ def _motion(sentence_tokens: Sequence[Tok], i: int, b: int) -> int:
     return -1
 
 
+def _granted(tokens: Sequence[Tok], a: int, b: int) -> bool:
+    """A verb of granting in the request's segment, not negated ("the plan to move it was
+    approved", "requested it be moved to March 10, and the board agreed"; not "but the board
+    has not agreed")."""
+    return any(tokens[k].word in GRANTED and not any(
+        t.word in ("not", "never") or t.word.endswith("n't") for t in tokens[max(a, k - 3):k])
+        for k in range(a, b))
+
+
 def proposed_marks(tokens: Sequence[Tok], a: int, b: int) -> list[ProposedMark]:
     """The ranges of a segment ``(a, b)`` that a request, a proposal or a wish leaves unset
     (a parenthesis inside it goes with it: "asked for an extra hour (until 2 p.m.)")."""
     out: list[ProposedMark] = []
+    if (plan := planned(tokens, a, b)) >= 0:  # "we're going to switch to it tomorrow"
+        out.append((plan, b, "tentative"))
     i = a
     while i < b:
         word = tokens[i].word
@@ -202,7 +221,7 @@ def proposed_marks(tokens: Sequence[Tok], a: int, b: int) -> list[ProposedMark]:
             i, mood = motion, "tentative"  # (from its "that": the motion's date is stated)
         end = _end(tokens, i + 1, b)
         opens = max((x + 1 for x in range(a, i) if tokens[x].word in _EDGE), default=a)
-        if mood is None or any(t.word in GRANTED for t in tokens[opens:end]):
+        if mood is None or _granted(tokens, opens, b):
             i += 1
             continue
         out.append((i, end, mood))

@@ -291,12 +291,13 @@ def header_end(tokens: list[Tok], first: int) -> int:
 def header_mood(tokens: list[Tok], first: int, end: int) -> str:
     """The mood a header's noun gives what follows it ("Idea: standup -> 10:00", "Proposal:
     ...", "Question: ..."): a proposal verb or its noun ("suggestion", "proposal",
-    "recommendation", "suggested") or "idea" make a suggestion, "question" a question; "" for
+    "recommendation", "suggested"), "idea", "pitch" or "RFC" (a request for comments) make a
+    suggestion, "question" a question; "" for
     a header of no mood ("quick update:", "hey all,")."""
     for token in tokens[first:end]:
         if token.word in ("question", "questions"):
             return "question"
-        if token.word in ("idea", "ideas") or _proposing(token.word):
+        if token.word in ("idea", "ideas", "rfc", "pitch") or _proposing(token.word):
             return "suggestion"
     return ""
 

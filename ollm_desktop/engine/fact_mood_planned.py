@@ -1,0 +1,38 @@
+"""A change planned for a later time (issue 28, stop 43; ``fact_mood_proposed`` reads it
+with the other proposals, in each segment a strong break opens).
+
+The future of "going to" ("we're going to", "I'm gonna") before a change verb, with a time
+still to come in the same segment ("We're going to switch to gpt-4.1 tomorrow", "next week
+we're going to move the standup to 10:00"), is a plan: until that time the old value holds,
+and the new one is the plan's. A change with no later time ("we're switching to gpt-4.1",
+"we're going to meet at 4pm instead": no change verb) and a time that starts a rule
+("starting tomorrow the standup is at 10:00") are read as before.
+
+The words are closed classes: the future auxiliaries, the forms of "be" before them, the
+deictic words of a later time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ollm_desktop.engine.fact_verbs import changes
+from ollm_desktop.engine.fact_words import Tok, closed
+
+GOING = closed("going gonna")
+_BE = closed("am is are i'm we're they're he's she's it's you're")
+_SUBJECT = closed("i we they")  # ("we gonna move it", a chat's dropped "are")
+LATER = closed("tomorrow tonight next later soon")
+
+
+def planned(tokens: Sequence[Tok], a: int, b: int) -> int:
+    """Where a plan's "going to" + change verb opens in ``(a, b)`` with a later time in the
+    segment (-1: none)."""
+    for i in range(a + 1, b - 2):
+        word = tokens[i].word
+        if word in GOING and (tokens[i - 1].word in _BE or tokens[i - 1].word in _SUBJECT) \
+                and (word == "gonna" or tokens[i + 1].word == "to"):
+            verb = tokens[i + 1 if word == "gonna" else i + 2].word
+            if changes(verb) and any(t.word in LATER for t in tokens[a:b]):
+                return i
+    return -1
