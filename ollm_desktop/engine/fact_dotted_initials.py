@@ -16,6 +16,7 @@ month's abbreviation ("moved to Sept. 14", "Dec. 13, 2013") goes on into the day
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_words import PREPOSITIONS, TITLES
@@ -54,6 +55,14 @@ def sentences(text: str) -> list[str]:
         else:
             out.append(sentence)
     return out
+
+
+
+@lru_cache(maxsize=2048)
+def sentences_once(text: str) -> tuple[str, ...]:
+    """``sentences`` of a message's text, split once: every compaction that absorbs the
+    message's facts asks for them again (``fact_topics``; issue 28, point 7)."""
+    return tuple(sentences(text))
 
 
 def _after_time(sentence: str) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ollm_desktop.engine import fact_leads, fact_mood_words
 from ollm_desktop.engine import fact_words as W
-from ollm_desktop.engine.fact_dotted_initials import sentences as initials_sentences
+from ollm_desktop.engine.fact_dotted_initials import sentences_once
 from ollm_desktop.engine.fact_keys import noun_phrase, stem
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
@@ -55,7 +55,7 @@ _WHOLE = ("decision", "correction", "note", "question")
 def topics(content: str, found: Sequence[Found]) -> list[str]:
     """For each of ``found`` (a message's facts, in order), its topic: the space-joined stems
     of the content words of the statement around it ("" for sentences and questions)."""
-    sentences = list(initials_sentences(content[:MAX_FACT_TEXT]))
+    sentences = sentences_once(content[:MAX_FACT_TEXT])
     # (a sentence kept whole holds no value: "The portfolio address I gave you was wrong."
     valued = {item.sentence for item in found if item.kind not in _WHOLE}  # names the key)
     out: list[str] = []

@@ -113,6 +113,16 @@ def _repeated(keys: list[str], texts: list[str], total_chars: int, min_words: in
 _NGRAM_LOOP = re.compile(r"((?:\S+[ \t]+){1,8}?)\1{3,}")
 
 
+def _may_loop(line: str) -> bool:
+    """A phrase of one to eight words said four times running (``_NGRAM_LOOP``) has its last
+    three copies whole: some word comes back twice, each time the phrase's length later. A line
+    without that has no loop, and the costly search is spared (issue 28, point 7: it was a
+    tenth of a 32K compaction's CPU)."""
+    words = line.split()
+    return any(a == b == c for step in range(1, 9)
+               for a, b, c in zip(words, words[step:], words[2 * step:], strict=False))
+
+
 def collapse_repetition(text: str) -> tuple[str, bool]:
     """Keep the first of each looped line or sentence; fold runs of a repeated phrase.
 
@@ -149,7 +159,8 @@ def collapse_repetition(text: str) -> tuple[str, bool]:
         lines[i] = ((mark.group(0) if mark else "") + " ".join(out)) if out else None
     for i in kept:
         line = lines[i]
-        if line is not None and not line.lstrip().startswith("|"):  # tables repeat cells
+        if line is not None and not line.lstrip().startswith("|") and \
+                _may_loop(line):  # (tables repeat cells)
             lines[i] = _NGRAM_LOOP.sub(r"\1", line + " ")[:-1]
     result = re.sub(r"\n{3,}", "\n\n", "\n".join(x for x in lines if x is not None)).strip()
     return result, result != text.strip()
