@@ -148,7 +148,10 @@ def test_marks_run_from_the_request_to_the_clause_end() -> None:
 def test_unwrapped_joins_only_a_line_that_cannot_end() -> None:
     assert lines.unwrapped("I suggest we\nstart at 8") == "I suggest we start at 8"
     assert lines.unwrapped("port: 9443\nhost: db1") == "port: 9443\nhost: db1"
-    assert lines.unwrapped("Move it to\nTuesday") == "Move it to\nTuesday"  # capital: a new line
+    # a capital or a figure goes on only after a word that takes an object (stop 43)
+    assert lines.unwrapped("Move it to\nTuesday") == "Move it to Tuesday"
+    assert lines.unwrapped("I suggest we\nStart at 8") == "I suggest we\nStart at 8"
+    assert lines.unwrapped("Move it to\n- Tuesday") == "Move it to\n- Tuesday"
 
 
 def test_proposal_title_needs_the_text_to_say_it_proposes() -> None:

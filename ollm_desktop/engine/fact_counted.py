@@ -26,6 +26,11 @@ from ollm_desktop.engine.fact_words import (
     unitless,
 )
 
+# The words of when that follow a value ("to 9090 yesterday", "to 8 tonight"): no noun it
+# counts.
+_WHEN = frozenset({"yesterday", "today", "tomorrow", "tonight", "now", "instead", "again",
+                   "anymore", "already", "too"})
+
 
 def counted(sentence: str, tokens: list[Tok], i: int) -> None:
     """A number without a unit takes the noun it counts (in place), unless the word after it
@@ -39,7 +44,8 @@ def counted(sentence: str, tokens: list[Tok], i: int) -> None:
         if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
                 or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
                 word in AUXILIARIES or word in PRONOUNS or word in SUBORDINATORS or \
-                is_change(word):  # ("to 9443 if 8443 clashes": no count of "if")
+                is_change(word) or word in _WHEN:  # ("to 9443 if 8443 clashes": no count
+            # of "if"; "moved the port to 9090 yesterday": no count of days said by name)
             break
         end = token.end
         token.word = "·"  # part of the value now

@@ -5,7 +5,9 @@ text is often lower case). A time written with dotted meridiem letters then cuts
 sentence in two: "the game moves from 3:15 p.m. to 3:25 p.m." became "… from 3:15 p.m." and
 "to 3:25 p.m.", so the change's old and new values sat in two sentences and never paired. The
 piece after "a.m."/"p.m." continues the sentence when it opens with a preposition ("to 3:25
-p.m.", "until 6 p.m.") or a time zone's letters ("CST to 3:25 p.m. CST", "ET on Sunday"); any
+p.m.", "until 6 p.m.") or a time zone's letters ("CST to 3:25 p.m. CST", "ET on Sunday"), or
+with the time's own day or place ("pushed back to 10:05 a.m. Saturday", "moved to 10:00 a.m.
+local time from its original noon schedule": the change's old value is in the piece); any
 other word opens a new sentence, in lower case too ("… at 3 p.m. the bar opens later"). After
 other dotted initials ("a coffee in most U.S. shops costs $2.45": "U.S." cut the sentence
 before its value): the piece after them goes on when it opens in lower case. A title or a
@@ -20,13 +22,15 @@ from functools import lru_cache
 
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_words import PREPOSITIONS, TITLES
-from ollm_desktop.engine.reference_words import MONTH_ABBREVIATIONS
+from ollm_desktop.engine.reference_words import MONTH_ABBREVIATIONS, WEEKDAYS
 
 _MERIDIEM_END = re.compile(r"\b[ap]\.m\.$", re.IGNORECASE)
 # an abbreviation of dotted initials: "U.S.", "U.K.", "D.C.", "a.m."
 _INITIALS_END = re.compile(r"(?<![\w.])(?:[A-Za-z]\.){2,}$")
 # the days a time is said of ("10 a.m. tomorrow"): a closed class
-_DAYS_AROUND = frozenset({"today", "tomorrow", "tonight", "yesterday"})
+_DAYS_AROUND = frozenset({"today", "tomorrow", "tonight", "yesterday", "local"})
+# or the weekday the time is on ("10:05 a.m. Saturday", "9 a.m. Mondays")
+_WEEKDAY = re.compile(rf"{WEEKDAYS}s?$", re.IGNORECASE)
 # lower case, or a digit (after initials that are no time)
 _LOWER = re.compile(r"[a-z0-9(,;:–—-]")
 # or, after "a.m."/"p.m.", a time zone's abbreviation (CST, ET, PDT, AEST, UTC, GMT)
@@ -70,4 +74,5 @@ def _after_time(sentence: str) -> bool:
     "until 5 p.m.", "on Sunday") or its day ("tomorrow"); a lower-case word of another kind
     opens a sentence of its own, as chat text often does ("… at 3 p.m. the room is B12")."""
     first = next(iter(re.findall(r"[\w']+", sentence)), "").lower()
-    return bool(_ZONE.match(sentence)) or first in PREPOSITIONS or first in _DAYS_AROUND
+    return bool(_ZONE.match(sentence)) or first in PREPOSITIONS or first in _DAYS_AROUND or \
+        _WEEKDAY.match(first) is not None

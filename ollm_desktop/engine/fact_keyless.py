@@ -67,26 +67,46 @@ def referred_back(new: Fact, facts: Sequence[Fact]) -> Fact | None:
     a count) in the latest message before it that stated values; None where that message
     states none or several, or the number is no whole number. "It" points at what was
     just said, and a bare number can only mean a number there; anything else is a guess."""
-    if not keyless(new) or not new.users or not _WHOLE_NUMBER.fullmatch(new.value) \
-            or new.kind == "question":  # ("64 is too big": a value turned down takes nothing)
-        return None
-    earlier = [f for f in facts if f is not new and f.status != "forgotten" and f.key
-               and f.kind not in SENTENCE_KINDS and f.kind != "question"
-               and (f.turn or 0, f.sequence) < (new.turn or 0, new.sequence)]
-    if not earlier:
-        return None
-    latest = max(f.turn or 0 for f in earlier)  # (its own message, where it states values
-    # before: "The port was 3000. Change it to 3001." — one value a number stands for, as below)
-    nearest = [f for f in earlier if (f.turn or 0) == latest]
-    meant = [f for f in nearest if _a_number_stands_for(f)]
-    current = [f for f in meant if f.status == "current"]  # (one key: "from 8080 to 8081")
-    if len({f.key for f in meant}) != 1 or len(current) != 1 or not current[0].users \
-            or current[0].pinned or current[0].source == "manual" \
+    current = _stood_for(new, facts)
+    if len(current) != 1 or not current[0].users or current[0].pinned or \
+            current[0].source == "manual" \
             or current[0].value.split()[-1] == new.value:  # ("8080 is busy": the value itself)
         return None
     if family(current[0]) != "port" and _YEAR.fullmatch(new.value):
         return None  # "it is 2024" after "the team has 11 players": a year, not a count
     return current[0]
+
+
+def referred_back_among(new: Fact, facts: Sequence[Fact]) -> list[Fact]:
+    """The values of several keys a keyless bare number in a correction may take back ("We
+    ordered 4 chairs and 2 tables. Actually make it 3."): the latest message's current values
+    a number stands for, where they are of two keys or more; none is meant for sure, each is
+    possibly replaced (stop 43)."""
+    current = [f for f in _stood_for(new, facts, several=True) if f.users and not f.pinned
+               and f.source != "manual" and f.value.split()[-1] != new.value]
+    return current if len({f.key for f in current}) > 1 and not _YEAR.fullmatch(new.value) \
+        else []
+
+
+def _stood_for(new: Fact, facts: Sequence[Fact], *, several: bool = False) -> list[Fact]:
+    """The current user's values of the latest message before ``new`` a bare number stands
+    for: one key's ("from 8080 to 8081"), or with ``several`` those of every key."""
+    if not keyless(new) or not new.users or not _WHOLE_NUMBER.fullmatch(new.value) \
+            or new.kind == "question":  # ("64 is too big": a value turned down takes nothing)
+        return []
+    earlier = [f for f in facts if f is not new and f.status != "forgotten" and f.key
+               and f.kind not in SENTENCE_KINDS and f.kind != "question"
+               and (f.turn or 0, f.sequence) < (new.turn or 0, new.sequence)]
+    if not earlier:
+        return []
+    latest = max(f.turn or 0 for f in earlier)  # (its own message, where it states values
+    # before: "The port was 3000. Change it to 3001." — one value a number stands for, as below)
+    nearest = [f for f in earlier if (f.turn or 0) == latest]
+    meant = [f for f in nearest if _a_number_stands_for(f)]
+    current = [f for f in meant if f.status == "current"]  # (one key: "from 8080 to 8081")
+    if not several and len({f.key for f in meant}) != 1:
+        return []
+    return current
 
 
 # A four-digit number of this or the last century reads as a year, not a count.

@@ -5,7 +5,10 @@ Two readings of a message's line breaks:
 - a **wrapped line** goes on into the next one: a line that ends in a word no sentence ends
   with (a subject pronoun, a determiner, a preposition, a conjunction, a modal or "to": "I
   suggest we\\nstart the meeting at 20:00") and is followed by a line that begins in lower
-  case is one sentence with it, as a mail client's hard wrap writes it;
+  case is one sentence with it, as a mail client's hard wrap writes it; so is a line that
+  begins with a figure or a capital after a preposition or an article ("we moved the port
+  to\\n9090 yesterday", "changed from the Old Mill to\\nThe Granary"; stop 43), a list's
+  item excepted;
 - a **title of a proposal**: a message's first line with no closing punctuation, with more
   lines after it (an issue's, a request's or a petition's title: "Switch to pnpm"), states
   what the text below it proposes when the text itself says it is a proposal: a proposal's
@@ -43,6 +46,10 @@ UNENDED = PRONOUNS - closed("it you") | DETERMINERS - closed("that this these th
     | MODALS | CONJUNCTIONS | closed("to of for with from into at by the a an should shall "
                                      "will can must")
 _LAST_WORD = re.compile(r"([A-Za-z']+)\s*$")
+# A line that opens with a figure or a capital goes on only after a word that takes an object
+# (a preposition, an article: "moved the port to\n9090", "changed to\nThe Granary").
+_TAKES = closed("to of for with from into at by the a an")
+_OBJECT_FIRST = re.compile(r"[A-Z0-9$€£¥]")
 _CLOSED_LINE = re.compile(r"[.!?:;,]\s*$")
 PROPOSING = re.compile(
     r"\b(?:proposals?|suggestions?|feature\s+request|petition|poll|contingent\s+(?:on|upon))\b"
@@ -78,8 +85,11 @@ def unwrapped(text: str) -> str:
     lines = text.split("\n")
     out: list[str] = []
     for line in lines:
-        if out and line[:1].islower() and (last := _LAST_WORD.search(out[-1])) and \
-                last.group(1).lower() in UNENDED:
+        last = _LAST_WORD.search(out[-1]) if out else None
+        ended = last is None or last.group(1).lower() not in UNENDED
+        if not ended and (line[:1].islower() or (  # a figure or a name after a word that
+                _OBJECT_FIRST.match(line) and not _ITEM.match(line) and  # takes an object:
+                last is not None and last.group(1).lower() in _TAKES)):  # "moved it to\n9090"
             out[-1] = f"{out[-1].rstrip()} {line}"
         else:
             out.append(line)

@@ -10,6 +10,11 @@ old value is the grammar's ("X, not Y", "from Y to X", "instead of Y"), the key 
 current value the ledger holds with that value and unit; with none or several, nothing
 changes. A value is met however it is written ("$5000" is "$5,000", "9:15am" is "9:15",
 "March 14" is "2027-03-14": ``value_form``).
+
+A bare number that opens its sentence is read as the key of the value after it ("8080 should
+be 8081" keys 8081 as "8080"'s): where the ledger holds exactly one current value of a
+number's kind (a port, a number) written so, that number is the old value the sentence names,
+and its key the new value's (``numeral_named``, stop 43).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from ollm_desktop.engine.provenance import Found
 def keyed_by_named_olds(found: Sequence[Found], facts: Sequence[Fact]) -> list[Found]:
     """``found`` with each keyless new value keyed as the one earlier value its sentence
     names as replaced (of the same unit), where there is exactly one such key."""
+    found = numeral_named(found, facts)
     out = list(found)
     for index, item in enumerate(found):
         parts = item.key.split("|")
@@ -67,3 +73,29 @@ def _meet(value: set[str], old: set[str]) -> bool:
     """One names the other: the same words, or one's words among the other's ("MySQL" and
     "MySQL 8.0", "CI Jenkins" and "Jenkins")."""
     return value <= old or old <= value
+
+
+_NUMERAL_KINDS = ("port", "number")
+
+
+def numeral_named(found: Sequence[Found], facts: Sequence[Fact]) -> list[Found]:
+    """``found`` with a number keyed by a bare number ("8080 should be 8081": key "8080")
+    keyed as the one current value of the ledger that number is, and that value named old
+    beside it; unchanged where the ledger holds none or several such values."""
+    out: list[Found] = []
+    for item in found:
+        parts = item.key.split("|")
+        if item.old or item.kind == "question" or len(parts) != 3 or parts[0] or \
+                not parts[1].isdigit() or item.ref_kind not in _NUMERAL_KINDS:
+            out.append(item)
+            continue
+        held = [f for f in facts if f.status == "current" and f.value == parts[1] and
+                f.ref_kind in _NUMERAL_KINDS and f.key]
+        if len(held) != 1:
+            out.append(item)
+            continue
+        fact = held[0]
+        out.append(Found(item.kind, fact.value, fact.subject, fact.ref_kind, True, old=True,
+                         sentence=item.sentence, key=fact.key))
+        out.append(replace(item, key=fact.key, subject=fact.subject, correction=True))
+    return out

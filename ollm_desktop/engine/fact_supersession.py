@@ -21,7 +21,13 @@ from ollm_desktop.engine.fact_key_match import (
     kinds_differ,
     subjects_meet,
 )
-from ollm_desktop.engine.fact_keyless import class_named, keyless, possibly_meant, referred_back
+from ollm_desktop.engine.fact_keyless import (
+    class_named,
+    keyless,
+    possibly_meant,
+    referred_back,
+    referred_back_among,
+)
 from ollm_desktop.engine.fact_labelled_numbers import owners_port, same_number
 from ollm_desktop.engine.fact_named_only import names_another_old, names_its_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
@@ -193,8 +199,8 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         # "the admin UI moved to 9001": the admin UI's port (its key is the one meant)
         new.key, new.subject = back.key, back.subject
         return count + replace_or_dispute(new, back, facts)
-    mark_possible(new, maybe or [old for old in alike
-                                 if not two_owners(new, old) and not unrelated(new, old)])
+    mark_possible(new, maybe or [old for old in alike if not two_owners(new, old) and not
+                                 unrelated(new, old)] or referred_back_among(new, facts))
     return count
 
 

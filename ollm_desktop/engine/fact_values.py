@@ -150,9 +150,9 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and (prev in DETERMINERS or prev == "it") and i >= 2 and \
-                is_change(words[i - 2]) and (ends_clause(tokens, i) or (
-                    prev != "it" and words[i + 1].isalpha())):
-            _promote(sentence, tokens, i, "number")  # "make that 12 people", "make it 14."
+                is_change(words[i - 2]) and (ends_clause(tokens, i) or (words[i + 1].isalpha() and (
+                prev != "it" or (words[i - 2] == "make" and ends_clause(tokens, i + 1))))):
+            _promote(sentence, tokens, i, "number")  # "make that 12 people", "make it 3 rooms."
             counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and opening_count(tokens, i, first):

@@ -39,7 +39,8 @@ GRAMMAR_VERSION = 14  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # made; a wrapped line goes on; a proposal's title; a measured value's noun, model names,
 # olds beside their new value; 14: stop 43: a dash aside takes its host clause's mood, a
 # mandative subjunctive after another's request, "RFC:", a plan with its later time, a title
-# over a question of the listener's opinion)
+# over a question of the listener's opinion; a time's day or "local time" goes on after
+# "a.m.", a change's own object and a bare "Y to X — increase" are old, fact_span_olds)
 
 
 def content_key(role: str, content: str) -> str:

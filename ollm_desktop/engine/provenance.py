@@ -25,6 +25,7 @@ from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_ol
 from ollm_desktop.engine.fact_clause_openings import names_which_at
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_message_lines import proposal_lines, unwrapped
+from ollm_desktop.engine.fact_span_olds import span_olds
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
@@ -159,6 +160,10 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
     if reading.mood != "statement":
         return [f for f in out if not f.old]
     out = version_owners(sentence, out)  # "the version of Python": Python's, no value
+    framed = span_olds(sentence, [(s.start, s.end, s.ref_kind, s.unit) for s in reading.slots])
+    if framed:  # "fix 6GB RAM to 16GB RAM", "$15 to $30 — 100% increase" (fact_span_olds)
+        correction = True
+        out = [replace(f, correction=True, old=f.old or k in framed) for k, f in enumerate(out)]
     if correction:  # "the launch on March 3 has been moved to March 10": March 3 is old
         spans = [(slot.start, slot.end, slot.ref_kind) for slot in reading.slots]
         olds = moved_olds(sentence, spans) or (  # "the planned 3pm departure will instead
