@@ -21,14 +21,14 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from bench.memory.corrections import load
+from bench.memory.corrections import HALVES, load
 from bench.memory.ledger_text import mentioned
 from ollm_desktop.engine.facts_extract import extract
 
-DEV = ("dev", "dev-more", "dev-3", "dev-4", "dev-5", "dev-real", "dev-real-2", "dev-real-3",
-       "dev-real-4")
-HELD_OUT = ("heldout", "heldout-2", "heldout-3", "heldout-4", "heldout-real", "heldout-real-2",
-            "heldout-real-3", "heldout-real-4")
+# Every half the scorer plays (``corrections.HALVES``), the held-out ones by their name: a
+# corpus added later is counted without this list having to know it.
+DEV = tuple(h for h in HALVES if not h.startswith("heldout"))
+HELD_OUT = tuple(h for h in HALVES if h.startswith("heldout"))
 
 _NUMBER_WORDS = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty"
                  r"|thirty|forty|fifty|sixty|hundred|half|dozen)")
