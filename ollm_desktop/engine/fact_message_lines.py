@@ -18,7 +18,8 @@ Two readings of a message's line breaks:
   what it would do (a change verb's gerund as the subject of a modal: "Switching to Postgres
   should solve most problems"), or a question that asks the listener's opinion of it ("What
   do you think?", "Thoughts?", "Is there a reason to keep mysql as the default?"; a request
-  to act, "Can you update the config?", proposes nothing). Its values are the
+  to act, "Can you update the config?", proposes nothing; a line that opens with a change
+  verb's past, "Moved the timeout to 45 s", reports a change made). Its values are the
   proposal's, never current. A chat message's bare imperative ("Bump the timeout to 45 s",
   or a title over a body that proposes nothing) stays the user's decision. A title that names
   its items as proposals ("A short list of suggestions for ...") makes the items listed
@@ -80,6 +81,13 @@ def _argued(text: str) -> bool:
     return any(is_change(m.group(1).lower()) for m in _ARGUED.finditer(text))
 
 
+def _reports_a_change(line: str) -> bool:
+    """A line that opens with a change verb's past ("Moved the timeout to 45 s", "Raised the
+    budget to $600") says what was done, whatever is asked of it after (the stop's review)."""
+    first = line.split(maxsplit=1)[0].lower() if line.split() else ""
+    return first.endswith("ed") and is_change(first)
+
+
 def unwrapped(text: str) -> str:
     """The text with each wrapped line joined to the line it goes on into."""
     lines = text.split("\n")
@@ -100,7 +108,8 @@ def proposal_title(text: str) -> str:
     """The message's first line when it is the title of a proposal the text makes ("" when
     not)."""
     lines = [line.strip() for line in text.split("\n") if line.strip()]
-    if len(lines) < 2 or _CLOSED_LINE.search(lines[0]) or lines[0].startswith(("-", "*")):
+    if len(lines) < 2 or _CLOSED_LINE.search(lines[0]) or lines[0].startswith(("-", "*")) or \
+            _reports_a_change(lines[0]):
         return ""
     return lines[0] if PROPOSING.search(text) or _argued(text) else ""
 

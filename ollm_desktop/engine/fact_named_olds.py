@@ -19,6 +19,7 @@ and its key the new value's (``numeral_named``, stop 43).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -27,10 +28,12 @@ from ollm_desktop.engine.fact_value_forms import value_form
 from ollm_desktop.engine.provenance import Found
 
 
-def keyed_by_named_olds(found: Sequence[Found], facts: Sequence[Fact]) -> list[Found]:
-    """``found`` with each keyless new value keyed as the one earlier value its sentence
-    names as replaced (of the same unit), where there is exactly one such key."""
-    found = numeral_named(found, facts)
+def keyed_by_named_olds(found: Sequence[Found], facts: Sequence[Fact], content: str = "",
+                        ) -> list[Found]:
+    """``found`` (the facts of the message ``content``) with each keyless new value keyed as
+    the one earlier value its sentence names as replaced (of the same unit), where there is
+    exactly one such key."""
+    found = numeral_named(found, facts, content)
     out = list(found)
     for index, item in enumerate(found):
         parts = item.key.split("|")
@@ -76,17 +79,33 @@ def _meet(value: set[str], old: set[str]) -> bool:
 
 
 _NUMERAL_KINDS = ("port", "number")
+_FIGURE = re.compile(r"[\d.,:]+(?:\s?[A-Za-z%]{1,5})?")
 
 
-def numeral_named(found: Sequence[Found], facts: Sequence[Fact]) -> list[Found]:
+def _should_be(content: str, number: str, value: str) -> bool:
+    """``content`` says "``number`` should (must, needs to) be ``value``" and the clause ends
+    there: the number is the value said in its place, nothing else of it (a figure, with a
+    unit at most: "8081 next release" says when, a plan)."""
+    if not _FIGURE.fullmatch(value):
+        return False
+    return re.search(rf"(?<![\w.]){re.escape(number)}\s+(?:should|must|needs\s+to|has\s+to)"
+                     rf"\s+be\s+{re.escape(value)}\s*(?:[.!;,)]|$)", content,
+                     re.IGNORECASE | re.MULTILINE) is not None
+
+
+def numeral_named(found: Sequence[Found], facts: Sequence[Fact], content: str) -> list[Found]:
     """``found`` with a number keyed by a bare number ("8080 should be 8081": key "8080")
     keyed as the one current value of the ledger that number is, and that value named old
-    beside it; unchanged where the ledger holds none or several such values."""
+    beside it; unchanged where the ledger holds none or several such values, and where the
+    message does not say "N should be X" with X ending its clause ("8080 should be reachable
+    from 9090", "1000 should be plenty for 50 users", "8080 should be 8081 next release":
+    the stop's review)."""
     out: list[Found] = []
     for item in found:
         parts = item.key.split("|")
         if item.old or item.kind == "question" or len(parts) != 3 or parts[0] or \
-                not parts[1].isdigit() or item.ref_kind not in _NUMERAL_KINDS:
+                not parts[1].isdigit() or item.ref_kind not in _NUMERAL_KINDS or \
+                not _should_be(content, parts[1], item.value):
             out.append(item)
             continue
         held = [f for f in facts if f.status == "current" and f.value == parts[1] and

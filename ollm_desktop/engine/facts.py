@@ -85,7 +85,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     result = Absorbed()
     if message.role not in ("user", "assistant"):
         return result
-    found = keyed_by_named_olds(extract(message.role, message.content), facts)  # "X, not Y"
+    found = keyed_by_named_olds(extract(message.role, message.content), facts,
+                                message.content)  # "X, not Y"
     if not found and message.role != "user":
         return result  # nothing stated, nothing used
     claims: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
