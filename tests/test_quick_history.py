@@ -151,7 +151,8 @@ def test_enter_in_the_first_picture_sends_once_the_chat_has_opened(qloop, qtbot,
             m["content"] == "sent before the engine loaded"
             for body in ollama_server.chat_requests() for m in body["messages"])))
         run(qloop, settle(controller))
-        assert window.message_input.toPlainText() == ""
+        error = window.content.input_error.text() if window.content is not None else ""
+        assert window.message_input.toPlainText() == "", f"the send failed: {error!r}"
         assert controller.display_messages()[-2].content == "sent before the engine loaded"
     finally:
         window.close()
