@@ -10,6 +10,9 @@ os.environ.setdefault("QT_API", "pyside6")
 
 import pytest
 
+# the fact tests' shared checks assert as a test does (values shown on a failure)
+pytest.register_assert_rewrite("tests.fact_ledger")
+
 pytest_plugins = ["tests.ollama_server"]
 
 FORCED_EXITS: list[str] = []  # the app's last resort (os._exit), reached in this process

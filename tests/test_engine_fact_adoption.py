@@ -8,13 +8,7 @@ from __future__ import annotations
 from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import Message
-
-
-def _chat(*turns: tuple[str, str]) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, (role, text) in enumerate(turns, start=1):
-        facts.absorb(ledger, Message(role=role, content=text), turn)
-    return ledger
+from tests.engine_fakes import absorbed
 
 
 def _assistant(ledger: list[Fact], value: str) -> Fact:
@@ -24,7 +18,7 @@ def _assistant(ledger: list[Fact], value: str) -> Fact:
 
 
 def test_a_word_or_a_common_acronym_in_the_user_s_sentence_adopts_nothing():
-    ledger = _chat(
+    ledger = absorbed(
         ("assistant", "Hot take: you can keep 3 replicas. Deploy it with KESTREL_TOKEN=abc1 and "
                       "name the queue billing-retry-7."),
         ("user", "OK. The read timeout is 30 s, and I looked at the CLI again this morning."))
@@ -38,7 +32,7 @@ def test_a_word_or_a_common_acronym_in_the_user_s_sentence_adopts_nothing():
 
 
 def test_a_value_the_user_names_is_adopted():
-    ledger = _chat(
+    ledger = absorbed(
         ("assistant", "Name the queue billing-retry-7 and run it on PostgreSQL 16."),
         ("user", "Good, billing-retry-7 it is, on PostgreSQL 16."))
     assert _assistant(ledger, "billing-retry-7").confirmed

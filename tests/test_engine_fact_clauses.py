@@ -10,16 +10,12 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.engine import facts_extract
-from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_words import tokens_of
 from ollm_desktop.engine.provenance import message_facts
 from ollm_desktop.engine.references import occurs_in
 from tests.engine_fakes import absorbed
-
-
-def _current(ledger: list[Fact]) -> list[str]:
-    return [f.value for f in ledger if f.status == "current" and f.kind != "correction"]
-
+from tests.fact_ledger import by_form
+from tests.fact_ledger import current_list_without_corrections as _current
 
 CASES = [
     # (form, statement, correction, new value, old value)
@@ -43,8 +39,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("form", "stated", "corrected", "new", "old"), CASES,
-                         ids=[c[0] for c in CASES])
+@by_form(("form", "stated", "corrected", "new", "old"), CASES)
 def test_a_correction_read_from_its_clause_replaces_the_value(
         form: str, stated: str, corrected: str, new: str, old: str) -> None:
     current = _current(absorbed(("user", stated), ("user", corrected)))
@@ -133,8 +128,7 @@ LEADS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "stated", "corrected", "new", "old"), LEADS,
-                         ids=[c[0] for c in LEADS])
+@by_form(("form", "stated", "corrected", "new", "old"), LEADS)
 def test_a_lead_or_a_retraction_corrects(form: str, stated: str, corrected: str, new: str,
                                          old: str) -> None:
     current = _current(absorbed(("user", stated), ("user", corrected)))

@@ -10,17 +10,9 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
 from tests.engine_fakes import absorbed
-
-
-def _current(ledger: list[Fact]) -> list[str]:
-    return [f.value for f in ledger if f.status == "current" and f.kind != "correction"]
-
-
-def _holds(values: list[str], text: str) -> bool:
-    return any(text in value for value in values)
-
+from tests.fact_ledger import by_form, some_value_holds
+from tests.fact_ledger import current_list_without_corrections as _current
 
 # ------------------------------------------------------------------ the forms of point 3
 CORRECTIONS = [
@@ -61,8 +53,8 @@ def test_a_correction_in_each_form_replaces_the_value_of_its_key(
         form: str, first: str, correction: str, new: str, old: str) -> None:
     ledger = absorbed(("user", first), ("user", correction))
     current = _current(ledger)
-    assert _holds(current, new), (form, current)
-    assert not _holds(current, old), (form, current)
+    assert some_value_holds(current, new), (form, current)
+    assert not some_value_holds(current, old), (form, current)
     replaced = [f for f in ledger if f.status == "replaced" and old in f.value]
     assert replaced and all(f.replaced_turn == 2 for f in replaced)
     head = {f.id: f for f in ledger}[replaced[0].replaced_by or ""]
@@ -76,7 +68,7 @@ def test_a_replacement_without_a_number_replaces_every_value_of_the_key() -> Non
                      ("user", "Actually let's use Postgres instead of MySQL."))
     current = _current(ledger)
     assert "MySQL 8.0" not in current
-    assert _holds(current, "Postgres")
+    assert some_value_holds(current, "Postgres")
     assert "db1" in current  # the host is another key: it stays
 
 
@@ -219,15 +211,14 @@ FORMS_READ_NOW = [
 ]
 
 
-@pytest.mark.parametrize(("what", "first", "correction", "new", "old"), FORMS_READ_NOW,
-                         ids=[row[0] for row in FORMS_READ_NOW])
+@by_form(("what", "first", "correction", "new", "old"), FORMS_READ_NOW)
 def test_value_kinds_and_keys_the_finder_missed(what: str, first: str, correction: str,
                                                  new: str, old: str) -> None:
     stated = _current(absorbed(("user", first)))
-    assert _holds(stated, old), stated  # the first value is read at all
+    assert some_value_holds(stated, old), stated  # the first value is read at all
     current = _current(absorbed(("user", first), ("user", correction)))
-    assert _holds(current, new), current
-    assert not _holds(current, old), current
+    assert some_value_holds(current, new), current
+    assert not some_value_holds(current, old), current
 
 
 def test_multi_word_names_after_a_preposition_are_values() -> None:

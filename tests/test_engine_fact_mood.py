@@ -8,23 +8,9 @@ are new words, not the corpus's; every test of a mood form failed on d625f2c.
 
 from __future__ import annotations
 
-import pytest
-
 from ollm_desktop.engine.fact_mood import clauses, read_moods
 from ollm_desktop.engine.fact_words import tokens_of
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(fact: str, message: str) -> set[str]:
-    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
-    return {value for values in kept.values() for value in values}
-
-
-def _holds(fact: str, message: str, current: str, never: str) -> None:
-    now = _current(fact, message)
-    assert current in now, now
-    assert never not in now, now
-
+from tests.fact_ledger import by_form, check_after
 
 # (form, the earlier fact, the message that must replace nothing, the value that stays, the
 # message's value that must not become current)
@@ -63,36 +49,36 @@ NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "current", "never"), NEGATIVES,
-                         ids=[case[0] for case in NEGATIVES])
+@by_form(("form", "fact", "message", "current", "never"), NEGATIVES)
 def test_a_clause_that_asserts_nothing_replaces_nothing(form: str, fact: str, message: str,
                                                         current: str, never: str) -> None:
-    _holds(fact, message, current, never)
+    check_after(fact, message, current, never)
 
 
 def test_the_asserting_clause_of_a_mixed_message_still_corrects() -> None:
-    _holds("The deadline is Thursday.",
-           "If the vendor agrees, fine; either way the deadline is now Friday.",
-           "Friday", "Thursday")
+    check_after("The deadline is Thursday.",
+                "If the vendor agrees, fine; either way the deadline is now Friday.",
+                "Friday", "Thursday")
 
 
 def test_a_correction_beside_a_hedge_in_one_sentence_applies() -> None:
-    _holds("The API port is 8443.",
-           "We might add a cache later; the API port is now 9443, not 8443.", "9443", "8443")
+    check_after("The API port is 8443.",
+                "We might add a cache later; the API port is now 9443, not 8443.", "9443", "8443")
 
 
 def test_a_condition_about_the_listener_leaves_its_main_clause_stating() -> None:
-    _holds("The API port is 8443.", "If anyone asks, the API port is 9443 now, not 8443.",
-           "9443", "8443")
+    check_after("The API port is 8443.", "If anyone asks, the API port is 9443 now, not 8443.",
+                "9443", "8443")
 
 
 def test_a_concessive_if_and_a_plain_report_still_state() -> None:
     """Guards (these held on d625f2c too): "even if" does not make its main clause
     conditional, and the user relaying a plain report states the value."""
-    _holds("The picnic is on Saturday.",
-           "Even if it rains, the picnic is on Sunday instead of Saturday.", "Sunday", "Saturday")
-    _holds("Departure is 06:40.", "The airline says departure is 07:25 now, not 06:40.",
-           "07:25", "06:40")
+    check_after("The picnic is on Saturday.",
+                "Even if it rains, the picnic is on Sunday instead of Saturday.", "Sunday",
+                "Saturday")
+    check_after("Departure is 06:40.", "The airline says departure is 07:25 now, not 06:40.",
+                "07:25", "06:40")
 
 
 def test_clauses_keep_a_corrections_shape_whole_and_cut_at_a_new_subject() -> None:

@@ -5,17 +5,8 @@ pairs that share a word). "under-14s" is a name, not 14 seconds."""
 
 from __future__ import annotations
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.references import find_references
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
+from tests.fact_ledger import user_ledger
 
 
 def test_a_hyphenated_word_holds_no_number():
@@ -25,8 +16,8 @@ def test_a_hyphenated_word_holds_no_number():
 
 
 def test_both_of_a_pair_are_read_and_one_is_corrected():
-    ledger = _ledger("The under-14s train on pitch 2 and the under-16s train on pitch 4.",
-                     "the under-14s are on pitch 3 from now on")
+    ledger = user_ledger("The under-14s train on pitch 2 and the under-16s train on pitch 4.",
+                         "the under-14s are on pitch 3 from now on")
     by_value = {f.value: f for f in ledger}
     assert {"pitch 2", "pitch 3", "pitch 4"} <= set(by_value), sorted(by_value)
     assert by_value["pitch 2"].status == "replaced"

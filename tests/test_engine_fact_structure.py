@@ -9,17 +9,13 @@ only marked "possibly replaced".
 
 from __future__ import annotations
 
-import pytest
-
 from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import message_facts
 from tests.engine_fakes import absorbed
-
-
-def _current(ledger: list[Fact]) -> list[str]:
-    return [f.value for f in ledger if f.status == "current" and f.kind != "correction"]
+from tests.fact_ledger import by_form
+from tests.fact_ledger import current_list_without_corrections as _current
 
 
 def _key(sentence: str, value: str) -> str:
@@ -143,8 +139,7 @@ NEW_SHAPES = [
 ]
 
 
-@pytest.mark.parametrize(("what", "first", "correction", "new", "old"), NEW_SHAPES,
-                         ids=[row[0] for row in NEW_SHAPES])
+@by_form(("what", "first", "correction", "new", "old"), NEW_SHAPES)
 def test_new_shapes_of_a_correction(what: str, first: str, correction: str, new: str,
                                     old: str) -> None:
     current = _current(absorbed(("user", first), ("user", correction)))
@@ -235,8 +230,7 @@ MORE_SHAPES = [
 ]
 
 
-@pytest.mark.parametrize(("what", "first", "correction", "new", "old"), MORE_SHAPES,
-                         ids=[row[0] for row in MORE_SHAPES])
+@by_form(("what", "first", "correction", "new", "old"), MORE_SHAPES)
 def test_more_shapes_of_a_correction(what: str, first: str, correction: str, new: str,
                                      old: str) -> None:
     current = _current(absorbed(("user", first), ("user", correction)))

@@ -12,10 +12,7 @@ from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import message_facts
 from ollm_desktop.engine.tokens import count_tokens
 from tests.engine_fakes import GoodSummarizer, absorbed, compact, words
-
-
-def _current(ledger: list[Fact]) -> list[str]:
-    return [f.value for f in ledger if f.status == "current"]
+from tests.fact_ledger import current_list
 
 
 def test_a_setting_is_kept_with_its_value() -> None:
@@ -23,7 +20,7 @@ def test_a_setting_is_kept_with_its_value() -> None:
     assert [(f.kind, f.value) for f in found] == [("setting", "LOG_LEVEL=debug"),
                                                   ("setting", "MAX_WORKERS=8")]
     ledger = absorbed(("user", "Set LOG_LEVEL=debug please."), ("user", "Now LOG_LEVEL=info."))
-    assert _current(ledger) == ["LOG_LEVEL=info"]  # a new assignment replaces the old one
+    assert current_list(ledger) == ["LOG_LEVEL=info"]  # a new assignment replaces the old one
     assert next(f for f in ledger if f.value == "LOG_LEVEL=debug").status == "replaced"
 
 
@@ -56,7 +53,7 @@ def test_a_correction_by_subject_alone_replaces_the_earlier_value() -> None:
     """The correction does not repeat the old value: the subject (the gateway's port) decides."""
     ledger = absorbed(("user", "The gateway listens on port 7443."),
                      ("user", "Correction: the gateway moved to port 9443."))
-    assert _current(ledger) == ["9443"]
+    assert current_list(ledger) == ["9443"]
     rendered = render(ledger, compacted={f.message_id or "" for f in ledger}, quoted=set(),
                             budget=500, count=count_tokens)
     assert "gateway port: 9443 (replaced 7443)" in rendered.text
@@ -65,9 +62,9 @@ def test_a_correction_by_subject_alone_replaces_the_earlier_value() -> None:
 def test_two_values_under_the_same_words_that_are_not_a_correction_are_two_entries() -> None:
     ledger = absorbed(("user", "For the old parser see v1.20.3 in the notes."),
                      ("user", "For the new parser see v2.11.1 in the notes."))
-    assert sorted(_current(ledger)) == ["v1.20.3", "v2.11.1"]
+    assert sorted(current_list(ledger)) == ["v1.20.3", "v2.11.1"]
     ledger = absorbed(("user", "The timeout is 45 s."), ("user", "The timeout is 90 s."))
-    assert sorted(_current(ledger)) == ["45 s", "90 s"]  # no cue: no supersession
+    assert sorted(current_list(ledger)) == ["45 s", "90 s"]  # no cue: no supersession
 
 
 def test_a_later_correction_absorbed_first_still_replaces_the_older_statement() -> None:
@@ -76,7 +73,7 @@ def test_a_later_correction_absorbed_first_still_replaces_the_older_statement() 
     facts.absorb(ledger, Message(role="user", content="Correction: port 7443 is no longer "
                                  "used; the gateway moved to port 9443."), 9)
     facts.absorb(ledger, Message(role="user", content="The gateway listens on port 7443."), 3)
-    assert _current(ledger) == ["9443"]
+    assert current_list(ledger) == ["9443"]
 
 
 def test_an_assistant_only_identifier_is_never_sent_until_the_user_adopts_it() -> None:

@@ -13,6 +13,7 @@ from tests.engine_fakes import compact, words
 from tests.engine_fakes import fact_engine as _engine
 from tests.engine_fakes import filler_turns as _filler
 from tests.engine_fakes import system_text as _system
+from tests.fact_ledger import current_list
 
 GATEWAY = "The gateway listens on port 7443."
 MOVED = "Correction: the gateway moved to port 9443."
@@ -28,10 +29,6 @@ def _absorb(*said: tuple[str, str]) -> tuple[list[Fact], list[Message]]:
     return ledger, messages
 
 
-def _current(ledger: list[Fact]) -> list[str]:
-    return [f.value for f in ledger if f.status == "current"]
-
-
 def _render(ledger: list[Fact], messages: list[Message]) -> str:
     return render(ledger, compacted={m.id for m in messages}, quoted=set(), budget=800,
                         count=count_tokens).text
@@ -41,7 +38,7 @@ def _render(ledger: list[Fact], messages: list[Message]) -> str:
 def test_a_correction_back_to_an_earlier_value_makes_it_current_again() -> None:
     ledger, messages = _absorb(("user", GATEWAY), ("user", MOVED),
                                ("user", "Correction: the gateway moved back to port 7443."))
-    assert _current(ledger) == ["7443"]
+    assert current_list(ledger) == ["7443"]
     text = _render(ledger, messages)
     assert "7443 (replaced 9443)" in text and "9443 (replaced 7443)" not in text
     notes = facts.value_notes(ledger)
@@ -54,7 +51,7 @@ def test_actually_the_old_value_again_leaves_one_current_value() -> None:
         ("user", "The API listens on port 8080."),
         ("user", "Actually the API listens on port 8443, not port 8080."),
         ("user", "Actually the API listens on port 8080 again, not port 8443."))
-    assert _current(ledger) == ["8080"]
+    assert current_list(ledger) == ["8080"]
     assert "8080 (replaced 8443)" in _render(ledger, messages)
 
 
@@ -73,7 +70,7 @@ def test_reading_a_message_again_changes_nothing_after_a_return_to_an_old_value(
 def test_an_unmarked_quote_of_a_replaced_value_does_not_bring_it_back() -> None:
     ledger, _ = _absorb(("user", GATEWAY), ("user", MOVED),
                         ("assistant", "The gateway listens on port 7443."))
-    assert _current(ledger) == ["9443"]
+    assert current_list(ledger) == ["9443"]
 
 
 # ---------------------------------------------------------------- 2. a correction before facts
@@ -109,7 +106,7 @@ def test_taking_back_the_newest_message_takes_its_facts_with_it() -> None:
 # ---------------------------------------------------------------- 4. the assistant and the user
 def test_an_assistant_only_value_does_not_replace_the_users() -> None:
     ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED))
-    assert sorted(_current(ledger)) == ["7443", "9443"]
+    assert sorted(current_list(ledger)) == ["7443", "9443"]
     text = _render(ledger, messages)
     # the user's value stays current, with the reply's claim beside it (never bare); the
     # reply's own value is not sent (issue 28: the ledger is the user's)
@@ -118,12 +115,12 @@ def test_an_assistant_only_value_does_not_replace_the_users() -> None:
     # the old value named by the assistant, and an assistant's correction read first
     ledger, _ = _absorb(("user", GATEWAY), ("assistant", "Port 7443 is no longer used; the "
                                                          "gateway moved to port 9443."))
-    assert sorted(_current(ledger)) == ["7443", "9443"]
+    assert sorted(current_list(ledger)) == ["7443", "9443"]
     for said in (MOVED, "Port 7443 is no longer used; the gateway moved to port 9443."):
         ledger = []  # the assistant's correction read at once, the user's statement later
         facts.absorb(ledger, Message(role="assistant", content=said), 5)
         facts.absorb(ledger, Message(role="user", content=GATEWAY), 2)
-        assert sorted(_current(ledger)) == ["7443", "9443"]
+        assert sorted(current_list(ledger)) == ["7443", "9443"]
         assert facts.value_notes(ledger)["7443"].startswith("a reply said replaced by 9443")
 
 
@@ -143,14 +140,14 @@ def test_a_replys_correction_of_the_users_value_is_marked_wherever_it_is_quoted(
 def test_the_user_using_the_replys_value_makes_the_correction_theirs() -> None:
     ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED),
                                ("user", "Good, I will point the health check at 9443."))
-    assert _current(ledger) == ["9443"]
+    assert current_list(ledger) == ["9443"]
     assert "9443 (replaced 7443)" in _render(ledger, messages)
 
 
 def test_the_user_stating_the_value_again_takes_the_claim_away() -> None:
     ledger, messages = _absorb(("user", GATEWAY), ("assistant", MOVED),
                                ("user", "No, the gateway listens on port 7443, as I said."))
-    assert sorted(_current(ledger)) == ["7443", "9443"]
+    assert sorted(current_list(ledger)) == ["7443", "9443"]
     assert "7443" not in facts.value_notes(ledger)
     assert "a reply said" not in _render(ledger, messages)
     # reading the first message again (idempotent absorb) does not take it away
@@ -308,7 +305,7 @@ def test_a_replys_restatement_of_a_replaced_value_is_no_line_of_its_own() -> Non
                                         "is no longer used."))
     text = _render(ledger, messages)
     assert "- gateway port: 9443 (replaced 7443)" in text
-    assert _current(ledger) == ["9443"]
+    assert current_list(ledger) == ["9443"]
 
 
 def test_a_replaced_value_whose_message_is_still_recent_is_listed_beside_the_new_one() -> None:
@@ -334,7 +331,7 @@ def test_a_repeated_sentence_cut_at_a_clause_does_not_flip_the_ledger() -> None:
     # an extension that is no clause is a new statement: "Redis" -> "Redis Streams"
     ledger, _ = _absorb(("user", "Correction: we decided the queue backend is Redis."),
                         ("user", "Correction: we decided the queue backend is Redis Streams."))
-    assert _current(ledger) == ["Redis Streams"]
+    assert current_list(ledger) == ["Redis Streams"]
 
 
 def test_a_replys_correction_of_a_compacted_user_value_reaches_the_next_request() -> None:

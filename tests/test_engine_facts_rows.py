@@ -3,17 +3,12 @@ the panel lists it by default, so the panel and a benchmark read one decision.""
 
 from __future__ import annotations
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.facts_front import FactsView
-from ollm_desktop.engine.models import Message
+from tests.engine_fakes import absorbed
 
 
 def _view(*said: tuple[str, str]) -> FactsView:
-    ledger: list[Fact] = []
-    for turn, (role, text) in enumerate(said, start=1):
-        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
-    return FactsView(ledger, frozenset(), frozenset(), frozenset(), ())
+    return FactsView(absorbed(*said), frozenset(), frozenset(), frozenset(), ())
 
 
 def _shown(view: FactsView) -> dict[str, bool]:

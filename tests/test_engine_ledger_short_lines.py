@@ -6,21 +6,17 @@ annotated); a replaced value still sent word for word in a recent turn keeps the
 
 from __future__ import annotations
 
-from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.facts_render import render
-from ollm_desktop.engine.models import Message
+from tests.fact_ledger import user_ledger
 
 
 def _ledger() -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate((
-            "The API port is 8443.", "The read timeout is 30 s.", "The staging server is "
-            "called halibut.", "Actually the API port is 9443, not 8443.",
-            "Bump the read timeout from 30 s to 60 s.", "The DB port is 5432.",
-            "The deposit is 2,340 EUR.", "The release is on June 2."), start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
+    return user_ledger(
+        "The API port is 8443.", "The read timeout is 30 s.", "The staging server is "
+        "called halibut.", "Actually the API port is 9443, not 8443.",
+        "Bump the read timeout from 30 s to 60 s.", "The DB port is 5432.",
+        "The deposit is 2,340 EUR.", "The release is on June 2.")
 
 
 def _count(text: str) -> int:

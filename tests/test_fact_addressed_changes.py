@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(fact: str, message: str) -> set[str]:
-    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
-    return {value for values in kept.values() for value in values}
+from tests.fact_ledger import current_after
 
 
 @pytest.mark.parametrize(("fact", "message", "new", "old"), [
@@ -23,13 +18,13 @@ def _current(fact: str, message: str) -> set[str]:
      "25MB"),
 ])
 def test_an_addressed_change_applies(fact: str, message: str, new: str, old: str) -> None:
-    now = _current(fact, message)
+    now = current_after(fact, message)
     assert new in now and old not in now, now
 
 
 def test_a_handle_inside_a_sentence_stays_its_subject() -> None:
     """Only a leading handle is a vocative: "... and @marta_k set it to 12" keeps its
     change."""
-    now = _current("The worker pool size is 8.",
-                   "I checked the logs and @marta_k set the worker pool size to 12.")
+    now = current_after("The worker pool size is 8.",
+                        "I checked the logs and @marta_k set the worker pool size to 12.")
     assert "12" in now and "8" not in now, now

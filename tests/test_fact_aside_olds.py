@@ -8,20 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
-
-
-def _current(ledger: list[Fact]) -> set[str]:
-    return {f.value for f in ledger if f.status == "current"}
+from tests.fact_ledger import current_set, user_ledger
 
 
 @pytest.mark.parametrize(("first", "then", "old", "new"), [
@@ -35,7 +22,7 @@ def _current(ledger: list[Fact]) -> set[str]:
     ("Retries: 3.", "Retries: 5 (was 3).", "3", "5"),
 ])
 def test_the_bracketed_old_value_is_retired(first: str, then: str, old: str, new: str) -> None:
-    current = _current(_ledger(first, then))
+    current = current_set(user_ledger(first, then))
     assert new in current
     assert old not in current
     assert old.split()[0] not in current  # ("30" of "(down from 30)" is no current value)
@@ -48,24 +35,25 @@ def test_the_bracketed_old_value_is_retired(first: str, then: str, old: str, new
 ])
 def test_to_x_from_the_original_y(text: str, old: str, new: str) -> None:
     """The old value is first named in the correcting message itself (no history)."""
-    current = _current(_ledger(text))
+    current = current_set(user_ledger(text))
     assert new in current
     assert old not in current
 
 
 def test_a_bracket_of_a_place_retires_nothing() -> None:
     """"(from Lisbon)" after a name is where someone comes from, no change."""
-    current = _current(_ledger("Our guide is Marta.", "Our guide is Marta (from Lisbon)."))
+    current = current_set(user_ledger("Our guide is Marta.", "Our guide is Marta (from Lisbon)."))
     assert "Marta" in current
 
 
 def test_a_bracket_with_no_value_of_its_kind_before_it_retires_nothing() -> None:
-    current = _current(_ledger("The fee is $40.", "Good news (up from $40 last year) on sales."))
+    current = current_set(user_ledger("The fee is $40.",
+                                      "Good news (up from $40 last year) on sales."))
     assert "$40" in current
 
 
 def test_the_current_y_of_a_change_to_x_is_retired() -> None:
-    current = _current(_ledger(
+    current = current_set(user_ledger(
         "Switch the default AI model to the new gpt-4o-mini, which is cheaper and better than "
         "the current default gpt-3.5-turbo."))
     assert "gpt-4o-mini" in current
@@ -73,7 +61,7 @@ def test_the_current_y_of_a_change_to_x_is_retired() -> None:
 
 
 def test_the_current_value_of_a_plain_statement_stays() -> None:
-    assert "$5" in _current(_ledger("The current price is $5 and we sell 20 a day."))
+    assert "$5" in current_set(user_ledger("The current price is $5 and we sell 20 a day."))
 
 
 @pytest.mark.parametrize("text", ["The API port is 8080 (changed from 3000).",
@@ -81,6 +69,6 @@ def test_the_current_value_of_a_plain_statement_stays() -> None:
 def test_a_port_s_bracketed_old_number_is_the_old_port(text: str) -> None:
     """The review's finding: "(changed from 3000)" read 3000 as a bare number, which then
     took the port back from 8080 as a keyless correction."""
-    current = _current(_ledger(text))
+    current = current_set(user_ledger(text))
     assert "8080" in current
     assert "3000" not in current

@@ -7,15 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(*messages: str) -> set[str]:
-    turns: list[tuple[str, str]] = []
-    for message in messages:
-        turns += [("user", message), ("assistant", "Noted.")]
-    kept = current_values(turns)
-    return {value for values in kept.values() for value in values}
+from tests.fact_ledger import current_after_exchanges
 
 
 @pytest.mark.parametrize(("before", "message", "new", "old"), [
@@ -28,7 +20,7 @@ def _current(*messages: str) -> set[str]:
      "Riverside Academy", ""),
 ])
 def test_the_subject_meets_its_verb(before: str, message: str, new: str, old: str) -> None:
-    now = _current(*[m for m in (before, message) if m])
+    now = current_after_exchanges(*[m for m in (before, message) if m])
     assert new in now, now
     assert not old or old not in now, now
 
@@ -36,6 +28,7 @@ def test_the_subject_meets_its_verb(before: str, message: str, new: str, old: st
 def test_a_relative_clause_after_a_clause_stays() -> None:
     """"We moved the stand-up to 9:30, which suits Ana, ..." opens with a clause, not a
     noun phrase: nothing is left out, and the change holds."""
-    now = _current("The stand-up is at 9:00.",
-                   "We moved the stand-up to 9:30, which suits Ana, and it stays there.")
+    now = current_after_exchanges(
+        "The stand-up is at 9:00.",
+        "We moved the stand-up to 9:30, which suits Ana, and it stays there.")
     assert "9:30" in now and "9:00" not in now, now

@@ -7,12 +7,8 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.engine import facts
-from ollm_desktop.engine.facts_extract import current_values
 from ollm_desktop.engine.models import Message
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import values_after
 
 
 def _replaced(text: str) -> dict[str, str]:
@@ -37,7 +33,7 @@ def _replaced(text: str) -> dict[str, str]:
 ])
 def test_a_pronoun_that_says_what_it_should_be_retires_the_previous_value(
         text: str, right: str, wrong: str) -> None:
-    values = _values(text)
+    values = values_after(text)
     assert any(right.endswith(v) for v in values)
     assert not any(wrong.endswith(v) for v in values)
     replaced = {old: new for old, new in _replaced(text).items() if wrong.endswith(old)}
@@ -53,7 +49,7 @@ def test_a_pronoun_that_says_what_it_should_be_retires_the_previous_value(
     ("The budget is 500 euros. It should be 600 euros eventually.", "500 euros"),
 ])
 def test_a_wish_or_norm_about_the_world_is_no_correction(text: str, kept: str) -> None:
-    assert kept in _values(text)
+    assert kept in values_after(text)
     assert not _replaced(text)
 
 
@@ -74,4 +70,4 @@ def test_a_wish_or_norm_about_the_world_is_no_correction(text: str, kept: str) -
 ])
 def test_an_opinion_inference_requirement_or_unclear_reference_keeps_the_value(
         text: str, kept: str) -> None:
-    assert kept in _values(text)
+    assert kept in values_after(text)

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import values_after
 
 
 @pytest.mark.parametrize("text, unsaid", [
@@ -20,7 +16,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_a_change_to_a_possessive_of_the_thing_itself_gives_no_value(
         text: str, unsaid: str) -> None:
-    assert unsaid not in _values(text)
+    assert unsaid not in values_after(text)
 
 
 @pytest.mark.parametrize("text, value", [
@@ -28,7 +24,7 @@ def test_a_change_to_a_possessive_of_the_thing_itself_gives_no_value(
     ("Switch the venue to the old town hall.", "old town hall"),
 ])
 def test_a_change_to_a_described_place_still_gives_it(text: str, value: str) -> None:
-    assert any(value in v for v in _values(text))
+    assert any(value in v for v in values_after(text))
 
 
 @pytest.mark.parametrize("text, value", [
@@ -36,6 +32,6 @@ def test_a_change_to_a_described_place_still_gives_it(text: str, value: str) -> 
     ("Our allotment plot is named plot-seven.", "plot-seven"),
 ])
 def test_a_naming_verb_after_the_copula_is_no_part_of_the_name(text: str, value: str) -> None:
-    values = _values(text)
+    values = values_after(text)
     assert value in values
     assert not any(v.startswith(("called", "named")) for v in values)

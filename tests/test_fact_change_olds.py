@@ -6,18 +6,7 @@ statements beside them (same words, no change) keep both values.
 
 from __future__ import annotations
 
-import pytest
-
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(*messages: str) -> set[str]:
-    turns: list[tuple[str, str]] = []
-    for message in messages:
-        turns += [("user", message), ("assistant", "Noted.")]
-    kept = current_values(turns)
-    return {value for values in kept.values() for value in values}
-
+from tests.fact_ledger import by_form, current_after_exchanges
 
 # (form, the correction, the new value, the old value)
 CORRECTIONS = [
@@ -35,11 +24,10 @@ CORRECTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "message", "new", "old"), CORRECTIONS,
-                         ids=[case[0] for case in CORRECTIONS])
+@by_form(("form", "message", "new", "old"), CORRECTIONS)
 def test_the_changed_phrase_names_the_old_value(form: str, message: str, new: str,
                                                 old: str) -> None:
-    now = _current(message)
+    now = current_after_exchanges(message)
     assert new in now, (form, now)
     assert old not in now, (form, now)
 
@@ -57,8 +45,7 @@ STATEMENTS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "message", "kept"), STATEMENTS,
-                         ids=[case[0] for case in STATEMENTS])
+@by_form(("form", "message", "kept"), STATEMENTS)
 def test_a_value_beside_no_change_stays(form: str, message: str, kept: tuple[str, ...]) -> None:
-    now = _current(message)
+    now = current_after_exchanges(message)
     assert all(value in now for value in kept), (form, now)

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("history, text, kept", [
@@ -19,7 +15,7 @@ def _values(*texts: str) -> list[str]:
     ("We own 12 trucks.", "We switched 3 to 5 of the trucks to electric.", "12 trucks"),
 ])
 def test_a_change_of_a_part_keeps_the_whole_value(history: str, text: str, kept: str) -> None:
-    assert kept in _values(history, text)
+    assert kept in values_after(history, text)
 
 
 @pytest.mark.parametrize("history, text, new, old", [
@@ -29,6 +25,4 @@ def test_a_change_of_a_part_keeps_the_whole_value(history: str, text: str, kept:
 ])
 def test_a_change_to_a_whole_value_still_retires_y(
         history: str, text: str, new: str, old: str) -> None:
-    values = _values(history, text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(history, text), new, old)

@@ -8,22 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_value_forms import value_form
-from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.references import find_references
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    kept: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(kept, Message(role="user", content=text), turn)
-    return kept
-
-
-def _status(ledger: list[Fact], value: str) -> str:
-    return next(f.status for f in ledger if f.value == value)
+from tests.fact_ledger import status_of, user_ledger
 
 
 def _found(text: str) -> list[str]:
@@ -77,9 +64,9 @@ def test_a_weekday_date_is_not_the_bare_date_said_again() -> None:
 ])
 def test_a_value_in_the_subject_of_its_own_change_is_the_old_one(text: str, old: str,
                                                                   new: str) -> None:
-    ledger = _ledger(text)
-    assert _status(ledger, old) == "replaced"
-    assert _status(ledger, new) == "current"
+    ledger = user_ledger(text)
+    assert status_of(ledger, old) == "replaced"
+    assert status_of(ledger, new) == "current"
 
 
 @pytest.mark.parametrize("text, kept", [
@@ -87,74 +74,74 @@ def test_a_value_in_the_subject_of_its_own_change_is_the_old_one(text: str, old:
     ("The 5 interns moved to 3 desks by the window.", "5 interns"),
 ])
 def test_a_subject_value_not_moved_along_its_scale_stays(text: str, kept: str) -> None:
-    assert all(f.status == "current" for f in _ledger(text) if kept in f.value)
+    assert all(f.status == "current" for f in user_ledger(text) if kept in f.value)
 
 
 def test_from_n_to_m_unit_after_a_change_verb_is_two_values() -> None:
-    ledger = _ledger("Raise the cache TTL from 5 to 15 minutes.")
-    assert _status(ledger, "5") == "replaced"
-    assert _status(ledger, "15 minutes") == "current"
+    ledger = user_ledger("Raise the cache TTL from 5 to 15 minutes.")
+    assert status_of(ledger, "5") == "replaced"
+    assert status_of(ledger, "15 minutes") == "current"
 
 
 def test_from_n_to_m_unit_without_a_change_verb_stays_a_range() -> None:
-    assert [f.value for f in _ledger("Boiling the eggs takes from 8 to 12 minutes.")] == [
+    assert [f.value for f in user_ledger("Boiling the eggs takes from 8 to 12 minutes.")] == [
         "8 to 12 minutes"]
 
 
 def test_a_number_before_its_clause_verb_counts_nothing() -> None:
-    values = [f.value for f in _ledger("Put the dashboard on 9090 because 8080 clashes "
-                                       "with Grafana.")]
+    values = [f.value for f in user_ledger("Put the dashboard on 9090 because 8080 clashes "
+                                           "with Grafana.")]
     assert "8080 clashes" not in values
     assert "8080" in values
 
 
 def test_a_count_before_its_own_verb_still_counts() -> None:
-    values = [f.value for f in _ledger("We page the on-call if 4 nodes fail at once.")]
+    values = [f.value for f in user_ledger("We page the on-call if 4 nodes fail at once.")]
     assert "4 nodes" in values
 
 
 def test_numbers_in_words_of_a_change_are_its_values() -> None:
-    ledger = _ledger("The council raised the number of night buses on the route from four "
-                     "currently to six next spring.")
-    assert _status(ledger, "four") == "replaced"
-    assert _status(ledger, "six") == "current"
+    ledger = user_ledger("The council raised the number of night buses on the route from four "
+                         "currently to six next spring.")
+    assert status_of(ledger, "four") == "replaced"
+    assert status_of(ledger, "six") == "current"
 
 
 def test_numbers_in_words_without_a_change_are_prose() -> None:
-    assert not [f for f in _ledger("We went from four friends to six over the summer.")
+    assert not [f for f in user_ledger("We went from four friends to six over the summer.")
                 if f.value in ("four", "six")]
 
 
 def test_a_capitalised_item_of_a_list_of_values_is_a_value() -> None:
-    values = [f.value for f in _ledger("Book club next month: March 12, 7pm, Linden Library, "
-                                       "Mill Lane")]
+    values = [f.value for f in user_ledger("Book club next month: March 12, 7pm, Linden Library, "
+                                           "Mill Lane")]
     assert "Linden Library" in values
 
 
 def test_a_name_after_one_value_and_a_comma_is_addressed_not_listed() -> None:
-    assert "Priya" not in [f.value for f in _ledger("Let's say 4pm, Priya.")]
+    assert "Priya" not in [f.value for f in user_ledger("Let's say 4pm, Priya.")]
 
 
 def test_a_name_renamed_past_a_relative_clause_is_the_old_one() -> None:
-    ledger = _ledger("Hollins Road Infant School, which opened in 1974, is now Hollins Road "
-                     "Academy.")
-    assert _status(ledger, "Hollins Road Academy") == "current"
+    ledger = user_ledger("Hollins Road Infant School, which opened in 1974, is now Hollins Road "
+                         "Academy.")
+    assert status_of(ledger, "Hollins Road Academy") == "current"
     assert all(f.status == "replaced" for f in ledger if "Infant School" in f.value)
 
 
 def test_a_person_with_a_new_title_is_not_renamed() -> None:
-    ledger = _ledger("Ingrid Sol, who ran support, is now Head of Sales.")
+    ledger = user_ledger("Ingrid Sol, who ran support, is now Head of Sales.")
     assert all(f.status == "current" for f in ledger)
 
 
 def test_a_name_and_its_address_are_one_value() -> None:
-    values = [f.value for f in _ledger("The reunion will be held at The Granary, 14 Mill "
-                                       "Street, Wetherby, LS22 6NQ, with lunch from noon.")]
+    values = [f.value for f in user_ledger("The reunion will be held at The Granary, 14 Mill "
+                                           "Street, Wetherby, LS22 6NQ, with lunch from noon.")]
     assert "The Granary, 14 Mill Street, Wetherby, LS22 6NQ" in values
 
 
 def test_names_in_a_list_without_a_number_are_no_address() -> None:
-    values = [f.value for f in _ledger("I have worked at Google, Spotify, Zalando and Klarna.")]
+    values = [f.value for f in user_ledger("I have worked at Google, Spotify, Zalando and Klarna.")]
     assert not [v for v in values if "," in v]
 
 
@@ -163,7 +150,7 @@ def test_names_in_a_list_without_a_number_are_no_address() -> None:
     ("We dropped the support for Postgres 12 this sprint.", "Postgres 12"),
 ])
 def test_what_an_ending_verb_drops_support_for_goes(text: str, old: str) -> None:
-    assert _status(_ledger(text), old) == "replaced"
+    assert status_of(user_ledger(text), old) == "replaced"
 
 
 @pytest.mark.parametrize("text, kept", [
@@ -171,4 +158,4 @@ def test_what_an_ending_verb_drops_support_for_goes(text: str, old: str) -> None
     ("We will not scrap support for Postgres 12 this year.", "Postgres 12"),
 ])
 def test_support_not_dropped_keeps_its_value(text: str, kept: str) -> None:
-    assert _status(_ledger(text), kept) == "current"
+    assert status_of(user_ledger(text), kept) == "current"

@@ -7,21 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.references import find_references
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
-
-
-def _current(ledger: list[Fact]) -> set[str]:
-    return {f.value for f in ledger if f.status == "current"}
+from tests.fact_ledger import current_set, user_ledger
 
 
 @pytest.mark.parametrize(("first", "then", "kept", "old", "new"), [
@@ -33,14 +20,14 @@ def _current(ledger: list[Fact]) -> set[str]:
 ])
 def test_a_measured_value_belongs_to_the_noun_after_it(
         first: str, then: str, kept: str, old: str, new: str) -> None:
-    current = _current(_ledger(first, then))
+    current = current_set(user_ledger(first, then))
     assert {kept, new} <= current
     assert old not in current
 
 
 def test_a_unit_before_a_time_word_names_no_key() -> None:
     """"5 minutes early" is how early, not the key "early"."""
-    ledger = _ledger("I was 5 minutes early.")
+    ledger = user_ledger("I was 5 minutes early.")
     assert [f.key for f in ledger if f.value == "5 minutes"] != []
     assert all("early" not in f.key for f in ledger)
 
@@ -63,14 +50,14 @@ def test_months_and_releases_are_still_read(text: str, ref: tuple[str, str]) -> 
 
 
 def test_two_rates_of_different_periods_are_both_stated() -> None:
-    ledger = _ledger("Bob charges $2 an hour or $10 a day.")
+    ledger = user_ledger("Bob charges $2 an hour or $10 a day.")
     kinds = {f.value: f.kind for f in ledger}
     assert kinds.get("$2 an hour") not in (None, "question")
     assert kinds.get("$10 a day") not in (None, "question")
 
 
 def test_a_choice_between_two_rates_of_one_period_stays_open() -> None:
-    ledger = _ledger("Is it $2 an hour or $3 an hour?")
+    ledger = user_ledger("Is it $2 an hour or $3 an hour?")
     assert {f.kind for f in ledger if f.value in ("$2 an hour", "$3 an hour")} == {"question"}
 
 
@@ -83,7 +70,7 @@ def test_a_choice_between_two_rates_of_one_period_stays_open() -> None:
 def test_a_cook_s_measure_is_a_value_and_its_correction_replaces_it(
         first: str, then: str, old: str, new: str) -> None:
     """Teaspoons, tablespoons and cups are units as millilitres are: "1 tsp" was no value."""
-    current = _current(_ledger(first, then))
+    current = current_set(user_ledger(first, then))
     assert new in current
     assert old not in current
 
@@ -95,7 +82,7 @@ def test_a_cook_s_measure_is_a_value_and_its_correction_replaces_it(
      "21st"),
 ])
 def test_a_day_of_the_month_alone_is_a_date(first: str, then: str, old: str, new: str) -> None:
-    current = _current(_ledger(first, then))
+    current = current_set(user_ledger(first, then))
     assert new in current
     assert old not in current
 
@@ -139,7 +126,7 @@ def test_a_code_in_capitals_or_a_plain_standard_is_no_model(text: str) -> None:
 
 
 def test_a_model_replaces_a_model() -> None:
-    current = _current(_ledger("The default model is gpt-4o.", "Use gpt-4.1 as the default "
+    current = current_set(user_ledger("The default model is gpt-4o.", "Use gpt-4.1 as the default "
                                "model instead of gpt-4o."))
     assert "gpt-4.1" in current
     assert "gpt-4o" not in current
@@ -148,7 +135,7 @@ def test_a_model_replaces_a_model() -> None:
 def test_a_measured_value_keeps_its_owner() -> None:
     """The review's finding: "the prod server has 32gb ram" is the prod server's RAM; "Prod
     now has 64gb ram" must not retire the staging server's."""
-    current = _current(_ledger(
+    current = current_set(user_ledger(
         "The staging server has 8gb ram and the prod server has 32gb ram.",
         "The prod server now has 64gb ram."))
     assert {"8gb", "64gb"} <= current
@@ -157,7 +144,7 @@ def test_a_measured_value_keeps_its_owner() -> None:
 
 def test_a_value_inside_a_longer_value_is_not_read_again() -> None:
     """"2 cups" of the flour is no second value inside "1 1/2 cups" of the milk."""
-    current = _current(_ledger("Pancakes: 2 cups flour, 2 eggs, 1 1/2 cups milk."))
+    current = current_set(user_ledger("Pancakes: 2 cups flour, 2 eggs, 1 1/2 cups milk."))
     assert {"2 cups", "2 eggs", "1 1/2 cups"} <= current
     assert "1/2" not in current
 
@@ -165,7 +152,7 @@ def test_a_value_inside_a_longer_value_is_not_read_again() -> None:
 def test_a_past_clause_beside_a_labelled_figure_keeps_the_sentence_a_statement() -> None:
     """"age 10" is a labelled figure, not a bare name: the past clause after it ("they
     previously started at age 12") does not make the sentence a suggestion."""
-    current = _current(_ledger("Adult tickets start at age 12.",
+    current = current_set(user_ledger("Adult tickets start at age 12.",
                                "Adult tickets now start at age 10; they previously started at "
                                "age 12."))
     assert "age 10" in current
@@ -173,13 +160,13 @@ def test_a_past_clause_beside_a_labelled_figure_keeps_the_sentence_a_statement()
 
 
 def test_a_measure_given_to_a_thing_is_that_thing_s() -> None:
-    current = _current(_ledger("The container gets 4gb memory and 20gb disk.",
+    current = current_set(user_ledger("The container gets 4gb memory and 20gb disk.",
                                "Give the container 8gb memory instead."))
     assert {"20gb", "8gb"} <= current
     assert "4gb" not in current
 
 
 def test_a_request_signed_is_granted() -> None:
-    ledger = _ledger("The rent is $1,500.",
-                     "The landlord asked for $1,600 starting next month and we signed it.")
+    ledger = user_ledger("The rent is $1,500.",
+                         "The landlord asked for $1,600 starting next month and we signed it.")
     assert [f.kind for f in ledger if f.value == "$1,600"] not in ([], ["question"])

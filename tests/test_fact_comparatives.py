@@ -9,13 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(fact: str, message: str) -> set[str]:
-    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
-    return {value for values in kept.values() for value in values}
-
+from tests.fact_ledger import check_after, current_after
 
 # (the earlier fact, a comparison, the value that stays, the compared value never current)
 COMPARISONS = [
@@ -29,9 +23,7 @@ COMPARISONS = [
 @pytest.mark.parametrize(("fact", "message", "stays", "never"), COMPARISONS)
 def test_a_comparison_replaces_nothing(fact: str, message: str, stays: str,
                                        never: str) -> None:
-    now = _current(fact, message)
-    assert stays in now, now
-    assert never not in now, now
+    check_after(fact, message, stays, never)
 
 
 # (the earlier fact, a change that gives its reason by a comparison, the new value, the old)
@@ -46,13 +38,11 @@ CHANGES = [
 @pytest.mark.parametrize(("fact", "message", "new", "old"), CHANGES)
 def test_a_change_with_a_comparison_still_replaces(fact: str, message: str, new: str,
                                                    old: str) -> None:
-    now = _current(fact, message)
-    assert new in now, now
-    assert old not in now, now
+    check_after(fact, message, new, old)
 
 
 def test_a_bound_keeps_its_value() -> None:
-    now = _current("The grace period is 30 days.", "The grace period is less than 45 days.")
+    now = current_after("The grace period is 30 days.", "The grace period is less than 45 days.")
     assert "45 days" in now, now
 
 
@@ -68,18 +58,16 @@ JUDGED = [
 @pytest.mark.parametrize(("fact", "message", "stays", "never"), JUDGED)
 def test_a_value_turned_down_as_too_much_is_not_current(fact: str, message: str, stays: str,
                                                         never: str) -> None:
-    now = _current(fact, message)
-    assert stays in now, now
-    assert never not in now, now
+    check_after(fact, message, stays, never)
 
 
 def test_a_value_complained_of_is_still_stated() -> None:
-    assert "£1,150" in _current("The rent of £1,150 is too high for us.", "Noted, thanks.")
+    assert "£1,150" in current_after("The rent of £1,150 is too high for us.", "Noted, thanks.")
 
 
 def test_a_turned_down_value_leaves_the_next_clause_stated() -> None:
-    now = _current("The lunch slot is 45 minutes.",
-                   "30 minutes is too short, the walk alone takes 20 minutes.")
+    now = current_after("The lunch slot is 45 minutes.",
+                        "30 minutes is too short, the walk alone takes 20 minutes.")
     assert "30 minutes" not in now, now
     assert "20 minutes" in now, now
 
@@ -92,6 +80,4 @@ def test_a_turned_down_value_leaves_the_next_clause_stated() -> None:
 ])
 def test_a_graded_value_with_a_hedged_change_replaces_nothing(fact: str, message: str,
                                                               stays: str, never: str) -> None:
-    now = _current(fact, message)
-    assert stays in now, now
-    assert never not in now, now
+    check_after(fact, message, stays, never)

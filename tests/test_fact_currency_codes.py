@@ -8,14 +8,11 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.engine.facts_extract import current_values
+from tests.fact_ledger import check_current, values_after
 
 
 def _current(*texts: str) -> dict[str, list[str]]:
     return current_values([("user", t) for t in texts])
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in _current(*texts).values() for v in vs]
 
 
 @pytest.mark.parametrize("history, text, right, wrong", [
@@ -30,9 +27,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_an_amount_with_any_currency_code_is_money_and_replaces_its_keys_amount(
         history: str, text: str, right: str, wrong: str) -> None:
-    values = _values(history, text)
-    assert right in values
-    assert wrong not in values
+    check_current(values_after(history, text), right, wrong)
 
 
 def test_an_amount_with_a_code_is_of_the_money_class() -> None:
@@ -41,8 +36,8 @@ def test_an_amount_with_a_code_is_of_the_money_class() -> None:
 
 
 def test_an_amount_does_not_replace_a_count_of_the_same_thing() -> None:
-    values = _values("The whale watching tour takes 12 people.",
-                     "The whale watching tour is ISK 13,500 each.")
+    values = values_after("The whale watching tour takes 12 people.",
+                          "The whale watching tour is ISK 13,500 each.")
     assert "ISK 13,500" in values
     assert any("12" in v for v in values)
 

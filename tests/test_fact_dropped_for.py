@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("history, text, new, old", [
@@ -22,9 +18,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_an_ending_verb_with_for_hands_the_key_to_the_new_name(
         history: str, text: str, new: str, old: str) -> None:
-    values = _values(history, text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(history, text), new, old)
 
 
 @pytest.mark.parametrize("history, text, kept", [
@@ -36,7 +30,7 @@ def test_an_ending_verb_with_for_hands_the_key_to_the_new_name(
 ])
 def test_a_question_hedge_proposal_or_plain_change_replaces_no_name(
         history: str, text: str, kept: str) -> None:
-    assert kept in _values(history, text)
+    assert kept in values_after(history, text)
 
 
 @pytest.mark.parametrize("history, text, kept", [
@@ -47,5 +41,5 @@ def test_a_question_hedge_proposal_or_plain_change_replaces_no_name(
 ])
 def test_a_wished_or_someone_elses_change_keeps_the_users_name(
         history: str, text: str, kept: str) -> None:
-    assert kept in _values(history, text)
+    assert kept in values_after(history, text)
 

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("history, text, right, wrong", [
@@ -24,9 +20,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_a_firm_name_with_an_ampersand_is_one_value(history: str, text: str, right: str,
                                                    wrong: str) -> None:
-    values = _values(history, text)
-    assert right in values
-    assert wrong not in values
+    check_current(values_after(history, text), right, wrong)
 
 
 @pytest.mark.parametrize("text, joined", [
@@ -36,7 +30,7 @@ def test_a_firm_name_with_an_ampersand_is_one_value(history: str, text: str, rig
 ])
 def test_no_name_is_joined_across_a_pronoun_a_subject_pair_or_an_unspaced_ampersand(
         text: str, joined: str) -> None:
-    assert joined not in _values(text)
+    assert joined not in values_after(text)
 
 
 @pytest.mark.parametrize("history, text, firm, parts", [
@@ -49,6 +43,6 @@ def test_an_inner_capital_in_the_second_name_does_not_split_the_firm(
         history: str, text: str, firm: str, parts: tuple[str, str]) -> None:
     """One rule for "Smith & Jones" and "Baker & McKenzie": an inner capital (Mc, Mac)
     reads the second name as a code, yet it is a name continuing the firm's."""
-    values = _values(history, text)
+    values = values_after(history, text)
     assert firm in values
     assert not set(parts) & set(values)

@@ -7,17 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_named_only import same_value
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
+from tests.fact_ledger import user_ledger
 
 
 @pytest.mark.parametrize(("first", "then", "old", "new"), [
@@ -27,7 +18,7 @@ def _ledger(*texts: str) -> list[Fact]:
 ])
 def test_a_keyless_fraction_replaces_the_one_value_of_its_unit(
         first: str, then: str, old: str, new: str) -> None:
-    ledger = _ledger(first, then)
+    ledger = user_ledger(first, then)
     by_id = {f.id: f for f in ledger}
     replaced = {f.value: by_id[f.replaced_by].value for f in ledger if f.status == "replaced"}
     assert replaced == {old: new}

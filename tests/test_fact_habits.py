@@ -8,16 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(*messages: str) -> set[str]:
-    turns: list[tuple[str, str]] = []
-    for text in messages:
-        turns += [("user", text), ("assistant", "Noted.")]
-    kept = current_values(turns)
-    return {value for values in kept.values() for value in values}
-
+from tests.fact_ledger import check_current, current_after_exchanges
 
 HABITS = [
     ("The worker pool size is 8.", "We normally bump the pool size to 32 in production.",
@@ -29,10 +20,8 @@ HABITS = [
 
 @pytest.mark.parametrize(("fact", "message", "stays", "never"), HABITS)
 def test_a_habit_replaces_nothing(fact: str, message: str, stays: str, never: str) -> None:
-    now = _current(fact, message)
-    assert stays in now, now
-    assert never not in now, now
+    check_current(current_after_exchanges(fact, message), stays, never)
 
 
 def test_a_habitual_state_states() -> None:
-    assert "9:30" in _current("The stand-up is usually at 9:30.")
+    assert "9:30" in current_after_exchanges("The stand-up is usually at 9:30.")

@@ -7,21 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_keys import unit_class
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
-
-
-def _current(ledger: list[Fact]) -> set[str]:
-    return {f.value for f in ledger if f.status == "current"}
+from tests.fact_ledger import current_set, user_ledger
 
 
 @pytest.mark.parametrize(("first", "then", "old", "new"), [
@@ -32,13 +19,13 @@ def _current(ledger: list[Fact]) -> set[str]:
 ])
 def test_a_price_in_words_or_cents_is_replaced_by_a_price_in_symbols(
         first: str, then: str, old: str, new: str) -> None:
-    current = _current(_ledger(first, then))
+    current = current_set(user_ledger(first, then))
     assert new in current
     assert old not in current
 
 
 def test_a_weight_in_pounds_is_no_price() -> None:
-    current = _current(_ledger("The bag of flour weighs 5 pounds.", "The flour is now $5."))
+    current = current_set(user_ledger("The bag of flour weighs 5 pounds.", "The flour is now $5."))
     assert "5 pounds" in current
     assert "$5" in current
 
@@ -62,7 +49,7 @@ def test_a_plain_fraction_is_its_number() -> None:
 def test_a_negated_bound_in_time_is_the_users_limit_not_an_old_value(limit: str) -> None:
     """(stop 41's review) "after 8pm" is one value; "can't eat after 8pm" states a limit, and
     the value stays current (a "not … Y" reading had marked it replaced)."""
-    ledger = _ledger("Dinner is at 7pm.", limit)
+    ledger = user_ledger("Dinner is at 7pm.", limit)
     bound = [f for f in ledger if f.value.lower().startswith(("after", "before"))]
     assert bound
     assert all(f.status == "current" for f in bound)

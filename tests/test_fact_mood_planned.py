@@ -10,19 +10,11 @@ corrections beside them (same words, decided) must still apply.
 
 from __future__ import annotations
 
-import pytest
-
 from ollm_desktop.engine import fact_message_lines as lines
 from ollm_desktop.engine.fact_mood_asides import aside_marks
 from ollm_desktop.engine.fact_mood_planned import planned
 from ollm_desktop.engine.fact_words import tokens_of
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(fact: str, message: str) -> set[str]:
-    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
-    return {value for values in kept.values() for value in values}
-
+from tests.fact_ledger import by_form, check_after, current_after
 
 # (form, the earlier fact, the message that must replace nothing, the value that stays, the
 # message's value that must not become current)
@@ -51,12 +43,10 @@ NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "kept", "never"), NEGATIVES,
-                         ids=[n[0] for n in NEGATIVES])
+@by_form(("form", "fact", "message", "kept", "never"), NEGATIVES)
 def test_negative_sets_nothing(form: str, fact: str, message: str, kept: str,
                                never: str) -> None:
-    current = _current(fact, message)
-    assert kept in current and never not in current, form
+    check_after(fact, message, kept, never, form)
 
 
 # (form, the earlier fact, the correction, the new value, the old value)
@@ -90,12 +80,10 @@ CORRECTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "new", "old"), CORRECTIONS,
-                         ids=[c[0] for c in CORRECTIONS])
+@by_form(("form", "fact", "message", "new", "old"), CORRECTIONS)
 def test_correction_still_applies(form: str, fact: str, message: str, new: str,
                                   old: str) -> None:
-    current = _current(fact, message)
-    assert new in current and old not in current, form
+    check_after(fact, message, new, old, form)
 
 
 def test_an_aside_takes_only_an_unasserting_host_mood() -> None:
@@ -123,15 +111,13 @@ def test_a_title_asking_the_listener_is_a_proposal() -> None:
     assert lines.proposal_title("Bump it to 45 s\nCan you update the config?") == ""
 
 
-
 def test_a_request_granted_later_in_its_segment_is_made() -> None:
     granted = "They requested the deadline be moved to March 10, and the board agreed."
-    assert "March 10" in _current("The deadline is March 3.", granted)
+    assert "March 10" in current_after("The deadline is March 3.", granted)
     asked = "They asked the board to move the deadline to March 10, and the board agreed."
-    assert "March 10" in _current("The deadline is March 3.", asked)
+    assert "March 10" in current_after("The deadline is March 3.", asked)
     refused = "They asked the board to move the deadline to March 10, but it hasn't agreed."
-    assert "March 3" in _current("The deadline is March 3.", refused)
-
+    assert "March 3" in current_after("The deadline is March 3.", refused)
 
 
 # an objection to a proposal: the change objected to is not made; no objection grants it
@@ -148,9 +134,7 @@ OBJECTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "kept", "never"), OBJECTIONS,
-                         ids=[o[0] for o in OBJECTIONS])
+@by_form(("form", "fact", "message", "kept", "never"), OBJECTIONS)
 def test_an_objected_change_is_not_made(form: str, fact: str, message: str, kept: str,
                                         never: str) -> None:
-    current = _current(fact, message)
-    assert kept in current and never not in current, form
+    check_after(fact, message, kept, never, form)

@@ -12,18 +12,10 @@ words, not the corpus's, and each negative failed on 66ee2e9. The corrections be
 
 from __future__ import annotations
 
-import pytest
-
 from ollm_desktop.engine import fact_message_lines as lines
 from ollm_desktop.engine import fact_mood_proposed as proposed
 from ollm_desktop.engine.fact_words import tokens_of
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(fact: str, message: str) -> set[str]:
-    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
-    return {value for values in kept.values() for value in values}
-
+from tests.fact_ledger import by_form, check_after
 
 # (form, the earlier fact, the message that must replace nothing, the value that stays, the
 # message's value that must not become current)
@@ -77,12 +69,10 @@ NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "kept", "never"), NEGATIVES,
-                         ids=[n[0] for n in NEGATIVES])
+@by_form(("form", "fact", "message", "kept", "never"), NEGATIVES)
 def test_negative_sets_nothing(form: str, fact: str, message: str, kept: str,
                                never: str) -> None:
-    current = _current(fact, message)
-    assert kept in current and never not in current, form
+    check_after(fact, message, kept, never, form)
 
 
 # (form, the earlier fact, the correction, the new value, the old value)
@@ -123,12 +113,10 @@ CORRECTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "new", "old"), CORRECTIONS,
-                         ids=[c[0] for c in CORRECTIONS])
+@by_form(("form", "fact", "message", "new", "old"), CORRECTIONS)
 def test_correction_still_applies(form: str, fact: str, message: str, new: str,
                                   old: str) -> None:
-    current = _current(fact, message)
-    assert new in current and old not in current, form
+    check_after(fact, message, new, old, form)
 
 
 def _marks(sentence: str) -> list[str]:

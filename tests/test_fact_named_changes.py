@@ -7,26 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
-
-
-def _replaced_by(ledger: list[Fact]) -> dict[str, str]:
-    by_id = {f.id: f for f in ledger}
-    return {f.value: by_id[f.replaced_by].value for f in ledger
-            if f.status == "replaced" and f.replaced_by in by_id}
-
-
-def _current(ledger: list[Fact]) -> set[str]:
-    return {f.value for f in ledger if f.status == "current"}
+from tests.fact_ledger import current_set, replaced_by_map, user_ledger
 
 
 @pytest.mark.parametrize(("texts", "old", "new"), [
@@ -39,9 +20,9 @@ def _current(ledger: list[Fact]) -> set[str]:
 ])
 def test_the_subject_of_should_be_gives_way_to_its_complement(
         texts: tuple[str, ...], old: str, new: str) -> None:
-    ledger = _ledger(*texts)
-    assert _replaced_by(ledger).get(old) == new
-    assert old not in _current(ledger) and new in _current(ledger)
+    ledger = user_ledger(*texts)
+    assert replaced_by_map(ledger).get(old) == new
+    assert old not in current_set(ledger) and new in current_set(ledger)
 
 
 @pytest.mark.parametrize(("text", "old", "new"), [
@@ -53,9 +34,9 @@ def test_the_subject_of_should_be_gives_way_to_its_complement(
 ])
 def test_a_removed_value_gives_way_to_the_value_of_its_kind_the_sentence_states(
         text: str, old: str, new: str) -> None:
-    ledger = _ledger(text)
-    assert _replaced_by(ledger).get(old) == new
-    assert old not in _current(ledger)
+    ledger = user_ledger(text)
+    assert replaced_by_map(ledger).get(old) == new
+    assert old not in current_set(ledger)
 
 
 @pytest.mark.parametrize(("texts", "kept"), [
@@ -71,7 +52,7 @@ def test_a_removed_value_gives_way_to_the_value_of_its_kind_the_sentence_states(
 ])
 def test_a_requirement_a_guess_a_negated_or_other_subjects_removal_retires_nothing(
         texts: tuple[str, ...], kept: str) -> None:
-    assert kept in _current(_ledger(*texts))
+    assert kept in current_set(user_ledger(*texts))
 
 
 @pytest.mark.parametrize(("texts", "old", "new"), [
@@ -82,9 +63,9 @@ def test_a_requirement_a_guess_a_negated_or_other_subjects_removal_retires_nothi
 ])
 def test_a_report_that_a_contrast_points_back_to_gives_way_to_the_contrast(
         texts: tuple[str, ...], old: str, new: str) -> None:
-    ledger = _ledger(*texts)
-    assert _replaced_by(ledger).get(old) == new
-    assert old not in _current(ledger)
+    ledger = user_ledger(*texts)
+    assert replaced_by_map(ledger).get(old) == new
+    assert old not in current_set(ledger)
 
 
 @pytest.mark.parametrize(("texts", "kept"), [
@@ -94,7 +75,7 @@ def test_a_report_that_a_contrast_points_back_to_gives_way_to_the_contrast(
 ])
 def test_a_contrast_that_hedges_looks_back_or_holds_on_a_condition_keeps_the_report(
         texts: tuple[str, ...], kept: str) -> None:
-    assert kept in _current(_ledger(*texts))
+    assert kept in current_set(user_ledger(*texts))
 
 
 @pytest.mark.parametrize(("texts", "old", "new"), [
@@ -104,13 +85,13 @@ def test_a_contrast_that_hedges_looks_back_or_holds_on_a_condition_keeps_the_rep
 ])
 def test_actually_after_a_copula_corrects_the_key_as_now_does(
         texts: tuple[str, ...], old: str, new: str) -> None:
-    assert _replaced_by(_ledger(*texts)).get(old) == new
+    assert replaced_by_map(user_ledger(*texts)).get(old) == new
 
 
 @pytest.mark.parametrize("text", ["The port is actually 9000.", "The limit is actually 50."])
 def test_a_bare_number_after_actually_is_read(text: str) -> None:
-    assert text.rstrip(".").split()[-1] in _current(_ledger(text))
+    assert text.rstrip(".").split()[-1] in current_set(user_ledger(text))
 
 
 def test_a_question_with_actually_states_nothing() -> None:
-    assert not _current(_ledger("Is it actually 9000?"))
+    assert not current_set(user_ledger("Is it actually 9000?"))

@@ -8,16 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts as ledger
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _absorb(*texts: str) -> list[Fact]:
-    kept: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        ledger.absorb(kept, Message(role="user", content=text), turn)
-    return kept
+from tests.fact_ledger import user_ledger
 
 
 def _replaced_by(kept: list[Fact], value: str) -> str | None:
@@ -35,7 +27,7 @@ def _replaced_by(kept: list[Fact], value: str) -> str | None:
 ])
 def test_an_old_time_is_replaced_by_the_nearest_new_time(history: str, message: str, old: str,
                                                          new: str) -> None:
-    kept = _absorb(history, message)
+    kept = user_ledger(history, message)
     assert _replaced_by(kept, old) == new
 
 
@@ -44,7 +36,7 @@ def test_an_old_time_is_replaced_by_the_nearest_new_time(history: str, message: 
     "What if pickup were at 3:45 rather than 3:15?",
 ])
 def test_a_question_about_an_old_time_replaces_nothing(message: str) -> None:
-    kept = _absorb("Pickup is at 3:15 on Fridays.", message)
+    kept = user_ledger("Pickup is at 3:15 on Fridays.", message)
     assert next(f for f in kept if f.value == "3:15").status == "current"
 
 
@@ -52,8 +44,8 @@ def test_two_things_moved_to_new_values_each_replace_their_own() -> None:
     """"The API moved to 8100 and the admin UI moved to 8101": 8100 is the first change's
     target, not the subject that the second change moves (``moved_subject``), so 8000 is
     replaced by 8100 and 8001 by 8101."""
-    kept = _absorb("The API port is 8000. The admin UI port is 8001.",
-                   "The API moved to 8100 and the admin UI moved to 8101.")
+    kept = user_ledger("The API port is 8000. The admin UI port is 8001.",
+                       "The API moved to 8100 and the admin UI moved to 8101.")
     assert _replaced_by(kept, "8000") == "8100"
     assert _replaced_by(kept, "8001") == "8101"
     assert next(f for f in kept if f.value == "8100").status == "current"
@@ -61,5 +53,5 @@ def test_two_things_moved_to_new_values_each_replace_their_own() -> None:
 
 def test_a_value_moved_to_a_new_one_is_still_old() -> None:
     """The subject of "Y moved to X" stays old: only a value right after "to" is kept new."""
-    kept = _absorb("The review is at 3pm.", "The 3pm review moved to 4pm.")
+    kept = user_ledger("The review is at 3pm.", "The 3pm review moved to 4pm.")
     assert _replaced_by(kept, "3pm") == "4pm"

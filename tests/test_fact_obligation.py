@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("text, new, old", [
@@ -22,9 +18,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_a_pronoun_joined_to_its_copula_before_supposed_to_names_the_right_value(
         text: str, new: str, old: str) -> None:
-    values = _values(text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(text), new, old)
 
 
 @pytest.mark.parametrize("text, kept", [
@@ -38,7 +32,7 @@ def test_a_pronoun_joined_to_its_copula_before_supposed_to_names_the_right_value
 ])
 def test_an_obligation_that_is_a_wish_or_a_requirement_retires_nothing(
         text: str, kept: str) -> None:
-    assert kept in _values(text)
+    assert kept in values_after(text)
 
 
 @pytest.mark.parametrize("text, new, old", [
@@ -48,6 +42,4 @@ def test_an_obligation_that_is_a_wish_or_a_requirement_retires_nothing(
 ])
 def test_an_obligation_after_a_report_an_error_or_a_contrast_still_corrects(
         text: str, new: str, old: str) -> None:
-    values = _values(text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(text), new, old)

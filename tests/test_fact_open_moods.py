@@ -11,13 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(fact: str, message: str) -> set[str]:
-    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
-    return {value for values in kept.values() for value in values}
-
+from tests.fact_ledger import by_form, check_after, current_after
 
 # (form, the earlier fact, the message that must replace nothing, the value that stays, the
 # message's value that must not become current)
@@ -59,13 +53,10 @@ NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "current", "never"), NEGATIVES,
-                         ids=[case[0] for case in NEGATIVES])
+@by_form(("form", "fact", "message", "current", "never"), NEGATIVES)
 def test_an_open_mood_replaces_nothing(form: str, fact: str, message: str, current: str,
                                        never: str) -> None:
-    now = _current(fact, message)
-    assert current in now, (form, now)
-    assert never not in now, (form, now)
+    check_after(fact, message, current, never, form)
 
 
 # (form, the earlier fact, the correction, the new value, the old value)
@@ -99,20 +90,17 @@ CORRECTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "new", "old"), CORRECTIONS,
-                         ids=[case[0] for case in CORRECTIONS])
+@by_form(("form", "fact", "message", "new", "old"), CORRECTIONS)
 def test_an_asserted_correction_still_applies(form: str, fact: str, message: str, new: str,
                                               old: str) -> None:
-    now = _current(fact, message)
-    assert new in now, (form, now)
-    assert old not in now, (form, now)
+    check_after(fact, message, new, old, form)
 
 
 def test_a_hedged_retirement_retires_nothing() -> None:
     """"so we probably won't need Y anymore": the "anymore" of a hedged clause is no
     correction's shape, so the old value stays (failed on 5e76081: Memcached was gone)."""
-    now = _current("We cache sessions in Memcached 1.6.",
-                   "Redis 7 works great, so we probably won't need Memcached 1.6 anymore.")
+    now = current_after("We cache sessions in Memcached 1.6.",
+                        "Redis 7 works great, so we probably won't need Memcached 1.6 anymore.")
     assert "Memcached 1.6" in now, now
 
 
@@ -121,23 +109,23 @@ def test_a_hedged_retirement_retires_nothing() -> None:
     "Kafka 3.4 is no longer used, the cluster runs Pulsar 3.1.",
 ])
 def test_an_asserted_retirement_still_retires(message: str) -> None:
-    now = _current("The cluster runs Kafka 3.4.", message)
+    now = current_after("The cluster runs Kafka 3.4.", message)
     assert "Pulsar 3.1" in now and "Kafka 3.4" not in now, now
 
 
 def test_a_change_begun_then_stated_keeps_its_value() -> None:
     """"started moving to Gradle and the build uses Gradle now" (REVIEW38b finding 5): the
     value stated after the inceptive clause is not dropped."""
-    now = _current("The build uses Maven.",
-                   "We started moving to Gradle and the build uses Gradle now.")
+    now = current_after("The build uses Maven.",
+                        "We started moving to Gradle and the build uses Gradle now.")
     assert "Gradle" in now, now
 
 
 def test_others_practice_after_but_leaves_the_users_own_clause() -> None:
     """"The office is in Hall C, but most teams use Hall D" (REVIEW38b finding 6): the
     generic clause is others' practice; the user's own Hall C stays a value of theirs."""
-    now = _current("The office is in Hall B.",
-                   "The office is in Hall C, but most teams use Hall D.")
+    now = current_after("The office is in Hall B.",
+                        "The office is in Hall C, but most teams use Hall D.")
     assert "Hall C" in now and "Hall D" not in now, now
 
 
@@ -164,13 +152,10 @@ STANCE_NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "current", "never"), STANCE_NEGATIVES,
-                         ids=[case[0] for case in STANCE_NEGATIVES])
+@by_form(("form", "fact", "message", "current", "never"), STANCE_NEGATIVES)
 def test_a_wish_or_trailing_hedge_replaces_nothing(form: str, fact: str, message: str,
                                                  current: str, never: str) -> None:
-    now = _current(fact, message)
-    assert current in now, (form, now)
-    assert never not in now, (form, now)
+    check_after(fact, message, current, never, form)
 
 
 STANCE_CORRECTIONS = [
@@ -187,10 +172,7 @@ STANCE_CORRECTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "new", "old"), STANCE_CORRECTIONS,
-                         ids=[case[0] for case in STANCE_CORRECTIONS])
+@by_form(("form", "fact", "message", "new", "old"), STANCE_CORRECTIONS)
 def test_the_users_own_stance_still_corrects(form: str, fact: str, message: str, new: str,
                                              old: str) -> None:
-    now = _current(fact, message)
-    assert new in now, (form, now)
-    assert old not in now, (form, now)
+    check_after(fact, message, new, old, form)

@@ -6,22 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
-
-
-def _replaced_by(ledger: list[Fact]) -> dict[str, str]:
-    by_id = {f.id: f for f in ledger}
-    return {f.value: by_id[f.replaced_by].value for f in ledger
-            if f.status == "replaced" and f.replaced_by in by_id}
+from tests.fact_ledger import replaced_by_map, user_ledger
 
 
 @pytest.mark.parametrize(("text", "pairs"), [
@@ -34,10 +19,10 @@ def _replaced_by(ledger: list[Fact]) -> dict[str, str]:
 ])
 def test_each_old_value_gives_way_to_the_new_value_of_its_own_change(
         text: str, pairs: dict[str, str]) -> None:
-    assert _replaced_by(_ledger(text)) == pairs
+    assert replaced_by_map(user_ledger(text)) == pairs
 
 
 def test_a_value_written_twice_keeps_the_reading_order() -> None:
     """"8080" twice cannot be placed by its text: the nearest value read still pairs."""
-    replaced = _replaced_by(_ledger("Move the web port from 8080 to 8081; 8080 is taken."))
+    replaced = replaced_by_map(user_ledger("Move the web port from 8080 to 8081; 8080 is taken."))
     assert replaced.get("8080") == "8081"

@@ -13,15 +13,12 @@ import pytest
 
 from ollm_desktop.engine.facts_extract import current_values
 from ollm_desktop.engine.provenance import message_facts
+from tests.fact_ledger import some_value_holds
 
 
 def _current(*messages: str) -> list[str]:
     said = [("assistant", m[2:]) if m.startswith("A:") else ("user", m) for m in messages]
     return [value for values in current_values(said).values() for value in values]
-
-
-def _holds(values: list[str], text: str) -> bool:
-    return any(text in value for value in values)
 
 
 CORRECTIONS = [
@@ -115,9 +112,9 @@ CORRECTIONS = [
                          ids=[c[1][:40] for c in CORRECTIONS])
 def test_a_phrase_in_a_value_place_replaces_the_old_value(first: str, correction: str,
                                                             new: str, old: str) -> None:
-    assert _holds(_current(first), old), "the old value is read before it is replaced"
+    assert some_value_holds(_current(first), old), "the old value is read before it is replaced"
     values = _current(first, correction)
-    assert _holds(values, new), values
+    assert some_value_holds(values, new), values
     assert not any(old in value and new not in value for value in values), values
 
 
@@ -139,7 +136,7 @@ NEGATIVES = [
                          ids=[n[1][:40] for n in NEGATIVES])
 def test_questions_suggestions_and_replies_replace_nothing(first: str, message: str,
                                                            kept: str) -> None:
-    assert _holds(_current(first, message), kept)
+    assert some_value_holds(_current(first, message), kept)
 
 
 def test_the_first_statement_is_read_as_a_value_of_its_key() -> None:

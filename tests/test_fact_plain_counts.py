@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import values_after
 
 
 @pytest.mark.parametrize("text, count", [
@@ -22,13 +18,14 @@ def _values(*texts: str) -> list[str]:
     ("And 4 children.", "4 children"),
 ])
 def test_a_count_of_a_noun_without_plural_s_is_read(text: str, count: str) -> None:
-    assert count in _values(text)
+    assert count in values_after(text)
 
 
 def test_a_listed_count_in_its_own_sentence_stays_beside_the_changed_one() -> None:
-    values = _values("We need 8 volunteers for the Saturday sort and 4 drivers for deliveries.",
-                     "And 2 people on the front desk.",
-                     "with the extra donations, the sort needs to go from 8 to 12 people")
+    values = values_after(
+        "We need 8 volunteers for the Saturday sort and 4 drivers for deliveries.",
+        "And 2 people on the front desk.",
+        "with the extra donations, the sort needs to go from 8 to 12 people")
     assert any("2 people" in v for v in values)
     assert any("12" in v for v in values)
 
@@ -38,10 +35,10 @@ def test_a_listed_count_in_its_own_sentence_stays_beside_the_changed_one() -> No
     "And 3 of them are late.",
 ])
 def test_an_increment_or_a_part_is_no_count(text: str) -> None:
-    values = _values(text)
+    values = values_after(text)
     assert "2 more" not in values
     assert not any(v.startswith("3") for v in values)
 
 
 def test_a_sentence_opening_noun_before_a_number_is_no_verb_of_a_count() -> None:
-    assert not any("look" in v for v in _values("question 4 look at src/app.py"))
+    assert not any("look" in v for v in values_after("question 4 look at src/app.py"))

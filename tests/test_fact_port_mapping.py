@@ -7,20 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
-
-
-def _old(ledger: list[Fact], value: str) -> Fact:
-    return next(f for f in ledger if f.value == value)
+from tests.engine_fakes import fact_of
+from tests.fact_ledger import user_ledger
 
 
 @pytest.mark.parametrize("history, text", [
@@ -30,7 +18,7 @@ def _old(ledger: list[Fact], value: str) -> Fact:
     ("The port is 5000.", "Proxy port 5000 to 2000."),
 ])
 def test_a_port_mapping_takes_nothing_back(history: str, text: str) -> None:
-    old = _old(_ledger(history, text), "5000")
+    old = fact_of(user_ledger(history, text), "5000")
     assert old.status == "current"
     assert old.possibly_replaced_by is None
 
@@ -41,6 +29,6 @@ def test_a_port_mapping_takes_nothing_back(history: str, text: str) -> None:
 ])
 def test_a_title_change_and_a_restatement_still_take_y_back(
         history: str, text: str, status: str, possibly: bool) -> None:
-    old = _old(_ledger(history, text), "5000")
+    old = fact_of(user_ledger(history, text), "5000")
     assert old.status == status
     assert (old.possibly_replaced_by is not None) == possibly

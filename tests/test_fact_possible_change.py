@@ -8,16 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(*messages: str) -> set[str]:
-    turns: list[tuple[str, str]] = []
-    for text in messages:
-        turns += [("user", text), ("assistant", "Noted.")]
-    kept = current_values(turns)
-    return {value for values in kept.values() for value in values}
-
+from tests.fact_ledger import check_current, current_after_exchanges
 
 # (the earlier fact, an offer of a change, the value that stays, the offered value)
 OFFERS = [
@@ -32,9 +23,7 @@ OFFERS = [
 @pytest.mark.parametrize(("fact", "message", "stays", "never"), OFFERS)
 def test_an_offered_change_replaces_nothing(fact: str, message: str, stays: str,
                                             never: str) -> None:
-    now = _current(fact, message)
-    assert stays in now, now
-    assert never not in now, now
+    check_current(current_after_exchanges(fact, message), stays, never)
 
 
 @pytest.mark.parametrize(("message", "value"), [
@@ -42,4 +31,4 @@ def test_an_offered_change_replaces_nothing(fact: str, message: str, stays: str,
     ("The new cap is 50 MB, and we can live with that.", "50 MB"),
 ])
 def test_what_can_states_stays_a_fact(message: str, value: str) -> None:
-    assert value in _current(message)
+    assert value in current_after_exchanges(message)

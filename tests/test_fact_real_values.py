@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
 from ollm_desktop.engine.references import find_references
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -26,8 +22,8 @@ def test_an_hour_with_dotted_minutes_or_a_dotted_half_of_the_day_is_a_time(
 
 
 def test_a_dotted_time_correction_replaces_the_old_time() -> None:
-    values = _values("The Saturday game kicks off at 6 p.m. Pacific.",
-                     "The game will now kick off at 8 p.m. Pacific Time.")
+    values = values_after("The Saturday game kicks off at 6 p.m. Pacific.",
+                          "The game will now kick off at 8 p.m. Pacific Time.")
     assert "8 p.m." in values
     assert "6 p.m." not in values
 
@@ -41,9 +37,7 @@ def test_a_dotted_time_correction_replaces_the_old_time() -> None:
 ])
 def test_a_value_a_later_pronoun_says_should_be_another_is_the_old_one(
         text: str, new: str, old: str) -> None:
-    values = _values(text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(text), new, old)
 
 
 @pytest.mark.parametrize("text, kept", [
@@ -51,7 +45,7 @@ def test_a_value_a_later_pronoun_says_should_be_another_is_the_old_one(
     ("The server port is 3000, and it should be ready by Friday.", "3000"),
 ])
 def test_should_be_without_a_value_of_that_kind_retires_nothing(text: str, kept: str) -> None:
-    assert kept in _values(text)
+    assert kept in values_after(text)
 
 
 @pytest.mark.parametrize("text, new, old", [
@@ -60,13 +54,11 @@ def test_should_be_without_a_value_of_that_kind_retires_nothing(text: str, kept:
 ])
 def test_from_y_after_a_change_verbs_to_x_is_the_old_value(text: str, new: str, old: str,
                                                            ) -> None:
-    values = _values(text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(text), new, old)
 
 
 def test_from_y_after_a_plain_verbs_to_x_retires_nothing() -> None:
-    assert "Paris" in _values("We drove to Berlin from Paris.")
+    assert "Paris" in values_after("We drove to Berlin from Paris.")
 
 
 @pytest.mark.parametrize("text, new, old", [
@@ -76,18 +68,16 @@ def test_from_y_after_a_plain_verbs_to_x_retires_nothing() -> None:
 ])
 def test_y_to_x_after_a_change_verb_without_from_retires_y(text: str, new: str,
                                                            old: str) -> None:
-    values = _values(text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(text), new, old)
 
 
 def test_a_change_verbs_to_before_y_to_x_is_no_old_value() -> None:
-    values = _values("Set the shift to 9 to 5.")
+    values = values_after("Set the shift to 9 to 5.")
     assert "9" in values
 
 
 def test_a_change_of_y_to_x_without_from_replaces_the_earlier_y() -> None:
-    values = _values("The API port is 8080.", "Changed the API port 8080 to 8090")
+    values = values_after("The API port is 8080.", "Changed the API port 8080 to 8090")
     assert values == ["8090"]
 
 
@@ -97,23 +87,23 @@ def test_a_change_of_y_to_x_without_from_replaces_the_earlier_y() -> None:
 ])
 def test_a_sentences_full_stop_is_no_part_of_a_time(text: str, ref: str) -> None:
     assert (ref, "time") in find_references(text)
-    assert _values(text) == [ref]
+    assert values_after(text) == [ref]
 
 
 def test_a_reason_clause_after_a_change_verbs_to_x_ends_the_value() -> None:
-    values = _values("The sample uses SQL Server for its database.",
-                     "Move to postgresql because it is simpler to use")
+    values = values_after("The sample uses SQL Server for its database.",
+                          "Move to postgresql because it is simpler to use")
     assert values == ["postgresql"]
 
 
 def test_a_past_copula_with_still_is_a_state_that_has_changed_since() -> None:
-    values = _values("Updated docs for Node.js 18\n\nWas still referencing version 16.")
+    values = values_after("Updated docs for Node.js 18\n\nWas still referencing version 16.")
     assert "Node.js 18" in values
     assert "version 16" not in values
 
 
 def test_a_past_copula_without_still_keeps_its_value() -> None:
-    assert "version 16" in _values("The docs were referencing version 16.")
+    assert "version 16" in values_after("The docs were referencing version 16.")
 
 
 @pytest.mark.parametrize("text, ref, kind", [
@@ -127,7 +117,7 @@ def test_a_month_of_a_year_a_slashed_iso_date_and_an_h_time_are_values(
 
 
 def test_a_slashed_iso_date_correction_replaces_the_old_date() -> None:
-    assert _values("The deadline is 2024/01/05.", "The deadline is now 2024/02/01.") == \
+    assert values_after("The deadline is 2024/01/05.", "The deadline is now 2024/02/01.") == \
         ["2024/02/01"]
 
 
@@ -144,9 +134,9 @@ def test_a_currency_code_before_an_amount_is_part_of_it(text: str, ref: str) -> 
 
 
 def test_an_amount_after_its_currency_code_is_money_and_corrects_as_money() -> None:
-    assert _values("The duty estimate is CNY 41,300.",
-                   "The duty changed from CNY 41,300 to CNY 37,650.") == ["CNY 37,650"]
-    assert _values("The rent is NOK 9,000.", "The rent is now NOK 9,500.") == ["NOK 9,500"]
+    assert values_after("The duty estimate is CNY 41,300.",
+                        "The duty changed from CNY 41,300 to CNY 37,650.") == ["CNY 37,650"]
+    assert values_after("The rent is NOK 9,000.", "The rent is now NOK 9,500.") == ["NOK 9,500"]
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -159,7 +149,7 @@ def test_an_area_or_a_volume_unit_with_its_superscript_is_part_of_the_number(
 
 
 def test_an_area_correction_replaces_the_old_area() -> None:
-    assert _values("The loft area is 48 m².", "Loft area is now 54 m².") == ["54 m²"]
+    assert values_after("The loft area is 48 m².", "Loft area is now 54 m².") == ["54 m²"]
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -173,20 +163,19 @@ def test_a_duration_in_units_written_together_is_one_number(text: str, ref: str)
 
 
 def test_each_count_of_a_list_of_counts_is_a_value() -> None:
-    values = _values("Squad for the cup game: 11 starters, 5 subs, 2 coaches travelling.")
+    values = values_after("Squad for the cup game: 11 starters, 5 subs, 2 coaches travelling.")
     assert "11 starters" in values and "5 subs" in values
     assert any(v.startswith("2 coaches") for v in values)
 
 
 def test_a_count_after_and_follows_a_counted_number() -> None:
-    values = _values("We need 8 volunteers for the sort and 4 drivers for deliveries.")
+    values = values_after("We need 8 volunteers for the sort and 4 drivers for deliveries.")
     assert "8 volunteers" in values and "4 drivers" in values
 
 
-
 def test_an_arrow_typed_as_two_marks_retires_the_value_before_it() -> None:
-    assert _values("Our default branch is called master.",
-                   "Let's rename `master` => `mainline`") == ["mainline"]
+    assert values_after("Our default branch is called master.",
+                        "Let's rename `master` => `mainline`") == ["mainline"]
 
 
 @pytest.mark.parametrize("text, new, old", [
@@ -196,9 +185,7 @@ def test_an_arrow_typed_as_two_marks_retires_the_value_before_it() -> None:
 ])
 def test_any_modal_of_obligation_after_a_pronoun_or_a_mark_names_the_right_value(
         text: str, new: str, old: str) -> None:
-    values = _values(text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(text), new, old)
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -207,12 +194,12 @@ def test_any_modal_of_obligation_after_a_pronoun_or_a_mark_names_the_right_value
     ("we run redis 7.2.1 in prod", "redis 7.2.1"),
 ])
 def test_a_lower_case_name_in_a_noun_place_takes_its_version(text: str, ref: str) -> None:
-    assert ref in _values(text)
+    assert ref in values_after(text)
 
 
 @pytest.mark.parametrize("text", ["The tool requires 3.8.1 now.", "Pip requires 3.8.1 now."])
 def test_a_verb_before_a_version_is_no_part_of_it(text: str) -> None:
-    assert "3.8.1" in _values(text)
+    assert "3.8.1" in values_after(text)
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -222,7 +209,7 @@ def test_a_verb_before_a_version_is_no_part_of_it(text: str) -> None:
     ("- SDK: Xcode 16.1", "Xcode 16.1"),
 ])
 def test_a_name_and_a_decimal_version_after_it_are_one_value(text: str, ref: str) -> None:
-    assert ref in _values(text)
+    assert ref in values_after(text)
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -238,20 +225,21 @@ def test_a_comparison_of_a_plain_word_is_no_version() -> None:
 
 
 def test_a_noun_and_a_decimal_number_after_it_are_one_value() -> None:
-    values = _values("Use dropout 0.05 for the run.")
+    values = values_after("Use dropout 0.05 for the run.")
     assert "dropout 0.05" in values
     # in a list of such pairs each noun is a setting and its number the value
     # (fact_settings_lists): "rank 16, alpha 32" gives the rank 16
-    values = _values("For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")
+    values = values_after("For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")
     assert "0.05" in values and "16" in values
 
 
 def test_a_count_after_named_numbers_in_a_list_is_a_value() -> None:
-    assert "2 epochs" in _values("For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")
+    assert "2 epochs" in values_after(
+        "For the LoRA run: rank 16, alpha 32, dropout 0.05, 2 epochs.")
 
 
 def test_a_noun_number_beside_a_value_is_a_value_of_its_own() -> None:
-    values = _values("5.1.0 build 512, going out with the widget feature behind a flag")
+    values = values_after("5.1.0 build 512, going out with the widget feature behind a flag")
     assert "5.1.0" in values and "build 512" in values
 
 
@@ -272,4 +260,4 @@ def test_a_model_number_with_few_digits_stays_as_it_was() -> None:
     ("Machine pre-translation is Google Translate API v3.", "Google Translate API v3"),
 ])
 def test_a_name_and_its_v_version_are_one_value(text: str, ref: str) -> None:
-    assert ref in _values(text)
+    assert ref in values_after(text)

@@ -6,16 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
+from tests.fact_ledger import user_ledger
 
 
 @pytest.mark.parametrize("text", [
@@ -24,7 +15,7 @@ def _ledger(*texts: str) -> list[Fact]:
     "The port is 3000 and this clashes with express. Change it to 3001.",
 ])
 def test_a_keyless_number_takes_back_the_port_its_own_message_stated(text: str) -> None:
-    ledger = _ledger(text)
+    ledger = user_ledger(text)
     old = next(f for f in ledger if f.value == "3000")
     new = next(f for f in ledger if f.value == "3001")
     assert old.status == "replaced" and old.replaced_by == new.id and new.key == old.key
@@ -32,7 +23,7 @@ def test_a_keyless_number_takes_back_the_port_its_own_message_stated(text: str) 
 
 def test_two_values_a_number_may_stand_for_leave_it_keyless() -> None:
     """"it" may be the port's or the workers': neither is taken back."""
-    ledger = _ledger("The API is on port 8080 and we run 4 workers. Change it to 6.")
+    ledger = user_ledger("The API is on port 8080 and we run 4 workers. Change it to 6.")
     assert all(f.status == "current" for f in ledger)
 
 
@@ -44,7 +35,7 @@ def test_make_it_and_a_bare_number_is_a_value_that_takes_back_its_key(
         first: str, then: str, old: str, new: str) -> None:
     """"Make it 50." read no value (only "make that 12 people" did): the number ending the
     clause after "make it" is the value the change gives."""
-    ledger = _ledger(first, then)
+    ledger = user_ledger(first, then)
     replaced = next(f for f in ledger if f.value == old)
     assert replaced.status == "replaced"
     assert next(f for f in ledger if f.id == replaced.replaced_by).value == new
@@ -52,7 +43,7 @@ def test_make_it_and_a_bare_number_is_a_value_that_takes_back_its_key(
 
 def test_make_it_before_a_noun_and_a_condition_reads_no_new_count() -> None:
     """"Make it 5 stars if you liked it": only "make that N <noun>" counts, as before."""
-    assert not [f for f in _ledger("Make it 5 stars if you liked it.") if "5" in f.value]
+    assert not [f for f in user_ledger("Make it 5 stars if you liked it.") if "5" in f.value]
 
 
 @pytest.mark.parametrize(("first", "then", "old", "new"), [
@@ -61,12 +52,12 @@ def test_make_it_before_a_noun_and_a_condition_reads_no_new_count() -> None:
 ])
 def test_a_count_its_noun_names_is_taken_back_though_no_owner_names_it(
         first: str, then: str, old: str, new: str) -> None:
-    ledger = _ledger(first, then)
+    ledger = user_ledger(first, then)
     replaced = next(f for f in ledger if f.value == old)
     assert replaced.status == "replaced"
     assert next(f for f in ledger if f.id == replaced.replaced_by).value == new
 
 
 def test_two_counts_before_make_it_take_nothing() -> None:
-    ledger = _ledger("We need 4 chairs and 2 tables.", "Make it 6.")
+    ledger = user_ledger("We need 4 chairs and 2 tables.", "Make it 6.")
     assert all(f.status == "current" for f in ledger)

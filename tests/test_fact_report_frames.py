@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
 from tests.engine_fakes import absorbed, value_of
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("text, right, wrong", [
@@ -21,9 +17,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_a_text_that_has_k_as_y_not_x_holds_the_wrong_y(text: str, right: str,
                                                           wrong: str) -> None:
-    values = _values(text)
-    assert right in values
-    assert wrong not in values
+    check_current(values_after(text), right, wrong)
 
 
 @pytest.mark.parametrize("text, right, wrong", [
@@ -36,7 +30,7 @@ def test_a_text_that_has_k_as_y_not_x_holds_the_wrong_y(text: str, right: str,
 ])
 def test_has_k_as_y_not_x_of_the_speaker_a_person_or_a_relayed_text_states_y(
         text: str, right: str, wrong: str) -> None:
-    values = _values(text)  # (only "you have K as Y" / "your text has K as Y" errs)
+    values = values_after(text)  # (only "you have K as Y" / "your text has K as Y" errs)
     assert right in values
     assert wrong not in values
 
@@ -51,7 +45,7 @@ def test_has_k_as_y_not_x_of_the_speaker_a_person_or_a_relayed_text_states_y(
 ])
 def test_a_report_then_a_contrast_with_the_same_label_retires_the_report(
         history: str, text: str, right: str, wrong: str) -> None:
-    values = _values(*[t for t in (history, text) if t])
+    values = values_after(*[t for t in (history, text) if t])
     assert any(right in v for v in values)
     assert not any(wrong in v and right not in v for v in values)
 
@@ -74,7 +68,7 @@ def test_a_report_then_a_contrast_with_the_same_label_retires_the_report(
 ])
 def test_a_contrast_that_reports_hedges_looks_back_or_names_another_key_keeps_the_report(
         text: str, kept: str) -> None:
-    assert any(kept in v for v in _values(text))
+    assert any(kept in v for v in values_after(text))
 
 
 @pytest.mark.parametrize("text, kept", [
@@ -95,12 +89,12 @@ def test_a_contrast_that_reports_hedges_looks_back_or_names_another_key_keeps_th
      "5173"),
 ])
 def test_a_contrast_about_another_noun_phrase_keeps_the_report(text: str, kept: str) -> None:
-    assert any(kept in v for v in _values(text))
+    assert any(kept in v for v in values_after(text))
 
 
 def test_a_question_after_a_report_replaces_nothing() -> None:
-    values = _values("The runbook has the backup hour as 02:00.",
-                     "The runbook states the backup runs at hour 02:00, but is it hour 03:00?")
+    values = values_after("The runbook has the backup hour as 02:00.",
+                          "The runbook states the backup runs at hour 02:00, but is it hour 03:00?")
     assert "02:00" in values
 
 
@@ -116,7 +110,7 @@ def test_a_question_after_a_report_replaces_nothing() -> None:
 ])
 def test_a_contrast_fronted_by_another_place_or_setting_keeps_the_report(
         text: str, kept: str) -> None:
-    assert any(kept in v for v in _values(text))
+    assert any(kept in v for v in values_after(text))
 
 
 @pytest.mark.parametrize("text, right, wrong", [
@@ -126,7 +120,7 @@ def test_a_contrast_fronted_by_another_place_or_setting_keeps_the_report(
 ])
 def test_a_contrast_in_fact_or_in_reality_still_retires_the_report(
         text: str, right: str, wrong: str) -> None:
-    values = _values(text)
+    values = values_after(text)
     assert any(right in v for v in values)
     assert not any(wrong in v for v in values)
 

@@ -10,24 +10,18 @@ import pytest
 
 from ollm_desktop.engine import facts
 from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[facts.Fact]:
-    ledger: list[facts.Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
+from tests.fact_ledger import user_ledger
 
 
 def _replaced(old: str, new: str, *texts: str) -> bool:
-    ledger = _ledger(*texts)
+    ledger = user_ledger(*texts)
     by_id = {f.id: f for f in ledger}
     return any(f.value == old and f.replaced_by is not None and
                by_id[f.replaced_by].value == new for f in ledger)
 
 
 def _stated(text: str, value: str) -> bool:
-    return any(f.value == value and f.kind != "question" for f in _ledger(text))
+    return any(f.value == value and f.kind != "question" for f in user_ledger(text))
 
 
 ROUTINES = [
@@ -40,7 +34,7 @@ ROUTINES = [
 
 @pytest.mark.parametrize(("text", "value"), ROUTINES)
 def test_a_routine_at_a_time_states_its_value(text: str, value: str) -> None:
-    assert _stated(text, value), [(f.value, f.kind) for f in _ledger(text)]
+    assert _stated(text, value), [(f.value, f.kind) for f in user_ledger(text)]
 
 
 def test_a_routine_can_be_corrected() -> None:
@@ -97,26 +91,26 @@ def test_a_reason_that_judges_the_old_value_keeps_the_change() -> None:
 
 
 def test_a_value_judged_too_big_does_not_touch_the_one_kept() -> None:
-    ledger = _ledger("The thread count is 16.", "24 is too many, so we keep 16.")
+    ledger = user_ledger("The thread count is 16.", "24 is too many, so we keep 16.")
     kept = [f for f in ledger if f.value == "16"]
     assert kept and all(f.status == "current" and f.possibly_replaced_by is None
                         for f in kept), [(f.value, f.status) for f in ledger]
 
 
 def test_one_person_in_two_roles_is_two_entries() -> None:
-    ledger = _ledger("Priya is the treasurer.", "Priya is the coach.")
+    ledger = user_ledger("Priya is the treasurer.", "Priya is the coach.")
     roles = {f.key for f in ledger if f.value == "Priya" and f.status == "current"}
     assert len(roles) == 2, roles
 
 
 def test_one_role_said_both_ways_is_one_entry() -> None:
-    ledger = _ledger("Priya is the treasurer.", "The treasurer is Priya.")
+    ledger = user_ledger("Priya is the treasurer.", "The treasurer is Priya.")
     assert len([f for f in ledger if f.value == "Priya"]) == 1
 
 
 def test_a_comparison_after_the_users_own_clause_leaves_it_stated() -> None:
-    assert "Porto" in {f.value for f in _ledger("We're flying to Porto, it's cheaper than Lisbon.")
-                       if f.status == "current" and f.kind != "question"}
+    ledger = user_ledger("We're flying to Porto, it's cheaper than Lisbon.")
+    assert "Porto" in {f.value for f in ledger if f.status == "current" and f.kind != "question"}
 
 
 @pytest.mark.parametrize("message", [
@@ -124,7 +118,7 @@ def test_a_comparison_after_the_users_own_clause_leaves_it_stated() -> None:
     "300 is way too low, honestly 450 would do.",
 ])
 def test_a_judgement_without_a_new_value_taken_retires_nothing(message: str) -> None:
-    ledger = _ledger("The budget is 300.", message)
+    ledger = user_ledger("The budget is 300.", message)
     assert all(f.status == "current" for f in ledger if f.value in ("300", "$300")), [
         (f.value, f.status) for f in ledger]
 
@@ -144,6 +138,6 @@ def test_the_users_own_clause_after_a_contrast_is_stated() -> None:
 
 
 def test_a_negated_change_keeps_the_value_its_subject_names() -> None:
-    ledger = _ledger("The 9am yoga class hasn't been moved to 10am.")
+    ledger = user_ledger("The 9am yoga class hasn't been moved to 10am.")
     assert all(f.status == "current" for f in ledger if f.value == "9am"), [
         (f.value, f.status) for f in ledger]

@@ -7,16 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    kept: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(kept, Message(role="user", content=text), turn)
-    return kept
+from tests.fact_ledger import user_ledger
 
 
 @pytest.mark.parametrize("text", [
@@ -26,7 +17,7 @@ def _ledger(*texts: str) -> list[Fact]:
     "Our coach tries to rotate the goalkeepers.",
 ])
 def test_an_infinitive_after_a_catenative_verb_is_no_value(text: str) -> None:
-    assert _ledger(text) == []
+    assert user_ledger(text) == []
 
 
 @pytest.mark.parametrize("text, value", [
@@ -34,7 +25,7 @@ def test_an_infinitive_after_a_catenative_verb_is_no_value(text: str) -> None:
     ("The nightly backup writes to S3.", "S3"),
 ])
 def test_a_destination_after_a_verb_stays_a_value(text: str, value: str) -> None:
-    assert [f.value for f in _ledger(text)] == [value]
+    assert [f.value for f in user_ledger(text)] == [value]
 
 
 @pytest.mark.parametrize("text, value, key", [
@@ -43,11 +34,11 @@ def test_a_destination_after_a_verb_stays_a_value(text: str, value: str) -> None
     ("timeout_ms 500", "500", "|timeout_ms|number"),
 ])
 def test_a_code_name_keys_its_number_as_written(text: str, value: str, key: str) -> None:
-    assert [(f.value, f.key) for f in _ledger(text)] == [(value, key)]
+    assert [(f.value, f.key) for f in user_ledger(text)] == [(value, key)]
 
 
 def test_a_name_after_so_is_keyed_by_its_clause_not_by_so() -> None:
-    ledger = _ledger("Priya has a cold, so Omar will do the opening speech instead.")
+    ledger = user_ledger("Priya has a cold, so Omar will do the opening speech instead.")
     omar = next(f for f in ledger if f.value == "Omar")
     assert omar.key == "opening|speech|name"
 
@@ -55,13 +46,13 @@ def test_a_name_after_so_is_keyed_by_its_clause_not_by_so() -> None:
 # Round-2 rules probed against 655f768 with everyday sentences: what had grown worse.
 
 def test_a_time_after_an_address_is_no_item_of_it() -> None:
-    values = [f.value for f in _ledger("Meet me at Hyde Park, 2 Park Lane, 6pm.")]
+    values = [f.value for f in user_ledger("Meet me at Hyde Park, 2 Park Lane, 6pm.")]
     assert "6pm" in values and not any("6pm" in v and v != "6pm" for v in values)
 
 
 def test_a_subject_with_two_values_pairs_its_old_one_by_kind() -> None:
     # 'the 10k run on Sunday has been moved to Saturday': Sunday was paired with '10k'
-    ledger = _ledger("The 10k run on Sunday has been moved to Saturday.")
+    ledger = user_ledger("The 10k run on Sunday has been moved to Saturday.")
     by_id = {f.id: f.value for f in ledger}
     assert all(by_id.get(f.replaced_by or "") == "Saturday" for f in ledger
                if f.value == "Sunday" and f.status == "replaced")
@@ -69,6 +60,6 @@ def test_a_subject_with_two_values_pairs_its_old_one_by_kind() -> None:
 
 
 def test_a_number_in_words_of_a_change_is_keyed_as_a_number() -> None:
-    ledger = _ledger("Cut the choir from nine to seven singers.")
+    ledger = user_ledger("Cut the choir from nine to seven singers.")
     assert {f.value: f.key.rpartition("|")[2] for f in ledger} == {
         "nine": "number", "seven": "number"}

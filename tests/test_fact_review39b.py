@@ -8,20 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[facts.Fact]:
-    ledger: list[facts.Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
+from tests.fact_ledger import user_ledger
 
 
 def _superseded(old: str, new: str, *texts: str) -> bool:
     """``old`` is replaced (or possibly replaced) by ``new``."""
-    ledger = _ledger(*texts)
+    ledger = user_ledger(*texts)
     by_id = {f.id: f for f in ledger}
     return any(f.value == old and any(
         ref is not None and by_id[ref].value == new

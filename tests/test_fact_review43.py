@@ -13,16 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
+from tests.fact_ledger import user_ledger
 
 
 def _current(ledger: list[Fact], value: str) -> bool:
@@ -38,11 +30,11 @@ def _current(ledger: list[Fact], value: str) -> bool:
 ])
 def test_a_bare_number_that_opens_a_sentence_of_another_kind_changes_nothing(
         held: str, said: str, old: str) -> None:
-    assert _current(_ledger(held, said), old)
+    assert _current(user_ledger(held, said), old)
 
 
 def test_n_should_be_x_still_replaces_the_held_value() -> None:
-    ledger = _ledger("The api port is 8080.", "8080 should be 8081.")
+    ledger = user_ledger("The api port is 8080.", "8080 should be 8081.")
     assert not _current(ledger, "8080") and _current(ledger, "8081")
 
 
@@ -54,12 +46,12 @@ def test_n_should_be_x_still_replaces_the_held_value() -> None:
 ])
 def test_a_title_that_reports_a_change_made_is_no_proposal(held: str, said: str, old: str,
                                                            new: str) -> None:
-    ledger = _ledger(held, said)
+    ledger = user_ledger(held, said)
     assert _current(ledger, new) and not _current(ledger, old)
 
 
 def test_a_title_that_proposes_a_change_over_a_question_of_opinion_stays_open() -> None:
-    ledger = _ledger("The timeout is 30 s.", "Bump the timeout to 45 s\nWhat do you think?")
+    ledger = user_ledger("The timeout is 30 s.", "Bump the timeout to 45 s\nWhat do you think?")
     assert _current(ledger, "30 s") and not _current(ledger, "45 s")
 
 
@@ -70,7 +62,7 @@ def test_a_title_that_proposes_a_change_over_a_question_of_opinion_stays_open() 
     "I'll change the port to\n9090 tomorrow.",
 ])
 def test_a_change_said_with_will_and_a_later_time_is_a_plan(said: str) -> None:
-    ledger = _ledger("The port is 8080.", said)
+    ledger = user_ledger("The port is 8080.", said)
     assert _current(ledger, "8080") and not _current(ledger, "9090")
 
 
@@ -78,13 +70,13 @@ def test_a_change_said_with_will_and_a_later_time_is_a_plan(said: str) -> None:
                                   "I changed the port to 9090 yesterday.",
                                   "The port is now 9090."])
 def test_a_change_with_no_later_time_still_applies(said: str) -> None:
-    ledger = _ledger("The port is 8080.", said)
+    ledger = user_ledger("The port is 8080.", said)
     assert _current(ledger, "9090") and not _current(ledger, "8080")
 
 
 def test_will_with_next_week_is_a_plan_and_with_the_next_release_a_change_made() -> None:
-    planned = _ledger("We run Node 18.", "We'll switch to Node 20 next week.")
+    planned = user_ledger("We run Node 18.", "We'll switch to Node 20 next week.")
     assert _current(planned, "Node 18") and not _current(planned, "Node 20")
-    made = _ledger("The min required python is 3.9.",
-                   "I will change the min required python to 3.8 in the next release.")
+    made = user_ledger("The min required python is 3.9.",
+                       "I will change the min required python to 3.8 in the next release.")
     assert _current(made, "3.8") and not _current(made, "3.9")

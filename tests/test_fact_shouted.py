@@ -6,11 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.engine.fact_shouted import as_written, folded
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("history, text, new, old", [
@@ -22,9 +18,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_a_shouted_correction_is_read_as_its_lower_case_sentence(
         history: str, text: str, new: str, old: str) -> None:
-    values = _values(history, text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(history, text), new, old)
 
 
 @pytest.mark.parametrize("history, text, kept", [
@@ -34,7 +28,7 @@ def test_a_shouted_correction_is_read_as_its_lower_case_sentence(
 ])
 def test_a_shouted_question_hedge_or_opinion_replaces_nothing(
         history: str, text: str, kept: str) -> None:
-    assert kept in _values(history, text)
+    assert kept in values_after(history, text)
 
 
 @pytest.mark.parametrize("history, text, new, old", [
@@ -44,13 +38,11 @@ def test_a_shouted_question_hedge_or_opinion_replaces_nothing(
 ])
 def test_a_shouted_name_after_a_preposition_keeps_its_capitals(
         history: str, text: str, new: str, old: str) -> None:
-    values = _values(history, text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(history, text), new, old)
 
 
 def test_shouted_names_are_kept_as_values() -> None:
-    values = _values("MEETING WITH DANA IN BERLIN ON FRIDAY.")
+    values = values_after("MEETING WITH DANA IN BERLIN ON FRIDAY.")
     assert "DANA" in values and "BERLIN" in values
     assert folded("WE MOVED TO THE NEW OFFICE FROM NEXT WEEK.") == \
         "we moved to the new office from next week."  # (a determiner, a time: folded)

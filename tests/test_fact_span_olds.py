@@ -6,21 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_span_olds import span_olds
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
-
-
-def _current(ledger: list[Fact]) -> set[str]:
-    return {f.value for f in ledger if f.status == "current"}
+from tests.fact_ledger import current_set, user_ledger
 
 
 def _replaced(ledger: list[Fact]) -> set[str]:
@@ -33,8 +21,8 @@ def _replaced(ledger: list[Fact]) -> set[str]:
     ("Parking went $4 to $6, a 50% rise", "$4", "$6"),
 ])
 def test_the_changes_own_old_value_is_retired(text: str, old: str, new: str) -> None:
-    ledger = _ledger(text)
-    assert new in _current(ledger)
+    ledger = user_ledger(text)
+    assert new in current_set(ledger)
     assert old in _replaced(ledger)
 
 
@@ -44,8 +32,8 @@ def test_the_changes_own_old_value_is_retired(text: str, old: str, new: str) -> 
     ("We added 8GB RAM to the 16GB RAM box.", {"8GB", "16GB"}),
 ])
 def test_a_span_or_an_addition_retires_nothing(text: str, values: set[str]) -> None:
-    ledger = _ledger(text)
-    assert values <= _current(ledger)
+    ledger = user_ledger(text)
+    assert values <= current_set(ledger)
     assert not _replaced(ledger)
 
 
@@ -65,8 +53,8 @@ def test_span_olds_reads_kinds_and_unit_classes_not_words() -> None:
 ])
 def test_a_times_day_or_local_time_goes_on_with_its_sentence(text: str, old: str,
                                                              new: str) -> None:
-    ledger = _ledger(text)
-    assert new in _current(ledger)
+    ledger = user_ledger(text)
+    assert new in current_set(ledger)
     assert old in _replaced(ledger)
 
 
@@ -76,8 +64,8 @@ def test_a_times_day_or_local_time_goes_on_with_its_sentence(text: str, old: str
 ])
 def test_a_verb_and_its_objects_label_before_the_old_value(text: str, old: str,
                                                           new: str) -> None:
-    ledger = _ledger(text)
-    assert new in _current(ledger)
+    ledger = user_ledger(text)
+    assert new in current_set(ledger)
     assert old in _replaced(ledger)
 
 
@@ -90,11 +78,11 @@ def test_a_verb_and_its_objects_label_before_the_old_value(text: str, old: str,
 ])
 def test_the_planned_value_a_later_change_moves_is_retired(text: str, old: str, new: str,
                                                            kept: str) -> None:
-    ledger = _ledger(text)
-    assert {new, kept} <= _current(ledger)
+    ledger = user_ledger(text)
+    assert {new, kept} <= current_set(ledger)
     assert old in _replaced(ledger)
 
 
 def test_a_planned_value_of_another_kind_than_the_change_stays() -> None:
-    ledger = _ledger("The gala booked for the Grand Hotel has been moved to Saturday.")
-    assert "Grand Hotel" in _current(ledger)
+    ledger = user_ledger("The gala booked for the Grand Hotel has been moved to Saturday.")
+    assert "Grand Hotel" in current_set(ledger)

@@ -6,28 +6,22 @@ supposes. The sentences are new words, not the corpus's; the threshold test fail
 
 from __future__ import annotations
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(*messages: str) -> set[str]:
-    turns: list[tuple[str, str]] = []
-    for text in messages:
-        turns += [("user", text), ("assistant", "Noted.")]
-    kept = current_values(turns)
-    return {value for values in kept.values() for value in values}
+from tests.fact_ledger import current_after_exchanges
 
 
 def test_a_rules_threshold_is_stated() -> None:
-    now = _current("Free delivery is offered only if the basket comes to more than £60.")
+    now = current_after_exchanges(
+        "Free delivery is offered only if the basket comes to more than £60.")
     assert "£60" in now, now
 
 
 def test_the_ruled_clause_stays_conditional() -> None:
-    now = _current("The launch is on June 3.", "We ship on June 10 only if QA signs off.")
+    now = current_after_exchanges("The launch is on June 3.",
+                                  "We ship on June 10 only if QA signs off.")
     assert "June 3" in now, now
     assert "June 10" not in now, now
 
 
 def test_a_plain_if_still_supposes() -> None:
-    now = _current("Free delivery is offered if the basket comes to more than £60.")
+    now = current_after_exchanges("Free delivery is offered if the basket comes to more than £60.")
     assert "£60" not in now, now

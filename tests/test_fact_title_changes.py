@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import values_after
 
 
 @pytest.mark.parametrize("history, text, right, wrong", [
@@ -21,7 +17,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_a_verbless_title_change_retires_y(history: str, text: str, right: str,
                                            wrong: str) -> None:
-    values = _values(history, text)
+    values = values_after(history, text)
     assert any(v.endswith(right) for v in values)
     assert not any(v.endswith(wrong) for v in values)
 
@@ -34,4 +30,4 @@ def test_a_verbless_title_change_retires_y(history: str, text: str, right: str,
 ])
 def test_a_question_a_range_a_plural_or_a_clause_after_x_retires_nothing(
         history: str, text: str, kept: str) -> None:
-    assert any(v.endswith(kept) for v in _values(history, text))
+    assert any(v.endswith(kept) for v in values_after(history, text))

@@ -8,15 +8,7 @@ corrections beside them (the same shapes, asserted) must still apply.
 
 from __future__ import annotations
 
-import pytest
-
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _current(fact: str, message: str) -> set[str]:
-    kept = current_values([("user", fact), ("assistant", "Noted."), ("user", message)])
-    return {value for values in kept.values() for value in values}
-
+from tests.fact_ledger import by_form, check_after
 
 # (form, the earlier fact, the message that must replace nothing, the value that stays, the
 # message's value that must not become current)
@@ -49,13 +41,10 @@ NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "current", "never"), NEGATIVES,
-                         ids=[case[0] for case in NEGATIVES])
+@by_form(("form", "fact", "message", "current", "never"), NEGATIVES)
 def test_an_unasserted_shape_replaces_nothing(form: str, fact: str, message: str,
                                              current: str, never: str) -> None:
-    now = _current(fact, message)
-    assert current in now, (form, now)
-    assert never not in now, (form, now)
+    check_after(fact, message, current, never, form)
 
 
 # (form, the earlier fact, the correction, the new value, the old value)
@@ -77,10 +66,7 @@ CORRECTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("form", "fact", "message", "new", "old"), CORRECTIONS,
-                         ids=[case[0] for case in CORRECTIONS])
+@by_form(("form", "fact", "message", "new", "old"), CORRECTIONS)
 def test_an_asserted_change_still_applies(form: str, fact: str, message: str, new: str,
                                           old: str) -> None:
-    now = _current(fact, message)
-    assert new in now, (form, now)
-    assert old not in now, (form, now)
+    check_after(fact, message, new, old, form)

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
 from ollm_desktop.engine.references import find_references
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("text, number, label", [
@@ -22,13 +18,11 @@ def _values(*texts: str) -> list[str]:
     ("Retries stay low: max_retries 3", "3", "max_retries"),
 ])
 def test_a_code_name_before_a_number_labels_it(text: str, number: str, label: str) -> None:
-    values = _values(text)
-    assert number in values
-    assert label not in values
+    check_current(values_after(text), number, label)
 
 
 def test_a_code_name_before_a_count_of_things_stays_a_name() -> None:
-    values = _values("Please call fetchOrders 3 times per page.")
+    values = values_after("Please call fetchOrders 3 times per page.")
     assert "3" not in values
 
 
@@ -39,7 +33,7 @@ def test_a_code_name_before_a_count_of_things_stays_a_name() -> None:
     ("close port 21, use 990 as standard", "990"),
 ])
 def test_use_x_as_k_reads_x(text: str, value: str) -> None:
-    values = _values(text)
+    values = values_after(text)
     assert value in values
     assert not any(v.startswith("use") for v in values)
 
@@ -50,25 +44,26 @@ def test_use_x_as_k_reads_x(text: str, value: str) -> None:
     ("Five DESSERTspoons instead, honestly.", "Five DESSERTspoons"),
 ])
 def test_a_count_in_words_is_one_value_with_its_noun(text: str, count: str) -> None:
-    assert count in _values(text)
+    assert count in values_after(text)
 
 
 def test_the_two_things_of_a_determiner_are_no_count() -> None:
-    assert not any(v.startswith("two") for v in _values("the two teams met on Friday, not Monday"))
+    values = values_after("the two teams met on Friday, not Monday")
+    assert not any(v.startswith("two") for v in values)
 
 
 def test_a_count_in_words_in_a_plain_statement_is_prose() -> None:
-    assert _values("We hand-picked three examples for the appendix.") == []
+    assert values_after("We hand-picked three examples for the appendix.") == []
 
 
 def test_a_count_in_words_meets_the_same_count_in_digits() -> None:
-    values = _values("The dough needs 3 cups of flour.", "Two cups, not three cups.")
+    values = values_after("The dough needs 3 cups of flour.", "Two cups, not three cups.")
     assert "Two cups" in values
     assert "3 cups" not in values
 
 
 def test_a_counted_word_stressed_in_capitals_is_no_class_name() -> None:
-    values = _values("Two TEAspoons, maybe, but not two TABLEspoons.")
+    values = values_after("Two TEAspoons, maybe, but not two TABLEspoons.")
     assert "Two TEAspoons" in values
     assert "TEAspoons" not in values
 
@@ -80,7 +75,7 @@ def test_a_counted_word_stressed_in_capitals_is_no_class_name() -> None:
 ])
 def test_a_constant_named_through_its_module_is_one_value(text: str, constant: str) -> None:
     assert (constant, "code") in find_references(text)
-    values = _values(text)
+    values = values_after(text)
     assert constant in values
     assert constant.partition(".")[0] not in values
 
@@ -91,11 +86,11 @@ def test_a_constant_named_through_its_module_is_one_value(text: str, constant: s
     ("Our staging database points to replica now.", "replica"),
 ])
 def test_a_key_and_its_verb_before_to_take_the_word_after_it(text: str, value: str) -> None:
-    assert value in _values(text)
+    assert value in values_after(text)
 
 
 def test_a_person_and_a_verb_before_to_name_no_value() -> None:
-    assert _values("my sister talks to her boss") == []
+    assert values_after("my sister talks to her boss") == []
 
 
 @pytest.mark.parametrize("earlier, later, new", [
@@ -106,6 +101,6 @@ def test_a_person_and_a_verb_before_to_name_no_value() -> None:
 ])
 def test_a_name_opening_a_later_clause_before_will_do_the_k_is_the_value(
         earlier: str, later: str, new: str) -> None:
-    values = _values(earlier, later)
+    values = values_after(earlier, later)
     assert new in values
     assert "class" not in values and "talk" not in values

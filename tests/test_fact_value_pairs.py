@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("history, text, new, old", [
@@ -24,9 +20,7 @@ def _values(*texts: str) -> list[str]:
 ])
 def test_x_comma_not_y_at_the_clause_end_retires_y(history: str, text: str, new: str,
                                                    old: str) -> None:
-    values = _values(history, text)
-    assert new in values
-    assert old not in values
+    check_current(values_after(history, text), new, old)
 
 
 @pytest.mark.parametrize("text, junk", [
@@ -35,8 +29,8 @@ def test_x_comma_not_y_at_the_clause_end_retires_y(history: str, text: str, new:
     ("Let us test 5 first.", "test 5"),
 ])
 def test_the_verb_after_lets_is_no_noun_of_a_noun_and_number(text: str, junk: str) -> None:
-    assert junk not in _values(text)
+    assert junk not in values_after(text)
 
 
 def test_a_noun_and_number_after_a_verb_still_is_one_value() -> None:
-    assert "bus 42" in _values("Take bus 42 to work.")
+    assert "bus 42" in values_after("Take bus 42 to work.")

@@ -8,10 +8,7 @@ import pytest
 
 from ollm_desktop.engine.facts_extract import current_values
 from ollm_desktop.engine.references import find_references
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import values_after
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -29,8 +26,8 @@ def test_a_url_scheme_is_no_drive() -> None:
 
 
 def test_a_drive_path_correction_replaces_the_old_path() -> None:
-    values = _values("My Lightroom catalog lives at D:/Photos/Catalog2023.",
-                     "moved the catalog from D:/Photos/Catalog2023 to E:/LR/Main")
+    values = values_after("My Lightroom catalog lives at D:/Photos/Catalog2023.",
+                          "moved the catalog from D:/Photos/Catalog2023 to E:/LR/Main")
     assert "E:/LR/Main" in values
     assert "D:/Photos/Catalog2023" not in values
     assert "D" not in values and "E" not in values
@@ -53,8 +50,8 @@ def test_a_time_range_is_no_docket_identifier() -> None:
 
 
 def test_a_case_number_correction_replaces_the_old_one() -> None:
-    values = _values("The case number is 2:24-cv-01187.",
-                     "The case number is now 2:24-cv-01178.")
+    values = values_after("The case number is 2:24-cv-01187.",
+                          "The case number is now 2:24-cv-01178.")
     assert values == ["2:24-cv-01178"]
 
 
@@ -72,7 +69,7 @@ def test_arithmetic_is_no_name() -> None:
 
 
 def test_the_plus_name_is_the_value() -> None:
-    assert _values("Our freight forwarder is Kuehne+Nagel.") == ["Kuehne+Nagel"]
+    assert values_after("Our freight forwarder is Kuehne+Nagel.") == ["Kuehne+Nagel"]
 
 
 @pytest.mark.parametrize("text, ref", [
@@ -96,7 +93,7 @@ def test_numbers_in_a_row_without_a_phone_lead_stay_apart(text: str) -> None:
 
 
 def test_a_spaced_phone_correction_replaces_the_old_number() -> None:
-    values = _values("My mobile is 0151 224 7799.", "My mobile is now 0151 224 7788.")
+    values = values_after("My mobile is 0151 224 7799.", "My mobile is now 0151 224 7788.")
     assert values == ["0151 224 7788"]
 
 
@@ -110,8 +107,8 @@ def test_a_volume_is_a_measure_with_its_unit_and_rate(text: str, ref: str) -> No
 
 
 def test_a_flow_correction_replaces_the_old_flow() -> None:
-    values = _values("The pond pump is set to 2,000 litres per hour.",
-                     "turned the pond pump down to 1,500 litres per hour, the fish were fine")
+    values = values_after("The pond pump is set to 2,000 litres per hour.",
+                          "turned the pond pump down to 1,500 litres per hour, the fish were fine")
     assert "1,500 litres per hour" in values
     assert "2,000 litres per hour" not in values
 
@@ -128,29 +125,31 @@ def test_a_title_after_a_preposition_is_no_name_of_its_own() -> None:
 
 
 def test_a_verb_that_opens_a_sentence_still_counts() -> None:
-    assert _values("Need 2 approvals.") == ["2 approvals"]
+    assert values_after("Need 2 approvals.") == ["2 approvals"]
 
 
 def test_a_named_person_moving_somewhere_gives_no_value() -> None:
-    values = _values("Expense approvals go to Gareth.",
-                     "From now on expense approvals go to Monique, Gareth moved over to audit.")
+    values = values_after(
+        "Expense approvals go to Gareth.",
+        "From now on expense approvals go to Monique, Gareth moved over to audit.")
     assert values == ["Monique"]
 
 
 def test_a_change_verb_with_its_key_still_takes_the_value() -> None:
-    assert _values("Then Priya switched the log level to debug.") == ["debug"]
-    assert _values("After the review the log level changed to info") == ["info"]
+    assert values_after("Then Priya switched the log level to debug.") == ["debug"]
+    assert values_after("After the review the log level changed to info") == ["info"]
 
 
 def test_a_name_beside_its_noun_after_but_replaces_the_old_name() -> None:
-    values = _values("Opposing counsel on the lease dispute is Priya Mehta.",
-                     "Opposing counsel is not Priya Mehta but her colleague Daniel Osei.")
+    values = values_after("Opposing counsel on the lease dispute is Priya Mehta.",
+                          "Opposing counsel is not Priya Mehta but her colleague Daniel Osei.")
     assert "Daniel Osei" in values and "Priya Mehta" not in values
 
 
 def test_two_nouns_joined_by_and_after_a_change_verb_are_one_value() -> None:
-    values = _values("I feed the roses with Miracle-Gro.",
-                     "switching to fish blood and bone instead of the miracle-gro for the roses")
+    values = values_after(
+        "I feed the roses with Miracle-Gro.",
+        "switching to fish blood and bone instead of the miracle-gro for the roses")
     assert "fish blood and bone" in values
     assert "bone" not in values and "Miracle-Gro" not in values
 
@@ -174,14 +173,14 @@ def test_durations_in_rising_units_stay_apart() -> None:
     ("The follow-up is booked on the 18th.", "18th"),
 ])
 def test_an_ordinal_day_after_the_is_a_value(text: str, value: str) -> None:
-    assert value in _values(text)
+    assert value in values_after(text)
 
 
 def test_an_ordinal_day_correction_replaces_the_old_day() -> None:
-    values = _values("The rent is debited on the 1st of each month.",
-                     "Asked the bank to change the rent debit to the 3rd of each month.")
+    values = values_after("The rent is debited on the 1st of each month.",
+                          "Asked the bank to change the rent debit to the 3rd of each month.")
     assert "3rd" in values and "1st" not in values
 
 
 def test_an_ordinal_before_a_noun_is_no_day() -> None:
-    assert "2nd" not in _values("The 2nd floor is closed for repairs.")
+    assert "2nd" not in values_after("The 2nd floor is closed for repairs.")

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine.facts_extract import current_values
 from ollm_desktop.engine.references import find_references
-
-
-def _values(*texts: str) -> list[str]:
-    return [v for vs in current_values([("user", t) for t in texts]).values() for v in vs]
+from tests.fact_ledger import values_after
 
 
 def _refs(text: str) -> list[str]:
@@ -34,18 +30,18 @@ def _refs(text: str) -> list[str]:
 ])
 def test_money_is_read_whole_in_the_forms_people_write(said: str, value: str) -> None:
     assert value in _refs(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 def test_cents_replace_cents() -> None:
-    values = _values("Stamps are 68¢.", "Scratch that, stamps are 73¢ now, not 68¢.")
+    values = values_after("Stamps are 68¢.", "Scratch that, stamps are 73¢ now, not 68¢.")
     assert "73¢" in values
     assert "68¢" not in values
 
 
 def test_cheap_coffee_corrected_keeps_its_cents() -> None:
-    values = _values("The coffee at the canteen is $1.20.",
-                     "Sorry, the coffee is $.99 now, not $1.20.")
+    values = values_after("The coffee at the canteen is $1.20.",
+                          "Sorry, the coffee is $.99 now, not $1.20.")
     assert "$.99" in values
     assert "$1.20" not in values
 
@@ -78,12 +74,12 @@ def test_a_dash_between_amounts_without_a_symbol_is_no_price() -> None:
 ])
 def test_a_range_of_hours_is_one_time(said: str, value: str) -> None:
     assert (value, "time") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 def test_new_opening_hours_replace_the_old_range() -> None:
-    values = _values("The café is open 8am-4pm.",
-                     "Correction: the café is open 9am-5pm now, not 8am-4pm.")
+    values = values_after("The café is open 8am-4pm.",
+                          "Correction: the café is open 9am-5pm now, not 8am-4pm.")
     assert "9am-5pm" in values
     assert "8am-4pm" not in values
 
@@ -108,8 +104,8 @@ def test_a_release_line_with_its_wildcard_is_a_version(said: str, value: str) ->
 
 
 def test_a_release_line_replaces_the_older_line() -> None:
-    values = _values("The docs list Node 12.x as the runtime.",
-                     "Update the docs to list 18.x as the runtime, rather than 12.x.")
+    values = values_after("The docs list Node 12.x as the runtime.",
+                          "Update the docs to list 18.x as the runtime, rather than 12.x.")
     assert "18.x" in values
     assert "12.x" not in values
 
@@ -131,12 +127,12 @@ def test_an_x_after_a_number_is_no_release_line_elsewhere(said: str) -> None:
 ])
 def test_a_range_of_days_in_one_month_is_one_date(said: str, value: str) -> None:
     assert (value, "date") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 def test_new_festival_days_replace_the_old_ones() -> None:
-    values = _values("The street festival is July 12-14.",
-                     "Update: the street festival moved to July 26-28.")
+    values = values_after("The street festival is July 12-14.",
+                          "Update: the street festival moved to July 26-28.")
     assert "July 26-28" in values
     assert "July 12-14" not in values
 
@@ -148,7 +144,7 @@ def test_new_festival_days_replace_the_old_ones() -> None:
 ])
 def test_a_weekday_of_each_month_is_one_date(said: str, value: str) -> None:
     assert (value, "date") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 @pytest.mark.parametrize(("said", "value"), [
@@ -158,7 +154,7 @@ def test_a_weekday_of_each_month_is_one_date(said: str, value: str) -> None:
 ])
 def test_a_month_alone_after_a_preposition_of_time_is_a_date(said: str, value: str) -> None:
     assert (value, "date") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 @pytest.mark.parametrize("said", [
@@ -185,8 +181,8 @@ def test_digits_with_a_wildcard_or_a_letter_suffix_are_one_identifier(said: str,
 
 
 def test_a_wildcard_range_replaces_the_old_range() -> None:
-    values = _values("The default port range is 80xx.",
-                     "Change the default port range from 80xx to 91xx.")
+    values = values_after("The default port range is 80xx.",
+                          "Change the default port range from 80xx to 91xx.")
     assert "91xx" in values
     assert "80xx" not in values
 
@@ -208,11 +204,12 @@ def test_no_wildcard_or_suffixed_identifier_where_there_is_none(said: str) -> No
 ])
 def test_a_decimal_without_its_leading_zero_is_a_number(said: str, value: str) -> None:
     assert (value, "number") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 def test_a_smaller_nozzle_replaces_the_old_one() -> None:
-    values = _values("The printer nozzle is .6 mm.", "Correction: the nozzle is .4 mm, not .6 mm.")
+    values = values_after("The printer nozzle is .6 mm.",
+                          "Correction: the nozzle is .4 mm, not .6 mm.")
     assert ".4 mm" in values
     assert ".6 mm" not in values
 
@@ -233,7 +230,7 @@ def test_a_fraction_or_a_mixed_number_is_one_number(said: str, value: str) -> No
 ])
 def test_a_time_of_day_in_words_is_a_time(said: str, value: str) -> None:
     assert (value, "time") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 @pytest.mark.parametrize("said", [
@@ -258,12 +255,12 @@ def test_no_bare_decimal_fraction_or_worded_time_where_there_is_none(said: str) 
     ("The print on the wall is by Vincent van Gogh.", "Vincent van Gogh"),
 ])
 def test_a_name_over_an_apostrophe_or_a_particle_is_one_name(said: str, value: str) -> None:
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 def test_a_new_hospital_replaces_the_old_one_by_its_whole_name() -> None:
-    values = _values("The scan is booked at St. Anne's.",
-                     "Correction: the scan is at St. Mary's Hospital, not St. Anne's.")
+    values = values_after("The scan is booked at St. Anne's.",
+                          "Correction: the scan is at St. Mary's Hospital, not St. Anne's.")
     assert "St. Mary's Hospital" in values
     assert "St. Anne's" not in values
 
@@ -275,7 +272,7 @@ def test_a_new_hospital_replaces_the_old_one_by_its_whole_name() -> None:
     ("Tom and Ana le Roux lead it.", "Tom and Ana"),
 ])
 def test_no_name_runs_where_the_words_are_not_one_name(said: str, absent: str) -> None:
-    assert absent not in _values(said)
+    assert absent not in values_after(said)
 
 
 @pytest.mark.parametrize(("said", "value"), [
@@ -284,7 +281,7 @@ def test_no_name_runs_where_the_words_are_not_one_name(said: str, absent: str) -
 ])
 def test_a_trade_name_and_its_edition_are_one_version(said: str, value: str) -> None:
     assert (value, "version") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 @pytest.mark.parametrize("said", [
@@ -301,11 +298,11 @@ def test_no_edition_where_the_name_is_no_trade_name(said: str) -> None:
 ])
 def test_a_size_in_lower_case_is_a_size(said: str, value: str) -> None:
     assert (value, "number") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 def test_a_bigger_disk_in_lower_case_replaces_the_old_one() -> None:
-    values = _values("The backup disk is 1tb.", "The backup disk is 2tb now, not 1tb.")
+    values = values_after("The backup disk is 1tb.", "The backup disk is 2tb now, not 1tb.")
     assert "2tb" in values
     assert "1tb" not in values
 
@@ -321,11 +318,11 @@ def test_a_size_word_alone_is_no_size() -> None:
 ])
 def test_a_weekday_with_its_day_or_said_from_now_is_one_date(said: str, value: str) -> None:
     assert (value, "date") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 def test_a_phone_number_with_its_area_code_in_brackets_is_one_number() -> None:
-    assert "(555) 123-4567" in _values("My number is now (555) 123-4567.")
+    assert "(555) 123-4567" in values_after("My number is now (555) 123-4567.")
 
 
 @pytest.mark.parametrize(("said", "time"), [
@@ -348,7 +345,7 @@ def test_last_weekday_is_no_date_to_keep() -> None:
 ])
 def test_a_bound_in_time_keeps_its_bound(said: str, value: str) -> None:
     assert (value, "time") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 @pytest.mark.parametrize("said", [
@@ -371,7 +368,7 @@ def test_a_month_keeps_its_early_or_late() -> None:
 ])
 def test_an_address_is_read_whole(said: str, value: str) -> None:
     assert (value, "url") in find_references(said)
-    assert value in _values(said)
+    assert value in values_after(said)
 
 
 @pytest.mark.parametrize("said", [

@@ -3,17 +3,13 @@ day, a port a port, a timeout a duration (it said "number" for "Monday (launch)"
 
 from __future__ import annotations
 
-from ollm_desktop.engine import facts
 from ollm_desktop.engine.facts_front import FactsView
-from ollm_desktop.engine.models import Message
 from ollm_desktop.ui.side_panel.facts.entries import entries
+from tests.fact_ledger import user_ledger
 
 
 def _kinds(*texts: str) -> dict[str, str]:
-    ledger: list = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    view = FactsView(ledger, frozenset(), frozenset(), frozenset(), ())
+    view = FactsView(user_ledger(*texts), frozenset(), frozenset(), frozenset(), ())
     return {e.fact.value: e.kind for e in entries(view)}
 
 
