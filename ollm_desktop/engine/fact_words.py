@@ -14,8 +14,13 @@ from functools import lru_cache
 
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
-# A word begins with a letter of any script ("Málaga", "Łukasz", not "M" and "laga").
-TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+(?:[.,:]\d+)*|->|=>|[,;:?!.()=]|[^\s`\"'*_]")
+# A word begins with a letter of any script ("Málaga", "Łukasz", not "M" and "laga"). An
+# apostrophe inside it stays ("don't", "O'Brien"); one at its end only before another word
+# ("Campo de' Fiori", "the students' room") and never on a word right after an opening quote:
+# "'Quit'." and "‘Homebase’" are quoted words, the closing quote no part of the value.
+TOKEN = re.compile(r"(?<=['‘])[^\W\d_](?:[\w'’-]*[\w-])?"
+                   r"|[^\W\d_](?:[\w'’-]*[\w-])?(?:['’](?=\s+[^\W\d_]))?"
+                   r"|\d+(?:[.,:]\d+)*|->|=>|[,;:?!.()=]|[^\s`\"'‘’*_]")
 ARROWS = frozenset({"->", "=>", "→"})  # "Y -> X", "Y → X": from Y to X
 
 

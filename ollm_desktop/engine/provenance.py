@@ -25,6 +25,7 @@ from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_ol
 from ollm_desktop.engine.fact_clause_openings import names_which_at
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_message_lines import proposal_lines, unwrapped
+from ollm_desktop.engine.fact_quoted_errata import errata
 from ollm_desktop.engine.fact_span_olds import span_olds
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
@@ -298,6 +299,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
         found = [replace(f, sentence=number, value=fact_shouted.as_written(f.value, sentence, low)
                          if low else f.value)
                  for f in sentence_facts(text[:MAX_SENTENCE_CHARS], role, led=led)]
+        found = _quoted_errata(found, sentence, number)  # "“Patt 6” should be “Patt 4”"
         if sentence.strip() and any(sentence.strip() in line for line in proposing):
             found = [replace(f, kind="question", correction=False) for f in found
                      if not f.old and f.kind not in ("correction", "decision")]
@@ -314,6 +316,30 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     if taken:
         out.extend(_taken_back(taken, [], out, -1))
     return out
+
+
+def _quoted_errata(found: list[Found], sentence: str, number: int) -> list[Found]:
+    """A correction between two quoted texts (``fact_quoted_errata``): the quotes are the two
+    values whole, in place of the pieces the finder read of them; the key is the grammar's
+    where it read the new value as a name of a key, else none (the held old value keys it)."""
+    pair = errata(sentence)
+    if pair is None:
+        return found
+    old, new = pair
+    if any(f.old and f.value == old for f in found) and \
+            any(not f.old and f.value == new for f in found):
+        return found  # the grammar read it whole
+    keyed = next((f for f in found if not f.old and f.value == new and f.key.endswith("|name")
+                  and f.key.split("|")[1]), None)
+    key, subject = (keyed.key, keyed.subject) if keyed else ("||name", "")
+    rest = [f for f in found if not any(_overlap(f.value, q) for q in pair)]
+    return [*rest, Found("name", old, subject, "name", True, old=True, sentence=number, key=key),
+            Found("name", new, subject, "name", True, sentence=number, key=key)]
+
+
+def _overlap(value: str, quoted: str) -> bool:
+    a, b = value.lower().strip(" '\"“”‘’"), quoted.lower()
+    return bool(a) and (a in b or b in a)
 
 
 def _stated(found: list[Found]) -> bool:
