@@ -6,18 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
 from ollm_desktop.engine.fact_quoted_errata import errata
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import message_facts
-
-
-def _ledger(*texts: str) -> list[Fact]:
-    ledger: list[Fact] = []
-    for turn, text in enumerate(texts, start=1):
-        facts.absorb(ledger, Message(role="user", content=text), turn)
-    return ledger
+from tests.fact_ledger import user_ledger as _ledger
 
 
 def _status(ledger: list[Fact], value: str) -> str | None:
