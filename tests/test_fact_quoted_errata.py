@@ -77,3 +77,26 @@ def test_a_quoted_value_is_read_without_its_closing_quote(sentence: str, value: 
 def test_an_apostrophe_inside_a_name_or_before_its_next_word_stays(sentence: str,
                                                                     value: str) -> None:
     assert value in [f.value for f in message_facts(sentence)]
+
+
+@pytest.mark.parametrize("said", [  # stop 44's review: another's proposal is no correction
+    'Mia suggested "Spring Fling" instead of "Spring Gala". Thoughts?',
+    'Mia suggested "Spring Fling" instead of "Spring Gala".',
+    'Someone proposed "Spring Fling" in place of "Spring Gala".',
+    'The committee asked for "Spring Fling" instead of "Spring Gala".',
+])
+def test_another_s_proposal_between_quotes_replaces_nothing(said: str) -> None:
+    ledger = _ledger('The title is "Spring Gala".', said)
+    assert _status(ledger, "Spring Gala") == "current"
+    assert _status(ledger, "Spring Fling") != "current"
+
+
+@pytest.mark.parametrize(("said", "old", "new"), [  # the review's own errata, in its words
+    ("Typo: 'Q3 Results' should be 'Q4 Results'.", "Q3 Results", "Q4 Results"),
+    ('Erratum: "96 stitches" should read "104 stitches".', "96 stitches", "104 stitches"),
+    ('Fix the banner: "Open till 8" -> "Open till 9".', "Open till 8", "Open till 9"),
+])
+def test_an_erratum_after_its_label_is_read(said: str, old: str, new: str) -> None:
+    ledger = _ledger(said)
+    assert _status(ledger, new) == "current"
+    assert _status(ledger, old) == "replaced"

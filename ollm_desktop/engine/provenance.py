@@ -299,7 +299,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
         found = [replace(f, sentence=number, value=fact_shouted.as_written(f.value, sentence, low)
                          if low else f.value)
                  for f in sentence_facts(text[:MAX_SENTENCE_CHARS], role, led=led)]
-        found = _quoted_errata(found, sentence, number)  # "“Patt 6” should be “Patt 4”"
+        found = _quoted_errata(found, sentence, number, role)  # "“Patt 6” should be “Patt 4”"
         if sentence.strip() and any(sentence.strip() in line for line in proposing):
             found = [replace(f, kind="question", correction=False) for f in found
                      if not f.old and f.kind not in ("correction", "decision")]
@@ -318,14 +318,20 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     return out
 
 
-def _quoted_errata(found: list[Found], sentence: str, number: int) -> list[Found]:
+def _quoted_errata(found: list[Found], sentence: str, number: int, role: str) -> list[Found]:
     """A correction between two quoted texts (``fact_quoted_errata``): the quotes are the two
     values whole, in place of the pieces the finder read of them; the key is the grammar's
-    where it read the new value as a name of a key, else none (the held old value keys it)."""
+    where it read the new value as a name of a key, else none (the held old value keys it).
+    The grammar's mood reader reads the sentence with the quotes as its values first: another's
+    suggestion, proposal or request ('Mia suggested "Spring Fling" instead of "Spring Gala"')
+    is no correction (stop 44's review)."""
     pair = errata(sentence)
     if pair is None:
         return found
     old, new = pair
+    quoted = sorted((sentence.find(v), sentence.find(v) + len(v), v, "name") for v in pair)
+    if fact_grammar.read(sentence, quoted, role).mood != "statement":
+        return found
     if any(f.old and f.value == old for f in found) and \
             any(not f.old and f.value == new for f in found):
         return found  # the grammar read it whole
