@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from ollm_desktop.engine.fact_mood_planned import GOING, WILL, planned
+from ollm_desktop.engine.fact_mood_planned import GOING, LATER, WILL, planned
 from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
 
@@ -81,8 +81,8 @@ _ALL = REQUEST | PROPOSAL_NOUNS | WISH | OPINION | ENABLING | MOVED
 
 def may_propose(tokens: Sequence[Tok], first: int) -> bool:
     """Whether a sentence holds any word these structures begin with (a cheap pre-check)."""
-    return any(t.word in _ALL or t.word in GOING or t.word in WILL or _gerund(t.word)
-               for t in tokens[first:])
+    return any(t.word in _ALL or t.word in GOING or t.word in WILL or t.word in LATER
+               or _gerund(t.word) for t in tokens[first:])
 
 
 def _gerund(word: str) -> bool:
