@@ -62,6 +62,12 @@ def status_of(ledger: list[Fact], value: str) -> str:
     return fact_of(ledger, value).status
 
 
+def stated_status(ledger: list[Fact], value: str) -> str | None:
+    """The status of the ledger's first entry of ``value`` that states it (an open question
+    is no value); None when none does (``status_of`` wants the entry there)."""
+    return next((f.status for f in ledger if f.value == value and f.kind != "question"), None)
+
+
 def replaced_by_map(ledger: list[Fact]) -> dict[str, str]:
     """Each "replaced" entry's value with the value of the entry that replaced it (entries
     whose replacement is not in the ledger are left out)."""

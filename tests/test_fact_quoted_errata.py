@@ -7,14 +7,9 @@ from __future__ import annotations
 import pytest
 
 from ollm_desktop.engine.fact_quoted_errata import errata
-from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import message_facts
+from tests.fact_ledger import stated_status
 from tests.fact_ledger import user_ledger as _ledger
-
-
-def _status(ledger: list[Fact], value: str) -> str | None:
-    """The value's status on the ledger (an open question is no value), None: absent."""
-    return next((f.status for f in ledger if f.value == value and f.kind != "question"), None)
 
 
 @pytest.mark.parametrize(("said", "old", "new"), [
@@ -30,13 +25,13 @@ def _status(ledger: list[Fact], value: str) -> str | None:
 def test_a_quoted_text_corrected_by_another_is_replaced_by_it(said: str, old: str,
                                                               new: str) -> None:
     ledger = _ledger(said)
-    assert _status(ledger, new) == "current"
-    assert _status(ledger, old) == "replaced"
+    assert stated_status(ledger, new) == "current"
+    assert stated_status(ledger, old) == "replaced"
 
 
 def test_a_held_quoted_value_is_replaced_by_the_errata() -> None:
     ledger = _ledger("The button label is 'Quit'.", 'The label should read "Exit", not "Quit".')
-    assert _status(ledger, "Exit") == "current"
+    assert stated_status(ledger, "Exit") == "current"
     assert not any(f.value.strip("'’") == "Quit" and f.status == "current" for f in ledger)
 
 
@@ -48,8 +43,8 @@ def test_a_held_quoted_value_is_replaced_by_the_errata() -> None:
 ])
 def test_a_question_or_a_hedge_between_quotes_replaces_nothing(said: str) -> None:
     ledger = _ledger("The button label is 'Quit'.", said)
-    assert _status(ledger, "Quit") == "current"
-    assert _status(ledger, "Exit") != "current"
+    assert stated_status(ledger, "Quit") == "current"
+    assert stated_status(ledger, "Exit") != "current"
 
 
 @pytest.mark.parametrize("sentence", [
@@ -87,8 +82,8 @@ def test_an_apostrophe_inside_a_name_or_before_its_next_word_stays(sentence: str
 ])
 def test_another_s_proposal_between_quotes_replaces_nothing(said: str) -> None:
     ledger = _ledger('The title is "Spring Gala".', said)
-    assert _status(ledger, "Spring Gala") == "current"
-    assert _status(ledger, "Spring Fling") != "current"
+    assert stated_status(ledger, "Spring Gala") == "current"
+    assert stated_status(ledger, "Spring Fling") != "current"
 
 
 @pytest.mark.parametrize(("said", "old", "new"), [  # the review's own errata, in its words
@@ -98,5 +93,18 @@ def test_another_s_proposal_between_quotes_replaces_nothing(said: str) -> None:
 ])
 def test_an_erratum_after_its_label_is_read(said: str, old: str, new: str) -> None:
     ledger = _ledger(said)
-    assert _status(ledger, new) == "current"
-    assert _status(ledger, old) == "replaced"
+    assert stated_status(ledger, new) == "current"
+    assert stated_status(ledger, old) == "replaced"
+
+
+@pytest.mark.parametrize("sentence", [
+    'The Exit sign is fine, but the button "Quit" should read "Exit".',
+    "Quit and Exit both appear; the menu's “ Quit ” should be “Exit”.",
+])
+def test_errata_give_the_places_inside_the_quotes(sentence: str) -> None:
+    pair = errata(sentence)
+    assert pair is not None
+    for quoted in pair:  # (an unquoted "Exit" or "Quit" before them is not the quote)
+        assert sentence[quoted.start:quoted.end] == quoted.text
+        assert sentence[quoted.start - 1] in "\"“ "
+    assert [q.text for q in pair] == ["Quit", "Exit"]

@@ -138,3 +138,11 @@ def _extends(entity: str, attribute: str, other_entity: str) -> bool:
     phrase = [stem(w) for w in f"{entity} {attribute}".split()]
     owner = [stem(w) for w in other_entity.split()]
     return owner[:len(phrase)] == phrase or phrase[-len(owner):] == owner
+
+
+def listed_unit(fact: Fact | Found) -> bool:
+    """A value of a unit class of which a key holds many (``MANY``: paths, links, tickets),
+    not a count of things whose noun spells such a class ("7 tickets", "3 classes": a number,
+    one count of its key)."""
+    unit = fact.key.rpartition("|")[2]
+    return fact.ref_kind in MANY or (unit in MANY and fact.ref_kind != "number")

@@ -21,6 +21,7 @@ Part of ``fact_grammar``'s reading. Each is a shape, not a cue list:
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok, closed, joined
@@ -43,6 +44,18 @@ _SPEAKERS = closed("we i")
 # ("error" is left out: it is a noun in most sentences, "the error analysis is fine")
 ERROR = closed("wrong mistake mistaken misspoke misspoken typo typos incorrect misread "
                "misremembered")
+# "mix up", in its forms: the phrasal verb of confusing two values ("I always mix those up",
+# "I mixed up the dates").
+MIXED = closed("mix mixes mixed mixing")
+_ERRING = ERROR | MIXED
+
+
+def admits(said: set[str] | frozenset[str]) -> bool:
+    """A clause's words say the speaker's word was wrong: a predicate of error ("wrong",
+    "typo", "misread") or "mix ... up"."""
+    return bool(said & ERROR) or (bool(said & MIXED) and "up" in said)
+
+
 MAX_LEAD_WORDS = 10
 _SHORT_ERROR = 4  # words of a clause about an error that names no speaker
 # The speaker of such a clause (it says the user's own word was wrong: "I misread", "my
@@ -54,12 +67,29 @@ ONWARD = closed("on onward onwards")
 
 
 _LEAD_HEADS = frozenset(lead.split()[0] for lead in LEADS)
+# Hesitations that open a self-repair in writing ("err, 40 s", "erm, the 5th", "nvm, 4 am":
+# never mind), read with their letters squeezed ("errr"): a closed class. "um" and "uh"
+# hesitate without repairing (fillers).
+REPAIRS = closed("er erm nvm")
+_FILLERS = frozenset(re.sub(r"(.)\1+", r"\1", word) for word in FILLER) | {"um", "uh"}
+
+
+def squeezed(word: str) -> str:
+    """A word with each run of one letter squeezed to one ("ahh" -> "ah", "hmmm" -> "hm",
+    "errr" -> "er"): how an interjection is drawn out in chat."""
+    return re.sub(r"(.)\1+", r"\1", word) if word.isalpha() else word
+
+
+def _repair(tokens: list[Tok], index: int) -> bool:
+    """A hesitation of ``REPAIRS`` as its own clause ("err, 40 s", "nvm - 4 am"): a lead."""
+    after = tokens[index + 1].word if index + 1 < len(tokens) else ""
+    return squeezed(tokens[index].word) in REPAIRS and (after in BOUNDARY or after in ("", "—"))
 
 
 def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
     """Index of the first token after discourse words, and whether a correction lead was."""
     index, correction = 0, False
-    erring = any(t.word in ERROR for t in tokens)  # (most sentences say nothing was wrong)
+    erring = any(t.word in _ERRING for t in tokens)  # (most sentences say nothing was wrong)
     while index < len(tokens):
         lead = None
         if tokens[index].word in _LEAD_HEADS:
@@ -67,11 +97,11 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
             lead = next((lead for lead in LEADS if text == lead or
                          text.startswith(lead + " ")), None)
         span = from_now(tokens, index) or _taken_back(tokens, index) or (
-            erring and _error_clause(tokens, index))
+            erring and _error_clause(tokens, index)) or _repair(tokens, index)
         if lead is not None or span:
             index += span or len(lead.split() if lead else ())
             correction = True
-        elif tokens[index].word in FILLER or tokens[index].word in BOUNDARY - {"("}:
+        elif squeezed(tokens[index].word) in _FILLERS or tokens[index].word in BOUNDARY - {"("}:
             index += 1
         else:
             break
@@ -111,7 +141,7 @@ def _error_clause(tokens: list[Tok], index: int) -> int:
         if token.word in BOUNDARY and token.word != "(":
             said = {t.word for t in tokens[index:k]}  # (a short one needs no speaker: "Wrong
             short = k - index <= _SHORT_ERROR and not said & _DOUBT  # ticket," "K was wrong:")
-            return k + 1 - index if said & ERROR and (said & SPEAKER or short) else 0
+            return k + 1 - index if admits(said) and (said & SPEAKER or short) else 0
     return 0
 
 
@@ -124,13 +154,13 @@ def erred_after(tokens: list[Tok], first: int) -> bool:
     """A clause after the sentence's value that says the user's word was wrong ("The port is
     7100, I got that wrong before.", "…, my mistake earlier."): the sentence corrects as
     with a leading "I got that wrong:". A doubt ("unless I'm mistaken") admits nothing."""
-    if not any(t.word in ERROR for t in tokens[first:]):
+    if not any(t.word in _ERRING for t in tokens[first:]):
         return False
     valued = next((k for k in range(len(tokens) - 1, first - 1, -1) if tokens[k].value), -1)
     cuts = [k for k in range(valued + 1, len(tokens)) if tokens[k].word in BOUNDARY - {"("}]
     for cut, end in pairwise([*cuts, len(tokens)]):  # (no cut: nothing after the value)
         said = {t.word for t in tokens[cut + 1:end]}
-        if valued >= 0 and said & ERROR and said & SPEAKER and not said & _DOUBT and \
+        if valued >= 0 and admits(said) and said & SPEAKER and not said & _DOUBT and \
                 end - cut - 1 <= MAX_LEAD_WORDS:
             return True
     return False

@@ -15,6 +15,7 @@ corrects nothing and is left to the mood readers, as is every sentence without t
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 _QUOTED = re.compile(r"“([^”\n]{1,40})”|\"([^\"\n]{1,40})\"|‘([^’\n]{1,40})’"
                      r"|(?<![\w'])'([^'\n]{1,40})'(?![\w'])")
@@ -36,12 +37,23 @@ _UNSURE = re.compile(r"\?\s*$|^\s*(?:maybe|perhaps|what\s+if|should\s+(?:we|i|it
                      r"|could|would|shall|i\s+(?:think|guess|wonder)|how\s+about)\b", re.I)
 
 
-def errata(sentence: str) -> tuple[str, str] | None:
-    """(old, new): the quoted text the sentence corrects and its replacement, or None."""
+class Quoted(NamedTuple):
+    """A quoted text's place in its sentence (inside the quotes, without the spaces at its
+    ends) and the text."""
+
+    start: int
+    end: int
+    text: str
+
+
+def errata(sentence: str) -> tuple[Quoted, Quoted] | None:
+    """(old, new): the quoted text the sentence corrects and its replacement, with their
+    places (the caller needs no search for them, which could land on an unquoted earlier
+    occurrence of the same words), or None."""
     spans = list(_QUOTED.finditer(sentence))
     if len(spans) < 2 or _UNSURE.search(sentence):
         return None
-    texts = [next(g for g in m.groups() if g is not None).strip() for m in spans]
+    texts = [_inside(m) for m in spans]
     placed, last = [], 0
     for index, match in enumerate(spans):
         placed += [sentence[last:match.start()], f"Q{index}"]
@@ -53,6 +65,15 @@ def errata(sentence: str) -> tuple[str, str] | None:
         if match is None:
             continue
         old, new = texts[int(match.group("o"))], texts[int(match.group("n"))]
-        if old and new and old.lower() != new.lower():
+        if old.text and new.text and old.text.lower() != new.text.lower():
             return old, new
     return None
+
+
+def _inside(match: re.Match[str]) -> Quoted:
+    """The text between a match's quotes, stripped, with its place."""
+    group = next(k for k in range(1, 5) if match.group(k) is not None)
+    raw = match.group(group)
+    start = match.start(group) + len(raw) - len(raw.lstrip())
+    text = raw.strip()
+    return Quoted(start, start + len(text), text)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_key_match import family
+from ollm_desktop.engine.fact_key_match import family, listed_unit
 from ollm_desktop.engine.fact_keyless import referred_back
 from ollm_desktop.engine.fact_supersession import (
     certain_key,
@@ -41,7 +40,7 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False,
         return _restated_otherwise(facts, new, single=single)
     if family(new) in ("sentence", "question") or len(parts) != 3:
         return 0
-    if not single and (parts[2] in MANY or new.ref_kind in MANY):
+    if not single and listed_unit(new):
         return _one_link_restated(facts, new)
     olds = [old for old in facts if old.key == new.key and old is not new  # same key first:
             and old.status == "current" and old.value != new.value  # the cheap tests

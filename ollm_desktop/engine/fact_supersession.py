@@ -19,6 +19,7 @@ from ollm_desktop.engine.fact_key_match import (
     family,
     key_match,
     kinds_differ,
+    listed_unit,
     subjects_meet,
 )
 from ollm_desktop.engine.fact_keyless import (
@@ -241,11 +242,15 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False
     never leaves an old value reading as current beside its correction (the caller leaves
     out another owner's key and a statement that shares no word with it)."""
     unit = new.key.split("|")[-1] if new.key else ""
-    if not unit or ((unit in MANY or new.ref_kind in MANY) and not (single and unit == "url")):
+    listed = listed_unit(new) and not (single and unit == "url")
+    if not unit or (listed and not keyless(new)):
         return []  # (a list; an address is one, where a correction gives only it: a path,
-        # a file, a function a message names are a list however few)
+        # a file, a function a message names are a list however few; "7 tickets" is a count)
     alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
              and not kinds_differ(new, f)]
+    if listed:  # "sorry, INV-2213": a bare item of a list unit means the one such value,
+        # where it was stated as the value of a key that names its owner and attribute
+        return alike if len(alike) == 1 and certain_key(alike[0], single=True) else []
     if unit in ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
         alike = [f for f in alike if keyless(new) or _share_a_word(new, f)]
     elif len({f.key for f in alike}) > 1 and not keyless(new):  # several keys of its unit:
@@ -273,8 +278,7 @@ def certain_key(fact: Fact | Found, *, single: bool = False) -> bool:
     thing."""
     parts = fact.key.split("|")
     return len(parts) == 3 and bool(parts[0]) and bool(parts[1]) and family(fact) not in (
-        "sentence", "question") and (single or (parts[2] not in MANY and
-                                               fact.ref_kind not in MANY))
+        "sentence", "question") and (single or not listed_unit(fact))
 
 
 def replaced_by_later(facts: list[Fact], new: Fact) -> int:

@@ -13,6 +13,7 @@ from ollm_desktop.engine.fact_counted import counted
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_name_runs import name_runs
 from ollm_desktop.engine.fact_phrase_words import USING
+from ollm_desktop.engine.fact_repair_counts import counted_opening
 from ollm_desktop.engine.fact_value_spans import (
     addresses,
     capital,
@@ -25,7 +26,6 @@ from ollm_desktop.engine.fact_value_spans import (
     listed_count,
     listed_name,
     noun_place,
-    opening_count,
     replaced_objects,
     spelled_change,
     spelled_counts,
@@ -155,8 +155,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people", "make it 3 rooms."
             counted(sentence, tokens, i)
             continue
-        if token.word.isdigit() and opening_count(tokens, i, first):
-            _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk."
+        if counted_opening(tokens, i, first, lead):  # (or after a lead: "sorry, 12 cans")
+            _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk.",
             counted(sentence, tokens, i)
             continue
         if token.word.isdigit() and listed_count(tokens, i, first):

@@ -62,7 +62,7 @@ SPEAKING = closed("i'm we're i'll we'll they're you're")
 REPLACE = closed("replace replaces replaced replacing swap swaps swapped swapping substitute "
                  "substitutes substituted substituting")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
-          "update", "i meant", "sorry", "wait", "no", "oops", "typo")
+          "update", "i meant", "sorry", "wait", "no", "oops", "typo", "more like")
 FILLER = closed("so ok okay oh hmm well also and but btw ah right ugh argh whoops hm "
                 "hey hi hello yo")  # (interjections and greetings: a closed class)
 BOUNDARY = frozenset([*",;:?!.()", "—", "–"])  # (a dash between clauses too)
@@ -75,7 +75,7 @@ SIZE = closed("b kb mb gb tb kib mib gib tib ki mi gi ti bytes")  # (Mi, Gi: Kub
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
-    "you've you're they've they'll -> => →")
+    "you've you're they've they'll more less fewer actually -> => →")
 CONJUNCTIONS = closed("and or but so")
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").

@@ -287,13 +287,14 @@ MAX_LEAD_CHARS = 100
 def message_facts(content: str, role: str = "user") -> list[Found]:
     """Every fact of a message's text, in order (sentences without a fact give none)."""
     out: list[Found] = []
-    led = False  # "Scratch that. The deadline is Friday.": the lead corrects the next one
+    led = starred(content)  # "Scratch that. The deadline is Friday.": the lead corrects the
+    # next one; "*50 MB", chat's star before the word meant, corrects the first
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
     proposing = proposal_lines(content[:MAX_FACT_TEXT])  # (fact_message_lines) a title, items
     for number, sentence in enumerate(sentences(unwrapped(content[:MAX_FACT_TEXT]))):
         low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
         text = low or sentence
-        if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text):
+        if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text) and not _valued(text):
             led = True
             continue
         found = [replace(f, sentence=number, value=fact_shouted.as_written(f.value, sentence, low)
@@ -318,6 +319,21 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     return out
 
 
+def _valued(sentence: str) -> bool:
+    """The sentence holds a value: it is no lead alone, though its words before "I got that
+    wrong" read as a header ("the cleaner's coming Friday, I got the days wrong.")."""
+    return bool(_values(sentence)) or WEEKDAY.search(sentence) is not None
+
+
+def starred(content: str) -> bool:
+    """A message that opens with a star glued to its first word and has no other star
+    ("*50 MB", "*Thursday"): chat's mark of a correction of what was just typed (a list
+    item's star has a space after it; emphasis closes its star)."""
+    text = content.lstrip()
+    return text[:1] == "*" and text[1:2] not in ("", "*", " ", "\t", "\n") and \
+        text.count("*") == 1
+
+
 def _quoted_errata(found: list[Found], sentence: str, number: int, role: str) -> list[Found]:
     """A correction between two quoted texts (``fact_quoted_errata``): the quotes are the two
     values whole, in place of the pieces the finder read of them; the key is the grammar's
@@ -328,17 +344,17 @@ def _quoted_errata(found: list[Found], sentence: str, number: int, role: str) ->
     pair = errata(sentence)
     if pair is None:
         return found
-    old, new = pair
-    quoted = sorted((sentence.find(v), sentence.find(v) + len(v), v, "name") for v in pair)
+    quoted = sorted((q.start, q.end, q.text, "name") for q in pair)
     if fact_grammar.read(sentence, quoted, role).mood != "statement":
         return found
+    old, new = (q.text for q in pair)
     if any(f.old and f.value == old for f in found) and \
             any(not f.old and f.value == new for f in found):
         return found  # the grammar read it whole
     keyed = next((f for f in found if not f.old and f.value == new and f.key.endswith("|name")
                   and f.key.split("|")[1]), None)
     key, subject = (keyed.key, keyed.subject) if keyed else ("||name", "")
-    rest = [f for f in found if not any(_overlap(f.value, q) for q in pair)]
+    rest = [f for f in found if not any(_overlap(f.value, q) for q in (old, new))]
     return [*rest, Found("name", old, subject, "name", True, old=True, sentence=number, key=key),
             Found("name", new, subject, "name", True, sentence=number, key=key)]
 
