@@ -3,7 +3,8 @@
 A negated move to a value ("We can't go to $4,000", ``fact_mood_unmade``), a plan with a
 later time whose verb takes the value ("Tonight I'll scale it to 8 nodes", "From January I'm
 going to charge $95", ``fact_mood_planned``), "the plan is to …" and a wish put off
-("Eventually we want to migrate to Postgres", ``fact_mood_proposed``), a memory the speaker
+("Eventually we want to migrate to Postgres") and a proposal's value after its noun ("that
+idea about 5434", ``fact_mood_proposed``), a memory the speaker
 doubts ("I vaguely remember $1,650", ``fact_mood_stance``) and a fronted place of before ("In
 my old flat I paid $1,200", ``fact_tense``) replace nothing: the review's probes.
 """
@@ -35,6 +36,9 @@ def _not_current(ledger: list[Fact], value: str) -> bool:
     ("The database is MySQL 8.0.", "MySQL 8.0",
      "Eventually we want to migrate to Postgres, but not this year.", "Postgres"),
     ("The release is v3.2.", "v3.2", "The plan is to tag v3.3 next Friday.", "v3.3"),
+    # a proposal's value after its noun ("the idea about 5434", "the proposal for $50")
+    ("The DB port is 5432.", "5432", "Scratch that idea about 5434, we keep 5432.", "5434"),
+    ("The fee is $40.", "$40", "The proposal for $50 is on the table.", "$50"),
     # doubted, or of before
     ("Rent is $1,600.", "$1,600",
      "I vaguely remember $1,650 from the renewal letter, need to double-check.", "$1,650"),

@@ -12,7 +12,8 @@ Three structures name a new value that no one has set yet:
   A grant anywhere in the request's segment makes it a decision ("..., and the board
   agreed"; not "but it hasn't agreed");
 - a **proposal's noun before its infinitive** (or "the plan / idea / goal is to"): "a
-  proposal to increase the rates to $2.50", "the plan is to tag v3.3 next Friday",
+  proposal to increase the rates to $2.50", "the plan is to tag v3.3 next Friday", or
+  before "about / of / for" and its value ("that idea about 5434", "the proposal for $50"),
   "a petition to move the first day to September", "a motion to shift the meeting to
   Monday", "I motion to approve moving ...": what the proposal would do is not done;
 - a **wish or plan of a change**: a wish or intention verb before "to" and a change verb
@@ -145,6 +146,10 @@ def _proposed(tokens: Sequence[Tok], i: int, b: int) -> bool:
     if i > 0 and tokens[i - 1].word in DETERMINERS and i + 3 < b and \
             tokens[i + 1].word in ("is", "was") and tokens[i + 2].word == "to":
         i += 1
+    if i > 0 and tokens[i - 1].word in DETERMINERS and i + 2 < b and \
+            tokens[i + 1].word in ("about", "of", "for") and (
+                tokens[i + 2].value is not None or tokens[i + 2].word[:1].isdigit()):
+        return True  # "that idea about 5434", "the request for 20 GB": the proposal's value
     return i + 2 < b and tokens[i + 1].word == "to" and tokens[i + 2].word.isalpha() and \
         tokens[i + 2].value is None
 
