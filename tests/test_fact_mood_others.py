@@ -100,3 +100,21 @@ def test_the_speaker_s_own_change_still_applies(held: str, old: str, said: str,
     ledger = user_ledger(held, said)
     assert status_of(ledger, old) == "replaced"
     assert status_of(ledger, new) == "current"
+
+
+@pytest.mark.parametrize(("held", "old", "said", "theirs"), [
+    ("The school trip is £45.", "£45",
+     "The bus company pushed its price to £60 for other schools, ours stays £45.", "£60"),
+    ("The fee is $40.", "$40", "The club raised it to $55 for everyone else.", "$55"),
+    ("The release is v3.2.", "v3.2", "Changelog for v3.1 mentions the fix too.", "v3.1"),
+])
+def test_a_change_for_others_or_a_report_s_source_is_not_the_user_s(
+        held: str, old: str, said: str, theirs: str) -> None:
+    ledger = user_ledger(held, said)
+    assert status_of(ledger, old) == "current"
+    assert _not_current(ledger, theirs)
+
+
+def test_a_report_that_gives_a_value_still_states_it() -> None:
+    ledger = user_ledger("The docs for v3.1 say port 8080.")
+    assert status_of(ledger, "8080") == "current"

@@ -27,6 +27,11 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
   for admin") is a second key: nothing is marked. Without "but" ("…, ours stays £45", "…, we
   keep 5432") it cost a held-out correction (another's key changed beside the user's own).
 
+- **A change for others**: a value before "for other …" / "for others" / "for everyone
+  else" ("The bus company pushed its price to £60 for other schools") is not the user's.
+- **A value that names a report's source**: "Changelog for v3.1 mentions the fix too" (the
+  value says which changelog, and the report gives none).
+
 The words are closed classes: verbs of wanting, pressing, saying, keeping and calling off,
 the indefinite pronouns of a person, the first person.
 """
@@ -56,7 +61,7 @@ _ALONG = closed("is are was were 's keeps keep still also really just has have h
 _PASSIVE = closed("is are was were be been being")
 _SHAPE = closed("now instead rather place not")  # a correction's shape ("in place of")
 _EDGE = closed(", ; : — – but so because and")
-_ALL = WANTING | PRESSING | SAYING | UNNAMED | CALLED_OFF | KEEPING | {"against"}
+_ALL = WANTING | PRESSING | SAYING | UNNAMED | CALLED_OFF | KEEPING | {"against", "for"}
 
 
 def may_decline(tokens: Sequence[Tok], first: int) -> bool:
@@ -140,6 +145,25 @@ def _against(tokens: Sequence[Tok], i: int, b: int) -> int:
     return -1
 
 
+def _for_others(tokens: Sequence[Tok], i: int, b: int) -> bool:
+    """"for" at ``i`` after a value, before others ("£60 for other schools", "for
+    everyone else"): a change that is not the user's own."""
+    after = [t.word for t in tokens[i + 1:min(b, i + 3)]]
+    return i > 0 and tokens[i - 1].value is not None and bool(after) and (
+        after[0] in ("other", "others") or after[:2] == ["everyone", "else"])
+
+
+def _named_source(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """A value that names the source of a report ("the changelog for v3.1 mentions the
+    fix": which changelog), when the report itself gives no value (-1: none)."""
+    start = _clause_start(tokens, a, i)
+    if any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + 1:_clause_end(
+            tokens, i, b)]):
+        return -1
+    return next((j for j in range(start + 1, i) if tokens[j].value is not None and
+                 tokens[j - 1].word in ("for", "of") and j == i - 1), -1)
+
+
 def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
     """Where the clause of a keeping verb at ``i`` opens, when it is the segment's last and
     keeps a value that ends it ("…, but we're keeping Saturday"; -1: none)."""
@@ -167,6 +191,10 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
             out.append((at, i + 1, "negated"))
         elif word == "against" and (end := _against(tokens, i, b)) > 0:
             out.append((i, end, "negated"))
+        elif word == "for" and _for_others(tokens, i, b):
+            out.append((_clause_start(tokens, a, i), _clause_end(tokens, i, b), "reported"))
+        elif word in REPORTING and (at := _named_source(tokens, a, i, b)) >= 0:
+            out.append((at, at + 1, "reported"))
         elif word in KEEPING and (start := _kept(tokens, a, i, b)) > 0:
             before = start - 1 if tokens[start - 1].word in _EDGE else start
             head = next((t.word for t in tokens[a:before] if t.word[:1].isalnum()), "")
