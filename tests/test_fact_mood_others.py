@@ -118,3 +118,15 @@ def test_a_change_for_others_or_a_report_s_source_is_not_the_user_s(
 def test_a_report_that_gives_a_value_still_states_it() -> None:
     ledger = user_ledger("The docs for v3.1 say port 8080.")
     assert status_of(ledger, "8080") == "current"
+
+
+@pytest.mark.parametrize(("held", "said", "theirs", "ours"), [
+    ("The docs say the port is 8444.", "Typo in the docs: they say 8444 but our port is 8443.",
+     "8444", "8443"),
+    ("The lunch is $9.", "The menu says $12 but our price is $10.", "$12", "$10"),
+])
+def test_a_report_the_user_sets_against_is_not_current(held: str, said: str, theirs: str,
+                                                       ours: str) -> None:
+    ledger = user_ledger(held, said)
+    assert status_of(ledger, ours) == "current"
+    assert _not_current(ledger, theirs)

@@ -27,6 +27,8 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
   for admin") is a second key: nothing is marked. Without "but" ("…, ours stays £45", "…, we
   keep 5432") it cost a held-out correction (another's key changed beside the user's own).
 
+- **A report the user sets against**: "they say 8444 but our port is 8443" (a report with
+  its value, then "but" and the speaker's own clause): the report's value is not current.
 - **A change for others**: a value before "for other …" / "for others" / "for everyone
   else" ("The bus company pushed its price to £60 for other schools") is not the user's.
 - **A value that names a report's source**: "Changelog for v3.1 mentions the fix too" (the
@@ -55,6 +57,7 @@ DEONTIC = closed("should ought")
 UNNAMED = closed("someone somebody")
 CALLED_OFF = closed("cancelled canceled scrapped shelved abandoned")
 KEEPING = closed("keep keeps keeping stay stays staying stick sticks sticking remain remains")
+OWN = closed("our my ours mine")  # the speaker's own after "but"
 NO_PERSON = closed("it this that which who what there")
 _ALONG = closed("is are was were 's keeps keep still also really just has have had been "
                 "always")
@@ -164,6 +167,18 @@ def _named_source(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
                  tokens[j - 1].word in ("for", "of") and j == i - 1), -1)
 
 
+def _report_but_ours(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """A report whose value the speaker's own clause after "but" sets against ("they say
+    8444 but our port is 8443"): where the "but" stands (-1: none)."""
+    subject = _subject(tokens, a, i)
+    if subject in FIRST_PERSON or not subject[:1].isalpha() or \
+            not any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + 1:i + 4]):
+        return -1
+    but = next((j for j in range(i + 1, b) if tokens[j].word == "but"), -1)
+    own = tokens[but + 1].word if 0 < but < b - 1 else ""
+    return but if own in FIRST_PERSON or own in OWN else -1
+
+
 def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
     """Where the clause of a keeping verb at ``i`` opens, when it is the segment's last and
     keeps a value that ends it ("…, but we're keeping Saturday"; -1: none)."""
@@ -195,6 +210,8 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
             out.append((_clause_start(tokens, a, i), _clause_end(tokens, i, b), "reported"))
         elif word in REPORTING and (at := _named_source(tokens, a, i, b)) >= 0:
             out.append((at, at + 1, "reported"))
+        elif word in REPORTING and (but := _report_but_ours(tokens, a, i, b)) > 0:
+            out.append((i + 1, but, "reported"))
         elif word in KEEPING and (start := _kept(tokens, a, i, b)) > 0:
             before = start - 1 if tokens[start - 1].word in _EDGE else start
             head = next((t.word for t in tokens[a:before] if t.word[:1].isalnum()), "")
