@@ -64,12 +64,21 @@ _ALONG = closed("is are was were 's keeps keep still also really just has have h
 _PASSIVE = closed("is are was were be been being")
 _SHAPE = closed("now instead rather place not")  # a correction's shape ("in place of")
 _EDGE = closed(", ; : — – but so because and")
-_ALL = WANTING | PRESSING | SAYING | UNNAMED | CALLED_OFF | KEEPING | {"against", "for"}
+_ALWAYS = WANTING | PRESSING | UNNAMED | CALLED_OFF | {"against"}
+_PAIRED = closed("but for of")  # a report set against, a report's source
 
 
 def may_decline(tokens: Sequence[Tok], first: int) -> bool:
-    """Any word these structures begin with (a cheap pre-check)."""
-    return any(t.word in _ALL for t in tokens[first:])
+    """The words each structure needs (a cheap pre-check: "for" and "says" alone are common,
+    so they count only with the word their structure pairs them with)."""
+    words = {t.word for t in tokens[first:]}
+    if words & _ALWAYS:
+        return True
+    if words & SAYING and words & (DEONTIC | _PAIRED):
+        return True
+    if "for" in words and words & {"other", "others", "everyone"}:
+        return True
+    return bool(words & KEEPING) and "but" in words
 
 
 def _clause_end(tokens: Sequence[Tok], i: int, b: int) -> int:
