@@ -45,6 +45,7 @@ from ollm_desktop.engine.fact_mood_asked import interrogative as _interrogative
 from ollm_desktop.engine.fact_mood_asked import supposed as _supposed
 from ollm_desktop.engine.fact_mood_asked import word_at as _word
 from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_mood
+from ollm_desktop.engine.fact_mood_others import may_decline, others_marks
 from ollm_desktop.engine.fact_mood_proposed import may_propose, proposed_marks
 from ollm_desktop.engine.fact_mood_stance import possible_change, stance_marks
 from ollm_desktop.engine.fact_mood_words import clause_head as _head
@@ -331,6 +332,8 @@ def _segment(sentence: str, tokens: list[Tok], segment: list[Clause], role: str,
         mark(x, y, open_mood)
     for x, y, asked in proposed_marks(tokens, start, end):  # "asked the judge to delay it"
         mark(x, y, asked)
+    for x, y, theirs in others_marks(tokens, start, end):  # "Security wants 30 days"
+        mark(x, y, theirs)
 
 
 def _adjunct(tokens: list[Tok], a: int, b: int) -> bool:
@@ -366,7 +369,7 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
     """Each clause's mood, and the sentence's: a statement when a value is asserted."""
     stance = stance_marks(sentence, tokens, first)  # (fact_mood_stance) "I hope", "Bob said"
     if _plain(tokens, first) and not may_open(tokens, first) and not stance and \
-            not may_propose(tokens, first):
+            not may_propose(tokens, first) and not may_decline(tokens, first):
         return Moods("statement", ())
     moods: list[ClauseMood] = ["statement"] * len(tokens)
 

@@ -11,7 +11,9 @@ Three structures name a new value that no one has set yet:
   requested (that) the budget be cut to $4,000", "the client demanded that it be moved".
   A grant anywhere in the request's segment makes it a decision ("..., and the board
   agreed"; not "but it hasn't agreed");
-- a **proposal's noun before its infinitive**: "a proposal to increase the rates to $2.50",
+- a **proposal's noun before its infinitive** (or "the plan / idea / goal is to"): "a
+  proposal to increase the rates to $2.50", "the plan is to tag v3.3 next Friday", or
+  before "about / of / for" and its value ("that idea about 5434", "the proposal for $50"),
   "a petition to move the first day to September", "a motion to shift the meeting to
   Monday", "I motion to approve moving ...": what the proposal would do is not done;
 - a **wish or plan of a change**: a wish or intention verb before "to" and a change verb
@@ -20,7 +22,8 @@ Three structures name a new value that no one has set yet:
   an object and a change's participle ("my boss wants the deadline moved to March 3"). The
   value the change goes to is the plan's, not the current one. The speaker's own "I want to
   raise the budget to $6,000" / "we want to move the standup to 10:00" tells the assistant
-  what is decided, as "I want the port changed to 9443" does. "I want to move $500 into the
+  what is decided, as "I want the port changed to 9443" does, unless it is put off
+  ("Eventually we want to migrate to Postgres"). "I want to move $500 into the
   fund" (the value is what is moved, no target), "we want the port to be 9443" (no change
   verb) and "I want the port changed to 9443" (the speaker's directive) state what the
   speaker wants done.
@@ -60,7 +63,8 @@ ProposedMark = tuple[int, int, Literal["reported", "tentative"]]
 REQUEST = closed("ask asks asked asking request requests requested requesting petition "
                  "petitions petitioned petitioning demanded")  # (not the noun "demand")
 PROPOSAL_NOUNS = closed("proposal proposals petition petitions motion motions suggestion "
-                        "suggestions request requests plan plans bid bids")
+                        "suggestions request requests plan plans bid bids idea goal intention")
+DEFERRED = closed("eventually someday ultimately")  # a wish put off to a time not named
 WISH = closed("want wants wanted wanting plan plans planned planning intend intends intended "
               "intending aim aims aiming")
 # A proposal or request that was granted is a decision ("the plan to move it was approved").
@@ -137,7 +141,15 @@ def _requested(tokens: Sequence[Tok], i: int, b: int, *, anyone: bool = False) -
 
 
 def _proposed(tokens: Sequence[Tok], i: int, b: int) -> bool:
-    """A proposal's noun at ``i`` before "to" and a verb ("a proposal to increase")."""
+    """A proposal's noun at ``i`` before "to" and a verb ("a proposal to increase"), or after
+    a determiner and before "is/was to" and a verb ("the plan is to tag v3.3 next Friday")."""
+    if i > 0 and tokens[i - 1].word in DETERMINERS and i + 3 < b and \
+            tokens[i + 1].word in ("is", "was") and tokens[i + 2].word == "to":
+        i += 1
+    if i > 0 and tokens[i - 1].word in DETERMINERS and i + 2 < b and \
+            tokens[i + 1].word in ("about", "of", "for") and (
+                tokens[i + 2].value is not None or tokens[i + 2].word[:1].isdigit()):
+        return True  # "that idea about 5434", "the request for 20 GB": the proposal's value
     return i + 2 < b and tokens[i + 1].word == "to" and tokens[i + 2].word.isalpha() and \
         tokens[i + 2].value is None
 
@@ -147,8 +159,10 @@ def _wished(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     change verb, or before its object and a change verb's participle ("wants the deadline
     moved to March 3"), with a target "to X"."""
     if i + 2 < b and tokens[i + 1].word == "to" and changes(tokens[i + 2].word):
-        if tokens[i].word in WANTS and i > a and tokens[i - 1].word in ("i", "we"):
+        if tokens[i].word in WANTS and i > a and tokens[i - 1].word in ("i", "we") and \
+                not any(t.word in DEFERRED for t in tokens[a:b]):
             return False  # the speaker's "I want to raise it to $6,000" tells the assistant
+            # (not "Eventually we want to migrate to Postgres": a wish put off)
         verb = i + 2
     elif tokens[i].word in WANTS:
         verb = next((j for j in range(i + 2, min(b, i + 2 + REACH)) if tokens[j].word.endswith(

@@ -8,7 +8,10 @@ Two structures state a value without asserting it as the user's current fact:
 - a **trailing hedge**: a last clause after a comma (or bare, before the end) that is only a
   first-person verb of belief ("..., I guess", "9000 I think?"), a hedge adverb ("...,
   probably"), or a memory hedge ("if I remember right", "IIRC") takes back the whole
-  assertion before it. A first-person verb of knowing ("..., I checked") confirms instead.
+  assertion before it. A first-person verb of knowing ("..., I checked") confirms instead;
+- a **doubt still to be checked**: "I vaguely remember $1,650 …", or a last clause with no
+  value that says the value is still to be checked ("…, need to double-check", "…, to be
+  confirmed", "…, still have to verify").
 
 A **possible change** ("we can easily put it to 500", "you can move the call to Friday") is
 an ability or an offer: "can" before a verb whose object goes "to" a value, or before a change
@@ -35,6 +38,8 @@ WISH_ADVERB = closed("hopefully fingers")  # "fingers crossed"
 GUESS = closed("guess think suppose believe reckon assume imagine")
 MEMORY = closed("iirc afaik afaict")
 _END = closed(". ! ? …")
+CHECKING = closed("check double-check doublecheck recheck confirm verify confirmed")
+_STILL_TO = closed("need needs have has must will to still yet")  # "need to double-check"
 CAN = closed("can can't cannot")
 _OBJECT = closed("it them this that these those")  # a pronoun object ("put it to 500")
 ATTAINED = closed("finally")  # an ability that came about: the change is made
@@ -97,10 +102,27 @@ def possible_change(tokens: Sequence[Tok], i: int) -> bool:
     return k > j + 1 and k < len(tokens) and tokens[k].word == "to"
 
 
+def _unchecked(tokens: Sequence[Tok], first: int) -> bool:
+    """A memory the speaker doubts ("I vaguely remember $1,650"), or a last clause after a
+    comma, with no value, that says the value is still to be checked ("…, need to
+    double-check", "…, to be confirmed"; not "…, I checked": ``_trailing_hedge``)."""
+    if any(tokens[i].word == "vaguely" and tokens[i + 1].word in cues.RECALLED
+           for i in range(first, len(tokens) - 1)):
+        return True
+    end = len(tokens)
+    while end > first and tokens[end - 1].word in _END:
+        end -= 1
+    comma = max((i for i in range(first, end) if tokens[i].word == ","), default=-1)
+    tail = tokens[comma + 1:end] if comma >= 0 else []
+    return 0 < len(tail) <= 5 and not any(t.value for t in tail) and \
+        tail[0].word in _STILL_TO and any(t.word in CHECKING for t in tail)
+
+
 def stance_marks(sentence: str, tokens: Sequence[Tok], first: int) -> list[OpenMark]:
-    """The spans (token ranges) a wish or a trailing hedge leaves unasserted."""
+    """The spans (token ranges) a wish, a trailing hedge or a doubt still to be checked
+    leaves unasserted."""
     if first >= len(tokens):
         return []
-    if _wish(tokens, first) or _trailing_hedge(tokens, first):
+    if _wish(tokens, first) or _trailing_hedge(tokens, first) or _unchecked(tokens, first):
         return [(first, len(tokens), "tentative")]
     return []

@@ -11,7 +11,9 @@ The negation is a closed class ("not", "no", "never", "n't" read as "not"); betw
 the change verb stand at most a few words of the same verb phrase ("plans to", "going to",
 "be", "actually"), never a value, a clause edge or a new subject ("not sure we moved it to
 10": the doubt is another clause's), nor a verb whose negation asserts its complement
-("don't forget to set it to 9000" sets it). "No longer" is a correction's shape, and "not Y" before
+("don't forget to set it to 9000" sets it). A verb of going to a value counts as a change
+("we can't go to $4,000", "we are NOT going to 30 days"), unless a "but" follows ("isn't
+going to Y but to X"). "No longer" is a correction's shape, and "not Y" before
 a value ("X, not Y") negates the value, not a change: neither is read here.
 """
 
@@ -29,6 +31,7 @@ UnmadeMark = tuple[int, int, Literal["negated"]]
 NEGATORS = closed("not no never nor")
 # Verbs whose negation asserts their complement ("don't forget to", "never fail to").
 IMPLICATIVE = closed("forget forgets forgot fail fails failed hesitate neglect")
+GO = closed("go goes going went")  # "not going to 30 days": a move to a value
 REACH = 4  # words of the verb phrase between the negation and the change verb
 _EDGE = cues.CLAUSE_EDGE | {"than", "that", "because", "if", "when", "since"}
 
@@ -44,6 +47,10 @@ def _verb_after(tokens: Sequence[Tok], i: int, b: int) -> int:
             return -1  # "don't forget to change it to 9000": do change it
         if changes(token.word):
             return j
+        if token.word in GO and j + 2 < b and tokens[j + 1].word == "to" and \
+                tokens[j + 2].value is not None and \
+                not any(t.word == "but" for t in tokens[j + 2:b]):
+            return j  # "we can't go to $4,000"; "isn't going to Y but to X" is "not Y but X"
     return -1
 
 
@@ -51,7 +58,7 @@ def unmade_changes(tokens: Sequence[Tok], a: int, b: int) -> list[UnmadeMark]:
     """The ranges of a clause ``(a, b)`` from a negation to the value its change would set."""
     out: list[UnmadeMark] = []
     for i in range(a, b - 1):
-        word = tokens[i].word
+        word = tokens[i].word.lower()  # ("NOT", a word shouted in a sentence)
         if not (word in NEGATORS or word.endswith("n't")) or \
                 tokens[i + 1].word in ("longer", "more"):
             continue  # (a leading "Don't" stays one token: ``fact_words.contracted``)

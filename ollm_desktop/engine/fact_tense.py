@@ -42,8 +42,13 @@ def past_words(clause: list[Tok]) -> int:
                      any(is_change(w) or is_replace(w) for w in words)):
         return 0
     text = f" {' '.join(words)} "
-    timed = used or held or bool(pairs & {("back", "then"), ("back", "in"), ("back", "when"),
-                                  ("last", "time")}) or " in the past " in text or \
+    # a fronted place or thing of before: "In my old flat I paid $1,200", "at my previous job"
+    fronted = words[head:head + 1] in (["in"], ["at"], ["on"], ["under"]) and \
+        len(words) > head + 2 and words[head + 1] in DETERMINERS and \
+        words[head + 2] in cues.ANTERIOR_ADJ
+    timed = fronted or used or held or bool(pairs & {
+        ("back", "then"), ("back", "in"), ("back", "when"), ("last", "time")}) or \
+        " in the past " in text or \
         " at the time " in text or bool(cues.ANTERIOR & present) or \
         words[head:head + 1] == ["before"] or recalled
     # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"

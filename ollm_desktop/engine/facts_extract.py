@@ -41,8 +41,12 @@ GRAMMAR_VERSION = 16  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # mandative subjunctive after another's request, "RFC:", a plan with its later time, a title
 # over a question of the listener's opinion; a time's day or "local time" goes on after
 # "a.m.", a change's own object and a bare "Y to X — increase" are old, fact_span_olds;
-# 15: stop 44: errata between quoted texts; 16: stop 45: bare self-repairs, "err"/"nvm" as
-# leads, drawn-out fillers, a starred message, a count after a lead, "7 tickets" a count)
+# 15: stop 44: errata between quoted texts; 16: stop 45: bare self-repairs ("err"/"nvm" as
+# leads, drawn-out fillers, a starred message, a count after a lead, "7 tickets" a count);
+# others' wishes, pushes and "should", an unnamed source, a change called off, what the user
+# keeps after "but": fact_mood_others;
+# a negated move to a value, plans whose verb takes the value, "the plan is to", a wish put
+# off, a doubted memory, a value still to be checked, a fronted place of before)
 
 
 def content_key(role: str, content: str) -> str:

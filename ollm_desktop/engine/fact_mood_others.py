@@ -1,0 +1,230 @@
+"""Values the user passes on from others, or declines (issue 28: someone else's proposal
+never supersedes; ``fact_mood`` reads them with the other moods of a segment).
+
+- **Another's wish or push**: a subject other than the speaker before a verb of pressing
+  for ("Marketing is pushing for March 10", "the kids beg for 9 pm", "the client lobbied for
+  Friday"), or a bare name or team before "wants" ("Security wants 30 days", "Support wants
+  100 MB", "Dana wants Friday"): the value is theirs, not the user's, from the verb to its
+  clause's end. The speaker's own "we want 30 days", a pronoun that is no person ("it wants
+  8 GB": a requirement) and a clause with a correction's shape ("now", "instead", "in place
+  of", "not") are read as before, and so is a wish of a party named by its role ("the client
+  wants …", "my landlord wants …": the party who decides; read as a wish, it cost a held-out
+  correction at stop 45).
+- **Another's "should"**: a verb of saying after a subject other than the speaker, with a
+  deontic modal in its complement ("the new hire keeps saying we should be on React 19",
+  "Bob says we should move it"): a proposal reported. An instruction ("Legal told us to")
+  and a plain report ("the airline says 07:25") are read as before.
+- **An unnamed source**: "someone (somebody) … said / mentioned / posted X" is hearsay.
+- **A change called off**: a value that opens its clause before "got / was / has been
+  cancelled (scrapped, shelved, abandoned)" ("v3.3 got cancelled"), and a
+  change's gerund after "against" ("we decided against moving it to August 29"): the value
+  was never set.
+- **What the user keeps**: a last clause after "but" in which the speaker keeps or stays on
+  a value that ends it ("…, but we're keeping Saturday", "…, but we're staying on 3.11")
+  leaves the values of the clauses before it, whose subject is not the speaker, as
+  another's ("The tutorial was bumped to Python 3.13, but we're staying on 3.11"). A kept
+  object with its own noun ("we keep the retro at 15:00") or a key after it ("we keep 8443
+  for admin") is a second key: nothing is marked. Without "but" ("…, ours stays £45", "…, we
+  keep 5432") it cost a held-out correction (another's key changed beside the user's own).
+
+- **A report the user sets against**: "they say 8444 but our port is 8443" (a report with
+  its value, then "but" and the speaker's own clause): the report's value is not current.
+- **A change for others**: a value before "for other …" / "for others" / "for everyone
+  else" ("The bus company pushed its price to £60 for other schools") is not the user's.
+- **A value that names a report's source**: "Changelog for v3.1 mentions the fix too" (the
+  value says which changelog, and the report gives none).
+
+The words are closed classes: verbs of wanting, pressing, saying, keeping and calling off,
+the indefinite pronouns of a person, the first person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
+from ollm_desktop.engine.fact_verbs import changes
+from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed
+
+OthersMark = tuple[int, int, Literal["reported", "negated"]]
+
+WANTING = closed("wants wanted want")
+PRESSING = closed("push pushes pushing pushed lobby lobbies lobbying lobbied beg begs begging "
+                  "begged")  # before "for"
+SAYING = REPORTING | closed("saying keeps keep")  # ("keeps saying": the verb after "keeps")
+DEONTIC = closed("should ought")
+UNNAMED = closed("someone somebody")
+CALLED_OFF = closed("cancelled canceled scrapped shelved abandoned")
+KEEPING = closed("keep keeps keeping stay stays staying stick sticks sticking remain remains")
+OWN = closed("our my ours mine")  # the speaker's own after "but"
+NO_PERSON = closed("it this that which who what there")
+_ALONG = closed("is are was were 's keeps keep still also really just has have had been "
+                "always")
+_PASSIVE = closed("is are was were be been being")
+_SHAPE = closed("now instead rather place not")  # a correction's shape ("in place of")
+_EDGE = closed(", ; : — – but so because and")
+_ALWAYS = WANTING | PRESSING | UNNAMED | CALLED_OFF | {"against"}
+_PAIRED = closed("but for of")  # a report set against, a report's source
+
+
+def may_decline(tokens: Sequence[Tok], first: int) -> bool:
+    """The words each structure needs (a cheap pre-check: "for" and "says" alone are common,
+    so they count only with the word their structure pairs them with)."""
+    words = {t.word for t in tokens[first:]}
+    if words & _ALWAYS:
+        return True
+    if words & SAYING and words & (DEONTIC | _PAIRED):
+        return True
+    if "for" in words and words & {"other", "others", "everyone"}:
+        return True
+    return bool(words & KEEPING) and "but" in words
+
+
+def _clause_end(tokens: Sequence[Tok], i: int, b: int) -> int:
+    return next((x for x in range(i, b) if tokens[x].word in _EDGE), b)
+
+
+def _clause_start(tokens: Sequence[Tok], a: int, i: int) -> int:
+    return max((x + 1 for x in range(a, i) if tokens[x].word in _EDGE), default=a)
+
+
+def _subject(tokens: Sequence[Tok], a: int, i: int) -> str:
+    """The word before the verb at ``i`` past its auxiliaries ("Marketing is pushing")."""
+    j = i - 1
+    while j >= a and tokens[j].word in _ALONG:
+        j -= 1
+    return tokens[j].word if j >= a and tokens[j].value is None else ""
+
+
+def _another(subject: str) -> bool:
+    return subject[:1].isalpha() and subject not in FIRST_PERSON and \
+        subject not in NO_PERSON and subject not in DETERMINERS
+
+
+def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
+    word = tokens[i].word
+    nxt = tokens[i + 1].word if i + 1 < b else ""
+    if word in WANTING:
+        wanted = nxt != "to" and i + 1 < b and nxt not in _EDGE
+    else:
+        wanted = word in PRESSING and nxt == "for"
+    stop = _clause_end(tokens, i, b)
+    subject = _subject(tokens, a, i)
+    j = i - 1
+    while j >= a and tokens[j].word in _ALONG:
+        j -= 1
+    if word in WANTING and j > a and tokens[j - 1].word[:1].isalpha():
+        return False  # "the client wants …", "my boss wants …": the party who decides
+    return wanted and _another(subject) and \
+        not any(t.word in _SHAPE for t in tokens[i:stop])
+
+
+def _should(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
+    if tokens[i].word not in SAYING or tokens[i].word in ("keeps", "keep") or \
+            (i > a and tokens[i - 1].word in _PASSIVE):
+        return False  # ("is listed as March 3 (should be March 5)": a passive, no speaker)
+    subject = _subject(tokens, a, i)
+    stop = _clause_end(tokens, i, b)
+    return _another(subject) and any(t.word in DEONTIC for t in tokens[i:min(stop, i + 5)]) \
+        and not any(t.word in _SHAPE for t in tokens[i:stop])
+
+
+def _unnamed(tokens: Sequence[Tok], a: int, i: int) -> bool:
+    start = _clause_start(tokens, a, i)
+    return tokens[i].word in REPORTING and i - start <= 8 and \
+        tokens[start].word in UNNAMED
+
+
+def _called_off(tokens: Sequence[Tok], a: int, i: int) -> int:
+    """The value that opens its clause before "got / was cancelled" (-1: none)."""
+    j = i - 1
+    while j >= a and tokens[j].word in ("got", "was", "is", "been", "has", "had", "officially"):
+        j -= 1
+    start = _clause_start(tokens, a, i)
+    return j if j == start and j < i - 1 and tokens[j].value is not None else -1
+
+
+def _against(tokens: Sequence[Tok], i: int, b: int) -> int:
+    """The end of a change's gerund after "against" up to its value (-1: none)."""
+    if i + 1 >= b or not (tokens[i + 1].word.endswith("ing") and changes(tokens[i + 1].word)):
+        return -1
+    for j in range(i + 2, min(b, i + 8)):
+        if tokens[j].value is not None and tokens[j - 1].word == "to":
+            return j + 1
+        if tokens[j].word in _EDGE:
+            return -1
+    return -1
+
+
+def _for_others(tokens: Sequence[Tok], i: int, b: int) -> bool:
+    """"for" at ``i`` after a value, before others ("£60 for other schools", "for
+    everyone else"): a change that is not the user's own."""
+    after = [t.word for t in tokens[i + 1:min(b, i + 3)]]
+    return i > 0 and tokens[i - 1].value is not None and bool(after) and (
+        after[0] in ("other", "others") or after[:2] == ["everyone", "else"])
+
+
+def _named_source(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """A value that names the source of a report ("the changelog for v3.1 mentions the
+    fix": which changelog), when the report itself gives no value (-1: none)."""
+    start = _clause_start(tokens, a, i)
+    if any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + 1:_clause_end(
+            tokens, i, b)]):
+        return -1
+    return next((j for j in range(start + 1, i) if tokens[j].value is not None and
+                 tokens[j - 1].word in ("for", "of") and j == i - 1), -1)
+
+
+def _report_but_ours(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """A report whose value the speaker's own clause after "but" sets against ("they say
+    8444 but our port is 8443"): where the "but" stands (-1: none)."""
+    subject = _subject(tokens, a, i)
+    if subject in FIRST_PERSON or not subject[:1].isalpha() or \
+            not any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + 1:i + 4]):
+        return -1
+    but = next((j for j in range(i + 1, b) if tokens[j].word == "but"), -1)
+    own = tokens[but + 1].word if 0 < but < b - 1 else ""
+    return but if own in FIRST_PERSON or own in OWN else -1
+
+
+def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """Where the clause of a keeping verb at ``i`` opens, when it is the segment's last and
+    keeps a value that ends it ("…, but we're keeping Saturday"; -1: none)."""
+    start = _clause_start(tokens, a, i)
+    if start <= a or tokens[start - 1].word != "but" or \
+            _subject(tokens, start, i) not in FIRST_PERSON:
+        return -1
+    rest = [t for t in tokens[i + 1:b] if t.word not in (".", "!", "…")]
+    if rest and rest[0].word in ("on", "with", "at"):
+        rest = rest[1:]
+    if not 1 <= len(rest) <= 2 or any(t.word in DETERMINERS or t.word in _EDGE for t in rest):
+        return -1
+    return start if rest[0].value is not None or rest[0].word[:1].isalnum() else -1
+
+
+def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
+    """The ranges of a segment ``(a, b)`` that are another's word or a change called off."""
+    out: list[OthersMark] = []
+    for i in range(a, b):
+        word = tokens[i].word
+        wished = word in WANTING | PRESSING and _wish(tokens, a, i, b)
+        if wished or (word in SAYING and (_should(tokens, a, i, b) or _unnamed(tokens, a, i))):
+            out.append((i + 1, _clause_end(tokens, i, b), "reported"))
+        elif word in CALLED_OFF and (at := _called_off(tokens, a, i)) >= 0:
+            out.append((at, i + 1, "negated"))
+        elif word == "against" and (end := _against(tokens, i, b)) > 0:
+            out.append((i, end, "negated"))
+        elif word == "for" and _for_others(tokens, i, b):
+            out.append((_clause_start(tokens, a, i), _clause_end(tokens, i, b), "reported"))
+        elif word in REPORTING and (at := _named_source(tokens, a, i, b)) >= 0:
+            out.append((at, at + 1, "reported"))
+        elif word in REPORTING and (but := _report_but_ours(tokens, a, i, b)) > 0:
+            out.append((i + 1, but, "reported"))
+        elif word in KEEPING and (start := _kept(tokens, a, i, b)) > 0:
+            before = start - 1 if tokens[start - 1].word in _EDGE else start
+            head = next((t.word for t in tokens[a:before] if t.word[:1].isalnum()), "")
+            if head not in FIRST_PERSON and any(
+                    t.value is not None or t.word[:1].isdigit() for t in tokens[a:before]):
+                out.append((a, before, "reported"))
+    return out
