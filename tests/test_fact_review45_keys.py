@@ -1,0 +1,46 @@
+"""Stop 45 (issue 28): a change the user states in plain words meets the value it changes
+(keys, values and change verbs). Each case failed on 5c26af4.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine_fakes import absorbed
+
+
+def _current(*said: str) -> set[str]:
+    ledger = absorbed(*(("user", s) for s in said))
+    return {f.value for f in ledger if f.status == "current"}
+
+
+def _status(value: str, *said: str) -> str:
+    ledger = absorbed(*(("user", s) for s in said))
+    return next(f.status for f in ledger if f.value == value)
+
+
+@pytest.mark.parametrize(("said", "key"), [
+    ("Retries are set to 3.", "|retry|number"),
+    ("Timeout is set to 30.", "|timeout|number"),
+    ("Workers are 4.", "|worker|number"),
+    ("Platform changed to 9.", "|platform|number"),
+])
+def test_a_capital_at_the_sentence_start_is_no_product(said: str, key: str) -> None:
+    """Case says nothing at a sentence's start: a plain noun there is no product whose
+    version the number is (only a word the references know as one, "Node is now 20")."""
+    ledger = absorbed(("user", said))
+    assert [(f.key, f.ref_kind) for f in ledger] == [(key, "number")]
+
+
+@pytest.mark.parametrize("said", ["Node is now 20.", "Java is 21.", "We moved, Node is now 20."])
+def test_a_known_product_at_the_start_keeps_its_version(said: str) -> None:
+    ledger = absorbed(("user", said))
+    assert [f.ref_kind for f in ledger] == ["version"]
+
+
+def test_set_retries_replaces_retries_set_to() -> None:
+    assert _current("Retries are set to 3.", "Set retries to 5.") == {"5"}
+
+
+def test_platform_changed_to_replaces_the_train_platform() -> None:
+    assert _current("The train platform is 4.", "Platform changed to 9.") == {"9"}
