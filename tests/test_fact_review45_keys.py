@@ -44,3 +44,26 @@ def test_set_retries_replaces_retries_set_to() -> None:
 
 def test_platform_changed_to_replaces_the_train_platform() -> None:
     assert _current("The train platform is 4.", "Platform changed to 9.") == {"9"}
+
+
+@pytest.mark.parametrize(("before", "after", "now"), [
+    ("The team has 9 engineers.", "We hired two, so 11 engineers now.", "11 engineers"),
+    ("I own 2 cats.", "Adopted another one, so 3 cats now.", "3 cats"),
+    ("We're 6 for dinner on Saturday.", "Two more are coming, so 8 for dinner.", "8"),
+    ("There are 25 kids in the class.", "A new kid joined, 26 now.", "26"),
+    ("I have 4 meetings tomorrow.", "One got cancelled, 3 left.", "3"),
+])
+def test_a_count_given_as_the_result_replaces_the_count(before: str, after: str,
+                                                        now: str) -> None:
+    """"…, so N [noun] [now]", "…, N now", "…, N left": what there is now."""
+    ledger = absorbed(("user", before), ("user", after))
+    current = {f.value for f in ledger if f.status == "current" and f.ref_kind == "number"}
+    assert current == {now}, [(f.value, f.status) for f in ledger]
+
+
+@pytest.mark.parametrize("said", [
+    "It rained, so 2 of them failed.",
+    "So we left at 5.",
+])
+def test_a_so_that_tells_no_count_gives_none(said: str) -> None:
+    assert not [f for f in absorbed(("user", said)) if f.ref_kind == "number"]

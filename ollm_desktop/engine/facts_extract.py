@@ -26,7 +26,7 @@ _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 # The grammar's version: a stored extraction of an older grammar is no longer this one's
 # reading (its key does not match, so the message is extracted anew, once). Raise it whenever
 # ``fact_grammar``, ``fact_keys``, ``fact_words`` or ``provenance`` read a sentence otherwise.
-GRAMMAR_VERSION = 15  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
+GRAMMAR_VERSION = 16  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
 # 5: noun-phrase values, fact_phrases; 6: surface variants, fact_surface; 7: shouted sentences;
 # 8: equal numbers of a settings list stay apart; 9: "a.m."/"p.m." ends no sentence that goes
 # on, a moved thing's own value is old; 10: stop 40's review: a connective names no key, the
@@ -40,7 +40,8 @@ GRAMMAR_VERSION = 15  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # olds beside their new value; 14: stop 43: a dash aside takes its host clause's mood, a
 # mandative subjunctive after another's request, "RFC:", a plan with its later time, a title
 # over a question of the listener's opinion; a time's day or "local time" goes on after
-# "a.m.", a change's own object and a bare "Y to X — increase" are old, fact_span_olds)
+# "a.m.", a change's own object and a bare "Y to X — increase" are old, fact_span_olds;
+# 16: stop 45: a plain noun at a sentence's start is no product, a count given as a result)
 
 
 def content_key(role: str, content: str) -> str:
