@@ -67,3 +67,25 @@ def test_a_count_given_as_the_result_replaces_the_count(before: str, after: str,
 ])
 def test_a_so_that_tells_no_count_gives_none(said: str) -> None:
     assert not [f for f in absorbed(("user", said)) if f.ref_kind == "number"]
+
+
+@pytest.mark.parametrize(("before", "after", "now"), [
+    ("Shard count is 12.", "Resharded to 24 shards.", "24 shards"),
+    ("The number of replicas is 3.", "Bumped to 5 replicas.", "5 replicas"),
+    ("The swap is 2 GB.", "I resized swap to 8 GB.", "8 GB"),
+    ("We have 3 open bugs for the release.", "Down to 1 open bug.", "1 open bug"),
+])
+def test_a_change_of_a_count_meets_the_count(before: str, after: str, now: str) -> None:
+    """A count noun and its count's key ("shard count", "number of replicas") are one key;
+    "scale", "resize", "reshard", "relocate", "reschedule" are change verbs; a leading
+    "down to X" changes."""
+    assert _current(before, after) == {now}
+
+
+def test_a_count_of_another_noun_is_not_the_count() -> None:
+    assert _current("Shard count is 12.", "Bumped to 24 replicas.") == {"12", "24 replicas"}
+
+
+def test_a_leading_up_to_is_a_bound() -> None:
+    ledger = absorbed(("user", "The room holds 4 guests."), ("user", "Up to 6 guests."))
+    assert next(f for f in ledger if f.value == "4 guests").status == "current"
