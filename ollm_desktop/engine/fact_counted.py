@@ -62,3 +62,52 @@ def _subject_of_verb(tokens: list[Tok], i: int) -> bool:
     after = tokens[i + 2] if i + 2 < len(tokens) else None
     return after is None or after.word in BOUNDARY or (
         after.word in PREPOSITIONS and after.word not in ("of", "per"))
+
+
+# The words after a count that say it is what there is now ("26 now", "3 left"): no noun.
+_NOW = frozenset({"now", "left", "remaining"})
+
+
+def result_counts(sentence: str, tokens: list[Tok], first: int) -> None:
+    """A count a sentence gives as the result of what it tells, in place: a number after a
+    clause-opening "so" ("We hired two, so 11 engineers now", "Two more are coming, so 8 for
+    dinner", "Two cancelled, so 8 of us") or a clause's number and its noun before a closing
+    "now" / "left" ("A new kid joined, 26 now", "One got cancelled, 3 left"). The number is a
+    value, what there is now: its "so" or "left" reads as "now" (a correction's word), so it
+    replaces the count it changes. "so 2 of them failed" is no count of what there is."""
+    for i in range(max(first, 1), len(tokens)):
+        token = tokens[i]
+        if token.value or not token.word.isdigit():
+            continue
+        after = i + 1
+        while after < len(tokens) and after < i + 3 and _noun(tokens[after].word):
+            after += 1
+        end = after >= len(tokens) or tokens[after].word in BOUNDARY
+        word = tokens[after].word if after < len(tokens) else ""
+        closing = word in _NOW and (after + 1 >= len(tokens) or
+                                    tokens[after + 1].word in BOUNDARY)
+        opener = tokens[i - 1].word == "so" and (i < 2 or tokens[i - 2].word in BOUNDARY)
+        us = word == "of" and after + 1 < len(tokens) and tokens[after + 1].word == "us"
+        if not ((opener and (end or closing or word == "for" or us))
+                or (closing and tokens[i - 1].word in BOUNDARY)):
+            continue
+        token.value = (token.start, token.end, sentence[token.start:token.end], "number")
+        token.word = ""
+        if after > i + 1:
+            start = token.start
+            for noun in tokens[i + 1:after]:
+                noun.word = "·"
+            token.value = (start, tokens[after - 1].end, sentence[start:tokens[after - 1].end],
+                           "number")
+        if opener:
+            tokens[i - 1].word = "now"  # "so 8 for dinner": now 8 for dinner
+        if closing:
+            tokens[after].word = "now"  # "3 left": 3 now
+
+
+def _noun(word: str) -> bool:
+    """A plain word a count may take as its noun ("engineers", "open bugs")."""
+    return word.isalpha() and word not in DETERMINERS and word not in PREPOSITIONS and \
+        word not in COPULAS and word not in CONJUNCTIONS and word not in NOT_NP and \
+        word not in AUXILIARIES and word not in PRONOUNS and word not in SUBORDINATORS and \
+        word not in _NOW and not is_change(word)

@@ -229,7 +229,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         or (i > first and _now_before_verb(tokens, i))
         or (i > first and ends_clause(tokens, i) and _value_earlier(tokens, i))
         or (i == first + 1 and tokens[first].value is not None))  # "Tomasz now approves"
-        for i, w in enumerate(words) if i >= first)  # "K is now X", "now K is X", "K is X now"
+        for i, w in enumerate([t.word for t in tokens]) if i >= first)  # "K is now X", "K is X now"
     gone = any(w in ("longer", "anymore") and moods.mood_at(tokens[k].start) == "statement"
                for k, w in enumerate(words)) or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(

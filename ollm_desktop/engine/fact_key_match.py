@@ -79,6 +79,9 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     entity_b, attribute_b, unit_b = b.key.split("|")
     unit_a = counted_unit(a.value, a.key) or unit_a  # "rank 16" beside "bump the rank to 64"
     unit_b = counted_unit(b.value, b.key) or unit_b
+    if unit_a != unit_b and (counts := _count_of(a.key, unit_a, b.key, unit_b) or
+                             _count_of(b.key, unit_b, a.key, unit_a)):
+        return counts  # "the shard count is 12", then "resharded to 24 shards"
     if not attribute_a:
         return ""
     if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key
@@ -146,3 +149,21 @@ def listed_unit(fact: Fact | Found) -> bool:
     one count of its key)."""
     unit = fact.key.rpartition("|")[2]
     return fact.ref_kind in MANY or (unit in MANY and fact.ref_kind != "number")
+
+
+# The heads of a key that name the count of what its owner names ("the shard count", "the
+# number of replicas" read as replica|number): a closed class.
+_COUNT_HEADS = frozenset({"count", "number", "total"})
+
+
+def _count_of(key: str, unit: str, other: str, other_unit: str) -> str:
+    """``other`` counts the noun that ``key`` names the count of: "same" where ``other`` has
+    no noun phrase of its own ("24 shards" beside "shard count: 12"), "maybe" where it has
+    one ("the cluster has 24 shards"); "" where it counts something else."""
+    entity, attribute, _ = key.split("|")
+    if unit != "number" or attribute not in _COUNT_HEADS or not entity or \
+            other_unit in _MEASURES or other_unit in ANY_KIND:
+        return ""
+    if stem(entity.split()[-1]) != stem(other_unit.split()[-1]):
+        return ""
+    return "maybe" if other.split("|")[1] else "same"

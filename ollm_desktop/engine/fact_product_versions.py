@@ -15,12 +15,13 @@ def product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attri
     """A bare number stated of a proper name alone ("Node is now 20", "Python is now 3.12")
     is that product's version: (node, version), which ``key_match`` meets with "Node 18".
     At a clause's start, where case says nothing, only a word the references read as a
-    product with a version ("node 20") is one: "budget is now 3.5" is the budget's number."""
+    product with a version ("node 20") is one: "budget is now 3.5" is the budget's number,
+    "Retries are set to 3" the retries' and "Platform changed to 9" the platform's."""
     token = tokens[i]
     text = token.value[2] if token.value else ""
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
         named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
-                 (capital(sentence, t) or (k == first and _product(t.word, text))) and
+                 (_product(t.word, text) if k in (0, first) else capital(sentence, t)) and
                  tokens[k + 1].word != ":" and  # ("Retries: 5": a label)
                  (k == 0 or tokens[k - 1].word not in DETERMINERS)]  # ("the API": a thing)
         if named:

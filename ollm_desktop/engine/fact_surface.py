@@ -253,7 +253,9 @@ def directed_to(tokens: list[Tok], first: int) -> bool:
     before "to" and a value changes the subject's value (as a change verb's "to X" does)."""
     return not any(t.word in PAST_CUES for t in tokens) and any(  # ("last year it went
         t.word in ("up", "down") and tokens[k + 1].word == "to" and  # up to X": an event)
-        tokens[k + 2].value is not None for k, t in enumerate(tokens[:-2]) if k > first)
+        tokens[k + 2].value is not None for k, t in enumerate(tokens[:-2])
+        if k > first or (k == first and t.word == "down"))  # ("Down to 1 open bug."; a leading
+    # "up to X" is a bound: "up to 6 guests")
 
 
 def names_then_value(tokens: list[Tok], k: int, b: int) -> bool:

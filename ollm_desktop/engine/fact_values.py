@@ -2,14 +2,13 @@
 goes ("is now 9443, not 8443", "use Postgres instead of MySQL", "switch the log level to
 info", "in room B12", "need 2 approvals"), beside the values ``provenance`` found.
 
-Part of ``fact_grammar``'s reading (the shapes are read over its tokens, in place: a word that
-becomes a value is marked so, its label or counted noun is marked part of it).
+Part of ``fact_grammar``'s reading, over its tokens in place (a value's words are marked).
 """
 
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_clauses import ADVERBS
-from ollm_desktop.engine.fact_counted import counted
+from ollm_desktop.engine.fact_counted import counted, result_counts
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_name_runs import name_runs
 from ollm_desktop.engine.fact_phrase_words import USING
@@ -91,6 +90,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
     dimensions(sentence, tokens, first)
     changed_ranges(tokens, first)  # "from 10 to 30 seconds" after a change verb: two values
     spelled_change(sentence, tokens, first)  # "from seven currently to eight" after a change
+    result_counts(sentence, tokens, first)  # "…, so 11 engineers now", "…, 3 left"
     if correction:
         spelled_counts(sentence, tokens, first)  # "two cups, not three": as "2 cups" is
     words = [t.word for t in tokens]

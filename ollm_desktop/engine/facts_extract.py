@@ -46,7 +46,8 @@ GRAMMAR_VERSION = 16  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # others' wishes, pushes and "should", an unnamed source, a change called off, what the user
 # keeps after "but": fact_mood_others;
 # a negated move to a value, plans whose verb takes the value, "the plan is to", a wish put
-# off, a doubted memory, a value still to be checked, a fronted place of before)
+# off, a doubted memory, a value still to be checked, a fronted place of before; a plain
+# noun at a sentence's start is no product, a count given as a result)
 
 
 def content_key(role: str, content: str) -> str:
