@@ -66,6 +66,9 @@ def _subject_of_verb(tokens: list[Tok], i: int) -> bool:
 
 # The words after a count that say it is what there is now ("26 now", "3 left"): no noun.
 _NOW = frozenset({"now", "left", "remaining"})
+# "so 3 for now", "so 2 for the moment": "for" with a time is no party counted ("so 8 for
+# dinner"); a closed class of what follows such a "for" (stop 45's review).
+_FOR_A_TIME = frozenset({"now", "the", "a", "today", "tonight", "this", "these"})
 
 
 def result_counts(sentence: str, tokens: list[Tok], first: int) -> None:
@@ -88,7 +91,9 @@ def result_counts(sentence: str, tokens: list[Tok], first: int) -> None:
                                     tokens[after + 1].word in BOUNDARY)
         opener = tokens[i - 1].word == "so" and (i < 2 or tokens[i - 2].word in BOUNDARY)
         us = word == "of" and after + 1 < len(tokens) and tokens[after + 1].word == "us"
-        if not ((opener and (end or closing or word == "for" or us))
+        for_whom = word == "for" and (after + 1 >= len(tokens) or
+                                      tokens[after + 1].word not in _FOR_A_TIME)
+        if not ((opener and (end or closing or for_whom or us))
                 or (closing and tokens[i - 1].word in BOUNDARY)):
             continue
         token.value = (token.start, token.end, sentence[token.start:token.end], "number")

@@ -162,7 +162,7 @@ def _count_of(key: str, unit: str, other: str, other_unit: str) -> str:
     one ("the cluster has 24 shards"); "" where it counts something else."""
     entity, attribute, _ = key.split("|")
     if unit != "number" or attribute not in _COUNT_HEADS or not entity or \
-            other_unit in _MEASURES or other_unit in ANY_KIND:
+            other_unit in _MEASURES or other_unit in ANY_KIND or not other_unit:
         return ""
     if stem(entity.split()[-1]) != stem(other_unit.split()[-1]):
         return ""

@@ -45,7 +45,7 @@ from typing import Literal
 
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_verbs import changes
-from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed
+from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed, is_change
 
 OthersMark = tuple[int, int, Literal["reported", "negated"]]
 
@@ -62,6 +62,7 @@ NO_PERSON = closed("it this that which who what there")
 _ALONG = closed("is are was were 's keeps keep still also really just has have had been "
                 "always")
 _PASSIVE = closed("is are was were be been being")
+_GOT = closed("got get gets")
 _SHAPE = closed("now instead rather place not")  # a correction's shape ("in place of")
 _EDGE = closed(", ; : — – but so because and")
 _ALWAYS = WANTING | PRESSING | UNNAMED | CALLED_OFF | {"against"}
@@ -109,6 +110,9 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
         wanted = nxt != "to" and i + 1 < b and nxt not in _EDGE
     else:
         wanted = word in PRESSING and nxt == "for"
+    if word in PRESSING and word.endswith("ed") and i > a and \
+            tokens[i - 1].word in _PASSIVE | _GOT:
+        return False  # "The launch got pushed for March 10": a change made, no one's push
     stop = _clause_end(tokens, i, b)
     subject = _subject(tokens, a, i)
     j = i - 1
@@ -224,7 +228,14 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
         elif word in KEEPING and (start := _kept(tokens, a, i, b)) > 0:
             before = start - 1 if tokens[start - 1].word in _EDGE else start
             head = next((t.word for t in tokens[a:before] if t.word[:1].isalnum()), "")
-            if head not in FIRST_PERSON and any(
+            if head not in FIRST_PERSON and not _verb_first(head) and any(
                     t.value is not None or t.word[:1].isdigit() for t in tokens[a:before]):
                 out.append((a, before, "reported"))
     return out
+
+
+def _verb_first(head: str) -> bool:
+    """A clause that opens with its verb, its subject (the speaker) dropped ("Moved the
+    standup to 10:00, but we are keeping Friday"): the speaker's own change (stop 45's
+    review)."""
+    return is_change(head) or (head.endswith("ed") and len(head) > 4)

@@ -39,7 +39,8 @@ GUESS = closed("guess think suppose believe reckon assume imagine")
 MEMORY = closed("iirc afaik afaict")
 _END = closed(". ! ? …")
 CHECKING = closed("check double-check doublecheck recheck confirm verify confirmed")
-_STILL_TO = closed("need needs have has must will to still yet")  # "need to double-check"
+_STILL_TO = closed("need needs must to")  # "need to double-check", "to be confirmed"
+_STILL_HAVE = closed("have has need needs")  # "[still] have to confirm" (not "have confirmed")
 CAN = closed("can can't cannot")
 _OBJECT = closed("it them this that these those")  # a pronoun object ("put it to 500")
 ATTAINED = closed("finally")  # an ability that came about: the change is made
@@ -115,7 +116,17 @@ def _unchecked(tokens: Sequence[Tok], first: int) -> bool:
     comma = max((i for i in range(first, end) if tokens[i].word == ","), default=-1)
     tail = tokens[comma + 1:end] if comma >= 0 else []
     return 0 < len(tail) <= 5 and not any(t.value for t in tail) and \
-        tail[0].word in _STILL_TO and any(t.word in CHECKING for t in tail)
+        _still_to([t.word for t in tail]) and any(t.word in CHECKING for t in tail)
+
+
+def _still_to(words: list[str]) -> bool:
+    """The tail says the check is to come ("need to double-check", "must verify", "to be
+    confirmed", "still have to confirm"), not that it was made ("have confirmed", "will
+    confirm tomorrow" after a change made, "still confirmed": stop 45's review)."""
+    if words[0] in _STILL_TO:
+        return True
+    rest = words[1:] if words[0] == "still" else words
+    return len(rest) >= 2 and rest[0] in _STILL_HAVE and rest[1] == "to"
 
 
 def stance_marks(sentence: str, tokens: Sequence[Tok], first: int) -> list[OpenMark]:
