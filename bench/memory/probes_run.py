@@ -25,8 +25,6 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.getcwd())
 HERE = os.path.dirname(os.path.abspath(__file__))
-SYSTEM = "You are a helpful assistant."
-MAX_ROUNDS = 12
 CTX = 4096
 
 
@@ -48,47 +46,12 @@ def _case(probe):
 
 
 async def _play(msgs):
-    from bench.memory.loopback import CONTEXT, KEY, fact_free_reply
-    from ollm_desktop.engine import ContextEngine
-    from ollm_desktop.engine.models import EngineConfig
+    """The chat through the corrections scorer's player (``corrections.play``: small talk
+    between, a forced compaction a round, until no probe message is sent word for word)."""
+    from bench.memory.corrections import play
 
-    async def summarize(messages, *a, **k):
-        return fact_free_reply({"messages": messages})
-
-    user_bank, reply_bank = list(KEY[:40]), CONTEXT
-
-    def small(i, role):
-        bank = user_bank if role == "user" else reply_bank
-        return f"{bank[i % len(bank)]} {bank[(i * 7 + 3) % len(bank)]}"
-
-    engine = ContextEngine(EngineConfig(context_size=CTX, preserve_user_messages=False),
-                           summarize, SYSTEM)
-    previous = "assistant"
-    for i, m in enumerate(msgs):
-        if m["role"] == previous:
-            other = "assistant" if previous == "user" else "user"
-            engine.add(other, small(i, other))
-        engine.add(m["role"], m["text"])
-        previous = m["role"]
-    texts = [m["text"] for m in msgs]
-
-    def verbatim(api):
-        return any(x.get("role") != "system" and any(t in str(x.get("content", "")) for t in texts)
-                   for x in api)
-    rounds = 0
-    while rounds < MAX_ROUNDS:
-        if previous == "user":
-            engine.add("assistant", small(rounds, "assistant"))
-        for turn in range(2):
-            engine.add("user", small(rounds * 2 + turn, "user"))
-            engine.add("assistant", small(rounds * 2 + turn + 1, "assistant"))
-        previous = "assistant"
-        rounds += 1
-        await engine.compact(force=True)
-        if not verbatim(engine.api_messages()):
-            break
-    api = engine.api_messages()
-    return api, verbatim(api), rounds
+    played = await play({"history": msgs[:-1], "message": msgs[-1]}, CTX)
+    return played["entries"], played["verbatim"], played["rounds"]
 
 
 def judge(probe, entries):
@@ -123,10 +86,8 @@ def judge(probe, entries):
 
 def run_one(probe):
     try:
-        from bench.memory.ledger_text import ledger_entries
         msgs = _case(probe)
-        api, verb, rounds = asyncio.run(_play(msgs))
-        entries = ledger_entries(api)
+        entries, verb, rounds = asyncio.run(_play(msgs))
         problems, soft = judge(probe, entries)
         lenient = not verb and not any(x.startswith(("missing", "stale")) for x in problems)
         return {"id": probe["id"], "ok": not problems and not verb, "lenient_ok": lenient,
