@@ -24,7 +24,16 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from ollm_desktop.engine.fact_words import BOUNDARY, DEICTIC, FILLER, LEADS, Tok, closed, joined
+from ollm_desktop.engine.fact_words import (
+    BOUNDARY,
+    DEICTIC,
+    FILLER,
+    LEADS,
+    REPAIRS,
+    Tok,
+    closed,
+    joined,
+)
 
 # The verbs whose imperative takes back what was said (a closed class).
 RETRACT = closed("scratch strike forget ignore disregard scrap")
@@ -67,11 +76,6 @@ ONWARD = closed("on onward onwards")
 
 
 _LEAD_HEADS = frozenset(lead.split()[0] for lead in LEADS)
-# Hesitations that open a self-repair in writing ("err, 40 s", "erm, the 5th", "nvm, 4 am":
-# never mind), read with their letters squeezed ("errr"): a closed class. "um" and "uh"
-# hesitate without repairing (fillers).
-REPAIRS = closed("er erm nvm")
-_FILLERS = frozenset(re.sub(r"(.)\1+", r"\1", word) for word in FILLER) | {"um", "uh"}
 
 
 def squeezed(word: str) -> str:
@@ -80,10 +84,17 @@ def squeezed(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", word) if word.isalpha() else word
 
 
+# Hesitations of ``REPAIRS`` are read squeezed ("errr"); "um" and "uh" hesitate without
+# repairing (fillers).
+_FILLERS = frozenset(squeezed(word) for word in FILLER) | {"um", "uh"}
+
+
 def _repair(tokens: list[Tok], index: int) -> bool:
-    """A hesitation of ``REPAIRS`` as its own clause ("err, 40 s", "nvm - 4 am"): a lead."""
+    """A hesitation of ``REPAIRS`` as its own clause ("err, 40 s", "nvm - 4 am"): a lead.
+    Before a colon it is a label ("er: 4 nurses", the ER's), never a hesitation."""
     after = tokens[index + 1].word if index + 1 < len(tokens) else ""
-    return squeezed(tokens[index].word) in REPAIRS and (after in BOUNDARY or after in ("", "—"))
+    return squeezed(tokens[index].word) in REPAIRS and after != ":" and (
+        after in BOUNDARY or after == "")
 
 
 def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:

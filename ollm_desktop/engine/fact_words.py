@@ -77,6 +77,9 @@ NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
     "you've you're they've they'll more less fewer actually -> => →")
 CONJUNCTIONS = closed("and or but so")
+# Hesitations that open a self-repair in writing ("err, 40 s", "erm, the 5th", "nvm, 4 am":
+# never mind): a closed class (``fact_leads``); in capitals an acronym ("ER: 4 nurses").
+REPAIRS = closed("er erm nvm")
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").
 PARTICLES = closed("out up down off back over away around along")
@@ -202,7 +205,7 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
     return out
 
 
-_CLOSED = NOT_NP | DETERMINERS | PREPOSITIONS | COPULAS | CONJUNCTIONS | PRONOUNS
+_CLOSED = NOT_NP | DETERMINERS | PREPOSITIONS | COPULAS | CONJUNCTIONS | PRONOUNS | REPAIRS
 
 # Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5",
 # "5 (was 3)".
