@@ -157,6 +157,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     gapped = gapped_numbers(sentence, tokens, first)  # "on 8080, the admin panel on 9090"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     lead = lead or bool(taken)
+    words = [t.word for t in tokens]  # (as the passes above left them: "·", "so" -> "now")
     slots: list[Slot] = []
     keys: dict[int, tuple[str, str]] = {}  # each value's key, by its index
     listed: set[int] = set()  # a settings list's numbers: one per setting, equal or not
@@ -229,15 +230,14 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         or (i > first and _now_before_verb(tokens, i))
         or (i > first and ends_clause(tokens, i) and _value_earlier(tokens, i))
         or (i == first + 1 and tokens[first].value is not None))  # "Tomasz now approves"
-        for i, w in enumerate([t.word for t in tokens]) if i >= first)  # "K is now X", "K is X now"
+        for i, w in enumerate(words) if i >= first)  # "K is now X", "K is X now"
     gone = any(w in ("longer", "anymore") and moods.mood_at(tokens[k].start) == "statement"
                for k, w in enumerate(words)) or "any more" in joined(tokens) or \
         [w for w in words if w and w not in BOUNDARY][-3:] == ["from", "now", "on"] or any(
             w == "from" and words[k + 1:k + 2] and (words[k + 1] in DEICTIC or
-                                                   words[k + 1] == "next")
+                                                   words[k + 1] == "next")  # "from next
             and "to" not in words[k:] for k, w in enumerate(words) if k > first) or \
-        bool(since)  # "… from Monday on": it holds from that day on
-    # ("... from next week", "... from tomorrow": it holds from then on)
+        bool(since)  # week", "from tomorrow", "from Monday on": it holds from then on
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
                              for k, t in enumerate(tokens))
