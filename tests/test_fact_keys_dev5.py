@@ -143,9 +143,9 @@ def test_of_several_keys_of_its_unit_a_correction_means_the_one_its_words_name()
     ledger = absorbed(("user", "The release train leaves every 2 weeks."),
                       ("user", "The sprint review happens every 3 weeks."),
                       ("user", "Change the release cadence to every 4 weeks."))
-    old = fact_of(ledger, "2 weeks")
-    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "4 weeks"
-    review = fact_of(ledger, "3 weeks")
+    old = fact_of(ledger, "every 2 weeks")
+    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "every 4 weeks"
+    review = fact_of(ledger, "every 3 weeks")
     assert review.status == "current" and review.possibly_replaced_by is None
 
 

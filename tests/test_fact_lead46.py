@@ -24,3 +24,45 @@ def test_a_hesitation_in_lower_case_still_repairs(later: str) -> None:
     ledger = user_ledger("The timeout is 30 s.", later)
     assert status_of(ledger, "30 s") == "replaced"
     assert status_of(ledger, "40 s") == "current"
+
+
+# A street address is one value, never a count of streets or a bare house number: on 8263a31
+# "We live at 14 Elm Street" stated nothing, "The office is at 221B Baker Street" a number
+# "221B", and a move to another address replaced nothing.
+@pytest.mark.parametrize(("said", "address"), [
+    ("We live at 14 Elm Street, about 20 min from the school.", "14 Elm Street"),
+    ("The office is at 221B Baker Street.", "221B Baker Street"),
+    ("Ship it to 1600 Pennsylvania Avenue NW.", "1600 Pennsylvania Avenue NW"),
+    ("The venue is 350 5th Avenue, third floor.", "350 5th Avenue"),
+    ("Our flat is at 12 St Mary's Road.", "12 St Mary's Road"),
+])
+def test_a_street_address_is_one_value(said: str, address: str) -> None:
+    assert status_of(user_ledger(said), address) == "current"
+
+
+@pytest.mark.parametrize("said", [
+    "meet at 4 PM Dr Smith said",  # no title-case word before the street type
+    "I walked 3 blocks down the street",
+])
+def test_no_address_without_a_name_and_a_street_type(said: str) -> None:
+    assert not any(f.ref_kind == "address" for f in user_ledger(said))
+
+
+def test_a_move_to_another_address_replaces_it_and_a_hypothetical_does_not() -> None:
+    moved = user_ledger("We live at 14 Elm Street.", "we moved to 9 Birch Lane last month")
+    assert status_of(moved, "14 Elm Street") == "replaced"
+    assert status_of(moved, "9 Birch Lane") == "current"
+    maybe = user_ledger("We live at 14 Elm Street.",
+                        "If we ever moved to 9 Birch Lane the school would be a 5 min walk.")
+    assert status_of(maybe, "14 Elm Street") == "current"
+
+
+# A duration after "every" is a period and keeps its "every" ("every 2 weeks" was read as "2
+# weeks", a length of time); a correction naming the length still meets it.
+def test_a_period_keeps_its_every_and_a_named_length_still_meets_it() -> None:
+    ledger = user_ledger("our release cadence is every 2 weeks")
+    assert status_of(ledger, "every 2 weeks") == "current"
+    changed = user_ledger("the inventory sync job runs every 30 minutes",
+                          "changed the interval from 30 minutes to 10 minutes")
+    assert status_of(changed, "every 30 minutes") == "replaced"
+    assert status_of(changed, "10 minutes") == "current"

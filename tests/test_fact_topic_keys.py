@@ -52,8 +52,8 @@ def test_a_leading_topic_phrase_names_the_key_of_a_restatement() -> None:
     ledger = absorbed(("user", "The cache purge runs every 10 minutes."),
                       ("user", "Cache purge: I've turned it up to every 2 minutes for the "
                                "demo."))
-    assert _retired_by(ledger, "10 minutes", "2 minutes")
-    assert fact_of(ledger, "2 minutes").status == "current"
+    assert _retired_by(ledger, "every 10 minutes", "every 2 minutes")
+    assert fact_of(ledger, "every 2 minutes").status == "current"
 
 
 def test_two_owners_of_one_attribute_never_meet_on_the_attribute() -> None:

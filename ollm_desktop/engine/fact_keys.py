@@ -38,12 +38,12 @@ from ollm_desktop.engine.reference_patterns import CURRENCY_CODES, NUMBER_WORDS
 
 def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     """The kind of quantity a value is: what may replace it (a port by a port...)."""
-    if ref_kind in ("port", "version", "path", "url", "setting", "time", "hash", "ticket"):
-        return ref_kind
-    if ref_kind in ("date", "weekday"):
-        return "date"
+    if ref_kind in ("port", "version", "path", "url", "setting", "time", "hash", "ticket",
+                    "address", "date", "weekday"):  # (their own; a weekday's is a date's)
+        return "date" if ref_kind == "weekday" else ref_kind
     if ref_kind == "number":
-        unit = re.sub(r"^[-+~]?[\d.,_]+(?:[eE][-+]?\d+|\s?\d*/\d+)?\s*", "", value.lower())
+        unit = re.sub(r"^(?:every )?[-+~]?[\d.,_]+(?:[eE][-+]?\d+|\s?\d*/\d+)?\s*", "",
+                      value.lower())  # ("every 2 weeks": a period's unit, weeks)
         spelled = unit.rstrip(".").replace("-", " ").split()  # ("2 1/2 cups": cups)
         while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]

@@ -19,6 +19,17 @@ SETTING = re.compile(r"(?<![\w$])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})=([^\s
 # "the port is 8443", "retries: 5": a bare number that the finder leaves (no unit).
 BARE_VALUE = re.compile(r"\b(?:is|are|=|:|becomes|set to|equals|to)\s+(\d[\d.,_]*\d|\d)\b"
                         r"(?![.,]?\d|\s*(?:%|[A-Za-z€$£]))")
+# A street address ("14 Elm Street", "221B Baker St", "350 5th Avenue", "12 St Mary's Road
+# NW"): a house number, one to three title-case words or an ordinal, and a street type (a
+# closed class); one value, never a count of streets. "4 PM Dr Smith" is none (no title case).
+ADDRESS = re.compile(
+    r"\b\d{1,5}[A-Za-z]?\s+(?:(?:[A-Z][a-z][\w'’-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,3}"
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl"
+    r"|Close|Crescent|Terrace|Square|Sq|Row|Parkway|Pkwy|Highway|Hwy|Walk|Grove|Mews)\b"
+    r"(?:\s+(?:NW|NE|SW|SE)\b)?")
+# A number of a unit of time ("2 weeks", "6 hrs"), a period's length after "every".
+DURATION_TEXT = re.compile(r"\d[\d.,]*\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|"
+                           r"months?|years?|yrs?|wks?)", re.IGNORECASE)
 # A ratio ("split 80/20", "70/15/15"): one value, no path and no identifier to reference.
 RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)")
 # A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),

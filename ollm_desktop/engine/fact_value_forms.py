@@ -31,7 +31,7 @@ def value_form(value: str) -> str:
     "9:15", "7 pm" as "19:00"), a date as its month and day ("2027-03-14", "March 14", "14th of
     March" as "date 3-14"; a year named on one side only is left unsaid), a number without its
     thousands separators ("$5,000" as "$5000"); else its lower-case text."""
-    text = value.strip().rstrip(".").lower()
+    text = value.strip().rstrip(".").lower().removeprefix("every ")  # (a period: its length)
     if named := _NAMED_HOUR.fullmatch(text):  # "noon", "12 noon", "noon ct"
         return f"{_NAMED_HOURS[named.group(1)]} {named.group(2) or ''}".strip()
     clock = _CLOCK.fullmatch(text)

@@ -58,6 +58,9 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
         value = match.group(0).rstrip(".,:;!?)")  # the sentence's end is not the value's
         found.append((match.start(), match.start() + len(value), value, "setting"))
         taken.append((match.start(), match.start() + len(value)))
+    for match in P.ADDRESS.finditer(sentence):  # (its house number is no count of its own)
+        found.append((match.start(), match.end(), match.group(0), "address"))
+        taken.append(match.span())
     cursor, settings = 0, len(found)
     for ref, kind in find_references(sentence):
         start = _find_whole(sentence, ref.rstrip("()") if ref.endswith("()") else ref, cursor)
@@ -78,6 +81,7 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
                 found.append((again, again + len(ref), ref, kind))  # said is a value ("prefers
                 taken.append((again, again + len(ref)))  # November 21 instead, so … is")
             again = _find_whole(sentence, ref, again + len(ref))
+    found = [_period(sentence, value) for value in found]
     for match in P.RATIO.finditer(sentence):
         if not any(a <= match.start() < b for a, b in taken):
             found.append((match.start(), match.end(), match.group(0), "ratio"))
@@ -89,6 +93,16 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             found.append((start, end, match.group(1), "port" if port else "number"))
             taken.append((start, end))
     return sorted(found)
+
+
+def _period(sentence: str, value: tuple[int, int, str, str]) -> tuple[int, int, str, str]:
+    """A duration after "every" is a period, the value with its "every" ("the retro is every
+    2 weeks": a cadence, not a length of time)."""
+    start, end, text, kind = value
+    if kind == "number" and sentence[max(0, start - 6):start].lower() == "every " and \
+            P.DURATION_TEXT.fullmatch(text):
+        return start - 6, end, sentence[start - 6:end], kind
+    return value
 
 
 def _find_whole(sentence: str, ref: str, at: int) -> int:
@@ -120,7 +134,7 @@ def _blank(sentence: str, values: list[tuple[int, int, str, str]]) -> str:
 def _kind(ref_kind: str) -> FactKind:
     if ref_kind == "setting":
         return "setting"
-    if ref_kind == "name":
+    if ref_kind in ("name", "address"):
         return "name"
     return "number" if ref_kind in NUMBER_KINDS else "identifier"
 
