@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fact_ledger import status_of, user_ledger
+from tests.fact_ledger import fact_of, status_of, user_ledger
 
 
 @pytest.mark.parametrize("later", [
@@ -66,3 +66,31 @@ def test_a_period_keeps_its_every_and_a_named_length_still_meets_it() -> None:
                           "changed the interval from 30 minutes to 10 minutes")
     assert status_of(changed, "every 30 minutes") == "replaced"
     assert status_of(changed, "10 minutes") == "current"
+
+
+# A self-repair inside one sentence: the value taken back is old and the value meant takes its
+# key. On 8263a31 both stayed current (or the bare "1800", "Kowalska" was never read).
+@pytest.mark.parametrize(("said", "old", "new"), [
+    ("the staging box has 16 GB RAM, sorry, 32 GB, and 8 cores.", "16 GB", "32 GB"),
+    ("tell the group we meet at Pier 39, I mean Pier 45, at noon", "Pier 39", "Pier 45"),
+    ("the budget for the bathroom reno is 1500, ugh, 1800 I mean", "1500", "1800"),
+    ("child's surname Kowalczyk—actually Kowalska, I typed her dad's.", "Kowalczyk", "Kowalska"),
+    ("the door code is 4471 — no wait, 4417", "4471", "4417"),
+    ("The call is on Monday, sorry, Tuesday at 3pm.", "Monday", "Tuesday"),
+])
+def test_a_self_repair_mid_sentence_replaces_the_value_taken_back(said: str, old: str,
+                                                                  new: str) -> None:
+    ledger = user_ledger(said)
+    assert status_of(ledger, old) == "replaced"
+    assert status_of(ledger, new) == "current"
+    assert fact_of(ledger, new).key == fact_of(ledger, old).key
+
+
+@pytest.mark.parametrize(("said", "values"), [
+    ("we need 16 GB or 32 GB of RAM", ("16 GB", "32 GB")),  # two offered, none repaired
+    ("swimming is on Thursdays actually, Tuesday is gymnastics", ("Thursdays", "Tuesday")),
+    ("We close at 5pm, no exceptions, and open at 9am.", ("5pm", "9am")),
+])
+def test_two_values_with_no_repair_between_both_stay(said: str, values: tuple[str, ...]) -> None:
+    ledger = user_ledger(said)
+    assert all(status_of(ledger, value) == "current" for value in values)

@@ -1,21 +1,19 @@
 """One sentence read as structure: its mood, the key each value belongs to, what it replaces.
 
-A small hand grammar over tokens (words, punctuation, and the values ``provenance`` found,
-each one token), chosen over a library: spaCy's ``Matcher`` needs a downloaded model for the
-parts of speech it would match on (nothing downloads at run time here), and the shapes a
-correction takes are few and closed. It reads, in order:
+A small hand grammar over tokens (words, punctuation, the values ``provenance`` found), chosen
+over a library: spaCy's ``Matcher`` needs a downloaded model for parts of speech (nothing
+downloads at run time here), and a correction's shapes are few and closed. It reads, in order:
 
-1. **Mood.** A question ("?", or an auxiliary before its subject: "should we", "isn't it"), a
-   hypothetical ("what if", "if", "suppose") or a suggestion ("maybe", a modal before the value:
-   "could", "might", "would", "I'd") states nothing and replaces nothing.
+1. **Mood.** A question ("?", "should we", "isn't it"), a hypothetical ("what if", "suppose") or
+   a suggestion ("maybe", "could", "might", "I'd") states nothing and replaces nothing.
 2. **The key of each value**: the noun phrase it attaches to, as (entity, attribute, unit
    class). "the API port is 8443", "the port of the API is 8443", "the API's port is 8443" and
    "the API listens on port 8443" are all (api, port, port); "set the request timeout to 60 s"
    is (request, timeout, duration). One shared word ("port") is never a key by itself.
 3. **Corrections by shape**: "X, not Y", "not Y but X", "from Y to X", "K is now X", a change
-   verb with "K to X" (set, bump, raise, lower, move, switch, rename...), "X instead of Y",
-   "rather than Y", "Y is no longer ...", and a leading "scratch that", "from now on",
-   "actually", "correction:". Y is marked old; the rest replace the same key's values.
+   verb with "K to X" (set, bump, move, switch, rename...), "X instead of Y", "rather than Y",
+   "Y is no longer ...", a self-repair ("16 GB, sorry, 32 GB"), and a leading "scratch that",
+   "from now on", "actually". Y is marked old; the rest replace the same key's values.
 """
 
 from __future__ import annotations
@@ -41,6 +39,7 @@ from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
+from ollm_desktop.engine.fact_self_repairs import self_repaired
 from ollm_desktop.engine.fact_settings_lists import listed_setting
 from ollm_desktop.engine.fact_values import bare_values, compound_numbers, ends_clause
 from ollm_desktop.engine.fact_verbs import verb_group
@@ -156,6 +155,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     itemised |= header_items(sentence, tokens, first)  # "Fees: £40 adults, £15 children"
     gapped = gapped_numbers(sentence, tokens, first)  # "on 8080, the admin panel on 9090"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
+    repaired = self_repaired(sentence, tokens, first)  # "16 GB, sorry, 32 GB": 16 GB old
     lead = lead or bool(taken)
     words = [t.word for t in tokens]  # (as the passes above left them: "·", "so" -> "now")
     slots: list[Slot] = []
@@ -199,7 +199,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         entity, attribute, label = entity.lower(), attribute.lower(), label.lower()  # "IT"
         keys[i] = (entity, attribute)
         slots.append(Slot(start, end, text, kind, entity, attribute, unit,
-                          i in taken or replaced_value(tokens, i),
+                          i in taken or i in repaired or replaced_value(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
     since = _from_value_on(tokens)  # "from Monday on": when it holds, no value of a key

@@ -1,0 +1,91 @@
+"""A self-repair in the middle of a sentence: a value, a word that takes it back, and the
+value meant ("16 GB RAM, sorry, 32 GB", "at Pier 39, I mean Pier 45", "Kowalczyk—actually
+Kowalska", "is 1500, ugh, 1800 I mean", "port 8080, no wait, 8088"). The first is the old
+value, the second the new one with its key (``fact_grammar`` gives a new value without a key
+its old value's). Speakers repair in the words they had just used: the two values have one
+shape (letters, digits and signs in the same runs) or one unit class, and only the repair's
+words stand between them. "16 GB or 32 GB" offers two, and repairs nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.fact_keys import unit_class
+from ollm_desktop.engine.fact_words import BOUNDARY, FILLER, Tok, closed
+
+# Words that take back what was just said (a closed class); "i mean" after the value meant
+# repairs as well ("1500, ugh, 1800 I mean").
+_TAKING_BACK = closed("sorry sry soz mean meant wait hold actually err erm errr oops whoops "
+                      "rather correction nvm no nope")
+# Words that may stand beside them between the two values ("no hold on", "or rather", "my
+# bad", "make that"): they repair nothing alone.
+_BESIDE = FILLER | closed("i on or my bad make that ugh um uh .. ... … - – — ·")  # (·: a
+# word the value after it has taken in, "Pier" of "Pier 45")
+_RUNS = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
+_DOTS = closed(".. ... … -")
+_NOUN_AFTER = 2  # words of the old value's noun after it ("16 GB RAM, sorry, 32 GB")
+
+
+def _shape(text: str) -> str:
+    """The runs of a value's text: "AF 1234" and "AF 1243" are "A 9", "Pier 39" "Aa 9"."""
+    return " ".join("9" if run[0].isdigit() else "A" if run.isupper() else "Aa" if
+                    run[0].isupper() else "a" if run.isalpha() else run
+                    for run in _RUNS.findall(text))
+
+
+def _unit(text: str, kind: str) -> str:
+    return unit_class(text, kind, "")
+
+
+def _same_kind(old: str, old_kind: str, new: str, new_kind: str) -> bool:
+    if _shape(old) == _shape(new):
+        return old.lower() != new.lower()
+    unit = _unit(old, old_kind)
+    return unit not in ("number", "name") and unit == _unit(new, new_kind)
+
+
+def _bare(sentence: str, token: Tok, like: tuple[int, int, str, str]) -> bool:
+    """A token that is no value yet but has the old value's shape: a bare number for a bare
+    number ("1500, ugh, 1800"), a capitalised word for a one-word name ("Kowalska")."""
+    text = sentence[token.start:token.end]
+    return " " not in like[2] and text[:1].isalnum() and _shape(text) == _shape(like[2])
+
+
+def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
+    """The indices of values a later value of the same sentence repairs, in place: the value
+    meant becomes a value (of the old one's kind) where it was a bare word."""
+    taken: set[int] = set()
+    for i in range(first, len(tokens)):
+        old = tokens[i].value
+        if old is None:
+            continue
+        j, marked = i + 1, False
+        while j < len(tokens) and j - i <= _NOUN_AFTER and tokens[j].word.isalpha() and \
+                tokens[j].word not in _TAKING_BACK and tokens[j].word not in _BESIDE:
+            j += 1  # (its noun)
+        if j >= len(tokens) or tokens[j].word not in BOUNDARY | _DOTS:
+            continue  # (the repair opens a clause: "Thursdays actually, Tuesday is gym"
+            # confirms Thursdays)
+        while j < len(tokens) and tokens[j].value is None and (
+                tokens[j].word in BOUNDARY or tokens[j].word in _BESIDE or
+                tokens[j].word in _TAKING_BACK) and j - i <= 8:
+            marked = marked or tokens[j].word in _TAKING_BACK
+            j += 1
+        if j >= len(tokens) or j == i + 1:
+            continue
+        new = tokens[j].value
+        after = [t.word for t in tokens[j + 1:j + 3]]
+        marked = marked or after == ["i", "mean"] or after == ["i", "meant"]
+        if not marked:
+            continue
+        if new is None and _bare(sentence, tokens[j], old):
+            new = (tokens[j].start, tokens[j].end, sentence[tokens[j].start:tokens[j].end],
+                   old[3])
+            tokens[j].value, tokens[j].word = new, ""
+        if new is not None and _same_kind(old[2], old[3], new[2], new[3]):
+            taken.add(i)
+            for token in tokens[i + 1:j]:  # the repair's words name no key ("I mean Pier
+                if token.word in _TAKING_BACK or token.word in _BESIDE - {"·"}:  # 45")
+                    token.word = ","
+    return frozenset(taken)
