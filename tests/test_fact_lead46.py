@@ -94,3 +94,26 @@ def test_a_self_repair_mid_sentence_replaces_the_value_taken_back(said: str, old
 def test_two_values_with_no_repair_between_both_stay(said: str, values: tuple[str, ...]) -> None:
     ledger = user_ledger(said)
     assert all(status_of(ledger, value) == "current" for value in values)
+
+
+# A question after a stated clause asks from its comma on: the clause before it states its
+# value (on 8263a31 "?" made the whole sentence a question, and the value was never the user's).
+@pytest.mark.parametrize(("said", "value"), [
+    ("The port is 8443, can you write the nginx config?", "8443"),
+    ("my salary is £52,000, how much goes into my pension at 5%?", "£52,000"),
+    ("The DB is on 5434 now, could you update the doc?", "5434"),
+    ("we meet on Friday at 8pm, what should I bring?", "8pm"),
+])
+def test_a_question_after_a_stated_clause_leaves_it_stated(said: str, value: str) -> None:
+    assert status_of(user_ledger(said), value) == "current"
+    assert fact_of(user_ledger(said), value).kind != "question"
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("The port is 8443, right?", "8443"),  # a tag asks about all of it
+    ("In a world where we allowed 500 rpm, would the DB cope?", "500 rpm"),  # fronted
+    ("Should we move to 5434, or keep 5432?", "5434"),  # a question from its start
+])
+def test_a_tag_a_fronted_clause_or_a_question_from_the_start_still_asks(said: str,
+                                                                        value: str) -> None:
+    assert fact_of(user_ledger(said), value).kind == "question"

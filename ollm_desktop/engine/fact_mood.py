@@ -40,7 +40,7 @@ from typing import Literal, Protocol, TypeVar
 
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_mood_asides import aside_marks
-from ollm_desktop.engine.fact_mood_asked import asked_end
+from ollm_desktop.engine.fact_mood_asked import asked_end, asked_from
 from ollm_desktop.engine.fact_mood_asked import interrogative as _interrogative
 from ollm_desktop.engine.fact_mood_asked import supposed as _supposed
 from ollm_desktop.engine.fact_mood_asked import word_at as _word
@@ -393,8 +393,8 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
         mark(x, y, stance_mood)
     for x, y, host in aside_marks(tokens, first, moods):  # "would rise — from $1 to $2 —"
         mark(x, y, host)
-    if "?" in [t.word for t in tokens[-3:]]:  # a question asks about all of its sentence
-        mark(first, len(tokens), "question")
+    if "?" in [t.word for t in tokens[-3:]]:  # a question asks about its sentence, or
+        mark(asked_from(tokens, first), len(tokens), "question")  # from a comma on
     spans: list[tuple[int, int, ClauseMood]] = []
     for i in range(first, len(tokens)):
         if moods[i] != "statement":

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_surface import names_then_value
-from ollm_desktop.engine.fact_words import DETERMINERS, Tok
+from ollm_desktop.engine.fact_verbs import SUBORDINATORS
+from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok
 
 
 def word_at(tokens: Sequence[Tok], i: int) -> str:
@@ -63,3 +64,29 @@ def asked_end(tokens: Sequence[Tok], start: int, end: int) -> int:
         return end
     return next((i for i in range(start + 1, end - 1) if tokens[i].word == "," and
                  tokens[i + 1].value is None and tokens[i + 1].word != "or"), end)
+
+
+_TAG = 4  # words of a tag question with no value ("…, right?", "…, isn't it?")
+
+
+def asked_from(tokens: Sequence[Tok], first: int) -> int:
+    """Where a sentence's "?" starts to ask: at a question that follows a stated clause after
+    its comma ("The port is 8443, can you write the nginx config?", "my salary is £52,000,
+    how much goes into my pension?": the first clause states); else at ``first`` (a question
+    asks about all of its sentence, and so does a tag: "The port is 8443, right?")."""
+    for i in range(first + 1, len(tokens) - 1):
+        if tokens[i].word != ",":
+            continue
+        if not any(t.value or t.word[:1].isdigit() for t in tokens[first:i]) or \
+                tokens[first].word in cues.WH:
+            return first  # (a question before its comma: "how much is it, 5 or 6?")
+        opening = word_at(tokens, first + cues.clause_head([t.word for t in tokens[first:i]]))
+        if opening in PREPOSITIONS or opening in SUBORDINATORS:
+            return first  # (a fronted phrase or clause: "In a world where we allowed 500 rpm,")
+        k = i + 1
+        head = word_at(tokens, k)
+        asks = (head in cues.QUESTION_AUX and interrogative(list(tokens), k, len(tokens))) or (
+            head in cues.WH - {"which", "whose"} and word_at(tokens, k + 1) != "if")
+        if asks and (len(tokens) - k > _TAG or any(t.value for t in tokens[k:])):
+            return k
+    return first
