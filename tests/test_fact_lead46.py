@@ -117,3 +117,24 @@ def test_a_question_after_a_stated_clause_leaves_it_stated(said: str, value: str
 def test_a_tag_a_fronted_clause_or_a_question_from_the_start_still_asks(said: str,
                                                                         value: str) -> None:
     assert fact_of(user_ledger(said), value).kind == "question"
+
+
+def test_a_change_between_two_codes_of_one_shape_reads_both() -> None:
+    """"gate changed from B12 to C4": on 8263a31 neither code was a value."""
+    ledger = user_ledger("at the airport, flight leaves from gate B12 in an hour",
+                         "gate changed from B12 to C4, and it's a 15 min walk")
+    assert status_of(ledger, "C4") == "current"
+    assert status_of(ledger, "gate B12") == "replaced"
+
+
+def test_a_code_alone_is_no_change() -> None:  # (a vitamin, a paper size: no value read)
+    ledger = user_ledger("I take B12 daily and switched from coffee to tea.")
+    assert not any("B12" in f.value for f in ledger)
+
+
+def test_a_bare_number_after_now_on_is_the_value() -> None:
+    """"grafana is now on 3100": the bare number after "now on" was not read on 8263a31."""
+    ledger = user_ledger("grafana runs on port 3000 on the monitoring box",
+                         "fyi grafana is now on 3100, clashed with the node app")
+    assert status_of(ledger, "3000") == "replaced"
+    assert status_of(ledger, "3100") == "current"

@@ -30,6 +30,10 @@ ADDRESS = re.compile(
 # A number of a unit of time ("2 weeks", "6 hrs"), a period's length after "every".
 DURATION_TEXT = re.compile(r"\d[\d.,]*\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|"
                            r"months?|years?|yrs?|wks?)", re.IGNORECASE)
+# "from B12 to C4", "from 14C to 22A": two codes of one shape (letters and digits) a change
+# joins are its old and new value; a code alone may be a vitamin, a paper size, a temperature.
+CODE_CHANGE = re.compile(r"\bfrom\s+([A-Z]{1,2}\d{1,4}|\d{1,3}[A-Z])\s+to\s+"
+                         r"([A-Z]{1,2}\d{1,4}|\d{1,3}[A-Z])\b")
 # A ratio ("split 80/20", "70/15/15"): one value, no path and no identifier to reference.
 RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)")
 # A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),

@@ -111,9 +111,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         prev = words[i - 1] if i > first else ""
         nxt_value = tokens[i + 1].value if i + 1 < len(tokens) else None
         if (capital(sentence, token) or (noun_place(tokens, i, first) and prev != "to")) and \
-                i > first and \
-                _eligible(token) and nxt_value is not None and nxt_value[3] == "version" and \
-                sentence[token.end:nxt_value[0]] == " " and \
+                i > first and _eligible(token) and nxt_value is not None and \
+                nxt_value[3] == "version" and sentence[token.end:nxt_value[0]] == " " and \
                 nxt_value[2].lstrip("vV")[:1].isdigit():
             start = token.start  # "R 4.2.3", "Gitea v1.21": a name and its version, one value
             # (a plain word after "to" is a verb: "to list 18.x", "to pin 2.1")
@@ -170,9 +169,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i) or tokens[i + 1].word in COPULAS):
             _promote(sentence, tokens, i, "number")  # "8766, sorry.", "8765 is the old one"
             continue
-        if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
+        if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and (prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
-                "being", "been", *ARROWS, *REPORTING):  # ("has the year as being 2014")
+                "being", "been", *ARROWS, *REPORTING) or  # ("has the year as being 2014")
+                " ".join(words[i - 2:i]) in ("now on", "now at")):  # "grafana is now on 3100"
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
                 counted(sentence, tokens, i)  # "the max PR size is 400 lines"
