@@ -138,3 +138,10 @@ def test_a_bare_number_after_now_on_is_the_value() -> None:
                          "fyi grafana is now on 3100, clashed with the node app")
     assert status_of(ledger, "3000") == "replaced"
     assert status_of(ledger, "3100") == "current"
+
+
+def test_an_adverb_after_name_is_is_no_name() -> None:
+    """"her name is actually Jennifer Tran": 8263a31 read the name "actually"."""
+    ledger = user_ledger("her name is actually Jennifer Tran, I had the wrong email open.")
+    assert status_of(ledger, "Jennifer Tran") == "current"
+    assert not any(f.value == "actually" for f in ledger)

@@ -318,7 +318,8 @@ RULES: tuple[Rule, ...] = (
     _rule(rf"\b{_NAME_VERB}\s+(?i:the|this|that|our|my|your|their|its|an?)\s+"
           rf"(?:(?!(?i:{PREP})\b)[A-Za-z][\w-]*\s+){{1,3}}?(?![a-z]+ly\b){_X}{_END}", "name"),
     _rule(r"\b(?i:named|called|code[- ]?name[sd]?|nicknamed|dubbed|aka|a\.k\.a\.|alias(?:ed)?"
-          rf"|(?:its|the|our|my|his|her|their) name is)\s*:?\s+(?:(?i:is|was|will be)\s+)?{_X}",
+          rf"|(?:its|the|our|my|his|her|their) name is)\s*:?\s+"
+          rf"(?:(?i:is|was|will be|actually|really|now|still)\s+){{0,2}}{_X}",
           "name"),
     _rule(r"\b(?i:(?:refer(?:s|red|ring)?\s+to|think\s+of)\s+(?:(?:it|this|that|them)\s+"
           r"|(?:the|this|that|our|my)\s+(?:[A-Za-z][\w-]*\s+){1,3}?)|known\s+|goes\s+by\s+)"
