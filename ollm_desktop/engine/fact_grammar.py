@@ -42,6 +42,7 @@ from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
 from ollm_desktop.engine.fact_settings_lists import listed_setting
+from ollm_desktop.engine.fact_since import held_since
 from ollm_desktop.engine.fact_values import bare_values, compound_numbers, ends_clause
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -94,7 +95,6 @@ class Reading:
     correction: bool
     slots: tuple[Slot, ...]
     unasserted: tuple[tuple[int, int], ...] = ()  # (fact_mood) characters asserting nothing
-
 
 
 def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
@@ -241,7 +241,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
                              for k, t in enumerate(tokens))
-    now = now or than_usual(tokens, first)  # "at 4pm, an hour earlier than usual"
+    now = now or than_usual(tokens, first) or held_since(tokens, first)  # "…than usual"
     correction = bool(lead or olds or changed or now or gone or instead or renewed)
     def said(s: Slot) -> tuple[str, str]:  # ("batch 16, rank 16": two settings, not one)
         keyed = s.start in listed or (s.ref_kind == "number" and bool(s.attribute))

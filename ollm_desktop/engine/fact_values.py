@@ -172,7 +172,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
-                "being", "been", *ARROWS, *REPORTING):  # ("has the year as being 2014")
+                "being", "been", *ARROWS, *REPORTING, *CONTRACTED):  # "as being 2014"
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
                 counted(sentence, tokens, i)  # "the max PR size is 400 lines"
