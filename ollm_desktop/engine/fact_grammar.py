@@ -201,7 +201,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                           i in taken or replaced_value(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
-    since = _from_value_on(tokens)  # "from Monday on": when it holds, no value of a key
+    since = _from_value_on(tokens) | held_since(tokens, first)  # "from May on", "since May"
     slots = [s for s in slots if s.start not in since]
     slots, mood = moods.held(slots, mood)  # (fact_mood) a clause asserting nothing states none
     mood = "question" if headed == "question" else "suggestion" if headed else mood
@@ -241,7 +241,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     instead = "instead" in words[first:]  # "put it in X instead": X replaces the key's value
     instead = instead or any(t.value and has_new(tokens, k, first)  # "X has a new K: V"
                              for k, t in enumerate(tokens))
-    now = now or than_usual(tokens, first) or held_since(tokens, first)  # "…than usual"
+    now = now or than_usual(tokens, first)  # "at 4pm, an hour earlier than usual"
     correction = bool(lead or olds or changed or now or gone or instead or renewed)
     def said(s: Slot) -> tuple[str, str]:  # ("batch 16, rank 16": two settings, not one)
         keyed = s.start in listed or (s.ref_kind == "number" and bool(s.attribute))
