@@ -1,13 +1,15 @@
 """An old value named beside its new one: in a parenthesis after it ("K: X (was Y)", "$45
 (up from $40)", "Friday, May 27 (changed from Wednesday, June 1)", "25 students (previously
-30)"), or as "the current Y" in a sentence that changes its key to a new value ("switch the
-default model to gpt-4o-mini, which is cheaper than the current default gpt-3.5-turbo").
+30)", "8pm this year (7pm before)"), or as "the current Y" in a sentence that changes its
+key to a new value ("switch the default model to gpt-4o-mini, which is cheaper than the
+current default gpt-3.5-turbo").
 
 Notices and changelogs write the change beside the value it made, in brackets: the value in
 the brackets is the one it left. Only a change's words open the bracket (a closed class: a
-past copula, an adverb of earlier, or a verb of change or "up"/"down" with "from"), and a
-value of the same kind must stand before the bracket, so "(from Lisbon)" after a name or
-"(was 3 in the draft)" with nothing before it retire nothing.
+past copula, an adverb of earlier, or a verb of change or "up"/"down" with "from"), or an
+adverb of earlier closes it after Y alone ("(7pm before)"); and a value of the same kind
+must stand before the bracket, so "(from Lisbon)" after a name or "(was 3 in the draft)"
+with nothing before it retire nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed, is_change, 
 
 # Words of a bracket that names what was before: "(was Y)", "(previously Y)", "(formerly Y)".
 _EARLIER = closed("was were previously formerly originally prior before")
+# The adverbs of earlier that may follow the old value instead: "(7pm before)".
+_EARLIER_AFTER = closed("previously formerly originally before earlier")
 # The direction of a figure's move before "from": "(up from Y)", "(down from Y)".
 _DIRECTIONS = closed("up down")
 
@@ -26,6 +30,8 @@ def bracketed_old(tokens: list[Tok], i: int) -> bool:
     if value is None:
         return False
     opening = next((k for k in range(i - 1, max(-1, i - 6), -1) if tokens[k].word == "("), None)
+    if opening == i - 1 and _earlier_after(tokens, i):  # "8pm this year (7pm before)"
+        return _kind_before(tokens, opening, value[3])
     if opening is None:
         return False
     words = [t.word for t in tokens[opening + 1:i] if t.word not in DETERMINERS]
@@ -39,8 +45,20 @@ def bracketed_old(tokens: list[Tok], i: int) -> bool:
         words[0] in _DIRECTIONS or is_change(words[0]))
     if not (earlier or moved):
         return False
-    return any(t.value is not None and _same_kind(t.value[3], value[3])
+    return _kind_before(tokens, opening, value[3])
+
+
+def _kind_before(tokens: list[Tok], opening: int, kind: str) -> bool:
+    """A value of ``kind`` in the words before the bracket at ``opening``."""
+    return any(t.value is not None and _same_kind(t.value[3], kind)
                for t in tokens[max(0, opening - 8):opening])
+
+
+def _earlier_after(tokens: list[Tok], i: int) -> bool:
+    """The value at ``i`` is a bracket's only value, with an adverb of earlier after it and
+    the bracket's end: "(7pm before)", "(£40 previously)"."""
+    return i + 2 < len(tokens) and tokens[i + 1].word in _EARLIER_AFTER and \
+        tokens[i + 2].word == ")"
 
 
 def _same_kind(one: str, other: str) -> bool:

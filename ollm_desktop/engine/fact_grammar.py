@@ -41,6 +41,7 @@ from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
 from ollm_desktop.engine.fact_self_repairs import self_repaired
 from ollm_desktop.engine.fact_settings_lists import listed_setting
+from ollm_desktop.engine.fact_since import held_since
 from ollm_desktop.engine.fact_values import bare_values, compound_numbers, ends_clause
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
@@ -93,7 +94,6 @@ class Reading:
     correction: bool
     slots: tuple[Slot, ...]
     unasserted: tuple[tuple[int, int], ...] = ()  # (fact_mood) characters asserting nothing
-
 
 
 def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
@@ -202,7 +202,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                           i in taken or i in repaired or replaced_value(tokens, i),
                           _definite_copula(tokens, i, first), label if attribute else ""))
     slots = _scratched(tokens, slots)
-    since = _from_value_on(tokens)  # "from Monday on": when it holds, no value of a key
+    since = _from_value_on(tokens) | held_since(tokens, first)  # "from May on", "since May"
     slots = [s for s in slots if s.start not in since]
     slots, mood = moods.held(slots, mood)  # (fact_mood) a clause asserting nothing states none
     mood = "question" if headed == "question" else "suggestion" if headed else mood

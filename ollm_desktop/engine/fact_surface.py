@@ -57,11 +57,14 @@ from ollm_desktop.engine.fact_words import (
     CONJUNCTIONS,
     COPULAS,
     DETERMINERS,
+    FILLER,
     NOT_NP,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
+    closed,
     is_change,
+    numeric,
 )
 
 # A pronoun and a form of "be", spelled out, and their contraction (a closed class).
@@ -88,7 +91,31 @@ _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """The sentence's tokens with its surface variants read as the grammar's forms."""
     return without_aside(_unaddressed(_not_aside(_arrows(sentence, _in_truth(
-        _spelled_out(tokens))))))
+        _spelled_out(_its_for_its(tokens)))))))
+
+
+# Words that may open a chat reply before its clause ("no its 5434", "ok its 40 now").
+_ANSWERS = FILLER | closed("no nope nah yes yeah yep yup wait")
+# What may follow the value of "it's X": the clause's end, "now", a preposition, "and"/"but".
+_AFTER_VALUE = BOUNDARY | PREPOSITIONS | CONJUNCTIONS | closed("now")
+
+
+def _its_for_its(tokens: list[Tok]) -> list[Tok]:
+    """"its 5434 now", "no its 1260 since renewal": chat drops the apostrophe of "it's". A
+    possessive "its" opens a noun phrase, so "its" at a clause's opening (or after an answer
+    word) right before a value that ends its noun phrase (the clause's end, "now", a
+    preposition or a conjunction follows) is the pronoun and its copula ("its 2 ports" and
+    "raised its 40 to 50" keep the determiner)."""
+    for k, token in enumerate(tokens[:-1]):
+        nxt = tokens[k + 1]
+        if token.word != "its" or token.value or not (nxt.value or numeric(nxt.word)):
+            continue
+        prev = tokens[k - 1].word if k else ""
+        after = tokens[k + 2].word if k + 2 < len(tokens) else ""
+        if (not prev or prev in BOUNDARY or prev in _ANSWERS) and (
+                not after or after in _AFTER_VALUE):
+            tokens[k] = Tok("it's", token.start, token.end)
+    return tokens
 
 
 def _in_truth(tokens: list[Tok]) -> list[Tok]:

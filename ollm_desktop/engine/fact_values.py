@@ -171,7 +171,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and (prev in (
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
-                "being", "been", *ARROWS, *REPORTING) or  # ("has the year as being 2014")
+                "being", "been", *ARROWS, *REPORTING, *CONTRACTED) or  # ("… as being 2014")
                 " ".join(words[i - 2:i]) in ("now on", "now at")):  # "grafana is now on 3100"
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
