@@ -72,3 +72,23 @@ def test_changes_made_beside_them_still_apply(said: str, later: str, old: str,
     ledger = user_ledger(said, later)
     assert stated_status(ledger, old) == "replaced"
     assert stated_status(ledger, new) == "current"
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "proposed"), [
+    # a hedge of appearance ("seems") asserts nothing, as "apparently" does
+    ("We require Python 3.8.", "So Python 3.10 seems like a good one to jump to.", "Python 3.8",
+     "Python 3.10"),
+    # the future perfect looks forward to a time: nothing is set yet
+    ("The port is 8080.", "By Friday we will have moved the port to 9090.", "8080", "9090"),
+])
+def test_appearance_and_the_future_perfect_replace_nothing(
+        said: str, later: str, kept: str, proposed: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    assert stated_status(ledger, proposed) != "current"
+
+
+def test_a_seeming_clause_with_no_value_leaves_the_change_made() -> None:
+    ledger = user_ledger("We run MongoDB.",
+                         "We moved to Postgres last week, it seems like it is getting adopted.")
+    assert stated_status(ledger, "Postgres") == "current"

@@ -11,7 +11,9 @@ the port to 9090", "I switch to the new plan next month": stop 44's review), or 
 and the new one is the plan's. Besides a change verb, a verb whose object goes to a value
 ("Tonight I'll scale it to 8 nodes"), or is the value ("From January I'm going to charge
 $95"), or whose "to" / "at" (after "up" / "down") takes it ("From next month it'll close at
-10 pm"), and "will be" + a change's gerund ("We'll be moving to … in September") plan as well.
+10 pm"), the future perfect ("In another 2-4 years, we will have broken the $5 a
+gallon": a time it looks forward to, whatever its words) and "will be" + a change's gerund
+("We'll be moving to … in September") plan as well.
 A change with no later time ("we're switching to gpt-4.1",
 "we're going to meet at 4pm instead": no change verb) and a time that starts a rule
 ("starting tomorrow the standup is at 10:00") are read as before.
@@ -95,6 +97,10 @@ def _later_in_clause(tokens: Sequence[Tok], a: int, b: int, at: int) -> bool:
 def planned(tokens: Sequence[Tok], a: int, b: int) -> int:
     """Where a plan's "going to" + change verb opens in ``(a, b)`` with a later time in the
     segment (-1: none)."""
+    for i in range(a, b - 2):  # the future perfect: "we will have broken the $5 mark"
+        if tokens[i].word in WILL and tokens[i + 1].word == "have" and \
+                tokens[i + 2].word.endswith(("ed", "en")):
+            return i
     for i in range(a, b - 1):  # "We'll move the port to 9090 tomorrow"
         if tokens[i].word in WILL and (changes(tokens[i + 1].word) or _moved_to(
                 tokens, i + 1, b)) and _when_later(tokens, a, b):

@@ -48,6 +48,7 @@ NEGATION = closed("not no never nothing")
 UNDECIDED = closed("tbd tbc tba")
 EVIDENTIAL = closed("apparently reportedly allegedly supposedly seemingly hypothetically "
                     "theoretically tentatively pending")
+SEEMING = closed("seems")  # a hedge of appearance: it doubts its own clause, never a bare one
 ANTERIOR = closed("originally previously formerly ago")
 ANTERIOR_ADJ = closed("previous former old original earlier prior")
 PAST = closed("was were had did")
@@ -68,7 +69,7 @@ FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
 PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
 RECALLED = closed("remember recall")  # "I remember being able to …": a state remembered
 ANY_MOOD = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | \
-    DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | RECALLED | closed(
+    DOUBTED | UNDECIDED | EVIDENTIAL | SEEMING | PAST_CUES | RECALLED | closed(
         "? whether even case which say looking should ought let's yet how what why once when can "
         "can't cannot")
 CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
