@@ -18,7 +18,8 @@ A value is stated only by a declarative main clause. A clause asserts nothing wh
   relaying a value: it states, unless its own words hedge ("Dana said it might be 8210");
 - under a **modal** or **tentative** verb phrase ("might", "could", "would", "may", "we'd";
   "considering", "leaning towards", "tempted"), a hedge ("maybe", "perhaps"), or a bare
-  **doubt** beside it ("..., not sure yet", "..., no decision yet", "TBD", "apparently");
+  **doubt** beside it ("..., not sure yet", "..., no decision yet", "TBD", "apparently"),
+  or "seems" in a clause with a value ("so Python 3.10 seems like a good one");
 - a **past** state with an explicit before-time ("we used to use MySQL", "back in 2019", "last
   time we flew ...", "the previous owners were ..."). A past change ("we moved it to 10") and
   a correction's shape ("now", "not", "instead") still hold;
@@ -183,12 +184,13 @@ def _doubt(words: list[str]) -> tuple[bool, bool]:
     if after in cues.WH or after in ("about", "of", "if", "whether"):
         return False, False  # "not sure why it moved": a doubt about something else
     doubt = (negated and (sure is not None or ("yet" in rest and len(rest) <= 4))) or \
-        bool((cues.UNDECIDED | cues.EVIDENTIAL) & set(rest))
+        bool((cues.UNDECIDED | cues.EVIDENTIAL) & set(rest)) or \
+        bool(cues.SEEMING & set(rest) and "" in rest)  # ("" is a value's word)
     if cues.EVIDENTIAL & set(rest) and cues.FIRST_PERSON & set(rest) and not negated:
         return False, False  # "apparently I mistyped": the speaker's own slip
     bare = not rest or rest[0] in cues.NEGATION | cues.SUBJECTS | cues.UNDECIDED | \
         cues.EVIDENTIAL
-    return doubt, doubt and bare
+    return doubt, doubt and bare and not cues.SEEMING & set(rest)
 
 
 def _tentative(sentence: str, tokens: list[Tok], i: int, role: str) -> bool:

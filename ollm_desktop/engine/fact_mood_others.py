@@ -16,9 +16,10 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
   and a plain report ("the airline says 07:25") are read as before.
 - **An unnamed source**: "someone (somebody) … said / mentioned / posted X" is hearsay.
 - **A change called off**: a value that opens its clause before "got / was / has been
-  cancelled (scrapped, shelved, abandoned)" ("v3.3 got cancelled"), and a
-  change's gerund after "against" ("we decided against moving it to August 29"): the value
-  was never set.
+  cancelled (scrapped, shelved, abandoned)" ("v3.3 got cancelled"), a change's gerund
+  after "against" ("we decided against moving it to August 29"), and what was weighed
+  before "but … decided against it" ("We thought about the 27th but decided against it"):
+  the value was never set.
 - **What the user keeps**: a last clause after "but" in which the speaker keeps or stays on
   a value that ends it ("…, but we're keeping Saturday", "…, but we're staying on 3.11")
   leaves the values of the clauses before it, whose subject is not the speaker, as
@@ -67,6 +68,8 @@ _SHAPE = closed("now instead rather place not")  # a correction's shape ("in pla
 _EDGE = closed(", ; : — – but so because and")
 _ALWAYS = WANTING | PRESSING | UNNAMED | CALLED_OFF | {"against"}
 _PAIRED = closed("but for of")  # a report set against, a report's source
+DECIDED = closed("decided decide decides voted vote ruled")  # "… but decided against it"
+_BACK = closed("it that this them")  # what "against" points back to
 
 
 def may_decline(tokens: Sequence[Tok], first: int) -> bool:
@@ -161,6 +164,16 @@ def _against(tokens: Sequence[Tok], i: int, b: int) -> int:
     return -1
 
 
+def _against_it(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """"against" at ``i`` after a verb of deciding, before a pronoun that points back past
+    "but" ("We thought about the 27th but decided against it"): where that "but" is (-1:
+    none); what was weighed before it was never set."""
+    if not (i > a and tokens[i - 1].word in DECIDED and i + 1 < b and
+            tokens[i + 1].word in _BACK):
+        return -1
+    return max((x for x in range(a, i - 1) if tokens[x].word == "but"), default=-1)
+
+
 def _for_others(tokens: Sequence[Tok], i: int, b: int) -> bool:
     """"for" at ``i`` after a value, before others ("£60 for other schools", "for
     everyone else"): a change that is not the user's own."""
@@ -219,6 +232,8 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
             out.append((at, i + 1, "negated"))
         elif word == "against" and (end := _against(tokens, i, b)) > 0:
             out.append((i, end, "negated"))
+        elif word == "against" and (but := _against_it(tokens, a, i, b)) > a:
+            out.append((a, but, "negated"))
         elif word == "for" and _for_others(tokens, i, b):
             out.append((_clause_start(tokens, a, i), _clause_end(tokens, i, b), "reported"))
         elif word in REPORTING and (at := _named_source(tokens, a, i, b)) >= 0:

@@ -6,10 +6,14 @@ right before a change verb, with a time still to come in the same segment ("We'r
 switch to gpt-4.1 tomorrow", "next week we're going to move the standup to 10:00", "We'll move
 the port to 9090 tomorrow"), is a plan: until that time the old value holds,
 and so is the present of a change verb after its speaker with such a time ("Tomorrow we move
-the port to 9090", "I switch to the new plan next month": stop 44's review),
+the port to 9090", "I switch to the new plan next month": stop 44's review), or after "it",
+"he", "she" with its "-s" ("It goes up to $1,520 in September"; stop 46),
 and the new one is the plan's. Besides a change verb, a verb whose object goes to a value
 ("Tonight I'll scale it to 8 nodes"), or is the value ("From January I'm going to charge
-$95"), and "will be" + a change's gerund ("We'll be moving to … in September") plan as well.
+$95"), or whose "to" / "at" (after "up" / "down") takes it ("From next month it'll close at
+10 pm"), the future perfect ("In another 2-4 years, we will have broken the $5 a
+gallon": a time it looks forward to, whatever its words) and "will be" + a change's gerund
+("We'll be moving to … in September") plan as well.
 A change with no later time ("we're switching to gpt-4.1",
 "we're going to meet at 4pm instead": no change verb) and a time that starts a rule
 ("starting tomorrow the standup is at 10:00") are read as before.
@@ -23,11 +27,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_verbs import changes
-from ollm_desktop.engine.fact_words import Tok, closed
+from ollm_desktop.engine.fact_words import AUXILIARIES, COPULAS, Tok, closed
 
 GOING = closed("going gonna")
 _BE = closed("am is are i'm we're they're he's she's it's you're")
 _SUBJECT = closed("i we they")  # ("we gonna move it", a chat's dropped "are")
+_THIRD = closed("it he she")  # a present's "-s" after them: "It goes up to $1,520 in September"
+_UP = closed("up down")
+_TO = closed("to at")
 LATER = closed("tomorrow tonight next later soon")
 _NEXT = closed("next")
 TIME_NOUNS = closed("week month year weekend quarter morning day monday tuesday wednesday "
@@ -65,6 +72,9 @@ def _moved_to(tokens: Sequence[Tok], j: int, b: int) -> bool:
     nxt = tokens[j + 1] if j + 1 < b else None
     if nxt is not None and nxt.value is not None:
         return True
+    k = j + 1 + (j + 1 < b and tokens[j + 1].word in _UP)  # "close at 10 pm", "go up to $5"
+    if k + 1 < b and tokens[k].word in _TO and tokens[k + 1].value is not None:
+        return True
     return j + 3 < b and tokens[j + 1].word in _OBJECT and tokens[j + 2].word == "to" and \
         tokens[j + 3].value is not None
 
@@ -87,6 +97,10 @@ def _later_in_clause(tokens: Sequence[Tok], a: int, b: int, at: int) -> bool:
 def planned(tokens: Sequence[Tok], a: int, b: int) -> int:
     """Where a plan's "going to" + change verb opens in ``(a, b)`` with a later time in the
     segment (-1: none)."""
+    for i in range(a, b - 2):  # the future perfect: "we will have broken the $5 mark"
+        if tokens[i].word in WILL and tokens[i + 1].word == "have" and \
+                tokens[i + 2].word.endswith(("ed", "en")):
+            return i
     for i in range(a, b - 1):  # "We'll move the port to 9090 tomorrow"
         if tokens[i].word in WILL and (changes(tokens[i + 1].word) or _moved_to(
                 tokens, i + 1, b)) and _when_later(tokens, a, b):
@@ -96,6 +110,11 @@ def planned(tokens: Sequence[Tok], a: int, b: int) -> int:
         if tokens[i].word in _SUBJECT and changes(verb) and not verb.endswith(("ed", "ing")) \
                 and _later_in_clause(tokens, a, b, i):
             return i
+        if tokens[i].word in _THIRD and verb.endswith("s") and not verb.endswith("ss") and \
+                verb not in COPULAS and verb not in AUXILIARIES and verb != "has" and (
+                changes(verb) or _moved_to(tokens, i + 1, b)) and _later_in_clause(
+                tokens, a, b, i):
+            return i  # "It goes up to $1,520 in September"
     for i in range(a + 1, b - 2):
         word = tokens[i].word
         if word in GOING and (tokens[i - 1].word in _BE or tokens[i - 1].word in _SUBJECT) \

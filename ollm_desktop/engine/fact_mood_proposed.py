@@ -31,8 +31,10 @@ Three structures name a new value that no one has set yet:
 - an **opinion of what should be done**: a first-person verb of opinion before a deontic
   modal and a verb of action ("I think we should move it to Friday", "I believe the pools
   should stay open until 9 PM"). "I think it should be 9443" (a copula: what the value is)
-  and a bare "we should use Postgres" (a decision in some texts, a proposal in others) are
-  not read here.
+  is not read here, and a bare "we should use Postgres" is advice (``fact_mood_stance``).
+- a **subject a participle of proposing qualifies**: "the proposed date is Friday", "the
+  latest time proposed is 11:15 CET" (a determiner, the participle in its noun phrase, a
+  copula after): the subject names a proposal, and its value is the proposal's.
 - a **change argued for** by what it would do: a change verb's gerund as a clause's subject
   before a modal ("Switching to Postgres should solve most problems", "moving it to 10 would
   help"): the change is weighed, not made.
@@ -54,7 +56,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from ollm_desktop.engine.fact_mood_planned import GOING, LATER, WILL, planned
+from ollm_desktop.engine.fact_mood_planned import GOING, LATER, MONTHS, WILL, planned
 from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
 
@@ -80,13 +82,17 @@ DEONTIC = closed("should ought")
 PREDICTING = closed("should would could might")  # ("will help": a change announced)
 ENABLING = closed("allow allows allowing enable enables enabling permit permits permitting")
 MOVED = closed("move moves moved")
-_ALL = REQUEST | PROPOSAL_NOUNS | WISH | OPINION | ENABLING | MOVED
+# A participle of proposing inside a subject ("the proposed date is", "the time suggested was")
+PROPOSING = closed("proposed suggested requested")
+_COPULA = closed("is was are were")
+_ALL = REQUEST | PROPOSAL_NOUNS | WISH | OPINION | ENABLING | MOVED | PROPOSING
 
 
 def may_propose(tokens: Sequence[Tok], first: int) -> bool:
     """Whether a sentence holds any word these structures begin with (a cheap pre-check)."""
     return any(t.word in _ALL or t.word in GOING or t.word in WILL or t.word in LATER
-               or _gerund(t.word) for t in tokens[first:])
+               or _gerund(t.word) or (t.value is not None and t.value[2].lower() in MONTHS)
+               for t in tokens[first:])  # (a month a plan falls in: "… in September")
 
 
 def _gerund(word: str) -> bool:
@@ -191,6 +197,24 @@ def _opined(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     return False
 
 
+def _proposal_subject(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """Where a subject opens whose noun a participle of proposing at ``i`` qualifies ("the
+    proposed date is Friday", "the latest time proposed is 11:15 CET"): a determiner before it
+    and a copula after it, no verb, value or break between (-1: none). What the subject names
+    is the proposal's value, not the one in force."""
+    det = next((j for j in range(i - 1, max(a, i - 4) - 1, -1)
+                if tokens[j].word in DETERMINERS), -1)
+    if det < 0 or any(tokens[j].value is not None or tokens[j].word in _EDGE
+                      for j in range(det, i)):
+        return -1
+    for j in range(i + 1, min(b, i + 4)):
+        if tokens[j].word in _COPULA:
+            return det
+        if tokens[j].value is not None or tokens[j].word in _EDGE or not tokens[j].word.isalpha():
+            return -1
+    return -1
+
+
 def _motion(sentence_tokens: Sequence[Tok], i: int, b: int) -> int:
     """Where a motion's "that" clause opens after "moved" at ``i`` (-1: none)."""
     for j in range(i + 1, min(b - 1, i + 1 + REACH)):
@@ -232,6 +256,9 @@ def proposed_marks(tokens: Sequence[Tok], a: int, b: int) -> list[ProposedMark]:
                 _gerund(word) and _argued(tokens, a, i, b)) or (
                 word in ENABLING and _requested(tokens, i, b, anyone=True)):
             mood = "tentative"
+        if mood is None and word in PROPOSING and (subject := _proposal_subject(
+                tokens, a, i, b)) >= 0:
+            i, mood = subject, "tentative"  # "the proposed date is Friday"
         if mood is None and word in MOVED and (motion := _motion(tokens, i, b)) > 0:
             i, mood = motion, "tentative"  # (from its "that": the motion's date is stated)
         end = _end(tokens, i + 1, b)

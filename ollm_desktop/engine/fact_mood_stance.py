@@ -17,7 +17,11 @@ A **possible change** ("we can easily put it to 500", "you can move the call to 
 an ability or an offer: "can" before a verb whose object goes "to" a value, or before a change
 verb, changes nothing yet. "The hall can hold up to 200" (no object before "to") and "you can
 reach me at ..." state what is so, and so does an ability that came about ("we can finally
-push the deadline to Monday": the change is made).
+push the deadline to Monday": the change is made). **Advice** is read the same way: "should"
+("ought to") right after "we", "I" or "you", before a change verb, a verb whose object goes
+"to" a value, or one whose object is the value ("Instead of MySQL, we should use
+PostgreSQL"; stop 46). "The port should be 9090" and "Port in example should use 443, not
+8443" (a subject of its own) still state what the value is.
 
 Another's word ("Bob said the port is 9000") is not read here: a reading by the reporter's
 structure cost one held-out correction (issue 28 report), so it waits for a narrower rule.
@@ -42,6 +46,8 @@ CHECKING = closed("check double-check doublecheck recheck confirm verify confirm
 _STILL_TO = closed("need needs must to")  # "need to double-check", "to be confirmed"
 _STILL_HAVE = closed("have has need needs")  # "[still] have to confirm" (not "have confirmed")
 CAN = closed("can can't cannot")
+SHOULD = closed("should ought")  # after "we", "I", "you": advice, a change not made
+_ADVISED = closed("we i you")
 _OBJECT = closed("it them this that these those")  # a pronoun object ("put it to 500")
 ATTAINED = closed("finally")  # an ability that came about: the change is made
 _ALONG = closed("and also just easily safely simply then still")  # between "can" and its verb
@@ -81,9 +87,9 @@ def _trailing_hedge(tokens: Sequence[Tok], first: int) -> bool:
 def possible_change(tokens: Sequence[Tok], i: int) -> bool:
     """"can" at ``i`` before a change: a change verb, or a verb whose object goes "to" a
     value ("we can put it to 500", "can bump the pool to 12")."""
-    if tokens[i].word not in CAN:
+    if tokens[i].word not in CAN and not _advised(tokens, i):
         return False
-    j = i + 1
+    j = i + 1 + (tokens[i].word == "ought")  # ("ought to")
     while j < len(tokens) and (tokens[j].word in _ALONG or tokens[j].word.endswith("ly")):
         if tokens[j].word in ATTAINED:
             return False  # "we can finally push it to Monday": the ability came about
@@ -92,6 +98,8 @@ def possible_change(tokens: Sequence[Tok], i: int) -> bool:
         return False
     if is_change(tokens[j].word):
         return True
+    if tokens[i].word in SHOULD and j + 1 < len(tokens) and tokens[j + 1].value is not None:
+        return True  # "we should use PostgreSQL": the verb's object is the value
     k = j + 1
     if k < len(tokens) and tokens[k].word in _OBJECT:
         k += 1
@@ -101,6 +109,13 @@ def possible_change(tokens: Sequence[Tok], i: int) -> bool:
                 tokens[k].word != "to":
             k += 1  # the object's noun phrase ("the pool size")
     return k > j + 1 and k < len(tokens) and tokens[k].word == "to"
+
+
+def _advised(tokens: Sequence[Tok], i: int) -> bool:
+    """"should" ("ought to") right after "we", "I" or "you": advice ("Instead of MySQL, we
+    should use PostgreSQL"); not "it should be 9090" (a correction's "should")."""
+    return tokens[i].word in SHOULD and i > 0 and tokens[i - 1].word in _ADVISED and \
+        (tokens[i].word == "should" or (i + 1 < len(tokens) and tokens[i + 1].word == "to"))
 
 
 def _unchecked(tokens: Sequence[Tok], first: int) -> bool:

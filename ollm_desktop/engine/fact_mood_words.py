@@ -42,12 +42,13 @@ HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose
 # Tentative verb phrases: a choice under way, not made.
 TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
                    "exploring weighing debating deciding wondering undecided prototyping "
-                   "trialling trialing piloting")
+                   "trialling trialing piloting aiming")
 DOUBTED = closed("sure certain decided final official confirmed settled")  # after a negation
 NEGATION = closed("not no never nothing")
 UNDECIDED = closed("tbd tbc tba")
 EVIDENTIAL = closed("apparently reportedly allegedly supposedly seemingly hypothetically "
                     "theoretically tentatively pending")
+SEEMING = closed("seems")  # a hedge of appearance: it doubts its own clause, never a bare one
 ANTERIOR = closed("originally previously formerly ago")
 ANTERIOR_ADJ = closed("previous former old original earlier prior")
 PAST = closed("was were had did")
@@ -68,8 +69,8 @@ FIRST_PERSON = closed("i we i'm we're i've we've i'll we'll i'd we'd")
 PAST_CUES = ANTERIOR | ANTERIOR_ADJ | closed("used back last past time before")
 RECALLED = closed("remember recall")  # "I remember being able to …": a state remembered
 ANY_MOOD = MODAL | HEDGES | TENTATIVE | BELIEF | HEARSAY | SUBORDINATE | CONDITIONAL | \
-    DOUBTED | UNDECIDED | EVIDENTIAL | PAST_CUES | RECALLED | closed(
-        "? whether even case which say looking should let's yet how what why once when can "
+    DOUBTED | UNDECIDED | EVIDENTIAL | SEEMING | PAST_CUES | RECALLED | closed(
+        "? whether even case which say looking should ought let's yet how what why once when can "
         "can't cannot")
 CLAUSE_EDGE = closed(", ; : ( ) — – - and or but so")  # where a clause may open
 SKIPPED = closed(", and or but so then well just also still")  # before a clause's head
