@@ -66,7 +66,8 @@ _PASSIVE = closed("is are was were be been being")
 _GOT = closed("got get gets")
 _SHAPE = closed("now instead rather place not")  # a correction's shape ("in place of")
 _EDGE = closed(", ; : — – but so because and")
-_ALWAYS = WANTING | PRESSING | UNNAMED | CALLED_OFF | {"against"}
+_WISHING = WANTING | PRESSING
+_ALWAYS = _WISHING | UNNAMED | CALLED_OFF | {"against"}
 _PAIRED = closed("but for of")  # a report set against, a report's source
 DECIDED = closed("decided decide decides voted vote ruled")  # "… but decided against it"
 _BACK = closed("it that this them")  # what "against" points back to
@@ -93,11 +94,17 @@ def _clause_start(tokens: Sequence[Tok], a: int, i: int) -> int:
     return max((x + 1 for x in range(a, i) if tokens[x].word in _EDGE), default=a)
 
 
-def _subject(tokens: Sequence[Tok], a: int, i: int) -> str:
-    """The word before the verb at ``i`` past its auxiliaries ("Marketing is pushing")."""
+def _subject_at(tokens: Sequence[Tok], a: int, i: int) -> int:
+    """Where the word before the verb at ``i`` stands, past its auxiliaries (``a - 1``: none)."""
     j = i - 1
     while j >= a and tokens[j].word in _ALONG:
         j -= 1
+    return j
+
+
+def _subject(tokens: Sequence[Tok], a: int, i: int) -> str:
+    """The word before the verb at ``i`` past its auxiliaries ("Marketing is pushing")."""
+    j = _subject_at(tokens, a, i)
     return tokens[j].word if j >= a and tokens[j].value is None else ""
 
 
@@ -118,9 +125,7 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
         return False  # "The launch got pushed for March 10": a change made, no one's push
     stop = _clause_end(tokens, i, b)
     subject = _subject(tokens, a, i)
-    j = i - 1
-    while j >= a and tokens[j].word in _ALONG:
-        j -= 1
+    j = _subject_at(tokens, a, i)
     if word in WANTING and j > a and tokens[j - 1].word[:1].isalpha():
         return False  # "the client wants …", "my boss wants …": the party who decides
     return wanted and _another(subject) and \
@@ -189,8 +194,9 @@ def _named_source(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
     if any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + 1:_clause_end(
             tokens, i, b)]):
         return -1
-    return next((j for j in range(start + 1, i) if tokens[j].value is not None and
-                 tokens[j - 1].word in ("for", "of") and j == i - 1), -1)
+    j = i - 1  # (the source's value is right before the verb)
+    return j if j > start and tokens[j].value is not None and \
+        tokens[j - 1].word in ("for", "of") else -1
 
 
 def _report_but_ours(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
@@ -225,7 +231,7 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
     out: list[OthersMark] = []
     for i in range(a, b):
         word = tokens[i].word
-        wished = word in WANTING | PRESSING and _wish(tokens, a, i, b)
+        wished = word in _WISHING and _wish(tokens, a, i, b)
         if wished or (word in SAYING and (_should(tokens, a, i, b) or _unnamed(tokens, a, i))):
             out.append((i + 1, _clause_end(tokens, i, b), "reported"))
         elif word in CALLED_OFF and (at := _called_off(tokens, a, i)) >= 0:
