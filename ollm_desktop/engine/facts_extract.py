@@ -26,7 +26,7 @@ _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 # The grammar's version: a stored extraction of an older grammar is no longer this one's
 # reading (its key does not match, so the message is extracted anew, once). Raise it whenever
 # ``fact_grammar``, ``fact_keys``, ``fact_words`` or ``provenance`` read a sentence otherwise.
-GRAMMAR_VERSION = 16  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
+GRAMMAR_VERSION = 17  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
 # 5: noun-phrase values, fact_phrases; 6: surface variants, fact_surface; 7: shouted sentences;
 # 8: equal numbers of a settings list stay apart; 9: "a.m."/"p.m." ends no sentence that goes
 # on, a moved thing's own value is old; 10: stop 40's review: a connective names no key, the
@@ -47,7 +47,9 @@ GRAMMAR_VERSION = 16  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # keeps after "but": fact_mood_others;
 # a negated move to a value, plans whose verb takes the value, "the plan is to", a wish put
 # off, a doubted memory, a value still to be checked, a fronted place of before; a plain
-# noun at a sentence's start is no product, a count given as a result)
+# noun at a sentence's start is no product, a count given as a result; 17: stop 46: street
+# addresses, "every N weeks", a self-repair mid-sentence, a question after a stated clause,
+# codes a change joins, "since / as of", "it's X" after words, advice, goals and plans)
 
 
 def content_key(role: str, content: str) -> str:
