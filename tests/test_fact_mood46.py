@@ -92,3 +92,12 @@ def test_a_seeming_clause_with_no_value_leaves_the_change_made() -> None:
     ledger = user_ledger("We run MongoDB.",
                          "We moved to Postgres last week, it seems like it is getting adopted.")
     assert stated_status(ledger, "Postgres") == "current"
+
+
+def test_we_should_with_the_value_as_object_states_what_is_wanted() -> None:
+    """Advice is advice to put one value in another's place: "we should reserve 94 GiB of
+    memory for it" states the user's requirement (the benchmark's own facts lost four such
+    values at the end of its chats while the advice reading took every "we should V X")."""
+    from tests.fact_ledger import status_of, user_ledger
+    ledger = user_ledger("For the CLI: we should reserve 94 GiB of memory for it.")
+    assert status_of(ledger, "94 GiB") == "current"

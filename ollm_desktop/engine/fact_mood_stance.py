@@ -48,6 +48,7 @@ _STILL_HAVE = closed("have has need needs")  # "[still] have to confirm" (not "h
 CAN = closed("can can't cannot")
 SHOULD = closed("should ought")  # after "we", "I", "you": advice, a change not made
 _ADVISED = closed("we i you")
+_IN_PLACE = closed("instead rather over")  # advice to put one value in another's place
 _OBJECT = closed("it them this that these those")  # a pronoun object ("put it to 500")
 ATTAINED = closed("finally")  # an ability that came about: the change is made
 _ALONG = closed("and also just easily safely simply then still")  # between "can" and its verb
@@ -98,8 +99,9 @@ def possible_change(tokens: Sequence[Tok], i: int) -> bool:
         return False
     if is_change(tokens[j].word):
         return True
-    if tokens[i].word in SHOULD and j + 1 < len(tokens) and tokens[j + 1].value is not None:
-        return True  # "we should use PostgreSQL": the verb's object is the value
+    if tokens[i].word in SHOULD and j + 1 < len(tokens) and tokens[j + 1].value is not None \
+            and any(t.word in _IN_PLACE for t in tokens):  # "Instead of MySQL, we should use
+        return True  # PostgreSQL"; "we should reserve 94 GiB for it" states what is wanted
     k = j + 1
     if k < len(tokens) and tokens[k].word in _OBJECT:
         k += 1
