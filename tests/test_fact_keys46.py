@@ -36,3 +36,17 @@ def test_a_shorter_phrase_of_several_keys_or_none_replaces_nothing(
         said: str, later: str, kept: tuple[str, ...]) -> None:
     ledger = user_ledger(said, later)
     assert all(stated_status(ledger, value) == "current" for value in kept)
+
+
+def test_this_one_names_no_key() -> None:
+    """"for this one" names no owner: the value is the one of its unit the chat has."""
+    ledger = user_ledger("The oven should be at 180°C.", "oops, 200°C for this one")
+    assert stated_status(ledger, "180°C") == "replaced"
+    assert stated_status(ledger, "200°C") == "current"
+
+
+def test_the_other_one_keeps_its_owner_word() -> None:
+    ledger = user_ledger("The kitchen quote is £4,200 and the bathroom quote is £2,800.",
+                         "The bathroom one is £3,100 now.")
+    assert stated_status(ledger, "£4,200") == "current"
+    assert stated_status(ledger, "£2,800") == "replaced"

@@ -265,7 +265,6 @@ def _before_verb(words: list[str]) -> list[str]:
     return words
 
 
-
 def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     """(entity, attribute) of the value at ``i``: the noun phrase it attaches to."""
     words = [t.word for t in tokens]
@@ -349,9 +348,7 @@ def after_owner(tokens: list[Tok], i: int) -> str:
             break
         if token.word not in DETERMINERS:
             words.append(singular(token.word))
-    return " ".join(words[-2:])
-
-
+    return "" if words in (["one"], ["ones"]) else " ".join(words[-2:])  # ("for this one")
 
 
 def object_before(tokens: list[Tok], end: int, first: int) -> list[str]:
