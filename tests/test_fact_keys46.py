@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ollm_desktop.engine.facts_extract import extract
 from tests.fact_ledger import stated_status, user_ledger
 
 
@@ -50,3 +51,34 @@ def test_the_other_one_keeps_its_owner_word() -> None:
                          "The bathroom one is £3,100 now.")
     assert stated_status(ledger, "£4,200") == "current"
     assert stated_status(ledger, "£2,800") == "replaced"
+
+
+@pytest.mark.parametrize(("first", "second", "both"), [
+    ("Kafka retention is 7 days.", "Log retention in Loki is 14 days.", ("7 days", "14 days")),
+    ("The request timeout is 30 s.", "The statement timeout on the DB is 5 s.",
+     ("30 s", "5 s")),
+])
+def test_a_name_inside_the_subject_is_its_owner_not_another_key(
+        first: str, second: str, both: tuple[str, ...]) -> None:
+    """"X in NAME is V": the name owns X, the key is its own (no other key is lent)."""
+    ledger = user_ledger(first, second)
+    assert all(stated_status(ledger, value) == "current" for value in both)
+    assert not any(f.possibly_replaced_by for f in ledger)
+
+
+def test_a_name_owner_keeps_the_phrase_before_its_preposition() -> None:
+    found = {i.value: i.key for i in extract("user", "Log retention in Loki is 14 days.")}
+    assert found["14 days"] == "loki log|retention|duration"
+
+
+@pytest.mark.parametrize("said", [
+    # a date's or a time's place is where it happens, no owner of its key
+    "The car rental pickup in Reykjavik is on August 3.",
+    # a route's end is shared by the trips between its ends
+    "The return train from Vienna is 17:48.",
+    # a label's colon is no copula
+    "Saturday order for Café Lume: 60 croissants.",
+])
+def test_a_place_a_route_end_or_a_label_is_no_owner(said: str) -> None:
+    keys = [i.key for i in extract("user", said) if i.ref_kind != "name"]
+    assert keys and not any(w in k for k in keys for w in ("reykjavik", "vienna", "lume"))
