@@ -14,6 +14,7 @@ from ollm_desktop.engine.fact_clause_openings import (
     head_before_for,
     subject_start,
 )
+from ollm_desktop.engine.fact_named_owner import named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
 from ollm_desktop.engine.fact_words import (
@@ -265,7 +266,6 @@ def _before_verb(words: list[str]) -> list[str]:
     return words
 
 
-
 def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     """(entity, attribute) of the value at ``i``: the noun phrase it attaches to."""
     words = [t.word for t in tokens]
@@ -298,8 +298,11 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     if j >= first and words[j] in COPULAS:
         end = j - 1 if words[j - 1:j] == ["now"] else j
         phrase = phrase_before(tokens, end, first)
-        if phrase:
-            head = _head_before(tokens, end - len(phrase), first)
+        owned = [] if phrase or kind in ("date", "time") else named_owner(
+            tokens, end, first)  # "log retention in Loki is": Loki's log retention (a
+        if phrase or owned:  # date's or time's "the pickup in Reykjavik is": a place)
+            head = owned[:-1] or _head_before(tokens, end - len(phrase), first)
+            phrase = phrase or owned[-1:]
             if head:  # "our contact at the vendor is": the vendor's contact; "the dropout
                 entity, attribute = noun_phrase([*head, "of", *phrase])  # rate in the blocks":
                 kinds = [singular(w) for w in head[:-1]]  # the blocks' dropout rate
@@ -312,7 +315,6 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         if attribute:
             return entity, attribute
     if i > first and words[i - 1] in ("port", "version", "release"):
-        entity, _ = noun_phrase(clause_subject(tokens, i - 1, first))
         own = after_owner(tokens, i)
         subject = clause_subject(tokens, i - 1, first)
         return (own or " ".join(singular(w) for w in subject[-2:])), words[i - 1]
@@ -349,9 +351,7 @@ def after_owner(tokens: list[Tok], i: int) -> str:
             break
         if token.word not in DETERMINERS:
             words.append(singular(token.word))
-    return " ".join(words[-2:])
-
-
+    return "" if words in (["one"], ["ones"]) else " ".join(words[-2:])  # ("for this one")
 
 
 def object_before(tokens: list[Tok], end: int, first: int) -> list[str]:
