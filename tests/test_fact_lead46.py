@@ -102,7 +102,7 @@ def test_two_values_with_no_repair_between_both_stay(said: str, values: tuple[st
     ("The port is 8443, can you write the nginx config?", "8443"),
     ("my salary is £52,000, how much goes into my pension at 5%?", "£52,000"),
     ("The DB is on 5434 now, could you update the doc?", "5434"),
-    ("we meet on Friday at 8pm, what should I bring?", "8pm"),
+    ("the party is on Friday at 8pm, what should I bring?", "8pm"),
 ])
 def test_a_question_after_a_stated_clause_leaves_it_stated(said: str, value: str) -> None:
     assert status_of(user_ledger(said), value) == "current"

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS
-from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok
+from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
 
 
 def word_at(tokens: Sequence[Tok], i: int) -> str:
@@ -66,6 +66,15 @@ def asked_end(tokens: Sequence[Tok], start: int, end: int) -> int:
                  tokens[i + 1].value is None and tokens[i + 1].word != "or"), end)
 
 
+_ASSERTING = closed("is are was were 's 're it's that's we're they're i'm becomes remains")
+
+
+def _asserts(word: str) -> bool:
+    """A copula, or a verb in the past ("Rescheduled the dentist to 2pm"): a clause that
+    states its value before a question that follows it."""
+    return word in _ASSERTING or (len(word) > 4 and word.endswith("ed"))
+
+
 _TAG = 4  # words of a tag question with no value ("…, right?", "…, isn't it?")
 
 
@@ -81,8 +90,11 @@ def asked_from(tokens: Sequence[Tok], first: int) -> int:
                 tokens[first].word in cues.WH:
             return first  # (a question before its comma: "how much is it, 5 or 6?")
         opening = word_at(tokens, first + cues.clause_head([t.word for t in tokens[first:i]]))
-        if opening in PREPOSITIONS or opening in SUBORDINATORS:
-            return first  # (a fronted phrase or clause: "In a world where we allowed 500 rpm,")
+        if opening in PREPOSITIONS or opening in SUBORDINATORS or opening.endswith("ing") or \
+                not any(_asserts(t.word) for t in tokens[first:i]):
+            return first  # (a fronted phrase or clause, "In a world where we allowed 500
+            # rpm,"; a proposal, "Moving the class to 10am, would that work?"; no verb that
+            # asserts, "A $1300 rent, would that be too much?", "The client wants Monday, …")
         k = i + 1
         head = word_at(tokens, k)
         asks = (head in cues.QUESTION_AUX and interrogative(list(tokens), k, len(tokens))) or (

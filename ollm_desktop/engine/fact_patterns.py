@@ -22,18 +22,26 @@ BARE_VALUE = re.compile(r"\b(?:is|are|=|:|becomes|set to|equals|to)\s+(\d[\d.,_]
 # A street address ("14 Elm Street", "221B Baker St", "350 5th Avenue", "12 St Mary's Road
 # NW"): a house number, one to three title-case words or an ordinal, and a street type (a
 # closed class); one value, never a count of streets. "4 PM Dr Smith" is none (no title case).
+_MONTHS = (r"(?:Jan|Febr)uary\b|March\b|April\b|May\b|June?\b|July\b|August\b"
+           r"|(?:Sept|Nov|Dec)ember\b|October\b")  # (no street's name: "9 Thursday Dr Khan")
 ADDRESS = re.compile(
-    r"\b\d{1,5}[A-Za-z]?\s+(?:(?:[A-Z][a-z][\w'’-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,3}"
+    r"\b\d{1,5}[A-Za-z]?\s+(?:(?:(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|" + _MONTHS
+    + r")[A-Z][a-z][\w'’-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,3}"
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl"
     r"|Close|Crescent|Terrace|Square|Sq|Row|Parkway|Pkwy|Highway|Hwy|Walk|Grove|Mews)\b"
-    r"(?:\s+(?:NW|NE|SW|SE)\b)?")
+    r"(?:\s+(?:NW|NE|SW|SE)\b)?"
+    r"(?!\s+(?!is\b|was\b|has\b|does\b)[a-z]{2,}s\b)")  # ("5 Front Row seats": a count)
+# An address that names the subject's owner before its verb ("the rent for 14 Elm Street is
+# $1200", "the wifi password at 14 Elm Street is …"): the owner of a key, no value.
+ADDRESS_OWNER = re.compile(r"\b(?:for|at|of|on|in)\s+$", re.IGNORECASE)
+ADDRESS_VERB = re.compile(r"\s+(?:is|are|was|were|has|costs?)\b")
 # A number of a unit of time ("2 weeks", "6 hrs"), a period's length after "every".
 DURATION_TEXT = re.compile(r"\d[\d.,]*\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|"
                            r"months?|years?|yrs?|wks?)", re.IGNORECASE)
-# "from B12 to C4", "from 14C to 22A": two codes of one shape (letters and digits) a change
-# joins are its old and new value; a code alone may be a vitamin, a paper size, a temperature.
-CODE_CHANGE = re.compile(r"\bfrom\s+([A-Z]{1,2}\d{1,4}|\d{1,3}[A-Z])\s+to\s+"
-                         r"([A-Z]{1,2}\d{1,4}|\d{1,3}[A-Z])\b")
+# "from B12 to C4", "from gate A3 to B7": two codes of one shape (letters, then digits) a
+# change joins are its old and new value; a code alone may be a vitamin or a paper size, and
+# digits before a letter are a quantity and its unit ("from 20A to 30A", "50K").
+CODE_CHANGE = re.compile(r"\bfrom\s+([A-Z]{1,2}\d{1,4})\s+to\s+([A-Z]{1,2}\d{1,4})\b")
 # A ratio ("split 80/20", "70/15/15"): one value, no path and no identifier to reference.
 RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)")
 # A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),

@@ -12,7 +12,16 @@ from __future__ import annotations
 import re
 
 from ollm_desktop.engine.fact_keys import unit_class
-from ollm_desktop.engine.fact_words import BOUNDARY, FILLER, Tok, closed
+from ollm_desktop.engine.fact_verbs import finite_verb
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    BOUNDARY,
+    COPULAS,
+    FILLER,
+    MODALS,
+    Tok,
+    closed,
+)
 
 # Words that take back what was just said (a closed class); "i mean" after the value meant
 # repairs as well ("1500, ugh, 1800 I mean").
@@ -75,6 +84,11 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
         if j >= len(tokens) or j == i + 1:
             continue
         new = tokens[j].value
+        if j + 1 < len(tokens) and (tokens[j + 1].word in COPULAS - {":"} or
+                                    tokens[j + 1].word in AUXILIARIES or
+                                    tokens[j + 1].word in MODALS or finite_verb(tokens[j + 1])):
+            continue  # the value opens a clause of its own ("1234, no 4321 is the shed code",
+            # "Monday, actually, Tuesday works better for Tom": a second fact, a wish)
         after = [t.word for t in tokens[j + 1:j + 3]]
         marked = marked or after == ["i", "mean"] or after == ["i", "meant"]
         if not marked:

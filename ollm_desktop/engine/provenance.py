@@ -60,6 +60,9 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
         found.append((match.start(), match.start() + len(value), value, "setting"))
         taken.append((match.start(), match.start() + len(value)))
     for match in P.ADDRESS.finditer(sentence):  # (its house number is no count of its own)
+        if P.ADDRESS_OWNER.search(sentence[:match.start()]) and \
+                P.ADDRESS_VERB.match(sentence, match.end()):
+            continue
         found.append((match.start(), match.end(), match.group(0), "address"))
         taken.append(match.span())
     for match in P.CODE_CHANGE.finditer(sentence):

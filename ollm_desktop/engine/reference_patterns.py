@@ -319,7 +319,7 @@ RULES: tuple[Rule, ...] = (
           rf"(?:(?!(?i:{PREP})\b)[A-Za-z][\w-]*\s+){{1,3}}?(?![a-z]+ly\b){_X}{_END}", "name"),
     _rule(r"\b(?i:named|called|code[- ]?name[sd]?|nicknamed|dubbed|aka|a\.k\.a\.|alias(?:ed)?"
           rf"|(?:its|the|our|my|his|her|their) name is)\s*:?\s+"
-          rf"(?:(?i:is|was|will be|actually|really|now|still)\s+){{0,2}}{_X}",
+          rf"(?:(?i:is|was|will be)\s+)?(?:(?i:actually|really|now|still)\s+(?=[A-Z]))?{_X}",
           "name"),
     _rule(r"\b(?i:(?:refer(?:s|red|ring)?\s+to|think\s+of)\s+(?:(?:it|this|that|them)\s+"
           r"|(?:the|this|that|our|my)\s+(?:[A-Za-z][\w-]*\s+){1,3}?)|known\s+|goes\s+by\s+)"
