@@ -36,29 +36,25 @@ _DOTS = closed(".. ... … -")
 _NOUN_AFTER = 2  # words of the old value's noun after it ("16 GB RAM, sorry, 32 GB")
 
 
-def shape(text: str) -> str:
+def _shape(text: str) -> str:
     """The runs of a value's text: "AF 1234" and "AF 1243" are "A 9", "Pier 39" "Aa 9"."""
     return " ".join("9" if run[0].isdigit() else "A" if run.isupper() else "Aa" if
                     run[0].isupper() else "a" if run.isalpha() else run
                     for run in _RUNS.findall(text))
 
 
-def _unit(text: str, kind: str) -> str:
-    return unit_class(text, kind, "")
-
-
 def _same_kind(old: str, old_kind: str, new: str, new_kind: str) -> bool:
-    if shape(old) == shape(new):
+    if _shape(old) == _shape(new):
         return old.lower() != new.lower()
-    unit = _unit(old, old_kind)
-    return unit not in ("number", "name") and unit == _unit(new, new_kind)
+    unit = unit_class(old, old_kind, "")
+    return unit not in ("number", "name") and unit == unit_class(new, new_kind, "")
 
 
 def _bare(sentence: str, token: Tok, like: tuple[int, int, str, str]) -> bool:
     """A token that is no value yet but has the old value's shape: a bare number for a bare
     number ("1500, ugh, 1800"), a capitalised word for a one-word name ("Kowalska")."""
     text = sentence[token.start:token.end]
-    return " " not in like[2] and text[:1].isalnum() and shape(text) == shape(like[2])
+    return " " not in like[2] and text[:1].isalnum() and _shape(text) == _shape(like[2])
 
 
 def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:

@@ -26,7 +26,6 @@ from ollm_desktop.engine.fact_clause_openings import names_which_at
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_message_lines import proposal_lines, unwrapped
 from ollm_desktop.engine.fact_quoted_errata import errata
-from ollm_desktop.engine.fact_self_repairs import shape as _shape
 from ollm_desktop.engine.fact_span_olds import span_olds
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
@@ -65,10 +64,9 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             continue
         found.append((match.start(), match.end(), match.group(0), "address"))
         taken.append(match.span())
-    for match in P.CODE_CHANGE.finditer(sentence):
-        if _shape(match[1]) == _shape(match[2]):
-            found += [(*match.span(n), match[n], "name") for n in (1, 2)]
-            taken += [match.span(1), match.span(2)]
+    for match in P.CODE_CHANGE.finditer(sentence):  # (both codes are letters, then digits)
+        found += [(*match.span(n), match[n], "name") for n in (1, 2)]
+        taken += [match.span(1), match.span(2)]
     cursor, settings = 0, len(found)
     for ref, kind in find_references(sentence):
         start = _find_whole(sentence, ref.rstrip("()") if ref.endswith("()") else ref, cursor)
