@@ -77,6 +77,15 @@ NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
     "you've you're they've they'll more less fewer actually -> => →")
 CONJUNCTIONS = closed("and or but so")
+# A noun phrase begins after the last conjunction in it ("shift and maintain"); a relative
+# or subordinating word in it is none of its words ("which caused"): no key is one of them.
+LINKS = CONJUNCTIONS | closed("yet nor")
+NO_NOUN = NOT_NP | closed("which who whom whose whereas however although though because")
+# Auxiliaries (of a passive, a perfect) a subject's words may end with before a verb ("the
+# budget got cut", "the pool has been resized") and an adjective of judgement with its noun
+# left out ("remained the same at $11.95", "the correct (port) for"): never a phrase's head.
+NO_HEAD = closed("got get gets getting been being has have had same correct incorrect current "
+                 "wrong right actual real")
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").
 PARTICLES = closed("out up down off back over away around along")
