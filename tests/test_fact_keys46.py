@@ -82,3 +82,21 @@ def test_a_name_owner_keeps_the_phrase_before_its_preposition() -> None:
 def test_a_place_a_route_end_or_a_label_is_no_owner(said: str) -> None:
     keys = [i.key for i in extract("user", said) if i.ref_kind != "name"]
     assert keys and not any(w in k for k in keys for w in ("reykjavik", "vienna", "lume"))
+
+
+@pytest.mark.parametrize("said", [
+    "5 seconds is too little in some lag situations, but 15 seconds is too much.",  # but
+    "The price for seniors has also remained the same at $11.95.",  # same (no noun)
+    "We kept the seasonal shift and maintain 8 a.m. opening.",  # and
+    "The correct port for PostgreSQL should be 5432",  # correct (its noun left out)
+])
+def test_a_function_word_is_never_a_key(said: str) -> None:
+    """A conjunction, a relative word or an adjective of judgement carries no identity."""
+    words = {"but", "and", "same", "correct", "which", "because"}
+    for item in extract("user", said):
+        assert not words & set(item.key.replace("|", " ").split()), item.key
+
+
+def test_an_adjective_of_judgement_before_its_noun_stays() -> None:
+    keys = [i.key for i in extract("user", "The current version is 3.2.1.")]
+    assert keys == ["current|version|version"]

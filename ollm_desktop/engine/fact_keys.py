@@ -25,7 +25,10 @@ from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
     DURATION,
+    LINKS,
     NAMING,
+    NO_HEAD,
+    NO_NOUN,
     NOT_NP,
     PARTICLES,
     PREPOSITIONS,
@@ -139,21 +142,16 @@ def _stem(word: str) -> str:
     return word
 
 
-# Auxiliaries (of a passive, a perfect) a subject's words may end with before a verb ("the
-# budget got cut", "the pool has been resized"): never the head of a noun phrase.
-_VERB_ENDS = frozenset({"got", "get", "gets", "getting", "been", "being", "has", "have",
-                        "had"})
-
-
 def noun_phrase(words: list[str]) -> tuple[str, str]:
     """(entity, attribute) of a noun phrase's words: "api port", "port of the api",
     "db's port" -> (api, port), (api, port), (db, port)."""
     dets = [k for k, w in enumerate(words) if w in DETERMINERS]
     if "of" not in words and dets and dets[-1] > 0:  # "remeasured the bedroom window": a
         words = words[dets[-1]:]  # noun phrase begins at its determiner (the verb is none)
+    words = words[max((k + 1 for k, w in enumerate(words) if w in LINKS), default=0):]
     words = [w for k, w in enumerate(words) if w != "#" and w not in DETERMINERS and (
-        w not in NOT_NP or _modifier(words, k))]
-    while words and words[-1] in _VERB_ENDS:  # "the budget has been (raised)": no head noun
+        w not in NO_NOUN or _modifier(words, k))]
+    while words and words[-1] in NO_HEAD:  # "the budget has been (raised)": no head noun
         words = words[:-1]
     if "of" in words:
         at = words.index("of")

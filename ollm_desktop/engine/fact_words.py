@@ -80,6 +80,15 @@ CONJUNCTIONS = closed("and or but so")
 # Hesitations that open a self-repair in writing ("err, 40 s", "erm, the 5th", "nvm, 4 am":
 # never mind): a closed class (``fact_leads``); in capitals an acronym ("ER: 4 nurses").
 REPAIRS = closed("er erm nvm")
+# A noun phrase begins after the last conjunction in it ("shift and maintain"); a relative
+# or subordinating word in it is none of its words ("which caused"): no key is one of them.
+LINKS = CONJUNCTIONS | closed("yet nor")
+NO_NOUN = NOT_NP | closed("which who whom whose whereas however although though because")
+# Auxiliaries (of a passive, a perfect) a subject's words may end with before a verb ("the
+# budget got cut", "the pool has been resized") and an adjective of judgement with its noun
+# left out ("remained the same at $11.95", "the correct (port) for"): never a phrase's head.
+NO_HEAD = closed("got get gets getting been being has have had same correct incorrect current "
+                 "wrong right actual real")
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").
 PARTICLES = closed("out up down off back over away around along")
