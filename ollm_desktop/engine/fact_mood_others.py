@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed, is_change
@@ -52,7 +53,9 @@ OthersMark = tuple[int, int, Literal["reported", "negated"]]
 
 WANTING = closed("wants wanted want")
 PRESSING = closed("push pushes pushing pushed lobby lobbies lobbying lobbied beg begs begging "
-                  "begged")  # before "for"
+                  "begged campaign campaigns campaigning campaigned plead pleads pleading "
+                  "pleaded")  # before "for"
+_HARD = closed("hard really so strongly loudly still again")  # "campaigning hard for"
 SAYING = REPORTING | closed("saying keeps keep")  # ("keeps saying": the verb after "keeps")
 DEONTIC = closed("should ought")
 UNNAMED = closed("someone somebody")
@@ -77,7 +80,7 @@ def may_decline(tokens: Sequence[Tok], first: int) -> bool:
     """The words each structure needs (a cheap pre-check: "for" and "says" alone are common,
     so they count only with the word their structure pairs them with)."""
     words = {t.word for t in tokens[first:]}
-    if words & _ALWAYS:
+    if words & _ALWAYS or may_refuse(words):
         return True
     if words & SAYING and words & (DEONTIC | _PAIRED):
         return True
@@ -119,6 +122,8 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     if word in WANTING:
         wanted = nxt != "to" and i + 1 < b and nxt not in _EDGE
     else:
+        if nxt in _HARD and i + 2 < b:
+            nxt = tokens[i + 2].word
         wanted = word in PRESSING and nxt == "for"
     if word in PRESSING and word.endswith("ed") and i > a and \
             tokens[i - 1].word in _PASSIVE | _GOT:
@@ -228,7 +233,7 @@ def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
 
 def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
     """The ranges of a segment ``(a, b)`` that are another's word or a change called off."""
-    out: list[OthersMark] = []
+    out: list[OthersMark] = list(refused_marks(tokens, a, b))  # "… and we refused"
     for i in range(a, b):
         word = tokens[i].word
         wished = word in _WISHING and _wish(tokens, a, i, b)
