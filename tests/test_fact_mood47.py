@@ -61,3 +61,31 @@ def test_the_users_own_change_still_applies(said: str, later: str, old: str,
 ])
 def test_a_trial_not_given_up_is_read_as_before(said: str, later: str, value: str) -> None:
     assert stated_status(user_ledger(said, later), value) == "current"
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "proposed"), [
+    # a change worked for: "get / have NP <participle> to X" after a verb of effort
+    ("The speed limit on Edmund Street is 35 MPH.",
+     "I decided to help my neighbors on Edmund Street get the speed limit changed to 25 MPH.",
+     "35 MPH", "25 MPH"),
+    ("The fee is $50.", "We're trying to get the fee lowered to $40.", "$50", "$40"),
+    # a text not yet set right: "still" before a verb of saying
+    ("The timeout is 30 s.",
+     "Correction needed in the runbook, it still says 20 s. The real timeout is 30 s.", "30 s",
+     "20 s"),
+])
+def test_changes_worked_for_and_texts_not_set_right_replace_nothing(
+        said: str, later: str, kept: str, proposed: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    assert stated_status(ledger, proposed) != "current"
+
+
+@pytest.mark.parametrize(("said", "later"), [
+    ("The fee is $50.", "We got the fee lowered to $40."),  # the causative alone: made
+    ("The fee is $50.", "I managed to get the fee lowered to $40."),  # success, not effort
+])
+def test_a_change_won_still_applies(said: str, later: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, "$50") == "replaced"
+    assert stated_status(ledger, "$40") == "current"

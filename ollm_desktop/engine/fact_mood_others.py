@@ -32,6 +32,8 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
   its value, then "but" and the speaker's own clause): the report's value is not current.
 - **A change for others**: a value before "for other …" / "for others" / "for everyone
   else" ("The bus company pushed its price to £60 for other schools") is not the user's.
+- **A text not yet set right**: "still" before a verb of saying ("the runbook still says
+  20 s", "the site still shows $45"): what the text says is no longer what holds.
 - **A value that names a report's source**: "Changelog for v3.1 mentions the fix too" (the
   value says which changelog, and the report gives none).
 
@@ -82,7 +84,7 @@ def may_decline(tokens: Sequence[Tok], first: int) -> bool:
     words = {t.word for t in tokens[first:]}
     if words & _ALWAYS or may_refuse(words):
         return True
-    if words & SAYING and words & (DEONTIC | _PAIRED):
+    if words & SAYING and words & (DEONTIC | _PAIRED | {"still"}):
         return True
     if "for" in words and words & {"other", "others", "everyone"}:
         return True
@@ -239,6 +241,8 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
         wished = word in _WISHING and _wish(tokens, a, i, b)
         if wished or (word in SAYING and (_should(tokens, a, i, b) or _unnamed(tokens, a, i))):
             out.append((i + 1, _clause_end(tokens, i, b), "reported"))
+        elif word in REPORTING and i > a and tokens[i - 1].word == "still":
+            out.append((i + 1, _clause_end(tokens, i, b), "reported"))  # "it still says 20 s"
         elif word in CALLED_OFF and (at := _called_off(tokens, a, i)) >= 0:
             out.append((at, i + 1, "negated"))
         elif word == "against" and (end := _against(tokens, i, b)) > 0:
