@@ -32,6 +32,8 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
   its value, then "but" and the speaker's own clause): the report's value is not current.
 - **A change for others**: a value before "for other …" / "for others" / "for everyone
   else" ("The bus company pushed its price to £60 for other schools") is not the user's.
+- **A text not yet set right**: "still" before a verb of saying ("the runbook still says
+  20 s", "the site still shows $45"): what the text says is no longer what holds.
 - **A value that names a report's source**: "Changelog for v3.1 mentions the fix too" (the
   value says which changelog, and the report gives none).
 
@@ -44,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed, is_change
@@ -52,7 +55,9 @@ OthersMark = tuple[int, int, Literal["reported", "negated"]]
 
 WANTING = closed("wants wanted want")
 PRESSING = closed("push pushes pushing pushed lobby lobbies lobbying lobbied beg begs begging "
-                  "begged")  # before "for"
+                  "begged campaign campaigns campaigning campaigned plead pleads pleading "
+                  "pleaded")  # before "for"
+_HARD = closed("hard really so strongly loudly still again")  # "campaigning hard for"
 SAYING = REPORTING | closed("saying keeps keep")  # ("keeps saying": the verb after "keeps")
 DEONTIC = closed("should ought")
 UNNAMED = closed("someone somebody")
@@ -77,9 +82,9 @@ def may_decline(tokens: Sequence[Tok], first: int) -> bool:
     """The words each structure needs (a cheap pre-check: "for" and "says" alone are common,
     so they count only with the word their structure pairs them with)."""
     words = {t.word for t in tokens[first:]}
-    if words & _ALWAYS:
+    if words & _ALWAYS or may_refuse(words):
         return True
-    if words & SAYING and words & (DEONTIC | _PAIRED):
+    if words & SAYING and words & (DEONTIC | _PAIRED | {"still"}):
         return True
     if "for" in words and words & {"other", "others", "everyone"}:
         return True
@@ -119,6 +124,8 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     if word in WANTING:
         wanted = nxt != "to" and i + 1 < b and nxt not in _EDGE
     else:
+        if nxt in _HARD and i + 2 < b:
+            nxt = tokens[i + 2].word
         wanted = word in PRESSING and nxt == "for"
     if word in PRESSING and word.endswith("ed") and i > a and \
             tokens[i - 1].word in _PASSIVE | _GOT:
@@ -228,12 +235,14 @@ def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
 
 def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
     """The ranges of a segment ``(a, b)`` that are another's word or a change called off."""
-    out: list[OthersMark] = []
+    out: list[OthersMark] = list(refused_marks(tokens, a, b))  # "… and we refused"
     for i in range(a, b):
         word = tokens[i].word
         wished = word in _WISHING and _wish(tokens, a, i, b)
         if wished or (word in SAYING and (_should(tokens, a, i, b) or _unnamed(tokens, a, i))):
             out.append((i + 1, _clause_end(tokens, i, b), "reported"))
+        elif word in REPORTING and i > a and tokens[i - 1].word == "still":
+            out.append((i + 1, _clause_end(tokens, i, b), "reported"))  # "it still says 20 s"
         elif word in CALLED_OFF and (at := _called_off(tokens, a, i)) >= 0:
             out.append((at, i + 1, "negated"))
         elif word == "against" and (end := _against(tokens, i, b)) > 0:

@@ -56,6 +56,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_effort import effort_marks, may_strive
 from ollm_desktop.engine.fact_mood_planned import GOING, LATER, MONTHS, WILL, planned
 from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
@@ -92,7 +93,8 @@ def may_propose(tokens: Sequence[Tok], first: int) -> bool:
     """Whether a sentence holds any word these structures begin with (a cheap pre-check)."""
     return any(t.word in _ALL or t.word in GOING or t.word in WILL or t.word in LATER
                or _gerund(t.word) or (t.value is not None and t.value[2].lower() in MONTHS)
-               for t in tokens[first:])  # (a month a plan falls in: "… in September")
+               for t in tokens[first:]) or \
+        may_strive({t.word for t in tokens[first:]})  # (a month a plan falls in: "… in September")
 
 
 def _gerund(word: str) -> bool:
@@ -241,7 +243,7 @@ def _granted(tokens: Sequence[Tok], a: int, b: int) -> bool:
 def proposed_marks(tokens: Sequence[Tok], a: int, b: int) -> list[ProposedMark]:
     """The ranges of a segment ``(a, b)`` that a request, a proposal or a wish leaves unset
     (a parenthesis inside it goes with it: "asked for an extra hour (until 2 p.m.)")."""
-    out: list[ProposedMark] = []
+    out: list[ProposedMark] = list(effort_marks(tokens, a, b))  # "help … get it changed to X"
     if (plan := planned(tokens, a, b)) >= 0:  # "we're going to switch to it tomorrow"
         out.append((plan, b, "tentative"))
     i = a

@@ -11,10 +11,10 @@ The negation is a closed class ("not", "no", "never", "n't" read as "not"); betw
 the change verb stand at most a few words of the same verb phrase ("plans to", "going to",
 "be", "actually"), never a value, a clause edge or a new subject ("not sure we moved it to
 10": the doubt is another clause's), nor a verb whose negation asserts its complement
-("don't forget to set it to 9000" sets it). A verb of going to a value counts as a change
-("we can't go to $4,000", "we are NOT going to 30 days"), unless a "but" follows ("isn't
-going to Y but to X"). "No longer" is a correction's shape, and "not Y" before
-a value ("X, not Y") negates the value, not a change: neither is read here.
+("don't forget to set it to 9000" sets it). A verb of going to (or for) a value counts as a
+change ("we can't go to $4,000", "we are NOT going to 30 days", "I won't go for 23:00"),
+unless a "but" follows ("isn't going to Y but to X"). "No longer" is a correction's shape,
+and "not Y" before a value ("X, not Y") negates the value, not a change: neither is read here.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _verb_after(tokens: Sequence[Tok], i: int, b: int) -> int:
             return -1  # "don't forget to change it to 9000": do change it
         if changes(token.word):
             return j
-        if token.word in GO and j + 2 < b and tokens[j + 1].word == "to" and \
+        if token.word in GO and j + 2 < b and tokens[j + 1].word in ("to", "for") and \
                 tokens[j + 2].value is not None and \
                 not any(t.word == "but" for t in tokens[j + 2:b]):
             return j  # "we can't go to $4,000"; "isn't going to Y but to X" is "not Y but X"
@@ -67,7 +67,7 @@ def unmade_changes(tokens: Sequence[Tok], a: int, b: int) -> list[UnmadeMark]:
             continue
         stop = verb + 1
         while stop < b and tokens[stop].word not in (",", ";", "but", "and"):
-            if tokens[stop].value is not None and tokens[stop - 1].word == "to":
+            if tokens[stop].value is not None and tokens[stop - 1].word in ("to", "for"):
                 break
             stop += 1
         # to the value after "to"; else to the clause's end (a name the grammar finds later)

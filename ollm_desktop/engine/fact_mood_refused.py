@@ -1,0 +1,92 @@
+"""Values a later clause of the same sentence turns down or undoes (issue 28: a refused offer
+or a trial given up never replaces the user's value; ``fact_mood_others`` asks this module
+per segment, beside the other declines).
+
+- **A refusal after the value**: a clause that is only a subject and a verb of refusing,
+  with at most a pronoun that points back ("…, and we refused", "… but I declined it", "…
+  and they said no"), after "and", "but" or a comma: the clauses before it in its segment
+  were an offer or a wish turned down ("the agent wanted us to go to $425,000 and we
+  refused"). A refusal with its own object or complement ("we refused the upgrade",
+  "refused to pay") points at nothing before it and is read as before.
+- **A trial given up**: "tried X" (with its subject, or none) whose segment goes on to keep
+  another value, to go back, or says the trial did not help or work ("Tried 8g, it didn't
+  help, so we kept 4g", "…, so we went back"): the value tried is not the one that holds.
+  "Tried 8g and it works" and "tried 8g and kept it" give nothing up and are read as
+  before.
+
+The words are closed classes: the verbs of refusing, of keeping and going back, and the
+pronouns that point back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from ollm_desktop.engine.fact_words import Tok, closed
+
+RefusedMark = tuple[int, int, Literal["negated"]]
+
+REFUSING = closed("refused declined rejected refuse decline reject refuses declines rejects "
+                  "vetoed")
+_BACK = closed("it that this them")
+_OPENS = closed("and but , ;")
+_ENDS = closed(". ! , ; … ) and but so")
+_WHO = closed("i we they he she")
+TRIED = closed("tried trialled trialed tested")
+UNDOING = closed("kept reverted")  # "so we kept 4g", "reverted to 4g"
+_BACK_TO = closed("went rolled switched moved changed")  # before "back"
+_NO_USE = closed("help work")  # "it didn't help", "didn't work"
+
+
+def may_refuse(words: set[str]) -> bool:
+    """The words each structure needs (a cheap pre-check)."""
+    return bool(words & REFUSING or ("no" in words and "said" in words) or words & TRIED)
+
+
+def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
+    """Where the clause of a refusal at ``i`` opens (its "and" / "but" / comma; -1: none)."""
+    word = tokens[i].word
+    said_no = word == "said" and i + 1 < b and tokens[i + 1].word == "no"
+    if not (word in REFUSING or said_no):
+        return -1
+    after = i + 2 if said_no else i + 1
+    if after < b and tokens[after].word in _BACK:
+        after += 1
+    if after < b and tokens[after].word not in _ENDS:
+        return -1  # "refused the upgrade", "refused to pay": an object of its own
+    j = i - 1
+    while j >= 0 and tokens[j].word in ("just", "flatly", "politely", "then", "all"):
+        j -= 1
+    if j >= 0 and tokens[j].word in _WHO:
+        j -= 1
+    return j if j >= 0 and tokens[j].word in _OPENS else -1
+
+
+def _undone(tokens: Sequence[Tok], i: int, b: int) -> bool:
+    """The segment after a trial at ``i`` keeps or goes back to a value, or says the trial
+    did not help or work."""
+    for j in range(i + 1, b):
+        word = tokens[j].word
+        if word in UNDOING and any(t.value is not None for t in tokens[j + 1:min(b, j + 4)]):
+            return True  # "so we kept 4g" ("tried 8g and kept it" keeps the trial)
+        if word == "back" and tokens[j - 1].word in _BACK_TO:
+            return True
+        if word in _NO_USE and tokens[j - 1].word.endswith("n't"):
+            return True
+    return False
+
+
+def refused_marks(tokens: Sequence[Tok], a: int, b: int) -> list[RefusedMark]:
+    """The ranges of a segment ``(a, b)`` that a later refusal turns down or a trial given
+    up leaves unset."""
+    out: list[RefusedMark] = []
+    for i in range(a, b):
+        word = tokens[i].word
+        if word in TRIED and i + 1 < b and tokens[i + 1].value is not None and \
+                _undone(tokens, i + 1, b):
+            out.append((i, i + 2, "negated"))  # "Tried 8g, it didn't help, so we kept 4g"
+        elif (at := _refusal(tokens, i, b)) > a and any(
+                t.value is not None for t in tokens[a:at]):
+            out.append((a, at, "negated"))  # "… to go to $425,000 and we refused"
+    return out
