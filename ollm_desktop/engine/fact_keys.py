@@ -14,6 +14,7 @@ from ollm_desktop.engine.fact_clause_openings import (
     head_before_for,
     subject_start,
 )
+from ollm_desktop.engine.fact_label_heads import verb_before_value, with_opening
 from ollm_desktop.engine.fact_named_owner import named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
@@ -333,8 +334,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     if kind == "name":  # a name opening its clause: ", so Julia drives them" (no key "so")
         subject = after_connective(subject)
     if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
-            words[i - 1] == subject[-1]:  # ("make the font size 14 pt": the object's noun)
-        subject = subject[:-1]  # "the worker pool has 4 threads": the verb before the value
+            words[i - 1] == subject[-1] and verb_before_value(subject):  # ("JVM heap 4g": a
+        subject = subject[:-1]  # label's head) "the worker pool has 4 threads": the verb
     return noun_phrase(subject)
 
 
@@ -374,8 +375,8 @@ def _head_before(tokens: list[Tok], at: int, first: int) -> list[str]:
         return []
     head = phrase_before(tokens, at - 1, first)
     words = [w for w in head if w not in DETERMINERS]
-    if not words or len(words) > 3 or not any(w in DETERMINERS for w in head[:1]) or \
-            any(is_change(w) for w in words):
+    if not words or len(words) > 3 or any(is_change(w) for w in words) or not (
+            head[0] in DETERMINERS or with_opening(tokens, at - 1 - len(head), at - 1, first)):
         return []
     return words
 

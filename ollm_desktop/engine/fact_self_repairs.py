@@ -33,6 +33,7 @@ _BESIDE = FILLER | closed("i on or my bad make that ugh um uh .. ... … - – �
 # word the value after it has taken in, "Pier" of "Pier 45")
 _RUNS = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
 _DOTS = closed(".. ... … -")
+_DENIALS = closed("no nope")
 _NOUN_AFTER = 2  # words of the old value's noun after it ("16 GB RAM, sorry, 32 GB")
 
 
@@ -57,6 +58,12 @@ def _bare(sentence: str, token: Tok, like: tuple[int, int, str, str]) -> bool:
     return " " not in like[2] and text[:1].isalnum() and _shape(text) == _shape(like[2])
 
 
+def _spoken(tokens: list[Tok], at: int, j: int) -> bool:
+    """A repair typed as spoken, with no comma ("lands at 14:50 no wait 15:40"): a word
+    that takes back besides "no" ("no milk", "no later than" take nothing back)."""
+    return any(t.word in _TAKING_BACK - _DENIALS for t in tokens[at:j])
+
+
 def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
     """The indices of values a later value of the same sentence repairs, in place: the value
     meant becomes a value (of the old one's kind) where it was a bare word."""
@@ -69,15 +76,17 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
         while j < len(tokens) and j - i <= _NOUN_AFTER and tokens[j].word.isalpha() and \
                 tokens[j].word not in _TAKING_BACK and tokens[j].word not in _BESIDE:
             j += 1  # (its noun)
-        if j >= len(tokens) or tokens[j].word not in BOUNDARY | _DOTS:
+        if j >= len(tokens) or (tokens[j].word not in BOUNDARY | _DOTS and
+                                tokens[j].word not in _TAKING_BACK):
             continue  # (the repair opens a clause: "Thursdays actually, Tuesday is gym"
             # confirms Thursdays)
+        unpunctuated, at = tokens[j].word not in BOUNDARY | _DOTS, j
         while j < len(tokens) and tokens[j].value is None and (
                 tokens[j].word in BOUNDARY or tokens[j].word in _BESIDE or
                 tokens[j].word in _TAKING_BACK) and j - i <= 8:
             marked = marked or tokens[j].word in _TAKING_BACK
             j += 1
-        if j >= len(tokens) or j == i + 1:
+        if j >= len(tokens) or j == i + 1 or (unpunctuated and not _spoken(tokens, at, j)):
             continue
         new = tokens[j].value
         if j + 1 < len(tokens) and (tokens[j + 1].word in COPULAS - {":"} or

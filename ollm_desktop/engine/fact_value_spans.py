@@ -14,7 +14,7 @@ import re
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_leads import ENDING
 from ollm_desktop.engine.fact_phrase_words import mark_value
-from ollm_desktop.engine.fact_verbs import changes, finite_verb, takes_infinitive
+from ollm_desktop.engine.fact_verbs import MOVED, changes, finite_verb, takes_infinitive
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -91,14 +91,15 @@ _RANGE_TO = re.compile(r"(\S+)\s+to\s+(\S.*)")
 def changed_ranges(tokens: list[Tok], first: int) -> None:
     """"Increase the timeout from 10 to 30 seconds": after a change verb, "from N to M unit"
     is the change's old and new values, the unit written once, not a range of one value
-    ("it takes from 10 to 30 seconds", with no change verb, stays a range)."""
+    ("it takes from 10 to 30 seconds", with no change verb, stays a range). A verb of
+    movement in the past is a change too ("we went from 60 to 120 requests per minute")."""
     for i in range(len(tokens) - 1, first, -1):
         value = tokens[i].value
         if value is None or value[3] != "number" or tokens[i - 1].word != "from":
             continue
         pair = _RANGE_TO.fullmatch(value[2])
         if pair is None or not numeric(pair.group(1)) or not any(
-                is_change(t.word) for t in tokens[first:i - 1]):
+                is_change(t.word) or t.word in MOVED for t in tokens[first:i - 1]):
             continue
         start, old = value[0], pair.group(1)
         new_at = start + pair.start(2)

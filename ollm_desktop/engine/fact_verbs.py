@@ -31,6 +31,12 @@ def plain(token: Tok) -> bool:
         and word not in CONJUNCTIONS and word not in AUXILIARIES and word not in SUBORDINATORS
 
 
+# A verb of movement in the past ("we went from 60 to 120", "it rose from 3 to 5"): a value
+# that moved from N to M, a change told after the fact ("goes from 1 to 10" is a range).
+MOVED = closed("went gone rose risen fell fallen grew grown jumped climbed shrank shrunk "
+               "sank sunk soared dipped spiked leapt leaped")
+
+
 def changes(word: str) -> bool:
     """A change verb in any form, "moving" and "changing" too (the "-e" a suffix drops)."""
     return is_change(word) or (word.endswith("ing") and is_change(word[:-3] + "e"))

@@ -1,0 +1,41 @@
+"""Where a noun phrase's last word is its head noun, not a verb: "Elasticsearch heap 8g"
+(a terse label, the heap's size), not "the worker pool has 4 threads" (the verb "has"); and
+a head noun that opens its clause without a determiner ("meeting with the contractor is at
+2pm": the meeting's time, with the contractor as its owner).
+
+Part of ``fact_keys``' reading, over ``fact_grammar``'s tokens.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_words import BOUNDARY, Tok, closed
+
+# The irregular past forms of the verbs that come before a count or a measure ("the trip
+# took 3 hours", "the car cost 9000"): a verb without the "-ed" of a regular past.
+_IRREGULAR_PAST = closed(
+    "took got had made ran saw cost paid gave held kept left sent spent sold bought won lost "
+    "set put hit cut read ate drank drove flew grew rose fell knew wrote did said told found "
+    "brought caught thought meant came went became began drew froze hung led lent shot shut "
+    "slept stood swam threw wore")
+# The adjectives of a thing's time ("new deadline October 15"): no noun of a compound label,
+# so the reading of a terse label's head (below) is left to the key's other rules.
+_TIME_ADJECTIVES = closed("new old current previous former next last")
+
+
+def verb_before_value(subject: list[str]) -> bool:
+    """The subject's last word is the verb before the value: inflected ("has", "runs",
+    "moved"), an irregular past ("took"), or a plain form after a plural noun ("the servers
+    need 8 GB"). A plain word after a singular noun or a name is the head of a terse label
+    ("Elasticsearch heap 8g", "JVM heap 4g"), as "pants size 32" is; not after an adjective
+    of time ("new deadline October 15")."""
+    word, prev = subject[-1], subject[-2]
+    return word.endswith(("s", "ed")) or word in _IRREGULAR_PAST or prev.endswith("s") or \
+        not word.isalpha() or prev in _TIME_ADJECTIVES
+
+
+def with_opening(tokens: list[Tok], start: int, at: int, first: int) -> bool:
+    """"meeting with the contractor is at 2pm", "dinner with the team is at 7": a noun
+    opening its clause without a determiner, followed by "with" and whom it is with (the
+    head's owner), where the noun phrase at ``start`` ends at ``at``."""
+    return tokens[at].word == "with" and (
+        start == first or (start > first and tokens[start - 1].word in BOUNDARY))
