@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import singular
 from ollm_desktop.engine.fact_values import capital
+from ollm_desktop.engine.fact_verb_places import port_place
 from ollm_desktop.engine.fact_words import DETERMINERS, Tok
 from ollm_desktop.engine.references import find_references
 
@@ -19,6 +20,8 @@ def product_version(sentence: str, tokens: list[Tok], i: int, entity: str, attri
     "Retries are set to 3" the retries' and "Platform changed to 9" the platform's."""
     token = tokens[i]
     text = token.value[2] if token.value else ""
+    if unit == "number" and port_place(tokens, i):  # "Redis listens on 6379": its port
+        return entity, attribute, "port"
     if unit == "number" and not entity and attribute and text.replace(".", "").isdigit():
         named = [t for k, t in enumerate(tokens[:i]) if singular(t.word) == attribute and
                  (_product(t.word, text) if k in (0, first) else capital(sentence, t)) and

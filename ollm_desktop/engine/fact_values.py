@@ -32,6 +32,7 @@ from ollm_desktop.engine.fact_value_spans import (
     subject_verb_to,
 )
 from ollm_desktop.engine.fact_value_spans import compound_numbers as compound_numbers
+from ollm_desktop.engine.fact_verb_places import copula_count, placed
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -66,17 +67,15 @@ def _eligible(token: Tok) -> bool:
 
 def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
              floor: int = 0) -> None:
-    token = tokens[index]
-    start = token.start
+    token, start = tokens[index], tokens[index].start
     noun = tokens[index - 1] if index - 2 >= floor else None  # (a lead's "on" is no label's)
     if kind == "name" and noun is not None and not noun.value and noun.word.isalpha() and \
             tokens[index - 2].word in PREPOSITIONS and noun.word not in DETERMINERS and \
             noun.word not in NOT_NP and noun.word not in PREPOSITIONS:  # ("over to Bun")
         start = noun.start  # "in room X": the value is "room X", as the user says it
         noun.word = "·"  # part of the value now (its key is the clause's, not "room")
-    end = token.end
-    if kind == "name" and capital(sentence, token):
-        end = firm_end(sentence, tokens, index)  # "is now Kessler & Moens": one name
+    end = firm_end(sentence, tokens, index) if kind == "name" and capital(sentence, token) \
+        else token.end  # "is now Kessler & Moens": one name
     token.value = (start, end, sentence[start:end], kind)
     token.word = ""
 
@@ -169,10 +168,11 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
                 ends_clause(tokens, i) or tokens[i + 1].word in COPULAS):
             _promote(sentence, tokens, i, "number")  # "8766, sorry.", "8765 is the old one"
             continue
-        if numeric(token.word) and (len(token.word) >= 2 or prev in PAIRED) and (prev in (
+        if numeric(token.word) and (len(token.word) > 1 or prev in PAIRED or copula_count(
+                tokens, i)) and (prev in (  # ("is 9 engineers": fact_verb_places)
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
                 "being", "been", *ARROWS, *REPORTING, *CONTRACTED) or  # ("… as being 2014")
-                " ".join(words[i - 2:i]) in ("now on", "now at")):  # "grafana is now on 3100"
+                placed(tokens, i, first)):  # "Postgres runs on 5432", "is now on 3100"
             _promote(sentence, tokens, i, "number")
             if "." not in sentence[token.start:token.end]:  # a version ("3.12") counts nothing
                 counted(sentence, tokens, i)  # "the max PR size is 400 lines"
