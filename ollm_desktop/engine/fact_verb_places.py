@@ -42,9 +42,18 @@ def _verb(word: str) -> bool:
 def placed(tokens: list[Tok], i: int, first: int) -> bool:
     """A number of two digits or more (or a version) after a verb and "on / at", ending
     its clause: "runs on 5432.", "listens on 8080 for the API" is none (a noun follows)."""
-    word = tokens[i].word
+    word, verb = tokens[i].word, tokens[i - 2].word if i >= 2 else ""
     return i - 2 >= first and len(word) >= 2 and tokens[i - 1].word in _PLACING and \
-        _verb(tokens[i - 2].word) and ends_clause(tokens, i)
+        _verb(verb) and ends_clause(tokens, i) and (verb in COPULAS or "'" in verb or (
+            i - 3 >= first and _subject_end(tokens[i - 3])))
+
+
+def _subject_end(token: Tok) -> bool:
+    """The word before a verb in "-s" is its subject's last ("Postgres runs", "the API
+    listens"): none after "and" or a comma, where the "-s" word is a name of a gapped item
+    ("Grafana listens on port 3000 and Prometheus on 9090")."""
+    return bool(token.word) and token.word[:1].isalnum() and token.word not in CONJUNCTIONS \
+        and token.word not in PREPOSITIONS and token.word not in DETERMINERS
 
 
 def copula_count(tokens: list[Tok], i: int) -> bool:
