@@ -228,7 +228,7 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     if tokens[before].word == "now" and before > first and tokens[before - 1].word in COPULAS:
         before -= 1  # "is now the Grand Hotel"
     head = tokens[before].word
-    if head in PREPOSITIONS or head in COPULAS:
+    if head in PREPOSITIONS or head in COPULAS or head in ("it's", "that's"):
         return True
     nxt = tokens[i + 1].word if i + 1 < len(tokens) else ""
     if before == i - 1 and _labelled(tokens, i, first):
