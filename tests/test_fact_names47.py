@@ -81,3 +81,17 @@ def test_a_rename_replaces_the_name(first: str, later: str, old: str, new: str) 
 
 def test_a_day_after_a_call_is_no_name() -> None:
     assert all(f.kind != "name" for f in message_facts("I called him Tuesday."))
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("I mean the Savoy Grand.", "Savoy Grand"),
+    ("I mean the 5th floor, sorry.", "5th floor"),
+    ("sorry, the Novotel.", "Novotel"),
+])
+def test_a_leads_object_after_its_article_is_the_new_value(said: str, value: str) -> None:
+    facts = [f for f in message_facts(said) if f.value == value]
+    assert facts and facts[0].correction
+
+
+def test_i_mean_with_a_comma_is_a_filler() -> None:
+    assert all(not f.correction for f in message_facts("I mean, the port is fine."))
