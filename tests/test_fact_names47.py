@@ -95,3 +95,19 @@ def test_a_leads_object_after_its_article_is_the_new_value(said: str, value: str
 
 def test_i_mean_with_a_comma_is_a_filler() -> None:
     assert all(not f.correction for f in message_facts("I mean, the port is fine."))
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    ("We switched vets, the dog sees Dr. Kim now.", "Dr. Kim"),
+    ("running Fedora now and wifi is fine", "Fedora"),
+])
+def test_a_verbs_name_before_now_is_a_value(said: str, name: str) -> None:
+    facts = [f for f in message_facts(said) if f.value == name]
+    assert facts and facts[0].correction
+
+
+def test_a_name_before_now_replaces_the_one_before() -> None:
+    ledger = user_ledger("Our dog's vet is Dr. Alvarez.",
+                         "We switched vets, the dog sees Dr. Kim now.")
+    assert (status_of(ledger, "Dr. Alvarez"), status_of(ledger, "Dr. Kim")) == (
+        "replaced", "current")

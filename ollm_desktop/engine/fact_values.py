@@ -239,7 +239,7 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         head not in DETERMINERS and head not in CONJUNCTIONS and \
         head not in AUXILIARIES and head not in NAMING and not is_change(head) and \
         (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
-            "instead", "rather", "and")) and (before == first or
+            "instead", "rather", "and", "now")) and (before == first or
                                               not capital(sentence, tokens[before]))
 
 
