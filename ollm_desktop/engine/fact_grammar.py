@@ -25,7 +25,7 @@ from ollm_desktop.engine import fact_surface as surface
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
 from ollm_desktop.engine.fact_comparatives import replaced_value, than_usual
 from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
-from ollm_desktop.engine.fact_for_key import values_for_keys
+from ollm_desktop.engine.fact_for_key import RENAMING, values_for_keys
 from ollm_desktop.engine.fact_header_lists import header_items
 from ollm_desktop.engine.fact_keys import (
     key_of,
@@ -156,7 +156,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     gapped = gapped_numbers(sentence, tokens, first)  # "on 8080, the admin panel on 9090"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     repaired = self_repaired(sentence, tokens, first)  # "16 GB, sorry, 32 GB": 16 GB old
-    lead = lead or bool(taken)
+    lead = lead or bool(taken) or erred_after(tokens, first)  # (names read: "Dan, my mistake")
     words = [t.word for t in tokens]  # (as the passes above left them: "·", "so" -> "now")
     slots: list[Slot] = []
     keys: dict[int, tuple[str, str]] = {}  # each value's key, by its index
@@ -218,8 +218,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     verb_to = any(is_change(w) for w in words[first:]) and any(
         w in ("to", "from") for w in words[first:])  # "bump the pool to 12", "went up to X"
     changed = directed or surface.directed_to(tokens, first) or verb_to or (
-        first < len(words) and is_change(words[first])) or any(  # an imperative: "make the K X"
-        t.value and _imperative_to(tokens, _label_start(tokens, i), first)
+        first < len(words) and is_change(words[first])) or bool(RENAMING & set(words)) or any(
+        t.value and _imperative_to(tokens, _label_start(tokens, i), first)  # "make the K X"
         for i, t in enumerate(tokens)) or any(  # any verb's "V the K to X": "scale the ..."
         w in ("was", "were", "got") and is_change(words[k + 1]) and words[k + 1].endswith("ed")
         for k, w in enumerate(words[:-1]) if k >= first)  # "the allowance was raised; it's X"

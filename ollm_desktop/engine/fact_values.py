@@ -179,8 +179,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if not _eligible(token):
             continue
-        if lead and i == first and first > 0 and i + 1 < len(tokens) and (
-                words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
+        if lead and (i == first or (i == first + 1 and prev in DETERMINERS)) and first > 0 and \
+                i + 1 < len(tokens) and (words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
         if (i == first or (prev == "but" and "not" in words[first:i]) or (  # ", so Lena will"
@@ -228,7 +228,7 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     if tokens[before].word == "now" and before > first and tokens[before - 1].word in COPULAS:
         before -= 1  # "is now the Grand Hotel"
     head = tokens[before].word
-    if head in PREPOSITIONS or head in COPULAS:
+    if head in PREPOSITIONS or head in COPULAS or head in ("it's", "that's"):
         return True
     nxt = tokens[i + 1].word if i + 1 < len(tokens) else ""
     if before == i - 1 and _labelled(tokens, i, first):
@@ -239,7 +239,7 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         head not in DETERMINERS and head not in CONJUNCTIONS and \
         head not in AUXILIARIES and head not in NAMING and not is_change(head) and \
         (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
-            "instead", "rather", "and")) and (before == first or
+            "instead", "rather", "and", "now")) and (before == first or
                                               not capital(sentence, tokens[before]))
 
 

@@ -62,7 +62,7 @@ SPEAKING = closed("i'm we're i'll we'll they're you're")
 REPLACE = closed("replace replaces replaced replacing swap swaps swapped swapping substitute "
                  "substitutes substituted substituting")
 LEADS = ("scratch that", "from now on", "on second thought", "actually", "correction",
-          "update", "i meant", "sorry", "wait", "no", "oops", "typo", "more like")
+          "update", "i meant", "i mean the", "sorry", "wait", "no", "oops", "typo", "more like")
 FILLER = closed("so ok okay oh hmm well also and but btw ah right ugh argh whoops hm "
                 "hey hi hello yo")  # (interjections and greetings: a closed class)
 BOUNDARY = frozenset([*",;:?!.()", "—", "–"])  # (a dash between clauses too)
