@@ -55,3 +55,60 @@ def test_a_plain_instead_of_stays_a_change() -> None:
     """No text's verb: "use X instead of Y" keeps its own direction."""
     news, olds = _news_and_olds("Use port 8081 instead of 8080.")
     assert "8081" in " ".join(news) and "8080" in " ".join(olds)
+
+
+# Counts: a rate is one value, and a result's own amount is no old value.
+
+def _ledger(*messages: tuple[str, str]) -> list[tuple[str, str]]:
+    from tests.engine_fakes import absorbed
+
+    return [(f.value, f.status) for f in absorbed(*messages)]
+
+
+def test_a_rate_with_a_single_digit_is_one_value() -> None:
+    news, _ = _news_and_olds("The login rate limit is 5 per minute.")
+    assert "5 per minute" in news
+
+
+def test_two_rates_of_two_keys_both_stay() -> None:
+    ledger = _ledger(("user", "The login rate limit is 5 per minute."),
+                     ("assistant", "Noted."),
+                     ("user", "The search rate limit is 60 per minute."))
+    assert ("5 per minute", "current") in ledger and ("60 per minute", "current") in ledger
+
+
+def test_a_rate_replaces_the_count_of_its_noun() -> None:
+    """A rate's unit class is its count's: "50 items per page" replaces "25 items"."""
+    ledger = _ledger(("user", "Pagination returns 25 items per page."),
+                     ("assistant", "Noted."),
+                     ("user", "set pagination to 50 items per page"))
+    assert ("50 items per page", "current") in ledger and ("25 items", "current") not in ledger
+
+
+def test_a_cancelled_amount_is_no_old_value() -> None:
+    ledger = _ledger(("user", "We booked 5 rooms at the hotel."),
+                     ("assistant", "5 rooms."),
+                     ("user", "Cancelled one room, so 4 rooms."))
+    assert ("4 rooms", "current") in ledger and ("5 rooms", "current") not in ledger
+
+
+def test_an_added_amount_does_not_replace_the_count() -> None:
+    ledger = _ledger(("user", "We booked 5 rooms at the hotel."),
+                     ("assistant", "5 rooms."),
+                     ("user", "We added 2 rooms, so 7 rooms."))
+    assert ("7 rooms", "current") in ledger and ("2 rooms", "current") not in ledger
+    assert ("5 rooms", "current") not in ledger
+
+
+def test_a_retracted_name_stays_old() -> None:
+    """Only a count opening the object is an amount: "Cancelled PureGym" takes a name back."""
+    _, olds = _news_and_olds("Cancelled PureGym, joined the Y.")
+    assert "PureGym" in olds
+
+
+def test_a_rate_unit_is_its_count_and_per_is_a_word() -> None:
+    from ollm_desktop.engine.fact_keys import unit_class
+
+    assert unit_class("50 items per page", "number", "") == "item"
+    assert unit_class("5 per minute", "number", "") == "number"
+    assert unit_class("5 paper cups", "number", "") == "paper cup"
