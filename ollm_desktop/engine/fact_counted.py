@@ -25,6 +25,7 @@ from ollm_desktop.engine.fact_words import (
     is_change,
     unitless,
 )
+from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 # The words of when that follow a value ("to 9090 yesterday", "to 8 tonight"): no noun it
 # counts.
@@ -71,13 +72,51 @@ _NOW = frozenset({"now", "left", "remaining"})
 _FOR_A_TIME = frozenset({"now", "the", "a", "today", "tonight", "this", "these"})
 
 
+def rates(sentence: str, tokens: list[Tok], first: int) -> None:
+    """A number, its counted noun if any, then "per" and one noun ("5 per minute", "3
+    requests per second", "2 per user") is one value, a rate, where a value goes: after a
+    copula, "now", "to", ":" or "of", or opening its clause ("at" is left as it was read: "a
+    warning at 90 per minute" names no key). A single digit is then a value too (alone, "is
+    5" is as often prose). Its unit class is its count's (``fact_keys.unit_class``): "50
+    items per page" replaces "25 items"."""
+    for i in range(max(first, 1), len(tokens) - 2):
+        token = tokens[i]
+        value = token.value
+        if not token.word.isdigit() and not (value and unitless(value[2].split()[-1]) and (
+                unitless(value[2]) or value[2].split()[0].lower() in _ABOUT)):
+            continue  # ("about 200", read as one value: "about 200 per week")
+        if value is None and tokens[i - 1].word not in _RATE_SLOT and \
+                tokens[i - 1].word not in BOUNDARY:
+            continue
+        per = i + 1
+        while per < len(tokens) - 1 and per < i + 3 and _noun(tokens[per].word) and \
+                tokens[per].word != "per":
+            per += 1
+        noun = tokens[per + 1] if per + 1 < len(tokens) else None
+        if tokens[per].word != "per" or noun is None or noun.value or not _noun(noun.word):
+            continue
+        start = value[0] + value[2].rfind(" ") + 1 if value else token.start  # ("about 200")
+        token.value = (start, noun.end, sentence[start:noun.end], "number")
+        token.word = ""
+        for part in tokens[i + 1:per + 2]:
+            part.word = "·"
+
+
+_ABOUT = frozenset({"about", "around", "roughly", "approximately", "nearly", "almost", "~"})
+# The words a rate's number follows where it is a value ("is 5 per minute", "now 60 per hour").
+_RATE_SLOT = frozenset({"is", "are", "was", "were", "be", "been", "now", "to", ":", "of",
+                        "=", "from"})
+
+
 def result_counts(sentence: str, tokens: list[Tok], first: int) -> None:
     """A count a sentence gives as the result of what it tells, in place: a number after a
     clause-opening "so" ("We hired two, so 11 engineers now", "Two more are coming, so 8 for
     dinner", "Two cancelled, so 8 of us") or a clause's number and its noun before a closing
     "now" / "left" ("A new kid joined, 26 now", "One got cancelled, 3 left"). The number is a
     value, what there is now: its "so" or "left" reads as "now" (a correction's word), so it
-    replaces the count it changes. "so 2 of them failed" is no count of what there is."""
+    replaces the count it changes. "so 2 of them failed" is no count of what there is. (Rates
+    first: ``rates``.)"""
+    rates(sentence, tokens, first)
     for i in range(max(first, 1), len(tokens)):
         token = tokens[i]
         if token.value or not token.word.isdigit():
@@ -106,6 +145,7 @@ def result_counts(sentence: str, tokens: list[Tok], first: int) -> None:
                            "number")
         if opener:
             tokens[i - 1].word = "now"  # "so 8 for dinner": now 8 for dinner
+            _amounts(tokens, first, i, token.value[2].lower().split()[1:])
         if closing:
             tokens[after].word = "now"  # "3 left": 3 now
 
@@ -116,3 +156,19 @@ def _noun(word: str) -> bool:
         word not in COPULAS and word not in CONJUNCTIONS and word not in NOT_NP and \
         word not in AUXILIARIES and word not in PRONOUNS and word not in SUBORDINATORS and \
         word not in _NOW and not is_change(word)
+
+
+def _amounts(tokens: list[Tok], first: int, result: int, nouns: list[str]) -> None:
+    """The counts of the result's own noun before its "so" ("Cancelled one room, so 4 rooms",
+    "added 2 seats, so 10 seats") say by how much it changed, not what there was: no value,
+    so the result replaces the count held before."""
+    if not nouns:
+        return
+    stem = nouns[-1].removesuffix("s")
+    for k in range(first, result - 1):
+        word, value = tokens[k].word, tokens[k].value
+        words = value[2].lower().split() if value else []
+        if (not value and (word.isdigit() or word in NUMBER_WORDS) and
+                tokens[k + 1].word.removesuffix("s") == stem) or (
+                len(words) == 2 and words[0].isdigit() and words[1].removesuffix("s") == stem):
+            tokens[k].word, tokens[k].value = "", None  # ("2 rooms", read as one value)

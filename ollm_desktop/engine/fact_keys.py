@@ -52,7 +52,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
         spelled = unit.rstrip(".").replace("-", " ").split()  # ("2 1/2 cups": cups)
         while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]
-        unit = " ".join(spelled)
+        unit = re.split(r"\bper\b", " ".join(spelled))[0].strip()  # a rate's: its count's
         if not unit:
             return attribute if attribute in ("port", "version") else "number"
         if unit in DURATION or _in_duration_units(unit):

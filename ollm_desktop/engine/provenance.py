@@ -30,6 +30,7 @@ from ollm_desktop.engine.fact_span_olds import span_olds
 from ollm_desktop.engine.fact_types import FactKind
 from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
+from ollm_desktop.engine.fact_written_errata import bare_errata
 from ollm_desktop.engine.references import find_references
 
 NUMBER_KINDS = frozenset({"number", "date", "time"})
@@ -362,8 +363,8 @@ def _quoted_errata(found: list[Found], sentence: str, number: int, role: str) ->
     suggestion, proposal or request ('Mia suggested "Spring Fling" instead of "Spring Gala"')
     is no correction (stop 44's review)."""
     pair = errata(sentence)
-    if pair is None:
-        return found
+    if pair is None:  # or said in words of bare figures: "listed as Y instead of X"
+        return bare_errata(found, sentence, number)
     quoted = sorted((q.start, q.end, q.text, "name") for q in pair)
     if fact_grammar.read(sentence, quoted, role).mood != "statement":
         return found
