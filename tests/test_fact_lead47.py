@@ -57,3 +57,15 @@ def test_a_change_of_such_a_value_replaces_it(first: str, later: str, old: str,
 ])
 def test_no_place_and_no_count_where_the_grammar_says_otherwise(said: str) -> None:
     assert not [f for f in message_facts(said) if f.value in ("12", "2019", "9")]
+
+
+# A text's verb without "as" gives the text's own value ("the manual says 180 instead of
+# 200"): the erratum shape "lists K as Y instead of X" (``fact_written_errata``) wants its "as".
+@pytest.mark.parametrize("later", [
+    "The manual says 180 instead of 200 for this model.",
+    "the spec says 180 instead of 200 now",
+])
+def test_a_text_that_says_y_instead_of_x_gives_y(later: str) -> None:
+    ledger = user_ledger("The oven temperature is 200.", later)
+    assert status_of(ledger, "200") == "replaced"
+    assert status_of(ledger, "180") == "current"

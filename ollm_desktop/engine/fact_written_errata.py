@@ -10,8 +10,9 @@ the sentence's figures (the finder's values, and bare numbers or versions it lef
 and the structure between them says which is old:
 
 - "Y is (listed | written | shown | printed | given | …) as Y' instead of X", and a text's own
-  verb, "says / reads / lists / shows Y instead of X": Y is what the text shows, X the right
-  value;
+  verb with "as", "lists / shows (K) as Y instead of X": Y is what the text shows, X the right
+  value ("the protocol says 7.2 instead of 7.4", with no "as", is the text's own correction:
+  7.2 is right);
 - "X was (written | typed | spelled | listed | printed | …) as Y": X is what was meant;
 - "Y … when / where / while / whereas / but it should (have been | be | read | say) X", and
   "Y …, while X should (be | get | have been) V-ed": X is what the text ought to show.
@@ -42,7 +43,7 @@ _MODAL = r"(?:should|must|ought\s+to|needs?\s+to)"
 _SHAPES = (
     re.compile(rf"\b(?:is|are|was|were|been|be|got)\s+{_ADVERB}{_SHOWN}\s+as\s+"
                rf"V(?P<o>\d+)\s*,?\s+instead\s+of\s+V(?P<n>\d+)", re.I),
-    re.compile(rf"\b{_TEXT_VERB}\s+(?:(?:the|a|an)\s+)?(?:\w+\s+){{0,2}}?(?:as\s+)?"
+    re.compile(rf"\b{_TEXT_VERB}\s+(?:(?:the|a|an)\s+)?(?:\w+\s+){{0,2}}?as\s+"
                rf"V(?P<o>\d+)\s*,?\s+instead\s+of\s+V(?P<n>\d+)", re.I),
     re.compile(rf"V(?P<n>\d+)\s+(?:is|are|was|were|got)\s+{_ADVERB}{_SHOWN}\s+as\s+"
                rf"V(?P<o>\d+)", re.I),
