@@ -61,3 +61,13 @@ def test_one_noun_of_two_labels_is_two_keys(
     ledger = user_ledger(said, later)
     assert all(stated_status(ledger, value) == "current" for value in kept)
 
+
+
+@pytest.mark.parametrize("later", [
+    "scratch that, it's already 90s, someone changed it last month",
+    "it's already 90s now, someone changed it last month",
+])
+def test_already_is_no_word_of_a_key(later: str) -> None:
+    ledger = user_ledger("the webhook timeout is set to 30s", later)
+    assert stated_status(ledger, "30s") == "replaced"
+    assert not [f.key for f in ledger if f.value == "90s" and "already" in f.key]
