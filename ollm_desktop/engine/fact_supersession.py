@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Set
 
 from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_key_match import (
     ANY_KIND,
     family,
@@ -247,7 +248,7 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False
         return []  # (a list; an address is one, where a correction gives only it: a path,
         # a file, a function a message names are a list however few; "7 tickets" is a count)
     alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
-             and not kinds_differ(new, f)]
+             and not kinds_differ(new, f) and not two_labels(new.key, f.key)]  # (Hall A, B)
     if listed:  # "sorry, INV-2213": a bare item of a list unit means the one such value,
         # where it was stated as the value of a key that names its owner and attribute
         return alike if len(alike) == 1 and certain_key(alike[0], single=True) else []

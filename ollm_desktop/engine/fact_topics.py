@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from ollm_desktop.engine import fact_leads, fact_mood_words
 from ollm_desktop.engine import fact_words as W
 from ollm_desktop.engine.fact_dotted_initials import sentences_once
+from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_keys import noun_phrase, stem
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
@@ -237,7 +238,8 @@ def same_topic(new: Fact, earlier: Sequence[Fact], *, single: bool = False) -> l
     is the one value of a definite key, see ``compatible``)."""
     if not new.topic:
         return []
-    pool = [f for f in earlier if f.topic and compatible(new, f, single=single)]
+    pool = [f for f in earlier if f.topic and compatible(new, f, single=single)
+            and not two_labels(new.key, f.key)]  # "Hall A" is never "Hall B"
     by_value: dict[str, set[str]] = {}
     for fact in pool:  # one value stated twice is one candidate
         by_value.setdefault(fact.value, set()).update(fact.topic.split())

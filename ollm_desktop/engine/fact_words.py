@@ -73,7 +73,7 @@ DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs
                     "day days week weeks")
 SIZE = closed("b kb mb gb tb kib mib gib tib ki mi gi ti bytes")  # (Mi, Gi: Kubernetes')
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
-    "now then also just only still here there please let's us me not no really it's that's "
+    "now then also just only still already here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
     "you've you're they've they'll more less fewer actually -> => →")
 CONJUNCTIONS = closed("and or but so")
