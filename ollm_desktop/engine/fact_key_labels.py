@@ -1,22 +1,27 @@
 """Two keys that name one noun with two labels ("Hall A" and "Hall B", "room 2" and "room
 3", "phase 1" and "phase 2"): two things, whatever words their statements share. A label is
-a single letter or a number; the keys' other words are alike, word for word, in order.
+a single letter or a number after the noun it labels.
 ``fact_topics`` asks it before reading a key named in other words (one shared word, "hall",
 never makes "Hall A is 120 seats now" a change of Hall B's capacity).
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 
 def two_labels(key: str, other: str) -> bool:
-    """``key`` and ``other`` (entity|attribute|unit) differ in one word only, and there each
-    has a label of its own ("hall a" / "hall b")."""
+    """``key`` and ``other`` (entity|attribute|unit) name one noun with a label of its own
+    each ("hall a" / "hall b capacity": the one key may say what of the thing it is)."""
+    mine, theirs = _labelled(key), _labelled(other)
+    return any(noun in theirs and theirs[noun] != label for noun, label in mine.items())
+
+
+def _labelled(key: str) -> dict[str, str]:
+    """The key's nouns that a label follows, and their labels ("hall b capacity": hall, b)."""
     words = " ".join(key.split("|")[:2]).split()
-    others = " ".join(other.split("|")[:2]).split()
-    if len(words) != len(others) or len(words) < 2:
-        return False
-    differ = [(a, b) for a, b in zip(words, others, strict=True) if a != b]
-    return len(differ) == 1 and _label(differ[0][0]) and _label(differ[0][1])
+    return {noun: label for noun, label in pairwise(words)
+            if _label(label) and not _label(noun)}
 
 
 def _label(word: str) -> bool:

@@ -73,6 +73,7 @@ _SERVING = closed("listens listen listening runs run running serves serve servin
 def port_place(tokens: list[Tok], i: int) -> bool:
     """"Postgres runs on 5432", "the API listens on 8080": the port the thing is reached on
     (not "Node runs on 18", a version; not "Postgres 5432", a name's version)."""
-    word = tokens[i].word or (tokens[i].value[2] if tokens[i].value else "")
+    value = tokens[i].value
+    word = tokens[i].word or (value[2] if value is not None else "")
     return i >= 2 and word.isdigit() and 4 <= len(word) <= 5 and \
         tokens[i - 1].word in _PLACING and tokens[i - 2].word in _SERVING
