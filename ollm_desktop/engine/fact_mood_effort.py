@@ -11,7 +11,8 @@ change made and is read as before; so is the effort verb without the causative (
 move the standup to 10:00").
 
 The words are closed classes: the verbs of effort (helping, trying, working, fighting,
-campaigning, hoping), the causative verbs, and a window of a few words between them.
+campaigning, hoping; "helped" is a change helped through: "Last year I helped get the limit
+changed to 25 MPH"), the causative verbs, and a window of a few words between them.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ from ollm_desktop.engine.fact_words import Tok, closed
 
 EffortMark = tuple[int, int, Literal["tentative"]]
 
-EFFORT = closed("help helps helping helped try tries trying tried work works working fight "
+EFFORT = closed("help helps helping try tries trying tried work works working fight "
                 "fights fighting campaign campaigning campaigns hope hopes hoping attempt "
                 "attempting")
 CAUSATIVE = closed("get have")
 REACH = 6  # words between the effort verb and "get", and between "get" and the participle
 _EDGE = closed(", ; : — – . ! ? but so because")
+_NOUN_BEFORE = closed("of a the some much more hard")  # "a lot of work": no verb of effort
+_DONE = closed("finally now already")  # "we finally have the fee reduced to $40": made
 
 
 def may_strive(words: set[str]) -> bool:
@@ -58,8 +61,11 @@ def effort_marks(tokens: Sequence[Tok], a: int, b: int) -> list[EffortMark]:
             continue
         effort = max((k for k in range(max(a, i - REACH), i) if tokens[k].word in EFFORT),
                      default=-1)
-        if effort < 0 or any(tokens[k].word in _EDGE for k in range(effort, i)):
-            continue  # ("help my neighbors on Edmund Street get …": a name in the NP)
+        if effort < 0 or any(tokens[k].word in _EDGE for k in range(effort, i)) or \
+                (effort > a and tokens[effort - 1].word in _NOUN_BEFORE) or \
+                tokens[i - 1].word in _DONE:
+            continue  # ("help my neighbors on Edmund Street get …": a name in the NP; "a lot
+            # of work", a noun; "we finally have the fee reduced": a change made)
         if (end := _target(tokens, i, b)) > 0:
             out.append((i, end, "tentative"))
     return out

@@ -241,7 +241,8 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
         wished = word in _WISHING and _wish(tokens, a, i, b)
         if wished or (word in SAYING and (_should(tokens, a, i, b) or _unnamed(tokens, a, i))):
             out.append((i + 1, _clause_end(tokens, i, b), "reported"))
-        elif word in REPORTING and i > a and tokens[i - 1].word == "still":
+        elif word in REPORTING and i > a and tokens[i - 1].word == "still" and \
+                (i - 2 < a or tokens[i - 2].word not in FIRST_PERSON):  # ("I still say")
             out.append((i + 1, _clause_end(tokens, i, b), "reported"))  # "it still says 20 s"
         elif word in CALLED_OFF and (at := _called_off(tokens, a, i)) >= 0:
             out.append((at, i + 1, "negated"))

@@ -180,7 +180,8 @@ def _wished(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
             return False  # ("I want the port changed to 9443": the speaker's directive)
     else:
         return False
-    return any(tokens[j].word in ("to", "until") and j + 1 < b and (  # (a name the grammar
+    return tokens[verb].word.startswith("renam") or any(  # ("wants to rename the cat Mochi")
+        tokens[j].word in ("to", "until") and j + 1 < b and (  # (a name the grammar
         tokens[j + 1].value is not None or tokens[j + 1].word[:1].isalnum())  # reads later)
         for j in range(verb + 1, min(b, verb + 1 + REACH)))
 

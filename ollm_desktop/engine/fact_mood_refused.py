@@ -87,6 +87,19 @@ def refused_marks(tokens: Sequence[Tok], a: int, b: int) -> list[RefusedMark]:
                 _undone(tokens, i + 1, b):
             out.append((i, i + 2, "negated"))  # "Tried 8g, it didn't help, so we kept 4g"
         elif (at := _refusal(tokens, i, b)) > a and any(
-                t.value is not None for t in tokens[a:at]):
+                t.value is not None for t in tokens[a:at]) and _turned_down(tokens, a, at, i):
             out.append((a, at, "negated"))  # "… to go to $425,000 and we refused"
     return out
+
+
+# What another offered, asked or wanted: a refusal by a third party turns down only that.
+_OFFERS = closed("offered offer offers wanted wants asked asks proposed proposes suggested "
+                 "suggests countered pushed pushing quoted")
+
+
+def _turned_down(tokens: Sequence[Tok], a: int, at: int, i: int) -> bool:
+    """The refusal is the speaker's ("… and we refused"), or it turns down an offer or a
+    wish ("they countered at $100k, and they rejected it"); "We moved the party to Saturday
+    and she declined" is a change made, which another declined to come to."""
+    return bool({t.word for t in tokens[at:i]} & {"i", "we"}) or \
+        any(t.word in _OFFERS for t in tokens[a:at])

@@ -1,13 +1,15 @@
 """A key's owner named alone for its whole noun phrase ("front tyre pressure 33 psi, rear
-tyre pressure 38 psi", then "front should be 35 psi"; "Leo's piano lesson is 5pm", then
-"Leo's is 5:30pm"), or a key named by its owner alone first and in full later ("kitchen
-window 120 cm, bathroom window 60 cm" read as "kitchen", "bathroom"; then "bathroom window
-is 65 cm"): one key, where it is the only key of the user's of that unit class the owner
-begins (``fact_restatement`` applies it to a plain restatement). The owner is a word of the
-noun phrase's own ("front", "leo"), never a word shared anywhere else in it: "the rear"
-never meets "front tyre", and two keys the owner begins ("Leo's piano lesson" and "Leo's
-swim lesson", both times) are two, neither taken back. A bare number or a name says nothing
-of its kind ("Client on this matter is X", then "the matter number is Y"): never so met.
+tyre pressure 38 psi", then "front should be 35 psi"), or a key named by its owner alone
+first and in full later ("kitchen window 120 cm, bathroom window 60 cm" read as "kitchen",
+"bathroom"; then "bathroom window is 65 cm"): one key, where it is the only key of the
+user's of that unit class the owner begins, and a sibling of another owner stands beside it
+("rear tyre pressure", the list's "kitchen"; ``fact_restatement`` applies it to a plain
+restatement). Without a sibling the word names a thing of its own ("The kitchen table is 180
+cm", then "The kitchen is 350 cm wide"). The owner is a word of the noun phrase's own
+("front"), never a word shared anywhere else in it: "the rear" never meets "front tyre", and
+two keys the owner begins ("Leo's piano lesson" and "Leo's swim lesson") are two, neither
+taken back. A bare number or a name says nothing of its kind ("Client on this matter is X",
+then "the matter number is Y"): never so met.
 """
 
 from __future__ import annotations
@@ -41,9 +43,31 @@ def owner_alone(facts: list[Fact], new: Fact) -> Fact | None:
     old = meant[0]
     if not old.users or old.pinned or old.source == "manual" or _part_of(new.value, old.value) or \
             family(old) != family(new) or old.message_id == new.message_id or \
-            (old.turn or 0, old.sequence) >= (new.turn or 0, new.sequence):
+            (old.turn or 0, old.sequence) >= (new.turn or 0, new.sequence) or \
+            not _sibling(facts, old):
         return None
     return old
+
+
+def _sibling(facts: list[Fact], old: Fact) -> bool:
+    """``old`` stands beside a current value of the user's of one noun and unit with another
+    owner ("front|tyre|psi" beside "rear|tyre|psi"; "|bathroom|cm" beside the "|kitchen|cm"
+    of its own list): only then does an owner named alone tell the one from the other. A
+    word that merely begins one key ("The kitchen table is 180 cm", then "The kitchen is 350
+    cm wide"; "Leo's piano lesson", then "Leo is in bed by 8pm") names a thing of its own."""
+    entity, attribute, unit = old.key.split("|")
+    for other in facts:
+        parts = other.key.split("|")
+        if other is old or len(parts) != 3 or other.status != "current" or \
+                other.source != "user" or parts[2] != unit or other.key == old.key:
+            continue
+        if entity and parts[0] and parts[1] == attribute and \
+                stem(parts[0].split()[0]) != stem(entity.split()[0]):
+            return True
+        if not entity and not parts[0] and " " not in parts[1] and \
+                other.message_id == old.message_id:
+            return True
+    return False
 
 
 def _part_of(value: str, other: str) -> bool:

@@ -32,7 +32,7 @@ from ollm_desktop.engine.fact_value_spans import (
     subject_verb_to,
 )
 from ollm_desktop.engine.fact_value_spans import compound_numbers as compound_numbers
-from ollm_desktop.engine.fact_verb_places import copula_count, placed
+from ollm_desktop.engine.fact_verb_places import copula_count, placed, verb_like
 from ollm_desktop.engine.fact_verbs import verb_group
 from ollm_desktop.engine.fact_words import (
     ARROWS,
@@ -137,7 +137,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if token.word.isdigit() and (prev in ("with", *USING, "has", "have", "had",
                                               "do", "does", "did", *CONTRACTED)
                                      or prev in PREPOSITIONS or (
-                                         _verb_like(prev) and i + 1 < len(words) and
+                                         verb_like(prev) and i + 1 < len(words) and
                                          (words[i + 1].endswith("s") or  # "need 2 approvals"
                                           ends_clause(tokens, i + 1) or  # "seats 8 people."
                                           subject_verb_count(words, i, first)))
@@ -179,7 +179,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if not _eligible(token):
             continue
-        if lead and (i == first or (i == first + 1 and prev in DETERMINERS)) and first > 0 and \
+        if lead and (i == first or (i == first + 1 and prev in DETERMINERS and not any(
+                w[:1].isalnum() for w in words[i + 1:]))) and first > 0 and \
                 i + 1 < len(tokens) and (words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
@@ -203,9 +204,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
 
 
 def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
-    """A capitalised name (a run of them is one token: "Hotel Flandria") inside the sentence,
-    as the object of a preposition or a copula ("in Ghent", "at the Hotel Flandria", "is
-    Ingrid"): a value as it stands, the user's name for a place, a person, a product."""
+    """A capitalised name (a run is one token: "Hotel Flandria") as the object of a preposition
+    or a copula ("in Ghent", "is Ingrid"): the user's name for a place, a person, a product."""
     if i - 1 > first and tokens[i].word.isdigit() and len(tokens[i].word) >= 2 and \
             _labelled(tokens, i, first):
         return True  # "in room 101", "at gate 12"
@@ -217,7 +217,7 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         head = tokens[i - 1].word
         return (i >= 2 and "-" in word and _labelled(tokens, i, first)) or (
             coded and (head in PREPOSITIONS or head in COPULAS or head == "now" or (
-                _verb_like(head) and tokens[i - 2].word not in DETERMINERS)))
+                verb_like(head) and tokens[i - 2].word not in DETERMINERS)))
     before = i - 1
     if tokens[before].word in DETERMINERS and i + 2 < len(tokens) and \
             tokens[i + 1].word.isalpha() and tokens[i + 1].word not in NOT_NP and \
@@ -227,10 +227,11 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         before -= 1
     if tokens[before].word == "now" and before > first and tokens[before - 1].word in COPULAS:
         before -= 1  # "is now the Grand Hotel"
-    head = tokens[before].word
-    if head in PREPOSITIONS or head in COPULAS or head in ("it's", "that's"):
-        return True
-    nxt = tokens[i + 1].word if i + 1 < len(tokens) else ""
+    head, nxt = tokens[before].word, tokens[i + 1].word if i + 1 < len(tokens) else ""
+    if head in PREPOSITIONS or head in COPULAS or (head in ("it's", "that's") and "'" not in
+                                                   word and (ends_clause(tokens, i) or
+                                                             nxt == "now")):
+        return True  # ("it's Dan.", not "it's Sarah's birthday", "it's Chrome again")
     if before == i - 1 and _labelled(tokens, i, first):
         return True
     # the object of a verb, where its clause ends or goes on ("use Vitest for the tests")
@@ -287,13 +288,6 @@ def _titled(sentence: str, tokens: list[Tok], at: int, first: int) -> bool:
     # reports are"), not a verb counting its object ("Need 2 approvals")
     after = tokens[at + 3].word if at + 3 < len(tokens) else ""
     return after in COPULAS or after in AUXILIARIES
-
-
-def _verb_like(word: str) -> bool:
-    """A plain word before a count ("need 2 approvals", "ran 3 trials"): no closed-class
-    word, so "the 2 options" or "is 2 approvals" stay as they were read."""
-    return word.isalpha() and word not in DETERMINERS and word not in NOT_NP and \
-        word not in COPULAS and word not in CONJUNCTIONS and word not in PREPOSITIONS
 
 
 def _labelled(tokens: list[Tok], i: int, first: int) -> bool:

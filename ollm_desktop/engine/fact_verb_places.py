@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_value_spans import ends_clause
 from ollm_desktop.engine.fact_words import (
-    AUXILIARIES,
     CONJUNCTIONS,
     COPULAS,
     DETERMINERS,
@@ -24,19 +23,17 @@ from ollm_desktop.engine.fact_words import (
 )
 
 _PLACING = closed("on at")
-# Words before "on / at N" that are no verb of a clause: "depends on 5", "based on 12".
-_NOT_PLACING = closed("depends depend based focus focuses relies rely")
+# The verbs that place a thing on a number or at a time ("runs on 5432", "sits at 41", "the
+# north gate opens at 10", "the project's on 3.12"): a closed class; any verb in "-s" took
+# "crashes at 80", "breaks at 128" too.
+_PLACES = closed("runs listens serves sits lives stays binds opens closes starts begins ends "
+                 "leaves departs lands meets")
 
 
 def _verb(word: str) -> bool:
-    """A finite verb or a copula before "on / at": "runs", "listens", "is", "project's",
-    "we're", "now" ("is now on 3100")."""
-    if word in COPULAS or word in SPEAKING or word == "now" or word.endswith("'s"):
-        return True
-    return word.isalpha() and len(word) > 3 and word.endswith("s") and \
-        not word.endswith("ss") and word not in _NOT_PLACING and word not in DETERMINERS \
-        and word not in NOT_NP and word not in PREPOSITIONS and word not in CONJUNCTIONS \
-        and word not in AUXILIARIES
+    """A verb that places, or a copula ("is", "project's", "we're", "is now on 3100")."""
+    return word in _PLACES or word in COPULAS or word in SPEAKING or word == "now" or \
+        word.endswith("'s")
 
 
 def placed(tokens: list[Tok], i: int, first: int) -> bool:
@@ -54,6 +51,13 @@ def _subject_end(token: Tok) -> bool:
     ("Grafana listens on port 3000 and Prometheus on 9090")."""
     return bool(token.word) and token.word[:1].isalnum() and token.word not in CONJUNCTIONS \
         and token.word not in PREPOSITIONS and token.word not in DETERMINERS
+
+
+def verb_like(word: str) -> bool:
+    """A plain word before a count ("need 2 approvals", "ran 3 trials"): no closed-class
+    word, so "the 2 options" or "is 2 approvals" stay as they were read (``fact_values``)."""
+    return word.isalpha() and word not in DETERMINERS and word not in NOT_NP and \
+        word not in COPULAS and word not in CONJUNCTIONS and word not in PREPOSITIONS
 
 
 def copula_count(tokens: list[Tok], i: int) -> bool:
@@ -76,4 +80,4 @@ def port_place(tokens: list[Tok], i: int) -> bool:
     value = tokens[i].value
     word = tokens[i].word or (value[2] if value is not None else "")
     return i >= 2 and word.isdigit() and 4 <= len(word) <= 5 and \
-        tokens[i - 1].word in _PLACING and tokens[i - 2].word in _SERVING
+        tokens[i - 1].word == "on" and tokens[i - 2].word in _SERVING  # ("runs at 1500")

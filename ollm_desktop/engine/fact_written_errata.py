@@ -52,8 +52,14 @@ _SHAPES = (
                rf"(?:(?:the|a|an)\s+)?(?:\w+\s+)?V(?P<n>\d+)", re.I),
     re.compile(rf"V(?P<o>\d+)\b[^V.;!?]{{0,60}}?,?\s*\b(?:while|whereas|but)\s+"
                rf"(?:(?:the|a|an)\s+)?(?:[A-Za-z]+\s+)?V(?P<n>\d+)\s+{_MODAL}\s+"
-               rf"(?:have\s+been|be|get)\s+\w+ed\b", re.I),
+               rf"(?:have\s+been|be|get)\s+{_SHOWN}\b", re.I),
 )
+# A text set right on purpose, or by the speaker ("The rent is now listed as 1300 instead of
+# 1200", "the revised invoice lists …", "We listed the car as 9500 instead of 9000", "The
+# manual should list …", "Please check whether …"): an update or a wish, no erratum.
+_UPDATE = re.compile(r"\b(?:now|new|newer|updated|revised|amended|corrected|latest version|"
+                     r"we|i|let'?s|please|should|must|will|would|could|whether|not sure)\b",
+                     re.I)
 _UNSURE = re.compile(r"\?|^\s*(?:maybe|perhaps|what\s+if|if|i\s+(?:think|guess|wonder)|"
                      r"could|would|how\s+about)\b", re.I)
 
@@ -86,8 +92,10 @@ def bare_errata(found: list[Found], sentence: str, number: int) -> list[Found]:
         placed += [sentence[last:start], f"V{index}"]
         last = end
     shaped = "".join([*placed, sentence[last:]])
-    for pattern in _SHAPES:
+    for shape, pattern in enumerate(_SHAPES):
         for match in pattern.finditer(shaped):
+            if shape < 2 and _UPDATE.search(shaped, 0, match.start() + 1):
+                continue  # (the shapes of "as Y instead of X": see _UPDATE)
             old, new = spans[int(match.group("o"))], spans[int(match.group("n"))]
             if _alike(sentence, old, new):
                 return _read(found, sentence, number, old, new)
