@@ -22,10 +22,10 @@ from ollm_desktop.engine.fact_words import (
     PREPOSITIONS,
     PRONOUNS,
     Tok,
+    cardinal,
     is_change,
     unitless,
 )
-from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 # The words of when that follow a value ("to 9090 yesterday", "to 8 tonight"): no noun it
 # counts.
@@ -168,7 +168,7 @@ def _amounts(tokens: list[Tok], first: int, result: int, nouns: list[str]) -> No
     for k in range(first, result - 1):
         word, value = tokens[k].word, tokens[k].value
         words = value[2].lower().split() if value else []
-        if (not value and (word.isdigit() or word in NUMBER_WORDS) and
+        if (not value and cardinal(word) and
                 tokens[k + 1].word.removesuffix("s") == stem) or (
                 len(words) == 2 and words[0].isdigit() and words[1].removesuffix("s") == stem):
             tokens[k].word, tokens[k].value = "", None  # ("2 rooms", read as one value)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_keys import noun_phrase, singular
 from ollm_desktop.engine.fact_phrase_words import mark_value, plain_word
 from ollm_desktop.engine.fact_value_spans import capital
-from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, Tok, closed
+from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, NAMING, Tok, closed
 
 # A pronoun and "be" in one token that present a value (a closed class).
 PRESENTING = closed("it's that's")
@@ -28,7 +28,7 @@ _NAME_WORDS = 4
 _NP_WORDS = 3
 _ENDS = BOUNDARY | {"now", "from", "and", "but", "instead"}
 # The verbs that give a thing its name, and the personal pronouns that can be their object.
-_NAMING = closed("call calls called name names named rename renames renamed")
+_NAMING = NAMING | closed("rename renames renamed")
 _OBJECTS = closed("him her it them")
 # The forms of "rename": a name given again, which replaces the name the thing had.
 RENAMING = closed("rename renames renamed renaming")

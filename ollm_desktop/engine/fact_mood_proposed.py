@@ -94,7 +94,7 @@ def may_propose(tokens: Sequence[Tok], first: int) -> bool:
     return any(t.word in _ALL or t.word in GOING or t.word in WILL or t.word in LATER
                or _gerund(t.word) or (t.value is not None and t.value[2].lower() in MONTHS)
                for t in tokens[first:]) or \
-        may_strive({t.word for t in tokens[first:]})  # (a month a plan falls in: "… in September")
+        may_strive({t.word for t in tokens[first:]})  # (MONTHS: a plan's "… in September")
 
 
 def _gerund(word: str) -> bool:

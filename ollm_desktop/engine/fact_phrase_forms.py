@@ -30,11 +30,11 @@ from ollm_desktop.engine.fact_words import (
     PREPOSITIONS,
     PRONOUNS,
     Tok,
+    cardinal,
     closed,
     is_change,
     numeric,
 )
-from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 # A speaker's copula in one word, and the pronouns that count the speakers ("we're 8").
 _SPEAKERS = closed("we're we they're they")
@@ -122,16 +122,11 @@ def retracted(sentence: str, tokens: list[Tok], first: int) -> None:
             end += 1
         span = (at + 1 + (det in DETERMINERS), end) if end < len(tokens) and \
             tokens[end].word == "and" and end > at + 1 + (det in DETERMINERS) else None
-    if span is not None and _amount(tokens[span[0]].word):
+    if span is not None and cardinal(tokens[span[0]].word):
         return  # "Cancelled one room, so 4 rooms": by how much, no value taken back
     if span is not None and (span[1] >= len(tokens) or tokens[span[1]].word in BOUNDARY or
                              tokens[span[1]].word == "and"):
         mark_value(sentence, tokens, *span)
-
-
-def _amount(word: str) -> bool:
-    """A cardinal opening an object: a count of what the verb ends, not a name of it."""
-    return word.isdigit() or word in NUMBER_WORDS
 
 
 def speakers_count(tokens: list[Tok], start: int, end: int, units: dict[int, str]) -> None:

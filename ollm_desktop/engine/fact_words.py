@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ollm_desktop.engine.reference_words import NUMBER_WORDS
+
 Value = tuple[int, int, str, str]  # (start, end, text, ref kind) in the sentence
 
 # A word begins with a letter of any script ("Málaga", "Łukasz", not "M" and "laga"). An
@@ -219,6 +221,11 @@ _CLOSED = NOT_NP | DETERMINERS | PREPOSITIONS | COPULAS | CONJUNCTIONS | PRONOUN
 # Where a one-digit number is a value: "is now 5", "from 3 to 5", "5, not 4", "not 4 but 5",
 # "5 (was 3)".
 PAIRED = frozenset({"now", "from", "to", "not", "but", "was"})
+
+
+def cardinal(word: str) -> bool:
+    """A cardinal number, in figures or in words ("2", "two"): what a count opens with."""
+    return word.isdigit() or word in NUMBER_WORDS
 
 
 def numeric(word: str) -> bool:
