@@ -147,10 +147,15 @@ def test_enter_in_the_first_picture_sends_once_the_chat_has_opened(qloop, qtbot,
     try:
         window.attach(controller, paths)
         window.open_initial_chat()
-        run(qloop, until(lambda: any(
-            m["content"] == "sent before the engine loaded"
-            for body in ollama_server.chat_requests() for m in body["messages"])))
-        run(qloop, settle(controller))
+
+        async def sent_and_answered() -> None:
+            # One pass of the loop: leaving it while the reply streams breaks anyio's detection
+            await until(lambda: any(
+                m["content"] == "sent before the engine loaded"
+                for body in ollama_server.chat_requests() for m in body["messages"]))
+            await settle(controller)
+
+        run(qloop, sent_and_answered())
         error = window.content.input_error.text() if window.content is not None else ""
         assert window.message_input.toPlainText() == "", f"the send failed: {error!r}"
         assert controller.display_messages()[-2].content == "sent before the engine loaded"

@@ -143,14 +143,22 @@ def test_the_reasoning_shows_live_while_it_streams(qloop, qtbot, tmp_path, serve
             return row if row is not None and row.message is not None and \
                 row.message.role == "assistant" else None
 
-        # While only reasoning has arrived, the reply's row shows it growing.
-        run(qloop, until(lambda: thinking_row() is not None
-                         and len((thinking_row().message.thinking or "").split()) >= 5))
-        row = thinking_row()
-        assert row.message.content == "" and app.controller.busy
-        assert delegate.thinking.label(row.message, row.streaming).startswith("Thinking…")
-        run(qloop, until(lambda: not app.controller.busy))
-        run(qloop, settle(app.controller))
+        seen: list[str] = []
+
+        async def streams_then_ends() -> None:
+            # One pass of the loop: leaving it while the reply streams breaks anyio's detection.
+            # While only reasoning has arrived, the reply's row shows it growing.
+            await until(lambda: thinking_row() is not None
+                        and len((thinking_row().message.thinking or "").split()) >= 5)
+            row = thinking_row()
+            seen.extend([row.message.content, str(app.controller.busy),
+                         delegate.thinking.label(row.message, row.streaming)])
+            await until(lambda: not app.controller.busy)
+            await settle(app.controller)
+
+        run(qloop, streams_then_ends())
+        assert seen[:2] == ["", "True"]
+        assert seen[2].startswith("Thinking…")
         model.flush_stream()
         final = model.rows[-1].message
         assert final.content == "Done thinking." and final.thinking == thought
