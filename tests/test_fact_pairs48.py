@@ -1,0 +1,45 @@
+"""Stop 48: sibling keys stated together (pairs that share a word, "the staging db" and
+"the prod db"), and a correction of one of them: it replaces its own key's value only."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.provenance import message_facts
+from tests.fact_ledger import status_of, user_ledger
+
+
+# A hyphen that opens a line before a space is a list's mark, not a word of the key.
+@pytest.mark.parametrize(("text", "key"), [
+    ("- staging db: postgres 14", "staging|db|version"),
+    ("- api port: 8443", "api|port|port"),
+    ("notes\n- build timeout: 30 minutes", "build|timeout|duration"),
+])
+def test_a_list_mark_is_no_word_of_the_key(text: str, key: str) -> None:
+    assert [f.key for f in message_facts(text)] == [key]
+
+
+def test_a_hyphen_inside_a_line_stays_a_dash_or_a_word() -> None:
+    keys = [f.key for f in message_facts("the api port - 8443 since Monday")]
+    assert keys and not any(k.startswith("-") for k in keys)
+
+
+# Two things' versions of one product: each names a word the other does not (a shared head
+# noun, "db", makes no one thing of them); a key whose words are all in the other's is one.
+@pytest.mark.parametrize(("first", "later", "new", "kept", "gone"), [
+    ("- staging db: postgres 14\n- prod db: postgres 15",
+     "upgraded the staging db to postgres 16 yesterday", "postgres 16", "postgres 15",
+     "postgres 14"),
+    ("The web server runs Node 18 and the build server runs Node 16.",
+     "We moved the build server to Node 20.", "Node 20", "Node 18", "Node 16"),
+])
+def test_a_version_of_one_sibling_keeps_the_other(first: str, later: str, new: str,
+                                                  kept: str, gone: str) -> None:
+    ledger = user_ledger(first, later)
+    assert (status_of(ledger, new), status_of(ledger, kept), status_of(ledger, gone)) == (
+        "current", "current", "replaced")
+
+
+def test_a_version_of_fewer_words_of_the_same_thing_still_replaces() -> None:
+    ledger = user_ledger("The api server runs Node 18.", "The server is on Node 20 now.")
+    assert status_of(ledger, "Node 18") == "replaced"
