@@ -43,3 +43,22 @@ def test_a_version_of_one_sibling_keeps_the_other(first: str, later: str, new: s
 def test_a_version_of_fewer_words_of_the_same_thing_still_replaces() -> None:
     ledger = user_ledger("The api server runs Node 18.", "The server is on Node 20 now.")
     assert status_of(ledger, "Node 18") == "replaced"
+
+
+# A bare digit a statement gives its key ("car payment is 0 now") is a number, so it meets
+# the number its sibling list stated ("Car payment: 410"), not a name of another key.
+@pytest.mark.parametrize(("first", "later", "new", "old", "kept"), [
+    ("Mortgage payment: 1,840. Car payment: 410.", "paid off the car early, so car payment "
+     "is 0 now", "0", "410", "1,840"),
+    ("Adult tickets: 12. Child tickets: 6.", "child tickets are 5 now", "5", "6", "12"),
+])
+def test_a_digit_stated_now_replaces_its_siblings_number(first: str, later: str, new: str,
+                                                         old: str, kept: str) -> None:
+    ledger = user_ledger(first, later)
+    assert (status_of(ledger, new), status_of(ledger, old), status_of(ledger, kept)) == (
+        "current", "replaced", "current")
+
+
+def test_a_digit_now_of_another_key_replaces_nothing() -> None:
+    ledger = user_ledger("Mortgage payment: 1,840. Car payment: 410.", "the dog is 3 now")
+    assert (status_of(ledger, "410"), status_of(ledger, "1,840")) == ("current", "current")

@@ -199,7 +199,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
                 ends_clause(tokens, i) and
                 _statement_slot(sentence, tokens, i, first, prev, correction)):
-            _promote(sentence, tokens, i)
+            _promote(sentence, tokens, i, "number" if token.word.isdigit() else "name")
     addresses(sentence, tokens, first)  # "at The Office, Home Farm House, …, DT11 8LT"
 
 
