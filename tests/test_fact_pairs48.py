@@ -62,3 +62,41 @@ def test_a_digit_stated_now_replaces_its_siblings_number(first: str, later: str,
 def test_a_digit_now_of_another_key_replaces_nothing() -> None:
     ledger = user_ledger("Mortgage payment: 1,840. Car payment: 410.", "the dog is 3 now")
     assert (status_of(ledger, "410"), status_of(ledger, "1,840")) == ("current", "current")
+
+
+# A list of sibling numbers, each after its noun phrase of two words or more
+# (fact_listed_pairs): each number is its phrase's value, a correction of one leaves the rest.
+@pytest.mark.parametrize(("text", "values"), [
+    ("read replica max connections 500, primary max connections 200", ["500", "200"]),
+    ("Electric bill 94, water bill 41", ["94", "41"]),
+    ("pool size 20 and batch size 64", ["20", "64"]),
+])
+def test_a_list_of_phrases_and_numbers_gives_each_number(text: str,
+                                                         values: list[str]) -> None:
+    found = message_facts(text)
+    assert [(f.value, f.kind) for f in found] == [(v, "number") for v in values]
+    assert len({f.key for f in found}) == len(values)
+
+
+@pytest.mark.parametrize(("first", "later", "new", "old", "kept"), [
+    ("read replica max connections 500, primary max connections 200",
+     "bumped primary max connections to 400. replica stays", "400", "200", "500"),
+    ("electric bill 94, water bill 41", "correction, the water bill is 47", "47", "41", "94"),
+])
+def test_a_correction_of_one_listed_sibling_keeps_the_other(first: str, later: str, new: str,
+                                                            old: str, kept: str) -> None:
+    ledger = user_ledger(first, later)
+    assert (status_of(ledger, new), status_of(ledger, old), status_of(ledger, kept)) == (
+        "current", "replaced", "current")
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("track 3, track 5", ["track 3", "track 5"]),  # one word and its number: names
+    ("rank 16, alpha 32", ["16", "32"]),  # one-word settings (fact_settings_lists)
+])
+def test_one_word_items_keep_their_reading(text: str, values: list[str]) -> None:
+    assert [f.value for f in message_facts(text)] == values
+
+
+def test_a_single_phrase_and_number_is_no_list() -> None:
+    assert [f.value for f in message_facts("primary max connections 200")] == []
