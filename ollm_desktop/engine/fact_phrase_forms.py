@@ -9,6 +9,7 @@ The user's messages only, as ``fact_phrases`` says why.
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_leads import ENDING, RETRACT
+from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_phrase_words import (
     DEFINITE,
     KEY_AFTER,
@@ -173,8 +174,9 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
             continue
         if k != first and not sentence[word.start:word.start + 1].islower():
             continue
-        if word.word in USING:
-            continue  # "…, use 443 as standard": the verb and its object, no "noun number"
+        if word.word in USING or listed_pair(tokens, k + 1, first):
+            continue  # "…, use 443 as standard": the verb and its object, no "noun number";
+            # "electric bill 94, water bill 41": each bill's number (``fact_listed_pairs``)
         if before in _LET or (before == "us" and k >= 2 and tokens[k - 2].word == "let"):
             continue  # "let's try 10": the word after "let's" is its verb, no noun
         labels[k + 1] = word.word

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_counted import counted, result_counts
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
 from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_repair_counts import counted_opening
@@ -157,6 +158,9 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk.",
             counted(sentence, tokens, i)
             continue
+        if numeric(token.word) and listed_pair(tokens, i, first):
+            _promote(sentence, tokens, i, "number")  # "primary max connections 200, ..."
+            continue
         if token.word.isdigit() and listed_count(tokens, i, first):
             _promote(sentence, tokens, i, "number")  # "11 starters, 5 subs, 2 coaches"
             counted(sentence, tokens, i)
@@ -199,7 +203,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
                 ends_clause(tokens, i) and
                 _statement_slot(sentence, tokens, i, first, prev, correction)):
-            _promote(sentence, tokens, i)
+            _promote(sentence, tokens, i, "number" if token.word.isdigit() else "name")
     addresses(sentence, tokens, first)  # "at The Office, Home Farm House, …, DT11 8LT"
 
 

@@ -30,14 +30,16 @@ def product_of(fact: Fact | Found) -> str:
 
 def two_runners(a: Fact | Found, b: Fact | Found, product: str) -> bool:
     """Each key names a thing of its own besides the product ("the web app runs Node 18",
-    "the worker is on Node 20"): two things' versions of one product, two keys. Of a key
-    that names the product itself, only the words before it name a thing ("the Python
-    version requirement": none; "the worker's Node version": the worker)."""
+    "the worker is on Node 20"; "staging db" and "prod db"): two things' versions of one
+    product, two keys. Of a key that names the product itself, only the words before it
+    name a thing ("the Python version requirement": none; "the worker's Node version": the
+    worker)."""
     def named(fact: Fact | Found) -> set[str]:
         entity, attribute, _ = fact.key.split("|")
         words = f"{entity} {attribute}".split()
         if product in words:
             words = words[:words.index(product)]
         return {stem(w) for w in words} - {stem(product), stem("version")}
-    mine, theirs = named(a), named(b)
-    return bool(mine and theirs) and not mine & theirs
+    mine, theirs = named(a), named(b)  # "the staging db" and "the prod db": each names one
+    # word the other does not (a shared head noun makes no one thing of them)
+    return bool(mine and theirs) and not (mine <= theirs or theirs <= mine)

@@ -116,8 +116,10 @@ def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
         cursor = value[1]
     out += [Tok(_word(m.group(0), shouted), m.start() + cursor, m.end() + cursor)
             for m in TOKEN.finditer(sentence[cursor:])]
-    for token in out:  # "scratch that - it's X": a hyphen between spaces is a dash
-        if token.word == "-" and sentence[token.start - 1:token.start] == " " and \
+    for token in out:  # "scratch that - it's X": a hyphen between spaces is a dash; one
+        # that opens a line before a space is a list's mark ("- staging db: postgres 14")
+        if token.word == "-" and sentence[token.start - 1:token.start].isspace() | (
+                not sentence[:token.start].strip()) and \
                 sentence[token.end:token.end + 1] in (" ", ""):
             token.word = "—"
     return out
