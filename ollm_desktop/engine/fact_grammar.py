@@ -43,7 +43,7 @@ from ollm_desktop.engine.fact_self_repairs import self_repaired
 from ollm_desktop.engine.fact_settings_lists import listed_setting
 from ollm_desktop.engine.fact_since import held_since
 from ollm_desktop.engine.fact_values import bare_values, compound_numbers, ends_clause
-from ollm_desktop.engine.fact_verbs import verb_group
+from ollm_desktop.engine.fact_verbs import moved_to, verb_group
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -215,8 +215,8 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                  _with_key(s, donor) for s in slots]  # ("Bob says ...": no value of X's key)
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    verb_to = any(is_change(w) for w in words[first:]) and any(
-        w in ("to", "from") for w in words[first:])  # "bump the pool to 12", "went up to X"
+    verb_to = moved_to(tokens, first) or (any(is_change(w) for w in words[first:]) and any(
+        w in ("to", "from") for w in words[first:]))  # "bump the pool to 12", "went up to X"
     changed = directed or surface.directed_to(tokens, first) or verb_to or (
         first < len(words) and is_change(words[first])) or bool(RENAMING & set(words)) or any(
         t.value and _imperative_to(tokens, _label_start(tokens, i), first)  # "make the K X"

@@ -14,12 +14,13 @@ from ollm_desktop.engine.fact_clause_openings import (
     head_before_for,
     subject_start,
 )
-from ollm_desktop.engine.fact_label_heads import verb_before_value, with_opening
+from ollm_desktop.engine.fact_label_heads import SPANS, verb_before_value, with_opening
 from ollm_desktop.engine.fact_named_owner import named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
+    BANDWIDTH,
     BOUNDARY,
     CHANGE,
     CONJUNCTIONS,
@@ -42,7 +43,7 @@ from ollm_desktop.engine.reference_patterns import CURRENCY_CODES, NUMBER_WORDS
 
 
 def unit_class(value: str, ref_kind: str, attribute: str) -> str:
-    """The kind of quantity a value is: what may replace it (a port by a port...)."""
+    """The kind of quantity a value is, what may replace it ("300 each payday": a count)."""
     if ref_kind in ("port", "version", "path", "url", "setting", "time", "hash", "ticket",
                     "address", "date", "weekday"):  # (their own; a weekday's is a date's)
         return "date" if ref_kind == "weekday" else ref_kind
@@ -52,13 +53,13 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
         spelled = unit.rstrip(".").replace("-", " ").split()  # ("2 1/2 cups": cups)
         while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]
-        unit = re.split(r"\bper\b", " ".join(spelled))[0].strip()  # a rate's: its count's
+        unit = re.split(r"\b(?:per|each|every)\b", " ".join(spelled))[0].strip()
         if not unit:
             return attribute if attribute in ("port", "version") else "number"
         if unit in DURATION or _in_duration_units(unit):
             return "duration"
-        if unit in SIZE:
-            return "size"
+        if unit in SIZE or unit in BANDWIDTH:  # (a size or a rate of bits: one unit class)
+            return "size" if unit in SIZE else "bandwidth"
         if unit in ("%", "percent"):
             return "percent"
         if unit[0] in "€$£¥₹¢" or unit.split()[0] in CURRENCIES:  # "45 EUR", "75¢", "30 dollars"
@@ -324,8 +325,7 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         phrase = phrase_before(tokens, end, first)
         if phrase:
             return noun_phrase(phrase)
-    own = after_owner(tokens, i)
-    if own:
+    if own := after_owner(tokens, i):
         return noun_phrase(own.split())
     head = _head_of_located(tokens, i, first)
     if head:  # "our layover on the way to Tokyo is in Frankfurt": the layover's
@@ -340,17 +340,18 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
 
 
 def after_owner(tokens: list[Tok], i: int) -> str:
-    """"for the DB", "of the API" right after a value: what it belongs to."""
+    """"for the DB", "of the API" right after a value: its owner (no span: "for a month")."""
     rest = [t for t in tokens[i + 1:i + 8] if t.word != "·"][:4]  # past "4 parallel jobs"
     if not rest or rest[0].word not in ("for", "of", "as"):  # "use demo-2 as the demo server"
         return ""
     words: list[str] = []
     for token in rest[1:]:
-        if token.value or token.word in BOUNDARY or token.word in PREPOSITIONS:
+        if token.value or token.word in BOUNDARY or token.word in PREPOSITIONS or \
+                token.word in NO_NOUN:  # ("for a month because …")
             break
         if token.word not in DETERMINERS:
             words.append(singular(token.word))
-    return "" if words in (["one"], ["ones"]) else " ".join(words[-2:])  # ("for this one")
+    return "" if words in (["one"], ["ones"]) or set(words) <= SPANS else " ".join(words[-2:])
 
 
 def object_before(tokens: list[Tok], end: int, first: int) -> list[str]:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ollm_desktop.engine.fact_repair_restated import repairs_restated
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_value_forms import value_form
 from ollm_desktop.engine.provenance import Found
@@ -33,7 +34,7 @@ def keyed_by_named_olds(found: Sequence[Found], facts: Sequence[Fact], content: 
     """``found`` (the facts of the message ``content``) with each keyless new value keyed as
     the one earlier value its sentence names as replaced (of the same unit), where there is
     exactly one such key."""
-    found = numeral_named(found, facts, content)
+    found = numeral_named(repairs_restated(found, content), facts, content)  # ("no, 60. 60 s.")
     out = list(found)
     for index, item in enumerate(found):
         parts = item.key.split("|")

@@ -11,6 +11,7 @@ from ollm_desktop.engine.fact_words import (
     CONJUNCTIONS,
     COPULAS,
     DETERMINERS,
+    MOVED,
     NOT_NP,
     PREPOSITIONS,
     Tok,
@@ -31,10 +32,24 @@ def plain(token: Tok) -> bool:
         and word not in CONJUNCTIONS and word not in AUXILIARIES and word not in SUBORDINATORS
 
 
-# A verb of movement in the past ("we went from 60 to 120", "it rose from 3 to 5"): a value
-# that moved from N to M, a change told after the fact ("goes from 1 to 10" is a range).
-MOVED = closed("went gone rose risen fell fallen grew grown jumped climbed shrank shrunk "
-               "sank sunk soared dipped spiked leapt leaped")
+
+# Words that date what a sentence tells in the past: an event then, no value of today's.
+_DATED = closed("yesterday last ago previously originally formerly once")
+
+
+def moved_to(tokens: list[Tok], first: int) -> bool:
+    """A value that moved, told after the fact: a verb of movement in the past, "to" (after
+    "up" or "down" at most) and a value ("my pay went to 91k", "the rent rose up to $1,350");
+    not "we went to the store at 5pm" (no value after "to"), nor a dated event of the past
+    ("last year the deposit went up to £650": today's deposit is not told)."""
+    if any(t.word in _DATED for t in tokens[first:]):
+        return False
+    for k in range(first, len(tokens) - 2):
+        if tokens[k].word in MOVED:
+            at = k + 2 if tokens[k + 1].word in ("up", "down") else k + 1
+            if at + 1 < len(tokens) and tokens[at].word == "to" and tokens[at + 1].value:
+                return True
+    return False
 
 
 def changes(word: str) -> bool:

@@ -74,6 +74,7 @@ MANY = frozenset({"path", "url", "hash", "ticket", "code", "function", "class", 
 DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs hour hours "
                     "day days week weeks")
 SIZE = closed("b kb mb gb tb kib mib gib tib ki mi gi ti bytes")  # (Mi, Gi: Kubernetes')
+BANDWIDTH = closed("bps kbps mbps gbps tbps kbit/s mbit/s gbit/s")  # ("300 Mbps", "1 Gbps")
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still already here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
@@ -89,8 +90,13 @@ NO_NOUN = NOT_NP | closed("which who whom whose whereas however although though 
 # Auxiliaries (of a passive, a perfect) a subject's words may end with before a verb ("the
 # budget got cut", "the pool has been resized") and an adjective of judgement with its noun
 # left out ("remained the same at $11.95", "the correct (port) for"): never a phrase's head.
+# A verb of movement in the past ("we went from 60 to 120", "it rose from 3 to 5"): a value
+# that moved from N to M, a change told after the fact ("goes from 1 to 10" is a range); no
+# head of the phrase before it either ("my pay went (to 91k)").
+MOVED = closed("went gone rose risen fell fallen grew grown jumped climbed shrank shrunk "
+               "sank sunk soared dipped spiked leapt leaped")
 NO_HEAD = closed("got get gets getting been being has have had same correct incorrect current "
-                 "wrong right actual real")
+                 "wrong right actual real") | MOVED
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").
 PARTICLES = closed("out up down off back over away around along")
