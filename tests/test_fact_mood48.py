@@ -31,6 +31,12 @@ from tests.fact_ledger import stated_status, user_ledger
     ("The fee is €9,000.", "their CFO hopes we'll do it for €7,500.", "€9,000", "€7,500"),
     ("His curfew is 10pm.", "he's lobbying for 11pm because all his friends have 11pm.",
      "10pm", "11pm"),
+    # a wish of a party named by its role, answered by the speaker's own clause with a value
+    ("The party is at 6pm.", "my sister wants it at 8pm, we're doing 6.", "6pm", "8pm"),
+    # the idioms of a choice not made
+    ("The strings are 9s.", "on the fence about going to 10s for the low tuning.", "9s",
+     "10s"),
+    ("The venue is the Grange.", "moving to the Lodge is up in the air.", "Grange", "Lodge"),
 ])
 def test_offers_turned_down_and_hopes_replace_nothing(said: str, later: str, kept: str,
                                                       proposed: str) -> None:
@@ -50,6 +56,10 @@ def test_offers_turned_down_and_hopes_replace_nothing(said: str, later: str, kep
      "11pm"),
     ("The fee is €9,000.", "As their CFO hoped, we raised the fee to €9,500.", "€9,000",
      "€9,500"),
+    ("The party is at 6pm.", "my sister wants it at 8pm now, so we moved it to 8pm.", "6pm",
+     "8pm"),
+    ("The strings are 9s.", "I was on the fence, but we switched the strings to 10s.", "9s",
+     "10s"),
 ])
 def test_the_users_own_change_of_the_same_shape_still_applies(said: str, later: str,
                                                               old: str, new: str) -> None:
