@@ -13,6 +13,9 @@ text has more structures that state no current value of the user's:
   ", still being discussed") leaves its whole segment open; one with its own subject ("the
   budget is under review") only its clause; an existential one its clause and what follows
   in its segment;
+- a **choice not made**, said by the idioms "on the fence" and "up in the air" ("on the
+  fence about going to 11s"): their own clause only ("I was on the fence, but we switched
+  the strings to 10s" states the change);
 - a **history up to now**: "from $15 for our first show to now" names a past value and no
   new one (the value after "to" is the present itself), so the value after "from" is past;
 - a **future time clause**: a leading "when" whose segment says "will" ("when we upgrade to
@@ -103,6 +106,12 @@ def _deliberation(words: list[str]) -> int:
     return -1
 
 
+def _undecided(words: list[str]) -> bool:
+    """An idiom of a choice not made: "on the fence about going to 11s", "up in the air"."""
+    return any(words[i:i + 3] == ["on", "the", "fence"] or
+               words[i:i + 4] == ["up", "in", "the", "air"] for i in range(len(words)))
+
+
 def _existential(words: list[str]) -> int:
     """Where "there's talk of", "there is a proposal to" opens (-1: none)."""
     for i, word in enumerate(words):
@@ -175,6 +184,8 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         if at >= 0:
             own = [w for w in words[:at] if w not in _FILLER and w not in PRONOUNS]
             out.append((a, b, "tentative") if own else (start, end, "tentative"))
+        if _undecided(words):  # its clause only ("I was on the fence, but we switched")
+            out.append((a, b, "tentative"))
         there = _existential(words)
         if there >= 0:  # up to a contrast: "there's talk of it, but the meeting is at 4pm"
             stop = next((i for i in range(a + there, end) if tokens[i].word in CONTRAST or
@@ -320,7 +331,7 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     negated = any(w.endswith("n't") for w in words)  # (a leading "Don't" is one token)
     if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS | OBJECTION |
                                     PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
-                                    HABITUAL | NEGATORS | {"when", "or"}):
+                                    HABITUAL | NEGATORS | {"when", "or", "fence", "air"}):
         # only a comparison or an excess can open it: read those two alone (the other
         # structures need one of the words above)
         end = len(tokens)

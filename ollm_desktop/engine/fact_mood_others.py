@@ -4,12 +4,16 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
 - **Another's wish or push**: a subject other than the speaker before a verb of pressing
   for ("Marketing is pushing for March 10", "the kids beg for 9 pm", "the client lobbied for
   Friday"), or a bare name or team before "wants" ("Security wants 30 days", "Support wants
-  100 MB", "Dana wants Friday"): the value is theirs, not the user's, from the verb to its
-  clause's end. The speaker's own "we want 30 days", a pronoun that is no person ("it wants
-  8 GB": a requirement) and a clause with a correction's shape ("now", "instead", "in place
-  of", "not") are read as before, and so is a wish of a party named by its role ("the client
+  100 MB", "Dana wants Friday"), or any other subject before "hopes" ("their marketing
+  guy hopes we'll do it for €12,000": a hope decides nothing): the value is theirs, not the
+  user's, from the verb to its clause's end, and through a "because" clause after it (the
+  reason given for the wish: "lobbying for midnight because everyone else has midnight").
+  The speaker's own "we want 30 days", a pronoun that is no person ("it wants 8 GB": a
+  requirement) and a clause with a correction's shape ("now", "instead", "in place of",
+  "not") are read as before, and so is a wish of a party named by its role ("the client
   wants …", "my landlord wants …": the party who decides; read as a wish, it cost a held-out
-  correction at stop 45).
+  correction at stop 45), unless the speaker's own clause with a value answers it ("my
+  mother-in-law wants it at 2pm 🙄 we're doing 4": the wish up to that clause is hers).
 - **Another's "should"**: a verb of saying after a subject other than the speaker, with a
   deontic modal in its complement ("the new hire keeps saying we should be on React 19",
   "Bob says we should move it"): a proposal reported. An instruction ("Legal told us to")
@@ -71,7 +75,8 @@ _PASSIVE = closed("is are was were be been being")
 _GOT = closed("got get gets")
 _SHAPE = closed("now instead rather place not")  # a correction's shape ("in place of")
 _EDGE = closed(", ; : — – but so because and")
-_WISHING = WANTING | PRESSING
+HOPING = closed("hopes hoped hoping")  # "their marketing guy hopes we'll do it for €12,000"
+_WISHING = WANTING | PRESSING | HOPING
 _ALWAYS = _WISHING | UNNAMED | CALLED_OFF | {"against"}
 _PAIRED = closed("but for of")  # a report set against, a report's source
 DECIDED = closed("decided decide decides voted vote ruled")  # "… but decided against it"
@@ -121,7 +126,7 @@ def _another(subject: str) -> bool:
 def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     word = tokens[i].word
     nxt = tokens[i + 1].word if i + 1 < b else ""
-    if word in WANTING:
+    if word in WANTING or word in HOPING:
         wanted = nxt != "to" and i + 1 < b and nxt not in _EDGE
     else:
         if nxt in _HARD and i + 2 < b:
@@ -133,10 +138,21 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     stop = _clause_end(tokens, i, b)
     subject = _subject(tokens, a, i)
     j = _subject_at(tokens, a, i)
-    if word in WANTING and j > a and tokens[j - 1].word[:1].isalpha():
+    if word in WANTING and j > a and tokens[j - 1].word[:1].isalpha() and \
+            _answered(tokens, i, b) < 0:
         return False  # "the client wants …", "my boss wants …": the party who decides
     return wanted and _another(subject) and \
         not any(t.word in _SHAPE for t in tokens[i:stop])
+
+
+def _answered(tokens: Sequence[Tok], i: int, b: int) -> int:
+    """Where the speaker's own clause with a value opens after another's wish at ``i`` ("my
+    mother-in-law wants it at 2pm, we're doing 4": the wish is answered; -1: none)."""
+    for j in range(i + 2, b):
+        if tokens[j].word in FIRST_PERSON and not tokens[j - 1].word[:1].isalnum() and any(
+                t.value is not None or t.word[:1].isdigit() for t in tokens[j + 1:j + 4]):
+            return j
+    return -1
 
 
 def _should(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
@@ -240,7 +256,12 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
         word = tokens[i].word
         wished = word in _WISHING and _wish(tokens, a, i, b)
         if wished or (word in SAYING and (_should(tokens, a, i, b) or _unnamed(tokens, a, i))):
-            out.append((i + 1, _clause_end(tokens, i, b), "reported"))
+            end = _clause_end(tokens, i, b)
+            if wished and (own := _answered(tokens, i, end)) > 0:
+                end = own  # (the speaker's answer states: "…, we're doing 4")
+            if wished and end < b and tokens[end].word == "because":  # the wish's reason is
+                end = _clause_end(tokens, end + 1, b)  # theirs ("… because everyone has X")
+            out.append((i + 1, end, "reported"))
         elif word in REPORTING and i > a and tokens[i - 1].word == "still" and \
                 (i - 2 < a or tokens[i - 2].word not in FIRST_PERSON):  # ("I still say")
             out.append((i + 1, _clause_end(tokens, i, b), "reported"))  # "it still says 20 s"

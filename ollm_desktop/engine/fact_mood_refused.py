@@ -7,7 +7,13 @@ per segment, beside the other declines).
   and they said no"), after "and", "but" or a comma: the clauses before it in its segment
   were an offer or a wish turned down ("the agent wanted us to go to $425,000 and we
   refused"). A refusal with its own object or complement ("we refused the upgrade",
-  "refused to pay") points at nothing before it and is read as before.
+  "refused to pay", "turned down the discount") points at nothing before it and is read as
+  before. The refusing verbs include "turned (it) down"; a refusal with its subject left out
+  after "and" shares the speaker's subject of the segment ("we looked at Pulumi and rejected
+  it"); "but no" before a comma or the end answers an offer or a question asked ("finance
+  asked about GLACIER, but no, …"); "but (I said) not X", X repeating a value before it,
+  turns that value down ("they offered Tuesday but I said not Tuesday"; "not X" with a value
+  of its own is a correction, read as before).
 - **A trial given up**: "tried X" (with its subject, or none) whose segment goes on to keep
   another value, to go back, or says the trial did not help or work ("Tried 8g, it didn't
   help, so we kept 4g", "…, so we went back"): the value tried is not the one that holds.
@@ -41,17 +47,26 @@ _NO_USE = closed("help work")  # "it didn't help", "didn't work"
 
 def may_refuse(words: set[str]) -> bool:
     """The words each structure needs (a cheap pre-check)."""
-    return bool(words & REFUSING or ("no" in words and "said" in words) or words & TRIED)
+    return bool(words & REFUSING or ("no" in words and words & {"said", "but"}) or
+                words & TRIED or ("turned" in words and "down" in words) or
+                ("not" in words and "but" in words))
 
 
 def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
     """Where the clause of a refusal at ``i`` opens (its "and" / "but" / comma; -1: none)."""
     word = tokens[i].word
-    said_no = word == "said" and i + 1 < b and tokens[i + 1].word == "no"
-    if not (word in REFUSING or said_no):
+    nxt = tokens[i + 1].word if i + 1 < b else ""
+    if word == "no" and i > 0 and tokens[i - 1].word == "but":
+        return i - 1 if nxt in _ENDS or i + 1 >= b else -1  # "…, but no, we read it too often"
+    if word == "not" and i + 1 < b and tokens[i + 1].value is not None:
+        return _not_again(tokens, i, b)  # "they offered Tuesday but I said not Tuesday"
+    said_no = word == "said" and nxt == "no"
+    turned = word == "turned" and (nxt == "down" or (  # "I turned it down", "turned down"
+        nxt in _BACK and i + 2 < b and tokens[i + 2].word == "down"))
+    if not (word in REFUSING or said_no or turned):
         return -1
-    after = i + 2 if said_no else i + 1
-    if after < b and tokens[after].word in _BACK:
+    after = i + 2 if said_no else (i + 2 + (nxt != "down") if turned else i + 1)
+    if not turned and after < b and tokens[after].word in _BACK:
         after += 1
     if after < b and tokens[after].word not in _ENDS:
         return -1  # "refused the upgrade", "refused to pay": an object of its own
@@ -61,6 +76,23 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
     if j >= 0 and tokens[j].word in _WHO:
         j -= 1
     return j if j >= 0 and tokens[j].word in _OPENS else -1
+
+
+def _not_again(tokens: Sequence[Tok], i: int, b: int) -> int:
+    """Where the "but" stands before "(I said) not X" at ``i`` when X repeats a value of the
+    segment before it ("they had a Sunday slot too but not Sunday": the offer refused; "not
+    X" with a value of its own is a correction, read as before; -1: none)."""
+    again = _text(tokens[i + 1])
+    j = i - 1 - (i > 1 and tokens[i - 1].word == ",")  # ("I said, not Tuesday")
+    if j > 0 and tokens[j].word == "said" and tokens[j - 1].word in _WHO:
+        j -= 2
+    if j < 0 or tokens[j].word != "but":
+        return -1
+    return j if any(_text(t) == again for t in tokens[:j]) else -1
+
+
+def _text(token: Tok) -> str:
+    return token.value[2].lower() if token.value is not None else ""
 
 
 def _undone(tokens: Sequence[Tok], i: int, b: int) -> bool:
@@ -86,9 +118,10 @@ def refused_marks(tokens: Sequence[Tok], a: int, b: int) -> list[RefusedMark]:
         if word in TRIED and i + 1 < b and tokens[i + 1].value is not None and \
                 _undone(tokens, i + 1, b):
             out.append((i, i + 2, "negated"))  # "Tried 8g, it didn't help, so we kept 4g"
-        elif (at := _refusal(tokens, i, b)) > a and any(
-                t.value is not None for t in tokens[a:at]) and _turned_down(tokens, a, at, i):
-            out.append((a, at, "negated"))  # "… to go to $425,000 and we refused"
+        elif (at := _refusal(tokens, i, b)) > a + 1 and _turned_down(tokens, a, at, i):
+            # (a name the grammar finds later in the range takes its mood too: "Pulumi")
+            again = word == "not"  # ("but not Sunday" repeats the value it turns down)
+            out.append((a, i + 2 if again else at, "negated"))  # "… and we refused"
     return out
 
 
@@ -101,5 +134,6 @@ def _turned_down(tokens: Sequence[Tok], a: int, at: int, i: int) -> bool:
     """The refusal is the speaker's ("… and we refused"), or it turns down an offer or a
     wish ("they countered at $100k, and they rejected it"); "We moved the party to Saturday
     and she declined" is a change made, which another declined to come to."""
-    return bool({t.word for t in tokens[at:i]} & {"i", "we"}) or \
-        any(t.word in _OFFERS for t in tokens[a:at])
+    said = {t.word for t in tokens[at:i]} | ({"i"} if tokens[i].word == "not" else set())
+    own = said & {"i", "we"} or (not said & _WHO and tokens[a].word in ("i", "we"))
+    return bool(own) or any(t.word in _OFFERS for t in tokens[a:at])
