@@ -2,7 +2,8 @@
 "the old Bosch died", "the D'Addarios are off") beside a new name is the new name's old value
 (``fact_failed_olds``); "I mean the NAME" is a repair only where the name is no subject of a
 verb after it ("I mean the Hilton, honestly, looked nicer" says what the speaker thinks), and
-it takes its name at the end of a message typed without a full stop ("I mean the Hilton")."""
+it takes its name at the end of a message typed without a full stop ("I mean the Hilton");
+"rename Y to X" makes Y the old value of X (``fact_renamed_olds``)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,29 @@ def test_i_mean_the_name_repairs_the_name(later: str) -> None:
     ledger = user_ledger("We're staying at the Marriott", later)
     assert (status_of(ledger, "Marriott"), status_of(ledger, "Hilton")) == (
         "replaced", "current")
+
+
+@pytest.mark.parametrize(("later", "new"), [
+    ("no. and we renamed billing-svc to ledger last week", "ledger"),
+    ("we renamed billing-svc to ledger", "ledger"),
+    ("We renamed billing-svc to Ledger yesterday.", "Ledger"),
+])
+def test_rename_y_to_x_replaces_y(later: str, new: str) -> None:
+    ledger = user_ledger("The repo is called billing-svc", later)
+    assert (status_of(ledger, "billing-svc"), status_of(ledger, new)) == ("replaced", "current")
+
+
+@pytest.mark.parametrize("later", [
+    "should we rename billing-svc to ledger?",  # a question
+    "maybe rename billing-svc to ledger",  # a suggestion
+    "if we rename billing-svc to ledger the CI breaks",  # a condition
+])
+def test_a_rename_asked_or_proposed_replaces_nothing(later: str) -> None:
+    ledger = user_ledger("The repo is called billing-svc", later)
+    assert status_of(ledger, "billing-svc") == "current"
+
+
+def test_anothers_rename_replaces_nothing() -> None:
+    ledger = absorbed(("user", "The repo is called billing-svc"),
+                      ("assistant", "You renamed billing-svc to ledger, I think."))
+    assert status_of(ledger, "billing-svc") == "current"

@@ -32,7 +32,7 @@ _FAILED = re.compile(
     r"(?:died|cancell?ed|broke|quit|bailed|full|taken|off|dead|broken|gone)"
     r"(?=\s*(?:[,;.!—–-]|$|\s(?:so|and|but|now)\b))")
 # Words that put the clause under a condition, a doubt or a proposal (a closed class).
-_UNASSERTED = re.compile(r"\b(?:if|unless|in case|maybe|perhaps|might|could|would|should|"
+UNASSERTED = re.compile(r"\b(?:if|unless|in case|maybe|perhaps|might|could|would|should|"
                          r"suppose|what if|whether)\b", re.IGNORECASE)
 _PRONOUNS = frozenset({"I", "We", "It", "They", "He", "She", "You", "This", "That", "There"})
 
@@ -48,7 +48,7 @@ def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found,
             name = match.group("name")
             before = sentence[:match.start()]
             if name.split()[0] in _PRONOUNS or "?" in sentence[match.end():] or \
-                    _UNASSERTED.search(before):
+                    UNASSERTED.search(before):
                 continue
             low = name.lower().rstrip("s")
             said = match.group(0).lower().split()

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_failed_olds import failed_olds
+from ollm_desktop.engine.fact_renamed_olds import renamed_olds
 from ollm_desktop.engine.provenance import Found, message_facts
 from ollm_desktop.engine.references import message_references, remember_references
 
@@ -73,6 +74,7 @@ def extract(role: str, content: str) -> tuple[Found, ...]:
         return found
     EXTRACTIONS += 1
     found = failed_olds(message_facts(content, role), content, role)  # "Granvia was full"
+    found = renamed_olds(found, content, role)  # "we renamed billing-svc to ledger"
     if role in ("user", "assistant"):
         message_references(content)  # what a compaction's references read: now, once
     _cache[key] = found
