@@ -35,6 +35,11 @@ from ollm_desktop.engine.fact_words import (
     joined,
 )
 
+# Verbs and auxiliaries that follow a subject (closed classes) and the object pronouns and
+# determiners that follow a verb with no subject ("booked it").
+SUBJECT_VERBS = closed("is was are were has had looks looked seems seemed sounds sounded "
+                       "feels felt will would can could does did")
+_OBJECTS = closed("it them him her the a an that this")
 # The verbs whose imperative takes back what was said (a closed class).
 RETRACT = closed("scratch strike forget ignore disregard scrap")
 # The verbs of "let me correct that" (a closed class: what a speaker does to their own word).
@@ -107,6 +112,8 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
             text = joined(tokens[index:index + 4])  # (a lead is at most three words)
             lead = next((lead for lead in LEADS if text == lead or
                          text.startswith(lead + " ")), None)
+            if lead == "i mean the" and _clause_subject(tokens, index + 3):
+                lead = None  # "I mean the Hilton, honestly, looked nicer": a clause
         span = from_now(tokens, index) or _taken_back(tokens, index) or (
             erring and _error_clause(tokens, index)) or _repair(tokens, index)
         if lead is not None or span:
@@ -117,6 +124,29 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
         else:
             break
     return index, correction
+
+
+# Adverbs that may stand between a subject and its verb in chat ("the Hilton, honestly,
+# looked nicer"): a closed class.
+_ASIDE = closed("honestly really frankly actually just also definitely tbh imo")
+
+
+def _clause_subject(tokens: list[Tok], at: int) -> bool:
+    """The name at ``at`` is a subject: a verb follows it (past, present or an auxiliary),
+    past commas and asides; "I mean the Hilton, honestly, looked nicer" says what the
+    speaker thinks of the Hilton, where "I mean the Hilton" repairs a word."""
+    j = at
+    while j < len(tokens) and j - at < 3 and tokens[j].word not in BOUNDARY and \
+            tokens[j].word not in SUBJECT_VERBS and not tokens[j].word.endswith("ed"):
+        j += 1  # (the name: at most three words)
+    if j == at:
+        return False
+    while j < len(tokens) and (tokens[j].word == "," or tokens[j].word in _ASIDE):
+        j += 1
+    word = tokens[j].word if j < len(tokens) else ""
+    after = tokens[j + 1].word if j + 1 < len(tokens) else ""
+    return word in SUBJECT_VERBS or (word.endswith("ed") and len(word) > 4 and
+                                      after not in _OBJECTS)
 
 
 def _taken_back(tokens: list[Tok], index: int) -> int:

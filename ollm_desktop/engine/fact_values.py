@@ -185,7 +185,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if lead and (i == first or (i == first + 1 and prev in DETERMINERS and not any(
                 w[:1].isalnum() for w in words[i + 1:]))) and first > 0 and \
-                i + 1 < len(tokens) and (words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
+                (i + 1 == len(tokens) or words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
             _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
             continue
         if (i == first or (prev == "but" and "not" in words[first:i]) or (  # ", so Lena will"

@@ -15,6 +15,8 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from ollm_desktop.engine.fact_failed_olds import failed_olds
+from ollm_desktop.engine.fact_renamed_olds import renamed_olds
 from ollm_desktop.engine.provenance import Found, message_facts
 from ollm_desktop.engine.references import message_references, remember_references
 
@@ -71,7 +73,8 @@ def extract(role: str, content: str) -> tuple[Found, ...]:
         _cache.move_to_end(key)
         return found
     EXTRACTIONS += 1
-    found = tuple(message_facts(content, role))
+    found = failed_olds(message_facts(content, role), content, role)  # "Granvia was full"
+    found = renamed_olds(found, content, role)  # "we renamed billing-svc to ledger"
     if role in ("user", "assistant"):
         message_references(content)  # what a compaction's references read: now, once
     _cache[key] = found
