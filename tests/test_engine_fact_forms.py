@@ -151,7 +151,8 @@ def test_a_pinned_reply_adopts_its_values() -> None:
     assert not any(f.users for f in engine.facts if f.message_id == reply.id)
     engine.set_pinned(reply.id, True)
     adopted = [f for f in engine.facts if f.message_id == reply.id]
-    assert [f.value for f in adopted] == ["var/export/daily.csv"] and adopted[0].users
+    assert [f.value for f in adopted] == ["var/export/daily.csv", "every night"]  # how often too
+    assert all(f.users for f in adopted)
 
 
 # ------------------------------------------------------------------ the scorer's view, the counter

@@ -18,6 +18,7 @@ from ollm_desktop.engine.fact_label_heads import SPANS, verb_before_value, with_
 from ollm_desktop.engine.fact_named_owner import named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
+from ollm_desktop.engine.fact_value_classes import shaped_class
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BANDWIDTH,
@@ -47,6 +48,8 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
     if ref_kind in ("port", "version", "path", "url", "setting", "time", "hash", "ticket",
                     "address", "date", "weekday"):  # (their own; a weekday's is a date's)
         return "date" if ref_kind == "weekday" else ref_kind
+    if ref_kind == "number" and (shaped := shaped_class(value)) is not None:
+        return shaped  # ("1:500", "30x40 cm", "twice a day": their shape says what they are)
     if ref_kind == "number":
         unit = re.sub(r"^(?:every )?[-+~]?[\d.,_]+(?:[eE][-+]?\d+|\s?\d*/\d+)?\s*", "",
                       value.lower())  # ("every 2 weeks": a period's unit, weeks)
@@ -58,10 +61,8 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
             return attribute if attribute in ("port", "version") else "number"
         if unit in DURATION or _in_duration_units(unit):
             return "duration"
-        if unit in SIZE or unit in BANDWIDTH:  # (a size or a rate of bits: one unit class)
-            return "size" if unit in SIZE else "bandwidth"
-        if unit in ("%", "percent"):
-            return "percent"
+        if unit in SIZE or unit in BANDWIDTH or unit in ("%", "percent"):  # (one class each)
+            return "size" if unit in SIZE else "bandwidth" if unit in BANDWIDTH else "percent"
         if unit[0] in "€$£¥₹¢" or unit.split()[0] in CURRENCIES:  # "45 EUR", "75¢", "30 dollars"
             return "money"
         return singular(unit) if unit.endswith("ies") else \
@@ -76,9 +77,8 @@ CURRENCIES = frozenset(code.lower() for code in CURRENCY_CODES) | {
 
 
 def singular(word: str) -> str:
-    """A plural noun's singular: "-ies" after a consonant is "-y" ("retries", "replicas" ->
-    retry, replica); the Latin "-ies" nouns are their own singular ("series", "species") and
-    a short or "-ie" noun keeps its "ie" ("ties", "movies", "cookies")."""
+    """A plural noun's singular ("retries", "replicas" -> retry, replica); a Latin "-ies" noun is
+    its own ("series"), a short or "-ie" noun keeps its "ie" ("ties", "movies", "cookies")."""
     word = word.removesuffix("'s").removesuffix("'")
     if "_" in word:  # a code name ("timeout_ms", "max_retries") is written as it is
         return word

@@ -17,7 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ollm_desktop.engine.reference_words import MONTH_NAMES, SECTIONS, STOP, UNIT, WEEKDAYS
+from ollm_desktop.engine.reference_words import (
+    MONTH_NAMES,
+    PRODUCTS,
+    SECTIONS,
+    STOP,
+    UNIT,
+    WEEKDAYS,
+)
 
 Check = Callable[[re.Match[str]], tuple[str, str] | None]
 
@@ -97,6 +104,8 @@ def _check_fraction(match: re.Match[str]) -> tuple[str, str] | None:
 
 
 _NB = NUMBER_START
+# The units a size in dimensions is written in ("30x40 cm", "1920x1080 px", '2x4"').
+_SIDE = r"mm|cm|m|km|in|inch|inches|ft|px|\"|″"
 # (pattern, kind, check) of each shape; ``reference_patterns`` makes each a rule.
 SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # a range of times of day ("noon-6 p.m.", "9am-5pm", "6:55-7:00 a.m.", "7-9 pm"): one value,
@@ -157,6 +166,34 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # a time of day in words ("half past seven", "quarter to nine", "a quarter past 10")
     (rf"\b(?i:(?:half|quarter)\s+(?:past|to)\s+(?:{_HOUR_WORDS}|1[0-2]|[1-9]))\b(?:\s?{HALF})?",
      "time", None),
+    # a dilution or a scale ("1:500", "1:2000", "1:50000"): one ratio, not a time (a minute has
+    # two digits) nor "1" and a port
+    (r"(?<![\w.:/])\d{1,2}:\d{3,6}(?![\w:]|\.\d)", "number", None),
+    # a size in two or three dimensions ("30x40 cm", "1920x1080", "2 x 4 m", "5x5"): one value,
+    # the "x" written close on both sides or spaced on both sides
+    (rf"{_NB}\d+(?:\.\d+)?(?:[x×]\d+(?:\.\d+)?){{1,2}}(?:[ ]?(?:{_SIDE}){UNIT_END})?(?![\w.]\w)"
+     rf"|{_NB}\d+(?:\.\d+)?(?: [x×] \d+(?:\.\d+)?){{1,2}}(?:[ ]?(?:{_SIDE}){UNIT_END})?"
+     r"(?![\w.]\w)", "number", None),
+    # a container image and its tag ("node:18-alpine", "python:3.12-slim", "redis:7.2",
+    # "postgres:16"): one name, not a host "node" and a port 18 (a bare tag of one or two digits
+    # after a product only, and not a low port: "nginx:80" is an address)
+    (rf"(?<![\w./@:-])[a-z][a-z0-9._-]*(?:/[a-z0-9._-]+)*:\d+(?:\.\d+)+(?:-[A-Za-z0-9.]+)*"
+     rf"(?![\w:.-]|\.\w)|(?<![\w./@:-])[a-z][a-z0-9._-]*(?:/[a-z0-9._-]+)*:\d+(?:\.\d+)*"
+     rf"(?:-[A-Za-z][A-Za-z0-9.]*)+(?![\w:.-]|\.\w)|(?<![\w./@:-])(?i:{PRODUCTS})"
+     r":(?!(?:21|22|23|25|53|80|88)(?!\d))\d{1,2}(?![\w:.-]|\.\w)", "name", None),
+    # how often, in words ("twice a day", "three times a week", "once daily"): one value
+    (r"\b(?i:(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+     r"\s+times)\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|night|fortnight|hour)"
+     r"|(?:once|twice)\s+(?:daily|weekly|monthly|nightly|yearly|hourly))\b", "number", None),
+    # how often in one word, said at its clause's end ("we deploy daily.", "backups run nightly
+    # now"): the value of the clause ("a daily standup" is a kind of meeting, no value)
+    (r"(?<![\w-])(?i:daily|weekly|biweekly|fortnightly|monthly|quarterly|nightly|hourly|yearly"
+     r"|annually|every\s+(?:day|night|week|month|morning|evening|weekday|other\s+(?:day|week)))"
+     r"(?=\s?[.,;!?)]|\s*$|\s+now\b)", "number", None),
+    # a count joined to its unit of time as a modifier ("a 30-minute rollback window", "the
+    # 12-month lease"): one value
+    (rf"{_NB}\d{{1,3}}-(?:second|minute|hour|day|week|month|year|night)(?![\w-])", "number",
+     None),
     # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
     # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
     (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),
