@@ -7,9 +7,10 @@ slot last held, so each request is ordered by how rarely its parts change (docs/
 1. the system prompt and instructions added during the chat;
 2. the goal block;
 3. the checkpoints, in creation order (a new one goes after the older ones);
-4. the facts ledger (``facts``);
-5. what is kept of earlier turns word for word (the user's requests, pins of the compacted
-   region, messages no checkpoint holds), then the "left out" note;
+4. what is kept of earlier turns word for word (the user's requests, pins of the compacted
+   region, messages no checkpoint holds);
+5. the facts ledger (``facts``; a correction between compactions re-reads from its line on,
+   the quotes before it only where one holds the old value), then the "left out" note;
 6. the recent turns; 7. the newest user turn (recalled text goes inside it, at send).
 
 Parts 1-5 form one system message. Each part renders from its own content alone (no counts,
@@ -67,7 +68,7 @@ class Region:
     """The compacted region (messages before ``boundary``), rebuilt only when it changes."""
 
     checkpoints: list[Part]  # in creation order (part 3)
-    kept: list[Part]  # requests, pins and orphans word for word, in message order (part 5)
+    kept: list[Part]  # requests, pins and orphans word for word, in message order (part 4)
     boundary: int
     instructions: list[str]  # system-role messages of the whole chat, in order
     owner: dict[str, int]  # message id -> index of the group whose span holds it

@@ -2,7 +2,7 @@
 is left out (visibly) when even that does not fit.
 
 Order of the system message (``assembly``): head (system prompt, instructions, goal), then the
-compressed-history block: checkpoints, the facts ledger, the turns kept word for word, the
+compressed-history block: checkpoints, the turns kept word for word, the facts ledger, the
 "left out" note. What goes first when over budget: the oldest recent exchange (never the last
 one; pins stay), then replies after the last user message (never the newest message), then
 earlier requests and orphans, then checkpoints (oldest first), then the ledger shrinks (to its
@@ -47,10 +47,11 @@ class Fitting:
 
         block = ""
         if self.checkpoints or self.kept or self.ledger.text or note:
-            body = [BLOCK_INTRO, *(p.text for p in self.checkpoints)]
+            # the quotes before the ledger: they change only at a compaction (or where one
+            # holds a value just corrected), the ledger at each correction too
+            body = [BLOCK_INTRO, *(p.text for p in self.checkpoints), *(p.text for p in self.kept)]
             if self.ledger.text:
                 body.append(self.ledger.text)
-            body += [p.text for p in self.kept]
             if note:
                 body.append(note)
             block = f"{SUMMARY_OPEN}\n" + "\n\n".join(body) + f"\n{SUMMARY_CLOSE}"
