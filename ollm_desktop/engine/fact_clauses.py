@@ -31,7 +31,6 @@ adverbs are closed classes (``fact_words``); the verb and the nouns are any word
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
-from ollm_desktop.engine.fact_label_heads import SAYS
 from ollm_desktop.engine.fact_measured_nouns import measured_noun
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS, changes, finite_verb, plain, verb_group
 from ollm_desktop.engine.fact_words import (
@@ -65,8 +64,8 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     """(entity, attribute) of the value at ``i`` read from its clause, or None where the
     clause has neither shape (``key_of`` reads it)."""
     start = _clause_start(tokens, i, first)
-    if _refers_back(tokens, i, start) or (i > start and tokens[i - 1].word in SAYS):
-        return "", ""  # ("vet says 1.5 cups": whoever says a value is no key of it)
+    if _refers_back(tokens, i, start):
+        return "", ""
     if start > first and _it_is(tokens, i, start):  # "the allowance was raised; it's 55 EUR"
         subject = _object(tokens, first) if tokens[first].word in DETERMINERS else []
         entity, attribute = noun_phrase(subject)

@@ -37,11 +37,19 @@ UNASSERTED = re.compile(r"\b(?:if|unless|in case|maybe|perhaps|might|could|would
 _PRONOUNS = frozenset({"I", "We", "It", "They", "He", "She", "You", "This", "That", "There"})
 
 
+# The words by which a message tells that one thing took another's place ("booked Mitsui
+# Garden instead", "... is a Miele now", "went with La Bella"): without one, a name that
+# failed beside another name is news of its own ("The band is The Blue Notes. Marco
+# cancelled." replaces no DJ).
+_CHANGED = re.compile(r"\b(?:instead|now|went with|going with|switched|swapped|replaced|booked"
+                      r"|hired|changed)\b", re.IGNORECASE)
+
+
 def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found, ...]:
     """The message's facts with each failed name beside a new name added as an old value."""
     news = [f for f in found if f.kind == "name" and not f.old]
-    if role != "user" or not news:
-        return tuple(found)
+    if role != "user" or not news or _CHANGED.search(content[:MAX_FACT_TEXT]) is None:
+        return tuple(found)  # (no word of a change: "We're eating at Nobu. Tom is off.")
     out = list(found)
     for number, sentence in enumerate(sentences(unwrapped(content[:MAX_FACT_TEXT]))):
         for match in _FAILED.finditer(sentence):

@@ -20,9 +20,6 @@ _IRREGULAR_PAST = closed(
 # The adjectives of a thing's time ("new deadline October 15"): no noun of a compound label,
 # so the reading of a terse label's head (below) is left to the key's other rules.
 _TIME_ADJECTIVES = closed("new old current previous former next last")
-# The verbs by which a person relays a value said just before it ("the vet says 1.5 cups",
-# "my accountant said 40%"): whoever says it is no noun phrase of the value's key.
-SAYS = closed("says said")
 # The units of a span of time after a value ("cap it at 14 km for a month", "for two weeks"):
 # how long it holds, never an owner of the value.
 SPANS = DURATION | closed("month months year years fortnight fortnights")

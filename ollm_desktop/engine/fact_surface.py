@@ -79,13 +79,12 @@ _SUBJECT_BE = frozenset(_CONTRACTIONS.values())
 _HEADER_WORDS = 4
 # Adjectives that say a value is the one now in force (a closed class). Not "right", which
 # is as often a side ("the right monitor" beside the left one): only "the right one" is meant.
-RENEWED = frozenset({"new", "correct", "actual", "updated", "revised", "corrected", "final",
-                     "real"})
+RENEWED = frozenset({"new", "correct", "actual", "updated", "revised", "corrected"})
 # Words that after a value give it an owner of its own ("9090 for the admin panel").
 _OWNED_BY = frozenset({"for", "of", "in", "on"})
 # What alone before the pro-form "one" says which value is meant by its correctness ("the
 # right one", "the correct one"), not by an owner ("the bathroom one") or a place ("the second").
-RIGHT_ONE = RENEWED | frozenset({"right", "proper", "latest"})
+RIGHT_ONE = RENEWED | frozenset({"right", "proper", "real", "latest", "final"})
 _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 

@@ -45,11 +45,29 @@ def moved_to(tokens: list[Tok], first: int) -> bool:
     if any(t.word in _DATED for t in tokens[first:]):
         return False
     for k in range(first, len(tokens) - 2):
-        if tokens[k].word in MOVED:
+        if tokens[k].word in MOVED and _speakers_own(tokens[first:k]):
             at = k + 2 if tokens[k + 1].word in ("up", "down") else k + 1
             if at + 1 < len(tokens) and tokens[at].word == "to" and tokens[at + 1].value:
                 return True
     return False
+
+
+# Words before a moved value that make it another's or a past one's ("Sarah said her rent
+# went to", "my rent in my old place went to").
+_NOT_OWN = closed("her his their your its said says told mentioned heard old previous former")
+
+
+def _speakers_own(before: list[Tok]) -> bool:
+    """The thing that moved is the speaker's or the one in talk: its noun phrase opens with
+    "my", "our" or "the", a few words before the verb, no preposition among them ("my pay",
+    "the rent"); not another's ("my sister's rent", "her rent"), nor reported, nor a general
+    one ("rents downtown", "prices in our area")."""
+    words = [t.word for t in before]
+    if any(w in _NOT_OWN or w.endswith(("'s", "’s")) for w in words):
+        return False
+    opened = [i for i, w in enumerate(words) if w in ("my", "our", "the")]
+    return bool(opened) and len(words) - opened[-1] <= 4 and \
+        not any(w in PREPOSITIONS for w in words[max(opened[-1] - 1, 0):])
 
 
 def changes(word: str) -> bool:

@@ -96,7 +96,7 @@ NO_NOUN = NOT_NP | closed("which who whom whose whereas however although though 
 MOVED = closed("went gone rose risen fell fallen grew grown jumped climbed shrank shrunk "
                "sank sunk soared dipped spiked leapt leaped")
 NO_HEAD = closed("got get gets getting been being has have had same correct incorrect current "
-                 "wrong right actual real") | MOVED
+                 "wrong right actual real") | (MOVED - {"rose"})  # ("my daughter Rose")
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
 # The particles of phrasal verbs ("goes out", "moved up").
 PARTICLES = closed("out up down off back over away around along")

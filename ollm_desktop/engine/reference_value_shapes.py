@@ -171,16 +171,19 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (r"(?<![\w.:/])\d{1,2}:\d{3,6}(?![\w:]|\.\d)", "number", None),
     # a size in two or three dimensions ("30x40 cm", "1920x1080", "2 x 4 m", "5x5"): one value,
     # the "x" written close on both sides or spaced on both sides
-    (rf"{_NB}\d+(?:\.\d+)?(?:[x×]\d+(?:\.\d+)?){{1,2}}(?:[ ]?(?:{_SIDE}){UNIT_END})?(?![\w.]\w)"
+    (rf"{_NB}(?!0[xX])\d+(?:\.\d+)?(?:[x×]\d+(?:\.\d+)?){{1,2}}(?:[ ]?(?:{_SIDE}){UNIT_END})?"
+     r"(?![\w.]\w)"
      rf"|{_NB}\d+(?:\.\d+)?(?: [x×] \d+(?:\.\d+)?){{1,2}}(?:[ ]?(?:{_SIDE}){UNIT_END})?"
      r"(?![\w.]\w)", "number", None),
     # a container image and its tag ("node:18-alpine", "python:3.12-slim", "redis:7.2",
-    # "postgres:16"): one name, not a host "node" and a port 18 (a bare tag of one or two digits
-    # after a product only, and not a low port: "nginx:80" is an address)
-    (rf"(?<![\w./@:-])[a-z][a-z0-9._-]*(?:/[a-z0-9._-]+)*:\d+(?:\.\d+)+(?:-[A-Za-z0-9.]+)*"
-     rf"(?![\w:.-]|\.\w)|(?<![\w./@:-])[a-z][a-z0-9._-]*(?:/[a-z0-9._-]+)*:\d+(?:\.\d+)*"
-     rf"(?:-[A-Za-z][A-Za-z0-9.]*)+(?![\w:.-]|\.\w)|(?<![\w./@:-])(?i:{PRODUCTS})"
-     r":(?!(?:21|22|23|25|53|80|88)(?!\d))\d{1,2}(?![\w:.-]|\.\w)", "name", None),
+    # "bitnami/redis:7.2", "postgres:16"): one name, not a host "node" and a port 18. Its name
+    # is a product's or a registry path (not "temp:37.2", "ph:7.2"); a bare tag of one or two
+    # digits after a product only, and not a low port ("nginx:80" is an address)
+    (rf"(?<![\w./@:-])(?:(?i:{PRODUCTS})|[a-z][a-z0-9._-]*(?:/[a-z0-9._-]+)+)"
+     r":\d+(?:(?:\.\d+)+(?:-[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)*|(?:\.\d+)*"
+     r"(?:-[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*)+)(?![\w:-]|\.\w)"
+     rf"|(?<![\w./@:-])(?i:{PRODUCTS}):(?!(?:21|22|23|25|53|80|88)(?!\d))\d{{1,2}}"
+     r"(?![\w:.-]|\.\w)", "name", None),
     # how often, in words ("twice a day", "three times a week", "once daily"): one value
     (r"\b(?i:(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
      r"\s+times)\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|night|fortnight|hour)"
