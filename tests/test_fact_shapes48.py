@@ -1,9 +1,11 @@
 """Issue 28, stop 48 (the lead, on blind48-a's everyday values): the shapes of values people
 write that the value finder did not read whole: a pressure or a tempo ("2.5 bar", "128 bpm"), a
 dilution ("1:500"), a size in dimensions ("30x40 cm"), a container image's tag
-("node:18-alpine"), how often ("twice a day", "daily."), a count joined to its unit of time
-("a 30-minute rollback window"); each with its unit class, so a correction meets the value it
-corrects and no other; and the readings they must not take."""
+("node:18-alpine"), how often ("twice a day", "daily."); each with its unit class, so a
+correction meets the value it corrects and no other; and the readings they must not take. (A
+count joined to its unit of time, "a 30-minute rollback window", was read too and taken back:
+its key is the noun after it, which the keys do not read, and a held-out correction in the
+matrix's chat then left its old value current.)"""
 
 from __future__ import annotations
 
@@ -107,9 +109,3 @@ def test_how_often_in_one_word_at_its_clause_end_is_a_value(text: str, value: st
 
 def test_a_daily_thing_is_no_value() -> None:
     assert "daily" not in _values("the daily standup is on Zoom")
-
-
-@pytest.mark.parametrize("text, value", [("we keep a 30-minute rollback window", "30-minute"),
-                                         ("signed the 12-month lease", "12-month")])
-def test_a_count_joined_to_its_unit_of_time_is_one_value(text: str, value: str) -> None:
-    assert value in _values(text)

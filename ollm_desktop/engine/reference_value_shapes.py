@@ -193,10 +193,6 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (r"(?<![\w-])(?i:daily|weekly|biweekly|fortnightly|monthly|quarterly|nightly|hourly|yearly"
      r"|annually|every\s+(?:day|night|week|month|morning|evening|weekday|other\s+(?:day|week)))"
      r"(?=\s?[.,;!?)]|\s*$|\s+now\b)", "number", None),
-    # a count joined to its unit of time as a modifier ("a 30-minute rollback window", "the
-    # 12-month lease"): one value
-    (rf"{_NB}\d{{1,3}}-(?:second|minute|hour|day|week|month|year|night)(?![\w-])", "number",
-     None),
     # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
     # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
     (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),
