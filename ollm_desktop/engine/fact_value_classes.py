@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 
+from ollm_desktop.engine.reference_value_shapes import TIMES
+
 _RATIO = re.compile(r"\d{1,2}:\d{3,6}")
 _SIZE = re.compile(r"\d+(?:\.\d+)?(?:\s?[x×]\s?\d+(?:\.\d+)?){1,2}(?:\s?(?P<side>\S+))?")
-_HOW_OFTEN = re.compile(
-    r"(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+times)"
-    r"\s+(?:a|an|per|each|every)\s+\w+|(?:once|twice)\s+\w+ly|\w+ly|every\s+(?:\w+\s)?\w+")
+_EVERY = "daily|weekly|biweekly|fortnightly|monthly|quarterly|nightly|hourly|yearly|annually"
+_HOW_OFTEN = re.compile(rf"{TIMES}\s+(?:a|an|per|each|every)\s+\w+|(?:(?:once|twice)\s+)?"
+                        rf"(?:{_EVERY})|every\s+(?:\w+\s)?\w+")
 _NOT_HOW_OFTEN = re.compile(r"every\s+\d.*")  # ("every 2 days": a period, a duration)
 
 

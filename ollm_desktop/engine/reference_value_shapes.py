@@ -104,6 +104,9 @@ def _check_fraction(match: re.Match[str]) -> tuple[str, str] | None:
 
 
 _NB = NUMBER_START
+# How many times, in a value of how often ("twice a day", "3 times a week"; read whole here,
+# its unit class by ``fact_value_classes``).
+TIMES = r"(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+times)"
 # The units a size in dimensions is written in ("30x40 cm", "1920x1080 px", '2x4"').
 _SIDE = r"mm|cm|m|km|in|inch|inches|ft|px|\"|″"
 # (pattern, kind, check) of each shape; ``reference_patterns`` makes each a rule.
@@ -185,8 +188,7 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
      rf"|(?<![\w./@:-])(?i:{PRODUCTS}):(?!(?:21|22|23|25|53|80|88)(?!\d))\d{{1,2}}"
      r"(?![\w:.-]|\.\w)", "name", None),
     # how often, in words ("twice a day", "three times a week", "once daily"): one value
-    (r"\b(?i:(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-     r"\s+times)\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|night|fortnight|hour)"
+    (rf"\b(?i:{TIMES}\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|night|fortnight|hour)"
      r"|(?:once|twice)\s+(?:daily|weekly|monthly|nightly|yearly|hourly))\b", "number", None),
     # how often in one word, said at its clause's end ("we deploy daily.", "backups run nightly
     # now"): the value of the clause ("a daily standup" is a kind of meeting, no value)
