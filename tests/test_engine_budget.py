@@ -105,7 +105,9 @@ def test_available_subtracts_system_goal_checkpoints_and_pins() -> None:
     (group,) = engine.groups
     checkpoint = f"[Checkpoint, level {group.level}]\n{group.summary}"
     assert checkpoint in wrapped[0]
-    ledger_text = re.search(re.escape(facts.HEADER) + r"(?:\n[^\n]+)+", wrapped[0])
+    # (the ledger ends at a blank line or at the block's close: it is the block's last part)
+    ledger_text = re.search(re.escape(facts.HEADER) + rf"(?:\n(?!{SUMMARY_CLOSE})[^\n]+)+",
+                            wrapped[0])
     assert ledger_text is not None
     assert usage.system == count_tokens("You are a helpful assistant.")
     assert usage.goal == count_tokens(render_goal_block(engine.goal)) > 0
