@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_failed_olds import UNASSERTED
 from ollm_desktop.engine.fact_message_lines import unwrapped
+from ollm_desktop.engine.fact_words import DETERMINERS, closed
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
 
 _WORD = r"[A-Za-z][\w.'’-]*"
 _RENAMED = re.compile(
     rf"\brenam(?:e|es|ed|ing)\s+(?P<old>{_WORD})\s+to\s+(?P<new>{_WORD})"
     r"(?=\s*(?:[,;.!—–-]|$|\s(?:last|yesterday|today|this|earlier|recently|and|but|so)\b))")
-_NO_NAME = frozenset({"the", "a", "an", "our", "my", "your", "their", "its", "this", "that",
-                      "these", "those", "his", "her", "it", "them", "him", "everything"})
+_NO_NAME = DETERMINERS | closed("it them him everything")  # (a determiner or a pronoun)
 
 
 def _named(word: str) -> bool:
