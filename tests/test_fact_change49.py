@@ -105,3 +105,24 @@ def test_a_past_perfect_value_is_not_current(text: str, value: str) -> None:
 ])
 def test_a_past_change_or_a_plain_had_still_states(text: str, value: str) -> None:
     assert value in [f.value for f in message_facts(text)]
+
+
+# --- a mid-sentence self-repair: a hesitation "er" and "make that" ---------------------
+
+@pytest.mark.parametrize("text, old, new", [
+    ("set the deployment replicas to 3, er, 5 I mean, we're expecting launch traffic", "3", "5"),
+    ("we need 2 cups of flour, make that 3 cups", "2 cups", "3 cups"),
+])
+def test_a_hesitation_or_make_that_repairs_the_value_before(text: str, old: str,
+                                                             new: str) -> None:
+    status = _status(text)
+    assert status[old] == ("replaced", new)
+    assert status[new][0] == "current"
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("we need 2 cups of flour, er, and sugar too", "2 cups"),  # no second value: no repair
+    ("book 2 rooms, er, 3 nights each", "2 rooms"),  # another unit: a second fact
+])
+def test_a_hesitation_alone_repairs_nothing(text: str, kept: str) -> None:
+    assert _status(text)[kept][0] == "current"
