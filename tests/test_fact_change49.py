@@ -94,6 +94,8 @@ def test_a_time_that_does_not_end_the_clause_reads_no_bare_value(text: str) -> N
     ("It had been 30 per minute.", "30 per minute"),
     ("After the bot trouble, it had been 30 per minute.", "30 per minute"),
     ("It had been 30 per minute, with a warning.", "30 per minute"),
+    ("The fee had been $40 a month.", "$40 a month"),
+    ("The venue had been Hall C.", "Hall C"),
 ])
 def test_a_past_perfect_value_is_not_current(text: str, value: str) -> None:
     assert value not in [f.value for f in message_facts(text) if not f.old]
