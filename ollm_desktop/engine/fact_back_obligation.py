@@ -38,6 +38,9 @@ _BACK = frozenset({"it", "this", "that"})
 # What may follow the right value: the sentence's end, or the words that assert it against the
 # previous one.
 _CLOSES = frozenset({"instead", "actually"})
+# "… all along": the time a repair says the value held.
+_ALL_ALONG = (["to", "begin", "with"], ["in", "the", "first", "place"],
+              ["from", "the", "start"])
 
 
 def _points_back(sentence: str) -> bool:
@@ -51,6 +54,16 @@ def _points_back(sentence: str) -> bool:
         obligation_value_at(words, at + 1) > 0
 
 
+def _repairs(sentence: str) -> bool:
+    """Whether the sentence opens with "[it/this/that] should/must have been X": the past of
+    an obligation, bare or after a pronoun that points back, says what a value given was
+    meant to be all along (a self-repair), not what it has to become."""
+    words = [m.group(0).lower() for m in TOKEN.finditer(sentence)]
+    at = 1 if words[:1] and words[0] in _BACK else 0
+    return words[at:at + 3] in (["should", "have", "been"], ["must", "have", "been"]) and \
+        obligation_value_at(words, at) > 0
+
+
 def retired(before: list[Found], found: list[Found], sentence: str, number: int,
             ) -> tuple[list[Found], list[Found]]:
     """``before`` (the message's earlier facts) with the previous sentence's value of the
@@ -58,17 +71,24 @@ def retired(before: list[Found], found: list[Found], sentence: str, number: int,
     ``sentence`` (number ``number``) says what that value should have been;     both as they are
     otherwise."""
     news = [f for f in found if not f.old and f.kind != "question"]
-    if not news or not _points_back(sentence):
+    if not news or not (_points_back(sentence) or _repairs(sentence)):
         return before, found
     right = news[0]
     at = sentence.find(right.value)
     after = [m.group(0).lower() for m in TOKEN.finditer(sentence[at + len(right.value):])
              ] if at >= 0 else ["?"]
+    for since in _ALL_ALONG:
+        after = after[len(since):] if after[:len(since)] == since else after
+        # ("… should have been 8080 to begin with")
     if any(w not in _CLOSES and w.isalnum() for w in after) or "?" in after:
         return before, found  # "It should be €990 from January / but the landlord refuses"
     wrong = [f for f in before if f.sentence == number - 1 and not f.old and
              f.ref_kind == right.ref_kind and f.value != right.value and
              f.key.rpartition("|")[2] == right.key.rpartition("|")[2]]
+    if not wrong and _repairs(sentence) and not any(
+            f.sentence == number - 1 and not f.old for f in before):
+        # the value it repairs is an earlier message's: the sentence is a correction of it
+        return before, [replace(f, correction=True) if f is right else f for f in found]
     if len(wrong) != 1 or wrong[0].kind == "question":
         return before, found
     key = wrong[0].key if right.key.startswith("||") else right.key

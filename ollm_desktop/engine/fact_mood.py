@@ -357,7 +357,7 @@ def _plain(tokens: list[Tok], first: int) -> bool:
     sentences), read without cutting clauses."""
     for i in range(first, len(tokens)):
         word = tokens[i].word
-        if word in cues.ANY_MOOD or is_year(tokens[i]) or (word in cues.QUESTION_AUX and (
+        if word in _MOODED or is_year(tokens[i]) or (word in cues.QUESTION_AUX and (
                 i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)) or (
                 word in _PHRASE_HEADS and conditional_phrase([t.word for t in tokens[i:i + 3]])):
             return False
@@ -365,6 +365,7 @@ def _plain(tokens: list[Tok], first: int) -> bool:
 
 
 _PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
+_MOODED = cues.ANY_MOOD | {"had"}  # ("it had been 30": a past perfect, ``fact_tense``)
 
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:

@@ -174,6 +174,8 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
             continue
         if k != first and not sentence[word.start:word.start + 1].islower():
             continue
+        if word.word in _BE_FORMS:
+            continue  # "it has been 8080", "should have been 8080": a copula, no noun
         if word.word in USING or listed_pair(tokens, k + 1, first):
             continue  # "…, use 443 as standard": the verb and its object, no "noun number";
             # "electric bill 94, water bill 41": each bill's number (``fact_listed_pairs``)
@@ -183,6 +185,8 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
         mark_value(sentence, tokens, k, k + 2)
 
 
+# The copula's participles, which a noun's place never holds.
+_BE_FORMS = frozenset({"been", "being"})
 # The first-person imperative, whose next word is a bare verb ("let's try", "lets use").
 _LET = frozenset({"let's", "lets"})
 

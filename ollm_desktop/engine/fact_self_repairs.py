@@ -29,7 +29,7 @@ _TAKING_BACK = closed("sorry sry soz mean meant wait hold actually err erm errr 
                       "rather correction nvm no nope")
 # Words that may stand beside them between the two values ("no hold on", "or rather", "my
 # bad", "make that"): they repair nothing alone.
-_BESIDE = FILLER | closed("i on or my bad make that ugh um uh .. ... … - – — ·")  # (·: a
+_BESIDE = FILLER | closed("i on or my bad make that ugh um uh er hold .. ... … - – — ·")  # (·: a
 # word the value after it has taken in, "Pier" of "Pier 45")
 _RUNS = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
 _DOTS = closed(".. ... … -")
@@ -84,7 +84,8 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
         while j < len(tokens) and tokens[j].value is None and (
                 tokens[j].word in BOUNDARY or tokens[j].word in _BESIDE or
                 tokens[j].word in _TAKING_BACK) and j - i <= 8:
-            marked = marked or tokens[j].word in _TAKING_BACK
+            marked = marked or tokens[j].word in _TAKING_BACK or (
+                tokens[j].word == "that" and tokens[j - 1].word == "make")  # "make that 3"
             j += 1
         if j >= len(tokens) or j == i + 1 or (unpunctuated and not _spoken(tokens, at, j)):
             continue

@@ -24,6 +24,8 @@ def past_words(clause: list[Tok]) -> int:
     # "was still referencing version 16", "the docs were still on v16": a state that held
     # then and has changed since (a past copula or auxiliary with "still")
     held = any(w in cues.PAST and words[i + 1] == "still" for i, w in enumerate(words[:-1]))
+    # "it had been 30 per minute": the past perfect of "be" is a state before a past time
+    held = held or any(w == "had" and words[i + 1] == "been" for i, w in enumerate(words[:-1]))
     # "I remember being able to buy a bag for $3.50", "I recall when it was 9:00": a state
     # remembered (a remembered act, "I remember buying it for $1,200", is a fact that holds)
     recalled = bool(present & cues.RECALLED) and any(

@@ -14,6 +14,7 @@ from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
 from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_repair_counts import counted_opening
+from ollm_desktop.engine.fact_time_tails import timed_end
 from ollm_desktop.engine.fact_value_spans import (
     addresses,
     capital,
@@ -201,7 +202,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         nxt = words[i + 1] if i + 1 < len(tokens) else ""
         if _replacement_slot(words, i, first, prev, nxt, tokens, sentence) or (
-                ends_clause(tokens, i) and
+                (ends_clause(tokens, i) or (prev == "to" and timed_end(tokens, i))) and
                 _statement_slot(sentence, tokens, i, first, prev, correction)):
             _promote(sentence, tokens, i, "number" if token.word.isdigit() else "name")
     addresses(sentence, tokens, first)  # "at The Office, Home Farm House, …, DT11 8LT"

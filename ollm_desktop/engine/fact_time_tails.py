@@ -1,0 +1,36 @@
+"""A change verb's new value followed by when the change was made ("renamed the repo to
+payments-core yesterday", "migrated the monorepo to pnpm last sprint"; issue 28).
+
+A bare word after a change verb's "to" is its new value only where its clause ends there
+(``fact_values``): "switch the log level to info". People add when they made the change, a
+time adverb or a deictic time phrase of a closed class, and the clause still ends with it.
+The time is no part of the value and names nothing of its key. Only a closed class is read:
+a deictic adverb ("yesterday", "today", "earlier"), or "last" / "this" and a noun of a time
+span ("last sprint", "this morning"), with the clause's end right after it; "to pnpm last
+year's way" or "to info next to …" go on and are not read so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ollm_desktop.engine.fact_value_spans import ends_clause
+from ollm_desktop.engine.fact_words import Tok, closed
+
+# Deictic adverbs of a past or present time (a closed class).
+_WHEN = closed("yesterday today tonight earlier recently")
+# "last" / "this" and a noun of a span of time (closed classes).
+_DEICTIC = closed("last this")
+_SPANS = closed("week month year sprint night morning afternoon evening weekend quarter "
+                "release cycle term semester season")
+
+
+def timed_end(tokens: Sequence[Tok], i: int) -> bool:
+    """Whether the value at ``i`` is followed only by when it was set, then its clause's end."""
+    if i + 1 >= len(tokens):
+        return False
+    nxt = tokens[i + 1].word
+    if nxt in _WHEN:
+        return ends_clause(list(tokens), i + 1)
+    return nxt in _DEICTIC and i + 2 < len(tokens) and tokens[i + 2].word in _SPANS and \
+        ends_clause(list(tokens), i + 2)
