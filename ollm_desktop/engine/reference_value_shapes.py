@@ -195,6 +195,19 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (r"(?<![\w-])(?i:daily|weekly|biweekly|fortnightly|monthly|quarterly|nightly|hourly|yearly"
      r"|annually|every\s+(?:day|night|week|month|morning|evening|weekday|other\s+(?:day|week)))"
      r"(?=\s?[.,;!?)]|\s*$|\s+now\b)", "number", None),
+    # a strength as a multiple of a stock solution or a mix, with its name in capitals ("0.5x
+    # PBS", "10x TBE", "1X SSC"): one value, the reagent at that strength (not "0.5x" alone);
+    # a capital code with a number after it is a product ("2x RTX 3090": two of one)
+    (rf"{_NB}\d+(?:\.\d+)?[xX×][ ]?[A-Z][A-Z0-9]{{1,5}}(?![\w-])(?![ ]\d)", "number", None),
+    # the last digits of a number ("my mobile ends in 9902", "the card ending in 4471"): the
+    # digits the user gives, one identifier (not a count); three digits or more and no year
+    # ("the meeting ends in 10", "the lease ends in 2026" say when)
+    (r"(?:(?<=\bends in )|(?<=\bending in )|(?<=\bends with )|(?<=\bending with ))"
+     r"(?!(?:19|20)\d\d(?!\d))\d{3,6}(?![\w.,:/-]|[.,]\d)", "name", None),
+    # sets and repetitions ("3 sets of 8", "4 sets of 10 reps", "5 sets of 5 at 80kg"): one
+    # value, the sets and their count, not a "3" and a stray "8"
+    (rf"{_NB}\d{{1,2}}\s(?i:sets?)\sof\s\d{{1,3}}(?:\s(?i:reps?|repetitions))?(?![\w.]|\.\d)",
+     "number", None),
     # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
     # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
     (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),

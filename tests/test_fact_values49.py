@@ -1,0 +1,79 @@
+"""Issue 28, stop 49 (values the value finder reads whole): a stock's strength with its name
+("0.5x PBS"), the last digits of a number ("ends in 9902"), sets and their repetitions ("3
+sets of 8"). Each read as one value of its own class, with the places it must not fire."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.provenance import message_facts
+from tests.fact_ledger import status_of, user_ledger
+
+
+def _values(text: str) -> dict[str, str]:
+    return {f.value: f.key for f in message_facts(text)}
+
+
+@pytest.mark.parametrize("text, value", [
+    ("washes: 3x with 1x PBS, 5 min each", "1x PBS"),
+    ("run the gel in 0.5X TBE", "0.5X TBE"),
+    ("hybridise overnight in 2x SSC at 42C", "2x SSC"),
+])
+def test_a_strength_and_its_stock_are_one_value(text: str, value: str) -> None:
+    values = _values(text)
+    assert value in values and value.split()[0] not in values
+    assert values[value].endswith("|strength " + value.split()[-1].lower())
+
+
+def test_a_count_of_a_product_with_its_number_is_no_strength() -> None:
+    values = _values("we bought 2x RTX 3090 cards")
+    assert "2x RTX" not in values
+
+
+def test_a_new_strength_of_the_same_stock_replaces_the_old() -> None:
+    ledger = user_ledger("washes: 3x with 1x PBS, 5 min each",
+                         "using 0.5x PBS instead of 1x PBS, the cells were lifting")
+    assert status_of(ledger, "1x PBS") == "replaced"
+    assert status_of(ledger, "0.5x PBS") == "current"
+
+
+@pytest.mark.parametrize("text, digits", [
+    ("new SIM came today. mobile ends in 9902", "9902"),
+    ("pay with the card ending in 4471", "4471"),
+    ("the account number ends with 0831", "0831"),
+])
+def test_the_last_digits_of_a_number_are_a_value(text: str, digits: str) -> None:
+    facts = {f.value: f for f in message_facts(text)}
+    assert digits in facts and facts[digits].ref_kind == "name"
+
+
+def test_new_last_digits_replace_the_old() -> None:
+    ledger = user_ledger("my mobile ends in 4471", "new SIM, actually my mobile ends in 9902")
+    assert status_of(ledger, "4471") == "replaced"
+    assert status_of(ledger, "9902") == "current"
+
+
+@pytest.mark.parametrize("text", ["the report for the fiscal year ending 2024 is late",
+                                  "the week ending 14 June", "the lease ends in 2026",
+                                  "the meeting ends in 10, then lunch"])
+def test_a_number_after_ending_alone_is_no_last_digits(text: str) -> None:
+    """"the year ending 2024": what ends, not the digits a number ends in ("in" or "with"
+    says those); "ends in 2026", "ends in 10": a year, minutes (last digits are three or more,
+    and no year)."""
+    assert all(f.ref_kind != "name" for f in message_facts(text))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Squats: I do 3 sets of 8 at 80kg.", "3 sets of 8"),
+    ("bench is 4 sets of 10 reps", "4 sets of 10 reps"),
+])
+def test_sets_and_repetitions_are_one_value(text: str, value: str) -> None:
+    values = _values(text)
+    assert value in values and values[value].endswith("|sets")
+
+
+def test_new_sets_replace_the_old() -> None:
+    ledger = user_ledger("squats: 3 sets of 8 at 80kg", "squats are 5 sets of 5 now")
+    assert status_of(ledger, "3 sets of 8") == "replaced"
+    assert status_of(ledger, "80kg") == "current"
+
