@@ -77,3 +77,21 @@ def test_new_sets_replace_the_old() -> None:
     assert status_of(ledger, "3 sets of 8") == "replaced"
     assert status_of(ledger, "80kg") == "current"
 
+
+def test_a_keyless_frequency_of_another_activity_only_possibly_replaces() -> None:
+    """How often is always an activity's: "I go to yoga three times a week now" after "I swim
+    twice a week" names another activity; the swim's frequency stays current, marked."""
+    ledger = user_ledger("I swim twice a week", "Actually, I go to yoga three times a week now")
+    old = next(f for f in ledger if f.value == "twice a week")
+    assert old.status == "current" and old.possibly_replaced_by is not None
+
+
+@pytest.mark.parametrize("first, second, old", [
+    ("I go to yoga twice a week", "Actually, I go to yoga three times a week now",
+     "twice a week"),
+    ("Backups run nightly.", "Actually, it's twice a day now", "nightly"),
+    ("We deploy weekly.", "Actually, we deploy daily now", "weekly"),
+])
+def test_a_frequency_of_the_same_activity_or_of_none_replaces(first: str, second: str,
+                                                              old: str) -> None:
+    assert status_of(user_ledger(first, second), old) == "replaced"
