@@ -95,3 +95,63 @@ def test_a_keyless_frequency_of_another_activity_only_possibly_replaces() -> Non
 def test_a_frequency_of_the_same_activity_or_of_none_replaces(first: str, second: str,
                                                               old: str) -> None:
     assert status_of(user_ledger(first, second), old) == "replaced"
+
+
+def test_a_count_in_words_and_the_figure_it_moved_up_from() -> None:
+    """"five trains per hour (up from four)": the count and the number after "up from" are
+    the new and the old value, as "5 trains per hour (up from 4)" are."""
+    facts = message_facts("On Saturday there will be five trains per hour (up from four) and "
+                          "on Sunday there will be three trains per hour (up from two).")
+    new = {f.value for f in facts if not f.old}
+    old = {f.value for f in facts if f.old}
+    assert {"five trains", "three trains"} <= new and old == {"four", "two"}
+
+
+@pytest.mark.parametrize("text", ["I picked the two kids up from school.",
+                                  "we hand-picked three examples from four papers",
+                                  "The two teams moved up from four to the top league."])
+def test_a_number_in_words_is_prose_without_a_move_of_its_count(text: str) -> None:
+    assert not any(f.value in ("two kids", "four", "three examples", "two teams")
+                   for f in message_facts(text))
+
+
+@pytest.mark.parametrize("text, value, flag", [
+    ("Java heap: -Xmx4g", "-Xmx4g", "-xmx"),
+    ("we build with make -j8", "-j8", "-j"),
+    ("gcc -O2 for the release build", "-O2", "-o"),
+])
+def test_an_option_and_its_figure_are_one_value(text: str, value: str, flag: str) -> None:
+    values = _values(text)
+    assert value in values and values[value].endswith("|option " + flag)
+
+
+def test_an_option_replaces_the_same_option_only() -> None:
+    ledger = user_ledger("Java heap: -Xmx4g, stack -Xss1m",
+                         "lowered the heap to -Xmx3g, the container only has 4g total")
+    assert status_of(ledger, "-Xmx4g") == "replaced"
+    assert status_of(ledger, "-Xss1m") == "current"
+
+
+@pytest.mark.parametrize("text", ["the COVID-19 rules apply", "rated e-5 on the scale"])
+def test_a_words_hyphen_is_no_option(text: str) -> None:
+    assert all(not f.value.startswith("-") for f in message_facts(text))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("The recipe serves 4.", "serves 4"),
+    ("this lasagne recipe serves 4", "serves 4"),
+    ("the pot feeds 6-8 people", "feeds 6-8 people"),
+])
+def test_what_a_dish_serves_is_one_value(text: str, value: str) -> None:
+    values = _values(text)
+    assert value in values and values[value].endswith("|serving")
+
+
+def test_a_new_yield_replaces_the_old() -> None:
+    ledger = user_ledger("The recipe serves 4.", "Correction: the recipe serves 6.")
+    assert status_of(ledger, "serves 4") == "replaced"
+
+
+def test_what_serves_a_count_of_another_noun_is_that_count() -> None:
+    values = _values("The night bus now serves 14 stations.")
+    assert "14 stations" in values and "serves 14" not in values

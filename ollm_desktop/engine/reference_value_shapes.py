@@ -203,11 +203,20 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # digits the user gives, one identifier (not a count); three digits or more and no year
     # ("the meeting ends in 10", "the lease ends in 2026" say when)
     (r"(?:(?<=\bends in )|(?<=\bending in )|(?<=\bends with )|(?<=\bending with ))"
-     r"(?!(?:19|20)\d\d(?!\d))\d{3,6}(?![\w.,:/-]|[.,]\d)", "name", None),
+     r"(?!(?:19|20)\d\d(?!\d))\d{3,6}(?![\w:/-]|[.,]\d)", "name", None),
     # sets and repetitions ("3 sets of 8", "4 sets of 10 reps", "5 sets of 5 at 80kg"): one
     # value, the sets and their count, not a "3" and a stray "8"
     (rf"{_NB}\d{{1,2}}\s(?i:sets?)\sof\s\d{{1,3}}(?:\s(?i:reps?|repetitions))?(?![\w.]|\.\d)",
      "number", None),
+    # a command-line option with its figure attached ("-Xmx4g", "-Xss1m", "-j8", "-O2"): one
+    # value, the option set to that figure (not a "4g" alone); a word's hyphen is none
+    (r"(?<![\w-])-[A-Za-z]{1,4}\d+[kKmMgG]?(?![\w.-]|\.\w)", "number", None),
+    # how many a dish or a batch serves ("the recipe serves 4", "feeds 6-8 people"): one
+    # value, the yield (not a bare "4" that nothing reads); a count of another noun after it
+    # is that noun's ("the bus serves 14 stations")
+    (r"\b(?i:serves|feeds)\s\d{1,3}(?:\s?[-–]\s?\d{1,3})?(?:\s(?:people|persons|adults|guests))?"
+     r"(?=\s?[.,;!?)]|\s*$|\s+(?:now|and|but|so|if|when|instead|at most|max)\b)", "number",
+     None),
     # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
     # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
     (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),
