@@ -155,3 +155,26 @@ def test_a_new_yield_replaces_the_old() -> None:
 def test_what_serves_a_count_of_another_noun_is_that_count() -> None:
     values = _values("The night bus now serves 14 stations.")
     assert "14 stations" in values and "serves 14" not in values
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Running the 5k at 24:30 pace target.", "24:30 pace"),
+    ("long runs at a 8:30 pace", "8:30 pace"),
+    ("I was doing 9 minute miles before the injury", "9 minute miles"),
+])
+def test_a_pace_is_one_value(text: str, value: str) -> None:
+    values = _values(text)
+    assert value in values and values[value].endswith("|pace")
+
+
+@pytest.mark.parametrize("text, value", [("the run starts at 7:30 near the park", "7:30"),
+                                         ("My running pace target is 5:30/km.", "5:30")])
+def test_a_clock_time_or_a_rate_is_no_pace(text: str, value: str) -> None:
+    values = _values(text)
+    assert value in values and not values[value].endswith("|pace")
+
+
+def test_a_new_pace_replaces_the_old() -> None:
+    ledger = user_ledger("Running the 5k at 24:30 pace target.",
+                         "Correction: the target is 23:45 pace.")
+    assert status_of(ledger, "24:30 pace") == "replaced"

@@ -2,9 +2,9 @@
 measures: a dilution or scale ("1:500"), a size in dimensions ("30x40 cm", "1920x1080"), how
 often ("twice a day", "3 times a week", "once daily", "daily", "every morning"), a stock's
 strength ("0.5x PBS": of PBS), sets of repetitions ("3 sets of 8"), a command-line option's
-figure ("-Xmx4g": of -Xmx), how many a dish serves ("serves 4": servings). Each is one class,
-so "1:1000" replaces "1:500" and "once a day" replaces "twice a day", and neither is read as
-a unit word (":500").
+figure ("-Xmx4g": of -Xmx), how many a dish serves ("serves 4": servings), a pace ("24:30 pace",
+"9 minute miles"). Each is one class, so "1:1000" replaces "1:500" and "once a day" replaces
+"twice a day", and neither is read as a unit word (":500").
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ _HOW_OFTEN = re.compile(rf"{TIMES}\s+(?:a|an|per|each|every)\s+\w+|(?:(?:once|tw
 _NOT_HOW_OFTEN = re.compile(r"every\s+\d.*")  # ("every 2 days": a period, a duration)
 _STRENGTH = re.compile(r"\d+(?:\.\d+)?\s?[x×]\s?(?P<stock>[a-z][a-z0-9]{1,5})")
 _OPTION = re.compile(r"(?P<flag>-[a-z]{1,4})\d+[kmg]?")
+_PACE = re.compile(r"\d{1,2}:[0-5]\d\space|\d{1,2}[ -]minute\s(?:mile|km|kilo).*")
 _SERVES = re.compile(r"(?:serves|feeds)\s.*")
 _SETS = re.compile(r"\d+\s+sets?\s+of\s+\d+(?:\s+(?:reps?|repetitions))?")
 
@@ -35,6 +36,8 @@ def shaped_class(value: str) -> str | None:
         return f"strength {strength['stock']}"  # ("0.5x PBS": PBS at a strength)
     if (option := _OPTION.fullmatch(text)) is not None:
         return f"option {option['flag']}"  # ("-Xmx3g" replaces "-Xmx4g", not "-Xms512m")
+    if _PACE.fullmatch(text):
+        return "pace"  # ("24:30 pace", "9 minute miles": time a distance)
     if _SERVES.fullmatch(text):
         return "serving"  # ("serves 4", "8 servings": one class)
     if _SETS.fullmatch(text):

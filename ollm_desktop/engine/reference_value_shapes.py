@@ -217,6 +217,11 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (r"\b(?i:serves|feeds)\s\d{1,3}(?:\s?[-–]\s?\d{1,3})?(?:\s(?:people|persons|adults|guests))?"
      r"(?=\s?[.,;!?)]|\s*$|\s+(?:now|and|but|so|if|when|instead|at most|max)\b)", "number",
      None),
+    # a pace, minutes and seconds said as one ("24:30 pace", "a 4:10 pace") or minutes a
+    # distance ("9 minute miles"): one value, not a clock time (a "24:30" is none) nor a count
+    # of miles ("5:45/km" keeps its reading: a time of a unit's rate)
+    (r"(?<![\w:.])\d{1,2}:[0-5]\d\space\b|\b\d{1,2}[ -]minute\s(?:miles?|kms?|kilometres?"
+     r"|kilometers?)\b", "number", None),
     # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
     # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
     (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),
