@@ -190,6 +190,9 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         mark_possible(new, meant)
         return count
     alike = [] if found else _only_of_its_unit(new, candidates, single=single)
+    if (keyless(new) or class_named(new)) and len(alike) == 1 and _other_activity(new, alike[0]):
+        mark_possible(new, alike)  # "I go to yoga three times a week now" after "I swim
+        return count  # twice a week": how often is an activity's, another's only possibly
     if (keyless(new) or class_named(new)) and len(alike) == 1:  # "no wait, make that 12
         return count + replace_or_dispute(new, alike[0], facts)  # people", "change the time
     # to 4pm": the one value it can only mean
@@ -257,6 +260,13 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False
     elif len({f.key for f in alike}) > 1 and not keyless(new):  # several keys of its unit:
         alike = [f for f in alike if _share_a_word(new, f)]  # the one its words name
     return alike if len({f.key for f in alike}) == 1 else []
+
+
+def _other_activity(new: Fact, old: Fact) -> bool:
+    """How often (a frequency) is always some activity's: a keyless one whose statement
+    shares no content word with the one earlier frequency's ("I go to yoga three times a
+    week" / "I swim twice a week") may be another activity's, not its correction."""
+    return new.key.rpartition("|")[2] == "frequency" and unrelated(new, old)
 
 
 def _share_a_word(a: Fact, b: Fact) -> bool:

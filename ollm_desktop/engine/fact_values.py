@@ -14,6 +14,7 @@ from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
 from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_repair_counts import counted_opening
+from ollm_desktop.engine.fact_spelled_moves import spelled_changes
 from ollm_desktop.engine.fact_time_tails import timed_end
 from ollm_desktop.engine.fact_value_spans import (
     addresses,
@@ -28,7 +29,6 @@ from ollm_desktop.engine.fact_value_spans import (
     listed_name,
     noun_place,
     replaced_objects,
-    spelled_change,
     spelled_counts,
     subject_verb_count,
     subject_verb_to,
@@ -90,7 +90,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
     replaced_objects(sentence, tokens, first)
     dimensions(sentence, tokens, first)
     changed_ranges(tokens, first)  # "from 10 to 30 seconds" after a change verb: two values
-    spelled_change(sentence, tokens, first)  # "from seven currently to eight" after a change
+    spelled_changes(sentence, tokens, first)  # "from seven to eight", "five (up from four)"
     result_counts(sentence, tokens, first)  # "…, so 11 engineers now", "…, 3 left"
     if correction:
         spelled_counts(sentence, tokens, first)  # "two cups, not three": as "2 cups" is

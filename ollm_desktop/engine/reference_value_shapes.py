@@ -195,6 +195,33 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (r"(?<![\w-])(?i:daily|weekly|biweekly|fortnightly|monthly|quarterly|nightly|hourly|yearly"
      r"|annually|every\s+(?:day|night|week|month|morning|evening|weekday|other\s+(?:day|week)))"
      r"(?=\s?[.,;!?)]|\s*$|\s+now\b)", "number", None),
+    # a strength as a multiple of a stock solution or a mix, with its name in capitals ("0.5x
+    # PBS", "10x TBE", "1X SSC"): one value, the reagent at that strength (not "0.5x" alone);
+    # a capital code with a number after it is a product ("2x RTX 3090": two of one)
+    (rf"{_NB}\d+(?:\.\d+)?[xX×][ ]?[A-Z][A-Z0-9]{{1,5}}(?![\w-])(?![ ]\d)", "number", None),
+    # the last digits of a number ("my mobile ends in 9902", "the card ending in 4471"): the
+    # digits the user gives, one identifier (not a count); three digits or more and no year
+    # ("the meeting ends in 10", "the lease ends in 2026" say when)
+    (r"(?:(?<=\bends in )|(?<=\bending in )|(?<=\bends with )|(?<=\bending with ))"
+     r"(?!(?:19|20)\d\d(?!\d))\d{3,6}(?![\w:/-]|[.,]\d)", "name", None),
+    # sets and repetitions ("3 sets of 8", "4 sets of 10 reps", "5 sets of 5 at 80kg"): one
+    # value, the sets and their count, not a "3" and a stray "8"
+    (rf"{_NB}\d{{1,2}}\s(?i:sets?)\sof\s\d{{1,3}}(?:\s(?i:reps?|repetitions))?(?![\w.]|\.\d)",
+     "number", None),
+    # a command-line option with its figure attached ("-Xmx4g", "-Xss1m", "-j8", "-O2"): one
+    # value, the option set to that figure (not a "4g" alone); a word's hyphen is none
+    (r"(?<![\w-])-[A-Za-z]{1,4}\d+[kKmMgG]?(?![\w.-]|\.\w)", "number", None),
+    # how many a dish or a batch serves ("the recipe serves 4", "feeds 6-8 people"): one
+    # value, the yield (not a bare "4" that nothing reads); a count of another noun after it
+    # is that noun's ("the bus serves 14 stations")
+    (r"\b(?i:serves|feeds)\s\d{1,3}(?:\s?[-–]\s?\d{1,3})?(?:\s(?:people|persons|adults|guests))?"
+     r"(?=\s?[.,;!?)]|\s*$|\s+(?:now|and|but|so|if|when|instead|at most|max)\b)", "number",
+     None),
+    # a pace, minutes and seconds said as one ("24:30 pace", "a 4:10 pace") or minutes a
+    # distance ("9 minute miles"): one value, not a clock time (a "24:30" is none) nor a count
+    # of miles ("5:45/km" keeps its reading: a time of a unit's rate)
+    (r"(?<![\w:.])\d{1,2}:[0-5]\d\space\b|\b\d{1,2}[ -]minute\s(?:miles?|kms?|kilometres?"
+     r"|kilometers?)\b", "number", None),
     # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
     # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
     (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),
