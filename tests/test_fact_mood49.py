@@ -1,0 +1,54 @@
+"""Stop 49, the mood round: others' wishes set against, others' tastes, plans waiting on a
+roadmap, a choice still eyed (issue 28: none of these replaces the user's value; the user's
+own change of the same shape still does)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fact_ledger import stated_status, user_ledger
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "proposed"), [
+    # a wish of a party named by its role, set against by "but" and a negation or the
+    # speaker's own clause
+    ("We release on Thursdays.", "The PM wants Tuesdays but that's not happening.",
+     "Thursdays", "Tuesdays"),
+    ("The launch is on May 5.", "The client wants May 12 but it won't work for us.", "May 5",
+     "May 12"),
+    ("The rent is £1,300.", "My landlord wants £1,400 but no way.", "£1,300", "£1,400"),
+    # another's taste, named or set against
+    ("We use Terraform for infra.", "Dana prefers Pulumi.", "Terraform", "Pulumi"),
+    ("We use Terraform for infra.", "The new CTO likes Pulumi, but I don't.",
+     "Terraform", "Pulumi"),
+    # a plan waiting where plans wait
+    ("We're on Postgres 14.", "Upgrade to Postgres 16 is on the roadmap, no date.",
+     "Postgres 14", "Postgres 16"),
+    ("Our CI runs Node 18.", "The move to Node 22 is still in the backlog.", "Node 18",
+     "Node 22"),
+    # a verb of considering
+    ("storage: the 2TB plan.", "eyeing the 5TB one, haven't pulled the trigger.", "2TB", "5TB"),
+    ("The trip is 7 nights.", "We're mulling 10 nights.", "7 nights", "10 nights"),
+])
+def test_others_wishes_tastes_and_waiting_plans_replace_nothing(said: str, later: str,
+                                                                kept: str,
+                                                                proposed: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    stated = [f.value for f in ledger if f.status == "current" and f.kind != "question"]
+    assert not [value for value in stated if proposed in value]  # (nor inside a correction)
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    # the user's own change beside a plan on the roadmap: only the plan's subject waits
+    ("We're on Postgres 14.", "We moved to Postgres 16 last week, the rest is on the roadmap.",
+     "Postgres 14", "Postgres 16"),
+    # a role's wish the user carries out, "but" after it
+    ("The launch is on May 5.", "The client wants May 12 now, but we moved it to May 12.",
+     "May 5", "May 12"),
+])
+def test_the_users_own_change_beside_them_still_applies(said: str, later: str, old: str,
+                                                         new: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, old) == "replaced"
+    assert stated_status(ledger, new) == "current"
