@@ -52,3 +52,41 @@ def test_the_users_own_change_beside_them_still_applies(said: str, later: str, o
     ledger = user_ledger(said, later)
     assert stated_status(ledger, old) == "replaced"
     assert stated_status(ledger, new) == "current"
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "proposed"), [
+    # another's offer, then a sentence that opens with the speaker's bare refusal
+    ("My salary is $120k.", "The recruiter came back with $145k. I said no.", "$120k",
+     "$145k"),
+    ("The rent is £1,350.", "The landlord offered £1,300 for two years. I refused and "
+     "stayed on the 12-month lease.", "£1,350", "£1,300"),
+    ("The quote was $900.", "They countered at $1,100. We declined.", "$900", "$1,100"),
+    ("Bella takes 10 mg tablets.", "The vet offered 20 mg. No thanks, she does fine.",
+     "10 mg", "20 mg"),
+    ("We pay $40 a month.", "Sales tried to upsell the $60 plan. I turned it down.",
+     "$40 a month", "$60"),
+])
+def test_an_offer_refused_in_the_next_sentence_replaces_nothing(said: str, later: str,
+                                                                 kept: str,
+                                                                 proposed: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    stated = [f.value for f in ledger if f.status == "current" and f.kind != "question"]
+    assert not [value for value in stated if proposed in value]
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    # a refusal with its own object is read as before
+    ("The rent is $1,400.", "The landlord offered $1,300. I refused the longer lease, so "
+     "we moved the rent to $1,500.", "$1,400", "$1,500"),
+])
+def test_the_users_own_offer_or_a_refusal_with_its_object_still_applies(
+        said: str, later: str, old: str, new: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, old) == "replaced"
+    assert stated_status(ledger, new) == "current"
+
+
+def test_the_speakers_own_offer_is_still_stated() -> None:
+    ledger = user_ledger("I offered $300. They said no.")
+    assert stated_status(ledger, "$300") == "current"
