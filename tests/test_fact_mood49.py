@@ -90,3 +90,23 @@ def test_the_users_own_offer_or_a_refusal_with_its_object_still_applies(
 def test_the_speakers_own_offer_is_still_stated() -> None:
     ledger = user_ledger("I offered $300. They said no.")
     assert stated_status(ledger, "$300") == "current"
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "theirs"), [
+    # another's "wants to" before a verb that is no change, with a value in its clause
+    ("'Lanterns' is at 128 bpm.", "drummer wants to play it at 140 bpm.", "128 bpm", "140 bpm"),
+    ("Dinner is at 7pm.", "Dana wants to eat at 8pm.", "7pm", "8pm"),
+])
+def test_anothers_wish_to_act_at_a_value_replaces_nothing(said: str, later: str, kept: str,
+                                                          theirs: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    stated = [f.value for f in ledger if f.status == "current" and f.kind != "question"]
+    assert theirs not in stated
+
+
+def test_a_wish_without_a_value_leaves_its_sentence_stating() -> None:
+    ledger = user_ledger("Ana DMs the main campaign.",
+                         "Kwame is DMing the main campaign from now on, Ana wants to play "
+                         "for a while")
+    assert [f.kind for f in ledger if f.value == "DMing"] == ["name"]

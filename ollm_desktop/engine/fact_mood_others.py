@@ -130,6 +130,12 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     nxt = tokens[i + 1].word if i + 1 < b else ""
     if word in WANTING or word in PREFERRING or word in HOPING:
         wanted = nxt != "to" and i + 1 < b and nxt not in _EDGE
+        if nxt == "to" and word in WANTING and i + 2 < b:  # "the drummer wants to play it at
+            verb = tokens[i + 2].word  # 140 bpm" (a change wished: fact_mood_proposed)
+            wanted = verb.isalpha() and verb not in _PASSIVE and not changes(verb) and any(
+                t.value is not None or t.word[:1].isdigit()  # (a value in it: "Ana wants to
+                for t in tokens[i + 3:_clause_end(tokens, i, b)])  # play for a while" asks
+            # nothing of a sentence stating "Kwame is DMing")
     else:
         if nxt in _HARD and i + 2 < b:
             nxt = tokens[i + 2].word
