@@ -77,6 +77,8 @@ OBJECTION = closed("pushback push objection objections opposition resistance")
 EXISTENTIAL = closed("there's there")
 BE_THERE = closed("is was are were")
 PRESENT_DEIXIS = closed("now today date present")  # "to now", "to date"
+# The places a plan waits in before it is carried out ("on the roadmap", "in the backlog").
+PLANNED_PLACES = closed("roadmap table pipeline backlog wishlist")
 INCEPTIVE = closed("begin begins began begun beginning start starts started starting")
 # Adverbs of indefinite frequency: a habit, not a standing rule ("always", "never" set one).
 HABITUAL = closed("typically usually normally generally often commonly")
@@ -110,6 +112,21 @@ def _undecided(words: list[str]) -> bool:
     """An idiom of a choice not made: "on the fence about going to 11s", "up in the air"."""
     return any(words[i:i + 3] == ["on", "the", "fence"] or
                words[i:i + 4] == ["up", "in", "the", "air"] for i in range(len(words)))
+
+
+def _waiting(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
+    """A subject said to wait where plans wait ("Upgrade to Postgres 16 is on the roadmap",
+    "the move to 5TB is still in the backlog"): a copula before "on / in the" and a place of
+    plans; the subject, from the clause's last comma to the copula, is a plan not carried
+    out ("We moved to 16, the rest is on the roadmap": only "the rest")."""
+    for k in range(a + 1, b - 2):
+        if tokens[k].word in ("on", "in") and tokens[k + 1].word in ("the", "our") and \
+                tokens[k + 2].word in PLANNED_PLACES:
+            cop = k - 1 - (tokens[k - 1].word in ("still", "already", "now", "also"))
+            if cop > a and tokens[cop].word in COPULAS:
+                opens = max((x + 1 for x in range(a, cop) if tokens[x].word == ","), default=a)
+                return [(opens, k + 3, "tentative")]
+    return []
 
 
 def _existential(words: list[str]) -> int:
@@ -186,6 +203,7 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
             out.append((a, b, "tentative") if own else (start, end, "tentative"))
         if _undecided(words):  # its clause only ("I was on the fence, but we switched")
             out.append((a, b, "tentative"))
+        out += _waiting(tokens, a, b)  # "Upgrade to Postgres 16 is on the roadmap"
         there = _existential(words)
         if there >= 0:  # up to a contrast: "there's talk of it, but the meeting is at 4pm"
             stop = next((i for i in range(a + there, end) if tokens[i].word in CONTRAST or
@@ -331,7 +349,8 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     negated = any(w.endswith("n't") for w in words)  # (a leading "Don't" is one token)
     if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS | OBJECTION |
                                     PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
-                                    HABITUAL | NEGATORS | {"when", "or", "fence", "air"}):
+                                    HABITUAL | NEGATORS | PLANNED_PLACES |
+                                    {"when", "or", "fence", "air"}):
         # only a comparison or an excess can open it: read those two alone (the other
         # structures need one of the words above)
         end = len(tokens)

@@ -58,6 +58,7 @@ from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed, 
 OthersMark = tuple[int, int, Literal["reported", "negated"]]
 
 WANTING = closed("wants wanted want")
+PREFERRING = closed("prefers preferred likes loves favours favors")  # a taste, a wish
 PRESSING = closed("push pushes pushing pushed lobby lobbies lobbying lobbied beg begs begging "
                   "begged campaign campaigns campaigning campaigned plead pleads pleading "
                   "pleaded")  # before "for"
@@ -68,6 +69,7 @@ UNNAMED = closed("someone somebody")
 CALLED_OFF = closed("cancelled canceled scrapped shelved abandoned")
 KEEPING = closed("keep keeps keeping stay stays staying stick sticks sticking remain remains")
 OWN = closed("our my ours mine")  # the speaker's own after "but"
+_DENIED = closed("not no never nope")  # "… but that's not happening"
 NO_PERSON = closed("it this that which who what there")
 _ALONG = closed("is are was were 's keeps keep still also really just has have had been "
                 "always")
@@ -76,7 +78,7 @@ _GOT = closed("got get gets")
 _SHAPE = closed("now instead rather place not")  # a correction's shape ("in place of")
 _EDGE = closed(", ; : — – but so because and")
 HOPING = closed("hopes hoped hoping")  # "their marketing guy hopes we'll do it for €12,000"
-_WISHING = WANTING | PRESSING | HOPING
+_WISHING = WANTING | PREFERRING | PRESSING | HOPING
 _ALWAYS = _WISHING | UNNAMED | CALLED_OFF | {"against"}
 _PAIRED = closed("but for of")  # a report set against, a report's source
 DECIDED = closed("decided decide decides voted vote ruled")  # "… but decided against it"
@@ -126,8 +128,14 @@ def _another(subject: str) -> bool:
 def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     word = tokens[i].word
     nxt = tokens[i + 1].word if i + 1 < b else ""
-    if word in WANTING or word in HOPING:
+    if word in WANTING or word in PREFERRING or word in HOPING:
         wanted = nxt != "to" and i + 1 < b and nxt not in _EDGE
+        if nxt == "to" and word in WANTING and i + 2 < b:  # "the drummer wants to play it at
+            verb = tokens[i + 2].word  # 140 bpm" (a change wished: fact_mood_proposed)
+            wanted = verb.isalpha() and verb not in _PASSIVE and not changes(verb) and any(
+                t.value is not None or t.word[:1].isdigit()  # (a value in it: "Ana wants to
+                for t in tokens[i + 3:_clause_end(tokens, i, b)])  # play for a while" asks
+            # nothing of a sentence stating "Kwame is DMing")
     else:
         if nxt in _HARD and i + 2 < b:
             nxt = tokens[i + 2].word
@@ -138,8 +146,8 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     stop = _clause_end(tokens, i, b)
     subject = _subject(tokens, a, i)
     j = _subject_at(tokens, a, i)
-    if word in WANTING and j > a and tokens[j - 1].word[:1].isalpha() and \
-            _answered(tokens, i, b) < 0:
+    if (word in WANTING or word in PREFERRING) and j > a and \
+            tokens[j - 1].word[:1].isalpha() and _answered(tokens, i, b) < 0:
         return False  # "the client wants …", "my boss wants …": the party who decides
     return wanted and _another(subject) and \
         not any(t.word in _SHAPE for t in tokens[i:stop])
@@ -147,12 +155,25 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
 
 def _answered(tokens: Sequence[Tok], i: int, b: int) -> int:
     """Where the speaker's own clause with a value opens after another's wish at ``i`` ("my
-    mother-in-law wants it at 2pm, we're doing 4": the wish is answered; -1: none)."""
+    mother-in-law wants it at 2pm, we're doing 4": the wish is answered), or a "but" that
+    sets the speaker or a negation against it ("The PM wants Tuesdays but that's not
+    happening", "… but we're staying on Thursdays"; -1: none)."""
     for j in range(i + 2, b):
         if tokens[j].word in FIRST_PERSON and not tokens[j - 1].word[:1].isalnum() and any(
                 t.value is not None or t.word[:1].isdigit() for t in tokens[j + 1:j + 4]):
             return j
+        if tokens[j].word == "but" and _set_against(tokens, j + 1, b):
+            return j
     return -1
+
+
+def _set_against(tokens: Sequence[Tok], j: int, b: int) -> bool:
+    """The clause after a "but" at ``j - 1`` is the speaker's own or denies: a first person
+    or a possessive of it opens it, or a negation stands in its first words ("but that's
+    not happening", "but no way", "but it won't")."""
+    words = [t.word for t in tokens[j:min(b, j + 4)]]
+    return bool(words) and (words[0] in FIRST_PERSON or words[0] in OWN or any(
+        w in _DENIED or w.endswith("n't") for w in words))
 
 
 def _should(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:

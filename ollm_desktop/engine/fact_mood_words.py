@@ -42,7 +42,7 @@ HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose
 # Tentative verb phrases: a choice under way, not made.
 TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
                    "exploring weighing debating deciding wondering undecided prototyping "
-                   "trialling trialing piloting aiming")
+                   "trialling trialing piloting aiming eyeing eying mulling pondering")
 DOUBTED = closed("sure certain decided final official confirmed settled")  # after a negation
 NEGATION = closed("not no never nothing")
 UNDECIDED = closed("tbd tbc tba")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ollm_desktop.engine import fact_back_obligation, fact_grammar, fact_new_roles, fact_shouted
+from ollm_desktop.engine import fact_grammar, fact_new_roles, fact_refused_after, fact_shouted
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_clause_openings import names_which_at
@@ -312,7 +312,8 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     # next one; "*50 MB", chat's star before the word meant, corrects the first
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
     proposing = proposal_lines(content[:MAX_FACT_TEXT])  # (fact_message_lines) a title, items
-    for number, sentence in enumerate(sentences(unwrapped(content[:MAX_FACT_TEXT]))):
+    said = sentences(unwrapped(content[:MAX_FACT_TEXT]))
+    for number, sentence in enumerate(said):
         low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
         text = low or sentence
         if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text) and not _valued(text):
@@ -325,8 +326,8 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
         if sentence.strip() and any(sentence.strip() in line for line in proposing):
             found = [replace(f, kind="question", correction=False) for f in found
                      if not f.old and f.kind not in ("correction", "decision")]
-        out, found = fact_back_obligation.retired(out, found, sentence, number)  # "This should
-        # have been X.": the previous sentence's value of X's kind is the wrong one
+        out, found = fact_refused_after.read_back(out, found, said, number)  # "This should
+        # have been X.", "… offered $145k. I said no.": the previous sentence's values
         if taken:
             out.extend(_taken_back(taken, found, out, number))
             taken = []
