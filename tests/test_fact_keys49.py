@@ -1,0 +1,56 @@
+"""Stop 49, keys (issue 28, point 2): a correction that names its key in other words than
+the first statement did. A closed class of names of one thing (``fact_key_synonyms``: "db"
+and "database", "salary" and "pay", "sprint" and "iteration", "internet" and "fiber") makes
+the two keys one, so the old value is replaced; a word outside it never joins two keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.fact_key_synonyms import key_stem, phrase_named
+from tests.fact_ledger import stated_status, user_ledger
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("annual salary is 78k", "after the promotion my pay went to 91k per year",
+     "78k", "91k per year"),
+    ("home internet plan: 300 Mbps", "upgraded, our fiber's 1 Gbps now", "300 Mbps", "1 Gbps"),
+    ("db port is 5432 in the .env",
+     "fyi the database listens on 6432 now since we put pgbouncer in front", "5432", "6432"),
+])
+def test_a_key_named_in_other_words_is_replaced(said: str, later: str, old: str,
+                                                new: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, old) == "replaced"
+    assert stated_status(ledger, new) == "current"
+
+
+def test_the_other_name_picks_its_key_among_two_of_its_unit() -> None:
+    ledger = user_ledger("db port is 5432, api port is 8080",
+                         "the database listens on 6432 now")
+    assert stated_status(ledger, "5432") == "replaced"
+    assert stated_status(ledger, "8080") == "current"
+    assert stated_status(ledger, "6432") == "current"
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    # another owner's port: never the database's
+    ("the API port is 8080", "the database listens on 6432 now", "8080"),
+    # rent paid is no salary
+    ("rent is $1,200 a month", "my salary is $4,000 now", "$1,200 a month"),
+    # the doctor and the vet are two (no group joins them)
+    ("the doctor is Dr. Olsen", "the vet is Dr. Kim now", "Dr. Olsen"),
+])
+def test_words_outside_the_class_never_join_two_keys(said: str, later: str,
+                                                     kept: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+
+
+def test_a_group_is_compared_as_its_first_word() -> None:
+    assert key_stem("db") == key_stem("databases")
+    assert key_stem("iterations") == key_stem("sprint")
+    assert key_stem("doctor") != key_stem("vet")
+    assert phrase_named("db primary") == "database primary"
+    assert phrase_named("api gateway") == "api gateway"
+
