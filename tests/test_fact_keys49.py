@@ -54,3 +54,17 @@ def test_a_group_is_compared_as_its_first_word() -> None:
     assert phrase_named("db primary") == "database primary"
     assert phrase_named("api gateway") == "api gateway"
 
+
+def test_a_failed_name_never_stated_adds_no_replaced_line() -> None:
+    ledger = user_ledger("The plumber is Mark.",
+                         "The plumber is Joe now. Mark is away, and Steve quit.")
+    assert stated_status(ledger, "Mark") == "replaced"
+    assert stated_status(ledger, "Joe") == "current"
+    assert stated_status(ledger, "Steve") is None
+
+
+def test_a_failed_name_stated_before_is_still_replaced() -> None:
+    ledger = user_ledger("Hotel in Kyoto: Hotel Granvia",
+                         "booked Mitsui Garden instead, Granvia was full")
+    assert stated_status(ledger, "Hotel Granvia") == "replaced"
+    assert stated_status(ledger, "Mitsui Garden") == "current"
