@@ -68,3 +68,20 @@ def test_a_failed_name_stated_before_is_still_replaced() -> None:
                          "booked Mitsui Garden instead, Granvia was full")
     assert stated_status(ledger, "Hotel Granvia") == "replaced"
     assert stated_status(ledger, "Mitsui Garden") == "current"
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    ("Reception is at Hollins Barn, ceremony at St Mary's at 1pm.", "St Mary's"),
+    ("we meet at St. Anne's at 9", "St. Anne's"),
+])
+def test_a_saints_name_before_a_value_is_one_name(said: str, name: str) -> None:
+    assert stated_status(user_ledger(said), name) == "current"
+
+
+def test_a_saints_name_stays_beside_a_correction_of_its_neighbour() -> None:
+    ledger = user_ledger("Reception is at Hollins Barn, ceremony at St Mary's at 1pm.",
+                         "Update: the reception's not at Hollins Barn any more but at "
+                         "Millbrook Hall. Church unchanged.")
+    assert stated_status(ledger, "Hollins Barn") == "replaced"
+    assert stated_status(ledger, "St Mary's") == "current"
+    assert stated_status(ledger, "1pm") == "current"
