@@ -85,3 +85,16 @@ def test_a_saints_name_stays_beside_a_correction_of_its_neighbour() -> None:
     assert stated_status(ledger, "Hollins Barn") == "replaced"
     assert stated_status(ledger, "St Mary's") == "current"
     assert stated_status(ledger, "1pm") == "current"
+
+
+def test_an_owner_the_first_statement_named_in_its_clause_is_its_key() -> None:
+    ledger = user_ledger("alarm's set for 6:10 on weekdays",
+                         "my weekday alarm is 5:50, gym before work now")
+    assert stated_status(ledger, "6:10") == "replaced"
+    assert stated_status(ledger, "5:50") == "current"
+
+
+def test_an_owner_the_first_statement_never_named_replaces_nothing() -> None:
+    ledger = user_ledger("the alarm is 6:10", "the weekday alarm is 5:50")
+    assert stated_status(ledger, "6:10") == "current"
+    assert stated_status(ledger, "5:50") == "current"
