@@ -98,3 +98,20 @@ def test_an_owner_the_first_statement_never_named_replaces_nothing() -> None:
     ledger = user_ledger("the alarm is 6:10", "the weekday alarm is 5:50")
     assert stated_status(ledger, "6:10") == "current"
     assert stated_status(ledger, "5:50") == "current"
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("Our cat's vet is Dr. Kim.", "We switched vets: Dr. Alvarez now.", "Dr. Kim",
+     "Dr. Alvarez"),
+])
+def test_a_change_verb_is_no_owner_of_its_key(said: str, later: str, old: str,
+                                              new: str) -> None:
+    ledger = user_ledger(said, later)
+    assert stated_status(ledger, old) == "replaced"
+    assert stated_status(ledger, new) == "current"
+    assert next(f.key for f in ledger if f.value == new) == "|vet|name"
+
+
+def test_a_participle_after_a_determiner_stays_in_its_key() -> None:
+    ledger = user_ledger("the moved meeting is at 10")
+    assert next(f.key for f in ledger if f.value == "10").startswith("moved|meeting|")
