@@ -70,7 +70,7 @@ def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found,
             value = name[:-1] if plural and name.endswith("s") else name  # "the D'Addarios
             # are off": the brand
             out.append(Found("name", value, "", "name", True, old=True,
-                             sentence=near.sentence, key=near.key))
+                             sentence=near.sentence, key=near.key, guessed=True))
             out = [replace(f, correction=True) if f is near else f for f in out
                    if not (f.sentence == number and f.value.lower() == said[-1])]  # ("off")
     return tuple(out)

@@ -23,7 +23,6 @@ from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BANDWIDTH,
     BOUNDARY,
-    CHANGE,
     CONJUNCTIONS,
     COPULAS,
     DETERMINERS,
@@ -38,6 +37,7 @@ from ollm_desktop.engine.fact_words import (
     PRONOUNS,
     SIZE,
     Tok,
+    change_verb_at,
     is_change,
 )
 from ollm_desktop.engine.reference_patterns import CURRENCY_CODES, NUMBER_WORDS
@@ -180,7 +180,7 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
         token = tokens[index]
         if token.value or token.word in BOUNDARY or token.word in COPULAS or token.word == "·" \
                 or \
-                (token.word in CHANGE and index > floor - 1 and words) or \
+                (change_verb_at(tokens, index) and index > floor - 1 and words) or \
                 token.word in AUXILIARIES or token.word in PRONOUNS or \
                 token.word in CONJUNCTIONS or (token.word in NAMING and (
                     token.word not in ("name", "names") or index + 1 >= len(tokens) or

@@ -16,6 +16,7 @@ from ollm_desktop.engine.fact_key_match import family, listed_unit
 from ollm_desktop.engine.fact_keyless import referred_back
 from ollm_desktop.engine.fact_owner_alone import owner_alone
 from ollm_desktop.engine.fact_owner_dropped import owner_dropped
+from ollm_desktop.engine.fact_owner_named import owner_named_before
 from ollm_desktop.engine.fact_supersession import (
     certain_key,
     mark_possible,
@@ -55,6 +56,7 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False,
     if not olds:  # the key named in other words ("Cache purge: I've turned it up to ...")
         dropped = owner_dropped(facts, new) if certain_key(new, single=single) else None
         dropped = dropped or owner_alone(facts, new)  # "front should be 35 psi"
+        dropped = dropped or owner_named_before(facts, new)  # "my weekday alarm is 5:50"
         if dropped is not None:  # "the fridge space is 70 cm" after "the kitchen fridge
             return replace_or_dispute(new, dropped, facts)  # space is 68 cm": one key
         return _restated_otherwise(facts, new, single=single)

@@ -374,7 +374,8 @@ def spelled_is(sentence: str, tokens: list[Tok]) -> list[Tok]:
         before = tokens[i - 1].word if i else ""
         if token.word.endswith("'s") and len(token.word) > 2 and not token.value and \
                 after is not None and token.word not in NOT_NP and \
-                before not in PREPOSITIONS and (  # ("dinner at Luigi's at 8": a place's name)
+                before not in PREPOSITIONS and before not in ("st", "st.") and (  # ("dinner
+                    # at Luigi's at 8", "at St Mary's at 1pm": a place's name)
                     after.word in PREPOSITIONS or _value_said(sentence, tokens, i)):
             out += [Tok(token.word[:-2], token.start, token.end - 2),
                     Tok("is", token.end - 2, token.end)]

@@ -27,6 +27,7 @@ from ollm_desktop.engine import fact_leads, fact_mood_words
 from ollm_desktop.engine import fact_words as W
 from ollm_desktop.engine.fact_dotted_initials import sentences_once
 from ollm_desktop.engine.fact_key_labels import two_labels
+from ollm_desktop.engine.fact_key_synonyms import key_stem
 from ollm_desktop.engine.fact_keys import noun_phrase, stem
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
@@ -294,15 +295,16 @@ def _owners(fact: Fact, other: Fact | None = None, *, later: bool = False) -> se
     words = fact.key.split("|")[0].split()
     theirs = set(other.key.split("|")[0].split()) if other is not None else set()
     keep_new = bool(_TIMES_OF_A_THING & theirs) or (later and bool(theirs - {"new"}))
-    return {stem(w) for w in words if w != "new" or keep_new}
+    return {key_stem(w) for w in words if w != "new" or keep_new}
 
 
 def _attribute(fact: Fact) -> set[str]:
-    return {stem(w) for w in fact.key.split("|")[1].split()} if fact.key.count("|") == 2 \
+    return {key_stem(w) for w in fact.key.split("|")[1].split()} if fact.key.count("|") == 2 \
         else set()
 
 
 def key_words(fact: Fact) -> set[str]:
-    """The stems of a key's owner and attribute words."""
+    """The stems of a key's owner and attribute words (one for two names of one thing,
+    ``fact_key_synonyms``: "db" and "database")."""
     entity, attribute, _ = (fact.key or "||").split("|")[:3]
-    return {stem(w) for w in f"{entity} {attribute}".split()}
+    return {key_stem(w) for w in f"{entity} {attribute}".split()}

@@ -145,6 +145,15 @@ def joined(tokens: list[Tok], start: int = 0) -> str:
     return " ".join(t.word or "#" for t in tokens[start:])
 
 
+def change_verb_at(tokens: list[Tok], index: int) -> bool:
+    """A change verb where a noun phrase read backwards ends: its base form ("set the
+    port"), or an inflected form after no determiner ("we switched vets": the vet's key, not
+    "switched vet"; "the updated schedule" is an adjective)."""
+    word = tokens[index].word
+    return word in CHANGE or (is_change(word) and not (
+        index > 0 and tokens[index - 1].word in DETERMINERS))
+
+
 @lru_cache(maxsize=8192)
 def is_change(word: str) -> bool:
     """A change verb in any form ("bumped", "switching"): memoised, it is asked of every

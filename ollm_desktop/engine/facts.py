@@ -167,6 +167,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             or _names(item, f, replacement))]
         olds = one_date_by_day(_unstopped(item.value), olds)  # "not the 20th": which one?
         olds = settings_named(olds, replacement.key)  # "alpha is 32 not 16": not rank 16
+        if not olds and item.guessed:  # a name said to have failed ("Steve quit") that
+            continue  # the user never stated: no old value of this key
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
             sequence += 1
             olds = [Fact(kind=item.kind, value=item.value, subject=item.subject,

@@ -49,6 +49,7 @@ class Found:
     sentence: int = 0  # which sentence of the message it came from
     key: str = ""  # entity|attribute|unit class (``fact_grammar``); "" for sentences
     single: bool = False  # stated as the one value of a definite key ("the K is X")
+    guessed: bool = False  # an old value read from why it failed ("Steve quit"): if stated
 
 
 def _values(sentence: str) -> list[tuple[int, int, str, str]]:
