@@ -28,7 +28,7 @@ _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 # The grammar's version: a stored extraction of an older grammar is no longer this one's
 # reading (its key does not match, so the message is extracted anew, once). Raise it whenever
 # ``fact_grammar``, ``fact_keys``, ``fact_words`` or ``provenance`` read a sentence otherwise.
-GRAMMAR_VERSION = 20  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
+GRAMMAR_VERSION = 21  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
 # 5: noun-phrase values, fact_phrases; 6: surface variants, fact_surface; 7: shouted sentences;
 # 8: equal numbers of a settings list stay apart; 9: "a.m."/"p.m." ends no sentence that goes
 # on, a moved thing's own value is old; 10: stop 40's review: a connective names no key, the
@@ -54,7 +54,11 @@ GRAMMAR_VERSION = 20  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # codes a change joins, "since / as of", "it's X" after words, advice, goals and plans;
 # 18: no key is a function word; 19: stop 47: names after "it's" and naming verbs, refusals
 # and trials given up, errata in words, rates, a number a verb places with "on", a count
-# after a copula, past movements "went from N to M", a terse label's head, an owner alone)
+# after a copula, past movements "went from N to M", a terse label's head, an owner alone;
+# 20: stop 48: units of pressure, tempo and dose, dilutions, sizes, images, how often;
+# 21: stop 49: strengths, last digits, sets, paces, options, servings; "should have been X",
+# "er" / "make that" repairs; refused offers, others' tastes, plans waiting; key synonyms;
+# a name a verb takes with an article)
 
 
 def content_key(role: str, content: str) -> str:

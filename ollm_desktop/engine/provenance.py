@@ -327,8 +327,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
         if sentence.strip() and any(sentence.strip() in line for line in proposing):
             found = [replace(f, kind="question", correction=False) for f in found
                      if not f.old and f.kind not in ("correction", "decision")]
-        out, found = fact_refused_after.read_back(out, found, said, number)  # "This should
-        # have been X.", "… offered $145k. I said no.": the previous sentence's values
+        out, found = fact_refused_after.read_back(out, found, said, number)  # ("I said no.")
         if taken:
             out.extend(_taken_back(taken, found, out, number))
             taken = []
