@@ -12,7 +12,6 @@ from ollm_desktop.engine.fact_counted import counted, result_counts
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
-from ollm_desktop.engine.fact_object_names import article_object
 from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_repair_counts import counted_opening
 from ollm_desktop.engine.fact_spelled_moves import spelled_changes
@@ -198,7 +197,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if i + 2 < len(tokens) and tokens[i + 1].word.isdigit() and \
                 tokens[i + 2].word.isalpha() and _titled(sentence, tokens, i, first):
             continue  # "for Year 10 students": the title opens a noun phrase, no value
-        if _proper_name(sentence, tokens, i, first) or article_object(sentence, tokens, i, first):
+        if _proper_name(sentence, tokens, i, first):
             _promote(sentence, tokens, i, floor=first)
             continue
         nxt = words[i + 1] if i + 1 < len(tokens) else ""
