@@ -31,7 +31,6 @@ adverbs are closed classes (``fact_words``); the verb and the nouns are any word
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
-from ollm_desktop.engine.fact_label_heads import ANYONE
 from ollm_desktop.engine.fact_measured_nouns import measured_noun
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS, changes, finite_verb, plain, verb_group
 from ollm_desktop.engine.fact_words import (
@@ -179,8 +178,6 @@ def _moved_object(before: list[Tok]) -> tuple[str, str] | None:
     if not 0 < len(noun) <= MAX_NP or not all(plain(t) for t in noun):
         return None
     entity, attribute = noun_phrase([t.word for t in noun])
-    if attribute in ANYONE:
-        return "", ""  # "they upgraded everyone to 500 Mbps": whom it reached, no key
     return (entity, attribute) if attribute else None
 
 

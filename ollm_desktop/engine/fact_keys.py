@@ -14,7 +14,7 @@ from ollm_desktop.engine.fact_clause_openings import (
     head_before_for,
     subject_start,
 )
-from ollm_desktop.engine.fact_label_heads import ANYONE, SPANS, verb_before_value, with_opening
+from ollm_desktop.engine.fact_label_heads import SPANS, verb_before_value, with_opening
 from ollm_desktop.engine.fact_named_owner import named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
@@ -282,8 +282,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         stop = next(j for j in range(change + 1, i + 1) if words[j] in ("to", "from") or
                     tokens[j].value)
         entity, attribute = noun_phrase([w for w in words[change + 1:stop] if w])
-        if attribute:  # ("upgraded everybody to 500 Mbps": no key, it refers back)
-            return ("", "") if attribute in ANYONE else (entity, attribute)
+        if attribute:
+            return entity, attribute
     if change is None and i - 1 > first and words[i - 1] == "to":
         moved = object_before(tokens, i - 1, first)
         if moved:  # "we pinned the tool to v4.17": any verb's "the K to X" (a change verb's too)

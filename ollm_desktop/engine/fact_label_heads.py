@@ -23,9 +23,6 @@ _TIME_ADJECTIVES = closed("new old current previous former next last")
 # The units of a span of time after a value ("cap it at 14 km for a month", "for two weeks"):
 # how long it holds, never an owner of the value.
 SPANS = DURATION | closed("month months year years fortnight fortnights")
-# The indefinite pronouns of persons: as a change verb's object ("the ISP upgraded everybody
-# to 500 Mbps") they name whom the change reached, never the key of its value.
-ANYONE = closed("everybody everyone somebody someone anybody anyone")
 
 
 def verb_before_value(subject: list[str]) -> bool:
