@@ -1,7 +1,8 @@
 """Stop 49, keys (issue 28, point 2): a correction that names its key in other words than
 the first statement did. A closed class of names of one thing (``fact_key_synonyms``: "db"
-and "database", "salary" and "pay", "sprint" and "iteration", "internet" and "fiber") makes
-the two keys one, so the old value is replaced; a word outside it never joins two keys."""
+and "database", "internet" and "fiber") makes the two keys one, so the old value is replaced;
+a word outside it never joins two keys ("pay", a verb in most chat, "iteration" and "repo", which
+name other things too, were taken out by stop 49's review)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from tests.fact_ledger import stated_status, user_ledger
 
 
 @pytest.mark.parametrize(("said", "later", "old", "new"), [
-    ("annual salary is 78k", "after the promotion my pay went to 91k per year",
-     "78k", "91k per year"),
     ("home internet plan: 300 Mbps", "upgraded, our fiber's 1 Gbps now", "300 Mbps", "1 Gbps"),
     ("db port is 5432 in the .env",
      "fyi the database listens on 6432 now since we put pgbouncer in front", "5432", "6432"),
@@ -33,6 +32,11 @@ def test_the_other_name_picks_its_key_among_two_of_its_unit() -> None:
     assert stated_status(ledger, "6432") == "current"
 
 
+def test_a_rent_paid_is_corrected_by_what_we_pay_now() -> None:
+    ledger = user_ledger("We pay $1,350 in rent.", "We pay $1,400 now.")
+    assert stated_status(ledger, "$1,350") == "replaced"
+
+
 @pytest.mark.parametrize(("said", "later", "kept"), [
     # another owner's port: never the database's
     ("the API port is 8080", "the database listens on 6432 now", "8080"),
@@ -40,6 +44,10 @@ def test_the_other_name_picks_its_key_among_two_of_its_unit() -> None:
     ("rent is $1,200 a month", "my salary is $4,000 now", "$1,200 a month"),
     # the doctor and the vet are two (no group joins them)
     ("the doctor is Dr. Olsen", "the vet is Dr. Kim now", "Dr. Olsen"),
+    # (stop 49's review) "pay" is a verb, a wage another's or the law's: no salary
+    ("My salary is $5,000 a month.", "I pay $1,400 a month now.", "$5,000 a month"),
+    ("My salary is $85k a year.", "The minimum wage here went up to $16 an hour.", "$85k a year"),
+    ("Our sprints are 2 weeks long.", "Each training iteration takes 3 weeks now.", "2 weeks"),
 ])
 def test_words_outside_the_class_never_join_two_keys(said: str, later: str,
                                                      kept: str) -> None:
@@ -49,7 +57,8 @@ def test_words_outside_the_class_never_join_two_keys(said: str, later: str,
 
 def test_a_group_is_compared_as_its_first_word() -> None:
     assert key_stem("db") == key_stem("databases")
-    assert key_stem("iterations") == key_stem("sprint")
+    assert key_stem("iterations") != key_stem("sprint")
+    assert key_stem("pay") != key_stem("salary")
     assert key_stem("doctor") != key_stem("vet")
     assert phrase_named("db primary") == "database primary"
     assert phrase_named("api gateway") == "api gateway"

@@ -77,17 +77,21 @@ def retired(before: list[Found], found: list[Found], sentence: str, number: int,
     at = sentence.find(right.value)
     after = [m.group(0).lower() for m in TOKEN.finditer(sentence[at + len(right.value):])
              ] if at >= 0 else ["?"]
+    along = False  # ("… should have been 8080 to begin with")
     for since in _ALL_ALONG:
+        along = along or after[:len(since)] == since
         after = after[len(since):] if after[:len(since)] == since else after
-        # ("… should have been 8080 to begin with")
     if any(w not in _CLOSES and w.isalnum() for w in after) or "?" in after:
         return before, found  # "It should be €990 from January / but the landlord refuses"
     wrong = [f for f in before if f.sentence == number - 1 and not f.old and
              f.ref_kind == right.ref_kind and f.value != right.value and
              f.key.rpartition("|")[2] == right.key.rpartition("|")[2]]
-    if not wrong and _repairs(sentence) and not any(
+    bare = [m.group(0).lower() for m in TOKEN.finditer(sentence)][:1] != ["it"]
+    if not wrong and _repairs(sentence) and (along or bare) and not any(
             f.sentence == number - 1 and not f.old for f in before):
-        # the value it repairs is an earlier message's: the sentence is a correction of it
+        # the value it repairs is an earlier message's: the sentence is a correction of it,
+        # where it says the value held all along or says no "it" ("It should have been
+        # 9:05." after "The train got in at 9:40." is a complaint: stop 49's review)
         return before, [replace(f, correction=True) if f is right else f for f in found]
     if len(wrong) != 1 or wrong[0].kind == "question":
         return before, found

@@ -1,10 +1,10 @@
 """One thing's two names in a key: a closed class of head nouns and their short forms that
-name the same attribute or owner ("the db port" / "the database listens on"; "annual
-salary" / "my pay went to"; "sprint length" / "our iterations are 3 weeks long"; "home
-internet plan" / "our fiber's 1 Gbps now"). Keys compare word stems through it, so a
-correction phrased in the other word meets its key; two words that may name two things
-("doctor" and "GP", "budget" and "cost") are never in it: a false supersession is worse
-than a missed one.
+name the same attribute or owner ("the db port" / "the database listens on"; "home internet
+plan" / "our fiber's 1 Gbps now"). Not "pay" (a verb in most chat: "we pay $1,400 now"),
+"wage" ("the minimum wage"), "iteration" or "repo" (other things too): stop 49's review.
+Keys compare word stems through it, so a correction phrased in the other word meets its
+key; two words that may name two things ("doctor" and "GP", "budget" and "cost") are never
+in it: a false supersession is worse than a missed one.
 """
 
 from __future__ import annotations
@@ -16,15 +16,13 @@ from ollm_desktop.engine.fact_keys import stem
 _GROUPS = (
     "database db",
     "extension ext",
-    "repository repo",
     "configuration config conf cfg",
     "environment env",
     "production prod",
     "directory dir",
     "password passwd pwd",
     "address addr",
-    "salary pay wage wages paycheck",
-    "sprint iteration",
+    "salary paycheck",  # (not "pay" or "wage": "we pay $1,400 now", "the minimum wage")
     "internet broadband fiber fibre",
 )
 

@@ -67,7 +67,12 @@ def _refusal(sentence: str) -> bool:
         k += 1
     else:
         return False
-    return k >= len(words) or words[k] in _NEXT
+    return (k >= len(words) or words[k] in _NEXT) and not _ACCEPTED.intersection(words[k:])
+
+
+# The words by which the same sentence takes the offer after all ("I said no, then caved and
+# signed it", "Nope, I took it gladly": stop 49's review).
+_ACCEPTED = closed("then later eventually caved signed took accepted agreed relented")
 
 
 def _offer_at(sentence: str) -> int:

@@ -198,7 +198,9 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # a strength as a multiple of a stock solution or a mix, with its name in capitals ("0.5x
     # PBS", "10x TBE", "1X SSC"): one value, the reagent at that strength (not "0.5x" alone);
     # a capital code with a number after it is a product ("2x RTX 3090": two of one)
-    (rf"{_NB}\d+(?:\.\d+)?[xX×][ ]?[A-Z][A-Z0-9]{{1,5}}(?![\w-])(?![ ]\d)", "number", None),
+    # ("3x AAA batteries", "2x HDMI cables": a count of a plural noun, no strength)
+    (rf"{_NB}\d+(?:\.\d+)?[xX×][ ]?[A-Z][A-Z0-9]{{1,5}}(?![\w-])(?![ ]\d)(?![ ][a-z]+s\b)",
+     "number", None),
     # the last digits of a number ("my mobile ends in 9902", "the card ending in 4471"): the
     # digits the user gives, one identifier (not a count); three digits or more and no year
     # ("the meeting ends in 10", "the lease ends in 2026" say when)
@@ -206,8 +208,9 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
      r"(?!(?:19|20)\d\d(?!\d))\d{3,6}(?![\w:/-]|[.,]\d)", "name", None),
     # sets and repetitions ("3 sets of 8", "4 sets of 10 reps", "5 sets of 5 at 80kg"): one
     # value, the sets and their count, not a "3" and a stray "8"
-    (rf"{_NB}\d{{1,2}}\s(?i:sets?)\sof\s\d{{1,3}}(?:\s(?i:reps?|repetitions))?(?![\w.]|\.\d)",
-     "number", None),
+    # ("3 sets of 8 squats": the exercise named after it keeps its own reading and key)
+    (rf"{_NB}\d{{1,2}}\s(?i:sets?)\sof\s\d{{1,3}}(?:\s(?i:reps?|repetitions))?(?![\w.]|\.\d)"
+     r"(?![ ](?!(?:at|with|on|and|for|in|of|now|instead|but|so)\b)[a-z])", "number", None),
     # a command-line option with its figure attached ("-Xmx4g", "-Xss1m", "-j8", "-O2"): one
     # value, the option set to that figure (not a "4g" alone); a word's hyphen is none
     (r"(?<![\w-])-[A-Za-z]{1,4}\d+[kKmMgG]?(?![\w.-]|\.\w)", "number", None),
