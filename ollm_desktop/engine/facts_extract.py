@@ -57,8 +57,7 @@ GRAMMAR_VERSION = 21  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # after a copula, past movements "went from N to M", a terse label's head, an owner alone;
 # 20: stop 48: units of pressure, tempo and dose, dilutions, sizes, images, how often;
 # 21: stop 49: strengths, last digits, sets, paces, options, servings; "should have been X",
-# "er" / "make that" repairs; refused offers, others' tastes, plans waiting; key synonyms;
-# a name a verb takes with an article)
+# "er" / "make that" repairs; refused offers, others' tastes, plans waiting; key synonyms)
 
 
 def content_key(role: str, content: str) -> str:
