@@ -10,15 +10,7 @@ Part of ``fact_values``' reading, over ``fact_grammar``'s tokens, in place.
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_value_spans import spelled_change
-from ollm_desktop.engine.fact_words import (
-    BOUNDARY,
-    CONJUNCTIONS,
-    COPULAS,
-    DETERMINERS,
-    NOT_NP,
-    PREPOSITIONS,
-    Tok,
-)
+from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, Tok, open_class
 from ollm_desktop.engine.reference_words import NUMBER_WORDS
 
 # Cardinals in words that count a plural noun ("five trains"; "one" counts no plural).
@@ -61,9 +53,7 @@ def _count_before(tokens: list[Tok], end: int, first: int) -> int | None:
             return None
         noun = tokens[i + 1] if i + 1 < end else None
         if token.word in _COUNTS and noun is not None and not noun.value and \
-                noun.word.isalpha() and noun.word.endswith("s") and len(noun.word) > 3 and \
-                noun.word not in NOT_NP and noun.word not in PREPOSITIONS and \
-                noun.word not in COPULAS and noun.word not in CONJUNCTIONS and \
+                noun.word.endswith("s") and len(noun.word) > 3 and open_class(noun.word) and \
                 not (i > first and tokens[i - 1].word in DETERMINERS):
             return i
     return None

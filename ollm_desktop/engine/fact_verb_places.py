@@ -15,11 +15,11 @@ from ollm_desktop.engine.fact_words import (
     CONJUNCTIONS,
     COPULAS,
     DETERMINERS,
-    NOT_NP,
     PREPOSITIONS,
     SPEAKING,
     Tok,
     closed,
+    open_class,
 )
 
 _PLACING = closed("on at")
@@ -56,8 +56,7 @@ def _subject_end(token: Tok) -> bool:
 def verb_like(word: str) -> bool:
     """A plain word before a count ("need 2 approvals", "ran 3 trials"): no closed-class
     word, so "the 2 options" or "is 2 approvals" stay as they were read (``fact_values``)."""
-    return word.isalpha() and word not in DETERMINERS and word not in NOT_NP and \
-        word not in COPULAS and word not in CONJUNCTIONS and word not in PREPOSITIONS
+    return open_class(word)
 
 
 def copula_count(tokens: list[Tok], i: int) -> bool:

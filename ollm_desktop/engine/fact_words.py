@@ -111,6 +111,14 @@ class Tok:
     value: Value | None = None
 
 
+def open_class(word: str) -> bool:
+    """A plain word of no closed class: no determiner, pronoun, auxiliary, copula, conjunction
+    or preposition. What the readers that guess a noun or a verb from its place ask of a word
+    ("need 2 approvals", "up from four trains"), kept in one place so they agree."""
+    return word.isalpha() and word not in DETERMINERS and word not in NOT_NP and \
+        word not in COPULAS and word not in CONJUNCTIONS and word not in PREPOSITIONS
+
+
 def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
     out: list[Tok] = []
     cursor = 0
