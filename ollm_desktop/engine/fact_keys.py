@@ -179,14 +179,12 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
     while index >= floor:
         token = tokens[index]
         if token.value or token.word in BOUNDARY or token.word in COPULAS or token.word == "·" \
-                or \
-                (change_verb_at(tokens, index) and index > floor - 1 and words) or \
+                or (change_verb_at(tokens, index) and index > floor - 1 and words) or \
                 token.word in AUXILIARIES or token.word in PRONOUNS or \
+                (token.word in PREPOSITIONS and token.word != "of") or \
                 token.word in CONJUNCTIONS or (token.word in NAMING and (
                     token.word not in ("name", "names") or index + 1 >= len(tokens) or
                     tokens[index + 1].word in DETERMINERS)):  # "the bucket name is": a noun
-            break
-        if token.word in PREPOSITIONS and token.word != "of":
             break
         words.insert(0, token.word)
         index -= 1
@@ -227,7 +225,8 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
             not _subject_before(tokens, end, words[-1]) and \
             not (len(words) == 1 and _copula_gapped(tokens, end)):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
-    return [w for w in words if w not in NOT_NP and not is_change(w)]
+    return [w for w in words if w not in NOT_NP and (not is_change(w) or (  # "the scale said"
+        bool(dets) and [t.word for t in clause[begin:begin + 1]] == [w]))]
 
 
 def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
@@ -333,7 +332,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     subject = clause_subject(tokens, i, first)
     if kind == "name":  # a name opening its clause: ", so Julia drives them" (no key "so")
         subject = after_connective(subject)
-    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
+    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and (change is None or (
+            words[change - 1] in DETERMINERS and change + 1 < i)) and \
             words[i - 1] == subject[-1] and verb_before_value(subject):  # ("JVM heap 4g": a
         subject = subject[:-1]  # label's head) "the worker pool has 4 threads": the verb
     return noun_phrase(subject)
