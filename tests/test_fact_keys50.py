@@ -29,6 +29,10 @@ def _key(text: str, value: str) -> str:
     ("during the sale the shop opens at 8:00", "8:00", "|shop|time"),
     ("after the update the api listens on 8443", "8443", "|api|port"),
     ("in the morning she walked 5 km", "5 km", "||km"),
+    # an interjection that opens the clause is no subject
+    ("lol yes 12 Aug 2027", "12 Aug 2027", "||date"),
+    ("yes 4 people", "4 people", "||people"),
+    ("haha yeah the port is 8080", "8080", "|port|port"),
 ])
 def test_the_key_is_the_subjects_not_the_adverbials_or_the_verbs(
         text: str, value: str, key: str) -> None:

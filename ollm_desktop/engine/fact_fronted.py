@@ -5,8 +5,9 @@ weighed 12 kg", "today the scale said 83.6 kg", "this morning the gauge showed 3
 clause opens with a time or a place ("in the morning", "after the split", "today", "this
 morning") and its subject follows (a pronoun, or a noun phrase opened by its determiner). The
 key is the subject's, not the adverbial's noun ("morning", "split", "vet" were keys, so "8
-frames" stayed current beside "5 frames"). ``fact_keys`` is full (420 lines): the reading
-lives here.
+frames" stayed current beside "5 frames"). An interjection of chat that opens the clause
+("lol yes 12 Aug 2027", "yes 4 people") is no subject either (the keys were "yes", "lol").
+``fact_keys`` is full (420 lines): the reading lives here.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ _OPENING = closed("this these last next every")
 # The words of the adverbial's noun phrase at most (past its determiner): "after the
 # second split" (2), "in the early morning" (2), "at the vet's" (1).
 _MAX_WORDS = 3
+# Interjections of chat that open a clause ("lol yes", "haha yeah"): no noun.
+_INTERJECTIONS = closed("lol lmao haha hahaha yes yeah yep yup nope nah ya omg wow")
 # Subject pronouns that follow a fronted adverbial ("you" is often an object: "at the
 # gate you get ..." still reads right).
 _SUBJECTS = PRONOUNS
@@ -37,7 +40,10 @@ _SUBJECTS = PRONOUNS
 
 def after_fronted(clause: list[Tok]) -> list[Tok]:
     """The clause from its subject where it opens with a fronted adverbial of time or place
-    followed by a pronoun or a determiner (see the module's docstring); else the clause."""
+    followed by a pronoun or a determiner (see the module's docstring); else the clause.
+    An interjection that opens it is no subject either ("lol yes 12 Aug 2027")."""
+    while clause and clause[0].word in _INTERJECTIONS and not clause[0].value:
+        clause = clause[1:]
     if len(clause) < 3 or any(t.value for t in clause[:2]):
         return clause
     first = clause[0].word
