@@ -29,6 +29,10 @@ def _key(text: str, value: str) -> str:
     ("during the sale the shop opens at 8:00", "8:00", "|shop|time"),
     ("after the update the api listens on 8443", "8443", "|api|port"),
     ("in the morning she walked 5 km", "5 km", "||km"),
+    # a change verb alone as a label names no key ("Moved:"): the value refers back
+    ("Moved: Tuesday 10:15.", "Tuesday", "||date"),
+    ("Changed: 8081", "8081", "||number"),
+    ("Updated: v2.3 is out", "v2.3", "||version"),
     # an interjection that opens the clause is no subject
     ("lol yes 12 Aug 2027", "12 Aug 2027", "||date"),
     ("yes 4 people", "4 people", "||people"),
@@ -43,6 +47,7 @@ def test_the_key_is_the_subjects_not_the_adverbials_or_the_verbs(
     # a noun that is also a change verb, after its determiner, is a noun
     ("the switch has 24 ports", "24 ports", "|switch|port"),
     ("the move costs 300 EUR", "300 EUR", "|move|money"),
+    ("the switch: 24 ports", "24 ports", "|switch|port"),
     # unchanged: a fronted "for" is a purpose; an object after a pronoun's verb is the key
     ("Moving forward we schedule candidate interviews through GoodTime.", "GoodTime",
      "schedule|candidate|name"),
@@ -65,6 +70,12 @@ def test_the_x_one_names_the_earlier_key_with_x(said: str, later: str, old: str,
     ledger = user_ledger(said, later)
     assert status_of(ledger, old) == "replaced"
     assert status_of(ledger, new) == "current"
+
+
+def test_a_change_verb_label_takes_the_one_value_back() -> None:
+    ledger = user_ledger("The appointment is 10:15 on Monday.", "Moved: Tuesday 10:15.")
+    assert status_of(ledger, "Monday") == "replaced"
+    assert status_of(ledger, "Tuesday") == "current"
 
 
 def test_the_x_one_of_two_keys_with_x_stays_its_own() -> None:

@@ -115,9 +115,8 @@ _AGENT_ACTION = (("ator", "ation"), ("ctor", "ction"), ("isor", "ision"), ("ssor
 @lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A word's stem, so a key phrased as a verb meets the one phrased as its noun: "raw
-    events are retained" and "raw event retention", "uploads are capped" and "the upload
-    cap", "we sample every" and "the sampling interval"; an adjective of time meets its
-    noun ("hourly rate", "95 EUR per hour")."""
+    events are retained" / "raw event retention", "uploads are capped" / "the upload cap",
+    "we sample every" / "the sampling interval"; "hourly rate" / "95 EUR per hour")."""
     word = singular(word)
     for agent, action in _AGENT_ACTION:
         if word.endswith(agent):
@@ -152,7 +151,8 @@ def noun_phrase(words: list[str]) -> tuple[str, str]:
         words = words[dets[-1]:]  # noun phrase begins at its determiner (the verb is none)
     words = words[max((k + 1 for k, w in enumerate(words) if w in LINKS), default=0):]
     words = [w for k, w in enumerate(words) if w != "#" and w not in DETERMINERS and (
-        w not in NO_NOUN or _modifier(words, k))]
+        w not in NO_NOUN or _modifier(words, k)) and (  # "Moved: Tuesday": a verb, no noun
+        len(words) > 1 or not w.endswith("ed") or not is_change(w))]
     while words and words[-1] in NO_HEAD:  # "the budget has been (raised)": no head noun
         words = words[:-1]
     if "of" in words:
