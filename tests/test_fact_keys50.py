@@ -33,6 +33,13 @@ def _key(text: str, value: str) -> str:
     ("Moved: Tuesday 10:15.", "Tuesday", "||date"),
     ("Changed: 8081", "8081", "||number"),
     ("Updated: v2.3 is out", "v2.3", "||version"),
+    # "of next month" after a date says which month, it names no owner
+    ("I renewed it, due back on the 4th of next month.", "4th", "|due|date"),
+    ("the invoice is due on the 15th of this month", "15th", "|invoice|date"),
+    # a count with its magnitude glued on is a count of its noun
+    ("After dedup it's 980k rows.", "980k rows", "||row"),
+    ("The dataset has 1.2M rows.", "1.2M rows", "|dataset|row"),
+    ("the job processed 2.5bn requests", "2.5bn requests", "|job|request"),
     # an interjection that opens the clause is no subject
     ("lol yes 12 Aug 2027", "12 Aug 2027", "||date"),
     ("yes 4 people", "4 people", "||people"),
@@ -48,6 +55,8 @@ def test_the_key_is_the_subjects_not_the_adverbials_or_the_verbs(
     ("the switch has 24 ports", "24 ports", "|switch|port"),
     ("the move costs 300 EUR", "300 EUR", "|move|money"),
     ("the switch: 24 ports", "24 ports", "|switch|port"),
+    ("60 s for the api", "60 s", "|api|duration"),
+    ("we need 5m of rope", "5m", "|rope|m"),
     # unchanged: a fronted "for" is a purpose; an object after a pronoun's verb is the key
     ("Moving forward we schedule candidate interviews through GoodTime.", "GoodTime",
      "schedule|candidate|name"),
@@ -118,6 +127,7 @@ def test_the_one_earlier_value_of_its_unit_is_possibly_restated(said: str, later
     ("the beehive has 8 frames of brood", "after the split it has 5 frames", "8 frames"),
     ("the battery holds 5000 mAh", "after a year it holds 4200 mAh", "5000 mAh"),
     ("the tank holds 40 liters", "since the leak it holds 35 liters", "40 liters"),
+    ("The dataset has 1.2M rows.", "After dedup it's 980k rows.", "1.2M rows"),
 ])
 def test_a_pronouns_value_of_the_one_earlier_unit_replaces_it(said: str, later: str,
                                                                old: str) -> None:

@@ -239,9 +239,8 @@ def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
 
 
 def _copula_gapped(tokens: list[Tok], end: int) -> bool:
-    """An earlier clause of the sentence is "NOUN is at VALUE" and this one "NOUN at VALUE"
-    with the same preposition: the copula is left out ("Kickoff is at 9:00, lunch at
-    12:30"), and the word before the preposition is the subject, not a verb."""
+    """An earlier clause is "NOUN is at VALUE" and this one "NOUN at VALUE" (the copula left
+    out: "Kickoff is at 9:00, lunch at 12:30"): the word before "at" is the subject."""
     prep = next((tokens[k].word for k in range(end - 1, -1, -1)
                  if tokens[k].word in PREPOSITIONS), None)
     here = max((k for k in range(end) if tokens[k].word == prep), default=0)
@@ -351,7 +350,8 @@ def after_owner(tokens: list[Tok], i: int) -> str:
             break
         if token.word not in DETERMINERS:
             words.append(singular(token.word))
-    return "" if words in (["one"], ["ones"]) or set(words) <= SPANS else " ".join(words[-2:])
+    return "" if words in (["one"], ["ones"]) or set(words) - {"next", "last", "this"} <= \
+        SPANS else " ".join(words[-2:])  # ("the 4th of next month": a date, no owner)
 
 
 def object_before(tokens: list[Tok], end: int, first: int) -> list[str]:
