@@ -56,6 +56,7 @@ def test_the_key_is_the_subjects_not_the_adverbials_or_the_verbs(
     ("the move costs 300 EUR", "300 EUR", "|move|money"),
     ("the switch: 24 ports", "24 ports", "|switch|port"),
     ("60 s for the api", "60 s", "|api|duration"),
+    ("Parking at the venue is 10 EUR", "10 EUR", "|venue|money"),
     ("we need 5m of rope", "5m", "|rope|m"),
     # unchanged: a fronted "for" is a purpose; an object after a pronoun's verb is the key
     ("Moving forward we schedule candidate interviews through GoodTime.", "GoodTime",
