@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ollm_desktop.engine.fact_fronted import after_fronted
 from ollm_desktop.engine.fact_leads import ONWARD
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -29,7 +30,7 @@ _CONNECTIVES = CONJUNCTIONS
 
 def subject_start(clause: list[Tok]) -> list[Tok]:
     """A clause's words from where its subject may begin (see the module's docstring)."""
-    return _after_adverbial(_unaddressed(clause))
+    return after_fronted(_after_adverbial(_unaddressed(clause)))
 
 
 def after_connective(words: list[str]) -> list[str]:

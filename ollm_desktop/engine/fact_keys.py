@@ -115,9 +115,8 @@ _AGENT_ACTION = (("ator", "ation"), ("ctor", "ction"), ("isor", "ision"), ("ssor
 @lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A word's stem, so a key phrased as a verb meets the one phrased as its noun: "raw
-    events are retained" and "raw event retention", "uploads are capped" and "the upload
-    cap", "we sample every" and "the sampling interval"; an adjective of time meets its
-    noun ("hourly rate", "95 EUR per hour")."""
+    events are retained" / "raw event retention", "uploads are capped" / "the upload cap",
+    "we sample every" / "the sampling interval"; "hourly rate" / "95 EUR per hour")."""
     word = singular(word)
     for agent, action in _AGENT_ACTION:
         if word.endswith(agent):
@@ -152,7 +151,8 @@ def noun_phrase(words: list[str]) -> tuple[str, str]:
         words = words[dets[-1]:]  # noun phrase begins at its determiner (the verb is none)
     words = words[max((k + 1 for k, w in enumerate(words) if w in LINKS), default=0):]
     words = [w for k, w in enumerate(words) if w != "#" and w not in DETERMINERS and (
-        w not in NO_NOUN or _modifier(words, k))]
+        w not in NO_NOUN or _modifier(words, k)) and (  # "Moved: Tuesday": a verb, no noun
+        len(words) > 1 or not w.endswith("ed") or not is_change(w))]
     while words and words[-1] in NO_HEAD:  # "the budget has been (raised)": no head noun
         words = words[:-1]
     if "of" in words:
@@ -179,14 +179,12 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
     while index >= floor:
         token = tokens[index]
         if token.value or token.word in BOUNDARY or token.word in COPULAS or token.word == "·" \
-                or \
-                (change_verb_at(tokens, index) and index > floor - 1 and words) or \
+                or (change_verb_at(tokens, index) and index > floor - 1 and words) or \
                 token.word in AUXILIARIES or token.word in PRONOUNS or \
+                (token.word in PREPOSITIONS and token.word != "of") or \
                 token.word in CONJUNCTIONS or (token.word in NAMING and (
                     token.word not in ("name", "names") or index + 1 >= len(tokens) or
                     tokens[index + 1].word in DETERMINERS)):  # "the bucket name is": a noun
-            break
-        if token.word in PREPOSITIONS and token.word != "of":
             break
         words.insert(0, token.word)
         index -= 1
@@ -227,7 +225,8 @@ def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
             not _subject_before(tokens, end, words[-1]) and \
             not (len(words) == 1 and _copula_gapped(tokens, end)):
         words = words[:-1]  # "the api listens on", "look at": the verb before a preposition
-    return [w for w in words if w not in NOT_NP and not is_change(w)]
+    return [w for w in words if w not in NOT_NP and (not is_change(w) or (  # "the scale said"
+        bool(dets) and [t.word for t in clause[begin:begin + 1]] == [w]))]
 
 
 def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
@@ -240,9 +239,8 @@ def _subject_before(tokens: list[Tok], end: int, word: str) -> bool:
 
 
 def _copula_gapped(tokens: list[Tok], end: int) -> bool:
-    """An earlier clause of the sentence is "NOUN is at VALUE" and this one "NOUN at VALUE"
-    with the same preposition: the copula is left out ("Kickoff is at 9:00, lunch at
-    12:30"), and the word before the preposition is the subject, not a verb."""
+    """An earlier clause is "NOUN is at VALUE" and this one "NOUN at VALUE" (the copula left
+    out: "Kickoff is at 9:00, lunch at 12:30"): the word before "at" is the subject."""
     prep = next((tokens[k].word for k in range(end - 1, -1, -1)
                  if tokens[k].word in PREPOSITIONS), None)
     here = max((k for k in range(end) if tokens[k].word == prep), default=0)
@@ -333,7 +331,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
     subject = clause_subject(tokens, i, first)
     if kind == "name":  # a name opening its clause: ", so Julia drives them" (no key "so")
         subject = after_connective(subject)
-    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and change is None and \
+    if len(subject) >= 2 and i - 1 >= 0 and not tokens[i - 1].value and (change is None or (
+            words[change - 1] in DETERMINERS and change + 1 < i)) and \
             words[i - 1] == subject[-1] and verb_before_value(subject):  # ("JVM heap 4g": a
         subject = subject[:-1]  # label's head) "the worker pool has 4 threads": the verb
     return noun_phrase(subject)
@@ -351,7 +350,8 @@ def after_owner(tokens: list[Tok], i: int) -> str:
             break
         if token.word not in DETERMINERS:
             words.append(singular(token.word))
-    return "" if words in (["one"], ["ones"]) or set(words) <= SPANS else " ".join(words[-2:])
+    return "" if words in (["one"], ["ones"]) or set(words) - {"next", "last", "this"} <= \
+        SPANS else " ".join(words[-2:])  # ("the 4th of next month": a date, no owner)
 
 
 def object_before(tokens: list[Tok], end: int, first: int) -> list[str]:

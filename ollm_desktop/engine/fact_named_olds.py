@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ollm_desktop.engine.fact_one_named import keyed_by_one
 from ollm_desktop.engine.fact_repair_restated import repairs_restated
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_value_forms import value_form
@@ -35,6 +36,7 @@ def keyed_by_named_olds(found: Sequence[Found], facts: Sequence[Fact], content: 
     the one earlier value its sentence names as replaced (of the same unit), where there is
     exactly one such key."""
     found = numeral_named(repairs_restated(found, content), facts, content)  # ("no, 60. 60 s.")
+    found = keyed_by_one(found, facts)  # "the admin one is 3002": "admin port"'s
     out = list(found)
     for index, item in enumerate(found):
         parts = item.key.split("|")

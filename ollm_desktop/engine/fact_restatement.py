@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Set
 
 from ollm_desktop.engine.fact_key_match import family, listed_unit
-from ollm_desktop.engine.fact_keyless import referred_back
+from ollm_desktop.engine.fact_keyless import keyless, referred_back
 from ollm_desktop.engine.fact_owner_alone import owner_alone
 from ollm_desktop.engine.fact_owner_dropped import owner_dropped
 from ollm_desktop.engine.fact_owner_named import owner_named_before
@@ -25,10 +25,11 @@ from ollm_desktop.engine.fact_supersession import (
     stated_before,
 )
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.fact_unit_alone import one_of_its_unit
 
 
 def restated(facts: list[Fact], new: Fact, *, single: bool = False,
-             live: set[str] | None = None) -> int:
+             live: set[str] | None = None, when: bool = False) -> int:
     """A plain statement of a key that already has another value (no correction's shape).
     Where the key is certain (the same owner and attribute: "the parameter sweep is named
     X" after "call the parameter sweep Y") the user's new value replaces the older one, as
@@ -40,7 +41,7 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False,
         facts = [f for f in facts if f.id not in live]
     parts = new.key.split("|")
     if len(parts) == 3 and not parts[1]:  # "it's 6 May": only its statement names its key
-        return _restated_otherwise(facts, new, single=single)
+        return _restated_otherwise(facts, new, single=single, when=when)
     if family(new) in ("sentence", "question") or len(parts) != 3:
         return 0
     if not single and listed_unit(new):
@@ -59,7 +60,7 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False,
         dropped = dropped or owner_named_before(facts, new)  # "my weekday alarm is 5:50"
         if dropped is not None:  # "the fridge space is 70 cm" after "the kitchen fridge
             return replace_or_dispute(new, dropped, facts)  # space is 68 cm": one key
-        return _restated_otherwise(facts, new, single=single)
+        return _restated_otherwise(facts, new, single=single, when=when)
     mark_possible(new, [old for old in olds if old not in certain])
     return sum(replace_or_dispute(new, old, facts) for old in certain)
 
@@ -90,7 +91,8 @@ def _stated_together(old: Fact, new: Fact) -> bool:
         family(new) != "port"
 
 
-def _restated_otherwise(facts: list[Fact], new: Fact, *, single: bool = False) -> int:
+def _restated_otherwise(facts: list[Fact], new: Fact, *, single: bool = False,
+                        when: bool = False) -> int:
     """A plain statement of a key named in other words: the earlier value is possibly
     replaced (never silently), and one earlier value lends the new one its key (one line
     per key: "cache purge run: 2 minutes (possibly replaced 10 minutes)")."""
@@ -100,7 +102,11 @@ def _restated_otherwise(facts: list[Fact], new: Fact, *, single: bool = False) -
         meant = [back]
     if len(meant) == 1:
         new.key, new.subject = meant[0].key, meant[0].subject
-    mark_possible(new, meant)
+    alone = None if meant else one_of_its_unit(facts, new, when=when)  # "odometer says X"
+    if alone is not None and keyless(new):  # "after the split it has 5 frames": "it" is
+        new.key, new.subject = alone.key, alone.subject  # the one thing of its unit
+        return replace_or_dispute(new, alone, facts)
+    mark_possible(new, meant or ([alone] if alone is not None else []))
     return 0
 
 

@@ -3,7 +3,8 @@ measures: a dilution or scale ("1:500"), a size in dimensions ("30x40 cm", "1920
 often ("twice a day", "3 times a week", "once daily", "daily", "every morning"), a stock's
 strength ("0.5x PBS": of PBS), sets of repetitions ("3 sets of 8"), a command-line option's
 figure ("-Xmx4g": of -Xmx), how many a dish serves ("serves 4": servings), a pace ("24:30 pace",
-"9 minute miles"). Each is one class, so "1:1000" replaces "1:500" and "once a day" replaces
+"9 minute miles"), a count with its magnitude glued on ("1.2M rows": rows, as "150 rows"
+are). Each is one class, so "1:1000" replaces "1:500" and "once a day" replaces
 "twice a day", and neither is read as a unit word (":500").
 """
 from __future__ import annotations
@@ -23,6 +24,9 @@ _OPTION = re.compile(r"(?P<flag>-[a-z]{1,4})\d+[kmg]?")
 _PACE = re.compile(r"\d{1,2}:[0-5]\d\space|\d{1,2}[ -]minute\s(?:mile|km|kilo).*")
 _SERVES = re.compile(r"(?:serves|feeds)\s.*")
 _SETS = re.compile(r"\d+\s+sets?\s+of\s+\d+(?:\s+(?:reps?|repetitions))?")
+# A figure with its magnitude glued on, then what it counts ("1.2M rows", "980k rows",
+# "2.5bn requests"): a count of the noun, whatever the magnitude.
+_MAGNITUDE = re.compile(r"[\d.,]+(?:k|m|bn|mn)\s+(?P<noun>[a-z]{3,})")
 
 
 def shaped_class(value: str) -> str | None:
@@ -42,6 +46,9 @@ def shaped_class(value: str) -> str | None:
         return "serving"  # ("serves 4", "8 servings": one class)
     if _SETS.fullmatch(text):
         return "sets"  # ("3 sets of 8": "4 sets of 10" replaces it)
+    if (counted := _MAGNITUDE.fullmatch(text)) is not None:  # ("1.2M rows": rows)
+        noun = counted["noun"]
+        return noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
     if _HOW_OFTEN.fullmatch(text) and not _NOT_HOW_OFTEN.fullmatch(text):
         return "frequency"
     return None

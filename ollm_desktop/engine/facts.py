@@ -51,6 +51,7 @@ from ollm_desktop.engine.fact_supersession import (
 )
 from ollm_desktop.engine.fact_topics import topics
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.fact_unit_alone import timed
 from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
@@ -141,7 +142,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             live = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
                     and f.message_id != message.id and f"{f.value} to {fact.value}"
                     in message.content}  # "map port 5000 to 2000", no change: both hold
-            result.replaced += restated(facts, fact, single=item.single, live=live)
+            result.replaced += restated(facts, fact, single=item.single, live=live,
+                                        when=timed(message.content, item.sentence))
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
         # a value of its own kind (the nearest time before a date: "the Sunday game moves from
