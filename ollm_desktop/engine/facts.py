@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
+from ollm_desktop.engine.fact_day_times import split_pair
 from ollm_desktop.engine.fact_echoes import echoes_replaced
 from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_keyless import other_changes
@@ -51,6 +52,7 @@ from ollm_desktop.engine.fact_supersession import (
 )
 from ollm_desktop.engine.fact_topics import topics
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
+from ollm_desktop.engine.fact_value_classes import spelled_number
 from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
@@ -112,6 +114,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
                         ref_kind=item.ref_kind, source=message.role, message_id=message.id,
                         turn=turn, sequence=sequence, from_correction=item.correction,
                         key=item.key, topic=topic[index])
+            split_pair(fact, facts)  # "Monday 4pm", then "moved to Wednesday": two values
             facts.append(fact)
             known.add_fact(fact, own=True, item=item)
             result.added += 1
@@ -200,7 +203,7 @@ def _names(item: Found, fact: Fact, replacement: Fact) -> bool:
     said, value = _unstopped(item.value).lower(), fact.value.lower()
     if fact.kind == "decision" and item.ref_kind == "name":  # "we chose Firebase 10 for
         return occurs_in(item.value, fact.value)  # auth": the decision named the old value
-    numeral = any(c.isdigit() for c in said)
+    numeral = any(c.isdigit() for c in said) or spelled_number(said)  # ("ninety")
     return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
         same_value(value, said) or names_by_day(said, fact, replacement)  # "not the 20th":
         or (item.ref_kind in ("name", "class") and  # "2027-01-20"; "Malpensa" of "Milan
