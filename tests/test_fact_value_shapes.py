@@ -169,8 +169,8 @@ def test_durations_in_rising_units_stay_apart() -> None:
 
 
 @pytest.mark.parametrize("text, value", [
-    ("The rent is debited on the 1st of each month.", "1st"),
-    ("The follow-up is booked on the 18th.", "18th"),
+    ("The rent is debited on the 1st of each month.", "the 1st"),
+    ("The follow-up is booked on the 18th.", "the 18th"),
 ])
 def test_an_ordinal_day_after_the_is_a_value(text: str, value: str) -> None:
     assert value in values_after(text)

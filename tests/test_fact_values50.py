@@ -211,3 +211,38 @@ def test_a_new_secret_replaces_the_old() -> None:
                          "the guest wifi password is now Marigold#77")
     assert status_of(ledger, "Marigold#77") == "current"
     assert status_of(ledger, "Sunflower2024") == "replaced"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("the manual says 5W-30 so that's what goes in", "5W-30"),
+    ("my friend said use 0W-20 oil", "0W-20"),
+    ("the mower takes 10w-40", "10w-40"),
+])
+def test_an_oils_viscosity_grade_is_one_name(text: str, value: str) -> None:
+    assert value in _refs(text)
+
+
+def test_a_count_after_an_amount_joined_to_its_unit_is_a_listed_count() -> None:
+    values = {f.value for f in message_facts(
+        "she needs like a 2-inch binder, 5 dividers, and the calculator is the TI-84")}
+    assert {"2-inch binder", "5 dividers"} <= values
+
+
+@pytest.mark.parametrize("text, value", [
+    ("the dentist moved me to the 9th, they had a staff shortage", "the 9th"),
+    ("so rent is still due on the 1st", "the 1st"),
+    ("the sale runs until the 15th", "the 15th"),
+])
+def test_a_day_of_the_month_keeps_its_article(text: str, value: str) -> None:
+    assert value in _refs(text)
+
+
+@pytest.mark.parametrize("said, later, new, old", [
+    ("rent is due on the 1st", "it's due on the 3rd now", "the 3rd", "the 1st"),
+    ("the meetup is on the 12th", "not the 12th, the 14th", "14th", "the 12th"),
+])
+def test_a_day_of_the_month_with_its_article_is_corrected(said: str, later: str, new: str,
+                                                         old: str) -> None:
+    ledger = user_ledger(said, later)
+    assert status_of(ledger, new) == "current"
+    assert status_of(ledger, old) == "replaced"

@@ -4,7 +4,7 @@ period or its other unit ("45 a month", "3 days a week", "one tablet a day", "85
 months"); an amount joined to its unit by a hyphen ("a 2-year warranty", "30-liter tank"); a
 weekday with its time ("Friday 10:30", "Sunday 22:00-00:00 UTC"), a time with its zone in
 words ("17:00 Pacific"); a secret of letters, digits and signs ("Marigold#77"); a cron
-schedule ("30 3 * * *").
+schedule ("30 3 * * *"); an oil's viscosity grade ("5W-30").
 
 Split from ``reference_value_shapes`` (full): ``reference_patterns`` makes a rule of each
 (pattern, kind, check) of :data:`RATE_SHAPES`, after that module's shapes.
@@ -115,4 +115,7 @@ RATE_SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # * * *", "*/15 * * * *", "0 9 * * 1-5"): one value, not "30" and "3"
     (rf"(?<![\w*/,-])(?=(?:\S+\s){{0,4}}\*)(?:{_CRON_FIELD}\s){{4}}{_CRON_FIELD}(?![\w*/,-])",
      "code", None),
+    # a motor oil's viscosity grade ("5W-30", "0W-20", "10w-40"): one name, not a "5W" and
+    # a range
+    (r"(?<![\w.-])\d{1,2}[Ww]-\d{2}(?![\w-]|\.\d)", "name", None),
 )
