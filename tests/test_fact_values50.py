@@ -246,3 +246,37 @@ def test_a_day_of_the_month_with_its_article_is_corrected(said: str, later: str,
     ledger = user_ledger(said, later)
     assert status_of(ledger, new) == "current"
     assert status_of(ledger, old) == "replaced"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("its port changed uh its nine zero nine zero now", "nine zero nine zero"),
+    ("the gate code is four four one two", "four four one two"),
+    ("extension two oh seven", "two oh seven"),
+])
+def test_digits_said_one_by_one_are_one_number(text: str, value: str) -> None:
+    assert value in _refs(text)
+
+
+def test_two_numbers_in_words_are_no_digits_said_one_by_one() -> None:
+    assert _refs("I have one or two") == []
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Incubator 2 is set at 37 °C, 5% CO2.", "5% CO2"),
+    ("add 10% FBS to the media", "10% FBS"),
+    ("block in 2% BSA", "2% BSA"),
+])
+def test_a_share_of_a_gas_or_reagent_is_one_value(text: str, value: str) -> None:
+    assert value in _refs(text)
+
+
+@pytest.mark.parametrize("text, value", [("it's 20% OFF today", "20%"),
+                                         ("we got 5% MoM growth", "5%")])
+def test_a_percentage_before_a_word_in_capitals_is_a_percentage(text: str, value: str) -> None:
+    assert _refs(text) == [value]
+
+
+def test_a_new_share_of_the_same_gas_replaces_the_old() -> None:
+    ledger = user_ledger("the incubator runs at 5% CO2", "we switched it to 8% CO2")
+    assert status_of(ledger, "8% CO2") == "current"
+    assert status_of(ledger, "5% CO2") == "replaced"

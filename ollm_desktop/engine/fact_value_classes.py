@@ -43,6 +43,8 @@ def counted_amount(value: str) -> str:
     """The amount a rate, a measure of a thing or a joined amount counts in (see the module's
     docstring); any other value as it is."""
     text = value.strip()
+    if _DIGITS.fullmatch(text):  # ("nine zero nine zero": a number said digit by digit)
+        return "1"
     if (spelled := _SPELLED.match(text)) is not None:  # ("one hundred and twenty": a number)
         text = "1" + text[spelled.end():]
     if (joined := _JOINED.fullmatch(text.lower())) is not None:
@@ -59,6 +61,8 @@ def spelled_number(text: str) -> bool:
     return _SPELLED.fullmatch(text) is not None
 
 
+_DIGITS = re.compile(r"(?i:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[ -](?i:zero|oh"
+                     r"|one|two|three|four|five|six|seven|eight|nine)){2,}")
 _PER_FIGURE = re.compile(r"\sper\s\d")  # ("1 unit per 12 g": its own class, "unit")
 
 

@@ -4,7 +4,8 @@ period or its other unit ("45 a month", "3 days a week", "one tablet a day", "85
 months"); an amount joined to its unit by a hyphen ("a 2-year warranty", "30-liter tank"); a
 weekday with its time ("Friday 10:30", "Sunday 22:00-00:00 UTC"), a time with its zone in
 words ("17:00 Pacific"); a secret of letters, digits and signs ("Marigold#77"); a cron
-schedule ("30 3 * * *"); an oil's viscosity grade ("5W-30").
+schedule ("30 3 * * *"); an oil's viscosity grade ("5W-30"); digits said in words ("nine zero
+nine zero"); a share of a gas or reagent ("5% CO2").
 
 Split from ``reference_value_shapes`` (full): ``reference_patterns`` makes a rule of each
 (pattern, kind, check) of :data:`RATE_SHAPES`, after that module's shapes.
@@ -44,6 +45,7 @@ _NOT_RATE = r"(?!\s+(?:ago|later|earlier|apart|before|after|back|from|since|old|
 _STOPPED = frozenset(STOP.replace("\\", "").split("|")) | {"hours", "minutes", "seconds"}
 _NOUN = r"[a-zµμ][a-zµμ'-]*"
 _HALF = r"(?:\s(?:and\s)?a\shalf)"
+_DIGIT_WORDS = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
 _SHORT_DAYS = "mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 _CLOCK = r"(?:[01]?\d|2[0-3])(?::[0-5]\d|(?::[0-5]\d)?\s?(?:am|pm|AM|PM|[ap]\.m\.)(?![\w]))"
 _TIME = rf"{_CLOCK}(?:\s?[-–]\s?{_CLOCK})?"
@@ -118,4 +120,12 @@ RATE_SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # a motor oil's viscosity grade ("5W-30", "0W-20", "10w-40"): one name, not a "5W" and
     # a range
     (r"(?<![\w.-])\d{1,2}[Ww]-\d{2}(?![\w-]|\.\d)", "name", None),
+    # digits said one by one in words ("nine zero nine zero", "four four three"): one number,
+    # three digits or more ("one two" is prose)
+    (rf"\b(?i:{_DIGIT_WORDS})(?:[ -](?i:{_DIGIT_WORDS})){{2,}}\b(?!-)", "number", None),
+    # a share of a gas or a reagent named in capitals ("5% CO2", "10% FBS", "2% BSA"): one
+    # value, not a bare "5%" ("5% CO2" replaces "8% CO2", not "20% O2"); no count after it
+    (rf"{_NB}\d+(?:\.\d+)?\s?%\s(?!(?:OFF|ON|OR|AND|FOR|THE|OF|TO|IN|AT)\b)[A-Z][A-Z0-9]{{1,4}}"
+     r"(?![\w-])(?!\s\d)",
+     "number", None),
 )
