@@ -141,8 +141,14 @@ def test_a_weekday_and_its_time_are_one_value(text: str, value: str) -> None:
     assert value in _refs(text)
 
 
-def test_a_weekday_at_a_time_stays_two_values() -> None:
-    assert _refs("see you Friday at 10:30") == ["10:30"]
+@pytest.mark.parametrize("text, value", [("see you Friday at 10:30", "Friday at 10:30"),
+                                         ("practice is Mondays at 6pm", "Mondays at 6pm")])
+def test_a_weekday_at_a_time_is_one_value(text: str, value: str) -> None:
+    assert _refs(text) == [value]
+
+
+def test_a_weekday_at_a_named_hour_stays_two_values() -> None:
+    assert _refs("on Friday at noon") == ["noon"]
 
 
 @pytest.mark.parametrize("said, later, new, old, kept", [
@@ -280,3 +286,30 @@ def test_a_new_share_of_the_same_gas_replaces_the_old() -> None:
     ledger = user_ledger("the incubator runs at 5% CO2", "we switched it to 8% CO2")
     assert status_of(ledger, "8% CO2") == "current"
     assert status_of(ledger, "5% CO2") == "replaced"
+
+
+def _read_correction_first(said: str, later: str) -> list:  # type: ignore[type-arg]
+    """The ledger as a chat builds it: a correction is read at once (turn 2), the statement it
+    corrects (turn 1) when it is compacted."""
+    from ollm_desktop.engine import facts
+    from ollm_desktop.engine.models import Message
+    ledger: list = []  # type: ignore[type-arg]
+    facts.absorb(ledger, Message(role="user", content=later), 2)
+    facts.absorb(ledger, Message(role="user", content=said), 1)
+    return ledger
+
+
+@pytest.mark.parametrize("said, later, new, kept", [
+    ("The demo is on Thursday at 2 pm.", "Scratch that - the demo is on Friday.", "Friday",
+     "2 pm"),
+    ("The demo is Thursday 2 pm.", "Scratch that - the demo is on Friday.", "Friday", "2 pm"),
+    ("Parent-teacher conference is Thursday at 4:15", "oh wait it's Tuesday. same time.",
+     "Tuesday", "4:15"),
+])
+def test_a_day_corrected_before_its_pair_is_read_splits_the_pair(said: str, later: str,
+                                                                  new: str, kept: str) -> None:
+    for ledger in (user_ledger(said, later), _read_correction_first(said, later)):
+        assert status_of(ledger, new) == "current"
+        assert status_of(ledger, kept) == "current"
+        assert status_of(ledger, said.split(" is ")[1].removeprefix("on ").rstrip(".")) == \
+            "replaced"

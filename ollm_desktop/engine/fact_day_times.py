@@ -18,7 +18,7 @@ from ollm_desktop.engine.fact_types import Fact, _fact_id
 from ollm_desktop.engine.reference_words import WEEKDAYS
 
 _SHORT = "mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
-_DAY_TIME = re.compile(rf"((?i:{WEEKDAYS}|{_SHORT})s?\.?)\s(\d.*)")
+_DAY_TIME = re.compile(rf"((?i:{WEEKDAYS}|{_SHORT})s?\.?)\s(?:at\s)?(\d.*)")
 _DAY = re.compile(rf"\b(?i:{WEEKDAYS}|{_SHORT})s?\b")
 
 
@@ -50,9 +50,28 @@ def split_pair(new: Fact, facts: list[Fact]) -> None:
              (f.turn or 0) < (new.turn or 0) and _DAY_TIME.fullmatch(f.value)]
     mine = [f for f in pairs if f.key.rsplit("|", 1)[0] == new.key.rsplit("|", 1)[0]]
     for pair in mine or (pairs if len(pairs) == 1 else []):
-        day, time = _DAY_TIME.fullmatch(pair.value).groups()  # type: ignore[union-attr]
-        entity_attribute = pair.key.split("|")[:2]
-        day_fact = pair.model_copy(update={"id": _fact_id(), "value": day, "ref_kind": "date",
-                                           "key": "|".join([*entity_attribute, "date"])})
-        facts += [day_fact, pair.model_copy(update={"id": _fact_id(), "value": time})]
-        pair.status, pair.replaced_by, pair.replaced_turn = "replaced", day_fact.id, new.turn
+        _split(pair, facts, new.turn)
+
+
+def split_before_later(facts: list[Fact], new: Fact) -> list[Fact]:
+    """A pair read after a later weekday alone that may correct it (a correction is read at
+    once, the statement it corrects when compacted: "Thursday 2 pm", then "Scratch that, on
+    Friday"): split as ``split_pair`` does; its day, for the later one to meet."""
+    if new.ref_kind != "time" or not new.key or not _DAY_TIME.fullmatch(new.value):
+        return []
+    owner = new.key.rsplit("|", 1)[0]
+    later = [f for f in facts if f.status == "current" and f.ref_kind == "date" and f.users
+             and f.kind != "question" and _DAY.fullmatch(f.value) and (f.turn or 0) > (
+                 new.turn or 0) and f.key.rsplit("|", 1)[0] in (owner, "|")]
+    return [_split(new, facts, later[0].turn)] if later else []
+
+
+def _split(pair: Fact, facts: list[Fact], turn: int | None) -> Fact:
+    """The pair replaced by its day, the day and the time added as values (the day returned)."""
+    day, time = _DAY_TIME.fullmatch(pair.value).groups()  # type: ignore[union-attr]
+    entity_attribute = pair.key.split("|")[:2]
+    day_fact = pair.model_copy(update={"id": _fact_id(), "value": day, "ref_kind": "date",
+                                       "key": "|".join([*entity_attribute, "date"])})
+    facts += [day_fact, pair.model_copy(update={"id": _fact_id(), "value": time})]
+    pair.status, pair.replaced_by, pair.replaced_turn = "replaced", day_fact.id, turn
+    return day_fact

@@ -105,8 +105,8 @@ RATE_SHAPES: tuple[tuple[str, str, Check | None], ...] = (
      r"|now|instead|not|is|was|are|one)\b)[a-z][a-z-]+)?\b(?!-)", "number", None),
     # a weekday and its time said as one ("Friday 10:30", "Thu 9am", "Sunday 22:00-00:00
     # UTC") or a time with its zone in words ("23:59 Pacific", "9am Eastern time"): one point
-    # of the week; "Friday at 10:30" keeps its two values
-    (rf"\b(?:(?i:{WEEKDAYS}|{_SHORT_DAYS})s?\.?\s(?={_CLOCK}){_TIME}(?:\s{_ZONE_WORDS})?"
+    # of the week ("Friday at 10:30" too)
+    (rf"\b(?:(?i:{WEEKDAYS}|{_SHORT_DAYS})s?\.?\s(?:at\s)?(?={_CLOCK}){_TIME}(?:\s{_ZONE_WORDS})?"
      rf"|(?<![\w:.]){_TIME}\s{_ZONE_WORDS})(?![\w:]|-\d)", "time", None),
     # a secret of letters and digits with a sign inside ("Marigold#77", "Pa$$w0rd", "blue&Fox9"):
     # one token, as it is typed (not the word before its sign); three letters at least ("a*b+2"
