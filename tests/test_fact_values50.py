@@ -313,3 +313,14 @@ def test_a_day_corrected_before_its_pair_is_read_splits_the_pair(said: str, late
         assert status_of(ledger, kept) == "current"
         assert status_of(ledger, said.split(" is ")[1].removeprefix("on ").rstrip(".")) == \
             "replaced"
+
+
+@pytest.mark.parametrize("said, old, new", [
+    ("The call is on Monday, sorry, Tuesday at 3pm.", "Monday", "Tuesday at 3pm"),
+    ("The call is on Monday, sorry, Tuesday 3pm.", "Monday", "Tuesday 3pm"),
+    ("The vet is Friday, no wait, Thursday at 9am.", "Friday", "Thursday at 9am"),
+])
+def test_a_day_repaired_by_a_day_and_its_time(said: str, old: str, new: str) -> None:
+    ledger = user_ledger(said)
+    assert status_of(ledger, old) == "replaced"
+    assert status_of(ledger, new) == "current"

@@ -75,3 +75,10 @@ def _split(pair: Fact, facts: list[Fact], turn: int | None) -> Fact:
     facts += [day_fact, pair.model_copy(update={"id": _fact_id(), "value": time})]
     pair.status, pair.replaced_by, pair.replaced_turn = "replaced", day_fact.id, turn
     return day_fact
+
+
+def one_day(old: str, old_kind: str, new: str, new_kind: str) -> bool:
+    """A weekday and a weekday with its time are values of one kind ("Monday, sorry, Tuesday
+    at 3pm": a self-repair of the day)."""
+    return {old_kind, new_kind} == {"date", "time"} and all(
+        _DAY.fullmatch(v) or _DAY_TIME.fullmatch(v) for v in (old, new))
