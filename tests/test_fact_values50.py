@@ -324,3 +324,23 @@ def test_a_day_repaired_by_a_day_and_its_time(said: str, old: str, new: str) -> 
     ledger = user_ledger(said)
     assert status_of(ledger, old) == "replaced"
     assert status_of(ledger, new) == "current"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("We're staying at Hotel Miramar in Split, 5 nights.", "5 nights"),
+    ("the hotel is booked for 3 nights", "3 nights"),
+    ("just 1 night in Porto", "1 night"),
+])
+def test_nights_are_a_unit_of_a_stay(text: str, value: str) -> None:
+    assert value in _refs(text)
+
+
+def test_a_stay_of_more_nights_replaces_the_shorter() -> None:
+    ledger = user_ledger("the hotel is booked for 3 nights", "we extended it to 4 nights")
+    assert status_of(ledger, "4 nights") == "current"
+    assert status_of(ledger, "3 nights") == "replaced"
+
+
+def test_nights_asked_about_replace_nothing() -> None:
+    ledger = user_ledger("the hotel is booked for 3 nights", "should we do 4 nights?")
+    assert status_of(ledger, "3 nights") == "current"
