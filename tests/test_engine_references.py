@@ -206,7 +206,7 @@ FOUND = [
     ("port", "bind to :8443 instead", "8443"),
     ("port", "the db is at db.internal:5432 now", "5432"),
     ("number", "it costs 1.234,56 EUR a month", "1.234,56 EUR"),
-    ("number", "it costs 1,234.56 USD a month", "1,234.56 USD"),
+    ("number", "it costs 1,234.56 USD a month", "1,234.56 USD a month"),
     ("number", "we see 12,500 requests per minute at peak", "12,500 requests per minute"),
     ("number", "the timeout is 45 s here", "45 s"),
     ("number", "give it 8 GiB of memory", "8 GiB"),

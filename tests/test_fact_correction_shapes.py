@@ -170,8 +170,9 @@ def test_a_directed_particle_with_its_object_changes_the_key() -> None:
     says the object's value changed (the particle says the direction), as "raise" does."""
     ledger = absorbed(("user", "The rent is 1,200 EUR a month."),
                       ("user", "The landlord put the rent up to 1,350 EUR a month."))
-    old = fact_of(ledger, "1,200 EUR")
-    assert old.status == "replaced" and value_of(ledger, old.replaced_by) == "1,350 EUR"
+    old = fact_of(ledger, "1,200 EUR a month")  # (a rate read whole since stop 50)
+    assert old.status == "replaced" and \
+        value_of(ledger, old.replaced_by) == "1,350 EUR a month"
 
 
 def test_up_to_as_at_most_changes_nothing() -> None:

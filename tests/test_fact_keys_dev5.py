@@ -118,7 +118,7 @@ def test_a_value_of_no_noun_phrase_is_not_possibly_a_found_key() -> None:
 def test_a_value_of_no_noun_phrase_beside_another_of_its_unit_is_not_an_owners_key() -> None:
     ledger = absorbed(("user", "Hotel in Lisbon is €140 a night, the one in Porto €95."),
                       ("user", "Porto is €110 now."))
-    lisbon = fact_of(ledger, "€140")
+    lisbon = fact_of(ledger, "€140 a night")
     assert lisbon.status == "current" and lisbon.possibly_replaced_by is None
 
 

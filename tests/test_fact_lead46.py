@@ -76,7 +76,8 @@ def test_a_period_keeps_its_every_and_a_named_length_still_meets_it() -> None:
     ("the budget for the bathroom reno is 1500, ugh, 1800 I mean", "1500", "1800"),
     ("child's surname Kowalczyk—actually Kowalska, I typed her dad's.", "Kowalczyk", "Kowalska"),
     ("the door code is 4471 — no wait, 4417", "4471", "4417"),
-    ("The call is on Monday, sorry, Tuesday at 3pm.", "Monday", "Tuesday"),
+    # (with its time the day is one value since stop 50: tests/test_fact_values50.py)
+    ("The call is on Monday, sorry, Tuesday.", "Monday", "Tuesday"),
 ])
 def test_a_self_repair_mid_sentence_replaces_the_value_taken_back(said: str, old: str,
                                                                   new: str) -> None:
@@ -102,7 +103,7 @@ def test_two_values_with_no_repair_between_both_stay(said: str, values: tuple[st
     ("The port is 8443, can you write the nginx config?", "8443"),
     ("my salary is £52,000, how much goes into my pension at 5%?", "£52,000"),
     ("The DB is on 5434 now, could you update the doc?", "5434"),
-    ("the party is on Friday at 8pm, what should I bring?", "8pm"),
+    ("the party is on Friday at 8pm, what should I bring?", "Friday at 8pm"),
 ])
 def test_a_question_after_a_stated_clause_leaves_it_stated(said: str, value: str) -> None:
     assert status_of(user_ledger(said), value) == "current"

@@ -11,7 +11,7 @@ from tests.fact_ledger import check_current, values_after
 
 
 @pytest.mark.parametrize("text, ref", [
-    ("The game will now kick off at 8 p.m. Pacific Time.", "8 p.m."),
+    ("The game will now kick off at 8 p.m. Pacific Time.", "8 p.m. Pacific Time"),
     ("Doors open at 7 a.m. on Sundays", "7 a.m."),
     ("Our next meeting is on the 31st August at 10.30am.", "10.30am"),
     ("We meet at 7.45 pm.", "7.45 pm"),

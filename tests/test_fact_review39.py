@@ -28,7 +28,7 @@ ROUTINES = [
     ("The ferry usually departs at 6:15.", "6:15"),
     ("My daughter normally gets home at 4:30pm.", "4:30pm"),
     ("The choir usually rehearses on Wednesdays.", "Wednesdays"),
-    ("I usually drink 3 cups of tea a day.", "3 cups"),
+    ("I usually drink 3 cups of tea a day.", "3 cups of tea a day"),
 ]
 
 

@@ -31,7 +31,7 @@ def test_a_pressure_said_first_is_corrected_whole() -> None:
     ("it's 128 bpm, the singer can't breathe faster", "128 bpm"),
     ("the compressor runs at 8 bar", "8 bar"),
     ("front tyres 32 psi", "32 psi"),
-    ("vitamin D 25 mcg a day", "25 mcg"),
+    ("vitamin D 25 mcg a day", "25 mcg a day"),
 ])
 def test_a_unit_of_pressure_tempo_or_dose_is_read_with_its_figure(text: str, value: str) -> None:
     assert value in _values(text)

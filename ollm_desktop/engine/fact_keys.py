@@ -18,7 +18,7 @@ from ollm_desktop.engine.fact_label_heads import SPANS, verb_before_value, with_
 from ollm_desktop.engine.fact_named_owner import named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
-from ollm_desktop.engine.fact_value_classes import shaped_class
+from ollm_desktop.engine.fact_value_classes import counted_amount, shaped_class
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BANDWIDTH,
@@ -52,7 +52,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
         return shaped  # ("1:500", "30x40 cm", "twice a day": their shape says what they are)
     if ref_kind == "number":
         unit = re.sub(r"^(?:every )?[-+~]?[\d.,_]+(?:[eE][-+]?\d+|\s?\d*/\d+)?\s*", "",
-                      value.lower())  # ("every 2 weeks": a period's unit, weeks)
+                      counted_amount(value).lower())  # ("every 2 weeks": a period's unit)
         spelled = unit.rstrip(".").replace("-", " ").split()  # ("2 1/2 cups": cups)
         while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ollm_desktop.engine.fact_day_times import one_day
 from ollm_desktop.engine.fact_keys import unit_class
 from ollm_desktop.engine.fact_verbs import finite_verb
 from ollm_desktop.engine.fact_words import (
@@ -48,7 +49,8 @@ def _same_kind(old: str, old_kind: str, new: str, new_kind: str) -> bool:
     if _shape(old) == _shape(new):
         return old.lower() != new.lower()
     unit = unit_class(old, old_kind, "")
-    return unit not in ("number", "name") and unit == unit_class(new, new_kind, "")
+    return (unit not in ("number", "name") and unit == unit_class(new, new_kind, "")) or \
+        one_day(old, old_kind, new, new_kind)  # ("Monday, sorry, Tuesday at 3pm")
 
 
 def _bare(sentence: str, token: Tok, like: tuple[int, int, str, str]) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 
+from ollm_desktop.engine.fact_day_times import kept_day, split_before_later
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_key_match import (
@@ -87,6 +88,7 @@ def replace_or_dispute(new: Fact, old: Fact, facts: list[Fact], *, named: bool =
     if may_replace(new, old):
         old.status, old.replaced_by, old.disputed_by = "replaced", new.id, None
         old.replaced_turn, old.possibly_replaced_by = new.turn, None
+        kept_day(new, old, facts)  # "Thursday 9pm", then "9:30pm": Thursday holds
         return 1
     live = any(f.id == old.disputed_by and f.status != "forgotten" for f in facts)
     if _corrects(new) and (named or not live):
@@ -297,6 +299,8 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     kind = family(new)
     if kind in ("sentence", "question"):
         return 0
+    for day in split_before_later(facts, new):  # "Thursday 2 pm", read after "on Friday"
+        return replaced_by_later(facts, day)
     later = [f for f in facts if f.from_correction and f.status == "current"
              and f.value != new.value and family(f) == kind and stated_before(new, f)
              and not names_another_old(facts, f, new)]

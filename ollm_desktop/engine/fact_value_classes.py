@@ -6,12 +6,17 @@ figure ("-Xmx4g": of -Xmx), how many a dish serves ("serves 4": servings), a pac
 "9 minute miles"), a count with its magnitude glued on ("1.2M rows": rows, as "150 rows"
 are). Each is one class, so "1:1000" replaces "1:500" and "once a day" replaces
 "twice a day", and neither is read as a unit word (":500").
+
+:func:`counted_amount` is what a rate or a measured noun counts in ("45 a month": 45, "3 days
+a week": 3 days, "2 bags of ice": 2 bags, "a 48-hour window": 48 hour), so a rate meets the
+amount it was said as before ("39 a month", then "it's 45 now").
 """
 from __future__ import annotations
 
 import re
 
 from ollm_desktop.engine.reference_value_shapes import TIMES
+from ollm_desktop.engine.reference_value_wholes import SPELLED
 
 _RATIO = re.compile(r"\d{1,2}:\d{3,6}")
 _SIZE = re.compile(r"\d+(?:\.\d+)?(?:\s?[x×]\s?\d+(?:\.\d+)?){1,2}(?:\s?(?P<side>\S+))?")
@@ -27,6 +32,42 @@ _SETS = re.compile(r"\d+\s+sets?\s+of\s+\d+(?:\s+(?:reps?|repetitions))?")
 # A figure with its magnitude glued on, then what it counts ("1.2M rows", "980k rows",
 # "2.5bn requests"): a count of the noun, whatever the magnitude.
 _MAGNITUDE = re.compile(r"[\d.,]+(?:k|m|bn|mn)\s+(?P<noun>[a-z]{3,})")
+
+
+# A rate's period after its amount ("a month", "per night", "/hour"), "of" and what a measure
+# holds ("2 bags of ice"), and an amount joined to its unit ("48-hour window").
+_PERIOD_TAIL = re.compile(r"\s(?:a|an|each|every|per)\s[a-z]+$|\s?/\s?(?:hour|hr|day|week|wk"
+                          r"|month|mo|year|yr|night|person|head|min|minute|h|d)$")
+_OF_TAIL = re.compile(r"(?<=[a-z])\sof\s[a-z'-]+$")
+_JOINED = re.compile(r"([\d.,]+|[a-z]+)-(year|month|week|day|hour|minute|inch|foot|feet|liter"
+                     r"|litre|gallon|meter|metre|mile|pound|ounce|gram|kilo|night)\b.*")
+
+
+def counted_amount(value: str) -> str:
+    """The amount a rate, a measure of a thing or a joined amount counts in (see the module's
+    docstring); any other value as it is."""
+    text = value.strip()
+    if _DIGITS.fullmatch(text):  # ("nine zero nine zero": a number said digit by digit)
+        return "1"
+    if (spelled := _SPELLED.match(text)) is not None:  # ("one hundred and twenty": a number)
+        text = "1" + text[spelled.end():]
+    if (joined := _JOINED.fullmatch(text.lower())) is not None:
+        return f"{joined[1]} {joined[2]}"
+    text = _PERIOD_TAIL.sub("", text) if not _PER_FIGURE.search(text) else text
+    return _OF_TAIL.sub("", text)
+
+
+_SPELLED = re.compile(rf"(?i:{SPELLED})(?:\s(?:and\s)?a\shalf)?(?![\w-])")
+
+
+def spelled_number(text: str) -> bool:
+    """A number in words alone ("ninety", "one hundred and twenty")."""
+    return _SPELLED.fullmatch(text) is not None
+
+
+_DIGITS = re.compile(r"(?i:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[ -](?i:zero|oh"
+                     r"|one|two|three|four|five|six|seven|eight|nine)){2,}")
+_PER_FIGURE = re.compile(r"\sper\s\d")  # ("1 unit per 12 g": its own class, "unit")
 
 
 def shaped_class(value: str) -> str | None:

@@ -229,7 +229,7 @@ def listed_count(tokens: list[Tok], i: int, first: int) -> bool:
 
 def _counted_pair(text: str) -> bool:
     """A number with the noun it counts or that names it ("11 starters", "rank 16")."""
-    words = text.replace(",", "").split()
+    words = re.sub(r"(?<=\d)-[a-z]+", "", text.replace(",", "")).split()  # ("2-inch binder")
     return len(words) == 2 and any(numeric(w) for w in words) and any(w.isalpha() for w in words)
 
 

@@ -1,26 +1,24 @@
 """The facts ledger: what the app keeps by code, who stated it, and what replaced what.
 
-Facts come from ``provenance`` when their message is compacted (and at once from a message that
-may correct one, so a replaced value is never shown as current). Rules:
+Facts come from ``provenance`` on compaction, and at once from a message that may correct one.
 
-- **Supersession is by key.** A correction's value replaces the current values of the same
-  key stated before it (the gateway's port), whatever words it uses; a value the
-  correction names as old ("port 7443 is no longer used") is replaced too. The replaced value
-  stays visible, beside its replacement, never as current; a correction back to it makes it
-  current again (``fact_supersession``).
-- **Two values that are not a correction of one another are two entries** (no correction's
-  shape, no supersession; the older is marked "possibly replaced"), except a ``NAME=value``
-  setting, which a new assignment replaces.
-- **The ledger is the user's** (issue 28). It sends what the user stated, typed, edited or
-  pinned, and an assistant's value once adopted (the user used it in a later message, pinned
-  its reply, or kept it in the panel: ``Fact.users``). An assistant-only value is kept (the
-  panel's "Suggested by the assistant", recall) but never sent, never replaces the user's,
-  and goes first when ``MAX_FACTS`` is short. Pinned and typed entries are never evicted.
+- **Supersession is by key.** A correction's value replaces the current values of the same key
+  stated before it (the gateway's port), whatever words it uses; a value the correction names as
+  old ("port 7443 is no longer used") is replaced too. The replaced value stays visible, beside its
+  replacement, never as current; a correction back to it makes it current again
+  (``fact_supersession``).
+- **Two values that are not a correction of one another are two entries** (no correction's shape,
+  no supersession; the older is marked "possibly replaced"), except a ``NAME=value`` setting, which
+  a new assignment replaces.
+- **The ledger is the user's** (issue 28). It sends what the user stated, typed, edited or pinned,
+  and an assistant's value once adopted (the user used it in a later message, pinned its reply, or
+  kept it in the panel: ``Fact.users``). An assistant-only value is kept (the panel's "Suggested by
+  the assistant", recall) but never sent, never replaces the user's, and goes first when
+  ``MAX_FACTS`` is short. Pinned and typed entries are never evicted.
 - **Identity is the key** (``fact_grammar``: entity, attribute, unit class), never a shared
   word; a key that is only possibly the same keeps both values, the older marked "possibly
   replaced by X (turn N)". A question or a suggestion replaces nothing.
-- **It renders from its own entries alone**, in creation order, so its bytes change only
-  when a fact does.
+- **It renders from its entries alone**, in creation order: bytes change only when a fact does.
 """
 
 from __future__ import annotations
@@ -31,6 +29,7 @@ from dataclasses import dataclass
 
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
+from ollm_desktop.engine.fact_day_times import split_pair
 from ollm_desktop.engine.fact_echoes import echoes_replaced
 from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_keyless import other_changes
@@ -52,6 +51,7 @@ from ollm_desktop.engine.fact_supersession import (
 from ollm_desktop.engine.fact_topics import topics
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.fact_unit_alone import timed
+from ollm_desktop.engine.fact_value_classes import spelled_number
 from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.facts_extract import extract
 from ollm_desktop.engine.models import Message
@@ -113,6 +113,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
                         ref_kind=item.ref_kind, source=message.role, message_id=message.id,
                         turn=turn, sequence=sequence, from_correction=item.correction,
                         key=item.key, topic=topic[index])
+            split_pair(fact, facts)  # "Monday 4pm", then "moved to Wednesday": two values
             facts.append(fact)
             known.add_fact(fact, own=True, item=item)
             result.added += 1
@@ -202,7 +203,7 @@ def _names(item: Found, fact: Fact, replacement: Fact) -> bool:
     said, value = _unstopped(item.value).lower(), fact.value.lower()
     if fact.kind == "decision" and item.ref_kind == "name":  # "we chose Firebase 10 for
         return occurs_in(item.value, fact.value)  # auth": the decision named the old value
-    numeral = any(c.isdigit() for c in said)
+    numeral = any(c.isdigit() for c in said) or spelled_number(said)  # ("ninety")
     return fact.kind not in SENTENCE_KINDS and fact.kind != "question" and (
         same_value(value, said) or names_by_day(said, fact, replacement)  # "not the 20th":
         or (item.ref_kind in ("name", "class") and  # "2027-01-20"; "Malpensa" of "Milan

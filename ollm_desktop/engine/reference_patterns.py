@@ -20,6 +20,7 @@ from ollm_desktop.engine.reference_value_shapes import NUMBER_START as _NB
 from ollm_desktop.engine.reference_value_shapes import TO_DAY as _TO_DAY
 from ollm_desktop.engine.reference_value_shapes import UNIT_END as _UNIT_END
 from ollm_desktop.engine.reference_value_shapes import ZONE as _ZONE
+from ollm_desktop.engine.reference_value_wholes import RATE_SHAPES
 from ollm_desktop.engine.reference_words import (
     CURRENCY_CODES,
     EXT,
@@ -283,6 +284,7 @@ RULES: tuple[Rule, ...] = (
     # each month, a month alone, release lines, wildcard and suffixed identifiers, decimals
     # without a leading zero, fractions, times in words, cents)
     *(_rule(pattern, kind, check=check) for pattern, kind, check in SHAPES),
+    *(_rule(pattern, kind, check=check) for pattern, kind, check in RATE_SHAPES),
     _rule(r"(?<![\w\\])(?:[A-Za-z]:\\|\\\\[\w.$-]+\\)(?:[^\\/:*?\"<>|\s]+\\)*"
           r"[^\\/:*?\"<>|\s]*", "path", check=_check_windows),
     # a drive path written with forward slashes ("D:/Photos/2023"): one path, not "D"

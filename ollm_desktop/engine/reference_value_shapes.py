@@ -138,11 +138,11 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"\b(?:next|this|coming)\s+(?i:{WEEKDAYS})\b", "date", None),
     # a day of the month alone after a preposition of time ("on the 14th", "moved me to the
     # 21st", "due on the 1st of each month"): a date, as "June 21st" is
-    (r"(?:(?<=\b[Oo]n the )|(?<=\b[Bb]y the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+    (r"(?:(?<=\b[Oo]n )|(?<=\b[Bb]y ))the (?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
      r"(?! (?:of(?! (?:each|every|the) month)|floor|time|place|"
      r"century|row|grade|birthday|anniversary|attempt|try)\b)", "date", None),
-    (r"(?:(?<=\bto the )|(?<=\buntil the )|(?<=\btill the )|(?<=\bfrom the )|(?<=\bafter the )|"
-     r"(?<=\bbefore the ))(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
+    (r"(?:(?<=\bto )|(?<=\buntil )|(?<=\btill )|(?<=\bfrom )|(?<=\bafter )|"
+     r"(?<=\bbefore ))the (?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)"
      r"(?=\s?[.,;!?)]|$|\s(?:to|until|till|through|and) the\b)", "date", None),
     # a phone number with its area code in brackets ("(555) 123-4567", "(020) 7946 0958")
     (r"(?<![\w)])\(\d{2,5}\)\s?\d{3,4}[-\s]\d{3,4}(?![\w-])", "name", None),

@@ -48,8 +48,8 @@ SCR SDG SGD SHP SLE SRD SSP STN SYP SZL THB TJS TMT TND TTD TWD TZS UAH UGX UYU 
 VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL""")
 UNIT = alternation(words("""\
 ns µs μs us ms s sec secs second seconds min mins minute minutes h hr hrs hour
-hours day days week weeks month months year years yr yrs B KB kB MB GB TB PB KiB MiB GiB TiB Kb Mb
-kb mb gb tb
+hours day days night nights week weeks month months year years yr yrs B KB kB MB GB TB PB
+KiB MiB GiB TiB Kb Mb kb mb gb tb
 Ki Mi Gi Ti
 Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
 fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
