@@ -1,0 +1,138 @@
+"""Names and noun phrases as the new value of a change (issue 28, stop 50): a person who left
+beside the one who took the post over, a name seen off ("bye WordPress"), a post held "now"
+("Bea leads the altos now"), a title's name over its small words ("it's Ticket to Ride now",
+"it's called Harbor & Vine now"), and "renamed it to X". Each replaces the user's earlier
+value; a question, a condition, a suggestion or another's news replaces nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.provenance import message_facts
+from tests.engine_fakes import absorbed
+from tests.fact_ledger import replaced_by_map, stated_status
+
+
+def _chat(said: str, later: str, reply: str = "Noted.") -> dict[str, str]:
+    return replaced_by_map(absorbed(("user", said), ("assistant", reply), ("user", later)))
+
+
+def _kept(said: str, later: str, value: str, reply: str = "Noted.") -> str | None:
+    return stated_status(absorbed(("user", said), ("assistant", reply), ("user", later)), value)
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    # a leaver (left, retired, stepped down, got sick, cancelled on us) beside the new holder
+    ("Our PM on the billing revamp is Dana Whitfield.",
+     "Dana left for another team, Marcus Lee took over as PM on billing revamp",
+     "Dana Whitfield", "Marcus Lee"),
+    ("The lead on the checkout redesign is Ana Costa.",
+     "Ana left the company, Li Wei took over as lead on the checkout redesign",
+     "Ana Costa", "Li Wei"),
+    ("Our treasurer is Bob Smith.", "Bob resigned last week. Carla Diaz took over as treasurer.",
+     "Bob Smith", "Carla Diaz"),
+    ("The CTO is Helen Park.", "Helen retired in May. Omar Haddad took over as CTO",
+     "Helen Park", "Omar Haddad"),
+    ("We're staying at Hotel Miramar in Split, 5 nights.",
+     "Miramar cancelled on us, so we booked Casa Lavanda instead.",
+     "Hotel Miramar", "Casa Lavanda"),
+    # a post held "now" by a verb of holding it
+    ("choir: soprano section leader is Greta, alto section leader is Yvonne",
+     "Yvonne stepped down, Bea leads the altos now", "Yvonne", "Bea"),
+    ("The book club host is Maria.", "Maria's away, so Jules hosts the book club now",
+     "Maria", "Jules"),
+    # a name seen off or ended, beside the new one
+    ("team chat is on Slack",
+     "leadership killed Slack to save money, we're all on Microsoft Teams since Monday",
+     "Slack", "Microsoft Teams"),
+    ("My bank is Chase.", "we moved everything to Ally. Bye Chase!", "Chase", "Ally"),
+    ("Our gym is Iron Temple.", "cancelled Iron Temple, I'm at Forge Fitness now",
+     "Iron Temple", "Forge Fitness"),
+    # the passive of replacing
+    ("Our accountant is Tom Reyes.", "Tom was replaced by Priya Shah", "Tom Reyes",
+     "Priya Shah"),
+    # two products in the finders' class shape ("SQLite", "MySQL")
+    ("We use SQLite", "Switched to MySQL (cheaper!)", "SQLite", "MySQL"),
+    ("Our docs live in WordPress.", "we moved them, it's GitBook now", "WordPress", "GitBook"),
+    # a title's name over its small words, "it's (called / now) X now"
+    ("game night this friday: we're playing Catan",
+     "people voted, it's Ticket to Ride now. Catan's getting a rest", "Catan",
+     "Ticket to Ride"),
+    ("Our gym is Iron Temple.", "it's called Forge & Iron now", "Iron Temple", "Forge & Iron"),
+    ("Our book this month is Dune.", "it's Lord of the Rings now", "Dune", "Lord of the Rings"),
+    # a place's street is not the name a rebrand changes, nor a street the place's name
+    ("the reunion is at The Copper Kettle on Main St",
+     "yes but they rebranded, it's called Harbor & Vine now. same spot", "The Copper Kettle",
+     "Harbor & Vine"),
+    ("We meet at Blue Door Cafe on Elm Street.", "they moved, it's on Oak Avenue now",
+     "Elm Street", "Oak Avenue"),
+    # "renamed it to X": the pronoun's thing, whoever renamed it
+    ("the auth service is called gatekeeper in our repos",
+     "yep. platform team renamed it to identity-api last sprint, all repos updated",
+     "gatekeeper", "identity-api"),
+    ("Our podcast is called Night Shift.", "we renamed it to Graveyard Hours", "Night Shift",
+     "Graveyard Hours"),
+])
+def test_a_name_changed_replaces_the_old_one(said: str, later: str, old: str, new: str) -> None:
+    assert _chat(said, later).get(old) == new
+
+
+def test_a_reply_s_word_is_not_what_it_s_now_takes_back() -> None:
+    # the reply's "Elementary" (a misread) does not make the user's one school two
+    assert _chat("Ava goes to Westbrook Elementary",
+                 "it merged with another school over the summer, it's now Westbrook-Pine "
+                 "Academy", reply="Westbrook Elementary, got it.").get(
+        "Westbrook Elementary") == "Westbrook-Pine Academy"
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    # a question, a condition, a modal, a suggestion
+    ("The CTO is Helen Park.", "Could Omar Haddad take over as CTO?", "Helen Park"),
+    ("The CTO is Helen Park.", "if Helen retires, Omar Haddad takes over as CTO", "Helen Park"),
+    ("The book club host is Maria.", "does Jules host the book club now?", "Maria"),
+    ("The book club host is Maria.", "maybe Jules hosts the book club now", "Maria"),
+    ("Our gym is Iron Temple.", "is it called Forge & Iron now?", "Iron Temple"),
+    ("Our podcast is called Night Shift.", "should we rename it to Graveyard Hours?",
+     "Night Shift"),
+    ("Our podcast is called Night Shift.", "maybe they'll rename it to Graveyard Hours",
+     "Night Shift"),
+    ("My bank is Chase.", "should I say bye to Chase and go to Ally now?", "Chase"),
+    # a leaver with no word of a change, another's news
+    ("Our treasurer is Bob Smith.", "Bob left early today, Carla Diaz ran the meeting.",
+     "Bob Smith"),
+    ("Our treasurer is Bob Smith.",
+     "Bob is sick, Carla Diaz will take over as treasurer if he doesn't recover", "Bob Smith"),
+    ("My bank is Chase.", "my brother sold his Tesla, he drives a Rivian now", "Chase"),
+    ("Our accountant is Tom Reyes.", "if Tom was replaced by Priya Shah, would fees change?",
+     "Tom Reyes"),
+    ("Our accountant is Tom Reyes.", "Dana's accountant was replaced by Priya Shah",
+     "Tom Reyes"),
+    ("We use SQLite", "should we switch to MySQL?", "SQLite"),
+    ("We meet at Blue Door Cafe on Elm Street.", "is it on Oak Avenue now?", "Elm Street"),
+    ("We meet at Blue Door Cafe on Elm Street.", "it's called Lumen Coffee now", "Elm Street"),
+    # a post held on a day is no change of its holder
+    ("The U12 coach is Mr. Harris.", "Dee Okoro coaches the U12s on Saturdays", "Mr. Harris"),
+])
+def test_a_name_not_changed_stays_current(said: str, later: str, kept: str) -> None:
+    assert _kept(said, later, kept) == "current"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("it's called Harbor & Vine now", "Harbor & Vine"),
+    ("the shop is called Bits & Bobs now", "Bits & Bobs"),
+    ("it's called The Rusty Anchor now", "The Rusty Anchor"),
+    ("it's The Name of the Wind now", "The Name of the Wind"),
+    ("it's now Westbrook-Pine Academy", "Westbrook-Pine Academy"),
+])
+def test_a_title_s_name_is_one_value(text: str, value: str) -> None:
+    assert value in {f.value for f in message_facts(text)}
+
+
+def test_two_people_joined_by_and_stay_two() -> None:
+    assert "Ana and Ben" not in {f.value for f in message_facts("our cafe is Ana and Ben now")}
+
+
+def test_a_role_on_a_day_is_no_owner() -> None:
+    # "on Monday" dates the taking over; "on the checkout redesign" names whose lead
+    keys = {f.value: f.key for f in message_facts("Marcus Lee took over as PM on Monday")}
+    assert keys.get("Marcus Lee", "").startswith("|pm|")
