@@ -36,6 +36,23 @@ def _kept(said: str, later: str, value: str, reply: str = "Noted.") -> str | Non
     ("We're staying at Hotel Miramar in Split, 5 nights.",
      "Miramar cancelled on us, so we booked Casa Lavanda instead.",
      "Hotel Miramar", "Casa Lavanda"),
+    ("The caterer is Olive Tree.", "Olive Tree went out of business, we hired Saffron "
+     "Kitchen instead", "Olive Tree", "Saffron Kitchen"),
+    # a name typed in lower case at its sentence's start
+    ("plumber for the bathroom reno is Hughes Plumbing",
+     "hughes ghosted us. hired Brightwater Plumbing, starting the 9th", "Hughes Plumbing",
+     "Brightwater Plumbing"),
+    ("My dog walker is Sam.", "sam flaked again, so Rosa is our dog walker now", "Sam", "Rosa"),
+    # a name stepping in for the failed one, "X is V-ing instead"
+    ("babysitter for friday: Hannah", "hannah cancelled, her sister Jess is coming instead",
+     "Hannah", "Jess"),
+    ("The driver for the trip is Omar.", "Omar is sick, so Lena is driving instead", "Omar",
+     "Lena"),
+    # "X took over from Y": no post named, Y's
+    ("Our accountant is Tom Reyes.", "Priya Shah took over from Tom last month", "Tom Reyes",
+     "Priya Shah"),
+    ("My GP is Dr. Brennan.", "Dr. Oyelaran took over from Dr. Brennan.", "Dr. Brennan",
+     "Dr. Oyelaran"),
     # a post held "now" by a verb of holding it
     ("choir: soprano section leader is Greta, alto section leader is Yvonne",
      "Yvonne stepped down, Bea leads the altos now", "Yvonne", "Bea"),
@@ -110,6 +127,14 @@ def test_a_reply_s_word_is_not_what_it_s_now_takes_back() -> None:
     ("We use SQLite", "should we switch to MySQL?", "SQLite"),
     ("We meet at Blue Door Cafe on Elm Street.", "is it on Oak Avenue now?", "Elm Street"),
     ("We meet at Blue Door Cafe on Elm Street.", "it's called Lumen Coffee now", "Elm Street"),
+    ("Our accountant is Tom Reyes.", "Priya Shah takes over from Tom on Monday", "Tom Reyes"),
+    ("Our accountant is Tom Reyes.", "maybe Priya Shah takes over from Tom?", "Tom Reyes"),
+    ("The caterer is Olive Tree.",
+     "Olive Tree went out of business last year, but we still love them", "Olive Tree"),
+    ("My dog walker is Sam.", "ugh sam flaked again. anyway the weather is nice", "Sam"),
+    ("babysitter for friday: Hannah", "hannah cancelled, maybe Jess is coming instead?",
+     "Hannah"),
+    ("babysitter for friday: Hannah", "Jess is coming instead", "Hannah"),
     # a post held on a day is no change of its holder
     ("The U12 coach is Mr. Harris.", "Dee Okoro coaches the U12s on Saturdays", "Mr. Harris"),
 ])
@@ -136,3 +161,24 @@ def test_a_role_on_a_day_is_no_owner() -> None:
     # "on Monday" dates the taking over; "on the checkout redesign" names whose lead
     keys = {f.value: f.key for f in message_facts("Marcus Lee took over as PM on Monday")}
     assert keys.get("Marcus Lee", "").startswith("|pm|")
+
+
+def test_a_name_its_own_clause_says_now_is_no_mention() -> None:
+    ledger = absorbed(("user", "The blog is on WordPress hosted at Bluehost"),
+                      ("assistant", "Noted."),
+                      ("user", "Rebuilt the blog in Hugo and it's on Netlify now. "
+                               "Bye WordPress, bye Bluehost."))
+    assert stated_status(ledger, "Netlify") == "current"
+    assert stated_status(ledger, "Hugo") == "current"
+    assert stated_status(ledger, "WordPress") == "replaced"
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    # a place named in passing beside the keyed new value stays a mention
+    ("Our venue is the Old Mill.", "Flooding at the Old Mill, so the venue is now Riverside Hall",
+     "Riverside Hall"),
+    ("The site is built with Jekyll.", "we moved the site to Astro, maybe it's on Vercel now?",
+     "Jekyll"),
+])
+def test_a_mention_or_a_doubt_states_no_second_value(said: str, later: str, kept: str) -> None:
+    assert _kept(said, later, kept) == "current"

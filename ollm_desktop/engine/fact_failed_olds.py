@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_message_lines import unwrapped
+from ollm_desktop.engine.fact_words import DETERMINERS, FILLER, LEADS, PRONOUNS
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
 
 _NAME = r"[A-Z][\w'’.-]*"
@@ -36,13 +37,15 @@ _FAILED = re.compile(
     r"(?:(?:is|are|was|were|has|have|had|just|got|been|already|totally|completely)\s+){0,2}"
     r"(?:died|cancell?ed|broke|quit|bailed|full|taken|off|dead|broken|gone"
     r"|left|retired|resigned|stepped\s+(?:down|away|back)|moved\s+away|dropped\s+out"
-    r"|pulled\s+out|backed\s+out|closed(?:\s+down)?|shut\s+down|sick|ill|injured)"
+    r"|pulled\s+out|backed\s+out|closed(?:\s+down)?|shut\s+down|sick|ill|injured"
+    r"|went\s+(?:out\s+of\s+business|under|bust)|out\s+of\s+business|flaked"
+    r"|ghosted(?:\s+(?:us|me|them))?)"
     # what a leaving or a failing may take after it: whom it failed ("cancelled on us"),
     # where the leaver went ("left for another team"), what it left ("left the band")
     r"(?:\s+(?:on\s+(?:us|me|them|him|her)|for\s+(?:another|a\s+new|a\s+different)"
     r"(?:\s+[a-z]+){1,2}|(?:the|our|my)\s+(?:team|company|firm|band|choir|club|group"
     r"|project|job|practice|business|school)))?"
-    r"(?=\s*(?:[,;.!—–-]|$|\s(?:so|and|but|now)\b))")
+    r"(?=\s*(?:[,;.!—–-]|$|\s(?:so|and|but|now|again)\b))")
 # A name seen off or ended by someone's verb ("Bye WordPress, bye Bluehost", "leadership
 # killed Slack"): a farewell (a closed class of interjections) or a verb of ending with the
 # name as its object, the name ending its clause or followed by why ("to save money").
@@ -72,9 +75,49 @@ _CHANGED = re.compile(r"\b(?:instead|now|went with|going with|switched|swapped|r
                       re.IGNORECASE)
 
 
+# A name that steps in for the failed one, the subject of a clause ending in "instead" ("her
+# sister Jess is coming instead", "Maren is doing it instead of him"): the new name, where
+# the finders read it as no value.
+_STEPS_IN = re.compile(
+    rf"(?<![\w'’])(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})\s+(?:is|'s|will\s+be)\s+(?P<verb>[a-z]+ing)"
+    r"(?:\s+(?:it|them|him|her|us|in|over))?\s+instead\b")
+_NO_ONE = frozenset({"Everyone", "Everybody", "Someone", "Somebody", "Nobody", "No"})
+
+
+def _stepping_in(found: Sequence[Found], text: str) -> list[Found]:
+    """``found`` with the names of ``text`` that step in for a failed one (``_STEPS_IN``) as
+    new values of no key (they refer back), where a name of the message failed and the
+    finders read the stepping name as no value (its verb, "coming", is none either)."""
+    if not any(_FAILED.search(_capitalised(s)) for s in sentences(unwrapped(text))):
+        return list(found)
+    out = list(found)
+    for number, sentence in enumerate(sentences(unwrapped(text))):
+        for match in _STEPS_IN.finditer(sentence):
+            name = match.group("name")
+            if name.split()[0] in _PRONOUNS | _NO_ONE or "?" in sentence[match.end():] or \
+                    UNASSERTED.search(sentence[:match.start()]) or \
+                    any(f.value == name and not f.old for f in found):
+                continue
+            out = [f for f in out if f.sentence != number or f.value != match.group("verb")]
+            out.append(Found("name", name, "", "name", True, sentence=number, key="||name"))
+    return out
+
+
+def _capitalised(sentence: str) -> str:
+    """A sentence typed in lower case with its first word capitalised, where that word is no
+    closed-class word ("hughes ghosted us", not "the plumber ..." nor "we ...")."""
+    first = sentence.split(" ", 1)[0]
+    if not first.isalpha() or not first.islower() or first in DETERMINERS or \
+            first in PRONOUNS or first in FILLER or first in LEADS:
+        return sentence
+    return sentence[:1].upper() + sentence[1:]
+
+
 def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found, ...]:
     """The message's facts with each failed name beside a new name added as an old value."""
     text = content[:MAX_FACT_TEXT]
+    if role == "user":  # ("Jonas got sick, Maren is doing it instead")
+        found = _stepping_in(found, text)
     ended = {m.group("name").rstrip(".").lower() for m in _ENDED.finditer(text)}
     news = [f for f in found if f.kind == "name" and not f.old  # ("bye X": X is no new
             and f.value.lower() not in ended]  # name of the message)
@@ -82,6 +125,7 @@ def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found,
         return tuple(found)  # (no word of a change: "We're eating at Nobu. Tom is off.")
     out = list(found)
     for number, sentence in enumerate(sentences(unwrapped(text))):
+        sentence = _capitalised(sentence)  # ("hughes ghosted us": a chat's lower case)
         for match in [*_FAILED.finditer(sentence), *_ENDED.finditer(sentence),
                       *_REPLACED_BY.finditer(sentence)]:
             name = match.group("name").rstrip(".")  # (the sentence's stop: "bye Bluehost.")

@@ -115,3 +115,27 @@ def named_now(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
         if end + 1 < len(tokens) and tokens[end + 1].word in ("now", "instead"):
             out.add(tokens[i].start)
     return frozenset(out)
+
+
+# The subjects of a clause of the speaker's own that says what a thing is now ("and it's on
+# Netlify now", "so we're on Teams now"): a pronoun, bare or contracted (a closed class).
+_OWN_SUBJECTS = closed("it it's we we're i i'm they they're that's")
+
+
+def stated_now(tokens: list[Tok], first: int) -> frozenset[int]:
+    """Where a name starts that its own clause, opened by a pronoun subject, states as what
+    holds now, ending it ("Rebuilt the blog in Hugo and it's on Netlify now"): a new value
+    of its own, not a mention beside the keyed one (``fact_grammar``)."""
+    out: set[int] = set()
+    for i in range(first + 1, len(tokens) - 1):
+        value = tokens[i].value
+        if value is None or value[3] != "name" or tokens[i + 1].word not in _AFTER or (
+                i + 2 < len(tokens) and tokens[i + 2].word not in BOUNDARY):
+            continue
+        k = i - 1
+        while k > first and tokens[k - 1].word not in BOUNDARY and \
+                tokens[k - 1].word not in ("and", "but", "so"):
+            k -= 1
+        if tokens[k].word in _OWN_SUBJECTS:
+            out.add(value[0])
+    return frozenset(out)

@@ -45,6 +45,12 @@ _TAKES_ROLE = re.compile(
     r"|(?:replaces|replaced|has\s+replaced|will\s+replace)\s+(?P<old>[A-Z][^,;:.!?()]*?)"
     rf"\s+as(?:\s+{_DEF})?)"
     r"(?:\s+new)?\s+(?P<phrase>(?:[A-Z]{2,5}s?\b|[a-z])[A-Za-z0-9 -]*?)\s*(?=[,;:.!?()]|$)")
+# "Priya took over from Tom (last month)": no post named, so the holder takes whatever the
+# one it took over from held (no key of its own: it refers back, ``fact_keyless``).
+_TAKES_FROM = re.compile(
+    r"\s+(?:takes|took|has\s+taken)\s+over\s+from\s+(?P<from>[A-Z][\w'’-]*"
+    r"(?:\.(?=\s+[A-Z]))?(?:\s+[A-Z][\w'’-]*){0,2})(?P<phrase>(?:\s+(?:last|this|yesterday|today|on|in)\b"
+    r"[^,;:.!?()]*)?)\s*(?=[,;:.!?()]|$)")
 # "X is the K", "X is our K now": the subject holds the role (a present copula and a definite
 # determiner; "now" after the role says it took the role over). No adjective, no indefinite:
 # "Dana is happy", "Dana is a reviewer" name no one holder of a key.
@@ -99,6 +105,7 @@ def new_role(sentence: str, values: list[tuple[int, int]],
     capitalised name there; never one in a span the sentence layer found asserting nothing
     (``unasserted``), nor one a dated or conditional adjunct makes a plan."""
     matches = sorted([*_NEW_ROLE.finditer(sentence), *_TAKES_ROLE.finditer(sentence),
+                      *_TAKES_FROM.finditer(sentence),
                       *(m for m in _HOLDS_POST.finditer(sentence)
                         if (m.group("before") or m.group("now")) and _a_role(m.group("phrase"))),
                       *(m for m in _HOLDS_ROLE.finditer(sentence) if _a_role(m.group("phrase")))],
@@ -120,7 +127,7 @@ def new_role(sentence: str, values: list[tuple[int, int]],
             if _PLANNED.match(sentence, match.start()):
                 continue
             phrase = phrase[:dated.start()]
-        key = _key_words(phrase)
+        key = _key_words(phrase) if match.re is not _TAKES_FROM else ("", "")
         if key is not None and match.re is _HOLDS_POST:  # (the object is the post's owner)
             key = " ".join(filter(None, key)), _AGENTS[match.group("verb")]
         if key is None:
