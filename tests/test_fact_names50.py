@@ -48,6 +48,11 @@ def _kept(said: str, later: str, value: str, reply: str = "Noted.") -> str | Non
      "Hannah", "Jess"),
     ("The driver for the trip is Omar.", "Omar is sick, so Lena is driving instead", "Omar",
      "Lena"),
+    # "his / her name is X": the name of the one thing named before (it refers back)
+    ("My new manager is Jessica Tran, starting Monday",
+     "her name is actually Jennifer Tran, I had the wrong email open. tips yes",
+     "Jessica Tran", "Jennifer Tran"),
+    ("Our new puppy is Biscuit.", "sorry, his name is actually Waffles", "Biscuit", "Waffles"),
     # "X took over from Y": no post named, Y's
     ("Our accountant is Tom Reyes.", "Priya Shah took over from Tom last month", "Tom Reyes",
      "Priya Shah"),
@@ -135,6 +140,11 @@ def test_a_reply_s_word_is_not_what_it_s_now_takes_back() -> None:
     ("babysitter for friday: Hannah", "hannah cancelled, maybe Jess is coming instead?",
      "Hannah"),
     ("babysitter for friday: Hannah", "Jess is coming instead", "Hannah"),
+    # "his name is X" beside two names: which one is unsaid
+    ("Our new puppy is Biscuit. The vet is Dr. Lowe.", "sorry, his name is actually Waffles",
+     "Biscuit"),
+    ("Our new puppy is Biscuit.", "my name is Dana by the way", "Biscuit"),
+    ("Our new puppy is Biscuit.", "what should his name be? maybe Waffles", "Biscuit"),
     # a post held on a day is no change of its holder
     ("The U12 coach is Mr. Harris.", "Dee Okoro coaches the U12s on Saturdays", "Mr. Harris"),
 ])

@@ -264,7 +264,7 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False
         return alike if len(alike) == 1 and (certain_key(alike[0], single=True) or _products(
             new, alike[0])) else []
     if unit in ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
-        alike = [f for f in alike if keyless(new) or _share_a_word(new, f)]
+        alike = [f for f in alike if keyless(new) or class_named(new) or _share_a_word(new, f)]
     elif len({f.key for f in alike}) > 1 and not keyless(new):  # several keys of its unit:
         alike = [f for f in alike if _share_a_word(new, f)]  # the one its words name
     return alike if len({f.key for f in alike}) == 1 else []
