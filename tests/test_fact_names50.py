@@ -63,6 +63,9 @@ def _kept(said: str, later: str, value: str, reply: str = "Noted.") -> str | Non
      "Yvonne stepped down, Bea leads the altos now", "Yvonne", "Bea"),
     ("The book club host is Maria.", "Maria's away, so Jules hosts the book club now",
      "Maria", "Jules"),
+    ("choir: soprano section leader is Greta, alto section leader is Yvonne",
+     "Bea is leading the altos now", "Yvonne", "Bea"),
+    ("The book club host is Maria.", "Jules is now hosting the book club", "Maria", "Jules"),
     # a name seen off or ended, beside the new one
     ("team chat is on Slack",
      "leadership killed Slack to save money, we're all on Microsoft Teams since Monday",
@@ -145,6 +148,8 @@ def test_a_reply_s_word_is_not_what_it_s_now_takes_back() -> None:
      "Biscuit"),
     ("Our new puppy is Biscuit.", "my name is Dana by the way", "Biscuit"),
     ("Our new puppy is Biscuit.", "what should his name be? maybe Waffles", "Biscuit"),
+    ("The book club host is Maria.", "is Jules hosting the book club now?", "Maria"),
+    ("The book club host is Maria.", "Jules is hosting the book club this week", "Maria"),
     # a post held on a day is no change of its holder
     ("The U12 coach is Mr. Harris.", "Dee Okoro coaches the U12s on Saturdays", "Mr. Harris"),
 ])

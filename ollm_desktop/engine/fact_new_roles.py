@@ -64,8 +64,14 @@ _AGENTS = {"leads": "leader", "manages": "manager", "coaches": "coach", "chairs"
            "heads": "head", "captains": "captain", "hosts": "host", "teaches": "teacher",
            "coordinates": "coordinator", "directs": "director", "conducts": "conductor",
            "supervises": "supervisor", "organises": "organiser", "organizes": "organizer"}
+_AGENTS |= {"leading": "leader", "managing": "manager", "coaching": "coach",
+            "chairing": "chair", "heading": "head", "captaining": "captain", "hosting": "host",
+            "teaching": "teacher", "coordinating": "coordinator", "directing": "director",
+            "conducting": "conductor", "supervising": "supervisor", "organising": "organiser",
+            "organizing": "organizer"}  # ("Bea is leading the altos now")
 _HOLDS_POST = re.compile(
-    r"\s+(?P<before>now\s+)?(?P<verb>" + "|".join(sorted(_AGENTS)) + rf")\s+(?:{_DEF}\s+)?"
+    r"\s+(?:(?P<before>now\s+)|is\s+(?P<isnow>now\s+)?)?(?P<verb>" + "|".join(sorted(_AGENTS))
+    + rf")\s+(?:{_DEF}\s+)?"
     r"(?P<phrase>[A-Za-z0-9][A-Za-z0-9 -]*?)(?P<now>\s+now)?\s*(?=[,;:.!?()]|$)")
 # A capitalised name ending where the copula starts ("Newark Showground", "Jane Doe").
 _NAME_BEFORE = re.compile(r"(?:\b[A-Z][\w&'.-]*(?:\s+(?:of|de|la|the|&)?\s*[A-Z0-9][\w&'.-]*)*)$")
@@ -107,7 +113,9 @@ def new_role(sentence: str, values: list[tuple[int, int]],
     matches = sorted([*_NEW_ROLE.finditer(sentence), *_TAKES_ROLE.finditer(sentence),
                       *_TAKES_FROM.finditer(sentence),
                       *(m for m in _HOLDS_POST.finditer(sentence)
-                        if (m.group("before") or m.group("now")) and _a_role(m.group("phrase"))),
+                        if (m.group("before") or m.group("isnow") or m.group("now")) and
+                        (m.group("verb").endswith("ing") == m.group(0).lstrip().startswith("is"))
+                        and _a_role(m.group("phrase"))),
                       *(m for m in _HOLDS_ROLE.finditer(sentence) if _a_role(m.group("phrase")))],
                      key=lambda m: m.start())
     for match in matches:
