@@ -91,6 +91,9 @@ def _kept(said: str, later: str, value: str, reply: str = "Noted.") -> str | Non
      "Harbor & Vine"),
     ("We meet at Blue Door Cafe on Elm Street.", "they moved, it's on Oak Avenue now",
      "Elm Street", "Oak Avenue"),
+    # "we're / they're (the) X now", as "it's X now"
+    ("our rec league team name is the Mighty Ducks",
+     "name's taken so we're the Quackstreet Boys now", "Mighty Ducks", "Quackstreet Boys"),
     # "renamed it to X": the pronoun's thing, whoever renamed it
     ("the auth service is called gatekeeper in our repos",
      "yep. platform team renamed it to identity-api last sprint, all repos updated",
@@ -150,6 +153,7 @@ def test_a_reply_s_word_is_not_what_it_s_now_takes_back() -> None:
     ("Our new puppy is Biscuit.", "what should his name be? maybe Waffles", "Biscuit"),
     ("The book club host is Maria.", "is Jules hosting the book club now?", "Maria"),
     ("The book club host is Maria.", "Jules is hosting the book club this week", "Maria"),
+    ("Our team is the Hornets.", "they're the Lakers fans, we're the Hornets", "Hornets"),
     # a post held on a day is no change of its holder
     ("The U12 coach is Mr. Harris.", "Dee Okoro coaches the U12s on Saturdays", "Mr. Harris"),
 ])
