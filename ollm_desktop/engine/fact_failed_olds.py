@@ -8,7 +8,12 @@ the old value of the message's new name, as "instead of Granvia" would make it.
 Structure only: a capitalised name of one to three words ([determiner] [old] NAME, or its
 owner "NAME's N"), then at most two auxiliaries or adverbs of a closed class, then a word of
 failing (a closed class: "died", "cancelled", "broke", "quit", "bailed"; after "be": "full",
-"taken", "off", "dead", "broken", "gone") that ends its clause. It is read only in a user's
+"taken", "off", "dead", "broken", "gone"; a leaving: "left", "retired", "stepped down", "got
+sick") that ends its clause, with at most whom it failed or where the leaver went ("cancelled
+on us", "left for another team", "left the band"). Also a name seen off or ended ("Bye
+WordPress", "leadership killed Slack", "sold the Honda") and a name replaced in the passive
+("Tom was replaced by Priya Shah"); a word of a change must stand in the message ("instead",
+"now", "took over", "bye", "since Monday"). It is read only in a user's
 message that states a new name (a current value of the name kind, not the failed one), never
 in a question, a condition ("if Granvia is full"), a suggestion or another's message; the
 failed name goes with the nearest sentence that states the new name.
@@ -22,6 +27,7 @@ from dataclasses import replace
 
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_message_lines import unwrapped
+from ollm_desktop.engine.fact_words import DETERMINERS, FILLER, LEADS, PRONOUNS
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
 
 _NAME = r"[A-Z][\w'’.-]*"
@@ -29,8 +35,30 @@ _FAILED = re.compile(
     r"(?<![\w'’])(?:(?:the|my|our|her|his|their|old)\s+){0,2}"
     rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})(?:['’]s\s+[a-z]+)?\s+"
     r"(?:(?:is|are|was|were|has|have|had|just|got|been|already|totally|completely)\s+){0,2}"
-    r"(?:died|cancell?ed|broke|quit|bailed|full|taken|off|dead|broken|gone)"
-    r"(?=\s*(?:[,;.!—–-]|$|\s(?:so|and|but|now)\b))")
+    r"(?:died|cancell?ed|broke|quit|bailed|full|taken|off|dead|broken|gone"
+    r"|left|retired|resigned|stepped\s+(?:down|away|back)|moved\s+away|dropped\s+out"
+    r"|pulled\s+out|backed\s+out|closed(?:\s+down)?|shut\s+down|sick|ill|injured"
+    r"|went\s+(?:out\s+of\s+business|under|bust)|out\s+of\s+business|flaked"
+    r"|ghosted(?:\s+(?:us|me|them))?)"
+    # what a leaving or a failing may take after it: whom it failed ("cancelled on us"),
+    # where the leaver went ("left for another team"), what it left ("left the band")
+    r"(?:\s+(?:on\s+(?:us|me|them|him|her)|for\s+(?:another|a\s+new|a\s+different)"
+    r"(?:\s+[a-z]+){1,2}|(?:the|our|my)\s+(?:team|company|firm|band|choir|club|group"
+    r"|project|job|practice|business|school)))?"
+    r"(?=\s*(?:[,;.!—–-]|$|\s(?:so|and|but|now|again)\b))")
+# A name seen off or ended by someone's verb ("Bye WordPress, bye Bluehost", "leadership
+# killed Slack"): a farewell (a closed class of interjections) or a verb of ending with the
+# name as its object, the name ending its clause or followed by why ("to save money").
+_ENDED = re.compile(
+    r"(?:(?<![\w'’])(?:bye|goodbye|farewell|so\s+long)(?:\s+to)?|\b(?:killed|axed|dumped|"
+    r"ditched|scrapped|sold|got\s+rid\s+of))\s+(?:(?:the|our|my|old)\s+){0,2}"
+    rf"(?P<name>(?-i:{_NAME}(?:\s+{_NAME}){{0,2}}))"
+    r"(?=\s*(?:[,;.!—–-]|$|\s(?:so|and|but|now|to|because|for\s+good)\b))", re.IGNORECASE)
+# A name whose replacing is said in the passive ("Tom was replaced by Priya Shah"): old.
+_REPLACED_BY = re.compile(
+    rf"(?<![\w'’])(?:(?:the|my|our|old)\s+)?(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})\s+"
+    r"(?:was|were|has\s+been|have\s+been|got|just\s+got)\s+(?:replaced|swapped\s+out)"
+    r"\s+(?:by|with|for)\s")
 # Words that put the clause under a condition, a doubt or a proposal (a closed class).
 UNASSERTED = re.compile(r"\b(?:if|unless|in case|maybe|perhaps|might|could|would|should|"
                          r"suppose|what if|whether)\b", re.IGNORECASE)
@@ -42,18 +70,65 @@ _PRONOUNS = frozenset({"I", "We", "It", "They", "He", "She", "You", "This", "Tha
 # failed beside another name is news of its own ("The band is The Blue Notes. Marco
 # cancelled." replaces no DJ).
 _CHANGED = re.compile(r"\b(?:instead|now|went with|going with|switched|swapped|replaced|booked"
-                      r"|hired|changed)\b", re.IGNORECASE)
+                      r"|hired|changed|took over|taken over|takes over|stepped in|bye|goodbye"
+                      r"|since (?:last|yesterday|this|(?-i:[A-Z])\w+))\b",
+                      re.IGNORECASE)
+
+
+# A name that steps in for the failed one, the subject of a clause ending in "instead" ("her
+# sister Jess is coming instead", "Maren is doing it instead of him"): the new name, where
+# the finders read it as no value.
+_STEPS_IN = re.compile(
+    rf"(?<![\w'’])(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})\s+(?:is|'s|will\s+be)\s+(?P<verb>[a-z]+ing)"
+    r"(?:\s+(?:it|them|him|her|us|in|over))?\s+instead\b")
+_NO_ONE = frozenset({"Everyone", "Everybody", "Someone", "Somebody", "Nobody", "No"})
+
+
+def _stepping_in(found: Sequence[Found], text: str) -> list[Found]:
+    """``found`` with the names of ``text`` that step in for a failed one (``_STEPS_IN``) as
+    new values of no key (they refer back), where a name of the message failed and the
+    finders read the stepping name as no value (its verb, "coming", is none either)."""
+    if not any(_FAILED.search(_capitalised(s)) for s in sentences(unwrapped(text))):
+        return list(found)
+    out = list(found)
+    for number, sentence in enumerate(sentences(unwrapped(text))):
+        for match in _STEPS_IN.finditer(sentence):
+            name = match.group("name")
+            if name.split()[0] in _PRONOUNS | _NO_ONE or "?" in sentence[match.end():] or \
+                    UNASSERTED.search(sentence[:match.start()]) or \
+                    any(f.value == name and not f.old for f in found):
+                continue
+            out = [f for f in out if f.sentence != number or f.value != match.group("verb")]
+            out.append(Found("name", name, "", "name", True, sentence=number, key="||name"))
+    return out
+
+
+def _capitalised(sentence: str) -> str:
+    """A sentence typed in lower case with its first word capitalised, where that word is no
+    closed-class word ("hughes ghosted us", not "the plumber ..." nor "we ...")."""
+    first = sentence.split(" ", 1)[0]
+    if not first.isalpha() or not first.islower() or first in DETERMINERS or \
+            first in PRONOUNS or first in FILLER or first in LEADS:
+        return sentence
+    return sentence[:1].upper() + sentence[1:]
 
 
 def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found, ...]:
     """The message's facts with each failed name beside a new name added as an old value."""
-    news = [f for f in found if f.kind == "name" and not f.old]
-    if role != "user" or not news or _CHANGED.search(content[:MAX_FACT_TEXT]) is None:
+    text = content[:MAX_FACT_TEXT]
+    if role == "user":  # ("Jonas got sick, Maren is doing it instead")
+        found = _stepping_in(found, text)
+    ended = {m.group("name").rstrip(".").lower() for m in _ENDED.finditer(text)}
+    news = [f for f in found if f.kind == "name" and not f.old  # ("bye X": X is no new
+            and f.value.lower() not in ended]  # name of the message)
+    if role != "user" or not news or _CHANGED.search(text) is None:
         return tuple(found)  # (no word of a change: "We're eating at Nobu. Tom is off.")
     out = list(found)
-    for number, sentence in enumerate(sentences(unwrapped(content[:MAX_FACT_TEXT]))):
-        for match in _FAILED.finditer(sentence):
-            name = match.group("name")
+    for number, sentence in enumerate(sentences(unwrapped(text))):
+        sentence = _capitalised(sentence)  # ("hughes ghosted us": a chat's lower case)
+        for match in [*_FAILED.finditer(sentence), *_ENDED.finditer(sentence),
+                      *_REPLACED_BY.finditer(sentence)]:
+            name = match.group("name").rstrip(".")  # (the sentence's stop: "bye Bluehost.")
             before = sentence[:match.start()]
             if name.split()[0] in _PRONOUNS or "?" in sentence[match.end():] or \
                     UNASSERTED.search(before):
@@ -72,5 +147,6 @@ def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found,
             out.append(Found("name", value, "", "name", True, old=True,
                              sentence=near.sentence, key=near.key, guessed=True))
             out = [replace(f, correction=True) if f is near else f for f in out
-                   if not (f.sentence == number and f.value.lower() == said[-1])]  # ("off")
+                   if not (f.sentence == number and not f.old and f.value.lower() in (
+                       said[-1], name.lower()))]  # ("off"; the name seen off: no value)
     return tuple(out)

@@ -31,7 +31,7 @@ def keyless(fact: Fact) -> bool:
 _CLASS_WORDS = {"time": {"time", "hour"}, "date": {"date", "day"}, "port": {"port"},
                 "money": {"price", "cost", "fee"}, "version": {"version"},
                 "duration": {"duration", "length"}, "size": {"size"},
-                "percent": {"percentage", "percent"}}
+                "percent": {"percentage", "percent"}, "name": {"name"}}  # ("her name is X")
 
 
 def class_named(fact: Fact) -> bool:

@@ -51,6 +51,7 @@ from ollm_desktop.engine.fact_mood_proposed import may_propose, proposed_marks
 from ollm_desktop.engine.fact_mood_stance import possible_change, stance_marks
 from ollm_desktop.engine.fact_mood_words import clause_head as _head
 from ollm_desktop.engine.fact_mood_words import conditional_phrase
+from ollm_desktop.engine.fact_name_runs import named_now
 from ollm_desktop.engine.fact_tense import is_year, past_words
 from ollm_desktop.engine.fact_words import (
     COPULAS,
@@ -406,7 +407,7 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
             else:
                 spans.append((tokens[i].start, tokens[i].end, moods[i]))
     values = [i for i in range(first, len(tokens)) if tokens[i].value]
-    known = frozenset(tokens[i].start for i in values)
+    known = frozenset(tokens[i].start for i in values) | named_now(sentence, tokens, first)
     if any(moods[i] == "statement" for i in values):
         return Moods("statement", tuple(spans), known)
     # with no value found yet, any clause that asserts nothing makes the sentence tentative

@@ -212,7 +212,8 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         at = next((x for x in _heads(tokens, a, b)
                    if _generic_subject(_words(tokens, x, b))), -1)
         if at >= 0:  # "I know that others start with 25", "Hall C, but most teams use D"
-            out.append((at, b, "reported"))
+            stop = next((i for i in range(at + 1, b) if _clause_after_comma(tokens, i, b)), b)
+            out.append((at, stop, "reported"))  # (not "people voted, it's Wingspan now")
         out += _history(tokens, a, b)
         out += _inceptive(tokens, a, b, end)
         out += _alternative(tokens, a, b)  # "the retro moves to Wednesday or Thursday"

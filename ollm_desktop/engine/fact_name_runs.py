@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from ollm_desktop.engine.fact_value_spans import capital
-from ollm_desktop.engine.fact_words import Tok, closed
+from ollm_desktop.engine.fact_words import BOUNDARY, NAMING, Tok, closed
 
 # The particles of names (a closed class): "de", "da", "van", "von", "al", "bin", ...
 _PARTICLES = closed("de de' d' da di del della dei van von der den du le la dos das al bin "
@@ -38,9 +38,51 @@ def _spaced(sentence: str, *tokens: Tok) -> bool:
     return all(sentence[a.end:b.start] == " " for a, b in pairwise(tokens))
 
 
+# The small words inside a title's name (a closed class): "Ticket to Ride", "Lord of the
+# Rings", "Harbor & Vine", "Stratford upon Avon". Not "and": "Ana and Ben" are two people.
+_TITLE_JOINS = closed("& of to the upon")
+# Where a name stands as the value a clause states: after "now", a naming verb, "it's" /
+# "that's" ("it's called Harbor & Vine now", "it's Ticket to Ride now"). Not after any
+# copula: "is Head of Sales", "was ... of ..." name a post or a past (held-out -1).
+_SLOT = NAMING | closed("now it's that's")
+# What may follow the name: the clause's end, or "now" / "instead" / "anymore" before it.
+_AFTER = closed("now instead anymore")
+
+
+def _title_run(sentence: str, tokens: list[Tok], i: int, first: int) -> int:
+    """The index of the last token of a title's name that starts at ``i`` in a value's
+    place and runs over its small words to the clause's end ("it's Ticket to Ride now"), or
+    ``i`` where none does."""
+    if i <= first or tokens[i - 1].word not in _SLOT or not _titled(sentence, tokens[i]):
+        return i
+    end, at = i, i + 1
+    while at < len(tokens):
+        joins = tokens[at].word in _TITLE_JOINS and not tokens[at].value
+        nxt = at + joins + (joins and tokens[at].word != "the" and at + 1 < len(tokens) and
+                            tokens[at + 1].word == "the")
+        if nxt >= len(tokens) or not _titled(sentence, tokens[nxt]) or \
+                not _spaced(sentence, *tokens[end:nxt + 1]):
+            break
+        end, at = nxt, nxt + 1
+    closes = at >= len(tokens) or tokens[at].word in BOUNDARY or tokens[at].word in _AFTER
+    return end if end > i and closes else i
+
+
+def _titled(sentence: str, token: Tok) -> bool:
+    """A capitalised word of a name: a plain one, or a name a finder read already (the
+    "Harbor" of "Harbor & Vine")."""
+    if token.value is not None:
+        text = token.value[2]
+        return token.value[3] == "name" and text[:1].isupper() and \
+            text.replace(" ", "").replace("-", "").isalpha()
+    return _name(sentence, token) or (capital(sentence, token) and "-" in token.word and
+                                      token.word.replace("-", "").isalpha())
+
+
 def name_runs(sentence: str, tokens: list[Tok], first: int) -> None:
     """Join, in place from ``first``, the tokens of each name that runs over an apostrophe
-    or a particle into one token (its words joined by spaces, as a run of names is)."""
+    or a particle into one token (its words joined by spaces, as a run of names is), and a
+    title's name over its small words where a clause states it ("it's Lord of the Rings")."""
     i = first
     while i + 1 < len(tokens):
         a, b = tokens[i], tokens[i + 1]
@@ -54,4 +96,46 @@ def name_runs(sentence: str, tokens: list[Tok], first: int) -> None:
                 and not b.value and _name(sentence, c) and _spaced(sentence, a, b, c):
             tokens[i:i + 3] = [Tok(f"{a.word} {b.word} {c.word}", a.start, c.end)]
             continue
+        end = _title_run(sentence, tokens, i, first)
+        if end > i:  # (one value: "Harbor & Vine", "The Rusty Anchor")
+            at, to = a.start, tokens[end].end
+            tokens[i:end + 1] = [Tok("", at, to, (at, to, sentence[at:to], "name"))]
         i += 1
+
+
+def named_now(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
+    """Where a name starts that a clause states as its new value before "now" or "instead"
+    ("it's Wingspan now", "it's called Harbor & Vine now"): a value as sure as one a finder
+    read, though only the grammar reads it (``fact_mood``: it makes its clause state)."""
+    out: set[int] = set()
+    for i in range(first + 1, len(tokens)):
+        if tokens[i - 1].word not in _SLOT or not _titled(sentence, tokens[i]):
+            continue
+        end = _title_run(sentence, tokens, i, first)
+        if end + 1 < len(tokens) and tokens[end + 1].word in ("now", "instead"):
+            out.add(tokens[i].start)
+    return frozenset(out)
+
+
+# The subjects of a clause of the speaker's own that says what a thing is now ("and it's on
+# Netlify now", "so we're on Teams now"): a pronoun, bare or contracted (a closed class).
+_OWN_SUBJECTS = closed("it it's we we're i i'm they they're that's")
+
+
+def stated_now(tokens: list[Tok], first: int) -> frozenset[int]:
+    """Where a name starts that its own clause, opened by a pronoun subject, states as what
+    holds now, ending it ("Rebuilt the blog in Hugo and it's on Netlify now"): a new value
+    of its own, not a mention beside the keyed one (``fact_grammar``)."""
+    out: set[int] = set()
+    for i in range(first + 1, len(tokens) - 1):
+        value = tokens[i].value
+        if value is None or value[3] != "name" or tokens[i + 1].word not in _AFTER or (
+                i + 2 < len(tokens) and tokens[i + 2].word not in BOUNDARY):
+            continue
+        k = i - 1
+        while k > first and tokens[k - 1].word not in BOUNDARY and \
+                tokens[k - 1].word not in ("and", "but", "so"):
+            k -= 1
+        if tokens[k].word in _OWN_SUBJECTS:
+            out.add(value[0])
+    return frozenset(out)

@@ -44,22 +44,45 @@ _TAKES_ROLE = re.compile(
     rf"\s+as(?:\s+{_DEF})?"
     r"|(?:replaces|replaced|has\s+replaced|will\s+replace)\s+(?P<old>[A-Z][^,;:.!?()]*?)"
     rf"\s+as(?:\s+{_DEF})?)"
-    r"(?:\s+new)?\s+(?P<phrase>[a-z][A-Za-z0-9 -]*?)\s*(?=[,;:.!?()]|$)")
+    r"(?:\s+new)?\s+(?P<phrase>(?:[A-Z]{2,5}s?\b|[a-z])[A-Za-z0-9 -]*?)\s*(?=[,;:.!?()]|$)")
+# "Priya took over from Tom (last month)": no post named, so the holder takes whatever the
+# one it took over from held (no key of its own: it refers back, ``fact_keyless``).
+_TAKES_FROM = re.compile(
+    r"\s+(?:takes|took|has\s+taken)\s+over\s+from\s+(?P<from>[A-Z][\w'’-]*"
+    r"(?:\.(?=\s+[A-Z]))?(?:\s+[A-Z][\w'’-]*){0,2})(?P<phrase>(?:\s+(?:last|this|yesterday|today|on|in)\b"
+    r"[^,;:.!?()]*)?)\s*(?=[,;:.!?()]|$)")
 # "X is the K", "X is our K now": the subject holds the role (a present copula and a definite
 # determiner; "now" after the role says it took the role over). No adjective, no indefinite:
 # "Dana is happy", "Dana is a reviewer" name no one holder of a key.
 _HOLDS_ROLE = re.compile(
     rf"\s+(?:is|'s)\s+{_DEF}\s+(?P<phrase>[a-z][a-z0-9 -]*?)(?P<now>\s+now)?"
     r"\s*(?=[,;:.!?()]|$)")
+# "Bea leads the altos now", "Sam now coaches the U12s": a verb of holding a post (a closed
+# class) whose object is what the post is over, with "now" (the post changed hands); the
+# key's attribute is the verb's agent noun (leads: leader), its entity the object.
+_AGENTS = {"leads": "leader", "manages": "manager", "coaches": "coach", "chairs": "chair",
+           "heads": "head", "captains": "captain", "hosts": "host", "teaches": "teacher",
+           "coordinates": "coordinator", "directs": "director", "conducts": "conductor",
+           "supervises": "supervisor", "organises": "organiser", "organizes": "organizer"}
+_AGENTS |= {"leading": "leader", "managing": "manager", "coaching": "coach",
+            "chairing": "chair", "heading": "head", "captaining": "captain", "hosting": "host",
+            "teaching": "teacher", "coordinating": "coordinator", "directing": "director",
+            "conducting": "conductor", "supervising": "supervisor", "organising": "organiser",
+            "organizing": "organizer"}  # ("Bea is leading the altos now")
+_HOLDS_POST = re.compile(
+    r"\s+(?:(?P<before>now\s+)|is\s+(?P<isnow>now\s+)?)?(?P<verb>" + "|".join(sorted(_AGENTS))
+    + rf")\s+(?:{_DEF}\s+)?"
+    r"(?P<phrase>[A-Za-z0-9][A-Za-z0-9 -]*?)(?P<now>\s+now)?\s*(?=[,;:.!?()]|$)")
 # A capitalised name ending where the copula starts ("Newark Showground", "Jane Doe").
 _NAME_BEFORE = re.compile(r"(?:\b[A-Z][\w&'.-]*(?:\s+(?:of|de|la|the|&)?\s*[A-Z0-9][\w&'.-]*)*)$")
-_OWNER = re.compile(r"\s+(?:for|of)\s+", re.IGNORECASE)
+_OWNER = re.compile(r"\s+(?:for|of|on)\s+", re.IGNORECASE)  # ("lead on the migration")
 # An adjunct that dates or conditions the taking over ("once Dana retires", "in 2027", "next
 # month", "from March"): a subordinator, a time word, or a preposition before a number or a
 # capitalised date; the role's noun phrase ends before it.
 _ADJUNCT = re.compile(
     r"\s+(?:(?:" + "|".join(sorted(SUBORDINATE | TIMES | {"when", "after", "until", "before"}))
-    + r")\b|(?:in|from|by|on|starting|as\s+of)\s+(?:\d|[A-Z]))", re.IGNORECASE)
+    + r")\b|(?:in|from|by|starting|as\s+of)\s+(?:\d|[A-Z])|on\s+(?:\d|(?-i:[A-Z])))",
+    re.IGNORECASE)  # ("on Monday" dates it; "lead on the migration" names the owner)
 # A verb of a taking over still to come ("will be", "takes over in March"): with a dated or
 # conditional adjunct it is a plan; a present copula or a past one states it ("is the new
 # lead as of Monday", "took over in March").
@@ -88,6 +111,11 @@ def new_role(sentence: str, values: list[tuple[int, int]],
     capitalised name there; never one in a span the sentence layer found asserting nothing
     (``unasserted``), nor one a dated or conditional adjunct makes a plan."""
     matches = sorted([*_NEW_ROLE.finditer(sentence), *_TAKES_ROLE.finditer(sentence),
+                      *_TAKES_FROM.finditer(sentence),
+                      *(m for m in _HOLDS_POST.finditer(sentence)
+                        if (m.group("before") or m.group("isnow") or m.group("now")) and
+                        (m.group("verb").endswith("ing") == m.group(0).lstrip().startswith("is"))
+                        and _a_role(m.group("phrase"))),
                       *(m for m in _HOLDS_ROLE.finditer(sentence) if _a_role(m.group("phrase")))],
                      key=lambda m: m.start())
     for match in matches:
@@ -107,7 +135,9 @@ def new_role(sentence: str, values: list[tuple[int, int]],
             if _PLANNED.match(sentence, match.start()):
                 continue
             phrase = phrase[:dated.start()]
-        key = _key_words(phrase)
+        key = _key_words(phrase) if match.re is not _TAKES_FROM else ("", "")
+        if key is not None and match.re is _HOLDS_POST:  # (the object is the post's owner)
+            key = " ".join(filter(None, key)), _AGENTS[match.group("verb")]
         if key is None:
             continue
         found = match.groupdict().get("old") or match.groupdict().get("from")

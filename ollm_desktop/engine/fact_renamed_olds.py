@@ -11,12 +11,17 @@ X, one word that ends its clause or stands before a time of the past ("last week
 reading to ``fact_for_key`` and the key readers. It is read only in a user's statement, never
 in a question, a condition or a suggestion ("should we rename billing-svc to ledger?",
 "maybe rename it ..."), nor in another's message.
+
+"renamed it / this / that to X" (stop 50): the pronoun points back at what the user named
+before, so X has no key of its own (it refers back, ``fact_keyless``), whoever renamed it
+("platform team renamed it to identity-api": not the platform team's name).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_failed_olds import UNASSERTED
@@ -29,6 +34,9 @@ _RENAMED = re.compile(
     rf"\brenam(?:e|es|ed|ing)\s+(?P<old>{_WORD})\s+to\s+(?P<new>{_WORD})"
     r"(?=\s*(?:[,;.!—–-]|$|\s(?:last|yesterday|today|this|earlier|recently|and|but|so)\b))")
 _NO_NAME = DETERMINERS | closed("it them him everything")  # (a determiner or a pronoun)
+# "renamed it to identity-api": the pronoun points back at what the user named before, so
+# the new name's key is that one's, whoever did the renaming ("platform team renamed it").
+_RENAMED_IT = re.compile(r"\brenam(?:e|es|ed|ing)\s+(?:it|this|that)\s+(?:to\s+)?(?P<new>\S+)")
 
 
 def _named(word: str) -> bool:
@@ -44,6 +52,12 @@ def renamed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found
         return tuple(found)
     out = list(found)
     for number, sentence in enumerate(sentences(unwrapped(content[:MAX_FACT_TEXT]))):
+        for match in _RENAMED_IT.finditer(sentence):
+            if "?" in sentence[match.end():] or UNASSERTED.search(sentence[:match.start()]):
+                continue
+            out = [replace(f, key="||name", subject="") if f.sentence == number and not f.old
+                   and f.correction and f.kind == "name" and match.group("new").startswith(
+                       f.value) and f.key.endswith("|name") else f for f in out]
         for match in _RENAMED.finditer(sentence):
             old, new = match.group("old"), match.group("new").rstrip(".")
             if not _named(old) or new.lower() in _NO_NAME or old.lower() == new.lower() or \

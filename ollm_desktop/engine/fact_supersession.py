@@ -254,14 +254,42 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False
         # a file, a function a message names are a list however few; "7 tickets" is a count)
     alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
              and not kinds_differ(new, f) and not two_labels(new.key, f.key)]  # (Hall A, B)
+    alike = alike or [f for f in candidates if f.key and f.key.split("|")[-1] == unit and
+                      _products(new, f) and not two_labels(new.key, f.key)]  # (GitBook)
+    if keyless(new) and new.users and any(f.users for f in alike):  # "it's now X" takes
+        alike = [f for f in alike if f.users]  # back what the user said, not a reply's word
+    if keyless(new) and unit == "name" and any(  # ("at The Copper Kettle on Main St": a
+            _street(f.value) == _street(new.value) for f in alike):  # place's street is no
+        alike = [f for f in alike if _street(f.value) == _street(new.value)]  # name, nor back)
     if listed:  # "sorry, INV-2213": a bare item of a list unit means the one such value,
         # where it was stated as the value of a key that names its owner and attribute
-        return alike if len(alike) == 1 and certain_key(alike[0], single=True) else []
+        return alike if len(alike) == 1 and (certain_key(alike[0], single=True) or _products(
+            new, alike[0])) else []
     if unit in ANY_KIND:  # "dropout 0.1" and "learning rate 1e-3": the unit says nothing
-        alike = [f for f in alike if keyless(new) or _share_a_word(new, f)]
+        alike = [f for f in alike if keyless(new) or class_named(new) or _share_a_word(new, f)]
     elif len({f.key for f in alike}) > 1 and not keyless(new):  # several keys of its unit:
         alike = [f for f in alike if _share_a_word(new, f)]  # the one its words name
     return alike if len({f.key for f in alike}) == 1 else []
+
+
+# The kinds of street a name ends with (a closed class): an address's part, not a thing.
+_STREETS = frozenset({"st", "st.", "street", "rd", "rd.", "road", "ave", "ave.", "avenue",
+                      "blvd", "boulevard", "lane", "ln"})
+
+
+def _street(value: str) -> bool:
+    return len(value.split()) > 1 and value.split()[-1].lower() in _STREETS
+
+
+def _products(new: Fact, old: Fact) -> bool:
+    """Two names, one at least in capitals inside a word ("SQLite", "MySQL": the finders'
+    class shape), that a keyless correction of a name meets: products in prose, one
+    replacing the one before ("Switched to MySQL" after "We use SQLite", "it's GitBook now"
+    after "in WordPress"), not items of a list of code."""
+    return keyless(new) and {new.ref_kind, old.ref_kind} <= {"class", "name"} and \
+        "class" in (new.ref_kind, old.ref_kind) and new.key.endswith("|name") and \
+        old.key.endswith("|name") and all(v.replace(" ", "").isalnum() for v in (
+            new.value, old.value))  # (words, not "Foo.bar" nor "foo_bar")
 
 
 def _other_activity(new: Fact, old: Fact) -> bool:
