@@ -1,0 +1,211 @@
+"""Stop 50: the asserted clause beside a question, a wish, a supposition or a past value
+(issue 28). The user's current value in such a message is read; the value asked about,
+wished, supposed or left in the past is never current."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.facts_extract import current_values
+from ollm_desktop.engine.provenance import message_facts
+
+
+def _stated(text: str) -> set[str]:
+    """The values a user's message states (an open question is no value)."""
+    return {f.value for f in message_facts(text, "user") if f.kind != "question"}
+
+
+def _current(*texts: str) -> set[str]:
+    """The values current after these user messages (an assistant's "Noted." between)."""
+    played: list[tuple[str, str]] = []
+    for text in texts:
+        played += [("user", text), ("assistant", "Noted.")]
+    return {v for values in current_values(played).values() for v in values}
+
+
+# ------------------------------------------------ a past state set against now (fact_mood_then)
+
+@pytest.mark.parametrize(("text", "now", "then"), [
+    ("I grew up in Leeds and lived in Bristol for years, but now I'm in Glasgow",
+     "Glasgow", {"Leeds", "Bristol"}),
+    ("I lived in Bristol for years, but now I live in Glasgow", "Glasgow", {"Bristol"}),
+    ("we were on Trello until 2022, now we're on Jira", "Jira", {"Trello"}),
+    ("the office was in Leeds for years, but now it's in York", "York", {"Leeds"}),
+])
+def test_a_past_state_before_a_clause_of_now_says_nothing_now(text: str, now: str,
+                                                              then: set[str]) -> None:
+    stated = _stated(text)
+    assert now in stated
+    assert not then & stated
+
+
+def test_a_past_change_before_now_still_holds() -> None:
+    assert {"10am", "10:30"} <= _stated("we moved the standup to 10am, now it's at 10:30")
+
+
+def test_now_that_is_a_subordinator_not_a_time_of_now() -> None:
+    assert "Bristol" in _stated("I lived in Bristol, now that I think of it")
+
+
+def test_the_clause_of_now_replaces_the_earlier_value() -> None:
+    current = _current("I live in Bristol",
+                       "I lived in Bristol for years, but now I'm in Glasgow")
+    assert "Glasgow" in current
+    assert "Bristol" not in current
+
+
+def test_a_hedged_clause_of_now_replaces_nothing() -> None:
+    current = _current("the storage quota is 5 GB",
+                       "we were on 5 GB for years but now we might go to 10 GB")
+    assert current == {"5 GB"}
+
+
+# ------------------------------------------------------- "but right now" after a wish
+
+@pytest.mark.parametrize(("text", "now", "wished"), [
+    ("in a perfect world I'd run 4 days a week but right now it's 2 days", "2 days", "4 days"),
+    ("ideally we'd ship on Friday but at the moment it's Monday", "Monday", "Friday"),
+    ("I'd sleep 8 hours a night but currently it's 6 hours", "6 hours", "8 hours"),
+])
+def test_a_clause_of_now_after_but_leaves_the_wish(text: str, now: str, wished: str) -> None:
+    stated = _stated(text)
+    assert now in stated
+    assert wished not in stated
+
+
+def test_the_wish_after_the_clause_of_now_still_replaces_nothing() -> None:
+    current = _current("I run 2 days a week",
+                       "right now it's 2 days but I'd love to run 4 days a week")
+    assert current == {"2 days"}
+
+
+# ---------------------------------------- a stated present before a question (fact_mood_asked)
+
+@pytest.mark.parametrize(("text", "stated", "asked"), [
+    ("the hamster gets 1 tablespoon of mix per day, is 2 tablespoons too much?",
+     "1 tablespoon", "2 tablespoons"),
+    ("the cat gets 60 g of wet food a day, is 80 g too much?", "60 g", "80 g"),
+    ("we bill 85 EUR an hour, should we raise it to 95 EUR?", "85 EUR", "95 EUR"),
+    ("the router runs on port 8080, can I move it to 9090?", "8080", "9090"),
+])
+def test_a_present_statement_before_a_question_states(text: str, stated: str,
+                                                      asked: str) -> None:
+    values = _stated(text)
+    assert stated in values
+    assert asked not in values
+
+
+@pytest.mark.parametrize("text", [
+    "the client wants Monday, would that work?",
+    "my vet wants 80 g, would that work?",
+    "Two rooms at 80 each, would that work?",
+])
+def test_a_wish_or_a_bare_phrase_before_a_question_still_asks(text: str) -> None:
+    assert not _stated(text)
+
+
+def test_the_question_after_a_present_statement_replaces_nothing() -> None:
+    assert _current("the cat gets 60 g of wet food a day",
+                    "the cat gets 60 g of wet food a day, is 80 g too much?") == {"60 g"}
+
+
+# ------------------------------- a condition of relevance (fact_mood_words.relevance)
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("it's in a 30 cm pot if that matters", "30 cm"),
+    ("the server has 16 GB RAM if it matters", "16 GB"),
+    ("I'm on Ubuntu 22.04 if that's relevant", "Ubuntu 22.04"),
+])
+def test_a_condition_of_relevance_leaves_its_clause_stated(text: str, value: str) -> None:
+    assert value in _stated(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("the deadline is Friday if that helps the team", "Friday"),
+    ("we'd keep 30 cm if that's what they sell", "30 cm"),
+])
+def test_a_condition_that_is_more_than_relevance_still_conditions(text: str,
+                                                                  value: str) -> None:
+    assert value not in _stated(text)
+
+
+# --------------------------------------------------------- a quote is another's offer
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("the garage quoted 800 EUR for the clutch", {"800 EUR"}),
+    ("the painter quotes 2,400 for the hallway, the other guy 2,100", {"2,400", "2,100"}),
+    ("for the new roof, roofer A quoted 14,200 and roofer B 12,900.", {"14,200", "12,900"}),
+    ("the mechanic estimated 800 for the clutch", {"800"}),
+])
+def test_a_quote_is_an_offer_not_the_users_value(text: str, values: set[str]) -> None:
+    assert not values & _stated(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("the garage quoted 800 EUR and we paid 750 EUR", "750 EUR"),
+    ("the garage quoted 800 EUR, they fixed it for 750 EUR", "750 EUR"),
+    ("I estimated 3 weeks for the migration", "3 weeks"),
+])
+def test_what_was_paid_after_a_quote_and_the_users_estimate_are_stated(text: str,
+                                                                      value: str) -> None:
+    assert value in _stated(text)
+
+
+def test_a_quote_with_no_figure_leaves_its_sentence_a_correction() -> None:
+    assert _current("Our conveyancer is Hart & Doyle.",
+                    "Going with Mills Legal instead of Hart & Doyle for the conveyancing, "
+                    "they quoted less.") == {"Mills Legal"}
+
+
+def test_a_quoted_price_as_a_noun_phrase_is_still_stated() -> None:
+    assert "800 EUR" in _stated("the quoted price is 800 EUR")
+
+
+def test_a_quote_replaces_nothing() -> None:
+    assert _current("the clutch repair is 650 EUR",
+                    "the garage quoted 800 EUR for the clutch") == {"650 EUR"}
+
+
+# ------------------------------------ another's word set against a written source's
+
+@pytest.mark.parametrize(("text", "theirs", "source"), [
+    ("my sister said to use 2 cups of flour but the recipe says 3 cups", "2 cups", "3 cups"),
+    ("the forum says 30 psi but the door sticker says 35 psi", "30 psi", "35 psi"),
+    ("my coworker said 8444 but the docs say 8443", "8444", "8443"),
+])
+def test_a_report_set_against_a_written_source_is_not_current(text: str, theirs: str,
+                                                              source: str) -> None:
+    stated = _stated(text)
+    assert source in stated
+    assert theirs not in stated
+
+
+def test_a_report_set_against_a_clause_without_a_source_still_states() -> None:
+    assert "8444" in _stated("my friend said 8444 but the docs are old")
+
+
+# ----------------------------------- a past state over a span not counted (fact_tense)
+
+@pytest.mark.parametrize("text", [
+    "I lived in Bristol for years.",
+    "we were on Trello for years.",
+    "the office was in Leeds for a long time",
+    "I worked at Acme for ages",
+])
+def test_a_past_state_for_years_says_nothing_now(text: str) -> None:
+    assert not _stated(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("I've lived in Bristol for years.", "Bristol"),
+    ("we ran the tests for 3 hours", "3 hours"),
+    ("I work at Acme, been there for years", "Acme"),
+])
+def test_a_present_perfect_or_a_counted_span_still_states(text: str, value: str) -> None:
+    assert value in _stated(text)
+
+
+def test_a_past_state_for_years_then_now_replaces_the_old_value() -> None:
+    current = _current("I live in Bristol", "I lived in Bristol for years. Now I'm in Glasgow.")
+    assert "Glasgow" in current
+    assert "Bristol" not in current
