@@ -11,8 +11,9 @@ from ollm_desktop.engine.provenance import message_facts
 
 
 def _stated(text: str) -> set[str]:
-    """The values a user's message states (an open question is no value)."""
-    return {f.value for f in message_facts(text, "user") if f.kind != "question"}
+    """The values a user's message states as current (an open question or an old value is
+    none)."""
+    return {f.value for f in message_facts(text, "user") if f.kind != "question" and not f.old}
 
 
 def _current(*texts: str) -> set[str]:
@@ -209,3 +210,76 @@ def test_a_past_state_for_years_then_now_replaces_the_old_value() -> None:
     current = _current("I live in Bristol", "I lived in Bristol for years. Now I'm in Glasgow.")
     assert "Glasgow" in current
     assert "Bristol" not in current
+
+
+# --------------------------------------- a time of now read as "now" (fact_mood_then.now_said)
+
+@pytest.mark.parametrize(("text", "now", "then"), [
+    ("back in the day the app ran on 8080, these days it runs on 8443", "8443", "8080"),
+    ("last year the fee was 40 EUR, these days it's 55 EUR", "55 EUR", "40 EUR"),
+    ("originally the meeting was on Tuesday, at the moment it's on Thursday", "Thursday",
+     "Tuesday"),
+])
+def test_a_clause_of_now_after_a_comma_states_alone(text: str, now: str, then: str) -> None:
+    stated = _stated(text)
+    assert now in stated
+    assert then not in stated
+
+
+def test_a_time_of_now_names_no_key() -> None:
+    found = [f for f in message_facts("last year the fee was 40 EUR, these days it's 55 EUR")
+             if f.value == "55 EUR"]
+    assert found
+    assert all("day" not in f.key for f in found)
+
+
+def test_a_clause_of_now_replaces_the_same_keys_value() -> None:
+    assert _current("the app port is 8080", "these days the app runs on 8443") == {"8443"}
+
+
+# ------------------------------------------- a fronted before-time cut off by its comma
+
+@pytest.mark.parametrize("text", [
+    "Prior to the outage, this was at 180 per minute.",
+    "Before the move, this was 40 per month.",
+    "PRIOR to bot troubles, this was at 180 per minute (~3 per second), with a warning at 90 "
+    "per minute.",
+])
+def test_a_past_clause_after_a_fronted_before_time_says_nothing_now(text: str) -> None:
+    assert not _stated(text)
+
+
+def test_a_present_clause_after_a_fronted_before_time_still_states() -> None:
+    assert "180 per minute" in _stated("Prior to the outage, this is at 180 per minute.")
+
+
+# ------------------------------------------------- a bare figure's rate (reference_patterns)
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("I bill 85/hour.", "85/hour"),
+    ("car insurance is with Allianz, 640 a year.", "640 a year"),
+    ("my gym membership is 39 a month", "39 a month"),
+    ("the limit is 100 per user", "100 per user"),
+])
+def test_a_bare_figure_with_its_rate_is_one_value(text: str, value: str) -> None:
+    assert value in _stated(text)
+
+
+def test_a_rate_supposed_after_a_stated_one_replaces_nothing() -> None:
+    stated = _stated("I bill 85/hour. imagine if I charged 110/hour, would I lose clients?")
+    assert "85/hour" in stated
+    assert "110/hour" not in stated
+
+
+# ------------------------------------------ a bare refusal after another's sales pitch
+
+@pytest.mark.parametrize(("text", "offered"), [
+    ("They tried to upsell the premium plan at 34 EUR, declined.", "34 EUR"),
+    ("the bank pitched a fixed rate at 4.1%, declined, we stay on 3.9%", "4.1%"),
+])
+def test_a_bare_refusal_after_a_pitch_turns_it_down(text: str, offered: str) -> None:
+    assert offered not in _stated(text)
+
+
+def test_a_change_another_declined_to_join_stays_made() -> None:
+    assert "Saturday" in _stated("we moved the party to Saturday and she declined")

@@ -142,7 +142,8 @@ def _opens_after_comma(tokens: list[Tok], i: int) -> bool:
         return not any(t.value for t in tokens[i + 1:i + 4])
     if word in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or nxt == "not"):
         return True  # ", can you ...", ", doesn't it"
-    return word in cues.OPENERS or _starts_clause(tokens, i)
+    return word in cues.OPENERS or _starts_clause(tokens, i) or \
+        bool(now_opens([t.word for t in tokens[i:i + 3]], 0))  # ", these days it's …"
 
 
 def clauses(tokens: list[Tok], first: int) -> list[Clause]:

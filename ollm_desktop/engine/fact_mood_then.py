@@ -11,6 +11,9 @@ about now. ``fact_tense`` reads a past clause by its own before-time ("used to",
 then"); here the before-time is the later clause's "now". Its own module: ``fact_mood`` and
 ``fact_tense`` are full.
 
+A fronted before-time cut off by its comma ("Prior to the bot troubles, this was at 180 per
+minute") sets the past clause after it in the past as well.
+
 The words are closed classes: time adverbs of the present, past auxiliaries and copulas.
 """
 
@@ -55,14 +58,29 @@ def _told_past(words: list[str]) -> bool:
                for w in words)
 
 
+def _verbless(words: list[str]) -> bool:
+    """A clause with no verb or subject of its own ("(~3 per second)", ", with a warning at
+    90"): an aside of the clause before it."""
+    return not any(w in cues.BE or w in cues.PAST or w in cues.SUBJECTS or w in NOW_WORDS or
+                   is_change(w) or (w.endswith("ed") and len(w) > 4) for w in words)
+
+
 def then_marks(tokens: Sequence[Tok], clauses: Sequence[tuple[int, int, bool]],
                ) -> list[tuple[int, int]]:
     """The token ranges of the past clauses a later clause of now sets against the present."""
     out: list[tuple[int, int]] = []
     for n, (a, b, _) in enumerate(clauses):
+        words = [t.word for t in tokens[a:b]]
+        if (words[:2] == ["prior", "to"] or words[:1] == ["before"]) and \
+                words[-1:] == [","] and n + 1 < len(clauses) and _told_past(
+                    [t.word for t in tokens[clauses[n + 1][0]:clauses[n + 1][1]]]):
+            end = n + 2  # "Prior to the outage, this was at 180 (~3 per second), with …"
+            while end < len(clauses) and _verbless(
+                    [t.word for t in tokens[clauses[end][0]:clauses[end][1]]]):
+                end += 1  # (its asides with no verb of their own)
+            out.append((a, clauses[end - 1][1]))
         if not n:
             continue
-        words = [t.word for t in tokens[a:b]]
         k = 0
         while k < len(words) and words[k] in _EDGE:
             k += 1
@@ -77,6 +95,28 @@ def then_marks(tokens: Sequence[Tok], clauses: Sequence[tuple[int, int, bool]],
             out.append((clauses[back][0], clauses[back][1]))
             back -= 1
         break
+    return out
+
+
+_SAID_NOW = (("these", "days"), ("right", "now"), ("at", "the", "moment"), ("at", "present"),
+             ("nowadays",), ("currently",))
+
+
+def now_said(tokens: list[Tok]) -> list[Tok]:
+    """The sentence's times of now read as "now" ("these days it's 55 EUR", "at the moment
+    it's Monday", "currently we run Postgres 16"): one adverb, so the key readers take none
+    of its words for a key ("day", "moment") and the shapes of "now" read it."""
+    out: list[Tok] = []
+    k = 0
+    while k < len(tokens):
+        phrase = next((p for p in _SAID_NOW if tuple(t.word for t in tokens[k:k + len(p)])
+                       == p and not any(t.value for t in tokens[k:k + len(p)])), None)
+        if phrase is None:
+            out.append(tokens[k])
+            k += 1
+            continue
+        out.append(Tok("now", tokens[k].start, tokens[k + len(phrase) - 1].end))
+        k += len(phrase)
     return out
 
 

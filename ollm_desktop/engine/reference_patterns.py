@@ -368,6 +368,7 @@ RULES: tuple[Rule, ...] = (
           rf"|(?<!\w)(?:{alternation(CURRENCY_CODES)})\s{_NUM}{_MULT}?(?:{_RATE})?"
           rf"|{_NB}{_NUM}(?:(?:\s?[-–]\s?|\s+to\s+){_NUM})?"
           rf"(?:{_MULT}?[ \u00a0\u202f]?(?:{UNIT}){_UNIT_END}|{_MULT}|[x×](?!\w))(?:{_RATE})?"
+          rf"|{_NB}{_NUM}(?:{_CASH_RATE})"  # a bare figure's rate ("85/hour", "640 a year")
           rf"|{_NB}(?P<bare>{_NUM})))(?!\w)", "number", check=_check_number),
     _rule(r"(?<![A-Za-z])(?i:ports?)\s*(?:(?i:number|no\.?|num)\s*)?[:=#]?\s*"
           r"(?P<ref>\d{2,5})(?![\d,.]\d|\w)", "port", check=_check_port),
