@@ -283,3 +283,27 @@ def test_a_bare_refusal_after_a_pitch_turns_it_down(text: str, offered: str) -> 
 
 def test_a_change_another_declined_to_join_stays_made() -> None:
     assert "Saturday" in _stated("we moved the party to Saturday and she declined")
+
+
+def test_since_then_is_a_time_of_now() -> None:
+    stated = _stated("we were on Trello for years until 2022; since then Jira")
+    assert "Jira" in stated
+    assert "Trello" not in stated
+
+
+# ---------------------------------- a measure as a compound adjective (reference_patterns)
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("he's in a 30-liter tank already.", "30-liter"),
+    ("I just have the standard 2-year one", "2-year"),
+    ("I signed the 12-month lease at £1,350", "12-month"),
+])
+def test_a_measure_before_its_noun_is_one_value(text: str, value: str) -> None:
+    assert value in _stated(text)
+
+
+def test_a_refused_warranty_beside_the_one_the_user_has() -> None:
+    stated = _stated("the dealer tried to sell me the 5-year extended warranty for 1,900, I "
+                     "said no. I just have the standard 2-year one")
+    assert "2-year" in stated
+    assert not {"5-year", "1,900"} & stated

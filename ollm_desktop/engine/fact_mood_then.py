@@ -99,13 +99,14 @@ def then_marks(tokens: Sequence[Tok], clauses: Sequence[tuple[int, int, bool]],
 
 
 _SAID_NOW = (("these", "days"), ("right", "now"), ("at", "the", "moment"), ("at", "present"),
-             ("nowadays",), ("currently",))
+             ("since", "then"), ("nowadays",), ("currently",))
 
 
 def now_said(tokens: list[Tok]) -> list[Tok]:
     """The sentence's times of now read as "now" ("these days it's 55 EUR", "at the moment
-    it's Monday", "currently we run Postgres 16"): one adverb, so the key readers take none
-    of its words for a key ("day", "moment") and the shapes of "now" read it."""
+    it's Monday", "currently we run Postgres 16", "…; since then Jira"): one adverb, so the
+    key readers take none of its words for a key ("day", "moment") and the shapes of "now"
+    read it."""
     out: list[Tok] = []
     k = 0
     while k < len(tokens):

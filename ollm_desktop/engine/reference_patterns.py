@@ -361,6 +361,9 @@ RULES: tuple[Rule, ...] = (
     # a duration in words ("two weeks", "ninety days"): a number as the user wrote it
     _rule(rf"\b(?i:{NUMBER_WORDS_RE})(?:[ -](?i:{NUMBER_WORDS_RE}))?\s+(?i:{TIME_UNIT})\b",
           "number"),
+    # a measure as a compound adjective before its noun ("a 30-liter tank", "the 2-year
+    # warranty", "a 12-month lease"): one number, not "30" and a word "liter"
+    _rule(rf"(?<![\w.,-])\d+(?:\.\d+)?-(?:{UNIT})(?![\w-])", "number"),
     # (a price range with its symbol on both sides or the first only: "£12,000-£13,000", "$10-15")
     _rule(rf"(?P<ref>(?:(?<![^\s(\[])[-−+~≈])?(?:(?<!\w){_SYMBOL}\s?{_CASH}{_MULT}?"
           rf"(?:\s?[-–]\s?{_SYMBOL}?{_CASH}{_MULT}?(?![\d,.]\d))?"
