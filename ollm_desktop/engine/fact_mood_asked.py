@@ -104,6 +104,17 @@ def _asserts(tokens: Sequence[Tok], j: int) -> bool:
 
 
 _TAG = 4  # words of a tag question with no value ("…, right?", "…, isn't it?")
+_CONFIRMING = closed("right correct true so wrong")  # "…, is that right?" doubts the value
+
+
+def _judged(tokens: Sequence[Tok], k: int) -> bool:
+    """A short question after a stated clause that asks for a judgement of it ("my landlord
+    charges 1200 a month, is that fair?", "…, is that enough?"): an auxiliary, a pronoun that
+    points back and a word of judgement, the clause stated; "…, isn't it?" is a tag, and "…,
+    is that right?" asks whether the value is so."""
+    words = [t.word for t in tokens[k:] if t.word not in ("?", "not", "!", ".")]
+    return len(words) == 3 and words[1] in ("that", "this", "it") and words[2].isalpha() and \
+        words[2] not in _CONFIRMING
 
 
 def asked_from(tokens: Sequence[Tok], first: int) -> int:
@@ -127,6 +138,7 @@ def asked_from(tokens: Sequence[Tok], first: int) -> int:
         head = word_at(tokens, k)
         asks = (head in cues.QUESTION_AUX and interrogative(list(tokens), k, len(tokens))) or (
             head in cues.WH - {"which", "whose"} and word_at(tokens, k + 1) != "if")
-        if asks and (len(tokens) - k > _TAG or any(t.value for t in tokens[k:])):
+        if asks and (len(tokens) - k > _TAG or any(t.value for t in tokens[k:]) or
+                     _judged(tokens, k)):
             return k
     return first
