@@ -348,3 +348,25 @@ def test_a_change_put_off_replaces_nothing(said: str, later: str, kept: str) -> 
 ])
 def test_a_change_made_or_announced_still_replaces(said: str, later: str, new: str) -> None:
     assert _current(said, later) == {new}
+
+
+# ---------------------- a placed number before the part of the day (fact_time_tails)
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("the bedroom is at 18 at night.", "18"),
+    ("the heating is at 21 in the morning", "21"),
+    ("the thermostat is at 19 on weekends", "19"),
+])
+def test_a_placed_number_before_the_part_of_the_day_is_read(text: str, value: str) -> None:
+    assert value in _stated(text)
+
+
+def test_anothers_preference_beside_the_setting_stays_theirs() -> None:
+    stated = _stated("the bedroom is at 18 at night. my husband would prefer 21 but I can't "
+                     "sleep when it's warm")
+    assert "18" in stated
+    assert "21" not in stated
+
+
+def test_a_placed_number_before_a_noun_phrase_is_still_none() -> None:
+    assert "8080" not in _stated("the API listens on 8080 at night for batch jobs")
