@@ -370,3 +370,12 @@ def test_anothers_preference_beside_the_setting_stays_theirs() -> None:
 
 def test_a_placed_number_before_a_noun_phrase_is_still_none() -> None:
     assert "8080" not in _stated("the API listens on 8080 at night for batch jobs")
+
+
+def test_a_quote_as_a_noun_before_a_change_is_no_offer() -> None:
+    assert _current("The laptop quote came in at 21,500 MXN.",
+                    "The laptop quote dropped from 21,500 MXN to 19,900 MXN.") == {"19,900 MXN"}
+
+
+def test_a_bare_figures_rate_is_replaced_by_a_bare_figure() -> None:
+    assert _current("my car insurance is 1100 a year", "it's 1260 since the renewal") == {"1260"}

@@ -84,7 +84,7 @@ _SHAPE = closed("now instead rather place not")  # a correction's shape ("in pla
 _EDGE = closed(", ; : — – but so because and")
 HOPING = closed("hopes hoped hoping")  # "their marketing guy hopes we'll do it for €12,000"
 _WISHING = WANTING | PREFERRING | PRESSING | HOPING
-QUOTING = closed("quoted quotes quote estimated estimates")  # a price offered, not paid
+QUOTING = closed("quoted quotes estimated estimates")  # a price offered, not paid
 _ALWAYS = _WISHING | UNNAMED | CALLED_OFF | QUOTING | {"against"}
 _PAIRED = closed("but for of")  # a report set against, a report's source
 DECIDED = closed("decided decide decides voted vote ruled")  # "… but decided against it"
@@ -325,7 +325,7 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
 
 
 def _quoted(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
-    """The end of another's quote or estimate at ``i`` with its figure in the next words
+    """The end of another's quote or estimate at ``i`` with its figure right after it
     ("the garage quoted 800 EUR", "roofer A quoted 14,200 and roofer B 12,900", "the
     mechanic estimates 800"), through the gapped quotes that follow it ("…, the other guy
     2,100": a subject and a figure, no verb); -1: none ("they quoted less" has no figure,
@@ -334,9 +334,10 @@ def _quoted(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
     subject = tokens[j].word if j >= a else ""
     lettered = subject == "a" and j > a and tokens[j - 1].word.isalpha() and \
         tokens[j - 1].word not in DETERMINERS  # "roofer A quoted": a letter names it
-    if not (_another(subject) or lettered) or not any(
-            t.value is not None or t.word[:1].isdigit() for t in tokens[i + 1:min(b, i + 4)]):
-        return -1
+    k = i + 1 + (i + 1 < b and tokens[i + 1].word in ("us", "me", "them", "him", "her"))
+    if not (_another(subject) or lettered) or k >= b or not (
+            tokens[k].value is not None or tokens[k].word[:1].isdigit()):
+        return -1  # (its figure right after it: "the laptop quote dropped from …" is a noun)
     end = _clause_end(tokens, i, b)
     while end < b - 1 and tokens[end].word in (",", "and"):
         k = end + 1 + (tokens[end + 1].word == "and")
