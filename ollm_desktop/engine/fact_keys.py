@@ -56,7 +56,7 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
         spelled = unit.rstrip(".").replace("-", " ").split()  # ("2 1/2 cups": cups)
         while spelled and spelled[0] in NUMBER_WORDS:  # "two weeks"; "five" alone: a number
             spelled = spelled[1:]
-        unit = re.split(r"\b(?:per|each|every)\b", " ".join(spelled))[0].strip()
+        unit = re.split(r"\b(?:per|each|every)\b|^/|^an?\b", " ".join(spelled))[0].strip()
         if not unit:
             return attribute if attribute in ("port", "version") else "number"
         if unit in DURATION or _in_duration_units(unit):

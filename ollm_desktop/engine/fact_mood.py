@@ -49,6 +49,7 @@ from ollm_desktop.engine.fact_mood_open import may_open, open_marks, opening_moo
 from ollm_desktop.engine.fact_mood_others import may_decline, others_marks
 from ollm_desktop.engine.fact_mood_proposed import may_propose, proposed_marks
 from ollm_desktop.engine.fact_mood_stance import possible_change, stance_marks
+from ollm_desktop.engine.fact_mood_then import may_then, now_opens, then_marks
 from ollm_desktop.engine.fact_mood_words import clause_head as _head
 from ollm_desktop.engine.fact_mood_words import conditional_phrase
 from ollm_desktop.engine.fact_name_runs import named_now
@@ -129,7 +130,8 @@ def _starts_clause(tokens: list[Tok], i: int) -> bool:
     if (word == "in" and nxt == "which") or conditional_phrase([t.word for t in tokens[i:i + 3]]):
         return True
     if word in ("but", "so", "and", "or"):  # "not Y but X", "Redis and Postgres": one clause
-        return nxt in cues.SUBJECTS or nxt in DETERMINERS
+        return nxt in cues.SUBJECTS or nxt in DETERMINERS or (  # "but right now it's 2"
+            word != "or" and bool(now_opens([t.word for t in tokens[i + 1:i + 4]], 0)))
     return False
 
 
@@ -141,7 +143,8 @@ def _opens_after_comma(tokens: list[Tok], i: int) -> bool:
         return not any(t.value for t in tokens[i + 1:i + 4])
     if word in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or nxt == "not"):
         return True  # ", can you ...", ", doesn't it"
-    return word in cues.OPENERS or _starts_clause(tokens, i)
+    return word in cues.OPENERS or _starts_clause(tokens, i) or \
+        bool(now_opens([t.word for t in tokens[i:i + 3]], 0))  # ", these days it's …"
 
 
 def clauses(tokens: list[Tok], first: int) -> list[Clause]:
@@ -225,7 +228,7 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
         word = tokens[j].word
         before = [t.word for t in tokens[a:j] if t.word not in cues.SKIPPED] \
             if word in cues.BELIEF or word in cues.HEARSAY else []
-        if _reports(word, before, _word(tokens, j + 1)):
+        if cues.reports(word, before, _word(tokens, j + 1)):
             said = [t for t in tokens[j + 1:b] if t.value or t.word[:1].isalnum()]
             if said:  # its complement ("the shuttle leaves at 16:50")
                 out.append((j + 1, b, "reported"))
@@ -248,18 +251,6 @@ def _own_marks(sentence: str, tokens: list[Tok], a: int, b: int, role: str,
             out.append((back, stop, "tentative"))
             break
     return out
-
-
-def _reports(word: str, before: list[str], after: str) -> bool:
-    """A belief verb of someone else ("Dana thinks"), or a hearsay or proposal verb of anyone
-    ("I heard", "my mum suggested"); not a noun ("expense claims are", "after some thought",
-    "the recommended setting") nor an aside ("as suggested", "as Dana thinks")."""
-    if not (word in cues.BELIEF or word in cues.HEARSAY) or "as" in before[-2:] or after in COPULAS:
-        return False
-    subject = before[-1] if before else ""
-    if subject in DETERMINERS or subject in PREPOSITIONS or subject in cues.QUANTIFIERS:
-        return False
-    return word in cues.HEARSAY or (bool(subject) and subject not in cues.FIRST_PERSON)
 
 
 def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -> None:
@@ -286,12 +277,12 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
     leading = all(not any(t.value for t in tokens[x:y]) and y - x <= 4
                   for x, y, _ in segment[:n])  # after an aside: "Hypothetically, if ..."
     if leading or pair == "in which":  # a leading conditional: to its consequent's end
-        if leading and cues.LISTENER & set(words):
+        if leading and (cues.LISTENER & set(words) or cues.relevance(words)):
             return  # "if anyone asks, ...": about the listener, the consequent holds
         stop = next((s[0] for s in segment[n + 1:] if _leaves(tokens, s)), end)
         mark(b, stop, "conditional")
     elif tokens[a - 1].word != "," and not _complement(tokens, a) and \
-            not cues.LISTENER & set(words):
+            not cues.LISTENER & set(words) and not cues.relevance(words):
         mark(segment[n - 1][0], segment[n - 1][1], "conditional")  # "we go to X if ..."
 
 
@@ -373,7 +364,8 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
     """Each clause's mood, and the sentence's: a statement when a value is asserted."""
     stance = stance_marks(sentence, tokens, first)  # (fact_mood_stance) "I hope", "Bob said"
     if _plain(tokens, first) and not may_open(tokens, first) and not stance and \
-            not may_propose(tokens, first) and not may_decline(tokens, first):
+            not may_propose(tokens, first) and not may_decline(tokens, first) and \
+            not may_then(tokens, first):
         return Moods("statement", ())
     moods: list[ClauseMood] = ["statement"] * len(tokens)
 
@@ -395,6 +387,9 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
                 mark(a, b, "tentative")  # "(even) with a 45 s timeout, it would fail"
     for x, y, stance_mood in stance:
         mark(x, y, stance_mood)
+    then = then_marks(tokens, [c for part in segments for c in part])  # (fact_mood_then)
+    for x, y in then:  # "lived in Bristol for years, but now I'm in Glasgow"
+        mark(x, y, "past")
     for x, y, host in aside_marks(tokens, first, moods):  # "would rise — from $1 to $2 —"
         mark(x, y, host)
     if "?" in [t.word for t in tokens[-3:]]:  # a question asks about its sentence, or
@@ -408,7 +403,8 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
                 spans.append((tokens[i].start, tokens[i].end, moods[i]))
     values = [i for i in range(first, len(tokens)) if tokens[i].value]
     known = frozenset(tokens[i].start for i in values) | named_now(sentence, tokens, first)
-    if any(moods[i] == "statement" for i in values):
+    if any(moods[i] == "statement" for i in values) or (then and {
+            m for m in moods[first:] if m != "statement"} == {"past"}):  # (its clause of now)
         return Moods("statement", tuple(spans), known)
     # with no value found yet, any clause that asserts nothing makes the sentence tentative
     # (a value the grammar finds later in an asserting clause makes it a statement: held)

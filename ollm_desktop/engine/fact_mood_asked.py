@@ -20,7 +20,17 @@ from collections.abc import Sequence
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_surface import names_then_value
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS
-from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
+from ollm_desktop.engine.fact_words import (
+    CONJUNCTIONS,
+    COPULAS,
+    DETERMINERS,
+    NOT_NP,
+    PREPOSITIONS,
+    PRONOUNS,
+    Tok,
+    cardinal,
+    closed,
+)
 
 
 def word_at(tokens: Sequence[Tok], i: int) -> str:
@@ -69,13 +79,42 @@ def asked_end(tokens: Sequence[Tok], start: int, end: int) -> int:
 _ASSERTING = closed("is are was were 's 're it's that's we're they're i'm becomes remains")
 
 
-def _asserts(word: str) -> bool:
-    """A copula, or a verb in the past ("Rescheduled the dentist to 2pm"): a clause that
-    states its value before a question that follows it."""
-    return word in _ASSERTING or (len(word) > 4 and word.endswith("ed"))
+_CLOSED_WORDS = NOT_NP | DETERMINERS | PREPOSITIONS | COPULAS | CONJUNCTIONS | PRONOUNS
+_WISHING = closed("want wants prefer prefers need needs like likes hope hopes wish wishes "
+                  "ask asks say says")  # (a wish or a word of another's: "The client wants
+# Monday, would that work?" asks about Monday)
+
+
+def _asserts(tokens: Sequence[Tok], j: int) -> bool:
+    """A copula, a verb in the past ("Rescheduled the dentist to 2pm") or in the present
+    before its object ("the hamster gets a tablespoon a day", "I use 10-46 strings", "we
+    bill 85 an hour"): a clause that states its value before a question that follows it."""
+    word, before, after = tokens[j].word, word_at(tokens, j - 1), word_at(tokens, j + 1)
+    if word in _ASSERTING or (len(word) > 4 and word.endswith("ed")):
+        return True
+    if not word.isalpha() or word in _WISHING or word in cues.BELIEF or word in cues.HEARSAY \
+            or word in _CLOSED_WORDS or not (j + 1 < len(tokens) and (
+                tokens[j + 1].value or after in DETERMINERS or after in PREPOSITIONS)):
+        return False
+    if before in ("i", "we", "they"):
+        return True  # "I use 10-46 strings on the strat, …"
+    return len(word) > 3 and word.endswith("s") and not word.endswith("ss") and \
+        before.isalpha() and before not in _CLOSED_WORDS and not cardinal(before) and \
+        j > 0 and not tokens[j - 1].value  # "the hamster gets …" (not "two rooms at 80")
 
 
 _TAG = 4  # words of a tag question with no value ("…, right?", "…, isn't it?")
+_CONFIRMING = closed("right correct true so wrong")  # "…, is that right?" doubts the value
+
+
+def _judged(tokens: Sequence[Tok], k: int) -> bool:
+    """A short question after a stated clause that asks for a judgement of it ("my landlord
+    charges 1200 a month, is that fair?", "…, is that enough?"): an auxiliary, a pronoun that
+    points back and a word of judgement, the clause stated; "…, isn't it?" is a tag, and "…,
+    is that right?" asks whether the value is so."""
+    words = [t.word for t in tokens[k:] if t.word not in ("?", "not", "!", ".")]
+    return len(words) == 3 and words[1] in ("that", "this", "it") and words[2].isalpha() and \
+        words[2] not in _CONFIRMING
 
 
 def asked_from(tokens: Sequence[Tok], first: int) -> int:
@@ -91,7 +130,7 @@ def asked_from(tokens: Sequence[Tok], first: int) -> int:
             return first  # (a question before its comma: "how much is it, 5 or 6?")
         opening = word_at(tokens, first + cues.clause_head([t.word for t in tokens[first:i]]))
         if opening in PREPOSITIONS or opening in SUBORDINATORS or opening.endswith("ing") or \
-                not any(_asserts(t.word) for t in tokens[first:i]):
+                not any(_asserts(tokens, j) for j in range(first, i)):
             return first  # (a fronted phrase or clause, "In a world where we allowed 500
             # rpm,"; a proposal, "Moving the class to 10am, would that work?"; no verb that
             # asserts, "A $1300 rent, would that be too much?", "The client wants Monday, …")
@@ -99,6 +138,7 @@ def asked_from(tokens: Sequence[Tok], first: int) -> int:
         head = word_at(tokens, k)
         asks = (head in cues.QUESTION_AUX and interrogative(list(tokens), k, len(tokens))) or (
             head in cues.WH - {"which", "whose"} and word_at(tokens, k + 1) != "if")
-        if asks and (len(tokens) - k > _TAG or any(t.value for t in tokens[k:])):
+        if asks and (len(tokens) - k > _TAG or any(t.value for t in tokens[k:]) or
+                     _judged(tokens, k)):
             return k
     return first

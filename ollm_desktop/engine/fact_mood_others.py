@@ -18,6 +18,8 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
   deontic modal in its complement ("the new hire keeps saying we should be on React 19",
   "Bob says we should move it"): a proposal reported. An instruction ("Legal told us to")
   and a plain report ("the airline says 07:25") are read as before.
+- **A quote**: another's "quoted" / "estimates" with a figure after it ("the garage quoted
+  800 EUR for the clutch", "roofer B quotes 12,900"): an offer, not what the user pays.
 - **An unnamed source**: "someone (somebody) … said / mentioned / posted X" is hearsay.
 - **A change called off**: a value that opens its clause before "got / was / has been
   cancelled (scrapped, shelved, abandoned)" ("v3.3 got cancelled"), a change's gerund
@@ -33,7 +35,9 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
   keep 5432") it cost a held-out correction (another's key changed beside the user's own).
 
 - **A report the user sets against**: "they say 8444 but our port is 8443" (a report with
-  its value, then "but" and the speaker's own clause): the report's value is not current.
+  its value, then "but" and the speaker's own clause, or a written source's report: "my
+  friend said to use 2 cups but the recipe says 3 cups", "… but nope the manual says …"):
+  the first report's value is not current.
 - **A change for others**: a value before "for other …" / "for others" / "for everyone
   else" ("The bus company pushed its price to £60 for other schools") is not the user's.
 - **A text not yet set right**: "still" before a verb of saying ("the runbook still says
@@ -70,6 +74,7 @@ CALLED_OFF = closed("cancelled canceled scrapped shelved abandoned")
 KEEPING = closed("keep keeps keeping stay stays staying stick sticks sticking remain remains")
 OWN = closed("our my ours mine")  # the speaker's own after "but"
 _DENIED = closed("not no never nope")  # "… but that's not happening"
+_FILLERS = closed("nope no nah actually honestly , well")  # after "but", before its clause
 NO_PERSON = closed("it this that which who what there")
 _ALONG = closed("is are was were 's keeps keep still also really just has have had been "
                 "always")
@@ -79,7 +84,8 @@ _SHAPE = closed("now instead rather place not")  # a correction's shape ("in pla
 _EDGE = closed(", ; : — – but so because and")
 HOPING = closed("hopes hoped hoping")  # "their marketing guy hopes we'll do it for €12,000"
 _WISHING = WANTING | PREFERRING | PRESSING | HOPING
-_ALWAYS = _WISHING | UNNAMED | CALLED_OFF | {"against"}
+QUOTING = closed("quoted quotes estimated estimates")  # a price offered, not paid
+_ALWAYS = _WISHING | UNNAMED | CALLED_OFF | QUOTING | {"against"}
 _PAIRED = closed("but for of")  # a report set against, a report's source
 DECIDED = closed("decided decide decides voted vote ruled")  # "… but decided against it"
 _BACK = closed("it that this them")  # what "against" points back to
@@ -251,8 +257,17 @@ def _report_but_ours(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
             not any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + 1:i + 4]):
         return -1
     but = next((j for j in range(i + 1, b) if tokens[j].word == "but"), -1)
-    own = tokens[but + 1].word if 0 < but < b - 1 else ""
-    return but if own in FIRST_PERSON or own in OWN else -1
+    k = but + 1
+    while 0 < k < b - 1 and tokens[k].word in _FILLERS:
+        k += 1  # "but nope, …", "but actually …"
+    own = tokens[k].word if 0 < but < b - 1 else ""
+    # or a written source of the user's set against it: "my friend said 2 cups but the
+    # recipe says 3 cups" (a determiner, its noun, a verb of saying and a value after)
+    source = own in ("the", "this", "that") and any(
+        tokens[j].word in REPORTING and tokens[j - 1].word[:1].isalpha() and any(
+            t.value is not None or t.word[:1].isdigit() for t in tokens[j + 1:j + 4])
+        for j in range(k + 2, min(b, k + 4)))
+    return but if own in FIRST_PERSON or own in OWN or source else -1
 
 
 def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
@@ -283,6 +298,8 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
             if wished and end < b and tokens[end].word == "because":  # the wish's reason is
                 end = _clause_end(tokens, end + 1, b)  # theirs ("… because everyone has X")
             out.append((i + 1, end, "reported"))
+        elif word in QUOTING and (end := _quoted(tokens, a, i, b)) > 0:  # "the garage
+            out.append((i + 1, end, "reported"))  # quoted 800 EUR", "…, roofer B 12,900"
         elif word in REPORTING and i > a and tokens[i - 1].word == "still" and \
                 (i - 2 < a or tokens[i - 2].word not in FIRST_PERSON):  # ("I still say")
             out.append((i + 1, _clause_end(tokens, i, b), "reported"))  # "it still says 20 s"
@@ -305,6 +322,42 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
                     t.value is not None or t.word[:1].isdigit() for t in tokens[a:before]):
                 out.append((a, before, "reported"))
     return out
+
+
+def _quoted(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """The end of another's quote or estimate at ``i`` with its figure right after it
+    ("the garage quoted 800 EUR", "roofer A quoted 14,200 and roofer B 12,900", "the
+    mechanic estimates 800"), through the gapped quotes that follow it ("…, the other guy
+    2,100": a subject and a figure, no verb); -1: none ("they quoted less" has no figure,
+    "the quoted price is" is a noun phrase, "I estimated 3 weeks" is the user's own)."""
+    j = _subject_at(tokens, a, i)
+    subject = tokens[j].word if j >= a else ""
+    lettered = subject == "a" and j > a and tokens[j - 1].word.isalpha() and \
+        tokens[j - 1].word not in DETERMINERS  # "roofer A quoted": a letter names it
+    k = i + 1 + (i + 1 < b and tokens[i + 1].word in ("us", "me", "them", "him", "her"))
+    if not (_another(subject) or lettered) or k >= b or not (
+            tokens[k].value is not None or tokens[k].word[:1].isdigit()):
+        return -1  # (its figure right after it: "the laptop quote dropped from …" is a noun)
+    end = _clause_end(tokens, i, b)
+    while end < b - 1 and tokens[end].word in (",", "and"):
+        k = end + 1 + (tokens[end + 1].word == "and")
+        n = next((x for x in range(k, min(b, k + 5)) if tokens[x].value is not None or
+                  tokens[x].word[:1].isdigit()), -1)
+        if n < 0 or n - k > 3 or not all(_gapped(t.word) for t in tokens[k:n]) or (
+                n + 1 < b and tokens[n + 1].word not in _EDGE | {"."}):
+            break
+        end = n + 1  # "…, the other guy 2,100", "… and roofer B 12,900"
+    return end
+
+
+def _gapped(word: str) -> bool:
+    """A word of a gapped clause's subject ("the other guy", "roofer B"): no verb, no
+    pronoun ("and we paid 750" has its own verb)."""
+    return word.isalpha() and not is_change(word) and word not in FIRST_PERSON and \
+        word not in _SUBJECT_PRONOUNS and word not in _ALONG and not word.endswith("ed")
+
+
+_SUBJECT_PRONOUNS = closed("he she they you it")
 
 
 def _verb_first(head: str) -> bool:

@@ -36,6 +36,9 @@ _THIRD = closed("it he she")  # a present's "-s" after them: "It goes up to $1,5
 _UP = closed("up down")
 _TO = closed("to at")
 LATER = closed("tomorrow tonight next later soon")
+# A later time not named ("I'll raise it to 50 EUR at some point", "we'll move it to 10:00
+# eventually"): the plan waits as one with its date does
+PUT_OFF = closed("eventually someday sometime ultimately")
 _NEXT = closed("next")
 TIME_NOUNS = closed("week month year weekend quarter morning day monday tuesday wednesday "
                     "thursday friday saturday sunday")
@@ -50,10 +53,12 @@ WILL = closed("will i'll we'll they'll he'll she'll it'll you'll i’ll we’ll 
 def _when_later(tokens: Sequence[Tok], a: int, b: int) -> bool:
     """A time still to come in the segment: "tomorrow", "tonight", "next week", a date read
     as one value that says so ("next Friday"), or a month that a plan starts from or falls in
-    ("From January I'm going to …", "… in September"); not "in the next release" (a
+    ("From January I'm going to …", "… in September"), or one not named ("at some point",
+    "eventually"); not "in the next release" (a
     maintainer's "I will change it to 3.8 in the next release" is the change made, as the
     release ships it)."""
-    return any(t.word in LATER - _NEXT or (
+    return any(t.word in LATER - _NEXT or t.word in PUT_OFF or (  # ("eventually")
+        t.word == "some" and k + 1 < b and tokens[k + 1].word in ("point", "stage")) or (
         t.word in _NEXT and k + 1 < b and tokens[k + 1].word in TIME_NOUNS) or (
         t.value is not None and t.value[3] == "date" and (
             t.value[2].lower().split()[0] in LATER or (

@@ -128,6 +128,7 @@ def refused_marks(tokens: Sequence[Tok], a: int, b: int) -> list[RefusedMark]:
 # What another offered, asked or wanted: a refusal by a third party turns down only that.
 _OFFERS = closed("offered offer offers wanted wants asked asks proposed proposes suggested "
                  "suggests countered pushed pushing quoted")
+_SELLING = closed("sell upsell upsold pitched")  # "they tried to upsell the Touring trim"
 
 
 def _turned_down(tokens: Sequence[Tok], a: int, at: int, i: int) -> bool:
@@ -135,5 +136,7 @@ def _turned_down(tokens: Sequence[Tok], a: int, at: int, i: int) -> bool:
     wish ("they countered at $100k, and they rejected it"); "We moved the party to Saturday
     and she declined" is a change made, which another declined to come to."""
     said = {t.word for t in tokens[at:i]} | ({"i"} if tokens[i].word == "not" else set())
-    own = said & {"i", "we"} or (not said & _WHO and tokens[a].word in ("i", "we"))
-    return bool(own) or any(t.word in _OFFERS for t in tokens[a:at])
+    own = said & {"i", "we"} or (not said & _WHO and tokens[a].word in ("i", "we")) or (
+        said == {","} and any(t.word in _OFFERS | _SELLING for t in tokens[a:at]))
+    # (a note's bare ", declined." after another's offer: the speaker's, subject dropped)
+    return bool(own) or any(t.word in _OFFERS or t.word in _SELLING for t in tokens[a:at])

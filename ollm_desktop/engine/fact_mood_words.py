@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ollm_desktop.engine.fact_words import AUXILIARIES, HEDGES, MODALS, PRONOUNS, closed
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    COPULAS,
+    DETERMINERS,
+    HEDGES,
+    MODALS,
+    PREPOSITIONS,
+    PRONOUNS,
+    closed,
+)
 
 STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
 MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
@@ -30,6 +39,10 @@ SUBORDINATE = closed("if unless whether though although because once provided pr
                      "assuming supposing")
 ALWAYS_CUT = closed("if unless whether though although whereas because")
 LEAVES = closed("but anyway regardless either however")  # leave a leading conditional
+# A condition of relevance, not of truth ("…, if that matters", "if it helps, …"): like one
+# about the listener, it leaves its consequent asserted.
+RELEVANT = closed("matters matter helps help counts relevant useful helpful important "
+                  "interests")
 LISTENER = closed("you anyone anybody someone somebody you're you've")
 # Belief verbs: the complement is someone else's opinion, not the speaker's.
 BELIEF = closed("think thinks thought reckon reckons reckoned believe believes believed "
@@ -99,3 +112,26 @@ def labelled(value: str) -> bool:
     """"age 10", "track 5": a label in lower case and its figure, which a clause asserts as
     it does a number ("Vitest 2", a capital's name, is a name)."""
     return value[:1].islower() and any(c.isdigit() for c in value)
+
+
+def relevance(words: Sequence[str]) -> bool:
+    """A clause that is only a condition of relevance: "if that matters", "in case it
+    helps", "if that's relevant", "if it's useful to you" (not "if that helps the team")."""
+    k = clause_head(list(words))
+    k += conditional_phrase(words[k:]) or (words[k:k + 1] == ["if"])
+    rest = [w for w in words[k:] if w != ","]
+    at = next((i for i, w in enumerate(rest) if w in RELEVANT), 9)
+    return 0 < at <= 2 and rest[0] in ("that", "it", "this", "that's", "it's") and \
+        set(rest[at + 1:]) <= {"at", "all", "to", "you", "any"}
+
+
+def reports(word: str, before: list[str], after: str) -> bool:
+    """A belief verb of someone else ("Dana thinks"), or a hearsay or proposal verb of anyone
+    ("I heard", "my mum suggested"); not a noun ("expense claims are", "after some thought",
+    "the recommended setting") nor an aside ("as suggested", "as Dana thinks")."""
+    if not (word in BELIEF or word in HEARSAY) or "as" in before[-2:] or after in COPULAS:
+        return False
+    subject = before[-1] if before else ""
+    if subject in DETERMINERS or subject in PREPOSITIONS or subject in QUANTIFIERS:
+        return False
+    return word in HEARSAY or (bool(subject) and subject not in FIRST_PERSON)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 from ollm_desktop.engine import fact_mood_words as cues
-from ollm_desktop.engine.fact_words import DETERMINERS, Tok, is_change, is_replace
+from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed, is_change, is_replace
 
 
 def past_words(clause: list[Tok]) -> int:
@@ -31,7 +31,12 @@ def past_words(clause: list[Tok]) -> int:
     recalled = bool(present & cues.RECALLED) and any(
         w in cues.RECALLED and words[i + 1] in ("being", "having", "when")
         for i, w in enumerate(words[:-1]))
-    if not held and not recalled and not present & cues.PAST_CUES and \
+    # "we were on Trello for years", "I lived in Bristol for ages": a past state over a span
+    # not counted (the past tense says it is over; "I've lived here for years" holds)
+    spanned = any(w == "for" and (words[i + 1] in _SPANS or words[i + 1:i + 3] in (
+        ["a", "while"], ["a", "long"], ["so", "long"], ["many", "years"]))
+        for i, w in enumerate(words[:-1])) and not present & _PERFECT
+    if not held and not recalled and not spanned and not present & cues.PAST_CUES and \
             not any(map(is_year, clause)) and words[head:head + 1] != ["when"]:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
@@ -48,7 +53,7 @@ def past_words(clause: list[Tok]) -> int:
     fronted = words[head:head + 1] in (["in"], ["at"], ["on"], ["under"]) and \
         len(words) > head + 2 and words[head + 1] in DETERMINERS and \
         words[head + 2] in cues.ANTERIOR_ADJ
-    timed = fronted or used or held or bool(pairs & {
+    timed = fronted or used or held or (spanned and tensed_any(words)) or bool(pairs & {
         ("back", "then"), ("back", "in"), ("back", "when"), ("last", "time")}) or \
         " in the past " in text or \
         " at the time " in text or bool(cues.ANTERIOR & present) or \
@@ -70,6 +75,17 @@ def past_words(clause: list[Tok]) -> int:
     # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
     return max((i for i, w in enumerate(words[:now]) if w == ","), default=now) \
         if now < len(words) else now
+
+
+_SPANS = closed("years ages decades")
+_PERFECT = closed("have has 've i've we've they've he's she's")
+_IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")
+
+
+def tensed_any(words: list[str]) -> bool:
+    """A verb in the past: a past copula or auxiliary, "-ed", or a common irregular past."""
+    return any(w in cues.PAST or w in _IRREGULAR or (w.endswith("ed") and len(w) > 4) or
+               w == "used" for w in words)
 
 
 def is_year(token: Tok) -> bool:

@@ -34,3 +34,21 @@ def timed_end(tokens: Sequence[Tok], i: int) -> bool:
         return ends_clause(list(tokens), i + 1)
     return nxt in _DEICTIC and i + 2 < len(tokens) and tokens[i + 2].word in _SPANS and \
         ends_clause(list(tokens), i + 2)
+
+
+# The part of a day or week a setting holds in ("the bedroom is at 18 at night", "the
+# heating runs at 21 in the morning", "the gate is on 2 on weekends"): closed classes.
+_DAY_PARTS = {"at": closed("night"), "in": closed("morning mornings afternoon evening evenings"),
+              "on": closed("weekdays weekends"), "during": closed("day")}
+
+
+def day_part_end(tokens: Sequence[Tok], i: int) -> bool:
+    """Whether the value at ``i`` is followed only by the part of the day it holds in, then
+    its clause's end ("is at 18 at night.", "is at 21 in the evening")."""
+    if i + 2 >= len(tokens):
+        return False
+    word, nxt = tokens[i + 1].word, tokens[i + 2].word
+    k = i + 2 + (nxt == "the" and word == "in")  # ("in the morning")
+    parts = _DAY_PARTS.get(word)
+    return parts is not None and k < len(tokens) and tokens[k].word in parts and \
+        ends_clause(list(tokens), k)

@@ -10,6 +10,7 @@ parallel jobs", and a one-digit number after "is" only in a change, "is now 3").
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_time_tails import day_part_end
 from ollm_desktop.engine.fact_value_spans import ends_clause
 from ollm_desktop.engine.fact_words import (
     CONJUNCTIONS,
@@ -38,11 +39,12 @@ def _verb(word: str) -> bool:
 
 def placed(tokens: list[Tok], i: int, first: int) -> bool:
     """A number of two digits or more (or a version) after a verb and "on / at", ending
-    its clause: "runs on 5432.", "listens on 8080 for the API" is none (a noun follows)."""
+    its clause (or before the part of the day it holds in: "is at 18 at night"): "runs on
+    5432.", "listens on 8080 for the API" is none (a noun follows)."""
     word, verb = tokens[i].word, tokens[i - 2].word if i >= 2 else ""
     return i - 2 >= first and len(word) >= 2 and tokens[i - 1].word in _PLACING and \
-        _verb(verb) and ends_clause(tokens, i) and (verb in COPULAS or "'" in verb or (
-            i - 3 >= first and _subject_end(tokens[i - 3])))
+        _verb(verb) and (ends_clause(tokens, i) or day_part_end(tokens, i)) and (
+            verb in COPULAS or "'" in verb or (i - 3 >= first and _subject_end(tokens[i - 3])))
 
 
 def _subject_end(token: Tok) -> bool:
