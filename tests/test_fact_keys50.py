@@ -22,7 +22,7 @@ def _key(text: str, value: str) -> str:
     ("in the morning it has 5 frames", "5 frames", "||frame"),
     ("after the split it has 5 frames now", "5 frames", "||frame"),
     ("at the vet he weighed 12 kg", "12 kg", "||kg"),
-    ("during the heatwave it used 30 kWh a day", "30 kWh", "||kwh"),
+    ("during the heatwave it used 30 kWh a day", "30 kWh a day", "||kwh"),
     # a fronted time, then a noun phrase opened by its determiner: that noun's
     ("today the scale said 83.6 kg", "83.6 kg", "|scale|kg"),
     ("this morning the scale showed 83.6 kg", "83.6 kg", "|scale|kg"),
@@ -30,7 +30,7 @@ def _key(text: str, value: str) -> str:
     ("after the update the api listens on 8443", "8443", "|api|port"),
     ("in the morning she walked 5 km", "5 km", "||km"),
     # a change verb alone as a label names no key ("Moved:"): the value refers back
-    ("Moved: Tuesday 10:15.", "Tuesday", "||date"),
+    ("Moved: Tuesday 10:15.", "Tuesday 10:15", "||time"),
     ("Changed: 8081", "8081", "||number"),
     ("Updated: v2.3 is out", "v2.3", "||version"),
     # "of next month" after a date says which month, it names no owner
@@ -85,7 +85,8 @@ def test_the_x_one_names_the_earlier_key_with_x(said: str, later: str, old: str,
 def test_a_change_verb_label_takes_the_one_value_back() -> None:
     ledger = user_ledger("The appointment is 10:15 on Monday.", "Moved: Tuesday 10:15.")
     assert status_of(ledger, "Monday") == "replaced"
-    assert status_of(ledger, "Tuesday") == "current"
+    assert status_of(ledger, "10:15") == "replaced"
+    assert status_of(ledger, "Tuesday 10:15") == "current"
 
 
 def test_the_x_one_of_two_keys_with_x_stays_its_own() -> None:

@@ -39,6 +39,46 @@ def kept_day(new: Fact, old: Fact, facts: list[Fact]) -> None:
         "possibly_replaced_by": None, "disputed_by": None}))
 
 
+def taken_day(new: Fact, old: Fact, facts: list[Fact]) -> None:
+    """Where a weekday with its time (``new``: "Moved: Tuesday 10:15.") replaced a time said
+    without its day ("10:15 on Monday", read as two values), the one weekday said alone in
+    that message, of the time's key or of none, is replaced by the pair too: it said the
+    day the pair now says."""
+    if new.ref_kind != "time" or old.ref_kind != "time" or not _DAY_TIME.fullmatch(new.value) \
+            or _DAY.search(old.value):
+        return
+    days = [f for f in facts if f.status == "current" and f.ref_kind == "date" and
+            f.message_id == old.message_id and _DAY.fullmatch(f.value) and
+            _owners_meet(f.key, old.key)]
+    if len(days) == 1:
+        day = days[0]
+        day.status, day.replaced_by, day.replaced_turn = "replaced", new.id, new.turn
+
+
+def day_taken_later(facts: list[Fact], new: Fact) -> int:
+    """``taken_day`` for a weekday absorbed after the pair replaced its message's time (a
+    correction is read at once, the statement it corrects when compacted): 1 if replaced."""
+    if new.ref_kind != "date" or not _DAY.fullmatch(new.value):
+        return 0
+    by_id = {f.id: f for f in facts}
+    pairs = {f.replaced_by for f in facts if f.status == "replaced" and f.ref_kind == "time"
+             and f.message_id == new.message_id and not _DAY.search(f.value)
+             and _owners_meet(f.key, new.key)}
+    took = [by_id[i] for i in pairs if i in by_id and by_id[i].status == "current"
+            and _DAY_TIME.fullmatch(by_id[i].value)]
+    if len(took) != 1 or any(f is not new and f.ref_kind == "date" and _DAY.fullmatch(f.value)
+                             and f.message_id == new.message_id for f in facts):
+        return 0
+    new.status, new.replaced_by, new.replaced_turn = "replaced", took[0].id, took[0].turn
+    return 1
+
+
+def _owners_meet(one: str, other: str) -> bool:
+    """Two keys' owners are one, or either key names none."""
+    a, b = one.rsplit("|", 1)[0] if one else "|", other.rsplit("|", 1)[0] if other else "|"
+    return a == b or "|" in (a, b)
+
+
 def split_pair(new: Fact, facts: list[Fact]) -> None:
     """Before a weekday said alone (``new``) meets the ledger: the earlier pairs of a weekday
     and its time of its key (or the one such pair, where its key is none of theirs) become

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from ollm_desktop.engine.fact_day_times import kept_day, split_before_later
+from ollm_desktop.engine.fact_day_times import (
+    day_taken_later,
+    kept_day,
+    split_before_later,
+    taken_day,
+)
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_key_match import (
@@ -89,6 +94,7 @@ def replace_or_dispute(new: Fact, old: Fact, facts: list[Fact], *, named: bool =
         old.status, old.replaced_by, old.disputed_by = "replaced", new.id, None
         old.replaced_turn, old.possibly_replaced_by = new.turn, None
         kept_day(new, old, facts)  # "Thursday 9pm", then "9:30pm": Thursday holds
+        taken_day(new, old, facts)  # "10:15 on Monday", then "Tuesday 10:15": Monday goes
         return 1
     live = any(f.id == old.disputed_by and f.status != "forgotten" for f in facts)
     if _corrects(new) and (named or not live):
@@ -329,6 +335,8 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
         return 0
     for day in split_before_later(facts, new):  # "Thursday 2 pm", read after "on Friday"
         return replaced_by_later(facts, day)
+    if day_taken_later(facts, new):  # "10:15 on Monday", read after "Moved: Tuesday 10:15."
+        return 1
     later = [f for f in facts if f.from_correction and f.status == "current"
              and f.value != new.value and family(f) == kind and stated_before(new, f)
              and not names_another_old(facts, f, new)]

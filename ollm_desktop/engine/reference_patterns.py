@@ -363,9 +363,6 @@ RULES: tuple[Rule, ...] = (
     # a duration in words ("two weeks", "ninety days"): a number as the user wrote it
     _rule(rf"\b(?i:{NUMBER_WORDS_RE})(?:[ -](?i:{NUMBER_WORDS_RE}))?\s+(?i:{TIME_UNIT})\b",
           "number"),
-    # a measure as a compound adjective before its noun ("a 30-liter tank", "the 2-year
-    # warranty", "a 12-month lease"): one number, not "30" and a word "liter"
-    _rule(rf"(?<![\w.,-])\d+(?:\.\d+)?-(?:{UNIT})(?![\w-])", "number"),
     # (a price range with its symbol on both sides or the first only: "£12,000-£13,000", "$10-15")
     _rule(rf"(?P<ref>(?:(?<![^\s(\[])[-−+~≈])?(?:(?<!\w){_SYMBOL}\s?{_CASH}{_MULT}?"
           rf"(?:\s?[-–]\s?{_SYMBOL}?{_CASH}{_MULT}?(?![\d,.]\d))?"
@@ -373,7 +370,6 @@ RULES: tuple[Rule, ...] = (
           rf"|(?<!\w)(?:{alternation(CURRENCY_CODES)})\s{_NUM}{_MULT}?(?:{_RATE})?"
           rf"|{_NB}{_NUM}(?:(?:\s?[-–]\s?|\s+to\s+){_NUM})?"
           rf"(?:{_MULT}?[ \u00a0\u202f]?(?:{UNIT}){_UNIT_END}|{_MULT}|[x×](?!\w))(?:{_RATE})?"
-          rf"|{_NB}{_NUM}(?:{_CASH_RATE})"  # a bare figure's rate ("85/hour", "640 a year")
           rf"|{_NB}(?P<bare>{_NUM})))(?!\w)", "number", check=_check_number),
     _rule(r"(?<![A-Za-z])(?i:ports?)\s*(?:(?i:number|no\.?|num)\s*)?[:=#]?\s*"
           r"(?P<ref>\d{2,5})(?![\d,.]\d|\w)", "port", check=_check_port),
