@@ -31,7 +31,7 @@ adverbs are closed classes (``fact_words``); the verb and the nouns are any word
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
-from ollm_desktop.engine.fact_measured_nouns import measured_noun
+from ollm_desktop.engine.fact_measured_nouns import measured_noun, rate_held
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS, changes, finite_verb, plain, verb_group
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -71,6 +71,9 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
         entity, attribute = noun_phrase(subject)
         if attribute:
             return entity, attribute
+    held = rate_held(tokens, i)  # "3 cups of coffee a day": coffee's, however said
+    if held:
+        return held
     renewed = has_new(tokens, i, first)  # "The clinic has a new phone number: X"
     if renewed:
         return renewed

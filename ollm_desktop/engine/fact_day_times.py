@@ -80,11 +80,13 @@ def _owners_meet(one: str, other: str) -> bool:
 
 
 def split_pair(new: Fact, facts: list[Fact]) -> None:
-    """Before a weekday said alone (``new``) meets the ledger: the earlier pairs of a weekday
-    and its time of its key (or the one such pair, where its key is none of theirs) become
-    the time and, beside it, the weekday (see the module's docstring)."""
+    """Before a weekday said alone by a correction (``new``) meets the ledger: the earlier
+    pairs of a weekday and its time of its key (or the one such pair, where its key is none
+    of theirs: "I moved it to Friday") become the time and, beside it, the weekday (see
+    the module's docstring). A day said plainly ("The game is Saturday." after "Soccer
+    practice is Wed 5pm.") is another thing's: no pair splits."""
     if new.ref_kind != "date" or not _DAY.fullmatch(new.value) or not new.users or \
-            new.kind == "question":
+            new.kind == "question" or not new.from_correction:
         return
     pairs = [f for f in facts if f.status == "current" and f.ref_kind == "time" and f.key and
              (f.turn or 0) < (new.turn or 0) and _DAY_TIME.fullmatch(f.value)]
@@ -101,8 +103,8 @@ def split_before_later(facts: list[Fact], new: Fact) -> list[Fact]:
         return []
     owner = new.key.rsplit("|", 1)[0]
     later = [f for f in facts if f.status == "current" and f.ref_kind == "date" and f.users
-             and f.kind != "question" and _DAY.fullmatch(f.value) and (f.turn or 0) > (
-                 new.turn or 0) and f.key.rsplit("|", 1)[0] in (owner, "|")]
+             and f.kind != "question" and f.from_correction and _DAY.fullmatch(f.value)
+             and (f.turn or 0) > (new.turn or 0) and f.key.rsplit("|", 1)[0] in (owner, "|")]
     return [_split(new, facts, later[0].turn)] if later else []
 
 

@@ -14,6 +14,8 @@ the prod server's RAM, not the staging server's; "I have": no owner).
 
 from __future__ import annotations
 
+import re
+
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before, singular
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -93,3 +95,19 @@ def _given_to(tokens: list[Tok], i: int, start: int) -> str | None:
         return None
     entity, attribute = noun_phrase(words)
     return " ".join(w for w in (entity, attribute) if w)
+
+
+# A rate read whole with what it holds ("3 cups of coffee a day", "2 bags of ice a week"):
+# the words after "of" are its owner, as they were when the rate's amount stood alone.
+_RATE_OF = re.compile(r"\sof\s([a-z'-]+\s(?:a|an|per|each|every)\s[a-z]+)$", re.I)
+
+
+def rate_held(tokens: list[Tok], i: int) -> tuple[str, str] | None:
+    """(owner, attribute) of the rate at ``i`` that holds a thing ("3 cups of coffee a day":
+    coffee's, per day, so "1 cup of coffee a day now" meets it), else None."""
+    value = tokens[i].value
+    held = _RATE_OF.search(value[2]) if value is not None and value[3] == "number" else None
+    if held is None:
+        return None
+    return noun_phrase([singular(w.lower()) for w in held[1].split()
+                        if w.lower() not in DETERMINERS])

@@ -29,7 +29,7 @@ from ollm_desktop.engine.fact_unit_alone import one_of_its_unit
 
 
 def restated(facts: list[Fact], new: Fact, *, single: bool = False,
-             live: set[str] | None = None, when: bool = False) -> int:
+             live: set[str] | None = None, when: str = "") -> int:
     """A plain statement of a key that already has another value (no correction's shape).
     Where the key is certain (the same owner and attribute: "the parameter sweep is named
     X" after "call the parameter sweep Y") the user's new value replaces the older one, as
@@ -92,7 +92,7 @@ def _stated_together(old: Fact, new: Fact) -> bool:
 
 
 def _restated_otherwise(facts: list[Fact], new: Fact, *, single: bool = False,
-                        when: bool = False) -> int:
+                        when: str = "") -> int:
     """A plain statement of a key named in other words: the earlier value is possibly
     replaced (never silently), and one earlier value lends the new one its key (one line
     per key: "cache purge run: 2 minutes (possibly replaced 10 minutes)")."""

@@ -42,6 +42,7 @@ from ollm_desktop.engine.fact_ordinals import meant_by_place
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.fact_unit_alone import another_thing, sentence_at
 from ollm_desktop.engine.provenance import Found
 
 
@@ -158,7 +159,7 @@ def stated_before(a: Fact, b: Fact) -> bool:
 
 
 def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = frozenset(),
-              ) -> int:
+              said: str = "") -> int:
     """A correction (or a new NAME=value) replaces the same key's earlier values; where the
     key is only possibly the same, both stay and the older is marked. The values its own
     sentence states as new (``beside``) are never what it replaces: one sentence says both
@@ -212,6 +213,8 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         # "the admin UI moved to 9001": the admin UI's port (its key is the one meant)
         new.key, new.subject = back.key, back.subject
         return count + replace_or_dispute(new, back, facts)
+    if alike and another_thing(new, sentence_at(said, item.sentence)):  # "since the update
+        alike = []  # my phone lasts 20 hours now": the user's phone, not the laptop's battery
     mark_possible(new, maybe or [old for old in alike if not two_owners(new, old) and not
                                  unrelated(new, old)] or referred_back_among(new, facts))
     return count

@@ -13,7 +13,12 @@ replaced (issue 28: where two keys may be one but it is not certain, both stay).
 that each name an owner the other does not ("the API port" / "the admin port"), two labels
 ("Hall A" / "Hall B") and a frequency of another activity ("I swim twice a week" / "I go
 to yoga three times a week") never meet here. What a person does ("these days I work 9 hours" after
-"I sleep 7 hours") is an activity of its own. ``fact_restatement`` calls
+"I sleep 7 hours") is an activity of its own; so is another thing named as the subject (a
+thing the user has, "my phone lasts 20 hours now" after "the laptop battery lasts 8 hours"; a
+second one, "the new hive has 5 frames"; a reading of that moment, "today the sea was 19 C"
+after "the pool is 28 C"), unless it is a measuring device ("the scale said", "the odometer
+says"); and a reading with its cause ("it took 65 minutes because of snow") or one the user
+doubts ("the scale said 81 kg, but it's always off") is a one-off. ``fact_restatement`` calls
 it where no other reading found the key (a correction's reading of the one value of a unit
 is ``fact_supersession``'s own).
 """
@@ -44,25 +49,64 @@ _WHEN = re.compile(r"\b(?:now|today|tonight|currently|lately|recently|these days
 
 # A person as a clause's subject, with its verb.
 _PERSON = re.compile(r"\b(?:i|we|you|he|she|they)\s+[a-z]", re.I)
+# A reading of one occasion: its cause, or the user's doubt of what showed it.
+_ONE_OFF = re.compile(r"\b(?:because|due to|thanks to)\b|\bbut\b.*\b(?:off|wrong|broken|"
+                      r"inaccurate|unreliable|lying|wonky|miscalibrated|not (?:right|accurate))"
+                      r"\b", re.I)
+# What measures a thing: a value its subject shows is a reading of another's.
+_DEVICE = re.compile(r"\b(?:scales?|gauge|(?:odo|thermo|speedo|baro|hygro|pedo|multi|volt)meter|"
+                     r"the meter|thermostat|tracker|watch|monitor|sensor|counter|display|"
+                     r"readout|reading|dial|app|cuff|dipstick)\b", re.I)
+# A subject's words that name a thing of the user's or a second thing of a kind.
+_ANOTHER = frozenset({"my", "our", "your", "his", "her", "their", "new", "other", "another",
+                      "second", "spare", "old", "extra"})
+# A past verb after a subject: its value was that thing's at one moment.
+_PAST = frozenset({"was", "were", "took", "lasted", "ran", "got", "came", "hit", "reached",
+                   "measured", "weighed", "held", "used", "cost", "stood"})
 
 
-def timed(content: str, sentence: int) -> bool:
-    """The message's sentence ``sentence`` (as ``provenance`` counts them) says when its value
-    holds ("odometer says 146,200 km as of today", "after the split it has 5 frames"), and
+def timed(content: str, sentence: int) -> str:
+    """The message's sentence ``sentence`` (as ``provenance`` counts them) if it says when its
+    value holds ("odometer says 146,200 km as of today", "after the split it has 5 frames"),
     no person is its subject ("these days I work 9 hours", "today I walked 30 minutes": what
-    someone does, an activity of its own)."""
+    someone does, an activity of its own) and it is no one-off reading; else ""."""
+    text = sentence_at(content, sentence)
+    return text if _WHEN.search(text) and _PERSON.search(text) is None and \
+        _ONE_OFF.search(text) is None else ""
+
+
+def sentence_at(content: str, sentence: int) -> str:
+    """The message's sentence ``sentence`` (as ``provenance`` counts them), or ""."""
     sentences = sentences_once(content[:MAX_FACT_TEXT])
-    return 0 <= sentence < len(sentences) and bool(_WHEN.search(sentences[sentence])) and \
-        _PERSON.search(sentences[sentence]) is None
+    return sentences[sentence] if 0 <= sentence < len(sentences) else ""
 
 
-def one_of_its_unit(facts: list[Fact], new: Fact, *, when: bool) -> Fact | None:
+def another_thing(new: Fact, sentence: str) -> bool:
+    """``new``'s key names a subject of its own in ``sentence`` that no device is: the user's
+    ("my phone"), a second one ("the new hive"), or one as it was ("the sea was");
+    ``fact_supersession`` asks it too, of a correction's one earlier value of its unit."""
+    named = " ".join(new.key.split("|")[:2]).split()
+    if not named or _DEVICE.search(sentence):
+        return False
+    if _ANOTHER & set(named):
+        return True
+    words = re.findall(r"[\w']+", sentence.lower())
+    at = next((k for k, w in enumerate(words) if w.startswith(named[-1])), None)
+    if at is None:
+        return False
+    first = at - len(named) + 1 if words[max(at - len(named) + 1, 0):at + 1] == named else at
+    return (first > 0 and words[first - 1] in _ANOTHER) or (
+        at + 1 < len(words) and words[at + 1] in _PAST)
+
+
+def one_of_its_unit(facts: list[Fact], new: Fact, *, when: str) -> Fact | None:
     """The one earlier current user value of ``new``'s unit class that ``new`` (a user's
-    plain statement whose key met none, ``when``: its sentence says when it holds) may
-    restate, or None (see the module's docstring)."""
+    plain statement whose key met none, ``when``: its sentence, where it says when it holds)
+    may restate, or None (see the module's docstring)."""
     unit = new.key.rpartition("|")[2]
     if not when or not new.users or new.source != "user" or unit in _SAYS_NOTHING or \
-            listed_unit(new) or family(new) in ("sentence", "question"):
+            listed_unit(new) or family(new) in ("sentence", "question") or \
+            another_thing(new, when):
         return None
     if sum(1 for f in facts if f.message_id == new.message_id and _unit(f) == unit) != 1:
         return None  # ("the bike is 9 kg and the trailer 14 kg": two things, a list)

@@ -135,7 +135,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
                       and (f.message_id == message.id or restated_as_is(i.key, f.key))}
             beside |= other_changes(item, fact, made, found)  # "… at 4pm. The 7pm one, 8pm"
-            result.replaced += supersede(facts, fact, item, beside=beside)
+            result.replaced += supersede(facts, fact, item, beside=beside, said=message.content)
             one_port_taken_back(fact, facts, beside)  # "3000 should be 5000"
         elif fact.message_id == message.id or fact.id in adopted:
             # (a value a reply named first, "not in room X any more", is the user's now:

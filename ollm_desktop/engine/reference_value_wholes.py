@@ -41,7 +41,9 @@ SPELLED = (rf"(?:(?:(?:{_ONES}|a)\s(?:hundred|thousand)(?:\s(?:and\s)?{_BELOW_10
 _PERIOD = ("day|week|month|year|night|hour|minute|second|fortnight|weekday|weekend|quarter"
            "|semester|term|season|session|meal|visit|person|head|kid|child|guest|user|seat")
 # What after "a month" says when, not how often: "45 a month ago", "2 a year later".
-_NOT_RATE = r"(?!\s+(?:ago|later|earlier|apart|before|after|back|from|since|old|older)\b)"
+# What after it makes it a step of a schedule: "1 tablet a day for the first week, then 2".
+_NOT_RATE = (r"(?!\s+(?:ago|later|earlier|apart|before|after|back|from|since|old|older)\b)"
+             r"(?!\s+for\s+(?:the\s+)?(?:first|next|initial|coming)\b)(?![^.;!?]*\bthen\s+\d)")
 _STOPPED = frozenset(STOP.replace("\\", "").split("|")) | {"hours", "minutes", "seconds"}
 _NOUN = r"[a-zµμ][a-zµμ'-]*"
 _HALF = r"(?:\s(?:and\s)?a\shalf)"
@@ -61,6 +63,28 @@ def _check_counted(match: re.Match[str]) -> tuple[str, str] | None:
     nouns = " ".join(match.group(g) or "" for g in ("noun", "noun2") if g in groups).split()
     if any(w.lower() in _STOPPED and w.lower() not in ("day", "days", "night", "nights")
            for w in nouns if w != "of"):
+        return None
+    return match.group(0), "number"
+
+
+# What before a measure joined to its unit makes it no value of now: a past clause ("we had a
+# 3-week sprint once", "it was a 5-mile loop"), or a sentence it opens as its subject, alone
+# or another's ("A 2-pound loaf needs more", "My friend's 3-bedroom place costs 2000").
+_PAST_CLAUSE = re.compile(r"\b(?:was|were|had|did|used to)\b", re.I)
+_CLAUSE_END = re.compile(r"[.!?;,\n]\s|\b(?:and|but|so|now|then)\b", re.I)
+_SENTENCE_END = re.compile(r"[.!?;\n]\s")
+_OPENING = frozenset({"a", "an", "the", "my", "our", "your", "his", "her", "their", "this",
+                      "that", "its"})
+
+
+def _check_joined(match: re.Match[str]) -> tuple[str, str] | None:
+    """A measure joined to its unit is a value where it is an object or a complement ("I
+    have a 2-year warranty"), never a subject nor in a past clause (see ``_PAST_CLAUSE``)."""
+    before = match.string[:match.start()]
+    clause = before[max((m.end() for m in _CLAUSE_END.finditer(before)), default=0):]
+    opening = before[max((m.end() for m in _SENTENCE_END.finditer(before)), default=0):]
+    if _PAST_CLAUSE.search(clause) or all(w in _OPENING or w.endswith("'s") for w in
+                                          re.findall(r"[\w']+", opening.lower())):
         return None
     return match.group(0), "number"
 
@@ -102,7 +126,7 @@ RATE_SHAPES: tuple[tuple[str, str, Check | None], ...] = (
      r"|kilogram|kilometer|kilometre|centimeter|centimetre|millimeter|millimetre|person"
      r"|seat|door|speed|ton|cup|quart|page|bedroom|room|story|storey|night|piece|point)"
      rf"(?:\s(?!(?:{'|'.join(sorted(NUMBER_WORDS))}|and|or|but|so|to|for|of|in|on|at|by|with"
-     r"|now|instead|not|is|was|are|one)\b)[a-z][a-z-]+)?\b(?!-)", "number", None),
+     r"|now|instead|not|is|was|are|one)\b)[a-z][a-z-]+)?\b(?!-)", "number", _check_joined),
     # a weekday and its time said as one ("Friday 10:30", "Thu 9am", "Sunday 22:00-00:00
     # UTC") or a time with its zone in words ("23:59 Pacific", "9am Eastern time"): one point
     # of the week ("Friday at 10:30" too)
