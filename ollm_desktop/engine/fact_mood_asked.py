@@ -103,6 +103,9 @@ def _asserts(tokens: Sequence[Tok], j: int) -> bool:
         j > 0 and not tokens[j - 1].value  # "the hamster gets …" (not "two rooms at 80")
 
 
+# A subject that is nobody in particular ("someone on reddit pays 1300 a month, is that
+# normal?", "a friend pays …"): the clause is what the question weighs, not the user's fact.
+_INDEFINITE = closed("someone somebody anyone anybody everyone everybody people others a an")
 _TAG = 4  # words of a tag question with no value ("…, right?", "…, isn't it?")
 _CONFIRMING = closed("right correct true so wrong")  # "…, is that right?" doubts the value
 
@@ -130,7 +133,7 @@ def asked_from(tokens: Sequence[Tok], first: int) -> int:
             return first  # (a question before its comma: "how much is it, 5 or 6?")
         opening = word_at(tokens, first + cues.clause_head([t.word for t in tokens[first:i]]))
         if opening in PREPOSITIONS or opening in SUBORDINATORS or opening.endswith("ing") or \
-                not any(_asserts(tokens, j) for j in range(first, i)):
+                opening in _INDEFINITE or not any(_asserts(tokens, j) for j in range(first, i)):
             return first  # (a fronted phrase or clause, "In a world where we allowed 500
             # rpm,"; a proposal, "Moving the class to 10am, would that work?"; no verb that
             # asserts, "A $1300 rent, would that be too much?", "The client wants Monday, …")
