@@ -5,18 +5,21 @@ Mitsui Garden instead, Granvia was full", "the old Bosch died, the thing that wa
 plates is a Miele now", "went with La Bella. the D'Addarios are off". The failed name is
 the old value of the message's new name, as "instead of Granvia" would make it.
 
-Structure only: a capitalised name of one to three words ([determiner] [old] NAME, or its
-owner "NAME's N"), then at most two auxiliaries or adverbs of a closed class, then a word of
-failing (a closed class: "died", "cancelled", "broke", "quit", "bailed"; after "be": "full",
-"taken", "off", "dead", "broken", "gone"; a leaving: "left", "retired", "stepped down", "got
-sick") that ends its clause, with at most whom it failed or where the leaver went ("cancelled
-on us", "left for another team", "left the band"). Also a name seen off or ended ("Bye
-WordPress", "leadership killed Slack", "sold the Honda") and a name replaced in the passive
-("Tom was replaced by Priya Shah"); a word of a change must stand in the message ("instead",
-"now", "took over", "bye", "since Monday"). It is read only in a user's
-message that states a new name (a current value of the name kind, not the failed one), never
-in a question, a condition ("if Granvia is full"), a suggestion or another's message; the
-failed name goes with the nearest sentence that states the new name.
+Structure only: a capitalised name of one to three words ([determiner] [old] NAME), then at
+most two auxiliaries or adverbs of a closed class, then a word of failing (a closed class:
+"died", "cancelled", "broke", "quit", "bailed"; after "be": "full", "taken", "off", "dead",
+"broken", "gone"; a leaving: "left", "retired", "stepped down", "got sick") that ends its
+clause, with at most whom it failed or where the leaver went ("cancelled on us", "left for
+another team", "left the band"). Also a name seen off or ended ("Bye WordPress", "leadership
+killed Slack", "sold the Honda") and a name replaced in the passive ("Tom was replaced by
+Priya Shah"); a word of a change must stand in the message ("instead", "now", "took over",
+"bye", "since Monday"). It is read only in a user's message that states a new name (a
+current value of the name kind, not the failed one), never in a question, a condition ("if
+Granvia is full"), a suggestion or another's message; the failed name goes with the nearest
+sentence that states the new name. The failed name is its clause's subject (not "The
+restaurant at Granvia closed", not "my mom's dentist Dr. Ames"), ended by no one else ("my
+parents killed Netflix") and not "still" held; the new name is no acronym post ("Marco is PM
+now") nor a pastime's object ("I'm reading Dune now").
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ from dataclasses import replace
 
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_message_lines import unwrapped
-from ollm_desktop.engine.fact_words import DETERMINERS, FILLER, LEADS, PRONOUNS
+from ollm_desktop.engine.fact_words import DETERMINERS, FILLER, LEADS, PREPOSITIONS, PRONOUNS
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
 
 _NAME = r"[A-Z][\w'’.-]*"
 _FAILED = re.compile(
     r"(?<![\w'’])(?:(?:the|my|our|her|his|their|old)\s+){0,2}"
-    rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})(?:['’]s\s+[a-z]+)?\s+"
+    rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})\s+"
     r"(?:(?:is|are|was|were|has|have|had|just|got|been|already|totally|completely)\s+){0,2}"
     r"(?:died|cancell?ed|broke|quit|bailed|full|taken|off|dead|broken|gone"
     r"|left|retired|resigned|stepped\s+(?:down|away|back)|moved\s+away|dropped\s+out"
@@ -120,7 +123,7 @@ def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found,
         found = _stepping_in(found, text)
     ended = {m.group("name").rstrip(".").lower() for m in _ENDED.finditer(text)}
     news = [f for f in found if f.kind == "name" and not f.old  # ("bye X": X is no new
-            and f.value.lower() not in ended]  # name of the message)
+            and f.value.lower() not in ended and _a_new_name(f, text)]  # name of the message)
     if role != "user" or not news or _CHANGED.search(text) is None:
         return tuple(found)  # (no word of a change: "We're eating at Nobu. Tom is off.")
     out = list(found)
@@ -131,8 +134,9 @@ def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found,
             name = match.group("name").rstrip(".")  # (the sentence's stop: "bye Bluehost.")
             before = sentence[:match.start()]
             if name.split()[0] in _PRONOUNS or "?" in sentence[match.end():] or \
-                    UNASSERTED.search(before):
-                continue
+                    UNASSERTED.search(before) or not _own(match, before) or \
+                    _still(text, name):
+                continue  # ("The restaurant at Granvia closed", "still Tom")
             low = name.lower().rstrip("s")
             said = match.group(0).lower().split()
             others = [f for f in news if low not in f.value.lower()  # ("off" of "are off"
@@ -150,3 +154,51 @@ def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found,
                    if not (f.sentence == number and not f.old and f.value.lower() in (
                        said[-1], name.lower()))]  # ("off"; the name seen off: no value)
     return tuple(out)
+
+
+# The words before a failed name that leave it its clause's subject: a determiner or "old",
+# a lower-case noun of an appositive ("our plumber Hughes"), a filler; not a preposition ("The
+# restaurant at Granvia closed": its restaurant failed) nor another's possessive ("my mom's
+# dentist Dr. Ames": her dentist).
+_CLAUSE_START = re.compile(r"(?:^|[,;:(—–]\s*|\b(?:and|but|so|then|because)\s+)"
+                           r"(?P<words>(?:[A-Za-z]+\s+){0,3})$")
+# Someone else as the one who ended a name ("my parents killed Netflix", "she dumped Hulu"):
+# their practice, not the user's value.
+_OTHERS = re.compile(r"(?:\b(?:my|his|her|their)\s+[a-z]+|\b(?:he|she|they))\s+"
+                     r"(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _still(text: str, name: str) -> bool:
+    """The failed name restated as still holding ("our manager is still Tom", "still Orion")."""
+    return re.search(r"\bstill\s+(?:(?:is|with|at|on|using|the|our|my)\s+){0,2}"
+                     rf"{re.escape(name.split()[0])}\b", text) is not None
+
+
+def _own(match: re.Match[str], before: str) -> bool:
+    """The failed name is its clause's subject (``_FAILED``, ``_REPLACED_BY``) or the object
+    of an ending said by no one else (``_ENDED``)."""
+    if match.re is _ENDED:
+        return _FAREWELL.match(match.group(0)) is not None or _OTHERS.search(before) is None
+    start = _CLAUSE_START.search(before)
+    return start is not None and not any(
+        w.lower() in PREPOSITIONS or w.lower() in _VERBS for w in start.group("words").split())
+
+
+_FAREWELL = re.compile(r"(?:bye|goodbye|farewell|so\s+long)\b", re.IGNORECASE)
+_VERBS = frozenset({"is", "are", "was", "were", "has", "have", "had"})
+# A verb of a pastime (a closed class) whose object a value is keyed by: "I'm reading Dune
+# now", "they watch Hulu now" name what one does, no holder of the failed one's post.
+_DOING = frozenset({"reading", "reads", "watching", "watch", "watches", "playing", "plays",
+                    "listening", "studying"})  # (not "sees": "she's seeing Dr. Okafor now")
+
+
+def _a_new_name(found: Found, text: str) -> bool:
+    """A value that can be the new name of a failed one: not an acronym after a copula ("Marco
+    is PM now": the post, ``fact_new_roles``), nor the object of a verb of doing its key names
+    ("I'm reading Dune now")."""
+    attribute = found.key.split("|")[1] if found.key.count("|") == 2 else ""
+    if attribute in _DOING and re.search(rf"\b{attribute}\w*\s+(?:the\s+)?{re.escape(found.value)}",
+                                         text, re.IGNORECASE):
+        return False
+    return not (found.value.isupper() and len(found.value) <= 5 and re.search(
+        rf"\b(?:is|as)\s+{re.escape(found.value)}\b", text) is not None)

@@ -36,7 +36,7 @@ from ollm_desktop.engine.fact_keys import (
 )
 from ollm_desktop.engine.fact_leads import ONWARD, erred_after, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
-from ollm_desktop.engine.fact_name_runs import stated_now
+from ollm_desktop.engine.fact_name_runs import keyed_now, stated_now
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
@@ -257,9 +257,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         # is now X"), unless its own clause says it now or it is in the clause of a replaced one
         cuts = [t.start for t in tokens if t.word in BOUNDARY]
         olds_at = {sum(c < s.start for c in cuts) for s in slots if s.old}
-        now_at = stated_now(tokens, first)  # ("… in Hugo and it's on Netlify now")
-        slots = [s for s in slots if s.attribute or s.entity or s.old or s.ref_kind != "name"
-                 or sum(c < s.start for c in cuts) in olds_at or s.start in now_at]
+        slots = keyed_now(slots, stated_now(tokens, first), cuts, olds_at)  # ("… it's on X now")
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]

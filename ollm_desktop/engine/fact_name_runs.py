@@ -10,7 +10,9 @@ lower-case particle ended the run there, so the value was the name's first piece
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import pairwise
+from typing import Any, ClassVar, Protocol
 
 from ollm_desktop.engine.fact_value_spans import capital
 from ollm_desktop.engine.fact_words import BOUNDARY, NAMING, Tok, closed
@@ -122,11 +124,11 @@ def named_now(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
 _OWN_SUBJECTS = closed("it it's we we're i i'm they they're that's")
 
 
-def stated_now(tokens: list[Tok], first: int) -> frozenset[int]:
+def stated_now(tokens: list[Tok], first: int) -> dict[int, str]:
     """Where a name starts that its own clause, opened by a pronoun subject, states as what
     holds now, ending it ("Rebuilt the blog in Hugo and it's on Netlify now"): a new value
     of its own, not a mention beside the keyed one (``fact_grammar``)."""
-    out: set[int] = set()
+    out: dict[int, str] = {}
     for i in range(first + 1, len(tokens) - 1):
         value = tokens[i].value
         if value is None or value[3] != "name" or tokens[i + 1].word not in _AFTER or (
@@ -137,5 +139,40 @@ def stated_now(tokens: list[Tok], first: int) -> frozenset[int]:
                 tokens[k - 1].word not in ("and", "but", "so"):
             k -= 1
         if tokens[k].word in _OWN_SUBJECTS:
-            out.add(value[0])
-    return frozenset(out)
+            out[value[0]] = tokens[k].word  # (its subject: "it" refers to a keyed thing)
+    return out
+
+
+class _Slot(Protocol):  # (fact_grammar.Slot, which imports this module)
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def entity(self) -> str: ...
+    @property
+    def attribute(self) -> str: ...
+    @property
+    def old(self) -> bool: ...
+    @property
+    def ref_kind(self) -> str: ...
+
+
+def keyed_now[S: _Slot](slots: list[S], now_at: dict[int, str], cuts: list[int],
+                        olds_at: set[int]) -> list[S]:
+    """``slots`` without the keyless names beside a keyed value (mentions: "Flooding at the Old
+    Mill, so the venue is now X"), but those in a replaced one's clause (``olds_at``: which
+    clause of ``cuts``) and those their own clause says now (``stated_now``); such a name
+    after "it" is keyed as the keyed name before it ("Rebuilt the blog in Hugo and it's on
+    Netlify now": the blog's), so it replaces what that key held, not whatever name was said
+    last ("We use Trello")."""
+    slots = [s for s in slots if s.attribute or s.entity or s.old or s.ref_kind != "name"
+             or sum(c < s.start for c in cuts) in olds_at or s.start in now_at]
+    out = []
+    for slot in slots:
+        keyed = [s for s in slots if s.start < slot.start and s.attribute and not s.old
+                 and s.ref_kind == "name"]
+        if now_at.get(slot.start) in ("it", "it's") and not slot.attribute and keyed:
+            slot = replace(slot, entity=keyed[-1].entity, attribute=keyed[-1].attribute)
+        out.append(slot)
+    return out

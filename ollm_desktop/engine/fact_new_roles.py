@@ -49,8 +49,9 @@ _TAKES_ROLE = re.compile(
 # one it took over from held (no key of its own: it refers back, ``fact_keyless``).
 _TAKES_FROM = re.compile(
     r"\s+(?:takes|took|has\s+taken)\s+over\s+from\s+(?P<from>[A-Z][\w'’-]*"
-    r"(?:\.(?=\s+[A-Z]))?(?:\s+[A-Z][\w'’-]*){0,2})(?P<phrase>(?:\s+(?:last|this|yesterday|today|on|in)\b"
-    r"[^,;:.!?()]*)?)\s*(?=[,;:.!?()]|$)")
+    r"(?:\.(?=\s+[A-Z]))?(?:\s+[A-Z][\w'’-]*){0,2})(?P<phrase>(?:\s+(?:(?:last|this|yesterday"
+    r"|today)\b|(?:on|in)\s+(?:\d|[A-Z]))[^,;:.!?()]*)?)\s*(?=[,;:.!?()]|$)")
+# ("on the night shift", "in March only": a part of the post, no whole taking over)
 # "X is the K", "X is our K now": the subject holds the role (a present copula and a definite
 # determiner; "now" after the role says it took the role over). No adjective, no indefinite:
 # "Dana is happy", "Dana is a reviewer" name no one holder of a key.
@@ -135,6 +136,8 @@ def new_role(sentence: str, values: list[tuple[int, int]],
             if _PLANNED.match(sentence, match.start()):
                 continue
             phrase = phrase[:dated.start()]
+        if match.re is _TAKES_FROM and re.search(r"\bonly\b", match.group("phrase")):
+            continue  # "took over from Sam on Mondays only": a part of the post
         key = _key_words(phrase) if match.re is not _TAKES_FROM else ("", "")
         if key is not None and match.re is _HOLDS_POST:  # (the object is the post's owner)
             key = " ".join(filter(None, key)), _AGENTS[match.group("verb")]

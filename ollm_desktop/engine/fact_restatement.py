@@ -11,6 +11,7 @@ one link the user gave for the very same key.
 from __future__ import annotations
 
 from collections.abc import Set
+from typing import TYPE_CHECKING
 
 from ollm_desktop.engine.fact_key_match import family, listed_unit
 from ollm_desktop.engine.fact_keyless import keyless, referred_back
@@ -26,6 +27,9 @@ from ollm_desktop.engine.fact_supersession import (
 )
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_unit_alone import one_of_its_unit
+
+if TYPE_CHECKING:
+    from ollm_desktop.engine.provenance import Found
 
 
 def restated(facts: list[Fact], new: Fact, *, single: bool = False,
@@ -65,12 +69,16 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False,
     return sum(replace_or_dispute(new, old, facts) for old in certain)
 
 
-def restated_as_is(said: str, key: str) -> bool:
+def restated_as_is(said: str, key: str, new: Found | None = None) -> bool:
     """A correction's sentence restates a current value with no key ("Fridays unchanged")
     or with its own: the sentence states it as current, it is never what the sentence
-    replaces (with another key, "Thursday is the darts league", it is given to that key)."""
+    replaces (with another key, "Thursday is the darts league", it is given to that key;
+    but a keyless name, ``new``, never replaces a name its sentence gives a key: "The
+    restaurant at Granvia closed, we eat at Nobu now")."""
     parts = said.split("|")
-    return said == key or (len(parts) == 3 and not parts[0] and not parts[1])
+    return said == key or (len(parts) == 3 and not parts[0] and not parts[1]) or (
+        new is not None and new.key == "||name" and len(parts) == 3 and bool(parts[1])
+        and parts[2] == "name")
 
 
 def one_port_taken_back(new: Fact, facts: list[Fact], beside: Set[str]) -> None:

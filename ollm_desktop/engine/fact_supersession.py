@@ -199,13 +199,19 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         mark_possible(new, meant)
         return count
     alike = [] if found else _only_of_its_unit(new, candidates, single=single)
+    if keyless(new) and new.key.endswith("|name") and any(
+            f.message_id == new.message_id and f is not new and f.key.split("|")[1:2] != [""]
+            and any(f.value == o.value and f.key != o.key for o in alike) for f in facts):
+        alike = []  # "The restaurant at Granvia closed, we eat at Nobu now": Granvia is said
+        # again, another key's, so the name it refers back to is not Granvia
     if (keyless(new) or class_named(new)) and len(alike) == 1 and _other_activity(new, alike[0]):
         mark_possible(new, alike)  # "I go to yoga three times a week now" after "I swim
         return count  # twice a week": how often is an activity's, another's only possibly
     if (keyless(new) or class_named(new)) and len(alike) == 1:  # "no wait, make that 12
         return count + replace_or_dispute(new, alike[0], facts)  # people", "change the time
     # to 4pm": the one value it can only mean
-    if alike and _phrased_otherwise(new, alike[0]):  # "the release cadence is now ..."
+    if alike and _phrased_otherwise(new, alike[0]) and not (item.single and _two_posts(
+            new, alike[0])):  # "the release cadence is now ..."; not a post beside a post
         return count + sum(replace_or_dispute(new, old, facts) for old in alike)
     back = None if found or alike else (referred_back(new, facts)
                                             or owners_port(new, users_earlier(facts, new)))
@@ -247,6 +253,22 @@ def _phrased_otherwise(new: Fact, old: Fact) -> bool:
     a word's stem ("the release cadence" / "the release train leaves every") and name no two
     different owners ("the API port" / "the admin port" do; "eval batch" / "train batch")."""
     return not two_owners(new, old) and bool(_key_words(new) & _key_words(old))
+
+
+def _two_posts(new: Fact, old: Fact) -> bool:
+    """Two names held as two posts of one owner ("the billing revamp PM", "QA lead on the
+    billing revamp": the post's own words differ, "qa lead" and "pm"): the owner's words they
+    share do not make the posts one key ("guest wifi pw", "guest wifi password" are one)."""
+    keys = [f.key.split("|") for f in (new, old)]
+    return all(len(k) == 3 and k[0] and k[1] and k[2] == "name" for k in keys) and \
+        keys[0][1] != keys[1][1] and keys[0][0] != keys[1][0] and \
+        keys[0][1] in _POSTS and keys[1][1] in _POSTS
+
+
+# The nouns of a post in a team or a project (a closed class): "lead", "pm", "owner".
+_POSTS = frozenset({"lead", "pm", "owner", "manager", "coordinator", "head", "chair", "cto",
+                    "ceo", "cfo", "coo", "director", "captain", "coach", "secretary",
+                    "treasurer", "president", "reviewer", "tester", "designer", "qa"})
 
 
 def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False,

@@ -233,10 +233,11 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     if tokens[before].word == "now" and before > first and tokens[before - 1].word in COPULAS:
         before -= 1  # "is now the Grand Hotel"
     head, nxt = tokens[before].word, tokens[i + 1].word if i + 1 < len(tokens) else ""
-    if head in PREPOSITIONS or head in COPULAS or (head in CONTRACTED and "'" not in
-                                                   word and (ends_clause(tokens, i) or
-                                                             nxt == "now")):
-        return True  # ("it's Dan.", not "it's Sarah's birthday", "it's Chrome again")
+    if head in PREPOSITIONS or head in COPULAS or (head in CONTRACTED - {"they're"} and
+                                                   "'" not in word and (ends_clause(tokens, i)
+                                                                        or nxt == "now")):
+        return True  # ("it's Dan.", not "it's Sarah's birthday", "it's Chrome again"; not
+    # "they're the Quizzly Bears now": another team's name, not the user's one)
     if before == i - 1 and _labelled(tokens, i, first):
         return True
     # the object of a verb, where its clause ends or goes on ("use Vitest for the tests")

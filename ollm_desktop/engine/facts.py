@@ -133,7 +133,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             continue  # "X, not Y" with Y not read yet: it meets Y when Y is read
         if item.correction or item.kind == "setting":
             beside = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
-                      and (f.message_id == message.id or restated_as_is(i.key, f.key))}
+                      and (f.message_id == message.id or restated_as_is(i.key, f.key, item))}
             beside |= other_changes(item, fact, made, found)  # "… at 4pm. The 7pm one, 8pm"
             result.replaced += supersede(facts, fact, item, beside=beside, said=message.content)
             one_port_taken_back(fact, facts, beside)  # "3000 should be 5000"
