@@ -4,6 +4,7 @@ in either order of reading (``fact_day_times.taken_day`` / ``day_taken_later``).
 
 import pytest
 
+from tests.engine_fakes import absorbed
 from tests.fact_ledger import status_of, user_ledger
 
 
@@ -33,3 +34,18 @@ def test_two_weekdays_beside_the_time_leave_the_day_alone() -> None:
     ledger = user_ledger("The gym is on Friday, standup is 10:15 on Monday.",
                          "Moved: Tuesday 10:15.")
     assert status_of(ledger, "Friday") == "current"
+
+
+@pytest.mark.parametrize("reply", [
+    "For the appendix: the server runs Python 11.5 at the moment.",
+    "For the appendix: the server runs Python 11.5 currently.",
+    "For the appendix: at present the server runs Python 11.5.",
+])
+def test_a_state_at_the_moment_corrects_no_other_key(reply: str) -> None:
+    """The matrix's false supersessions of stop 50: "at the moment" read as "now" made a
+    reply's state a correction of the one earlier value of its unit under the same heading."""
+    ledger = absorbed(("user", "For the appendix: the class responsible for this is "
+                               "CurlewGateClient2."), ("assistant", reply))
+    old = next(f for f in ledger if f.value == "CurlewGateClient2")
+    assert old.status == "current"
+    assert old.disputed_by is None

@@ -100,6 +100,10 @@ def then_marks(tokens: Sequence[Tok], clauses: Sequence[tuple[int, int, bool]],
 
 _SAID_NOW = (("these", "days"), ("right", "now"), ("at", "the", "moment"), ("at", "present"),
              ("since", "then"), ("nowadays",), ("currently",))
+# Times that say how things stand, not that they changed: read as one word, "currently", so
+# no key takes "moment", but not as "now", whose shapes mark a change ("the server runs
+# RabbitMQ 13.3 at the moment" corrects nothing; as "now" it replaced another key's value).
+_STATE = (("at", "the", "moment"), ("at", "present"), ("currently",))
 
 
 def now_said(tokens: list[Tok]) -> list[Tok]:
@@ -116,7 +120,8 @@ def now_said(tokens: list[Tok]) -> list[Tok]:
             out.append(tokens[k])
             k += 1
             continue
-        out.append(Tok("now", tokens[k].start, tokens[k + len(phrase) - 1].end))
+        word = "currently" if phrase in _STATE else "now"  # (a state's time is no change's
+        out.append(Tok(word, tokens[k].start, tokens[k + len(phrase) - 1].end))  # "now")
         k += len(phrase)
     return out
 
