@@ -43,6 +43,7 @@ from ollm_desktop.engine.fact_product_versions import product_version
 from ollm_desktop.engine.fact_self_repairs import self_repaired
 from ollm_desktop.engine.fact_settings_lists import listed_setting
 from ollm_desktop.engine.fact_since import held_since
+from ollm_desktop.engine.fact_types import join_key
 from ollm_desktop.engine.fact_values import bare_values, compound_numbers, ends_clause
 from ollm_desktop.engine.fact_verbs import moved_to, verb_group
 from ollm_desktop.engine.fact_words import (
@@ -86,7 +87,7 @@ class Slot:
 
     @property
     def key(self) -> str:
-        return f"{self.entity}|{self.attribute}|{self.unit}"
+        return join_key(self.entity, self.attribute, self.unit)
 
 
 @dataclass(frozen=True, slots=True)

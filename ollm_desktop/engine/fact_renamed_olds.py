@@ -26,6 +26,7 @@ from dataclasses import replace
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_failed_olds import UNASSERTED
 from ollm_desktop.engine.fact_message_lines import unwrapped
+from ollm_desktop.engine.fact_types import join_key
 from ollm_desktop.engine.fact_words import DETERMINERS, closed
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
 
@@ -69,7 +70,7 @@ def renamed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found
             if not said:  # (the sentence is no longer a correction without a value)
                 out = [f for f in out if f.sentence != number or f.kind != "correction"]
                 out.append(Found("name", new, old.lower(), "name", True, sentence=number,
-                                 key=f"|{old.lower()}|name"))
+                                 key=join_key("", old.lower(), "name")))
             out.append(Found("name", old, "", "name", True, old=True, sentence=number,
                              key=said[0].key if said else f"|{old.lower()}|name"))
     return tuple(out)

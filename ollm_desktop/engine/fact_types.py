@@ -23,6 +23,14 @@ FactStatus = Literal["current", "replaced", "forgotten"]
 SENTENCE_KINDS = frozenset({"decision", "correction", "note"})
 
 
+def join_key(entity: str, attribute: str, unit: str) -> str:
+    """A key from its three parts, ``entity|attribute|unit``: a part never holds the separator
+    itself (a pasted table row, "| business |", made a key of five parts that no reader of
+    keys could split: the whole compaction failed)."""
+    return "|".join(" ".join(part.replace("|", " ").split()) if "|" in part else part
+                    for part in (entity, attribute, unit))
+
+
 def _fact_id() -> str:
     return uuid.uuid4().hex
 

@@ -15,6 +15,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ollm_desktop.engine.fact_types import join_key
+
 if TYPE_CHECKING:  # (provenance reads this module while it reads a sentence)
     from ollm_desktop.engine.provenance import Found
 
@@ -36,5 +38,5 @@ def version_owners(sentence: str, found: list[Found]) -> list[Found]:
     if not bare:
         return found
     product = owner.value.lower()
-    return [replace(f, key=f"{product}|version|version", subject=f"{product} version")
+    return [replace(f, key=join_key(product, "version", "version"), subject=f"{product} version")
             if f in bare else f for f in found if f is not owner]

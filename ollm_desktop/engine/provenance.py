@@ -27,7 +27,7 @@ from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_message_lines import proposal_lines, unwrapped
 from ollm_desktop.engine.fact_quoted_errata import errata
 from ollm_desktop.engine.fact_span_olds import span_olds
-from ollm_desktop.engine.fact_types import FactKind
+from ollm_desktop.engine.fact_types import FactKind, join_key
 from ollm_desktop.engine.fact_version_owners import version_owners
 from ollm_desktop.engine.fact_words import DETERMINERS
 from ollm_desktop.engine.fact_written_errata import bare_errata
@@ -247,7 +247,7 @@ def _new_holder(sentence: str, reading: fact_grammar.Reading, out: list[Found],
     unit = holder.key.split("|")[-1] if holder is not None and holder.key.count("|") == 2 \
         else "name"
     kind: FactKind = holder.kind if holder is not None else "name"
-    key = f"{role.entity}|{role.attribute}|{unit}"
+    key = join_key(role.entity, role.attribute, unit)
     subject = " ".join(f"{role.entity} {role.attribute}".split()[-SUBJECT_WORDS:])
     corrects = role.takes_over or any(f.correction for f in out)  # ("actually X is the K")
     made = [Found(kind, value, subject, ref_kind, corrects, key=key, single=True), *kept]
@@ -291,7 +291,7 @@ def _decided(sentence: str, slot: fact_grammar.Slot, found: Found) -> Found:
         return found
     entity, attribute, _ = [*found.key.split("|"), "", "", ""][:3]
     return replace(found, value=phrase, ref_kind="name", kind="name",
-                   key=f"{entity}|{attribute}|name")
+                   key=join_key(entity, attribute, "name"))
 
 
 # The grammar's cost grows faster than a sentence's length: a reply of one 500 KB line took
