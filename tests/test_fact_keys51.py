@@ -3,7 +3,9 @@ its colon ("new date 2025-09-13", ``fact_new_labels``); a fronted time adverbial
 gerund before "it's" ("after talking to my partner it's CHF 34,000", ``fact_fronted``): the
 pronoun refers back; the general lexicon of one thing's names (``fact_key_synonyms``:
 temperature / temp, mum / mother, vet / veterinarian...) and one word for a key's whole
-phrase ("SSID" for "wifi network", ``whole_named``). Questions, another's word and two
+phrase ("SSID" for "wifi network", ``whole_named``); a short sentence that only says a thing
+was moved in time is a lead for the next ("surgery got moved. 17 March.",
+``fact_change_leads``). Questions, another's word and two
 candidates replace nothing silently."""
 
 from __future__ import annotations
@@ -49,6 +51,13 @@ def _status(said: str, later: str, value: str) -> str | None:
     ("The cat's vet is Dr. Alvarez.", "we switched veterinarian: Dr. Chen now",
      "Dr. Alvarez", "Dr. Chen"),
     ("my mom's flight lands at 6:40", "my mother's flight now lands at 7:25", "6:40", "7:25"),
+    # a sentence that only says it was moved in time leads the next one's value
+    ("Mum's hip surgery is on 3 March at St Thomas'", "surgery got moved. 17 March.",
+     "3 March", "17 March"),
+    ("Got tix for the show on 2025-06-07!!", "band postponed. 2025-09-13, tickets still valid",
+     "2025-06-07", "2025-09-13"),
+    ("the vet appointment is at 10:30", "it got pushed back. 11:15 now", "10:30", "11:15"),
+    ("parents' evening is on 4 March", "School rescheduled! 11 March", "4 March", "11 March"),
 ])
 def test_one_key_phrased_two_ways_is_replaced(said: str, later: str, old: str,
                                               new: str) -> None:
@@ -71,6 +80,13 @@ def test_one_key_phrased_two_ways_is_replaced(said: str, later: str, old: str,
     ("wifi password is hunter22", "the SSID is now Casa-5G", "hunter22"),
     ("the kitchen budget is CHF 28,000", "in Zurich it's CHF 34,000 for most people",
      "CHF 28,000"),
+    # a moved thing's lead: asked, wished, or beside a value of another key
+    ("Mum's hip surgery is on 3 March", "was it postponed? 17 March maybe", "3 March"),
+    ("Mum's hip surgery is on 3 March", "they might have moved it. 17 March?", "3 March"),
+    ("Mum's hip surgery is on 3 March", "my sister wants it moved. 17 March works for her",
+     "3 March"),
+    ("Mum's hip surgery is on 3 March", "the show got postponed. My birthday is 2 June.",
+     "3 March"),
 ])
 def test_not_a_statement_of_the_key_replaces_nothing(said: str, later: str, kept: str) -> None:
     assert kept not in _chat(said, later)

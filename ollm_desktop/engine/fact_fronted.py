@@ -59,7 +59,8 @@ def after_fronted(clause: list[Tok]) -> list[Tok]:
         at = 1
     elif first in _OPENING or first in _OPENERS:
         at = 1 + (first in _OPENERS and clause[1].word in DETERMINERS)
-        verbed = _gerund_object(clause, at) if first in _OPENERS else at
+        verbed = _gerund_object(clause, at) if first in _OPENERS and at == 1 else at
+        # (a gerund right after the opener: "in the morning", "after the meeting" are nouns)
         timed, at = timed or verbed > at, verbed
         nouns = 0
         while at < len(clause) and nouns < _MAX_WORDS and _noun(clause[at]):
