@@ -5,8 +5,8 @@ pronoun refers back; the general lexicon of one thing's names (``fact_key_synony
 temperature / temp, mum / mother, vet / veterinarian...) and one word for a key's whole
 phrase ("SSID" for "wifi network", ``whole_named``); a short sentence that only says a thing
 was moved in time is a lead for the next ("surgery got moved. 17 March.",
-``fact_change_leads``). Questions, another's word and two
-candidates replace nothing silently."""
+``fact_change_leads``); "we're doing X" names no key (``fact_pro_verbs``). Questions,
+another's word and two candidates replace nothing silently."""
 
 from __future__ import annotations
 
@@ -58,6 +58,12 @@ def _status(said: str, later: str, value: str) -> str | None:
      "2025-06-07", "2025-09-13"),
     ("the vet appointment is at 10:30", "it got pushed back. 11:15 now", "10:30", "11:15"),
     ("parents' evening is on 4 March", "School rescheduled! 11 March", "4 March", "11 March"),
+    # "we're doing X": the pro-verb names no key, the value refers back
+    ("book club: first Wednesday of every month at Lena's",
+     "we're doing second Thursday from now on, Lena has choir on Wednesdays",
+     "first Wednesday of every month", "second Thursday"),
+    ("I go to the gym 4 days a week", "knee is bad, we are doing 2 days a week now",
+     "4 days a week", "2 days a week"),
 ])
 def test_one_key_phrased_two_ways_is_replaced(said: str, later: str, old: str,
                                               new: str) -> None:
@@ -87,6 +93,10 @@ def test_one_key_phrased_two_ways_is_replaced(said: str, later: str, old: str,
      "3 March"),
     ("Mum's hip surgery is on 3 March", "the show got postponed. My birthday is 2 June.",
      "3 March"),
+    # "doing X" asked, planned, or beside two values of its kind
+    ("swim practice is on Mondays", "maybe we're doing Wednesdays next term", "Mondays"),
+    ("swim practice is on Mondays and piano is on Fridays", "we're doing Wednesdays now",
+     "Mondays"),
 ])
 def test_not_a_statement_of_the_key_replaces_nothing(said: str, later: str, kept: str) -> None:
     assert kept not in _chat(said, later)
@@ -99,6 +109,9 @@ def test_not_a_statement_of_the_key_replaces_nothing(said: str, later: str, kept
     ("after talking to my partner it's CHF 34,000 total", "||money"),
     ("after the call it's CHF 34,000", "||money"),
     ("according to the vet it's 12 kg", "|vet|kg"),  # (another's word: no time adverbial)
+    ("we're doing second Thursday from now on", "||date"),
+    ("doing 2 coats of varnish on the oak table", "|varnish|coat"),
+    ("my sister is doing 3 days a week", "|sister|duration"),
 ])
 def test_the_key_read(text: str, key: str) -> None:
     assert [f.key for f in message_facts(text) if not f.old][-1:] == [key]

@@ -33,6 +33,7 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
 from ollm_desktop.engine.fact_measured_nouns import measured_noun, rate_held
 from ollm_desktop.engine.fact_new_labels import new_label
+from ollm_desktop.engine.fact_pro_verbs import pro_verb
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS, changes, finite_verb, plain, verb_group
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -65,7 +66,7 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     """(entity, attribute) of the value at ``i`` read from its clause, or None where the
     clause has neither shape (``key_of`` reads it)."""
     start = _clause_start(tokens, i, first)
-    if _refers_back(tokens, i, start):
+    if _refers_back(tokens, i, start) or pro_verb(tokens, i, start):  # ("we're doing X")
         return "", ""
     if start > first and _it_is(tokens, i, start):  # "the allowance was raised; it's 55 EUR"
         subject = _object(tokens, first) if tokens[first].word in DETERMINERS else []
