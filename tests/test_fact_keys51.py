@@ -4,8 +4,9 @@ gerund before "it's" ("after talking to my partner it's CHF 34,000", ``fact_fron
 pronoun refers back; the general lexicon of one thing's names (``fact_key_synonyms``:
 temperature / temp, mum / mother, vet / veterinarian...) and one word for a key's whole
 phrase ("SSID" for "wifi network", ``whole_named``); a short sentence that only says a thing
-was moved in time is a lead for the next ("surgery got moved. 17 March.",
-``fact_change_leads``); "we're doing X" names no key (``fact_pro_verbs``). Questions,
+was moved in time or redone is a lead for the next ("it got moved. 17 March."), and so
+is such a clause before a comma ("we rebuilt it, hostname is X", ``fact_change_leads``);
+"we're doing X" names no key (``fact_pro_verbs``). Questions,
 another's word and two candidates replace nothing silently."""
 
 from __future__ import annotations
@@ -52,12 +53,20 @@ def _status(said: str, later: str, value: str) -> str | None:
      "Dr. Alvarez", "Dr. Chen"),
     ("my mom's flight lands at 6:40", "my mother's flight now lands at 7:25", "6:40", "7:25"),
     # a sentence that only says it was moved in time leads the next one's value
-    ("Mum's hip surgery is on 3 March at St Thomas'", "surgery got moved. 17 March.",
+    ("Mum's hip surgery is on 3 March at St Thomas'", "it got moved. 17 March.",
      "3 March", "17 March"),
-    ("Got tix for the show on 2025-06-07!!", "band postponed. 2025-09-13, tickets still valid",
+    ("Got tix for the show on 2025-06-07!!", "Postponed! 2025-09-13, tickets still valid",
      "2025-06-07", "2025-09-13"),
     ("the vet appointment is at 10:30", "it got pushed back. 11:15 now", "10:30", "11:15"),
-    ("parents' evening is on 4 March", "School rescheduled! 11 March", "4 March", "11 March"),
+    ("parents' evening is on 4 March", "they rescheduled. 11 March", "4 March", "11 March"),
+    # a clause of a thing redone or moved, before a comma or a dash, leads its sentence
+    ("build server hostname: atlas-01.corp.local",
+     "we rebuilt it, hostname is hermes-01.corp.local", "atlas-01.corp.local",
+     "hermes-01.corp.local"),
+    ("our office is at 5 Elm Road", "we moved, the office is at 22 Oak Street", "5 Elm Road",
+     "22 Oak Street"),
+    ("the meeting is Tuesday at 10", "meeting postponed, Thursday at 10", "Tuesday",
+     "Thursday"),
     # "we're doing X": the pro-verb names no key, the value refers back
     ("book club: first Wednesday of every month at Lena's",
      "we're doing second Thursday from now on, Lena has choir on Wednesdays",
@@ -93,6 +102,18 @@ def test_one_key_phrased_two_ways_is_replaced(said: str, later: str, old: str,
      "3 March"),
     ("Mum's hip surgery is on 3 March", "the show got postponed. My birthday is 2 June.",
      "3 March"),
+    # a sentence whose noun names the thing moved leads nothing (the value may be its)
+    ("the meeting is Tuesday at 10", "my dentist appointment got moved. Thursday at 9.",
+     "Tuesday"),
+    # the redone thing's value kept, hedged or asked
+    ("build server hostname: atlas-01.corp.local",
+     "we rebuilt it, but the hostname is still atlas-01.corp.local", "atlas-01.corp.local"),
+    ("the NAS admin password is Tiger#11", "they reset it, maybe the password is Admin#22",
+     "Tiger#11"),
+    ("build server hostname: atlas-01.corp.local",
+     "we rebuilt it, is the hostname hermes-01.corp.local?", "atlas-01.corp.local"),
+    ("build server hostname: atlas-01.corp.local", "my friend rebuilt his, hostname is zeus-01",
+     "atlas-01.corp.local"),
     # "doing X" asked, planned, or beside two values of its kind
     ("swim practice is on Mondays", "maybe we're doing Wednesdays next term", "Mondays"),
     ("swim practice is on Mondays and piano is on Fridays", "we're doing Wednesdays now",
