@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
 from ollm_desktop.engine.fact_measured_nouns import measured_noun, rate_held
+from ollm_desktop.engine.fact_new_labels import new_label
+from ollm_desktop.engine.fact_pro_verbs import pro_verb
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS, changes, finite_verb, plain, verb_group
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -64,7 +66,7 @@ def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     """(entity, attribute) of the value at ``i`` read from its clause, or None where the
     clause has neither shape (``key_of`` reads it)."""
     start = _clause_start(tokens, i, first)
-    if _refers_back(tokens, i, start):
+    if _refers_back(tokens, i, start) or pro_verb(tokens, i, start):  # ("we're doing X")
         return "", ""
     if start > first and _it_is(tokens, i, start):  # "the allowance was raised; it's 55 EUR"
         subject = _object(tokens, first) if tokens[first].word in DETERMINERS else []
@@ -267,7 +269,11 @@ def _names_subject(tokens: list[Tok], i: int, start: int) -> tuple[str, str] | N
 
 def has_new(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     """SUBJECT has/got a new NP [: , of] VALUE: the subject's NP, whose value it replaces
-    ("The clinic has a new phone number: 555-0199": clinic phone number)."""
+    ("The clinic has a new phone number: 555-0199": clinic phone number); a clause that
+    opens "new NP VALUE" too (``fact_new_labels``: "new date 2025-09-13")."""
+    label = new_label(tokens, i, _clause_start(tokens, i, first))
+    if label:
+        return label
     at = first + (first < len(tokens) and tokens[first].word in DETERMINERS)
     verb = next((k for k in range(at, min(i, at + MAX_NP + 1)) if tokens[k].word in _HAVE), i)
     name = tokens[at].value if verb == at + 1 else None

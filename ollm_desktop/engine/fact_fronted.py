@@ -7,7 +7,10 @@ morning") and its subject follows (a pronoun, or a noun phrase opened by its det
 key is the subject's, not the adverbial's noun ("morning", "split", "vet" were keys, so "8
 frames" stayed current beside "5 frames"). An interjection of chat that opens the clause
 ("lol yes 12 Aug 2027", "yes 4 people") is no subject either (the keys were "yes", "lol").
-``fact_keys`` is full (420 lines): the reading lives here.
+A gerund with its object may stand in the adverbial ("after talking to my partner it's CHF
+34,000"), and after a time adverbial "it's" refers back (stop 51; not after a place: "in
+Zurich it's CHF 34,000" is Zurich's). ``fact_keys`` is full (420 lines): the reading lives
+here.
 """
 
 from __future__ import annotations
@@ -36,6 +39,10 @@ _INTERJECTIONS = closed("lol lmao haha hahaha yes yeah yep yup nope nah ya omg w
 # Subject pronouns that follow a fronted adverbial ("you" is often an object: "at the
 # gate you get ..." still reads right).
 _SUBJECTS = PRONOUNS
+# A pronoun and its copula written as one word ("after the call it's CHF 34,000").
+_PRONOUN_IS = closed("it's it’s that's that’s")
+# The openers of a time (or an event's) adverbial: before "it's" the pronoun refers back.
+_TIMED = closed("after before during since following until till")
 
 
 def after_fronted(clause: list[Tok]) -> list[Tok]:
@@ -47,10 +54,14 @@ def after_fronted(clause: list[Tok]) -> list[Tok]:
     if len(clause) < 3 or any(t.value for t in clause[:2]):
         return clause
     first = clause[0].word
-    if first in _ALONE:
+    timed = first in _ALONE or first in _TIMED  # (not a place:
+    if first in _ALONE:  # "in Zurich it's CHF 34,000" is Zurich's)
         at = 1
     elif first in _OPENING or first in _OPENERS:
         at = 1 + (first in _OPENERS and clause[1].word in DETERMINERS)
+        verbed = _gerund_object(clause, at) if first in _OPENERS and at == 1 else at
+        # (a gerund right after the opener: "in the morning", "after the meeting" are nouns)
+        timed, at = timed or verbed > at, verbed
         nouns = 0
         while at < len(clause) and nouns < _MAX_WORDS and _noun(clause[at]):
             at, nouns = at + 1, nouns + 1
@@ -58,12 +69,26 @@ def after_fronted(clause: list[Tok]) -> list[Tok]:
             return clause
     else:
         return clause
-    if at >= len(clause) - 1:
+    referred = timed and at < len(clause) and clause[at].word in _PRONOUN_IS
+    if at >= len(clause) - (not referred):
         return clause
     follows = clause[at].word
-    if follows in _SUBJECTS or (follows in DETERMINERS and follows not in ("that", "this")):
+    if follows in _SUBJECTS or referred or (
+            follows in DETERMINERS and follows not in ("that", "this")):
         return clause[at:]
     return clause
+
+
+def _gerund_object(clause: list[Tok], at: int) -> int:
+    """Past a gerund and its preposition after the opener ("after talking to my partner it's
+    CHF 34,000", "after checking with the landlord it's 1,200 a month"): where the
+    adverbial's noun phrase starts (stop 51)."""
+    word = clause[at].word if at < len(clause) else ""
+    if not (word.endswith("ing") and len(word) > 5 and word.isalpha()) or clause[at].value:
+        return at
+    at += 1
+    at += at < len(clause) and clause[at].word in PREPOSITIONS
+    return at + (at < len(clause) and clause[at].word in DETERMINERS)
 
 
 def _noun(token: Tok) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ollm_desktop.engine import fact_surface as surface
+from ollm_desktop.engine.fact_change_leads import rescheduled_only
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
 from ollm_desktop.engine.fact_comparatives import replaced_value, than_usual
 from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
@@ -104,13 +105,13 @@ def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
 
 def lead_only(sentence: str) -> bool:
     """A sentence that is only a correction's lead ("Scratch that.", "Correction:", "Wait,
-    no."): it makes the next sentence of the message a correction."""
+    no.", "band postponed."): it makes the next sentence of the message a correction."""
     tokens = tokens_of(sentence, [])
     first, lead = strip_lead(tokens)
     if not lead and (header := surface.header_end(tokens, first)) > first:  # "hey, scratch that"
         more, lead = strip_lead(tokens[header:])
         first = header + more
-    return lead and first >= len(tokens)
+    return (lead and first >= len(tokens)) or rescheduled_only(tokens)  # ("band postponed.")
 
 
 def read(sentence: str, values: list[Value], role: str = "user", *,

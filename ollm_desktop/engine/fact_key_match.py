@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
-from ollm_desktop.engine.fact_key_synonyms import phrase_named
+from ollm_desktop.engine.fact_key_synonyms import phrase_named, whole_named
 from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
@@ -106,7 +106,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
     if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
         return "same"
-    if _extends(entity_a, attribute_a, entity_b) or _extends(entity_b, attribute_b, entity_a):
+    if _extends(entity_a, attribute_a, entity_b) or _extends(entity_b, attribute_b, entity_a) \
+            or whole_named(entity_a, attribute_a, entity_b, attribute_b):  # ("ssid": "wifi name")
         return "maybe"  # "the CPU alert" beside "the CPU alert threshold" (one more head noun)
     if stem(attribute_a) != stem(attribute_b):
         # "production" (the owner alone) beside "the production server"

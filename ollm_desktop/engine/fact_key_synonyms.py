@@ -24,7 +24,33 @@ _GROUPS = (
     "address addr",
     "salary paycheck",  # (not "pay" or "wage": "we pay $1,400 now", "the minimum wage")
     "internet broadband fiber fibre",
+    # stop 51: general names of one thing in everyday keys (never "cell": a spreadsheet's;
+    # never "flight" and "plane", "mail" and "email", "host" and "hostname": two things)
+    "temperature temp",
+    "postcode zipcode",
+    "birthday birthdate dob",
+    "mother mum mom",
+    "father dad",
+    "telephone phone tel",
+    "mobile cellphone",
+    "email e-mail",
+    "apartment apt",
+    "appointment appt",
+    "veterinarian vet",
+    "medication meds",
+    "administrator admin",
+    "maximum max",
 )
+
+# One word that names a whole phrase of another key's end (stop 51): "the SSID is now X"
+# after "home wifi network: Y". The phrase must end the other key (its owner's words
+# before it are the thing's: "home"); "wifi password" ends in no such phrase.
+_WHOLE = {
+    "ssid": ("wifi network", "wifi name", "network name", "wifi"),
+    "hostname": ("host name", "server name"),
+    "eta": ("arrival time", "arrival"),
+    "dob": ("date of birth", "birth date"),
+}
 
 _CANON: dict[str, str] = {}
 for _group in _GROUPS:
@@ -53,3 +79,17 @@ def phrase_named(phrase: str) -> str:
 
 
 _FIRST = {stem(group.split()[0]): group.split()[0] for group in _GROUPS}
+
+
+def whole_named(entity_a: str, attribute_a: str, entity_b: str, attribute_b: str) -> bool:
+    """A key whose attribute is one word for a phrase (``_WHOLE``: "ssid") and names no
+    owner the other does not, beside a key whose owner and attribute end with that phrase
+    ("home wifi network"): one thing named two ways."""
+    for (ent, att), (other_ent, other_att) in (((entity_a, attribute_a), (entity_b, attribute_b)),
+                                               ((entity_b, attribute_b), (entity_a, attribute_a))):
+        other = f"{other_ent} {other_att}".split()
+        for phrase in _WHOLE.get(att, ()):
+            words = phrase.split()
+            if other[-len(words):] == words and set(ent.split()) <= set(other[:-len(words)]):
+                return True
+    return False

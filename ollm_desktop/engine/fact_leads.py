@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from ollm_desktop.engine.fact_change_leads import redone_lead
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     DEICTIC,
@@ -115,7 +116,8 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
             if lead == "i mean the" and _clause_subject(tokens, index + 3):
                 lead = None  # "I mean the Hilton, honestly, looked nicer": a clause
         span = from_now(tokens, index) or _taken_back(tokens, index) or (
-            erring and _error_clause(tokens, index)) or _repair(tokens, index)
+            erring and _error_clause(tokens, index)) or _repair(tokens, index) or (
+            index == 0 and redone_lead(tokens, index))  # ("we rebuilt it, hostname is X")
         if lead is not None or span:
             index += span or len(lead.split() if lead else ())
             correction = True
@@ -123,7 +125,7 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
             index += 1
         else:
             break
-    return index, correction
+    return index, correction or (index == 0 and redone_lead(tokens, 0, named=True) > 0)
 
 
 # Adverbs that may stand between a subject and its verb in chat ("the Hilton, honestly,

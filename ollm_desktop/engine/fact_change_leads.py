@@ -1,0 +1,74 @@
+"""A short sentence that only says a thing was moved in time, as a correction's lead.
+
+"band postponed. 2025-09-13, tickets still valid", "surgery got moved. 17 March.",
+"Flight delayed! 7:25 now": the first sentence holds no value and says only that something
+was postponed, rescheduled, moved or delayed; the value of the next sentence is its new
+time, as after "Scratch that." (``fact_grammar.lead_only``, which asks this; the sentence is
+a lead and no note). Up to six words, the participle its last word (or "back" / "forward"
+after "pushed" / "brought"), no question, no condition, no wish; a separate module:
+fact_grammar is full. A thing redone ("we rebuilt it", "router got reset", "I moved") says
+the same of the values stated after it, and such a clause before a comma or a dash opens a
+sentence as a lead does ("we rebuilt it, hostname is hermes-01": ``redone_lead``, from
+``fact_leads.strip_lead``).
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_words import BOUNDARY, Tok, closed
+
+_MOVED = closed("postponed rescheduled moved delayed rebooked rearranged rebuilt reinstalled "
+                "reset reflashed reimaged reconfigured")
+# What a redone thing's verb may take after it ("we rebuilt it"): a pronoun of the thing.
+_OBJECTS = closed("it them everything")
+_PHRASAL = {"back": closed("pushed put moved"), "forward": closed("brought moved pulled")}
+_MAX_WORDS = 6
+# Words that make the sentence no statement of a change made: a condition, a question's
+# auxiliary, a wish, a negation, a future.
+_NOT_MADE = closed("if maybe might may could would should will can't cannot not never "
+                   "did does do was were wants want hope wish unless")
+
+
+def rescheduled_only(tokens: list[Tok], *, named: bool = False) -> bool:
+    """The sentence's tokens are a short statement that something was moved in time or
+    redone; its subject a pronoun or none ("we rebuilt it", "postponed", "it got pushed
+    back"), or with ``named`` any noun phrase ("my dentist appointment got moved": the next
+    value may be that appointment's, so such a sentence leads none: its noun is the key)."""
+    if any(t.value is not None or t.word == "?" for t in tokens):
+        return False
+    words = [t.word for t in tokens if t.word not in BOUNDARY and t.word]
+    if not words or len(words) > _MAX_WORDS or set(words) & _NOT_MADE:
+        return False
+    if len(words) > 1 and words[-1] in _OBJECTS:
+        words = words[:-1]
+    last = words[-1]
+    phrasal = len(words) > 1 and words[-2] in _PHRASAL.get(last, ())
+    if not (last in _MOVED or phrasal):
+        return False
+    subject = {w for w in words[:-2 if phrasal else -1] if w not in _AUXILIARIES}
+    return named or subject <= _PRONOUNS
+
+
+# The user's or the thing's pronouns, and the auxiliaries of a passive or a perfect.
+_PRONOUNS = closed("we i they it he she you we've i've they've it's")
+_AUXILIARIES = closed("got get gets was were has have had been is are be just all finally")
+
+
+# What says the value after the redone thing stayed: a contrast, "still", "same".
+_KEPT = closed("but though although yet")
+_SAME = closed("still same unchanged")
+# Where a leading clause of a redone thing may end.
+_CLAUSE_END = closed(", — – - ;")
+
+
+def redone_lead(tokens: list[Tok], index: int, *, named: bool = False) -> int:
+    """The length of a leading clause at ``index`` that only says a thing was redone or moved
+    in time, with its comma or dash ("we rebuilt it, "); 0 otherwise. With ``named`` its
+    subject may be a noun phrase ("meeting postponed, "), which the caller leaves in place:
+    it is the key of the value after it."""
+    end = next((k for k in range(index, min(len(tokens), index + _MAX_WORDS + 2))
+                if tokens[k].word in _CLAUSE_END), None)
+    if end is None or end == index or len(tokens) - end < 2 or \
+            tokens[end + 1].word in _KEPT or any(t.word in _SAME for t in tokens[end:]):
+        return 0  # (a clause must follow it, not one that keeps the value: "…, but the
+    # hostname is still atlas-01")
+    return end + 1 - index if rescheduled_only(tokens[index:end], named=named) else 0
