@@ -357,7 +357,8 @@ def _plain(tokens: list[Tok], first: int) -> bool:
 
 
 _PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
-_MOODED = cues.ANY_MOOD | {"had"}  # ("it had been 30": a past perfect, ``fact_tense``)
+_MOODED = cues.ANY_MOOD | {"had", "until", "till"}  # ("it had been 30": a past perfect,
+# ``fact_tense``; "until March": a state that ended, ``fact_tense_ended``)
 
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:

@@ -54,6 +54,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_pressed import PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_verbs import changes
@@ -65,7 +66,7 @@ WANTING = closed("wants wanted want")
 PREFERRING = closed("prefers preferred likes loves favours favors")  # a taste, a wish
 PRESSING = closed("push pushes pushing pushed lobby lobbies lobbying lobbied beg begs begging "
                   "begged campaign campaigns campaigning campaigned plead pleads pleading "
-                  "pleaded")  # before "for"
+                  "pleaded") | PETITIONING  # before "for" (or a person and "for")
 _HARD = closed("hard really so strongly loudly still again")  # "campaigning hard for"
 SAYING = REPORTING | closed("saying keeps keep")  # ("keeps saying": the verb after "keeps")
 DEONTIC = closed("should ought")
@@ -145,7 +146,7 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     else:
         if nxt in _HARD and i + 2 < b:
             nxt = tokens[i + 2].word
-        wanted = word in PRESSING and nxt == "for"
+        wanted = word in PRESSING and (nxt == "for" or pressed_for(tokens, i, b))
     if word in PRESSING and word.endswith("ed") and i > a and \
             tokens[i - 1].word in _PASSIVE | _GOT:
         return False  # "The launch got pushed for March 10": a change made, no one's push

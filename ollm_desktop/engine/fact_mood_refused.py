@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_dismissed import dismissal, may_dismiss
 from ollm_desktop.engine.fact_words import Tok, closed
 
 RefusedMark = tuple[int, int, Literal["negated"]]
@@ -49,7 +50,7 @@ def may_refuse(words: set[str]) -> bool:
     """The words each structure needs (a cheap pre-check)."""
     return bool(words & REFUSING or ("no" in words and words & {"said", "but"}) or
                 words & TRIED or ("turned" in words and "down" in words) or
-                ("not" in words and "but" in words))
+                ("not" in words and "but" in words) or may_dismiss(words))
 
 
 def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
@@ -118,11 +119,28 @@ def refused_marks(tokens: Sequence[Tok], a: int, b: int) -> list[RefusedMark]:
         if word in TRIED and i + 1 < b and tokens[i + 1].value is not None and \
                 _undone(tokens, i + 1, b):
             out.append((i, i + 2, "negated"))  # "Tried 8g, it didn't help, so we kept 4g"
+        elif (at := _dismissed(tokens, a, i, b)) > a + 1:  # "…, not doing it", "no way"
+            out.append((a, at, "negated"))
         elif (at := _refusal(tokens, i, b)) > a + 1 and _turned_down(tokens, a, at, i):
             # (a name the grammar finds later in the range takes its mood too: "Pulumi")
             again = word == "not"  # ("but not Sunday" repeats the value it turns down)
             out.append((a, i + 2 if again else at, "negated"))  # "… and we refused"
     return out
+
+
+def _dismissed(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """Where the clause of a dismissal at ``i`` opens (``fact_mood_dismissed``: "…, not
+    doing it", "… but no way"), when an offer, a push or another's wish stands before it in
+    its segment and no value follows it ("Dana suggested 8080, nope, 8081" repairs; -1:
+    none)."""
+    if i <= a or tokens[i - 1].word not in _OPENS:
+        return -1
+    words = [t.word for t in tokens[i:b]]
+    n = dismissal(words, 0)
+    if not n or any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + n:i + n + 3]):
+        return -1
+    offered = any(t.word in _OFFERS or t.word in _SELLING for t in tokens[a:i - 1])
+    return i - 1 if offered else -1
 
 
 # What another offered, asked or wanted: a refusal by a third party turns down only that.

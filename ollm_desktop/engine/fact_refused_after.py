@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ollm_desktop.engine.fact_back_obligation import retired
+from ollm_desktop.engine.fact_mood_dismissed import dismissal
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_words import TOKEN, closed
 
@@ -38,7 +39,8 @@ _ADVERBS = closed("just politely flatly immediately")
 REFUSING = closed("refused declined rejected")
 _BACK = closed("it that this them")
 _NEXT = closed(", ; : — – - . ! and but so because as since")  # a break or a new clause
-OFFERING = closed("offered proposed suggested quoted countered pitched")
+OFFERING = closed("offered offering offers proposed suggested quoted countered pitched wanted "
+                  "wants pushed pushing")  # (another's wish or push, turned down after)
 _SELLING = closed("sell upsell")  # "they tried to upsell the Touring trim at $34,200"
 
 
@@ -51,6 +53,8 @@ def _refusal(sentence: str) -> bool:
     head = words[k:k + 2]
     if head[:1] in (["nope"], ["declined"]) or head == ["no", "thanks"]:
         return True
+    if (n := dismissal(words, k)) > 0:  # (fact_mood_dismissed) "Not happening.", "I laughed."
+        return not _ACCEPTED.intersection(words[k + n:])
     if not head or head[0] not in _WHO:
         return False
     k += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_tense_ended import ended
 from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed, is_change, is_replace
 
 
@@ -37,7 +38,8 @@ def past_words(clause: list[Tok]) -> int:
         ["a", "while"], ["a", "long"], ["so", "long"], ["many", "years"]))
         for i, w in enumerate(words[:-1])) and not present & _PERFECT
     if not held and not recalled and not spanned and not present & cues.PAST_CUES and \
-            not any(map(is_year, clause)) and words[head:head + 1] != ["when"]:
+            not any(map(is_year, clause)) and words[head:head + 1] != ["when"] and \
+            not present & _ENDING:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
                 for i, w in enumerate(words[:-1]))
@@ -70,6 +72,7 @@ def past_words(clause: list[Tok]) -> int:
     stative = any(w in cues.PAST for w in words[:now])
     if not used and present & cues.PRESENT:
         return 0  # "like last time, the venue is Hall C": it holds now
+    timed = timed or ended(clause, words[:now], tensed_any(words[:now]), stative)  # (ended)
     if not (timed or ((described or dated) and tensed) or (adverbial and stative)):
         return 0
     # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
@@ -78,6 +81,7 @@ def past_words(clause: list[Tok]) -> int:
 
 
 _SPANS = closed("years ages decades")
+_ENDING = closed("until till when")  # (fact_tense_ended) "until March", "when I lived in"
 _PERFECT = closed("have has 've i've we've they've he's she's")
 _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")
 

@@ -1,0 +1,63 @@
+"""Past states said to have ended, beside ``fact_tense``'s before-times (issue 28: a state
+the user says is over is no current value, and replaces none).
+
+- **Until a time**: a clause in the past tense with "until" / "till" / "up until" and a
+  date, a month or a year ("We extracted RNA with TRIzol until March", "I was vegan for
+  three years until 2021", "we paid $900 until last May"): the state ended then. A present
+  ("we're on Trello until March", "the shop is open until 9 pm") or a change ("we postponed
+  it until Friday", ``fact_tense`` asks for none) is read as before.
+- **Before that**: "before that" / "before then" / "prior to that" in a clause in the past
+  tense ("… then spent 6 years in Dublin before that"): a time before the one just told.
+- **When a past state held**: a past copula in a clause with "when" and a subject and a
+  past verb of living, working, having or being ("it was 50 min when I lived out in
+  Kelsterbach", "rent was $700 when we had the old flat"): the clause tells how it was while
+  that state held, which the past tense says is over. A one-off event ("the server crashed
+  when I deployed 2.1") and a present ("it's 25 min when I take the tram") are read as before.
+
+The words are closed classes: the prepositions of ending, the pronouns, and the past verbs
+of a state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ollm_desktop.engine.fact_words import Tok, closed
+
+_UNTIL = closed("until till")
+_MONTHS = closed("january february march april may june july august september october "
+                 "november december jan feb mar apr jun jul aug sep sept oct nov dec")
+_BEFORE = (("before", "that"), ("before", "then"), ("prior", "to", "that"))
+_WHO = closed("i we he she they")
+# past verbs of a state that lasts (living, working, having, being somewhere)
+_STATE = closed("lived was were had worked stayed studied owned rented used drove "
+                "commuted")
+_TIMES = closed("last the that")  # "until last May", "until the spring"
+
+
+def ended(clause: Sequence[Tok], words: Sequence[str], tensed: bool, stative: bool) -> bool:
+    """A past state the clause says ended (``tensed``: a verb in the past before any "now";
+    ``stative``: a past copula or auxiliary)."""
+    if not tensed:
+        return False
+    for i, word in enumerate(words[:-1]):
+        if word in _UNTIL and _time(clause, words, i + 1):
+            return True
+        if any(tuple(words[i:i + len(p)]) == p for p in _BEFORE):
+            return True
+        if stative and word == "when" and words[i + 1] in _WHO and \
+                words[i + 2:i + 3] and words[i + 2] in _STATE:
+            return True
+    return False
+
+
+def _time(clause: Sequence[Tok], words: Sequence[str], j: int) -> bool:
+    """A date, a month or a year at ``j`` (past "last" / "the": "until last May")."""
+    j += j < len(words) - 1 and words[j] in _TIMES
+    if j >= len(words):
+        return False
+    token = clause[j]
+    if token.value is not None:
+        return token.value[3] == "date" or token.value[2][:4].isdigit()
+    return words[j] in _MONTHS or (len(words[j]) == 4 and words[j][:2] in ("19", "20") and
+                                   words[j].isdigit())
