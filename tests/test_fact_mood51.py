@@ -107,3 +107,26 @@ def test_a_change_made_beside_them_still_applies(said: str, later: str, new: str
 ])
 def test_present_states_and_repairs_read_as_before(said: str, later: str, value: str) -> None:
     assert _stated(_ledger(said, later), value)
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "offered"), [
+    # a verb of taking with a figure of its own after the refusal takes another thing
+    ("I rent month to month", "landlord offered a 24-month lease at £1,300. I refused and "
+     "signed the 12-month at £1,350", "£1,350", "£1,300"),
+    # a change turned down is no correction, in its sentence or the next
+    ("Bella is on 10 mg of Apoquel", "vet offered to switch Bella to the monthly injection, "
+     "I said no, she stays on the tablets", "10 mg", "monthly injection"),
+    ("our on-call is week 1", "team lead offered to move me to on-call week 3. I said no "
+     "thanks.", "week 1", "week 3"),
+])
+def test_what_the_refusal_leaves_is_the_offer(said: str, later: str, kept: str,
+                                              offered: str) -> None:
+    ledger = _ledger(said, later)
+    assert kept in " ".join(f.value for f in ledger if f.status == "current")
+    assert not _stated(ledger, offered)
+
+
+def test_an_offer_taken_after_all_is_read_as_before() -> None:
+    ledger = _ledger("I rent month to month", "landlord offered a 24-month lease at £1,300. "
+                     "I refused, then caved and signed it")
+    assert _stated(ledger, "£1,300")

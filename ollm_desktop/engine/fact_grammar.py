@@ -216,7 +216,9 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                  _with_key(s, donor) for s in slots]  # ("Bob says ...": no value of X's key)
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    verb_to = moved_to(tokens, first) or (any(is_change(w) for w in words[first:]) and any(
+    verb_to = moved_to(tokens, first) or (any(  # (not a change turned down: "X offered to
+        is_change(w) and moods.mood_at(tokens[k].start) != "negated"  # switch it to Y, I
+        for k, w in enumerate(words) if k >= first) and any(  # said no")
         w in ("to", "from") for w in words[first:]))  # "bump the pool to 12", "went up to X"
     changed = directed or surface.directed_to(tokens, first) or verb_to or (
         first < len(words) and is_change(words[first])) or bool(RENAMING & set(words)) or any(
