@@ -130,3 +130,42 @@ def test_an_offer_taken_after_all_is_read_as_before() -> None:
     ledger = _ledger("I rent month to month", "landlord offered a 24-month lease at £1,300. "
                      "I refused, then caved and signed it")
     assert _stated(ledger, "£1,300")
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "theirs"), [
+    # a verb of pressing before "to" and a change verb
+    ("our wifi password is Marigold77", "my flatmate keeps lobbying to change it to "
+     "something shorter like cats123", "Marigold77", "cats123"),
+    ("the kids' bedtime is 8", "the kids are begging to move bedtime to 9", "8", "9"),
+    # "pushed back" with nothing after it resists a request
+    ("the budget is $12,000", "finance asked us to cut to $9,000, we pushed back and kept "
+     "$12,000", "$12,000", "$9,000"),
+    ("the launch is May 3", "the client asked for May 10 and we pushed back", "May 3",
+     "May 10"),
+    # hints and what someone swears by are another's word
+    ("the wedding is June 14", "my mum keeps hinting at June 21 because of her cruise",
+     "June 14", "June 21"),
+    ("we host on Netlify", "someone on reddit swears by Vercel, eh", "Netlify", "Vercel"),
+    # an offer told by its noun
+    ("I pay $45 for internet", "Comcast has a $30 promo, might switch, might not", "$45",
+     "$30"),
+    ("my gym is £35 a month", "the other gym's running a £25 deal", "£35 a month", "£25"),
+    ("the recruiter pitch was $130k", "they made an offer of $145k", "$130k", "$145k"),
+])
+def test_wishes_hints_and_offers_of_others_replace_nothing(said: str, later: str, kept: str,
+                                                          theirs: str) -> None:
+    ledger = _ledger(said, later)
+    assert kept in " ".join(f.value for f in ledger if f.status == "current")
+    assert not _stated(ledger, theirs)
+
+
+@pytest.mark.parametrize(("said", "later", "new"), [
+    # the user's own change or offer taken, "pushed (it) back to" a date
+    ("the launch is May 3", "we pushed back to May 10", "May 10"),
+    ("the launch is May 3", "we pushed it back to May 10", "May 10"),
+    ("I pay $45 for internet", "I got a $30 promo, so it's $30 now", "$30"),
+    ("the flat is $1,800", "the deal is $1,750 now", "$1,750"),
+    ("the meeting is at 3pm", "I swear it's at 4pm now, they moved it", "4pm"),
+])
+def test_the_users_own_change_of_these_shapes_applies(said: str, later: str, new: str) -> None:
+    assert _stated(_ledger(said, later), new)

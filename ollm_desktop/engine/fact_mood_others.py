@@ -54,6 +54,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_offered import OFFER_NOUNS, offered_marks
 from ollm_desktop.engine.fact_mood_pressed import PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
@@ -86,7 +87,7 @@ _EDGE = closed(", ; : — – but so because and")
 HOPING = closed("hopes hoped hoping")  # "their marketing guy hopes we'll do it for €12,000"
 _WISHING = WANTING | PREFERRING | PRESSING | HOPING
 QUOTING = closed("quoted quotes estimated estimates")  # a price offered, not paid
-_ALWAYS = _WISHING | UNNAMED | CALLED_OFF | QUOTING | {"against"}
+_ALWAYS = _WISHING | UNNAMED | CALLED_OFF | QUOTING | OFFER_NOUNS | {"against"}
 _PAIRED = closed("but for of")  # a report set against, a report's source
 DECIDED = closed("decided decide decides voted vote ruled")  # "… but decided against it"
 _BACK = closed("it that this them")  # what "against" points back to
@@ -288,7 +289,8 @@ def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
 
 def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
     """The ranges of a segment ``(a, b)`` that are another's word or a change called off."""
-    out: list[OthersMark] = list(refused_marks(tokens, a, b))  # "… and we refused"
+    out: list[OthersMark] = [*refused_marks(tokens, a, b),  # "… and we refused",
+                             *offered_marks(tokens, a, b)]  # "Comcast has a $30 promo"
     for i in range(a, b):
         word = tokens[i].word
         wished = word in _WISHING and _wish(tokens, a, i, b)

@@ -9,6 +9,9 @@ module when a person stands between the verb and its "for").
   readers found, or (for any verb but "push", whose object is a thing moved: "pushed the
   launch to Friday") a short noun phrase after a determiner ("petitioning the dean for
   Monday"). With no "for" after the person, nothing is read here.
+- **A verb of pressing before "to" and a change verb**: "my flatmate keeps lobbying to
+  change it to cats123", "the kids are begging to move bedtime to 9": the change is wished,
+  not made.
 
 The words are closed classes: the verbs of pressing and the object pronouns.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed, open_class
 
 # Verbs of pressing someone for something, beside fact_mood_others.PRESSING's push / beg /
@@ -30,8 +34,11 @@ _EDGE = closed(", ; : — – but so because and . ! ?")
 
 
 def pressed_for(tokens: Sequence[Tok], i: int, b: int) -> bool:
-    """The verb of pressing at ``i`` names its person before "for" and a value after it."""
+    """The verb of pressing at ``i`` names its person before "for" and a value after it, or
+    takes "to" and a change verb ("keeps lobbying to change it to cats123")."""
     j = i + 1
+    if j + 1 < b and tokens[j].word == "to" and changes(tokens[j + 1].word):
+        return True
     if j < b and (tokens[j].word in _OBJECTS or tokens[j].value is not None):
         j += 1
     elif tokens[i].word not in _PUSH:  # "the dean", "Dr. Amari", "the city council"

@@ -49,6 +49,7 @@ _NO_USE = closed("help work")  # "it didn't help", "didn't work"
 def may_refuse(words: set[str]) -> bool:
     """The words each structure needs (a cheap pre-check)."""
     return bool(words & REFUSING or ("no" in words and words & {"said", "but"}) or
+                ("pushed" in words and "back" in words) or
                 words & TRIED or ("turned" in words and "down" in words) or
                 ("not" in words and "but" in words) or may_dismiss(words))
 
@@ -64,9 +65,11 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
     said_no = word == "said" and nxt == "no"
     turned = word == "turned" and (nxt == "down" or (  # "I turned it down", "turned down"
         nxt in _BACK and i + 2 < b and tokens[i + 2].word == "down"))
-    if not (word in REFUSING or said_no or turned):
+    # "we pushed back and kept $12,000": resisted ("pushed it back to May" is a change)
+    resisted = word == "pushed" and nxt == "back" and (i + 2 >= b or tokens[i + 2].word in _ENDS)
+    if not (word in REFUSING or said_no or turned or resisted):
         return -1
-    after = i + 2 if said_no else (i + 2 + (nxt != "down") if turned else i + 1)
+    after = i + 2 if said_no or resisted else (i + 2 + (nxt != "down") if turned else i + 1)
     if not turned and after < b and tokens[after].word in _BACK:
         after += 1
     if after < b and tokens[after].word not in _ENDS:

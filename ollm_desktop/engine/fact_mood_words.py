@@ -47,11 +47,11 @@ LISTENER = closed("you anyone anybody someone somebody you're you've")
 # Belief verbs: the complement is someone else's opinion, not the speaker's.
 BELIEF = closed("think thinks thought reckon reckons reckoned believe believes believed "
                 "guess guesses guessed suspect suspects suspected claim claims claimed "
-                "insist insists insisted argue argues argued")
+                "insist insists insisted argue argues argued swear swears swore")  # ("swears by")
 # Hearsay and proposal verbs: not asserted whoever speaks ("I heard ...", "I suggested ...").
 HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose proposes "
-                 "proposed proposing floated recommend recommends recommended recommending "
-                 "rumoured rumored")
+                 "proposed proposing floated floating recommend recommends recommended "
+                 "recommending rumoured rumored hint hints hinted hinting")  # ("hinting at")
 # Tentative verb phrases: a choice under way, not made.
 TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
                    "exploring weighing debating deciding wondering undecided prototyping "
