@@ -169,3 +169,32 @@ def test_wishes_hints_and_offers_of_others_replace_nothing(said: str, later: str
 ])
 def test_the_users_own_change_of_these_shapes_applies(said: str, later: str, new: str) -> None:
     assert _stated(_ledger(said, later), new)
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "past"), [
+    # a stage of life that is over, a span of the first years, "till" a past event
+    ("my bedtime is 10:30", "as a student I went to bed at 2am lol", "10:30", "2am"),
+    ("our cat eats Felix", "she was on Whiskas as a kitten", "Felix", "Whiskas"),
+    ("our office is in Shoreditch", "we were in Camden the first two years", "Shoreditch",
+     "Camden"),
+    ("my doctor is Dr Shah", "Dr Patel was my GP for 10 years till he retired", "Dr Shah",
+     "GP"),
+    # "when we moved in": the speaker moved, no value did; a fronted "in my last job"
+    ("the rent is 1200", "when we moved in it was 1050", "1200", "1050"),
+    ("we use Jira", "in my last job we used Asana", "Jira", "Asana"),
+])
+def test_stages_and_places_of_before_are_past(said: str, later: str, kept: str,
+                                              past: str) -> None:
+    ledger = _ledger(said, later)
+    assert kept in " ".join(f.value for f in ledger if f.status == "current")
+    assert not _stated(ledger, past)
+
+
+@pytest.mark.parametrize(("said", "later", "new"), [
+    # a present stage, a change made "in" a time, the first weeks to come
+    ("I pay £12 for the bus pass", "as a student I get it for £8 now", "£8"),
+    ("the launch is May 3", "we moved it in the end to May 10", "May 10"),
+    ("the gym is $40 a month", "the first two months are $20 a month now", "$20"),
+])
+def test_present_stages_and_changes_read_as_before(said: str, later: str, new: str) -> None:
+    assert _stated(_ledger(said, later), new)

@@ -54,6 +54,7 @@ from ollm_desktop.engine.fact_mood_words import clause_head as _head
 from ollm_desktop.engine.fact_mood_words import conditional_phrase
 from ollm_desktop.engine.fact_name_runs import named_now
 from ollm_desktop.engine.fact_tense import is_year, past_words
+from ollm_desktop.engine.fact_tense_ended import TRIGGERS
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -357,8 +358,8 @@ def _plain(tokens: list[Tok], first: int) -> bool:
 
 
 _PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
-_MOODED = cues.ANY_MOOD | {"had", "until", "till"}  # ("it had been 30": a past perfect,
-# ``fact_tense``; "until March": a state that ended, ``fact_tense_ended``)
+_MOODED = cues.ANY_MOOD | {"had"} | TRIGGERS  # ("it had been 30": a past perfect,
+# ``fact_tense``; "until March", "as a kid": a state that ended, ``fact_tense_ended``)
 
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:

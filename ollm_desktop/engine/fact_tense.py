@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 from ollm_desktop.engine import fact_mood_words as cues
-from ollm_desktop.engine.fact_tense_ended import ended
+from ollm_desktop.engine.fact_tense_ended import TRIGGERS, ended
 from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed, is_change, is_replace
 
 
@@ -47,14 +47,16 @@ def past_words(clause: list[Tok]) -> int:
     now = words.index("now") if "now" in present else len(words)
     used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
         "is", "are", "be", "get", "got")
-    if not used and ((cues.CONTRAST - {"now"}) & present or
-                     any(is_change(w) or is_replace(w) for w in words)):
+    if not used and ((cues.CONTRAST - {"now"}) & present or any(  # ("when we moved in":
+            (is_change(w) or is_replace(w)) and words[i + 1:i + 2] not in _MOVED_HOUSE  # no
+            for i, w in enumerate(words))):  # value moved, the speaker did)
         return 0
     text = f" {' '.join(words)} "
     # a fronted place or thing of before: "In my old flat I paid $1,200", "at my previous job"
     fronted = words[head:head + 1] in (["in"], ["at"], ["on"], ["under"]) and \
         len(words) > head + 2 and words[head + 1] in DETERMINERS and \
-        words[head + 2] in cues.ANTERIOR_ADJ
+        (words[head + 2] in cues.ANTERIOR_ADJ or (words[head + 2] == "last" and  # "in my
+                                                   words[head + 1] in _POSSESSIVE))  # last job"
     timed = fronted or used or held or (spanned and tensed_any(words)) or bool(pairs & {
         ("back", "then"), ("back", "in"), ("back", "when"), ("last", "time")}) or \
         " in the past " in text or \
@@ -81,7 +83,9 @@ def past_words(clause: list[Tok]) -> int:
 
 
 _SPANS = closed("years ages decades")
-_ENDING = closed("until till when")  # (fact_tense_ended) "until March", "when I lived in"
+_MOVED_HOUSE = (["in"], ["out"], ["away"], ["abroad"], ["house"], ["here"], ["there"])
+_POSSESSIVE = closed("my our his her their")
+_ENDING = TRIGGERS  # (fact_tense_ended) "until March", "when I lived in", "as a student"
 _PERFECT = closed("have has 've i've we've they've he's she's")
 _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")
 

@@ -6,6 +6,8 @@ the user says is over is no current value, and replaces none).
   three years until 2021", "we paid $900 until last May"): the state ended then. A present
   ("we're on Trello until March", "the shop is open until 9 pm") or a change ("we postponed
   it until Friday", ``fact_tense`` asks for none) is read as before.
+- **A span or a stage that is over**: "till he retired", "as a student", "as a kitten",
+  "the first two years", in a clause in the past tense.
 - **Before that**: "before that" / "before then" / "prior to that" in a clause in the past
   tense ("… then spent 6 years in Dublin before that"): a time before the one just told.
 - **When a past state held**: a past copula in a clause with "when" and a subject and a
@@ -33,6 +35,20 @@ _WHO = closed("i we he she they")
 _STATE = closed("lived was were had worked stayed studied owned rented used drove "
                 "commuted")
 _TIMES = closed("last the that")  # "until last May", "until the spring"
+_STAGES = closed("kid child teen teenager student undergrad baby toddler puppy kitten "
+                 "youngster beginner")  # a stage of life that is over
+_SPAN_UNITS = closed("year years month months week weeks")
+TRIGGERS = _UNTIL | _STAGES | closed("when first before prior")  # (the readers' pre-checks)
+
+
+def _retired(words: Sequence[str], j: int) -> bool:
+    """A clause of a subject and a past verb after "until" ("till he retired", "until we
+    moved")."""
+    return j + 1 < len(words) and words[j] in _WHO | {"it", "you"} and (
+        words[j + 1].endswith("ed") or words[j + 1] in _PAST_VERBS)
+
+
+_PAST_VERBS = closed("left quit sold broke died got went came closed")
 
 
 def ended(clause: Sequence[Tok], words: Sequence[str], tensed: bool, stative: bool) -> bool:
@@ -41,8 +57,14 @@ def ended(clause: Sequence[Tok], words: Sequence[str], tensed: bool, stative: bo
     if not tensed:
         return False
     for i, word in enumerate(words[:-1]):
-        if word in _UNTIL and _time(clause, words, i + 1):
+        if word in _UNTIL and (_time(clause, words, i + 1) or _retired(words, i + 1)):
             return True
+        if word == "as" and words[i + 1] in ("a", "an") and words[i + 2:i + 3] and \
+                words[i + 2] in _STAGES:
+            return True  # "as a student I went to bed at 2am", "… as a kitten"
+        if word == "first" and i and words[i - 1] == "the" and _SPAN_UNITS.intersection(
+                (t.value[2].split()[-1] if t.value else t.word) for t in clause[i + 1:i + 3]):
+            return True  # "we were in Camden the first two years"
         if any(tuple(words[i:i + len(p)]) == p for p in _BEFORE):
             return True
         if stative and word == "when" and words[i + 1] in _WHO and \
