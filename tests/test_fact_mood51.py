@@ -198,3 +198,29 @@ def test_stages_and_places_of_before_are_past(said: str, later: str, kept: str,
 ])
 def test_present_stages_and_changes_read_as_before(said: str, later: str, new: str) -> None:
     assert _stated(_ledger(said, later), new)
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "theirs"), [
+    # talk of a change, another angling for a value, a name pitched
+    ("the retro is on Friday", "there's been talk of moving it to Monday", "Friday", "Monday"),
+    ("the kids' pocket money is £5 a week", "they're angling for £8 a week", "£5 a week",
+     "£8 a week"),
+    ("the band is called Static Bloom", "bassist keeps pitching Velvet Static as a new name",
+     "Static Bloom", "Velvet Static"),
+    # advice not taken
+    ("my monitor is at 60 Hz", "friend told me to set it to 144 Hz, haven't bothered",
+     "60 Hz", "144 Hz"),
+    ("the wifi is on channel 6", "the ISP guy told me to move it to channel 11, never got "
+     "round to it", "channel 6", "channel 11"),
+])
+def test_talk_pitches_and_advice_not_taken_replace_nothing(said: str, later: str, kept: str,
+                                                           theirs: str) -> None:
+    ledger = _ledger(said, later)
+    assert kept in " ".join(f.value for f in ledger if f.status == "current")
+    assert not _stated(ledger, theirs)
+
+
+def test_the_users_own_setting_beside_never_bothered_applies() -> None:
+    ledger = _ledger("the fridge is at 5 degrees", "I set it to 3 degrees, never bothered "
+                     "before")
+    assert _stated(ledger, "3 degrees")

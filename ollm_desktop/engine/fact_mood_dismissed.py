@@ -6,11 +6,12 @@ refusals that carry no verb of refusing).
 - **A dismissal**: a clause that is only a negated light verb pointing back or a set phrase
   of refusal, with at most its subject ("not doing it", "I'm not doing that", "not
   happening", "not gonna happen", "no way", "no chance", "not a chance", "hard pass",
-  "nope", "nah", "nice try", "yeah right"), or the speaker's bare verb of scorn or passing
-  ("I laughed", "I passed", "I balked", "we scoffed"). It turns down only an offer, a push
-  or another's wish before it (``fact_mood_refused._turned_down`` for its own sentence, the
-  offer verbs of ``fact_refused_after`` for the sentence before): "They moved it to Friday,
-  no way" is surprise at a change made, and is read as before.
+  "nope", "nah", "nice try", "yeah right", "haven't bothered", "never got round to it"), or
+  the speaker's bare verb of scorn or passing ("I laughed", "I passed", "I balked", "we
+  scoffed"). It turns down only an offer, a push, advice or another's wish before it
+  (``fact_mood_refused._dismissed`` for its own sentence, the offer verbs of
+  ``fact_refused_after`` for the sentence before): "They moved it to Friday, no way" is
+  surprise at a change made, and is read as before.
 
 The words are closed classes: the light verbs, the pointing-back pronouns, the set phrases
 of refusal, the verbs of scorn.
@@ -29,7 +30,10 @@ _HAPPEN = closed("happening happen")
 _PHRASES = (("no", "way"), ("no", "chance"), ("not", "a", "chance"), ("hard", "pass"),
             ("fat", "chance"), ("nope",), ("nah",), ("not", "happening"),
             ("not", "gonna", "happen"), ("not", "going", "to", "happen"), ("nice", "try"),
-            ("yeah", "right"), ("dream", "on"), ("lol", "no"))
+            ("yeah", "right"), ("dream", "on"), ("lol", "no"), ("haven't", "bothered"),
+            ("have", "not", "bothered"), ("didn't", "bother"), ("did", "not", "bother"),
+            ("never", "bothered"), ("never", "did"),
+            ("never", "got", "round", "to", "it"), ("never", "got", "around", "to", "it"))
 SCORN = closed("laughed passed balked scoffed")  # "I laughed.": the offer turned down
 _ENDS = closed(". ! , ; : … ) — – - and but so because lol haha")
 
@@ -57,6 +61,7 @@ def dismissal(words: Sequence[str], k: int) -> int:
 
 def may_dismiss(words: set[str]) -> bool:
     """The words a dismissal needs (a cheap pre-check)."""
-    return bool(words & (SCORN | _HAPPEN | {"nope", "nah", "pass", "try", "right", "dream"}) or (
+    return bool(words & (SCORN | _HAPPEN | {"nope", "nah", "pass", "try", "right", "dream",
+                                            "bothered", "bother", "never"}) or (
         "not" in words and words & (_LIGHT | {"chance", "gonna"})) or (
         "no" in words and words & {"way", "chance"}))

@@ -135,6 +135,8 @@ def _existential(words: list[str]) -> int:
         if word not in EXISTENTIAL:
             continue
         k = i + 1 + (word == "there" and i + 1 < len(words) and words[i + 1] in BE_THERE)
+        while k < len(words) and words[k] in ("has", "been"):  # "there's been talk of"
+            k += 1
         k += k < len(words) and words[k] in ("a", "an", "some", "several", "many", "other")
         if k < len(words) and words[k] in PROPOSAL | PROPOSALS | DELIBERATION:
             return i

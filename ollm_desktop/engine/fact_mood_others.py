@@ -67,7 +67,7 @@ WANTING = closed("wants wanted want")
 PREFERRING = closed("prefers preferred likes loves favours favors")  # a taste, a wish
 PRESSING = closed("push pushes pushing pushed lobby lobbies lobbying lobbied beg begs begging "
                   "begged campaign campaigns campaigning campaigned plead pleads pleading "
-                  "pleaded") | PETITIONING  # before "for" (or a person and "for")
+                  "pleaded angling angled") | PETITIONING  # before "for" (or a person and "for")
 _HARD = closed("hard really so strongly loudly still again")  # "campaigning hard for"
 SAYING = REPORTING | closed("saying keeps keep")  # ("keeps saying": the verb after "keeps")
 DEONTIC = closed("should ought")

@@ -142,10 +142,13 @@ def _dismissed(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
     n = dismissal(words, 0)
     if not n or any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + n:i + n + 3]):
         return -1
-    offered = any(t.word in _OFFERS or t.word in _SELLING for t in tokens[a:i - 1])
+    offered = any(t.word in _OFFERS or t.word in _SELLING or t.word in _TOLD
+                  for t in tokens[a:i - 1])  # ("friend told me to set it to 144 Hz, haven't
+    # bothered": advice not taken)
     return i - 1 if offered else -1
 
 
+_TOLD = closed("told advised recommended")
 # What another offered, asked or wanted: a refusal by a third party turns down only that.
 _OFFERS = closed("offered offer offers wanted wants asked asks proposed proposes suggested "
                  "suggests countered pushed pushing quoted")
