@@ -224,3 +224,28 @@ def test_the_users_own_setting_beside_never_bothered_applies() -> None:
     ledger = _ledger("the fridge is at 5 degrees", "I set it to 3 degrees, never bothered "
                      "before")
     assert _stated(ledger, "3 degrees")
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "theirs"), [
+    # "told him no" refuses; kin and peers want for themselves, whatever the possessive
+    ("our router is a Netgear", "the tech wanted to swap it for a TP-Link, told him no",
+     "Netgear", "TP-Link"),
+    ("the rent is $1,200", "landlord asked for $1,300, I told her no", "$1,200", "$1,300"),
+    ("the bedtime is 8:30", "my son wants 9:30", "8:30", "9:30"),
+    ("the thermostat is at 19", "my wife wants 22", "19", "22"),
+    ("we use Slack", "my coworkers prefer Teams", "Slack", "Teams"),
+])
+def test_told_no_and_the_wishes_of_kin(said: str, later: str, kept: str, theirs: str) -> None:
+    ledger = _ledger(said, later)
+    assert kept in " ".join(f.value for f in ledger if f.status == "current")
+    assert not _stated(ledger, theirs)
+
+
+@pytest.mark.parametrize(("said", "later", "value"), [
+    # a role that decides is read as before; kin's wish carried out "now" applies
+    ("our rent is £1,300", "my landlord wants £1,400 from June", "£1,400"),
+    ("the party is at 7pm", "my wife wants it at 8pm now, so 8pm it is", "8pm"),
+])
+def test_a_deciding_role_and_a_wish_carried_out_read_as_before(said: str, later: str,
+                                                                value: str) -> None:
+    assert _stated(_ledger(said, later), value)

@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_mood_offered import OFFER_NOUNS, offered_marks
-from ollm_desktop.engine.fact_mood_pressed import PETITIONING, pressed_for
+from ollm_desktop.engine.fact_mood_pressed import KIN, PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_verbs import changes
@@ -64,7 +64,7 @@ from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed, 
 OthersMark = tuple[int, int, Literal["reported", "negated"]]
 
 WANTING = closed("wants wanted want")
-PREFERRING = closed("prefers preferred likes loves favours favors")  # a taste, a wish
+PREFERRING = closed("prefers prefer preferred likes loves favours favors")  # a taste, a wish
 PRESSING = closed("push pushes pushing pushed lobby lobbies lobbying lobbied beg begs begging "
                   "begged campaign campaigns campaigning campaigned plead pleads pleading "
                   "pleaded angling angled") | PETITIONING  # before "for" (or a person and "for")
@@ -154,7 +154,7 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     stop = _clause_end(tokens, i, b)
     subject = _subject(tokens, a, i)
     j = _subject_at(tokens, a, i)
-    if (word in WANTING or word in PREFERRING) and j > a and \
+    if (word in WANTING or word in PREFERRING) and j > a and subject not in KIN and \
             tokens[j - 1].word[:1].isalpha() and _answered(tokens, i, b) < 0:
         return False  # "the client wants …", "my boss wants …": the party who decides
     return wanted and _another(subject) and \

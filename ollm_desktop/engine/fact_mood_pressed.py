@@ -28,6 +28,13 @@ from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed, open_class
 PETITIONING = closed("petition petitions petitioning petitioned nag nags nagging nagged "
                      "pester pesters pestering pestered hound hounds hounding hounded "
                      "badger badgers badgering badgered")
+# Kin and peers, whose wish is theirs whatever the possessive before them ("my son wants
+# 9:30"; a role that decides, "my landlord wants £1,400", is read as before:
+# ``fact_mood_others._wish``).
+KIN = closed("son sons daughter daughters kid kids child children wife husband partner "
+             "boyfriend girlfriend roommate roommates flatmate flatmates housemate housemates "
+             "sister sisters brother brothers mum mom dad mother father grandma grandpa "
+             "friend friends coworker coworkers colleague colleagues teammate teammates")
 _OBJECTS = closed("me us him her them you everyone everybody")
 _PUSH = closed("push pushes pushing pushed")
 _EDGE = closed(", ; : — – but so because and . ! ?")

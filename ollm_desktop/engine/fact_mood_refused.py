@@ -48,7 +48,7 @@ _NO_USE = closed("help work")  # "it didn't help", "didn't work"
 
 def may_refuse(words: set[str]) -> bool:
     """The words each structure needs (a cheap pre-check)."""
-    return bool(words & REFUSING or ("no" in words and words & {"said", "but"}) or
+    return bool(words & REFUSING or ("no" in words and words & {"said", "but", "told"}) or
                 ("pushed" in words and "back" in words) or
                 words & TRIED or ("turned" in words and "down" in words) or
                 ("not" in words and "but" in words) or may_dismiss(words))
@@ -63,13 +63,15 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
     if word == "not" and i + 1 < b and tokens[i + 1].value is not None:
         return _not_again(tokens, i, b)  # "they offered Tuesday but I said not Tuesday"
     said_no = word == "said" and nxt == "no"
+    told_no = word == "told" and nxt in _TOLD_WHO and i + 2 < b and tokens[i + 2].word == "no"
     turned = word == "turned" and (nxt == "down" or (  # "I turned it down", "turned down"
         nxt in _BACK and i + 2 < b and tokens[i + 2].word == "down"))
     # "we pushed back and kept $12,000": resisted ("pushed it back to May" is a change)
     resisted = word == "pushed" and nxt == "back" and (i + 2 >= b or tokens[i + 2].word in _ENDS)
-    if not (word in REFUSING or said_no or turned or resisted):
-        return -1
-    after = i + 2 if said_no or resisted else (i + 2 + (nxt != "down") if turned else i + 1)
+    if not (word in REFUSING or said_no or told_no or turned or resisted):
+        return -1  # ("told him no": said no to him)
+    after = i + 3 if told_no else i + 2 if said_no or resisted else (
+        i + 2 + (nxt != "down") if turned else i + 1)
     if not turned and after < b and tokens[after].word in _BACK:
         after += 1
     if after < b and tokens[after].word not in _ENDS:
@@ -149,6 +151,7 @@ def _dismissed(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
 
 
 _TOLD = closed("told advised recommended")
+_TOLD_WHO = closed("him her them")
 # What another offered, asked or wanted: a refusal by a third party turns down only that.
 _OFFERS = closed("offered offer offers wanted wants asked asks proposed proposes suggested "
                  "suggests countered pushed pushing quoted")
