@@ -26,11 +26,11 @@ pronouns that point back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_mood_dismissed import dismissal, may_dismiss
-from ollm_desktop.engine.fact_words import Tok, closed
+from ollm_desktop.engine.fact_words import Tok, closed, is_change
 
 RefusedMark = tuple[int, int, Literal["negated"]]
 
@@ -167,3 +167,18 @@ def _turned_down(tokens: Sequence[Tok], a: int, at: int, i: int) -> bool:
         said == {","} and any(t.word in _OFFERS | _SELLING for t in tokens[a:at]))
     # (a note's bare ", declined." after another's offer: the speaker's, subject dropped)
     return bool(own) or any(t.word in _OFFERS or t.word in _SELLING for t in tokens[a:at])
+
+
+def standing_change(tokens: Sequence[Tok], first: int, mood_at: Callable[[int], str]) -> bool:
+    """A change verb the sentence does not turn down (``fact_grammar``'s "V the K to X"): one
+    outside a refused clause, or a refused one whose sentence goes on with an asserted "to" /
+    "from" ("We didn't move the offsite to Lisbon but to Valencia"); "vet offered to switch
+    Bella to the monthly injection, I said no" changes nothing."""
+    refused = False
+    for token in tokens[first:]:
+        if is_change(token.word):
+            if mood_at(token.start) != "negated":
+                return True
+            refused = True
+    return refused and any(t.word in ("to", "from") and mood_at(t.start) == "statement"
+                           for t in tokens[first:])
