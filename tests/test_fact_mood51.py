@@ -249,3 +249,29 @@ def test_told_no_and_the_wishes_of_kin(said: str, later: str, kept: str, theirs:
 def test_a_deciding_role_and_a_wish_carried_out_read_as_before(said: str, later: str,
                                                                 value: str) -> None:
     assert _stated(_ledger(said, later), value)
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "past"), [
+    # a value named old by the words right before it
+    ("my email is sam@newmail.com", "the old sam@oldmail.com is dead, so if it's on any form "
+     "somewhere, that's why", "sam@newmail.com", "sam@oldmail.com"),
+    ("my mobile is 555-0177", "the old 555-0123 is disconnected", "555-0177", "555-0123"),
+])
+def test_a_value_named_old_is_past(said: str, later: str, kept: str, past: str) -> None:
+    ledger = _ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    assert not _stated(ledger, past)
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    # the old value of a correction beside it is still replaced; a failed name still is
+    ("my number is 555-0123", "my old number 555-0123 stopped working, new one is 555-0177",
+     "555-0123", "555-0177"),
+    ("we have a Bosch dishwasher", "the old Bosch died, the new one is a Miele now", "Bosch",
+     "Miele"),
+])
+def test_a_correction_beside_an_old_value_applies(said: str, later: str, old: str,
+                                                  new: str) -> None:
+    ledger = _ledger(said, later)
+    assert _stated(ledger, new)
+    assert not _stated(ledger, old)

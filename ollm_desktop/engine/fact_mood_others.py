@@ -58,10 +58,11 @@ from ollm_desktop.engine.fact_mood_offered import OFFER_NOUNS, offered_marks
 from ollm_desktop.engine.fact_mood_pressed import KIN, PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
+from ollm_desktop.engine.fact_tense_ended import named_old
 from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed, is_change
 
-OthersMark = tuple[int, int, Literal["reported", "negated"]]
+OthersMark = tuple[int, int, Literal["reported", "negated", "past"]]
 
 WANTING = closed("wants wanted want")
 PREFERRING = closed("prefers prefer preferred likes loves favours favors")  # a taste, a wish
@@ -290,7 +291,8 @@ def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
 def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
     """The ranges of a segment ``(a, b)`` that are another's word or a change called off."""
     out: list[OthersMark] = [*refused_marks(tokens, a, b),  # "… and we refused",
-                             *offered_marks(tokens, a, b)]  # "Comcast has a $30 promo"
+                             *offered_marks(tokens, a, b),  # "Comcast has a $30 promo"
+                             *named_old(tokens, a, b)]  # "the old 555-0123 is dead"
     for i in range(a, b):
         word = tokens[i].word
         wished = word in _WISHING and _wish(tokens, a, i, b)

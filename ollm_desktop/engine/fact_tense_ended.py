@@ -8,6 +8,11 @@ the user says is over is no current value, and replaces none).
   it until Friday", ``fact_tense`` asks for none) is read as before.
 - **A span or a stage that is over**: "till he retired", "as a student", "as a kitten",
   "the first two years", in a clause in the past tense.
+- **A value named old**: a value (no name of words: "the old Bosch died" is
+  ``fact_failed_olds``'s) right after a determiner and an adjective of
+  before, with at most two nouns between ("the old 07700 900456 is dead", "my previous
+  number 555-0123", "our former address 3 Oak Road"): that value is past, whatever the
+  tense of its clause.
 - **Before that**: "before that" / "before then" / "prior to that" in a clause in the past
   tense ("… then spent 6 years in Dublin before that"): a time before the one just told.
 - **When a past state held**: a past copula in a clause with "when" and a subject and a
@@ -23,8 +28,10 @@ of a state.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
-from ollm_desktop.engine.fact_words import Tok, closed
+from ollm_desktop.engine.fact_mood_words import ANTERIOR_ADJ
+from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed
 
 _UNTIL = closed("until till")
 _MONTHS = closed("january february march april may june july august september october "
@@ -83,3 +90,22 @@ def _time(clause: Sequence[Tok], words: Sequence[str], j: int) -> bool:
         return token.value[3] == "date" or token.value[2][:4].isdigit()
     return words[j] in _MONTHS or (len(words[j]) == 4 and words[j][:2] in ("19", "20") and
                                    words[j].isdigit())
+
+
+def named_old(tokens: Sequence[Tok], a: int, b: int) -> list[tuple[int, int, Literal["past"]]]:
+    """The values of a segment ``(a, b)`` named old by the words before them."""
+    out: list[tuple[int, int, Literal["past"]]] = []
+    for i in range(a + 1, b):
+        if tokens[i].word not in ANTERIOR_ADJ or tokens[i - 1].word not in DETERMINERS:
+            continue
+        j = i + 1
+        while j < min(b, i + 3) and tokens[j].value is None and tokens[j].word.isalpha() and \
+                tokens[j].word not in _NOT_NOUNS:
+            j += 1
+        value = tokens[j].value if j < b else None
+        if value is not None and (value[3] != "name" or any(c.isdigit() for c in value[2])):
+            out.append((j, j + 1, "past"))
+    return out
+
+
+_NOT_NOUNS = closed("is was are were has had and or but one ones")
