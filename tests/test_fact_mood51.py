@@ -275,3 +275,20 @@ def test_a_correction_beside_an_old_value_applies(said: str, later: str, old: st
     ledger = _ledger(said, later)
     assert _stated(ledger, new)
     assert not _stated(ledger, old)
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "supposed"), [
+    # "worst case" / "best case" suppose a case, as "in case" does
+    ("the budget is $500", "worst case we go to $650", "$500", "$650"),
+    ("the budget is $500", "worst case, $650", "$500", "$650"),
+    ("the budget is $500", "best case we come in at $450", "$500", "$450"),
+])
+def test_a_case_supposed_replaces_nothing(said: str, later: str, kept: str,
+                                          supposed: str) -> None:
+    ledger = _ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    assert not _stated(ledger, supposed)
+
+
+def test_a_case_study_is_no_case_supposed() -> None:
+    assert _stated(_ledger("the budget is $500", "the best case study was $650"), "$650")

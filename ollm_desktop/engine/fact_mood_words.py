@@ -34,7 +34,9 @@ CONDITIONAL = closed("if unless provided providing assuming supposing suppose im
 # Conditional subordinators of several words (English's complex subordinators of condition).
 CONDITIONAL_PHRASES = (("in", "case"), ("in", "the", "event"), ("as", "long", "as"),
                        ("so", "long", "as"), ("on", "condition"), ("on", "the", "condition"),
-                       ("contingent", "on"), ("contingent", "upon"))
+                       ("contingent", "on"), ("contingent", "upon"), ("worst", "case"),
+                       ("best", "case"), ("worst-case",), ("best-case",))  # ("worst case we go
+# to $650": a case supposed)
 SUBORDINATE = closed("if unless whether though although because once provided providing "
                      "assuming supposing")
 ALWAYS_CUT = closed("if unless whether though although whereas because")
@@ -95,8 +97,11 @@ def conditional_phrase(words: Sequence[str]) -> int:
     takes ("in case", "in the event", "as long as"; 0: none). "in case of rain" is none:
     a preposition's object, no clause."""
     for phrase in CONDITIONAL_PHRASES:
-        if tuple(words[:len(phrase)]) == phrase and words[len(phrase):len(phrase) + 1] != ["of"]:
-            return len(phrase)
+        after = words[len(phrase):len(phrase) + 1]
+        if tuple(words[:len(phrase)]) == phrase and after != ["of"] and (
+                phrase[-1][-4:] != "case" or phrase == ("in", "case") or not after or
+                after[0] in SUBJECTS or not after[0].isalpha() or after[0] == "scenario"):
+            return len(phrase)  # ("the best case study" is a noun phrase)
     return 0
 
 
