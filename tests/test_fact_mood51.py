@@ -292,3 +292,30 @@ def test_a_case_supposed_replaces_nothing(said: str, later: str, kept: str,
 
 def test_a_case_study_is_no_case_supposed() -> None:
     assert _stated(_ledger("the budget is $500", "the best case study was $650"), "$650")
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "past"), [
+    # at first, "until year 3", "for a decade before switching"
+    ("our hours are 9am to 5pm", "at the start we opened 8am to 6pm", "5pm", "6pm"),
+    ("the kids go to Oakfield School", "they were at St Mary's until year 3",
+     "Oakfield School", "St Mary's"),
+    ("my phone is a Pixel", "had iPhones for a decade before switching", "Pixel", "iPhones"),
+])
+def test_a_start_and_a_stage_that_ended_are_past(said: str, later: str, kept: str,
+                                                 past: str) -> None:
+    ledger = _ledger(said, later)
+    assert kept in " ".join(f.value for f in ledger if f.status == "current")
+    assert not _stated(ledger, past)
+
+
+def test_a_change_after_early_on_applies() -> None:
+    ledger = _ledger("we close at 2pm", "Early on in lockdown we opened 9am to 2pm but a few "
+                     "weeks ago we extended it to 3.30pm.")
+    assert _stated(ledger, "3.30pm")
+    assert not _stated(ledger, "9am")  # (the hours of early on are past)
+
+
+def test_initially_as_a_participles_adverb_is_no_past() -> None:
+    ledger = _ledger("the match is at Jamtha", "The fourth match, initially scheduled to be "
+                     "held at Jamtha on December 1, will now take place in Raipur.")
+    assert _stated(ledger, "Raipur")

@@ -35,7 +35,7 @@ def past_words(clause: list[Tok]) -> int:
     # "we were on Trello for years", "I lived in Bristol for ages": a past state over a span
     # not counted (the past tense says it is over; "I've lived here for years" holds)
     spanned = any(w == "for" and (words[i + 1] in _SPANS or words[i + 1:i + 3] in (
-        ["a", "while"], ["a", "long"], ["so", "long"], ["many", "years"]))
+        ["a", "while"], ["a", "long"], ["so", "long"], ["many", "years"], ["a", "decade"]))
         for i, w in enumerate(words[:-1])) and not present & _PERFECT
     if not held and not recalled and not spanned and not present & cues.PAST_CUES and \
             not any(map(is_year, clause)) and words[head:head + 1] != ["when"] and \
@@ -49,7 +49,8 @@ def past_words(clause: list[Tok]) -> int:
         "is", "are", "be", "get", "got")
     if not used and ((cues.CONTRAST - {"now"}) & present or any(  # ("when we moved in":
             (is_change(w) or is_replace(w)) and words[i + 1:i + 2] not in _MOVED_HOUSE  # no
-            for i, w in enumerate(words))):  # value moved, the speaker did)
+            and not (w.endswith("ing") and words[i - 1:i] in _TIME_PREPS)  # value moved,
+            for i, w in enumerate(words))):  # the speaker did; "before switching" a time)
         return 0
     text = f" {' '.join(words)} "
     # a fronted place or thing of before: "In my old flat I paid $1,200", "at my previous job"
@@ -85,6 +86,7 @@ def past_words(clause: list[Tok]) -> int:
 _SPANS = closed("years ages decades")
 _MOVED_HOUSE = (["in"], ["out"], ["away"], ["abroad"], ["house"], ["here"], ["there"])
 _POSSESSIVE = closed("my our his her their")
+_TIME_PREPS = (["before"], ["after"], ["since"], ["until"])
 _ENDING = TRIGGERS  # (fact_tense_ended) "until March", "when I lived in", "as a student"
 _PERFECT = closed("have has 've i've we've they've he's she's")
 _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")

@@ -13,8 +13,9 @@ the user says is over is no current value, and replaces none).
   before, with at most two nouns between ("the old 07700 900456 is dead", "my previous
   number 555-0123", "our former address 3 Oak Road"): that value is past, whatever the
   tense of its clause.
-- **Before that**: "before that" / "before then" / "prior to that" in a clause in the past
-  tense ("… then spent 6 years in Dublin before that"): a time before the one just told.
+- **Before that, at first**: "before that" / "before then" / "prior to that", "at first",
+  "at the start", "in the beginning", "early on", "initially" in a clause in the past tense
+  ("… then spent 6 years in Dublin before that"): a time before the one just told.
 - **When a past state held**: a past copula in a clause with "when" and a subject and a
   past verb of living, working, having or being ("it was 50 min when I lived out in
   Kelsterbach", "rent was $700 when we had the old flat"): the clause tells how it was while
@@ -37,6 +38,8 @@ _UNTIL = closed("until till")
 _MONTHS = closed("january february march april may june july august september october "
                  "november december jan feb mar apr jun jul aug sep sept oct nov dec")
 _BEFORE = (("before", "that"), ("before", "then"), ("prior", "to", "that"))
+_AT_FIRST = (("at", "first"), ("at", "the", "start"), ("in", "the", "beginning"),
+             ("early", "on"))
 _WHO = closed("i we he she they")
 # past verbs of a state that lasts (living, working, having, being somewhere)
 _STATE = closed("lived was were had worked stayed studied owned rented used drove "
@@ -45,7 +48,8 @@ _TIMES = closed("last the that")  # "until last May", "until the spring"
 _STAGES = closed("kid child teen teenager student undergrad baby toddler puppy kitten "
                  "youngster beginner")  # a stage of life that is over
 _SPAN_UNITS = closed("year years month months week weeks")
-TRIGGERS = _UNTIL | _STAGES | closed("when first before prior")  # (the readers' pre-checks)
+TRIGGERS = _UNTIL | _STAGES | closed("when first before prior start beginning early "
+                                     "initially")  # (the readers' pre-checks)
 
 
 def _retired(words: Sequence[str], j: int) -> bool:
@@ -72,8 +76,9 @@ def ended(clause: Sequence[Tok], words: Sequence[str], tensed: bool, stative: bo
         if word == "first" and i and words[i - 1] == "the" and _SPAN_UNITS.intersection(
                 (t.value[2].split()[-1] if t.value else t.word) for t in clause[i + 1:i + 3]):
             return True  # "we were in Camden the first two years"
-        if any(tuple(words[i:i + len(p)]) == p for p in _BEFORE):
-            return True
+        if any(tuple(words[i:i + len(p)]) == p for p in _BEFORE + _AT_FIRST) or (
+                word == "initially" and i <= 1):  # (fronted: "initially scheduled at X"
+            return True  # is a participle's) ("at the start I worked 8 to 6")
         if stative and word == "when" and words[i + 1] in _WHO and \
                 words[i + 2:i + 3] and words[i + 2] in _STATE:
             return True
@@ -86,10 +91,12 @@ def _time(clause: Sequence[Tok], words: Sequence[str], j: int) -> bool:
     if j >= len(words):
         return False
     token = clause[j]
-    if token.value is not None:
-        return token.value[3] == "date" or token.value[2][:4].isdigit()
+    if token.value is not None:  # a date, a year, a time, "year 3"
+        return True
     return words[j] in _MONTHS or (len(words[j]) == 4 and words[j][:2] in ("19", "20") and
-                                   words[j].isdigit())
+                                   words[j].isdigit()) or (  # "until year 3", "till age 12"
+        words[j] in ("year", "grade", "age") and words[j + 1:j + 2] != [] and
+        words[j + 1].isdigit())
 
 
 def named_old(tokens: Sequence[Tok], a: int, b: int) -> list[tuple[int, int, Literal["past"]]]:
