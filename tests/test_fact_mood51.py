@@ -319,3 +319,23 @@ def test_initially_as_a_participles_adverb_is_no_past() -> None:
     ledger = _ledger("the match is at Jamtha", "The fourth match, initially scheduled to be "
                      "held at Jamtha on December 1, will now take place in Raipur.")
     assert _stated(ledger, "Raipur")
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "theirs"), [
+    # another "insisting" or "arguing"; "(always) I say no" refuses as "I said no" does
+    ("the meeting is on Monday", "my colleague is insisting for Wednesday but I don't agree",
+     "Monday", "Wednesday"),
+    ("the port is 8080", "Dana keeps arguing for 9090", "8080", "9090"),
+    ("our wifi is 100 Mbps", "the provider keeps calling to sell me 1 Gbps, always I say no",
+     "100 Mbps", "1 Gbps"),
+    ("the rent is $1,200", "landlord wants $1,300, I say no", "$1,200", "$1,300"),
+])
+def test_insisting_and_saying_no(said: str, later: str, kept: str, theirs: str) -> None:
+    ledger = _ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    assert not _stated(ledger, theirs)
+
+
+def test_the_speakers_own_insisting_with_now_applies() -> None:
+    assert _stated(_ledger("the meeting is on Monday",
+                           "I'm insisting on Wednesday now, it's moved"), "Wednesday")

@@ -48,7 +48,7 @@ _NO_USE = closed("help work")  # "it didn't help", "didn't work"
 
 def may_refuse(words: set[str]) -> bool:
     """The words each structure needs (a cheap pre-check)."""
-    return bool(words & REFUSING or ("no" in words and words & {"said", "but", "told"}) or
+    return bool(words & REFUSING or ("no" in words and words & {"said", "say", "but", "told"}) or
                 ("pushed" in words and "back" in words) or
                 words & TRIED or ("turned" in words and "down" in words) or
                 ("not" in words and "but" in words) or may_dismiss(words))
@@ -62,7 +62,7 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
         return i - 1 if nxt in _ENDS or i + 1 >= b else -1  # "…, but no, we read it too often"
     if word == "not" and i + 1 < b and tokens[i + 1].value is not None:
         return _not_again(tokens, i, b)  # "they offered Tuesday but I said not Tuesday"
-    said_no = word == "said" and nxt == "no"
+    said_no = word in ("said", "say") and nxt == "no"  # ("always I say no")
     told_no = word == "told" and nxt in _TOLD_WHO and i + 2 < b and tokens[i + 2].word == "no"
     turned = word == "turned" and (nxt == "down" or (  # "I turned it down", "turned down"
         nxt in _BACK and i + 2 < b and tokens[i + 2].word == "down"))
@@ -77,9 +77,11 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
     if after < b and tokens[after].word not in _ENDS:
         return -1  # "refused the upgrade", "refused to pay": an object of its own
     j = i - 1
-    while j >= 0 and tokens[j].word in ("just", "flatly", "politely", "then", "all"):
+    while j >= 0 and tokens[j].word in _ADVERBS:
         j -= 1
     if j >= 0 and tokens[j].word in _WHO:
+        j -= 1
+    while j >= 0 and tokens[j].word in _ADVERBS:  # ("…, always I say no")
         j -= 1
     return j if j >= 0 and tokens[j].word in _OPENS else -1
 
@@ -151,6 +153,7 @@ def _dismissed(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
 
 
 _TOLD = closed("told advised recommended")
+_ADVERBS = closed("just flatly politely then all always obviously")
 _TOLD_WHO = closed("him her them")
 # What another offered, asked or wanted: a refusal by a third party turns down only that.
 _OFFERS = closed("offered offer offers wanted wants asked asks proposed proposes suggested "

@@ -49,7 +49,8 @@ LISTENER = closed("you anyone anybody someone somebody you're you've")
 # Belief verbs: the complement is someone else's opinion, not the speaker's.
 BELIEF = closed("think thinks thought reckon reckons reckoned believe believes believed "
                 "guess guesses guessed suspect suspects suspected claim claims claimed "
-                "insist insists insisted argue argues argued swear swears swore")  # ("swears by")
+                "insist insists insisted insisting argue argues argued arguing swear swears "
+                "swore")  # ("swears by", "is insisting on")
 # Hearsay and proposal verbs: not asserted whoever speaks ("I heard ...", "I suggested ...").
 HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose proposes "
                  "proposed proposing floated floating recommend recommends recommended "
