@@ -339,3 +339,15 @@ def test_insisting_and_saying_no(said: str, later: str, kept: str, theirs: str) 
 def test_the_speakers_own_insisting_with_now_applies() -> None:
     assert _stated(_ledger("the meeting is on Monday",
                            "I'm insisting on Wednesday now, it's moved"), "Wednesday")
+
+
+def test_a_hyphen_inside_a_word_cuts_no_clause() -> None:
+    # "2-bed": the question's modal covers the whole clause, the figure is asked about
+    ledger = _ledger("my rent is £950", "how much would a 2-bed at £1,200 be with bills")
+    assert stated_status(ledger, "£950") == "current"
+    assert not _stated(ledger, "£1,200")
+
+
+def test_a_spaced_dash_still_cuts() -> None:
+    ledger = _ledger("the port is 8080", "I might move it later - the port is 9090 now")
+    assert _stated(ledger, "9090")

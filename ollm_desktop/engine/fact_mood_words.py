@@ -10,6 +10,7 @@ correction does not add to.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -21,6 +22,9 @@ from ollm_desktop.engine.fact_words import (
     PRONOUNS,
     closed,
 )
+
+if TYPE_CHECKING:
+    from ollm_desktop.engine.fact_words import Tok
 
 STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
 MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
@@ -142,3 +146,8 @@ def reports(word: str, before: list[str], after: str) -> bool:
     if subject in DETERMINERS or subject in PREPOSITIONS or subject in QUANTIFIERS:
         return False
     return word in HEARSAY or (bool(subject) and subject not in FIRST_PERSON)
+
+
+def hyphen(tokens: Sequence[Tok], i: int) -> bool:
+    """A "-" at ``i`` inside a word ("2-bed", "re-run"): no dash, no clause's edge."""
+    return tokens[i - 1].end == tokens[i].start and tokens[i].end == tokens[i + 1].start
