@@ -351,3 +351,16 @@ def test_a_hyphen_inside_a_word_cuts_no_clause() -> None:
 def test_a_spaced_dash_still_cuts() -> None:
     ledger = _ledger("the port is 8080", "I might move it later - the port is 9090 now")
     assert _stated(ledger, "9090")
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "waiting"), [
+    # a plan waiting on a list, a radar, an agenda
+    ("I pay £60 for the phone", "switching to a £20 SIM-only is on my to-do list", "£60",
+     "£20"),
+    ("we're on Postgres 14", "the move to Postgres 16 is on our radar", "Postgres 14",
+     "Postgres 16"),
+])
+def test_a_plan_on_a_list_waits(said: str, later: str, kept: str, waiting: str) -> None:
+    ledger = _ledger(said, later)
+    assert stated_status(ledger, kept) == "current"
+    assert not _stated(ledger, waiting)
