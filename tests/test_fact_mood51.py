@@ -364,3 +364,14 @@ def test_a_plan_on_a_list_waits(said: str, later: str, kept: str, waiting: str) 
     ledger = _ledger(said, later)
     assert stated_status(ledger, kept) == "current"
     assert not _stated(ledger, waiting)
+
+
+@pytest.mark.parametrize(("said", "later", "new"), [
+    # the nouns beside the new verbs are no verbs: a hint's header, a floating IP, a pitch
+    ("the port is 8080", "Hint: the port is 8443 now", "8443"),
+    ("the meeting is at 2pm", "quick hint, it's at 3pm now", "3pm"),
+    ("the IP is 10.0.0.4", "the floating IP is 10.0.0.5", "10.0.0.5"),
+    ("the roof is flat", "the roof is pitched at 30 degrees", "30 degrees"),
+])
+def test_nouns_beside_the_new_verbs_read_as_before(said: str, later: str, new: str) -> None:
+    assert _stated(_ledger(said, later), new)

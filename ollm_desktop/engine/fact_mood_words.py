@@ -57,9 +57,9 @@ BELIEF = closed("think thinks thought reckon reckons reckoned believe believes b
                 "swore")  # ("swears by", "is insisting on")
 # Hearsay and proposal verbs: not asserted whoever speaks ("I heard ...", "I suggested ...").
 HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose proposes "
-                 "proposed proposing floated floating recommend recommends recommended "
-                 "recommending rumoured rumored hint hints hinted hinting pitching pitches "
-                 "pitched")  # ("hinting at", "keeps pitching X")
+                 "proposed proposing floated recommend recommends recommended "
+                 "recommending rumoured rumored hinted hinting pitching")
+# ("hinting at", "keeps pitching X"; "the roof is pitched at 30 degrees", "Hint: …" are none)
 # Tentative verb phrases: a choice under way, not made.
 TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
                    "exploring weighing debating deciding wondering undecided prototyping "
