@@ -375,3 +375,14 @@ def test_a_plan_on_a_list_waits(said: str, later: str, kept: str, waiting: str) 
 ])
 def test_nouns_beside_the_new_verbs_read_as_before(said: str, later: str, new: str) -> None:
     assert _stated(_ledger(said, later), new)
+
+
+@pytest.mark.parametrize(("said", "later", "value"), [
+    # a named old value beside a change stays the change's; a verb between is no noun
+    ("the cache size is 8 GB", "Lower the cache size to 2 GB, the earlier 8 GB starved the "
+     "build agents.", "2 GB"),
+    ("see the notes", "For the old parser see v1.20.3 in the notes.", "v1.20.3"),
+])
+def test_a_named_old_value_beside_a_change_or_a_verb_reads_as_before(said: str, later: str,
+                                                                       value: str) -> None:
+    assert _stated(_ledger(said, later), value)

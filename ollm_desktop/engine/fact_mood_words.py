@@ -58,8 +58,11 @@ BELIEF = closed("think thinks thought reckon reckons reckoned believe believes b
 # Hearsay and proposal verbs: not asserted whoever speaks ("I heard ...", "I suggested ...").
 HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose proposes "
                  "proposed proposing floated recommend recommends recommended "
-                 "recommending rumoured rumored hinted hinting pitching")
-# ("hinting at", "keeps pitching X"; "the roof is pitched at 30 degrees", "Hint: …" are none)
+                 "recommending rumoured rumored hinted hinting pitching pitched floating")
+# ("hinting at", "keeps pitching X"; "Hint: …" is a header, and the forms that may be
+# adjectives are verbs only in their verb's place: ``reports``)
+_AMBIGUOUS = closed("pitched floating")  # "the roof is pitched at", "the floating IP"
+_ALONG = closed("keep keeps kept is are was were been be 're")  # "keeps floating X"
 # Tentative verb phrases: a choice under way, not made.
 TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
                    "exploring weighing debating deciding wondering undecided prototyping "
@@ -145,6 +148,9 @@ def reports(word: str, before: list[str], after: str) -> bool:
     subject = before[-1] if before else ""
     if subject in DETERMINERS or subject in PREPOSITIONS or subject in QUANTIFIERS:
         return False
+    if word in _AMBIGUOUS and (not subject.isalpha() or (subject in _ALONG or subject in BE)
+                               != (word == "floating")):
+        return False  # "Dana pitched X", "they keep floating X"; not "is pitched at"
     return word in HEARSAY or (bool(subject) and subject not in FIRST_PERSON)
 
 

@@ -10,9 +10,9 @@ the user says is over is no current value, and replaces none).
   "the first two years", in a clause in the past tense.
 - **A value named old**: a value (no name of words: "the old Bosch died" is
   ``fact_failed_olds``'s) right after a determiner and an adjective of
-  before, with at most two nouns between ("the old 07700 900456 is dead", "my previous
-  number 555-0123", "our former address 3 Oak Road"): that value is past, whatever the
-  tense of its clause.
+  before, with at most one noun between ("the old 07700 900456 is dead", "my previous
+  number 555-0123", "our former address 3 Oak Road"), in a segment with no change verb and
+  no correction's word: that value is past, whatever the tense of its clause.
 - **Before that, at first**: "before that" / "before then" / "prior to that", "at first",
   "at the start", "in the beginning", "early on", "initially" in a clause in the past tense
   ("… then spent 6 years in Dublin before that"): a time before the one just told.
@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from ollm_desktop.engine.fact_mood_words import ANTERIOR_ADJ
-from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed
+from ollm_desktop.engine.fact_mood_words import ANTERIOR_ADJ, CONTRAST
+from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed, is_change
 
 _UNTIL = closed("until till")
 _MONTHS = closed("january february march april may june july august september october "
@@ -102,13 +102,15 @@ def _time(clause: Sequence[Tok], words: Sequence[str], j: int) -> bool:
 def named_old(tokens: Sequence[Tok], a: int, b: int) -> list[tuple[int, int, Literal["past"]]]:
     """The values of a segment ``(a, b)`` named old by the words before them."""
     out: list[tuple[int, int, Literal["past"]]] = []
+    if any(is_change(t.word) or t.word in CONTRAST for t in tokens[a:b]):
+        return out  # a correction's old value: "Lower it to 2 GB, the earlier 8 GB starved …"
     for i in range(a + 1, b):
         if tokens[i].word not in ANTERIOR_ADJ or tokens[i - 1].word not in DETERMINERS:
             continue
         j = i + 1
-        while j < min(b, i + 3) and tokens[j].value is None and tokens[j].word.isalpha() and \
+        if j < b - 1 and tokens[j].value is None and tokens[j].word.isalpha() and \
                 tokens[j].word not in _NOT_NOUNS:
-            j += 1
+            j += 1  # one noun between ("my old number 555-0123"; "the old parser see v1.2")
         value = tokens[j].value if j < b else None
         if value is not None and (value[3] != "name" or any(c.isdigit() for c in value[2])):
             out.append((j, j + 1, "past"))
