@@ -37,6 +37,7 @@ from ollm_desktop.engine.fact_keys import (
 )
 from ollm_desktop.engine.fact_leads import ONWARD, erred_after, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
+from ollm_desktop.engine.fact_mood_refused import standing_change
 from ollm_desktop.engine.fact_name_runs import keyed_now, stated_now
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
@@ -218,7 +219,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
                  _with_key(s, donor) for s in slots]  # ("Bob says ...": no value of X's key)
         if not donor.attribute and olds[0].attribute:
             slots = [_with_key(s, olds[0]) if s is donor else s for s in slots]
-    verb_to = moved_to(tokens, first) or (any(is_change(w) for w in words[first:]) and any(
+    verb_to = moved_to(tokens, first) or (standing_change(tokens, first, moods.mood_at) and any(
         w in ("to", "from") for w in words[first:]))  # "bump the pool to 12", "went up to X"
     changed = directed or surface.directed_to(tokens, first) or verb_to or (
         first < len(words) and is_change(words[first])) or bool(RENAMING & set(words)) or any(

@@ -51,9 +51,10 @@ from ollm_desktop.engine.fact_mood_proposed import may_propose, proposed_marks
 from ollm_desktop.engine.fact_mood_stance import possible_change, stance_marks
 from ollm_desktop.engine.fact_mood_then import may_then, now_opens, then_marks
 from ollm_desktop.engine.fact_mood_words import clause_head as _head
-from ollm_desktop.engine.fact_mood_words import conditional_phrase
+from ollm_desktop.engine.fact_mood_words import conditional_phrase, hyphen
 from ollm_desktop.engine.fact_name_runs import named_now
 from ollm_desktop.engine.fact_tense import is_year, past_words
+from ollm_desktop.engine.fact_tense_ended import TRIGGERS
 from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
@@ -153,7 +154,8 @@ def clauses(tokens: list[Tok], first: int) -> list[Clause]:
     start, strong = first, True
     for i in range(first, len(tokens)):
         word = tokens[i].word
-        dash = word == "-" and _word(tokens, i + 1) != ">"
+        dash = word == "-" and _word(tokens, i + 1) != ">" and not (0 < i < len(tokens) - 1 and
+                                                                  hyphen(tokens, i))
         if word in cues.STRONG or dash or word in ("(", ")"):
             if i > start:
                 out.append((start, i, strong))
@@ -357,7 +359,8 @@ def _plain(tokens: list[Tok], first: int) -> bool:
 
 
 _PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
-_MOODED = cues.ANY_MOOD | {"had"}  # ("it had been 30": a past perfect, ``fact_tense``)
+_MOODED = cues.ANY_MOOD | {"had"} | TRIGGERS  # ("it had been 30": a past perfect,
+# ``fact_tense``; "until March", "as a kid": a state that ended, ``fact_tense_ended``)
 
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:

@@ -78,7 +78,7 @@ EXISTENTIAL = closed("there's there")
 BE_THERE = closed("is was are were")
 PRESENT_DEIXIS = closed("now today date present")  # "to now", "to date"
 # The places a plan waits in before it is carried out ("on the roadmap", "in the backlog").
-PLANNED_PLACES = closed("roadmap table pipeline backlog wishlist")
+PLANNED_PLACES = closed("roadmap table pipeline backlog wishlist radar list agenda")
 INCEPTIVE = closed("begin begins began begun beginning start starts started starting")
 # Adverbs of indefinite frequency: a habit, not a standing rule ("always", "never" set one).
 HABITUAL = closed("typically usually normally generally often commonly")
@@ -120,12 +120,14 @@ def _waiting(tokens: Sequence[Tok], a: int, b: int) -> list[OpenMark]:
     plans; the subject, from the clause's last comma to the copula, is a plan not carried
     out ("We moved to 16, the rest is on the roadmap": only "the rest")."""
     for k in range(a + 1, b - 2):
-        if tokens[k].word in ("on", "in") and tokens[k + 1].word in ("the", "our") and \
-                tokens[k + 2].word in PLANNED_PLACES:
+        at = next((x for x in range(k + 2, min(b, k + 5)) if tokens[x].word in PLANNED_PLACES
+                   or tokens[x].word in (",", ".", ";") or tokens[x].value), b)  # "to-do list"
+        if tokens[k].word in ("on", "in") and tokens[k + 1].word in ("the", "our", "my") and \
+                at < b and tokens[at].word in PLANNED_PLACES:
             cop = k - 1 - (tokens[k - 1].word in ("still", "already", "now", "also"))
             if cop > a and tokens[cop].word in COPULAS:
                 opens = max((x + 1 for x in range(a, cop) if tokens[x].word == ","), default=a)
-                return [(opens, k + 3, "tentative")]
+                return [(opens, at + 1, "tentative")]
     return []
 
 
@@ -135,6 +137,8 @@ def _existential(words: list[str]) -> int:
         if word not in EXISTENTIAL:
             continue
         k = i + 1 + (word == "there" and i + 1 < len(words) and words[i + 1] in BE_THERE)
+        while k < len(words) and words[k] in ("has", "been"):  # "there's been talk of"
+            k += 1
         k += k < len(words) and words[k] in ("a", "an", "some", "several", "many", "other")
         if k < len(words) and words[k] in PROPOSAL | PROPOSALS | DELIBERATION:
             return i

@@ -54,18 +54,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_offered import OFFER_NOUNS, offered_marks
+from ollm_desktop.engine.fact_mood_pressed import KIN, PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
+from ollm_desktop.engine.fact_tense_ended import named_old
 from ollm_desktop.engine.fact_verbs import changes
 from ollm_desktop.engine.fact_words import DETERMINERS, REPORTING, Tok, closed, is_change
 
-OthersMark = tuple[int, int, Literal["reported", "negated"]]
+OthersMark = tuple[int, int, Literal["reported", "negated", "past"]]
 
 WANTING = closed("wants wanted want")
-PREFERRING = closed("prefers preferred likes loves favours favors")  # a taste, a wish
+PREFERRING = closed("prefers prefer preferred likes loves favours favors")  # a taste, a wish
 PRESSING = closed("push pushes pushing pushed lobby lobbies lobbying lobbied beg begs begging "
                   "begged campaign campaigns campaigning campaigned plead pleads pleading "
-                  "pleaded")  # before "for"
+                  "pleaded angling angled") | PETITIONING  # before "for" (or a person and "for")
 _HARD = closed("hard really so strongly loudly still again")  # "campaigning hard for"
 SAYING = REPORTING | closed("saying keeps keep")  # ("keeps saying": the verb after "keeps")
 DEONTIC = closed("should ought")
@@ -85,7 +88,7 @@ _EDGE = closed(", ; : — – but so because and")
 HOPING = closed("hopes hoped hoping")  # "their marketing guy hopes we'll do it for €12,000"
 _WISHING = WANTING | PREFERRING | PRESSING | HOPING
 QUOTING = closed("quoted quotes estimated estimates")  # a price offered, not paid
-_ALWAYS = _WISHING | UNNAMED | CALLED_OFF | QUOTING | {"against"}
+_ALWAYS = _WISHING | UNNAMED | CALLED_OFF | QUOTING | OFFER_NOUNS | {"against"}
 _PAIRED = closed("but for of")  # a report set against, a report's source
 DECIDED = closed("decided decide decides voted vote ruled")  # "… but decided against it"
 _BACK = closed("it that this them")  # what "against" points back to
@@ -145,14 +148,14 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     else:
         if nxt in _HARD and i + 2 < b:
             nxt = tokens[i + 2].word
-        wanted = word in PRESSING and nxt == "for"
+        wanted = word in PRESSING and (nxt == "for" or pressed_for(tokens, i, b))
     if word in PRESSING and word.endswith("ed") and i > a and \
             tokens[i - 1].word in _PASSIVE | _GOT:
         return False  # "The launch got pushed for March 10": a change made, no one's push
     stop = _clause_end(tokens, i, b)
     subject = _subject(tokens, a, i)
     j = _subject_at(tokens, a, i)
-    if (word in WANTING or word in PREFERRING) and j > a and \
+    if (word in WANTING or word in PREFERRING) and j > a and subject not in KIN and \
             tokens[j - 1].word[:1].isalpha() and _answered(tokens, i, b) < 0:
         return False  # "the client wants …", "my boss wants …": the party who decides
     return wanted and _another(subject) and \
@@ -287,7 +290,9 @@ def _kept(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
 
 def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
     """The ranges of a segment ``(a, b)`` that are another's word or a change called off."""
-    out: list[OthersMark] = list(refused_marks(tokens, a, b))  # "… and we refused"
+    out: list[OthersMark] = [*refused_marks(tokens, a, b),  # "… and we refused",
+                             *offered_marks(tokens, a, b),  # "Comcast has a $30 promo"
+                             *named_old(tokens, a, b)]  # "the old 555-0123 is dead"
     for i in range(a, b):
         word = tokens[i].word
         wished = word in _WISHING and _wish(tokens, a, i, b)

@@ -26,10 +26,11 @@ pronouns that point back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
-from ollm_desktop.engine.fact_words import Tok, closed
+from ollm_desktop.engine.fact_mood_dismissed import dismissal, may_dismiss
+from ollm_desktop.engine.fact_words import Tok, closed, is_change
 
 RefusedMark = tuple[int, int, Literal["negated"]]
 
@@ -47,9 +48,10 @@ _NO_USE = closed("help work")  # "it didn't help", "didn't work"
 
 def may_refuse(words: set[str]) -> bool:
     """The words each structure needs (a cheap pre-check)."""
-    return bool(words & REFUSING or ("no" in words and words & {"said", "but"}) or
+    return bool(words & REFUSING or ("no" in words and words & {"said", "say", "but", "told"}) or
+                ("pushed" in words and "back" in words) or
                 words & TRIED or ("turned" in words and "down" in words) or
-                ("not" in words and "but" in words))
+                ("not" in words and "but" in words) or may_dismiss(words))
 
 
 def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
@@ -60,20 +62,26 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
         return i - 1 if nxt in _ENDS or i + 1 >= b else -1  # "…, but no, we read it too often"
     if word == "not" and i + 1 < b and tokens[i + 1].value is not None:
         return _not_again(tokens, i, b)  # "they offered Tuesday but I said not Tuesday"
-    said_no = word == "said" and nxt == "no"
+    said_no = word in ("said", "say") and nxt == "no"  # ("always I say no")
+    told_no = word == "told" and nxt in _TOLD_WHO and i + 2 < b and tokens[i + 2].word == "no"
     turned = word == "turned" and (nxt == "down" or (  # "I turned it down", "turned down"
         nxt in _BACK and i + 2 < b and tokens[i + 2].word == "down"))
-    if not (word in REFUSING or said_no or turned):
-        return -1
-    after = i + 2 if said_no else (i + 2 + (nxt != "down") if turned else i + 1)
+    # "we pushed back and kept $12,000": resisted ("pushed it back to May" is a change)
+    resisted = word == "pushed" and nxt == "back" and (i + 2 >= b or tokens[i + 2].word in _ENDS)
+    if not (word in REFUSING or said_no or told_no or turned or resisted):
+        return -1  # ("told him no": said no to him)
+    after = i + 3 if told_no else i + 2 if said_no or resisted else (
+        i + 2 + (nxt != "down") if turned else i + 1)
     if not turned and after < b and tokens[after].word in _BACK:
         after += 1
     if after < b and tokens[after].word not in _ENDS:
         return -1  # "refused the upgrade", "refused to pay": an object of its own
     j = i - 1
-    while j >= 0 and tokens[j].word in ("just", "flatly", "politely", "then", "all"):
+    while j >= 0 and tokens[j].word in _ADVERBS:
         j -= 1
     if j >= 0 and tokens[j].word in _WHO:
+        j -= 1
+    while j >= 0 and tokens[j].word in _ADVERBS:  # ("…, always I say no")
         j -= 1
     return j if j >= 0 and tokens[j].word in _OPENS else -1
 
@@ -118,6 +126,8 @@ def refused_marks(tokens: Sequence[Tok], a: int, b: int) -> list[RefusedMark]:
         if word in TRIED and i + 1 < b and tokens[i + 1].value is not None and \
                 _undone(tokens, i + 1, b):
             out.append((i, i + 2, "negated"))  # "Tried 8g, it didn't help, so we kept 4g"
+        elif (at := _dismissed(tokens, a, i, b)) > a + 1:  # "…, not doing it", "no way"
+            out.append((a, at, "negated"))
         elif (at := _refusal(tokens, i, b)) > a + 1 and _turned_down(tokens, a, at, i):
             # (a name the grammar finds later in the range takes its mood too: "Pulumi")
             again = word == "not"  # ("but not Sunday" repeats the value it turns down)
@@ -125,6 +135,26 @@ def refused_marks(tokens: Sequence[Tok], a: int, b: int) -> list[RefusedMark]:
     return out
 
 
+def _dismissed(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
+    """Where the clause of a dismissal at ``i`` opens (``fact_mood_dismissed``: "…, not
+    doing it", "… but no way"), when an offer, a push or another's wish stands before it in
+    its segment and no value follows it ("Dana suggested 8080, nope, 8081" repairs; -1:
+    none)."""
+    if i <= a or tokens[i - 1].word not in _OPENS:
+        return -1
+    words = [t.word for t in tokens[i:b]]
+    n = dismissal(words, 0)
+    if not n or any(t.value is not None or t.word[:1].isdigit() for t in tokens[i + n:i + n + 3]):
+        return -1
+    offered = any(t.word in _OFFERS or t.word in _SELLING or t.word in _TOLD
+                  for t in tokens[a:i - 1])  # ("friend told me to set it to 144 Hz, haven't
+    # bothered": advice not taken)
+    return i - 1 if offered else -1
+
+
+_TOLD = closed("told advised recommended")
+_ADVERBS = closed("just flatly politely then all always obviously")
+_TOLD_WHO = closed("him her them")
 # What another offered, asked or wanted: a refusal by a third party turns down only that.
 _OFFERS = closed("offered offer offers wanted wants asked asks proposed proposes suggested "
                  "suggests countered pushed pushing quoted")
@@ -140,3 +170,18 @@ def _turned_down(tokens: Sequence[Tok], a: int, at: int, i: int) -> bool:
         said == {","} and any(t.word in _OFFERS | _SELLING for t in tokens[a:at]))
     # (a note's bare ", declined." after another's offer: the speaker's, subject dropped)
     return bool(own) or any(t.word in _OFFERS or t.word in _SELLING for t in tokens[a:at])
+
+
+def standing_change(tokens: Sequence[Tok], first: int, mood_at: Callable[[int], str]) -> bool:
+    """A change verb the sentence does not turn down (``fact_grammar``'s "V the K to X"): one
+    outside a refused clause, or a refused one whose sentence goes on with an asserted "to" /
+    "from" ("We didn't move the offsite to Lisbon but to Valencia"); "vet offered to switch
+    Bella to the monthly injection, I said no" changes nothing."""
+    refused = False
+    for token in tokens[first:]:
+        if is_change(token.word):
+            if mood_at(token.start) != "negated":
+                return True
+            refused = True
+    return refused and any(t.word in ("to", "from") and mood_at(t.start) == "statement"
+                           for t in tokens[first:])

@@ -10,6 +10,7 @@ correction does not add to.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -21,6 +22,9 @@ from ollm_desktop.engine.fact_words import (
     PRONOUNS,
     closed,
 )
+
+if TYPE_CHECKING:
+    from ollm_desktop.engine.fact_words import Tok
 
 STRONG = frozenset({";", "—", "–", ":"})  # a new sentence in all but name
 MODAL = MODALS | closed("he'd she'd they'd that'd there'd who'd would've could've might've "
@@ -34,7 +38,9 @@ CONDITIONAL = closed("if unless provided providing assuming supposing suppose im
 # Conditional subordinators of several words (English's complex subordinators of condition).
 CONDITIONAL_PHRASES = (("in", "case"), ("in", "the", "event"), ("as", "long", "as"),
                        ("so", "long", "as"), ("on", "condition"), ("on", "the", "condition"),
-                       ("contingent", "on"), ("contingent", "upon"))
+                       ("contingent", "on"), ("contingent", "upon"), ("worst", "case"),
+                       ("best", "case"), ("worst-case",), ("best-case",))  # ("worst case we go
+# to $650": a case supposed)
 SUBORDINATE = closed("if unless whether though although because once provided providing "
                      "assuming supposing")
 ALWAYS_CUT = closed("if unless whether though although whereas because")
@@ -47,11 +53,16 @@ LISTENER = closed("you anyone anybody someone somebody you're you've")
 # Belief verbs: the complement is someone else's opinion, not the speaker's.
 BELIEF = closed("think thinks thought reckon reckons reckoned believe believes believed "
                 "guess guesses guessed suspect suspects suspected claim claims claimed "
-                "insist insists insisted argue argues argued")
+                "insist insists insisted insisting argue argues argued arguing swear swears "
+                "swore")  # ("swears by", "is insisting on")
 # Hearsay and proposal verbs: not asserted whoever speaks ("I heard ...", "I suggested ...").
 HEARSAY = closed("hear hears heard suggest suggests suggested suggesting propose proposes "
-                 "proposed proposing floated recommend recommends recommended recommending "
-                 "rumoured rumored")
+                 "proposed proposing floated recommend recommends recommended "
+                 "recommending rumoured rumored hinted hinting pitching pitched floating")
+# ("hinting at", "keeps pitching X"; "Hint: …" is a header, and the forms that may be
+# adjectives are verbs only in their verb's place: ``reports``)
+_AMBIGUOUS = closed("pitched floating")  # "the roof is pitched at", "the floating IP"
+_ALONG = closed("keep keeps kept is are was were been be 're")  # "keeps floating X"
 # Tentative verb phrases: a choice under way, not made.
 TENTATIVE = closed("considering contemplating thinking leaning tempted inclined evaluating "
                    "exploring weighing debating deciding wondering undecided prototyping "
@@ -94,8 +105,11 @@ def conditional_phrase(words: Sequence[str]) -> int:
     takes ("in case", "in the event", "as long as"; 0: none). "in case of rain" is none:
     a preposition's object, no clause."""
     for phrase in CONDITIONAL_PHRASES:
-        if tuple(words[:len(phrase)]) == phrase and words[len(phrase):len(phrase) + 1] != ["of"]:
-            return len(phrase)
+        after = words[len(phrase):len(phrase) + 1]
+        if tuple(words[:len(phrase)]) == phrase and after != ["of"] and (
+                phrase[-1][-4:] != "case" or phrase == ("in", "case") or not after or
+                after[0] in SUBJECTS or not after[0].isalpha() or after[0] == "scenario"):
+            return len(phrase)  # ("the best case study" is a noun phrase)
     return 0
 
 
@@ -134,4 +148,12 @@ def reports(word: str, before: list[str], after: str) -> bool:
     subject = before[-1] if before else ""
     if subject in DETERMINERS or subject in PREPOSITIONS or subject in QUANTIFIERS:
         return False
+    if word in _AMBIGUOUS and (not subject.isalpha() or (subject in _ALONG or subject in BE)
+                               != (word == "floating")):
+        return False  # "Dana pitched X", "they keep floating X"; not "is pitched at"
     return word in HEARSAY or (bool(subject) and subject not in FIRST_PERSON)
+
+
+def hyphen(tokens: Sequence[Tok], i: int) -> bool:
+    """A "-" at ``i`` inside a word ("2-bed", "re-run"): no dash, no clause's edge."""
+    return tokens[i - 1].end == tokens[i].start and tokens[i].end == tokens[i + 1].start

@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ollm_desktop.engine.fact_back_obligation import retired
+from ollm_desktop.engine.fact_mood_dismissed import dismissal
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_words import TOKEN, closed
 
@@ -38,7 +39,8 @@ _ADVERBS = closed("just politely flatly immediately")
 REFUSING = closed("refused declined rejected")
 _BACK = closed("it that this them")
 _NEXT = closed(", ; : — – - . ! and but so because as since")  # a break or a new clause
-OFFERING = closed("offered proposed suggested quoted countered pitched")
+OFFERING = closed("offered offering offers proposed suggested quoted countered pitched wanted "
+                  "wants pushed pushing")  # (another's wish or push, turned down after)
 _SELLING = closed("sell upsell")  # "they tried to upsell the Touring trim at $34,200"
 
 
@@ -51,6 +53,8 @@ def _refusal(sentence: str) -> bool:
     head = words[k:k + 2]
     if head[:1] in (["nope"], ["declined"]) or head == ["no", "thanks"]:
         return True
+    if (n := dismissal(words, k)) > 0:  # (fact_mood_dismissed) "Not happening.", "I laughed."
+        return not _accepted(words[k + n:])
     if not head or head[0] not in _WHO:
         return False
     k += 1
@@ -67,12 +71,24 @@ def _refusal(sentence: str) -> bool:
         k += 1
     else:
         return False
-    return (k >= len(words) or words[k] in _NEXT) and not _ACCEPTED.intersection(words[k:])
+    return (k >= len(words) or words[k] in _NEXT) and not _accepted(words[k:])
 
 
 # The words by which the same sentence takes the offer after all ("I said no, then caved and
 # signed it", "Nope, I took it gladly": stop 49's review).
 _ACCEPTED = closed("then later eventually caved signed took accepted agreed relented")
+_TAKING = closed("signed took accepted")
+_YIELDING = closed("caved agreed relented")
+
+
+def _accepted(words: list[str]) -> bool:
+    """The rest of the refusal's sentence takes the offer after all ("…, then caved and
+    signed it"); a verb of taking with an object of its own, a figure in it, takes another
+    thing ("I refused and signed the 12-month at £1,350": the offer stays refused)."""
+    other = any(word in _TAKING and any(w[:1].isdigit() for w in words[i + 1:i + 4])
+                for i, word in enumerate(words))
+    return bool(_YIELDING.intersection(words)) or (
+        not other and bool(_ACCEPTED.intersection(words)))
 
 
 def _offer_at(sentence: str) -> int:
@@ -104,5 +120,8 @@ def read_back(before: list[Found], found: list[Found], said: Sequence[str], numb
     offered = {f.value for f in before if f.sentence == number - 1 and not f.old and
                f.kind not in ("correction", "decision", "question") and
                previous.find(f.value, at) >= 0}
+    # (the offer's sentence read as a change, "X offered to move me to week 3.", is the
+    # offer's too: it changed nothing)
     return [replace(f, kind="question", correction=False) if f.sentence == number - 1 and
-            f.value in offered else f for f in before], found
+            f.value in offered else f for f in before
+            if f.sentence != number - 1 or f.kind != "correction"], found

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 from ollm_desktop.engine import fact_mood_words as cues
+from ollm_desktop.engine.fact_tense_ended import TRIGGERS, ended
 from ollm_desktop.engine.fact_words import DETERMINERS, Tok, closed, is_change, is_replace
 
 
@@ -34,10 +35,11 @@ def past_words(clause: list[Tok]) -> int:
     # "we were on Trello for years", "I lived in Bristol for ages": a past state over a span
     # not counted (the past tense says it is over; "I've lived here for years" holds)
     spanned = any(w == "for" and (words[i + 1] in _SPANS or words[i + 1:i + 3] in (
-        ["a", "while"], ["a", "long"], ["so", "long"], ["many", "years"]))
+        ["a", "while"], ["a", "long"], ["so", "long"], ["many", "years"], ["a", "decade"]))
         for i, w in enumerate(words[:-1])) and not present & _PERFECT
     if not held and not recalled and not spanned and not present & cues.PAST_CUES and \
-            not any(map(is_year, clause)) and words[head:head + 1] != ["when"]:
+            not any(map(is_year, clause)) and words[head:head + 1] != ["when"] and \
+            not present & _ENDING:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
                 for i, w in enumerate(words[:-1]))
@@ -45,14 +47,17 @@ def past_words(clause: list[Tok]) -> int:
     now = words.index("now") if "now" in present else len(words)
     used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
         "is", "are", "be", "get", "got")
-    if not used and ((cues.CONTRAST - {"now"}) & present or
-                     any(is_change(w) or is_replace(w) for w in words)):
+    if not used and ((cues.CONTRAST - {"now"}) & present or any(  # ("when we moved in":
+            (is_change(w) or is_replace(w)) and words[i + 1:i + 2] not in _MOVED_HOUSE  # no
+            and not (w.endswith("ing") and words[i - 1:i] in _TIME_PREPS)  # value moved,
+            for i, w in enumerate(words))):  # the speaker did; "before switching" a time)
         return 0
     text = f" {' '.join(words)} "
     # a fronted place or thing of before: "In my old flat I paid $1,200", "at my previous job"
     fronted = words[head:head + 1] in (["in"], ["at"], ["on"], ["under"]) and \
         len(words) > head + 2 and words[head + 1] in DETERMINERS and \
-        words[head + 2] in cues.ANTERIOR_ADJ
+        (words[head + 2] in cues.ANTERIOR_ADJ or (words[head + 2] == "last" and  # "in my
+                                                   words[head + 1] in _POSSESSIVE))  # last job"
     timed = fronted or used or held or (spanned and tensed_any(words)) or bool(pairs & {
         ("back", "then"), ("back", "in"), ("back", "when"), ("last", "time")}) or \
         " in the past " in text or \
@@ -70,6 +75,7 @@ def past_words(clause: list[Tok]) -> int:
     stative = any(w in cues.PAST for w in words[:now])
     if not used and present & cues.PRESENT:
         return 0  # "like last time, the venue is Hall C": it holds now
+    timed = timed or ended(clause, words[:now], tensed_any(words[:now]), stative)  # (ended)
     if not (timed or ((described or dated) and tensed) or (adverbial and stative)):
         return 0
     # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
@@ -78,6 +84,10 @@ def past_words(clause: list[Tok]) -> int:
 
 
 _SPANS = closed("years ages decades")
+_MOVED_HOUSE = (["in"], ["out"], ["away"], ["abroad"], ["house"], ["here"], ["there"])
+_POSSESSIVE = closed("my our his her their")
+_TIME_PREPS = (["before"], ["after"], ["since"], ["until"])
+_ENDING = TRIGGERS  # (fact_tense_ended) "until March", "when I lived in", "as a student"
 _PERFECT = closed("have has 've i've we've they've he's she's")
 _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")
 
