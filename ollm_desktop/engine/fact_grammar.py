@@ -105,8 +105,7 @@ def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
 
 
 def lead_only(sentence: str) -> bool:
-    """A sentence that is only a correction's lead ("Scratch that.", "Correction:", "Wait,
-    no.", "band postponed."): it makes the next sentence of the message a correction."""
+    """A correction's lead alone ("Scratch that.", "band postponed."): the next one corrects."""
     tokens = tokens_of(sentence, [])
     first, lead = strip_lead(tokens)
     if not lead and (header := surface.header_end(tokens, first)) > first:  # "hey, scratch that"
