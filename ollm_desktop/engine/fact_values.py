@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_counted import counted, result_counts
+from ollm_desktop.engine.fact_hour_places import age_at, hour_at
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_labelled_values import labelled_value, participle
 from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
 from ollm_desktop.engine.fact_phrase_words import USING
@@ -155,7 +157,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people", "make it 3 rooms."
             counted(sentence, tokens, i)
             continue
-        if counted_opening(tokens, i, first, lead):  # (or after a lead: "sorry, 12 cans")
+        if hour_at(tokens, i, first) or age_at(tokens, i, first) or \
+                counted_opening(tokens, i, first, lead):  # "opens at 7", "she's turning 7";
             _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk.",
             counted(sentence, tokens, i)
             continue
@@ -388,12 +391,6 @@ def _after_not(words: list[str], i: int) -> bool:
             "any", "anymore", "but"))
 
 
-def _participle(word: str) -> bool:
-    """A passive or progressive verb form ("tagged", "shipped", "running"), lower-case: what
-    happens to K, not a name for it."""
-    return word.islower() and len(word) > 4 and word.endswith(("ed", "ing"))
-
-
 def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: str,
                     correction: bool) -> bool:
     """"called X", "(change) K to X", "K is X" at a clause's end (K of two words or more, or
@@ -407,8 +404,10 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         # what the thing does, as prose does; a change verb's "to" names a setting)
         return (bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)) or \
             (subject_verb_to(tokens, i - 1, first) and words[i] not in _SPELLED)
-    if prev in ("is", "are") and not correction and _participle(words[i]):
+    if prev in ("is", "are") and not correction and participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
+    if prev == ":":  # "north bed: basil.", "log level: debug" (fact_labelled_values)
+        return labelled_value(tokens, i, first)
     if prev in ("now", "is", "are"):
         phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
         return len(phrase) >= (1 if correction or prev == "now" else 2)

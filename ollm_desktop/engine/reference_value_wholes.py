@@ -152,4 +152,8 @@ RATE_SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"{_NB}\d+(?:\.\d+)?\s?%\s(?!(?:OFF|ON|OR|AND|FOR|THE|OF|TO|IN|AT)\b)[A-Z][A-Z0-9]{{1,4}}"
      r"(?![\w-])(?!\s\d)",
      "number", None),
+    # minutes and seconds no clock reads ("48:30", "47:52.4", "25:00": a race, a timer): one
+    # time of the class of "18:45", not a "48" and a "30" (minutes from 24 to 199 only)
+    (r"(?<![\w:.,/-])(?:2[4-9]|[3-9]\d|1\d\d):[0-5]\d(?:\.\d{1,2})?(?![\w:]|[.,]\d)", "time",
+     None),
 )
