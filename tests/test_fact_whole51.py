@@ -3,8 +3,12 @@ no clock reads ("48:30"), a street whose kind opens it ("14 Rue Oberkampf, 75011
 lower-case value after a label's colon ("north bed: basil."), a phone number of a trunk code
 and one long group ("07700 900123"), a condition of relevance ("if the courier needs it"), a
 bare hour after "at" ("opens at 7", "Wednesday — at 10"), an age ("she's turning 7"), and a
-self-repair with a hesitation and "actually" ("Denver — er, Colorado Springs actually").
-Each negative reads as on main."""
+self-repair with a hesitation and "actually" ("Denver — er, Colorado Springs actually"); a
+code named by "it's … now", a cleft's focus ("it's Mrs. Costa I should talk to"), a label's
+word before its colon ("client ID for prod: web-prod-07" has no value "ID"), a titled name
+in apposition to a place ("…, Dr. Hale"); values a word's class tells (a model year and its
+name, a mode of transport after "by", a diet, a colour); and "no" before a plain noun is its
+determiner, no repair ("i'm vegetarian. no meat please"). Each negative reads as on main."""
 
 from __future__ import annotations
 
@@ -96,3 +100,56 @@ def test_a_self_repair_replaces_the_value_taken_back(text: str, old: str, new: s
 def test_no_repair_without_its_marks(text: str, kept: str) -> None:
     assert stated_status(absorbed(("user", text)), kept) in ("current", None)
     assert kept not in replaced_by_map(absorbed(("user", text)))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("prod client got rotated, it's web-prod-08 now", "web-prod-08"),
+    ("it's eu-west-2 now", "eu-west-2"),
+    ("he retired apparently. it's Mrs. Costa I should talk to", "Mrs. Costa"),
+    ("it's Kim who handles payroll now", "Kim"),
+    ("our GP is at Elm Surgery, Dr. Hale", "Dr. Hale"),
+    ("We drive a 2015 Prius, 140k miles on it", "2015 Prius"),
+    ("I just bought a 2019 Trek.", "2019 Trek"),
+    ("I commute by bike, 12 km each way", "bike"),
+    ("she gets to school by bus", "bus"),
+    ("i'm vegetarian, so no meat in the meal plan", "vegetarian"),
+    ("we're vegan now", "vegan"),
+    ("we're painting the shed sage green", "sage green"),
+    ("the door is navy blue", "navy blue"),
+])
+def test_a_value_of_its_place_or_class_is_read(text: str, value: str) -> None:
+    assert value in _values(text)
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("it's covid-19 season", "covid-19"),       # a code inside a noun phrase
+    ("OAuth client ID for dev: web-dev-01", "ID"),  # the label's word
+    ("we cited a 2019 Nature paper", "2019 Nature"),
+    ("my 2021 MacBook Pro is slow", "2021 MacBook Pro"),  # the subject, no object
+    ("by the way, the build passed", "way"),
+    ("a vegan recipe please", "vegan"),
+    ("I'm blue", "blue"),
+    ("i'm vegetarian, so no meat", "meat"),
+    ("i'm vegetarian. no meat please", "meat"),
+    ("the log level is debug, no info", "info"),  # "no info" may be "no information"
+])
+def test_no_value_of_a_word_s_class_elsewhere(text: str, absent: str) -> None:
+    assert absent not in _values(text)
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("i'm vegetarian. no meat please", "vegetarian"),
+    ("i'm vegetarian, so no meat", "vegetarian"),
+])
+def test_no_before_a_noun_takes_nothing_back(text: str, kept: str) -> None:
+    assert stated_status(absorbed(("user", text)), kept) == "current"
+
+
+@pytest.mark.parametrize(("text", "old", "new"), [
+    ("the port is 8080. no wait, 8088", "8080", "8088"),
+    ("the code is 1234. no 4321", "1234", "4321"),
+    ("Her flight lands 6:40... no hang on, 7:40, I misread it.", "6:40", "7:40"),
+    ("the log level is debug, no, info", "debug", "info"),
+])
+def test_no_that_takes_a_word_back_still_does(text: str, old: str, new: str) -> None:
+    assert replaced_by_map(absorbed(("user", text))).get(old) == new

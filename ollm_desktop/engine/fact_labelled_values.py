@@ -2,13 +2,18 @@
 "favourite colour: teal"): the label opens its clause, the value ends it, and the label names
 a thing, not a part of the message ("update: done", "edit: typo", "PS: ignore that").
 
-Split from ``fact_values`` (full): its ``_statement_slot`` asks here for the ":" place.
+A titled name in apposition to a name ("moved Max to Riverside Animal Hospital, Dr. Okafor."):
+the person of the place named, a value too (a bare name there may be addressed, "Let's do 3pm,
+Mark."; a title and a name after a place's name is its person).
+
+Split from ``fact_values`` (full): its ``_statement_slot`` asks here for the ":" place, its
+loop over bare words for an apposed title.
 """
 
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import phrase_before
-from ollm_desktop.engine.fact_words import BOUNDARY, Tok, closed
+from ollm_desktop.engine.fact_words import BOUNDARY, TITLES, Tok, closed
 
 # Labels of a message's parts, not of a thing.
 _NO_LABELS = closed("update edit note ps p.s btw fyi q a question answer reminder tldr context "
@@ -27,3 +32,26 @@ def labelled_value(tokens: list[Tok], i: int, first: int) -> bool:
     at = i - 2 - len(phrase)
     return bool(phrase) and phrase[0] not in _NO_LABELS and not participle(tokens[i].word) and (
         at < first or tokens[at].word in BOUNDARY)
+
+
+def in_label(tokens: list[Tok], i: int) -> bool:
+    """The word at ``i`` is inside a label whose colon a value follows ("OAuth client ID for
+    dev: web-dev-01", "API key for staging: …"): a word of the key, no value of it."""
+    for k in range(i + 1, min(i + 6, len(tokens) - 1)):
+        if tokens[k].value or tokens[k].word in BOUNDARY - {":"}:
+            return False
+        if tokens[k].word == ":":  # (a value there, or a code still bare: "web-dev-01")
+            after = tokens[k + 1]
+            return after.value is not None or any(c.isdigit() for c in after.word)
+    return False
+
+
+def apposed_title(tokens: list[Tok], i: int) -> bool:
+    """The word at ``i`` is a titled name ("dr. okafor") after a comma and a name's value,
+    ending its clause: that name's person."""
+    title = tokens[i].word.split(".")[0]
+    before = tokens[i - 2].value if i >= 2 else None
+    return not tokens[i].value and title in TITLES and title != "st" and \
+        tokens[i].word.startswith(f"{title}. ") and tokens[i - 1].word == "," and \
+        before is not None and before[3] == "name" and \
+        (i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY)

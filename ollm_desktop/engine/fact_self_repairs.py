@@ -109,6 +109,10 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
             after[:1] == ["actually"] and any(t.word in _HESITANT for t in tokens[i + 1:j]))
         if not marked:
             continue
+        if new is None and tokens[j - 1].word in _DENIALS and tokens[j].word.isalpha() and \
+                tokens[j].word.islower() and not any(
+                    t.word in _TAKING_BACK - _DENIALS for t in tokens[i + 1:j + 3]):
+            continue  # "vegetarian, so no meat": "no" is the noun's determiner
         if new is None and _bare(sentence, tokens[j], old):
             new = (tokens[j].start, tokens[j].end, sentence[tokens[j].start:tokens[j].end],
                    old[3])

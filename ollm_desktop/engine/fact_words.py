@@ -231,10 +231,11 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
                 sentence[token.start:token.start + 1].isupper():
             out[-1] = token  # "is dr. Ines Carvalho": a title in lower case opens the name
             continue
-        if prev is not None and len(out) > 1 and not token.value and not prev.value and \
-                sentence[token.start:token.start + 1].isupper() and \
-                sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and \
-                prev.word.replace(" ", "").replace(".", "").isalpha():  # "Grand Alpine Lodge"
+        if (prev is not None and len(out) > 1 and not token.value and not prev.value and
+                sentence[token.start:token.start + 1].isupper() and
+                sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and
+                token.word != "i" and  # (no pronoun: "it's Mrs. Costa I should talk to")
+                prev.word.replace(" ", "").replace(".", "").isalpha()):  # "Grand Alpine Lodge"
             out[-1] = Tok(f"{prev.word} {token.word}", prev.start, token.end)
         else:
             out.append(token)

@@ -1,0 +1,75 @@
+"""Values a word's class tells (stop 51), in the places the other readings leave: a model year
+before a model's name ("we drive a 2015 Prius", "I ride a 2019 Trek": one name, the year
+with it), how one travels ("I commute by bike", "she gets to school by bus": a mode of
+transport after "by", a closed class), a diet said of a person ("i'm vegetarian", "we're
+vegan now": a closed class after a person's copula), and a colour a thing is painted or is
+("we're painting the shed sage green", "the door is navy blue": a colour word, with its
+shade before it, ending the clause). Each is the user's own statement of a thing's value:
+a word of these classes elsewhere ("by the way", "a vegan recipe", "green light") is none.
+
+Read over ``fact_grammar``'s tokens in place, after ``fact_values`` (full).
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_value_spans import capital, ends_clause
+from ollm_desktop.engine.fact_words import COPULAS, DETERMINERS, PREPOSITIONS, Tok, closed
+
+_MODES = closed("bike bicycle car train bus tram metro subway tube ferry boat plane air foot "
+                "scooter e-scooter motorbike motorcycle taxi cab coach rail van")
+_TRAVEL = closed("commute commutes commuting commuted go goes going went get gets getting got "
+                 "travel travels travelling traveling travelled traveled come comes coming "
+                 "came ride rides work works")
+_DIETS = closed("vegetarian vegan pescatarian pescetarian keto paleo gluten-free dairy-free "
+                "halal kosher teetotal flexitarian coeliac celiac")
+_PERSONS = closed("i we she he they")
+_CONTRACTED = closed("i'm we're she's he's they're")
+_COLOURS = closed("green blue red yellow white black grey gray pink purple orange brown beige "
+                  "cream teal navy charcoal ivory lilac mauve turquoise magenta burgundy "
+                  "maroon olive mint sage terracotta")
+_SHADES = closed("sage navy forest sky pale light dark bright deep olive mint duck-egg sea "
+                 "royal baby lime bottle racing slate dove off jet")
+_PAINTING = closed("paint paints painting painted repaint repainting repainted")
+_AFTER = closed("now , . ; and but so too instead anyway most every usually mostly")
+
+
+def _mark(sentence: str, tokens: list[Tok], start: int, end: int) -> None:
+    tokens[start].value = (tokens[start].start, tokens[end].end,
+                           sentence[tokens[start].start:tokens[end].end], "name")
+    tokens[start].word = ""
+    for token in tokens[start + 1:end + 1]:
+        token.word = "·"
+
+
+def _ends(tokens: list[Tok], i: int) -> bool:
+    return ends_clause(tokens, i) or (i + 1 < len(tokens) and tokens[i + 1].word in _AFTER)
+
+
+def kind_values(sentence: str, tokens: list[Tok], first: int) -> None:
+    """Mark the values of ``sentence`` that a word's class tells, in place."""
+    for i in range(first, len(tokens)):
+        token, word = tokens[i], tokens[i].word
+        if token.value or not word:
+            continue
+        prev = tokens[i - 1].word if i > first else ""
+        if word.isdigit() and len(word) == 4 and 1950 <= int(word) <= 2039 and \
+                prev in DETERMINERS and i + 1 < len(tokens) and \
+                tokens[i + 1].value is None and capital(sentence, tokens[i + 1]) and \
+                tokens[i + 1].word.replace(" ", "").isalpha() and (
+                    _ends(tokens, i + 1) or (i + 2 < len(tokens) and
+                                             tokens[i + 2].word in PREPOSITIONS)) and \
+                i - 2 >= first and tokens[i - 2].word.isalpha():  # (an object, no subject)
+            _mark(sentence, tokens, i, i + 1)  # "a 2015 Prius" (not "a 2019 Nature paper")
+        elif word in _MODES and prev == "by" and _ends(tokens, i) and any(
+                t.word in _TRAVEL for t in tokens[max(first, i - 5):i - 1]):
+            _mark(sentence, tokens, i, i)  # "I commute by bike"
+        elif word in _DIETS and _ends(tokens, i) and (prev in _CONTRACTED or (
+                prev in COPULAS and i - 2 >= first and tokens[i - 2].word in _PERSONS)):
+            _mark(sentence, tokens, i, i)  # "i'm vegetarian"
+        elif word in _COLOURS and _ends(tokens, i) and i - 1 >= first:
+            start = i - 1 if prev in _SHADES and not tokens[i - 1].value else i
+            before = tokens[start - 1].word if start - 1 >= first else ""
+            painted = any(t.word in _PAINTING for t in tokens[first:start])
+            if painted or (before in COPULAS and start - 2 >= first and
+                           tokens[start - 2].word not in _PERSONS):
+                _mark(sentence, tokens, start, i)  # "painting the shed sage green"
