@@ -8,7 +8,10 @@ code named by "it's … now", a cleft's focus ("it's Mrs. Costa I should talk to
 word before its colon ("client ID for prod: web-prod-07" has no value "ID"), a titled name
 in apposition to a place ("…, Dr. Hale"); values a word's class tells (a model year and its
 name, a mode of transport after "by", a diet, a colour); and "no" before a plain noun is its
-determiner, no repair ("i'm vegetarian. no meat please"). Each negative reads as on main."""
+determiner, no repair ("i'm vegetarian. no meat please"); what a thing is on ("the hens are
+on layer pellets"), a place's name and number before a preposition ("at Studio 4 on Hollis
+St"), and a change's new place before when it holds from ("moved to the Northgate leisure
+centre from next term"). Each negative reads as on main."""
 
 from __future__ import annotations
 
@@ -153,3 +156,50 @@ def test_no_before_a_noun_takes_nothing_back(text: str, kept: str) -> None:
 ])
 def test_no_that_takes_a_word_back_still_does(text: str, old: str, new: str) -> None:
     assert replaced_by_map(absorbed(("user", text))).get(old) == new
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("the hens are on layer pellets", "layer pellets"),
+    ("my dissertation is on urban heat islands in Phoenix", "urban heat islands"),
+    ("the puppy is on wet food now", "wet food"),
+    ("we rehearse at Studio 4 on Hollis St", "Studio 4"),
+    ("class is in Hall 3 at 9", "Hall 3"),
+    ("their swimming lessons moved to the Northgate leisure centre from next term",
+     "Northgate leisure centre"),
+    ("standup moved to the small room from tomorrow", "small room"),
+])
+def test_a_phrase_of_its_place_is_read_whole(text: str, value: str) -> None:
+    assert value in _values(text)
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("the keys are on the table", "table"),       # a place: its determiner
+    ("the project is on hold", "hold"),           # an idiom
+    ("the price is on request", "request"),
+    ("I'm on antibiotics", "antibiotics"),        # a pronoun's, not read
+    ("for Year 10 students", "Year 10"),
+])
+def test_no_value_of_an_idiom_or_a_place_s_phrase(text: str, absent: str) -> None:
+    assert absent not in _values(text)
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("I drive a 2015 Honda Civic", "sold the Civic actually, I drive a Mazda3 now",
+     "2015 Honda Civic", "Mazda3"),
+    ("I drive a 2012 Ford Focus", "sold it! I'm driving a Toyota Corolla Hybrid now",
+     "2012 Ford Focus", "Toyota Corolla Hybrid"),
+])
+def test_a_name_owned_replaces_the_one_sold(said: str, later: str, old: str,
+                                            new: str) -> None:
+    assert _chat(said, later).get(old) == new
+
+
+@pytest.mark.parametrize(("text", "value", "read"), [
+    ("I drive a Corolla", "Corolla", True),
+    ("currently leasing a Golf, lease ends next autumn", "Golf", True),
+    ("traded it in, got a Pixel", "Pixel", True),
+    ("I saw a Tesla today", "Tesla", False),          # no verb of owning or using
+    ("we got a Marvel movie", "Marvel", False),       # a name inside a noun phrase
+])
+def test_a_name_owned_or_used_is_read(text: str, value: str, read: bool) -> None:
+    assert (value in _values(text)) is read

@@ -151,7 +151,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     sized_names(sentence, tokens)  # (fact_phrase_forms) "Mistral 7B": one name
     implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
     bare_values(sentence, tokens, first, bool(shaped), lead)
-    kind_values(sentence, tokens, first)  # (fact_kind_words) "a 2015 Prius", "by bike"
+    kind_values(sentence, tokens, first, role)  # (fact_kind_words) "a 2015 Prius", "by bike"
     named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
     itemised = elliptic_values(sentence, tokens, first)  # "…, bibliography with biber"
     itemised |= values_for_keys(sentence, tokens, first)  # "it's Wessex Mill for flour"

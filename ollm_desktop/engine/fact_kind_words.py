@@ -2,18 +2,33 @@
 before a model's name ("we drive a 2015 Prius", "I ride a 2019 Trek": one name, the year
 with it), how one travels ("I commute by bike", "she gets to school by bus": a mode of
 transport after "by", a closed class), a diet said of a person ("i'm vegetarian", "we're
-vegan now": a closed class after a person's copula), and a colour a thing is painted or is
+vegan now": a closed class after a person's copula), a colour a thing is painted or is
 ("we're painting the shed sage green", "the door is navy blue": a colour word, with its
-shade before it, ending the clause). Each is the user's own statement of a thing's value:
-a word of these classes elsewhere ("by the way", "a vegan recipe", "green light") is none.
+shade before it, ending the clause), what a thing is on, a bare noun phrase ("the hens are
+on layer pellets", "my dissertation is on urban heat islands"; "on the table" is a place,
+"on hold" an idiom), a name owned or used after "a" ("I drive a Corolla", "got a Pixel"; a
+verb of owning or using, a closed class: "saw a Tesla" is none), and a place's name and
+number before another preposition ("we rehearse at Studio 4 on Hollis St": the number alone
+ends no clause there, so ``fact_values`` read no "Studio 4"). Each is the user's own
+statement of a thing's value: a word of these classes elsewhere ("by the way", "a vegan
+recipe", "green light") or in a reply is none.
 
 Read over ``fact_grammar``'s tokens in place, after ``fact_values`` (full).
 """
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_phrase_words import plain_word
 from ollm_desktop.engine.fact_value_spans import capital, ends_clause
-from ollm_desktop.engine.fact_words import COPULAS, DETERMINERS, PREPOSITIONS, Tok, closed
+from ollm_desktop.engine.fact_words import (
+    BOUNDARY,
+    COPULAS,
+    DETERMINERS,
+    PREPOSITIONS,
+    PRONOUNS,
+    Tok,
+    closed,
+)
 
 _MODES = closed("bike bicycle car train bus tram metro subway tube ferry boat plane air foot "
                 "scooter e-scooter motorbike motorcycle taxi cab coach rail van")
@@ -30,6 +45,16 @@ _COLOURS = closed("green blue red yellow white black grey gray pink purple orang
 _SHADES = closed("sage navy forest sky pale light dark bright deep olive mint duck-egg sea "
                  "royal baby lime bottle racing slate dove off jet")
 _PAINTING = closed("paint paints painting painted repaint repainting repainted")
+_PLACING = closed("at in into to from")
+# The verbs of owning or using a thing, whose object "a NAME" is the user's own ("I drive a
+# Corolla", "got a Pixel", "currently leasing a Golf"; "saw a Tesla" is none).
+_OWNING = closed("drive drives driving drove own owns have has got get bought buy use uses using "
+                 "ride rides riding lease leases leasing rent rents renting run runs running")
+# The nouns of idioms after "on" (a state, no value: "on time", "on hold", "on leave").
+_IDIOMS = closed("time holiday leave fire hold track sale board call duty schedule top average "
+                 "purpose display order strike break vacation mute standby hand loan site line "
+                 "budget target course point edge way fleek it request demand offer record "
+                 "approval paper pause ice repeat autopilot")
 _AFTER = closed("now , . ; and but so too instead anyway most every usually mostly")
 
 
@@ -45,8 +70,29 @@ def _ends(tokens: list[Tok], i: int) -> bool:
     return ends_clause(tokens, i) or (i + 1 < len(tokens) and tokens[i + 1].word in _AFTER)
 
 
-def kind_values(sentence: str, tokens: list[Tok], first: int) -> None:
-    """Mark the values of ``sentence`` that a word's class tells, in place."""
+def _on_plain(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
+    """"the hens are on layer pellets", "my dissertation is on urban heat islands": a noun
+    subject, its copula, "on" and a bare noun phrase (no determiner: "on the table" is a
+    place) of no idiom ("on time", "on hold"), ending the clause or before a preposition."""
+    if i - 2 < first or tokens[i - 1].word not in ("is", "are") or \
+            not plain_word(tokens[i - 2]) or tokens[i - 2].word in PRONOUNS:
+        return False
+    end = i + 1
+    while end < len(tokens) and end - i <= 3 and plain_word(tokens[end]) and \
+            tokens[end].word.islower() and tokens[end].word not in _IDIOMS:
+        end += 1
+    if end == i + 1 or not (end >= len(tokens) or tokens[end].word in BOUNDARY or
+                            tokens[end].word in PREPOSITIONS or tokens[end].word in _AFTER):
+        return False
+    _mark(sentence, tokens, i + 1, end - 1)
+    return True
+
+
+def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user") -> None:
+    """Mark the values of ``sentence`` that a word's class tells, in place (a user's only: a
+    reply's "by train" or "navy blue" is its own prose, never the user's value)."""
+    if role != "user":
+        return
     for i in range(first, len(tokens)):
         token, word = tokens[i], tokens[i].word
         if token.value or not word:
@@ -60,6 +106,17 @@ def kind_values(sentence: str, tokens: list[Tok], first: int) -> None:
                                              tokens[i + 2].word in PREPOSITIONS)) and \
                 i - 2 >= first and tokens[i - 2].word.isalpha():  # (an object, no subject)
             _mark(sentence, tokens, i, i + 1)  # "a 2015 Prius" (not "a 2019 Nature paper")
+        elif prev in _PLACING and capital(sentence, token) and word.isalpha() and \
+                i + 1 < len(tokens) and tokens[i + 1].value is None and \
+                tokens[i + 1].word.isdigit() and len(tokens[i + 1].word) <= 4 and \
+                i + 2 < len(tokens) and tokens[i + 2].word in PREPOSITIONS:
+            _mark(sentence, tokens, i, i + 1)  # "at Studio 4 on Hollis St", "in Hall 3 at 9"
+        elif prev in ("a", "an") and i - 2 >= first and tokens[i - 2].word in _OWNING and \
+                capital(sentence, token) and word.replace(" ", "").isalnum() and \
+                (_ends(tokens, i) or (i + 1 < len(tokens) and tokens[i + 1].word in PREPOSITIONS)):
+            _mark(sentence, tokens, i, i)  # "I drive a Corolla", "got a Pixel"
+        elif word == "on" and _on_plain(sentence, tokens, i, first):
+            continue
         elif word in _MODES and prev == "by" and _ends(tokens, i) and any(
                 t.word in _TRAVEL for t in tokens[max(first, i - 5):i - 1]):
             _mark(sentence, tokens, i, i)  # "I commute by bike"
