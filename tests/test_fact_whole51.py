@@ -203,3 +203,25 @@ def test_a_name_owned_replaces_the_one_sold(said: str, later: str, old: str,
 ])
 def test_a_name_owned_or_used_is_read(text: str, value: str, read: bool) -> None:
     assert (value in _values(text)) is read
+
+
+@pytest.mark.parametrize(("text", "value", "read"), [
+    ("we're at the library annex now", "library annex", True),
+    ("panel stays in the basement", "basement", True),
+    ("the bike stays in the shed", "shed", True),
+    ("I'm at the office now", "office", False),        # the speaker's own whereabouts
+    ("we're at the end now", "end", False),            # a position in a course, no place
+    ("the meeting is in the morning now", "morning", False),
+    ("my emergency contact at work is my roommate Jess", "roommate Jess", True),
+    ("from now on it's my neighbor Ruth, 555-0199", "neighbor Ruth", True),
+    ("I had lunch with my brother Marco", "brother Marco", False),  # no copula: a mention
+])
+def test_where_a_thing_is_now_and_a_person_by_relation(text: str, value: str,
+                                                        read: bool) -> None:
+    assert (value in _values(text)) is read
+
+
+def test_a_person_by_relation_replaces_the_one_scratched() -> None:
+    assert _chat("From now on my emergency contact is my brother Marco, 555-0142",
+                 "scratch marco, he's abroad for a year. from now on it's my neighbor Ruth, "
+                 "555-0199").get("brother Marco") == "neighbor Ruth"

@@ -9,7 +9,10 @@ on layer pellets", "my dissertation is on urban heat islands"; "on the table" is
 "on hold" an idiom), a name owned or used after "a" ("I drive a Corolla", "got a Pixel"; a
 verb of owning or using, a closed class: "saw a Tesla" is none), and a place's name and
 number before another preposition ("we rehearse at Studio 4 on Hollis St": the number alone
-ends no clause there, so ``fact_values`` read no "Studio 4"). Each is the user's own
+ends no clause there, so ``fact_values`` read no "Studio 4"), and where a thing is now ("we're
+at the library annex now", "the panel stays in the basement"), and a person by a relation
+and a name after a copula whose subject the other readings leave ("my emergency contact at
+work is my roommate Jess", "from now on it's my neighbor Ruth, 555-0199"). Each is the user's own
 statement of a thing's value: a word of these classes elsewhere ("by the way", "a vegan
 recipe", "green light") or in a reply is none.
 
@@ -46,6 +49,11 @@ _SHADES = closed("sage navy forest sky pale light dark bright deep olive mint du
                  "royal baby lime bottle racing slate dove off jet")
 _PAINTING = closed("paint paints painting painted repaint repainting repainted")
 _PLACING = closed("at in into to from")
+_STAYING = closed("stays stay remains remain")
+_POSSESSIVE = closed("my our his her their")
+# Nouns of a position in a course, no place ("we're at the end now", "in the morning").
+_POSITIONS = closed("end start beginning middle moment point stage top bottom front back same "
+                    "morning afternoon evening night weekend meantime process loop mood")
 # The verbs of owning or using a thing, whose object "a NAME" is the user's own ("I drive a
 # Corolla", "got a Pixel", "currently leasing a Golf"; "saw a Tesla" is none).
 _OWNING = closed("drive drives driving drove own owns have has got get bought buy use uses using "
@@ -88,6 +96,25 @@ def _on_plain(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     return True
 
 
+def _placed_now(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
+    """"we're at the library annex now", "panel stays in the basement": where a thing is
+    now, after a copula with "now" at the clause's end, or after a verb of staying."""
+    verb = tokens[i - 1].word if i > first else ""
+    if i + 2 >= len(tokens) or tokens[i + 1].word != "the" or \
+            not (verb in _STAYING or verb in COPULAS or verb in _CONTRACTED - {"i'm"} | {"it's"}):
+        return False
+    end = i + 2
+    while end < len(tokens) and end - i <= 4 and plain_word(tokens[end]) and \
+            tokens[end].word.islower() and tokens[end].word not in _POSITIONS:
+        end += 1
+    after = tokens[end].word if end < len(tokens) else ""
+    now = after == "now" and ends_clause(tokens, end)
+    if end == i + 2 or not (now or (verb in _STAYING and ends_clause(tokens, end - 1))):
+        return False
+    _mark(sentence, tokens, i + 2, end - 1)
+    return True
+
+
 def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user") -> None:
     """Mark the values of ``sentence`` that a word's class tells, in place (a user's only: a
     reply's "by train" or "navy blue" is its own prose, never the user's value)."""
@@ -115,7 +142,14 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
                 capital(sentence, token) and word.replace(" ", "").isalnum() and \
                 (_ends(tokens, i) or (i + 1 < len(tokens) and tokens[i + 1].word in PREPOSITIONS)):
             _mark(sentence, tokens, i, i)  # "I drive a Corolla", "got a Pixel"
-        elif word == "on" and _on_plain(sentence, tokens, i, first):
+        elif i - 3 >= first and capital(sentence, token) and word.isalpha() and \
+                tokens[i - 2].word in _POSSESSIVE and plain_word(tokens[i - 1]) and \
+                tokens[i - 1].word.islower() and (tokens[i - 3].word in COPULAS or
+                                                  tokens[i - 3].word in ("it's", "that's")) \
+                and (_ends(tokens, i) or tokens[i + 1].word in PREPOSITIONS):
+            _mark(sentence, tokens, i - 1, i)  # "… is my roommate Jess", "it's my neighbor Ruth"
+        elif (word in ("at", "in") and _placed_now(sentence, tokens, i, first)) or (
+                word == "on" and _on_plain(sentence, tokens, i, first)):
             continue
         elif word in _MODES and prev == "by" and _ends(tokens, i) and any(
                 t.word in _TRAVEL for t in tokens[max(first, i - 5):i - 1]):
