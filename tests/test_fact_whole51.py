@@ -197,7 +197,8 @@ def test_a_name_owned_replaces_the_one_sold(said: str, later: str, old: str,
 @pytest.mark.parametrize(("text", "value", "read"), [
     ("I drive a Corolla", "Corolla", True),
     ("currently leasing a Golf, lease ends next autumn", "Golf", True),
-    ("traded it in, got a Pixel", "Pixel", True),
+    ("traded it in, got a Pixel", "Pixel", False),   # getting may add one more
+    ("my brother sold his Tesla, he drives a Rivian now", "Rivian", False),  # another's
     ("I saw a Tesla today", "Tesla", False),          # no verb of owning or using
     ("we got a Marvel movie", "Marvel", False),       # a name inside a noun phrase
 ])
@@ -225,3 +226,37 @@ def test_a_person_by_relation_replaces_the_one_scratched() -> None:
     assert _chat("From now on my emergency contact is my brother Marco, 555-0142",
                  "scratch marco, he's abroad for a year. from now on it's my neighbor Ruth, "
                  "555-0199").get("brother Marco") == "neighbor Ruth"
+
+
+@pytest.mark.parametrize(("text", "value", "read"), [
+    ("the staging db runs on db.t3.medium", "db.t3.medium", True),
+    ("use m5.xlarge for workers", "m5.xlarge", True),
+    ("edit app2.py please", "app2.py", True),           # still a file
+    ("Hotel Sol in Seville, 3 nights from the 8th.", "Hotel Sol", True),
+    ("Osteria Ventidue. the booking is June 21st", "Osteria Ventidue", True),
+    ("Tomorrow Alice comes", "Tomorrow Alice", False),  # no kind of place opens it
+    ("Monday gym class is spin at 6am", "spin", True),
+    ("the team lunch is pizza on Friday", "pizza", True),
+    ("the meeting is late at 5pm", "late", False),      # a state, and a key of one word
+    ("the prod deploy is running at 3am", "running", False),
+    ("Saturday order for Café Lume: 60 croissants.", "Café Lume", True),
+])
+def test_a_code_a_place_s_fragment_and_a_value_before_its_time(text: str, value: str,
+                                                                read: bool) -> None:
+    assert (value in _values(text)) is read
+
+
+def test_a_dotted_code_is_replaced_whole() -> None:
+    assert _chat("the staging db runs on db.t3.medium",
+                 "we resized from db.t3.medium to db.t3.large last night"
+                 ).get("db.t3.medium") == "db.t3.large"
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    ("My bank is Chase.", "my brother sold his Tesla, he drives a Rivian now", "Chase"),
+    ("Our cat is Luna.", "We got a Siamese now.", "Luna"),
+])
+def test_another_s_vehicle_or_one_more_replaces_nothing(said: str, later: str,
+                                                        kept: str) -> None:
+    assert stated_status(absorbed(("user", said), ("assistant", "Noted."), ("user", later)),
+                         kept) == "current"

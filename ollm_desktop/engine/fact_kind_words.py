@@ -1,32 +1,40 @@
-"""Values a word's class tells (stop 51), in the places the other readings leave: a model year
-before a model's name ("we drive a 2015 Prius", "I ride a 2019 Trek": one name, the year
-with it), how one travels ("I commute by bike", "she gets to school by bus": a mode of
-transport after "by", a closed class), a diet said of a person ("i'm vegetarian", "we're
-vegan now": a closed class after a person's copula), a colour a thing is painted or is
-("we're painting the shed sage green", "the door is navy blue": a colour word, with its
-shade before it, ending the clause), what a thing is on, a bare noun phrase ("the hens are
-on layer pellets", "my dissertation is on urban heat islands"; "on the table" is a place,
-"on hold" an idiom), a name owned or used after "a" ("I drive a Corolla", "got a Pixel"; a
-verb of owning or using, a closed class: "saw a Tesla" is none), and a place's name and
-number before another preposition ("we rehearse at Studio 4 on Hollis St": the number alone
-ends no clause there, so ``fact_values`` read no "Studio 4"), and where a thing is now ("we're
-at the library annex now", "the panel stays in the basement"), and a person by a relation
-and a name after a copula whose subject the other readings leave ("my emergency contact at
-work is my roommate Jess", "from now on it's my neighbor Ruth, 555-0199"). Each is the user's own
-statement of a thing's value: a word of these classes elsewhere ("by the way", "a vegan
-recipe", "green light") or in a reply is none.
+"""Values a word's class tells (stop 51), in the places the other readings leave:
+
+- a model year before a model's name ("we drive a 2015 Prius": one name, the year with it);
+- how one travels ("I commute by bike": a mode of transport after "by", a closed class);
+- a diet said of a person ("i'm vegetarian", "we're vegan now": after a person's copula);
+- a colour a thing is painted or is ("painting the shed sage green", "the door is navy
+  blue": a colour word, with its shade before it, ending the clause);
+- what a thing is on, a bare noun phrase ("the hens are on layer pellets", "my dissertation
+  is on urban heat islands"; "on the table" is a place, "on hold" an idiom);
+- a vehicle's name after "a" ("I drive a Corolla"; the user's verb of driving or leasing:
+  "saw a Tesla", "he drives a Rivian" are none);
+- a place's name and number before another preposition ("at Studio 4 on Hollis St": the
+  number ends no clause there, so ``fact_values`` read no "Studio 4");
+- where a thing is now ("we're at the library annex now", "the panel stays in the basement");
+- a person by a relation and a name after a copula whose subject the other readings leave
+  ("my emergency contact at work is my roommate Jess", "it's my neighbor Ruth, 555-0199");
+- a plain word a key of two words or more is, before the time it holds at ("Monday gym
+  class is spin at 6am": ``fact_values`` reads "K is X" at its clause's end only);
+- a place's name that opens a fragment ("Hotel Sol in Seville, 3 nights", "Osteria
+  Ventidue.": ``fact_words`` joins a kind of place opening a sentence to the name after it).
+
+Each is the user's own statement of a thing's value: a word of these classes elsewhere ("by
+the way", "a vegan recipe", "green light") or in a reply is none.
 
 Read over ``fact_grammar``'s tokens in place, after ``fact_values`` (full).
 """
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_phrase_words import plain_word
+from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_phrase_words import participle, plain_word
 from ollm_desktop.engine.fact_value_spans import capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     COPULAS,
     DETERMINERS,
+    NAME_HEADS,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
@@ -51,13 +59,19 @@ _PAINTING = closed("paint paints painting painted repaint repainting repainted")
 _PLACING = closed("at in into to from")
 _STAYING = closed("stays stay remains remain")
 _POSSESSIVE = closed("my our his her their")
+# The user as a verb's subject, or no subject after a clause's edge ("…, leasing a Golf").
+_MINE = closed("i we i'm we're currently now still , ; — –")
+# The states a thing is in at a time, no value of it ("the standup is late at 5pm").
+_STATES = closed("late early done ready open closed busy free full off on over due back out "
+                 "live down up empty available booked")
 # Nouns of a position in a course, no place ("we're at the end now", "in the morning").
 _POSITIONS = closed("end start beginning middle moment point stage top bottom front back same "
                     "morning afternoon evening night weekend meantime process loop mood")
-# The verbs of owning or using a thing, whose object "a NAME" is the user's own ("I drive a
-# Corolla", "got a Pixel", "currently leasing a Golf"; "saw a Tesla" is none).
-_OWNING = closed("drive drives driving drove own owns have has got get bought buy use uses using "
-                 "ride rides riding lease leases leasing rent rents renting run runs running")
+# The verbs of driving or holding a vehicle, whose object "a NAME" is the user's one ("I drive
+# a Corolla", "currently leasing a Golf"; "saw a Tesla" is none, and "got a Siamese now" may
+# be one more: verbs of getting are left out), said by the user or of no subject.
+_OWNING = closed("drive drives driving ride rides riding lease leases leasing rent rents "
+                 "renting")
 # The nouns of idioms after "on" (a state, no value: "on time", "on hold", "on leave").
 _IDIOMS = closed("time holiday leave fire hold track sale board call duty schedule top average "
                  "purpose display order strike break vacation mute standby hand loan site line "
@@ -139,6 +153,7 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
                 i + 2 < len(tokens) and tokens[i + 2].word in PREPOSITIONS:
             _mark(sentence, tokens, i, i + 1)  # "at Studio 4 on Hollis St", "in Hall 3 at 9"
         elif prev in ("a", "an") and i - 2 >= first and tokens[i - 2].word in _OWNING and \
+                (i - 3 < first or tokens[i - 3].word in _MINE) and \
                 capital(sentence, token) and word.replace(" ", "").isalnum() and \
                 (_ends(tokens, i) or (i + 1 < len(tokens) and tokens[i + 1].word in PREPOSITIONS)):
             _mark(sentence, tokens, i, i)  # "I drive a Corolla", "got a Pixel"
@@ -148,6 +163,15 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
                                                   tokens[i - 3].word in ("it's", "that's")) \
                 and (_ends(tokens, i) or tokens[i + 1].word in PREPOSITIONS):
             _mark(sentence, tokens, i - 1, i)  # "… is my roommate Jess", "it's my neighbor Ruth"
+        elif prev in ("is", "are") and plain_word(token) and word.islower() and \
+                i + 2 < len(tokens) and tokens[i + 1].word in ("at", "on") and \
+                (tokens[i + 2].value or ("", "", "", ""))[3] in ("time", "date") and \
+                ends_clause(tokens, i + 2) and not participle(word) and word not in _STATES \
+                and len(set(phrase_before(tokens, i - 1, first)) - DETERMINERS) >= 2:
+            _mark(sentence, tokens, i, i)  # "Monday gym class is spin at 6am"
+        elif i == first and " " in word and word.split()[0] in NAME_HEADS and \
+                (_ends(tokens, i) or tokens[i + 1].word in PREPOSITIONS):
+            _mark(sentence, tokens, i, i)  # "Hotel Sol in Seville, …", "Osteria Ventidue."
         elif (word in ("at", "in") and _placed_now(sentence, tokens, i, first)) or (
                 word == "on" and _on_plain(sentence, tokens, i, first)):
             continue

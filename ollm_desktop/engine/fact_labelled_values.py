@@ -34,9 +34,13 @@ def labelled_value(tokens: list[Tok], i: int, first: int) -> bool:
         at < first or tokens[at].word in BOUNDARY)
 
 
-def in_label(tokens: list[Tok], i: int) -> bool:
-    """The word at ``i`` is inside a label whose colon a value follows ("OAuth client ID for
-    dev: web-dev-01", "API key for staging: …"): a word of the key, no value of it."""
+def in_label(sentence: str, tokens: list[Tok], i: int) -> bool:
+    """The acronym at ``i`` is inside a label whose colon a value follows ("OAuth client ID
+    for dev: web-dev-01", "API key for staging: …"): a word of the key, no value of it (a
+    name there is a place the label names: "order for Café Lume: 60 croissants")."""
+    text = sentence[tokens[i].start:tokens[i].end]
+    if not (text.isalpha() and text.isupper() and 2 <= len(text) <= 4):
+        return False
     for k in range(i + 1, min(i + 6, len(tokens) - 1)):
         if tokens[k].value or tokens[k].word in BOUNDARY - {":"}:
             return False

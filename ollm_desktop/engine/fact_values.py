@@ -217,7 +217,7 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     if i - 1 > first and tokens[i].word.isdigit() and len(tokens[i].word) >= 2 and \
             _labelled(tokens, i, first):
         return True  # "in room 101", "at gate 12"
-    if i <= first or not tokens[i].word[:1].isalpha() or labelled.in_label(tokens, i):
+    if i <= first or not tokens[i].word[:1].isalpha() or labelled.in_label(sentence, tokens, i):
         return False  # ("client ID for prod: web-prod-07": a word of the label)
     word = tokens[i].word
     if not capital(sentence, tokens[i]):
