@@ -198,6 +198,7 @@ def test_a_name_owned_replaces_the_one_sold(said: str, later: str, old: str,
     ("I drive a Corolla", "Corolla", True),
     ("currently leasing a Golf, lease ends next autumn", "Golf", True),
     ("traded it in, got a Pixel", "Pixel", False),   # getting may add one more
+    ("we use a Synology for backups", "Synology", True),
     ("my brother sold his Tesla, he drives a Rivian now", "Rivian", False),  # another's
     ("I saw a Tesla today", "Tesla", False),          # no verb of owning or using
     ("we got a Marvel movie", "Marvel", False),       # a name inside a noun phrase

@@ -7,8 +7,8 @@
   blue": a colour word, with its shade before it, ending the clause);
 - what a thing is on, a bare noun phrase ("the hens are on layer pellets", "my dissertation
   is on urban heat islands"; "on the table" is a place, "on hold" an idiom);
-- a vehicle's name after "a" ("I drive a Corolla"; the user's verb of driving or leasing:
-  "saw a Tesla", "he drives a Rivian" are none);
+- a vehicle's or a tool's name after "a" ("I drive a Corolla", "we use a Synology"; the
+  user's verb of driving, leasing or using: "saw a Tesla", "he drives a Rivian" are none);
 - a place's name and number before another preposition ("at Studio 4 on Hollis St": the
   number ends no clause there, so ``fact_values`` read no "Studio 4");
 - where a thing is now ("we're at the library annex now", "the panel stays in the basement");
@@ -67,11 +67,12 @@ _STATES = closed("late early done ready open closed busy free full off on over d
 # Nouns of a position in a course, no place ("we're at the end now", "in the morning").
 _POSITIONS = closed("end start beginning middle moment point stage top bottom front back same "
                     "morning afternoon evening night weekend meantime process loop mood")
-# The verbs of driving or holding a vehicle, whose object "a NAME" is the user's one ("I drive
-# a Corolla", "currently leasing a Golf"; "saw a Tesla" is none, and "got a Siamese now" may
-# be one more: verbs of getting are left out), said by the user or of no subject.
+# The verbs of driving, holding or using a thing, whose object "a NAME" is the user's one ("I
+# drive a Corolla", "currently leasing a Golf", "we use a Synology"; "saw a Tesla" is none,
+# and "got a Siamese now" may be one more: verbs of getting are left out), said by the user
+# or of no subject.
 _OWNING = closed("drive drives driving ride rides riding lease leases leasing rent rents "
-                 "renting")
+                 "renting use uses using")
 # The nouns of idioms after "on" (a state, no value: "on time", "on hold", "on leave").
 _IDIOMS = closed("time holiday leave fire hold track sale board call duty schedule top average "
                  "purpose display order strike break vacation mute standby hand loan site line "

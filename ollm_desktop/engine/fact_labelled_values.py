@@ -13,7 +13,7 @@ loop over bare words for an apposed title.
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import phrase_before
-from ollm_desktop.engine.fact_words import BOUNDARY, TITLES, Tok, closed
+from ollm_desktop.engine.fact_words import BOUNDARY, PREPOSITIONS, TITLES, Tok, closed
 
 # Labels of a message's parts, not of a thing.
 _NO_LABELS = closed("update edit note ps p.s btw fyi q a question answer reminder tldr context "
@@ -35,11 +35,11 @@ def labelled_value(tokens: list[Tok], i: int, first: int) -> bool:
 
 
 def in_label(sentence: str, tokens: list[Tok], i: int) -> bool:
-    """The acronym at ``i`` is inside a label whose colon a value follows ("OAuth client ID
-    for dev: web-dev-01", "API key for staging: …"): a word of the key, no value of it (a
-    name there is a place the label names: "order for Café Lume: 60 croissants")."""
-    text = sentence[tokens[i].start:tokens[i].end]
-    if not (text.isalpha() and text.isupper() and 2 <= len(text) <= 4):
+    """The word at ``i`` is inside a label whose colon a value follows ("OAuth client ID for
+    dev: web-dev-01", "API key for staging: …"): a word of the key, no value of it (a name
+    after a preposition there is a place or owner the label names: "order for Café Lume: 60
+    croissants", a value of its own)."""
+    if i == 0 or tokens[i - 1].word in PREPOSITIONS or not sentence[tokens[i].start].isalpha():
         return False
     for k in range(i + 1, min(i + 6, len(tokens) - 1)):
         if tokens[k].value or tokens[k].word in BOUNDARY - {":"}:
