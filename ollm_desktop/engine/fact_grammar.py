@@ -35,6 +35,7 @@ from ollm_desktop.engine.fact_keys import (
     singular,
     unit_class,
 )
+from ollm_desktop.engine.fact_kind_words import kind_values
 from ollm_desktop.engine.fact_leads import ONWARD, erred_after, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
 from ollm_desktop.engine.fact_mood_refused import standing_change
@@ -152,6 +153,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     sized_names(sentence, tokens)  # (fact_phrase_forms) "Mistral 7B": one name
     implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
     bare_values(sentence, tokens, first, bool(shaped), lead)
+    kind_values(sentence, tokens, first, role)  # (fact_kind_words) "a 2015 Prius", "by bike"
     named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
     itemised = elliptic_values(sentence, tokens, first)  # "…, bibliography with biber"
     itemised |= values_for_keys(sentence, tokens, first)  # "it's Wessex Mill for flour"

@@ -115,6 +115,8 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
                          text.startswith(lead + " ")), None)
             if lead == "i mean the" and _clause_subject(tokens, index + 3):
                 lead = None  # "I mean the Hilton, honestly, looked nicer": a clause
+            if lead == "no" and _no_noun(tokens, index + 1):
+                lead = None  # "no meat please": a determiner, nothing taken back
         span = from_now(tokens, index) or _taken_back(tokens, index) or (
             erring and _error_clause(tokens, index)) or _repair(tokens, index) or (
             index == 0 and redone_lead(tokens, index))  # ("we rebuilt it, hostname is X")
@@ -126,6 +128,22 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
         else:
             break
     return index, correction or (index == 0 and redone_lead(tokens, 0, named=True) > 0)
+
+
+def _no_noun(tokens: list[Tok], at: int) -> bool:
+    """A plain lower-case noun right after "no", no value and no closed-class word, and no
+    value after it: "no" is its determiner ("no meat please", "no sugar in mine"), where "no
+    it's Tuesday", "no wait", "no, 40", "no hang on, 7:40" take a word back."""
+    word = tokens[at].word if at < len(tokens) else ""
+    return word.isalpha() and word.islower() and tokens[at].value is None and \
+        word not in _NOT_NOUN and not word.endswith("ly") and \
+        not any(t.value for t in tokens[at:])  # (none meant after it: "no hang on, 7:40")
+
+
+_NOT_NOUN = FILLER | REPAIRS | DEICTIC | SUBJECT_VERBS | closed(
+    "i we you he she it they the a an this that these those my our your his her their wait "
+    "sorry actually not never more less longer way worries problem hang hold scratch forget "
+    "make ignore strike cancel delete change correction")
 
 
 # Adverbs that may stand between a subject and its verb in chat ("the Hilton, honestly,

@@ -135,8 +135,13 @@ def relevance(words: Sequence[str]) -> bool:
     k += conditional_phrase(words[k:]) or (words[k:k + 1] == ["if"])
     rest = [w for w in words[k:] if w != ","]
     at = next((i for i, w in enumerate(rest) if w in RELEVANT), 9)
-    return 0 < at <= 2 and rest[0] in ("that", "it", "this", "that's", "it's") and \
-        set(rest[at + 1:]) <= {"at", "all", "to", "you", "any"}
+    return (0 < at <= 2 and rest[0] in ("that", "it", "this", "that's", "it's") and
+            set(rest[at + 1:]) <= {"at", "all", "to", "you", "any"}) or (  # "if the courier
+        2 <= len(rest) <= 5 and rest[-1] in ("it", "them") and rest[-2] in _NEEDING)  # needs it"
+
+
+# Someone needing the value stated, a condition of relevance ("in case the courier needs it").
+_NEEDING = frozenset(("need", "needs", "needed", "require", "requires"))
 
 
 def reports(word: str, before: list[str], after: str) -> bool:

@@ -24,13 +24,23 @@ BARE_VALUE = re.compile(r"\b(?:is|are|=|:|becomes|set to|equals|to)\s+(\d[\d.,_]
 # closed class); one value, never a count of streets. "4 PM Dr Smith" is none (no title case).
 _MONTHS = (r"(?:Jan|Febr)uary\b|March\b|April\b|May\b|June?\b|July\b|August\b"
            r"|(?:Sept|Nov|Dec)ember\b|October\b")  # (no street's name: "9 Thursday Dr Khan")
+_POSTCODE = r"(?:,\s+\d{4,5}\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?(?![\w'’-]))?"
 ADDRESS = re.compile(
     r"\b\d{1,5}[A-Za-z]?\s+(?:(?:(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|" + _MONTHS
     + r")[A-Z][a-z][\w'’-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,3}"
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl"
     r"|Close|Crescent|Terrace|Square|Sq|Row|Parkway|Pkwy|Highway|Hwy|Walk|Grove|Mews)\b"
     r"(?:\s+(?:NW|NE|SW|SE)\b)?"
-    r"(?!\s+(?!is\b|was\b|has\b|does\b)[a-z]{2,}s\b)")  # ("5 Front Row seats": a count)
+    r"(?!\s+(?!is\b|was\b|has\b|does\b)[a-z]{2,}s\b)"  # ("5 Front Row seats": a count)
+    # the street's kind before its name ("14 Rue Oberkampf, 75011 Paris", "12 Calle de Alcalá",
+    # "3 Via della Spiga") or a street's name with its kind inside, then the number
+    # ("Hauptstraße 12, 10115 Berlin"): one value with its postcode and town
+    r"|\b\d{1,5}[A-Za-z]?,?\s+(?:Rue|Avenue|Boulevard|Bd|Place|Quai|Chemin|Allée|Impasse"
+    r"|Calle|Avenida|Paseo|Plaza|Carrer|Rua|Via|Viale|Piazza|Corso|Largo)\s+"
+    r"(?:(?:de|des|du|del|della|degli|di|da|do|dos|das|la|le|les)\s+|[dl]['’]){0,2}"
+    r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}" + _POSTCODE +
+    r"|\b[A-Z][\w-]*(?:straße|strasse|weg|gasse|platz|allee|damm|ufer)\s+\d{1,4}[a-z]?\b"
+    + _POSTCODE)
 # An address that names the subject's owner before its verb ("the rent for 14 Elm Street is
 # $1200", "the wifi password at 14 Elm Street is …"): the owner of a key, no value.
 ADDRESS_OWNER = re.compile(r"\b(?:for|at|of|on|in)\s+$", re.IGNORECASE)

@@ -41,6 +41,7 @@ from ollm_desktop.engine.fact_phrase_words import (
     phrase_span,
     plain_word,
 )
+from ollm_desktop.engine.fact_time_tails import from_then
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     CONJUNCTIONS,
@@ -212,7 +213,9 @@ def _changed_to(sentence: str, tokens: list[Tok], start: int, end: int) -> bool:
         return False  # ("switch it over to its actual name": the object's own, unnamed yet)
     span = phrase_span(tokens, to + 1, prepositions=False)
     if span is None or span[1] != end:
-        return False
+        span = phrase_span(tokens, to + 1)  # ("… to the Northgate leisure centre from next
+        if span is None or not from_then(tokens, span[1], end):  # term": when, after it)
+            return False
     mark_value(sentence, tokens, *span)
     return True
 

@@ -30,11 +30,14 @@ _TAKING_BACK = closed("sorry sry soz mean meant wait hold actually err erm errr 
                       "rather correction nvm no nope")
 # Words that may stand beside them between the two values ("no hold on", "or rather", "my
 # bad", "make that"): they repair nothing alone.
-_BESIDE = FILLER | closed("i on or my bad make that ugh um uh er hold .. ... … - – — ·")  # (·: a
-# word the value after it has taken in, "Pier" of "Pier 45")
+_BESIDE = FILLER | closed("i on or my bad make that ugh um uh er hold the .. ... … - – — ·")
+# (·: a word the value after it has taken in, "Pier" of "Pier 45")
 _RUNS = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
 _DOTS = closed(".. ... … -")
 _DENIALS = closed("no nope")
+# A hesitation before the value meant and "actually" after it ("Denver — er, Colorado Springs
+# actually"): a repair, where "Denver, Colorado Springs actually" may list two.
+_HESITANT = closed("er uh um — –")
 _NOUN_AFTER = 2  # words of the old value's noun after it ("16 GB RAM, sorry, 32 GB")
 
 
@@ -46,7 +49,8 @@ def _shape(text: str) -> str:
 
 
 def _same_kind(old: str, old_kind: str, new: str, new_kind: str) -> bool:
-    if _shape(old) == _shape(new):
+    if _shape(old) == _shape(new) or (old_kind == new_kind == "name" and set(
+            f"{_shape(old)} {_shape(new)}".split()) == {"Aa"}):  # (a name's words, capitalised)
         return old.lower() != new.lower()
     unit = unit_class(old, old_kind, "")
     return (unit not in ("number", "name") and unit == unit_class(new, new_kind, "")) or \
@@ -57,6 +61,9 @@ def _bare(sentence: str, token: Tok, like: tuple[int, int, str, str]) -> bool:
     """A token that is no value yet but has the old value's shape: a bare number for a bare
     number ("1500, ugh, 1800"), a capitalised word for a one-word name ("Kowalska")."""
     text = sentence[token.start:token.end]
+    if like[3] == "name" and _shape(like[2]) == "Aa" and text[:1].isupper() and \
+            set(_shape(text).split()) == {"Aa"}:  # "Denver — er, Colorado Springs": a name's
+        return True  # run of capitalised words for a capitalised word
     return " " not in like[2] and text[:1].isalnum() and _shape(text) == _shape(like[2])
 
 
@@ -98,9 +105,14 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
             continue  # the value opens a clause of its own ("1234, no 4321 is the shed code",
             # "Monday, actually, Tuesday works better for Tom": a second fact, a wish)
         after = [t.word for t in tokens[j + 1:j + 3]]
-        marked = marked or after == ["i", "mean"] or after == ["i", "meant"]
+        marked = marked or after == ["i", "mean"] or after == ["i", "meant"] or (
+            after[:1] == ["actually"] and any(t.word in _HESITANT for t in tokens[i + 1:j]))
         if not marked:
             continue
+        if new is None and tokens[j - 1].word in _DENIALS and tokens[j].word.isalpha() and \
+                tokens[j].word.islower() and not any(
+                    t.word in _TAKING_BACK - _DENIALS for t in tokens[i + 1:j + 3]):
+            continue  # "vegetarian, so no meat": "no" is the noun's determiner
         if new is None and _bare(sentence, tokens[j], old):
             new = (tokens[j].start, tokens[j].end, sentence[tokens[j].start:tokens[j].end],
                    old[3])

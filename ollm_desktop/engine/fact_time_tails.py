@@ -36,6 +36,24 @@ def timed_end(tokens: Sequence[Tok], i: int) -> bool:
         ends_clause(list(tokens), i + 2)
 
 
+# The words that open when a change holds from ("from next term", "starting Monday", "as of
+# tomorrow"): closed classes, as the deictic times after them.
+_FROM = closed("from starting")
+_NEXT = closed("next this")
+_DAYS = closed("today tomorrow monday tuesday wednesday thursday friday saturday sunday")
+
+
+def from_then(tokens: Sequence[Tok], k: int, end: int) -> bool:
+    """Whether the words from ``k`` to the clause's ``end`` say only when a change holds
+    from: "from next term", "starting this week", "from Monday", "from tomorrow", "next
+    month" ("moved to the Northgate leisure centre from next term": the place, then when)."""
+    at = k + (k < end and tokens[k].word in _FROM)
+    words = [t.word for t in tokens[at:end]]
+    dated = len(words) == 1 and (tokens[at].value or ("", "", "", ""))[3] == "date"
+    return (len(words) == 1 and words[0] in _DAYS) or dated or \
+        (len(words) == 2 and words[0] in _NEXT and words[1] in _SPANS)
+
+
 # The part of a day or week a setting holds in ("the bedroom is at 18 at night", "the
 # heating runs at 21 in the morning", "the gate is on 2 on weekends"): closed classes.
 _DAY_PARTS = {"at": closed("night"), "in": closed("morning mornings afternoon evening evenings"),

@@ -7,8 +7,10 @@ Part of ``fact_grammar``'s reading, over its tokens in place (a value's words ar
 
 from __future__ import annotations
 
+from ollm_desktop.engine import fact_labelled_values as labelled
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_counted import counted, result_counts
+from ollm_desktop.engine.fact_hour_places import age_at, hour_at
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
@@ -106,7 +108,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if token.value or not token.word:
             continue
-        if listed_name(sentence, tokens, i):  # "October 23, 11am, Centenary Hall": an item
+        if listed_name(sentence, tokens, i) or labelled.apposed_title(tokens, i):  # ", Dr. Okafor"
             _promote(sentence, tokens, i)
             continue
         prev = words[i - 1] if i > first else ""
@@ -155,7 +157,8 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people", "make it 3 rooms."
             counted(sentence, tokens, i)
             continue
-        if counted_opening(tokens, i, first, lead):  # (or after a lead: "sorry, 12 cans")
+        if hour_at(tokens, i, first) or age_at(tokens, i, first) or \
+                counted_opening(tokens, i, first, lead):  # "opens at 7", "she's turning 7";
             _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk.",
             counted(sentence, tokens, i)
             continue
@@ -214,14 +217,15 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     if i - 1 > first and tokens[i].word.isdigit() and len(tokens[i].word) >= 2 and \
             _labelled(tokens, i, first):
         return True  # "in room 101", "at gate 12"
-    if i <= first or not tokens[i].word[:1].isalpha():
-        return False
+    if i <= first or not tokens[i].word[:1].isalpha() or labelled.in_label(sentence, tokens, i):
+        return False  # ("client ID for prod: web-prod-07": a word of the label)
     word = tokens[i].word
     if not capital(sentence, tokens[i]):
         coded = "-" in word and any(c.isdigit() for c in word)  # "eu-west-1", "db-stage-3"
         head = tokens[i - 1].word
         return (i >= 2 and "-" in word and _labelled(tokens, i, first)) or (
             coded and (head in PREPOSITIONS or head in COPULAS or head == "now" or (
+                head in ("it's", "that's") and ends_clause(tokens, i)) or (  # "it's web-2 now"
                 verb_like(head) and tokens[i - 2].word not in DETERMINERS)))
     before = i - 1
     if tokens[before].word in DETERMINERS and i + 2 < len(tokens) and \
@@ -235,9 +239,8 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
     head, nxt = tokens[before].word, tokens[i + 1].word if i + 1 < len(tokens) else ""
     if head in PREPOSITIONS or head in COPULAS or (head in CONTRACTED - {"they're"} and
                                                    "'" not in word and (ends_clause(tokens, i)
-                                                                        or nxt == "now")):
-        return True  # ("it's Dan.", not "it's Sarah's birthday", "it's Chrome again"; not
-    # "they're the Quizzly Bears now": another team's name, not the user's one)
+                                                                        or nxt in _FOCUS)):
+        return True  # ("it's Dan.", not "it's Sarah's birthday"; "they're X now": another's)
     if before == i - 1 and _labelled(tokens, i, first):
         return True
     # the object of a verb, where its clause ends or goes on ("use Vitest for the tests")
@@ -388,12 +391,6 @@ def _after_not(words: list[str], i: int) -> bool:
             "any", "anymore", "but"))
 
 
-def _participle(word: str) -> bool:
-    """A passive or progressive verb form ("tagged", "shipped", "running"), lower-case: what
-    happens to K, not a name for it."""
-    return word.islower() and len(word) > 4 and word.endswith(("ed", "ing"))
-
-
 def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: str,
                     correction: bool) -> bool:
     """"called X", "(change) K to X", "K is X" at a clause's end (K of two words or more, or
@@ -407,8 +404,10 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
         # what the thing does, as prose does; a change verb's "to" names a setting)
         return (bool(verbs) and not _named_mover(sentence, tokens, verbs[-1], i - 1)) or \
             (subject_verb_to(tokens, i - 1, first) and words[i] not in _SPELLED)
-    if prev in ("is", "are") and not correction and _participle(words[i]):
+    if prev in ("is", "are") and not correction and labelled.participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
+    if prev == ":":  # "north bed: basil.", "log level: debug" (fact_labelled_values)
+        return labelled.labelled_value(tokens, i, first)
     if prev in ("now", "is", "are"):
         phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
         return len(phrase) >= (1 if correction or prev == "now" else 2)
@@ -416,5 +415,6 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
 
 
 _SPELLED = NUMBER_WORDS | {"zero"}  # the cardinals in words
+_FOCUS = ("now", "i", "we", "who")  # "it's Mrs. Costa I should talk to": a cleft's focus
 # A pronoun and its copula in one word ("it's 2 rounds now", "we're 8 for dinner").
 CONTRACTED = closed("it's we're they're that's there's")

@@ -98,6 +98,11 @@ MOVED = closed("went gone rose risen fell fallen grew grown jumped climbed shran
 NO_HEAD = closed("got get gets getting been being has have had same correct incorrect current "
                  "wrong right actual real") | (MOVED - {"rose"})  # ("my daughter Rose")
 TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
+# The kinds of place that open a name, also as a sentence's first word ("Hotel Sol in Seville",
+# "Osteria Ventidue."): the capital is the name's, not the sentence's (a closed class).
+NAME_HEADS = closed("hotel hostel inn motel resort osteria trattoria ristorante restaurant "
+                    "bistro brasserie taverna café cafe pub bar club studio villa casa "
+                    "hospital clinic museum gallery theatre theater lake mount camp")
 # The particles of phrasal verbs ("goes out", "moved up").
 PARTICLES = closed("out up down off back over away around along")
 NAMING = closed("call calls called name names named")
@@ -231,10 +236,12 @@ def names_joined(sentence: str, tokens: list[Tok]) -> list[Tok]:
                 sentence[token.start:token.start + 1].isupper():
             out[-1] = token  # "is dr. Ines Carvalho": a title in lower case opens the name
             continue
-        if prev is not None and len(out) > 1 and not token.value and not prev.value and \
-                sentence[token.start:token.start + 1].isupper() and \
-                sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and \
-                prev.word.replace(" ", "").replace(".", "").isalpha():  # "Grand Alpine Lodge"
+        if (prev is not None and (len(out) > 1 or prev.word in NAME_HEADS) and
+                not token.value and not prev.value and
+                sentence[token.start:token.start + 1].isupper() and
+                sentence[prev.start:prev.start + 1].isupper() and token.word.isalpha() and
+                "i" not in (token.word, prev.word) and  # ("it's Mrs. Costa I should …")
+                prev.word.replace(" ", "").replace(".", "").isalpha()):  # "Grand Alpine Lodge"
             out[-1] = Tok(f"{prev.word} {token.word}", prev.start, token.end)
         else:
             out.append(token)

@@ -354,6 +354,9 @@ RULES: tuple[Rule, ...] = (
     # "+44 20 7946 0958"): one number as the user writes it
     _rule(r"(?<![\w.,+-])(?:\+\d{1,3}|0\d{1,4})(?: \d{2,4}){2,4}(?![\w]|[.,:]\d)", "name",
           check=_check_phone),
+    # (or a trunk code and one long group: "07700 900123", "+44 7700 900123", "0151 2247799")
+    _rule(r"(?<![\w.,+-])(?:\+\d{1,3} \d{2,4}|0\d{2,4}) \d{6,8}(?![\w]|[.,:]\d)", "name",
+          check=_check_phone),
     # a duration in several units, largest first ("1 hour 40 minutes", "2 h 15 min", "3 days
     # and 4 hours"): one number, not two values of one key
     _rule(rf"{_NB}\d+(?:[.,]\d+)?\s?(?:{_SPAN_UNIT})(?:,?\s?(?:and\s)?\d+\s?(?:{_SPAN_UNIT})){{1,2}}"

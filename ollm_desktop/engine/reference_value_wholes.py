@@ -19,6 +19,7 @@ from collections.abc import Callable
 from ollm_desktop.engine.reference_value_shapes import ZONE
 from ollm_desktop.engine.reference_words import (
     CURRENCY_CODES,
+    EXT,
     NUMBER_WORDS,
     STOP,
     UNIT,
@@ -55,6 +56,15 @@ _ZONE_WORDS = rf"(?:{ZONE}|(?:Pacific|Eastern|Central|Mountain)(?:\s[Tt]ime)?\b)
 _CRON_FIELD = r"(?:\*|\d{1,2}(?:[-,]\d{1,2})*)(?:/\d{1,2})?"
 # The currency before an amount ("$", "ISK "): the rate's amount is money.
 _MONEY = rf"(?:[$€£¥₹]\s?|(?-i:{'|'.join(CURRENCY_CODES)})\s)"
+
+
+def _check_dotted(match: re.Match[str]) -> tuple[str, str] | None:
+    """A code name's parts: a letter and a digit in one part, no part a plain number after
+    the first ("db.t3.large", not "python3.11", a product's release, nor "v2.1")."""
+    parts = match.group(0).split(".")
+    coded = any(any(c.isdigit() for c in p) and any(c.isalpha() for c in p) for p in parts)
+    return (match.group(0), "name") if coded and not any(p.isdigit() for p in parts[1:]) \
+        and not re.fullmatch(EXT, parts[-1], re.IGNORECASE) else None
 
 
 def _check_counted(match: re.Match[str]) -> tuple[str, str] | None:
@@ -152,4 +162,12 @@ RATE_SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"{_NB}\d+(?:\.\d+)?\s?%\s(?!(?:OFF|ON|OR|AND|FOR|THE|OF|TO|IN|AT)\b)[A-Z][A-Z0-9]{{1,4}}"
      r"(?![\w-])(?!\s\d)",
      "number", None),
+    # a dotted code name of lower-case parts with a digit ("db.t3.large", "m5.xlarge",
+    # "cache.r6g.large": an instance class): one name, not a file ("app2.py") nor a host
+    (r"(?<![\w.@/:-])(?=[a-z0-9.]*\d)[a-z][a-z0-9]*(?:\.[a-z0-9]+)+(?![\w/@:-]|\.\w)", "name",
+     _check_dotted),
+    # minutes and seconds no clock reads ("48:30", "47:52.4", "25:00": a race, a timer): one
+    # time of the class of "18:45", not a "48" and a "30" (minutes from 24 to 199 only)
+    (r"(?<![\w:.,/-])(?:2[4-9]|[3-9]\d|1\d\d):[0-5]\d(?:\.\d{1,2})?(?![\w:]|[.,]\d)", "time",
+     None),
 )

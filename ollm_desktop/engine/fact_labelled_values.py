@@ -1,0 +1,61 @@
+"""A lower-case value after a label's colon ("north bed: basil.", "log level: debug",
+"favourite colour: teal"): the label opens its clause, the value ends it, and the label names
+a thing, not a part of the message ("update: done", "edit: typo", "PS: ignore that").
+
+A titled name in apposition to a name ("moved Max to Riverside Animal Hospital, Dr. Okafor."):
+the person of the place named, a value too (a bare name there may be addressed, "Let's do 3pm,
+Mark."; a title and a name after a place's name is its person).
+
+Split from ``fact_values`` (full): its ``_statement_slot`` asks here for the ":" place, its
+loop over bare words for an apposed title.
+"""
+
+from __future__ import annotations
+
+from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_words import BOUNDARY, PREPOSITIONS, TITLES, Tok, closed
+
+# Labels of a message's parts, not of a thing.
+_NO_LABELS = closed("update edit note ps p.s btw fyi q a question answer reminder tldr context "
+                    "summary re subject warning caveat problem issue todo ok okay nb")
+
+
+def participle(word: str) -> bool:
+    """A passive or progressive verb form ("tagged", "shipped", "running"), lower-case: what
+    happens to K, not a name for it."""
+    return word.islower() and len(word) > 4 and word.endswith(("ed", "ing"))
+
+
+def labelled_value(tokens: list[Tok], i: int, first: int) -> bool:
+    """The word at ``i`` (its clause's last) is the value of the label before its colon."""
+    phrase = phrase_before(tokens, i - 1, first)
+    at = i - 2 - len(phrase)
+    return bool(phrase) and phrase[0] not in _NO_LABELS and not participle(tokens[i].word) and (
+        at < first or tokens[at].word in BOUNDARY)
+
+
+def in_label(sentence: str, tokens: list[Tok], i: int) -> bool:
+    """The word at ``i`` is inside a label whose colon a value follows ("OAuth client ID for
+    dev: web-dev-01", "API key for staging: …"): a word of the key, no value of it (a name
+    after a preposition there is a place or owner the label names: "order for Café Lume: 60
+    croissants", a value of its own)."""
+    if i == 0 or tokens[i - 1].word in PREPOSITIONS or not sentence[tokens[i].start].isalpha():
+        return False
+    for k in range(i + 1, min(i + 6, len(tokens) - 1)):
+        if tokens[k].value or tokens[k].word in BOUNDARY - {":"}:
+            return False
+        if tokens[k].word == ":":  # (a value there, or a code still bare: "web-dev-01")
+            after = tokens[k + 1]
+            return after.value is not None or any(c.isdigit() for c in after.word)
+    return False
+
+
+def apposed_title(tokens: list[Tok], i: int) -> bool:
+    """The word at ``i`` is a titled name ("dr. okafor") after a comma and a name's value,
+    ending its clause: that name's person."""
+    title = tokens[i].word.split(".")[0]
+    before = tokens[i - 2].value if i >= 2 else None
+    return not tokens[i].value and title in TITLES and title != "st" and \
+        tokens[i].word.startswith(f"{title}. ") and tokens[i - 1].word == "," and \
+        before is not None and before[3] == "name" and \
+        (i + 1 >= len(tokens) or tokens[i + 1].word in BOUNDARY)
