@@ -28,13 +28,7 @@ from ollm_desktop.engine.fact_comparatives import replaced_value, than_usual
 from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
 from ollm_desktop.engine.fact_for_key import RENAMING, values_for_keys
 from ollm_desktop.engine.fact_header_lists import header_items
-from ollm_desktop.engine.fact_keys import (
-    key_of,
-    noun_phrase,
-    object_before,
-    singular,
-    unit_class,
-)
+from ollm_desktop.engine.fact_keys import key_of, noun_phrase, object_before, singular, unit_class
 from ollm_desktop.engine.fact_kind_words import kind_values
 from ollm_desktop.engine.fact_leads import ONWARD, erred_after, retraction, strip_lead
 from ollm_desktop.engine.fact_mood import read_moods
