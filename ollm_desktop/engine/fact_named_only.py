@@ -33,7 +33,29 @@ def names_its_old(facts: list[Fact], correction: Fact, new: Fact) -> bool:
     accum is 32 not 16" named "16", and "gradient accumulation 16" is read later. It is
     replaced whatever its key's words ("grad accum" beside "gradient accumulation")."""
     value = new.value.lower()
-    return any(_is_named(value, old) and value != old for old in _named(facts, correction))
+    return any(_is_named(value, old) and value != old and not _named_beside(
+        facts, correction, new, old) for old in _named(facts, correction))
+
+
+def _named_beside(facts: list[Fact], correction: Fact, new: Fact, old: str) -> bool:
+    """Another value of ``new``'s message holds ``old`` too, and ``new``'s key does not meet
+    the correction's ("gym Monday 6pm, swimming Friday 6pm", then "gym moved from 6pm to
+    7pm": the swimming's "Friday 6pm" is not the one it named; "moved it from 6pm to 7pm":
+    which one is not said, and neither is taken)."""
+    return not meet(key_words(new.key), key_words(correction.key)) and any(
+        f is not new and f.message_id == new.message_id and _is_named(f.value.lower(), old)
+        and f.value.lower() != old for f in facts)
+
+
+def key_words(key: str) -> set[str]:
+    """The words of a key's entity and attribute."""
+    return set(re.split(r"[\s_]+", " ".join(key.lower().split("|")[:2])))
+
+
+def meet(one: set[str], other: set[str]) -> bool:
+    """Two sets of words share one (of two letters or more; "accum" meets "accumulation")."""
+    return any(a.startswith(b) or b.startswith(a) for a in one for b in other
+               if len(a) > 1 and len(b) > 1)
 
 
 def _named(facts: list[Fact], correction: Fact) -> list[str]:

@@ -17,6 +17,7 @@ from ollm_desktop.engine.fact_mood_words import (
     MODAL,
     TENTATIVE,
 )
+from ollm_desktop.engine.fact_spans import spanned
 from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_verbs import finite_verb, plain
 from ollm_desktop.engine.fact_words import (
@@ -54,7 +55,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i):
         return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
-            "to" in words[i + 1:]:
+            "to" in words[i + 1:] and not spanned(tokens, i):  # ("I sleep from 11:30 to 7")
         return True
     if [w for w in before if w not in ANTERIOR_ADJ and w not in ("current", "usual")][-2:] in (
             ["up", "from"], ["down", "from"]) and _kind_before(tokens, i) and \
@@ -148,8 +149,7 @@ def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
 
 
 def _split_arrow(tokens: list[Tok], at: int) -> bool:
-    """An arrow the tokens hold as two marks side by side: "–>" ("->" whose hyphen a word
-    processor made an en dash). ``fact_words.TOKEN`` reads "->" and "=>" as one token."""
+    """An arrow held as two marks side by side: "–>" ("->" with an en dash; "->" is one)."""
     return at + 1 < len(tokens) and tokens[at].word == "–" and \
         tokens[at + 1].word == ">" and tokens[at].end == tokens[at + 1].start
 

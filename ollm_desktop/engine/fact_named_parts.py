@@ -1,0 +1,55 @@
+"""An old value a correction names that is one part of an earlier value (issue 28).
+
+A correction names its old value as the user thinks of it, not as the ledger wrote it down:
+"the teacher moved him from 4:30 to 5:15" names the time of "Thursdays at 4:30" (a weekday
+and its time read as one value), and "db index is 4 not 2" names the value of the setting
+``REDIS_DB=2``. Either is the earlier value the correction takes back: the pair gives way to
+the new time (its day holds on: ``fact_day_times.kept_day``), the setting to the new number.
+
+A setting's value is named only where the setting's name shares a word with the
+correction's key ("db index" and ``REDIS_DB``; "port" and ``REDIS_PORT``): a bare "2" said
+of nothing in particular would name every setting that holds 2. ``facts._names`` asks here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.fact_day_times import time_of_pair
+from ollm_desktop.engine.fact_named_only import key_words, meet, same_value
+from ollm_desktop.engine.fact_types import Fact
+
+_SETTING = re.compile(r"([A-Za-z][\w.-]*)\s*[=:]\s*(\S+)")
+
+
+def part_named(said: str, value: str, said_kind: str, key: str) -> bool:
+    """``said`` (a correction's old value, lower case) names a part of ``value`` (an earlier
+    fact's, lower case): the time of a weekday-time pair, or the value of a setting whose
+    name shares a word with ``key`` (the replacement's)."""
+    if not any(c.isdigit() for c in said):
+        return False
+    time = time_of_pair(value)
+    if time is not None:
+        return said_kind == "time" and same_value(time, said)
+    setting = _SETTING.fullmatch(value)
+    if setting is None or not same_value(setting[2].lower(), said):
+        return False
+    return meet(set(re.split(r"[\W_]+", setting[1].lower())), key_words(key))
+
+
+def one_part(olds: list[Fact], said: str, kind: str, replacement: Fact) -> list[Fact]:
+    """``olds`` less the pairs and settings ``said`` names a part of, where it names such a
+    part of several keys' values ("gym Monday 6pm, swimming Friday 6pm", then "gym moved from
+    6pm to 7pm"): only those whose key shares a word with the replacement's (one named value
+    replaces one value, not two)."""
+    said = unstopped(said).lower()
+    parts = [f for f in olds if part_named(said, f.value.lower(), kind, replacement.key)]
+    if len({f.key for f in parts}) < 2:
+        return olds
+    keep = [f for f in parts if meet(key_words(f.key), key_words(replacement.key))]
+    return [f for f in olds if f not in parts or f in keep]
+
+
+def unstopped(value: str) -> str:
+    """A value read with the full stop that ends its sentence ("not 2:40 pm."): the value."""
+    return value[:-1] if value.endswith(".") and not value.endswith("..") else value
