@@ -25,7 +25,9 @@ def names_another_old(facts: list[Fact], correction: Fact, new: Fact) -> bool:
     ("instead of MySQL": "MySQL 8.0"), and so is one of the same number ("Version 1.27 is
     wrong": "Kubernetes 1.27")."""
     named = _named(facts, correction)
-    return bool(named) and not any(_is_named(new.value.lower(), old) for old in named)
+    value = new.value.lower()
+    return bool(named) and not any(_is_named(value, old) or setting_named(
+        value, old, correction.key) for old in named)
 
 
 def names_its_old(facts: list[Fact], correction: Fact, new: Fact) -> bool:
@@ -33,8 +35,18 @@ def names_its_old(facts: list[Fact], correction: Fact, new: Fact) -> bool:
     accum is 32 not 16" named "16", and "gradient accumulation 16" is read later. It is
     replaced whatever its key's words ("grad accum" beside "gradient accumulation")."""
     value = new.value.lower()
-    return any(_is_named(value, old) and value != old and not _named_beside(
-        facts, correction, new, old) for old in _named(facts, correction))
+    return any((_is_named(value, old) or setting_named(value, old, correction.key)) and
+               value != old and not _named_beside(facts, correction, new, old)
+               for old in _named(facts, correction))
+
+
+def setting_named(value: str, said: str, key: str) -> bool:
+    """``value`` is a NAME=value setting that holds ``said`` ("redis_db=2" of "2"), and its
+    name shares a word with ``key`` (the correction's: "db index"): one setting of several
+    that may hold the number."""
+    setting = _SETTING.fullmatch(value)
+    return setting is not None and same_value(setting[2].lower(), said) and \
+        meet(set(re.split(r"[\W_]+", setting[1].lower())), key_words(key))
 
 
 def _named_beside(facts: list[Fact], correction: Fact, new: Fact, old: str) -> bool:
@@ -56,6 +68,9 @@ def meet(one: set[str], other: set[str]) -> bool:
     """Two sets of words share one (of two letters or more; "accum" meets "accumulation")."""
     return any(a.startswith(b) or b.startswith(a) for a in one for b in other
                if len(a) > 1 and len(b) > 1)
+
+
+_SETTING = re.compile(r"([A-Za-z][\w.-]*)\s*[=:]\s*(\S+)")
 
 
 def _named(facts: list[Fact], correction: Fact) -> list[str]:

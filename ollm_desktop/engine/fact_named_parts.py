@@ -13,13 +13,9 @@ of nothing in particular would name every setting that holds 2. ``facts._names``
 
 from __future__ import annotations
 
-import re
-
 from ollm_desktop.engine.fact_day_times import time_of_pair
-from ollm_desktop.engine.fact_named_only import key_words, meet, same_value
+from ollm_desktop.engine.fact_named_only import key_words, meet, same_value, setting_named
 from ollm_desktop.engine.fact_types import Fact
-
-_SETTING = re.compile(r"([A-Za-z][\w.-]*)\s*[=:]\s*(\S+)")
 
 
 def part_named(said: str, value: str, said_kind: str, key: str) -> bool:
@@ -31,10 +27,7 @@ def part_named(said: str, value: str, said_kind: str, key: str) -> bool:
     time = time_of_pair(value)
     if time is not None:
         return said_kind == "time" and same_value(time, said)
-    setting = _SETTING.fullmatch(value)
-    if setting is None or not same_value(setting[2].lower(), said):
-        return False
-    return meet(set(re.split(r"[\W_]+", setting[1].lower())), key_words(key))
+    return setting_named(value, said, key)
 
 
 def one_part(olds: list[Fact], said: str, kind: str, replacement: Fact) -> list[Fact]:

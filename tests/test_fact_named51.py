@@ -1,0 +1,218 @@
+"""Old values a correction names, read whole (issue 28, stop 51, named51).
+
+A named old value that is a part of an earlier value (the time of a weekday-time pair, the
+value of a NAME=value setting) replaces that value, and only the one whose key meets the
+correction's; a particle of direction is no counted noun ("from 20 down to 12"); "from X to
+Y" in the present simple of no change verb is a span stated, not a change; two values one
+message gave one key side by side are only possibly replaced by a correction that names
+neither; "VALUE is my K for NP" keys the value; a reply's restatement of the user's value
+("7-day retention" of "7 days") takes the user's value with it when a correction replaces
+it; "a.m." before "instead", "not", "and" ends no sentence. Each is read in both orders: the
+statement first (``absorbed``), and the correction first (as the chat reads a correction at
+once and the statements before it when they are compacted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine import facts
+from ollm_desktop.engine.fact_dotted_initials import sentences
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.facts_extract import extract
+from ollm_desktop.engine.models import Message
+from tests.engine_fakes import absorbed
+from tests.fact_ledger import replaced_by_map, stated_status
+
+
+def _forward(said: str, later: str, reply: str = "Noted.") -> list[Fact]:
+    return absorbed(("user", said), ("assistant", reply), ("user", later))
+
+
+def _late(said: str, later: str, reply: str = "Noted.") -> list[Fact]:
+    """The correction (turn 2) absorbed first, then the exchange it corrects (turn 1)."""
+    ledger: list[Fact] = []
+    for turn, role, text in ((2, "user", later), (1, "user", said), (1, "assistant", reply)):
+        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
+    return ledger
+
+
+BOTH = pytest.mark.parametrize("play", [_forward, _late], ids=["forward", "late"])
+
+
+# ------------------------------------------------------------------ a part of a value named
+@BOTH
+@pytest.mark.parametrize(("said", "later", "pair", "new", "day"), [
+    ("Noah's piano lesson is Thursdays at 4:30", "teacher moved him from 4:30 to 5:15, same day",
+     "Thursdays at 4:30", "5:15", "Thursdays"),
+    ("yoga is Mondays 18:00", "they moved it from 18:00 to 18:30", "Mondays 18:00", "18:30",
+     "Mondays"),
+    ("bin collection: Tuesday 7am", "council changed collection from 7am to 6am",
+     "Tuesday 7am", "6am", "Tuesday"),
+    ("standup is wed at 9:15", "not 9:15 but 9:45 now, same day", "wed at 9:15", "9:45",
+     "wed"),
+])
+def test_a_pairs_time_named_replaces_the_pair_and_the_day_holds(play, said, later, pair, new,
+                                                                 day):
+    ledger = play(said, later)
+    assert replaced_by_map(ledger).get(pair) == new
+    assert stated_status(ledger, day) == "current"
+
+
+@BOTH
+def test_a_time_named_in_two_keys_pairs_takes_only_the_one_of_its_key(play):
+    ledger = play("gym is Monday 6pm, swimming is Friday 6pm", "gym moved from 6pm to 7pm")
+    assert replaced_by_map(ledger).get("Monday 6pm") == "7pm"
+    assert stated_status(ledger, "Friday 6pm") == "current"
+
+
+@BOTH
+@pytest.mark.parametrize(("said", "later", "old", "new", "kept"), [
+    ("worker env: REDIS_HOST=cache-stg.internal, REDIS_PORT=6380, REDIS_DB=2",
+     "copy paste error — db index is 4 not 2. port is right", "REDIS_DB=2", "4",
+     "REDIS_PORT=6380"),
+    ("worker config: WORKERS=2, REDIS_DB=2", "db index is 4 not 2", "REDIS_DB=2", "4",
+     "WORKERS=2"),
+    ("pool settings: MAX_CONN=50, IDLE=50", "max conn is 80, not 50", "MAX_CONN=50", "80",
+     "IDLE=50"),
+])
+def test_a_settings_value_named_replaces_the_setting_its_key_names(play, said, later, old,
+                                                                  new, kept):
+    ledger = play(said, later)
+    assert replaced_by_map(ledger).get(old) == new
+    assert stated_status(ledger, kept) == "current"
+
+
+def test_a_bare_number_named_of_no_key_takes_no_setting():
+    ledger = _forward("worker config: WORKERS=2, REDIS_DB=2", "it's 4 not 2")
+    assert stated_status(ledger, "WORKERS=2") == "current"
+    assert stated_status(ledger, "REDIS_DB=2") == "current"
+
+
+# ------------------------------------------------------------------ a particle is no noun
+@pytest.mark.parametrize(("text", "old"), [
+    ("I turned the timer from 20 down to 12 minutes", "20"),
+    ("we cut the dose from 40 down to 20 mg", "40"),
+    ("the thermostat went from 19 up to 21", "19"),
+    ("batch size from 64 up to 128", "64"),
+])
+def test_a_particle_of_direction_is_no_counted_noun(text, old):
+    assert [f.value for f in extract("user", text) if f.old] == [old]
+
+
+@BOTH
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("drip irrigation runs 20 minutes every morning for the veg beds",
+     "it's been rainy so I turned the timer from 20 down to 12 minutes", "20 minutes",
+     "12 minutes"),
+    ("my weekly mileage is 30 km", "bumped it from 30 up to 40 km", "30 km", "40 km"),
+])
+def test_from_a_figure_down_to_another_replaces_it(play, said, later, old, new):
+    assert replaced_by_map(play(said, later)).get(old) == new
+
+
+# ------------------------------------------------------------------ a span is no change
+@pytest.mark.parametrize(("text", "ends"), [
+    ("I sleep from 11:30 to 7", ("11:30", "7")),
+    ("we usually work from 9 to 5", ("9", "5")),
+    ("the bakery is open from 7 to 3 on weekdays", ("7", "3")),
+    ("i'm at the office from 8:30 to 4:30 most days", ("8:30", "4:30")),
+    ("the shop's open from 9 to 5", ("9", "5")),
+])
+def test_a_span_in_the_present_simple_states_both_ends(text, ends):
+    found = extract("user", text)
+    assert not any(f.old for f in found)
+    assert set(ends) <= {f.value for f in found}
+    assert replaced_by_map(absorbed(("user", text))) == {}
+
+
+@pytest.mark.parametrize(("text", "old"), [
+    ("standup went from 9:30 to 10", "9:30"),
+    ("we changed class from 2 to 3", "2"),
+    ("the timeout is from 30 s to 45 s now", "30 s"),
+    ("sorry, the clinic is from 2 to 4pm", "2"),
+    ("port from 8080 to 9090", "8080"),
+    ("we moved dinner from 19:00 to 20:00", "19:00"),
+    ("checkout shifts from 11 to 1", "11"),
+    ("we shift standup from 9 to 10", "9"),
+])
+def test_a_change_from_to_still_names_its_old_value(text, old):
+    assert [f.value for f in extract("user", text) if f.old] == [old]
+
+
+def test_a_span_said_then_asked_about_keeps_its_start():
+    ledger = absorbed(("user", "I sleep from 11:30 to 7"),
+                      ("assistant", "That's 7.5 hours, right in the recommended range."),
+                      ("user", "should I try going to bed at 10:30 though? I'm always tired"))
+    assert stated_status(ledger, "11:30") == "current"
+
+
+# ------------------------------------------------------------------ side by side
+@BOTH
+@pytest.mark.parametrize(("said", "later", "values"), [
+    ("ferry out at 7:40, ferry back at 18:10",
+     "return ferry is actually 17:25, I read the summer timetable", ("7:40", "18:10")),
+    ("bus there at 8:05, bus home at 17:40", "the bus home is now 18:10", ("8:05", "17:40")),
+])
+def test_two_values_side_by_side_are_only_possibly_replaced(play, said, later, values):
+    ledger = play(said, later)
+    for value in values:
+        fact = next(f for f in ledger if f.value == value)
+        assert fact.status == "current"
+        assert fact.possibly_replaced_by is not None
+
+
+@BOTH
+def test_a_correction_that_names_one_of_two_takes_it(play):
+    ledger = play("bus there at 8:05, bus home at 17:40", "the bus home is 18:10, not 17:40")
+    assert replaced_by_map(ledger).get("17:40") == "18:10"
+    assert stated_status(ledger, "8:05") == "current"
+
+
+@BOTH
+def test_one_value_of_a_key_is_still_replaced(play):
+    assert replaced_by_map(play("the port is 8080", "port is now 9090")).get("8080") == "9090"
+
+
+# ------------------------------------------------------------------ VALUE is my K for NP
+@pytest.mark.parametrize(("text", "key"), [
+    ("Thursday is my carpool day for the twins", "carpool|day|date"),
+    ("Friday is the deadline for the report", "|deadline|date"),
+    ("Thursday is the day I swim", "||date"),
+])
+def test_a_value_before_its_copula_takes_the_key_before_a_phrase(text, key):
+    assert [f.key for f in extract("user", text)] == [key]
+
+
+@BOTH
+def test_a_carpool_day_said_first_is_replaced(play):
+    ledger = play("Thursday is my carpool day for the twins",
+                  "Jen and I switched, my carpool day is Monday now",
+                  reply="Okay, you drive the twins' carpool on Thursdays.")
+    assert replaced_by_map(ledger).get("Thursday") == "Monday"
+
+
+# ------------------------------------------------------------------ a reply's restatement
+@BOTH
+def test_a_replys_restatement_takes_the_users_value_with_it(play):
+    ledger = play("kafka topic orders.v1: retention.ms = 7 days, 12 partitions",
+                  "we bumped retention on orders.v1 to 14 days. partitions untouched",
+                  reply="Noted for orders.v1: 7-day retention, 12 partitions.")
+    assert replaced_by_map(ledger).get("7 days") == "14 days"
+    assert stated_status(ledger, "12 partitions") == "current"
+
+
+def test_a_question_after_a_restatement_replaces_nothing():
+    ledger = _forward("trial: 14 days, seats: 5", "should we make the trial 30 days?",
+                      reply="A 14-day trial with 5 seats.")
+    assert stated_status(ledger, "14 days") == "current"
+
+
+# ------------------------------------------------------------------ "a.m." and a pairing word
+@pytest.mark.parametrize(("text", "count"), [
+    ("high schools start at 7:50 a.m. instead of 7:25 a.m.", 1),
+    ("Dinner is at 7 p.m. not 8 p.m.", 1),
+    ("Meet at 10 a.m. but text me first.", 1),
+    ("The bar opens at 3 p.m. the room is B12.", 2),
+])
+def test_a_pairing_word_after_a_meridiem_goes_on(text, count):
+    assert len(sentences(text)) == count
