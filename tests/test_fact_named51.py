@@ -216,3 +216,77 @@ def test_a_question_after_a_restatement_replaces_nothing():
 ])
 def test_a_pairing_word_after_a_meridiem_goes_on(text, count):
     assert len(sentences(text)) == count
+
+
+# ------------------------------------------------------------------ one value in other words
+@BOTH
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("book club meets Thursdays", "not Thursday but Friday now", "Thursdays", "Friday"),
+    ("bin day is Tuesday", "it moved from Tuesdays to Wednesdays", "Tuesday", "Wednesdays"),
+    ("the retention window is 7 days", "we changed it from a 7-day to a 14-day window",
+     "7 days", "14-day window"),
+    ("my commute is 40 minutes", "it's 25 min now, not 40 min", "40 minutes", "25 min"),
+    ("choir practice is Wednesdays at 7:30pm", "its 8pm now not 7:30",
+     "Wednesdays at 7:30pm", "8pm"),
+])
+def test_a_named_old_value_in_other_words_names_it(play, said, later, old, new):
+    assert replaced_by_map(play(said, later)).get(old) == new
+
+
+@BOTH
+def test_a_clock_time_named_takes_only_its_keys_value(play):
+    ledger = play("dinner reservation at 7:30pm, breakfast at 7:30am",
+                  "dinner is 8 now, not 7:30")
+    assert replaced_by_map(ledger).get("7:30pm") == "8"
+    assert stated_status(ledger, "7:30am") == "current"
+
+
+@BOTH
+def test_a_weekday_named_in_a_question_replaces_nothing(play):
+    ledger = play("book club meets Thursdays", "should it be Friday instead of Thursday?")
+    assert stated_status(ledger, "Thursdays") == "current"
+
+
+def test_a_name_named_still_takes_its_versioned_value():
+    ledger = _forward("The database is MySQL 8.0.", "We're using Postgres instead of MySQL now.")
+    assert replaced_by_map(ledger).get("MySQL 8.0") == "Postgres"
+
+
+@BOTH
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("LOG_LEVEL=debug in the staging .env", "it was too noisy. set LOG_LEVEL to warn",
+     "LOG_LEVEL=debug", "warn"),
+    ("our config has CACHE_MODE=lazy and WORKERS=4", "switch CACHE_MODE to eager",
+     "CACHE_MODE=lazy", "eager"),
+])
+def test_a_setting_named_by_its_name_is_replaced(play, said, later, old, new):
+    assert replaced_by_map(play(said, later)).get(old) == new
+
+
+def test_a_setting_named_in_a_question_stays():
+    ledger = _forward("LOG_LEVEL=debug in the staging .env", "should I set LOG_LEVEL to warn?")
+    assert stated_status(ledger, "LOG_LEVEL=debug") == "current"
+
+
+@BOTH
+@pytest.mark.parametrize(("said", "later", "old"), [
+    ("setting up grafana on the homelab nuc, it's on port 3000",
+     "yes pls. but heads up it's 3300 not 3000, pihole grabbed it so I moved it", "3000"),
+    ("the dev server runs on port 8080", "heads up it's 8081 not 8080", "8080"),
+])
+def test_a_port_named_as_a_number_is_replaced_in_either_order(play, said, later, old):
+    assert not [f for f in play(said, later) if f.value == old and f.status == "current"]
+
+
+@pytest.mark.parametrize(("text", "old"), [
+    ("students will now be dropped off at 7:30 a.m. instead of between 6:55-7:00 a.m.",
+     "6:55-7:00 a.m."),
+    ("the budget went from about 40k to 55k", "40k"),
+    ("the meeting is at 3pm instead of around 2pm", "2pm"),
+])
+def test_a_word_of_approximation_before_an_old_value_is_passed_over(text, old):
+    assert [f.value for f in extract("user", text) if f.old] == [old]
+
+
+def test_a_word_of_approximation_alone_names_no_old_value():
+    assert not [f for f in extract("user", "we have about 40 guests") if f.old]

@@ -14,33 +14,48 @@ of nothing in particular would name every setting that holds 2. ``facts._names``
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_day_times import time_of_pair
-from ollm_desktop.engine.fact_named_only import key_words, meet, same_value, setting_named
-from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.fact_named_only import (
+    clock,
+    key_words,
+    meet,
+    same_quantity,
+    same_value,
+    setting_named,
+)
+from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 
 
 def part_named(said: str, value: str, said_kind: str, key: str) -> bool:
     """``said`` (a correction's old value, lower case) names a part of ``value`` (an earlier
     fact's, lower case): the time of a weekday-time pair, or the value of a setting whose
-    name shares a word with ``key`` (the replacement's)."""
-    if not any(c.isdigit() for c in said):
-        return False
+    name shares a word with ``key`` (the replacement's), or a setting's name; a clock time
+    said without its meridiem names the time said with one."""
     time = time_of_pair(value)
     if time is not None:
-        return said_kind == "time" and same_value(time, said)
-    return setting_named(value, said, key)
+        return said_kind == "time" and any(c.isdigit() for c in said) and (
+            same_value(time, said) or clock(time) == said)
+    return setting_named(value, said, key) or (said_kind == "time" and clock(value) == said) \
+        or same_quantity(value, said)  # ("Thursday" of "Thursdays", "7-day" of "7 days")
 
 
-def one_part(olds: list[Fact], said: str, kind: str, replacement: Fact) -> list[Fact]:
-    """``olds`` less the pairs and settings ``said`` names a part of, where it names such a
-    part of several keys' values ("gym Monday 6pm, swimming Friday 6pm", then "gym moved from
-    6pm to 7pm"): only those whose key shares a word with the replacement's (one named value
-    replaces one value, not two)."""
-    said = unstopped(said).lower()
-    parts = [f for f in olds if part_named(said, f.value.lower(), kind, replacement.key)]
-    if len({f.key for f in parts}) < 2:
-        return olds
-    keep = [f for f in parts if meet(key_words(f.key), key_words(replacement.key))]
-    return [f for f in olds if f not in parts or f in keep]
+def one_part(olds: list[Fact], replacement: Fact) -> list[Fact]:
+    """``olds`` (the values a named old value names) less those of another named key, where
+    they are of several keys and some key meets the replacement's ("gym Monday 6pm, swimming
+    Friday 6pm", then "gym moved from 6pm to 7pm": the gym's; "dinner at 7:30pm, breakfast at
+    7:30am", then "dinner is 8 now, not 7:30": the dinner's). A reply's value of no key's
+    words (its echo) stays named: one named value replaces the values of one key, not two."""
+    mine = key_words(replacement.key)
+    if len({f.key for f in olds}) < 2 or not any(meet(key_words(f.key), mine) for f in olds) \
+            or not all(_figure(f) for f in olds):
+        return olds  # (a name's values, "instead of MySQL": "MySQL 8.0" of "the database")
+    return [f for f in olds if meet(key_words(f.key), mine) or not (
+        key_words(f.key) - {""} or f.users)]
+
+
+def _figure(fact: Fact) -> bool:
+    """A value of figures: a time, a date, a number, a port, a setting's value."""
+    return fact.kind not in SENTENCE_KINDS and fact.kind != "decision" and \
+        any(c.isdigit() for c in fact.value)
 
 
 def unstopped(value: str) -> str:

@@ -17,7 +17,7 @@ from ollm_desktop.engine.fact_mood_words import (
     MODAL,
     TENTATIVE,
 )
-from ollm_desktop.engine.fact_spans import spanned
+from ollm_desktop.engine.fact_spans import BEFORE_A_FIGURE, spanned
 from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_verbs import finite_verb, plain
 from ollm_desktop.engine.fact_words import (
@@ -41,7 +41,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     j = i
     while j > 0 and words[j - 1] == "·":  # past the value's own words ("the library seminar
         j -= 1  # room": the value on its last word)
-    before = [w for w in words[max(0, j - 4):j] if w not in DETERMINERS]  # "instead of the Y"
+    before = [w for w in words[max(0, j - 4):j] if w not in BEFORE_A_FIGURE]  # "of the Y"
     if _text_has(tokens, i) or _reported_then_contrasted(tokens, i):
         return True  # "you have the date as 2014, not 2015", "the README states Y, but … X"
     if before[-1:] == ["not"] and _right_of_text_has(tokens, j):

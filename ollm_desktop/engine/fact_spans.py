@@ -12,7 +12,8 @@ dates or bare hours (a span of amounts or places, "from 20 to 12", is a change m
 than a statement). A clause with no verb ("port from 8080 to 9090"), a past ("went", "was
 moved"), an imperative ("change the port from"), a modal ("needs to go from") or a noun's
 verb in -s ("checkout shifts from 11 to 1", a headline's present) is a change, as before.
-``fact_old_values.is_old`` asks here of the value after "from".
+``fact_old_values.is_old`` asks here of the value after "from", and reads the words before a
+value past those that only say which it is (``BEFORE_A_FIGURE``: "instead of between …").
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ _CHANGED = closed("now instead anymore longer changed change goes go going went 
                   "slide swap advance bring take adjust turn tweak trim boost pull knock")
 # A lead before the clause that makes it a correction ("sorry, it's from 2 to 4").
 _LEADS = closed("actually sorry correction oops scratch meant mistake wrong wait update")
+# The words before an old value that say which it is, not whether it is old: a determiner,
+# or a word of approximation or range ("instead of between 6:55-7:00", "not around 5 but 6");
+# ``fact_old_values.is_old`` reads the words before a value past them.
+BEFORE_A_FIGURE = DETERMINERS | closed("between around about roughly approximately approx ~")
 _STATE_WORDS = 3  # "is open from", "'s at the office from"
 
 

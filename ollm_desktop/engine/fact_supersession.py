@@ -368,8 +368,9 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     if day_taken_later(facts, new):  # "10:15 on Monday", read after "Moved: Tuesday 10:15."
         return 1
     later = [f for f in facts if f.from_correction and f.status == "current"
-             and f.value != new.value and stated_before(new, f) and (family(f) == kind or (
-                 new.kind == "setting" and names_its_old(facts, f, new)))  # ("REDIS_DB=2")
+             and f.value != new.value and stated_before(new, f) and (family(f) == kind or
+                                                                     names_its_old(facts, f, new))
+             # (of another family where it named it: a port named as a number, "REDIS_DB=2")
              and not names_another_old(facts, f, new)]
     same, _ = _same_key(new, later)
     same += [f for f in later if f not in same and names_its_old(facts, f, new)]
