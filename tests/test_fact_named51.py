@@ -117,6 +117,8 @@ def test_from_a_figure_down_to_another_replaces_it(play, said, later, old, new):
     ("the bakery is open from 7 to 3 on weekdays", ("7", "3")),
     ("i'm at the office from 8:30 to 4:30 most days", ("8:30", "4:30")),
     ("the shop's open from 9 to 5", ("9", "5")),
+    ("the course runs from 3 March to 12 May", ("3 March", "12 May")),
+    ("the sale lasts from Friday to Sunday", ("Friday", "Sunday")),
 ])
 def test_a_span_in_the_present_simple_states_both_ends(text, ends):
     found = extract("user", text)

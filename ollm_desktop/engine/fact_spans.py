@@ -11,7 +11,8 @@ direction ("from 20 down to 12"), no word that says the value changed ("now", "i
 dates or bare hours (a span of amounts or places, "from 20 to 12", is a change more often
 than a statement). A clause with no verb ("port from 8080 to 9090"), a past ("went", "was
 moved"), an imperative ("change the port from"), a modal ("needs to go from") or a noun's
-verb in -s ("checkout shifts from 11 to 1", a headline's present) is a change, as before.
+verb in -s ("checkout shifts from 11 to 1", a headline's present) is a change, as before,
+but for a verb that says how long a thing holds ("the course runs from 3 March to 12 May").
 ``fact_old_values.is_old`` asks here of the value after "from", and reads the words before a
 value past those that only say which it is (``BEFORE_A_FIGURE``: "instead of between …").
 """
@@ -43,6 +44,9 @@ _LEADS = closed("actually sorry correction oops scratch meant mistake wrong wait
 # or a word of approximation or range ("instead of between 6:55-7:00", "not around 5 but 6");
 # ``fact_old_values.is_old`` reads the words before a value past them.
 BEFORE_A_FIGURE = DETERMINERS | closed("between around about roughly approximately approx ~")
+# The verbs in -s that say how long a thing holds, never that it moved ("the course runs
+# from", "the sale lasts from"); another verb in -s may be a headline's change.
+_SPANNING = closed("runs lasts spans operates")
 _STATE_WORDS = 3  # "is open from", "'s at the office from"
 
 
@@ -94,4 +98,4 @@ def _present(before: list[Tok], words: list[str]) -> bool:
         return 1 <= len(verbs) <= 2 and all(
             w.isalpha() and not w.endswith(("ed", "ing")) and w not in AUXILIARIES
             and w not in CONJUNCTIONS for w in verbs)
-    return False
+    return len(words) >= 2 and words[-1] in _SPANNING  # "the course runs from 3 March"
