@@ -292,3 +292,32 @@ def test_a_word_of_approximation_before_an_old_value_is_passed_over(text, old):
 
 def test_a_word_of_approximation_alone_names_no_old_value():
     assert not [f for f in extract("user", "we have about 40 guests") if f.old]
+
+
+# ------------------------------------------------------------------ the value a reason left
+@BOTH
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("the port is 8080", "its 9090 now because 8080 clashes with jenkins", "8080", "9090"),
+    ("the db is MySQL", "we use Postgres now since MySQL kept crashing", "MySQL", "Postgres"),
+    ("the dentist is Monday", "the dentist is Tuesday because Monday is a holiday", "Monday",
+     "Tuesday"),
+])
+def test_the_subject_of_a_clause_of_reason_is_the_value_left(play, said, later, old, new):
+    assert replaced_by_map(play(said, later)).get(old) == new
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    ("the dentist is Monday", "should the dentist be Tuesday because Monday is a holiday?",
+     "Monday"),
+    ("the port is 8080", "what if we used 9090 since 8080 clashes?", "8080"),
+])
+def test_a_reason_in_a_question_replaces_nothing(said, later, kept):
+    assert stated_status(_forward(said, later), kept) == "current"
+
+
+@pytest.mark.parametrize("text", [
+    "we are 12 because 2 people cancelled",
+    "the server runs on 8080 since 2019",
+])
+def test_a_reason_without_a_value_as_its_subject_names_no_old_value(text):
+    assert not [f for f in extract("user", text) if f.old]

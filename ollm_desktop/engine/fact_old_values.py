@@ -17,7 +17,7 @@ from ollm_desktop.engine.fact_mood_words import (
     MODAL,
     TENTATIVE,
 )
-from ollm_desktop.engine.fact_spans import BEFORE_A_FIGURE, spanned
+from ollm_desktop.engine.fact_spans import BEFORE_A_FIGURE, left_for, spanned
 from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_verbs import finite_verb, plain
 from ollm_desktop.engine.fact_words import (
@@ -52,7 +52,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
             or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
-    if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i):
+    if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i) or left_for(tokens, j, i):
         return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:] and not spanned(tokens, i):  # ("I sleep from 11:30 to 7")

@@ -14,11 +14,13 @@ moved"), an imperative ("change the port from"), a modal ("needs to go from") or
 verb in -s ("checkout shifts from 11 to 1", a headline's present) is a change, as before,
 but for a verb that says how long a thing holds ("the course runs from 3 March to 12 May").
 ``fact_old_values.is_old`` asks here of the value after "from", and reads the words before a
-value past those that only say which it is (``BEFORE_A_FIGURE``: "instead of between …").
+value past those that only say which it is (``BEFORE_A_FIGURE``: "instead of between …"),
+and asks ``left_for`` of a value that opens a clause of reason.
 """
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_verbs import finite_verb
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
@@ -99,3 +101,22 @@ def _present(before: list[Tok], words: list[str]) -> bool:
             w.isalpha() and not w.endswith(("ed", "ing")) and w not in AUXILIARIES
             and w not in CONJUNCTIONS for w in verbs)
     return len(words) >= 2 and words[-1] in _SPANNING  # "the course runs from 3 March"
+
+
+# The subordinators of reason ("it's 9090 now because 8080 clashes with Jenkins").
+_REASON = closed("because since cuz coz bc")
+# What a value left behind does in its clause of reason: a verb in -s of conflict or failure,
+# or a copula before its state ("8080 clashes", "Thursday is a holiday", "MySQL kept crashing").
+_STATE_VERBS = closed("is was are were kept keeps")
+
+
+def left_for(tokens: list[Tok], j: int, i: int) -> bool:
+    """The value at ``i`` (its words from ``j``) is the subject of a clause of reason after
+    another value of its sentence ("it's 9090 now because 8080 clashes with Jenkins", "we
+    use Postgres now since MySQL kept crashing"): the value the change left, its old one."""
+    if j < 2 or tokens[j - 1].word not in _REASON or i + 1 >= len(tokens):
+        return False
+    if not any(t.value is not None for t in tokens[:j - 1]):
+        return False
+    verb = tokens[i + 1]
+    return verb.value is None and (verb.word in _STATE_VERBS or finite_verb(verb))
