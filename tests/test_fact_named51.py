@@ -237,10 +237,10 @@ def test_a_named_old_value_in_other_words_names_it(play, said, later, old, new):
 
 @BOTH
 def test_a_clock_time_named_takes_only_its_keys_value(play):
-    ledger = play("dinner reservation at 7:30pm, breakfast at 7:30am",
+    ledger = play("dinner is Fridays at 7:30pm, yoga is Mondays at 7:30pm",
                   "dinner is 8 now, not 7:30")
-    assert replaced_by_map(ledger).get("7:30pm") == "8"
-    assert stated_status(ledger, "7:30am") == "current"
+    assert replaced_by_map(ledger).get("Fridays at 7:30pm") == "8"
+    assert stated_status(ledger, "Mondays at 7:30pm") == "current"
 
 
 @BOTH

@@ -170,8 +170,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             (f.value in (item.value, unstopped(item.value)) and family(f) == family(item))
             or _names(item, f, replacement))]
         olds = one_date_by_day(unstopped(item.value), olds)  # "not the 20th": which one?
-        olds = one_part(settings_named(olds, replacement.key),  # "alpha is 32 not 16": not
-                        replacement)  # rank 16; "gym from 6pm": not swimming's "Friday 6pm"
+        olds = one_part(settings_named(olds, replacement.key), item.value, item.ref_kind,
+                        replacement)  # "alpha is 32 not 16": not rank 16; "gym from 6pm"
         if not olds and item.guessed:  # a name said to have failed ("Steve quit") that
             continue  # the user never stated: no old value of this key
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
