@@ -153,7 +153,8 @@ def test_a_span_said_then_asked_about_keeps_its_start():
 @pytest.mark.parametrize(("said", "later", "values"), [
     ("ferry out at 7:40, ferry back at 18:10",
      "return ferry is actually 17:25, I read the summer timetable", ("7:40", "18:10")),
-    ("bus there at 8:05, bus home at 17:40", "the bus home is now 18:10", ("8:05", "17:40")),
+    ("shuttle out at 8:05, shuttle back at 17:40", "the return shuttle is now 18:10",
+     ("8:05", "17:40")),
 ])
 def test_two_values_side_by_side_are_only_possibly_replaced(play, said, later, values):
     ledger = play(said, later)
@@ -321,3 +322,19 @@ def test_a_reason_in_a_question_replaces_nothing(said, later, kept):
 ])
 def test_a_reason_without_a_value_as_its_subject_names_no_old_value(text):
     assert not [f for f in extract("user", text) if f.old]
+
+
+@BOTH
+@pytest.mark.parametrize(("said", "later", "old", "new", "kept"), [
+    ("bus there at 8:05, bus home at 17:40", "the bus home is now 18:10", "17:40", "18:10",
+     "8:05"),
+    ("lunch break at 12:30, tea break at 15:45", "the tea break is 16:00 now", "15:45",
+     "16:00", "12:30"),
+])
+def test_the_words_of_one_of_two_values_side_by_side_tell_it_apart(play, said, later, old,
+                                                                    new, kept):
+    ledger = play(said, later)
+    assert replaced_by_map(ledger).get(old) == new
+    fact = next(f for f in ledger if f.value == kept)
+    assert fact.status == "current"
+    assert fact.possibly_replaced_by is None

@@ -185,7 +185,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     done = [old for old in facts if old.replaced_by == new.id and family(old) == kind]
     same, maybe = _same_key(new, candidates + done)
     same = [old for old in same if old not in done]
-    same, maybe = side_by_side(same, maybe)  # "ferry out at 7:40, ferry back at 18:10"
+    same, maybe = side_by_side(same, maybe, new, done)  # "ferry out at 7:40, ferry back …"
     maybe = [old for old in maybe if old not in done]
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
