@@ -338,3 +338,21 @@ def test_the_words_of_one_of_two_values_side_by_side_tell_it_apart(play, said, l
     fact = next(f for f in ledger if f.value == kept)
     assert fact.status == "current"
     assert fact.possibly_replaced_by is None
+
+
+@BOTH
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("MAX_CONN=50 on the pool", "bump MAX_CONN to 80", "MAX_CONN=50", "80"),
+    ("our worker runs with BATCH_SIZE=64", "we raised BATCH_SIZE to 128", "BATCH_SIZE=64", "128"),
+])
+def test_a_change_of_an_env_vars_name_to_a_number_replaces_its_setting(play, said, later, old,
+                                                                       new):
+    assert replaced_by_map(play(said, later)).get(old) == new
+
+
+@pytest.mark.parametrize("later", [
+    "should we bump MAX_CONN to 80?",
+    "I copied MAX_CONN to the prod env file",
+])
+def test_an_env_vars_name_asked_about_or_moved_keeps_its_setting(later):
+    assert stated_status(_forward("MAX_CONN=50 on the pool", later), "MAX_CONN=50") == "current"

@@ -73,8 +73,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True  # "the 3pm meeting has been moved to 4pm", "Y, which …, is now X"
     value, target = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
     if words[i + 1:i + 2] == ["to"] and value is not None and target is not None and \
-            value[3] == target[3] and changes_its_object(tokens, j, i + 2, 0):
-        return True  # "updated the port 8080 to 8090": a change's Y without its "from"
+            value[3] in (target[3], "env") and changes_its_object(tokens, j, i + 2, 0):
+        return True  # "updated the port 8080 to 8090"; "bump MAX_CONN to 80": its setting
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
