@@ -164,7 +164,8 @@ def _inverted_copula(tokens: list[Tok], i: int, start: int) -> tuple[str, str] |
         return None
     words = _object(tokens, at + 1)
     end = at + 2 + len(words)
-    if end < len(tokens) and tokens[end].word not in BOUNDARY:
+    if end < len(tokens) and tokens[end].word not in BOUNDARY and tokens[end].word not in (
+            "for", "at", "in", "on"):  # ("Thursday is my carpool day for the twins")
         return None
     entity, attribute = noun_phrase(words)
     return (entity, attribute) if attribute and attribute != "one" else None  # ("the old

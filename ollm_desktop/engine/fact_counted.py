@@ -19,6 +19,7 @@ from ollm_desktop.engine.fact_words import (
     COPULAS,
     DETERMINERS,
     NOT_NP,
+    PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
     Tok,
@@ -45,13 +46,21 @@ def counted(sentence: str, tokens: list[Tok], i: int) -> None:
         if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
                 or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
                 word in AUXILIARIES or word in PRONOUNS or word in SUBORDINATORS or \
-                is_change(word) or word in _WHEN:  # ("to 9443 if 8443 clashes": no count
-            # of "if"; "moved the port to 9090 yesterday": no count of days said by name)
-            break
+                is_change(word) or word in _WHEN or _moving(tokens, token):  # ("to 9443 if
+            # 8443 clashes": no count of "if"; "moved the port to 9090 yesterday": no count
+            break  # of days said by name; "from 20 down to 12": no count of "down")
         end = token.end
         token.word = "·"  # part of the value now
     if end != value[1]:
         tokens[i].value = (value[0], end, sentence[value[0]:end], "number")
+
+
+def _moving(tokens: list[Tok], token: Tok) -> bool:
+    """A particle of direction before "to", "by" or "from" ("from 20 down to 12", "40 up
+    from 35", "3 up by 2"): the way a figure moved, no noun it counts."""
+    at = tokens.index(token)
+    return token.word in PARTICLES and at + 1 < len(tokens) and \
+        tokens[at + 1].word in ("to", "by", "from")
 
 
 def _subject_of_verb(tokens: list[Tok], i: int) -> bool:

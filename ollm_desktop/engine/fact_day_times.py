@@ -119,6 +119,12 @@ def _split(pair: Fact, facts: list[Fact], turn: int | None) -> Fact:
     return day_fact
 
 
+def time_of_pair(value: str) -> str | None:
+    """The time of a weekday-time pair ("4:30" of "Thursdays at 4:30"), else None."""
+    pair = _DAY_TIME.fullmatch(value)
+    return pair[2] if pair is not None else None
+
+
 def one_day(old: str, old_kind: str, new: str, new_kind: str) -> bool:
     """A weekday and a weekday with its time are values of one kind ("Monday, sorry, Tuesday
     at 3pm": a self-repair of the day)."""

@@ -29,6 +29,9 @@ _MERIDIEM_END = re.compile(r"\b[ap]\.m\.$", re.IGNORECASE)
 _INITIALS_END = re.compile(r"(?<![\w.])(?:[A-Za-z]\.){2,}$")
 # the days a time is said of ("10 a.m. tomorrow"): a closed class
 _DAYS_AROUND = frozenset({"today", "tomorrow", "tonight", "yesterday", "local"})
+# or the word of a correction's shape that pairs the time with another ("7:50 a.m. instead
+# of 7:25 a.m.", "3 p.m., not 4 p.m.", "9 a.m. rather than 10")
+_PAIRING = frozenset({"instead", "rather", "not", "and", "or", "but"})
 # or the weekday the time is on ("10:05 a.m. Saturday", "9 a.m. Mondays")
 _WEEKDAY = re.compile(rf"{WEEKDAYS}s?$", re.IGNORECASE)
 # lower case, or a digit (after initials that are no time)
@@ -75,4 +78,4 @@ def _after_time(sentence: str) -> bool:
     opens a sentence of its own, as chat text often does ("… at 3 p.m. the room is B12")."""
     first = next(iter(re.findall(r"[\w']+", sentence)), "").lower()
     return bool(_ZONE.match(sentence)) or first in PREPOSITIONS or first in _DAYS_AROUND or \
-        _WEEKDAY.match(first) is not None
+        _WEEKDAY.match(first) is not None or first in _PAIRING

@@ -17,6 +17,7 @@ from ollm_desktop.engine.fact_mood_words import (
     MODAL,
     TENTATIVE,
 )
+from ollm_desktop.engine.fact_spans import BEFORE_A_FIGURE, left_for, spanned
 from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_verbs import finite_verb, plain
 from ollm_desktop.engine.fact_words import (
@@ -40,7 +41,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
     j = i
     while j > 0 and words[j - 1] == "·":  # past the value's own words ("the library seminar
         j -= 1  # room": the value on its last word)
-    before = [w for w in words[max(0, j - 4):j] if w not in DETERMINERS]  # "instead of the Y"
+    before = [w for w in words[max(0, j - 4):j] if w not in BEFORE_A_FIGURE]  # "of the Y"
     if _text_has(tokens, i) or _reported_then_contrasted(tokens, i):
         return True  # "you have the date as 2014, not 2015", "the README states Y, but … X"
     if before[-1:] == ["not"] and _right_of_text_has(tokens, j):
@@ -51,10 +52,10 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
             or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
-    if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i):
+    if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i) or left_for(tokens, j, i):
         return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
-            "to" in words[i + 1:]:
+            "to" in words[i + 1:] and not spanned(tokens, i):  # ("I sleep from 11:30 to 7")
         return True
     if [w for w in before if w not in ANTERIOR_ADJ and w not in ("current", "usual")][-2:] in (
             ["up", "from"], ["down", "from"]) and _kind_before(tokens, i) and \
@@ -72,8 +73,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True  # "the 3pm meeting has been moved to 4pm", "Y, which …, is now X"
     value, target = tokens[i].value, tokens[i + 2].value if i + 2 < len(tokens) else None
     if words[i + 1:i + 2] == ["to"] and value is not None and target is not None and \
-            value[3] == target[3] and changes_its_object(tokens, j, i + 2, 0):
-        return True  # "updated the port 8080 to 8090": a change's Y without its "from"
+            value[3] in (target[3], "env") and changes_its_object(tokens, j, i + 2, 0):
+        return True  # "updated the port 8080 to 8090"; "bump MAX_CONN to 80": its setting
     after = " ".join(w for w in words[i + 1:i + 5] if w)
     if after.startswith(("no longer", "anymore", "any more")):
         return True
@@ -148,8 +149,7 @@ def _not_verb_but(tokens: list[Tok], j: int, i: int) -> bool:
 
 
 def _split_arrow(tokens: list[Tok], at: int) -> bool:
-    """An arrow the tokens hold as two marks side by side: "–>" ("->" whose hyphen a word
-    processor made an en dash). ``fact_words.TOKEN`` reads "->" and "=>" as one token."""
+    """An arrow held as two marks side by side: "–>" ("->" with an en dash; "->" is one)."""
     return at + 1 < len(tokens) and tokens[at].word == "–" and \
         tokens[at + 1].word == ">" and tokens[at].end == tokens[at + 1].start
 

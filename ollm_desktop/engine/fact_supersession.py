@@ -39,6 +39,8 @@ from ollm_desktop.engine.fact_keyless import (
 from ollm_desktop.engine.fact_labelled_numbers import owners_port, same_number
 from ollm_desktop.engine.fact_named_only import names_another_old, names_its_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
+from ollm_desktop.engine.fact_restated_olds import restated_by
+from ollm_desktop.engine.fact_side_by_side import beside_taken, side_by_side
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import Fact
@@ -96,6 +98,8 @@ def replace_or_dispute(new: Fact, old: Fact, facts: list[Fact], *, named: bool =
         old.replaced_turn, old.possibly_replaced_by = new.turn, None
         kept_day(new, old, facts)  # "Thursday 9pm", then "9:30pm": Thursday holds
         taken_day(new, old, facts)  # "10:15 on Monday", then "Tuesday 10:15": Monday goes
+        if (restated := restated_by(old, facts)) is not None:  # "7 days", "7-day retention"
+            replace_or_dispute(new, restated, facts)
         return 1
     live = any(f.id == old.disputed_by and f.status != "forgotten" for f in facts)
     if _corrects(new) and (named or not live):
@@ -181,6 +185,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     done = [old for old in facts if old.replaced_by == new.id and family(old) == kind]
     same, maybe = _same_key(new, candidates + done)
     same = [old for old in same if old not in done]
+    same, maybe = side_by_side(same, maybe, new, done)  # "ferry out at 7:40, ferry back …"
     maybe = [old for old in maybe if old not in done]
     count = sum(replace_or_dispute(new, old, facts) for old in same)
     found = same or maybe or any(f.replaced_by == new.id for f in facts)  # (read again)
@@ -363,7 +368,9 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     if day_taken_later(facts, new):  # "10:15 on Monday", read after "Moved: Tuesday 10:15."
         return 1
     later = [f for f in facts if f.from_correction and f.status == "current"
-             and f.value != new.value and family(f) == kind and stated_before(new, f)
+             and f.value != new.value and stated_before(new, f) and (family(f) == kind or
+                                                                     names_its_old(facts, f, new))
+             # (of another family where it named it: a port named as a number, "REDIS_DB=2")
              and not names_another_old(facts, f, new)]
     same, _ = _same_key(new, later)
     same += [f for f in later if f not in same and names_its_old(facts, f, new)]
@@ -371,6 +378,8 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
              and certain_key(f) and f.key == new.key and f.users and stated_before(new, f)
              and family(f) == kind and f not in same]
     for fact in same:
+        if beside_taken(facts, new, fact):  # "ferry out at 7:40, ferry back at 18:10"
+            return 0
         if replace_or_dispute(fact, new, facts):
             return 1
     return 0

@@ -37,6 +37,7 @@ from ollm_desktop.engine.fact_known_entries import Known
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_named_only import begins_or_ends, same_value
+from ollm_desktop.engine.fact_named_parts import one_part, part_named, unstopped
 from ollm_desktop.engine.fact_pairing import nearest
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
 from ollm_desktop.engine.fact_settings_lists import settings_named
@@ -166,10 +167,11 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         # what was stated up to this message (a later return to this value is not undone);
         # a bare name replaces every value it begins ("instead of MySQL": "MySQL 8.0" too)
         olds = [f for f in facts if (f.turn or 0) <= turn and f is not replacement and (
-            (f.value in (item.value, _unstopped(item.value)) and family(f) == family(item))
+            (f.value in (item.value, unstopped(item.value)) and family(f) == family(item))
             or _names(item, f, replacement))]
-        olds = one_date_by_day(_unstopped(item.value), olds)  # "not the 20th": which one?
-        olds = settings_named(olds, replacement.key)  # "alpha is 32 not 16": not rank 16
+        olds = one_date_by_day(unstopped(item.value), olds)  # "not the 20th": which one?
+        olds = one_part(settings_named(olds, replacement.key), item.value, item.ref_kind,
+                        replacement)  # "alpha is 32 not 16": not rank 16; "gym from 6pm"
         if not olds and item.guessed:  # a name said to have failed ("Steve quit") that
             continue  # the user never stated: no old value of this key
         if not olds:  # stated earlier but not taken yet: it is replaced when it is
@@ -192,15 +194,10 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     return _disputes(result, facts, claims)
 
 
-def _unstopped(value: str) -> str:
-    """A value read with the full stop that ends its sentence ("not 2:40 pm."): the value."""
-    return value[:-1] if value.endswith(".") and not value.endswith("..") else value
-
-
 def _names(item: Found, fact: Fact, replacement: Fact) -> bool:
     """A bare name or number (``item``, the old value of ``replacement``) names ``fact``'s
     value ("instead of MySQL": "MySQL 8.0"; "from 3 to 5": "3 replicas")."""
-    said, value = _unstopped(item.value).lower(), fact.value.lower()
+    said, value = unstopped(item.value).lower(), fact.value.lower()
     if fact.kind == "decision" and item.ref_kind == "name":  # "we chose Firebase 10 for
         return occurs_in(item.value, fact.value)  # auth": the decision named the old value
     numeral = any(c.isdigit() for c in said) or spelled_number(said)  # ("ninety")
@@ -210,6 +207,7 @@ def _names(item: Found, fact: Fact, replacement: Fact) -> bool:
             begins_or_ends(value, said))  # Malpensa"
         or (numeral and value.startswith(said + " "))  # "3" of "3 jobs", "1.5%" of "1.5% per
         or (numeral and "." in said and value.endswith(" " + said))  # month"; "PostgreSQL 14.9"
+        or part_named(said, value, item.ref_kind, replacement.key)  # "Thursdays at 4:30"
         or (numeral and value.endswith(" " + said) and  # "16" of "accumulation 16" (the
             labelled_for(fact.value, fact.key, replacement.key)))  # label its key names)
 
