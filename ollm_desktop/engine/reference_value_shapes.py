@@ -174,10 +174,10 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (r"(?<![\w.:/])\d{1,2}:\d{3,6}(?![\w:]|\.\d)", "number", None),
     # a size in two or three dimensions ("30x40 cm", "1920x1080", "2 x 4 m", "5x5"): one value,
     # the "x" written close on both sides or spaced on both sides
-    (rf"{_NB}(?!0[xX])\d+(?:\.\d+)?(?:[x×]\d+(?:\.\d+)?){{1,2}}(?:[ ]?(?:{_SIDE}){UNIT_END})?"
-     r"(?![\w.]\w)"
-     rf"|{_NB}\d+(?:\.\d+)?(?: [x×] \d+(?:\.\d+)?){{1,2}}(?:[ ]?(?:{_SIDE}){UNIT_END})?"
-     r"(?![\w.]\w)", "number", None),
+    (rf"{_NB}(?!0[xX])\d+(?:\.\d+)?(?:[x×]\d+(?:\.\d+)?(?!\d)){{1,2}}"
+     rf"(?:[ ]?(?:{_SIDE}){UNIT_END})?(?![\w.]\w)"  # (never ends inside a number: "15.4x1"
+     rf"|{_NB}\d+(?:\.\d+)?(?: [x×] \d+(?:\.\d+)?(?!\d)){{1,2}}"  # of "15.4x15.4port")
+     rf"(?:[ ]?(?:{_SIDE}){UNIT_END})?(?![\w.]\w)", "number", None),
     # a container image and its tag ("node:18-alpine", "python:3.12-slim", "redis:7.2",
     # "bitnami/redis:7.2", "postgres:16"): one name, not a host "node" and a port 18. Its name
     # is a product's or a registry path (not "temp:37.2", "ph:7.2"); a bare tag of one or two
