@@ -115,8 +115,7 @@ _AGENT_ACTION = (("ator", "ation"), ("ctor", "ction"), ("isor", "ision"), ("ssor
 @lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A word's stem, so a key phrased as a verb meets the one phrased as its noun: "raw
-    events are retained" / "raw event retention", "uploads are capped" / "the upload cap",
-    "we sample every" / "the sampling interval"; "hourly rate" / "95 EUR per hour")."""
+    events are retained" / "raw event retention", "uploads are capped" / "the upload cap"."""
     word = singular(word)
     for agent, action in _AGENT_ACTION:
         if word.endswith(agent):
@@ -166,8 +165,7 @@ def noun_phrase(words: list[str]) -> tuple[str, str]:
 
 
 def _modifier(words: list[str], k: int) -> bool:
-    """A particle used as an adjective, between a determiner and its noun: "the away kit",
-    "the back door" (not "moved back")."""
+    """A particle as an adjective between a determiner and a noun: "the away kit" (not "back")."""
     return words[k] in PARTICLES and 0 < k < len(words) - 1 and words[k - 1] in DETERMINERS \
         and words[k + 1].isalpha() and words[k + 1] not in NOT_NP
 
@@ -279,7 +277,9 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
             (change is not None and "from" in words[change + 1:i]):
         stop = next(j for j in range(change + 1, i + 1) if words[j] in ("to", "from") or
                     tokens[j].value)
-        entity, attribute = noun_phrase([w for w in words[change + 1:stop] if w])
+        moved = [w for w in words[change + 1:stop] if w]  # ("retention on orders.v1 to X":
+        cut = len(moved) > 1 and moved[-1] in PREPOSITIONS and tokens[stop].value is not None
+        entity, attribute = noun_phrase(moved[:-1] if cut else moved)  # the retention)
         if attribute:
             return entity, attribute
     if change is None and i - 1 > first and words[i - 1] == "to":

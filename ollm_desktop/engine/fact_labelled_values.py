@@ -31,7 +31,14 @@ def labelled_value(tokens: list[Tok], i: int, first: int) -> bool:
     phrase = phrase_before(tokens, i - 1, first)
     at = i - 2 - len(phrase)
     return bool(phrase) and phrase[0] not in _NO_LABELS and not participle(tokens[i].word) and (
-        at < first or tokens[at].word in BOUNDARY)
+        at < first or tokens[at].word in BOUNDARY) and not _dotted(tokens, i)
+
+
+def _dotted(tokens: list[Tok], i: int) -> bool:
+    """The word at ``i`` goes on past a dot with no space ("topic orders.v1: retention.ms = 7
+    days"): a dotted name's first part, not a word that ends its clause."""
+    return i + 2 < len(tokens) and tokens[i + 1].word == "." and \
+        tokens[i].end == tokens[i + 1].start and tokens[i + 1].end == tokens[i + 2].start
 
 
 def in_label(sentence: str, tokens: list[Tok], i: int) -> bool:
