@@ -143,8 +143,7 @@ def _stem(word: str) -> str:
 
 
 def noun_phrase(words: list[str]) -> tuple[str, str]:
-    """(entity, attribute) of a noun phrase's words: "api port", "port of the api",
-    "db's port" -> (api, port), (api, port), (db, port)."""
+    """(entity, attribute) of a noun phrase's words: "port of the api" -> (api, port)."""
     dets = [k for k, w in enumerate(words) if w in DETERMINERS]
     if "of" not in words and dets and dets[-1] > 0:  # "remeasured the bedroom window": a
         words = words[dets[-1]:]  # noun phrase begins at its determiner (the verb is none)
@@ -277,9 +276,10 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
             (change is not None and "from" in words[change + 1:i]):
         stop = next(j for j in range(change + 1, i + 1) if words[j] in ("to", "from") or
                     tokens[j].value)
-        moved = [w for w in words[change + 1:stop] if w]  # ("retention on orders.v1 to X":
-        cut = len(moved) > 1 and moved[-1] in PREPOSITIONS and tokens[stop].value is not None
-        entity, attribute = noun_phrase(moved[:-1] if cut else moved)  # the retention)
+        moved, held = [w for w in words[change + 1:stop] if w], tokens[stop].value
+        if len(moved) > 1 and moved[-1] in PREPOSITIONS and held is not None:  # "version of
+            moved = [*moved, held[2].lower()] if moved[-1] == "of" else moved[:-1]  # Python";
+        entity, attribute = noun_phrase(moved)  # "retention on orders.v1": the retention
         if attribute:
             return entity, attribute
     if change is None and i - 1 > first and words[i - 1] == "to":

@@ -34,7 +34,8 @@ def version_owners(sentence: str, found: list[Found]) -> list[Found]:
     if owner is None:
         return found
     bare = [f for f in found if f.ref_kind == "version" and " " not in f.value and
-            f.key.split("|")[1:2] == ["version"] and not f.key.split("|")[0]]
+            f.key.split("|")[1:2] == ["version"] and  # (or keyed by it already: "raise the
+            f.key.split("|")[0] in ("", owner.value.lower())]  # version of Elixir to 1.15")
     if not bare:
         return found
     product = owner.value.lower()
