@@ -57,6 +57,8 @@ BOTH = pytest.mark.parametrize("play", [_forward, _late], ids=["forward", "late"
     ("LOG_DIR is /var/log/app.", "point LOG_DIR to /srv/logs now", "/var/log/app",
      "/srv/logs"),
     ("set TIMEOUT_MS to 5000 and RETRIES_MAX to 3", "TIMEOUT_MS is 8000 now", "5000", "8000"),
+    ("Set HOME_DIR to /home/a and LOG_DIR to /var/log/a.", "Change LOG_DIR to /var/log/b.",
+     "/var/log/a", "/var/log/b"),
 ])
 def test_a_change_of_a_setting_by_its_name_retires_its_value_not_its_name(play, said, later,
                                                                           old, new):
@@ -71,6 +73,9 @@ def test_a_change_of_a_setting_by_its_name_retires_its_value_not_its_name(play, 
     ("Set MAX_CONN to 100.", "If we set MAX_CONN to 200 it would crash.", "100"),
     ("Set MAX_CONN to 100.", "Dana set MAX_CONN to 200 on her laptop.", "100"),
     ("Set MAX_CONN to 100.", "Rename MAX_CONN to MAX_CONNECTIONS.", "100"),
+    ("MAX_CONN is 100.", "Change MIN_CONN to 10.", "100"),
+    ("Set HOME_DIR to /home/a and LOG_DIR to /var/log/a.", "Change LOG_DIR to /var/log/b.",
+     "/home/a"),
 ])
 def test_another_setting_a_question_or_a_renaming_keeps_the_value(said, later, kept):
     assert stated_status(_forward(said, later), kept) == "current"
