@@ -14,7 +14,11 @@ sentence as a lead does ("we rebuilt it, hostname is hermes-01": ``redone_lead``
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_words import BOUNDARY, Tok, closed
+import re
+from collections.abc import Sequence
+
+from ollm_desktop.engine.fact_words import BOUNDARY, PREPOSITIONS, Tok, closed
+from ollm_desktop.engine.references import find_references
 
 _MOVED = closed("postponed rescheduled moved delayed rebooked rearranged rebuilt reinstalled "
                 "reset reflashed reimaged reconfigured")
@@ -68,7 +72,31 @@ def redone_lead(tokens: list[Tok], index: int, *, named: bool = False) -> int:
     end = next((k for k in range(index, min(len(tokens), index + _MAX_WORDS + 2))
                 if tokens[k].word in _CLAUSE_END), None)
     if end is None or end == index or len(tokens) - end < 2 or \
-            tokens[end + 1].word in _KEPT or any(t.word in _SAME for t in tokens[end:]):
+            tokens[end + 1].word in _KEPT or any(t.word in _SAME for t in tokens[end:]) or \
+            _verb_opens(tokens, end + 1):
         return 0  # (a clause must follow it, not one that keeps the value: "…, but the
-    # hostname is still atlas-01")
+    # hostname is still atlas-01", nor one whose subject is left out: "delayed, lands at 1")
     return end + 1 - index if rescheduled_only(tokens[index:end], named=named) else 0
+
+
+def _verb_opens(tokens: list[Tok], k: int) -> bool:
+    """The clause at ``k`` opens with its verb, its subject left out ("lands at 1 now",
+    "starts at 9", "boarding at 7:40"): a word in -s or -ing before a preposition or a value.
+    Read after a lead, the verb would be taken as a value ("lands"); such a clause is read
+    whole, as it was before redone leads ("hostname is hermes-01" has its subject)."""
+    word = tokens[k].word if k < len(tokens) else ""
+    after = tokens[k + 1] if k + 1 < len(tokens) else None
+    return tokens[k].value is None and word.isalpha() and word not in _PRONOUNS and (
+        word.endswith("ing") or (word.endswith("s") and not word.endswith("ss"))) and \
+        after is not None and (after.value is not None or after.word in PREPOSITIONS)
+
+
+def value_follows(rest: Sequence[str]) -> bool:
+    """The sentence after a lone "Postponed." holds a value ("Postponed. Thursday at 10."):
+    only then is it a lead (``fact_grammar.lead_only``). Alone ("Postponed.", "Rescheduled!",
+    "Postponed. Ugh.") it is read as a sentence of the user's, kept as said beside the value
+    it moved, as before such leads were read."""
+    return bool(rest) and (bool(find_references(rest[0])) or _WEEKDAY.search(rest[0]) is not None)
+
+
+_WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b", re.IGNORECASE)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ollm_desktop.engine import fact_surface as surface
-from ollm_desktop.engine.fact_change_leads import rescheduled_only
+from ollm_desktop.engine.fact_change_leads import rescheduled_only, value_follows
 from ollm_desktop.engine.fact_clauses import clause_key, has_new
 from ollm_desktop.engine.fact_comparatives import replaced_value, than_usual
 from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
@@ -38,6 +38,7 @@ from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
 from ollm_desktop.engine.fact_self_repairs import self_repaired
+from ollm_desktop.engine.fact_setting_names import setting_key
 from ollm_desktop.engine.fact_settings_lists import listed_setting
 from ollm_desktop.engine.fact_since import held_since
 from ollm_desktop.engine.fact_types import join_key
@@ -99,14 +100,15 @@ def mood_of(sentence: str, tokens: list[Tok], first: int, role: str) -> Mood:
     return read_moods(sentence, tokens, first, role).mood  # each clause's mood: fact_mood
 
 
-def lead_only(sentence: str) -> bool:
-    """A correction's lead alone ("Scratch that.", "band postponed."): the next one corrects."""
+def lead_only(sentence: str, rest: list[str] | tuple[str, ...] = ()) -> bool:
+    """A correction's lead alone ("Scratch that.", "band postponed. 17 March"): the next one
+    (of ``rest``, the message's sentences after it) corrects."""
     tokens = tokens_of(sentence, [])
     first, lead = strip_lead(tokens)
     if not lead and (header := surface.header_end(tokens, first)) > first:  # "hey, scratch that"
         more, lead = strip_lead(tokens[header:])
         first = header + more
-    return (lead and first >= len(tokens)) or rescheduled_only(tokens)  # ("band postponed.")
+    return (lead and first >= len(tokens)) or (rescheduled_only(tokens) and value_follows(rest))
 
 
 def read(sentence: str, values: list[Value], role: str = "user", *,
@@ -166,7 +168,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
             continue
         start, end, text, kind = token.value
         entity, attribute = ("", "") if i in taken else itemised.get(i) or \
-            clause_key(tokens, i, first) or key_of(tokens, i, first)
+            clause_key(tokens, i, first) or setting_key(tokens, i, key_of(tokens, i, first))
         if i in gapped and gapped[i][1] in keys:  # the first value's attribute, if it had
             had, attribute = keys[gapped[i][1]]  # an owner ("the API's port"); else the
             entity, attribute = (gapped[i][0], attribute) if had else \

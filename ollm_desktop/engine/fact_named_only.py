@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from ollm_desktop.engine.fact_keys import unit_class
+from ollm_desktop.engine.fact_setting_names import named_setting
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_value_forms import value_form
 from ollm_desktop.engine.reference_words import WEEKDAYS
@@ -28,7 +29,7 @@ def names_another_old(facts: list[Fact], correction: Fact, new: Fact) -> bool:
     named = _named(facts, correction)
     value = new.value.lower()
     return bool(named) and not any(_is_named(value, old) or setting_named(
-        value, old, correction.key) for old in named)
+        value, old, correction.key) or named_setting(new, old) for old in named)
 
 
 def names_its_old(facts: list[Fact], correction: Fact, new: Fact) -> bool:
@@ -37,7 +38,8 @@ def names_its_old(facts: list[Fact], correction: Fact, new: Fact) -> bool:
     ("it's 3300 not 3000": the port 3000). It is replaced whatever its key's words ("grad
     accum" beside "gradient accumulation") and its family (a port named as a number)."""
     value = new.value.lower()
-    return any((_is_named(value, old) or setting_named(value, old, correction.key)) and
+    return any((_is_named(value, old) or setting_named(value, old, correction.key) or
+                named_setting(new, old)) and
                not _named_beside(facts, correction, new, old)
                for old in _named(facts, correction))
 

@@ -13,6 +13,8 @@ of nothing in particular would name every setting that holds 2. ``facts._names``
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ollm_desktop.engine.fact_day_times import time_of_pair
 from ollm_desktop.engine.fact_named_only import (
     clock,
@@ -22,7 +24,11 @@ from ollm_desktop.engine.fact_named_only import (
     same_value,
     setting_named,
 )
+from ollm_desktop.engine.fact_setting_names import not_the_name
 from ollm_desktop.engine.fact_types import Fact
+
+if TYPE_CHECKING:  # (provenance reads the keys these compare)
+    from ollm_desktop.engine.provenance import Found
 
 
 def part_named(said: str, value: str, said_kind: str, key: str) -> bool:
@@ -46,6 +52,7 @@ def one_part(olds: list[Fact], said: str, kind: str, replacement: Fact) -> list[
     replaces one value, not two. (Values named as said are left as they were: narrowed by
     key too, a held-out set lost a case.)"""
     said = unstopped(said).lower()
+    olds = not_the_name(olds, said, kind, replacement)  # "Set MAX_CONN to 200": not the name
     parts = [f for f in olds if part_named(said, f.value.lower(), kind, replacement.key)
              and not same_value(f.value.lower(), said)]
     mine = key_words(replacement.key)
@@ -57,3 +64,11 @@ def one_part(olds: list[Fact], said: str, kind: str, replacement: Fact) -> list[
 def unstopped(value: str) -> str:
     """A value read with the full stop that ends its sentence ("not 2:40 pm."): the value."""
     return value[:-1] if value.endswith(".") and not value.endswith("..") else value
+
+
+def other_setting(old: Found, new: Found) -> bool:
+    """``old`` and ``new`` are the names of two settings ("set TIMEOUT_MS to 5000 and
+    RETRIES_MAX to 3"): the one is no new name of the other (``facts``' replacement of a
+    named old value asks; "rename MAX_CONN to MAX_CONNECTIONS" is a renaming)."""
+    return old.ref_kind == new.ref_kind == "env" and old.key.count("|") == 2 and \
+        new.key.count("|") == 2 and "" != old.key.split("|")[1] != new.key.split("|")[1] != ""

@@ -306,5 +306,5 @@ def _attribute(fact: Fact) -> set[str]:
 def key_words(fact: Fact) -> set[str]:
     """The stems of a key's owner and attribute words (one for two names of one thing,
     ``fact_key_synonyms``: "db" and "database")."""
-    entity, attribute, _ = (fact.key or "||").split("|")[:3]
-    return {key_stem(w) for w in f"{entity} {attribute}".split()}
+    entity, attribute, _ = (fact.key or "||").split("|")[:3]  # (and as said: topics are)
+    return {f(w) for w in f"{entity} {attribute}".split() for f in (key_stem, stem)}

@@ -35,9 +35,10 @@ from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_keyless import other_changes
 from ollm_desktop.engine.fact_known_entries import Known
 from ollm_desktop.engine.fact_labelled_numbers import labelled_for
+from ollm_desktop.engine.fact_mood_accepted import accepted
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_named_only import begins_or_ends, same_value
-from ollm_desktop.engine.fact_named_parts import one_part, part_named, unstopped
+from ollm_desktop.engine.fact_named_parts import one_part, other_setting, part_named, unstopped
 from ollm_desktop.engine.fact_pairing import nearest
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
 from ollm_desktop.engine.fact_settings_lists import settings_named
@@ -87,8 +88,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     result = Absorbed()
     if message.role not in ("user", "assistant"):
         return result
-    found = keyed_by_named_olds(extract(message.role, message.content), facts,
-                                message.content)  # "X, not Y"
+    found = accepted(keyed_by_named_olds(extract(message.role, message.content), facts,
+                                         message.content), facts, message)  # "told him yes"
     if not found and message.role != "user":
         return result  # nothing stated, nothing used
     claims: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
@@ -156,8 +157,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         text = message.content  # (fact_pairing: the nearest in its own conjunct first)
         replacement = nearest(item, found, [(i, f) for i, f in near if item.ref_kind in (
             "time", "date") and i.ref_kind == item.ref_kind], text) or \
-            nearest(item, found, [(i, f) for i, f in near if family(i) == family(item)],
-                    text) or \
+            nearest(item, found, [(i, f) for i, f in near if family(i) == family(item) and
+                                  not other_setting(item, i)], text) or \
             nearest(item, found, [(i, f) for i, f in near
                                   if family(i) not in ("sentence", "question")], text) or \
             next((f for i, f in near if message.role == "user" and family(i) == "sentence"),

@@ -88,8 +88,9 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
     maybe = list(dict.fromkeys(e.value for e in earlier if e.value != fact.value))
     if maybe:
         body += f" (possibly replaced {', '.join(maybe[-MAX_REPLACED_SHOWN:])})"
-    olds = list(dict.fromkeys(r.value for r in reversed(replaced) if r.kind not in
-                              SENTENCE_KINDS and r.value != fact.value))  # newest first
+    olds = list(dict.fromkeys(r.value for r in reversed(replaced) if r.kind not in SENTENCE_KINDS
+                              and r.value not in (fact.value, fact.subject.upper())))  # (not
+    # the setting's own name: "max_conn: 200", fact_setting_names); newest first
     olds = olds[:MAX_REPLACED_SHOWN][::-1]
     if olds:
         body += f" (replaced {', '.join(olds)})"

@@ -317,7 +317,8 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     for number, sentence in enumerate(said):
         low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
         text = low or sentence
-        if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text) and not _valued(text):
+        if len(text) < MAX_LEAD_CHARS and fact_grammar.lead_only(text, said[number + 1:]) \
+                and not _valued(text):
             led = True
             continue
         found = [replace(f, sentence=number, value=fact_shouted.as_written(f.value, sentence, low)
@@ -342,8 +343,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
 
 
 def _valued(sentence: str) -> bool:
-    """The sentence holds a value: it is no lead alone, though its words before "I got that
-    wrong" read as a header ("the cleaner's coming Friday, I got the days wrong.")."""
+    """A value in the sentence: no lead alone ("the cleaner's coming Friday, I got it wrong")."""
     return bool(_values(sentence)) or WEEKDAY.search(sentence) is not None
 
 
