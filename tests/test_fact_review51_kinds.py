@@ -37,6 +37,9 @@ def _chat(said: str, later: str, reply: str = "Ok.") -> list[Fact]:
     ("we use a Synology", "got rid of it", "Synology"),
     ("my laptop is a ThinkPad", "the ThinkPad died, using my phone", "ThinkPad"),
     ("we're paleo", "we're no longer paleo", "paleo"),
+    ("My car is a 2016 Golf.", "We sold the car.", "2016 Golf"),
+    ("My car is a 2016 Golf.", "totaled it", "2016 Golf"),
+    ("The hens are on layer pellets.", "We gave away the hens.", "layer pellets"),
 ])
 def test_an_ended_value_is_replaced(said: str, later: str, value: str) -> None:
     assert stated_status(_chat(said, later), value) == "replaced"
@@ -54,6 +57,9 @@ def test_an_ended_value_is_replaced(said: str, later: str, value: str) -> None:
     ("My dentist is Dr. Ames.", "Not anymore.", "Dr. Ames", "Do you still smoke?"),
     ("My dentist is Dr. Ames.", "No, quit it last year.", "Dr. Ames", "Do you still smoke?"),
     ("The hens are on layer pellets.", "Dog died.", "layer pellets", "Ok."),
+    ("My car is a 2016 Golf.", "My neighbour sold the car.", "2016 Golf", "Ok."),
+    ("My car is a 2016 Golf.", "Should we sell the car?", "2016 Golf", "Ok."),
+    ("My car is a 2016 Golf and my bike is a Brompton.", "Sold it.", "Brompton", "Ok."),
 ])
 def test_no_ending_of_the_users_value(said: str, later: str, value: str, reply: str) -> None:
     assert stated_status(_chat(said, later, reply), value) == "current"

@@ -6,8 +6,9 @@ none, and no other reading takes these: they name no new value to replace the ol
 The ending is the user's statement (no question, condition, wish or plan; no one else its
 subject: "my daughter drives it now" ends nothing) and refers back to exactly one value:
 
-- by naming it ("quit being vegan", "off keto now", "sold the Polo"): the one current value
-  of the user's that is that word, or ends with it ("2010 Polo");
+- by naming it ("quit being vegan", "off keto now", "sold the Polo", "sold the car"): the one
+  current value of the user's that is that word, or ends with it ("2010 Polo"), or whose
+  key's thing it is ("car: 2016 Golf");
 - by "it" / "them" after a verb that ends a thing held ("Sold it.", "it got stolen"): the
   one current value the user's latest statement of values left (two or more there, or none:
   nothing is ended). A bare "Not anymore." or "quit it" may answer what a reply asked ("Do
@@ -65,7 +66,8 @@ def _target(facts: Sequence[Fact], named: str | None) -> Fact | None:
     live = _current(facts)
     if named:
         low = named.lower()
-        hits = [f for f in live if f.value.lower() == low or f.value.lower().endswith(" " + low)]
+        hits = [f for f in live if f.value.lower() == low or f.value.lower().endswith(" " + low)
+                or f.subject.lower().rstrip("s") == low.rstrip("s")]  # "sold the car": its key
         return hits[0] if len(hits) == 1 else None
     if not live:
         return None
