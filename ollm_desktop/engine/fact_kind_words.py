@@ -64,9 +64,22 @@ _MINE = closed("i we i'm we're currently now still , ; — –")
 # The states a thing is in at a time, no value of it ("the standup is late at 5pm").
 _STATES = closed("late early done ready open closed busy free full off on over due back out "
                  "live down up empty available booked")
-# Nouns of a position in a course, no place ("we're at the end now", "in the morning").
+# Nouns of a position in a course, no place ("we're at the end now", "in the morning"), and of
+# idioms of a state ("we're in the clear now", "my head is in the game now": no place).
 _POSITIONS = closed("end start beginning middle moment point stage top bottom front back same "
-                    "morning afternoon evening night weekend meantime process loop mood")
+                    "morning afternoon evening night weekend meantime process loop mood clear "
+                    "game zone lead wrong right dark red black know money running way mix "
+                    "picture groove spotlight doghouse hole past future works air clouds "
+                    "pink green driver's hot home")
+# Another person, whose thing is no user's ("my dad drives a 1998 Land Cruiser", "neighbour
+# painted his fence black").
+_OTHERS = closed("he she they his her their he's she's they're dad mum mom father mother "
+                 "brother sister wife husband son daughter friend neighbour neighbor boss "
+                 "partner uncle aunt cousin grandma grandpa colleague roommate kid kids")
+# A copula of the past ("the door was green", "I was vegan from 2018 to 2020": no current value).
+_PAST = closed("was were been")
+# A hesitation that repairs the value before it ("vegetarian — er, pescatarian").
+_REPAIRS = closed("er erm uh um no sorry actually wait")
 # The verbs of driving, holding or using a thing, whose object "a NAME" is the user's one ("I
 # drive a Corolla", "currently leasing a Golf", "we use a Synology"; "saw a Tesla" is none,
 # and "got a Siamese now" may be one more: verbs of getting are left out), said by the user
@@ -89,8 +102,24 @@ def _mark(sentence: str, tokens: list[Tok], start: int, end: int) -> None:
         token.word = "·"
 
 
+def _dotted_on(tokens: list[Tok], i: int) -> bool:
+    """The word at ``i`` goes on past a dot with no space ("a 2022 ID.4"): a name not whole."""
+    return i + 2 < len(tokens) and tokens[i + 1].word == "." and \
+        tokens[i].end == tokens[i + 1].start and tokens[i + 1].end == tokens[i + 2].start
+
+
 def _ends(tokens: list[Tok], i: int) -> bool:
     return ends_clause(tokens, i) or (i + 1 < len(tokens) and tokens[i + 1].word in _AFTER)
+
+
+def _others(tokens: list[Tok], first: int, end: int) -> bool:
+    """Another person is named before ``end``: the thing is theirs, not the user's."""
+    return any(t.word in _OTHERS for t in tokens[first:end])
+
+
+def _repaired(tokens: list[Tok], i: int) -> bool:
+    """The value at ``i`` is taken back by a hesitation after it ("vegetarian — er, X")."""
+    return any(t.word in _REPAIRS for t in tokens[i + 1:i + 3])
 
 
 def _on_plain(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
@@ -146,7 +175,8 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
                 tokens[i + 1].word.replace(" ", "").isalpha() and (
                     _ends(tokens, i + 1) or (i + 2 < len(tokens) and
                                              tokens[i + 2].word in PREPOSITIONS)) and \
-                i - 2 >= first and tokens[i - 2].word.isalpha():  # (an object, no subject)
+                i - 2 >= first and tokens[i - 2].word.isalpha() and \
+                not _others(tokens, first, i) and not _dotted_on(tokens, i + 1):  # (an object)
             _mark(sentence, tokens, i, i + 1)  # "a 2015 Prius" (not "a 2019 Nature paper")
         elif prev in _PLACING and capital(sentence, token) and word.isalpha() and \
                 i + 1 < len(tokens) and tokens[i + 1].value is None and \
@@ -179,13 +209,15 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
         elif word in _MODES and prev == "by" and _ends(tokens, i) and any(
                 t.word in _TRAVEL for t in tokens[max(first, i - 5):i - 1]):
             _mark(sentence, tokens, i, i)  # "I commute by bike"
-        elif word in _DIETS and _ends(tokens, i) and (prev in _CONTRACTED or (
-                prev in COPULAS and i - 2 >= first and tokens[i - 2].word in _PERSONS)):
+        elif word in _DIETS and _ends(tokens, i) and not _repaired(tokens, i) and (
+                prev in _CONTRACTED or (prev in COPULAS - _PAST and i - 2 >= first and
+                                        tokens[i - 2].word in _PERSONS)):
             _mark(sentence, tokens, i, i)  # "i'm vegetarian"
         elif word in _COLOURS and _ends(tokens, i) and i - 1 >= first:
             start = i - 1 if prev in _SHADES and not tokens[i - 1].value else i
             before = tokens[start - 1].word if start - 1 >= first else ""
-            painted = any(t.word in _PAINTING for t in tokens[first:start])
-            if painted or (before in COPULAS and start - 2 >= first and
+            painted = any(t.word in _PAINTING for t in tokens[first:start]) and \
+                not _others(tokens, first, start)  # (not "neighbour painted his fence black")
+            if painted or (before in COPULAS - _PAST and start - 2 >= first and
                            tokens[start - 2].word not in _PERSONS):
                 _mark(sentence, tokens, start, i)  # "painting the shed sage green"

@@ -17,7 +17,10 @@ from ollm_desktop.engine.fact_words import BOUNDARY, PREPOSITIONS, TITLES, Tok, 
 
 # Labels of a message's parts, not of a thing.
 _NO_LABELS = closed("update edit note ps p.s btw fyi q a question answer reminder tldr context "
-                    "summary re subject warning caveat problem issue todo ok okay nb")
+                    "summary re subject warning caveat problem issue todo ok okay nb me you "
+                    "him her them us user assistant bot ai human")
+# Replies of a chat's turn, no thing's value ("Me: ok.").
+_REPLIES = closed("ok okay thanks thx lol")
 
 
 def participle(word: str) -> bool:
@@ -30,7 +33,8 @@ def labelled_value(tokens: list[Tok], i: int, first: int) -> bool:
     """The word at ``i`` (its clause's last) is the value of the label before its colon."""
     phrase = phrase_before(tokens, i - 1, first)
     at = i - 2 - len(phrase)
-    return bool(phrase) and phrase[0] not in _NO_LABELS and not participle(tokens[i].word) and (
+    return bool(phrase) and phrase[0] not in _NO_LABELS and not participle(tokens[i].word) and \
+        tokens[i].word not in _REPLIES and (
         at < first or tokens[at].word in BOUNDARY) and not _dotted(tokens, i)
 
 
@@ -46,7 +50,8 @@ def in_label(sentence: str, tokens: list[Tok], i: int) -> bool:
     dev: web-dev-01", "API key for staging: …"): a word of the key, no value of it (a name
     after a preposition there is a place or owner the label names: "order for Café Lume: 60
     croissants", a value of its own)."""
-    if i == 0 or tokens[i - 1].word in PREPOSITIONS or not sentence[tokens[i].start].isalpha():
+    if i == 0 or tokens[i - 1].word in PREPOSITIONS or tokens[i - 1].word == ":" or \
+            not sentence[tokens[i].start].isalpha():  # (after a colon: a pasted "K: V / K2: V2")
         return False
     for k in range(i + 1, min(i + 6, len(tokens) - 1)):
         if tokens[k].value or tokens[k].word in BOUNDARY - {":"}:

@@ -31,6 +31,7 @@ from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
 from ollm_desktop.engine.fact_day_times import split_pair
 from ollm_desktop.engine.fact_echoes import echoes_replaced
+from ollm_desktop.engine.fact_ended_values import ended  # "Sold it.": the one value it ends
 from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_keyless import other_changes
 from ollm_desktop.engine.fact_known_entries import Known
@@ -88,8 +89,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
     result = Absorbed()
     if message.role not in ("user", "assistant"):
         return result
-    found = accepted(keyed_by_named_olds(extract(message.role, message.content), facts,
-                                         message.content), facts, message)  # "told him yes"
+    found = keyed_by_named_olds(extract(message.role, message.content), facts, message.content)
+    found = ended(accepted(found, facts, message), facts, message.content, message.role)
     if not found and message.role != "user":
         return result  # nothing stated, nothing used
     claims: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}

@@ -77,7 +77,8 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
           notes: dict[str, str | None] | None = None, possibly: str | None = None,
           earlier: Sequence[Fact] = ()) -> str:
     if fact.kind in SENTENCE_KINDS:
-        body = annotate(fact.value, notes or {})
+        body = annotate(fact.value, {v: n for v, n in (notes or {}).items()  # (not by itself)
+                                     if n != f"replaced by {fact.value}"})
     else:
         named = set(fact.subject.split()) <= set(fact.value.lower().split())
         body = f"{fact.subject}: {fact.value}" if fact.subject and not named else fact.value
