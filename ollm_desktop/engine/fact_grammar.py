@@ -28,6 +28,7 @@ from ollm_desktop.engine.fact_comparatives import replaced_value, than_usual
 from ollm_desktop.engine.fact_elliptic import elliptic_values, gapped_numbers
 from ollm_desktop.engine.fact_for_key import RENAMING, values_for_keys
 from ollm_desktop.engine.fact_header_lists import header_items
+from ollm_desktop.engine.fact_hour_places import timed_hours
 from ollm_desktop.engine.fact_keys import key_of, noun_phrase, object_before, singular, unit_class
 from ollm_desktop.engine.fact_kind_words import kind_values
 from ollm_desktop.engine.fact_leads import ONWARD, erred_after, retraction, strip_lead
@@ -37,7 +38,7 @@ from ollm_desktop.engine.fact_name_runs import keyed_now, stated_now
 from ollm_desktop.engine.fact_phrase_forms import named_phrases, sized_names
 from ollm_desktop.engine.fact_phrases import phrase_values
 from ollm_desktop.engine.fact_product_versions import product_version
-from ollm_desktop.engine.fact_self_repairs import self_repaired
+from ollm_desktop.engine.fact_self_repairs import actually_after, self_repaired
 from ollm_desktop.engine.fact_setting_names import setting_key
 from ollm_desktop.engine.fact_settings_lists import listed_setting
 from ollm_desktop.engine.fact_since import held_since
@@ -149,6 +150,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     sized_names(sentence, tokens)  # (fact_phrase_forms) "Mistral 7B": one name
     implied = phrase_values(sentence, tokens, first, role, shaped=bool(shaped), lead=lead)
     bare_values(sentence, tokens, first, bool(shaped), lead)
+    timed_hours(tokens, first)  # (fact_hour_places) "opens at 11 today": a time of day
     kind_values(sentence, tokens, first, role)  # (fact_kind_words) "a 2015 Prius", "by bike"
     named_phrases(sentence, tokens, first, role)  # (fact_phrases) "Chicago author-date"
     itemised = elliptic_values(sentence, tokens, first)  # "…, bibliography with biber"
@@ -157,7 +159,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     gapped = gapped_numbers(sentence, tokens, first)  # "on 8080, the admin panel on 9090"
     first, taken = retraction(tokens, first)  # "Ignore what I said about Y — ..."
     repaired = self_repaired(sentence, tokens, first)  # "16 GB, sorry, 32 GB": 16 GB old
-    lead = lead or bool(taken) or erred_after(tokens, first)  # (names read: "Dan, my mistake")
+    lead = lead or bool(taken) or erred_after(tokens, first) or actually_after(tokens, first)
     words = [t.word for t in tokens]  # (as the passes above left them: "·", "so" -> "now")
     slots: list[Slot] = []
     keys: dict[int, tuple[str, str]] = {}  # each value's key, by its index

@@ -123,7 +123,8 @@ def _a_number_stands_for(fact: Fact) -> bool:
     unit = counted_unit(fact.value, fact.key) or parts[2]
     if unit == "port":  # ("8081", "default 9090"; a name the finder keyed a port is none)
         return bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[-1]))
-    return unit not in _CARRY_THEIR_FORM and fact.ref_kind in ("number", None, "") \
+    hour = unit == "time" and fact.value.isdigit()  # (a bare hour, "at 9": fact_hour_places)
+    return (hour or (unit not in _CARRY_THEIR_FORM and fact.ref_kind in ("number", None, ""))) \
         and bool(words) and bool(_WHOLE_NUMBER.fullmatch(words[0]))
 
 

@@ -194,11 +194,13 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
                                                   tokens[i - 3].word in ("it's", "that's")) \
                 and (_ends(tokens, i) or tokens[i + 1].word in PREPOSITIONS):
             _mark(sentence, tokens, i - 1, i)  # "… is my roommate Jess", "it's my neighbor Ruth"
-        elif prev in ("is", "are") and plain_word(token) and word.islower() and \
+        elif prev in ("is", "are", "it's") and plain_word(token) and word.islower() and \
                 i + 2 < len(tokens) and tokens[i + 1].word in ("at", "on") and \
                 (tokens[i + 2].value or ("", "", "", ""))[3] in ("time", "date") and \
-                ends_clause(tokens, i + 2) and not participle(word) and word not in _STATES \
-                and len(set(phrase_before(tokens, i - 1, first)) - DETERMINERS) >= 2:
+                _ends(tokens, i + 2) and not participle(word) and word not in _STATES and (
+                    (prev == "it's" and [t.word for t in tokens[i + 3:i + 4]] in (["now"], [
+                        "instead"])) or len(set(phrase_before(tokens, i - 1, first)) -
+                                            DETERMINERS) >= 2):  # ("it's yoga at 6am now")
             _mark(sentence, tokens, i, i)  # "Monday gym class is spin at 6am"
         elif i == first and " " in word and word.split()[0] in NAME_HEADS and \
                 (_ends(tokens, i) or tokens[i + 1].word in PREPOSITIONS):

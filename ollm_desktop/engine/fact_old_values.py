@@ -17,7 +17,7 @@ from ollm_desktop.engine.fact_mood_words import (
     MODAL,
     TENTATIVE,
 )
-from ollm_desktop.engine.fact_spans import BEFORE_A_FIGURE, left_for, spanned
+from ollm_desktop.engine.fact_spans import BEFORE_A_FIGURE, at_value, left_for, spanned
 from ollm_desktop.engine.fact_value_spans import changes_its_object
 from ollm_desktop.engine.fact_verbs import finite_verb, plain
 from ollm_desktop.engine.fact_words import (
@@ -52,7 +52,8 @@ def is_old(tokens: list[Tok], i: int) -> bool:
             before[-2:] == ["instead", "of"] or before[-1:] == ["than"] \
             or before[-2:] == ["place", "of"] or _over(tokens, i):
         return True
-    if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i) or left_for(tokens, j, i):
+    if _not_verb_but(tokens, j, i) or _should_be_after(tokens, i) or left_for(tokens, j, i) or (
+            at_value(tokens, i) and is_old(tokens, i - 2)):  # ("from Monday at 10 to …")
         return True
     if before[-1:] == ["from"] and any(t.value and t.word == "" for t in tokens[i + 1:]) and \
             "to" in words[i + 1:] and not spanned(tokens, i):  # ("I sleep from 11:30 to 7")
@@ -156,8 +157,7 @@ def _split_arrow(tokens: list[Tok], at: int) -> bool:
 
 def _moved_to_before(tokens: list[Tok], j: int) -> bool:
     """Whether "from" at ``j - 1`` follows a change verb's "to X" in the same clause ("switch
-    to MySQL from MongoDB", "moved the standup to 10:00 from 9:30"): the value after "from"
-    is where the change started."""
+    to MySQL from MongoDB", "moved the standup to 10:00 from 9:30"): where it started."""
     for k in range(j - 2, 0, -1):
         if tokens[k].word in BOUNDARY:
             return False

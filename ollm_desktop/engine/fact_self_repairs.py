@@ -4,7 +4,10 @@ Kowalska", "is 1500, ugh, 1800 I mean", "port 8080, no wait, 8088"). The first i
 value, the second the new one with its key (``fact_grammar`` gives a new value without a key
 its old value's). Speakers repair in the words they had just used: the two values have one
 shape (letters, digits and signs in the same runs) or one unit class, and only the repair's
-words stand between them. "16 GB or 32 GB" offers two, and repairs nothing.
+words stand between them. "16 GB or 32 GB" offers two, and repairs nothing. A hesitation
+alone ("er", "uh", "um") repairs as well ("at 5, er, 5:30", "Jon, er, John"; review of stop
+51), but never with a lower-case word that may qualify ("vegan — er, mostly vegan"); a hedged
+value meant ("at 4 — er, maybe 5") states nothing, and the first is taken back all the same.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ollm_desktop.engine.fact_words import (
     COPULAS,
     FILLER,
     MODALS,
+    REPORTING,
     Tok,
     closed,
 )
@@ -30,7 +34,12 @@ _TAKING_BACK = closed("sorry sry soz mean meant wait hold actually err erm errr 
                       "rather correction nvm no nope")
 # Words that may stand beside them between the two values ("no hold on", "or rather", "my
 # bad", "make that"): they repair nothing alone.
-_BESIDE = FILLER | closed("i on or my bad make that ugh um uh er hold the .. ... … - – — ·")
+_BESIDE = FILLER | closed("i on or my bad make that ugh um uh er hold the .. ... … - – — · maybe "
+                          "probably")
+# A hesitation between two values of one kind repairs the first ("at 5, er, 5:30", "Friday
+# at 7 — uh, 8"): a speaker says "er" while finding the word meant, never to list a second.
+_HESITATING = closed("er uh um uhm umm uhh ehm")
+_HEDGES = closed("maybe probably perhaps")
 # (·: a word the value after it has taken in, "Pier" of "Pier 45")
 _RUNS = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
 _DOTS = closed(".. ... … -")
@@ -81,7 +90,7 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
         old = tokens[i].value
         if old is None:
             continue
-        j, marked = i + 1, False
+        j, marked, hesitated = i + 1, False, False
         while j < len(tokens) and j - i <= _NOUN_AFTER and tokens[j].word.isalpha() and \
                 tokens[j].word not in _TAKING_BACK and tokens[j].word not in _BESIDE:
             j += 1  # (its noun)
@@ -93,6 +102,7 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
         while j < len(tokens) and tokens[j].value is None and (
                 tokens[j].word in BOUNDARY or tokens[j].word in _BESIDE or
                 tokens[j].word in _TAKING_BACK) and j - i <= 8:
+            hesitated = hesitated or tokens[j].word in _HESITATING
             marked = marked or tokens[j].word in _TAKING_BACK or (
                 tokens[j].word == "that" and tokens[j - 1].word == "make")  # "make that 3"
             j += 1
@@ -107,19 +117,42 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
         after = [t.word for t in tokens[j + 1:j + 3]]
         marked = marked or after == ["i", "mean"] or after == ["i", "meant"] or (
             after[:1] == ["actually"] and any(t.word in _HESITANT for t in tokens[i + 1:j]))
-        if not marked:
-            continue
+        if not marked and (not hesitated or _listed_on(tokens, j)):
+            continue  # ("we visited Denver, er, Boulder and Aspen": a list, hesitating)
         if new is None and tokens[j - 1].word in _DENIALS and tokens[j].word.isalpha() and \
                 tokens[j].word.islower() and not any(
                     t.word in _TAKING_BACK - _DENIALS for t in tokens[i + 1:j + 3]):
             continue  # "vegetarian, so no meat": "no" is the noun's determiner
-        if new is None and _bare(sentence, tokens[j], old):
+        if new is None and _bare(sentence, tokens[j], old) and (
+                marked or not sentence[tokens[j].start].islower()):  # (hesitating, a word
+            # may qualify: "vegan — er, mostly vegan", "by bus — er, mostly")
             new = (tokens[j].start, tokens[j].end, sentence[tokens[j].start:tokens[j].end],
                    old[3])
             tokens[j].value, tokens[j].word = new, ""
-        if new is not None and _same_kind(old[2], old[3], new[2], new[3]):
+        meant = new[2] if new is not None else ""
+        hedge, _, rest = meant.partition(" ")
+        if hedge.lower() in _HEDGES and rest:  # "at 4 — er, maybe 5": the hedged value states
+            meant = rest  # nothing (its mood), the first is taken back all the same
+        if new is not None and _same_kind(old[2], old[3], meant, new[3]):
             taken.add(i)
             for token in tokens[i + 1:j]:  # the repair's words name no key ("I mean Pier
                 if token.word in _TAKING_BACK or token.word in _BESIDE - {"·"}:  # 45")
                     token.word = ","
     return frozenset(taken)
+
+
+def _listed_on(tokens: list[Tok], j: int) -> bool:
+    """The value at ``j`` goes on to another in a list ("Boulder and Aspen", "Boulder,
+    Aspen")."""
+    nxt = [t for t in tokens[j + 1:j + 3]]
+    return bool(nxt) and (nxt[0].word in ("and", "or", "&") or (
+        nxt[0].word == "," and len(nxt) > 1 and (nxt[1].value is not None or
+                                                  nxt[1].word[:1].isdigit())))
+
+
+def actually_after(tokens: list[Tok], first: int) -> bool:
+    """A value closing its sentence with "actually" after it ("8:15 actually.", "it starts at
+    8:15 actually", "Tuesday actually!"): the sentence corrects, as with a leading "Actually"."""
+    words = [t for t in tokens[first:] if t.word not in BOUNDARY or t.value]
+    return not any(t.word in REPORTING for t in words) and \
+        len(words) >= 2 and words[-1].word == "actually" and words[-2].value is not None

@@ -120,3 +120,10 @@ def left_for(tokens: list[Tok], j: int, i: int) -> bool:
         return False
     verb = tokens[i + 1]
     return verb.value is None and (verb.word in _STATE_VERBS or finite_verb(verb))
+
+
+def at_value(tokens: list[Tok], i: int) -> bool:
+    """The value at ``i`` follows another value and "at" ("Monday at 10", "Pier 4 at 9"): it
+    says when or where of that one, so it is old when that one is ("from Monday at 10 to
+    Tuesday at 11": both of Monday's)."""
+    return i > 1 and tokens[i - 1].word == "at" and tokens[i - 2].value is not None

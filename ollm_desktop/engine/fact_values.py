@@ -157,10 +157,10 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "make that 12 people", "make it 3 rooms."
             counted(sentence, tokens, i)
             continue
-        if hour_at(tokens, i, first) or age_at(tokens, i, first) or \
+        if (hour := hour_at(tokens, i, first)) or age_at(tokens, i, first) or \
                 counted_opening(tokens, i, first, lead):  # "opens at 7", "she's turning 7";
-            _promote(sentence, tokens, i, "number")  # "And 2 people on the front desk.",
-            counted(sentence, tokens, i)
+            _promote(sentence, tokens, i, "time" if hour else "number")  # "And 2 people on
+            None if hour else counted(sentence, tokens, i)  # the front desk." (an hour: a time)
             continue
         if numeric(token.word) and listed_pair(tokens, i, first):
             _promote(sentence, tokens, i, "number")  # "primary max connections 200, ..."
