@@ -113,3 +113,13 @@ def test_we_painted_our_own_fence() -> None:
     ledger = _chat("The fence is white.", "We painted the fence black.")
     assert stated_status(ledger, "black") == "current"
     assert "white" not in replaced_by_map(ledger)  # (possibly replaced, as before)
+
+
+def test_a_qualified_message_label_labels_no_value() -> None:
+    """"quick update:" is a part of the message, as "update:" is (the perturbation harness's
+    lead-update family: "quick update: data now lives in eu-north-1." read "data" as the
+    label's value and replaced nothing)."""
+    ledger = _chat("The data is stored in eu-west-1.",
+                   "quick update: data now lives in eu-north-1.")
+    assert stated_status(ledger, "eu-west-1") == "replaced"
+    assert stated_status(ledger, "data") is None

@@ -33,8 +33,9 @@ def labelled_value(tokens: list[Tok], i: int, first: int) -> bool:
     """The word at ``i`` (its clause's last) is the value of the label before its colon."""
     phrase = phrase_before(tokens, i - 1, first)
     at = i - 2 - len(phrase)
-    return bool(phrase) and phrase[0] not in _NO_LABELS and not participle(tokens[i].word) and \
-        tokens[i].word not in _REPLIES and (
+    return bool(phrase) and phrase[0] not in _NO_LABELS and phrase[-1] not in _NO_LABELS and \
+        not participle(tokens[i].word) and tokens[i].word not in _REPLIES and (  # ("quick
+        # update: data now lives in ...": a message's part, whatever word qualifies it)
         at < first or tokens[at].word in BOUNDARY) and not _dotted(tokens, i)
 
 
