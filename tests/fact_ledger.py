@@ -130,3 +130,21 @@ def check_after(fact: str, message: str, current: str, not_current: str,
                 label: object = None) -> None:
     """``check_current`` on ``current_after(fact, message)``."""
     check_current(current_after(fact, message), current, not_current, label)
+
+
+def play_forward(said: str, later: str, reply: str = "Noted.") -> list[Fact]:
+    """A statement, a reply and a later user message, absorbed in order."""
+    from tests.engine_fakes import absorbed
+
+    return absorbed(("user", said), ("assistant", reply), ("user", later))
+
+
+def play_late(said: str, later: str, reply: str = "Noted.") -> list[Fact]:
+    """The correction (turn 2) absorbed first, then the exchange it corrects (turn 1)."""
+    from ollm_desktop.engine import facts
+    from ollm_desktop.engine.models import Message
+
+    ledger: list[Fact] = []
+    for turn, role, text in ((2, "user", later), (1, "user", said), (1, "assistant", reply)):
+        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
+    return ledger

@@ -21,26 +21,11 @@ from __future__ import annotations
 
 import pytest
 
-from ollm_desktop.engine import facts
-from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.models import Message
 from ollm_desktop.engine.provenance import message_facts
 from tests.engine_fakes import absorbed
-from tests.fact_ledger import current_set, replaced_by_map, stated_status
+from tests.fact_ledger import current_set, play_forward, play_late, replaced_by_map, stated_status
 
-
-def _forward(said: str, later: str, reply: str = "Noted.") -> list[Fact]:
-    return absorbed(("user", said), ("assistant", reply), ("user", later))
-
-
-def _late(said: str, later: str, reply: str = "Noted.") -> list[Fact]:
-    """The correction (turn 2) absorbed first, then the exchange it corrects (turn 1)."""
-    ledger: list[Fact] = []
-    for turn, role, text in ((2, "user", later), (1, "user", said), (1, "assistant", reply)):
-        facts.absorb(ledger, Message(role=role, content=text), turn)  # type: ignore[arg-type]
-    return ledger
-
-
+_forward, _late = play_forward, play_late
 BOTH = pytest.mark.parametrize("play", [_forward, _late], ids=["forward", "late"])
 
 
