@@ -36,7 +36,7 @@ _AFTER_HOUR = closed("sharp every each tomorrow tonight today")
 def hour_at(tokens: list[Tok], i: int, first: int) -> bool:
     """The bare number at ``i`` is an hour of the day, by the words before and after it."""
     word = tokens[i].word
-    if tokens[i].value or not word.isdigit() or len(word) > 2 or int(word) > 23 or \
+    if tokens[i].value or not word.isdecimal() or len(word) > 2 or int(word) > 23 or \
             i - 2 < first or tokens[i - 1].word != "at":
         return False
     after = tokens[i + 1].word if i + 1 < len(tokens) else ""
@@ -64,7 +64,7 @@ def timed_hours(tokens: list[Tok], first: int) -> None:
     replaces the other and a clock time ("at 11:30") meets it (in place)."""
     for i in range(first + 2, len(tokens)):
         value = tokens[i].value
-        if value is None or value[3] != "number" or not value[2].isdigit() or \
+        if value is None or value[3] != "number" or not value[2].isdecimal() or \
                 int(value[2]) > 23 or tokens[i - 1].word != "at":
             continue
         before = tokens[i - 2]
@@ -92,7 +92,7 @@ _AGED = closed("turning turns turned i'm she's he's")
 def age_at(tokens: list[Tok], i: int, first: int) -> bool:
     """The bare number at ``i`` is a person's age ("she's turning 7", "I'm 34")."""
     word = tokens[i].word
-    if tokens[i].value or not word.isdigit() or not 0 < int(word) <= 120 or i - 1 < first or \
+    if tokens[i].value or not word.isdecimal() or not 0 < int(word) <= 120 or i - 1 < first or \
             tokens[i - 1].word not in _AGED:
         return False
     after = tokens[i + 1].word if i + 1 < len(tokens) else ""

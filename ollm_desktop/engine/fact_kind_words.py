@@ -169,7 +169,7 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
         if token.value or not word:
             continue
         prev = tokens[i - 1].word if i > first else ""
-        if word.isdigit() and len(word) == 4 and 1950 <= int(word) <= 2039 and \
+        if word.isdecimal() and len(word) == 4 and 1950 <= int(word) <= 2039 and \
                 prev in DETERMINERS and i + 1 < len(tokens) and \
                 tokens[i + 1].value is None and capital(sentence, tokens[i + 1]) and \
                 tokens[i + 1].word.replace(" ", "").isalpha() and (

@@ -80,7 +80,7 @@ def owners_port(new: Fact, earlier: list[Fact]) -> Fact | None:
     none have that owner."""
     entity, _, attribute = new.key.partition("|")
     attribute, _, unit = attribute.partition("|")
-    if unit != "number" or not attribute or not new.users or not new.value.isdigit() \
+    if unit != "number" or not attribute or not new.users or not new.value.isdecimal() \
             or not 0 < int(new.value) < 65536:
         return None
     owner = [stem(w) for w in f"{entity} {attribute}".split()]

@@ -81,7 +81,7 @@ def _of_time(token: Tok) -> bool:
     if value is None:
         return False
     text = value[2].strip().rstrip(".")
-    return value[3] in ("time", "date") or (text.isdigit() and int(text) <= 24)
+    return value[3] in ("time", "date") or (text.isdecimal() and int(text) <= 24)
 
 
 def _present(before: list[Tok], words: list[str]) -> bool:

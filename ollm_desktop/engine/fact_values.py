@@ -275,7 +275,7 @@ def _ordinal_day(tokens: list[Tok], i: int) -> bool:
     if i + 1 >= len(tokens) or tokens[i + 1].start != tokens[i].end:
         return False
     number, suffix = tokens[i].word, tokens[i + 1].word
-    return number.isdigit() and 1 <= int(number) <= 31 and suffix == (
+    return number.isdecimal() and 1 <= int(number) <= 31 and suffix == (
         "st" if number[-1] == "1" and number != "11" else
         "nd" if number[-1] == "2" and number != "12" else
         "rd" if number[-1] == "3" and number != "13" else "th")
