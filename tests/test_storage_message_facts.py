@@ -71,3 +71,34 @@ def test_facts_stored_by_an_older_grammar_are_extracted_anew(paths, monkeypatch)
     facts.absorb([], state.messages[0], 1)
     assert facts_extract.extraction_count() == before + 1  # not read back: extracted anew
     store.close()
+
+
+def test_a_reading_that_raises_costs_the_message_its_facts_not_the_message(
+        paths, monkeypatch, caplog) -> None:
+    """A rule that raises on some odd text (a bug, as "1.75²" was at stop 52) must not lose
+    the message: storage records the facts in the transaction that inserts it. The message
+    is kept with no facts, the failure is logged and counted, and later messages read as
+    before."""
+    def broken(content: str, role: str = "user") -> list[object]:
+        raise ValueError("a rule's bug")
+
+    _forget_all()
+    store, _ = ChatStore.open(paths)
+    chat = store.create_chat("facts", context_size=4096)
+    failures = facts_extract.extraction_failures()
+    monkeypatch.setattr(facts_extract, "message_facts", broken)
+    odd = Message(role="user", content="BMI = 70 / (1.75²) ≈ 22.9, my port is 8443")
+    store.append_message(chat.id, odd)
+    monkeypatch.undo()
+    store.append_message(chat.id, Message(role="user", content=SAID))
+    store.close()
+
+    assert facts_extract.extraction_failures() == failures + 1
+    assert "could not be read" in caplog.text
+    store, _ = ChatStore.open(paths)
+    state = store.load_engine_state(chat.id)
+    assert state is not None
+    assert [m.content for m in state.messages] == [odd.content, SAID]  # nothing lost
+    assert facts_extract.extract("user", odd.content) == ()
+    assert facts_extract.extract("user", SAID)[0].value == "9443"
+    store.close()

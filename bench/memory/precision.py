@@ -389,6 +389,14 @@ def extraction_count() -> int | None:
     return int(counter()) if callable(counter) else None
 
 
+def _facts_extract() -> Any:
+    try:
+        from ollm_desktop.engine import facts_extract  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return facts_extract
+
+
 def _percentile(values: Sequence[float], share: float) -> float | None:
     if not values:
         return None
@@ -402,7 +410,9 @@ def cost_figures(strategy: Any, extractions_before: int | None) -> dict[str, Any
     after = extraction_count()
     made = None if after is None or extractions_before is None else after - extractions_before
     cpu = list(getattr(strategy, "compaction_cpu", []))
+    failures = getattr(_facts_extract(), "extraction_failures", None)
     return {"extractions": made, "message_versions": versions or None,
+            "extraction_failures": failures() if callable(failures) else None,
             "extractions_per_version": made / versions if made is not None and versions
             else None,
             "compaction_cpu_s": [round(x, 4) for x in cpu],

@@ -5,6 +5,12 @@ both: an edit (new text) extracts again, a compaction, a ledger pass or a re-rea
 message never does. ``EXTRACTIONS`` counts the real extractions in this process (the memory
 benchmark checks "at most one per message version" with it); ``extraction_count()`` reads it.
 
+A reading that raises on some odd text (a bug of the rules, never of the message) costs that
+message version its facts, not the message, the compaction or the chat: ``extract`` logs it,
+counts it (``extraction_failures()``; the benchmarks and the fuzz check it is 0) and keeps
+"no facts" for that version. Storage records a message's facts in the transaction that
+inserts it, so an exception here would otherwise lose the message itself.
+
 ``current_values`` is the scorer's view: the current value of each key after a list of
 (role, text) messages, by the same rules the ledger follows.
 """
@@ -12,6 +18,7 @@ benchmark checks "at most one per message version" with it); ``extraction_count(
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -21,6 +28,8 @@ from ollm_desktop.engine.provenance import Found, message_facts
 from ollm_desktop.engine.references import message_references, remember_references
 
 EXTRACTIONS = 0  # extractions made in this process (cache misses)
+FAILURES = 0  # extractions that raised (each logged; the message keeps no facts)
+log = logging.getLogger(__name__)
 _CACHE_SIZE = 8192  # message versions kept (a few MB at most)
 _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 
@@ -73,21 +82,32 @@ def content_key(role: str, content: str) -> str:
 
 def extract(role: str, content: str) -> tuple[Found, ...]:
     """The facts of one message version (extracted at most once while cached)."""
-    global EXTRACTIONS
+    global EXTRACTIONS, FAILURES
     key = content_key(role, content)
     found = _cache.get(key)
     if found is not None:
         _cache.move_to_end(key)
         return found
     EXTRACTIONS += 1
-    found = failed_olds(message_facts(content, role), content, role)  # "Granvia was full"
-    found = renamed_olds(found, content, role)  # "we renamed billing-svc to ledger"
-    if role in ("user", "assistant"):
-        message_references(content)  # what a compaction's references read: now, once
+    try:
+        found = _read(role, content)
+    except Exception:  # a rule's bug on odd text: the message and the chat go on
+        FAILURES += 1
+        log.exception("facts of a %s message (%d characters) could not be read", role,
+                      len(content))
+        found = ()
     _cache[key] = found
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
     return found
+
+
+def _read(role: str, content: str) -> tuple[Found, ...]:
+    found = failed_olds(message_facts(content, role), content, role)  # "Granvia was full"
+    found = renamed_olds(found, content, role)  # "we renamed billing-svc to ledger"
+    if role in ("user", "assistant"):
+        message_references(content)  # what a compaction's references read: now, once
+    return tuple(found)
 
 
 def remember(role: str, content: str, found: Sequence[Found],
@@ -105,6 +125,11 @@ def references_of(content: str) -> list[list[str]]:
 
 def extraction_count() -> int:
     return EXTRACTIONS
+
+
+def extraction_failures() -> int:
+    """Extractions that raised in this process (``extract`` logged each; 0 is the goal)."""
+    return FAILURES
 
 
 def current_values(messages: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
