@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ollm_desktop.engine.fact_generic_heads import generic_meets
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_key_synonyms import phrase_named, whole_named
@@ -88,6 +89,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key
         return pronoun_match(a.key, b.key) if pronoun_key(a.key) else \
             pronoun_match(b.key, a.key)
+    if generic_meets(a.key, b.key) or generic_meets(b.key, a.key):
+        return "maybe"  # "the Q2 figure" beside "Q2 sales tax" (the one such key: the same)
     if not attribute_b and unit_b in ANY_KIND:  # a name or bare number of no noun phrase:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at

@@ -1,0 +1,40 @@
+"""A correction's value reported from someone who said it ("forget that — vet says 1.5 cups",
+"scratch that, physio said cap it at 14 km", "accountant says 4 years instead"): the noun
+before the verb of saying names who said it, never what the value is of (stop 52). The
+grammar reads "vet" or "physio said cap" as the key, so the value meets no key and its one
+earlier value of the unit stays current. Read as a value of no key, it refers back as any
+keyless correction does (``fact_supersession``: the one value of its unit, else only
+possibly). Only in a correction: a plain report ("the vet says 1.5 cups") is someone
+else's word, and what the user does with it is the mood's (``fact_mood_*``). In a module
+of its own: ``fact_keys`` and ``fact_grammar``, which read keys, are full.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.fact_types import Fact
+
+# Verbs of saying in the present or the past (a closed class); never "wants", "thinks",
+# "suggested" (a wish, an opinion, an offer: the mood's) nor "asked".
+SAYING = frozenset({"says", "said", "reckons", "confirmed", "confirms", "told", "tells",
+                    "advised", "advises", "insists", "insisted"})
+_OBJECT = r"(?:\s+(?:me|us|him|her|them))?(?:\s+that)?"
+
+
+def reported_key(new: Fact, said: str) -> bool:
+    """``new``'s key ends with who said it: a word of its key is a verb of saying ("physio
+    said|cap"), or the key's last word stands before one in ``said`` ahead of the value
+    ("vet says 1.5 cups")."""
+    parts = new.key.split("|")
+    if len(parts) != 3 or not (parts[0] or parts[1]):
+        return False
+    words = f"{parts[0]} {parts[1]}".split()
+    if any(w in SAYING for w in words):
+        return True
+    at = said.find(new.value)
+    if at < 0:
+        return False
+    verbs = "|".join(sorted(SAYING))
+    return bool(re.search(rf"\b{re.escape(words[-1])}\w*\s+(?:{verbs}){_OBJECT}\s*$",
+                          said[:at].lower()))
