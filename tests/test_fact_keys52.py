@@ -118,3 +118,17 @@ def test_reported_value_in_a_reply_leaves_the_users_value() -> None:
     ledger = play_forward("our dog's kibble: 2 cups twice a day", "ok",
                           reply="Actually, the vet says 1.5 cups.")
     assert _status(ledger, "2 cups")[0] == "current"
+
+
+@pytest.mark.parametrize(("said", "later"), [
+    # what held once, no change
+    ("our dog's kibble: 2 cups twice a day",
+     "correction: last year the vet said 1.5 cups, then back to 2"),
+    ("Training plan: long run 18 km on sundays",
+     "scratch that, back then the physio said cap it at 14 km"),
+    # a wish, an attempt, an offer: no verb of saying
+    ("the loft insulation is 200 mm thick", "correction, the surveyor wants 270 mm"),
+])
+def test_report_of_the_past_or_a_wish_replaces_nothing(said: str, later: str) -> None:
+    ledger = play_forward(said, later)
+    assert all(f.status == "current" for f in ledger if f.turn == 1)

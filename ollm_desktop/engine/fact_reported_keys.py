@@ -19,20 +19,25 @@ from ollm_desktop.engine.fact_types import Fact
 # "suggested" (a wish, an opinion, an offer: the mood's) nor "asked".
 SAYING = frozenset({"says", "said", "reckons", "confirmed", "confirms", "told", "tells",
                     "advised", "advises", "insists", "insisted"})
+# What says the report is of a time gone by (a closed class of past markers).
+_PAST = re.compile(r"\b(?:last|ago|used to|originally|previously|back then|at first|once)\b")
 _OBJECT = r"(?:\s+(?:me|us|him|her|them))?(?:\s+that)?"
 
 
 def reported_key(new: Fact, said: str) -> bool:
     """``new``'s key ends with who said it: a word of its key is a verb of saying ("physio
     said|cap"), or the key's last word stands before one in ``said`` ahead of the value
-    ("vet says 1.5 cups")."""
+    ("vet says 1.5 cups"); never where its clause tells a time gone by ("last year")."""
     parts = new.key.split("|")
     if len(parts) != 3 or not (parts[0] or parts[1]):
         return False
     words = f"{parts[0]} {parts[1]}".split()
+    at = said.find(new.value)
+    clause = re.split(r"[.;!?\n]", said[:max(at, 0)].lower())[-1]
+    if _PAST.search(clause):  # "last year the vet said 1.5 cups": what held once, no change
+        return False
     if any(w in SAYING for w in words):
         return True
-    at = said.find(new.value)
     if at < 0:
         return False
     verbs = "|".join(sorted(SAYING))
