@@ -132,3 +132,39 @@ def test_reported_value_in_a_reply_leaves_the_users_value() -> None:
 def test_report_of_the_past_or_a_wish_replaces_nothing(said: str, later: str) -> None:
     ledger = play_forward(said, later)
     assert all(f.status == "current" for f in ledger if f.turn == 1)
+
+
+# ------------------------------------------------------------------ class-word heads
+
+@pytest.mark.parametrize(("said", "later", "old"), [
+    ("payroll runs on the 28th, BACS file goes 3 working days before",
+     "payroll date is the 26th", "the 28th"),
+    ("dinner is at 8pm at Luigis", "dinner time is 8:30pm", "8pm"),
+    ("the waxed jacket is £189", "the jacket price is £210", "£189"),
+])
+def test_class_word_head_is_its_owners_key(said: str, later: str, old: str) -> None:
+    assert _status(play_forward(said, later), old)[0] == "replaced"
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "possibly"), [
+    # the owner is a part of another phrase, not its end: another thing
+    ("meeting prep is on March 1", "the meeting date is March 3", "March 1", False),
+    # two things end in the owner: each only possibly replaced
+    ("the waxed jacket is £189, the denim jacket £90", "the jacket price is £210", "£189",
+     True),
+    ("the waxed jacket is £189, the denim jacket £90", "the jacket price is £210", "£90",
+     True),
+    # a question, a wish, a hypothetical, a reply's value
+    ("dinner is at 8pm at Luigis", "is the dinner time 8:30pm?", "8pm", False),
+    ("dinner is at 8pm at Luigis", "my sister wants the dinner time at 9pm", "8pm", False),
+    ("dinner is at 8pm at Luigis", "if the dinner time were 9pm we could walk", "8pm", False),
+])
+def test_class_word_head_that_names_another_thing(said: str, later: str, kept: str,
+                                                  possibly: bool) -> None:
+    assert _status(play_forward(said, later), kept) == ("current", possibly)
+
+
+def test_class_word_head_in_a_reply_leaves_the_users_value() -> None:
+    ledger = play_forward("dinner is at 8pm at Luigis", "ok",
+                          reply="The dinner time is 8:30pm.")
+    assert _status(ledger, "8pm") == ("current", False)

@@ -29,16 +29,27 @@ _NO_KIND = frozenset({"", "number", "name"})
 def generic_meets(key: str, other: str) -> bool:
     """``key`` has a head of ``GENERIC_HEADS`` and an owner whose every word's stem stands
     in ``other``'s owner or attribute, ``other`` a key of its own attribute in the same unit
-    class (one that tells a kind: money, a duration, a temperature)."""
+    class (one that tells a kind: money, a duration, a temperature); or ``key``'s head is
+    its unit class's own word ("payroll date", "dinner time", "jacket price") and its owner
+    ends ``other``'s whole phrase ("payroll", "the monthly payroll"): the thing itself."""
     parts, other_parts = key.split("|"), other.split("|")
     if len(parts) != 3 or len(other_parts) != 3:
         return False
     entity, attribute, unit = parts
-    if attribute not in GENERIC_HEADS or not entity or unit in _NO_KIND or \
-            other_parts[2] != unit or not other_parts[1] or other_parts[1] in GENERIC_HEADS:
+    if not entity or unit in _NO_KIND or other_parts[2] != unit or not other_parts[1] or \
+            other_parts[1] in GENERIC_HEADS or other_parts[1] in _CLASS_HEADS.get(unit, ()):
         return False
-    phrase = {stem(w) for w in f"{other_parts[0]} {other_parts[1]}".split()}
-    return all(stem(w) in phrase for w in entity.split())
+    phrase = [stem(w) for w in f"{other_parts[0]} {other_parts[1]}".split()]
+    owner = [stem(w) for w in entity.split()]
+    if attribute in _CLASS_HEADS.get(unit, ()):
+        return phrase[-len(owner):] == owner
+    return attribute in GENERIC_HEADS and all(w in phrase for w in owner)
+
+
+# The words that name a unit class itself (``fact_keyless._CLASS_WORDS``, which imports
+# this module's importer): as a head they say what the value is, their owner whose it is.
+_CLASS_HEADS = {"time": ("time", "hour"), "date": ("date", "day"),
+                "money": ("price", "cost", "fee")}
 
 
 def generic_owner(facts: list[Fact], new: Fact) -> Fact | None:
