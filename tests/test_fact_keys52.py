@@ -168,3 +168,39 @@ def test_class_word_head_in_a_reply_leaves_the_users_value() -> None:
     ledger = play_forward("dinner is at 8pm at Luigis", "ok",
                           reply="The dinner time is 8:30pm.")
     assert _status(ledger, "8pm") == ("current", False)
+
+
+# ------------------------------------------------------------------ numbered places
+
+@pytest.mark.parametrize(("said", "later", "old", "other"), [
+    ("Miss Tran's phone extension is 4412.", "Miss Tran is on ext 4421, my mistake earlier.",
+     "4412", None),
+    ("grandma's room number at the care home is 112, grandpa's room number is 214",
+     "they moved grandpa to room 118 so he's closer to her", "214", "112"),
+    ("Dr Patel's extension is 2210, Dr Okoye's extension is 2214",
+     "sorry, Dr Okoye is on ext 2241", "2214", "2210"),
+])
+def test_numbered_place_is_its_nouns_key(said: str, later: str, old: str,
+                                         other: str | None) -> None:
+    ledger = play_forward(said, later)
+    assert _status(ledger, old)[0] == "replaced"
+    if other is not None:
+        assert _status(ledger, other) == ("current", False)
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    ("grandpa's room number is 214", "should grandpa move to room 118?", "214"),
+    ("the meeting is in room 4", "the workshop is in room 7 now", "room 4"),
+    ("the van is parked in bay 12", "my brother parked his car in bay 14", "bay 12"),
+    ("Dr Patel's extension is 2210, Dr Okoye's extension is 2214",
+     "sorry, Dr Okoye is on ext 2241", "2210"),
+])
+def test_numbered_place_of_another_owner_replaces_nothing(said: str, later: str,
+                                                          kept: str) -> None:
+    assert _status(play_forward(said, later), kept)[0] == "current"
+
+
+def test_numbered_place_in_a_reply_leaves_the_users_value() -> None:
+    ledger = play_forward("grandpa's room number is 214", "ok",
+                          reply="Grandpa is in room 118.")
+    assert _status(ledger, "214")[0] == "current"
