@@ -9,10 +9,10 @@ from functools import lru_cache
 
 from ollm_desktop.engine.fact_generic_heads import generic_meets
 from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_label_keys import relabelled
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_key_synonyms import phrase_named, whole_named
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_label_keys import relabelled
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.fact_version_keys import product_of, two_runners
