@@ -103,6 +103,12 @@ def test_reported_correction_takes_the_one_value_of_its_unit(said: str, later: s
     ("our dog's kibble: 2 cups twice a day", "did the vet say 1.5 cups?", "2 cups"),
     ("our dog's kibble: 2 cups twice a day",
      "the vet said 1.5 cups but we are sticking with 2 cups", "2 cups"),
+    # a reading of an instrument; a view of the value, someone else's
+    ("The heat is set to 68F.", "actually the thermostat says 71F now", "68F"),
+    ("my weight is 82 kg", "correction: the scale says 79 kg", "82 kg"),
+    ("Dinner is at 6pm.", "Actually mom says 7pm works better for her.", "6pm"),
+    ("our dog's kibble: 2 cups twice a day",
+     "sorry, the vet says 1.5 cups is too much, so 2 cups it stays", "2 cups"),
     # two values of its unit: which one is uncertain
     ("our dog's kibble: 2 cups twice a day, cat gets 1 cup", "correction: vet says 1.5 cups",
      "2 cups"),

@@ -18,9 +18,9 @@ import re
 # Nouns whose number names one of a row of places or lines (a closed class).
 PLACE_NOUNS = frozenset({
     "room", "ext", "extension", "input", "output", "dock", "gate", "bay", "berth", "platform",
-    "seat", "table", "locker", "floor", "level", "unit", "flat", "apartment", "apt", "channel",
-    "slot", "lane", "pitch", "court", "desk", "suite", "shelf", "aisle", "row", "stand", "ward",
-    "bed", "cabin", "stall", "pen", "plot", "box", "pier", "hangar", "studio",
+    "seat", "table", "locker", "floor", "level", "flat", "apartment", "apt", "channel", "slot",
+    "lane", "pitch", "court", "desk", "suite", "shelf", "aisle", "row", "ward", "bed", "cabin",
+    "stall", "plot", "pier", "hangar",
 })
 _LABELLED = re.compile(r"([A-Za-z]+)\.?\s+#?(\d+)")
 _NUMBER_HEADS = ("number", "no", "num", "nr")

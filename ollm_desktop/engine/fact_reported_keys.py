@@ -19,6 +19,16 @@ from ollm_desktop.engine.fact_types import Fact
 # "suggested" (a wish, an opinion, an offer: the mood's) nor "asked".
 SAYING = frozenset({"says", "said", "reckons", "confirmed", "confirms", "told", "tells",
                     "advised", "advises", "insists", "insisted"})
+# Things that show a reading (a closed class): what they "say" is a reading of their own,
+# a key beside the value set ("the heat is set to 68", "the thermostat says 71 now").
+_INSTRUMENTS = frozenset({"thermostat", "gauge", "meter", "scale", "odometer", "app", "screen",
+                          "display", "sign", "clock", "watch", "phone", "label", "website",
+                          "site", "page", "doc", "docs", "readme", "map", "gps", "sensor",
+                          "monitor", "tracker", "dashboard", "thermometer", "counter"})
+# A value the report goes on to say something of ("7pm works better for her", "1.5 cups is
+# too much"): a view of it, not the value relayed.
+_OWN_CLAUSE = re.compile(r"\s*(?:is|are|was|were|would|will|could|should|might|works?|"
+                         r"suits?|sounds?|seems?|feels?|looks?)\b")
 # What says the report is of a time gone by (a closed class of past markers).
 _PAST = re.compile(r"\b(?:last|ago|used to|originally|previously|back then|at first|once)\b")
 _OBJECT = r"(?:\s+(?:me|us|him|her|them))?(?:\s+that)?"
@@ -40,6 +50,9 @@ def reported_key(new: Fact, said: str) -> bool:
         return True
     if at < 0:
         return False
+    if words[-1] in _INSTRUMENTS or _OWN_CLAUSE.match(said[at + len(new.value):].lower()):
+        return False  # "the thermostat says 71": a reading; "mom says 7pm works better for
+    # her": a view of the value, someone else's, not the value relayed
     verbs = "|".join(sorted(SAYING))
     return bool(re.search(rf"\b{re.escape(words[-1])}\w*\s+(?:{verbs}){_OBJECT}\s*$",
                           said[:at].lower()))
