@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ollm_desktop.engine.fact_generic_heads import generic_meets
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_key_synonyms import phrase_named, whole_named
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_label_keys import relabelled
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.fact_version_keys import product_of, two_runners
@@ -76,8 +78,9 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     if not a.key or not b.key:  # a state saved before keys: the old rule, as uncertain
         return "maybe" if family(a) == family(b) != "sentence" and \
             subjects_meet(a.subject, b.subject, family(a)) else ""
-    entity_a, attribute_a, unit_a = map(phrase_named, a.key.split("|"))  # ("db" and
-    entity_b, attribute_b, unit_b = map(phrase_named, b.key.split("|"))  # "database": one)
+    key_a, key_b = relabelled(a.value, a.key), relabelled(b.value, b.key)  # ("room 118")
+    entity_a, attribute_a, unit_a = map(phrase_named, key_a.split("|"))  # ("db" and
+    entity_b, attribute_b, unit_b = map(phrase_named, key_b.split("|"))  # "database": one)
     unit_a = counted_unit(a.value, a.key) or unit_a  # "rank 16" beside "bump the rank to 64"
     unit_b = counted_unit(b.value, b.key) or unit_b
     if unit_a != unit_b and (counts := _count_of(a.key, unit_a, b.key, unit_b) or
@@ -88,6 +91,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     if pronoun_key(a.key) or pronoun_key(b.key):  # "the bathroom one is £3,100": its key
         return pronoun_match(a.key, b.key) if pronoun_key(a.key) else \
             pronoun_match(b.key, a.key)
+    if generic_meets(a.key, b.key) or generic_meets(b.key, a.key):
+        return "maybe"  # "the Q2 figure" beside "Q2 sales tax" (the one such key: the same)
     if not attribute_b and unit_b in ANY_KIND:  # a name or bare number of no noun phrase:
         return ""  # no key ("Pulumi in place of Terraform" never meets "at the Hotel
     # Flandria"); a time or a date of none may still be the one of its key ("dinner ... at

@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from ollm_desktop.engine.fact_keys import stem, unit_class
+from ollm_desktop.engine.fact_label_keys import PLACE_NOUNS
 from ollm_desktop.engine.fact_named_only import same_value
 from ollm_desktop.engine.fact_types import Fact
 
@@ -42,7 +43,8 @@ def counted_unit(value: str, key: str) -> str:
     if len(words) != 2 or not _NUMBER.fullmatch(words[1]) or not words[0].isalpha():
         return ""
     attribute = parts[1].split()[-1]
-    if attribute in _UNIT_ATTRIBUTES or stem(words[0].lower()) == stem(attribute):
+    if attribute in _UNIT_ATTRIBUTES or stem(words[0].lower()) == stem(attribute) or \
+            words[0].lower() in PLACE_NOUNS:  # "room 118" of "grandpa" (fact_label_keys)
         return unit_class(words[1], "number", attribute)
     return ""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import TYPE_CHECKING
 
+from ollm_desktop.engine.fact_generic_heads import generic_owner, generic_owners
 from ollm_desktop.engine.fact_key_match import family, listed_unit
 from ollm_desktop.engine.fact_keyless import keyless, referred_back
 from ollm_desktop.engine.fact_owner_alone import owner_alone
@@ -62,8 +63,12 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False,
         dropped = owner_dropped(facts, new) if certain_key(new, single=single) else None
         dropped = dropped or owner_alone(facts, new)  # "front should be 35 psi"
         dropped = dropped or owner_named_before(facts, new)  # "my weekday alarm is 5:50"
+        dropped = dropped or generic_owner(facts, new)  # "Q2 figure is £2,890"
         if dropped is not None:  # "the fridge space is 70 cm" after "the kitchen fridge
             return replace_or_dispute(new, dropped, facts)  # space is 68 cm": one key
+        if several := generic_owners(facts, new):  # "Q2 figure" beside "Q2 revenue", "Q2
+            mark_possible(new, several)  # tax": which one is uncertain
+            return 0
         return _restated_otherwise(facts, new, single=single, when=when)
     mark_possible(new, [old for old in olds if old not in certain])
     return sum(replace_or_dispute(new, old, facts) for old in certain)

@@ -39,6 +39,7 @@ from ollm_desktop.engine.fact_keyless import (
 from ollm_desktop.engine.fact_labelled_numbers import owners_port, same_number
 from ollm_desktop.engine.fact_named_only import names_another_old, names_its_old
 from ollm_desktop.engine.fact_ordinals import meant_by_place
+from ollm_desktop.engine.fact_reported_keys import reported_key
 from ollm_desktop.engine.fact_restated_olds import restated_by
 from ollm_desktop.engine.fact_side_by_side import beside_taken, side_by_side
 from ollm_desktop.engine.fact_topics import key_words as _key_words
@@ -169,6 +170,8 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     sentence states as new (``beside``) are never what it replaces: one sentence says both
     ("changed from Ms. Harding to Mr. Bello (on leave till Easter)"; what it takes back it
     names as old)."""
+    if said and reported_key(new, said):  # "vet says 1.5 cups": who said it, not the key
+        new.key, new.subject = "||" + new.key.rpartition("|")[2], ""
     kind = family(new)
     candidates = [old for old in facts if not (  # (the cheap tests first: issue 28, point 7)
         old.status != "current" or old is new or old.id in beside or old.pinned
