@@ -172,3 +172,42 @@ def test_a_firm_after_at_is_one_name(text: str, value: str) -> None:
 ])
 def test_names_joined_by_and_that_go_on_stay_apart(text: str, value: str) -> None:
     assert not any("&" in v for v in _values(text))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("tiles are 60x60 porcelain, colour ash grey", "ash grey"),
+    ("van: transit, colour white", "white"),
+    ("bike: steel frame, colour racing green", "racing green"),
+])
+def test_a_colour_after_its_label_is_read(text: str, value: str) -> None:
+    assert value in _values(text)
+
+
+@pytest.mark.parametrize("text", ["what colour grey?", "if we go colour white, fine"])
+def test_a_colour_asked_or_supposed_is_no_value(text: str) -> None:
+    assert [f for f in message_facts(text, "user") if f.kind != "question"] == []
+
+
+def test_a_change_of_another_item_leaves_the_colour() -> None:
+    said = "tiles for the bathroom floor are 60x60 porcelain, colour ash grey"
+    later = "gonna do 30x60 instead of 60x60. colour same"
+    assert _status(said, later, "ash grey") == "current"
+    assert _status(said, later, "60x60") == "replaced"
+
+
+def test_a_value_said_again_holds_when_read_again() -> None:
+    """A compaction reads the chat's messages again: the sibling the new value replaced is
+    replaced by then, and the value said again still holds."""
+    from ollm_desktop.engine import facts
+    from ollm_desktop.engine.models import Message
+
+    chat = [("user", "The primer stock is in box 14 in freezer B, second rack."),
+            ("assistant", "Primers: freezer B, rack 2, box 14."),
+            ("user", "Primer stock is in box 17 freezer B.")]
+    messages = [Message(role=role, content=text) for role, text in chat]  # type: ignore[arg-type]
+    ledger: list = []
+    for _ in range(2):
+        for turn, message in zip((1, 1, 2), messages, strict=True):
+            facts.absorb(ledger, message, turn)
+    assert stated_status(ledger, "freezer B") == "current"
+    assert stated_status(ledger, "box 14") == "replaced"

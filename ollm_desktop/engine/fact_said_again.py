@@ -9,7 +9,8 @@ earlier message, that the message states again whole (case aside) and names as n
 (no "from X", "not X", "instead of X", "X to …", "X →", "was X", "X no longer") stays current
 beside the new one ("moved the meeting from room 4 to room 6" still replaces room 4), where
 the earlier message stated it beside a value of the new one's key that is not said again (the
-sibling the new value replaces: "box 14" beside "freezer B"). Split
+sibling the new value replaces, current or replaced by it already: a compaction reads the
+chat again), or the new value is the letter that labels it ("B" of "freezer B"). Split
 from ``facts`` (full): ``facts.absorb`` passes these as ``live`` to ``restated``.
 """
 
@@ -33,6 +34,14 @@ _OLD_AFTER = re.compile(r"^\s*(?:to\b|->|=>|→|is\s+(?:gone|out|old|wrong|full|
                         re.IGNORECASE)
 
 
+def _lettered(old: str, new: str) -> bool:
+    """``new`` is the letter that labels the noun of ``old`` ("B" of "freezer B"): the one
+    thing named twice, read once with its noun and once without it."""
+    words = old.split()
+    return len(new) == 1 and new.isalpha() and len(words) == 2 and words[0].isalpha() and \
+        words[1].lower() == new.lower()
+
+
 def said_again(facts: Sequence[Fact], new: Fact, content: str, message_id: str) -> set[str]:
     """The ids of the current values of ``new``'s key that ``content`` states again as they
     stand (the module's docstring)."""
@@ -51,9 +60,10 @@ def said_again(facts: Sequence[Fact], new: Fact, content: str, message_id: str) 
             continue
         if _OLD_BEFORE.search(text[:at]) or _OLD_AFTER.match(text[at + len(value):]):
             continue
-        if not any(f is not old and f.message_id == old.message_id and f.key == new.key and
-                   f.status == "current" and f.kind == new.kind and
-                   locate(f.value.lower(), text) < 0 for f in facts):
+        if not _lettered(old.value, new.value) and not any(
+                f is not old and f.message_id == old.message_id and f.key == new.key and
+                (f.status == "current" or f.replaced_by == new.id) and f.kind == new.kind and
+                locate(f.value.lower(), text) < 0 for f in facts):
             continue  # (its sibling, the value the new one replaces, is not said again)
         out.add(old.id)
     return out
