@@ -211,3 +211,29 @@ def test_a_value_said_again_holds_when_read_again() -> None:
             facts.absorb(ledger, message, turn)
     assert stated_status(ledger, "freezer B") == "current"
     assert stated_status(ledger, "box 14") == "replaced"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("the notary appointment is with Mme Girard, 14 rue Pasteur", "14 rue Pasteur"),
+    ("office at 5 avenue Foch", "5 avenue Foch"),
+    ("flat is 22 calle Mayor now", "22 calle Mayor"),
+    ("meet at 12 piazza Navona", "12 piazza Navona"),
+    ("my aunt lives at 7 rua Augusta, Lisbon", "7 rua Augusta"),
+])
+def test_a_street_kind_in_lower_case_is_an_address(text: str, value: str) -> None:
+    assert value in _values(text)
+
+
+@pytest.mark.parametrize(("text", "part"), [
+    ("sent 2 via Slack", "via"),
+    ("we have 3 avenues to explore", "avenues "),
+])
+def test_an_english_word_is_no_street_kind(text: str, part: str) -> None:
+    assert not any(part in v and f.ref_kind == "address"
+                   for f in message_facts(text, "user") for v in [f.value])
+
+
+def test_a_correction_of_the_person_leaves_the_address() -> None:
+    said = "the notary appointment for the house sale is with Mme Girard, 14 rue Pasteur"
+    later = "ah, it's with Maître Lefèvre instead of Girard, she is on leave. same office"
+    assert _status(said, later, "14 rue Pasteur") == "current"
