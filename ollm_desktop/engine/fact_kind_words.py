@@ -54,7 +54,9 @@ _COLOURS = closed("green blue red yellow white black grey gray pink purple orang
                   "cream teal navy charcoal ivory lilac mauve turquoise magenta burgundy "
                   "maroon olive mint sage terracotta")
 _SHADES = closed("sage navy forest sky pale light dark bright deep olive mint duck-egg sea "
-                 "royal baby lime bottle racing slate dove off jet")
+                 "royal baby lime bottle racing slate dove off jet ash")
+# A colour's own label right before it ("…, colour ash grey", "finish matt black"): its key.
+_COLOUR_LABELS = closed("colour color colours colors finish shade paint")
 _PAINTING = closed("paint paints painting painted repaint repainting repainted")
 _PLACING = closed("at in into to from")
 _STAYING = closed("stays stay remains remain")
@@ -221,5 +223,5 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
             painted = any(t.word in _PAINTING for t in tokens[first:start]) and \
                 not _others(tokens, first, start)  # (not "neighbour painted his fence black")
             if painted or (before in COPULAS - _PAST and start - 2 >= first and
-                           tokens[start - 2].word not in _PERSONS):
+                           tokens[start - 2].word not in _PERSONS) or before in _COLOUR_LABELS:
                 _mark(sentence, tokens, start, i)  # "painting the shed sage green"

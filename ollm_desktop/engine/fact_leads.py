@@ -27,6 +27,7 @@ from itertools import pairwise
 from ollm_desktop.engine.fact_change_leads import redone_lead
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
+    COPULAS,
     DEICTIC,
     FILLER,
     LEADS,
@@ -256,6 +257,11 @@ def gave_up(tokens: list[Tok], at: int) -> int:
     return 2 if len(words) == 3 and words[0] in GIVE_UP and words[1:] == ["up", "on"] else 0
 
 
+# What follows such a verb where it takes no object: "that" (a lead), a copula ("drop is 41
+# Mill Lane", "the cancel was ...": the word is a noun, its clause's subject).
+_NO_OBJECT = COPULAS | {"that", "'s"}
+
+
 def retraction(tokens: list[Tok], first: int) -> tuple[int, frozenset[int]]:
     """A leading "ignore/forget/scratch [what I said about] Y" (not "scratch that", a lead),
     or "[we/I] drop/ditch/cancel Y" (not "drop K to X", a change): (the index after its
@@ -267,8 +273,8 @@ def retraction(tokens: list[Tok], first: int) -> tuple[int, frozenset[int]]:
     at += up
     if at >= len(tokens) or ((tokens[at].word not in RETRACT or at != first) and
                              tokens[at].word not in ENDING and not up) or \
-            (tokens[at + 1:at + 2] and tokens[at + 1].word == "that"):
-        return first, frozenset()
+            (tokens[at + 1:at + 2] and tokens[at + 1].word in _NO_OBJECT):
+        return first, frozenset()  # ("drop is 41 Mill Lane": a noun, the copula's subject)
     ending = tokens[at].word in ENDING or bool(up)
     end = next((k for k in range(at + 1, len(tokens)) if tokens[k].word in BOUNDARY or (
         ending and tokens[k].word == "and") or (  # "dropped Y for X": X is taken up

@@ -14,6 +14,7 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any, ClassVar, Protocol
 
+from ollm_desktop.engine.fact_labelled_codes import labelled_codes
 from ollm_desktop.engine.fact_value_spans import capital
 from ollm_desktop.engine.fact_words import BOUNDARY, NAMING, Tok, closed
 
@@ -85,6 +86,7 @@ def name_runs(sentence: str, tokens: list[Tok], first: int) -> None:
     """Join, in place from ``first``, the tokens of each name that runs over an apostrophe
     or a particle into one token (its words joined by spaces, as a run of names is), and a
     title's name over its small words where a clause states it ("it's Lord of the Rings")."""
+    labelled_codes(sentence, tokens, first)  # "…, policy allkeys-lru" (fact_labelled_codes)
     i = first
     while i + 1 < len(tokens):
         a, b = tokens[i], tokens[i + 1]

@@ -34,9 +34,11 @@ ADDRESS = re.compile(
     r"(?!\s+(?!is\b|was\b|has\b|does\b)[a-z]{2,}s\b)"  # ("5 Front Row seats": a count)
     # the street's kind before its name ("14 Rue Oberkampf, 75011 Paris", "12 Calle de Alcalá",
     # "3 Via della Spiga") or a street's name with its kind inside, then the number
-    # ("Hauptstraße 12, 10115 Berlin"): one value with its postcode and town
+    # ("Hauptstraße 12, 10115 Berlin"): one value with its postcode and town; chat writes the
+    # kind in lower case ("14 rue Pasteur"), except an English word's ("2 via Slack")
     r"|\b\d{1,5}[A-Za-z]?,?\s+(?:Rue|Avenue|Boulevard|Bd|Place|Quai|Chemin|Allée|Impasse"
-    r"|Calle|Avenida|Paseo|Plaza|Carrer|Rua|Via|Viale|Piazza|Corso|Largo)\s+"
+    r"|Calle|Avenida|Paseo|Plaza|Carrer|Rua|Via|Viale|Piazza|Corso|Largo|rue|avenue|boulevard"
+    r"|quai|chemin|allée|impasse|calle|avenida|paseo|carrer|rua|viale|piazza)\s+"
     r"(?:(?:de|des|du|del|della|degli|di|da|do|dos|das|la|le|les)\s+|[dl]['’]){0,2}"
     r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}" + _POSTCODE +
     r"|\b[A-Z][\w-]*(?:straße|strasse|weg|gasse|platz|allee|damm|ufer)\s+\d{1,4}[a-z]?\b"

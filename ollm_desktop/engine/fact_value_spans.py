@@ -302,8 +302,8 @@ def noun_place(tokens: list[Tok], i: int, first: int) -> bool:
 
 
 def firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
-    """Where a firm's name joined by "&" ends ("is now Kessler & Moens", "is Marks &
-    Spencer."): after a copula (or its "now"), two capitalised names with a spaced "&"
+    """Where a firm's name joined by "&" ends ("is now Kessler & Moens", "is at Harlow &
+    Finch,"): after a copula (its "now", or "at"), two capitalised names with a spaced "&"
     between, ending the clause, are one name. Elsewhere "&" may join two people ("Ana & Ben
     lead the Tuesday shift"): each is a value of its own."""
     second = sentence[tokens[i + 2].start:tokens[i + 2].end] if i + 2 < len(tokens) else ""
@@ -313,7 +313,7 @@ def firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
             sentence[tokens[i].end:tokens[i + 2].start] != " & " or \
             not capital(sentence, tokens[i + 2]) or second.lower() in PRONOUNS or \
             not ends_clause(tokens, i + 2) or \
-            i < 1 or not (tokens[i - 1].word in COPULAS or tokens[i - 1].word == "now"):
+            i < 1 or not (tokens[i - 1].word in COPULAS or tokens[i - 1].word in ("now", "at")):
         return tokens[i].end
     tokens[i + 1].word = tokens[i + 2].word = "·"  # part of the value now ("McKenzie" too:
     tokens[i + 2].value = None  # an inner capital does not make the firm's second name a code)

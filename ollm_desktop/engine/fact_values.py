@@ -12,6 +12,7 @@ from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_counted import counted, result_counts
 from ollm_desktop.engine.fact_hour_places import age_at, hour_at
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_listed_counts import listed_count
 from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
 from ollm_desktop.engine.fact_phrase_words import USING
@@ -27,7 +28,6 @@ from ollm_desktop.engine.fact_value_spans import (
     dimensions,
     ends_clause,
     firm_end,
-    listed_count,
     listed_name,
     noun_place,
     replaced_objects,

@@ -42,6 +42,7 @@ from ollm_desktop.engine.fact_named_only import begins_or_ends, same_value
 from ollm_desktop.engine.fact_named_parts import one_part, other_setting, part_named, unstopped
 from ollm_desktop.engine.fact_pairing import nearest
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
+from ollm_desktop.engine.fact_said_again import live_beside
 from ollm_desktop.engine.fact_settings_lists import settings_named
 from ollm_desktop.engine.fact_supersession import (
     chain_ends,
@@ -143,9 +144,8 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         elif fact.message_id == message.id or fact.id in adopted:
             # (a value a reply named first, "not in room X any more", is the user's now:
             # what the user said of its key before is possibly replaced by it)
-            live = {f.id for i, f in made if i.sentence == item.sentence and f is not fact
-                    and f.message_id != message.id and f"{f.value} to {fact.value}"
-                    in message.content}  # "map port 5000 to 2000", no change: both hold
+            live = live_beside(made, item, fact, facts, message.content, message.id)  # "map
+            # port 5000 to 2000", no change: both hold; "box 17 freezer B": freezer B holds
             result.replaced += restated(facts, fact, single=item.single, live=live,
                                         when=timed(message.content, item.sentence))
     for item in (i for i in found if i.old):
