@@ -42,7 +42,7 @@ def past_words(clause: list[Tok]) -> int:
             not present & _ENDING:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
-                for i, w in enumerate(words[:-1]))
+                for i, w in enumerate(words[:-1])) or _dated_event(clause, words)
     pairs = set(itertools.pairwise(words))
     now = words.index("now") if "now" in present else len(words)
     used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
@@ -68,7 +68,10 @@ def past_words(clause: list[Tok]) -> int:
         w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
         and words[i + 1].isalpha() for i, w in enumerate(words))
     described = any(w in cues.ANTERIOR_ADJ and (i == head or words[i - 1] in DETERMINERS)
-                    for i, w in enumerate(words))  # (a terse "Previous owners were …" too)
+                    for i, w in enumerate(words)) or any(  # (a terse "Previous owners were")
+        w == "first" and words[i - 1] in _POSSESSIVE for i, w in enumerate(words) if i)
+    # ("my first pair were KRK Rokits", "our first office was in Leeds": the first of the
+    # owner's series, told in the past, is history; "the first floor was" is read as before)
     tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
     # a past state ("last quarter the retro was on Friday"), not a dated event ("peak traffic
     # reached 11,600 requests per minute last week": a fact of its own, which holds)
@@ -90,6 +93,18 @@ _TIME_PREPS = (["before"], ["after"], ["since"], ["until"])
 _ENDING = TRIGGERS  # (fact_tense_ended) "until March", "when I lived in", "as a student"
 _PERFECT = closed("have has 've i've we've they've he's she's")
 _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")
+
+
+def _dated_event(clause: list[Tok], words: list[str]) -> bool:
+    """A year that dates an event's noun after a preposition and a determiner ("at the 2015
+    boundary review it was 6,900", "in the 2021 census", "for the 2019 season"): a time
+    before now, like "in 2015"."""
+    return any(w in _EVENT_PREPS and words[i + 1] in DETERMINERS and is_year(clause[i + 2])
+               and words[i + 3:i + 4] != [] and words[i + 3].isalpha()
+               for i, w in enumerate(words[:-3]))
+
+
+_EVENT_PREPS = closed("at in during for after before by since")
 
 
 def tensed_any(words: list[str]) -> bool:

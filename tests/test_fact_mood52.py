@@ -1,0 +1,118 @@
+"""What supersedes nothing (issue 28, stop 52): a refusal said with a manner adverb after it
+("rejected it obviously") or after a symbol used as a break ("a 5am slot 🚫 declined"); a
+wish of a counted or quantified part of a group ("a few parents want it at 6pm"); a choice
+between two values after a word of choosing ("torn between 2200 and 2400 mAh"); history told
+by an owner's "first" ("my first pair were KRK Rokits") or a year that dates an event ("at
+the 2015 review it was 6,900"). The value the user stated stays current, the other is never
+the user's. Values read at last: a bandwidth in "Gbit" ("1 Gbit fibre") and a rate per
+area ("250 kg/ha"). Each negative reads as on main."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.fact_types import Fact
+from tests.engine_fakes import absorbed
+from tests.fact_ledger import current_set, replaced_by_map, stated_status
+
+
+def _chat(said: str, later: str) -> list[Fact]:
+    return absorbed(("user", said), ("assistant", "Noted."), ("user", later))
+
+
+def _shown(ledger: list[Fact], value: str) -> bool:
+    """Some current entry states ``value`` as the user's (an open question or a proposal, the
+    kind "question", states nothing)."""
+    return any(value.lower() in f.value.lower() for f in ledger
+               if f.status == "current" and f.kind != "question")
+
+
+def _check_kept(said: str, later: str, kept: str, other: str) -> None:
+    ledger = _chat(said, later)
+    assert stated_status(ledger, kept) == "current", [(f.value, f.status) for f in ledger]
+    assert not _shown(ledger, other), sorted(current_set(ledger))
+    assert kept not in replaced_by_map(ledger)
+
+
+@pytest.mark.parametrize(("said", "later", "kept", "other"), [
+    # a refusal with a manner adverb after it
+    ("overdraft rate is 5.4%", "bank offered a renewal at 6.9%, rejected it obviously.",
+     "5.4%", "6.9%"),
+    ("rent is £1,200", "landlord offered a lease at £1,150, we declined it politely",
+     "£1,200", "£1,150"),
+    ("hotel is booked for the 12th",
+     "the agency proposed the 14th, we rejected that immediately", "12th", "14th"),
+    ("Gym membership is $40 a month.",
+     "They pitched the $55 plan and I turned it down flatly.", "$40 a month", "$55"),
+    # a symbol as the break before a bare refusal
+    ("port slot for the tanker is 9am", "broker offered a 5am slot 🚫 declined, drivers hours",
+     "9am", "5am"),
+    ("rent is £1,200", "landlord offered a 2 year lease at £1,150 👎 we declined",
+     "£1,200", "£1,150"),
+    # a wish of some of a group
+    ("u9 practice is at 5pm on mondays", "a few parents want it at 6pm because of work",
+     "5pm", "6pm"),
+    ("retro is on Friday", "most of the team wants Thursday", "Friday", "Thursday"),
+    ("margin is 8%", "half the committee wants 10%", "8%", "10%"),
+    ("bin day is Tuesday", "two neighbours would prefer Thursday", "Tuesday", "Thursday"),
+    # a choice not made between two values
+    ("flying the survey drone on the 1800 mAh packs",
+     "torn between 2200 and 2400 mAh for the next order, weight vs flight time",
+     "1800 mAh", "2400 mAh"),
+    ("we run python 3.10", "kinda stuck between 3.11 and 3.12 for the upgrade tbh",
+     "python 3.10", "3.12"),
+    ("ewes go to market at 40 kg", "weighing up 42 vs 45 kg next season", "40 kg", "45 kg"),
+    ("the budget is 500 quid", "torn between 600 and 650 now tbh", "500 quid", "650"),
+    # history: an owner's first, a year dating an event
+    ("current studio monitors: Genelec 8030",
+     "my first pair were battered KRK Rokits from a car boot sale lol",
+     "Genelec 8030", "KRK Rokits"),
+    ("We drive a Skoda Octavia.", "Our first car was a Fiat Panda.", "Skoda Octavia",
+     "Fiat Panda"),
+    ("the office is in Manchester", "our first office was in Leeds", "Manchester", "Leeds"),
+    ("the ward has 7,400 registered voters",
+     "at the 2015 boundary review it was 6,900, lots of new builds since",
+     "7,400 registered voters", "6,900"),
+    ("the population is 12,000", "in the 2011 census it was 9,800", "12,000", "9,800"),
+    ("membership is 340", "for the 2019 season we had 280 members", "340", "280"),
+])
+def test_what_supersedes_nothing_leaves_the_user_s_value(said: str, later: str, kept: str,
+                                                         other: str) -> None:
+    _check_kept(said, later, kept, other)
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    # negatives: a change made, then another's reaction, still replaces
+    ("the meeting is on the 12th", "we moved it to the 14th, she declined politely",
+     "the 12th", "the 14th"),
+    ("the standup is at 10am", "we moved it to 11am 🎉 declined only one invite",
+     "10am", "11am"),
+    # a bandwidth in Gbit, a rate per area: read and replaced
+    ("office uplink is 1 Gbit fibre", "we upgraded to 10 Gbit", "1 Gbit", "10 Gbit"),
+    ("the backbone link runs at 40 gbit", "it is 100 gbit now", "40 gbit", "100 gbit"),
+    ("seed rate is 180 kg per hectare", "we cut it to 160 kg per hectare",
+     "180 kg per hectare", "160 kg per hectare"),
+])
+def test_a_change_made_still_replaces(said: str, later: str, old: str, new: str) -> None:
+    assert replaced_by_map(_chat(said, later)).get(old) == new
+
+
+@pytest.mark.parametrize(("said", "later", "value"), [
+    # negatives: a range is stated, a present "first" states, "first floor" is a key
+    ("thermostat is at 19 degrees", "keep it between 18 and 20 degrees from now on", "18"),
+    ("the ground floor ceiling is 2.6 m", "the first floor was 2.4 m", "2.4 m"),
+    ("Our office is in Leeds.", "My first choice is the Tuesday slot.", "Tuesday"),
+    ("the retro is on Friday", "the client wants Thursday", "Thursday"),
+])
+def test_a_range_a_key_or_a_party_s_word_reads_as_before(said: str, later: str,
+                                                         value: str) -> None:
+    assert _shown(_chat(said, later), value)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("fertiliser plan: 250 kg/ha of 20-10-10 on the maize", "250 kg/ha"),
+    ("office uplink is 1 Gbit fibre", "1 Gbit"),
+    ("we spread 2 tonnes per acre of lime", "2 tonnes per acre"),
+])
+def test_a_unit_read_whole(text: str, value: str) -> None:
+    assert stated_status(absorbed(("user", text)), value) == "current"
