@@ -2,10 +2,11 @@
 ("rejected it obviously") or after a symbol used as a break ("a 5am slot 🚫 declined"); a
 wish of a counted or quantified part of a group ("a few parents want it at 6pm"); a choice
 between two values after a word of choosing ("torn between 2200 and 2400 mAh"); history told
-by an owner's "first" ("my first pair were KRK Rokits") or a year that dates an event ("at
-the 2015 review it was 6,900"). The value the user stated stays current, the other is never
-the user's. Values read at last: a bandwidth in "Gbit" ("1 Gbit fibre") and a rate per
-area ("250 kg/ha"). Each negative reads as on main."""
+by an owner's "first" ("my first pair were KRK Rokits"), by a year that dates an event ("at
+the 2015 review it was 6,900") or by a state held over a counted span ("we were on Heroku
+for 3 years"). The value the user stated stays current, the other is never the user's.
+Values read at last: a bandwidth in "Gbit" ("1 Gbit fibre"), a rate per area ("250 kg/ha")
+and a place by a compass point ("on the south wall"). Each negative reads as on main."""
 
 from __future__ import annotations
 
@@ -55,6 +56,9 @@ def _check_kept(said: str, later: str, kept: str, other: str) -> None:
     ("retro is on Friday", "most of the team wants Thursday", "Friday", "Thursday"),
     ("margin is 8%", "half the committee wants 10%", "8%", "10%"),
     ("bin day is Tuesday", "two neighbours would prefer Thursday", "Tuesday", "Thursday"),
+    ("back door goes on the south wall",
+     "architect suggested moving it to the west wall, told him absolutely not",
+     "south wall", "west wall"),
     # a choice not made between two values
     ("flying the survey drone on the 1800 mAh packs",
      "torn between 2200 and 2400 mAh for the next order, weight vs flight time",
@@ -75,6 +79,11 @@ def _check_kept(said: str, later: str, kept: str, other: str) -> None:
      "7,400 registered voters", "6,900"),
     ("the population is 12,000", "in the 2011 census it was 9,800", "12,000", "9,800"),
     ("membership is 340", "for the 2019 season we had 280 members", "340", "280"),
+    # a past state over a counted span of years or months
+    ("We host on Render.", "we were on Heroku for 3 years", "Render", "Heroku"),
+    ("I live in Leeds", "I lived in Bristol for 6 years lol", "Leeds", "Bristol"),
+    ("I drive a Golf", "I drove a Corsa for 8 years before", "Golf", "8 years"),
+    ("the rent is £900", "it was £800 for 2 years", "£900", "£800"),
 ])
 def test_what_supersedes_nothing_leaves_the_user_s_value(said: str, later: str, kept: str,
                                                          other: str) -> None:
@@ -92,6 +101,11 @@ def test_what_supersedes_nothing_leaves_the_user_s_value(said: str, later: str, 
     ("the backbone link runs at 40 gbit", "it is 100 gbit now", "40 gbit", "100 gbit"),
     ("seed rate is 180 kg per hectare", "we cut it to 160 kg per hectare",
      "180 kg per hectare", "160 kg per hectare"),
+    # a place by a compass point and a noun
+    ("back door goes on the south wall", "we moved it to the west wall", "south wall",
+     "west wall"),
+    ("the meeting room is in the east wing", "its in the west wing now", "east wing",
+     "west wing"),
 ])
 def test_a_change_made_still_replaces(said: str, later: str, old: str, new: str) -> None:
     assert replaced_by_map(_chat(said, later)).get(old) == new
@@ -102,6 +116,11 @@ def test_a_change_made_still_replaces(said: str, later: str, old: str, new: str)
     ("thermostat is at 19 degrees", "keep it between 18 and 20 degrees from now on", "18"),
     ("the ground floor ceiling is 2.6 m", "the first floor was 2.4 m", "2.4 m"),
     ("Our office is in Leeds.", "My first choice is the Tuesday slot.", "Tuesday"),
+    # a span that is a term, a perfect that holds, a clause going on after the span
+    ("the trial is 2 weeks", "we ran the trial for 3 months", "3 months"),
+    ("I live in Leeds", "I've lived in Bristol for 6 years", "Bristol"),
+    ("I play a Telecaster",
+     "I played a Strat for ten years, been on a Telecaster for the last two", "Telecaster"),
     ("the retro is on Friday", "the client wants Thursday", "Thursday"),
 ])
 def test_a_range_a_key_or_a_party_s_word_reads_as_before(said: str, later: str,
@@ -110,6 +129,10 @@ def test_a_range_a_key_or_a_party_s_word_reads_as_before(said: str, later: str,
 
 
 @pytest.mark.parametrize(("text", "value"), [
+    ("back door goes on the south wall", "south wall"),
+    ("i have a monstera by the north window", "north window"),
+    ("u12 practice is on the east pitch, warmup starts 17:15", "east pitch"),
+    ("the tripod sits on the north side of the patio", "north side"),
     ("fertiliser plan: 250 kg/ha of 20-10-10 on the maize", "250 kg/ha"),
     ("office uplink is 1 Gbit fibre", "1 Gbit"),
     ("we spread 2 tonnes per acre of lime", "2 tonnes per acre"),

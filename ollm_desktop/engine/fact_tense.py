@@ -37,6 +37,11 @@ def past_words(clause: list[Tok]) -> int:
     spanned = any(w == "for" and (words[i + 1] in _SPANS or words[i + 1:i + 3] in (
         ["a", "while"], ["a", "long"], ["so", "long"], ["many", "years"], ["a", "decade"]))
         for i, w in enumerate(words[:-1])) and not present & _PERFECT
+    counted = next((i for i in range(len(words) - 1) if _counted(clause, words, i)), -1)
+    if counted >= 0 and not present & _PERFECT and all(
+            not w[:1].isalnum() or w in _AFTER_SPAN for w in words[counted + 2:]):
+        return counted + 2  # (a clause going on, ", been on a Telecaster since", is read as
+        # before: the sentence's mood follows its first value)
     if not held and not recalled and not spanned and not present & cues.PAST_CUES and \
             not any(map(is_year, clause)) and words[head:head + 1] != ["when"] and \
             not present & _ENDING:
@@ -93,6 +98,27 @@ _TIME_PREPS = (["before"], ["after"], ["since"], ["until"])
 _ENDING = TRIGGERS  # (fact_tense_ended) "until March", "when I lived in", "as a student"
 _PERFECT = closed("have has 've i've we've they've he's she's")
 _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")
+
+
+def held_for(tokens: list[Tok], i: int) -> bool:
+    """"for" at ``i`` before a counted span of years or months, after a verb of holding."""
+    return i + 1 < len(tokens) and _counted(tokens, [t.word for t in tokens[:i + 1]], i)
+
+
+def _counted(clause: list[Tok], words: list[str], i: int) -> bool:
+    """A past state held over a counted span of years or months ("I played a Strat for ten
+    years", "we were on Heroku for 3 years"): a verb of holding a state before "for", and a
+    span after it. A contract's term ("signed the lease for 2 years") holds: its verb is none
+    of these."""
+    token = clause[i + 1]
+    span = token.value[2].lower() if token.value else ""
+    return words[i] == "for" and span.endswith(_LONG_UNITS) and span[:1].isalnum() and \
+        any(w in HOLDING for w in words[:i])
+
+
+_AFTER_SPAN = closed("before then ago lol haha tbh back in the day")
+_LONG_UNITS = ("years", "months", "decades", "year", "month")
+HOLDING = closed("was were had played used lived worked drove rode owned")
 
 
 def _dated_event(clause: list[Tok], words: list[str]) -> bool:
