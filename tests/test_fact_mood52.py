@@ -6,7 +6,8 @@ by an owner's "first" ("my first pair were KRK Rokits"), by a year that dates an
 the 2015 review it was 6,900") or by a state held over a counted span ("we were on Heroku
 for 3 years"). The value the user stated stays current, the other is never the user's.
 Values read at last: a bandwidth in "Gbit" ("1 Gbit fibre"), a rate per area ("250 kg/ha")
-and a place by a compass point ("on the south wall"). Each negative reads as on main."""
+and a place by a compass point or a verb of position ("on the south wall", "sits on the
+patio"). Each negative reads as on main."""
 
 from __future__ import annotations
 
@@ -106,6 +107,7 @@ def test_what_supersedes_nothing_leaves_the_user_s_value(said: str, later: str, 
      "west wall"),
     ("the meeting room is in the east wing", "its in the west wing now", "east wing",
      "west wing"),
+    ("the spare key lives in the shed", "moved it to the garage", "shed", "garage"),
 ])
 def test_a_change_made_still_replaces(said: str, later: str, old: str, new: str) -> None:
     assert replaced_by_map(_chat(said, later)).get(old) == new
@@ -118,6 +120,8 @@ def test_a_change_made_still_replaces(said: str, later: str, old: str, new: str)
     ("Our office is in Leeds.", "My first choice is the Tuesday slot.", "Tuesday"),
     # a span that is a term, a perfect that holds, a clause going on after the span
     ("the trial is 2 weeks", "we ran the trial for 3 months", "3 months"),
+    ("the tripod sits on the patio by the shed for now",
+     "maybe the pier goes at the north end of the garden? or not, trees", "patio"),
     ("I live in Leeds", "I've lived in Bristol for 6 years", "Bristol"),
     ("I play a Telecaster",
      "I played a Strat for ten years, been on a Telecaster for the last two", "Telecaster"),
@@ -133,6 +137,8 @@ def test_a_range_a_key_or_a_party_s_word_reads_as_before(said: str, later: str,
     ("i have a monstera by the north window", "north window"),
     ("u12 practice is on the east pitch, warmup starts 17:15", "east pitch"),
     ("the tripod sits on the north side of the patio", "north side"),
+    ("the tripod sits on the patio by the shed for now", "patio"),
+    ("the printer stands in the hallway", "hallway"),
     ("fertiliser plan: 250 kg/ha of 20-10-10 on the maize", "250 kg/ha"),
     ("office uplink is 1 Gbit fibre", "1 Gbit"),
     ("we spread 2 tonnes per acre of lime", "2 tonnes per acre"),
