@@ -4,7 +4,8 @@ wish of a counted or quantified part of a group ("a few parents want it at 6pm")
 between two values after a word of choosing ("torn between 2200 and 2400 mAh"); history told
 by an owner's "first" ("my first pair were KRK Rokits"), by a year that dates an event ("at
 the 2015 review it was 6,900") or by a state held over a counted span ("we were on Heroku
-for 3 years"). The value the user stated stays current, the other is never the user's.
+for 3 years"), or set against a later "VALUE now" ("…fed twice daily over summer; once
+daily now"). The value the user stated stays current, the other is never the user's.
 Values read at last: a bandwidth in "Gbit" ("1 Gbit fibre"), a rate per area ("250 kg/ha")
 and a place by a compass point or a verb of position ("on the south wall", "sits on the
 patio"). Each negative reads as on main."""
@@ -80,6 +81,11 @@ def _check_kept(said: str, later: str, kept: str, other: str) -> None:
      "7,400 registered voters", "6,900"),
     ("the population is 12,000", "in the 2011 census it was 9,800", "12,000", "9,800"),
     ("membership is 340", "for the 2019 season we had 280 members", "340", "280"),
+    # a past clause set against a later "VALUE now"
+    ("I feed the starter once daily",
+     "Starter got fed twice daily over summer; once daily now that the kitchen is cold.",
+     "once daily", "twice daily"),
+    ("the gym is £35", "the gym was £30 a month; £35 now.", "£35", "£30"),
     # a past state over a counted span of years or months
     ("We host on Render.", "we were on Heroku for 3 years", "Render", "Heroku"),
     ("I live in Leeds", "I lived in Bristol for 6 years lol", "Leeds", "Bristol"),
