@@ -1,5 +1,6 @@
 """What supersedes nothing (issue 28, stop 52): a refusal said with a manner adverb after it
-("rejected it obviously") or after a symbol used as a break ("a 5am slot 🚫 declined"); a
+("rejected it obviously"), after a symbol used as a break ("a 5am slot 🚫 declined"), said
+flatly ("said absolutely not") or as the speaker's "pass" with a will ("we'll pass"); a
 wish of a counted or quantified part of a group ("a few parents want it at 6pm"); a choice
 between two values after a word of choosing ("torn between 2200 and 2400 mAh"); history told
 by an owner's "first" ("my first pair were KRK Rokits"), by a year that dates an event ("at
@@ -52,6 +53,16 @@ def _check_kept(said: str, later: str, kept: str, other: str) -> None:
      "9am", "5am"),
     ("rent is £1,200", "landlord offered a 2 year lease at £1,150 👎 we declined",
      "£1,200", "£1,150"),
+    # a refusal said flatly, or the speaker's "pass" with a will
+    ("the rent is £1,200", "the landlord offered a fixed rate at £1,150, said absolutely not",
+     "£1,200", "£1,150"),
+    ("the rent is £1,200", "the landlord offered a fixed rate at £1,150, told them no chance",
+     "£1,200", "£1,150"),
+    ("the rent is £1,200", "the landlord offered a fixed rate at £1,150, gonna pass on that",
+     "£1,200", "£1,150"),
+    ("port slot is 9am", "The broker offered a 5am slot. We will pass.", "9am", "5am"),
+    ("port slot is 9am", "The broker offered a 5am slot. I said absolutely not.", "9am",
+     "5am"),
     # a wish of some of a group
     ("u9 practice is at 5pm on mondays", "a few parents want it at 6pm because of work",
      "5pm", "6pm"),
@@ -103,6 +114,8 @@ def test_what_supersedes_nothing_leaves_the_user_s_value(said: str, later: str, 
      "the 12th", "the 14th"),
     ("the standup is at 10am", "we moved it to 11am 🎉 declined only one invite",
      "10am", "11am"),
+    ("the standup is at 10am",
+     "we moved it to 11am, I said absolutely not but they did it anyway", "10am", "11am"),
     # a bandwidth in Gbit, a rate per area: read and replaced
     ("office uplink is 1 Gbit fibre", "we upgraded to 10 Gbit", "1 Gbit", "10 Gbit"),
     ("the backbone link runs at 40 gbit", "it is 100 gbit now", "40 gbit", "100 gbit"),
