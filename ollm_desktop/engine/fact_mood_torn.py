@@ -5,9 +5,10 @@ nothing; a module of its own because ``fact_mood_open`` is full, and it asks thi
 delivery comes between 9 and 11"), and a choice left open after a word of choosing or of
 being undecided before it: "torn between 2200 and 2400 mAh", "still deciding between the
 Tuesday and the Thursday slot", "can't choose between oak or walnut", "stuck between 3.11
-and 3.12", "weighing up 40 vs 45 kg". Neither value is the user's yet: the pair, from the
-word of choosing to the second value, is marked tentative; the clauses around it (the
-value that holds, "flying on the 1800 mAh packs") are read as before.
+and 3.12", "haven't decided between …", "weighing up 40 vs 45 kg", or a noun of choice ("the
+choice is between …", "it's a toss-up between …"). Neither value is the user's yet: the
+pair, from the word of choosing to the second value, is marked tentative; the clauses around
+it (the value that holds, "flying on the 1800 mAh packs") are read as before.
 
 The words are closed classes: the participles and adjectives of choosing and of indecision,
 and the words that join the two choices.
@@ -20,10 +21,11 @@ from typing import Literal
 
 from ollm_desktop.engine.fact_words import DETERMINERS, PREPOSITIONS, Tok, closed
 
-CHOOSING = closed("torn deciding decide choosing choose undecided stuck debating dithering "
-                  "wavering hesitating weighing picking pick split caught")
+CHOOSING = closed("torn deciding decide decided choosing choose undecided stuck debating "
+                  "dithering wavering hesitating weighing picking pick split caught choice "
+                  "toss-up decision dilemma")
 _BETWEEN = closed("between up")  # "torn between", "weighing up"
-_ADVERBS = closed("still a bit kinda really kind of totally honestly")
+_ADVERBS = closed("still a bit kinda really kind of totally honestly is 's was")
 _JOINS = closed("and or vs vs. versus /")
 REACH = 4  # words from "between" to each value ("between the blue and the red 2200s")
 
