@@ -96,6 +96,12 @@ def _check_kept(said: str, later: str, kept: str, other: str) -> None:
      "7,400 registered voters", "6,900"),
     ("the population is 12,000", "in the 2011 census it was 9,800", "12,000", "9,800"),
     ("membership is 340", "for the 2019 season we had 280 members", "340", "280"),
+    ("the ward has 7,400 registered voters", "as of 2015 it was 6,900",
+     "7,400 registered voters", "6,900"),
+    ("the ward has 7,400 registered voters", "the 2015 figure was 6,900",
+     "7,400 registered voters", "6,900"),
+    ("the ward has 7,400 registered voters", "it was 6,900 at the last review",
+     "7,400 registered voters", "6,900"),
     # a past clause set against a later "VALUE now"
     ("I feed the starter once daily",
      "Starter got fed twice daily over summer; once daily now that the kitchen is cold.",
@@ -141,6 +147,7 @@ def test_a_change_made_still_replaces(said: str, later: str, old: str, new: str)
     ("thermostat is at 19 degrees", "keep it between 18 and 20 degrees from now on", "18"),
     ("thermostat is at 19 degrees", "the range is between 18 and 20 degrees", "18"),
     ("the ground floor ceiling is 2.6 m", "the first floor was 2.4 m", "2.4 m"),
+    ("the ward has 7,400 registered voters", "the 2024 count is 7,600", "7,600"),
     ("Our office is in Leeds.", "My first choice is the Tuesday slot.", "Tuesday"),
     # a span that is a term, a perfect that holds, a clause going on after the span
     ("the trial is 2 weeks", "we ran the trial for 3 months", "3 months"),

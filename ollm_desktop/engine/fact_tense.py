@@ -70,8 +70,9 @@ def past_words(clause: list[Tok]) -> int:
         words[head:head + 1] == ["before"] or recalled
     # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
     adverbial = words[head:head + 1] == ["when"] or any(
-        w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
-        and words[i + 1].isalpha() for i, w in enumerate(words))
+        w == "last" and (i == 0 or words[i - 1] not in DETERMINERS or words[
+            i - 2:i - 1] in (["at"], ["in"], ["during"])) and i + 1 < len(words)  # ("at the
+        and words[i + 1].isalpha() for i, w in enumerate(words))  # last review": a time)
     described = any(w in cues.ANTERIOR_ADJ and (i == head or words[i - 1] in DETERMINERS)
                     for i, w in enumerate(words)) or any(  # (a terse "Previous owners were")
         w == "first" and words[i - 1] in _POSSESSIVE for i, w in enumerate(words) if i)
@@ -125,9 +126,11 @@ def _dated_event(clause: list[Tok], words: list[str]) -> bool:
     """A year that dates an event's noun after a preposition and a determiner ("at the 2015
     boundary review it was 6,900", "in the 2021 census", "for the 2019 season"): a time
     before now, like "in 2015"."""
-    return any(w in _EVENT_PREPS and words[i + 1] in DETERMINERS and is_year(clause[i + 2])
-               and words[i + 3:i + 4] != [] and words[i + 3].isalpha()
-               for i, w in enumerate(words[:-3]))
+    return any(w in DETERMINERS and (not i or words[i - 1] in _EVENT_PREPS) and  # ("the 2015
+               is_year(clause[i + 1]) and words[i + 2].isalpha()  # figure was 6,900")
+               for i, w in enumerate(words[:-2])) or any(
+        w == "of" and words[i - 1] == "as" and is_year(clause[i + 1])  # "as of 2015 it was"
+        for i, w in enumerate(words[:-1]) if i)
 
 
 _EVENT_PREPS = closed("at in during for after before by since")
