@@ -17,7 +17,9 @@
 - a plain word a key of two words or more is, before the time it holds at ("Monday gym
   class is spin at 6am": ``fact_values`` reads "K is X" at its clause's end only);
 - a place's name that opens a fragment ("Hotel Sol in Seville, 3 nights", "Osteria
-  Ventidue.": ``fact_words`` joins a kind of place opening a sentence to the name after it).
+  Ventidue.": ``fact_words`` joins a kind of place opening a sentence to the name after it);
+- a place by a compass point and a noun ("on the south wall"), or after a verb of position
+  ("the tripod sits on the patio"): ``fact_place_words``.
 
 Each is the user's own statement of a thing's value: a word of these classes elsewhere ("by
 the way", "a vegan recipe", "green light") or in a reply is none.
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_phrase_words import participle, plain_word
+from ollm_desktop.engine.fact_place_words import place_values
 from ollm_desktop.engine.fact_value_spans import capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -166,6 +169,7 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
     reply's "by train" or "navy blue" is its own prose, never the user's value)."""
     if role != "user":
         return
+    place_values(sentence, tokens, first)  # (fact_place_words) "on the south wall"
     for i in range(first, len(tokens)):
         token, word = tokens[i], tokens[i].word
         if token.value or not word:

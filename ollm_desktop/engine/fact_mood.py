@@ -53,7 +53,7 @@ from ollm_desktop.engine.fact_mood_then import may_then, now_opens, then_marks
 from ollm_desktop.engine.fact_mood_words import clause_head as _head
 from ollm_desktop.engine.fact_mood_words import conditional_phrase, hyphen
 from ollm_desktop.engine.fact_name_runs import named_now
-from ollm_desktop.engine.fact_tense import is_year, past_words
+from ollm_desktop.engine.fact_tense import held_for, is_year, past_words
 from ollm_desktop.engine.fact_tense_ended import TRIGGERS
 from ollm_desktop.engine.fact_words import (
     COPULAS,
@@ -351,8 +351,9 @@ def _plain(tokens: list[Tok], first: int) -> bool:
     sentences), read without cutting clauses."""
     for i in range(first, len(tokens)):
         word = tokens[i].word
-        if word in _MOODED or is_year(tokens[i]) or (word in cues.QUESTION_AUX and (
-                i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)) or (
+        if word in _MOODED or is_year(tokens[i]) or held_for(tokens, i) or (
+                word in cues.QUESTION_AUX and (
+                    i == first or tokens[i - 1].word in cues.CLAUSE_EDGE)) or (
                 word in _PHRASE_HEADS and conditional_phrase([t.word for t in tokens[i:i + 3]])):
             return False
     return True

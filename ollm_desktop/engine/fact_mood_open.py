@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_comparatives import compared_values, judged_values
+from ollm_desktop.engine.fact_mood_torn import may_tear, torn_marks
 from ollm_desktop.engine.fact_mood_unmade import NEGATORS, unmade_changes
 from ollm_desktop.engine.fact_mood_words import SUBJECTS
 from ollm_desktop.engine.fact_words import (
@@ -221,6 +222,7 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
         out += _history(tokens, a, b)
         out += _inceptive(tokens, a, b, end)
         out += _alternative(tokens, a, b)  # "the retro moves to Wednesday or Thursday"
+        out += torn_marks(tokens, a, b)  # (fact_mood_torn) "torn between 2200 and 2400"
         out += compared_values(tokens, a, b)  # "MySQL is faster than Postgres"
         out += judged_values(tokens, a, b)  # "15 seconds is too much"
         out += _habitual(tokens, a, b)  # "we typically start with 50"
@@ -355,7 +357,7 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS | OBJECTION |
                                     PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
                                     HABITUAL | NEGATORS | PLANNED_PLACES |
-                                    {"when", "or", "fence", "air"}):
+                                    {"when", "or", "fence", "air"}) and not may_tear(words):
         # only a comparison or an excess can open it: read those two alone (the other
         # structures need one of the words above)
         end = len(tokens)

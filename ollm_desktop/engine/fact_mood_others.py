@@ -57,6 +57,7 @@ from typing import Literal
 from ollm_desktop.engine.fact_mood_offered import OFFER_NOUNS, offered_marks
 from ollm_desktop.engine.fact_mood_pressed import KIN, PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
+from ollm_desktop.engine.fact_mood_some import some_of
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_tense_ended import named_old
 from ollm_desktop.engine.fact_verbs import changes
@@ -156,7 +157,8 @@ def _wish(tokens: Sequence[Tok], a: int, i: int, b: int) -> bool:
     subject = _subject(tokens, a, i)
     j = _subject_at(tokens, a, i)
     if (word in WANTING or word in PREFERRING) and j > a and subject not in KIN and \
-            tokens[j - 1].word[:1].isalpha() and _answered(tokens, i, b) < 0:
+            tokens[j - 1].word[:1].isalpha() and _answered(tokens, i, b) < 0 and \
+            not some_of(tokens, a, j):
         return False  # "the client wants …", "my boss wants …": the party who decides
     return wanted and _another(subject) and \
         not any(t.word in _SHAPE for t in tokens[i:stop])

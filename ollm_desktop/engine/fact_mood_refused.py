@@ -26,6 +26,7 @@ pronouns that point back.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -74,6 +75,8 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
         i + 2 + (nxt != "down") if turned else i + 1)
     if not turned and after < b and tokens[after].word in _BACK:
         after += 1
+    while after < b and _manner(tokens[after].word):
+        after += 1  # "rejected it obviously", "declined it politely"
     if after < b and tokens[after].word not in _ENDS:
         return -1  # "refused the upgrade", "refused to pay": an object of its own
     j = i - 1
@@ -83,7 +86,29 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
         j -= 1
     while j >= 0 and tokens[j].word in _ADVERBS:  # ("…, always I say no")
         j -= 1
-    return j if j >= 0 and tokens[j].word in _OPENS else -1
+    return j if j >= 0 and opens(tokens[j].word) else -1
+
+
+def opens(word: str) -> bool:
+    """A clause's opening before a refusal: "and", "but", a comma, or a symbol said as a
+    break in chat ("a 5am slot 🚫 declined")."""
+    return word in _OPENS or (bool(word) and all(_symbol(c) for c in word))
+
+
+def _symbol(char: str) -> bool:
+    return unicodedata.category(char) == "So" or char in "\u200d\ufe0f"
+
+
+def _manner(word: str) -> bool:
+    """An adverb after a refusal that says how, not what ("rejected it obviously", "declined
+    politely", "said no immediately"): one of the closed class, or a word in "-ly"."""
+    return word in _ADVERBS or word in _AFTER or (
+        len(word) > 4 and word.endswith("ly") and word.isalpha() and word not in _NOT_MANNER)
+
+
+_AFTER = closed("outright again too anyway instantly straightaway")
+_NOT_MANNER = closed("only family early daily weekly monthly yearly hourly nightly quarterly "
+                     "supply reply apply rally july italy")
 
 
 def _not_again(tokens: Sequence[Tok], i: int, b: int) -> int:
@@ -140,7 +165,7 @@ def _dismissed(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
     doing it", "… but no way"), when an offer, a push or another's wish stands before it in
     its segment and no value follows it ("Dana suggested 8080, nope, 8081" repairs; -1:
     none)."""
-    if i <= a or tokens[i - 1].word not in _OPENS:
+    if i <= a or not opens(tokens[i - 1].word):
         return -1
     words = [t.word for t in tokens[i:b]]
     n = dismissal(words, 0)

@@ -11,6 +11,9 @@ about now. ``fact_tense`` reads a past clause by its own before-time ("used to",
 then"); here the before-time is the later clause's "now". Its own module: ``fact_mood`` and
 ``fact_tense`` are full.
 
+A clause of its value and "now" ("…over summer; once daily now", "…; £35 now") is a clause
+of now too.
+
 A fronted before-time cut off by its comma ("Prior to the bot troubles, this was at 180 per
 minute") sets the past clause after it in the past as well.
 
@@ -29,7 +32,7 @@ NOW_PAIRS = frozenset({("these", "days"), ("right", "now"), ("at", "present"),
                        ("since", "then"), ("just", "now"), ("as", "of")})
 # (an "as of" must be followed by "now" / "today": ``now_opens``)
 _IRREGULAR = closed("used met ran grew went drove rode kept sat stood lay wore spent sang knew "
-                    "dwelt slept had made paid led held")
+                    "dwelt slept had made paid led held got")
 _EDGE = closed(", ; but and so")  # what may come before a clause of now
 
 
@@ -65,6 +68,12 @@ def _verbless(words: list[str]) -> bool:
                    is_change(w) or (w.endswith("ed") and len(w) > 4) for w in words)
 
 
+def _value_now(tokens: Sequence[Tok], k: int, b: int) -> bool:
+    """A clause of now said as its value and "now" ("…; once daily now", "…, 19 now"): a
+    value opens it and "now" follows the value."""
+    return k + 1 < b and tokens[k].value is not None and tokens[k + 1].word == "now"
+
+
 def then_marks(tokens: Sequence[Tok], clauses: Sequence[tuple[int, int, bool]],
                ) -> list[tuple[int, int]]:
     """The token ranges of the past clauses a later clause of now sets against the present."""
@@ -87,7 +96,8 @@ def then_marks(tokens: Sequence[Tok], clauses: Sequence[tuple[int, int, bool]],
         if not k and tokens[a - 1].word not in _EDGE:
             continue  # a clause of now follows a comma, ";" or a conjunction
         size = now_opens(words, k)
-        if not size or words[k + size:k + size + 1] == ["that"]:
+        if (not size or words[k + size:k + size + 1] == ["that"]) and \
+                not _value_now(tokens, a + k, b):
             continue  # ("now that I think of it": a subordinator)
         back = n - 1
         while back >= 0 and _told_past([t.word for t in tokens[clauses[back][0]:
@@ -132,5 +142,6 @@ def may_then(tokens: Sequence[Tok], first: int) -> bool:
     words = [t.word for t in tokens]
     if "for" in words and {"years", "ages", "decades", "while", "long"} & set(words):
         return True
-    return any(words[i - 1] in _EDGE and now_opens(words, i)
+    return any(words[i - 1] in _EDGE and (now_opens(words, i) or (
+        tokens[i].value is not None and words[i + 1:i + 2] == ["now"]))
                for i in range(first + 1, len(words)))

@@ -37,12 +37,17 @@ def past_words(clause: list[Tok]) -> int:
     spanned = any(w == "for" and (words[i + 1] in _SPANS or words[i + 1:i + 3] in (
         ["a", "while"], ["a", "long"], ["so", "long"], ["many", "years"], ["a", "decade"]))
         for i, w in enumerate(words[:-1])) and not present & _PERFECT
+    counted = next((i for i in range(len(words) - 1) if _counted(clause, words, i)), -1)
+    if counted >= 0 and not present & _PERFECT and all(
+            not w[:1].isalnum() or w in _AFTER_SPAN for w in words[counted + 2:]):
+        return counted + 2  # (a clause going on, ", been on a Telecaster since", is read as
+        # before: the sentence's mood follows its first value)
     if not held and not recalled and not spanned and not present & cues.PAST_CUES and \
             not any(map(is_year, clause)) and words[head:head + 1] != ["when"] and \
             not present & _ENDING:
         return 0  # no before-time, no anterior adjective, no year: the common case
     dated = any(w in ("in", "until", "till", "during") and is_year(clause[i + 1])
-                for i, w in enumerate(words[:-1]))
+                for i, w in enumerate(words[:-1])) or _dated_event(clause, words)
     pairs = set(itertools.pairwise(words))
     now = words.index("now") if "now" in present else len(words)
     used = ("used", "to") in pairs and words[max(0, words.index("used") - 1)] not in (
@@ -65,10 +70,14 @@ def past_words(clause: list[Tok]) -> int:
         words[head:head + 1] == ["before"] or recalled
     # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
     adverbial = words[head:head + 1] == ["when"] or any(
-        w == "last" and (i == 0 or words[i - 1] not in DETERMINERS) and i + 1 < len(words)
-        and words[i + 1].isalpha() for i, w in enumerate(words))
+        w == "last" and (i == 0 or words[i - 1] not in DETERMINERS or words[
+            i - 2:i - 1] in (["at"], ["in"], ["during"])) and i + 1 < len(words)  # ("at the
+        and words[i + 1].isalpha() for i, w in enumerate(words))  # last review": a time)
     described = any(w in cues.ANTERIOR_ADJ and (i == head or words[i - 1] in DETERMINERS)
-                    for i, w in enumerate(words))  # (a terse "Previous owners were …" too)
+                    for i, w in enumerate(words)) or any(  # (a terse "Previous owners were")
+        w == "first" and words[i - 1] in _POSSESSIVE for i, w in enumerate(words) if i)
+    # ("my first pair were KRK Rokits", "our first office was in Leeds": the first of the
+    # owner's series, told in the past, is history; "the first floor was" is read as before)
     tensed = any(w in cues.PAST or (w.endswith("ed") and len(w) > 4) for w in words[:now])
     # a past state ("last quarter the retro was on Friday"), not a dated event ("peak traffic
     # reached 11,600 requests per minute last week": a fact of its own, which holds)
@@ -90,6 +99,41 @@ _TIME_PREPS = (["before"], ["after"], ["since"], ["until"])
 _ENDING = TRIGGERS  # (fact_tense_ended) "until March", "when I lived in", "as a student"
 _PERFECT = closed("have has 've i've we've they've he's she's")
 _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")
+
+
+def held_for(tokens: list[Tok], i: int) -> bool:
+    """"for" at ``i`` before a counted span of years or months, after a verb of holding."""
+    return i + 1 < len(tokens) and _counted(tokens, [t.word for t in tokens[:i + 1]], i)
+
+
+def _counted(clause: list[Tok], words: list[str], i: int) -> bool:
+    """A past state held over a counted span of years or months ("I played a Strat for ten
+    years", "we were on Heroku for 3 years"): a verb of holding a state before "for", and a
+    span after it. A contract's term ("signed the lease for 2 years") holds: its verb is none
+    of these."""
+    token = clause[i + 1]
+    span = token.value[2].lower() if token.value else ""
+    return words[i] == "for" and span.endswith(_LONG_UNITS) and span[:1].isalnum() and \
+        any(w in HOLDING for w in words[:i])
+
+
+_AFTER_SPAN = closed("before then ago lol haha tbh back in the day")
+_LONG_UNITS = ("years", "months", "decades", "year", "month")
+HOLDING = closed("was were had played used lived worked drove rode owned")
+
+
+def _dated_event(clause: list[Tok], words: list[str]) -> bool:
+    """A year that dates an event's noun after a preposition and a determiner ("at the 2015
+    boundary review it was 6,900", "in the 2021 census", "for the 2019 season"): a time
+    before now, like "in 2015"."""
+    return any(w in DETERMINERS and (not i or words[i - 1] in _EVENT_PREPS) and  # ("the 2015
+               is_year(clause[i + 1]) and words[i + 2].isalpha()  # figure was 6,900")
+               for i, w in enumerate(words[:-2])) or any(
+        w == "of" and words[i - 1] == "as" and is_year(clause[i + 1])  # "as of 2015 it was"
+        for i, w in enumerate(words[:-1]) if i)
+
+
+_EVENT_PREPS = closed("at in during for after before by since")
 
 
 def tensed_any(words: list[str]) -> bool:

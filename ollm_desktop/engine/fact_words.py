@@ -74,7 +74,7 @@ MANY = frozenset({"path", "url", "hash", "ticket", "code", "function", "class", 
 DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs hour hours "
                     "day days week weeks")
 SIZE = closed("b kb mb gb tb kib mib gib tib ki mi gi ti bytes")  # (Mi, Gi: Kubernetes')
-BANDWIDTH = closed("bps kbps mbps gbps tbps kbit/s mbit/s gbit/s")  # ("300 Mbps", "1 Gbps")
+BANDWIDTH = closed("bps kbps mbps gbps tbps kbit/s mbit/s gbit/s kbit mbit gbit tbit")  # 1 Gbps
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still already here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "

@@ -50,7 +50,7 @@ UNIT = alternation(words("""\
 ns µs μs us ms s sec secs second seconds min mins minute minutes h hr hrs hour
 hours day days night nights week weeks month months year years yr yrs B KB kB MB GB TB PB
 KiB MiB GiB TiB Kb Mb kb mb gb tb
-Ki Mi Gi Ti
+Ki Mi Gi Ti kbit Mbit Gbit Tbit
 Gb kbps Mbps Gbps bytes byte bits Hz kHz MHz GHz % percent pct ‰ °C °F px pt em rem vh vw dpi ppi
 fps mA mAh Ah kW kWh Wh MW mV kV km m cm mm µm nm mi ft miles meters metres kg g mg lb lbs oz tons
 tonnes ml mL L litre litres liter liters gallon gallons m² km² cm² mm² ft² m³ cm³
@@ -71,7 +71,7 @@ second seconds minute minutes hour hours day days week weeks month months year
 years"""))
 PER = alternation(words("""\
 s sec second min minute h hr hour day week month mo year yr request req user seat
-node core instance GB TB MB"""))
+node core instance GB TB MB ha hectare acre"""))
 PRODUCTS = alternation(words("""\
 python py node nodejs node.js deno bun npm pnpm yarn pip java jdk jre openjdk
 kotlin scala go golang rust rustc cargo ruby rails php perl swift dotnet .net gcc clang llvm cmake
