@@ -254,7 +254,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     taken_back = {s.value for s in slots if s.old}  # instead, so the defense is X")
     if correction and taken_back:  # "Thursday instead of Friday, half the panel is out
         slots = [s for s in slots if s.old or s.value not in taken_back]  # Friday": still old
-    if correction and any(s.attribute and not s.old for s in slots):
+    if correction and any(s.attribute and not s.old for s in slots) and (lead or not repaired):
         # a keyless value beside a keyed one is a mention ("Flooding at the Old Mill, so the venue
         # is now X"), unless its own clause says it now or it is in the clause of a replaced one
         cuts = [t.start for t in tokens if t.word in BOUNDARY]
