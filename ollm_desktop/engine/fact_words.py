@@ -141,7 +141,15 @@ def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
                 not sentence[:token.start].strip()) and \
                 sentence[token.end:token.end + 1] in (" ", ""):
             token.word = "—"
+        elif PICTOGRAPH.fullmatch(token.word) and token.start:
+            token.word = ","  # "scratch that 😅 i changed it": an emoji punctuates as a comma does
     return out
+
+
+# Pictographs (emoji, dingbats; their joiners and selectors), never arrows ("Y → X"), "°" or
+# "™": chat writers punctuate with them between clauses ("the east pitch ⚽ warmup at 17:15").
+PICTOGRAPH = re.compile("[\u2300-\u23ff\u2600-\u2793\u2b50-\u2b55\U0001f300-\U0001faff"
+                        "\u200d\ufe0f]")
 
 
 def _word(text: str, shouted: bool = False) -> str:
