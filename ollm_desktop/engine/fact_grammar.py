@@ -259,7 +259,7 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
         # is now X"), unless its own clause says it now or it is in the clause of a replaced one
         cuts = [t.start for t in tokens if t.word in BOUNDARY]
         olds_at = {sum(c < s.start for c in cuts) for s in slots if s.old}
-        slots = keyed_now(slots, stated_now(tokens, first), cuts, olds_at)  # ("… it's on X now")
+        slots = keyed_now(slots, stated_now(tokens, first, lead), cuts, olds_at)  # ("it's X now")
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]

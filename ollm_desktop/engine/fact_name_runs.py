@@ -124,21 +124,24 @@ def named_now(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
 _OWN_SUBJECTS = closed("it it's we we're i i'm they they're that's")
 
 
-def stated_now(tokens: list[Tok], first: int) -> dict[int, str]:
+def stated_now(tokens: list[Tok], first: int, lead: bool = False) -> dict[int, str]:
     """Where a name starts that its own clause, opened by a pronoun subject, states as what
     holds now, ending it ("Rebuilt the blog in Hugo and it's on Netlify now"): a new value
-    of its own, not a mention beside the keyed one (``fact_grammar``)."""
+    of its own, not a mention beside the keyed one (``fact_grammar``). After a correction's
+    lead the clause it opens says so without "now" ("scratch that, it's at Sherwood this
+    year, kelling is full": the lead takes back what "it" was)."""
     out: dict[int, str] = {}
-    for i in range(first + 1, len(tokens) - 1):
+    for i in range(first + 1, len(tokens)):
         value = tokens[i].value
-        if value is None or value[3] != "name" or tokens[i + 1].word not in _AFTER or (
-                i + 2 < len(tokens) and tokens[i + 2].word not in BOUNDARY):
+        if value is None or value[3] != "name":
             continue
         k = i - 1
         while k > first and tokens[k - 1].word not in BOUNDARY and \
                 tokens[k - 1].word not in ("and", "but", "so"):
             k -= 1
-        if tokens[k].word in _OWN_SUBJECTS:
+        ends = i + 1 < len(tokens) and tokens[i + 1].word in _AFTER and (
+            i + 2 >= len(tokens) or tokens[i + 2].word in BOUNDARY)
+        if tokens[k].word in _OWN_SUBJECTS and (ends or (lead and k == first)):
             out[value[0]] = tokens[k].word  # (its subject: "it" refers to a keyed thing)
     return out
 
