@@ -143,10 +143,15 @@ def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
             token.word = "—"
         elif PICTOGRAPH.fullmatch(token.word) and token.start:
             token.word = ","  # "scratch that 😅 i changed it": an emoji punctuates as a comma does
+    for k, token in enumerate(out[1:], start=1):  # "renamed him Biscuit lol so that's ...":
+        if token.word in _LAUGHS and (out[k - 1].value is not None or sentence[
+                out[k - 1].start:out[k - 1].start + 1].isupper()):  # a laugh after a value or
+            token.word = ","  # a name closes its clause as an emoji does
     _gerunds_changing(out)
     return out
 
 
+_LAUGHS = closed("lol lmao haha hahaha hehe rofl xd")
 # What may stand before a gerund that is its clause's verb: a form of "be" ("we're moving it
 # to Friday") or a word that opens the clause ("so changing it to X").
 _BEFORE_GERUND = closed("am is are was were be been i'm we're they're you're he's she's it's "
