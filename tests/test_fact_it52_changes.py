@@ -79,6 +79,10 @@ def test_a_gerund_after_its_noun_with_a_particle_changes() -> None:
     ("the quiz night is at the Red Lion", "sorry, it's at Crown Inn, the lion is shut",
      "Red Lion", "Crown Inn"),
     ("our cloud is AWS", "correction: we're on Hetzner, aws bill was 3x", "AWS", "Hetzner"),
+    ("Meet me at Central Station at noon.", "Scratch that, meet me at the Cornmarket at noon.",
+     "Central Station", "Cornmarket"),
+    ("the book club meets at Hilltop Cafe at 7", "sorry, book club meets in Elm Library at 7",
+     "Hilltop Cafe", "Elm Library"),
 ])
 def test_the_clause_a_lead_opens_with_a_pronoun_states_the_name(said: str, later: str,
                                                                 old: str, new: str) -> None:
@@ -89,3 +93,10 @@ def test_a_name_beside_a_keyed_value_without_a_lead_stays_a_mention() -> None:
     ledger = _ledger("the venue is the Old Barn",
                      "flooding at Mill Lane again, so the venue is now Grain Store")
     assert "Mill Lane" not in current_set(ledger)
+
+
+def test_a_subject_name_after_a_lead_stays_a_mention() -> None:
+    ledger = _ledger("the venue is the Old Mill",
+                     "actually, Tom says the venue is the Old Mill at 7pm")
+    assert "Tom" not in current_set(ledger)
+    assert "Old Mill" in current_set(ledger)

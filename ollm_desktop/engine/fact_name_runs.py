@@ -122,6 +122,8 @@ def named_now(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
 # The subjects of a clause of the speaker's own that says what a thing is now ("and it's on
 # Netlify now", "so we're on Teams now"): a pronoun, bare or contracted (a closed class).
 _OWN_SUBJECTS = closed("it it's we we're i i'm they they're that's")
+# The prepositions of a place or a means a name stands after (a closed class).
+_PLACING = closed("at in on to with via")
 
 
 def stated_now(tokens: list[Tok], first: int, lead: bool = False) -> dict[int, str]:
@@ -129,7 +131,9 @@ def stated_now(tokens: list[Tok], first: int, lead: bool = False) -> dict[int, s
     holds now, ending it ("Rebuilt the blog in Hugo and it's on Netlify now"): a new value
     of its own, not a mention beside the keyed one (``fact_grammar``). After a correction's
     lead the clause it opens says so without "now" ("scratch that, it's at Sherwood this
-    year, kelling is full": the lead takes back what "it" was)."""
+    year, kelling is full": the lead takes back what "it" was), and so does a name there
+    after a preposition of place whatever the subject ("Scratch that, meet me at the Old
+    Harbour at noon"); never a subject there ("actually, Tom says ...")."""
     out: dict[int, str] = {}
     for i in range(first + 1, len(tokens)):
         value = tokens[i].value
@@ -141,7 +145,10 @@ def stated_now(tokens: list[Tok], first: int, lead: bool = False) -> dict[int, s
             k -= 1
         ends = i + 1 < len(tokens) and tokens[i + 1].word in _AFTER and (
             i + 2 >= len(tokens) or tokens[i + 2].word in BOUNDARY)
-        if tokens[k].word in _OWN_SUBJECTS and (ends or (lead and k == first)):
+        placed = tokens[i - 1].word in _PLACING or (
+            tokens[i - 1].word == "the" and tokens[i - 2].word in _PLACING)  # "at the X"
+        if (tokens[k].word in _OWN_SUBJECTS and (ends or (lead and k == first))) or (
+                lead and k == first and placed):  # "scratch that, meet me at the Old Harbour"
             out[value[0]] = tokens[k].word  # (its subject: "it" refers to a keyed thing)
     return out
 
