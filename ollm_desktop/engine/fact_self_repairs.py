@@ -62,6 +62,9 @@ def _shape(text: str) -> str:
 
 
 def _same_kind(old: str, old_kind: str, new: str, new_kind: str) -> bool:
+    counted = _COUNTED.fullmatch(old), _COUNTED.fullmatch(new)
+    if counted[0] and counted[1] and counted[0].group(1) != counted[1].group(1):
+        return False  # "2 rooms, er, 3 nights": a count of another noun, a second fact
     if _BARE.fullmatch(old.split()[-1]) and len(old.split()) <= 2 and new[:1].isdigit() and \
             not _BARE.fullmatch(new):  # "at 37 — no, 30 degrees", "pressure 32, sorry, 35
         return True  # psi": the unit said once, with the value meant
@@ -90,6 +93,7 @@ def _spoken(tokens: list[Tok], at: int, j: int) -> bool:
 
 
 _BARE = re.compile(r"\d+(?:[.,]\d+)?")
+_COUNTED = re.compile(r"\d+(?:[.,]\d+)?\s+([a-z]+)")  # "40 bales": the noun it counts
 
 
 def _bare_olds(sentence: str, tokens: list[Tok], first: int) -> None:
