@@ -254,12 +254,12 @@ def read(sentence: str, values: list[Value], role: str = "user", *,
     taken_back = {s.value for s in slots if s.old}  # instead, so the defense is X")
     if correction and taken_back:  # "Thursday instead of Friday, half the panel is out
         slots = [s for s in slots if s.old or s.value not in taken_back]  # Friday": still old
-    if correction and any(s.attribute and not s.old for s in slots):
+    if correction and any(s.attribute and not s.old for s in slots) and (lead or not repaired):
         # a keyless value beside a keyed one is a mention ("Flooding at the Old Mill, so the venue
         # is now X"), unless its own clause says it now or it is in the clause of a replaced one
         cuts = [t.start for t in tokens if t.word in BOUNDARY]
         olds_at = {sum(c < s.start for c in cuts) for s in slots if s.old}
-        slots = keyed_now(slots, stated_now(tokens, first), cuts, olds_at)  # ("… it's on X now")
+        slots = keyed_now(slots, stated_now(tokens, first, lead), cuts, olds_at)  # ("it's X now")
     if mood != "statement":  # an open question keeps the values it names, not bare words
         given = {value[2] for value in values}
         slots = [slot for slot in slots if slot.ref_kind != "name" or slot.value in given]

@@ -124,23 +124,33 @@ def named_now(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
 # The subjects of a clause of the speaker's own that says what a thing is now ("and it's on
 # Netlify now", "so we're on Teams now"): a pronoun, bare or contracted (a closed class).
 _OWN_SUBJECTS = closed("it it's we we're i i'm they they're that's")
+# The prepositions of a place or a means a name stands after (a closed class).
+_PLACING = closed("at in on to with via")
 
 
-def stated_now(tokens: list[Tok], first: int) -> dict[int, str]:
+def stated_now(tokens: list[Tok], first: int, lead: bool = False) -> dict[int, str]:
     """Where a name starts that its own clause, opened by a pronoun subject, states as what
     holds now, ending it ("Rebuilt the blog in Hugo and it's on Netlify now"): a new value
-    of its own, not a mention beside the keyed one (``fact_grammar``)."""
+    of its own, not a mention beside the keyed one (``fact_grammar``). After a correction's
+    lead the clause it opens says so without "now" ("scratch that, it's at Sherwood this
+    year, kelling is full": the lead takes back what "it" was), and so does a name there
+    after a preposition of place whatever the subject ("Scratch that, meet me at the Old
+    Harbour at noon"); never a subject there ("actually, Tom says ...")."""
     out: dict[int, str] = {}
-    for i in range(first + 1, len(tokens) - 1):
+    for i in range(first + 1, len(tokens)):
         value = tokens[i].value
-        if value is None or value[3] != "name" or tokens[i + 1].word not in _AFTER or (
-                i + 2 < len(tokens) and tokens[i + 2].word not in BOUNDARY):
+        if value is None or value[3] != "name":
             continue
         k = i - 1
         while k > first and tokens[k - 1].word not in BOUNDARY and \
                 tokens[k - 1].word not in ("and", "but", "so"):
             k -= 1
-        if tokens[k].word in _OWN_SUBJECTS:
+        ends = i + 1 < len(tokens) and tokens[i + 1].word in _AFTER and (
+            i + 2 >= len(tokens) or tokens[i + 2].word in BOUNDARY)
+        placed = tokens[i - 1].word in _PLACING or (
+            tokens[i - 1].word == "the" and tokens[i - 2].word in _PLACING)  # "at the X"
+        if (tokens[k].word in _OWN_SUBJECTS and (ends or (lead and k == first))) or (
+                lead and k == first and placed):  # "scratch that, meet me at the Old Harbour"
             out[value[0]] = tokens[k].word  # (its subject: "it" refers to a keyed thing)
     return out
 

@@ -16,13 +16,17 @@ import re
 
 from ollm_desktop.engine.fact_day_times import one_day
 from ollm_desktop.engine.fact_keys import unit_class
+from ollm_desktop.engine.fact_value_spans import ends_clause
 from ollm_desktop.engine.fact_verbs import finite_verb
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
     COPULAS,
+    DETERMINERS,
     FILLER,
     MODALS,
+    NOT_NP,
+    PREPOSITIONS,
     REPORTING,
     Tok,
     closed,
@@ -35,10 +39,10 @@ _TAKING_BACK = closed("sorry sry soz mean meant wait hold actually err erm errr 
 # Words that may stand beside them between the two values ("no hold on", "or rather", "my
 # bad", "make that"): they repair nothing alone.
 _BESIDE = FILLER | closed("i on or my bad make that ugh um uh er hold the .. ... … - – — · maybe "
-                          "probably")
+                          "probably argh gah doh")
 # A hesitation between two values of one kind repairs the first ("at 5, er, 5:30", "Friday
 # at 7 — uh, 8"): a speaker says "er" while finding the word meant, never to list a second.
-_HESITATING = closed("er uh um uhm umm uhh ehm")
+_HESITATING = closed("er uh um uhm umm uhh ehm ugh argh gah doh")  # (or an exasperated one)
 _HEDGES = closed("maybe probably perhaps")
 # (·: a word the value after it has taken in, "Pier" of "Pier 45")
 _RUNS = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
@@ -58,6 +62,12 @@ def _shape(text: str) -> str:
 
 
 def _same_kind(old: str, old_kind: str, new: str, new_kind: str) -> bool:
+    counted = _COUNTED.fullmatch(old), _COUNTED.fullmatch(new)
+    if counted[0] and counted[1] and counted[0].group(1) != counted[1].group(1):
+        return False  # "2 rooms, er, 3 nights": a count of another noun, a second fact
+    if _BARE.fullmatch(old.split()[-1]) and len(old.split()) <= 2 and new[:1].isdigit() and \
+            not _BARE.fullmatch(new):  # "at 37 — no, 30 degrees", "pressure 32, sorry, 35
+        return True  # psi": the unit said once, with the value meant
     if _shape(old) == _shape(new) or (old_kind == new_kind == "name" and set(
             f"{_shape(old)} {_shape(new)}".split()) == {"Aa"}):  # (a name's words, capitalised)
         return old.lower() != new.lower()
@@ -82,15 +92,58 @@ def _spoken(tokens: list[Tok], at: int, j: int) -> bool:
     return any(t.word in _TAKING_BACK - _DENIALS for t in tokens[at:j])
 
 
+_BARE = re.compile(r"\d+(?:[.,]\d+)?")
+_COUNTED = re.compile(r"\d+(?:[.,]\d+)?\s+([a-z]+)")  # "40 bales": the noun it counts
+
+
+def _bare_olds(sentence: str, tokens: list[Tok], first: int) -> None:
+    """A bare number taken back for a number with its unit ("incubate at 37 — no, 30
+    degrees", "set it to 8, sorry, 9 bar"): the speaker names the unit once, with the value
+    meant, so the bare number becomes a value of the same kind (the repair then takes it).
+    Only with a word that takes back: "37, 30 degrees" may list two."""
+    for i in range(first, len(tokens) - 2):
+        text = sentence[tokens[i].start:tokens[i].end]
+        if tokens[i].value is not None or not _BARE.fullmatch(text) or \
+                tokens[i + 1].word not in BOUNDARY | _DOTS:
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].value is None and j - i <= 6 and (
+                tokens[j].word in BOUNDARY or tokens[j].word in _BESIDE or
+                tokens[j].word in _TAKING_BACK):
+            j += 1
+        new = tokens[j].value or _counted(sentence, tokens, j) if j < len(tokens) else None
+        if new is not None and new[2][:1].isdigit() and not _BARE.fullmatch(new[2]) and any(
+                t.word in _TAKING_BACK for t in tokens[i + 1:j]):
+            tokens[i].value = (tokens[i].start, tokens[i].end, text, new[3])
+            if tokens[j].value is None:  # (the number meant and its noun: one value)
+                tokens[j].value, tokens[j + 1].word = new, "·"
+
+
+def _counted(sentence: str, tokens: list[Tok], j: int) -> tuple[int, int, str, str] | None:
+    """A bare number and the one plain word it counts, ending the clause ("30 degrees", "45
+    bales."): the value meant of a repair, as a count after a correction's lead is."""
+    if j + 1 >= len(tokens) or not _BARE.fullmatch(sentence[tokens[j].start:tokens[j].end]):
+        return None
+    noun = tokens[j + 1].word
+    if not noun.isalpha() or not noun.islower() or noun in NOT_NP or noun in DETERMINERS or \
+            noun in PREPOSITIONS or noun in COPULAS or not ends_clause(tokens, j + 1):
+        return None
+    return (tokens[j].start, tokens[j + 1].end, sentence[tokens[j].start:tokens[j + 1].end],
+            "number")
+
+
 def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:
     """The indices of values a later value of the same sentence repairs, in place: the value
     meant becomes a value (of the old one's kind) where it was a bare word."""
+    _bare_olds(sentence, tokens, first)
     taken: set[int] = set()
     for i in range(first, len(tokens)):
         old = tokens[i].value
         if old is None:
             continue
         j, marked, hesitated = i + 1, False, False
+        while j < len(tokens) and tokens[j].word == "·":
+            j += 1  # (a word the value took in: "40 bales")
         while j < len(tokens) and j - i <= _NOUN_AFTER and tokens[j].word.isalpha() and \
                 tokens[j].word not in _TAKING_BACK and tokens[j].word not in _BESIDE:
             j += 1  # (its noun)

@@ -141,7 +141,48 @@ def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
                 not sentence[:token.start].strip()) and \
                 sentence[token.end:token.end + 1] in (" ", ""):
             token.word = "—"
+        elif PICTOGRAPH.fullmatch(token.word) and token.start:
+            token.word = ","  # "scratch that 😅 i changed it": an emoji punctuates as a comma does
+    for k, token in enumerate(out[1:], start=1):  # "renamed him Biscuit lol so that's ...":
+        if token.word in _LAUGHS and (out[k - 1].value is not None or sentence[
+                out[k - 1].start:out[k - 1].start + 1].isupper()):  # a laugh after a value or
+            token.word = ","  # a name closes its clause as an emoji does
+    _gerunds_changing(out)
     return out
+
+
+_LAUGHS = closed("lol lmao haha hahaha hehe rofl xd")
+# What may stand before a gerund that is its clause's verb: a form of "be" ("we're moving it
+# to Friday") or a word that opens the clause ("so changing it to X").
+_BEFORE_GERUND = closed("am is are was were be been i'm we're they're you're he's she's it's "
+                        "now so just and actually then")
+
+
+def _gerunds_changing(tokens: list[Tok]) -> None:
+    """A change verb's gerund that drops its "e" ("changing it to Cinder Pact", "we're moving
+    it to 10:00") spelled as ``is_change`` reads it ("changeing"), where it is its clause's verb:
+    it opens the clause or follows "be", and no copula, auxiliary or modal follows it in its
+    clause. Never after another verb ("mentioned increasing the rent to £1000": a report), nor
+    as a subject ("moving it to Monday was rejected"), nor "making" (a verb of every kind)."""
+    for k, token in enumerate(tokens):
+        word = token.word
+        if not word.endswith("ing") or f"{word[:-3]}e" not in CHANGE - {"make"} or (
+                k and tokens[k - 1].word not in BOUNDARY and
+                tokens[k - 1].word not in _BEFORE_GERUND and (
+                    tokens[k - 1].word in PREPOSITIONS or k + 1 == len(tokens) or
+                    tokens[k + 1].word not in ("up", "down", "back"))):
+            continue  # (after its noun, with a particle: "kickoff moving up to noon")
+        end = next((j for j in range(k + 1, len(tokens)) if tokens[j].word in BOUNDARY),
+                   len(tokens))
+        if not any(t.word in COPULAS or t.word in AUXILIARIES or t.word in MODALS
+                   for t in tokens[k + 1:end]):
+            token.word = f"{word[:-3]}eing"
+
+
+# Pictographs (emoji, dingbats; their joiners and selectors), never arrows ("Y → X"), "°" or
+# "™": chat writers punctuate with them between clauses ("the east pitch ⚽ warmup at 17:15").
+PICTOGRAPH = re.compile("[\u2300-\u23ff\u2600-\u2793\u2b50-\u2b55\U0001f300-\U0001faff"
+                        "\u200d\ufe0f]")
 
 
 def _word(text: str, shouted: bool = False) -> str:

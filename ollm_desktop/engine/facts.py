@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from ollm_desktop.engine import fact_patterns
 from ollm_desktop.engine.fact_day_names import names_by_day, one_date_by_day
 from ollm_desktop.engine.fact_day_times import split_pair
-from ollm_desktop.engine.fact_echoes import echoes_replaced
 from ollm_desktop.engine.fact_ended_values import ended  # "Sold it.": the one value it ends
 from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_keyless import other_changes
@@ -40,6 +39,7 @@ from ollm_desktop.engine.fact_mood_accepted import accepted
 from ollm_desktop.engine.fact_named_olds import keyed_by_named_olds, names_an_absent_old
 from ollm_desktop.engine.fact_named_only import begins_or_ends, same_value
 from ollm_desktop.engine.fact_named_parts import one_part, other_setting, part_named, unstopped
+from ollm_desktop.engine.fact_old_subjects import olds_and_echoes
 from ollm_desktop.engine.fact_pairing import nearest
 from ollm_desktop.engine.fact_restatement import one_port_taken_back, restated, restated_as_is
 from ollm_desktop.engine.fact_said_again import live_beside
@@ -189,7 +189,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             if old.status != "forgotten" and old is not replacement \
                     and old.replaced_by != replacement.id:
                 result.replaced += replace_or_dispute(replacement, old, facts, named=True)
-    result.replaced += echoes_replaced(facts, message.id, message.content, turn)
+    result.replaced += olds_and_echoes(facts, message.id, message.content, turn)
     if result.confirmed:
         users_stand(facts)
     evict(facts)

@@ -123,6 +123,13 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # ("last Tuesday" alone is a past day: "last" only with its month)
     (rf"\b(?i:{_NTH}\s+{WEEKDAYS})(?:{_OF_MONTH})?\b|\b(?i:last\s+{WEEKDAYS}){_OF_MONTH}\b",
      "date", None),
+    # a day of each month by its place ("on the last working day", "the first business day of
+    # the month", "the first of each month"; "the 1st" is a day, below): a date; without "of
+    # the month" only after "on the" and with "working" or "business" ("my last working day is
+    # Friday" is a person's last day, "on the first day we hiked" a story's)
+    (rf"(?<=\b[Oo]n the )(?i:(?:{_NTH}|last)\s+(?:working|business)\s+day)\b"
+     rf"(?:{_OF_MONTH})?|\b(?i:(?:{_NTH}|last)\s+(?:(?:working|business)\s+)?day){_OF_MONTH}\b"
+     rf"|\b(?i:first|second|third|fourth|fifth|last){_OF_MONTH}\b", "date", None),
     # a month named alone after a preposition of time ("in May", "until early March": its
     # "early", "mid-" or "late" is part of it): a date; the capital tells the month "May"
     # from the modal. After "to" or "for" a month may be a person ("talked to April", "a gift
