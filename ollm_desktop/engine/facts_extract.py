@@ -37,7 +37,7 @@ _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 # The grammar's version: a stored extraction of an older grammar is no longer this one's
 # reading (its key does not match, so the message is extracted anew, once). Raise it whenever
 # ``fact_grammar``, ``fact_keys``, ``fact_words`` or ``provenance`` read a sentence otherwise.
-GRAMMAR_VERSION = 23  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
+GRAMMAR_VERSION = 24  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
 # 5: noun-phrase values, fact_phrases; 6: surface variants, fact_surface; 7: shouted sentences;
 # 8: equal numbers of a settings list stay apart; 9: "a.m."/"p.m." ends no sentence that goes
 # on, a moved thing's own value is old; 10: stop 40's review: a connective names no key, the
@@ -70,7 +70,10 @@ GRAMMAR_VERSION = 23  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # 22: stop 50: rates, spelled numbers, weekday-times read whole; leavers, posts taken over,
 # title names; clauses of now, statements before a question, quotes; fronted adverbials;
 # 23: stop 51: keys of three parts; named parts, ranges; new-NP keys, leads; values whole,
-# word classes, endings; pushes, offers, refusals, past states; bare hours as times)
+# word classes, endings; pushes, offers, refusals, past states; bare hours as times;
+# 24: stop 52: owners' generic heads, numbered places, reported keys; listed counts, codes and
+# colours, values said again; groups' wishes, choices not made, places, dated history;
+# repairs with units, emoji as commas, gerund changes, old subjects, month days)
 
 
 def content_key(role: str, content: str) -> str:
