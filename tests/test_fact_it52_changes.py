@@ -100,3 +100,16 @@ def test_a_subject_name_after_a_lead_stays_a_mention() -> None:
                      "actually, Tom says the venue is the Old Mill at 7pm")
     assert "Tom" not in current_set(ledger)
     assert "Old Mill" in current_set(ledger)
+
+
+@pytest.mark.parametrize(("said", "later", "value"), [
+    ("I'm moving house on the 5th.", "New address: 3 Oak Rd.", "the 5th"),
+    ("we're changing gyms in May", "the new one is Pure Gym", "May"),
+])
+def test_a_gerund_with_no_target_is_a_plan_keyed_by_its_verb(said: str, later: str,
+                                                            value: str) -> None:
+    """Stop 52's ledger diff: "I'm moving house on the 5th" lost its key ("moving: the 5th"
+    became a bare "the 5th") once the gerund read as a change; a change names where the value
+    goes ("to", "from"), a plan does not."""
+    ledger = _ledger(said, later)
+    assert any(f.value == value and f.status == "current" and f.subject for f in ledger)

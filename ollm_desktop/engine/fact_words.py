@@ -161,9 +161,10 @@ _BEFORE_GERUND = closed("am is are was were be been i'm we're they're you're he'
 def _gerunds_changing(tokens: list[Tok]) -> None:
     """A change verb's gerund that drops its "e" ("changing it to Cinder Pact", "we're moving
     it to 10:00") spelled as ``is_change`` reads it ("changeing"), where it is its clause's verb:
-    it opens the clause or follows "be", and no copula, auxiliary or modal follows it in its
-    clause. Never after another verb ("mentioned increasing the rent to £1000": a report), nor
-    as a subject ("moving it to Monday was rejected"), nor "making" (a verb of every kind)."""
+    it opens the clause or follows "be", no copula, auxiliary or modal follows it in its
+    clause, and its clause names where the value goes ("to", "from": "I'm moving house on
+    the 5th" states a plan). Never after another verb ("mentioned increasing the rent to
+    £1000": a report), nor as a subject ("moving it to Monday was rejected"), nor "making"."""
     for k, token in enumerate(tokens):
         word = token.word
         if not word.endswith("ing") or f"{word[:-3]}e" not in CHANGE - {"make"} or (
@@ -175,7 +176,8 @@ def _gerunds_changing(tokens: list[Tok]) -> None:
         end = next((j for j in range(k + 1, len(tokens)) if tokens[j].word in BOUNDARY),
                    len(tokens))
         if not any(t.word in COPULAS or t.word in AUXILIARIES or t.word in MODALS
-                   for t in tokens[k + 1:end]):
+                   for t in tokens[k + 1:end]) and \
+                any(t.word in ("to", "from") for t in tokens[k + 1:end]):
             token.word = f"{word[:-3]}eing"
 
 
