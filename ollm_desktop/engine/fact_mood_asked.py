@@ -76,7 +76,11 @@ def asked_end(tokens: Sequence[Tok], start: int, end: int) -> int:
                  tokens[i + 1].value is None and tokens[i + 1].word != "or"), end)
 
 
-_ASSERTING = closed("is are was were 's 're it's that's we're they're i'm becomes remains")
+_ASSERTING = closed("am is are was were 's 're it's that's we're they're i'm becomes remains")
+# What may end a stated clause before a question: a comma, and a dash or a semicolon between
+# two clauses ("the flight is at 9:40 - should I leave at 7?", "I'm 70kg, 175cm — what's my
+# BMI?"); the tests after it are the comma's (a dash aside inside one clause asks nothing).
+_BETWEEN = closed(", — – ;")
 
 
 _CLOSED_WORDS = NOT_NP | DETERMINERS | PREPOSITIONS | COPULAS | CONJUNCTIONS | PRONOUNS
@@ -94,7 +98,8 @@ def _asserts(tokens: Sequence[Tok], j: int) -> bool:
         return True
     if not word.isalpha() or word in _WISHING or word in cues.BELIEF or word in cues.HEARSAY \
             or word in _CLOSED_WORDS or not (j + 1 < len(tokens) and (
-                tokens[j + 1].value or after in DETERMINERS or after in PREPOSITIONS)):
+                tokens[j + 1].value or after[:1].isdecimal() or after in DETERMINERS or
+                after in PREPOSITIONS)):
         return False
     if before in ("i", "we", "they"):
         return True  # "I use 10-46 strings on the strat, …"
@@ -122,11 +127,11 @@ def _judged(tokens: Sequence[Tok], k: int) -> bool:
 
 def asked_from(tokens: Sequence[Tok], first: int) -> int:
     """Where a sentence's "?" starts to ask: at a question that follows a stated clause after
-    its comma ("The port is 8443, can you write the nginx config?", "my salary is £52,000,
+    its comma, dash or semicolon ("The port is 8443, can you write the nginx config?", "my salary is £52,000,
     how much goes into my pension?": the first clause states); else at ``first`` (a question
     asks about all of its sentence, and so does a tag: "The port is 8443, right?")."""
     for i in range(first + 1, len(tokens) - 1):
-        if tokens[i].word != ",":
+        if tokens[i].word not in _BETWEEN:
             continue
         if not any(t.value or t.word[:1].isdigit() for t in tokens[first:i]) or \
                 tokens[first].word in cues.WH:
@@ -139,9 +144,10 @@ def asked_from(tokens: Sequence[Tok], first: int) -> int:
             # asserts, "A $1300 rent, would that be too much?", "The client wants Monday, …")
         k = i + 1
         head = word_at(tokens, k)
+        wh = head[:-2] if head.endswith("'s") else head  # ("what's my BMI?")
         asks = (head in cues.QUESTION_AUX and interrogative(list(tokens), k, len(tokens))) or (
-            head in cues.WH - {"which", "whose"} and word_at(tokens, k + 1) != "if")
-        if asks and (len(tokens) - k > _TAG or any(t.value for t in tokens[k:]) or
-                     _judged(tokens, k)):
+            wh in cues.WH - {"which", "whose"} and word_at(tokens, k + 1) != "if")
+        if asks and (wh in cues.WH or len(tokens) - k > _TAG or  # (a wh-question is no tag)
+                     any(t.value for t in tokens[k:]) or _judged(tokens, k)):
             return k
     return first
