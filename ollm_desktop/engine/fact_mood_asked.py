@@ -127,9 +127,10 @@ def _judged(tokens: Sequence[Tok], k: int) -> bool:
 
 def asked_from(tokens: Sequence[Tok], first: int) -> int:
     """Where a sentence's "?" starts to ask: at a question that follows a stated clause after
-    its comma, dash or semicolon ("The port is 8443, can you write the nginx config?", "my salary is £52,000,
-    how much goes into my pension?": the first clause states); else at ``first`` (a question
-    asks about all of its sentence, and so does a tag: "The port is 8443, right?")."""
+    its comma, dash or semicolon ("The port is 8443, can you write the nginx config?", "my
+    salary is £52,000, how much goes into my pension?": the first clause states); else at
+    ``first`` (a question asks about all of its sentence, and so does a tag: "The port is
+    8443, right?")."""
     for i in range(first + 1, len(tokens) - 1):
         if tokens[i].word not in _BETWEEN:
             continue
