@@ -43,3 +43,18 @@ def test_a_clause_stated_before_a_question_keeps_its_values(said: str,
 ])
 def test_a_question_of_its_own_sentence_still_asks(said: str, asked: str) -> None:
     assert asked not in current_after_exchanges(said)
+
+
+@pytest.mark.parametrize(("said", "current", "weighed"), [
+    ("Currently we connect to port 5222 which works. The server also accepts port 443 - would "
+     "there be any downside in switching to port 443?", "5222", "443"),
+    ("the gym opens at 6 — should I go at 6 or wait till 7?", None, "6"),
+    ("Our plan allows 20 seats; do we need 20 seats or 25?", None, "20 seats"),
+])
+def test_a_question_naming_the_clause_before_it_weighs_that_clause(
+        said: str, current: str | None, weighed: str) -> None:
+    """A question that names a value of the clause before it weighs that clause: all of the
+    sentence asks (the dash's split, stop 52, had made "accepts port 443" a statement)."""
+    now = current_after_exchanges(said)
+    assert weighed not in now
+    assert current is None or current in now

@@ -150,5 +150,13 @@ def asked_from(tokens: Sequence[Tok], first: int) -> int:
             wh in cues.WH - {"which", "whose"} and word_at(tokens, k + 1) != "if")
         if asks and (wh in cues.WH or len(tokens) - k > _TAG or  # (a wh-question is no tag)
                      any(t.value for t in tokens[k:]) or _judged(tokens, k)):
-            return k
+            return first if _named(tokens, first, i) & _named(tokens, k, len(tokens)) else k
     return first
+
+
+def _named(tokens: Sequence[Tok], a: int, b: int) -> set[str]:
+    """The values (and bare numbers) of ``tokens[a:b]``: a question that names a value of
+    the clause before it weighs that clause ("WhatsApp also accepts port 443 - would there
+    be any downside in switching to port 443?"), so all of the sentence asks."""
+    return {t.value[2].lower() if t.value else t.word for t in tokens[a:b]
+            if t.value or t.word[:1].isdecimal()}
