@@ -82,6 +82,10 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
     else:
         named = set(fact.subject.split()) <= set(fact.value.lower().split())
         body = f"{fact.subject}: {fact.value}" if fact.subject and not named else fact.value
+        head, _, rest = fact.value.partition(" ")
+        if fact.subject and not named and rest and \
+                fact.subject.lower().split()[-1] == head.lower():  # "view distance 12", not
+            body = f"{fact.subject} {rest}"  # "view distance: distance 12": the label once
     if fact.edited and fact.original and fact.original != fact.value:
         body += f" (the user corrected this; was {fact.original})"
     # the values this one possibly replaced first, beside it: a reply's note after them
