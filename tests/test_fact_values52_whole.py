@@ -107,3 +107,55 @@ def test_a_label_and_its_number_are_written_once(said: str, line: str) -> None:
 def test_a_value_that_does_not_open_with_the_label_keeps_its_colon() -> None:
     text = _text("log level: debug", "render distance 16, simulation distance 10")
     assert "log level: debug" in text and "render distance: 16" in text, text
+
+
+# A time from which, or how much of the time, a value holds ends its clause: "the 26th going
+# forward", "year 8 this year mostly"; it is no part of the value and no noun it counts.
+@pytest.mark.parametrize(("text", "value", "key"), [
+    ("payroll date is the 26th going forward, the bank changed its cutoffs", "26th",
+     "payroll|date|date"),
+    ("rent is due the 1st going forward", "1st", "|rent|date"),
+    ("bins go out on the 3rd moving forward", "the 3rd", "|bin|date"),
+    ("invoices are due on the 15th henceforth", "the 15th", "|invoice|date"),
+    ("standup is at 10 going forward", "10", "|standup|number"),
+    ("im teaching year 8 this year mostly", "year 8", "teaching|year|name"),
+    ("I'm in group 3 this term", "group 3", "|group|name"),
+    ("we're on plan 2 going forward", "plan 2", "|plan|name"),
+    ("the washer is on program 3 mostly", "program 3", "washer|program|name"),
+    ("my locker is row 9 this year", "row 9", "locker|row|name"),
+])
+def test_a_time_after_a_value_ends_its_clause(text: str, value: str, key: str) -> None:
+    assert _values(text).get(value) == key, _values(text)
+
+
+@pytest.mark.parametrize(("text", "junk"), [
+    ("standup is at 10 going forward", "10 going forward"),
+    ("i teach year 8 mostly", "8 mostly"),
+    ("im moving to Leeds", "Leeds"),  # a value, but of no key "im" (chat's "I'm")
+])
+def test_no_time_or_pronoun_is_a_values_word(text: str, junk: str) -> None:
+    values = {f.value: f.key for f in message_facts(text, "user")}
+    assert junk not in values or "im" not in values[junk].split("|"), values
+    assert junk == "Leeds" or junk not in values, values
+
+
+@pytest.mark.parametrize(("said", "reply", "later", "kept"), [
+    ("im teaching year 8 this year mostly", "Mostly Year 8.",
+     "the head asked if i wanted to swap to year 11 next year but i said no thanks",
+     "year 8"),
+    ("our team is in group 3 this term", "Group 3.",
+     "we might move to group 5 next term, not sure", "group 3"),
+    ("we are on plan 2 going forward", "Plan 2 is cheaper than plan 4.", "ok", "plan 2"),
+])
+def test_an_offer_or_a_maybe_keeps_the_value(said: str, reply: str, later: str,
+                                             kept: str) -> None:
+    ledger = absorbed(("user", said), ("assistant", reply), ("user", later))
+    assert kept in current_set(ledger), current_set(ledger)
+
+
+def test_a_change_with_a_time_after_it_replaces() -> None:
+    ledger = absorbed(("user", "payroll runs on the 28th, BACS file goes 3 working days before"),
+                      ("assistant", "Payroll on the 28th."),
+                      ("user", "payroll date is the 26th going forward, the bank changed its "
+                               "cutoffs"))
+    assert replaced_by_map(ledger).get("the 28th") == "26th", replaced_by_map(ledger)
