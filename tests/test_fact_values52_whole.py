@@ -51,6 +51,8 @@ def test_a_phrase_after_a_labels_colon_is_its_value(text: str, value: str, key: 
     ("router: Netgear R7000, upstairs has no signal", "Netgear R7000"),  # (a name: read as one)
     ("enrolment form: child's surname Kowalczyk", "child's surname Kowalczyk"),
     ("scratch that, worktop: granite", "worktop"),  # the label, no value
+    ("remember: fish pie", "fish pie"),  # a message's part ("remember:"), no thing's label
+    ("feeling: kinda meh", "kinda meh"),  # a degree word: a state, no thing
 ])
 def test_no_phrase_where_the_colon_starts_no_noun_phrase(text: str, junk: str) -> None:
     assert junk not in _values(text), _values(text)
@@ -159,3 +161,31 @@ def test_a_change_with_a_time_after_it_replaces() -> None:
                       ("user", "payroll date is the 26th going forward, the bank changed its "
                                "cutoffs"))
     assert replaced_by_map(ledger).get("the 28th") == "26th", replaced_by_map(ledger)
+
+
+# A reason after a label and its number ends its clause, as after any value ("I keep week 1
+# because of the school holidays"); the label's number is one value.
+@pytest.mark.parametrize(("text", "value"), [
+    ("I said no thanks, I keep week 1 because of the school holidays.", "week 1"),
+    ("we stay on plan 2 since it is cheaper", "plan 2"),
+    ("I keep week 1 and she takes week 3", "week 1"),
+])
+def test_a_reason_after_a_labels_number_ends_it(text: str, value: str) -> None:
+    assert value in _values(text), _values(text)
+
+
+def test_a_refused_offer_keeps_the_labels_number() -> None:
+    ledger = absorbed(("user", "team lead offered to move me to on-call week 3. I said no "
+                               "thanks, I keep week 1 because of the school holidays."),
+                      ("assistant", "Fair. Week 1 on-call it is."))
+    assert "week 1" in current_set(ledger) and "week 3" not in current_set(ledger), \
+        current_set(ledger)
+
+
+@pytest.mark.parametrize(("said", "line"), [
+    ("inbound dock 4, outbound dock 7", "inbound dock 4"),
+    ("the meeting room is 204", "meeting room 204"),
+])
+def test_a_places_number_is_written_after_its_noun(said: str, line: str) -> None:
+    text = _text(said)
+    assert f"- {line}" in text, text

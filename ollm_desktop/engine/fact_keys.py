@@ -286,7 +286,7 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         moved = object_before(tokens, i - 1, first)
         if moved:  # "we pinned the tool to v4.17": any verb's "the K to X" (a change verb's too)
             return noun_phrase(moved)
-    j = label_colon(words, i, first)  # (past a phrase value's words: "loft insulation: …")
+    j = label_colon(tokens, i, first)  # (past a phrase value's words: "loft insulation: …")
     while j >= first and (words[j] in ("now", "called", "named", "at", "on", "due", "set",
                                        "to", "not", "but", ",") or words[j] in DETERMINERS or
                           (tokens[j].value and j != i)):

@@ -46,10 +46,15 @@ def with_opening(tokens: list[Tok], start: int, at: int, first: int) -> bool:
         start == first or (start > first and tokens[start - 1].word in BOUNDARY))
 
 
-def label_colon(words: list[str], i: int, first: int) -> int:
+def label_colon(tokens: list[Tok], i: int, first: int) -> int:
     """Where the key's reading of the value at ``i`` starts looking back: the label's colon
     before a value of several words (its other words marked "·", a determiner before them:
-    "location: the old tram depot"), else the word before the value."""
+    "location: the old tram depot"), else the word before the value (a label and its number
+    after a colon keeps its label: "Print settings: infill 20")."""
+    words = [t.word for t in tokens]
+    value = tokens[i].value
+    if value is None or any(c.isdigit() for c in value[2]):
+        return i - 1
     at = i - 1
     while at > first and words[at] == "·":
         at -= 1

@@ -20,7 +20,7 @@ from ollm_desktop.engine.fact_words import BOUNDARY, PREPOSITIONS, TITLES, Tok, 
 # Labels of a message's parts, not of a thing.
 _NO_LABELS = closed("update edit note ps p.s btw fyi q a question answer reminder tldr context "
                     "summary re subject warning caveat problem issue todo ok okay nb me you "
-                    "him her them us user assistant bot ai human")
+                    "him her them us user assistant bot ai human remember")
 # Replies of a chat's turn, no thing's value ("Me: ok.").
 _REPLIES = closed("ok okay thanks thx lol")
 
