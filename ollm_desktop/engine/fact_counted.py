@@ -11,6 +11,7 @@ Split from ``fact_values``, which asks it of each unitless number.
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_leads import from_now
 from ollm_desktop.engine.fact_verbs import SUBORDINATORS, finite_verb
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
@@ -46,9 +47,10 @@ def counted(sentence: str, tokens: list[Tok], i: int) -> None:
         if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
                 or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
                 word in AUXILIARIES or word in PRONOUNS or word in SUBORDINATORS or \
-                is_change(word) or word in _WHEN or _moving(tokens, token):  # ("to 9443 if
-            # 8443 clashes": no count of "if"; "moved the port to 9090 yesterday": no count
-            break  # of days said by name; "from 20 down to 12": no count of "down")
+                is_change(word) or word in _WHEN or _moving(tokens, token) or \
+                from_now(tokens, tokens.index(token)):  # ("to 9443 if 8443 clashes": no
+            # count of "if"; "moved the port to 9090 yesterday": no count of days said by
+            break  # name; "from 20 down to 12": of "down"; "at 10 going forward": of "going")
         end = token.end
         token.word = "·"  # part of the value now
     if end != value[1]:

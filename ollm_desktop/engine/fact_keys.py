@@ -14,7 +14,7 @@ from ollm_desktop.engine.fact_clause_openings import (
     head_before_for,
     subject_start,
 )
-from ollm_desktop.engine.fact_label_heads import SPANS, verb_before_value, with_opening
+from ollm_desktop.engine.fact_label_heads import SPANS, label_colon, verb_before_value, with_opening
 from ollm_desktop.engine.fact_named_owner import named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_subject_ends import subject_end
@@ -286,7 +286,7 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
         moved = object_before(tokens, i - 1, first)
         if moved:  # "we pinned the tool to v4.17": any verb's "the K to X" (a change verb's too)
             return noun_phrase(moved)
-    j = i - 1
+    j = label_colon(tokens, i, first)  # (past a phrase value's words: "loft insulation: …")
     while j >= first and (words[j] in ("now", "called", "named", "at", "on", "due", "set",
                                        "to", "not", "but", ",") or words[j] in DETERMINERS or
                           (tokens[j].value and j != i)):

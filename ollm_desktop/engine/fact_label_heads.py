@@ -3,12 +3,14 @@
 a head noun that opens its clause without a determiner ("meeting with the contractor is at
 2pm": the meeting's time, with the contractor as its owner).
 
-Part of ``fact_keys``' reading, over ``fact_grammar``'s tokens.
+And the colon of a label before a value of several words ("loft insulation: mineral wool",
+"location: the old tram depot", read whole by ``fact_phrases``), where the key's reading
+starts. Part of ``fact_keys``' reading, over ``fact_grammar``'s tokens.
 """
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_words import BOUNDARY, DURATION, Tok, closed
+from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, DURATION, Tok, closed
 
 # The irregular past forms of the verbs that come before a count or a measure ("the trip
 # took 3 hours", "the car cost 9000"): a verb without the "-ed" of a regular past.
@@ -42,3 +44,20 @@ def with_opening(tokens: list[Tok], start: int, at: int, first: int) -> bool:
     head's owner), where the noun phrase at ``start`` ends at ``at``."""
     return tokens[at].word == "with" and (
         start == first or (start > first and tokens[start - 1].word in BOUNDARY))
+
+
+def label_colon(tokens: list[Tok], i: int, first: int) -> int:
+    """Where the key's reading of the value at ``i`` starts looking back: the label's colon
+    before a value of several words (its other words marked "·", a determiner before them:
+    "location: the old tram depot"), else the word before the value (a label and its number
+    after a colon keeps its label: "Print settings: infill 20")."""
+    words = [t.word for t in tokens]
+    value = tokens[i].value
+    if value is None or any(c.isdigit() for c in value[2]):
+        return i - 1
+    at = i - 1
+    while at > first and words[at] == "·":
+        at -= 1
+    if at > first and words[at] in DETERMINERS and words[i] == "" and at < i - 1:
+        at -= 1
+    return at if at < i - 1 and words[at] == ":" else i - 1

@@ -7,7 +7,9 @@ the person of the place named, a value too (a bare name there may be addressed, 
 Mark."; a title and a name after a place's name is its person).
 
 Split from ``fact_values`` (full): its ``_statement_slot`` asks here for the ":" place, its
-loop over bare words for an apposed title.
+loop over bare words for an apposed title; ``fact_phrases`` asks here for a value of several
+lower-case words after the colon ("loft insulation: mineral wool", "venue: the old tram
+depot"), the noun phrase that is the whole clause after a label (stop 52).
 """
 
 from __future__ import annotations
@@ -18,9 +20,21 @@ from ollm_desktop.engine.fact_words import BOUNDARY, PREPOSITIONS, TITLES, Tok, 
 # Labels of a message's parts, not of a thing.
 _NO_LABELS = closed("update edit note ps p.s btw fyi q a question answer reminder tldr context "
                     "summary re subject warning caveat problem issue todo ok okay nb me you "
-                    "him her them us user assistant bot ai human")
+                    "him her them us user assistant bot ai human remember")
 # Replies of a chat's turn, no thing's value ("Me: ok.").
 _REPLIES = closed("ok okay thanks thx lol")
+
+
+def labelled_phrase(tokens: list[Tok], start: int, first: int) -> bool:
+    """The clause opening at ``start`` follows a label's colon that opens its own clause (a
+    thing's label, not a message part's: "loft insulation: mineral wool", not "update: all
+    done" or "edit: wrong day")."""
+    if start - 1 <= first or tokens[start - 1].word != ":":
+        return False
+    phrase = phrase_before(tokens, start - 1, first)
+    at = start - 2 - len(phrase)
+    return 0 < len(phrase) <= 4 and phrase[0] not in _NO_LABELS and \
+        phrase[-1] not in _NO_LABELS and (at < first or tokens[at].word in BOUNDARY)
 
 
 def participle(word: str) -> bool:
@@ -59,7 +73,8 @@ def in_label(sentence: str, tokens: list[Tok], i: int) -> bool:
             return False
         if tokens[k].word == ":":  # (a value there, or a code still bare: "web-dev-01")
             after = tokens[k + 1]
-            return after.value is not None or any(c.isdigit() for c in after.word)
+            return after.value is not None or after.word == "·" or \
+                any(c.isdigit() for c in after.word)  # (or a phrase's first word: fact_phrases)
     return False
 
 

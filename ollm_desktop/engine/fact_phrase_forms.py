@@ -22,6 +22,8 @@ from ollm_desktop.engine.fact_phrase_words import (
     phrase_span,
     plain_word,
 )
+from ollm_desktop.engine.fact_time_tails import time_tail
+from ollm_desktop.engine.fact_value_spans import ends_clause
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     CONJUNCTIONS,
@@ -170,7 +172,9 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
                 or (
                     before in PREPOSITIONS and len(number.word) == 1)) or (
                 after and after not in PREPOSITIONS and after not in COPULAS and
-                after not in PHRASE_END and after not in CONJUNCTIONS):
+                after not in PHRASE_END and after not in CONJUNCTIONS and
+                not time_tail(tokens, k + 2, end) and  # ("year 8 this year mostly")
+                not ends_clause(tokens, k + 1)):  # ("keep week 1 because …")
             continue
         if k != first and not sentence[word.start:word.start + 1].islower():
             continue

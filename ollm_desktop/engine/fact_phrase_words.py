@@ -24,7 +24,8 @@ from ollm_desktop.engine.fact_words import (
 
 # Degree adverbs before an adjective ("too slow", "very late"): a closed class; a phrase
 # with one is a state, not a value.
-DEGREE = closed("too very so quite pretty rather really fairly extremely more less most least")
+DEGREE = closed("too very so quite pretty rather really fairly extremely more less most least "
+                "kinda sorta")  # (chat's "kind of", "sort of")
 # Adjectives of identity ("the same", "a different one"): they point at another value, they
 # are none.
 IDENTITY = closed("same different other another own such")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ollm_desktop.engine.fact_labelled_values import labelled_phrase
 from ollm_desktop.engine.fact_leads import from_now
 from ollm_desktop.engine.fact_phrase_forms import (
     instead_of,
@@ -80,7 +81,8 @@ def phrase_values(sentence: str, tokens: list[Tok], first: int, role: str, *,
             start += 1  # "so we're 8 …", "and the starter will be …"
         if start >= end:
             continue
-        if _copula_complement(sentence, tokens, start, end, shaped):
+        if _copula_complement(sentence, tokens, start, end, shaped) or \
+                _after_label(sentence, tokens, start, end, first):
             continue
         if _object_with_key(sentence, tokens, start, end, first):
             continue
@@ -137,6 +139,24 @@ def _copula_complement(sentence: str, tokens: list[Tok], start: int, end: int,
     if not future and not shaped and verb - start - (tokens[start].word in DETERMINERS) < 2 \
             and span[1] - span[0] < 2:
         return False
+    mark_value(sentence, tokens, *span)
+    return True
+
+
+def _after_label(sentence: str, tokens: list[Tok], start: int, end: int, first: int) -> bool:
+    """"loft insulation: mineral wool", "venue: the old tram depot": a noun phrase of two
+    words or more that is the whole clause after a label's colon is the label's value (one
+    word there is ``fact_values``' reading; a verb, an adverb or a participle in it is no
+    noun phrase: "next step: call the plumber", "tests: still failing")."""
+    if not labelled_phrase(tokens, start, first):
+        return False
+    span = phrase_span(tokens, start)
+    ends = span is not None and (span[1] == end or (  # ("…: sheep wool now", "… instead")
+        span[1] + 1 == end and tokens[span[1]].word in ("now", "instead")))
+    if span is None or not ends or not 2 <= span[1] - span[0] <= 3 or not all(
+            sentence[t.start:t.end].isalpha() and sentence[t.start:t.end].islower()
+            for t in tokens[span[0]:end]):
+        return False  # (a capital or a digit: a name or a code, read as one elsewhere)
     mark_value(sentence, tokens, *span)
     return True
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ollm_desktop.engine.fact_leads import from_now
 from ollm_desktop.engine.fact_value_spans import ends_clause
 from ollm_desktop.engine.fact_words import Tok, closed
 
@@ -70,3 +71,20 @@ def day_part_end(tokens: Sequence[Tok], i: int) -> bool:
     parts = _DAY_PARTS.get(word)
     return parts is not None and k < len(tokens) and tokens[k].word in parts and \
         ends_clause(list(tokens), k)
+
+
+# Adverbs of how much of the time a value holds, at a clause's end ("year 8 mostly"): a
+# closed class; none names a thing.
+_MOSTLY = closed("mostly mainly usually normally generally again too")
+
+
+def time_tail(tokens: Sequence[Tok], at: int, end: int) -> bool:
+    """Whether the words from ``at`` to the clause's ``end`` say only when, or how much of
+    the time, the value before them holds: "this year", "next term", "going forward", "from
+    now on", "now", "mostly", "this year mostly" ("im teaching year 8 this year mostly")."""
+    end -= end - 1 > at and tokens[end - 1].word in _MOSTLY
+    if at >= end:
+        return True
+    if end - at == 1 and tokens[at].word in ("now", *_WHEN, *_MOSTLY):
+        return True
+    return from_then(tokens, at, end) or from_now(list(tokens), at) == end - at

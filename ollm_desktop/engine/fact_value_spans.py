@@ -2,9 +2,8 @@
 with X" / "swap Y for X" (each noun phrase one value) and two measures joined by "by" or "x"
 (the dimensions of one thing), a firm's name joined by "&"; and numbers whose place says
 they are values: a count in a list of counts or of a noun with no plural "s", the Y of "V K
-Y to X" or of a verbless "K Y to X"; and where a clause ends.
-
-Part of ``fact_values``' reading, over ``fact_grammar``'s tokens, in place.
+Y to X" or of a verbless "K Y to X"; and where a clause ends. Part of ``fact_values``'
+reading, over ``fact_grammar``'s tokens, in place.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ollm_desktop.engine.fact_keys import phrase_before
-from ollm_desktop.engine.fact_leads import ENDING
+from ollm_desktop.engine.fact_leads import ENDING, from_now
 from ollm_desktop.engine.fact_phrase_words import mark_value
 from ollm_desktop.engine.fact_verbs import MOVED, changes, finite_verb, takes_infinitive
 from ollm_desktop.engine.fact_words import (
@@ -323,7 +322,8 @@ def firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
 def ends_clause(tokens: list[Tok], index: int) -> bool:
     return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
         tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore") or \
-        tokens[index + 1].word in _REASONS  # "move to postgresql because it is simpler"
+        tokens[index + 1].word in _REASONS or from_now(tokens, index + 1) > 0  # "because",
+    # "going forward": a reason, a time from which it holds ("the 26th going forward")
 
 
 def subject_verb_count(words: list[str], i: int, first: int) -> bool:

@@ -1,8 +1,7 @@
 """Where a sentence's bare words are values: a number or a plain word in the places a value
 goes ("is now 9443, not 8443", "use Postgres instead of MySQL", "switch the log level to
-info", "in room B12", "need 2 approvals"), beside the values ``provenance`` found.
-
-Part of ``fact_grammar``'s reading, over its tokens in place (a value's words are marked).
+info", "in room B12", "need 2 approvals"), beside the values ``provenance`` found. Part of
+``fact_grammar``'s reading, over its tokens in place (a value's words are marked).
 """
 
 from __future__ import annotations
@@ -189,8 +188,9 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             continue
         if lead and (i == first or (i == first + 1 and prev in DETERMINERS and not any(
                 w[:1].isalnum() for w in words[i + 1:]))) and first > 0 and \
-                (i + 1 == len(tokens) or words[i + 1] in PREPOSITIONS or words[i + 1] in BOUNDARY):
-            _promote(sentence, tokens, i, floor=first)  # "I meant acme-logs-prod for the K"
+                (i + 1 == len(tokens) or words[i + 1] in PREPOSITIONS or words[i + 1] in
+                 BOUNDARY - {":"}):  # "I meant acme-logs-prod for the K" ("worktop: X": K)
+            _promote(sentence, tokens, i, floor=first)
             continue
         if (i == first or (prev == "but" and "not" in words[first:i]) or (  # ", so Lena will"
                 prev in CONJUNCTIONS and i - 2 >= first and words[i - 2] in BOUNDARY)) and \

@@ -59,7 +59,7 @@ DEICTIC = closed("now here today tomorrow then this that point there")
 # Times after a noun phrase ("… this week", "… next time"): it ends there.
 TIMES = DEICTIC | closed("last next yesterday tonight")
 # The speaker and an auxiliary in one word ("I'm using", "we're laying"): a closed class.
-SPEAKING = closed("i'm we're i'll we'll they're you're")
+SPEAKING = closed("i'm we're i'll we'll they're you're im")  # ("im": chat's "I'm")
 # The verbs of "replace Y with X" (Y goes, X comes), in their forms.
 REPLACE = closed("replace replaces replaced replacing swap swaps swapped swapping substitute "
                  "substitutes substituted substituting")
@@ -78,7 +78,7 @@ BANDWIDTH = closed("bps kbps mbps gbps tbps kbit/s mbit/s gbit/s kbit mbit gbit 
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still already here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "
-    "you've you're they've they'll more less fewer actually -> => →")
+    "you've you're they've they'll more less fewer actually -> => → im ive")
 CONJUNCTIONS = closed("and or but so")
 # Hesitations that open a self-repair in writing ("err, 40 s", "erm, the 5th", "nvm, 4 am":
 # never mind): a closed class (``fact_leads``); in capitals an acronym ("ER: 4 nurses").

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ollm_desktop.engine.fact_label_keys import PLACE_NOUNS
 from ollm_desktop.engine.fact_supersession import chain_ends
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.facts import (
@@ -82,6 +83,12 @@ def _line(fact: Fact, replaced: Sequence[Fact], disputed: str | None = None,
     else:
         named = set(fact.subject.split()) <= set(fact.value.lower().split())
         body = f"{fact.subject}: {fact.value}" if fact.subject and not named else fact.value
+        head, _, rest = fact.value.partition(" ")
+        label = fact.subject.lower().split()[-1:]
+        if fact.subject and not named and rest and label == [head.lower()]:  # "view distance
+            body = f"{fact.subject} {rest}"  # 12", not "view distance: distance 12"
+        elif label and label[0] in PLACE_NOUNS and fact.value.isdecimal():
+            body = f"{fact.subject} {fact.value}"  # "inbound dock 4": a place's number
     if fact.edited and fact.original and fact.original != fact.value:
         body += f" (the user corrected this; was {fact.original})"
     # the values this one possibly replaced first, beside it: a reply's note after them
