@@ -1,0 +1,98 @@
+"""Siblings that share words (issue 28, stop 52 round 2). A long owner keeps the word that
+tells siblings apart (``fact_sibling_marks``: "ground floor ceiling height", "left monitor
+speaker input"), so a correction naming one sibling ("first floor will be 2.5 m", "south
+wing is 1.4 bar now") takes that one's value and never the other's; "the right one" is a
+side where the ledger holds a left/right pair of one key (``fact_side_one``), a word of
+correctness otherwise. Questions, suggestions, someone else's wish and the assistant's
+reply take nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.fact_sibling_marks import marked_owner
+from ollm_desktop.engine.fact_types import Fact
+from ollm_desktop.engine.provenance import message_facts
+from tests.fact_ledger import play_forward
+
+
+def _status(ledger: list[Fact], value: str) -> str:
+    fact = next(f for f in ledger if f.value == value and f.kind != "question")
+    return "possibly" if fact.possibly_replaced_by else fact.status
+
+
+@pytest.mark.parametrize(("said", "later", "replaced", "kept"), [
+    # S1: a sibling mark before a long owner stays in the key
+    ("ground floor ceiling height 2.6 m, first floor ceiling height 2.4 m",
+     "first floor will be 2.5 m, we're dropping the joists", "2.4 m", "2.6 m"),
+    ("north wing boiler pressure 1.5 bar, south wing boiler pressure 1.2 bar",
+     "south wing will be 1.4 bar after the service", "1.2 bar", "1.5 bar"),
+    ("front left tyre pressure 2.2 bar, rear left tyre pressure 2.4 bar",
+     "rear left should be 2.5 bar", "2.4 bar", "2.2 bar"),
+    # (these three read right on integ52 too: guards of the wider keys)
+    ("upstairs bathroom fan timer 10 min, downstairs bathroom fan timer 15 min",
+     "the downstairs one is 20 min now", "15 min", "10 min"),
+    ("primary dns server address 1.1.1.1, secondary dns server address 9.9.9.9",
+     "secondary is 8.8.4.4 now", "9.9.9.9", "1.1.1.1"),
+    ("outer wall insulation thickness 100mm, inner wall insulation thickness 50mm",
+     "inner wall is 75mm actually", "50mm", "100mm"),
+    # S2: "the right one" beside a left/right pair is the right side's
+    ("the left speaker is on channel 3 and the right speaker is on channel 4",
+     "actually the right one is on channel 6", "channel 4", "channel 3"),
+    ("the left monitor speaker is on input 3 and the right monitor speaker is on input 4 on "
+     "the interface", "actually the right one is on input 6, i plugged it into the wrong jack",
+     "input 4", "input 3"),
+    ("left ear aid volume 4, right ear aid volume 5", "the right one is 6 now", "5", "4"),
+    ("Left hand grip strength 31 kg; right hand grip strength 35 kg.",
+     "oops the right one was 38 kg", "35 kg", "31 kg"),
+])
+def test_a_correction_takes_only_its_sibling(said: str, later: str, replaced: str,
+                                             kept: str) -> None:
+    ledger = play_forward(said, later)
+    assert _status(ledger, replaced) == "replaced"
+    assert _status(ledger, kept) == "current"
+
+
+@pytest.mark.parametrize("later", [
+    "is the right one on channel 6?",
+    "maybe put the right one on channel 6?",
+    "what if the right one went on channel 6",
+    "my brother wants the right one on channel 6",
+])
+def test_no_statement_takes_a_side(later: str) -> None:
+    ledger = play_forward("the left speaker is on channel 3 and the right speaker is on "
+                          "channel 4", later)
+    assert _status(ledger, "channel 3") == "current"
+    assert _status(ledger, "channel 4") == "current"
+
+
+def test_a_reply_takes_no_side() -> None:
+    ledger = play_forward("the left speaker is on channel 3 and the right speaker is on "
+                          "channel 4", "ok", reply="I'd put the right one on channel 6.")
+    assert _status(ledger, "channel 3") == "current"
+    assert _status(ledger, "channel 4") == "current"
+
+
+def test_right_without_left_is_correctness() -> None:
+    """No left/right pair: "the right one" says the value is correct, keyless as before."""
+    ledger = play_forward("the speaker is on channel 3", "actually the right one is channel 6")
+    assert _status(ledger, "channel 3") == "replaced"
+
+
+@pytest.mark.parametrize(("words", "owner"), [
+    (["ground", "floor", "ceiling"], ["ground", "floor", "ceiling"]),
+    (["left", "monitor", "speaker"], ["left", "monitor", "speaker"]),
+    (["front", "left", "tyre"], ["front", "left", "tyre"]),
+    (["big", "floor", "ceiling"], ["floor", "ceiling"]),  # no mark: cut as before
+    (["minimum", "python", "version"], ["python", "version"]),  # a bound is no sibling mark
+    (["left", "speaker"], ["left", "speaker"]),
+])
+def test_marked_owner(words: list[str], owner: list[str]) -> None:
+    assert marked_owner(words) == owner
+
+
+def test_a_bound_keeps_its_measure_key() -> None:
+    """"minimum Python version requirement": the Python version's key, as before."""
+    found = message_facts("This change updates our minimum Python version requirement to "
+                          "3.10, allowing us to bump several packages.")
+    assert [f.key for f in found] == ["python version|requirement|number"]
