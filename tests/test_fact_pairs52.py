@@ -96,3 +96,48 @@ def test_a_bound_keeps_its_measure_key() -> None:
     found = message_facts("This change updates our minimum Python version requirement to "
                           "3.10, allowing us to bump several packages.")
     assert [f.key for f in found] == ["python version|requirement|number"]
+
+
+@pytest.mark.parametrize(("said", "later", "replaced", "kept"), [
+    # S3: a capital "A" after a noun names one of its kind ("fridge A"), never the article
+    ("cold storage in bay 3:\nfridge A: 4°C\nfreezer A: -20°C",
+     "freezer A got reset to -25°C by facilities, fridge is fine", "-20°C", "4°C"),
+    ("locker A code 4471, locker B code 9020", "locker A is 5512 now", "4471", "9020"),
+    ("tank A ph 7.2; tank B ph 6.8", "tank A ph is 7.0 now", "7.2", "6.8"),
+    ("Gate A opens 7:30, gate B opens 8:00", "gate A opens at 7:15 now", "7:30", "8:00"),
+    # S4: a round trip's legs stated side by side: "return" is "back", "outbound" is "out"
+    ("ferry out at 7:40, ferry back at 18:10",
+     "return ferry is actually 17:25, I read the summer timetable", "18:10", "7:40"),
+    ("train there at 8:05, train back at 17:40", "the returning train is 18:10 now",
+     "17:40", "8:05"),
+])
+def test_a_named_sibling_takes_only_its_value(said: str, later: str, replaced: str,
+                                              kept: str) -> None:
+    ledger = play_forward(said, later)
+    assert _status(ledger, replaced) == "replaced"
+    assert _status(ledger, kept) == "current"
+
+
+@pytest.mark.parametrize(("said", "later"), [
+    ("tank A ph 7.2; tank B ph 6.8", "should tank A go to 7.0?"),
+    ("ferry out at 7:40, ferry back at 18:10", "should the return ferry be 17:25?"),
+    ("locker A code 4471, locker B code 9020", "my flatmate wants locker A to be 5512"),
+])
+def test_no_statement_takes_a_named_sibling(said: str, later: str) -> None:
+    ledger = play_forward(said, later)
+    assert all(f.status == "current" and not f.possibly_replaced_by for f in ledger
+               if f.kind != "question" and f.message_id == ledger[0].message_id)
+
+
+def test_a_leg_unnamed_stays_uncertain() -> None:
+    """"bus is 7:30 now" names neither leg: both stay, marked, as before."""
+    ledger = play_forward("bus out at 7:10, bus back at 16:00", "bus is 7:30 now")
+    assert _status(ledger, "7:10") == "possibly"
+    assert _status(ledger, "16:00") == "possibly"
+
+
+@pytest.mark.parametrize("said", ["We bought A new laptop for 900 pounds",
+                                  "we need A lot of 5 kg bags"])
+def test_the_article_stays_an_article(said: str) -> None:
+    assert [f.key for f in message_facts(said)] == \
+        [f.key for f in message_facts(said.replace(" A ", " a "))]
