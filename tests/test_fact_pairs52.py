@@ -8,12 +8,14 @@ reply take nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from ollm_desktop.engine.fact_sibling_marks import marked_owner
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import message_facts
-from tests.fact_ledger import play_forward
+from tests.fact_ledger import play_forward, play_late
 
 
 def _status(ledger: list[Fact], value: str) -> str:
@@ -129,6 +131,13 @@ def test_no_statement_takes_a_named_sibling(said: str, later: str) -> None:
                if f.kind != "question" and f.message_id == ledger[0].message_id)
 
 
+@pytest.mark.parametrize("play", [play_forward, play_late])
+def test_a_leg_in_other_words_in_both_orders(play: Callable[[str, str], list[Fact]]) -> None:
+    ledger = play("shuttle out at 8:05, shuttle back at 17:40", "the return shuttle is now 18:10")
+    assert _status(ledger, "17:40") == "replaced"
+    assert _status(ledger, "8:05") == "current"
+
+
 def test_a_leg_unnamed_stays_uncertain() -> None:
     """"bus is 7:30 now" names neither leg: both stay, marked, as before."""
     ledger = play_forward("bus out at 7:10, bus back at 16:00", "bus is 7:30 now")
@@ -141,3 +150,37 @@ def test_a_leg_unnamed_stays_uncertain() -> None:
 def test_the_article_stays_an_article(said: str) -> None:
     assert [f.key for f in message_facts(said)] == \
         [f.key for f in message_facts(said.replace(" A ", " a "))]
+
+
+@pytest.mark.parametrize(("said", "later", "replaced", "kept"), [
+    # S5: a weekday right before a noun owns its value, however the day is spelled
+    ("Mon yoga is at 7 pm, Wed yoga is at 6 pm.", "Wednesday yoga is 6:30 pm now.",
+     "6 pm", "7 pm"),
+    ("Tue swim 6am, Thu swim 7am", "thursday swim is 7:30am now", "7am", "6am"),
+    ("Wednesday yoga is at 6 pm, Friday yoga at 7 pm", "wed yoga moved to 6:15pm",
+     "6 pm", "7 pm"),
+    ("Sat football 10:00, Sun football 11:00", "Sunday football is 11:30 now",
+     "11:00", "10:00"),
+    ("Mon standup 9:15, Fri standup 10:00", "friday standup got pushed to 10:30",
+     "10:00", "9:15"),
+])
+def test_a_weekday_names_its_sibling(said: str, later: str, replaced: str,
+                                     kept: str) -> None:
+    ledger = play_forward(said, later)
+    assert _status(ledger, replaced) == "replaced"
+    assert _status(ledger, kept) == "current"
+
+
+@pytest.mark.parametrize(("said", "later"), [
+    ("Mon yoga is at 7 pm, Wed yoga is at 6 pm.", "should wednesday yoga be 6:30 pm?"),
+    ("Tue swim 6am, Thu swim 7am", "my coach wants thursday swim at 7:30am"),
+])
+def test_no_statement_takes_a_weekdays_value(said: str, later: str) -> None:
+    ledger = play_forward(said, later)
+    assert all(f.status == "current" and not f.possibly_replaced_by for f in ledger
+               if f.message_id == ledger[0].message_id)
+
+
+def test_a_weekday_after_its_noun_stays_a_date() -> None:
+    found = message_facts("moved yoga to Thursday")
+    assert [(f.key, f.value) for f in found] == [("|yoga|date", "Thursday")]
