@@ -136,11 +136,11 @@ def test_a_span_said_then_asked_about_keeps_its_start():
 # ------------------------------------------------------------------ side by side
 @BOTH
 @pytest.mark.parametrize(("said", "later", "values"), [
-    ("ferry out at 7:40, ferry back at 18:10",
-     "return ferry is actually 17:25, I read the summer timetable", ("7:40", "18:10")),
-    ("shuttle out at 8:05, shuttle back at 17:40", "the return shuttle is now 18:10",
+    ("ferry out at 7:40, ferry back at 18:10", "the ferry is actually 17:25",
+     ("7:40", "18:10")),
+    ("shuttle out at 8:05, shuttle back at 17:40", "shuttle is now 18:10",
      ("8:05", "17:40")),
-])
+])  # (stop 52: "return ferry" names "ferry back" and takes it, tests/test_fact_pairs52.py)
 def test_two_values_side_by_side_are_only_possibly_replaced(play, said, later, values):
     ledger = play(said, later)
     for value in values:

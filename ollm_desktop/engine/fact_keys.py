@@ -17,6 +17,7 @@ from ollm_desktop.engine.fact_clause_openings import (
 from ollm_desktop.engine.fact_label_heads import SPANS, label_colon, verb_before_value, with_opening
 from ollm_desktop.engine.fact_named_owner import named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
+from ollm_desktop.engine.fact_sibling_marks import marked_owner
 from ollm_desktop.engine.fact_subject_ends import subject_end
 from ollm_desktop.engine.fact_value_classes import counted_amount, shaped_class
 from ollm_desktop.engine.fact_words import (
@@ -159,7 +160,7 @@ def noun_phrase(words: list[str]) -> tuple[str, str]:
         return " ".join(singular(w) for w in owner[-2:]), singular(head[-1]) if head else ""
     if not words:
         return "", ""
-    owner = [w for w in words[:-1] if w not in PREPOSITIONS][-2:]
+    owner = marked_owner([w for w in words[:-1] if w not in PREPOSITIONS])
     return " ".join(singular(w) for w in owner), singular(words[-1])
 
 
@@ -190,9 +191,8 @@ def phrase_before(tokens: list[Tok], end: int, floor: int) -> list[str]:
 
 def clause_subject(tokens: list[Tok], end: int, floor: int) -> list[str]:
     """The subject noun phrase of the clause before ``end`` ("the API listens on" -> api):
-    after its last determiner, without the verb that precedes a preposition."""
-    # a clause begins after punctuation, or after a conjunction that follows a value
-    # ("training runs on 4 GPUs and inference runs on 1 GPU")
+    after its last determiner, without the verb that precedes a preposition. A clause begins
+    after punctuation, or a conjunction after a value ("runs on 4 GPUs and inference runs")."""
     floor = max([floor, *(k + 1 for k in range(floor, end) if tokens[k].word in CONJUNCTIONS
                           and k > floor and (tokens[k - 1].value or tokens[k - 1].word == "·"))])
     clause = [t for t in tokens[floor:end] if not t.value and t.word != "·"]

@@ -25,8 +25,10 @@ from dataclasses import replace
 
 from ollm_desktop.engine.fact_one_named import keyed_by_one
 from ollm_desktop.engine.fact_repair_restated import repairs_restated
+from ollm_desktop.engine.fact_side_one import keyed_by_side
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_value_forms import value_form
+from ollm_desktop.engine.fact_weekday_owners import keyed_by_weekday
 from ollm_desktop.engine.provenance import Found
 
 
@@ -36,7 +38,9 @@ def keyed_by_named_olds(found: Sequence[Found], facts: Sequence[Fact], content: 
     the one earlier value its sentence names as replaced (of the same unit), where there is
     exactly one such key."""
     found = numeral_named(repairs_restated(found, content), facts, content)  # ("no, 60. 60 s.")
-    found = keyed_by_one(found, facts)  # "the admin one is 3002": "admin port"'s
+    found = keyed_by_side(keyed_by_one(found, facts), facts, content)  # "the admin one is
+    # 3002": "admin port"'s; "the right one is on input 6": the right speaker's input
+    found = keyed_by_weekday(found, facts, content)  # "Wednesday yoga": "wed yoga"'s
     out = list(found)
     for index, item in enumerate(found):
         parts = item.key.split("|")

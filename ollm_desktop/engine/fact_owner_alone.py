@@ -18,6 +18,7 @@ import re
 
 from ollm_desktop.engine.fact_key_match import ANY_KIND, family
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_sibling_marks import SIBLING_MARKS
 from ollm_desktop.engine.fact_types import Fact
 
 
@@ -88,4 +89,11 @@ def _begins(old_parts: list[str], entity: str, attribute: str) -> bool:
         return stem(old_entity.split()[0]) == stem(attribute)
     if entity and not old_entity and " " not in old_attribute and old_attribute:
         return stem(entity.split()[0]) == stem(old_attribute)
-    return False
+    return _marked_part(f"{entity} {attribute}".split(), old_entity.split())
+
+
+def _marked_part(phrase: list[str], owner: list[str]) -> bool:
+    """Two words named alone, a sibling mark and a noun ("first floor", "south wing"), that
+    begin a longer owner ("first floor ceiling" of "first floor ceiling height")."""
+    return len(phrase) == 2 and phrase[0] in SIBLING_MARKS and len(owner) > 2 and \
+        [stem(w) for w in owner[:2]] == [stem(w) for w in phrase]

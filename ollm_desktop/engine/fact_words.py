@@ -147,11 +147,25 @@ def tokens_of(sentence: str, values: list[Value]) -> list[Tok]:
         if token.word in _LAUGHS and (out[k - 1].value is not None or sentence[
                 out[k - 1].start:out[k - 1].start + 1].isupper()):  # a laugh after a value or
             token.word = ","  # a name closes its clause as an emoji does
+    for k, token in enumerate(out[1:], start=1):  # "fridge A: 4°C", "Hall A is 120 seats":
+        if not shouted and sentence[token.start:token.end] == "A" and open_class(
+                out[k - 1].word) and _designates(out[k + 1:k + 3]):  # a capital after a
+            token.word = "A"  # noun names one of its kind (as "Hall B" does), no article
     _gerunds_changing(out)
     return out
 
 
 _LAUGHS = closed("lol lmao haha hahaha hehe rofl xd")
+
+
+def _designates(after: list[Tok]) -> bool:
+    """What follows a capital "A" after a noun makes it a designator: no noun phrase of its
+    own ("fridge A: 4°C", "gate A opens at 7:15", "locker A code 4471"; not "bought A new
+    laptop for", "need A lot of")."""
+    if not after or not open_class(after[0].word):
+        return True
+    return after[0].word not in ("lot", "few", "bit") and (
+        len(after) < 2 or not open_class(after[1].word))
 # What may stand before a gerund that is its clause's verb: a form of "be" ("we're moving it
 # to Friday") or a word that opens the clause ("so changing it to X").
 _BEFORE_GERUND = closed("am is are was were be been i'm we're they're you're he's she's it's "

@@ -10,8 +10,7 @@ what the user stated outranks what a small model made up. Found per sentence:
   but Y", "moved to", "is superseded") without a value of their own, as their sentence.
 
 In a correction, a value marked as the old one ("port 7443 is no longer used", "instead of
-v2.1") is returned as ``old``: it names what the sentence replaces and is not a fact itself.
-Pure and bounded: a few regular expressions per sentence, no model.
+v2.1") is returned as ``old``: what the sentence replaces, no fact itself. Pure, no model.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from ollm_desktop.engine.fact_clause_openings import names_which_at
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_message_lines import proposal_lines, unwrapped
 from ollm_desktop.engine.fact_quoted_errata import errata
+from ollm_desktop.engine.fact_sibling_marks import marked_owner
 from ollm_desktop.engine.fact_span_olds import span_olds
 from ollm_desktop.engine.fact_types import FactKind, join_key
 from ollm_desktop.engine.fact_version_owners import version_owners
@@ -175,7 +175,7 @@ def sentence_facts(sentence: str, role: str = "user", *, led: bool = False) -> l
         # keeps a topic phrase's owner too; a long label costs the ledger room at 2K)
         words = slot.label or " ".join(w for w in (slot.entity, slot.attribute) if w)
         subject = (slot.value.split("=", 1)[0].lower() if slot.ref_kind == "setting"
-                   else " ".join(words.split()[-SUBJECT_WORDS:]))
+                   else " ".join(marked_owner(words.split(), SUBJECT_WORDS)))
         ref_kind = "port" if slot.unit == "port" and slot.value.isdigit() else slot.ref_kind
         kind: FactKind = _kind(ref_kind) if reading.mood == "statement" else "question"
         out.append(Found(kind, slot.value, subject, ref_kind, correction,
