@@ -142,3 +142,33 @@ def test_a_body_said_to_stay_is_only_possibly_replaced(said: str, later: str, ke
 def test_same_of_no_body_leaves_the_correction(said: str, later: str, old: str,
                                                new: str) -> None:
     assert replaced_by_map(play_forward(said, later)).get(old) == new
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    ("our budget for the fence is £400", "asked for a quote, it's £450", "£400"),
+    ("the venue is the Anchor", "found a new place, it's the Crown", "Anchor"),
+    ("we pay 30 dollars a month for internet", "checked another provider, its 25 dollars",
+     "30 dollars a month"),
+])
+def test_a_new_thing_found_corrects_nothing(said: str, later: str, kept: str) -> None:
+    assert stated_status(play_forward(said, later), kept) == "current"
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("grandad was born in Tralee", "it's Listowel actually", "Tralee", "Listowel"),
+    ("grandad was born in Tralee", "Found his baptism record - it's Listowel actually",
+     "Tralee", "Listowel"),
+    ("great-aunt Halina's married name was Kowalczyk", "its Kowalewska actually", "Kowalczyk",
+     "Kowalewska"),
+])
+def test_a_name_before_a_closing_actually_is_the_value(said: str, later: str, old: str,
+                                                       new: str) -> None:
+    assert replaced_by_map(play_forward(said, later)).get(old) == new
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    ("the venue is the Anchor", "is the Crown actually any good?", "Anchor"),
+    ("our host is Netlify", "we use Vercel actually for the docs", "Netlify"),
+])
+def test_actually_inside_a_clause_ends_no_value(said: str, later: str, kept: str) -> None:
+    assert stated_status(play_forward(said, later), kept) == "current"

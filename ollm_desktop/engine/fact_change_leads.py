@@ -84,6 +84,9 @@ def redone_lead(tokens: list[Tok], index: int, *, named: bool = False) -> int:
 # "looked it up", "rang them"): a closed class.
 _FOUND = closed("found checked rechecked double-checked confirmed verified looked asked rang "
                 "called phoned emailed read saw heard dug")
+# Determiners of a thing new to the chat ("asked for a quote, it's £450": the quote's value,
+# no correction of the budget; "found a new dentist"): what was found is no value said before.
+_NEW_THING = closed("a an another some new")
 # The pronoun and its copula that state what was found ("it's X", "its X", "that's X").
 _FOUND_IS = closed("it's its that's")
 
@@ -93,15 +96,16 @@ def found_out(lead: list[Tok], after: list[Tok]) -> bool:
     cert,", "i checked the receipt —", "just rang them,"), before "it's" / "that's": the
     value after the pronoun is what was found, the true one, as after "actually" (so the
     one stated before is corrected). Up to six words, the verb first after a pronoun
-    subject or "just", no value, no question, no condition, no wish; nothing after it but a
-    pronoun's copula ("found it, the venue is X" names its own key)."""
+    subject or "just", no value, no question, no condition, no wish, no new thing found ("a
+    quote"); nothing after it but a pronoun's copula ("found it, the venue is X" names its
+    own key)."""
     if any(t.value is not None or t.word == "?" for t in lead):
         return False
     words = [t.word for t in lead if t.word not in BOUNDARY and t.word]
     while words and words[0] in _PRONOUNS - {"it", "it's"} | {"just", "finally", "also"}:
         words = words[1:]
     return 0 < len(words) <= _MAX_WORDS and words[0] in _FOUND and \
-        not set(words) & _NOT_MADE and bool(after) and (
+        not set(words) & (_NOT_MADE | _NEW_THING) and bool(after) and (
             after[0].word in _FOUND_IS or [t.word for t in after] == ["it", "is"])
 
 

@@ -97,8 +97,9 @@ def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
 
 # Words that may open a chat reply before its clause ("no its 5434", "ok its 40 now").
 _ANSWERS = FILLER | closed("no nope nah yes yeah yep yup wait")
-# What may follow the value of "it's X": the clause's end, "now", a preposition, "and"/"but".
-_AFTER_VALUE = BOUNDARY | PREPOSITIONS | CONJUNCTIONS | closed("now")
+# What may follow the value of "it's X": the clause's end, "now", "actually", a preposition,
+# "and"/"but".
+_AFTER_VALUE = BOUNDARY | PREPOSITIONS | CONJUNCTIONS | closed("now actually")
 
 
 def _its_for_its(tokens: list[Tok], sentence: str) -> list[Tok]:
