@@ -76,7 +76,37 @@ def redone_lead(tokens: list[Tok], index: int, *, named: bool = False) -> int:
             _verb_opens(tokens, end + 1):
         return 0  # (a clause must follow it, not one that keeps the value: "…, but the
     # hostname is still atlas-01", nor one whose subject is left out: "delayed, lands at 1")
-    return end + 1 - index if rescheduled_only(tokens[index:end], named=named) else 0
+    return end + 1 - index if rescheduled_only(tokens[index:end], named=named) or (
+        not named and found_out(tokens[index:end], tokens[end + 1:end + 3])) else 0
+
+
+# The verbs of finding a thing out, in the past ("found the cert", "checked the receipt",
+# "looked it up", "rang them"): a closed class.
+_FOUND = closed("found checked rechecked double-checked confirmed verified looked asked rang "
+                "called phoned emailed read saw heard dug")
+# Determiners of a thing new to the chat ("asked for a quote, it's £450": the quote's value,
+# no correction of the budget; "found a new dentist"): what was found is no value said before.
+_NEW_THING = closed("a an another some new")
+# The pronoun and its copula that state what was found ("it's X", "its X", "that's X").
+_FOUND_IS = closed("it's its that's")
+
+
+def found_out(lead: list[Tok], after: list[Tok]) -> bool:
+    """A leading clause that only says the speaker found something out ("found the marriage
+    cert,", "i checked the receipt —", "just rang them,"), before "it's" / "that's": the
+    value after the pronoun is what was found, the true one, as after "actually" (so the
+    one stated before is corrected). Up to six words, the verb first after a pronoun
+    subject or "just", no value, no question, no condition, no wish, no new thing found ("a
+    quote"); nothing after it but a pronoun's copula ("found it, the venue is X" names its
+    own key)."""
+    if any(t.value is not None or t.word == "?" for t in lead):
+        return False
+    words = [t.word for t in lead if t.word not in BOUNDARY and t.word]
+    while words and words[0] in _PRONOUNS - {"it", "it's"} | {"just", "finally", "also"}:
+        words = words[1:]
+    return 0 < len(words) <= _MAX_WORDS and words[0] in _FOUND and \
+        not set(words) & (_NOT_MADE | _NEW_THING) and bool(after) and (
+            after[0].word in _FOUND_IS or [t.word for t in after] == ["it", "is"])
 
 
 def _verb_opens(tokens: list[Tok], k: int) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_key_match import family
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
-from ollm_desktop.engine.fact_topics import unrelated
+from ollm_desktop.engine.fact_topics import key_words, unrelated
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.provenance import Found
 
@@ -140,3 +140,48 @@ def other_changes(item: Found, fact: Fact, made: Sequence[tuple[Found, Fact]],
     if not keyless(fact) or not own_old(item):
         return set()
     return {f.id for i, f in made if i.correction and own_old(i) and f is not fact}
+
+
+# A person's full name as written: two or three capitalised words of letters, a title's
+# dot allowed ("Derek Moss", "Mrs. Ana Costa"); not a firm ("Moss & Pryor"), a code, a word.
+_PERSON = re.compile(r"(?:(?:Mr|Mrs|Ms|Dr|Prof)\.? )?[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
+                     r"(?: [A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?){1,2}")
+
+
+def persons_alike(new: Fact, candidates: Sequence[Fact]) -> list[Fact]:
+    """Where ``new`` is a keyless person's full name that no key meets ("it's Funmi Adeyemi
+    now" after "my accountant is Derek Moss at Moss & Pryor"), the user's earlier names of
+    a person, where they are of one key (the accountant, not the firm): possibly the one it
+    corrects. The shape of a value is a guess at its kind, so it is only marked; two keys of
+    persons' names leave each as it is."""
+    if not keyless(new) or not new.key.endswith("|name") or not _PERSON.fullmatch(new.value):
+        return []
+    persons = [f for f in candidates if f.key.endswith("|name") and f.users and f.key != new.key
+               and f.key.split("|")[1:2] != [""] and _PERSON.fullmatch(f.value)]
+    return persons if len({f.key for f in persons}) == 1 else []
+
+
+# A clause that says a thing stayed as it was: "same firm", "time same", "location unchanged".
+_KEPT_CLAUSE = re.compile(r"(?:^|[,.;:!?—–\n(])\s*(?:(?:the|and|but)\s+)?(?:same\s+([a-z]+)|"
+                          r"([a-z]+)\s+(?:same|unchanged|stays the same))\s*(?=$|[,.;:!?—–)\n])",
+                          re.IGNORECASE)
+
+
+# The nouns of a body a name may be (a closed class): what "same firm" says stayed is one.
+_BODIES = frozenset({"firm", "company", "agency", "practice", "business", "provider", "supplier",
+                     "bank", "school", "team", "shop", "store", "chain", "group", "brand",
+                     "club", "network", "carrier", "insurer", "lender", "employer",
+                     "surgery", "clinic", "partnership", "organisation", "organization"})
+
+
+def kept_unknown(new: Fact, facts: Sequence[Fact], said: str) -> bool:
+    """The message of a keyless name says in a clause of its own that something stayed
+    ("…moved to their Sheffield office, same firm"), what stayed is a body a name may be
+    (``_BODIES``), and it is no key the ledger holds: the one name said so far may be the
+    body kept, so the new name only possibly replaces it (where "same" names another key or
+    no body, "same price", the guess stands)."""
+    if not keyless(new) or not new.key.endswith("|name"):
+        return False
+    kept = {(m.group(1) or m.group(2)).lower() for m in _KEPT_CLAUSE.finditer(said)} & _BODIES
+    known = set().union(*(key_words(f) for f in facts if f.status == "current" and f.key))
+    return bool(kept) and not any(w in known or w.rstrip("s") in known for w in kept)

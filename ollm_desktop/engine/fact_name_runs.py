@@ -10,13 +10,23 @@ lower-case particle ended the run there, so the value was the name's first piece
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from itertools import pairwise
 from typing import Any, ClassVar, Protocol
 
 from ollm_desktop.engine.fact_labelled_codes import labelled_codes
 from ollm_desktop.engine.fact_value_spans import capital
-from ollm_desktop.engine.fact_words import BOUNDARY, NAMING, Tok, closed
+from ollm_desktop.engine.fact_words import (
+    BOUNDARY,
+    DETERMINERS,
+    NAMING,
+    NOT_NP,
+    PREPOSITIONS,
+    Tok,
+    closed,
+    is_change,
+)
 
 # The particles of names (a closed class): "de", "da", "van", "von", "al", "bin", ...
 _PARTICLES = closed("de de' d' da di del della dei van von der den du le la dos das al bin "
@@ -87,6 +97,7 @@ def name_runs(sentence: str, tokens: list[Tok], first: int) -> None:
     or a particle into one token (its words joined by spaces, as a run of names is), and a
     title's name over its small words where a clause states it ("it's Lord of the Rings")."""
     labelled_codes(sentence, tokens, first)  # "…, policy allkeys-lru" (fact_labelled_codes)
+    _whole_clause_name(sentence, tokens, first)  # "Funmi Adeyemi, same firm."
     i = first
     while i + 1 < len(tokens):
         a, b = tokens[i], tokens[i + 1]
@@ -105,6 +116,43 @@ def name_runs(sentence: str, tokens: list[Tok], first: int) -> None:
             at, to = a.start, tokens[end].end
             tokens[i:end + 1] = [Tok("", at, to, (at, to, sentence[at:to], "name"))]
         i += 1
+
+
+# Title-case words that open a sentence without being a forename ("Happy Birthday!", "Thanks
+# Priya,", "Drop Datadog;", "Call Derek."): greetings, judgements, and the imperatives of
+# reaching, using and ending (closed classes; ``is_change`` reads the verbs of changing).
+_NOT_FORENAMES = closed("happy merry good great best kind warm many thanks thank cheers dear "
+                        "welcome congrats sorry sure perfect nice cool awesome love sounds "
+                        "ask tell call email text ping phone message invite remind meet see "
+                        "add cc use try drop ditch cancel scrap skip keep hire book pick get "
+                        "buy order visit go ignore forget check")
+
+
+_TITLE_CASE = re.compile(r"[A-Z][a-z]+")  # (a person's name, not an acronym: "Our CI")
+
+
+def _whole_clause_name(sentence: str, tokens: list[Tok], first: int) -> None:
+    """A run of capitalised names that is its clause's whole first part ("Funmi Adeyemi, same
+    firm.", "so Priya Nair now", an answer to "Who is your accountant now?"): the value the
+    clause states, the name a person goes by. At the sentence's start its first word is
+    capitalised anyway: there two words are one name only where the first is none of the
+    words that open a sentence in title case (``_NOT_FORENAMES``)."""
+    if first + 1 < len(tokens) and first == 0 and not tokens[0].value and \
+            not tokens[1].value and _spaced(sentence, tokens[0], tokens[1]) and all(
+                _TITLE_CASE.fullmatch(sentence[t.start:t.end]) for t in tokens[:2]) and \
+            tokens[0].word not in _NOT_FORENAMES | NOT_NP | DETERMINERS | PREPOSITIONS and \
+            not is_change(tokens[0].word):
+        tokens[0:2] = [Tok(f"{tokens[0].word} {tokens[1].word}", tokens[0].start, tokens[1].end)]
+    if first >= len(tokens):
+        return
+    token = tokens[first]
+    words = sentence[token.start:token.end].split(" ")
+    nxt = tokens[first + 1].word if first + 1 < len(tokens) else ""
+    if not token.value and 2 <= len(words) <= 3 and all(
+            w[:1].isupper() and w.isalpha() and not w.isupper() for w in words) and (
+            not nxt or nxt in BOUNDARY or nxt in ("now", "instead")):
+        at, to = token.start, token.end
+        tokens[first] = Tok("", at, to, (at, to, sentence[at:to], "name"))
 
 
 def named_now(sentence: str, tokens: list[Tok], first: int) -> frozenset[int]:

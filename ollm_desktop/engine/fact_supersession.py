@@ -31,7 +31,9 @@ from ollm_desktop.engine.fact_key_match import (
 )
 from ollm_desktop.engine.fact_keyless import (
     class_named,
+    kept_unknown,
     keyless,
+    persons_alike,
     possibly_meant,
     referred_back,
     referred_back_among,
@@ -212,7 +214,8 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
             and any(f.value == o.value and f.key != o.key for o in alike) for f in facts):
         alike = []  # "The restaurant at Granvia closed, we eat at Nobu now": Granvia is said
         # again, another key's, so the name it refers back to is not Granvia
-    if (keyless(new) or class_named(new)) and len(alike) == 1 and _other_activity(new, alike[0]):
+    if (keyless(new) or class_named(new)) and len(alike) == 1 and (_other_activity(
+            new, alike[0]) or kept_unknown(new, facts, said)):  # ("…, same firm")
         mark_possible(new, alike)  # "I go to yoga three times a week now" after "I swim
         return count  # twice a week": how often is an activity's, another's only possibly
     if (keyless(new) or class_named(new)) and len(alike) == 1:  # "no wait, make that 12
@@ -230,7 +233,9 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     if alike and another_thing(new, sentence_at(said, item.sentence)):  # "since the update
         alike = []  # my phone lasts 20 hours now": the user's phone, not the laptop's battery
     mark_possible(new, maybe or [old for old in alike if not two_owners(new, old) and not
-                                 unrelated(new, old)] or referred_back_among(new, facts))
+                                 unrelated(new, old)] or referred_back_among(new, facts)
+                  or ([] if found else persons_alike(new, candidates)))  # "it's Funmi
+    # Adeyemi now": possibly the one person's name beside a firm's (a guess by its shape)
     return count
 
 

@@ -92,24 +92,27 @@ _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """The sentence's tokens with its surface variants read as the grammar's forms."""
     return without_aside(_unaddressed(_not_aside(_arrows(sentence, _in_truth(
-        _spelled_out(_its_for_its(now_said(tokens))))))))  # ("these days": fact_mood_then)
+        _spelled_out(_its_for_its(now_said(tokens), sentence)))))))  # ("these days")
 
 
 # Words that may open a chat reply before its clause ("no its 5434", "ok its 40 now").
 _ANSWERS = FILLER | closed("no nope nah yes yeah yep yup wait")
-# What may follow the value of "it's X": the clause's end, "now", a preposition, "and"/"but".
-_AFTER_VALUE = BOUNDARY | PREPOSITIONS | CONJUNCTIONS | closed("now")
+# What may follow the value of "it's X": the clause's end, "now", "actually", a preposition,
+# "and"/"but".
+_AFTER_VALUE = BOUNDARY | PREPOSITIONS | CONJUNCTIONS | closed("now actually")
 
 
-def _its_for_its(tokens: list[Tok]) -> list[Tok]:
+def _its_for_its(tokens: list[Tok], sentence: str) -> list[Tok]:
     """"its 5434 now", "no its 1260 since renewal": chat drops the apostrophe of "it's". A
     possessive "its" opens a noun phrase, so "its" at a clause's opening (or after an answer
     word) right before a value that ends its noun phrase (the clause's end, "now", a
     preposition or a conjunction follows) is the pronoun and its copula ("its 2 ports" and
-    "raised its 40 to 50" keep the determiner)."""
+    "raised its 40 to 50" keep the determiner); so is a capitalised name ("its Vercel now")."""
     for k, token in enumerate(tokens[:-1]):
         nxt = tokens[k + 1]
-        if token.word != "its" or token.value or not (nxt.value or numeric(nxt.word)):
+        if token.word != "its" or token.value or not (nxt.value or numeric(nxt.word) or (
+                sentence[nxt.start:nxt.start + 1].isupper() and
+                nxt.word.replace(" ", "").isalpha())):
             continue
         prev = tokens[k - 1].word if k else ""
         after = tokens[k + 2].word if k + 2 < len(tokens) else ""

@@ -320,10 +320,8 @@ def firm_end(sentence: str, tokens: list[Tok], i: int) -> int:
 
 
 def ends_clause(tokens: list[Tok], index: int) -> bool:
-    return index + 1 >= len(tokens) or tokens[index + 1].word in BOUNDARY or \
-        tokens[index + 1].word in ("not", "instead", "but", "and", "from", "now", "anymore") or \
-        tokens[index + 1].word in _REASONS or from_now(tokens, index + 1) > 0  # "because",
-    # "going forward": a reason, a time from which it holds ("the 26th going forward")
+    return index + 1 >= len(tokens) or tokens[index + 1].word in _CLAUSE_ENDS or \
+        from_now(tokens, index + 1) > 0  # "going forward": a time from which it holds
 
 
 def subject_verb_count(words: list[str], i: int, first: int) -> bool:
@@ -368,6 +366,8 @@ def listed_name(sentence: str, tokens: list[Tok], i: int) -> bool:
 
 
 _REASONS = frozenset({"because", "since", "so"})
+_CLAUSE_ENDS = BOUNDARY | _REASONS | frozenset({  # ("… postgresql because it is simpler")
+    "not", "instead", "but", "and", "from", "now", "anymore", "actually"})  # ("it's X actually")
 
 
 def code_label(sentence: str, tokens: list[Tok], i: int) -> bool:
