@@ -73,7 +73,10 @@ GRAMMAR_VERSION = 24  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # word classes, endings; pushes, offers, refusals, past states; bare hours as times;
 # 24: stop 52: owners' generic heads, numbered places, reported keys; listed counts, codes and
 # colours, values said again; groups' wishes, choices not made, places, dated history;
-# repairs with units, emoji as commas, gerund changes, old subjects, month days)
+# repairs with units, emoji as commas, gerund changes, old subjects, month days; a stated
+# clause before a question after a dash; phrases after a label's colon, time phrases end a
+# clause; sibling marks, letters naming one of several, weekday owners; opening full names,
+# findings as leads)
 
 
 def content_key(role: str, content: str) -> str:
