@@ -137,7 +137,10 @@ def _whole_clause_name(sentence: str, tokens: list[Tok], first: int) -> None:
     clause states, the name a person goes by. At the sentence's start its first word is
     capitalised anyway: there two words are one name only where the first is none of the
     words that open a sentence in title case (``_NOT_FORENAMES``)."""
+    after = tokens[2].word if len(tokens) > 2 else ""  # (the run is the whole clause:
+    # "Because Rogers was too expensive I switched to Fido" joins nothing)
     if first + 1 < len(tokens) and first == 0 and not tokens[0].value and \
+            (not after or after in BOUNDARY or after in ("now", "instead")) and \
             not tokens[1].value and _spaced(sentence, tokens[0], tokens[1]) and all(
                 _TITLE_CASE.fullmatch(sentence[t.start:t.end]) for t in tokens[:2]) and \
             tokens[0].word not in _NOT_FORENAMES | NOT_NP | DETERMINERS | PREPOSITIONS and \
