@@ -77,7 +77,7 @@ def redone_lead(tokens: list[Tok], index: int, *, named: bool = False) -> int:
         return 0  # (a clause must follow it, not one that keeps the value: "…, but the
     # hostname is still atlas-01", nor one whose subject is left out: "delayed, lands at 1")
     return end + 1 - index if rescheduled_only(tokens[index:end], named=named) or (
-        not named and found_out(tokens[index:end], tokens[end + 1:end + 3])) else 0
+        not named and found_out(tokens[index:end], tokens[end + 1:])) else 0
 
 
 # The verbs of finding a thing out, in the past ("found the cert", "checked the receipt",
@@ -98,15 +98,24 @@ def found_out(lead: list[Tok], after: list[Tok]) -> bool:
     one stated before is corrected). Up to six words, the verb first after a pronoun
     subject or "just", no value, no question, no condition, no wish, no new thing found ("a
     quote"); nothing after it but a pronoun's copula ("found it, the venue is X" names its
-    own key)."""
+    own key). The found value must end its clause (the review of stop 52: "I checked the
+    forecast, it's 28 degrees tomorrow" replaced the thermostat's 20 degrees)."""
     if any(t.value is not None or t.word == "?" for t in lead):
         return False
     words = [t.word for t in lead if t.word not in BOUNDARY and t.word]
     while words and words[0] in _PRONOUNS - {"it", "it's"} | {"just", "finally", "also"}:
         words = words[1:]
+    clause = next((after[:k] for k, t in enumerate(after) if t.word in BOUNDARY), after)
+    if any(t.word in _SEEN_NOW for t in clause):
+        return False  # what was seen, not a record: "looked at the clock, it's 4 pm already"
     return 0 < len(words) <= _MAX_WORDS and words[0] in _FOUND and \
         not set(words) & (_NOT_MADE | _NEW_THING) and bool(after) and (
-            after[0].word in _FOUND_IS or [t.word for t in after] == ["it", "is"])
+            after[0].word in _FOUND_IS or [t.word for t in after[:2]] == ["it", "is"])
+
+
+# Deictic words of time and place in the found value's clause ("it's 4 pm already", "it's 28
+# degrees tomorrow", "it's 12 outside"): what was seen or foreseen, not what a record says.
+_SEEN_NOW = closed("already yet today tonight tomorrow yesterday outside")
 
 
 def _verb_opens(tokens: list[Tok], k: int) -> bool:

@@ -7,7 +7,8 @@ terse list item without either was not, so a change of the list's other item ("r
 maxmemory 6gb") left the policy unread. The value's shape decides, never its words: a lower-
 case word of letters and digits joined by "-" or "_" (no prose word is spelled so; a date or
 a range opens with a digit and is read elsewhere), one or two plain words before it (its
-label, the key), a comma or ";" before those (an item of a list), and the item ends after the
+label, the key), a comma or ";" before those (an item of a list whose items before hold a
+value: "Long day at work, feeling run-down" is no list of values), and the item ends after the
 word. "ok, follow-up tomorrow" goes on after its word; "a well-known fix" has a determiner.
 Split from ``fact_values`` (full): ``fact_name_runs.name_runs`` asks it first.
 """
@@ -57,7 +58,8 @@ def labelled_codes(sentence: str, tokens: list[Tok], first: int) -> None:
             continue
         before = i - 2 if tokens[i - 2].word in _ITEM else \
             i - 3 if i - 3 >= first and _label(tokens[i - 2]) else -1
-        if before <= first or tokens[before].word not in _ITEM:
-            continue
+        if before <= first or tokens[before].word not in _ITEM or not any(
+                t.value is not None or t.word[:1].isdecimal() for t in tokens[first:before]):
+            continue  # (a list of values: "Long day at work, feeling run-down" is none)
         token.value = (token.start, token.end, token.word, "name")
         token.word = ""

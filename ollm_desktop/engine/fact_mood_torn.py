@@ -25,6 +25,7 @@ CHOOSING = closed("torn deciding decide decided choosing choose undecided stuck 
                   "dithering wavering hesitating weighing picking pick split caught choice "
                   "toss-up decision dilemma")
 _BETWEEN = closed("between up")  # "torn between", "weighing up"
+_WEIGH = closed("weighing weigh weighed")  # the only verbs "up" joins to a choice
 _ADVERBS = closed("still a bit kinda really kind of totally honestly is 's was")
 _JOINS = closed("and or vs vs. versus /")
 REACH = 4  # words from "between" to each value ("between the blue and the red 2200s")
@@ -59,8 +60,9 @@ def torn_marks(tokens: Sequence[Tok], a: int, b: int,
     """The ranges of a clause ``(a, b)`` that name a choice not yet made."""
     out: list[tuple[int, int, Literal["tentative"]]] = []
     for i in range(a, b - 3):
-        if tokens[i].word not in _BETWEEN or (at := _choosing(tokens, a, i)) < 0:
-            continue
+        if tokens[i].word not in _BETWEEN or (at := _choosing(tokens, a, i)) < 0 or (
+                tokens[i].word == "up" and tokens[at].word not in _WEIGH):
+            continue  # ("I pick up the kids between 3 and 3:30": a range, no choice)
         first = _value_from(tokens, i + 1, b)
         if first < 0 or first + 2 >= b or tokens[first + 1].word not in _JOINS:
             continue

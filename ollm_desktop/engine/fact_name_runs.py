@@ -125,7 +125,8 @@ _NOT_FORENAMES = closed("happy merry good great best kind warm many thanks thank
                         "welcome congrats sorry sure perfect nice cool awesome love sounds "
                         "ask tell call email text ping phone message invite remind meet see "
                         "add cc use try drop ditch cancel scrap skip keep hire book pick get "
-                        "buy order visit go ignore forget check")
+                        "buy order visit go ignore forget check yes no hi hello hey bye ok "
+                        "okay oh yeah yep nope well")
 
 
 _TITLE_CASE = re.compile(r"[A-Z][a-z]+")  # (a person's name, not an acronym: "Our CI")

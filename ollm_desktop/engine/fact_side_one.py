@@ -22,7 +22,9 @@ from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_unit_alone import sentence_at
 from ollm_desktop.engine.provenance import Found
 
-_RIGHT_ONE = re.compile(r"\b(?:the|that|this)\s+right\s+(?:one|side|hand\s+one)\b", re.I)
+# (after a copula, "36 psi is the right one" says the value is correct: no side)
+_RIGHT_ONE = re.compile(r"(?<!\bis )(?<!'s )(?<!\bwas )(?<!\bare )(?<!\bsounds )"
+                        r"\b(?:the|that|this)\s+right\s+(?:one|side|hand\s+one)\b", re.I)
 _SIDES = ("right", "left")
 
 
