@@ -7,7 +7,7 @@ benchmark checks "at most one per message version" with it); ``extraction_count(
 
 A reading that raises on some odd text (a bug of the rules, never of the message) costs that
 message version its facts, not the message, the compaction or the chat: ``extract`` logs it,
-counts it (``extraction_failures()``; the benchmarks and the fuzz check it is 0) and keeps
+counts it (``extraction_failures()``; the probes and the matrix report it) and keeps
 "no facts" for that version. Storage records a message's facts in the transaction that
 inserts it, so an exception here would otherwise lose the message itself.
 
@@ -109,6 +109,7 @@ def extract(role: str, content: str) -> tuple[Found, ...]:
 
 
 def _read(role: str, content: str) -> tuple[Found, ...]:
+    """The readings themselves (``extract`` guards them: a bug here costs no message)."""
     found = failed_olds(message_facts(content, role), content, role)  # "Granvia was full"
     found = renamed_olds(found, content, role)  # "we renamed billing-svc to ledger"
     if role in ("user", "assistant"):
