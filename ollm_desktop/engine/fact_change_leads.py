@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_words import BOUNDARY, PREPOSITIONS, Tok, closed
+from ollm_desktop.engine.reference_words import WEEKDAYS
 from ollm_desktop.engine.references import find_references
 
 _MOVED = closed("postponed rescheduled moved delayed rebooked rearranged rebuilt reinstalled "
@@ -138,4 +139,4 @@ def value_follows(rest: Sequence[str]) -> bool:
     return bool(rest) and (bool(find_references(rest[0])) or _WEEKDAY.search(rest[0]) is not None)
 
 
-_WEEKDAY = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b", re.IGNORECASE)
+_WEEKDAY = re.compile(rf"\b{WEEKDAYS}s?\b", re.IGNORECASE)

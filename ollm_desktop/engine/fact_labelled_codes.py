@@ -20,13 +20,9 @@ import re
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
-    CONJUNCTIONS,
-    COPULAS,
-    DETERMINERS,
-    NOT_NP,
-    PREPOSITIONS,
     Tok,
     is_change,
+    open_class,
 )
 
 _CODE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
@@ -39,10 +35,8 @@ _POINTING = frozenset({"see", "check", "read", "try", "ask", "ping", "open", "vi
 
 def _label(token: Tok) -> bool:
     word = token.word
-    return token.value is None and word.isalpha() and word not in DETERMINERS and \
-        word not in PREPOSITIONS and word not in NOT_NP and word not in COPULAS and \
-        word not in AUXILIARIES and word not in CONJUNCTIONS and not is_change(word) and \
-        word not in _POINTING
+    return token.value is None and open_class(word) and word not in AUXILIARIES and \
+        not is_change(word) and word not in _POINTING
 
 
 def labelled_codes(sentence: str, tokens: list[Tok], first: int) -> None:

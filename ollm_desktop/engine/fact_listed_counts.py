@@ -19,14 +19,9 @@ from ollm_desktop.engine.fact_value_spans import listed_count as counted_list
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
-    CONJUNCTIONS,
-    COPULAS,
-    DETERMINERS,
-    NOT_NP,
-    PREPOSITIONS,
-    PRONOUNS,
     Tok,
     is_change,
+    open_class,
 )
 
 # Words in -s that are no counted noun ("3 is", "5 was", "2 has", "4 days ago" is a duration
@@ -43,10 +38,8 @@ def listed_count(tokens: list[Tok], i: int, first: int) -> bool:
 
 def _plain(token: Tok) -> bool:
     word = token.word
-    return bool(word) and token.value is None and word.isalpha() and \
-        word not in DETERMINERS and word not in PREPOSITIONS and word not in NOT_NP and \
-        word not in COPULAS and word not in CONJUNCTIONS and word not in AUXILIARIES and \
-        word not in PRONOUNS and not is_change(word)
+    return token.value is None and open_class(word) and word not in AUXILIARIES and \
+        not is_change(word)
 
 
 def listed_item(tokens: list[Tok], i: int, first: int) -> bool:

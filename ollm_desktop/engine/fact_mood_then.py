@@ -142,6 +142,6 @@ def may_then(tokens: Sequence[Tok], first: int) -> bool:
     words = [t.word for t in tokens]
     if "for" in words and {"years", "ages", "decades", "while", "long"} & set(words):
         return True
-    return any(words[i - 1] in _EDGE and (now_opens(words, i) or (
-        tokens[i].value is not None and words[i + 1:i + 2] == ["now"]))
+    return any(words[i - 1] in _EDGE and (now_opens(words, i) or
+                                          _value_now(tokens, i, len(tokens)))
                for i in range(first + 1, len(words)))

@@ -42,7 +42,7 @@ _BESIDE = FILLER | closed("i on or my bad make that ugh um uh er hold the .. ...
                           "probably argh gah doh")
 # A hesitation between two values of one kind repairs the first ("at 5, er, 5:30", "Friday
 # at 7 — uh, 8"): a speaker says "er" while finding the word meant, never to list a second.
-_HESITATING = closed("er uh um uhm umm uhh ehm ugh argh gah doh")  # (or an exasperated one)
+_HESITATING = closed("er uh um ugh argh gah doh")  # (or an exasperated one)
 _HEDGES = closed("maybe probably perhaps")
 # (·: a word the value after it has taken in, "Pier" of "Pier 45")
 _RUNS = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")

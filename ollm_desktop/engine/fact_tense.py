@@ -103,7 +103,8 @@ _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met
 
 def held_for(tokens: list[Tok], i: int) -> bool:
     """"for" at ``i`` before a counted span of years or months, after a verb of holding."""
-    return i + 1 < len(tokens) and _counted(tokens, [t.word for t in tokens[:i + 1]], i)
+    return tokens[i].word == "for" and i + 1 < len(tokens) and \
+        _counted(tokens, [t.word for t in tokens[:i + 1]], i)  # (asked of every token)
 
 
 def _counted(clause: list[Tok], words: list[str], i: int) -> bool:
@@ -111,9 +112,11 @@ def _counted(clause: list[Tok], words: list[str], i: int) -> bool:
     years", "we were on Heroku for 3 years"): a verb of holding a state before "for", and a
     span after it. A contract's term ("signed the lease for 2 years") holds: its verb is none
     of these."""
+    if words[i] != "for":
+        return False
     token = clause[i + 1]
     span = token.value[2].lower() if token.value else ""
-    return words[i] == "for" and span.endswith(_LONG_UNITS) and span[:1].isalnum() and \
+    return span.endswith(_LONG_UNITS) and span[:1].isalnum() and \
         any(w in HOLDING for w in words[:i])
 
 

@@ -172,6 +172,9 @@ _BEFORE_GERUND = closed("am is are was were be been i'm we're they're you're he'
                         "now so just and actually then")
 
 
+_GERUND_CHANGES = CHANGE - {"make"}  # (built once: it is asked of every "-ing" word read)
+
+
 def _gerunds_changing(tokens: list[Tok]) -> None:
     """A change verb's gerund that drops its "e" ("changing it to Cinder Pact", "we're moving
     it to 10:00") spelled as ``is_change`` reads it ("changeing"), where it is its clause's verb:
@@ -181,7 +184,7 @@ def _gerunds_changing(tokens: list[Tok]) -> None:
     £1000": a report), nor as a subject ("moving it to Monday was rejected"), nor "making"."""
     for k, token in enumerate(tokens):
         word = token.word
-        if not word.endswith("ing") or f"{word[:-3]}e" not in CHANGE - {"make"} or (
+        if not word.endswith("ing") or f"{word[:-3]}e" not in _GERUND_CHANGES or (
                 k and tokens[k - 1].word not in BOUNDARY and
                 tokens[k - 1].word not in _BEFORE_GERUND and (
                     tokens[k - 1].word in PREPOSITIONS or k + 1 == len(tokens) or
