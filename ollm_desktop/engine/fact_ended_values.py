@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_key_match import family
+from ollm_desktop.engine.fact_message_lines import said_sentences
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
 
@@ -83,7 +83,7 @@ def ended(found: Sequence[Found], facts: Sequence[Fact], content: str,
             f.kind not in ("correction", "note", "decision") for f in found):
         return list(found)  # (a new value of its own: the other readings decide)
     out = list(found)
-    for number, sentence in enumerate(sentences(content)):
+    for number, sentence in enumerate(said_sentences(content)):
         low = sentence.strip().lower()
         if _UNSURE.search(low):
             continue

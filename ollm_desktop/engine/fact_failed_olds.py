@@ -28,8 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ollm_desktop.engine.fact_dotted_initials import sentences
-from ollm_desktop.engine.fact_message_lines import unwrapped
+from ollm_desktop.engine.fact_message_lines import said_sentences
 from ollm_desktop.engine.fact_words import DETERMINERS, FILLER, LEADS, PREPOSITIONS, PRONOUNS
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
 
@@ -91,10 +90,10 @@ def _stepping_in(found: Sequence[Found], text: str) -> list[Found]:
     """``found`` with the names of ``text`` that step in for a failed one (``_STEPS_IN``) as
     new values of no key (they refer back), where a name of the message failed and the
     finders read the stepping name as no value (its verb, "coming", is none either)."""
-    if not any(_FAILED.search(_capitalised(s)) for s in sentences(unwrapped(text))):
+    if not any(_FAILED.search(_capitalised(s)) for s in said_sentences(text)):
         return list(found)
     out = list(found)
-    for number, sentence in enumerate(sentences(unwrapped(text))):
+    for number, sentence in enumerate(said_sentences(text)):
         for match in _STEPS_IN.finditer(sentence):
             name = match.group("name")
             if name.split()[0] in _PRONOUNS | _NO_ONE or "?" in sentence[match.end():] or \
@@ -127,7 +126,7 @@ def failed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found,
     if role != "user" or not news or _CHANGED.search(text) is None:
         return tuple(found)  # (no word of a change: "We're eating at Nobu. Tom is off.")
     out = list(found)
-    for number, sentence in enumerate(sentences(unwrapped(text))):
+    for number, sentence in enumerate(said_sentences(text)):
         sentence = _capitalised(sentence)  # ("hughes ghosted us": a chat's lower case)
         for match in [*_FAILED.finditer(sentence), *_ENDED.finditer(sentence),
                       *_REPLACED_BY.finditer(sentence)]:

@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ollm_desktop.engine.fact_dotted_initials import sentences
+from ollm_desktop.engine.fact_message_lines import said_sentences
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact, FactKind
 
 if TYPE_CHECKING:  # (provenance reads the moods that read these)
@@ -49,7 +49,7 @@ def accepted(found: list[Found], facts: list[Fact], message: Message) -> list[Fo
     wish of the user's last message that stated anything (in ``facts``, changed in place)."""
     if message.role != "user":
         return found
-    said = sentences(message.content)
+    said = said_sentences(message.content)
     yes = [n for n, sentence in enumerate(said) if granted(sentence)]
     if not yes:
         return found

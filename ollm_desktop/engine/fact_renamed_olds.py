@@ -23,12 +23,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_failed_olds import UNASSERTED
-from ollm_desktop.engine.fact_message_lines import unwrapped
+from ollm_desktop.engine.fact_message_lines import said_sentences
 from ollm_desktop.engine.fact_types import join_key
 from ollm_desktop.engine.fact_words import DETERMINERS, closed
-from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
+from ollm_desktop.engine.provenance import Found
 
 _WORD = r"[A-Za-z][\w.'’-]*"
 _RENAMED = re.compile(
@@ -52,7 +51,7 @@ def renamed_olds(found: Sequence[Found], content: str, role: str) -> tuple[Found
     if role != "user" or "renam" not in content.lower():
         return tuple(found)
     out = list(found)
-    for number, sentence in enumerate(sentences(unwrapped(content[:MAX_FACT_TEXT]))):
+    for number, sentence in enumerate(said_sentences(content)):
         for match in _RENAMED_IT.finditer(sentence):
             if "?" in sentence[match.end():] or UNASSERTED.search(sentence[:match.start()]):
                 continue

@@ -22,8 +22,11 @@ from ollm_desktop.engine import fact_grammar, fact_new_roles, fact_refused_after
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_clause_openings import names_which_at
-from ollm_desktop.engine.fact_dotted_initials import sentences
-from ollm_desktop.engine.fact_message_lines import proposal_lines, unwrapped
+from ollm_desktop.engine.fact_message_lines import (
+    MAX_FACT_TEXT,
+    proposal_lines,
+    said_sentences,
+)
 from ollm_desktop.engine.fact_quoted_errata import errata
 from ollm_desktop.engine.fact_sibling_marks import marked_owner
 from ollm_desktop.engine.fact_span_olds import span_olds
@@ -294,11 +297,8 @@ def _decided(sentence: str, slot: fact_grammar.Slot, found: Found) -> Found:
                    key=join_key(entity, attribute, "name"))
 
 
-# The grammar's cost grows faster than a sentence's length: a reply of one 500 KB line took
-# 47 s on the event loop. Facts are read from a message's first MAX_FACT_TEXT characters and
-# from each sentence's first MAX_SENTENCE_CHARS (no stated fact is a thousand characters long);
-# the whole text stays in the history and in recall.
-MAX_FACT_TEXT = 16_000
+# Facts are read from a message's first MAX_FACT_TEXT characters (fact_message_lines) and
+# from each sentence's first MAX_SENTENCE_CHARS (no stated fact is a thousand characters long).
 MAX_SENTENCE_CHARS = 1_000
 # A lead alone is a short sentence ("Scratch that.", "The portfolio address I gave you was
 # wrong."): up to ten words of a clause that says the user's word was wrong
@@ -313,7 +313,7 @@ def message_facts(content: str, role: str = "user") -> list[Found]:
     # next one; "*50 MB", chat's star before the word meant, corrects the first
     taken: list[Found] = []  # a sentence that only takes values back ("Forget October 2.")
     proposing = proposal_lines(content[:MAX_FACT_TEXT])  # (fact_message_lines) a title, items
-    said = sentences(unwrapped(content[:MAX_FACT_TEXT]))
+    said = said_sentences(content)
     for number, sentence in enumerate(said):
         low = fact_shouted.folded(sentence)  # all in capitals: read in lower case
         text = low or sentence
