@@ -42,8 +42,10 @@ def counted(sentence: str, tokens: list[Tok], i: int) -> None:
     if value is None or not unitless(value[2]) or _subject_of_verb(tokens, i):
         return
     end = value[1]
-    for token in tokens[i + 1:i + 3]:
+    for at, token in enumerate(tokens[i + 1:i + 3], start=i + 1):
         word = token.word
+        if at == i + 2 and _labels_next(sentence, tokens, at):
+            break  # "12 chunks fov 90", "5 kg flour 2 eggs": "fov" is the next number's label
         if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
                 or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
                 word in AUXILIARIES or word in PRONOUNS or word in SUBORDINATORS or \
@@ -55,6 +57,16 @@ def counted(sentence: str, tokens: list[Tok], i: int) -> None:
         token.word = "·"  # part of the value now
     if end != value[1]:
         tokens[i].value = (value[0], end, sentence[value[0]:end], "number")
+
+
+def _labels_next(sentence: str, tokens: list[Tok], at: int) -> bool:
+    """The word at ``at`` stands close before a number of its own: that number's label, no
+    second word of the count before it ("render distance 12 chunks fov 90")."""
+    nxt = tokens[at + 1] if at + 1 < len(tokens) else None
+    figure = nxt.value[2] if nxt is not None and nxt.value is not None and \
+        nxt.value[3] == "number" else nxt.word if nxt is not None and nxt.value is None else ""
+    return nxt is not None and figure[:1].isdigit() and tokens[at].word.isalpha() and \
+        sentence[tokens[at].end:nxt.start] == " "
 
 
 def _moving(tokens: list[Tok], token: Tok) -> bool:

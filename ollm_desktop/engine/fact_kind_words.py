@@ -29,6 +29,7 @@ Read over ``fact_grammar``'s tokens in place, after ``fact_values`` (full).
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_joined_values import joined_values
 from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_phrase_words import participle, plain_word
 from ollm_desktop.engine.fact_place_words import place_values
@@ -170,6 +171,7 @@ def kind_values(sentence: str, tokens: list[Tok], first: int, role: str = "user"
     if role != "user":
         return
     place_values(sentence, tokens, first)  # (fact_place_words) "on the south wall"
+    joined_values(sentence, tokens, first)  # (fact_joined_values) "are sage and cream"
     for i in range(first, len(tokens)):
         token, word = tokens[i], tokens[i].word
         if token.value or not word:

@@ -169,6 +169,7 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
         if not numeric(number.word) or not plain_word(word) or not (
                 k == start or before in COPULAS or before in _SAID or _verb_before(tokens, k, start)
                 or (k > start and tokens[k - 1].value is not None)  # "5.1.0 build 512"
+                or _item_before(sentence, tokens, k, start)  # "coach B2 seat 33"
                 or (
                     before in PREPOSITIONS and len(number.word) == 1)) or (
                 after and after not in PREPOSITIONS and after not in COPULAS and
@@ -185,6 +186,10 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
             # "electric bill 94, water bill 41": each bill's number (``fact_listed_pairs``)
         if before in _LET or (before == "us" and k >= 2 and tokens[k - 2].word == "let"):
             continue  # "let's try 10": the word after "let's" is its verb, no noun
+        if _item_before(sentence, tokens, k, start) and not tokens[k - 1].word.isalpha() and \
+                not numeric(tokens[k - 2].word) and tokens[k - 2].value is None:
+            labels[k - 1] = tokens[k - 2].word  # "coach B2" of "coach B2 seat 33": its own
+            mark_value(sentence, tokens, k - 2, k)
         labels[k + 1] = word.word
         mark_value(sentence, tokens, k, k + 2)
 
@@ -202,6 +207,22 @@ def _verb_before(tokens: list[Tok], k: int, start: int) -> bool:
         return False
     two = tokens[k - 2].word if k - 2 >= start else ""
     return not two or two in PRONOUNS or two in NOT_NP or two in BOUNDARY
+
+
+def _item_before(sentence: str, tokens: list[Tok], k: int, start: int) -> bool:
+    """The two words before ``k`` are an item of their own, a label and its code ("coach b2")
+    or a count and its noun ("12 chunks"), with no verb between: the noun at ``k`` and its
+    number are the next item of a terse list ("coach B2 seat 33", "12 chunks fov 90"). A
+    label is a common noun as written ("coach", "Coach"; "ThinkPad T14 gen 2" is a name)."""
+    if k - 2 < start:
+        return False
+    one, two = tokens[k - 2], tokens[k - 1]
+    coded = plain_word(one) and one.word.isalpha() and not two.value and \
+        sentence[one.start + 1:one.end].islower() and two.word.isalnum() and \
+        any(c.isdigit() for c in two.word) and any(c.isalpha() for c in two.word)
+    counted = (one.value is not None or numeric(one.word)) and not two.value and \
+        two.word.isalpha() and plain_word(two)
+    return coded or counted
 
 
 # A pronoun and its copula in one word before a value ("it's row 9").

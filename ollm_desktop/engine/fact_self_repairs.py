@@ -35,11 +35,11 @@ from ollm_desktop.engine.fact_words import (
 # Words that take back what was just said (a closed class); "i mean" after the value meant
 # repairs as well ("1500, ugh, 1800 I mean").
 _TAKING_BACK = closed("sorry sry soz mean meant wait hold actually err erm errr oops whoops "
-                      "rather correction nvm no nope")
+                      "rather correction nvm no nope pardon")  # ("I beg your pardon, ...")
 # Words that may stand beside them between the two values ("no hold on", "or rather", "my
 # bad", "make that"): they repair nothing alone.
 _BESIDE = FILLER | closed("i on or my bad make that ugh um uh er hold the .. ... … - – — · maybe "
-                          "probably argh gah doh")
+                          "probably argh gah doh beg your")
 # A hesitation between two values of one kind repairs the first ("at 5, er, 5:30", "Friday
 # at 7 — uh, 8"): a speaker says "er" while finding the word meant, never to list a second.
 _HESITATING = closed("er uh um ugh argh gah doh")  # (or an exasperated one)

@@ -48,6 +48,7 @@ from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.fact_unit_alone import another_thing, sentence_at
+from ollm_desktop.engine.fact_value_forms import value_form
 from ollm_desktop.engine.provenance import Found
 
 
@@ -366,6 +367,11 @@ def certain_key(fact: Fact | Found, *, single: bool = False) -> bool:
         "sentence", "question") and (single or not listed_unit(fact))
 
 
+def _one_form(a: Fact, b: Fact) -> bool:
+    """One value written two ways ("the 3rd" and "3rd", "11 o'clock" and "11:00")."""
+    return a.value == b.value or value_form(a.value) == value_form(b.value)
+
+
 def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     """A fact absorbed after a later correction of its key was: it is replaced at once."""
     kind = family(new)
@@ -376,13 +382,13 @@ def replaced_by_later(facts: list[Fact], new: Fact) -> int:
     if day_taken_later(facts, new):  # "10:15 on Monday", read after "Moved: Tuesday 10:15."
         return 1
     later = [f for f in facts if f.from_correction and f.status == "current"
-             and f.value != new.value and stated_before(new, f) and (family(f) == kind or
+             and not _one_form(f, new) and stated_before(new, f) and (family(f) == kind or
                                                                      names_its_old(facts, f, new))
              # (of another family where it named it: a port named as a number, "REDIS_DB=2")
              and not names_another_old(facts, f, new)]
     same, _ = _same_key(new, later)
     same += [f for f in later if f not in same and names_its_old(facts, f, new)]
-    same += [f for f in facts if f.status == "current" and f.value != new.value  # restated
+    same += [f for f in facts if f.status == "current" and not _one_form(f, new)  # restated
              and certain_key(f) and f.key == new.key and f.users and stated_before(new, f)
              and family(f) == kind and f not in same]
     for fact in same:

@@ -22,6 +22,8 @@ _WEEKDAY = re.compile(rf"{WEEKDAYS},?\s+")
 _ISO = re.compile(r"\d{4}-(\d{2})-(\d{2})")
 _MONTH_DAY = re.compile(rf"{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?")
 _DAY_MONTH = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?")
+_ORDINAL_DAY = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)")  # "the 12th", "12th"
+_OCLOCK = re.compile(r"(\d{1,2})\s?o['’]?clock")  # "8 o'clock": "8:00"
 _GROUPED = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}(?!\d))")  # "5,000": 5000
 
 
@@ -32,6 +34,9 @@ def value_form(value: str) -> str:
     March" as "date 3-14"; a year named on one side only is left unsaid), a number without its
     thousands separators ("$5,000" as "$5000"); else its lower-case text."""
     text = value.strip().rstrip(".").lower().removeprefix("every ")  # (a period: its length)
+    if ordinal := _ORDINAL_DAY.fullmatch(text):  # a day of the month, with "the" or without
+        return f"day {int(ordinal.group(1))}"
+    text = _OCLOCK.sub(r"\1:00", text)  # ("8 o'clock pm" as "8:00 pm": 20:00)
     if named := _NAMED_HOUR.fullmatch(text):  # "noon", "12 noon", "noon ct"
         return f"{_NAMED_HOURS[named.group(1)]} {named.group(2) or ''}".strip()
     clock = _CLOCK.fullmatch(text)

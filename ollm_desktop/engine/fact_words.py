@@ -97,7 +97,7 @@ MOVED = closed("went gone rose risen fell fallen grew grown jumped climbed shran
                "sank sunk soared dipped spiked leapt leaped")
 NO_HEAD = closed("got get gets getting been being has have had same correct incorrect current "
                  "wrong right actual real") | (MOVED - {"rose"})  # ("my daughter Rose")
-TITLES = closed("dr mr mrs ms prof st")  # a title before a name is part of it
+TITLES = closed("dr mr mrs ms prof st rev fr capt lt sgt")  # a title opens a name
 # The kinds of place that open a name, also as a sentence's first word ("Hotel Sol in Seville",
 # "Osteria Ventidue."): the capital is the name's, not the sentence's (a closed class).
 NAME_HEADS = closed("hotel hostel inn motel resort osteria trattoria ristorante restaurant "

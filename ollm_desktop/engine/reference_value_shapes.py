@@ -176,6 +176,9 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # a time of day in words ("half past seven", "quarter to nine", "a quarter past 10")
     (rf"\b(?i:(?:half|quarter)\s+(?:past|to)\s+(?:{_HOUR_WORDS}|1[0-2]|[1-9]))\b(?:\s?{HALF})?",
      "time", None),
+    # an hour said with "o'clock" ("8 o'clock", "eleven o'clock", "7 oclock pm"): one time,
+    # not a bare number and a stray word
+    (rf"\b(?:(?i:{_HOUR_WORDS})|1[0-2]|0?[1-9])\s?o['’]?clock\b(?:\s?{HALF})?", "time", None),
     # a dilution or a scale ("1:500", "1:2000", "1:50000"): one ratio, not a time (a minute has
     # two digits) nor "1" and a port
     (r"(?<![\w.:/])\d{1,2}:\d{3,6}(?![\w:]|\.\d)", "number", None),

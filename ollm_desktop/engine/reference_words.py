@@ -58,8 +58,8 @@ tsp tsps tbsp tbsps teaspoon teaspoons tablespoon tablespoons cup cups pint pint
 € $ £ ¥ dollars euros pounds cents
 requests request req reqs queries users connections workers threads cores vCPUs CPUs GPUs replicas
 nodes pods shards partitions rows records tokens retries attempts events messages jobs
-transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS
-bar bars mbar psi kPa hPa MPa atm bpm BPM mcg µg μg IU kcal""") + CURRENCY_CODES)
+transactions instances seats licenses RPS rps QPS qps TPS tps RPM rpm ops IOPS knots
+bar bars mbar psi kPa hPa MPa atm bpm BPM mcg µg μg IU kcal arcsec arcmin""") + CURRENCY_CODES)
 # Cardinal numbers in words (a closed class) and the units of time they count in a duration.
 NUMBER_WORDS = frozenset(words("""\
 one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
