@@ -154,3 +154,21 @@ def test_a_verb_and_its_event_noun_are_one_key(said: str, later: str, old: str, 
     ledger = _chat(said, later)
     assert _marked(ledger, old, new)
     assert _untouched(ledger, sibling)
+
+
+def test_a_bare_number_meets_its_key_named_with_fewer_owner_words() -> None:
+    """"fridge space is actually 70" (its unit left out) after "kitchen fridge space 68 cm":
+    the owner's last word kept, the one key of its attribute (``fact_owner_dropped``)."""
+    ledger = _chat("kitchen fridge space 68 cm wide, looking for a new fridge-freezer",
+                   "fridge space is actually 70, I measured from the wrong tile.",
+                   "With 68 cm of space you'll want a model no wider than about 60 cm.")
+    assert _fact(ledger, "68 cm").replaced_by == _fact(ledger, "70").id
+
+
+@pytest.mark.parametrize(("said", "later", "old"), [
+    ("the kitchen fridge space is 68 cm", "the garage fridge space is actually 70", "68 cm"),
+    ("the kitchen shelf is 90 cm wide", "the bathroom shelf is actually 60", "90 cm"),
+])
+def test_a_bare_number_of_another_owner_meets_nothing(said: str, later: str,
+                                                      old: str) -> None:
+    assert _untouched(_chat(said, later), old)
