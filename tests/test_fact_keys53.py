@@ -172,3 +172,27 @@ def test_a_bare_number_meets_its_key_named_with_fewer_owner_words() -> None:
 def test_a_bare_number_of_another_owner_meets_nothing(said: str, later: str,
                                                       old: str) -> None:
     assert _untouched(_chat(said, later), old)
+
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("my blood pressure was 140/90 at the clinic", "BP is 128/84 now with the new meds",
+     "140/90", "128/84"),
+    ("the recommended retail price is £189", "the RRP is £210 now", "£189", "£210"),
+    ("My scope's focal length is 1200 mm", "the scope's FL is 1250 mm, checked the tube label",
+     "1200 mm", "1250 mm"),
+    ("my personal best is 52:30", "new PB is 49:50", "52:30", "49:50"),
+])
+def test_initials_are_the_words_they_stand_for(said: str, later: str, old: str,
+                                               new: str) -> None:
+    ledger = _chat(said, later)
+    assert _fact(ledger, old).replaced_by == _fact(ledger, new).id
+
+
+@pytest.mark.parametrize(("said", "later", "old"), [
+    ("My scope's focal length is 1200 mm", "the Dob's FL is 1250 mm", "1200 mm"),
+    ("the afternoon meeting is at 14:00", "the AM standup is at 9:00", "14:00"),
+    ("the tank volume is 200 l", "the TV is 55 inch", "200 l"),
+])
+def test_initials_of_another_owner_or_a_word_meet_nothing(said: str, later: str,
+                                                          old: str) -> None:
+    assert _untouched(_chat(said, later), old)
