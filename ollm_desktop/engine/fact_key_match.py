@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ollm_desktop.engine.fact_generic_heads import generic_meets
 from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_key_acronyms import spelled_out
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_key_synonyms import phrase_named, whole_named
 from ollm_desktop.engine.fact_keys import stem
@@ -81,6 +82,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     key_a, key_b = relabelled(a.value, a.key), relabelled(b.value, b.key)  # ("room 118")
     entity_a, attribute_a, unit_a = map(phrase_named, key_a.split("|"))  # ("db" and
     entity_b, attribute_b, unit_b = map(phrase_named, key_b.split("|"))  # "database": one)
+    entity_a, attribute_a = spelled_out(entity_a, attribute_a, entity_b, attribute_b)  # "bp"
+    entity_b, attribute_b = spelled_out(entity_b, attribute_b, entity_a, attribute_a)
     unit_a = counted_unit(a.value, a.key) or unit_a  # "rank 16" beside "bump the rank to 64"
     unit_b = counted_unit(b.value, b.key) or unit_b
     if unit_a != unit_b and (counts := _count_of(a.key, unit_a, b.key, unit_b) or
@@ -108,7 +111,10 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
         loose = bool(measure) and "number" in (unit_a, unit_b) and (
             measure not in _MEASURES or (measure in _UNIT_DROPPED and bool(entity_a) and
                                          attribute_a.rsplit(" ", 1)[-1] in _UNIT_NOUNS))
-        return "maybe" if loose and (entity_a, attribute_a) == (entity_b, attribute_b) else ""
+        # (or of its owner named with fewer words: "fridge space is actually 70" after
+        # "kitchen fridge space 68 cm", never "garage fridge space")
+        return "maybe" if loose and attribute_a == attribute_b and _owner_kept(
+            entity_a.split(), entity_b.split()) else ""
     if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
         return "same"
     if _extends(entity_a, attribute_a, entity_b) or _extends(entity_b, attribute_b, entity_a) \
@@ -124,6 +130,12 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     words_a, words_b = set(entity_a.split()), set(entity_b.split())
     # one side names no owner, or fewer words of it ("submission" in "paper submission")
     return "maybe" if words_a <= words_b or words_b <= words_a else ""
+
+
+def _owner_kept(a: list[str], b: list[str]) -> bool:
+    """One owner's words, or the last of them kept ("fridge" of "kitchen fridge")."""
+    short, long = sorted((a, b), key=len)
+    return short == long or (bool(short) and long[-len(short):] == short)
 
 
 # Unit classes a bare number never stands for (they always carry their unit or form).

@@ -40,6 +40,11 @@ _GROUPS = (
     "medication meds",
     "administrator admin",
     "maximum max",
+    # stop 53: a verb and its event noun, one time of one event ("arrive 14:06", then "the
+    # arrival is 14:11"; not "land": a staircase's too; not "rent": money, "rental": a hire)
+    "arrival arrive",
+    "departure depart",
+    "renewal renew",
 )
 
 # One word that names a whole phrase of another key's end (stop 51): "the SSID is now X"

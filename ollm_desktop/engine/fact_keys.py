@@ -22,13 +22,13 @@ from ollm_desktop.engine.fact_subject_ends import subject_end
 from ollm_desktop.engine.fact_value_classes import counted_amount, shaped_class
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
-    BANDWIDTH,
     BOUNDARY,
     CONJUNCTIONS,
     COPULAS,
     DETERMINERS,
     DURATION,
     LINKS,
+    MEASURE_CLASS,
     NAMING,
     NO_HEAD,
     NO_NOUN,
@@ -36,7 +36,6 @@ from ollm_desktop.engine.fact_words import (
     PARTICLES,
     PREPOSITIONS,
     PRONOUNS,
-    SIZE,
     Tok,
     change_verb_at,
     is_change,
@@ -62,8 +61,8 @@ def unit_class(value: str, ref_kind: str, attribute: str) -> str:
             return attribute if attribute in ("port", "version") else "number"
         if unit in DURATION or _in_duration_units(unit):
             return "duration"
-        if unit in SIZE or unit in BANDWIDTH or unit in ("%", "percent"):  # (one class each)
-            return "size" if unit in SIZE else "bandwidth" if unit in BANDWIDTH else "percent"
+        if unit in MEASURE_CLASS:  # (one class each: "size", "bandwidth", "area", "percent")
+            return MEASURE_CLASS[unit]
         if unit[0] in "€$£¥₹¢" or unit.split()[0] in CURRENCIES:  # "45 EUR", "75¢", "30 dollars"
             return "money"
         return singular(unit) if unit.endswith("ies") else \

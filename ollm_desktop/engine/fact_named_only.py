@@ -158,8 +158,9 @@ def same_value(a: str, b: str) -> bool:
 _SEVERAL_UNITS = frozenset({"number", "duration", "size", "money"})
 # The number a value begins with ("10" of "10 percent"), a fraction whole ("1/2" of "1/2
 # teaspoon": not "1", which "1/4 teaspoon" and "1 teaspoon" also begin with), a dilution or
-# a size whole ("1:500" is not "1:1000", "30x40" not "30x50").
-_LEADING_NUMBER = re.compile(r"\d[\d.]*(?<!\.)(?:/\d+|:\d+|(?:[x×]\d+(?:\.\d+)?)+)?")
+# a size whole ("1:500" is not "1:1000", "30x40" not "30x50"), a grouped number whole ("1,800"
+# is not "1,650").
+_LEADING_NUMBER = re.compile(r"\d(?:[\d.]|,(?=\d{3}))*(?<!\.)(?:/\d+|:\d+|(?:[x×]\d+(?:\.\d+)?)+)?")
 
 
 def _dotted(value: str) -> set[str]:

@@ -14,7 +14,7 @@ from collections.abc import Set
 from typing import TYPE_CHECKING
 
 from ollm_desktop.engine.fact_generic_heads import generic_owner, generic_owners
-from ollm_desktop.engine.fact_key_match import family, listed_unit
+from ollm_desktop.engine.fact_key_match import family, key_match, listed_unit
 from ollm_desktop.engine.fact_keyless import keyless, referred_back
 from ollm_desktop.engine.fact_owner_alone import owner_alone
 from ollm_desktop.engine.fact_owner_dropped import owner_dropped
@@ -69,9 +69,43 @@ def restated(facts: list[Fact], new: Fact, *, single: bool = False,
         if several := generic_owners(facts, new):  # "Q2 figure" beside "Q2 revenue", "Q2
             mark_possible(new, several)  # tax": which one is uncertain
             return 0
+        if met := _keys_met(facts, new):
+            return _met(facts, new, met, single=single)
         return _restated_otherwise(facts, new, single=single, when=when)
+    count = 0 if any(old.users for old in olds) else _met(  # a reply's echo of this key
+        facts, new, _keys_met(facts, new), single=single)  # ("backup 145.525 MHz") only
     mark_possible(new, [old for old in olds if old not in certain])
-    return sum(replace_or_dispute(new, old, facts) for old in certain)
+    return count + sum(replace_or_dispute(new, old, facts) for old in certain)
+
+
+def _met(facts: list[Fact], new: Fact, met: list[Fact], *, single: bool) -> int:
+    """One key written two ways, where no value of the user's has this very key: where it
+    names its owner and attribute the older value is replaced ("the db port is 5432", then
+    "the database port is 5433"; "Dad's phone is X", then "Father's phone is Y"), as the
+    same key written alike is; else only possibly ("mom: Ann", then "my mother is called
+    Anne")."""
+    if certain_key(new, single=single):
+        return sum(replace_or_dispute(new, old, facts) for old in met)
+    mark_possible(new, met)
+    return 0
+
+
+def _keys_met(facts: list[Fact], new: Fact) -> list[Fact]:
+    """The user's earlier current values (of other messages) whose key is ``new``'s written
+    otherwise (``fact_key_match.key_match`` "same": a short form, "db" and "database", "dad"
+    and "father"; a verb and its event noun, "arrive" and "arrival"): the one such key's
+    values, none where several keys are. A key only possibly the same ("the port" beside
+    "the API port", "my doctor" beside "my mum's doctor") is never met here: a plain
+    statement of it is as likely another thing's."""
+    if not new.users or new.source != "user":
+        return []
+    met = [old for old in facts if old.status == "current" and old is not new and old.users
+           and old.key and old.key != new.key and old.value != new.value
+           and old.message_id != new.message_id and not old.pinned and old.source != "manual"
+           and old.possibly_replaced_by is None  # (marked by a closer reading: it stays)
+           and family(old) == family(new) and stated_before(old, new)
+           and key_match(new, old) == "same"]
+    return met if len({old.key for old in met}) == 1 else []
 
 
 def restated_as_is(said: str, key: str, new: Found | None = None) -> bool:

@@ -47,7 +47,12 @@ from ollm_desktop.engine.fact_side_by_side import beside_taken, side_by_side
 from ollm_desktop.engine.fact_topics import key_words as _key_words
 from ollm_desktop.engine.fact_topics import same_topic, two_owners, unrelated
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.fact_unit_alone import another_thing, sentence_at
+from ollm_desktop.engine.fact_unit_alone import (
+    another_thing,
+    echoes_left_out,
+    measured,
+    sentence_at,
+)
 from ollm_desktop.engine.fact_value_forms import value_form
 from ollm_desktop.engine.provenance import Found
 
@@ -231,10 +236,12 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         # "the admin UI moved to 9001": the admin UI's port (its key is the one meant)
         new.key, new.subject = back.key, back.subject
         return count + replace_or_dispute(new, back, facts)
-    if alike and another_thing(new, sentence_at(said, item.sentence)):  # "since the update
-        alike = []  # my phone lasts 20 hours now": the user's phone, not the laptop's battery
-    mark_possible(new, maybe or [old for old in alike if not two_owners(new, old) and not
-                                 unrelated(new, old)] or referred_back_among(new, facts)
+    sentence = sentence_at(said, item.sentence)
+    if alike and another_thing(new, sentence):  # "since the update my phone lasts 20 hours
+        alike = []  # now": the user's phone, not the laptop's battery
+    mark_possible(new, maybe or [old for old in alike if not two_owners(new, old) and not (
+        unrelated(new, old) and not (old.users and measured(new, sentence)))]  # (68 m², 72 m²)
+                  or referred_back_among(new, facts)
                   or ([] if found else persons_alike(new, candidates)))  # "it's Funmi
     # Adeyemi now": possibly the one person's name beside a firm's (a guess by its shape)
     return count
@@ -297,8 +304,8 @@ def _only_of_its_unit(new: Fact, candidates: list[Fact], *, single: bool = False
     if not unit or (listed and not keyless(new)):
         return []  # (a list; an address is one, where a correction gives only it: a path,
         # a file, a function a message names are a list however few; "7 tickets" is a count)
-    alike = [f for f in candidates if f.key and f.key.split("|")[-1] == unit
-             and not kinds_differ(new, f) and not two_labels(new.key, f.key)]  # (Hall A, B)
+    alike = echoes_left_out([f for f in candidates if f.key and f.key.split("|")[-1] == unit
+                             and not kinds_differ(new, f) and not two_labels(new.key, f.key)])
     alike = alike or [f for f in candidates if f.key and f.key.split("|")[-1] == unit and
                       _products(new, f) and not two_labels(new.key, f.key)]  # (GitBook)
     if keyless(new) and new.users and any(f.users for f in alike):  # "it's now X" takes

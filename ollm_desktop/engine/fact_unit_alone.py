@@ -30,6 +30,7 @@ import re
 from ollm_desktop.engine.fact_dotted_initials import sentences_once
 from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_key_match import ANY_KIND, family, kinds_differ, listed_unit
+from ollm_desktop.engine.fact_leads import admits
 from ollm_desktop.engine.fact_topics import two_owners, unrelated
 from ollm_desktop.engine.fact_types import Fact
 from ollm_desktop.engine.provenance import MAX_FACT_TEXT
@@ -65,14 +66,30 @@ _PAST = frozenset({"was", "were", "took", "lasted", "ran", "got", "came", "hit",
                    "measured", "weighed", "held", "used", "cost", "stood"})
 
 
-def timed(content: str, sentence: int) -> str:
+def timed(content: str, sentence: int, value: str = "") -> str:
     """The message's sentence ``sentence`` (as ``provenance`` counts them) if it says when its
     value holds ("odometer says 146,200 km as of today", "after the split it has 5 frames"),
-    no person is its subject ("these days I work 9 hours", "today I walked 30 minutes": what
-    someone does, an activity of its own) and it is no one-off reading; else ""."""
+    no person is the subject of the clause that holds ``value`` ("these days I work 9 hours",
+    "today I walked 30 minutes": what someone does, an activity of its own; a person in a
+    clause beside it, "odometer says 146,200 km as of today, I did a long trip", is not the
+    value's subject) and it is no one-off reading; else ""."""
     text = sentence_at(content, sentence)
-    return text if _WHEN.search(text) and _PERSON.search(text) is None and \
-        _ONE_OFF.search(text) is None else ""
+    return text if _WHEN.search(text) and _PERSON.search(_clause_of(text, value)) is None \
+        and _ONE_OFF.search(text) is None else ""
+
+
+# Where a sentence's clauses part in writing: a comma or semicolon before a space (not
+# "146,200"), a dash.
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;](?=\s)|\s[-\u2013\u2014]\s|\u2014)\s*")
+
+
+def _clause_of(text: str, value: str) -> str:
+    """The clause of ``text`` that holds ``value`` (the whole sentence where none does)."""
+    if value:
+        for clause in _CLAUSE_BREAK.split(text):
+            if value in clause:
+                return clause
+    return text
 
 
 def sentence_at(content: str, sentence: int) -> str:
@@ -122,6 +139,36 @@ def one_of_its_unit(facts: list[Fact], new: Fact, *, when: str) -> Fact | None:
             (unit in _WHOSE and unrelated(new, old)):
         return None
     return old
+
+
+def measured(fact: Fact, sentence: str) -> bool:
+    """A value of a measured unit class (a volume, a length, an area, a size: not a bare
+    number, a name, a date or time, money, nor an activity's frequency) in a ``sentence``
+    that says the user's own word was wrong ("I had it wrong", "typo", "I misread") and
+    whose value's clause has no person as its subject (what someone does is an activity of
+    its own): a correction of that unit whose key meets none possibly corrects the user's
+    one such value so far, though the two statements share no word ("the flat has 68 square
+    meters", then "the living area is 72 m², I had it wrong from the advertisement"). A
+    change with no error ("the freezer is at -18°C now" after "the fridge is at 4°C") may be
+    another thing's; ``fact_supersession`` asks it."""
+    unit = _unit(fact)
+    return bool(unit) and unit not in _SAYS_NOTHING and unit not in _WHOSE and \
+        not listed_unit(fact) and admits(set(re.findall(r"[\w']+", sentence.lower()))) and \
+        _PERSON.search(_clause_of(sentence, fact.value)) is None
+
+
+def echoes_left_out(alike: list[Fact]) -> list[Fact]:
+    """``alike`` without the assistant's keyless echoes of a user's value among them (the
+    reply "68 m² with 3 rooms is a good size!" after "The flat has 68 square meters"): the
+    same number of the same unit class is the user's one value, not a second key's."""
+    users = {_number(f.value) for f in alike if f.users}
+    return [f for f in alike if f.users or f.key.split("|")[:2] != ["", ""]
+            or _number(f.value) not in users]
+
+
+def _number(value: str) -> str:
+    found = re.match(r"[-+~]?\d[\d.,]*", value)
+    return found.group().rstrip(".,").replace(",", "") if found else value
 
 
 def _unit(fact: Fact) -> str:

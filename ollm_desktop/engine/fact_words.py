@@ -75,6 +75,16 @@ DURATION = closed("ms s sec secs second seconds min mins minute minutes h hr hrs
                     "day days week weeks")
 SIZE = closed("b kb mb gb tb kib mib gib tib ki mi gi ti bytes")  # (Mi, Gi: Kubernetes')
 BANDWIDTH = closed("bps kbps mbps gbps tbps kbit/s mbit/s gbit/s kbit mbit gbit tbit")  # 1 Gbps
+# Units of area, one class however written ("68 square meters", then "the living area is
+# 72 m²": one quantity, as "300 MB" and "2 GB" are one size).
+AREA = frozenset({"m²", "m2", "sqm", "sq m", "sq. m", "sq.m", "square meter", "square meters",
+                  "square metre", "square metres", "sq meter", "sq meters", "sq metres",
+                  "ft²", "ft2", "sqft", "sq ft", "sq. ft", "sq.ft", "square foot", "square feet",
+                  "km²", "square kilometers", "square kilometres", "acre", "acres",
+                  "hectare", "hectares"})
+# Each measured unit's class (a size, a bandwidth, an area, a share): one class each.
+MEASURE_CLASS = {**dict.fromkeys(SIZE, "size"), **dict.fromkeys(BANDWIDTH, "bandwidth"),
+                 **dict.fromkeys(AREA, "area"), "%": "percent", "percent": "percent"}
 NOT_NP = PRONOUNS | AUXILIARIES | MODALS | closed(
     "now then also just only still already here there please let's us me not no really it's that's "
     "they're we're there's back over again away instead rather than i've i'm i'll we've we'll "

@@ -147,7 +147,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
             live = live_beside(made, item, fact, facts, message.content, message.id)  # "map
             # port 5000 to 2000", no change: both hold; "box 17 freezer B": freezer B holds
             result.replaced += restated(facts, fact, single=item.single, live=live,
-                                        when=timed(message.content, item.sentence))
+                                        when=timed(message.content, item.sentence, fact.value))
     for item in (i for i in found if i.old):
         near = [(i, f) for i, f in made if i.sentence == item.sentence]
         # a value of its own kind (the nearest time before a date: "the Sunday game moves from
