@@ -42,7 +42,9 @@ def past_words(clause: list[Tok]) -> int:
             not w[:1].isalnum() or w in _AFTER_SPAN for w in words[counted + 2:]):
         return counted + 2  # (a clause going on, ", been on a Telecaster since", is read as
         # before: the sentence's mood follows its first value)
-    if not held and not recalled and not spanned and not present & cues.PAST_CUES and \
+    bygone = _bygone(words, head)
+    if not held and not recalled and not spanned and not bygone and \
+            not present & cues.PAST_CUES and \
             not any(map(is_year, clause)) and words[head:head + 1] != ["when"] and \
             not present & _ENDING:
         return 0  # no before-time, no anterior adjective, no year: the common case
@@ -63,10 +65,10 @@ def past_words(clause: list[Tok]) -> int:
         len(words) > head + 2 and words[head + 1] in DETERMINERS and \
         (words[head + 2] in cues.ANTERIOR_ADJ or (words[head + 2] == "last" and  # "in my
                                                    words[head + 1] in _POSSESSIVE))  # last job"
-    timed = fronted or used or held or (spanned and tensed_any(words)) or bool(pairs & {
+    timed = fronted or used or held or bygone or (spanned and tensed_any(words)) or bool(pairs & {
         ("back", "then"), ("back", "in"), ("back", "when"), ("last", "time")}) or \
         " in the past " in text or \
-        " at the time " in text or bool(cues.ANTERIOR & present) or \
+        " at the time " in text or _anterior(words) or \
         words[head:head + 1] == ["before"] or recalled
     # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
     adverbial = words[head:head + 1] == ["when"] or any(
@@ -92,6 +94,44 @@ def past_words(clause: list[Tok]) -> int:
         if now < len(words) else now
 
 
+def _anterior(words: list[str]) -> bool:
+    """A word of before ("originally", "previously") that dates the clause, not one of a
+    manner clause that says the value holds as it was agreed ("we remain in the Ballroom as
+    originally arranged", "as we previously agreed", "like originally planned")."""
+    return any(w in cues.ANTERIOR and not (
+        (words[i - 1:i] in (["as"], ["like"]) or (
+            words[i - 2:i - 1] in (["as"], ["like"]) and words[i - 1] in _AS_SUBJECTS)) and
+        i + 1 < len(words) and (words[i + 1].endswith("ed") or words[i + 1] in _PARTICIPLES))
+        for i, w in enumerate(words))
+
+
+_AS_SUBJECTS = closed("i we you they he she it was were had")
+_PARTICIPLES = closed("said told written given set sent agreed put bought made done")
+
+
+def _bygone(words: list[str], head: int) -> bool:
+    """A period of before named as such ("in years past", "in past years", "in the earlier
+    seasons", "in days gone by", "back in the day"), or the start of a series told in the
+    past at the clause's head ("started out with a 10 gallon", "we began with 3 servers"):
+    what held then says nothing about now."""
+    text = f" {' '.join(words)} "
+    started = words[head:head + 1] in (["started"], ["began"]) or (
+        words[head:head + 1] in (["i"], ["we"]) and words[head + 1:head + 2] in (
+            ["started"], ["began"]))
+    at = words.index("with") if started and "with" in words else -1
+    return (0 < at <= head + 3 and all(w in _START for w in words[head:at])) or any(
+        p in text for p in _BYGONE) or any(
+        w in _BYGONE_ADJ and words[i - 1] in _IN_THE and words[i + 1] in _PERIODS
+        for i, w in enumerate(words[1:-1], 1)) or any(
+        w in _PERIODS and words[i + 1:i + 2] in (["past"], ["gone"]) and
+        words[i - 1] in _IN_THE for i, w in enumerate(words[1:-1], 1))
+
+
+_START = closed("i we started began out off")
+_IN_THE = closed("in during over the those")
+_BYGONE_ADJ = closed("past earlier previous prior former bygone olden")
+_PERIODS = closed("years days times seasons decades terms")
+_BYGONE = (" back in the day ", " in my day ", " once upon a time ")
 _SPANS = closed("years ages decades")
 _MOVED_HOUSE = (["in"], ["out"], ["away"], ["abroad"], ["house"], ["here"], ["there"])
 _POSSESSIVE = closed("my our his her their")
