@@ -11,6 +11,8 @@
   gallon", "we began with 3 servers") are past states.
 - "as originally arranged" / "as previously agreed" says the value holds as agreed: no past
   state, and "as planned" / "as usual" after a value names no role for its key.
+- A part told with a past copula and a before-time ends at the comma before a present part:
+  "my old number was 555-0123, the new one is 555-0177".
 """
 
 from __future__ import annotations
@@ -126,3 +128,60 @@ def test_as_a_role_still_names_the_key() -> None:
 
 def test_a_before_time_still_holds_its_clause_in_the_past() -> None:
     assert "7pm" not in current_set(absorbed(("user", "Originally the dinner was at 7pm.")))
+
+
+@pytest.mark.parametrize(("said", "past", "now"), [
+    ("my old number was 555-0123, the new one is 555-0177", "555-0123", "555-0177"),
+    ("the old code was 4471, the new code is 9902", "4471", "9902"),
+    ("Last year it was $30, this year it's $40", "$30", "$40"),
+])
+def test_a_past_part_ends_at_the_comma_before_a_present_one(said: str, past: str,
+                                                           now: str) -> None:
+    ledger = absorbed(("user", said))
+    assert now in current_set(ledger)
+    assert past not in current_set(ledger)
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("The meeting was moved to 3pm, the room is B12", "3pm"),  # a change holds
+    ("the port was 9443 yesterday, the host is db-2", "9443"),  # no before-time
+])
+def test_a_past_copula_alone_before_a_present_part_is_no_past(said: str, kept: str) -> None:
+    assert kept in current_set(absorbed(("user", said)))
+
+
+@pytest.mark.parametrize(("later", "weighed"), [
+    ("there's a possible move to 10:00 next month", "10:00"),
+    ("There is a likely shift to 10:00 after the reorg.", "10:00"),
+    ("landlord mentioned a potential increase to 10:30, we'll see", "10:30"),
+])
+def test_a_change_named_only_possible_changes_nothing(later: str, weighed: str) -> None:
+    ledger = absorbed(("user", "standup is at 9:30"), ("assistant", "ok"), ("user", later))
+    assert "9:30" in current_set(ledger)
+    assert weighed not in _users(ledger)
+
+
+def test_a_change_the_sentence_says_was_made_is_not_held_back() -> None:
+    ledger = absorbed(("user", "standup is at 9:30"), ("assistant", "ok"),
+                      ("user", "the possible move to 10:00 is now confirmed"))
+    assert "10:00" in _users(ledger)
+
+
+@pytest.mark.parametrize(("said", "declined", "kept"), [
+    ("The dealer offered the Touring trim at $34,200, which I turned down; buying the Select "
+     "at $31,500.", "$34,200", "$31,500"),
+    ("the bank gave us a rate of 4.9%, which we declined. We keep the 5.2% fixed rate.", "4.9%",
+     "5.2%"),
+])
+def test_a_relative_refusal_points_back(said: str, declined: str, kept: str) -> None:
+    ledger = absorbed(("user", said))
+    assert kept in current_set(ledger)
+    assert declined not in _users(ledger)
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("We moved to the plan at $40, which I like.", "$40"),
+    ("They offered 3pm, which works for us.", "3pm"),
+])
+def test_a_relative_clause_that_refuses_nothing_keeps_the_value(said: str, kept: str) -> None:
+    assert kept in current_set(absorbed(("user", said)))

@@ -2,7 +2,10 @@
 quarter", "originally"), an anterior adjective ("the previous owners"), a year, with a past
 tense where the marker alone does not say it. A past state's values say nothing about now;
 a past change ("we moved it to 10") and a correction's shape ("now", "not", "instead") still
-hold.
+hold. A period of before named as such ("in years past", "in days gone by") and a series'
+start told in the past ("started out with a 10 gallon") are before-times too; a part told
+with a past copula ends at the comma before a present one ("my old number was 555-0123, the
+new one is 555-0177"); "as originally arranged" dates nothing (the value holds as agreed).
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ def past_words(clause: list[Tok]) -> int:
     2023". A past change ("moved", "raised") and a correction's shape ("now", "not",
     "instead") still hold."""
     words = [t.word for t in clause]
+    cut = _past_then_present(words)
+    if cut:  # "my old number was 555-0123, the new one is 555-0177": the past ends at ","
+        return min(past_words(clause[:cut]), cut)
     present = set(words)
     head = cues.clause_head(words)
     # "was still referencing version 16", "the docs were still on v16": a state that held
@@ -92,6 +98,16 @@ def past_words(clause: list[Tok]) -> int:
     # "originally on Tuesday, the meeting is now on Monday": the past ends before "now"
     return max((i for i, w in enumerate(words[:now]) if w == ","), default=now) \
         if now < len(words) else now
+
+
+def _past_then_present(words: list[str]) -> int:
+    """The comma that ends a part told with a past copula ("was", "were", "had") and no
+    present one, where a present copula follows ("…, the new one is …"; 0: none)."""
+    for k, w in enumerate(words):
+        if w == "," and any(x in cues.PAST for x in words[:k]) and \
+                not set(words[:k]) & cues.PRESENT and set(words[k + 1:]) & cues.PRESENT:
+            return k
+    return 0
 
 
 def _anterior(words: list[str]) -> bool:
