@@ -185,3 +185,19 @@ def test_a_relative_refusal_points_back(said: str, declined: str, kept: str) -> 
 ])
 def test_a_relative_clause_that_refuses_nothing_keeps_the_value(said: str, kept: str) -> None:
     assert kept in current_set(absorbed(("user", said)))
+
+
+@pytest.mark.parametrize("later", [
+    "my boss wants 10:00, for now it stays 9:30",
+    "my boss wants 10:00, right now it's 9:30 and that's that",
+])
+def test_a_clause_of_now_answers_a_deciding_partys_wish(later: str) -> None:
+    ledger = absorbed(("user", "standup is at 9:30"), ("assistant", "ok"), ("user", later))
+    assert "9:30" in current_set(ledger)
+    assert "10:00" not in _users(ledger)
+
+
+def test_a_deciding_partys_wish_alone_is_read_as_before() -> None:
+    ledger = absorbed(("user", "standup is at 9:30"), ("assistant", "ok"),
+                      ("user", "my boss wants 10:00"))
+    assert "10:00" in current_set(ledger)
