@@ -15,7 +15,7 @@ from ollm_desktop.engine.fact_clause_openings import (
     subject_start,
 )
 from ollm_desktop.engine.fact_label_heads import SPANS, label_colon, verb_before_value, with_opening
-from ollm_desktop.engine.fact_named_owner import named_owner
+from ollm_desktop.engine.fact_named_owner import as_manner, named_owner
 from ollm_desktop.engine.fact_purpose_clauses import beyond_change, reported_clause_start
 from ollm_desktop.engine.fact_sibling_marks import marked_owner
 from ollm_desktop.engine.fact_subject_ends import subject_end
@@ -340,8 +340,8 @@ def key_of(tokens: list[Tok], i: int, first: int) -> tuple[str, str]:
 def after_owner(tokens: list[Tok], i: int) -> str:
     """"for the DB", "of the API" right after a value: its owner (no span: "for a month")."""
     rest = [t for t in tokens[i + 1:i + 8] if t.word != "·"][:4]  # past "4 parallel jobs"
-    if not rest or rest[0].word not in ("for", "of", "as"):  # "use demo-2 as the demo server"
-        return ""
+    if not rest or rest[0].word not in ("for", "of", "as") or as_manner(rest):  # "use demo-2
+        return ""  # as the demo server"; not "in Room 4 as planned"
     words: list[str] = []
     for token in rest[1:]:
         if token.value or token.word in BOUNDARY or token.word in PREPOSITIONS or \

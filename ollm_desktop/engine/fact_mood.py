@@ -360,8 +360,8 @@ def _plain(tokens: list[Tok], first: int) -> bool:
 
 
 _PHRASE_HEADS = frozenset(phrase[0] for phrase in cues.CONDITIONAL_PHRASES)
-_MOODED = cues.ANY_MOOD | {"had"} | TRIGGERS  # ("it had been 30": a past perfect,
-# ``fact_tense``; "until March", "as a kid": a state that ended, ``fact_tense_ended``)
+_MOODED = cues.ANY_MOOD | {"had", "started", "began", "gone"} | TRIGGERS  # ("had been 30",
+# "started with", "days gone by": ``fact_tense``; "until March": ``fact_tense_ended``)
 
 
 def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods:

@@ -13,7 +13,8 @@ never supersedes; ``fact_mood`` reads them with the other moods of a segment).
   "not") are read as before, and so is a wish of a party named by its role ("the client
   wants …", "my landlord wants …": the party who decides; read as a wish, it cost a held-out
   correction at stop 45), unless the speaker's own clause with a value answers it ("my
-  mother-in-law wants it at 2pm 🙄 we're doing 4": the wish up to that clause is hers).
+  mother-in-law wants it at 2pm 🙄 we're doing 4", or a clause of now: "my boss wants
+  10:00, for now it stays 9:30": the wish up to that clause is theirs).
 - **Another's "should"**: a verb of saying after a subject other than the speaker, with a
   deontic modal in its complement ("the new hire keeps saying we should be on React 19",
   "Bob says we should move it"): a proposal reported. An instruction ("Legal told us to")
@@ -58,6 +59,7 @@ from ollm_desktop.engine.fact_mood_offered import OFFER_NOUNS, offered_marks
 from ollm_desktop.engine.fact_mood_pressed import KIN, PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
 from ollm_desktop.engine.fact_mood_some import some_of
+from ollm_desktop.engine.fact_mood_then import now_opens
 from ollm_desktop.engine.fact_mood_words import FIRST_PERSON
 from ollm_desktop.engine.fact_tense_ended import named_old
 from ollm_desktop.engine.fact_verbs import changes
@@ -174,6 +176,10 @@ def _answered(tokens: Sequence[Tok], i: int, b: int) -> int:
                 t.value is not None or t.word[:1].isdigit() for t in tokens[j + 1:j + 4]):
             return j
         if tokens[j].word == "but" and _set_against(tokens, j + 1, b):
+            return j
+        size = now_opens([t.word for t in tokens[j:j + 3]], 0)  # "…, for now it stays 9:30"
+        if size and not tokens[j - 1].word[:1].isalnum() and any(
+                t.value is not None for t in tokens[j + size:j + size + 4]):
             return j
     return -1
 

@@ -6,14 +6,15 @@ per segment, beside the other declines).
   with at most a pronoun that points back ("…, and we refused", "… but I declined it", "…
   and they said no"), after "and", "but" or a comma: the clauses before it in its segment
   were an offer or a wish turned down ("the agent wanted us to go to $425,000 and we
-  refused"). A refusal with its own object or complement ("we refused the upgrade",
-  "refused to pay", "turned down the discount") points at nothing before it and is read as
-  before. The refusing verbs include "turned (it) down"; a refusal with its subject left out
-  after "and" shares the speaker's subject of the segment ("we looked at Pulumi and rejected
-  it"); "but no" before a comma or the end answers an offer or a question asked ("finance
-  asked about GLACIER, but no, …"); "but (I said) not X", X repeating a value before it,
-  turns that value down ("they offered Tuesday but I said not Tuesday"; "not X" with a value
-  of its own is a correction, read as before).
+  refused"; a relative "…, which I turned down" points back too). A refusal with its own
+  object or complement ("we refused the upgrade", "refused to pay", "turned down the
+  discount") points at nothing before it and is read as before. The refusing verbs include
+  "turned (it) down"; a refusal with its subject left out after "and" shares the speaker's
+  subject of the segment ("we looked at Pulumi and rejected it"); "but no" before a comma
+  or the end answers an offer or a question asked ("finance asked about GLACIER, but no,
+  …"); "but (I said) not X", X repeating a value before it, turns that value down ("they
+  offered Tuesday but I said not Tuesday"; "not X" with a value of its own is a correction,
+  read as before).
 - **A trial given up**: "tried X" (with its subject, or none) whose segment goes on to keep
   another value, to go back, or says the trial did not help or work ("Tried 8g, it didn't
   help, so we kept 4g", "…, so we went back"): the value tried is not the one that holds.
@@ -86,6 +87,8 @@ def _refusal(tokens: Sequence[Tok], i: int, b: int) -> int:
         j -= 1
     while j >= 0 and tokens[j].word in _ADVERBS:  # ("…, always I say no")
         j -= 1
+    if j > 0 and tokens[j].word == "which" and tokens[j - 1].word == ",":
+        j -= 1  # "…, which we declined", "…, which I turned down": it points back
     return j if j >= 0 and opens(tokens[j].word) else -1
 
 

@@ -26,7 +26,11 @@ PostgreSQL"; stop 46). "The port should be 9090" and "Port in example should use
 Another's word ("Bob said the port is 9000") is not read here: a reading by the reporter's
 structure cost one held-out correction (issue 28 report), so it waits for a narrower rule.
 
-The words are closed classes (wish verbs, belief verbs, hedge adverbs).
+A **change named as only possible** ("a possible increase to 20 mg", "a likely switch to
+Jira"): an adjective of possibility before a noun of change, up to the value after its "to".
+
+The words are closed classes (wish verbs, belief verbs, hedge adverbs, adjectives of
+possibility, nouns of change).
 """
 
 from __future__ import annotations
@@ -52,6 +56,10 @@ _IN_PLACE = closed("instead rather over")  # advice to put one value in another'
 _OBJECT = closed("it them this that these those")  # a pronoun object ("put it to 500")
 ATTAINED = closed("finally")  # an ability that came about: the change is made
 _ALONG = closed("and also just easily safely simply then still")  # between "can" and its verb
+POSSIBLE = closed("possible potential probable likely tentative mooted hypothetical")
+_MADE = closed("confirmed approved official final settled decided agreed happened happening")
+CHANGE_NOUNS = closed("move moves switch change changes increase increases decrease rise hike "
+                      "bump cut drop shift upgrade downgrade extension reduction delay")
 
 
 def _alnum(tokens: Sequence[Tok], a: int, b: int) -> list[int]:
@@ -153,4 +161,22 @@ def stance_marks(sentence: str, tokens: Sequence[Tok], first: int) -> list[OpenM
         return []
     if _wish(tokens, first) or _trailing_hedge(tokens, first) or _unchecked(tokens, first):
         return [(first, len(tokens), "tentative")]
-    return []
+    return _possible_changes(tokens, first)
+
+
+def _possible_changes(tokens: Sequence[Tok], first: int) -> list[OpenMark]:
+    """A change named as only possible: an adjective of possibility before a noun of change
+    and its "to" a value ("a possible increase to 20 mg", "a potential move to 10:00", "the
+    proposed switch to Jira"): from the adjective to that value, nothing is made yet."""
+    out: list[OpenMark] = []
+    for i in range(first, len(tokens) - 3):
+        if tokens[i].word not in POSSIBLE or tokens[i + 1].word not in CHANGE_NOUNS or (
+                i > first and tokens[i - 1].word not in DETERMINERS):
+            continue
+        to = next((k for k in range(i + 2, min(i + 5, len(tokens))) if tokens[k].word == "to"),
+                  None)
+        end = next((k for k in range(to + 1, min(to + 4, len(tokens))) if tokens[k].value),
+                   None) if to is not None else None
+        if end is not None and not any(t.word in _MADE for t in tokens[end:]):
+            out.append((i, end + 1, "tentative"))  # (not "… is now confirmed")
+    return out

@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from ollm_desktop.engine import fact_mood_words as cues
 from ollm_desktop.engine.fact_words import Tok, closed, is_change, is_replace
 
-NOW_WORDS = closed("now nowadays currently presently")
-NOW_PAIRS = frozenset({("these", "days"), ("right", "now"), ("at", "present"),
+NOW_WORDS = closed("now nowadays currently presently rn")  # ("rn": right now)
+NOW_PAIRS = frozenset({("these", "days"), ("right", "now"), ("at", "present"), ("for", "now"),
                        ("since", "then"), ("just", "now"), ("as", "of")})
 # (an "as of" must be followed by "now" / "today": ``now_opens``)
 _IRREGULAR = closed("used met ran grew went drove rode kept sat stood lay wore spent sang knew "
@@ -109,7 +109,7 @@ def then_marks(tokens: Sequence[Tok], clauses: Sequence[tuple[int, int, bool]],
 
 
 _SAID_NOW = (("these", "days"), ("right", "now"), ("at", "the", "moment"), ("at", "present"),
-             ("since", "then"), ("nowadays",), ("currently",))
+             ("since", "then"), ("nowadays",), ("currently",), ("rn",))
 # Times that say how things stand, not that they changed: read as one word, "currently", so
 # no key takes "moment", but not as "now", whose shapes mark a change ("the server runs
 # RabbitMQ 13.3 at the moment" corrects nothing; as "now" it replaced another key's value).

@@ -53,3 +53,15 @@ def named_owner(tokens: list[Tok], end: int, first: int) -> list[str]:
             or is_change(w) or not w.isalpha() for w in head):
         return []
     return [*head, name]
+
+
+def as_manner(rest: list[Tok]) -> bool:
+    """"as" right after a value opens a manner clause, no role's noun phrase ("in Room 4 as
+    planned", "as originally arranged", "as usual", "as we agreed"): the words after it name
+    no owner of the value (``fact_keys.after_owner``; "demo-2 as the demo server" does)."""
+    after = rest[1].word if len(rest) > 1 and rest[0].word == "as" else ""
+    return after.endswith(("ed", "ly")) or after in _AS_MANNER
+
+
+_AS_MANNER = frozenset(("usual", "always", "ever", "said", "told", "written", "set", "well",
+                        "such", "we", "i", "you", "they", "it", "before"))

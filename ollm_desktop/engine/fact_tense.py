@@ -2,7 +2,10 @@
 quarter", "originally"), an anterior adjective ("the previous owners"), a year, with a past
 tense where the marker alone does not say it. A past state's values say nothing about now;
 a past change ("we moved it to 10") and a correction's shape ("now", "not", "instead") still
-hold.
+hold. A period of before named as such ("in years past", "in days gone by") and a series'
+start told in the past ("started out with a 10 gallon") are before-times too; a part told
+with a past copula ends at the comma before a present one ("my old number was 555-0123, the
+new one is 555-0177"); "as originally arranged" dates nothing (the value holds as agreed).
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ def past_words(clause: list[Tok]) -> int:
     2023". A past change ("moved", "raised") and a correction's shape ("now", "not",
     "instead") still hold."""
     words = [t.word for t in clause]
+    cut = _past_then_present(words)
+    if cut:  # "my old number was 555-0123, the new one is 555-0177": the past ends at ","
+        return min(past_words(clause[:cut]), cut)
     present = set(words)
     head = cues.clause_head(words)
     # "was still referencing version 16", "the docs were still on v16": a state that held
@@ -42,7 +48,9 @@ def past_words(clause: list[Tok]) -> int:
             not w[:1].isalnum() or w in _AFTER_SPAN for w in words[counted + 2:]):
         return counted + 2  # (a clause going on, ", been on a Telecaster since", is read as
         # before: the sentence's mood follows its first value)
-    if not held and not recalled and not spanned and not present & cues.PAST_CUES and \
+    bygone = _bygone(words, head)
+    if not held and not recalled and not spanned and not bygone and \
+            not present & cues.PAST_CUES and \
             not any(map(is_year, clause)) and words[head:head + 1] != ["when"] and \
             not present & _ENDING:
         return 0  # no before-time, no anterior adjective, no year: the common case
@@ -63,10 +71,10 @@ def past_words(clause: list[Tok]) -> int:
         len(words) > head + 2 and words[head + 1] in DETERMINERS and \
         (words[head + 2] in cues.ANTERIOR_ADJ or (words[head + 2] == "last" and  # "in my
                                                    words[head + 1] in _POSSESSIVE))  # last job"
-    timed = fronted or used or held or (spanned and tensed_any(words)) or bool(pairs & {
+    timed = fronted or used or held or bygone or (spanned and tensed_any(words)) or bool(pairs & {
         ("back", "then"), ("back", "in"), ("back", "when"), ("last", "time")}) or \
         " in the past " in text or \
-        " at the time " in text or bool(cues.ANTERIOR & present) or \
+        " at the time " in text or _anterior(words) or \
         words[head:head + 1] == ["before"] or recalled
     # a time adverbial of the past: "last quarter" (not "the last build"), "when we started"
     adverbial = words[head:head + 1] == ["when"] or any(
@@ -92,6 +100,54 @@ def past_words(clause: list[Tok]) -> int:
         if now < len(words) else now
 
 
+def _past_then_present(words: list[str]) -> int:
+    """The comma that ends a part told with a past copula ("was", "were", "had") and no
+    present one, where a present copula follows ("…, the new one is …"; 0: none)."""
+    for k, w in enumerate(words):
+        if w == "," and any(x in cues.PAST for x in words[:k]) and \
+                not set(words[:k]) & cues.PRESENT and set(words[k + 1:]) & cues.PRESENT:
+            return k
+    return 0
+
+
+def _anterior(words: list[str]) -> bool:
+    """A word of before ("originally", "previously") that dates the clause, not one of a
+    manner clause that says the value holds as it was agreed ("we remain in the Ballroom as
+    originally arranged", "as we previously agreed", "like originally planned")."""
+    return any(w in cues.ANTERIOR and not (
+        (words[i - 1:i] in (["as"], ["like"]) or (
+            words[i - 2:i - 1] in (["as"], ["like"]) and words[i - 1] in _AS_SUBJECTS)) and
+        i + 1 < len(words) and (words[i + 1].endswith("ed") or words[i + 1] in _PARTICIPLES))
+        for i, w in enumerate(words))
+
+
+_AS_SUBJECTS = closed("i we you they he she it was were had")
+_PARTICIPLES = closed("said told written given set sent agreed put bought made done")
+
+
+def _bygone(words: list[str], head: int) -> bool:
+    """A period of before named as such ("in years past", "in past years", "in the earlier
+    seasons", "in days gone by", "back in the day"), or the start of a series told in the
+    past at the clause's head ("started out with a 10 gallon", "we began with 3 servers"):
+    what held then says nothing about now."""
+    text = f" {' '.join(words)} "
+    started = words[head:head + 1] in (["started"], ["began"]) or (
+        words[head:head + 1] in (["i"], ["we"]) and words[head + 1:head + 2] in (
+            ["started"], ["began"]))
+    at = words.index("with") if started and "with" in words else -1
+    return (0 < at <= head + 3 and all(w in _START for w in words[head:at])) or any(
+        p in text for p in _BYGONE) or any(
+        w in _BYGONE_ADJ and words[i - 1] in _IN_THE and words[i + 1] in _PERIODS
+        for i, w in enumerate(words[1:-1], 1)) or any(
+        w in _PERIODS and words[i + 1:i + 2] in (["past"], ["gone"]) and
+        words[i - 1] in _IN_THE for i, w in enumerate(words[1:-1], 1))
+
+
+_START = closed("i we started began out off")
+_IN_THE = closed("in during over the those")
+_BYGONE_ADJ = closed("past earlier previous prior former bygone olden")
+_PERIODS = closed("years days times seasons decades terms")
+_BYGONE = (" back in the day ", " in my day ", " once upon a time ")
 _SPANS = closed("years ages decades")
 _MOVED_HOUSE = (["in"], ["out"], ["away"], ["abroad"], ["house"], ["here"], ["there"])
 _POSSESSIVE = closed("my our his her their")

@@ -96,7 +96,7 @@ def absorb(facts: list[Fact], message: Message, turn: int) -> Absorbed:
         return result  # nothing stated, nothing used
     claims: dict[str, str] = {f.id: f.disputed_by for f in facts if f.disputed_by is not None}
     if message.role == "user":
-        result.confirmed = _confirm(facts, message.content)
+        result.confirmed = _confirm(facts, message.content, found)
     if not found:
         if result.confirmed:
             users_stand(facts)
@@ -246,12 +246,12 @@ def evict(facts: list[Fact]) -> None:
     facts[:] = [f for i, f in enumerate(facts) if i not in gone]
 
 
-def _confirm(facts: list[Fact], content: str) -> int:
-    """The user used an assistant's value: it is theirs now."""
-    count = 0
+def _confirm(facts: list[Fact], content: str, found: list[Found]) -> int:
+    """The user used a reply's value: it is theirs now (not one they ask of, weigh or pass on)."""
+    count, held = 0, {f.value for f in found if f.kind == "question"}  # ("maybe 20 mg")
     for fact in facts:
         if fact.source == "assistant" and not fact.confirmed and fact.value in content and \
-                fact.kind not in SENTENCE_KINDS and fact.kind != "question" and \
+                fact.value not in held and fact.kind not in (*SENTENCE_KINDS, "question") and \
                 len(fact.value) >= 3 and _used_as_value(fact.value, content):
             fact.confirmed = True
             count += 1
