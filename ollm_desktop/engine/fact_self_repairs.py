@@ -100,7 +100,8 @@ def _bare_olds(sentence: str, tokens: list[Tok], first: int) -> None:
     """A bare number taken back for a number with its unit ("incubate at 37 — no, 30
     degrees", "set it to 8, sorry, 9 bar"): the speaker names the unit once, with the value
     meant, so the bare number becomes a value of the same kind (the repair then takes it).
-    Only with a word that takes back: "37, 30 degrees" may list two."""
+    Only with a word that takes back, or a hesitation before a number of the same digits'
+    shape: "37, 30 degrees" may list two."""
     for i in range(first, len(tokens) - 2):
         text = sentence[tokens[i].start:tokens[i].end]
         if tokens[i].value is not None or not _BARE.fullmatch(text) or \
@@ -112,11 +113,22 @@ def _bare_olds(sentence: str, tokens: list[Tok], first: int) -> None:
                 tokens[j].word in _TAKING_BACK):
             j += 1
         new = tokens[j].value or _counted(sentence, tokens, j) if j < len(tokens) else None
-        if new is not None and new[2][:1].isdigit() and not _BARE.fullmatch(new[2]) and any(
-                t.word in _TAKING_BACK for t in tokens[i + 1:j]):
+        if new is not None and new[2][:1].isdigit() and not _BARE.fullmatch(new[2]) and (any(
+                t.word in _TAKING_BACK for t in tokens[i + 1:j]) or _hesitated_alike(
+                sentence, tokens, i, j, new[2])):
             tokens[i].value = (tokens[i].start, tokens[i].end, text, new[3])
             if tokens[j].value is None:  # (the number meant and its noun: one value)
                 tokens[j].value, tokens[j + 1].word = new, "·"
+
+
+def _hesitated_alike(sentence: str, tokens: list[Tok], i: int, j: int, new: str) -> bool:
+    """A hesitation between a bare number and a number of its digits' shape with its unit,
+    not listed on ("on 7.185 — uh, 7.188 MHz", "about 20, um, 25 kg"): the speaker finds
+    the number meant and names the unit once. "2, uh, 3 kg and 4 kg" lists."""
+    number = new.split()[0]
+    return any(t.word in _HESITATING for t in tokens[i + 1:j]) and _BARE.fullmatch(number) \
+        is not None and _shape(number) == _shape(sentence[tokens[i].start:tokens[i].end]) and \
+        not _listed_on(tokens, j)
 
 
 def _counted(sentence: str, tokens: list[Tok], j: int) -> tuple[int, int, str, str] | None:
@@ -199,8 +211,19 @@ def _listed_on(tokens: list[Tok], j: int) -> bool:
     Aspen")."""
     nxt = [t for t in tokens[j + 1:j + 3]]
     return bool(nxt) and (nxt[0].word in ("and", "or", "&") or (
-        nxt[0].word == "," and len(nxt) > 1 and (nxt[1].value is not None or
+        nxt[0].word == "," and len(nxt) > 1 and (_alike(tokens[j].value, nxt[1].value) or
                                                   nxt[1].word[:1].isdigit())))
+
+
+def _alike(value: tuple[int, int, str, str] | None, other: tuple[int, int, str, str] | None) \
+        -> bool:
+    """The value after a comma goes on a list of the value meant: any value after a name or
+    a bare number ("Boulder, Aspen"), one of its unit class after a measure ("7.188 MHz, 40 m
+    SSB" names a band after a frequency, no second frequency)."""
+    if other is None:
+        return False
+    unit = unit_class(value[2], value[3], "") if value is not None else "number"
+    return unit in ("number", "name") or unit == unit_class(other[2], other[3], "")
 
 
 def actually_after(tokens: list[Tok], first: int) -> bool:
