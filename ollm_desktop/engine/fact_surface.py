@@ -111,6 +111,10 @@ def _its_for_its(tokens: list[Tok], sentence: str) -> list[Tok]:
     "raised its 40 to 50" keep the determiner); so is a capitalised name ("its Vercel now")."""
     for k, token in enumerate(tokens[:-1]):
         nxt = tokens[k + 1]
+        if token.word == "its" and nxt.word == "now" and (not k or tokens[k - 1].word in (
+                BOUNDARY | _ANSWERS)):  # "its now row 14": a determiner never precedes "now"
+            tokens[k] = Tok("it's", token.start, token.end)
+            continue
         if token.word != "its" or token.value or not (nxt.value or numeric(nxt.word) or (
                 sentence[nxt.start:nxt.start + 1].isupper() and
                 nxt.word.replace(" ", "").isalpha())):
