@@ -43,7 +43,6 @@ from __future__ import annotations
 from ollm_desktop.engine.fact_asides import without_aside
 from ollm_desktop.engine.fact_leads import RETRACT
 from ollm_desktop.engine.fact_mood_then import now_said
-from ollm_desktop.engine.fact_never_mind import never_minded
 from ollm_desktop.engine.fact_mood_words import (
     ALWAYS_CUT,
     CONDITIONAL,
@@ -53,6 +52,7 @@ from ollm_desktop.engine.fact_mood_words import (
     QUESTION_AUX,
     WH,
 )
+from ollm_desktop.engine.fact_never_mind import never_minded
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
