@@ -151,3 +151,47 @@ def test_someone_elses_claim_still_reports(later: str) -> None:
     ledger = _chat("my budget is 400", later)
     assert "400" in current_set(ledger)
     assert not replaced_by_map(ledger)
+
+
+# ------------------------------------------------- a lead that says only why, then the value
+
+@pytest.mark.parametrize(("said", "later", "old", "new"), [
+    ("retro is in room B4 at 3", "scratch that, facilities gave B4 away. we're in C2",
+     "room B4", "C2"),
+    ("mince: 3 kg", "forget that, the client changed her mind. 4 kg", "3 kg", "4 kg"),
+])
+def test_a_lead_sentence_that_says_why_leads_the_next(said: str, later: str, old: str,
+                                                      new: str) -> None:
+    ledger = _chat(said, later)
+    assert replaced_by_map(ledger).get(old) == new
+    assert later.split(". ")[0] + "." not in current_set(ledger)
+
+
+def test_a_lead_sentence_before_a_stated_value_is_not_kept() -> None:
+    ledger = _chat("the venue is the Old Mill",
+                   "never mind, the owner called back. It's the Granary now.")
+    assert "never mind, the owner called back." not in current_set(ledger)
+    assert replaced_by_map(ledger).get("Old Mill") == "Granary"
+
+
+@pytest.mark.parametrize("later", ["Actually, I love this idea. We got 3 puppies.",
+                                   "scratch that, why did they move it? we're in C2"])
+def test_a_lead_that_takes_nothing_back_leads_nothing(later: str) -> None:
+    ledger = _chat("my budget is 400 and the retro is in room B4", later)
+    assert {"400", "room B4"} & current_set(ledger)
+    assert not replaced_by_map(ledger)
+
+
+# ------------------------------------------------------ a lower-case value meant, whole
+
+@pytest.mark.parametrize(("said", "old", "new"), [
+    ("dress code is cocktail, I mean black tie.", "cocktail", "black tie"),
+    ("she is vegan, I mean mostly vegan", "vegan", "mostly vegan"),
+])
+def test_a_lower_case_value_meant_is_read_whole(said: str, old: str, new: str) -> None:
+    assert replaced_by_map(_one(said)).get(old) == new
+
+
+def test_a_lower_case_run_after_a_hesitation_alone_repairs_nothing() -> None:
+    ledger = _one("we eat vegan — er, mostly vegan")
+    assert "mostly vegan" not in replaced_by_map(ledger).values()

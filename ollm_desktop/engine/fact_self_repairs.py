@@ -30,6 +30,7 @@ from ollm_desktop.engine.fact_words import (
     REPORTING,
     Tok,
     closed,
+    open_class,
 )
 
 # Words that take back what was just said (a closed class); "i mean" after the value meant
@@ -188,6 +189,13 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
                 tokens[j].word.islower() and not any(
                     t.word in _TAKING_BACK - _DENIALS for t in tokens[i + 1:j + 3]):
             continue  # "vegetarian, so no meat": "no" is the noun's determiner
+        if new is None and marked and (run := _lower_run(sentence, tokens, j, old)) > j:
+            new = (tokens[j].start, tokens[run].end,  # "peanuts, I mean tree nuts"
+                   sentence[tokens[j].start:tokens[run].end], old[3])
+            tokens[j].value, tokens[j].word = new, ""
+            for token in tokens[j + 1:run + 1]:
+                token.word = "·"
+            taken.add(i)
         if new is None and _bare(sentence, tokens[j], old) and (
                 marked or not sentence[tokens[j].start].islower()):  # (hesitating, a word
             # may qualify: "vegan — er, mostly vegan", "by bus — er, mostly")
@@ -204,6 +212,22 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
                 if token.word in _TAKING_BACK or token.word in _BESIDE - {"·"}:  # 45")
                     token.word = ","
     return frozenset(taken)
+
+
+_RUN_WORDS = 3  # words of a lower-case value meant
+
+
+def _lower_run(sentence: str, tokens: list[Tok], j: int, old: tuple[int, int, str, str]) -> int:
+    """The last index of a run of plain lower-case words at ``j`` that ends its clause, for
+    an old value of lower-case words ("peanuts, I mean tree nuts,", "oat milk, sorry, soy
+    milk"): the value meant, whole; ``j`` where there is none."""
+    if old[3] != "name" or not all(w.isalpha() and w.islower() for w in old[2].split()):
+        return j
+    k = j
+    while k < len(tokens) and k - j < _RUN_WORDS and tokens[k].value is None and \
+            open_class(tokens[k].word) and sentence[tokens[k].start:tokens[k].end].islower():
+        k += 1
+    return k - 1 if k - j >= 2 and (k >= len(tokens) or tokens[k].word in BOUNDARY) else j
 
 
 def _listed_on(tokens: list[Tok], j: int) -> bool:
