@@ -195,3 +195,11 @@ def test_a_lower_case_value_meant_is_read_whole(said: str, old: str, new: str) -
 def test_a_lower_case_run_after_a_hesitation_alone_repairs_nothing() -> None:
     ledger = _one("we eat vegan — er, mostly vegan")
     assert "mostly vegan" not in replaced_by_map(ledger).values()
+
+
+def test_an_old_child_who_insists_still_reports() -> None:
+    """The ledger diff of this stop: "old" is a noun in "the 7 year old insists", the
+    child's word, not a modifier of the noun after it."""
+    ledger = _chat("i have 2 kids, 7 and 4", 'the 7 year old insists she\'s "nearly 8" lol',
+                   "Two kids, ages 7 and 4.")
+    assert not any("8" in value for value in current_set(ledger))

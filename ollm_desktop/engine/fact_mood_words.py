@@ -145,9 +145,10 @@ _NEEDING = frozenset(("need", "needs", "needed", "require", "requires"))
 
 
 # Adjectives that say which of a key's values is meant ("the correct claim reference", "the
-# new claim number", "the original suggestion"): never a verb's subject (a closed class).
+# new claim number", "the original suggestion"): never a verb's subject (a closed class; not
+# "old", a noun in "the 7 year old insists").
 _WHICH_VALUE = closed("new correct actual updated revised corrected right proper real latest "
-                      "final old original previous earlier current")
+                      "final original previous earlier")
 
 
 # Nouns of a record that head a compound after such a noun ("claim number", "report
