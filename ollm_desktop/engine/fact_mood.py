@@ -171,13 +171,13 @@ def clauses(tokens: list[Tok], first: int) -> list[Clause]:
 
 
 def _subordinate(tokens: list[Tok], start: int) -> bool:
-    """The clause from ``start`` is a fronted subordinate ("if X,", "even if X,", "in case
-    X,"): it ends at its first comma, and the main clause follows."""
+    """The clause from ``start`` is a fronted subordinate ("if X,", "so if X,", "in case X,")
+    or a self-repair's value meant ("I mean X,"): it ends at its first comma."""
     words = [t.word for t in tokens[start:start + 6]]
     k = _head(words)
     pair = " ".join(words[k:k + 2])
     return (k < len(words) and words[k] in cues.SUBORDINATE) or pair == "even if" or \
-        bool(conditional_phrase(words[k:]) or conditional_phrase(words))  # ("so" is skipped)
+        bool(conditional_phrase(words[k:]) or conditional_phrase(words)) or cues.repair_only(words)
 
 
 def _doubt(words: list[str]) -> tuple[bool, bool]:

@@ -144,14 +144,28 @@ def relevance(words: Sequence[str]) -> bool:
 _NEEDING = frozenset(("need", "needs", "needed", "require", "requires"))
 
 
+# Adjectives that say which of a key's values is meant ("the correct claim reference", "the
+# new claim number", "the original suggestion"): never a verb's subject (a closed class; not
+# "old", a noun in "the 7 year old insists").
+_WHICH_VALUE = closed("new correct actual updated revised corrected right proper real latest "
+                      "final original previous earlier")
+
+
+# Nouns of a record that head a compound after such a noun ("claim number", "report
+# reference", "request id"): a closed class.
+_RECORD_NOUNS = closed("number no reference ref id code amount form status deadline date")
+
+
 def reports(word: str, before: list[str], after: str) -> bool:
     """A belief verb of someone else ("Dana thinks"), or a hearsay or proposal verb of anyone
     ("I heard", "my mum suggested"); not a noun ("expense claims are", "after some thought",
     "the recommended setting") nor an aside ("as suggested", "as Dana thinks")."""
-    if not (word in BELIEF or word in HEARSAY) or "as" in before[-2:] or after in COPULAS:
+    if not (word in BELIEF or word in HEARSAY) or "as" in before[-2:] or after in COPULAS or \
+            (after in _RECORD_NOUNS and not word.endswith(("s", "ed"))):  # "the claim number"
         return False
     subject = before[-1] if before else ""
-    if subject in DETERMINERS or subject in PREPOSITIONS or subject in QUANTIFIERS:
+    if subject in DETERMINERS or subject in PREPOSITIONS or subject in QUANTIFIERS or \
+            subject in _WHICH_VALUE:  # "the correct claim reference is": a noun's modifiers
         return False
     if word in _AMBIGUOUS and (not subject.isalpha() or (subject in _ALONG or subject in BE)
                                != (word == "floating")):
@@ -162,3 +176,21 @@ def reports(word: str, before: list[str], after: str) -> bool:
 def hyphen(tokens: Sequence[Tok], i: int) -> bool:
     """A "-" at ``i`` inside a word ("2-bed", "re-run"): no dash, no clause's edge."""
     return tokens[i - 1].end == tokens[i].start and tokens[i].end == tokens[i + 1].start
+
+
+# What opens the clause of a self-repair's value meant ("I mean Munich", "or rather 4A").
+_REPAIR_LEADS = (("i", "mean"), ("i", "meant"), ("or", "rather"), ("rather",))
+_REPAIR_WORDS = 3  # words of the value meant
+
+
+def repair_only(words: Sequence[str]) -> bool:
+    """The clause ``words`` (up to its first comma) only gives a self-repair's value meant
+    ("I mean Munich,", "or rather the 9th,"): it ends at that comma, and what follows is a
+    clause of its own ("…, I mean Munich, the other one was last year": the past clause
+    says nothing of Munich). A repair's clause holds no verb of its own: no subject
+    pronoun, copula or modal after its lead."""
+    clause = list(words[:words.index(",")]) if "," in words else []
+    lead = next((len(w) for w in _REPAIR_LEADS if tuple(clause[:len(w)]) == w), 0)
+    rest = clause[lead:]
+    return bool(lead) and 0 < len(rest) <= _REPAIR_WORDS and \
+        not any(w in SUBJECTS or w in COPULAS or w in MODAL for w in rest)

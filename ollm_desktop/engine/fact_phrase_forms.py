@@ -168,6 +168,8 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
         before = tokens[k - 1].word if k > start else ""
         if not numeric(number.word) or not plain_word(word) or not (
                 k == start or before in COPULAS or before in _SAID or _verb_before(tokens, k, start)
+                or _now_after_copula(tokens, k, start)  # "it's now platform 12"
+                or (before == "but" and "not" in [t.word for t in tokens[start:k]])
                 or (k > start and tokens[k - 1].value is not None)  # "5.1.0 build 512"
                 or _item_before(sentence, tokens, k, start)  # "coach B2 seat 33"
                 or (
@@ -192,6 +194,14 @@ def noun_numbers(sentence: str, tokens: list[Tok], start: int, end: int, first: 
             mark_value(sentence, tokens, k - 2, k)
         labels[k + 1] = word.word
         mark_value(sentence, tokens, k, k + 2)
+
+
+def _now_after_copula(tokens: list[Tok], k: int, start: int) -> bool:
+    """"it's now platform 12", "the exam is now room C04": "now" between a copula and the
+    noun phrase keeps the noun's place after the copula. (So does "but" after "not": "not
+    period 3 but period 5" gives both noun phrases one place.)"""
+    return k - 2 >= start and tokens[k - 1].word == "now" and (
+        tokens[k - 2].word in COPULAS or tokens[k - 2].word in _SAID)
 
 
 # The copula's participles, which a noun's place never holds.

@@ -30,6 +30,7 @@ from ollm_desktop.engine.fact_words import (
     REPORTING,
     Tok,
     closed,
+    open_class,
 )
 
 # Words that take back what was just said (a closed class); "i mean" after the value meant
@@ -100,7 +101,8 @@ def _bare_olds(sentence: str, tokens: list[Tok], first: int) -> None:
     """A bare number taken back for a number with its unit ("incubate at 37 — no, 30
     degrees", "set it to 8, sorry, 9 bar"): the speaker names the unit once, with the value
     meant, so the bare number becomes a value of the same kind (the repair then takes it).
-    Only with a word that takes back: "37, 30 degrees" may list two."""
+    Only with a word that takes back, or a hesitation before a number of the same digits'
+    shape: "37, 30 degrees" may list two."""
     for i in range(first, len(tokens) - 2):
         text = sentence[tokens[i].start:tokens[i].end]
         if tokens[i].value is not None or not _BARE.fullmatch(text) or \
@@ -112,11 +114,22 @@ def _bare_olds(sentence: str, tokens: list[Tok], first: int) -> None:
                 tokens[j].word in _TAKING_BACK):
             j += 1
         new = tokens[j].value or _counted(sentence, tokens, j) if j < len(tokens) else None
-        if new is not None and new[2][:1].isdigit() and not _BARE.fullmatch(new[2]) and any(
-                t.word in _TAKING_BACK for t in tokens[i + 1:j]):
+        if new is not None and new[2][:1].isdigit() and not _BARE.fullmatch(new[2]) and (any(
+                t.word in _TAKING_BACK for t in tokens[i + 1:j]) or _hesitated_alike(
+                sentence, tokens, i, j, new[2])):
             tokens[i].value = (tokens[i].start, tokens[i].end, text, new[3])
             if tokens[j].value is None:  # (the number meant and its noun: one value)
                 tokens[j].value, tokens[j + 1].word = new, "·"
+
+
+def _hesitated_alike(sentence: str, tokens: list[Tok], i: int, j: int, new: str) -> bool:
+    """A hesitation between a bare number and a number of its digits' shape with its unit,
+    not listed on ("on 7.185 — uh, 7.188 MHz", "about 20, um, 25 kg"): the speaker finds
+    the number meant and names the unit once. "2, uh, 3 kg and 4 kg" lists."""
+    number = new.split()[0]
+    return any(t.word in _HESITATING for t in tokens[i + 1:j]) and _BARE.fullmatch(number) \
+        is not None and _shape(number) == _shape(sentence[tokens[i].start:tokens[i].end]) and \
+        not _listed_on(tokens, j)
 
 
 def _counted(sentence: str, tokens: list[Tok], j: int) -> tuple[int, int, str, str] | None:
@@ -176,6 +189,13 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
                 tokens[j].word.islower() and not any(
                     t.word in _TAKING_BACK - _DENIALS for t in tokens[i + 1:j + 3]):
             continue  # "vegetarian, so no meat": "no" is the noun's determiner
+        if new is None and marked and (run := _lower_run(sentence, tokens, j, old)) > j:
+            new = (tokens[j].start, tokens[run].end,  # "peanuts, I mean tree nuts"
+                   sentence[tokens[j].start:tokens[run].end], old[3])
+            tokens[j].value, tokens[j].word = new, ""
+            for token in tokens[j + 1:run + 1]:
+                token.word = "·"
+            taken.add(i)
         if new is None and _bare(sentence, tokens[j], old) and (
                 marked or not sentence[tokens[j].start].islower()):  # (hesitating, a word
             # may qualify: "vegan — er, mostly vegan", "by bus — er, mostly")
@@ -194,13 +214,40 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
     return frozenset(taken)
 
 
+_RUN_WORDS = 3  # words of a lower-case value meant
+
+
+def _lower_run(sentence: str, tokens: list[Tok], j: int, old: tuple[int, int, str, str]) -> int:
+    """The last index of a run of plain lower-case words at ``j`` that ends its clause, for
+    an old value of lower-case words ("peanuts, I mean tree nuts,", "oat milk, sorry, soy
+    milk"): the value meant, whole; ``j`` where there is none."""
+    if old[3] != "name" or not all(w.isalpha() and w.islower() for w in old[2].split()):
+        return j
+    k = j
+    while k < len(tokens) and k - j < _RUN_WORDS and tokens[k].value is None and \
+            open_class(tokens[k].word) and sentence[tokens[k].start:tokens[k].end].islower():
+        k += 1
+    return k - 1 if k - j >= 2 and (k >= len(tokens) or tokens[k].word in BOUNDARY) else j
+
+
 def _listed_on(tokens: list[Tok], j: int) -> bool:
     """The value at ``j`` goes on to another in a list ("Boulder and Aspen", "Boulder,
     Aspen")."""
     nxt = [t for t in tokens[j + 1:j + 3]]
     return bool(nxt) and (nxt[0].word in ("and", "or", "&") or (
-        nxt[0].word == "," and len(nxt) > 1 and (nxt[1].value is not None or
+        nxt[0].word == "," and len(nxt) > 1 and (_alike(tokens[j].value, nxt[1].value) or
                                                   nxt[1].word[:1].isdigit())))
+
+
+def _alike(value: tuple[int, int, str, str] | None, other: tuple[int, int, str, str] | None) \
+        -> bool:
+    """The value after a comma goes on a list of the value meant: any value after a name or
+    a bare number ("Boulder, Aspen"), one of its unit class after a measure ("7.188 MHz, 40 m
+    SSB" names a band after a frequency, no second frequency)."""
+    if other is None:
+        return False
+    unit = unit_class(value[2], value[3], "") if value is not None else "number"
+    return unit in ("number", "name") or unit == unit_class(other[2], other[3], "")
 
 
 def actually_after(tokens: list[Tok], first: int) -> bool:

@@ -52,6 +52,7 @@ from ollm_desktop.engine.fact_mood_words import (
     QUESTION_AUX,
     WH,
 )
+from ollm_desktop.engine.fact_never_mind import never_minded
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
@@ -91,8 +92,8 @@ _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 
 def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """The sentence's tokens with its surface variants read as the grammar's forms."""
-    return without_aside(_unaddressed(_not_aside(_arrows(sentence, _in_truth(
-        _spelled_out(_its_for_its(now_said(tokens), sentence)))))))  # ("these days")
+    return without_aside(_unaddressed(_not_aside(_arrows(sentence, _in_truth(_spelled_out(
+        _its_for_its(now_said(never_minded(sentence, tokens)), sentence)))))))  # ("these days")
 
 
 # Words that may open a chat reply before its clause ("no its 5434", "ok its 40 now").
@@ -110,6 +111,10 @@ def _its_for_its(tokens: list[Tok], sentence: str) -> list[Tok]:
     "raised its 40 to 50" keep the determiner); so is a capitalised name ("its Vercel now")."""
     for k, token in enumerate(tokens[:-1]):
         nxt = tokens[k + 1]
+        if token.word == "its" and nxt.word == "now" and (not k or tokens[k - 1].word in (
+                BOUNDARY | _ANSWERS)):  # "its now row 14": a determiner never precedes "now"
+            tokens[k] = Tok("it's", token.start, token.end)
+            continue
         if token.word != "its" or token.value or not (nxt.value or numeric(nxt.word) or (
                 sentence[nxt.start:nxt.start + 1].isupper() and
                 nxt.word.replace(" ", "").isalpha())):

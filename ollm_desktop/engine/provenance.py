@@ -22,11 +22,8 @@ from ollm_desktop.engine import fact_grammar, fact_new_roles, fact_refused_after
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_clause_openings import names_which_at
-from ollm_desktop.engine.fact_message_lines import (
-    MAX_FACT_TEXT,
-    proposal_lines,
-    said_sentences,
-)
+from ollm_desktop.engine.fact_lead_sentences import leads_on
+from ollm_desktop.engine.fact_message_lines import MAX_FACT_TEXT, proposal_lines, said_sentences
 from ollm_desktop.engine.fact_quoted_errata import errata
 from ollm_desktop.engine.fact_sibling_marks import marked_owner
 from ollm_desktop.engine.fact_span_olds import span_olds
@@ -392,8 +389,10 @@ def _stated(found: list[Found]) -> bool:
 
 def _only_taken_back(found: list[Found]) -> bool:
     """A sentence whose values are all replaced ones ("Forget October 2, legal needs another
-    review.", "8765 is the old one"): its replacement is a neighbouring sentence's value."""
-    return any(f.old for f in found) and not _stated(found)
+    review.", "8765 is the old one"), or a lead's that takes back and says only why
+    ("scratch that, they gave B4 away.": ``fact_lead_sentences``): its replacement is a
+    neighbouring sentence's value."""
+    return (any(f.old for f in found) or leads_on(found)) and not _stated(found)
 
 
 def _taken_back(taken: list[Found], after: list[Found], before: list[Found],
