@@ -37,7 +37,7 @@ _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 # The grammar's version: a stored extraction of an older grammar is no longer this one's
 # reading (its key does not match, so the message is extracted anew, once). Raise it whenever
 # ``fact_grammar``, ``fact_keys``, ``fact_words`` or ``provenance`` read a sentence otherwise.
-GRAMMAR_VERSION = 24  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
+GRAMMAR_VERSION = 25  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
 # 5: noun-phrase values, fact_phrases; 6: surface variants, fact_surface; 7: shouted sentences;
 # 8: equal numbers of a settings list stay apart; 9: "a.m."/"p.m." ends no sentence that goes
 # on, a moved thing's own value is old; 10: stop 40's review: a connective names no key, the
@@ -76,7 +76,10 @@ GRAMMAR_VERSION = 24  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # repairs with units, emoji as commas, gerund changes, old subjects, month days; a stated
 # clause before a question after a dash; phrases after a label's colon, time phrases end a
 # clause; sibling marks, letters naming one of several, weekday owners; opening full names,
-# findings as leads)
+# findings as leads; 25: stop 53: sentences numbered as read (said_sentences), o'clock hours,
+# dotted titles, terse label lists, area as a unit class, initials of a key, admitted errors,
+# weighed values adopt no reply, "for now" clauses, past periods, declined offers, "never
+# mind Y", hesitation repairs, "it's now platform 12", lead sentences that take back)
 
 
 def content_key(role: str, content: str) -> str:
