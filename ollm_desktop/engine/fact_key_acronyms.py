@@ -30,6 +30,22 @@ def spelled_out(entity: str, attribute: str, other_entity: str,
     return " ".join(owner), other_attribute
 
 
+def initials_meet(entity_a: str, attribute_a: str, entity_b: str,
+                  attribute_b: str) -> str | None:
+    """None where neither attribute is the initials of the other's last words; else, written
+    out: "same" for one owner named and one attribute ("the scope's FL", "the scope's focal
+    length"), "maybe" for one attribute and no owner ("my HR", "hourly rate": initials stand
+    for many phrases), and "" where the owners differ ("my resting HR" is no hourly rate;
+    review of stop 53)."""
+    spelled_a = spelled_out(entity_a, attribute_a, entity_b, attribute_b)
+    spelled_b = spelled_out(entity_b, attribute_b, entity_a, attribute_a)
+    if (spelled_a, spelled_b) == ((entity_a, attribute_a), (entity_b, attribute_b)):
+        return None
+    if spelled_a != spelled_b:
+        return ""
+    return "same" if spelled_a[0] else "maybe"
+
+
 def _initialism(word: str) -> bool:
     return 2 <= len(word) <= 4 and word.isalpha() and word.isascii() and (
         not set(word) & set("aeiou") or (len(word) == 2 and word not in _WORDS))

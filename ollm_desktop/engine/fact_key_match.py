@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ollm_desktop.engine.fact_generic_heads import generic_meets
 from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_key_acronyms import spelled_out
+from ollm_desktop.engine.fact_key_acronyms import initials_meet
 from ollm_desktop.engine.fact_key_pronouns import pronoun_key, pronoun_match
 from ollm_desktop.engine.fact_key_synonyms import phrase_named, whole_named
 from ollm_desktop.engine.fact_keys import stem
@@ -82,10 +82,10 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
     key_a, key_b = relabelled(a.value, a.key), relabelled(b.value, b.key)  # ("room 118")
     entity_a, attribute_a, unit_a = map(phrase_named, key_a.split("|"))  # ("db" and
     entity_b, attribute_b, unit_b = map(phrase_named, key_b.split("|"))  # "database": one)
-    entity_a, attribute_a = spelled_out(entity_a, attribute_a, entity_b, attribute_b)  # "bp"
-    entity_b, attribute_b = spelled_out(entity_b, attribute_b, entity_a, attribute_a)
     unit_a = counted_unit(a.value, a.key) or unit_a  # "rank 16" beside "bump the rank to 64"
     unit_b = counted_unit(b.value, b.key) or unit_b
+    if (initials := initials_meet(entity_a, attribute_a, entity_b, attribute_b)) is not None:
+        return initials if unit_a == unit_b else ""  # "bp" beside "blood pressure": maybe
     if unit_a != unit_b and (counts := _count_of(a.key, unit_a, b.key, unit_b) or
                              _count_of(b.key, unit_b, a.key, unit_a)):
         return counts  # "the shard count is 12", then "resharded to 24 shards"

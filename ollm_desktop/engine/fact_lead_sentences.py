@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 # The words of a lead that takes back or admits an error (with ``RETRACT`` and ``ERROR``).
 _TAKING_BACK = RETRACT | ERROR | closed("mind correction oops whoops second")
+# A clause after the lead that adds what was left out, or greets, takes nothing back: "My
+# mistake, I forgot to mention my daughter. She is 12." adds a value of another key, and
+# "Oops, I forgot to say hi. The API port is 8080." states one (review of stop 53).
+_ADDING = closed("forgot forget mention mentioned add added hi hello hey thanks")
 
 
 def leads_on(found: Sequence[Found]) -> bool:
@@ -34,4 +38,5 @@ def leads_on(found: Sequence[Found]) -> bool:
     tokens = tokens_of(found[0].value, [])
     first, lead = strip_lead(tokens)
     return lead and first < len(tokens) and not any(t.word == "?" for t in tokens) and \
-        bool({t.word for t in tokens[:first]} & _TAKING_BACK)
+        bool({t.word for t in tokens[:first]} & _TAKING_BACK) and \
+        not any(t.word in _ADDING for t in tokens[first:])

@@ -32,6 +32,7 @@ proposal, the first-person proposal verbs).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ollm_desktop.engine.fact_dotted_initials import sentences
 from ollm_desktop.engine.fact_words import (
@@ -137,4 +138,11 @@ def said_sentences(content: str) -> list[str]:
     """The sentences a message's facts are read from, numbered as ``Found.sentence`` counts
     them: every reading that numbers sentences must split the same text the same way (a
     wrapped "we sold\nthe Polo" is one sentence, not two)."""
-    return sentences(unwrapped(content[:MAX_FACT_TEXT]))
+    return list(said_sentences_once(content))
+
+
+@lru_cache(maxsize=2048)
+def said_sentences_once(content: str) -> tuple[str, ...]:
+    """``said_sentences``, split once: every compaction that absorbs a message's facts asks
+    for them again (``fact_topics``, ``fact_unit_alone``; issue 28, point 7)."""
+    return tuple(sentences(unwrapped(content[:MAX_FACT_TEXT])))

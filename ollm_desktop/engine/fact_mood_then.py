@@ -116,7 +116,7 @@ _SAID_NOW = (("these", "days"), ("right", "now"), ("at", "the", "moment"), ("at"
 _STATE = (("at", "the", "moment"), ("at", "present"), ("currently",))
 
 
-def now_said(tokens: list[Tok]) -> list[Tok]:
+def now_said(tokens: list[Tok], sentence: str = "") -> list[Tok]:
     """The sentence's times of now read as "now" ("these days it's 55 EUR", "at the moment
     it's Monday", "currently we run Postgres 16", "…; since then Jira"): one adverb, so the
     key readers take none of its words for a key ("day", "moment") and the shapes of "now"
@@ -126,6 +126,9 @@ def now_said(tokens: list[Tok]) -> list[Tok]:
     while k < len(tokens):
         phrase = next((p for p in _SAID_NOW if tuple(t.word for t in tokens[k:k + len(p)])
                        == p and not any(t.value for t in tokens[k:k + len(p)])), None)
+        if phrase == ("rn",) and (sentence[tokens[k].start:tokens[k].end] not in ("rn", "") or
+                                  (out[-1:] and out[-1].word in ("a", "an", "the"))):
+            phrase = None  # ("an RN at St Mary's": a nurse, not "right now")
         if phrase is None:
             out.append(tokens[k])
             k += 1

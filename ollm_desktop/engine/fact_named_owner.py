@@ -60,7 +60,11 @@ def as_manner(rest: list[Tok]) -> bool:
     planned", "as originally arranged", "as usual", "as we agreed"): the words after it name
     no owner of the value (``fact_keys.after_owner``; "demo-2 as the demo server" does)."""
     after = rest[1].word if len(rest) > 1 and rest[0].word == "as" else ""
-    return after.endswith(("ed", "ly")) or after in _AS_MANNER
+    if after.endswith("ly") and len(rest) > 2 and rest[2].word.endswith("ed"):
+        return True  # "as originally arranged"
+    then = rest[2].word if len(rest) > 2 else ""  # (a noun after "-ed" is the role's:
+    ended = not then or not then.isalpha() or then in _AS_MANNER  # "as shared storage")
+    return (after.endswith(("ed", "ly")) and ended) or after in _AS_MANNER
 
 
 _AS_MANNER = frozenset(("usual", "always", "ever", "said", "told", "written", "set", "well",

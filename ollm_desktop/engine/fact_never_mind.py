@@ -15,12 +15,25 @@ rain") is no imperative. A separate module: fact_surface, which applies it, is f
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, FILLER, Tok
+from ollm_desktop.engine.fact_words import (
+    AUXILIARIES,
+    BOUNDARY,
+    COPULAS,
+    DETERMINERS,
+    FILLER,
+    MODALS,
+    Tok,
+    closed,
+)
 
 _OBJECT_DETERMINERS = DETERMINERS - {"that", "this", "its"}  # ("never mind that": a lead)
 _MAX_OBJECT = 5  # words of the object
 # What says the clause after holds in spite of the object ("never mind the rain, we're still
 # going", "never mind Hertz's fees, we'll book them anyway"): "never mind" of a concession.
+# A verb or a predicate in the object makes it a clause that keeps its value ("nvm Monday
+# works", "never mind Friday is fine"): only a noun phrase is taken back.
+_CLAUSAL = COPULAS | AUXILIARIES | MODALS | closed(
+    "'s works work worked suits suit fine ok okay good great better perfect stays stands")
 _CONCESSIVE = frozenset({"still", "anyway", "anyways", "regardless", "nonetheless"})
 
 
@@ -59,6 +72,7 @@ def never_minded(sentence: str, tokens: list[Tok]) -> list[Tok]:
     end = next((k for k in range(obj, len(tokens)) if tokens[k].word in BOUNDARY), len(tokens))
     if end - obj > _MAX_OBJECT or end + 1 >= len(tokens) or \
             not any(_valued(sentence, t) for t in tokens[obj:end]) or \
+            any(t.word in _CLAUSAL for t in tokens[obj:end]) or \
             any(t.word == "?" or t.word in _CONCESSIVE for t in tokens[end:]):
         return tokens
     verb = Tok("ignore", tokens[at].start, tokens[at + size - 1].end)

@@ -93,7 +93,8 @@ _ASIDE_WORDS = 3  # "not the 7:40", "not Dr. Peeters": Y of an aside is short
 def normalised(sentence: str, tokens: list[Tok]) -> list[Tok]:
     """The sentence's tokens with its surface variants read as the grammar's forms."""
     return without_aside(_unaddressed(_not_aside(_arrows(sentence, _in_truth(_spelled_out(
-        _its_for_its(now_said(never_minded(sentence, tokens)), sentence)))))))  # ("these days")
+        _its_for_its(now_said(never_minded(sentence, tokens), sentence),  # ("these days")
+                     sentence)))))))
 
 
 # Words that may open a chat reply before its clause ("no its 5434", "ok its 40 now").

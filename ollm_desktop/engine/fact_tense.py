@@ -135,12 +135,15 @@ def _bygone(words: list[str], head: int) -> bool:
         words[head:head + 1] in (["i"], ["we"]) and words[head + 1:head + 2] in (
             ["started"], ["began"]))
     at = words.index("with") if started and "with" in words else -1
-    return (0 < at <= head + 3 and all(w in _START for w in words[head:at])) or any(
-        p in text for p in _BYGONE) or any(
+    if (0 < at <= head + 3 and all(w in _START for w in words[head:at])) or any(
+            p in text for p in _BYGONE):
+        return True
+    # (a perfect reaches up to now: "over the past days the load has been 80%")
+    return not set(words) & _UP_TO_NOW and (any(
         w in _BYGONE_ADJ and words[i - 1] in _IN_THE and words[i + 1] in _PERIODS
         for i, w in enumerate(words[1:-1], 1)) or any(
         w in _PERIODS and words[i + 1:i + 2] in (["past"], ["gone"]) and
-        words[i - 1] in _IN_THE for i, w in enumerate(words[1:-1], 1))
+        words[i - 1] in _IN_THE for i, w in enumerate(words[1:-1], 1)))
 
 
 _START = closed("i we started began out off")
@@ -154,6 +157,7 @@ _POSSESSIVE = closed("my our his her their")
 _TIME_PREPS = (["before"], ["after"], ["since"], ["until"])
 _ENDING = TRIGGERS  # (fact_tense_ended) "until March", "when I lived in", "as a student"
 _PERFECT = closed("have has 've i've we've they've he's she's")
+_UP_TO_NOW = _PERFECT | closed("been")
 _IRREGULAR = closed("ran grew went drove rode kept sat stood wore spent knew met had paid")
 
 

@@ -25,12 +25,12 @@ from collections.abc import Sequence
 
 from ollm_desktop.engine import fact_leads, fact_mood_words
 from ollm_desktop.engine import fact_words as W
-from ollm_desktop.engine.fact_dotted_initials import sentences_once
 from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_key_synonyms import key_stem
 from ollm_desktop.engine.fact_keys import noun_phrase, stem
+from ollm_desktop.engine.fact_message_lines import said_sentences_once
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.provenance import MAX_FACT_TEXT, Found
+from ollm_desktop.engine.provenance import Found
 
 # Closed-class words (and the grammar's own closed verb classes): never a topic's word.
 _CLOSED = (W.DETERMINERS | W.PREPOSITIONS | W.COPULAS | W.AUXILIARIES | W.PRONOUNS |
@@ -57,7 +57,7 @@ _WHOLE = ("decision", "correction", "note", "question")
 def topics(content: str, found: Sequence[Found]) -> list[str]:
     """For each of ``found`` (a message's facts, in order), its topic: the space-joined stems
     of the content words of the statement around it ("" for sentences and questions)."""
-    sentences = sentences_once(content[:MAX_FACT_TEXT])
+    sentences = said_sentences_once(content)
     # (a sentence kept whole holds no value: "The portfolio address I gave you was wrong."
     valued = {item.sentence for item in found if item.kind not in _WHOLE}  # names the key)
     out: list[str] = []

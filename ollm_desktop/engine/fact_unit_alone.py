@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import re
 
-from ollm_desktop.engine.fact_dotted_initials import sentences_once
 from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_key_match import ANY_KIND, family, kinds_differ, listed_unit
 from ollm_desktop.engine.fact_leads import admits
+from ollm_desktop.engine.fact_message_lines import said_sentences_once
 from ollm_desktop.engine.fact_topics import two_owners, unrelated
 from ollm_desktop.engine.fact_types import Fact
-from ollm_desktop.engine.provenance import MAX_FACT_TEXT
 
 # Unit classes that say nothing of what a value is a value of: a bare number, a name, a
 # word, a date or time of day (many things of a chat have one), an amount of money.
@@ -80,7 +79,8 @@ def timed(content: str, sentence: int, value: str = "") -> str:
 
 # Where a sentence's clauses part in writing: a comma or semicolon before a space (not
 # "146,200"), a dash.
-_CLAUSE_BREAK = re.compile(r"\s*(?:[,;](?=\s)|\s[-\u2013\u2014]\s|\u2014)\s*")
+_CLAUSE_BREAK = re.compile(r"[,;](?=\s)|\s[-\u2013\u2014]\s|\u2014")  # (no "\s*" around it:
+# quadratic on a run of blanks)
 
 
 def _clause_of(text: str, value: str) -> str:
@@ -88,13 +88,13 @@ def _clause_of(text: str, value: str) -> str:
     if value:
         for clause in _CLAUSE_BREAK.split(text):
             if value in clause:
-                return clause
+                return clause.strip()
     return text
 
 
 def sentence_at(content: str, sentence: int) -> str:
     """The message's sentence ``sentence`` (as ``provenance`` counts them), or ""."""
-    sentences = sentences_once(content[:MAX_FACT_TEXT])
+    sentences = said_sentences_once(content)
     return sentences[sentence] if 0 <= sentence < len(sentences) else ""
 
 
@@ -141,6 +141,12 @@ def one_of_its_unit(facts: list[Fact], new: Fact, *, when: str) -> Fact | None:
     return old
 
 
+# The nouns of a measure itself: a correction's key that names one ("the living area") may
+# be the one measure of a thing named otherwise before ("the flat has 68 square meters").
+_MEASURES = frozenset(("area", "size", "space", "footage", "length", "width", "height", "depth",
+                       "volume", "capacity", "weight", "distance", "measurement", "dimensions"))
+
+
 def measured(fact: Fact, sentence: str) -> bool:
     """A value of a measured unit class (a volume, a length, an area, a size: not a bare
     number, a name, a date or time, money, nor an activity's frequency) in a ``sentence``
@@ -152,6 +158,9 @@ def measured(fact: Fact, sentence: str) -> bool:
     change with no error ("the freezer is at -18°C now" after "the fridge is at 4°C") may be
     another thing's; ``fact_supersession`` asks it."""
     unit = _unit(fact)
+    named = fact.key.split("|")[1].split() if fact.key.count("|") >= 1 else []
+    if named and named[-1] not in _MEASURES:  # ("the balcony is 6 m²": another place's area)
+        return False
     return bool(unit) and unit not in _SAYS_NOTHING and unit not in _WHOSE and \
         not listed_unit(fact) and admits(set(re.findall(r"[\w']+", sentence.lower()))) and \
         _PERSON.search(_clause_of(sentence, fact.value)) is None
