@@ -9,6 +9,8 @@ failed at, each tested on phrasings of other domains and registers.
   moves the one value of its unit as "increased to 4GB" does.
 - Each value judged by an excess ("5 seconds is too little, but 15 seconds is too much") is
   turned down, not only the first: a second judged value is no answer to the first.
+- The speaker's own past belief contrasted in its sentence ("I thought the meeting was on
+  Thursday, but it's on Wednesday") is the old value (``fact_believed_olds``).
 """
 
 from __future__ import annotations
@@ -143,3 +145,29 @@ def test_one_judged_value_still_answered(later: str) -> None:
 def test_a_question_of_excess_turns_nothing_down() -> None:
     ledger = _chat("The timeout is 5 seconds.", "Is 15 seconds too much?")
     assert "5 seconds" in current_set(ledger)
+
+
+# ------------------------------------------------- "I thought Y, but X": the belief is old
+
+@pytest.mark.parametrize(("text", "old", "new"), [
+    ("I thought the meeting was on Thursday, but it's on Wednesday.", "Thursday", "Wednesday"),
+    ("i was sure the fee was 40 dollars but its 45 dollars", "40 dollars", "45 dollars"),
+    ("We'd assumed 8 GB, however the box has 16 GB", "8 GB", "16 GB"),
+])
+def test_a_past_belief_contrasted_is_the_old_value(text: str, old: str, new: str) -> None:
+    ledger = absorbed(("user", text))
+    assert replaced_by_map(ledger).get(old) == new
+    assert new in _stated(ledger)
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("I thought the tour was 3 hours, but the drive is 2 hours", "3 hours"),  # two labels
+    ("I thought the meeting was on Thursday, but maybe it's on Wednesday?", None),  # asks
+    ("Dana thought the meeting was on Thursday, but it's on Wednesday.", None),  # another's
+])
+def test_a_contrast_that_asks_or_names_another_key_keeps_the_belief(text: str,
+                                                                     kept: str | None) -> None:
+    ledger = absorbed(("user", text))
+    assert not replaced_by_map(ledger) or "Thursday" not in replaced_by_map(ledger)
+    if kept:
+        assert kept in _stated(ledger)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_believed_olds import believed_old
 from ollm_desktop.engine.fact_change_olds import changed_old
 from ollm_desktop.engine.fact_clause_openings import names_which
 from ollm_desktop.engine.fact_mood_unmade import unmade_changes
@@ -259,5 +260,5 @@ def replaced_value(tokens: list[Tok], i: int) -> bool:
     return ((is_old(tokens, i) or (changed_old(tokens, i) and not names_which(tokens, i) and
                                    not unmade_changes(tokens, i + 1, len(tokens)))
              or should_be_subject(tokens, i) or removed_object(tokens, i)
-             or reported_then_pointed(tokens, i))
+             or reported_then_pointed(tokens, i) or believed_old(tokens, i))
             and not compared(tokens, i)) or turned_down(tokens, i)
