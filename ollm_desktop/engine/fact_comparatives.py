@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_believed_olds import believed_old
 from ollm_desktop.engine.fact_change_olds import changed_old
 from ollm_desktop.engine.fact_clause_openings import names_which
 from ollm_desktop.engine.fact_mood_unmade import unmade_changes
@@ -171,10 +172,12 @@ def judged_values(tokens: Sequence[Tok], a: int, b: int,
     60s") leaves the judged one to the correction, as its old value (``turned_down``)."""
     if _changes(tokens, unhedged=True):
         return []
-    judged = _judgement(tokens, a, b)
-    if judged is None or _answered(tokens, judged):
-        return []
-    return [(judged[0], judged[2], "tentative")]  # ("…, let's try 10 s": its own clause)
+    out: list[tuple[int, int, Literal["tentative"]]] = []
+    while (judged := _judgement(tokens, a, b)) is not None:  # each judged clause ("5 s is
+        if not _answered(tokens, judged):  # too little, but 15 s is too much": both)
+            out.append((judged[0], judged[2], "tentative"))  # ("…, let's try 10 s": its own)
+        a = judged[2]
+    return out
 
 
 def _judgement(tokens: Sequence[Tok], a: int, b: int,
@@ -208,7 +211,9 @@ def _answered(tokens: Sequence[Tok], judged: tuple[int, int, int, int]) -> bool:
     stop = judged[2]
     if tokens[judged[3]].word != "too":
         return False
-    rest = tokens[stop:]
+    later = _judgement(tokens, stop, len(tokens))  # a value judged too in its turn ("…,
+    rest = [t for x, t in enumerate(tokens[stop:], stop)  # but 15 s is too much") answers
+            if later is None or not later[0] <= x < later[2]]  # nothing
     said = {_said(t) for t in tokens[:stop] if _valued(t)}
     return any(_valued(t) and _said(t) not in said for t in rest) and not any(
         t.word in _PROPOSING or t.word in MODALS or t.word in HEDGES
@@ -228,6 +233,8 @@ def turned_down(tokens: Sequence[Tok], i: int) -> bool:
     states the value wanted instead, or the sentence changes it ("Raise the limit to 100 MB,
     since 50 MB was too small"): it is the old value."""
     judged = _judgement(tokens, 0, len(tokens))
+    while judged is not None and judged[1] < i:  # (each judged clause: "Y is too much, Z
+        judged = _judgement(tokens, judged[2], len(tokens))  # too little, X it is")
     return judged is not None and judged[1] == i and (
         _changes(tokens, unhedged=True) or _answered(tokens, judged))
 
@@ -253,5 +260,5 @@ def replaced_value(tokens: list[Tok], i: int) -> bool:
     return ((is_old(tokens, i) or (changed_old(tokens, i) and not names_which(tokens, i) and
                                    not unmade_changes(tokens, i + 1, len(tokens)))
              or should_be_subject(tokens, i) or removed_object(tokens, i)
-             or reported_then_pointed(tokens, i))
+             or reported_then_pointed(tokens, i) or believed_old(tokens, i))
             and not compared(tokens, i)) or turned_down(tokens, i)

@@ -283,9 +283,9 @@ def _conditional(tokens: list[Tok], segment: list[Clause], n: int, mark: Mark) -
             return  # "if anyone asks, ...": about the listener, the consequent holds
         stop = next((s[0] for s in segment[n + 1:] if _leaves(tokens, s)), end)
         mark(b, stop, "conditional")
-    elif tokens[a - 1].word != "," and not _complement(tokens, a) and \
-            not cues.LISTENER & set(words) and not cues.relevance(words):
-        mark(segment[n - 1][0], segment[n - 1][1], "conditional")  # "we go to X if ..."
+    elif tokens[a - 1].word != "," and not _complement(tokens, a) and head != "unless" and \
+            not cues.LISTENER & set(words) and not cues.relevance(words):  # (a trailing
+        mark(segment[n - 1][0], segment[n - 1][1], "conditional")  # "unless" excepts: X holds)
 
 
 def _leaves(tokens: list[Tok], clause: Clause) -> bool:

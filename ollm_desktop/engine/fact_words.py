@@ -105,8 +105,11 @@ NO_NOUN = NOT_NP | closed("which who whom whose whereas however although though 
 # head of the phrase before it either ("my pay went (to 91k)").
 MOVED = closed("went gone rose risen fell fallen grew grown jumped climbed shrank shrunk "
                "sank sunk soared dipped spiked leapt leaped")
+# An adjective of a value's standing, its noun left out ("increased to the recommended 4GB",
+# "raised to the usual 60s"), is no head either: the value is the change's, keyless.
 NO_HEAD = closed("got get gets getting been being has have had same correct incorrect current "
-                 "wrong right actual real") | (MOVED - {"rose"})  # ("my daughter Rose")
+                 "wrong right actual real new usual recommended suggested") | (
+                     MOVED - {"rose"})  # ("my daughter Rose")
 TITLES = closed("dr mr mrs ms prof st rev fr capt lt sgt")  # a title opens a name
 # The kinds of place that open a name, also as a sentence's first word ("Hotel Sol in Seville",
 # "Osteria Ventidue."): the capital is the name's, not the sentence's (a closed class).
