@@ -107,3 +107,13 @@ def test_a_setting_in_a_list_keeps_its_acronym_as_key() -> None:
     ledger = _chat("Milky Way shot settings: ISO 3200, f/2.8, 20 s.",
                    "bump ISO to 6400 and drop the shutter to 15 s")
     assert "ISO 3200" not in current_set(ledger)
+
+
+def test_a_designator_opening_its_sentence_keeps_its_noun_as_key() -> None:
+    ledger = _chat("My address is 4 Elm St.", "Apt 2B.")
+    assert "Apt 2B" not in current_set(ledger)
+    assert "2B" in current_set(ledger)
+
+
+def test_a_state_and_its_zip_code_is_no_code() -> None:
+    assert not any(text.startswith("MA ") for text in _one("I live at 4 Elm St, Boston MA 02118."))

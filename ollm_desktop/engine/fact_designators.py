@@ -29,7 +29,8 @@ _DESIGNATOR = re.compile(
 # What says the noun and its code name a place, not a label and its value: a preposition, a
 # copula or a determiner right before ("in Courtroom 4A", "it's room C04", "is now class 2-A"),
 # "now" after, or no list around ("sorry, typo, Flat 12D"); not the list item "booking: berth
-# C-14, 3 nights" (a colon before, a comma after), whose noun is the key.
+# C-14, 3 nights" (a colon before, a comma after) nor "Apt 2B." opening its sentence, whose
+# noun is the key.
 _LEAD = re.compile(r"(?i)\b(?:in|at|on|to|into|from|for|is|are|was|were|be|'s|’s|now|the|my|our|"
                    r"your|his|her|their|a)\s+$")
 _NOW = re.compile(r"(?i)\s+now\b")  # or "now" after: "they moved me, seat 18A now"
@@ -45,9 +46,9 @@ def coded(sentence: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, s
         found += [(*match.span(n), match[n], "name") for n in (1, 2)]
         taken += [match.span(1), match.span(2)]
     for match in _DESIGNATOR.finditer(sentence):
+        before = sentence[:match.start()].rstrip()
         if (_LEAD.search(sentence[:match.start()]) or _NOW.match(sentence, match.end()) or not (
-                sentence[:match.start()].rstrip().endswith(":") or
-                _ITEM.match(sentence, match.end()))) and \
+                before.endswith(":") or not before or _ITEM.match(sentence, match.end()))) and \
                 not any(a < match.end() and match.start() < b for a, b in taken):
             found.append((match.start(), match.end(), match.group(0), "name"))
             taken.append(match.span())
@@ -66,10 +67,10 @@ def coded(sentence: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, s
 # release ("IC 2043", "BA 117", "ISO 9001", "DOS 6.22"). The number ends the code's clause
 # (the end, a mark, a preposition, "now"): one followed by a word is a quantity of it ("USD
 # 500 a month", "CPU 4 cores", "ETA 15 min"), as are codes of money; an abbreviation of chat
-# ("OK 10", "PS 2") is none, nor a setting's or a rate's acronym and its value ("ISO 3200",
-# "MTU 1500", "BPM 120": the number is the value, the acronym its key), nor an item of a list
-# ("settings: f/2.8, EV 2, 20 s").
-_LINE_CODE = re.compile(r"(?<![\w.-])([A-Z]{2,4}) (\d{2,5}(?:\.\d{1,2})?)(?![\w%°/:-]|[.,]\d)")
+# ("OK 10", "PS 2") is none, nor a state and its ZIP code (five digits: "Boston MA 02118"),
+# nor a setting's or a rate's acronym and its value ("ISO 3200", "MTU 1500", "BPM 120": the
+# number is the value, the acronym its key), nor an item of a list ("settings: f/2.8, EV 2").
+_LINE_CODE = re.compile(r"(?<![\w.-])([A-Z]{2,4}) (\d{2,4}(?:\.\d{1,2})?)(?![\w%°/:-]|[.,]\d)")
 _CODE_END = re.compile(r"\s*(?:$|[.,;!?)—–]|- |(?i:at|on|in|from|to|for|now|instead|and|or|but|"
                        r"today|tomorrow|tonight|fine|again)\b)")
 _NO_CODE = closed("OK NO PS PM AM BTW FYI IMO TBH LOL ASAP ETA THE AND FOR NOT AT IN ON TO IS "
