@@ -22,6 +22,7 @@ from ollm_desktop.engine import fact_grammar, fact_new_roles, fact_refused_after
 from ollm_desktop.engine import fact_patterns as P
 from ollm_desktop.engine.fact_change_olds import moved_olds, restated_subject_olds
 from ollm_desktop.engine.fact_clause_openings import names_which_at
+from ollm_desktop.engine.fact_designators import coded
 from ollm_desktop.engine.fact_lead_sentences import leads_on
 from ollm_desktop.engine.fact_message_lines import MAX_FACT_TEXT, proposal_lines, said_sentences
 from ollm_desktop.engine.fact_quoted_errata import errata
@@ -66,9 +67,7 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
             continue
         found.append((match.start(), match.end(), match.group(0), "address"))
         taken.append(match.span())
-    for match in P.CODE_CHANGE.finditer(sentence):  # (both codes are letters, then digits)
-        found += [(*match.span(n), match[n], "name") for n in (1, 2)]
-        taken += [match.span(1), match.span(2)]
+    found += coded(sentence, taken)  # "from B12 to C4", "Courtroom 4A": before the references
     cursor, settings = 0, len(found)
     for ref, kind in find_references(sentence):
         start = _find_whole(sentence, ref.rstrip("()") if ref.endswith("()") else ref, cursor)
