@@ -73,6 +73,11 @@ def test_no_measure_head_or_no_statement_replaces_nothing(
     assert _untouched(_chat(said, later, reply), old)
 
 
+def test_a_sibling_left_out_replaces_nothing() -> None:
+    ledger = _chat("rear tyre pressure 36 psi", "tyre is 38 psi")  # (possibly, as before)
+    assert _fact(ledger, "36 psi").status == "current"
+
+
 @pytest.mark.parametrize(("a", "b", "found"), [
     ("|sparge|°c", "sparge|temp|°c", "same"),
     ("sparge|temp|°c", "|sparge|°c", "same"),
@@ -82,6 +87,7 @@ def test_no_measure_head_or_no_statement_replaces_nothing(
     ("|sparge|°c", "sparge|temp|mhz", ""),
     ("|field|mhz", "club field day backup|frequency|mhz", ""),
     ("|temp|°c", "sparge|temp|°c", ""),
+    ("|tyre|psi", "front tyre|pressure|psi", ""),
 ])
 def test_measure_left_out(a: str, b: str, found: str) -> None:
     assert measure_left_out(a, b) == found

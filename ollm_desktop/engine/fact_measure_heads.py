@@ -7,7 +7,8 @@ people"; "the upload limit is 25 MB", then "upload is 50 MB". The head ("temp", 
 
 The head must be a noun of the measure of that very unit class (a closed class per unit: "temp"
 of °C, "weight" of kg), the other key's whole noun phrase the owner or its last words ("backup"
-of "club field day backup frequency"), and the two unit classes one. A length's nouns are
+of "club field day backup frequency", never a word that marks a sibling: "tyre" of "front
+tyre pressure"), and the two unit classes one. A length's nouns are
 several dimensions of one thing ("the bedroom width 3 m", "the bedroom is 4 m": its length?),
 so a length stays only possibly one key ("maybe"). A head that names a thing ("the kitchen
 table is 180 cm", "the kitchen is 350 cm wide") or a part is no measure: two keys, as before.
@@ -17,6 +18,7 @@ Apart from ``fact_key_match`` (at its size limit).
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import stem
+from ollm_desktop.engine.fact_sibling_marks import SIBLING_MARKS
 
 _TEMPERATURE = ("temp", "temperature", "heat")
 _FREQUENCY = ("frequency", "freq", "channel")
@@ -64,6 +66,7 @@ def _left_out(short: str, full: str) -> str:
         return ""
     phrase = [stem(w) for w in f"{parts[0]} {parts[1]}".split()]
     owner = [stem(w) for w in full_parts[0].split()]
-    if owner[-len(phrase):] != phrase:  # the whole owner, or its last words ("backup" of
-        return ""  # "club field day backup frequency": the owner named shorter)
+    if owner[-len(phrase):] != phrase or set(full_parts[0].split()[:-len(phrase)]) & \
+            SIBLING_MARKS:  # the whole owner, or its last words ("backup" of "club field
+        return ""  # day backup frequency"), never without its mark ("tyre": the front one?)
     return "maybe" if unit in _SEVERAL else "same"
