@@ -15,6 +15,7 @@ from ollm_desktop.engine.fact_key_synonyms import phrase_named, whole_named
 from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_label_keys import relabelled
 from ollm_desktop.engine.fact_labelled_numbers import counted_unit
+from ollm_desktop.engine.fact_measure_heads import measure_left_out
 from ollm_desktop.engine.fact_types import SENTENCE_KINDS, Fact
 from ollm_desktop.engine.fact_version_keys import product_of, two_runners
 from ollm_desktop.engine.provenance import Found
@@ -117,6 +118,8 @@ def _key_match(a: Fact | Found, b: Fact | Found) -> str:
             entity_a.split(), entity_b.split()) else ""
     if entity_a == entity_b and stem(attribute_a) == stem(attribute_b):
         return "same"
+    if left := measure_left_out(key_a, key_b):  # "sparge temp 76 °C", "sparge at 78 °C"
+        return left
     if _extends(entity_a, attribute_a, entity_b) or _extends(entity_b, attribute_b, entity_a) \
             or whole_named(entity_a, attribute_a, entity_b, attribute_b):  # ("ssid": "wifi name")
         return "maybe"  # "the CPU alert" beside "the CPU alert threshold" (one more head noun)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ollm_desktop.engine.fact_generic_heads import generic_owner, generic_owners
 from ollm_desktop.engine.fact_key_match import family, key_match, listed_unit
 from ollm_desktop.engine.fact_keyless import keyless, referred_back
+from ollm_desktop.engine.fact_measure_heads import measure_left_out
 from ollm_desktop.engine.fact_owner_alone import owner_alone
 from ollm_desktop.engine.fact_owner_dropped import owner_dropped
 from ollm_desktop.engine.fact_owner_named import owner_named_before
@@ -84,7 +85,8 @@ def _met(facts: list[Fact], new: Fact, met: list[Fact], *, single: bool) -> int:
     "the database port is 5433"; "Dad's phone is X", then "Father's phone is Y"), as the
     same key written alike is; else only possibly ("mom: Ann", then "my mother is called
     Anne")."""
-    if certain_key(new, single=single):
+    if certain_key(new, single=single) or all(  # ("backup is 145.550 MHz": the backup
+            measure_left_out(new.key, old.key) == "same" for old in met):  # frequency's)
         return sum(replace_or_dispute(new, old, facts) for old in met)
     mark_possible(new, met)
     return 0
