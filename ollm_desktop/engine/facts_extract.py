@@ -79,7 +79,10 @@ GRAMMAR_VERSION = 25  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # findings as leads; 25: stop 53: sentences numbered as read (said_sentences), o'clock hours,
 # dotted titles, terse label lists, area as a unit class, initials of a key, admitted errors,
 # weighed values adopt no reply, "for now" clauses, past periods, declined offers, "never
-# mind Y", hesitation repairs, "it's now platform 12", lead sentences that take back)
+# mind Y", hesitation repairs, "it's now platform 12", lead sentences that take back;
+# designators read whole ("Courtroom 4A", "IC 2043"), a measure's head left out ("sparge at
+# 78 °C"), a trailing "unless", "the recommended 4GB", a belief contrasted, too much and too
+# little)
 
 
 def content_key(role: str, content: str) -> str:
