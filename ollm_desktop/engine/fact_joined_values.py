@@ -22,15 +22,12 @@ from ollm_desktop.engine.fact_value_spans import capital, ends_clause
 from ollm_desktop.engine.fact_words import (
     AUXILIARIES,
     BOUNDARY,
-    CONJUNCTIONS,
     COPULAS,
-    DETERMINERS,
-    NOT_NP,
-    PREPOSITIONS,
     PRONOUNS,
     Tok,
     closed,
     is_change,
+    open_class,
 )
 
 # Words that end a list or stand for a whole, never a second value ("sage and more").
@@ -40,11 +37,9 @@ _NO_ITEM = closed("more stuff things everything everyone so on etc now then too 
 
 def _plain(token: Tok) -> bool:
     word = token.word
-    return token.value is None and word.isalpha() and word not in DETERMINERS and \
-        word not in PRONOUNS and word not in PREPOSITIONS and word not in COPULAS and \
-        word not in NOT_NP and word not in AUXILIARIES and word not in CONJUNCTIONS and \
-        word not in BOUNDARY and word not in ADVERBS and word not in _NO_ITEM and \
-        not is_change(word)
+    return token.value is None and open_class(word) and word not in PRONOUNS and \
+        word not in AUXILIARIES and word not in BOUNDARY and word not in ADVERBS and \
+        word not in _NO_ITEM and not is_change(word)
 
 
 def _ends(tokens: list[Tok], at: int) -> bool:
