@@ -115,3 +115,43 @@ def test_sentence_at_counts_wrapped_lines_as_the_readers_do() -> None:
     from ollm_desktop.engine.fact_unit_alone import sentence_at
     content = "we sold the\npolo last week\nThe odometer says 146,200 km as of today"
     assert [sentence_at(content, n) for n in range(2)] == said_sentences(content)
+
+
+# A second read-only review, of the second round (``git diff dfa2f5e..a9639d7``).
+
+@pytest.mark.parametrize(("first", "later", "kept"), [
+    ("Master bedroom temp is 19 °C. Guest bedroom temp is 17 °C.", "The bedroom is 21 °C now.",
+     {"19 °C", "17 °C"}),
+    ("Home upload limit is 25 MB and office upload limit is 10 MB.", "Upload is 50 MB now.",
+     {"25 MB", "10 MB"}),
+])
+def test_a_short_key_replaces_no_two_siblings(first: str, later: str, kept: set[str]) -> None:
+    ledger = _chat(first, "A: ok", later)
+    assert kept <= current_set(ledger)
+    assert not kept & set(replaced_by_map(ledger))
+
+
+def test_a_whose_word_keeps_an_owner_apart() -> None:
+    ledger = _chat("The kids bedroom temp is 19 °C.", "A: ok", "My bedroom is 22 °C.")
+    assert "19 °C" not in replaced_by_map(ledger)
+
+
+@pytest.mark.parametrize(("said", "later", "kept"), [
+    ("The train leaves at 9.", "I thought the train left at 9 but the bus leaves at 10.", "9"),
+    ("The seat is 14C.", "I thought seat 14C was taken but seat 14D is open.", "14C"),
+])
+def test_a_belief_of_another_thing_corrects_nothing(said: str, later: str, kept: str) -> None:
+    ledger = _chat(said, "A: ok", later)
+    assert not any(old.endswith(kept) for old in replaced_by_map(ledger))
+
+
+@pytest.mark.parametrize("text", ["I scored IQ 130 today", "The VM has RAM 64 now.",
+                                  "My LDL 130 now."])
+def test_a_measure_and_its_figure_are_no_code(text: str) -> None:
+    from ollm_desktop.engine.fact_designators import coded
+    assert coded(text, []) == []
+
+
+def test_a_code_after_a_copula_is_still_one() -> None:
+    from ollm_desktop.engine.fact_designators import coded
+    assert [v for _, _, v, _ in coded("my flight is BA 117 to London", [])] == ["BA 117"]

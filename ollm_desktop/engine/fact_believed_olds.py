@@ -32,6 +32,7 @@ _STRONG = closed("; . ? ! : — –")
 # wish, a report, a past state.
 _UNASSERTED = MODAL | HEDGES | CONDITIONAL | HEARSAY | closed(
     "wish hope want prefer rather should was were had used yesterday ago says said thinks")
+_PREDICATED = closed("is are was were 's")
 _NOT_LABEL = closed("is are was were be been being to from of at on in as not now than it's "
                     "its it")
 
@@ -42,6 +43,8 @@ def believed_old(tokens: list[Tok], i: int) -> bool:
     value = tokens[i].value
     if value is None or not _believed_before(tokens, i):
         return False
+    if i + 1 < len(tokens) and (tokens[i + 1].word in _PREDICATED or finite_verb(tokens[i + 1])):
+        return False  # (the belief is of what the value does: "I thought seat 14C was taken")
     joined = next((m for m in range(i + 1, len(tokens)) if tokens[m].word in _CONTRAST
                    or tokens[m].word in _STRONG), -1)
     if joined < 0 or tokens[joined].word not in _CONTRAST:
@@ -80,10 +83,13 @@ def _label(tokens: list[Tok], i: int) -> str:
     k = i - 1
     while k >= 0 and k > i - 5 and (tokens[k].word in _NOT_LABEL or tokens[k].word in DETERMINERS):
         k -= 1
+    if k > 0 and finite_verb(tokens[k]):
+        k -= 1  # (the noun that does it: "the train left at 9": "train")
     words: list[str] = []
     while k >= 0 and plain(tokens[k]) and tokens[k].word.isalpha() and \
             tokens[k].word not in DETERMINERS and tokens[k].word not in _CONTRAST and \
-            not finite_verb(tokens[k]) and tokens[k].word not in _SUBJECTS:
+            not finite_verb(tokens[k]) and tokens[k].word not in _SUBJECTS and \
+            tokens[k].word not in _BELIEVED:
         words.insert(0, tokens[k].word)
         k -= 1
     return " ".join(words[-1:])

@@ -45,10 +45,13 @@ def coded(sentence: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, s
     for match in P.CODE_CHANGE.finditer(sentence):  # (both codes are letters, then digits)
         found += [(*match.span(n), match[n], "name") for n in (1, 2)]
         taken += [match.span(1), match.span(2)]
-    for match in _DESIGNATOR.finditer(sentence):
-        before = sentence[:match.start()].rstrip()
-        if (_LEAD.search(sentence[:match.start()]) or _NOW.match(sentence, match.end()) or not (
-                before.endswith(":") or not before or _ITEM.match(sentence, match.end()))) and \
+    for match in _DESIGNATOR.finditer(sentence):  # (what goes before, in a window: linear)
+        start = match.start()
+        before = sentence[max(0, start - _WINDOW):start].rstrip()
+        opens = _WORD.search(sentence, 0, start) is None
+        if (_LEAD.search(sentence, max(0, start - _WINDOW), start) or
+                _NOW.match(sentence, match.end()) or not (
+                    before.endswith(":") or opens or _ITEM.match(sentence, match.end()))) and \
                 not any(a < match.end() and match.start() < b for a, b in taken):
             found.append((match.start(), match.end(), match.group(0), "name"))
             taken.append(match.span())
@@ -57,6 +60,7 @@ def coded(sentence: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, s
     for match in _LINE_CODE.finditer(sentence):
         listed = _ITEM.match(sentence, match.end()) and _LISTED.search(sentence[:match.start()])
         if match[1] not in _NO_CODE and _CODE_END.match(sentence, match.end()) and not listed and \
+                not _MEASURED.search(sentence, max(0, match.start() - _WINDOW), match.start()) and \
                 not any(a < match.end() and match.start() < b for a, b in taken):
             found.append((match.start(), match.end(), match.group(0), "name"))
             taken.append(match.span())
@@ -76,5 +80,11 @@ _CODE_END = re.compile(r"\s*(?:$|[.,;!?)—–]|- |(?i:at|on|in|from|to|for|now|
 _NO_CODE = closed("OK NO PS PM AM BTW FYI IMO TBH LOL ASAP ETA THE AND FOR NOT AT IN ON TO IS "
                    "IT MY AN OR BY UP SO DO GO WE US ME HI USD EUR GBP CHF JPY CAD AUD INR NZD "
                    "SEK NOK DKK CNY PLN HKD SGD ZAR BRL MXN RUB TRY KRW ISO EV RPM BPM FPS DPI "
-                   "PPI PSI SPF TTL MTU WPM HP KW CFM IOPS QPS TPS RPS MPH KPH KMH")
+                   "PPI PSI SPF TTL MTU WPM HP KW CFM IOPS QPS TPS RPS MPH KPH KMH IQ LDL HDL HRV "
+                   "BMI FTP RAM VRAM SSD HDD GPA SAT GRE")
+# A possessive or a verb of having or scoring before capitals and a number makes them a
+# measure and its figure, no code ("my LDL 130", "I scored IQ 130", "the VM has RAM 64").
+_MEASURED = re.compile(r"(?i)\b(?:my|our|your|scored|score|has|have|had|got)\s+$")
+_WINDOW = 40  # characters before a match its lead is looked for in
+_WORD = re.compile(r"\S")
 _LISTED = re.compile(r"(?:^|[:,;])\s*$")

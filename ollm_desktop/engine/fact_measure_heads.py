@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import stem
 from ollm_desktop.engine.fact_sibling_marks import SIBLING_MARKS
+from ollm_desktop.engine.fact_words import closed
 
 _TEMPERATURE = ("temp", "temperature", "heat")
 _FREQUENCY = ("frequency", "freq", "channel")
@@ -29,6 +30,10 @@ _SIZE = ("size", "capacity", "cap", "quota", "limit", "allowance", "storage", "s
 _PEOPLE = ("capacity", "headcount", "size", "count")
 _SPEED = ("speed", "limit")
 
+# Words before an owner that say whose or which of its kind it is ("guest bedroom", "kids
+# bedroom", "home upload"): the owner without them may be another one (review of stop 53).
+_WHOSE = closed("master guest spare main kid kids child children baby home office work "
+                "his her their my our your mum mom dad")
 # The nouns of each unit class's measure (a closed class).
 _MEASURE_NOUNS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("°c", "°f", "c", "f", "degree", "degrees c", "degrees f", "celsius",
@@ -67,6 +72,6 @@ def _left_out(short: str, full: str) -> str:
     phrase = [stem(w) for w in f"{parts[0]} {parts[1]}".split()]
     owner = [stem(w) for w in full_parts[0].split()]
     if owner[-len(phrase):] != phrase or set(full_parts[0].split()[:-len(phrase)]) & \
-            SIBLING_MARKS:  # the whole owner, or its last words ("backup" of "club field
+            (SIBLING_MARKS | _WHOSE):  # the whole owner, or its last words ("backup" of "club field
         return ""  # day backup frequency"), never without its mark ("tyre": the front one?)
     return "maybe" if unit in _SEVERAL else "same"

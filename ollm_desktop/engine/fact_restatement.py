@@ -85,8 +85,8 @@ def _met(facts: list[Fact], new: Fact, met: list[Fact], *, single: bool) -> int:
     "the database port is 5433"; "Dad's phone is X", then "Father's phone is Y"), as the
     same key written alike is; else only possibly ("mom: Ann", then "my mother is called
     Anne")."""
-    if certain_key(new, single=single) or all(  # ("backup is 145.550 MHz": the backup
-            measure_left_out(new.key, old.key) == "same" for old in met):  # frequency's)
+    if certain_key(new, single=single) or (len(met) == 1 and all(  # ("backup is 145.550
+            measure_left_out(new.key, old.key) == "same" for old in met)):  # MHz": one key)
         return sum(replace_or_dispute(new, old, facts) for old in met)
     mark_possible(new, met)
     return 0
