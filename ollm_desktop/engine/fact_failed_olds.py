@@ -90,10 +90,11 @@ def _stepping_in(found: Sequence[Found], text: str) -> list[Found]:
     """``found`` with the names of ``text`` that step in for a failed one (``_STEPS_IN``) as
     new values of no key (they refer back), where a name of the message failed and the
     finders read the stepping name as no value (its verb, "coming", is none either)."""
-    if not any(_FAILED.search(_capitalised(s)) for s in said_sentences(text)):
+    said = said_sentences(text)
+    if not any(_FAILED.search(_capitalised(s)) for s in said):
         return list(found)
     out = list(found)
-    for number, sentence in enumerate(said_sentences(text)):
+    for number, sentence in enumerate(said):
         for match in _STEPS_IN.finditer(sentence):
             name = match.group("name")
             if name.split()[0] in _PRONOUNS | _NO_ONE or "?" in sentence[match.end():] or \
