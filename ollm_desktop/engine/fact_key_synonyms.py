@@ -45,6 +45,9 @@ _GROUPS = (
     "arrival arrive",
     "departure depart",
     "renewal renew",
+    # stop 54: a vehicle's registration and its short form ("my car reg is X", "the
+    # registration is now Y"); never "plate" alone (a dinner's too)
+    "registration reg",
 )
 
 # One word that names a whole phrase of another key's end (stop 51): "the SSID is now X"
@@ -55,6 +58,10 @@ _WHOLE = {
     "hostname": ("host name", "server name"),
     "eta": ("arrival time", "arrival"),
     "dob": ("date of birth", "birth date"),
+    # stop 54: the plate that shows a vehicle's registration names it ("car reg: X", then
+    # "the number plate is now Y")
+    "registration": ("number plate", "licence plate", "license plate", "registration plate",
+                     "plate number"),
 }
 
 _CANON: dict[str, str] = {}
@@ -95,6 +102,7 @@ def whole_named(entity_a: str, attribute_a: str, entity_b: str, attribute_b: str
         other = f"{other_ent} {other_att}".split()
         for phrase in _WHOLE.get(att, ()):
             words = phrase.split()
-            if other[-len(words):] == words and set(ent.split()) <= set(other[:-len(words)]):
+            if other[-len(words):] == words and (set(ent.split()) <= set(
+                    other[:-len(words)]) or len(other) == len(words)):  # (one names no owner)
                 return True
     return False

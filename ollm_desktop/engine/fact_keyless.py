@@ -158,7 +158,12 @@ def persons_alike(new: Fact, candidates: Sequence[Fact]) -> list[Fact]:
         return []
     persons = [f for f in candidates if f.key.endswith("|name") and f.users and f.key != new.key
                and f.key.split("|")[1:2] != [""] and _PERSON.fullmatch(f.value)]
+    if _TITLED.match(new.value):  # "Dr Hallam": a titled name beside "Dr Okonkwo", never
+        persons = [f for f in persons if _TITLED.match(f.value)]  # "Riverside Surgery"
     return persons if len({f.key for f in persons}) == 1 else []
+
+
+_TITLED = re.compile(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.? [A-Z]")
 
 
 # A clause that says a thing stayed as it was: "same firm", "time same", "location unchanged".

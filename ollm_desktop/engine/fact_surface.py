@@ -53,6 +53,7 @@ from ollm_desktop.engine.fact_mood_words import (
     WH,
 )
 from ollm_desktop.engine.fact_never_mind import never_minded
+from ollm_desktop.engine.fact_time_tails import clause_timed
 from ollm_desktop.engine.fact_words import (
     ARROWS,
     BOUNDARY,
@@ -415,5 +416,5 @@ def _value_said(sentence: str, tokens: list[Tok], i: int) -> bool:
     while at < len(tokens) and tokens[at].word == "·":  # the value's own words
         at += 1
     return at >= len(tokens) or tokens[at].word in BOUNDARY or tokens[at].word in (
-        "and", "but", "now", "not")
+        "and", "but", "now", "not") or clause_timed(tokens, at)  # ("Osprey from today")
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_leads import from_now
 from ollm_desktop.engine.fact_value_spans import ends_clause
-from ollm_desktop.engine.fact_words import Tok, closed
+from ollm_desktop.engine.fact_words import BOUNDARY, Tok, closed
 
 # Deictic adverbs of a past or present time (a closed class).
 _WHEN = closed("yesterday today tonight earlier recently")
@@ -88,3 +88,10 @@ def time_tail(tokens: Sequence[Tok], at: int, end: int) -> bool:
     if end - at == 1 and tokens[at].word in ("now", *_WHEN, *_MOSTLY):
         return True
     return from_then(tokens, at, end) or from_now(list(tokens), at) == end - at
+
+
+def clause_timed(tokens: Sequence[Tok], at: int) -> bool:
+    """Whether the words from ``at`` to the clause's end (a boundary) say only when the value
+    before them holds: "the codename's Osprey from today" (``fact_surface.spelled_is``)."""
+    end = next((k for k in range(at, len(tokens)) if tokens[k].word in BOUNDARY), len(tokens))
+    return at < end and time_tail(tokens, at, end)

@@ -46,7 +46,7 @@ HYPOTHETICAL = ("what if", "if", "unless", "suppose", "imagine", "what about", "
 # The verbs whose "K to X" changes K (the closed set the issue names, and their forms).
 CHANGE = closed("set bump raise lower move switch rename change increase decrease reduce "
                  "update upgrade downgrade migrate make cut drop push postpone delay extend "
-                 "shorten scale resize reshard relocate reschedule")
+                 "shorten scale resize reshard relocate reschedule reassign")
 # A preposition made a change verb ("I upped it to 100mb"): its inflected forms only, since
 # the bare "up" is the particle.
 UPPED = closed("upped upping")
