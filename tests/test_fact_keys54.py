@@ -173,3 +173,52 @@ def test_a_titled_name_asked_or_anothers_replaces_nothing(later: str) -> None:
     ledger = _chat("my dentist is Dr Shah at Bright Smile", "A: ok", later)
     assert _possibly(ledger, "Dr Shah") is None
     assert "Dr Shah" in current_set(ledger)
+
+
+# a leading clause that says its key changed
+
+@pytest.mark.parametrize(("text", "value", "key"), [
+    ("the number plate's changed, I got a private one: K4 TSY", "K4", "number|plate|name"),
+    ("the gate code's changed, new one is 4471", "4471", "gate|code|number"),
+    ("the gate code has been changed: 4471", "4471", "gate|code|number"),
+    ("wifi password got changed, it's Tulip99 now", "Tulip99", "wifi|password|name"),
+])
+def test_a_changed_keys_value_after_it_is_its_new_value(text: str, value: str,
+                                                        key: str) -> None:
+    found = {f.value: f for f in message_facts(text, "user")}
+    assert found[value].key == key
+    assert found[value].correction
+
+
+@pytest.mark.parametrize(("first", "later", "old", "new"), [
+    ("wifi password is Daisy42", "wifi password got changed, it's Tulip99 now", "Daisy42",
+     "Tulip99"),
+    ("My car reg is LB68 XKE", "the number plate's changed, I got a private one: K4 TSY",
+     "LB68 XKE", "K4"),
+])
+def test_a_changed_keys_value_replaces_the_old(first: str, later: str, old: str,
+                                              new: str) -> None:
+    assert replaced_by_map(_chat(first, "A: Noted.", later)).get(old) == new
+
+
+def test_a_changed_key_replaces_only_its_own() -> None:
+    ledger = _chat("gate code 1234, alarm code 9876", "A: ok", "the alarm code has been changed: 4471")
+    assert replaced_by_map(ledger) == {"9876": "4471"}
+    assert "1234" in current_set(ledger)
+
+
+@pytest.mark.parametrize("later", [
+    "if the gate code has changed, it's 4471",
+    "the gate code might have changed, maybe it's 4471",
+    "the gate code has changed, Tom says it's 4471",
+])
+def test_a_changed_key_supposed_or_reported_replaces_nothing_new(later: str) -> None:
+    ledger = _chat("the gate code is 1234", "A: ok", later)
+    assert "1234" in current_set(ledger)
+    assert not replaced_by_map(ledger)
+
+
+def test_a_change_with_its_own_subject_after_it_names_no_key() -> None:
+    found = {f.value: f for f in message_facts("the plan changed, we're meeting at 6pm", "user")}
+    assert found["6pm"].key == "||time"
+    assert not found["6pm"].correction

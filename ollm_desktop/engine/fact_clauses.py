@@ -30,7 +30,7 @@ adverbs are closed classes (``fact_words``); the verb and the nouns are any word
 
 from __future__ import annotations
 
-from ollm_desktop.engine.fact_contact_relatives import relative_key
+from ollm_desktop.engine.fact_contact_relatives import changed_key, relative_key
 from ollm_desktop.engine.fact_keys import noun_phrase, phrase_before
 from ollm_desktop.engine.fact_measured_nouns import measured_noun, rate_held
 from ollm_desktop.engine.fact_new_labels import new_label
@@ -66,8 +66,8 @@ PLACED = PLACES | closed("under behind beside near outside above below with")
 def clause_key(tokens: list[Tok], i: int, first: int) -> tuple[str, str] | None:
     """(entity, attribute) of the value at ``i`` read from its clause, or None where the
     clause has neither shape (``key_of`` reads it)."""
-    if (head := relative_key(tokens, i, first)) is not None:  # "the pin the bank gave me is"
-        return head
+    if (head := relative_key(tokens, i, first) or changed_key(tokens, i, first)) is not None:
+        return head  # "the pin the bank gave me is"; "the plate's changed, new one: X"
     start = _clause_start(tokens, i, first)
     if _refers_back(tokens, i, start) or pro_verb(tokens, i, start):  # ("we're doing X")
         return "", ""

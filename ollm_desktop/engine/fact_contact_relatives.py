@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ollm_desktop.engine.fact_changed_subjects import changed_subject
 from ollm_desktop.engine.fact_keys import noun_phrase
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
@@ -94,3 +95,11 @@ def relative_key(tokens: Sequence[Tok], i: int, first: int) -> tuple[str, str] |
 
 _BEFORE_VALUE = closed("now actually still really")
 _COPULAS = closed("is are was were")
+
+
+def changed_key(tokens: Sequence[Tok], i: int, first: int) -> tuple[str, str] | None:
+    """(entity, attribute) of a leading clause that says its key changed, where the value at
+    ``i`` follows with no noun phrase of its own ("the number plate's changed, I got a
+    private one: K4 TSY": the number plate's; ``fact_changed_subjects``); else None."""
+    entity, attribute = noun_phrase(changed_subject(tokens, i, first))
+    return (entity, attribute) if attribute else None

@@ -25,6 +25,7 @@ import re
 from itertools import pairwise
 
 from ollm_desktop.engine.fact_change_leads import redone_lead
+from ollm_desktop.engine.fact_changed_subjects import changed_lead
 from ollm_desktop.engine.fact_words import (
     BOUNDARY,
     COPULAS,
@@ -128,7 +129,8 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
             index += 1
         else:
             break
-    return index, correction or (index == 0 and redone_lead(tokens, 0, named=True) > 0)
+    return index, correction or (index == 0 and (redone_lead(tokens, 0, named=True) > 0 or
+                                                 changed_lead(tokens)))  # ("the PIN's changed, …")
 
 
 def _no_noun(tokens: list[Tok], at: int) -> bool:
