@@ -7,6 +7,10 @@
   key is the head's, not the clause's subject or verb.
 - "reg" and "registration" are one word; "the number plate" names a vehicle's registration
   (only possibly where several are held).
+- A leading clause that says its key changed ("the gate code has been changed: 4471",
+  "wifi password got changed, it's Tulip99 now") names the key of the value after it and
+  leads it as a correction; after "one" ("I got a private one: K4 TSY") the value is the new
+  thing's and keeps no key (it refers back), as "the fob got replaced, the new one is X".
 - A titled person's name ("Dr Hallam") that a change gives with no key possibly replaces the
   one titled name held ("Dr Okonkwo"), never a place named like a person ("Riverside
   Surgery"); "reassign" is a change verb.
@@ -178,8 +182,8 @@ def test_a_titled_name_asked_or_anothers_replaces_nothing(later: str) -> None:
 # a leading clause that says its key changed
 
 @pytest.mark.parametrize(("text", "value", "key"), [
-    ("the number plate's changed, I got a private one: K4 TSY", "K4", "number|plate|name"),
-    ("the gate code's changed, new one is 4471", "4471", "gate|code|number"),
+    ("the number plate's changed, I got a private one: K4 TSY", "K4", "||name"),  # (the
+    ("the gate code's changed, new one is 4471", "4471", "||number"),  # new thing's: no key)
     ("the gate code has been changed: 4471", "4471", "gate|code|number"),
     ("wifi password got changed, it's Tulip99 now", "Tulip99", "wifi|password|name"),
 ])
@@ -201,8 +205,15 @@ def test_a_changed_keys_value_replaces_the_old(first: str, later: str, old: str,
     assert replaced_by_map(_chat(first, "A: Noted.", later)).get(old) == new
 
 
+def test_a_thing_replaced_gives_its_value_to_the_old_things_key() -> None:
+    ledger = _chat("my VPN token serial is 0041-2288", "A: RSA token serial: 0041-2288.",
+                   "the fob got replaced, the new one is 0041-3391")
+    assert replaced_by_map(ledger) == {"0041-2288": "0041-3391"}
+
+
 def test_a_changed_key_replaces_only_its_own() -> None:
-    ledger = _chat("gate code 1234, alarm code 9876", "A: ok", "the alarm code has been changed: 4471")
+    ledger = _chat("gate code 1234, alarm code 9876", "A: ok",
+                   "the alarm code has been changed: 4471")
     assert replaced_by_map(ledger) == {"9876": "4471"}
     assert "1234" in current_set(ledger)
 
@@ -222,3 +233,8 @@ def test_a_change_with_its_own_subject_after_it_names_no_key() -> None:
     found = {f.value: f for f in message_facts("the plan changed, we're meeting at 6pm", "user")}
     assert found["6pm"].key == "||time"
     assert not found["6pm"].correction
+
+
+def test_a_pronouns_s_before_a_value_and_when_is_no_key() -> None:
+    assert not any(f.key.split("|")[1:2] == ["she"] or f.value == "70" for f in message_facts(
+        "She's 70 tomorrow.", "user"))

@@ -27,7 +27,9 @@ from ollm_desktop.engine.fact_words import (
     closed,
 )
 
-_CHANGED = closed("changed updated renewed replaced switched reset")
+# (not "replaced", "renewed", "reset": "the fob got replaced" says the thing is new, not
+# its value; its new value is then the old thing's key's)
+_CHANGED = closed("changed updated")
 _HAVE = closed("has have got was 's")
 _FILL = closed("been just")
 # What the value's own clause may say besides it: pronouns, auxiliaries, "new one".

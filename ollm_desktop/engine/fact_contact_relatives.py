@@ -100,6 +100,11 @@ _COPULAS = closed("is are was were")
 def changed_key(tokens: Sequence[Tok], i: int, first: int) -> tuple[str, str] | None:
     """(entity, attribute) of a leading clause that says its key changed, where the value at
     ``i`` follows with no noun phrase of its own ("the number plate's changed, I got a
-    private one: K4 TSY": the number plate's; ``fact_changed_subjects``); else None."""
-    entity, attribute = noun_phrase(changed_subject(tokens, i, first))
+    private one: K4 TSY": the number plate's; ``fact_changed_subjects``); else None.
+    After "one" ("a private one", "the new one") the value is the new thing's: no key."""
+    words = changed_subject(tokens, i, first)
+    if words and any(t.word in ("one", "ones") for t in tokens[first:i]):
+        return "", ""  # "the fob's changed, the new one is X": the new thing's value, of
+        # the key the old one's had (a value of no noun phrase refers back to it)
+    entity, attribute = noun_phrase(words)
     return (entity, attribute) if attribute else None

@@ -416,5 +416,5 @@ def _value_said(sentence: str, tokens: list[Tok], i: int) -> bool:
     while at < len(tokens) and tokens[at].word == "·":  # the value's own words
         at += 1
     return at >= len(tokens) or tokens[at].word in BOUNDARY or tokens[at].word in (
-        "and", "but", "now", "not") or clause_timed(tokens, at)  # ("Osprey from today")
+        "and", "but", "now", "not") or clause_timed(tokens, at, i)  # ("Osprey from today")
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_leads import from_now
 from ollm_desktop.engine.fact_value_spans import ends_clause
-from ollm_desktop.engine.fact_words import BOUNDARY, Tok, closed
+from ollm_desktop.engine.fact_words import BOUNDARY, PRONOUNS, Tok, closed
 
 # Deictic adverbs of a past or present time (a closed class).
 _WHEN = closed("yesterday today tonight earlier recently")
@@ -90,8 +90,9 @@ def time_tail(tokens: Sequence[Tok], at: int, end: int) -> bool:
     return from_then(tokens, at, end) or from_now(list(tokens), at) == end - at
 
 
-def clause_timed(tokens: Sequence[Tok], at: int) -> bool:
+def clause_timed(tokens: Sequence[Tok], at: int, noun: int) -> bool:
     """Whether the words from ``at`` to the clause's end (a boundary) say only when the value
-    before them holds: "the codename's Osprey from today" (``fact_surface.spelled_is``)."""
+    before them holds, after a noun's "'s" at ``noun`` (not a pronoun's: "She's 70
+    tomorrow" names no key): "the codename's Osprey from today" (``fact_surface.spelled_is``)."""
     end = next((k for k in range(at, len(tokens)) if tokens[k].word in BOUNDARY), len(tokens))
-    return at < end and time_tail(tokens, at, end)
+    return at < end and tokens[noun].word[:-2] not in PRONOUNS and time_tail(tokens, at, end)
