@@ -90,7 +90,8 @@ def _bare(sentence: str, token: Tok, like: tuple[int, int, str, str]) -> bool:
 def _spoken(tokens: list[Tok], at: int, j: int) -> bool:
     """A repair typed as spoken, with no comma ("lands at 14:50 no wait 15:40"): a word
     that takes back besides "no" ("no milk", "no later than" take nothing back)."""
-    return any(t.word in _TAKING_BACK - _DENIALS for t in tokens[at:j])
+    return any(t.word in _TAKING_BACK - _DENIALS for t in tokens[at:j]) or (
+        j - at == 1 and tokens[at].word in _HESITATING)  # "4417 er 4471": one hesitation alone
 
 
 _BARE = re.compile(r"\d+(?:[.,]\d+)?")
@@ -161,7 +162,7 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
                 tokens[j].word not in _TAKING_BACK and tokens[j].word not in _BESIDE:
             j += 1  # (its noun)
         if j >= len(tokens) or (tokens[j].word not in BOUNDARY | _DOTS and
-                                tokens[j].word not in _TAKING_BACK):
+                                tokens[j].word not in _TAKING_BACK | _HESITATING):
             continue  # (the repair opens a clause: "Thursdays actually, Tuesday is gym"
             # confirms Thursdays)
         unpunctuated, at = tokens[j].word not in BOUNDARY | _DOTS, j
