@@ -134,3 +134,56 @@ def test_a_wrong_value_still_retires(first: str, later: str, new: str) -> None:
     ledger = _chat(first, later)
     assert new in current_set(ledger)
     assert "8080" not in current_set(ledger)
+
+
+@pytest.mark.parametrize(("said", "new", "old"), [
+    ("My blood pressure target is 140/90, hold on, the nurse wrote 135/85 on the card",
+     "135/85", "140/90"),
+    ("the lease ends on 3 May, sorry, the contract says 5 May", "5 May", "3 May"),
+    ("Our wifi password is Otter42, wait, the sticker says Otter24", "Otter24", "Otter42"),
+    ("Dentist is Tuesday 3pm, wait, the reminder text says Thursday 3pm", "Thursday 3pm",
+     "Tuesday 3pm"),
+])
+def test_a_repair_a_source_gives(said: str, new: str, old: str) -> None:
+    ledger = _chat(said)
+    assert new in current_set(ledger)
+    assert old not in current_set(ledger)
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("the flight is at 9:40, sorry, Dana says 10:05 is better", "9:40"),  # (her opinion)
+    ("the flight is at 9:40, and the app shows 10:05 for the return", "9:40"),
+    ("the flight is at 9:40, sorry, the app says 10:05 maybe", "9:40"),
+])
+def test_no_repair_without_a_source_stated(said: str, kept: str) -> None:
+    assert kept in current_set(_chat(said))
+
+
+@pytest.mark.parametrize(("said", "new"), [
+    ("the meeting is in Berlin, I mean Munich, the Berlin one was last year", "Munich"),
+    ("the meeting is in Berlin, I mean Munich, the other one was last year", "Munich"),
+])
+def test_a_past_clause_after_the_users_own_leaves_it_a_statement(said: str, new: str) -> None:
+    ledger = _chat(said)
+    assert new in current_set(ledger)
+    assert "Berlin" not in current_set(ledger)
+
+
+@pytest.mark.parametrize("said", [
+    "Back in 2019 we were on Heroku",
+    "I used to live in Leeds, loved it",
+])
+def test_a_past_sentence_states_nothing(said: str) -> None:
+    assert not current_set(_chat(said))
+
+
+@pytest.mark.parametrize(("said", "new", "old", "other"), [
+    ("my flight is AF 1234, no hold on, AF 1243, landing CDG 9:50", "AF 1243", "AF 1234",
+     "CDG"),
+])
+def test_a_repairs_value_meant_takes_the_old_ones_kind(said: str, new: str, old: str,
+                                                       other: str) -> None:
+    ledger = _chat(said)
+    assert {new, other} <= current_set(ledger)
+    assert old not in current_set(ledger)
+    assert replaced_by_map(ledger).get(old, new) == new
