@@ -12,6 +12,13 @@
   (``fact_mood_refused``).
 - A past copula that judges a value ("10 days was nicer last time") retires nothing
   (``fact_old_values``, ``fact_mood_words.JUDGED``).
+- A repair whose value meant a source gives ("140/90, hold on, the nurse wrote 135/85"),
+  never another's opinion ("…, sorry, Dana says 10:05 is better"; ``fact_self_repairs``).
+- A past clause after the user's own asserted one leaves it a statement ("…, I mean Munich,
+  the other one was last year"; ``fact_mood_open``).
+- A repair's value meant of the old one's shape takes the old one's kind ("AF 1234, no hold
+  on, AF 1243, landing CDG"), and the old value's noun may run three words ("2 tbsp red wine
+  vinegar, make that 3 tbsp").
 """
 
 from __future__ import annotations
@@ -180,6 +187,8 @@ def test_a_past_sentence_states_nothing(said: str) -> None:
 @pytest.mark.parametrize(("said", "new", "old", "other"), [
     ("my flight is AF 1234, no hold on, AF 1243, landing CDG 9:50", "AF 1243", "AF 1234",
      "CDG"),
+    ("dressing: 2 tbsp red wine vinegar, make that 3 tbsp, 5 tbsp olive oil", "3 tbsp",
+     "2 tbsp", "5 tbsp"),
 ])
 def test_a_repairs_value_meant_takes_the_old_ones_kind(said: str, new: str, old: str,
                                                        other: str) -> None:
