@@ -19,6 +19,8 @@
 - A repair's value meant of the old one's shape takes the old one's kind ("AF 1234, no hold
   on, AF 1243, landing CDG"), and the old value's noun may run three words ("2 tbsp red wine
   vinegar, make that 3 tbsp").
+- "ignore my last message", "disregard the previous msg" before a break lead as "ignore that"
+  does (``fact_leads``).
 """
 
 from __future__ import annotations
@@ -196,3 +198,25 @@ def test_a_repairs_value_meant_takes_the_old_ones_kind(said: str, new: str, old:
     assert {new, other} <= current_set(ledger)
     assert old not in current_set(ledger)
     assert replaced_by_map(ledger).get(old, new) == new
+
+
+@pytest.mark.parametrize(("later", "new"), [
+    ("ignore my last message - the zine is 100gsm", "100gsm"),
+    ("disregard my previous message, the zine is 100gsm", "100gsm"),
+    ("Ignore my previous message. The zine is 100gsm.", "100gsm"),
+])
+def test_a_retraction_of_the_last_message_leads(later: str, new: str) -> None:
+    ledger = _chat("Printing the zine at 120gsm", later)
+    assert new in current_set(ledger)
+    assert replaced_by_map(ledger).get("120gsm") == new
+    assert not any("message" in v for v in _shown(ledger))
+
+
+@pytest.mark.parametrize("later", [
+    "ignore my last message lol",
+    "ignore my last message about the venue, the zine is still 120gsm",
+])
+def test_a_retraction_of_the_last_message_keeps_what_it_does_not_take(later: str) -> None:
+    ledger = _chat("Printing the zine at 120gsm", later)
+    assert "120gsm" in current_set(ledger)
+    assert not any(v == "lol" for v in _shown(ledger))
