@@ -25,6 +25,7 @@ from ollm_desktop.engine.fact_words import (
     PRONOUNS,
     Tok,
     cardinal,
+    closed,
     is_change,
     unitless,
 )
@@ -49,7 +50,8 @@ def counted(sentence: str, tokens: list[Tok], i: int) -> None:
         if token.value or not word.isalpha() or word in DETERMINERS or word in PREPOSITIONS \
                 or word in COPULAS or word in CONJUNCTIONS or word in NOT_NP or \
                 word in AUXILIARIES or word in PRONOUNS or word in SUBORDINATORS or \
-                is_change(word) or word in _WHEN or _moving(tokens, token) or \
+                is_change(word) or word in _WHEN or word in _HESITATIONS or \
+                _moving(tokens, token) or \
                 from_now(tokens, tokens.index(token)):  # ("to 9443 if 8443 clashes": no
             # count of "if"; "moved the port to 9090 yesterday": no count of days said by
             break  # name; "from 20 down to 12": of "down"; "at 10 going forward": of "going")
@@ -57,6 +59,10 @@ def counted(sentence: str, tokens: list[Tok], i: int) -> None:
         token.word = "·"  # part of the value now
     if end != value[1]:
         tokens[i].value = (value[0], end, sentence[value[0]:end], "number")
+
+
+# A hesitation counts nothing: "4417 er 4471", "12 um 14 people" (a self-repair spoken).
+_HESITATIONS = closed("er err erm uh um umm uhh")
 
 
 def _labels_next(sentence: str, tokens: list[Tok], at: int) -> bool:

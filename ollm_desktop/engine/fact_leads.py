@@ -182,6 +182,9 @@ def _taken_back(tokens: list[Tok], index: int) -> int:
     end = words[2] in BOUNDARY or words[2] == ""  # (the lead is its own clause)
     if words[0] in RETRACT and words[1] in _SAID:
         return 2
+    if words[0] in RETRACT and words[1] in ("my", "the") and words[2] in _LAST and \
+            words[3] in _MESSAGE and _closes(tokens, index + 4):  # "ignore my last message
+        return 4  # -", "disregard the previous msg,": what was just said, as "that" is
     if words[0] in ("never", "don't") and words[1] == "mind":
         return 3 if words[2] in _SAID else 2 if end else 0
     if words[0] in PAUSE and words[1] == "on" and end:
@@ -192,6 +195,13 @@ def _taken_back(tokens: list[Tok], index: int) -> int:
 
 
 _SAID = frozenset({"that", "this", "it"})  # what was just said, as a pronoun
+
+
+def _closes(tokens: list[Tok], at: int) -> bool:
+    """A break or the end at ``at``: the lead is its own clause."""
+    return at >= len(tokens) or tokens[at].word in BOUNDARY or tokens[at].word == "-"
+_LAST = closed("last previous earlier prior")
+_MESSAGE = closed("message msg text reply answer comment post")  # (what was just said)
 
 
 def _error_clause(tokens: list[Tok], index: int) -> int:

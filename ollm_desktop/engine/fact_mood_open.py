@@ -380,6 +380,8 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
             for i in range(max(i for i in range(first, len(tokens))
                                if moods[i] != "statement"), len(tokens))):
         return "statement"
+    if set(marked) == {"past"} and moods[first] == "statement":  # "the meeting is in Munich,
+        return "statement"  # the other one was last year": a past clause after the user's own
     if set(marked) == {"tentative"}:  # "There are options, but we booked the Novotel"
         last = max(i for i in range(first, len(tokens)) if moods[i] != "statement")
         after = next((t.word for t in tokens[last + 1:] if t.word[:1].isalnum()), "")

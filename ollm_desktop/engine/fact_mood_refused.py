@@ -177,9 +177,14 @@ def _dismissed(tokens: Sequence[Tok], a: int, i: int, b: int) -> int:
     offered = any(t.word in _OFFERS or t.word in _SELLING or t.word in _TOLD
                   for t in tokens[a:i - 1])  # ("friend told me to set it to 144 Hz, haven't
     # bothered": advice not taken)
-    return i - 1 if offered else -1
+    tried = any(t.word in TRIED or t.word == "experimented" or (
+        t.word in _TRIAL_NOUNS and k > a and tokens[k - 1].word == "a")
+        for k, t in enumerate(tokens[a:i - 1], a))  # "we had a go at DADGAD but …, not
+    # doing that": a trial given up
+    return i - 1 if offered or tried else -1
 
 
+_TRIAL_NOUNS = closed("go try whirl shot")  # "had a go at", "gave it a try", "gave X a shot"
 _TOLD = closed("told advised recommended")
 _ADVERBS = closed("just flatly politely then all always obviously")
 _TOLD_WHO = closed("him her them")

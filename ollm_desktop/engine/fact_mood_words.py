@@ -194,3 +194,9 @@ def repair_only(words: Sequence[str]) -> bool:
     rest = clause[lead:]
     return bool(lead) and 0 < len(rest) <= _REPAIR_WORDS and \
         not any(w in SUBJECTS or w in COPULAS or w in MODAL for w in rest)
+# What a past copula after a value says of how it went, not that it is gone ("10 days was
+# nicer last time", "the 9:30 one was better", "Hall B was fine"): a trial judged, which
+# retires no value ("10% was underfitting", "8080 was wrong" retire theirs).
+JUDGED = closed("better worse nicer nice easier harder tastier fizzier sweeter stronger weaker "
+                "cheaper faster slower quicker smoother louder quieter bigger smaller too more "
+                "less great fine lovely good ok okay alright decent")

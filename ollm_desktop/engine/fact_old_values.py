@@ -14,6 +14,7 @@ from ollm_desktop.engine.fact_mood_words import (
     CONDITIONAL,
     FIRST_PERSON,
     HEARSAY,
+    JUDGED,
     MODAL,
     TENTATIVE,
 )
@@ -94,7 +95,7 @@ def is_old(tokens: list[Tok], i: int) -> bool:
         return True  # "we dropped Crashlytics for Sentry": the verb's own object goes
     verb, _, rest = after.partition(" ")  # "Y is superseded", "Y was wrong", "Y is the old one"
     said = [w for w in rest.split(" ") if w not in DETERMINERS]
-    if verb in ("was", "were") and said and i == _clause_first(tokens, i):
+    if verb in ("was", "were") and said and said[0] not in JUDGED and i == _clause_first(tokens, i):
         return True  # a value the subject of a past copula: "10% was underfitting"
     return verb in ("is", "was", "are", "were") and said[:1] != [] and said[0] in _RETIRED
 
@@ -407,8 +408,7 @@ _ACTUALITY = closed("fact reality truth actuality")
 _PLACES = closed("in on for at under within inside behind via")
 _STRONG = closed("; . ? ! : — –")
 _SECOND_PERSON = closed("you your you've you'd")
-# What in a contrast clause leaves its value unasserted: a condition, a wish, a hedge, a
-# question word, a past state.
+# What leaves a contrast clause's value unasserted: condition, wish, hedge, question, past.
 _UNASSERTED = HEDGES | CONDITIONAL | _WISHED | closed(
     "prefer rather should was were had used yesterday ago")
 # Words before a value that are no label noun of it.

@@ -15,6 +15,12 @@ never replaces the user's value, whether the refusal shares the offer's sentence
   offer's verb were the offer's: they are read as a proposal, never the user's. A refusal
   with its own object ("I refused the upgrade", "I said no to Friday") points at nothing
   before it, and an offer the speaker made ("I offered $300.") is the speaker's.
+- **A decider's no** (stop 54): a short third-person subject's bare refusal ("Board said no
+  at Tuesday's meeting.", "The landlord refused.", "My manager declined.") turns down the
+  previous sentence's offer or request as the speaker's does ("HR asked about moving it to
+  the 28th."), and a request the speaker made ("I asked to move it to 10:00. Boss said
+  no."). An adjunct of where, when or how may follow the refusal ("at the meeting",
+  "again"), never "at first" (it may have given in).
 
 The words are closed classes: the verbs of refusing and of offering, the first person.
 """
@@ -40,12 +46,22 @@ REFUSING = closed("refused declined rejected")
 _BACK = closed("it that this them")
 _NEXT = closed(", ; : — – - . ! and but so because as since")  # a break or a new clause
 OFFERING = closed("offered offering offers proposed suggested quoted countered pitched wanted "
-                  "wants pushed pushing")  # (another's wish or push, turned down after)
+                  "wants pushed pushing asked requested floated mooted")  # (another's wish,
+# push or request, turned down after: "HR asked about moving it to the 28th. Board said no.")
+_REQUESTING = closed("asked requested")
 _SELLING = closed("sell upsell")  # "they tried to upsell the Touring trim at $34,200"
 
 
-def _refusal(sentence: str) -> bool:
-    """Whether the sentence opens with the speaker's bare refusal."""
+def _refusal(sentence: str) -> int:
+    """Whether the sentence opens with the speaker's bare refusal (1), or a decider's (2:
+    "Board said no."); 0: none."""
+    return int(_refused_by(sentence))  # (True: 1)
+
+
+_BY_OTHER = 2
+
+
+def _refused_by(sentence: str) -> bool | int:
     words = [m.group(0).lower() for m in TOKEN.finditer(sentence[:80])]
     k = 0
     while k < len(words) and (words[k] in _OPENING or words[k] == ","):
@@ -55,9 +71,15 @@ def _refusal(sentence: str) -> bool:
         return True
     if (n := dismissal(words, k)) > 0:  # (fact_mood_dismissed) "Not happening.", "I laughed."
         return not _accepted(words[k + n:])
-    if not head or head[0] not in _WHO:
+    if not head:
         return False
-    k += 1
+    if head[0] not in _WHO:
+        k = _decider(words, k)  # "Board said no.", "The landlord refused."
+        if k < 0:
+            return False
+        other = True
+    else:
+        k, other = k + 1, False
     while k < len(words) and words[k] in _ADVERBS:
         k += 1
     if words[k:k + 2] == ["said", "no"]:
@@ -71,7 +93,34 @@ def _refusal(sentence: str) -> bool:
         k += 1
     else:
         return False
-    return (k >= len(words) or words[k] in _NEXT) and not _accepted(words[k:])
+    if words[k:k + 1] and words[k] in _ADJUNCTS and words[k + 1:k + 2] not in (
+            ["to"], ["for"], ["first"]):  # ("said no at first": it may have given in)
+        k = next((j for j in range(k, len(words)) if words[j] in _NEXT), len(words))  # "said
+        # no at Tuesday's meeting", "refused again yesterday": how or when, no object
+    refused = (k >= len(words) or words[k] in _NEXT) and not _accepted(words[k:])
+    return _BY_OTHER if refused and other else refused
+
+
+# Words after a bare refusal that tell where, when or how it was said, no object of its own.
+_ADJUNCTS = closed("at in on during yesterday today again outright straight")
+# The words of a short third-person subject of a refusal ("Board", "the board", "my
+# manager", "HR", "the landlord"): a determiner or possessive and plain nouns.
+_DECIDER_DETS = closed("the my our his her their")
+_NOT_DECIDER = closed("it that this there he she they you i we who which what not never "
+                      "nobody everyone someone everybody somebody")
+
+
+def _decider(words: list[str], k: int) -> int:
+    """Where the verb of a third party's refusal opens, after a short subject of its own
+    ("Board said no", "the landlord refused", "my manager declined"; -1: none): a decider's
+    no after another's request turns the request down as the speaker's no does."""
+    j = k + (words[k:k + 1] != [] and words[k] in _DECIDER_DETS)
+    start = j
+    while j < len(words) and j - start < 2 and words[j].isalpha() and \
+            words[j] not in _NOT_DECIDER and words[j] not in REFUSING and \
+            words[j:j + 2] != ["said", "no"] and words[j] != "turned":
+        j += 1
+    return j if j > start else -1
 
 
 # The words by which the same sentence takes the offer after all ("I said no, then caved and
@@ -91,8 +140,10 @@ def _accepted(words: list[str]) -> bool:
         not other and bool(_ACCEPTED.intersection(words)))
 
 
-def _offer_at(sentence: str) -> int:
-    """Where another's offer verb ends in the sentence (-1: none, or the speaker's own)."""
+def _offer_at(sentence: str, own_request: bool = False) -> int:
+    """Where another's offer verb ends in the sentence (-1: none, or the speaker's own); with
+    ``own_request``, the speaker's own request too ("I asked to move it to 10. Boss said
+    no.": a third party refused it)."""
     matches = list(TOKEN.finditer(sentence))
     words = [m.group(0).lower() for m in matches]
     for i, word in enumerate(words):
@@ -102,7 +153,8 @@ def _offer_at(sentence: str) -> int:
             words[i + 2:i + 3] != [] and words[i + 2] in _SELLING
         if offered or came or sold:
             subject = words[i - 1] if i else ""
-            if not subject[:1].isalpha() or subject in FIRST_PERSON:
+            if not subject[:1].isalpha() or (subject in FIRST_PERSON and not (
+                    own_request and word in _REQUESTING)):
                 return -1
             return matches[i + (2 if came or sold else 0)].end()
     return -1
@@ -115,7 +167,8 @@ def read_back(before: list[Found], found: list[Found], said: Sequence[str], numb
     them."""
     sentence, previous = said[number], said[number - 1] if number else ""
     before, found = retired(before, found, sentence, number)  # "This should have been X."
-    if not previous or not _refusal(sentence) or (at := _offer_at(previous)) < 0:
+    if not previous or not (by := _refusal(sentence)) or (
+            at := _offer_at(previous, by == _BY_OTHER)) < 0:
         return before, found
     offered = {f.value for f in before if f.sentence == number - 1 and not f.old and
                f.kind not in ("correction", "decision", "question") and

@@ -52,7 +52,7 @@ _DENIALS = closed("no nope")
 # A hesitation before the value meant and "actually" after it ("Denver — er, Colorado Springs
 # actually"): a repair, where "Denver, Colorado Springs actually" may list two.
 _HESITANT = closed("er uh um — –")
-_NOUN_AFTER = 2  # words of the old value's noun after it ("16 GB RAM, sorry, 32 GB")
+_NOUN_AFTER = 3  # words of the old value's noun after it ("16 GB RAM, sorry, 32 GB")
 
 
 def _shape(text: str) -> str:
@@ -90,7 +90,8 @@ def _bare(sentence: str, token: Tok, like: tuple[int, int, str, str]) -> bool:
 def _spoken(tokens: list[Tok], at: int, j: int) -> bool:
     """A repair typed as spoken, with no comma ("lands at 14:50 no wait 15:40"): a word
     that takes back besides "no" ("no milk", "no later than" take nothing back)."""
-    return any(t.word in _TAKING_BACK - _DENIALS for t in tokens[at:j])
+    return any(t.word in _TAKING_BACK - _DENIALS for t in tokens[at:j]) or (
+        j - at == 1 and tokens[at].word in _HESITATING)  # "4417 er 4471": one hesitation alone
 
 
 _BARE = re.compile(r"\d+(?:[.,]\d+)?")
@@ -161,7 +162,7 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
                 tokens[j].word not in _TAKING_BACK and tokens[j].word not in _BESIDE:
             j += 1  # (its noun)
         if j >= len(tokens) or (tokens[j].word not in BOUNDARY | _DOTS and
-                                tokens[j].word not in _TAKING_BACK):
+                                tokens[j].word not in _TAKING_BACK | _HESITATING):
             continue  # (the repair opens a clause: "Thursdays actually, Tuesday is gym"
             # confirms Thursdays)
         unpunctuated, at = tokens[j].word not in BOUNDARY | _DOTS, j
@@ -208,10 +209,52 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
             meant = rest  # nothing (its mood), the first is taken back all the same
         if new is not None and _same_kind(old[2], old[3], meant, new[3]):
             taken.add(i)
+            if new[3] != old[3] and _shape(old[2]) == _shape(new[2]):  # "AF 1234, no hold
+                tokens[j].value = (*new[:3], old[3])  # on, AF 1243": one kind, the old one's
             for token in tokens[i + 1:j]:  # the repair's words name no key ("I mean Pier
                 if token.word in _TAKING_BACK or token.word in _BESIDE - {"·"}:  # 45")
                     token.word = ","
+    _reported(sentence, tokens, first, taken)
     return frozenset(taken)
+
+
+_SOURCE_VERBS = REPORTING | closed("wrote writes confirms confirmed has")
+_SOURCE_WORDS = 3  # words of the source's name ("the nurse", "my GP's letter")
+
+
+def _reported(sentence: str, tokens: list[Tok], first: int, taken: set[int]) -> None:
+    """A repair whose value meant a source gives ("140/90, hold on, the nurse wrote 135/85 on
+    the card", "Otter42, wait, the sticker says Otter24"): a value, a word that takes it back
+    between commas, a short subject and a verb of saying or writing, then a value of the old
+    one's kind. The speaker checks and finds the value meant; the source names no key."""
+    for i in range(first, len(tokens)):
+        old = tokens[i].value
+        if old is None or i in taken or i + 1 >= len(tokens) or tokens[i + 1].word != ",":
+            continue
+        j = i + 2
+        while j < len(tokens) and j - i <= 5 and tokens[j].value is None and (
+                tokens[j].word in _TAKING_BACK or tokens[j].word in _BESIDE):
+            j += 1
+        if j >= len(tokens) or tokens[j].word != "," or not any(
+                t.word in _TAKING_BACK - _DENIALS for t in tokens[i + 2:j]):
+            continue
+        k = j + 1 + (j + 1 < len(tokens) and tokens[j + 1].word in DETERMINERS)
+        start = k
+        while k < len(tokens) and k - start < _SOURCE_WORDS and tokens[k].value is None and \
+                tokens[k].word.isalpha() and tokens[k].word not in _SOURCE_VERBS and \
+                tokens[k].word not in NOT_NP and tokens[k].word not in COPULAS:
+            k += 1
+        if k == start or k + 1 >= len(tokens) or tokens[k].word not in _SOURCE_VERBS:
+            continue
+        new, after = tokens[k + 1].value, tokens[k + 2] if k + 2 < len(tokens) else None
+        if new is None or not _same_kind(old[2], old[3], new[2], new[3]) or (
+                after is not None and (after.word in COPULAS or after.word in AUXILIARIES or
+                                       after.word in MODALS or after.word in _HEDGES or
+                                       finite_verb(after))):
+            continue  # ("…, sorry, Dana says 10:05 is better": her opinion, a clause's own)
+        taken.add(i)
+        for token in tokens[i + 1:k + 1]:  # (the source names no key: "the nurse wrote")
+            token.word = ","
 
 
 _RUN_WORDS = 3  # words of a lower-case value meant

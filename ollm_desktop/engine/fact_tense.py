@@ -102,12 +102,21 @@ def past_words(clause: list[Tok]) -> int:
 
 def _past_then_present(words: list[str]) -> int:
     """The comma that ends a part told with a past copula ("was", "were", "had") and no
-    present one, where a present copula follows ("…, the new one is …"; 0: none)."""
+    present one, where a present copula follows ("…, the new one is …"; 0: none); or a part
+    told with any past verb where a word of now or of the new one opens the next ("our old
+    landlord charged £700, the new place charges £820", "I paid £40 before, now I pay
+    £55"): the contrast of old and new ends the past at the comma."""
     for k, w in enumerate(words):
-        if w == "," and any(x in cues.PAST for x in words[:k]) and \
-                not set(words[:k]) & cues.PRESENT and set(words[k + 1:]) & cues.PRESENT:
+        if w != "," or set(words[:k]) & cues.PRESENT:
+            continue
+        if any(x in cues.PAST for x in words[:k]) and set(words[k + 1:]) & cues.PRESENT:
+            return k
+        if tensed_any(words[:k]) and set(words[k + 1:k + 4]) & _NOW_NEW:
             return k
     return 0
+
+
+_NOW_NEW = closed("now new nowadays currently today")  # (opening the part after the comma)
 
 
 def _anterior(words: list[str]) -> bool:
