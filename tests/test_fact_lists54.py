@@ -190,3 +190,66 @@ def test_a_titled_item_is_corrected_alone() -> None:
 def test_counts_without_a_title_and_verb_stay(said: str, count: str | None) -> None:
     current = current_set(_chat(said))
     assert count is None or count in current
+
+
+# ------------------------------------------------------- a clause of sameness keeps its key
+
+
+@pytest.mark.parametrize(("first", "later", "old", "kept"), [
+    ("thermostat: 19.5 in the day, 16 overnight", "bumped it to 20.5, overnight unchanged",
+     "19.5", "16"),
+    ("prices: £40 adults, £15 children", "it is £45 now, children unchanged", "£40", "£15"),
+    ("ports: web 8080, admin 9090", "moved it to 8081, admin untouched", "8080", "9090"),
+    ("ports: web 8080, admin 9090", "moved it to 8081. admin stays", "8080", "9090"),
+])
+def test_a_kept_key_is_no_candidate_of_the_correction(first: str, later: str, old: str,
+                                                      kept: str) -> None:
+    ledger = _chat(first, "A: Noted.", later)
+    assert kept in current_set(ledger)
+    assert all(f.possibly_replaced_by is None for f in ledger if f.value == kept)
+    assert old in replaced_by_map(ledger) or any(
+        f.possibly_replaced_by for f in ledger if f.value == old)
+
+
+def test_a_kept_key_among_several_is_left_unmarked() -> None:
+    ledger = _chat("ports: web 8080, admin 9090, metrics 9100", "A: Noted.",
+                   "moved it to 8081, admin untouched")
+    marked = {f.value for f in ledger if f.possibly_replaced_by}
+    assert "9090" not in marked and {"8080", "9100"} <= marked  # (only possibly: two left)
+
+
+def test_a_question_with_a_kept_clause_replaces_nothing() -> None:
+    ledger = _chat("ports: web 8080, admin 9090", "A: Noted.",
+                   "what if we moved it to 8081, admin untouched?")
+    assert {"8080", "9090"} <= current_set(ledger) and not replaced_by_map(ledger)
+    assert not any(f.possibly_replaced_by for f in ledger)
+
+
+@pytest.mark.parametrize(("said", "words"), [
+    ("bumped it to 20.5, overnight unchanged", {"overnight"}),
+    ("Floor and time the same", {"floor", "time"}),
+    ("secondary and block unchanged", {"secondary", "block"}),
+    ("NSF extended the deadline to Feb 14, same cutoff time", {"cutoff", "time"}),
+    ("overnight stays 16", {"overnight"}),
+    ("trade price stays", {"trade", "price"}),
+    ("hers is unchanged", set()),
+    ("I changed everything, it is not the same", set()),
+])
+def test_the_words_a_clause_of_sameness_keeps(said: str, words: set[str]) -> None:
+    from ollm_desktop.engine.fact_kept_clauses import kept_words
+    assert kept_words(said) == {w.rstrip("s") for w in words}
+
+
+def test_the_subject_of_a_clause_of_sameness_is_no_value() -> None:
+    ledger = _chat("editor settings for the record:\neditor.fontSize=13\neditor.tabSize=4",
+                   "A: Font size 13, tab size 4.",
+                   "set editor.fontSize=15 today. tabSize untouched")
+    assert "tabSize" not in current_set(ledger)
+    assert {"15", "4"} <= current_set(ledger)
+
+
+def test_a_value_restated_as_unchanged_stays_a_value() -> None:
+    ledger = _chat("New episodes drop Tuesdays at 6 am, bonus episodes on Fridays.",
+                   "A: Tuesday 6 am drops, bonus on Fridays.",
+                   "From now on main episodes drop on Mondays; Fridays unchanged")
+    assert {"Fridays", "Mondays"} <= current_set(ledger)
