@@ -253,3 +253,19 @@ def test_a_value_restated_as_unchanged_stays_a_value() -> None:
                    "A: Tuesday 6 am drops, bonus on Fridays.",
                    "From now on main episodes drop on Mondays; Fridays unchanged")
     assert {"Fridays", "Mondays"} <= current_set(ledger)
+
+
+@pytest.mark.parametrize("later", ["make the night one 18, the kids complained it's freezing",
+                                   "make the night 18", "ok make the night one 18"])
+def test_make_the_key_a_number_replaces_its_value(later: str) -> None:
+    ledger = _chat("thermostat: 21 during the day, 17 at night", "A: Day 21, night 17. Saved.",
+                   later)
+    assert replaced_by_map(ledger).get("17") == "18"
+    assert "21" in current_set(ledger)
+
+
+@pytest.mark.parametrize("later", ["could you make the night one 18?",
+                                   "we make the best pizza 2"])
+def test_make_in_a_question_or_prose_replaces_nothing(later: str) -> None:
+    ledger = _chat("thermostat: 21 during the day, 17 at night", "A: Noted.", later)
+    assert {"21", "17"} <= current_set(ledger) and not replaced_by_map(ledger)

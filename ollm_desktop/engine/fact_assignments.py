@@ -11,12 +11,19 @@ no prose uses it for anything else. (Its own module: ``fact_values`` and
 
 Structure only: a name (a plain word, or a code or path value of letters) right before "=",
 the number right after it, the number ending its clause.
+
+The same assignment said as an imperative, "make the night one 18", "make the spare room
+19": "make" opening its clause, a determiner, one to three plain words (the key, "one" after
+them or not), and a bare number that ends the clause, is the key's new number (only "make
+that 12" and "make it 3 rooms" were read, so once a list's night value was read, "make the
+night one 18" left it current beside the correction's bare sentence).
 """
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_phrase_words import plain_word
 from ollm_desktop.engine.fact_value_spans import code_label, ends_clause
-from ollm_desktop.engine.fact_words import Tok, numeric
+from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, FILLER, Tok, numeric
 
 
 def assigned(tokens: list[Tok], i: int, first: int) -> bool:
@@ -40,3 +47,17 @@ def labelled_number(sentence: str, tokens: list[Tok], i: int) -> int:
             tokens[i + 1].word != "=" or tokens[i + 2].value is not None:
         return 0
     return i + 2 if assigned(tokens, i + 2, i) else 0
+
+
+def made_to(tokens: list[Tok], i: int, first: int) -> bool:
+    """The bare number at ``i`` ends "make the K [one] N" ("make the night one 18")."""
+    if not numeric(tokens[i].word) or not ends_clause(tokens, i):
+        return False
+    k = i - 1 - (i - 1 >= first and tokens[i - 1].word in ("one", "ones"))
+    words = 0
+    while k >= first and words < 3 and plain_word(tokens[k]):
+        k, words = k - 1, words + 1
+    if not words or k - 1 < first or tokens[k].word not in DETERMINERS or \
+            tokens[k - 1].word != "make":
+        return False
+    return k - 1 == first or tokens[k - 2].word in BOUNDARY or tokens[k - 2].word in FILLER

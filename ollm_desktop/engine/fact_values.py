@@ -7,7 +7,7 @@ info", "in room B12", "need 2 approvals"), beside the values ``provenance`` foun
 from __future__ import annotations
 
 from ollm_desktop.engine import fact_labelled_values as labelled
-from ollm_desktop.engine.fact_assignments import assigned, labelled_number
+from ollm_desktop.engine.fact_assignments import assigned, labelled_number, made_to
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_counted import counted, result_counts
 from ollm_desktop.engine.fact_hour_places import age_at, hour_at
@@ -168,7 +168,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "11 starters, 5 subs, 2 coaches"
             counted(sentence, tokens, i)
             continue
-        if numeric(token.word) and changed_to_next(tokens, i, first):
+        if numeric(token.word) and (changed_to_next(tokens, i, first) or made_to(tokens, i, first)):
             _promote(sentence, tokens, i, "number")  # "updated the port 8080 to 8090"
             continue
         if i == first and len(token.word) >= 2 and numeric(token.word) and (
