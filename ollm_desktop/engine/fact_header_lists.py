@@ -8,7 +8,11 @@ list is a name). A list of names alone ("Players: Tom, Jake, Sam 7, Ben") gives 
 per item, each of the header's key. Each value is the header's, of
 the item's words: (heating schedule, evening), as "the heating schedule's evening value"
 would be. Without this the first item took the header as its key and the others none, so a
-correction of one ("evenings are 19 °C now") found nothing to replace.
+correction of one ("evenings are 19 °C now") found nothing to replace. A bare number opens
+an item where its siblings are bare numbers read as values ("Thermostat: 19.5 in the day, 16
+overnight": only the first, after the colon, was read, and the night's 16 was lost); the
+items' names of a list "Servers: Alpha port 8080, Beta port 9090" are their keys' words
+(``fact_parallel_items``).
 
 Structure only: a header of one to four plain words opening the sentence, a colon, and at
 least two items of the form VALUE [PREPOSITION [DETERMINER]] WORD [WORD] that end at a comma
@@ -18,9 +22,17 @@ or the sentence's end.
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import noun_phrase, singular
+from ollm_desktop.engine.fact_parallel_items import parallel_names
 from ollm_desktop.engine.fact_phrase_words import mark_value, plain_word
 from ollm_desktop.engine.fact_value_spans import capital
-from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, PREPOSITIONS, Tok
+from ollm_desktop.engine.fact_words import (
+    BOUNDARY,
+    DETERMINERS,
+    PREPOSITIONS,
+    Tok,
+    numeric,
+    unitless,
+)
 
 _HEADER_WORDS = 4
 _QUALIFIER_WORDS = 2
@@ -33,6 +45,7 @@ def header_items(sentence: str, tokens: list[Tok], first: int) -> dict[int, tupl
     if colon is None or colon == first or not all(plain_word(t) for t in tokens[first:colon]):
         return {}
     header = " ".join(singular(t.word) for t in tokens[first:colon])
+    parallel_names(sentence, tokens, colon + 1)  # "Servers: Alpha port 8080, Beta port 9090"
     names = _names(sentence, tokens, colon + 1)
     if len(names) >= 2:  # "Players: Tom, Jake, Sam 7, Ben": one value per item, the header's
         entity, attribute = noun_phrase(header.split())
@@ -57,8 +70,15 @@ def header_items(sentence: str, tokens: list[Tok], first: int) -> dict[int, tupl
             break
     if len(items) < 2:
         return {}
+    numbers = [at for at in items if tokens[at].value is None and numeric(tokens[at].word)]
+    valued = [tokens[at].value for at in items if at not in numbers]
+    if numbers and not (valued and all(v is not None and unitless(v[2]) for v in valued)):
+        return {}  # a bare number beside no bare number read as one: no list of values
     for at in items:
-        if tokens[at].value is None:  # the list holds: its capitalised word is a name
+        if at in numbers:  # "19.5 in the day, 16 overnight": the siblings are bare numbers
+            token = tokens[at]
+            token.value, token.word = (token.start, token.end, token.word, "number"), ""
+        elif tokens[at].value is None:  # the list holds: its capitalised word is a name
             mark_value(sentence, tokens, at, at + 1)
     return items
 
@@ -93,7 +113,7 @@ def _item(sentence: str, tokens: list[Tok], start: int, end: int) -> tuple[int, 
     while at < end and tokens[at].word == "·":  # the value's own words before it
         at += 1
     head = tokens[at] if at < end else None
-    if head is None or (head.value is None
+    if head is None or (head.value is None and not numeric(head.word)
                         and not (head.word.isalpha() and capital(sentence, head))):
         return None
     after = at + 1

@@ -20,6 +20,7 @@ from ollm_desktop.engine.fact_day_times import (
     taken_day,
 )
 from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_kept_clauses import kept, kept_words
 from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_key_match import (
     ANY_KIND,
@@ -185,7 +186,7 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         old.status != "current" or old is new or old.id in beside or old.pinned
         or old.source == "manual" or not stated_before(old, new) or family(old) != kind
         or (old.message_id == new.message_id and not new.from_correction)
-        or same_number(old, new))]
+        or same_number(old, new) or kept(old, new, kept_words(said), facts))]  # ("admin untouched")
     # (a plain statement's value a correction restates, "Fridays unchanged": its own
     # message's values were stated beside it, never replaced by it)
     if kind == "sentence":
@@ -241,7 +242,8 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
         alike = []  # now": the user's phone, not the laptop's battery
     mark_possible(new, maybe or [old for old in alike if not two_owners(new, old) and not (
         unrelated(new, old) and not (old.users and measured(new, sentence)))]  # (68 m², 72 m²)
-                  or referred_back_among(new, facts)
+                  or referred_back_among(new, [f for f in facts if not kept(
+                      f, new, kept_words(said), facts)])  # ("admin untouched": not the admin's)
                   or ([] if found else persons_alike(new, candidates)))  # "it's Funmi
     # Adeyemi now": possibly the one person's name beside a firm's (a guess by its shape)
     return count

@@ -7,6 +7,7 @@ info", "in room B12", "need 2 approvals"), beside the values ``provenance`` foun
 from __future__ import annotations
 
 from ollm_desktop.engine import fact_labelled_values as labelled
+from ollm_desktop.engine.fact_assignments import assigned, labelled_number, made_to
 from ollm_desktop.engine.fact_clauses import ADVERBS
 from ollm_desktop.engine.fact_counted import counted, result_counts
 from ollm_desktop.engine.fact_hour_places import age_at, hour_at
@@ -14,6 +15,7 @@ from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_listed_counts import listed_count
 from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
+from ollm_desktop.engine.fact_no_values import NOT_BARE, titled_verb
 from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_repair_counts import counted_opening
 from ollm_desktop.engine.fact_spelled_moves import spelled_changes
@@ -23,7 +25,6 @@ from ollm_desktop.engine.fact_value_spans import (
     capital,
     changed_ranges,
     changed_to_next,
-    code_label,
     dimensions,
     ends_clause,
     firm_end,
@@ -64,8 +65,7 @@ def _eligible(token: Tok) -> bool:
     word = token.word
     return bool(word) and not token.value and word[0].isalnum() and word not in DETERMINERS \
         and word not in PREPOSITIONS and word not in NOT_NP and word not in COPULAS \
-        and word not in BOUNDARY and not is_change(word) and word not in (
-            "instead", "rather", "than", "but", "and", "or", "called", "named", "now", "use")
+        and word not in BOUNDARY and not is_change(word) and word not in NOT_BARE
 
 
 def _promote(sentence: str, tokens: list[Tok], index: int, kind: str = "name",
@@ -101,9 +101,9 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
         if token.value and token.value[3] == "number":
             counted(sentence, tokens, i)  # "5,908 participants", "4 parallel jobs"
             continue
-        if code_label(sentence, tokens, i):  # "versionCode 4120": a label and its number
+        if at := labelled_number(sentence, tokens, i):  # "versionCode 4120", "tabSize=4"
             token.word, token.value = token.value[2].lower(), None  # type: ignore[index]
-            _promote(sentence, tokens, i + 1, "number")
+            _promote(sentence, tokens, at, "number")
             continue
         if token.value or not token.word:
             continue
@@ -168,7 +168,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "11 starters, 5 subs, 2 coaches"
             counted(sentence, tokens, i)
             continue
-        if numeric(token.word) and changed_to_next(tokens, i, first):
+        if numeric(token.word) and (changed_to_next(tokens, i, first) or made_to(tokens, i, first)):
             _promote(sentence, tokens, i, "number")  # "updated the port 8080 to 8090"
             continue
         if i == first and len(token.word) >= 2 and numeric(token.word) and (
@@ -176,7 +176,7 @@ def bare_values(sentence: str, tokens: list[Tok], first: int, correction: bool,
             _promote(sentence, tokens, i, "number")  # "8766, sorry.", "8765 is the old one"
             continue
         if numeric(token.word) and (len(token.word) > 1 or prev in PAIRED or copula_count(
-                tokens, i)) and (prev in (  # ("is 9 engineers": fact_verb_places)
+                tokens, i) or assigned(tokens, i, first)) and (prev in (  # ("is 9 engineers")
                 "now", "not", "but", "from", "to", "is", "are", "be", "=", ":", "of", "was",
                 "being", "been", *ARROWS, *REPORTING, *CONTRACTED) or  # ("… as being 2014")
                 placed(tokens, i, first)):  # "Postgres runs on 5432", "is now on 3100"
@@ -296,7 +296,7 @@ def _titled(sentence: str, tokens: list[Tok], at: int, first: int) -> bool:
     # a clause's first word is capitalised anyway: a name only as the subject ("Year 8
     # reports are"), not a verb counting its object ("Need 2 approvals")
     after = tokens[at + 3].word if at + 3 < len(tokens) else ""
-    return after in COPULAS or after in AUXILIARIES
+    return after in COPULAS or after in AUXILIARIES or titled_verb(tokens, at)  # "Act 1 runs"
 
 
 def _labelled(tokens: list[Tok], i: int, first: int) -> bool:

@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from ollm_desktop.engine.fact_failed_olds import failed_olds
+from ollm_desktop.engine.fact_kept_clauses import kept_subjects
 from ollm_desktop.engine.fact_renamed_olds import renamed_olds
 from ollm_desktop.engine.provenance import Found, message_facts
 from ollm_desktop.engine.references import message_references, remember_references
@@ -118,6 +119,7 @@ def _read(role: str, content: str) -> tuple[Found, ...]:
     """The readings themselves (``extract`` guards them: a bug here costs no message)."""
     found = failed_olds(message_facts(content, role), content, role)  # "Granvia was full"
     found = renamed_olds(found, content, role)  # "we renamed billing-svc to ledger"
+    found = kept_subjects(found, content)  # "tabSize untouched": no value "tabSize"
     if role in ("user", "assistant"):
         message_references(content)  # what a compaction's references read: now, once
     return tuple(found)
