@@ -1,7 +1,7 @@
 """Stop 54, values of unusual shapes read whole (issue 28): the finders cut them short, so the
 user's value was not in the ledger as written.
 
-- Small digit groups joined by hyphens or pluses ("9-5", "10-46", "4-4-7-1", "3+2"): one
+- Small digit groups joined by hyphens ("9-5", "10-46", "4-4-7-1"): one
   number, not the first group; a range's unit class is a number's, so "10-6" replaces "9-5".
 - A long number in groups of three or four digits ("985 112 004 553 201"): one number.
 - A clock time's rate after "per" ("5:20 per km") and a money's period in letters ("£1,150
@@ -38,7 +38,6 @@ def _refs(text: str) -> list[str]:
     ("The cat flap code is 4-4-7-1", "4-4-7-1"),
     ("delivery window is 9-12.", "9-12"),
     ("i use 10-46 strings on the strat", "10-46"),
-    ("blitz clock is 5+3", "5+3"),
     ("Final score 3-1 to us", "3-1"),
     ("chip number is 985 112 004 553 201", "985 112 004 553 201"),
     ("my NHS number: 943 476 5919", "943 476 5919"),
@@ -74,7 +73,7 @@ def test_a_sort_code_stays_a_name() -> None:
     assert find_references("sort code 20-45-77") == [("20-45-77", "name")]
 
 
-@pytest.mark.parametrize("value", ["9-5", "4-4-7-1", "3+2", "985 112 004 553 201",
+@pytest.mark.parametrize("value", ["9-5", "4-4-7-1", "985 112 004 553 201",
                                    "nine and a half"])
 def test_joined_figures_are_numbers(value: str) -> None:
     assert unit_class(value, "number", "") == "number"

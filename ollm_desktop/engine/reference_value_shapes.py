@@ -108,8 +108,7 @@ def _check_joined(match: re.Match[str]) -> tuple[str, str] | None:
     """Groups of six digits or more in all are an identifier the digit-groups rule reads
     ("20-45-77", a sort code: a name); fewer are a number ("9-5", "3-1", "4-4-7-1")."""
     text = match.group(0)
-    digits = sum(c.isdigit() for c in text)
-    return None if digits >= 6 and "+" not in text else (text, "number")
+    return None if sum(c.isdigit() for c in text) >= 6 else (text, "number")
 
 
 def _check_grouped(match: re.Match[str]) -> tuple[str, str] | None:
@@ -273,11 +272,10 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # of miles ("5:45/km" keeps its reading: a time of a unit's rate)
     (r"(?<![\w:.])\d{1,2}:[0-5]\d\space\b|\b\d{1,2}[ -]minute\s(?:miles?|kms?|kilometres?"
      r"|kilometers?)\b", "number", None),
-    # small digit groups joined by hyphens or pluses ("9-5", "10-46", "4-4-7-1", "3+2"): one
-    # value as written (a range, a score, a gauge, a keypad code, a time control), never its
-    # first group alone; a unit after a range keeps the number rule's longer reading
-    (r"(?<![\w./:+\-–])\d{1,3}(?:(?:-|–)\d{1,3}){1,4}(?![\w/:+\-–]|[.,]\d)"
-     r"|(?<![\w./:+\-–])\d{1,2}(?:\+\d{1,2}){1,3}(?![\w/:+\-–]|[.,]\d)", "number",
+    # small digit groups joined by hyphens ("9-5", "10-46", "4-4-7-1"): one value as written
+    # (a range, a score, a gauge, a keypad code), never its first group alone; a unit after a
+    # range keeps the number rule's longer reading ("3+4" with a plus is arithmetic, none)
+    (r"(?<![\w./:+\-–])\d{1,3}(?:(?:-|–)\d{1,3}){1,4}(?![\w/:+\-–]|[.,]\d)", "number",
      _check_joined),
     # a long number written in groups of three or four digits with spaces ("985 112 004 553
     # 201", a microchip; "4111 1111 1111 1111", a card; "943 476 5919"): one identifier, not
