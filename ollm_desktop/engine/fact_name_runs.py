@@ -58,6 +58,11 @@ _TITLE_JOINS = closed("& of to the upon")
 # "that's" ("it's called Harbor & Vine now", "it's Ticket to Ride now"). Not after any
 # copula: "is Head of Sales", "was ... of ..." name a post or a past (held-out -1).
 _SLOT = NAMING | closed("now it's that's")
+# The prepositions a title's name stands after as their object ("opening with Pick Up the
+# Pieces", "switched to Bank of America", "a table at Lord of the Fries"): a closed class; a
+# run after them still needs a small word between capitals and the clause's end, and never
+# runs over "to" ("flying with Ryanair to Dublin" is a name and a place).
+_TITLE_PLACES = closed("with to at by via into")
 # What may follow the name: the clause's end, or "now" / "instead" / "anymore" before it.
 _AFTER = closed("now instead anymore")
 
@@ -66,11 +71,13 @@ def _title_run(sentence: str, tokens: list[Tok], i: int, first: int) -> int:
     """The index of the last token of a title's name that starts at ``i`` in a value's
     place and runs over its small words to the clause's end ("it's Ticket to Ride now"), or
     ``i`` where none does."""
-    if i <= first or tokens[i - 1].word not in _SLOT or not _titled(sentence, tokens[i]):
+    if i <= first or tokens[i - 1].word not in _SLOT | _TITLE_PLACES or \
+            not _titled(sentence, tokens[i]):
         return i
+    inner = _TITLE_JOINS if tokens[i - 1].word in _SLOT else _TITLE_JOINS - {"to"}
     end, at = i, i + 1
     while at < len(tokens):
-        joins = tokens[at].word in _TITLE_JOINS and not tokens[at].value
+        joins = tokens[at].word in inner and not tokens[at].value
         nxt = at + joins + (joins and tokens[at].word != "the" and at + 1 < len(tokens) and
                             tokens[at + 1].word == "the")
         if nxt >= len(tokens) or not _titled(sentence, tokens[nxt]) or \

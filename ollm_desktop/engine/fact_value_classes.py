@@ -67,6 +67,10 @@ def spelled_number(text: str) -> bool:
 
 _DIGITS = re.compile(r"(?i:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[ -](?i:zero|oh"
                      r"|one|two|three|four|five|six|seven|eight|nine)){2,}")
+# Figures joined by hyphens or grouped by spaces, no unit ("9-5", "4-4-7-1", "985 112 004
+# 553 201"), and a figure and a half ("nine and a half"): numbers (the
+# unit reader would take "-5" or "and a half" for a unit).
+_FIGURES = re.compile(r"\d{1,4}(?:[-–]\d{1,4})+|\d{3,4}(?: \d{3,4}){2,5}|[a-z\d -]+ and a half")
 _PER_FIGURE = re.compile(r"\sper\s\d")  # ("1 unit per 12 g": its own class, "unit")
 
 
@@ -75,6 +79,8 @@ def shaped_class(value: str) -> str | None:
     text = value.strip().lower()
     if _RATIO.fullmatch(text):
         return "ratio"
+    if _FIGURES.fullmatch(text):
+        return "number"
     if (size := _SIZE.fullmatch(text)) is not None:
         return f"dimensions {size['side']}" if size["side"] else "dimensions"
     if (strength := _STRENGTH.fullmatch(text)) is not None:

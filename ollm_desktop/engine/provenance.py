@@ -26,6 +26,7 @@ from ollm_desktop.engine.fact_designators import coded
 from ollm_desktop.engine.fact_lead_sentences import leads_on
 from ollm_desktop.engine.fact_message_lines import MAX_FACT_TEXT, proposal_lines, said_sentences
 from ollm_desktop.engine.fact_quoted_errata import errata
+from ollm_desktop.engine.fact_rate_tails import rated
 from ollm_desktop.engine.fact_sibling_marks import marked_owner
 from ollm_desktop.engine.fact_span_olds import span_olds
 from ollm_desktop.engine.fact_types import FactKind, join_key
@@ -88,7 +89,7 @@ def _values(sentence: str) -> list[tuple[int, int, str, str]]:
                 found.append((again, again + len(ref), ref, kind))  # said is a value ("prefers
                 taken.append((again, again + len(ref)))  # November 21 instead, so … is")
             again = _find_whole(sentence, ref, again + len(ref))
-    found = [_period(sentence, value) for value in found]
+    found = rated(sentence, [_period(sentence, value) for value in found])  # "5:20 per km"
     for match in P.RATIO.finditer(sentence):
         if not any(a <= match.start() < b for a, b in taken):
             found.append((match.start(), match.end(), match.group(0), "ratio"))

@@ -50,6 +50,7 @@ _CLOCK = rf"(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?{HALF})?"
 # An hour by its name ("noon", "12 midnight").
 HOUR_NAME = r"(?:12\s)?(?:noon|midnight|midday)"
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight"
+_CLOCK_HOURS = _HOUR_WORDS.removesuffix("|noon|midnight")
 _NTH = r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)"
 _OF_MONTH = r"\s+of\s+(?:the|each|every)\s+month"
 # The weekdays' short forms ("Fri the 3rd", "Thursday-7:30pm" is no model's name).
@@ -101,6 +102,39 @@ def _check_fraction(match: re.Match[str]) -> tuple[str, str] | None:
     if head and word.isalpha() and (word.lower() in _NOT_COUNTED or not word.islower()):
         return head, "number"
     return text, "number"
+
+
+def _check_joined(match: re.Match[str]) -> tuple[str, str] | None:
+    """Groups of six digits or more in all are an identifier the digit-groups rule reads
+    ("20-45-77", a sort code: a name); fewer are a number ("9-5", "3-1", "4-4-7-1")."""
+    text = match.group(0)
+    return None if sum(c.isdigit() for c in text) >= 6 else (text, "number")
+
+
+def _check_grouped(match: re.Match[str]) -> tuple[str, str] | None:
+    """Ten digits at least and no run of years: a number as the user groups it (a number, as
+    its last group alone was, so no name said later is taken for it)."""
+    text = match.group(0)
+    years = all(len(g) == 4 and g[:2] in ("19", "20") for g in text.split())
+    return (text, "number") if sum(c.isdigit() for c in text) >= 10 and not years else None
+
+
+# Capitals of chat and of measures, never half of a code ("OK", "ETA", "USD").
+_NO_CODE_HALF = frozenset((
+    "OK", "PS", "PM", "AM", "BTW", "FYI", "IMO", "TBH", "ETA", "ASAP", "THE", "AND", "FOR", "NOT",
+    "USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "RAM", "CPU", "GPU", "SSD", "HDD"))
+
+
+def _check_paired_codes(match: re.Match[str]) -> tuple[str, str] | None:
+    """Digits in one half only ("A380 A350" is a list of two) and letters in both; no half a
+    word of chat or a currency, and no sentence written all in capitals (where every word
+    is)."""
+    text = match.group(0)
+    halves = text.split()
+    if match.string.isupper() or sum(any(c.isdigit() for c in h) for h in halves) != 1 or \
+            any(h in _NO_CODE_HALF or h.isdigit() for h in halves):
+        return None
+    return text, "name"
 
 
 _NB = NUMBER_START
@@ -173,9 +207,12 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # is no amount a person writes so)
     (rf"{_NB}(?:\d{{1,3}}[ \u00a0])?[1-9]/(?:2|3|4|8|16)(?![\d/])(?:[ \u00a0]?[A-Za-z]+)?"
      rf"|{_NB}(?:\d{{1,3}}\s?)?[½⅓⅔¼¾⅛](?:[ \u00a0]?[A-Za-z]+)?", "number", _check_fraction),
-    # a time of day in words ("half past seven", "quarter to nine", "a quarter past 10")
-    (rf"\b(?i:(?:half|quarter)\s+(?:past|to)\s+(?:{_HOUR_WORDS}|1[0-2]|[1-9]))\b(?:\s?{HALF})?",
-     "time", None),
+    # a time of day in words ("half past seven", "quarter to nine", "a quarter past 10"), and
+    # the British "half eight" (half past eight; not before a plural it counts: "half six packs")
+    (rf"\b(?i:(?:half|quarter)\s+(?:past|to)\s+(?:{_HOUR_WORDS}|1[0-2]|[1-9]))\b(?:\s?{HALF})?"
+     rf"|\b(?<!-)(?<!\b[Ii]n )(?<!\b[Bb]y )(?i:half\s(?:{_CLOCK_HOURS}))\b(?![-'’])"
+     r"(?!\s(?!(?:is|was|on|at|in|for|and|or|but|now|instead|then|tomorrow|tonight|today)\b)"
+     r"[a-z]+s\b|\s(?:more|less|of|the|a)\b)", "time", None),
     # an hour said with "o'clock" ("8 o'clock", "eleven o'clock", "7 oclock pm"): one time,
     # not a bare number and a stray word
     (rf"\b(?:(?i:{_HOUR_WORDS})|1[0-2]|0?[1-9])\s?o['’]?clock\b(?:\s?{HALF})?", "time", None),
@@ -235,6 +272,19 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # of miles ("5:45/km" keeps its reading: a time of a unit's rate)
     (r"(?<![\w:.])\d{1,2}:[0-5]\d\space\b|\b\d{1,2}[ -]minute\s(?:miles?|kms?|kilometres?"
      r"|kilometers?)\b", "number", None),
+    # small digit groups joined by hyphens ("9-5", "10-46", "4-4-7-1"): one value as written
+    # (a range, a score, a gauge, a keypad code), never its first group alone; a unit after a
+    # range keeps the number rule's longer reading ("3+4" with a plus is arithmetic, none)
+    (r"(?<![\w./:+\-–])\d{1,3}(?:(?:-|–)\d{1,3}){1,4}(?![\w/:+\-–]|[.,]\d)", "number",
+     _check_joined),
+    # a long number written in groups of three or four digits with spaces ("985 112 004 553
+    # 201", a microchip; "4111 1111 1111 1111", a card; "943 476 5919"): one identifier, not
+    # its last groups (ten digits at least: "100 200 300" is a list; no run of years)
+    (r"(?<![\w.,+:/-])\d{3,4}(?: \d{3,4}){2,5}(?![\w]|[.,:]\d)", "number", _check_grouped),
+    # two codes of capitals and digits side by side, a digit in one of them ("K4 TSY", "LB68
+    # XKE": a number plate; "KMC X11": a maker and its model): one name, not its first half
+    (r"(?<![\w.-])[A-Z][A-Z0-9]{1,5} [A-Z][A-Z0-9]{1,5}(?![\w-]|[.,]\d)", "name",
+     _check_paired_codes),
     # cents and pence after the figure ("25¢", "50c", "99p"): money, one value; a letter after
     # one or two digits only (a "1080p" is a resolution) and not a title's item ("Step 3c")
     (rf"{_NB}(?:\d{{1,3}}\s?¢|\d{{1,2}}[cp](?![\w'’-]|\.\w))", "number", _check_cents),

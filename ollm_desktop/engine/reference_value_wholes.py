@@ -20,6 +20,7 @@ from ollm_desktop.engine.reference_value_shapes import ZONE
 from ollm_desktop.engine.reference_words import (
     CURRENCY_CODES,
     EXT,
+    MONTH_NAMES,
     NUMBER_WORDS,
     STOP,
     UNIT,
@@ -99,7 +100,46 @@ def _check_joined(match: re.Match[str]) -> tuple[str, str] | None:
     return match.group(0), "number"
 
 
+# The days of a month as ordinals in words ("fourteenth", "twenty-first", "thirty first").
+_NTH_WORDS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
+              "|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth"
+              "|nineteenth|twentieth|thirtieth")
+_DAY_WORDS = (rf"(?:(?:twenty|thirty)[- ](?:first|second|third|fourth|fifth|sixth|seventh"
+              rf"|eighth|ninth)|{_NTH_WORDS})")
+
+# A clock time in words, its hour and its minutes ("seven fifty one", "ten fifteen", "six oh
+# five"): not before a plural it counts ("two twenty pound notes").
+_MINUTE_WORDS = (r"(?:(?:twenty|thirty|forty|fifty)(?:[- ](?:one|two|three|four|five|six"
+                 r"|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
+                 r"|seventeen|eighteen|nineteen|oh[- ](?:one|two|three|four|five|six|seven"
+                 r"|eight|nine))")
+_HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+
+_WHEN_WORDS = frozenset({"tomorrow", "tonight", "today", "sharp", "train", "bus", "flight",
+                         "ferry", "service", "departure", "arrival", "start", "slot"})
+
+
+def _check_clock_words(match: re.Match[str]) -> tuple[str, str] | None:
+    """A clock time in words ends its phrase: a plain word after it is a noun it counts ("two
+    twenty pound notes", "seven eleven store"), unless that noun is a departure's or a day's
+    ("the seven fifty train", "ten fifteen tomorrow")."""
+    after = re.match(r"\s+([a-z]+)\b", match.string[match.end():])
+    if after is not None and after.group(1) not in _STOPPED and \
+            after.group(1) not in _WHEN_WORDS:
+        return None
+    return match.group(0), "time"
+
+
 RATE_SHAPES: tuple[tuple[str, str, Check | None], ...] = (
+    (rf"\b(?<![-'’])(?i:(?:{_HOUR_WORDS})\s{_MINUTE_WORDS})\b(?![-'’])"
+     r"(?:\s?(?:am|pm|a\.m\.|p\.m\.)(?!\w))?", "time", _check_clock_words),
+    # a number in words and a half, alone ("nine and a half", "size 6 and a half": a shoe's,
+    # an age): one number, not its first word alone
+    (rf"(?<![\w.,-])(?:(?i:{SPELLED})|\d{{1,3}})\sand\sa\shalf\b(?!-)", "number", None),
+    # a day of a month said in words ("the fourteenth of March", "March the twelfth", "twenty
+    # first of june"): one date, as "14th of March" is (not a "fourteenth" keyed by "March")
+    (rf"\b(?i:{_DAY_WORDS}\sof\s(?:{MONTH_NAMES}))\b"
+     rf"|\b(?:{MONTH_NAMES})\s(?:the\s)?(?i:{_DAY_WORDS})\b", "date", None),
     # an amount and the period or unit it is counted per ("45 a month", "640 a year", "3 days
     # a week", "2 tablets a day", "one tablet a day", "3 cups of coffee a day", "ISK 29,000 a
     # night"): one value, not "45" and a stray "month". A figure alone takes "a" or "an" only
