@@ -38,7 +38,7 @@ _cache: OrderedDict[str, tuple[Found, ...]] = OrderedDict()
 # The grammar's version: a stored extraction of an older grammar is no longer this one's
 # reading (its key does not match, so the message is extracted anew, once). Raise it whenever
 # ``fact_grammar``, ``fact_keys``, ``fact_words`` or ``provenance`` read a sentence otherwise.
-GRAMMAR_VERSION = 25  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
+GRAMMAR_VERSION = 26  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mood per clause;
 # 5: noun-phrase values, fact_phrases; 6: surface variants, fact_surface; 7: shouted sentences;
 # 8: equal numbers of a settings list stay apart; 9: "a.m."/"p.m." ends no sentence that goes
 # on, a moved thing's own value is old; 10: stop 40's review: a connective names no key, the
@@ -83,7 +83,11 @@ GRAMMAR_VERSION = 25  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # mind Y", hesitation repairs, "it's now platform 12", lead sentences that take back;
 # designators read whole ("Courtroom 4A", "IC 2043"), a measure's head left out ("sparge at
 # 78 °C"), a trailing "unless", "the recommended 4GB", a belief contrasted, too much and too
-# little)
+# little); 26: stop 54: digit groups joined by hyphens or spaced, dates and times in words,
+# two capital codes side by side, rates' periods, titles over small words; "K's X" before a
+# time, a key's relative clause, a changed key's opening clause, a titled name alone; list
+# items with their own labels, short settings, kept clauses; old and new in one sentence,
+# hesitation and cited repairs, a decider's no, trials given up, "ignore my last message")
 
 
 def content_key(role: str, content: str) -> str:
