@@ -43,8 +43,37 @@ def placed(tokens: list[Tok], i: int, first: int) -> bool:
     5432.", "listens on 8080 for the API" is none (a noun follows)."""
     word, verb = tokens[i].word, tokens[i - 2].word if i >= 2 else ""
     return i - 2 >= first and len(word) >= 2 and tokens[i - 1].word in _PLACING and \
-        _verb(verb) and (ends_clause(tokens, i) or day_part_end(tokens, i)) and (
+        _verb(verb) and (ends_clause(tokens, i) or day_part_end(tokens, i) or
+                         where_end(tokens, i)) and (
             verb in COPULAS or "'" in verb or (i - 3 >= first and _subject_end(tokens[i - 3])))
+
+
+# The prepositions of a place or a purpose after a placed number ("is at 21 in the lounge",
+# "runs on 5432 on the dev box", "listens on 8081 for the site"): they say where or for what
+# the value holds, never what it counts.
+_WHERE = closed("in on at for inside")
+
+
+def where_end(tokens: list[Tok], i: int) -> bool:
+    """Whether the number at ``i`` is followed only by a short phrase of where or for what
+    it holds (a preposition, a determiner, one to three plain words), then its clause's end.
+    Why: a placed number read only at its clause's end lost every value a user placed ("the
+    heating is at 21 in the lounge", "postgres runs on 5432 on the dev box")."""
+    k = i + 1
+    if k >= len(tokens) or tokens[k].word not in _WHERE:
+        return False
+    k += 1 + (k + 1 < len(tokens) and tokens[k + 1].word in DETERMINERS)
+    words = 0
+    while k < len(tokens) and tokens[k].value is None and tokens[k].word.isalpha() and \
+            tokens[k].word not in _PHRASE_STOPS and words < 3:
+        if ends_clause(tokens, k):
+            return True
+        k, words = k + 1, words + 1
+    return False
+
+
+# Words a place's phrase never holds: another clause or value begins there.
+_PHRASE_STOPS = PREPOSITIONS | CONJUNCTIONS | COPULAS | DETERMINERS | closed("now not")
 
 
 def _subject_end(token: Tok) -> bool:
