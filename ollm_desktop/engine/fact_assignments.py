@@ -34,7 +34,9 @@ def assigned(tokens: list[Tok], i: int, first: int) -> bool:
     named = name.word.replace("_", "").isalpha() if name.value is None else \
         name.value[3] in ("code", "path") and name.value[2].replace("_", "").replace(
             ".", "").isalpha()
-    return named and ends_clause(tokens, i)
+    return named and len(name.value[2] if name.value else name.word) > 1 and \
+        ends_clause(tokens, i)  # (one letter is a
+    # formula's variable, "a=2, b=3 gives 13", no setting's name)
 
 
 def labelled_number(sentence: str, tokens: list[Tok], i: int) -> int:

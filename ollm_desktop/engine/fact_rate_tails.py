@@ -25,7 +25,12 @@ Span = tuple[int, int, str, str]
 # keeps its reading, a time of a unit's rate.)
 _PER = re.compile(r"\s+per\s+(?:\d+(?:[.,]\d+)?\s?)?([a-z]{1,14})"
                   r"(?=\s*(?:[.,;:!?)\]—–-]|$)|\s+([A-Za-z']+))")
-_NOT_RATES = STOP | {"usual", "se", "cent", "request", "instructions"}
+_NOT_RATES = STOP | {"usual", "se", "cent", "request", "instructions",
+                     # (what says so: "at 10:30 per email", "per the invoice")
+                     "email", "mail", "text", "message", "letter", "memo", "note", "policy",
+                     "invoice", "contract", "schedule", "timetable", "website", "app"}
+# A word after the rate's noun that goes on to name a source ("per email from Jo").
+_SOURCE_ON = frozenset({"from", "by", "of", "sent", "that"})
 # An amount of money's period in letters ("£1,150 pcm", "£32k pa", "$400 pw", "€80 p.a.").
 _MONEY_PERIOD = re.compile(r"\s?(?:pcm|pw|pa|p\.a\.|pppn|pppw)(?![\w/]|\.\w)")
 _MONEY = re.compile(r"^[$€£¥₹]|^[A-Z]{3}\s|\s?[A-Z]{3}$|(?i:dollars|euros|pounds)$")
@@ -52,7 +57,8 @@ def rated(sentence: str, values: list[Span]) -> list[Span]:
 def _tail(sentence: str, end: int, text: str, kind: str) -> int:
     match = _PER.match(sentence, end) if kind == "time" else None
     if match is not None and match.group(1) not in _NOT_RATES and (
-            match.group(2) is None or match.group(2).lower() in STOP):
+            match.group(2) is None or (match.group(2).lower() in STOP and
+                                       match.group(2).lower() not in _SOURCE_ON)):
         return match.end() - end
     period = _MONEY_PERIOD.match(sentence, end) if _MONEY.search(text) else None
     return period.end() - end if period else 0

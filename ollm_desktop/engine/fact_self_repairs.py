@@ -91,7 +91,30 @@ def _spoken(tokens: list[Tok], at: int, j: int) -> bool:
     """A repair typed as spoken, with no comma ("lands at 14:50 no wait 15:40"): a word
     that takes back besides "no" ("no milk", "no later than" take nothing back)."""
     return any(t.word in _TAKING_BACK - _DENIALS for t in tokens[at:j]) or (
-        j - at == 1 and tokens[at].word in _HESITATING)  # "4417 er 4471": one hesitation alone
+        j - at == 1 and tokens[at].word in _HESITATING and not _qualified(tokens, j))
+    # ("4417 er 4471": one hesitation alone; "500 um 200 of that is spent", "£40 um £15 for
+    # kids" give the second value a whole of its own or another key: no repair)
+
+
+_QUALIFYING = closed("for of each per apiece except")  # ("£15 for kids", "200 of that")
+_END = closed(". ! ? … ...")
+
+
+def _qualified(tokens: list[Tok], j: int) -> bool:
+    """The value at ``j`` (and the words it took in) goes on with a word that gives it
+    another key or a whole ("£15 for kids", "200 of that is spent")."""
+    k = j + 1
+    while k < len(tokens) and tokens[k].word == "·":
+        k += 1
+    return k < len(tokens) and tokens[k].word in _QUALIFYING
+
+
+def _ends(tokens: list[Tok], j: int) -> bool:
+    """The value at ``j`` (and the words it took in) ends the sentence."""
+    k = j + 1
+    while k < len(tokens) and tokens[k].word == "·":
+        k += 1
+    return all(t.word in _END for t in tokens[k:])
 
 
 _BARE = re.compile(r"\d+(?:[.,]\d+)?")
@@ -218,7 +241,7 @@ def self_repaired(sentence: str, tokens: list[Tok], first: int) -> frozenset[int
     return frozenset(taken)
 
 
-_SOURCE_VERBS = REPORTING | closed("wrote writes confirms confirmed has")
+_SOURCE_VERBS = REPORTING | closed("wrote writes confirms confirmed")
 _SOURCE_WORDS = 3  # words of the source's name ("the nurse", "my GP's letter")
 
 
@@ -252,9 +275,29 @@ def _reported(sentence: str, tokens: list[Tok], first: int, taken: set[int]) -> 
                                        after.word in MODALS or after.word in _HEDGES or
                                        finite_verb(after))):
             continue  # ("…, sorry, Dana says 10:05 is better": her opinion, a clause's own)
+        if not _ends(tokens, k + 1) and not _written_on(tokens, k + 1):
+            continue  # words after the source's value may doubt it ("…, which can't be
+            # right", "by mistake"), or give it another key or time ("for non-members",
+            # "last year"): the user's value stands
         taken.add(i)
         for token in tokens[i + 1:k + 1]:  # (the source names no key: "the nurse wrote")
             token.word = ","
+
+
+def _written_on(tokens: list[Tok], j: int) -> bool:
+    """The source's value, then where it is written, ending the sentence ("135/85 on the
+    card", "5 May in the contract")."""
+    k = j + 1
+    while k < len(tokens) and tokens[k].word == "·":
+        k += 1
+    if k + 1 >= len(tokens) or tokens[k].word not in ("on", "in"):
+        return False
+    k += 1 + (tokens[k + 1].word in DETERMINERS)
+    start = k
+    while k < len(tokens) and k - start < 2 and tokens[k].value is None and \
+            tokens[k].word.isalpha() and tokens[k].word not in NOT_NP:
+        k += 1
+    return k > start and all(t.word in _END for t in tokens[k:])
 
 
 _RUN_WORDS = 3  # words of a lower-case value meant

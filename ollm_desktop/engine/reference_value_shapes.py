@@ -104,11 +104,34 @@ def _check_fraction(match: re.Match[str]) -> tuple[str, str] | None:
     return text, "number"
 
 
+def _before(match: re.Match[str]) -> str:
+    """The few words before a match (a bounded window: a check costs the same however long
+    the text before it)."""
+    return match.string[max(0, match.start() - 24):match.start()]
+
+
 def _check_joined(match: re.Match[str]) -> tuple[str, str] | None:
     """Groups of six digits or more in all are an identifier the digit-groups rule reads
     ("20-45-77", a sort code: a name); fewer are a number ("9-5", "3-1", "4-4-7-1")."""
     text = match.group(0)
-    return None if sum(c.isdigit() for c in text) >= 6 else (text, "number")
+    if sum(c.isdigit() for c in text) >= 6 or _RESULT_VERB.search(_before(match)):
+        return None  # (after a verb of a result, a game's score: "we won 3-1", "went 2-0
+        # down", "lost 10-46" tell of a match, no value the user keeps)
+    counted = _COUNTED_AFTER.match(match.string, match.end())
+    if counted is not None and "-" in text and text.count("-") == 1:
+        return text + counted.group(0), "number"  # a range and the plural it counts ("15-20
+        # chairs", "15-20 people"): one count, the noun kept (as "15 chairs" keeps it)
+    return text, "number"
+
+
+# A verb in the past of a game's or a match's result, before a score.
+_RESULT_VERB = re.compile(r"\b(?i:won|lost|drew|beat|went|ended|finished|led|trailed|were|got)"
+                          r"(?:\s+(?i:us|them|him|her|you|me))?\s+$")  # ("beat us 4-1")
+# A plural noun a range counts, ending the phrase ("15-20 chairs for the hall").
+_COUNTED_AFTER = re.compile(r"\s(?!(?:is|was|has|us|this|its|as|yes|plus|minus|less)\b)"
+                            r"(?:people|persons|guests|kids|children|adults|chairs|seats|tables"
+                            r"|rooms|beds|staff|players|copies|boxes|units|items|pieces|volunteers"
+                            r"|attendees|servings|portions|participants|members|students)\b")
 
 
 def _check_grouped(match: re.Match[str]) -> tuple[str, str] | None:
@@ -116,7 +139,16 @@ def _check_grouped(match: re.Match[str]) -> tuple[str, str] | None:
     its last group alone was, so no name said later is taken for it)."""
     text = match.group(0)
     years = all(len(g) == 4 and g[:2] in ("19", "20") for g in text.split())
+    if all(g.endswith("0") for g in text.split()) or \
+            _CODE_BEFORE.search(_before(match)) or \
+            _SHORT_AFTER.match(match.string[match.end():]):
+        return None  # round figures are a list ("quotes of 1200 1450 1600"); a capital code
+        # before or a short group after make the groups part of a longer one (an IBAN's)
     return (text, "number") if sum(c.isdigit() for c in text) >= 10 and not years else None
+
+
+_CODE_BEFORE = re.compile(r"\b(?=[A-Z0-9]*[A-Z])[A-Z0-9]{2,}\s$")
+_SHORT_AFTER = re.compile(r"\s\d{1,2}\b")
 
 
 # Capitals of chat and of measures, never half of a code ("OK", "ETA", "USD").
@@ -134,7 +166,20 @@ def _check_paired_codes(match: re.Match[str]) -> tuple[str, str] | None:
     if match.string.isupper() or sum(any(c.isdigit() for c in h) for h in halves) != 1 or \
             any(h in _NO_CODE_HALF or h.isdigit() for h in halves):
         return None
+    if _NOUN_PHRASE_BEFORE.search(_before(match)) or \
+            _ROUTE_AFTER.match(match.string[match.end():]) or \
+            _GROUP_AFTER.match(match.string[match.end():]):
+        return None  # ("I need an A4 PDF", "my PS5 DIED", "on EZY123 LGW to Nice": a noun
+        # phrase's words, a route, or part of a longer code)
     return text, "name"
+
+
+# A determiner or a possessive before the pair: the words of a noun phrase ("an A4 PDF", "my
+# PS5 DIED"), where a pair after "is", a colon or a key is a value ("the reg is K4 TSY").
+_NOUN_PHRASE_BEFORE = re.compile(r"\b(?i:a|an|the|my|our|your|his|her|their|its|this|that|"
+                                 r"these|those|some|any|new|old)\s+$")
+_GROUP_AFTER = re.compile(r"\s[A-Z0-9]{2,}\b")  # (a longer code: "GB29 NWBK 6016 …")
+_ROUTE_AFTER = re.compile(r"\s*(?:to|from|->|→|-|–)\s", re.IGNORECASE)
 
 
 _NB = NUMBER_START
@@ -212,7 +257,7 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     (rf"\b(?i:(?:half|quarter)\s+(?:past|to)\s+(?:{_HOUR_WORDS}|1[0-2]|[1-9]))\b(?:\s?{HALF})?"
      rf"|\b(?<!-)(?<!\b[Ii]n )(?<!\b[Bb]y )(?i:half\s(?:{_CLOCK_HOURS}))\b(?![-'’])"
      r"(?!\s(?!(?:is|was|on|at|in|for|and|or|but|now|instead|then|tomorrow|tonight|today)\b)"
-     r"[a-z]+s\b|\s(?:more|less|of|the|a)\b)", "time", None),
+     r"[a-z]+s\b|\s(?:more|less|of|the|a|each|apiece|every)\b)", "time", None),
     # an hour said with "o'clock" ("8 o'clock", "eleven o'clock", "7 oclock pm"): one time,
     # not a bare number and a stray word
     (rf"\b(?:(?i:{_HOUR_WORDS})|1[0-2]|0?[1-9])\s?o['’]?clock\b(?:\s?{HALF})?", "time", None),

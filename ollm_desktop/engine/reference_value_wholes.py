@@ -119,12 +119,16 @@ _WHEN_WORDS = frozenset({"tomorrow", "tonight", "today", "sharp", "train", "bus"
                          "ferry", "service", "departure", "arrival", "start", "slot"})
 
 
+# Nouns a number counts among the stop words ("eight ten times", "two twenty minutes").
+_COUNTS = frozenset({"times", "time", "hours", "minutes", "seconds", "days", "nights", "ones"})
+
+
 def _check_clock_words(match: re.Match[str]) -> tuple[str, str] | None:
     """A clock time in words ends its phrase: a plain word after it is a noun it counts ("two
     twenty pound notes", "seven eleven store"), unless that noun is a departure's or a day's
     ("the seven fifty train", "ten fifteen tomorrow")."""
     after = re.match(r"\s+([a-z]+)\b", match.string[match.end():])
-    if after is not None and after.group(1) not in _STOPPED and \
+    if after is not None and (after.group(1) not in _STOPPED or after.group(1) in _COUNTS) and \
             after.group(1) not in _WHEN_WORDS:
         return None
     return match.group(0), "time"
@@ -139,7 +143,8 @@ RATE_SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # a day of a month said in words ("the fourteenth of March", "March the twelfth", "twenty
     # first of june"): one date, as "14th of March" is (not a "fourteenth" keyed by "March")
     (rf"\b(?i:{_DAY_WORDS}\sof\s(?:{MONTH_NAMES}))\b"
-     rf"|\b(?:{MONTH_NAMES})\s(?:the\s)?(?i:{_DAY_WORDS})\b", "date", None),
+     rf"|\b(?:{MONTH_NAMES})\s(?:the\s)?(?i:{_DAY_WORDS})\b(?!\s+be\b)", "date", None),
+    # ("May the fourth be with you": a wish, "may" its verb)
     # an amount and the period or unit it is counted per ("45 a month", "640 a year", "3 days
     # a week", "2 tablets a day", "one tablet a day", "3 cups of coffee a day", "ISK 29,000 a
     # night"): one value, not "45" and a stray "month". A figure alone takes "a" or "an" only
