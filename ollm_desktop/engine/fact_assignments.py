@@ -21,9 +21,19 @@ night one 18" left it current beside the correction's bare sentence).
 
 from __future__ import annotations
 
+from ollm_desktop.engine.fact_mood_pressed import KIN
+from ollm_desktop.engine.fact_mood_words import BELIEF, HEARSAY, PRESENT
 from ollm_desktop.engine.fact_phrase_words import plain_word
 from ollm_desktop.engine.fact_value_spans import code_label, ends_clause
-from ollm_desktop.engine.fact_words import BOUNDARY, DETERMINERS, FILLER, Tok, numeric
+from ollm_desktop.engine.fact_words import (
+    BOUNDARY,
+    DETERMINERS,
+    FILLER,
+    REPORTING,
+    Tok,
+    closed,
+    numeric,
+)
 
 
 def assigned(tokens: list[Tok], i: int, first: int) -> bool:
@@ -62,4 +72,18 @@ def made_to(tokens: list[Tok], i: int, first: int) -> bool:
     if not words or k - 1 < first or tokens[k].word not in DETERMINERS or \
             tokens[k - 1].word != "make":
         return False
-    return k - 1 == first or tokens[k - 2].word in BOUNDARY or tokens[k - 2].word in FILLER
+    return (k - 1 == first or tokens[k - 2].word in BOUNDARY or tokens[k - 2].word in FILLER) \
+        and not any(_voiced(t.word) for t in tokens[:k - 1])
+
+
+def _voiced(word: str) -> bool:
+    """A word that frames what follows as another's words: a verb of saying, hearing or
+    believing, a kin word, another's possessive ("her text:", "the designer's note:")."""
+    return word in _VOICES or (word.endswith("'s") and word not in PRESENT and
+                               word not in _NOT_OWNED)
+
+
+_VOICES = REPORTING | BELIEF | HEARSAY | KIN | closed(
+    "saying keeps keep wrote writes written texted emailed messaged told tells asked asks "
+    "wants wanted his her their your boss")
+_NOT_OWNED = closed("let's what's here's who's where's how's")

@@ -32,6 +32,7 @@ from ollm_desktop.engine.fact_words import (
 _CHANGED = closed("changed updated")
 _HAVE = closed("has have got was 's")
 _FILL = closed("been just")
+_ANOTHERS = closed("his her their your")  # another's possessive: the key is not the user's
 # What the value's own clause may say besides it: pronouns, auxiliaries, "new one".
 _BETWEEN = closed("i we it it's its it’s they i've we've got have has is are now the a an "
                   "new one that's this so")
@@ -57,6 +58,8 @@ def changed_subject(tokens: Sequence[Tok], i: int, first: int) -> list[str]:
         words[-1] = words[-1][:-2]  # "the number plate's changed"
     else:
         return []
+    if words and words[0] in _ANOTHERS:
+        return []  # ("his flight has changed": another's key, never the user's flight)
     if words and words[0] in DETERMINERS:
         words = words[1:]
     if not 1 <= len(words) <= 3 or not all(

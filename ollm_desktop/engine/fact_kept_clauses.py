@@ -21,7 +21,8 @@ word with it (the correction's own too) are all kept words.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from ollm_desktop.engine.fact_types import Fact
@@ -57,18 +58,27 @@ def kept_words(said: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def kept(old: Fact, new: Fact, words: frozenset[str], facts: Sequence[Fact]) -> bool:
-    """``old``'s key is one the message keeps: the words that tell it apart from the keys
-    that share a word with it (the correction's own among them) are all kept words
+def kept_by(new: Fact, words: frozenset[str], facts: Sequence[Fact]) -> Callable[[Fact], bool]:
+    """Whether an old fact's key is one the message keeps: the words that tell it apart from
+    the keys that share a word with it (the correction's own among them) are all kept words
     ("overnight" of "thermostat overnight" beside "thermostat day"; not "same dentist" for
-    "dentist appt" beside "dentist": the appointment's word is not kept)."""
-    if not words or not old.key:
-        return False
-    own = _words(old.key)
-    others = [_words(f.key) for f in (*facts, new) if f is not old and f.key and
-              (f is new or f.status == "current")]
-    distinct = own.difference(*(o for o in others if o & own))
-    return bool(distinct) and distinct <= words
+    "dentist appt" beside "dentist": the appointment's word is not kept). How many current
+    keys hold each word is counted once for the ledger, so asking for every fact is linear."""
+    if not words:
+        return lambda old: False
+    held: Counter[str] = Counter()
+    times: Counter[int] = Counter()  # (a fact listed twice: each time is no other's key)
+    for f in (*facts, new):
+        if f.key and (f is new or f.status == "current"):
+            held.update(_words(f.key))
+            times[id(f)] += 1
+
+    def keeps(old: Fact) -> bool:
+        if not old.key:
+            return False
+        distinct = {w for w in _words(old.key) if held[w] == times[id(old)]}
+        return bool(distinct) and distinct <= words
+    return keeps
 
 
 def _words(key: str) -> set[str]:

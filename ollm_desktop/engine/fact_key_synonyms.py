@@ -64,6 +64,11 @@ _WHOLE = {
                      "plate number"),
 }
 
+# The owners a whole phrase with none of its own may stand for: "the number plate" is a
+# vehicle's ("my car reg", "the van's registration"), never "the conference registration".
+_OWNERS = {"registration": frozenset({"car", "van", "vehicle", "bike", "motorbike", "truck",
+                                      "lorry", "motorhome", "campervan", "scooter", "my"})}
+
 _CANON: dict[str, str] = {}
 for _group in _GROUPS:
     _words = _group.split()
@@ -103,6 +108,7 @@ def whole_named(entity_a: str, attribute_a: str, entity_b: str, attribute_b: str
         for phrase in _WHOLE.get(att, ()):
             words = phrase.split()
             if other[-len(words):] == words and (set(ent.split()) <= set(
-                    other[:-len(words)]) or len(other) == len(words)):  # (one names no owner)
+                    other[:-len(words)]) or (len(other) == len(words) and set(
+                        ent.split()) <= _OWNERS.get(att, set()))):  # (one names no owner)
                 return True
     return False

@@ -159,11 +159,18 @@ def persons_alike(new: Fact, candidates: Sequence[Fact]) -> list[Fact]:
     persons = [f for f in candidates if f.key.endswith("|name") and f.users and f.key != new.key
                and f.key.split("|")[1:2] != [""] and _PERSON.fullmatch(f.value)]
     if _TITLED.match(new.value):  # "Dr Hallam": a titled name beside "Dr Okonkwo", never
-        persons = [f for f in persons if _TITLED.match(f.value)]  # "Riverside Surgery"
+        titled = {w for f in persons if _TITLED.match(f.value) for w in _named(f)}  # ("the
+        persons = [f for f in persons if _TITLED.match(f.value) or  # "Riverside Surgery"
+                   not _named(f) & titled]  # GP is at; "my sister is Sarah Jones" a person)
     return persons if len({f.key for f in persons}) == 1 else []
 
 
 _TITLED = re.compile(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.? [A-Z]")
+
+
+def _named(fact: Fact) -> set[str]:
+    """The words a fact's key names its subject by ("gp|at|name": the GP and "at")."""
+    return {w for part in fact.key.split("|")[:-1] for w in part.split()} - {""}
 
 
 # A clause that says a thing stayed as it was: "same firm", "time same", "location unchanged".

@@ -183,8 +183,10 @@ def _taken_back(tokens: list[Tok], index: int) -> int:
     if words[0] in RETRACT and words[1] in _SAID:
         return 2
     if words[0] in RETRACT and words[1] in ("my", "the") and words[2] in _LAST and \
-            words[3] in _MESSAGE and _closes(tokens, index + 4):  # "ignore my last message
-        return 4  # -", "disregard the previous msg,": what was just said, as "that" is
+            words[3] in _MESSAGE and _closes(tokens, index + 4) and (
+            words[1] == "my" or words[3] not in _REPLY):  # "ignore my last message -",
+        return 4  # "disregard the previous msg,": what was just said, as "that" is ("the
+    # previous reply", "the last answer" are the assistant's: what it said is no user's value)
     if words[0] in ("never", "don't") and words[1] == "mind":
         return 3 if words[2] in _SAID else 2 if end else 0
     if words[0] in PAUSE and words[1] == "on" and end:
@@ -201,7 +203,8 @@ def _closes(tokens: list[Tok], at: int) -> bool:
     """A break or the end at ``at``: the lead is its own clause."""
     return at >= len(tokens) or tokens[at].word in BOUNDARY or tokens[at].word == "-"
 _LAST = closed("last previous earlier prior")
-_MESSAGE = closed("message msg text reply answer comment post")  # (what was just said)
+_MESSAGE = closed("message msg text reply answer comment post response")  # (what was just said)
+_REPLY = closed("reply answer comment response")  # (what the user was told, after "the")
 
 
 def _error_clause(tokens: list[Tok], index: int) -> int:

@@ -414,7 +414,7 @@ def read_moods(sentence: str, tokens: list[Tok], first: int, role: str) -> Moods
     # (a value the grammar finds later in an asserting clause makes it a statement: held)
     marked = [moods[i] for i in range(first, len(tokens))
               if moods[i] != "statement" and tokens[i].word[:1].isalnum()]
-    mood = moods[values[0]] if values else opening_mood(marked, moods, tokens, first)
+    mood = moods[values[0]] if values else opening_mood(marked, moods, tokens, first, sentence)
     said: Mood = "statement" if mood == "statement" else (
         "question" if mood == "question" else "suggestion")
     return Moods(said, tuple(spans), known)

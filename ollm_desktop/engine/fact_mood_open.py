@@ -1,42 +1,41 @@
 """Clauses that leave a choice open or tell of others' practice (issue 28, mood in real text).
 
-``fact_mood`` reads questions, conditionals, modals, hedges, reports and past states. Real
-text has more structures that state no current value of the user's:
+``fact_mood`` reads questions, conditionals, modals, hedges, reports and past states. Real text
+has more structures that state no current value of the user's:
 
 - a **choice under deliberation**: a proposal whose decision is still to come, said by the
-  passive of a deliberation verb ("still being discussed in committee"), "under review",
-  "up for a vote", or an existential proposal or choice ("there's talk of Dr. Ndlovu
-  joining", "there is a proposal to move it to Friday", "there are discussions about
-  alternative sites", "there are several options"), or an objection to one ("there was a
-  light push back on having the releases out in 8 weeks rather than 12"; "there were no
-  objections" grants it). A bare one (no subject of its own:
-  ", still being discussed") leaves its whole segment open; one with its own subject ("the
-  budget is under review") only its clause; an existential one its clause and what follows
-  in its segment;
-- a **choice not made**, said by the idioms "on the fence" and "up in the air" ("on the
-  fence about going to 11s"): their own clause only ("I was on the fence, but we switched
-  the strings to 10s" states the change);
-- a **history up to now**: "from $15 for our first show to now" names a past value and no
-  new one (the value after "to" is the present itself), so the value after "from" is past;
+  passive of a deliberation verb ("still being discussed in committee"), "under review", "up
+  for a vote", or an existential proposal or choice ("there's talk of Dr. Ndlovu joining",
+  "there is a proposal to move it to Friday", "there are discussions about alternative sites",
+  "there are several options"), or an objection to one ("there was a light push back on having
+  the releases out in 8 weeks rather than 12"; "there were no objections" grants it). A bare
+  one (no subject of its own: ", still being discussed") leaves its whole segment open; one
+  with its own subject ("the budget is under review") only its clause; an existential one its
+  clause and what follows in its segment;
+- a **choice not made**, said by the idioms "on the fence" and "up in the air" ("on the fence
+  about going to 11s"): their own clause only ("I was on the fence, but we switched the strings
+  to 10s" states the change);
+- a **history up to now**: "from $15 for our first show to now" names a past value and no new
+  one (the value after "to" is the present itself), so the value after "from" is past;
 - a **future time clause**: a leading "when" whose segment says "will" ("when we upgrade to
   bookworm we will be using Python 3.11") is a plan for then, like a leading "once";
-- a **change under way**: an inceptive verb before a change verb ("I've begun to transition
-  to PostgreSQL", "we started moving to Gradle") has not changed anything yet;
+- a **change under way**: an inceptive verb before a change verb ("I've begun to transition to
+  PostgreSQL", "we started moving to Gradle") has not changed anything yet;
 - an **alternative left open**: two values joined by "or" ("the retro moves to Wednesday or
   Thursday", "19:30 or to 20:00") name a choice, not its outcome;
-- **others' practice**: a generic subject, a quantifier and a bare plural ("most projects
-  moved to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do,
-  not the user's setting. "Most of our meetings" (a possessive) is the user's own;
-- a **habit of action**: "we typically start with 50", "we usually bump it to 32" tell a
-  rule of thumb, not a value set; a routine at a time or place ("the stand-up is usually at
-  9:30", "the bus usually leaves at 7:40", "we usually order from Luigi's") states;
-- a **negated change** (``fact_mood_unmade``): "we have no plans to move it to September",
-  "we won't switch to Postgres" set nothing;
-- a **comparison or an excess** (``fact_comparatives``): "A is faster than B", "15 seconds
-  is too much" weigh values and set none.
+- **others' practice**: a generic subject, a quantifier and a bare plural ("most projects moved
+  to pnpm", "many teams use Bazel"), or "everyone"/"people", reports what others do, not the
+  user's setting. "Most of our meetings" (a possessive) is the user's own;
+- a **habit of action**: "we typically start with 50", "we usually bump it to 32" tell a rule
+  of thumb, not a value set; a routine at a time or place ("the stand-up is usually at 9:30",
+  "the bus usually leaves at 7:40", "we usually order from Luigi's") states;
+- a **negated change** (``fact_mood_unmade``): "we have no plans to move it to September", "we
+  won't switch to Postgres" set nothing;
+- a **comparison or an excess** (``fact_comparatives``): "A is faster than B", "15 seconds is
+  too much" weigh values and set none.
 
-The words named are closed classes: the verbs and nouns of deliberation, quantifiers, and
-the deictic words for the present ("now", "today", "date").
+The words named are closed classes: the verbs and nouns of deliberation, quantifiers, and the
+deictic words for the present ("now", "today", "date").
 """
 
 from __future__ import annotations
@@ -367,12 +366,12 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
 
 
 def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[Tok],
-                 first: int) -> str:
-    """The mood of a sentence with no value found yet: its first marked clause's, except
-    that others' practice or an open clause after the user's own asserted clause ("The
+                 first: int, sentence: str = "") -> str:
+    """The mood of a sentence with no value found yet: its first marked clause's, except that
+    others' practice, an open clause or a past one after the user's own asserted clause ("The
     office is in Hall C, but most teams use Hall D", "…to Milan, it's cheaper than Rome")
-    leaves the user's clause a statement, as does the user's own clause after a contrast
-    ("There are options, but we booked the Novotel instead")."""
+    leaves it a statement, as does the user's own clause after a contrast ("There are
+    options, but we booked the Novotel instead")."""
     if not marked:
         return "statement"
     if set(marked) == {"negated"} and any(  # a negated change, then the user's own words
@@ -380,8 +379,9 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
             for i in range(max(i for i in range(first, len(tokens))
                                if moods[i] != "statement"), len(tokens))):
         return "statement"
-    if set(marked) == {"past"} and moods[first] == "statement":  # "the meeting is in Munich,
-        return "statement"  # the other one was last year": a past clause after the user's own
+    if set(marked) == {"past"} and moods[first] == "statement" and _named(
+            sentence, tokens, first, moods):  # "the meeting is in Munich, the other one was
+        return "statement"  # last year": a past clause after the user's own, naming a value
     if set(marked) == {"tentative"}:  # "There are options, but we booked the Novotel"
         last = max(i for i in range(first, len(tokens)) if moods[i] != "statement")
         after = next((t.word for t in tokens[last + 1:] if t.word[:1].isalnum()), "")
@@ -396,6 +396,14 @@ def opening_mood(marked: Sequence[str], moods: Sequence[str], tokens: Sequence[T
         return "statement"  # (a clause of others', not "Tom thinks"; a trailing comparison:
         # "We're going to Milan, it's cheaper than Rome" states Milan)
     return marked[0]
+
+
+def _named(sentence: str, tokens: Sequence[Tok], first: int, moods: Sequence[str]) -> bool:
+    """The user's clause holds a name or number ("is Hall C"), not only praise ("is great")."""
+    opened = next(i for i in range(first, len(tokens)) if moods[i] != "statement")
+    return any(any(c.isdigit() for c in sentence[t.start:t.end]) or (
+        sentence[t.start:t.start + 1].isupper() and t.word.split("'")[0] != "i" and
+        any(c.isalnum() for c in sentence[:t.start])) for t in tokens[first:opened])
 
 
 def _copular(tokens: Sequence[Tok], a: int, b: int) -> bool:

@@ -20,7 +20,7 @@ from ollm_desktop.engine.fact_day_times import (
     taken_day,
 )
 from ollm_desktop.engine.fact_grammar import MANY
-from ollm_desktop.engine.fact_kept_clauses import kept, kept_words
+from ollm_desktop.engine.fact_kept_clauses import kept_by, kept_words
 from ollm_desktop.engine.fact_key_labels import two_labels
 from ollm_desktop.engine.fact_key_match import (
     ANY_KIND,
@@ -181,12 +181,12 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     names as old)."""
     if said and reported_key(new, said):  # "vet says 1.5 cups": who said it, not the key
         new.key, new.subject = "||" + new.key.rpartition("|")[2], ""
-    kind = family(new)
+    kind, keeps = family(new), kept_by(new, kept_words(said), facts)  # (counted once: linear)
     candidates = [old for old in facts if not (  # (the cheap tests first: issue 28, point 7)
         old.status != "current" or old is new or old.id in beside or old.pinned
         or old.source == "manual" or not stated_before(old, new) or family(old) != kind
         or (old.message_id == new.message_id and not new.from_correction)
-        or same_number(old, new) or kept(old, new, kept_words(said), facts))]  # ("admin untouched")
+        or same_number(old, new) or keeps(old))]  # ("admin untouched")
     # (a plain statement's value a correction restates, "Fridays unchanged": its own
     # message's values were stated beside it, never replaced by it)
     if kind == "sentence":
@@ -240,10 +240,11 @@ def supersede(facts: list[Fact], new: Fact, item: Found, *, beside: Set[str] = f
     sentence = sentence_at(said, item.sentence)
     if alike and another_thing(new, sentence):  # "since the update my phone lasts 20 hours
         alike = []  # now": the user's phone, not the laptop's battery
+    keeps = kept_by(new, kept_words(said), facts)  # (anew: what it replaced is no key now)
     mark_possible(new, maybe or [old for old in alike if not two_owners(new, old) and not (
         unrelated(new, old) and not (old.users and measured(new, sentence)))]  # (68 m², 72 m²)
-                  or referred_back_among(new, [f for f in facts if not kept(
-                      f, new, kept_words(said), facts)])  # ("admin untouched": not the admin's)
+                  or referred_back_among(new, [f for f in facts if not keeps(f)])  # ("admin
+                  # untouched": not the admin's)
                   or ([] if found else persons_alike(new, candidates)))  # "it's Funmi
     # Adeyemi now": possibly the one person's name beside a firm's (a guess by its shape)
     return count

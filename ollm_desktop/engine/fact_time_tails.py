@@ -93,6 +93,8 @@ def time_tail(tokens: Sequence[Tok], at: int, end: int) -> bool:
 def clause_timed(tokens: Sequence[Tok], at: int, noun: int) -> bool:
     """Whether the words from ``at`` to the clause's end (a boundary) say only when the value
     before them holds, after a noun's "'s" at ``noun`` (not a pronoun's: "She's 70
-    tomorrow" names no key): "the codename's Osprey from today" (``fact_surface.spelled_is``)."""
+    tomorrow" names no key): "the codename's Osprey from today" (``fact_surface.spelled_is``).
+    A possessive after the "'s" is an owner, no value ("the car's Priya's from tomorrow")."""
     end = next((k for k in range(at, len(tokens)) if tokens[k].word in BOUNDARY), len(tokens))
-    return at < end and tokens[noun].word[:-2] not in PRONOUNS and time_tail(tokens, at, end)
+    return at < end and tokens[noun].word[:-2] not in PRONOUNS and \
+        not tokens[noun + 1].word.endswith("'s") and time_tail(tokens, at, end)
