@@ -182,7 +182,7 @@ def test_a_titled_name_asked_or_anothers_replaces_nothing(later: str) -> None:
 # a leading clause that says its key changed
 
 @pytest.mark.parametrize(("text", "value", "key"), [
-    ("the number plate's changed, I got a private one: K4 TSY", "K4", "||name"),  # (the
+    ("the number plate's changed, I got a private one: K4 TSY", "K4 TSY", "||name"),  # (the
     ("the gate code's changed, new one is 4471", "4471", "||number"),  # new thing's: no key)
     ("the gate code has been changed: 4471", "4471", "gate|code|number"),
     ("wifi password got changed, it's Tulip99 now", "Tulip99", "wifi|password|name"),
@@ -198,7 +198,7 @@ def test_a_changed_keys_value_after_it_is_its_new_value(text: str, value: str,
     ("wifi password is Daisy42", "wifi password got changed, it's Tulip99 now", "Daisy42",
      "Tulip99"),
     ("My car reg is LB68 XKE", "the number plate's changed, I got a private one: K4 TSY",
-     "LB68 XKE", "K4"),
+     "LB68 XKE", "K4 TSY"),
 ])
 def test_a_changed_keys_value_replaces_the_old(first: str, later: str, old: str,
                                               new: str) -> None:
