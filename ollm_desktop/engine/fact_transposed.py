@@ -1,0 +1,71 @@
+"""A number typed again with two neighbouring digits swapped ("CL-55102", later "CL-55120";
+"reg no. 08812345", later "reg no. 08812354"; "PIN 5531", later "the code is 5513"): a typo
+put right, whatever words either statement keys it by. The value's own shape decides, not
+its key: two things of one chat whose numbers differ only by a swap of two neighbours in a
+run of three or more digits are too unlikely to be told apart by their phrases (issue 28:
+the correction applies however it is phrased). Read by the ledger's state after the message
+(``fact_old_subjects.olds_and_echoes``): a user's value of this message replaces the one
+earlier current value of the user's (another message) that it swaps so; none where several
+are. Clock times, years alone and short runs never count ("10:15" and "10:51", "Jan 12"
+and "Jan 21" are two values), nor ports; numbers a key holds many of (tickets, ids in a
+list) only where the message corrects ("the correct claim reference is ...": "PAY-1234"
+and "PAY-1243" may both be).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ollm_desktop.engine.fact_grammar import MANY
+from ollm_desktop.engine.fact_key_match import family
+from ollm_desktop.engine.fact_supersession import replace_or_dispute
+from ollm_desktop.engine.fact_types import Fact
+
+_LABEL = re.compile(r"^(?:[A-Za-z]+\.?\s+)+(?=\d)")  # "PIN 5531", "no. 08812345": the number
+_TRAIL = re.compile(r"(?<=\d)(?:\s+[A-Za-z]+\.?)+$")  # ("1,384.50 EUR": the number)
+_RUNS = re.compile(r"\d+")
+_YEAR = re.compile(r"(?:in\s+)?(?:19|20)\d\d")
+
+
+def transposed_olds(facts: list[Fact], message_id: str) -> int:
+    """Replace each earlier value of the user's that a value of this message retypes with two
+    neighbouring digits swapped; how many were replaced."""
+    count = 0
+    for new in [f for f in facts if f.message_id == message_id and _typed(f) and f.users]:
+        if new.ref_kind in MANY and not new.from_correction:
+            continue
+        olds = [old for old in facts if old.status == "current" and old is not new
+                and old.users and old.source == "user" and _typed(old)
+                and old.message_id != message_id and not old.pinned
+                and old.source != "manual" and (old.turn or 0) <= (new.turn or 0)
+                and swapped(_core(old.value), _core(new.value))]
+        if len(olds) == 1:
+            count += replace_or_dispute(new, olds[0], facts)
+    return count
+
+
+def _typed(fact: Fact) -> bool:
+    return fact.status == "current" and fact.source == "user" and \
+        fact.ref_kind != "time" and family(fact) not in ("port", "sentence", "question") \
+        and any(ch.isdigit() for ch in fact.value)
+
+
+def _core(value: str) -> str:
+    """The number a label leads or a word trails ("PIN 5531", "5501782 sorry": the number)."""
+    return _TRAIL.sub("", _LABEL.sub("", value.strip()))
+
+
+def swapped(a: str, b: str) -> bool:
+    """``b`` is ``a`` with two neighbouring, different digits swapped, inside a run of three
+    or more digits, in a value of four or more digits."""
+    if len(a) != len(b) or a == b or sum(ch.isdigit() for ch in a) < 4 or \
+            _YEAR.fullmatch(a) or _YEAR.fullmatch(b):  # ("born 1958", "born 1985": two)
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(diff) != 2 or diff[1] != diff[0] + 1:
+        return False
+    i = diff[0]
+    if not (a[i].isdigit() and a[i + 1].isdigit() and a[i] == b[i + 1] and a[i + 1] == b[i]):
+        return False
+    return any(m.start() <= i and i + 1 < m.end() and m.end() - m.start() >= 3
+               for m in _RUNS.finditer(a))

@@ -1,0 +1,84 @@
+"""Stop 54, round 2 (keys2_54): a correction read whose old value stayed current because
+the two statements key the value in other words.
+
+- A number typed again with two neighbouring digits swapped is a typo put right, whatever
+  either statement keys it by (``fact_transposed``): "reg no. 08812345", then "08812354";
+  "PIN 5531", then "the collection code is actually 5513". Clock times, years alone, short
+  runs and ports are never read so; a ticket only where the message corrects.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ollm_desktop.engine.fact_transposed import swapped
+from tests.engine_fakes import absorbed
+from tests.fact_ledger import current_set, replaced_by_map
+
+
+def _chat(*said: str):  # type: ignore[no-untyped-def]
+    turns = []
+    for text in said:
+        turns.append(("assistant", text[3:]) if text.startswith("A: ") else ("user", text))
+    return absorbed(*turns)
+
+
+@pytest.mark.parametrize(("first", "later", "old", "new"), [
+    ("Parcel locker PIN 5531", "the collection code the courier texted is actually 5513",
+     "PIN 5531", "5513"),
+    ("company reg no. 08812345, registered office in Bath", "company reg no. 08812354",
+     "08812345", "08812354"),
+    ("my NHS number is 485 777 3456", "my NHS number is 485 777 3465",
+     "485 777 3456", "485 777 3465"),
+    ("Order number: 772918", "the order id on the receipt is 772981", "772918", "772981"),
+    ("the invoice total is 1,384.50 EUR", "invoice came to 1,348.50 EUR, misread it",
+     "1,384.50 EUR", "1,348.50 EUR"),
+    ("dog's microchip is registered with Petlog, 985 112 004 553 210",
+     "the chip number on the vet record is 985 112 004 553 201 - I mistyped",
+     "985 112 004 553 210", "985 112 004 553 201"),
+    ("passport expires 12 Aug 2207", "lol yes 12 Aug 2027", "12 Aug 2207", "12 Aug 2027"),
+    ("Dear assistant, I write regarding my claim reference CL-55102 for the storm damage.",
+     "Please disregard that; the correct claim reference is CL-55120. I transposed two digits.",
+     "CL-55102", "CL-55120"),
+])
+def test_a_number_retyped_with_two_digits_swapped_replaces(
+        first: str, later: str, old: str, new: str) -> None:
+    ledger = _chat(first, "A: Noted.", later)
+    assert replaced_by_map(ledger).get(old) == new
+    assert new in current_set(ledger)
+
+
+@pytest.mark.parametrize(("first", "later", "kept"), [
+    ("founded: 1958", "renovated: 1985", "1958"),
+    ("meeting at 10:15", "train at 10:51", "10:15"),
+    ("the exam is Jan 12", "results come Jan 21", "Jan 12"),
+    ("ticket PAY-1234 is the login bug", "PAY-1243 is the signup bug", "PAY-1234"),
+    ("the web ui is on port 8080", "the other container uses port 8008", "8080"),
+    ("PIN is 5531", "is the code 5513 or something?", "5531"),
+    ("the PIN is 5531", "what if it were 5513?", "5531"),
+])
+def test_two_values_a_swap_apart_stay_two(first: str, later: str, kept: str) -> None:
+    ledger = _chat(first, "A: Noted.", later)
+    assert kept in current_set(ledger)
+    assert kept not in replaced_by_map(ledger)
+
+
+def test_an_assistants_swapped_number_replaces_nothing() -> None:
+    ledger = _chat("PIN is 5531", "A: Should it be 5513?", "no, keep it")
+    assert "5531" in current_set(ledger)
+    assert "5531" not in replaced_by_map(ledger)
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("08812345", "08812354", True),
+    ("CL-55102", "CL-55120", True),
+    ("12 Aug 2207", "12 Aug 2027", True),
+    ("10:15", "10:51", False),  # a run of two
+    ("Jan 12", "Jan 21", False),
+    ("1958", "1985", False),  # a year alone
+    ("5531", "5531", False),
+    ("5531", "5315", False),  # not neighbours
+    ("55311", "55133", False),
+])
+def test_swapped(a: str, b: str, same: bool) -> None:
+    assert swapped(a, b) is same
