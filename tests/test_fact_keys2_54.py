@@ -102,3 +102,28 @@ def test_an_assistants_swapped_number_replaces_nothing() -> None:
 ])
 def test_swapped(a: str, b: str, same: bool) -> None:
     assert swapped(a, b) is same
+
+
+def test_a_self_repair_in_one_message_replaces_the_number_it_swaps() -> None:
+    ledger = _chat("my flight is AF 1234.. no hold on, AF 1243, landing CDG 9:50")
+    assert replaced_by_map(ledger).get("AF 1234") == "AF 1243"
+    assert "AF 1243" in current_set(ledger)
+
+
+@pytest.mark.parametrize("said", [
+    "rooms 1214 and 1241 are booked",
+    "tickets PAY-1234 and PAY-1243 are mine",
+])
+def test_two_numbers_a_swap_apart_in_one_message_are_a_list(said: str) -> None:
+    assert not replaced_by_map(_chat(said))
+
+
+def test_a_sum_of_money_a_swap_apart_is_only_what_its_key_says() -> None:
+    ledger = _chat("the deposit is £1,250", "A: Noted.", "the parking permit costs £1,520")
+    assert {"£1,250", "£1,520"} <= current_set(ledger)
+    assert not replaced_by_map(ledger)
+
+
+def test_a_list_item_a_swap_apart_is_not_retyped() -> None:
+    ledger = _chat("The open invoices are INV-2231 and INV-2232.", "sorry, INV-2213")
+    assert {"INV-2231", "INV-2232"} <= current_set(ledger)

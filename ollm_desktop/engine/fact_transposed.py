@@ -5,11 +5,13 @@ its key: two things of one chat whose numbers differ only by a swap of two neigh
 run of three or more digits are too unlikely to be told apart by their phrases (issue 28:
 the correction applies however it is phrased). Read by the ledger's state after the message
 (``fact_old_subjects.olds_and_echoes``): a user's value of this message replaces the one
-earlier current value of the user's (another message) that it swaps so; none where several
-are. Clock times, years alone and short runs never count ("10:15" and "10:51", "Jan 12"
-and "Jan 21" are two values), nor ports; numbers a key holds many of (tickets, ids in a
-list) only where the message corrects ("the correct claim reference is ...": "PAY-1234"
-and "PAY-1243" may both be).
+earlier current value of the user's (another message, or its own before a self-repair:
+"AF 1234.. no hold on, AF 1243") that it swaps so; none where several are. Clock times,
+years alone and short runs never count ("10:15" and "10:51", "Jan 12" and "Jan 21" are two
+values), nor ports, nor sums of money ("the deposit is £1,250", "the permit costs £1,520":
+another figure as likely as a typo); numbers a key holds many of (tickets) only where the
+message corrects and the old one was no item of a list ("PAY-1234" and "PAY-1243" may both
+be; "INV-2231 and INV-2232", then "sorry, INV-2213": which one is uncertain).
 """
 
 from __future__ import annotations
@@ -36,17 +38,33 @@ def transposed_olds(facts: list[Fact], message_id: str) -> int:
             continue
         olds = [old for old in facts if old.status == "current" and old is not new
                 and old.users and old.source == "user" and _typed(old)
-                and old.message_id != message_id and not old.pinned
+                and (old.message_id != message_id or _repaired(old, new)) and not old.pinned
                 and old.source != "manual" and (old.turn or 0) <= (new.turn or 0)
                 and swapped(_core(old.value), _core(new.value))]
+        if new.ref_kind in MANY:  # (an item of a list is never the one it retypes)
+            olds = [old for old in olds if not _listed(facts, old)]
         if len(olds) == 1:
             count += replace_or_dispute(new, olds[0], facts)
     return count
 
 
+def _repaired(old: Fact, new: Fact) -> bool:
+    """One message's self-repair: the later value read as a correction ("my flight is AF
+    1234.. no hold on, AF 1243"); two numbers of one message otherwise are a list ("rooms
+    1214 and 1241")."""
+    return new.from_correction and old.sequence < new.sequence and not old.from_correction
+
+
+def _listed(facts: list[Fact], fact: Fact) -> bool:
+    """Its message states another value of its kind ("INV-2231 and INV-2232")."""
+    return any(f.message_id == fact.message_id and f is not fact and f.ref_kind == fact.ref_kind
+               for f in facts)
+
+
 def _typed(fact: Fact) -> bool:
     return fact.status == "current" and fact.source == "user" and \
         fact.ref_kind != "time" and family(fact) not in ("port", "sentence", "question") \
+        and not fact.key.endswith("|money") \
         and any(ch.isdigit() for ch in fact.value)
 
 
