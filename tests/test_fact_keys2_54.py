@@ -28,11 +28,8 @@ def _chat(*said: str):  # type: ignore[no-untyped-def]
      "PIN 5531", "5513"),
     ("company reg no. 08812345, registered office in Bath", "company reg no. 08812354",
      "08812345", "08812354"),
-    ("Order number: 772918", "the order id on the receipt is 772981", "772918", "772981"),
-    ("dog's microchip is registered with Petlog, 985 112 004 553 210",
-     "the chip number on the vet record is 985 112 004 553 201 - I mistyped",
-     "985 112 004 553 210", "985 112 004 553 201"),
-    ("passport expires 12 Aug 2207", "lol yes 12 Aug 2027", "12 Aug 2207", "12 Aug 2027"),
+    ("Order number: 772918", "sorry, the order id on the receipt is actually 772981",
+     "772918", "772981"),
     ("Dear assistant, I write regarding my claim reference CL-55102 for the storm damage.",
      "Please disregard that; the correct claim reference is CL-55120. I transposed two digits.",
      "CL-55102", "CL-55120"),
@@ -42,6 +39,30 @@ def test_a_number_retyped_with_two_digits_swapped_replaces(
     ledger = _chat(first, "A: Noted.", later)
     assert replaced_by_map(ledger).get(old) == new
     assert new in current_set(ledger)
+
+
+@pytest.mark.parametrize(("first", "later", "old", "new"), [
+    ("order 48812 arrived", "order 48821 is still missing", "48812 arrived", "order 48821"),
+    ("passport expires 12 Aug 2207", "lol yes 12 Aug 2027", "12 Aug 2207", "12 Aug 2027"),
+])
+def test_a_retype_that_does_not_say_it_corrects_is_only_possibly_one(
+        first: str, later: str, old: str, new: str) -> None:
+    ledger = _chat(first, "A: Noted.", later)
+    assert old not in replaced_by_map(ledger)
+    by_id = {f.id: f for f in ledger}
+    marked = next(f for f in ledger if f.value == old)
+    assert by_id[marked.possibly_replaced_by or ""].value == new
+
+
+@pytest.mark.parametrize(("first", "later"), [
+    ("my locker number is 1243", "the gym door code is 1234"),
+    ("my PIN is 5531", "my husband's PIN is 5513"),
+    ("Order number: 772918", "the order id on the receipt is 772981"),  # (unless it corrects)
+])
+def test_another_keys_number_swapped_replaces_nothing(first: str, later: str) -> None:
+    ledger = _chat(first, "A: Noted.", later)
+    assert not replaced_by_map(ledger)
+    assert all(f.possibly_replaced_by is None for f in ledger)
 
 
 @pytest.mark.parametrize(("first", "later", "kept"), [

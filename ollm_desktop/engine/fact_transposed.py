@@ -11,7 +11,11 @@ years alone and short runs never count ("10:15" and "10:51", "Jan 12" and "Jan 2
 values), nor ports, nor sums of money ("the deposit is £1,250", "the permit costs £1,520":
 another figure as likely as a typo); numbers a key holds many of (tickets) only where the
 message corrects and the old one was no item of a list ("PAY-1234" and "PAY-1243" may both
-be; "INV-2231 and INV-2232", then "sorry, INV-2213": which one is uncertain).
+be; "INV-2231 and INV-2232", then "sorry, INV-2213": which one is uncertain). Where both
+statements name keys of their own and the keys differ, only a message that corrects retypes
+("the gym door code is 1234" after "my locker number is 1243" is another thing's number);
+elsewhere a retype that does not say it corrects, under another key or none, only marks the old
+value "possibly replaced" ("order 48812 arrived", then "order 48821 is still missing").
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import re
 
 from ollm_desktop.engine.fact_grammar import MANY
 from ollm_desktop.engine.fact_key_match import family
-from ollm_desktop.engine.fact_supersession import replace_or_dispute
+from ollm_desktop.engine.fact_supersession import mark_possible, replace_or_dispute
 from ollm_desktop.engine.fact_types import Fact
 
 _LABEL = re.compile(r"^(?:[A-Za-z]+\.?\s+)+(?=\d)")  # "PIN 5531", "no. 08812345": the number
@@ -40,12 +44,23 @@ def transposed_olds(facts: list[Fact], message_id: str) -> int:
                 and old.users and old.source == "user" and _typed(old)
                 and (old.message_id != message_id or _repaired(old, new)) and not old.pinned
                 and old.source != "manual" and (old.turn or 0) <= (new.turn or 0)
-                and swapped(_core(old.value), _core(new.value))]
+                and swapped(_core(old.value), _core(new.value))
+                and (new.from_correction or not _keyed_apart(old, new))]
         if new.ref_kind in MANY:  # (an item of a list is never the one it retypes)
             olds = [old for old in olds if not _listed(facts, old)]
-        if len(olds) == 1:
+        if len(olds) == 1 and (new.from_correction or olds[0].key == new.key):
             count += replace_or_dispute(new, olds[0], facts)
+        elif len(olds) == 1:  # ("order 48812 arrived", "order 48821 is still missing": two
+            mark_possible(new, olds)  # orders, or one retyped; a guess is marked, never made)
     return count
+
+
+def _keyed_apart(old: Fact, new: Fact) -> bool:
+    """Both values name a key of their own and the keys differ ("my locker number is 1243",
+    later "the gym door code is 1234"; "my PIN is 5531", later "my husband's PIN is 5513"):
+    two things, unless the later message says it corrects ("the code is actually 5513")."""
+    return all(f.key.rsplit("|", 1)[0].strip("|") for f in (old, new)) and \
+        old.key.rsplit("|", 1)[0] != new.key.rsplit("|", 1)[0]
 
 
 def _repaired(old: Fact, new: Fact) -> bool:
