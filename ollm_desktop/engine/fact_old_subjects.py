@@ -11,6 +11,7 @@ that itself replaces nothing, is dropped.
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_echoes import echoes_replaced
+from ollm_desktop.engine.fact_transposed import transposed_olds
 from ollm_desktop.engine.fact_types import Fact
 
 
@@ -32,4 +33,5 @@ def olds_named_after(facts: list[Fact], message_id: str) -> list[Fact]:
 def olds_and_echoes(facts: list[Fact], message_id: str, content: str, turn: int) -> int:
     """The last reading of a message (``facts.absorb``): its values said of its own replaced
     values dropped (``olds_named_after``), then ``echoes_replaced``."""
-    return echoes_replaced(olds_named_after(facts, message_id), message_id, content, turn)
+    return echoes_replaced(olds_named_after(facts, message_id), message_id, content, turn) + \
+        transposed_olds(facts, message_id)  # "CL-55102", then "CL-55120": a typo put right
