@@ -55,6 +55,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_keen import keen_marks, may_lean
 from ollm_desktop.engine.fact_mood_offered import OFFER_NOUNS, offered_marks
 from ollm_desktop.engine.fact_mood_pressed import KIN, PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
@@ -101,7 +102,7 @@ def may_decline(tokens: Sequence[Tok], first: int) -> bool:
     """The words each structure needs (a cheap pre-check: "for" and "says" alone are common,
     so they count only with the word their structure pairs them with)."""
     words = {t.word for t in tokens[first:]}
-    if words & _ALWAYS or may_refuse(words):
+    if words & _ALWAYS or may_refuse(words) or may_lean(words):
         return True
     if words & SAYING and words & (DEONTIC | _PAIRED | {"still"}):
         return True
@@ -300,7 +301,8 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
     """The ranges of a segment ``(a, b)`` that are another's word or a change called off."""
     out: list[OthersMark] = [*refused_marks(tokens, a, b),  # "… and we refused",
                              *offered_marks(tokens, a, b),  # "Comcast has a $30 promo"
-                             *named_old(tokens, a, b)]  # "the old 555-0123 is dead"
+                             *named_old(tokens, a, b),  # "the old 555-0123 is dead"
+                             *keen_marks(tokens, a, b)]  # (fact_mood_keen) "is keen on X"
     for i in range(a, b):
         word = tokens[i].word
         wished = word in _WISHING and _wish(tokens, a, i, b)
