@@ -5,10 +5,13 @@
   unasserted, as "TBD" does (``fact_mood_pending``); one with its own object ("still
   deciding on the colour") does not.
 - Another's leaning ("is keen on", "dead set on", "sold on", "swears by", "fancies") is
-  theirs, not the user's value (``fact_mood_keen``); the speaker's own is read as before.
+  theirs, not the user's value (``fact_mood_keen``), and so is an insistence ("my dad
+  keeps saying 3pm"); the speaker's own is read as before.
 - The set phrases of refusal ("no way", "not happening") give no value ("way",
   "happening": ``fact_no_values.REFUSAL_HEADS``), and "no way" with no value after it takes
   no word back (``fact_leads._no_way``); "over my dead body", "no dice" dismiss.
+- A role's wish answered by the speaker's clause that keeps a value ("the agency wants
+  €65/h, I told them it stays €80/h") is another's (``fact_mood_others._kept_answer``).
 """
 
 from __future__ import annotations
@@ -108,3 +111,40 @@ def test_a_refusal_idiom_gives_no_value(first: str, later: str, old: str) -> Non
 ])
 def test_a_surprise_before_a_change_still_corrects(first: str, later: str, new: str) -> None:
     assert any(new in v for v in current_set(_chat(first, later)))
+
+
+@pytest.mark.parametrize(("first", "later", "old", "new"), [
+    ("our rate is €80/h", "the agency wants €65/h, I told them it stays €80/h", "€80/h",
+     "€65/h"),
+    ("we sell the lambs at 40 kg", "the new buyer wants them at 45 kg, it stays 40 kg",
+     "40 kg", "45 kg"),
+])
+def test_a_wish_answered_by_a_kept_value_is_anothers(first: str, later: str, old: str,
+                                                     new: str) -> None:
+    _kept(_chat(first, later), old, new)
+
+
+def test_a_wish_answered_by_a_change_made_still_corrects() -> None:
+    ledger = _chat("the meeting is at 10am", "the client wants 9am, we moved it to 9am")
+    assert "9am" in current_set(ledger)
+
+
+@pytest.mark.parametrize(("first", "later", "old", "new"), [
+    ("the party is at 6pm", "my dad keeps saying 3pm", "6pm", "3pm"),
+    ("the tyres are at 32 psi", "the guy at the garage keeps telling me 36 psi", "32 psi",
+     "36 psi"),
+    ("the tyres are at 32 psi", "mechanic kept recommending 36 psi, whatever", "32 psi",
+     "36 psi"),
+])
+def test_anothers_insistence_is_theirs(first: str, later: str, old: str, new: str) -> None:
+    _kept(_chat(first, later), old, new)
+
+
+def test_an_insisted_report_with_its_copula_is_read_as_before() -> None:
+    ledger = _chat("my BP was 130/85", "my GP keeps telling me my BP is 140/90")
+    assert "140/90" in current_set(ledger)
+
+
+def test_the_speakers_own_insistence_is_read_as_before() -> None:
+    ledger = _chat("the party is at 6pm", "I keep saying 6pm to everyone")
+    assert "6pm" in current_set(ledger)

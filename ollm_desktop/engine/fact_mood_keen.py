@@ -6,7 +6,10 @@ A subject other than the speaker before a phrase of leaning: an adjective and it
 preposition ("the new hire is keen on Postgres 17", "my mum is dead set on lilac", "the
 kids are sold on Lisbon", "Dan's partial to the 2pm slot", "she's all for Friday"), an
 idiom ("has her heart set on the blue one", "swears by 1:5:5", "is rooting / gunning /
-holding out / angling / itching / dying for 9 pm"), or "fancies". What follows, to its
+holding out / itching / dying for 9 pm"), "fancies", or a verb of saying after
+"keeps" ("my dad keeps saying 3pm", "the garage guy keeps telling me 36 psi": an
+insistence, not a report of what holds; a clause with its copula after it, "they keep
+saying the code is 1234", reports and is read as before). What follows, to its
 clause's end, is the other's taste or wish, not the user's value. The speaker's own
 leaning ("I'm keen on Friday") and a pronoun that is no person ("it's set on 8080": a
 setting) are read as before, and so is a clause with a correction's shape ("now",
@@ -38,12 +41,18 @@ _NO_PERSON = closed("it this that which there what who")
 _SHAPE = closed("now instead rather not")  # a correction's shape
 _EDGE = closed(", ; : — – but so because and . ! ?")
 _BACK = closed("them him her one")
+# Verbs of saying after "keeps": an insistence ("my dad keeps saying 3pm", "the guy at the
+# garage keeps telling me 36 psi"), another's push, not a report of what holds.
+_INSISTING = closed("saying telling suggesting insisting recommending asking")
+_KEEPS = closed("keeps keep kept")
+_COPULA = closed("is are was were be")
+_TOLD = closed("me us")
 _OWN = closed("i'm we're i've we've i'd we'd im ive id")
 
 
 def may_lean(words: set[str]) -> bool:
     """The words the structure needs (a cheap pre-check)."""
-    return bool(words & _LEANING.keys())
+    return bool(words & _LEANING.keys()) or bool(words & _KEEPS and words & _INSISTING)
 
 
 def _subject(tokens: Sequence[Tok], a: int, i: int) -> str:
@@ -60,6 +69,8 @@ def _subject(tokens: Sequence[Tok], a: int, i: int) -> str:
 def _leaning(tokens: Sequence[Tok], i: int, b: int) -> int:
     """Where the wished value's span opens after the phrase at ``i`` (-1: not a leaning)."""
     word, prep = tokens[i].word, _LEANING.get(tokens[i].word)
+    if word in _INSISTING and i > 0 and tokens[i - 1].word in _KEEPS:
+        return i + 1 + (i + 1 < b and tokens[i + 1].word in _TOLD)  # "keeps telling me X"
     if prep is None:
         return -1
     nxt = tokens[i + 1].word if i + 1 < b else ""
@@ -67,9 +78,8 @@ def _leaning(tokens: Sequence[Tok], i: int, b: int) -> int:
         return i + 1 if i + 1 < b and nxt not in _EDGE else -1
     if word == "holding":  # "holding out for"
         return i + 3 if nxt == "out" and i + 2 < b and tokens[i + 2].word == "for" else -1
-    if word == "set" and not (i > 0 and tokens[i - 1].word in ("dead", "heart", "is", "are",
-                                                              "'s", "was")):
-        return -1  # ("we set on …" is rare; "set" must be a state: "is set on", "dead set")
+    if word == "set" and not (i > 0 and tokens[i - 1].word in ("dead", "heart")):
+        return -1  # ("the thermostat is set on 21" is a setting: only "dead / heart set on")
     if word == "all" and not (i > 0 and tokens[i - 1].word in _BE):
         return -1  # ("she's all for Friday"; not "all for £40")
     return i + 2 if nxt == prep and i + 2 < b else -1
@@ -82,11 +92,14 @@ def keen_marks(tokens: Sequence[Tok], a: int, b: int) -> list[KeenMark]:
         at = _leaning(tokens, i, b)
         if at < 0:
             continue
-        subject = _subject(tokens, a, i)
+        subject = _subject(tokens, a, i - (tokens[i].word in _INSISTING))  # (past "keeps")
         if not subject[:1].isalpha() or subject in FIRST_PERSON or subject in _OWN or \
                 subject in _NO_PERSON or subject.startswith(("i'", "we'")):
             continue
         stop = next((x for x in range(at, b) if tokens[x].word in _EDGE), b)
+        if tokens[i].word in _INSISTING and any(t.word in _COPULA or t.word.endswith("'s")
+                                                for t in tokens[at:stop]):
+            continue  # ("my GP keeps telling me my BP is 140/90": a report of what holds)
         if any(t.word in _SHAPE for t in tokens[i:stop]) or all(
                 t.word in _NO_PERSON or t.word in _BACK for t in tokens[at:stop]):
             continue  # ("the team is keen on it": a pronoun names no value of theirs)

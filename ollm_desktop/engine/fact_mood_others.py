@@ -178,11 +178,24 @@ def _answered(tokens: Sequence[Tok], i: int, b: int) -> int:
             return j
         if tokens[j].word == "but" and _set_against(tokens, j + 1, b):
             return j
+        if not tokens[j - 1].word[:1].isalnum() and _kept_answer(tokens, j, b):
+            return j  # "…, I told them it stays €80/h", "…, it stays 40 kg"
         size = now_opens([t.word for t in tokens[j:j + 3]], 0)  # "…, for now it stays 9:30"
         if size and not tokens[j - 1].word[:1].isalnum() and any(
                 t.value is not None for t in tokens[j + size:j + size + 4]):
             return j
     return -1
+
+
+def _kept_answer(tokens: Sequence[Tok], j: int, b: int) -> bool:
+    """A clause at ``j`` of the speaker's, or of "it", that keeps a value: a verb of keeping
+    in its first words, a value right after it ("I told them it stays €80/h", "it stays
+    40 kg", "we're sticking with 40 kg")."""
+    if tokens[j].word not in FIRST_PERSON and tokens[j].word not in ("it", "it's"):
+        return False
+    keep = next((k for k in range(j + 1, min(b, j + 5)) if tokens[k].word in KEEPING), -1)
+    return keep > 0 and any(t.value is not None or t.word[:1].isdigit()
+                            for t in tokens[keep + 1:min(b, keep + 4)])
 
 
 def _set_against(tokens: Sequence[Tok], j: int, b: int) -> bool:
