@@ -117,7 +117,7 @@ def strip_lead(tokens: list[Tok]) -> tuple[int, bool]:
                          text.startswith(lead + " ")), None)
             if lead == "i mean the" and _clause_subject(tokens, index + 3):
                 lead = None  # "I mean the Hilton, honestly, looked nicer": a clause
-            if lead == "no" and _no_noun(tokens, index + 1):
+            if lead == "no" and (_no_noun(tokens, index + 1) or _no_way(tokens, index + 1)):
                 lead = None  # "no meat please": a determiner, nothing taken back
         span = from_now(tokens, index) or _taken_back(tokens, index) or (
             erring and _error_clause(tokens, index)) or _repair(tokens, index) or (
@@ -141,6 +141,13 @@ def _no_noun(tokens: list[Tok], at: int) -> bool:
     return word.isalpha() and word.islower() and tokens[at].value is None and \
         word not in _NOT_NOUN and not word.endswith("ly") and \
         not any(t.value for t in tokens[at:])  # (none meant after it: "no hang on, 7:40")
+
+
+def _no_way(tokens: list[Tok], at: int) -> bool:
+    """"no way" / "no chance" with no value after it: a refusal (``fact_mood_dismissed``:
+    "the PM wants Linear, no way"), not a word taken back ("no wait, 7:40")."""
+    word = tokens[at].word if at < len(tokens) else ""
+    return word in ("way", "chance") and not any(t.value for t in tokens[at:])
 
 
 _NOT_NOUN = FILLER | REPAIRS | DEICTIC | SUBJECT_VERBS | closed(

@@ -34,7 +34,9 @@ _PHRASES = (("no", "way"), ("no", "chance"), ("not", "a", "chance"), ("hard", "p
             ("yeah", "right"), ("dream", "on"), ("lol", "no"), ("haven't", "bothered"),
             ("have", "not", "bothered"), ("didn't", "bother"), ("did", "not", "bother"),
             ("never", "bothered"), ("never", "did"),
-            ("never", "got", "round", "to", "it"), ("never", "got", "around", "to", "it"))
+            ("never", "got", "round", "to", "it"), ("never", "got", "around", "to", "it"),
+            ("over", "my", "dead", "body"), ("no", "dice"),
+            ("not", "in", "a", "million", "years"), ("not", "on", "your", "life"))
 SCORN = closed("laughed passed balked scoffed")  # "I laughed.": the offer turned down
 _ENDS = closed(". ! , ; : … ) — – - and but so because lol haha")
 

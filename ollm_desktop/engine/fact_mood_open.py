@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ollm_desktop.engine.fact_comparatives import compared_values, judged_values
+from ollm_desktop.engine.fact_mood_pending import may_pend, pending_marks
 from ollm_desktop.engine.fact_mood_torn import may_tear, torn_marks
 from ollm_desktop.engine.fact_mood_unmade import NEGATORS, unmade_changes
 from ollm_desktop.engine.fact_mood_words import SUBJECTS
@@ -199,6 +200,7 @@ def open_marks(tokens: Sequence[Tok], segment: Sequence[tuple[int, int, bool]],
     if words[:1] == ["when"] and not _past_clause(tokens, start, end) and any(
             w in ("will", "won't") or w.endswith("'ll") for w in words):
         out.append((start, end, "conditional"))  # "when we upgrade we will be on 3.11"
+    out += pending_marks(tokens, segment)  # (fact_mood_pending) "…, still deciding"
     for a, b, _ in segment:
         words = _words(tokens, a, b)
         at = _deliberation(words)
@@ -356,7 +358,8 @@ def may_open(tokens: Sequence[Tok], first: int) -> bool:
     if not negated and not words & (DELIBERATED | DELIBERATION | PROPOSAL | PROPOSALS | OBJECTION |
                                     PRESENT_DEIXIS | QUANTIFIER | GENERIC | INCEPTIVE |
                                     HABITUAL | NEGATORS | PLANNED_PLACES |
-                                    {"when", "or", "fence", "air"}) and not may_tear(words):
+                                    {"when", "or", "fence", "air"}) and not may_tear(words) and \
+            not may_pend(words):
         # only a comparison or an excess can open it: read those two alone (the other
         # structures need one of the words above)
         end = len(tokens)

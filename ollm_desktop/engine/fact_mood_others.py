@@ -55,6 +55,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ollm_desktop.engine.fact_mood_keen import keen_marks, may_lean
 from ollm_desktop.engine.fact_mood_offered import OFFER_NOUNS, offered_marks
 from ollm_desktop.engine.fact_mood_pressed import KIN, PETITIONING, pressed_for
 from ollm_desktop.engine.fact_mood_refused import may_refuse, refused_marks
@@ -101,7 +102,7 @@ def may_decline(tokens: Sequence[Tok], first: int) -> bool:
     """The words each structure needs (a cheap pre-check: "for" and "says" alone are common,
     so they count only with the word their structure pairs them with)."""
     words = {t.word for t in tokens[first:]}
-    if words & _ALWAYS or may_refuse(words):
+    if words & _ALWAYS or may_refuse(words) or may_lean(words):
         return True
     if words & SAYING and words & (DEONTIC | _PAIRED | {"still"}):
         return True
@@ -177,11 +178,24 @@ def _answered(tokens: Sequence[Tok], i: int, b: int) -> int:
             return j
         if tokens[j].word == "but" and _set_against(tokens, j + 1, b):
             return j
+        if not tokens[j - 1].word[:1].isalnum() and _kept_answer(tokens, j, b):
+            return j  # "…, I told them it stays €80/h", "…, it stays 40 kg"
         size = now_opens([t.word for t in tokens[j:j + 3]], 0)  # "…, for now it stays 9:30"
         if size and not tokens[j - 1].word[:1].isalnum() and any(
                 t.value is not None for t in tokens[j + size:j + size + 4]):
             return j
     return -1
+
+
+def _kept_answer(tokens: Sequence[Tok], j: int, b: int) -> bool:
+    """A clause at ``j`` of the speaker's, or of "it", that keeps a value: a verb of keeping
+    in its first words, a value right after it ("I told them it stays €80/h", "it stays
+    40 kg", "we're sticking with 40 kg")."""
+    if tokens[j].word not in FIRST_PERSON and tokens[j].word not in ("it", "it's"):
+        return False
+    keep = next((k for k in range(j + 1, min(b, j + 5)) if tokens[k].word in KEEPING), -1)
+    return keep > 0 and any(t.value is not None or t.word[:1].isdigit()
+                            for t in tokens[keep + 1:min(b, keep + 4)])
 
 
 def _set_against(tokens: Sequence[Tok], j: int, b: int) -> bool:
@@ -300,7 +314,8 @@ def others_marks(tokens: Sequence[Tok], a: int, b: int) -> list[OthersMark]:
     """The ranges of a segment ``(a, b)`` that are another's word or a change called off."""
     out: list[OthersMark] = [*refused_marks(tokens, a, b),  # "… and we refused",
                              *offered_marks(tokens, a, b),  # "Comcast has a $30 promo"
-                             *named_old(tokens, a, b)]  # "the old 555-0123 is dead"
+                             *named_old(tokens, a, b),  # "the old 555-0123 is dead"
+                             *keen_marks(tokens, a, b)]  # (fact_mood_keen) "is keen on X"
     for i in range(a, b):
         word = tokens[i].word
         wished = word in _WISHING and _wish(tokens, a, i, b)

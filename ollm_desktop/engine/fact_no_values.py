@@ -27,8 +27,14 @@ from ollm_desktop.engine.fact_words import Tok, closed
 # Words that say the value stayed: a participle of no change, or "same".
 KEPT = closed("unchanged untouched unaltered unmodified same")
 
+# The heads of the set phrases of refusal ("no way", "not happening", "no chance",
+# ``fact_mood_dismissed``): "the PM wants Linear, no way" gave a new value "way", and
+# "Not happening, we're staying put" an old value "happening". They name no value.
+REFUSAL_HEADS = closed("way happening happen chance")
+
 # Plain words that are never a bare value: links, comparison, naming, and the words above.
-NOT_BARE = closed("instead rather than but and or called named now use") | KEPT
+NOT_BARE = closed("instead rather than but and or called named now use") | KEPT | \
+    REFUSAL_HEADS
 
 
 def titled_verb(tokens: list[Tok], at: int) -> bool:
