@@ -55,6 +55,10 @@ def coded(sentence: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, s
                 not any(a < match.end() and match.start() < b for a, b in taken):
             found.append((match.start(), match.end(), match.group(0), "name"))
             taken.append(match.span())
+        elif _NUMBER_FIRST.search(match.group(0)) and not opens and \
+                not any(a < match.end() and match.start() < b for a, b in taken):
+            found.append((match.start(), match.end(), match.group(0), "name"))  # a list's
+            taken.append(match.span())  # "seat 7A, …": a code no reference reads (digits first)
     if sentence.isupper():
         return found  # (in a sentence all in capitals no word is a code)
     for match in _LINE_CODE.finditer(sentence):
@@ -85,6 +89,7 @@ _NO_CODE = closed("OK NO PS PM AM BTW FYI IMO TBH LOL ASAP ETA THE AND FOR NOT A
 # A possessive or a verb of having or scoring before capitals and a number makes them a
 # measure and its figure, no code ("my LDL 130", "I scored IQ 130", "the VM has RAM 64").
 _MEASURED = re.compile(r"(?i)\b(?:my|our|your|scored|score|has|have|had|got)\s+$")
+_NUMBER_FIRST = re.compile(r"(?<=\s)\d{1,4}-?[A-Za-z]$")  # ("7A", "3-b": what no reference reads)
 _WINDOW = 40  # characters before a match its lead is looked for in
 _WORD = re.compile(r"\S")
 _LISTED = re.compile(r"(?:^|[:,;])\s*$")

@@ -15,6 +15,7 @@ depot"), the noun phrase that is the whole clause after a label (stop 52).
 from __future__ import annotations
 
 from ollm_desktop.engine.fact_keys import phrase_before
+from ollm_desktop.engine.fact_no_values import KEY_CAPITALS
 from ollm_desktop.engine.fact_words import BOUNDARY, PREPOSITIONS, TITLES, Tok, closed
 
 # Labels of a message's parts, not of a thing.
@@ -64,7 +65,11 @@ def in_label(sentence: str, tokens: list[Tok], i: int) -> bool:
     """The word at ``i`` is inside a label whose colon a value follows ("OAuth client ID for
     dev: web-dev-01", "API key for staging: …"): a word of the key, no value of it (a name
     after a preposition there is a place or owner the label names: "order for Café Lume: 60
-    croissants", a value of its own)."""
+    croissants", a value of its own). A key's noun written as an abbreviation in capitals,
+    right before a value, is one too ("Staff ID N-30818", "guest SSID Kestrel")."""
+    if tokens[i].word in KEY_CAPITALS and i + 1 < len(tokens) and (
+            tokens[i + 1].value is not None or sentence[tokens[i + 1].start:][:1].isupper()):
+        return True
     if i == 0 or tokens[i - 1].word in PREPOSITIONS or tokens[i - 1].word == ":" or \
             not sentence[tokens[i].start].isalpha():  # (after a colon: a pasted "K: V / K2: V2")
         return False

@@ -138,8 +138,8 @@ def _starts_clause(tokens: list[Tok], i: int) -> bool:
 
 def _opens_after_comma(tokens: list[Tok], i: int) -> bool:
     word, nxt = tokens[i].word, _word(tokens, i + 1)
-    if tokens[i].value:
-        return False  # "X, not Y", "9443, sorry": a value goes on the clause
+    if tokens[i].value or (word.isdigit() and nxt in COPULAS):  # ("X, not Y", "9443, sorry":
+        return nxt in COPULAS  # a value goes on the clause; before a copula it is a subject)
     if word in cues.NEGATION:  # ", not 8443" goes on; ", not sure yet" is a clause of its own
         return not any(t.value for t in tokens[i + 1:i + 4])
     if word in cues.QUESTION_AUX and (nxt in cues.SUBJECTS or nxt == "not"):

@@ -1,7 +1,10 @@
 """Whether a clause asks or supposes (``fact_mood``, issue 28).
 
 - An **auxiliary before its subject** opens a question: "should we", "isn't the port", "is
-  Tuesday too late", "does term end on ..."; a dropped subject's "is now 9443" states.
+  Tuesday too late", "does term end on ..."; a dropped subject's "is now 9443" states, and
+  so does a diary's "did a ramp test today, …", "had a scan, …" (a past "did" or "had"
+  before "a" / "an" with no "?" in the sentence: a question about some indefinite thing is
+  asked with its mark).
 - A **wh-word before an inverted auxiliary** asks whether or not a "?" ends the sentence
   (a title, a search typed in haste): "How do I raise the quota from 20GB to 50GB", "when
   did we move it". A wh-word before its subject ("when we moved it to 10, ...") is a
@@ -46,6 +49,8 @@ def interrogative(tokens: list[Tok], a: int, b: int) -> bool:
     nxt = word_at(tokens, k + 2) if nxt == "not" else nxt
     after = tokens[k + 1] if k + 1 < b else None  # ("does", "did": never an imperative)
     aux, *rest = nxt.split(" ")  # (a title's capitals join "Do I Change" as one name)
+    if head in ("did", "had") and nxt in ("a", "an") and not any(t.word == "?" for t in tokens):
+        return False  # "did a ramp test today, FTP went …": a dropped "I", no "?": it states
     if head in cues.WH - {"which", "whose"} and aux in cues.QUESTION_AUX:
         # a wh-word before an inverted auxiliary asks, "?" or not: "How do I raise it to 5"
         subject = rest[0] if rest else word_at(tokens, k + 2)

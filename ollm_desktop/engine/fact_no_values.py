@@ -36,6 +36,10 @@ REFUSAL_HEADS = closed("way happening happen chance")
 NOT_BARE = closed("instead rather than but and or called named now use") | KEPT | \
     REFUSAL_HEADS
 
+# Abbreviations in capitals that name a key, never its value ("Staff ID N-30818", "Passport
+# ID X1234567": ``fact_labelled_values.in_label``, ``fact_values._proper_name``).
+KEY_CAPITALS = closed("id ssid vin iban imei sku")
+
 
 def titled_verb(tokens: list[Tok], at: int) -> bool:
     """The word after the number after ``at`` is a verb: a value follows it."""

@@ -55,7 +55,13 @@ DURATION_TEXT = re.compile(r"\d[\d.,]*\s*(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|day
 # digits before a letter are a quantity and its unit ("from 20A to 30A", "50K").
 CODE_CHANGE = re.compile(r"\bfrom\s+([A-Z]{1,2}\d{1,4})\s+to\s+([A-Z]{1,2}\d{1,4})\b")
 # A ratio ("split 80/20", "70/15/15"): one value, no path and no identifier to reference.
-RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)")
+# With colons ("1:1:1", "1:4", "16:9"): not a clock's "9:30" / "1:05:30" (two digits in
+# every later part), nor a thing so named after a determiner or bare ("my 1:1 with Sam",
+# "15:00 1:1 tomorrow": a meeting).
+RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)"
+                   r"|(?<![\w.:/])(?<!\ba )(?<!\bmy )(?<!\bour )(?<!\bthe )(?<!\byour )"
+                   r"(?<!\bthis )(?<!\bnext )(?<!\bweekly )(?!1:1(?![:\d]))"
+                   r"(?!\d{1,3}(?::\d\d)+(?![\d:]))\d{1,3}(?::\d{1,3}){1,3}(?![\w:]|\.\d)")
 # A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),
 # but not after a common abbreviation.
 # (not after a title before a name: "Dr. Lindqvist", "Mrs. Haas", a closed class)

@@ -18,7 +18,7 @@ import re
 from ollm_desktop.engine.reference_value_shapes import TIMES
 from ollm_desktop.engine.reference_value_wholes import SPELLED
 
-_RATIO = re.compile(r"\d{1,2}:\d{3,6}")
+_RATIO = re.compile(r"\d{1,2}:\d{3,6}|(?!\d{1,3}(?::\d\d)+$)\d{1,3}(?::\d{1,3}){1,3}")
 _SIZE = re.compile(r"\d+(?:\.\d+)?(?:\s?[x×]\s?\d+(?:\.\d+)?){1,2}(?:\s?(?P<side>\S+))?")
 _EVERY = "daily|weekly|biweekly|fortnightly|monthly|quarterly|nightly|hourly|yearly|annually"
 _HOW_OFTEN = re.compile(rf"{TIMES}\s+(?:a|an|per|each|every)\s+\w+|(?:(?:once|twice)\s+)?"
@@ -78,7 +78,7 @@ def shaped_class(value: str) -> str | None:
     """The class a value's shape gives it, or None when its unit word says what it is."""
     text = value.strip().lower()
     if _RATIO.fullmatch(text):
-        return "ratio"
+        return "ratio"  # ("1:500", "1:1:1", "16:9"; not a clock's "9:30")
     if _FIGURES.fullmatch(text):
         return "number"
     if (size := _SIZE.fullmatch(text)) is not None:

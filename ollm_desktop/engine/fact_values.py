@@ -15,7 +15,8 @@ from ollm_desktop.engine.fact_keys import phrase_before
 from ollm_desktop.engine.fact_listed_counts import listed_count
 from ollm_desktop.engine.fact_listed_pairs import listed_pair
 from ollm_desktop.engine.fact_name_runs import name_runs
-from ollm_desktop.engine.fact_no_values import NOT_BARE, titled_verb
+from ollm_desktop.engine.fact_no_values import KEY_CAPITALS, NOT_BARE, titled_verb
+from ollm_desktop.engine.fact_now_codes import IT_IS, coded_now
 from ollm_desktop.engine.fact_phrase_words import USING
 from ollm_desktop.engine.fact_repair_counts import counted_opening
 from ollm_desktop.engine.fact_spelled_moves import spelled_changes
@@ -221,7 +222,7 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         return False  # ("client ID for prod: web-prod-07": a word of the label)
     word = tokens[i].word
     if not capital(sentence, tokens[i]):
-        coded = "-" in word and any(c.isdigit() for c in word)  # "eu-west-1", "db-stage-3"
+        coded = ("-" in word or ends_clause(tokens, i)) and any(c.isdigit() for c in word)
         head = tokens[i - 1].word
         return (i >= 2 and "-" in word and _labelled(tokens, i, first)) or (
             coded and (head in PREPOSITIONS or head in COPULAS or head == "now" or (
@@ -249,8 +250,8 @@ def _proper_name(sentence: str, tokens: list[Tok], i: int, first: int) -> bool:
         head not in DETERMINERS and head not in CONJUNCTIONS and \
         head not in AUXILIARIES and head not in NAMING and not is_change(head) and \
         (not nxt or nxt in BOUNDARY or nxt in PREPOSITIONS or nxt in (
-            "instead", "rather", "and", "now")) and (before == first or
-                                              not capital(sentence, tokens[before]))
+            "instead", "rather", "and", "now")) and (before == first or head in KEY_CAPITALS
+                                              or not capital(sentence, tokens[before]))
 
 
 def _subject_name(sentence: str, tokens: list[Tok], i: int, lead: bool) -> bool:
@@ -313,8 +314,7 @@ def _versioned(sentence: str, tokens: list[Tok], i: int) -> None:
     number = tokens[i + 1]
     start = tokens[i].start
     tokens[i + 1].value = (start, number.end, sentence[start:number.end], "version")
-    tokens[i + 1].word = ""
-    tokens[i].word = "·"
+    tokens[i + 1].word, tokens[i].word = "", "·"
 
 
 def _replacement_slot(words: list[str], i: int, first: int, prev: str, nxt: str,
@@ -406,12 +406,12 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
             (subject_verb_to(tokens, i - 1, first) and words[i] not in _SPELLED)
     if prev in ("is", "are") and not correction and labelled.participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
-    if prev == ":":  # "north bed: basil.", "log level: debug" (fact_labelled_values)
+    if prev in (":", "="):  # "north bed: basil.", "share = media" (fact_labelled_values)
         return labelled.labelled_value(tokens, i, first)
     if prev in ("now", "is", "are"):
         phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
-        return len(phrase) >= (1 if correction or prev == "now" else 2)
-    return False
+        return len(phrase) >= (1 if correction or prev == "now" or coded_now(words, i) else 2)
+    return prev in IT_IS and coded_now(words, i)  # "its sunflower99 now" (fact_now_codes)
 
 
 _SPELLED = NUMBER_WORDS | {"zero"}  # the cardinals in words

@@ -6,6 +6,15 @@ team is 9 engineers", "the flat is 3 rooms").
 Why: these are the plainest ways to state a port, a version or a headcount, and the ledger
 read none of them (a bare number after a preposition was read only before a noun, "with 4
 parallel jobs", and a one-digit number after "is" only in a change, "is now 3").
+
+And a number of two digits or more as the object of a verb in "-ing" right after a pronoun
+of persons and its present "be", ending the clause ("we're inviting 140", "I'm bringing
+12"): the verb's count (the verb is its key, "inviting: 140"), where a noun after it was
+needed before ("inviting 140 guests"); not a verb of weighing ("we're thinking 140"). A verb
+with no such key ("it costs 40", "she weighs 62") would leave a keyless number, which any
+other number would seem to replace; a past one ("the exporter grabbed 3000") tells history;
+a noun's present verb ("the hall seats 200") was tried and made a negative of the corpus's
+held-out half supersede. Its own clause's mood decides as for any value (``fact_mood``).
 """
 
 from __future__ import annotations
@@ -42,6 +51,8 @@ def placed(tokens: list[Tok], i: int, first: int) -> bool:
     its clause (or before the part of the day it holds in: "is at 18 at night"): "runs on
     5432.", "listens on 8080 for the API" is none (a noun follows)."""
     word, verb = tokens[i].word, tokens[i - 2].word if i >= 2 else ""
+    if _verb_object(tokens, i, first):
+        return True  # ("we're inviting 140", "the hall seats 200.")
     return i - 2 >= first and len(word) >= 2 and tokens[i - 1].word in _PLACING and \
         _verb(verb) and (ends_clause(tokens, i) or day_part_end(tokens, i) or
                          where_end(tokens, i)) and (
@@ -74,6 +85,53 @@ def where_end(tokens: list[Tok], i: int) -> bool:
 
 # Words a place's phrase never holds: another clause or value begins there.
 _PHRASE_STOPS = PREPOSITIONS | CONJUNCTIONS | COPULAS | DETERMINERS | closed("now not")
+
+
+def _verb_object(tokens: list[Tok], i: int, first: int) -> bool:
+    """Digits (two or more) right after a verb in "-ing" right after "we're" / "I'm" / "we
+    are", ending the clause: "we're inviting 140" (not "in 2019", "is 40": closed words)."""
+    if i - 2 < first or not tokens[i].word.isdigit() or len(tokens[i].word) < 2 or \
+            not ends_clause(tokens, i):
+        return False
+    verb, subject = tokens[i - 1].word, tokens[i - 2].word
+    if not open_class(verb) or verb in _NOT_VERBS or tokens[i - 1].value is not None or \
+            _subordinate(tokens, i - 2, first):
+        return False
+    progressive = subject in _NOW_BE or (subject in ("are", "am") and i - 3 >= first and
+                                         tokens[i - 3].word in ("we", "i", "they", "you"))
+    # ("we're inviting 140": the verb is the key; not a plan's "we're thinking 140")
+    return verb.endswith("ing") and progressive and verb not in _WEIGHING
+
+
+def _subordinate(tokens: list[Tok], at: int, first: int) -> bool:
+    """A conjunction of reason, time or condition opens the clause before ``at`` ("since
+    the exporter grabbed 3000", "because we ordered 24"): a clause told to explain, no
+    statement of its count."""
+    for k in range(at - 1, first - 1, -1):
+        if tokens[k].word in _SUBORDINATING:
+            return True
+        if tokens[k].word in (",", ";", ":", "—", "-", "and", "but", "so"):
+            return False
+    return False
+
+
+_SUBORDINATING = closed("since because as when after before until till while if unless "
+                        "though although once cause cuz bc coz whereas whether")
+
+
+# A pronoun of persons and its present "be" before a verb in "-ing" (the past, "we were
+# expecting 40", told what no longer holds).
+_NOW_BE = closed("we're i'm they're you're im")
+# The verbs in "-ing" of weighing a number, not of having it ("we're thinking 140").
+_WEIGHING = closed("thinking considering hoping planning wanting looking aiming targeting "
+                   "guessing estimating budgeting debating weighing eyeing")
+
+
+# Open words a number follows that are no verb of it ("we're at gate 12"-like titles,
+# units and times a count precedes): a closed class.
+_NOT_VERBS = closed("number no page pages chapter room rooms gate gates step steps version "
+                    "level levels floor floors year years day days week weeks month months "
+                    "hours minutes seconds times")
 
 
 def _subject_end(token: Tok) -> bool:

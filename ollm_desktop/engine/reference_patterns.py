@@ -333,6 +333,9 @@ RULES: tuple[Rule, ...] = (
     _rule(r"\bCVE-\d{4}-\d{4,7}\b", "ticket"),
     _rule(rf"(?<![\w-])(?!(?:{TICKET_STOP})-)[A-Z][A-Z0-9]{{1,9}}-\d{{1,6}}(?![\w-]|\.\d)",
           "ticket"),
+    # one capital, a hyphen and three digits or more ("E-77302", "N-30818", "B-1207"): one
+    # identifier, as its longer prefixes are (fewer digits are a grade or a road: "I-95")
+    _rule(r"(?<![\w-])[A-Z]-\d{3,6}(?![\w-]|\.\d)", "ticket"),
     _rule(r"(?<![\w&#/])#\d{1,7}(?!\w)", "ticket"),
     _rule(r"(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)", "env", check=_check_min(5)),
     _rule(r"(?<![\w$])\$\{?[A-Z][A-Z0-9]{1,}\}?(?![\w])", "env"),

@@ -182,6 +182,19 @@ _GROUP_AFTER = re.compile(r"\s[A-Z0-9]{2,}\b")  # (a longer code: "GB29 NWBK 601
 _ROUTE_AFTER = re.compile(r"\s*(?:to|from|->|→|-|–)\s", re.IGNORECASE)
 
 
+def _check_numbered(match: re.Match[str]) -> tuple[str, str] | None:
+    """The digits after a noun's "no." ("acc no 70013345"); none after a verb or a closed
+    word ("there is no 2000.", "said no 1000.")."""
+    noun = match.group(0).split()[0].rstrip(".").lower()
+    digits = _DIGITS_END.search(match.group(0))
+    return None if noun in _NOT_NUMBERED or digits is None else (digits.group(0), "name")
+
+
+_DIGITS_END = re.compile(r"\d[\d-]*$")
+_NOT_NUMBERED = frozenset(("is", "are", "was", "were", "be", "said", "say", "says", "have",
+                           "has", "had", "with", "and", "or", "at", "in", "of", "to", "there",
+                           "answer", "answered", "voted", "vote"))
+
 _NB = NUMBER_START
 # How many times, in a value of how often ("twice a day", "3 times a week"; read whole here,
 # its unit class by ``fact_value_classes``).
@@ -264,6 +277,10 @@ SHAPES: tuple[tuple[str, str, Check | None], ...] = (
     # a dilution or a scale ("1:500", "1:2000", "1:50000"): one ratio, not a time (a minute has
     # two digits) nor "1" and a port
     (r"(?<![\w.:/])\d{1,2}:\d{3,6}(?![\w:]|\.\d)", "number", None),
+    # a number after "no." / "nr" / "#" and a noun, ending its clause ("acc no 70013345",
+    # "policy no. 88231", "ref nr 4471-2"): the noun's identifier, not "no" and a count
+    (r"(?<![\w.])[A-Za-z]{2,}\.?\s(?:[Nn]o|[Nn]r)\.?\s?\d{4,12}(?:-\d{1,4})?"
+     r"(?=\s*(?:$|[,;.!?)]|\s(?:now|and|but)\b))", "name", _check_numbered),
     # a size in two or three dimensions ("30x40 cm", "1920x1080", "2 x 4 m", "5x5"): one value,
     # the "x" written close on both sides or spaced on both sides
     (rf"{_NB}(?!0[xX])\d+(?:\.\d+)?(?:[x×]\d+(?:\.\d+)?(?!\d)){{1,2}}"
