@@ -29,13 +29,10 @@ has more structures that state no current value of the user's:
 - a **habit of action**: "we typically start with 50", "we usually bump it to 32" tell a rule
   of thumb, not a value set; a routine at a time or place ("the stand-up is usually at 9:30",
   "the bus usually leaves at 7:40", "we usually order from Luigi's") states;
-- a **negated change** (``fact_mood_unmade``): "we have no plans to move it to September", "we
-  won't switch to Postgres" set nothing;
-- a **comparison or an excess** (``fact_comparatives``): "A is faster than B", "15 seconds is
-  too much" weigh values and set none.
+- a **negated change** ("we won't switch to Postgres", ``fact_mood_unmade``) sets nothing;
+- a **comparison or an excess** ("15 seconds is too much", ``fact_comparatives``) sets none.
 
-The words named are closed classes: the verbs and nouns of deliberation, quantifiers, and the
-deictic words for the present ("now", "today", "date").
+The words named are closed classes (deliberation, quantifiers, "now", "today", "date").
 """
 
 from __future__ import annotations
