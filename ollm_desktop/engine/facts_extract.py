@@ -87,7 +87,10 @@ GRAMMAR_VERSION = 26  # (2: issue 28; 3: clause keys, a decision's phrase; 4: mo
 # two capital codes side by side, rates' periods, titles over small words; "K's X" before a
 # time, a key's relative clause, a changed key's opening clause, a titled name alone; list
 # items with their own labels, short settings, kept clauses; old and new in one sentence,
-# hesitation and cited repairs, a decider's no, trials given up, "ignore my last message")
+# hesitation and cited repairs, a decider's no, trials given up, "ignore my last message";
+# a placed number before where it holds; a number retyped with two digits swapped; pending
+# decisions, others' leanings, refusals no values; colon ratios, "E-77302", "Staff ID" as a
+# key, "acc no N", lower-case codes; a review's fifteen narrowings)
 
 
 def content_key(role: str, content: str) -> str:
