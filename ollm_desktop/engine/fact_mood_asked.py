@@ -49,7 +49,8 @@ def interrogative(tokens: list[Tok], a: int, b: int) -> bool:
     nxt = word_at(tokens, k + 2) if nxt == "not" else nxt
     after = tokens[k + 1] if k + 1 < b else None  # ("does", "did": never an imperative)
     aux, *rest = nxt.split(" ")  # (a title's capitals join "Do I Change" as one name)
-    if head in ("did", "had") and nxt in ("a", "an") and not any(t.word == "?" for t in tokens):
+    if head in ("did", "had") and nxt in ("a", "an") and not any(t.word == "?" for t in tokens) \
+            and not _bare_verb_after(tokens, k + 2, b):
         return False  # "did a ramp test today, FTP went …": a dropped "I", no "?": it states
     if head in cues.WH - {"which", "whose"} and aux in cues.QUESTION_AUX:
         # a wh-word before an inverted auxiliary asks, "?" or not: "How do I raise it to 5"
@@ -165,3 +166,21 @@ def _named(tokens: Sequence[Tok], a: int, b: int) -> set[str]:
     be any downside in switching to port 443?"), so all of the sentence asks."""
     return {t.value[2].lower() if t.value else t.word for t in tokens[a:b]
             if t.value or t.word[:1].isdecimal()}
+
+
+
+# Verbs bare after "did a NOUN" only in a question ("did a colleague move it", "did a 4.3.0
+# release go out"); none a noun of a diary's "did a …" ("did a 10k run", "a night shift").
+_ASKED_VERBS = frozenset(("move", "go", "happen", "come", "arrive", "leave", "send",
+                          "reschedule", "cancel", "push", "change"))
+
+
+def _bare_verb_after(tokens: list[Tok], at: int, b: int) -> bool:
+    """A bare verb a word or two after "did a" marks the question ("did a colleague move the
+    meeting", "did a 4.3.0 release go out"); the diary's "did a ramp test today" has none."""
+    for j in range(at + 1, min(at + 4, b)):
+        if not tokens[j].word[:1].isalnum():
+            return False
+        if tokens[j].word in _ASKED_VERBS:
+            return True
+    return False

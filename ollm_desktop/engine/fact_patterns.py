@@ -58,9 +58,13 @@ CODE_CHANGE = re.compile(r"\bfrom\s+([A-Z]{1,2}\d{1,4})\s+to\s+([A-Z]{1,2}\d{1,4
 # With colons ("1:1:1", "1:4", "16:9"): not a clock's "9:30" / "1:05:30" (two digits in
 # every later part), nor a thing so named after a determiner or bare ("my 1:1 with Sam",
 # "15:00 1:1 tomorrow": a meeting).
+# (a result, no ratio: "Arsenal won 2:1", "we lost 3:2", "the odds were 5:1", "final score 2:1")
+_RESULT = "".join(rf"(?<!\b{w} )" for w in (
+    "won", "lost", "drew", "beat", "ended", "finished", "set", "score", "odds", "odds were",
+    "odds are", "odds of", "odds at", "score was", "score is", "score of"))
 RATIO = re.compile(r"(?<![\w./-])\d{1,3}(?:/\d{1,3})+(?![\w/]|\.\d)"
                    r"|(?<![\w.:/])(?<!\ba )(?<!\bmy )(?<!\bour )(?<!\bthe )(?<!\byour )"
-                   r"(?<!\bthis )(?<!\bnext )(?<!\bweekly )(?!1:1(?![:\d]))"
+                   r"(?<!\bthis )(?<!\bnext )(?<!\bweekly )(?!1:1(?![:\d]))" + _RESULT +
                    r"(?!\d{1,3}(?::\d\d)+(?![\d:]))\d{1,3}(?::\d{1,3}){1,3}(?![\w:]|\.\d)")
 # A sentence ends at . ! ? and a space, whatever case follows (chat text is often lower case),
 # but not after a common abbreviation.

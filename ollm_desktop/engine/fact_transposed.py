@@ -31,6 +31,10 @@ _LABEL = re.compile(r"^(?:[A-Za-z]+\.?\s+)+(?=\d)")  # "PIN 5531", "no. 08812345
 _TRAIL = re.compile(r"(?<=\d)(?:\s+[A-Za-z]+\.?)+$")  # ("1,384.50 EUR": the number)
 _RUNS = re.compile(r"\d+")
 _YEAR = re.compile(r"(?:in\s+)?(?:19|20)\d\d")
+# A count or a measure, not an identifier: a figure with thousands grouped ("2,134 steps",
+# "5,230 m"; no code is written so) or a plural noun after it ("8452 steps", "3412 photos"):
+# "2,314 steps this afternoon" is another count, as likely as a typo.
+_COUNT = re.compile(r"\d,\d{3}(?!\d)|\d\s+[a-z]{2,}(?<![su])s\b")
 
 
 def transposed_olds(facts: list[Fact], message_id: str) -> int:
@@ -38,7 +42,7 @@ def transposed_olds(facts: list[Fact], message_id: str) -> int:
     neighbouring digits swapped; how many were replaced."""
     count = 0
     for new in [f for f in facts if f.message_id == message_id and _typed(f) and f.users]:
-        if new.ref_kind in MANY and not new.from_correction:
+        if (new.ref_kind in MANY and not new.from_correction) or _replaced_one(facts, new):
             continue
         olds = [old for old in facts if old.status == "current" and old is not new
                 and old.users and old.source == "user" and _typed(old)
@@ -53,6 +57,13 @@ def transposed_olds(facts: list[Fact], message_id: str) -> int:
         elif len(olds) == 1:  # ("order 48812 arrived", "order 48821 is still missing": two
             mark_possible(new, olds)  # orders, or one retyped; a guess is marked, never made)
     return count
+
+
+def _replaced_one(facts: list[Fact], new: Fact) -> bool:
+    """The value already replaced an old value of its own key ("my locker is 1342", then
+    "sorry, my locker is actually 1243"): another key's swapped number ("the gym door code is
+    1234") is another thing's, not the one this correction put right."""
+    return any(f.replaced_by == new.id for f in facts)
 
 
 def _keyed_apart(old: Fact, new: Fact) -> bool:
@@ -79,7 +90,7 @@ def _listed(facts: list[Fact], fact: Fact) -> bool:
 def _typed(fact: Fact) -> bool:
     return fact.status == "current" and fact.source == "user" and \
         fact.ref_kind != "time" and family(fact) not in ("port", "sentence", "question") \
-        and not fact.key.endswith("|money") \
+        and not fact.key.endswith("|money") and not _COUNT.search(fact.value) \
         and any(ch.isdigit() for ch in fact.value)
 
 
@@ -101,4 +112,5 @@ def swapped(a: str, b: str) -> bool:
     if not (a[i].isdigit() and a[i + 1].isdigit() and a[i] == b[i + 1] and a[i + 1] == b[i]):
         return False
     return any(m.start() <= i and i + 1 < m.end() and m.end() - m.start() >= 3
-               for m in _RUNS.finditer(a))
+               and not (_YEAR.fullmatch(m.group()) and _YEAR.fullmatch(b[m.start():m.end()]))
+               for m in _RUNS.finditer(a))  # (a date's year: "12/03/1985", "12/03/1958": two)

@@ -98,7 +98,7 @@ def _verb_object(tokens: list[Tok], i: int, first: int) -> bool:
             _subordinate(tokens, i - 2, first):
         return False
     progressive = subject in _NOW_BE or (subject in ("are", "am") and i - 3 >= first and
-                                         tokens[i - 3].word in ("we", "i", "they", "you"))
+                                         tokens[i - 3].word in ("we", "i"))
     # ("we're inviting 140": the verb is the key; not a plan's "we're thinking 140")
     return verb.endswith("ing") and progressive and verb not in _WEIGHING
 
@@ -121,7 +121,7 @@ _SUBORDINATING = closed("since because as when after before until till while if 
 
 # A pronoun of persons and its present "be" before a verb in "-ing" (the past, "we were
 # expecting 40", told what no longer holds).
-_NOW_BE = closed("we're i'm they're you're im")
+_NOW_BE = closed("we're i'm im")  # (not "they're", "you're": another's count, not ours)
 # The verbs in "-ing" of weighing a number, not of having it ("we're thinking 140").
 _WEIGHING = closed("thinking considering hoping planning wanting looking aiming targeting "
                    "guessing estimating budgeting debating weighing eyeing")
