@@ -178,7 +178,7 @@ def _answered(tokens: Sequence[Tok], i: int, b: int) -> int:
             return j
         if tokens[j].word == "but" and _set_against(tokens, j + 1, b):
             return j
-        if not tokens[j - 1].word[:1].isalnum() and _kept_answer(tokens, j, b):
+        if not tokens[j - 1].word[:1].isalnum() and _kept_answer(tokens, i, j, b):
             return j  # "…, I told them it stays €80/h", "…, it stays 40 kg"
         size = now_opens([t.word for t in tokens[j:j + 3]], 0)  # "…, for now it stays 9:30"
         if size and not tokens[j - 1].word[:1].isalnum() and any(
@@ -187,15 +187,33 @@ def _answered(tokens: Sequence[Tok], i: int, b: int) -> int:
     return -1
 
 
-def _kept_answer(tokens: Sequence[Tok], j: int, b: int) -> bool:
-    """A clause at ``j`` of the speaker's, or of "it", that keeps a value: a verb of keeping
-    in its first words, a value right after it ("I told them it stays €80/h", "it stays
-    40 kg", "we're sticking with 40 kg")."""
+def _kept_answer(tokens: Sequence[Tok], i: int, j: int, b: int) -> bool:
+    """A clause at ``j`` of the speaker's, or of "it", that keeps a value of the kind of the
+    one wished after ``i``: a verb of keeping in its first words, such a value right after it
+    ("I told them it stays €80/h", "it stays 40 kg", "we're sticking with 40 kg"; "the client
+    wants May 3, it stays 2 phases" keeps another attribute and answers nothing)."""
     if tokens[j].word not in FIRST_PERSON and tokens[j].word not in ("it", "it's"):
         return False
     keep = next((k for k in range(j + 1, min(b, j + 5)) if tokens[k].word in KEEPING), -1)
-    return keep > 0 and any(t.value is not None or t.word[:1].isdigit()
-                            for t in tokens[keep + 1:min(b, keep + 4)])
+    wished = next((_kind(tokens, k, b) for k in range(i + 1, j) if tokens[k].value), None)
+    return keep > 0 and wished is not None and any(
+        _alike(wished, _kind(tokens, k, b)) for k in range(keep + 1, min(b, keep + 4))
+        if tokens[k].value is not None or tokens[k].word[:1].isdigit())
+
+
+def _kind(tokens: Sequence[Tok], k: int, b: int) -> tuple[str, str]:
+    """A value's ref kind and its unit word ("" when none): "45 kg" ("number", "kg"), a bare
+    count before its noun, "2 phases", ("number", "phases")."""
+    value = tokens[k].value
+    if value is not None:
+        last = value[2].split()[-1].lower()
+        return value[3], last if last.isalpha() and " " in value[2] else ""
+    nxt = tokens[k + 1].word if k + 1 < b else ""
+    return "number", nxt if nxt.isalpha() else ""
+
+
+def _alike(one: tuple[str, str], other: tuple[str, str]) -> bool:
+    return one[0] == other[0] and (one[1] == other[1] or not one[1] or not other[1])
 
 
 def _set_against(tokens: Sequence[Tok], j: int, b: int) -> bool:
