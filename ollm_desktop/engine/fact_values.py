@@ -406,8 +406,8 @@ def _statement_slot(sentence: str, tokens: list[Tok], i: int, first: int, prev: 
             (subject_verb_to(tokens, i - 1, first) and words[i] not in _SPELLED)
     if prev in ("is", "are") and not correction and labelled.participle(words[i]):
         return False  # "the release candidate is tagged": a state of K, not a value of it
-    if prev in (":", "="):  # "north bed: basil.", "share = media" (fact_labelled_values)
-        return labelled.labelled_value(tokens, i, first)
+    if prev in (":", "="):  # "north bed: basil.", "share = media" ("x=4": a formula's)
+        return (prev == ":" or len(words[i - 2]) > 1) and labelled.labelled_value(tokens, i, first)
     if prev in ("now", "is", "are"):
         phrase = phrase_before(tokens, i - (2 if prev == "now" else 1), first)
         return len(phrase) >= (1 if correction or prev == "now" or coded_now(words, i) else 2)
