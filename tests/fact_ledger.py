@@ -36,6 +36,13 @@ NOTED = "Noted."
 # ------------------------------------------------------------------ a ledger by facts.absorb
 
 
+def chat(*said: str) -> list[Fact]:
+    """The facts ledger after a chat: each message absorbed as its own turn, an assistant's
+    written with a leading "A: " (as the probe sets write them), the others the user's."""
+    return absorbed(*(("assistant", text[3:]) if text.startswith("A: ") else ("user", text)
+                      for text in said))
+
+
 def user_ledger(*texts: str) -> list[Fact]:
     """The facts ledger after these user messages, each absorbed as its own turn (the first is
     turn 1) by ``facts.absorb``: ``absorbed`` with the role "user" for every message."""

@@ -29,15 +29,8 @@ import pytest
 
 from ollm_desktop.engine.fact_kept_clauses import kept_by
 from ollm_desktop.engine.fact_types import Fact, FactStatus
-from tests.engine_fakes import absorbed
+from tests.fact_ledger import chat as _chat
 from tests.fact_ledger import current_set, replaced_by_map
-
-
-def _chat(*said: str):  # type: ignore[no-untyped-def]
-    turns = []
-    for text in said:
-        turns.append(("assistant", text[3:]) if text.startswith("A: ") else ("user", text))
-    return absorbed(*turns)
 
 
 def _possibly(ledger: list[Fact], value: str) -> str | None:

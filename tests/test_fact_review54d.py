@@ -27,15 +27,8 @@ import pytest
 from ollm_desktop.engine.fact_mood_keen import keen_marks
 from ollm_desktop.engine.fact_mood_pending import pending_marks
 from ollm_desktop.engine.fact_words import tokens_of
-from tests.engine_fakes import absorbed
+from tests.fact_ledger import chat as _chat
 from tests.fact_ledger import current_set, replaced_by_map
-
-
-def _chat(*said: str):  # type: ignore[no-untyped-def]
-    turns = []
-    for text in said:
-        turns.append(("assistant", text[3:]) if text.startswith("A: ") else ("user", text))
-    return absorbed(*turns)
 
 
 def _stated(ledger) -> set[str]:  # type: ignore[no-untyped-def]

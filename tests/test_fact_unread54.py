@@ -19,15 +19,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine_fakes import absorbed
+from tests.fact_ledger import chat as _chat
 from tests.fact_ledger import current_set, replaced_by_map
-
-
-def _chat(*said: str):  # type: ignore[no-untyped-def]
-    turns = []
-    for text in said:
-        turns.append(("assistant", text[3:]) if text.startswith("A: ") else ("user", text))
-    return absorbed(*turns)
 
 
 def _values(ledger) -> set[str]:  # type: ignore[no-untyped-def]

@@ -19,15 +19,8 @@ import pytest
 
 from ollm_desktop.engine.fact_keys import unit_class
 from ollm_desktop.engine.references import find_references
-from tests.engine_fakes import absorbed
+from tests.fact_ledger import chat as _chat
 from tests.fact_ledger import current_set, replaced_by_map
-
-
-def _chat(*said: str):  # type: ignore[no-untyped-def]
-    turns = []
-    for text in said:
-        turns.append(("assistant", text[3:]) if text.startswith("A: ") else ("user", text))
-    return absorbed(*turns)
 
 
 def _refs(text: str) -> list[str]:
